@@ -1,0 +1,165 @@
+# rdx — top-level Makefile.  See README.md for the targets.
+#
+#   make                 build/librdx.a, build/librdx.so, build/rdx
+#   make check           build and run every Check suite (tests/<suite>/*.c)
+#   make asan            the same suite under ASan+UBSan, in build/asan/
+#   make bench           build and run every benchmark (bench/<name>/*.c)
+#   make install PREFIX=/usr/local
+#   make format | format-check
+#
+# Sources are found by directory: every .c file in the library folders is
+# part of librdx, tests/<suite>/*.c is one Check binary per suite, and
+# bench/<name>/*.c one benchmark binary.  Adding a file needs no edit here.
+
+VERSION   := 0.1.0
+SOVERSION := 0
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+CC      ?= cc
+
+# A fresh machine needs no step before any target: the first make run installs
+# what is missing (scripts/setup is silent when all is present).
+ifeq ($(MAKELEVEL),0)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+SETUP_FAILED := $(shell scripts/setup >&2 || echo yes)
+ifeq ($(SETUP_FAILED),yes)
+$(error scripts/setup failed; see above)
+endif
+endif
+endif
+
+PKGS := libdrm libdrm_amdgpu libelf
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+OPT      ?= -O2
+SANITIZE ?=
+CSTD     := -std=gnu11
+WARN     := -Wall -Wextra -Werror
+CPPFLAGS += -Iinclude -I. -Ikfd/compat -D_GNU_SOURCE
+CFLAGS   ?=
+ALL_CFLAGS = $(CSTD) $(OPT) -g $(WARN) -fPIC -pthread $(SANITIZE) $(PKG_CFLAGS) $(CFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm
+LDFLAGS  ?=
+
+LIB_DIRS := util ir codegen isa alloc pm4 kfd runtime emu
+LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c)))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+TOOL_SRCS := $(sort $(wildcard tools/*.c))
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
+
+HARNESS_SRCS := $(sort $(wildcard tests/harness/*.c))
+HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/obj/%.o)
+SUITES := $(sort $(filter-out harness data,$(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.c)))))
+SUITE_BINS := $(SUITES:%=$(BUILD)/tests/%)
+
+BENCHES := $(sort $(filter-out common,$(patsubst bench/%/,%,$(dir $(wildcard bench/*/*.c)))))
+BENCH_COMMON_SRCS := $(sort $(wildcard bench/common/*.c))
+BENCH_COMMON_OBJS := $(BENCH_COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
+BENCH_BINS := $(BENCHES:%=$(BUILD)/bench/%)
+
+STATIC := $(BUILD)/librdx.a
+SHARED := $(BUILD)/librdx.so.$(VERSION)
+RDX    := $(BUILD)/rdx
+
+CLANG_FORMAT ?= $(shell command -v clang-format-19 || command -v clang-format)
+FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu tools tests bench fuzz \
+    \( -name '*.c' -o -name '*.h' \) -not -path '*/gen/*' -not -path 'tests/data/*' 2>/dev/null | sort)
+
+.PHONY: all check asan bench install uninstall format format-check setup clean tests benches
+.DEFAULT_GOAL := all
+
+all: $(STATIC) $(BUILD)/librdx.so $(RDX)
+
+# scripts/setup installs missing Debian packages; a no-op when all are there.
+setup:
+	@scripts/setup
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,librdx.so.$(SOVERSION) $(SANITIZE) $(LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/librdx.so: $(SHARED)
+	ln -sf librdx.so.$(VERSION) $(BUILD)/librdx.so.$(SOVERSION)
+	ln -sf librdx.so.$(VERSION) $@
+
+$(RDX): $(TOOL_OBJS) $(STATIC)
+	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC) $(LDLIBS_ALL)
+
+# One Check binary per tests/<suite>/ directory.
+# Object files of a list of sources (a variable: '%' in a pattern rule's
+# prerequisites would be taken for the stem).
+objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+.SECONDARY:
+.SECONDEXPANSION:
+$(BUILD)/tests/%: $$(call objs_of,$$(wildcard tests/$$*/*.c)) $(HARNESS_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $(filter %.o,$^) $(STATIC) $(CHECK_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/bench/%: $$(call objs_of,$$(wildcard bench/$$*/*.c)) $(BENCH_COMMON_OBJS) $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $(filter %.o,$^) $(STATIC) $(LDLIBS_ALL)
+
+$(BUILD)/obj/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
+
+tests: $(SUITE_BINS) $(RDX)
+benches: $(BENCH_BINS) $(RDX)
+
+check:
+	@$(MAKE) --no-print-directory all tests
+	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" scripts/run-tests $(SUITE_BINS)
+
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
+	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	    CC="$(CC)" check
+
+bench:
+	@$(MAKE) --no-print-directory all benches
+	@RDX_BUILD=$(BUILD) scripts/run-bench $(BENCH_BINS)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/rdx \
+	    $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf librdx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/librdx.so.$(SOVERSION)
+	ln -sf librdx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/librdx.so
+	install -m 644 include/rdx/*.h $(DESTDIR)$(PREFIX)/include/rdx/
+	install -m 755 $(RDX) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@REQUIRES@|$(PKGS)|g' rdx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdx.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/librdx.a $(DESTDIR)$(PREFIX)/lib/librdx.so*
+	rm -rf $(DESTDIR)$(PREFIX)/include/rdx
+	rm -f $(DESTDIR)$(PREFIX)/bin/rdx $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdx.pc
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRCS)
+
+format-check:
+	@out=$$($(CLANG_FORMAT) --dry-run $(FORMAT_SRCS) 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out" | head -40; \
+	  echo "format-check: files need clang-format (run 'make format')"; exit 1; fi; \
+	echo "format-check: $(words $(FORMAT_SRCS)) files clean"
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

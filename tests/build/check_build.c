@@ -1,0 +1,180 @@
+/*
+ * tests/build/check_build.c — the build itself: public headers compile on
+ * their own (C11 and C++), the kfd_ioctl.h include gap is closed, the shared
+ * library carries its SONAME, and the rdx command's top level behaves.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/harness/harness.h"
+
+/* Compile `src` with the test compiler; returns exit status, stderr in *err. */
+static int compile_snippet(const char *lang, const char *std, const char *src, char **err)
+{
+    const char *cc = rdx_test_cc();
+    const char *compiler =
+        strcmp(lang, "c++") == 0 ? (strstr(cc, "clang") ? "clang++" : "g++") : cc;
+    const char *argv[] = { compiler,    "-x",           lang,
+                           std,         "-Wall",        "-Wextra",
+                           "-Werror",   "-pedantic",    "-fsyntax-only",
+                           "-Iinclude", "-Ikfd/compat", "-",
+                           NULL };
+    rdx_test_proc p;
+    rdx_test_run(argv, src, strlen(src), &p);
+    *err = strdup(p.err);
+    int st = p.status;
+    rdx_test_proc_free(&p);
+    return st;
+}
+
+START_TEST(public_headers_standalone)
+{
+    DIR *d = opendir("include/rdx");
+    ck_assert_msg(d != NULL, "include/rdx missing (run from the repository root)");
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".h"))
+            continue;
+        char src[1024];
+        /* Included twice: the include guard must hold. */
+        snprintf(src, sizeof src, "#include <rdx/%s>\n#include <rdx/%s>\nint rdx_probe_;\n",
+                 e->d_name, e->d_name);
+        char *err;
+        int st = compile_snippet("c", "-std=c11", src, &err);
+        ck_assert_msg(st == 0, "rdx/%s does not compile alone as C11:\n%s", e->d_name, err);
+        free(err);
+        st = compile_snippet("c++", "-std=c++17", src, &err);
+        ck_assert_msg(st == 0, "rdx/%s does not compile alone as C++17:\n%s", e->d_name, err);
+        free(err);
+        n++;
+    }
+    closedir(d);
+    ck_assert_int_gt(n, 0);
+}
+END_TEST
+
+START_TEST(kfd_ioctl_header_resolves)
+{
+    /* Debian's <linux/kfd_ioctl.h> includes <drm/drm.h>, which only libdrm-dev
+     * has, under /usr/include/libdrm; the build's kfd/compat shim closes that. */
+    const char *src = "#include <linux/kfd_ioctl.h>\n"
+                      "#include <libdrm/amdgpu_drm.h>\n"
+                      "_Static_assert(sizeof(struct kfd_ioctl_get_version_args) == 8, \"abi\");\n"
+                      "int x = AMDKFD_IOC_GET_VERSION != 0;\n";
+    char *err;
+    int st = compile_snippet("c", "-std=gnu11", src, &err);
+    ck_assert_msg(st == 0, "<linux/kfd_ioctl.h> does not compile with the build's flags:\n%s", err);
+    free(err);
+}
+END_TEST
+
+START_TEST(shared_library_soname)
+{
+    const char *readelf = rdx_test_llvm_tool("llvm-readelf");
+    ck_assert_msg(readelf != NULL, "llvm-readelf not found (run scripts/setup)");
+    char lib[4096];
+    snprintf(lib, sizeof lib, "%s/librdx.so", rdx_test_build_dir());
+    const char *argv[] = { readelf, "-d", lib, NULL };
+    rdx_test_proc p;
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "llvm-readelf -d %s failed: %s", lib, p.err);
+    ck_assert_msg(strstr(p.out, "Library soname: [librdx.so.0]") != NULL,
+                  "librdx.so has no SONAME librdx.so.0:\n%s", p.out);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+static rdx_test_proc run_rdx(const char *a1, const char *a2)
+{
+    const char *argv[] = { rdx_test_rdx_path(), a1, a2, NULL };
+    rdx_test_proc p;
+    rdx_test_run(argv, NULL, 0, &p);
+    return p;
+}
+
+START_TEST(rdx_help_and_version)
+{
+    rdx_test_proc p = run_rdx("--help", NULL);
+    ck_assert_msg(p.status == 0, "rdx --help exited %d: %s", p.status, p.err);
+    ck_assert_msg(strstr(p.out, "Usage: rdx <command>") != NULL, "no usage line:\n%s", p.out);
+    rdx_test_proc_free(&p);
+
+    p = run_rdx("--version", NULL);
+    ck_assert_msg(p.status == 0, "rdx --version exited %d", p.status);
+    ck_assert_msg(strncmp(p.out, "rdx ", 4) == 0 && strchr(p.out, '.') != NULL,
+                  "rdx --version printed '%s'", p.out);
+    rdx_test_proc_free(&p);
+
+    p = run_rdx("help", NULL);
+    ck_assert_int_eq(p.status, 0);
+    ck_assert_ptr_nonnull(strstr(p.out, "Commands:"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+START_TEST(rdx_bad_usage_exits_2)
+{
+    rdx_test_proc p = run_rdx("frobnicate", NULL);
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_msg(strstr(p.err, "unknown command 'frobnicate'") != NULL, "stderr: %s", p.err);
+    rdx_test_proc_free(&p);
+
+    p = run_rdx(NULL, NULL);
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "Usage:"));
+    rdx_test_proc_free(&p);
+
+    p = run_rdx("--no-such-flag", NULL);
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "unknown option '--no-such-flag'"));
+    rdx_test_proc_free(&p);
+
+    p = run_rdx("help", "frobnicate");
+    ck_assert_int_eq(p.status, 2);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+START_TEST(every_subcommand_has_help)
+{
+    /* Each command listed by 'rdx --help' must answer --help with exit 0. */
+    rdx_test_proc p = run_rdx("--help", NULL);
+    ck_assert_int_eq(p.status, 0);
+    char *list = strstr(p.out, "Commands:\n");
+    ck_assert_ptr_nonnull(list);
+    list += strlen("Commands:\n");
+    char *line = list;
+    while (line && strncmp(line, "  ", 2) == 0) {
+        char name[64];
+        if (sscanf(line, " %63s", name) == 1 && name[0] != '(') {
+            rdx_test_proc q = run_rdx(name, "--help");
+            ck_assert_msg(q.status == 0, "rdx %s --help exited %d: %s", name, q.status, q.err);
+            ck_assert_msg(q.out_len > 0, "rdx %s --help printed nothing", name);
+            rdx_test_proc_free(&q);
+        }
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("build");
+    TCase *tc = tcase_create("build");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, public_headers_standalone);
+    tcase_add_test(tc, kfd_ioctl_header_resolves);
+    tcase_add_test(tc, shared_library_soname);
+    tcase_add_test(tc, rdx_help_and_version);
+    tcase_add_test(tc, rdx_bad_usage_exits_2);
+    tcase_add_test(tc, every_subcommand_has_help);
+    suite_add_tcase(s, tc);
+    return rdx_test_main(s);
+}
