@@ -104,12 +104,14 @@ bool rdx_isa_target_supports_wave_size(const rdx_isa_target *t, unsigned wave_si
 /* ----------------------------------------------------- encodings and ops */
 
 /* Encoding classes (base classes; _LIT/_DPP/_SDST variants are forms of these). */
+/* clang-format off */
 #define RDX_ISA_ENC_LIST(X)                                                                      \
     X(SOP1)                                                                                      \
     X(SOP2) X(SOPC) X(SOPK) X(SOPP) X(SMEM) X(VOP1) X(VOP2) X(VOPC) X(VOP3) X(VOP3SD) X(VOP3P)   \
         X(VOPD) X(DS) X(FLAT) X(GLOBAL) X(SCRATCH) X(MUBUF) X(MTBUF) X(MIMG) X(EXP) X(VINTERP)   \
             X(LDSDIR) X(VBUFFER) X(VFLAT) X(VGLOBAL) X(VSCRATCH) X(VIMAGE) X(VSAMPLE) X(VEXPORT) \
                 X(VDSDIR)
+/* clang-format on */
 
 typedef enum rdx_isa_enc {
 #define RDX_ISA_ENC_ENUM_(n) RDX_ISA_ENC_##n,
@@ -202,11 +204,13 @@ typedef enum rdx_isa_fconst {
 } rdx_isa_fconst;
 
 /* Operand roles: which field of the encoding a slot fills. */
+/* clang-format off */
 #define RDX_ISA_ROLE_LIST(X)                                                                \
     X(VDST)                                                                                 \
     X(SDST) X(SRC0) X(SRC1) X(SRC2) X(SIMM16) X(SDATA) X(SBASE) X(SOFFSET) X(ADDR) X(DATA0) \
         X(DATA1) X(SADDR) X(VADDR) X(VDATA) X(SRSRC) X(SSAMP) X(VCC) X(K) X(VDSTY) X(SRCY0) \
             X(VSRCY1) X(KY) X(TARGET) X(VSRC0) X(VSRC1) X(VSRC2) X(VSRC3) X(ATTR)
+/* clang-format on */
 
 typedef enum rdx_isa_role {
 #define RDX_ISA_ROLE_ENUM_(n) RDX_ISA_ROLE_##n,
@@ -266,6 +270,7 @@ rdx_status rdx_isa_op_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form 
  * OP_SEL bit 3 is the destination.  OFFSET is signed where the hardware field
  * is.  DPP8 packs the eight 3-bit lane selects (lane i at bits 3i..3i+2).
  */
+/* clang-format off */
 #define RDX_ISA_MOD_LIST(X)                                                                       \
     X(CLAMP, "clamp")                                                                             \
     X(OMOD, "omod") X(NEG, "neg") X(ABS, "abs") X(NEG_HI, "neg_hi") X(OP_SEL, "op_sel")           \
@@ -279,6 +284,7 @@ rdx_status rdx_isa_op_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form 
                                     X(DONE, "done") X(ROW_EN, "row_en") X(WAIT_EXP, "wait_exp")   \
                                         X(WAIT_VDST, "wait_vdst") X(WAIT_VA_VDST, "wait_va_vdst") \
                                             X(WAIT_VM_VSRC, "wait_vm_vsrc")
+/* clang-format on */
 
 typedef enum rdx_isa_mod {
 #define RDX_ISA_MOD_ENUM_(n, s) RDX_ISA_MOD_##n,
