@@ -397,7 +397,8 @@ def main():
     for fam in FAMILIES:
         for e in data[fam]["encodings"].values():
             for f in e["fields"]:
-                if f["kind"] != "fixed" and f["name"] not in ("literal", "op"):
+                if (f["kind"] != "fixed" or f["name"] == "seg") and \
+                        f["name"] not in ("literal", "op"):
                     fld_names.add(f["name"])
     fld_names = sorted(fld_names)
     fld_id = {n: i + 1 for i, n in enumerate(fld_names)}  # 0 = none
@@ -488,6 +489,8 @@ def main():
             if f["kind"] == "fixed":
                 fixed_mask |= ((1 << w) - 1) << f["lo"]
                 fixed_val |= f["value"] << f["lo"]
+                if f["name"] == "seg":
+                    flds["seg"] = (f["lo"], w, "fixed")
             elif f["kind"] == "op":
                 if f["name"] == "op":
                     opf = (f["lo"], w)

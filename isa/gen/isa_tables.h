@@ -63,6 +63,7 @@ enum isa_fld {
     FLD_SCOPE,
     FLD_SDATA,
     FLD_SDST,
+    FLD_SEG,
     FLD_SIMM16,
     FLD_SLC,
     FLD_SOFFSET,
