@@ -514,6 +514,8 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
                         in->nopnd);
     e.w[0] = L->val;
     isa_put(e.w, L->op.lo, L->op.width, row->opcode);
+    if (L->f[FLD_SADDR].width && (row->enc == RDX_ISA_ENC_FLAT || row->enc == RDX_ISA_ENC_VFLAT))
+        isa_put(e.w, L->f[FLD_SADDR].lo, L->f[FLD_SADDR].width, RDX_ISA_REG_NULL);
     if (row->flags & ROW_CMPX)
         isa_put(e.w, L->f[FLD_VDST].lo, 8, RDX_ISA_REG_EXEC_LO);
     rdx_status st = enc_mods(&e, row, L, form);

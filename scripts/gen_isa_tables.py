@@ -222,7 +222,12 @@ def slots_for(fam, enc, name, ops, layout):
             s.append(mk("SDST", "sdst", "SREG", KS, ops["sdst"]))
         for r in ("ssrc0", "ssrc1"):
             if r in ops:
-                s.append(mk("SRC0" if r == "ssrc0" else "SRC1", r, "SRC", KSSRC, ops[r]))
+                role = "SRC0" if r == "ssrc0" else "SRC1"
+                if ops[r].get("type") in ("OPR_SENDMSG_RTN",):
+                    s.append(Slot(role, r, "IMM", K_IMM, 8, "ANY"))
+                else:
+                    s.append(Slot(role, r, "SRC", KSSRC, bits_of(ops[r]),
+                                  fmt_of(ops[r].get("fmt"))))
         return s
     if enc == "SOPK":
         o = ops.get("simm16")
@@ -286,7 +291,7 @@ def slots_for(fam, enc, name, ops, layout):
             s.append(mk("DATA0", "vsrc" if v4 else "data", "VGPR", K_VGPR, d))
         if enc not in ("FLAT", "VFLAT") or "saddr" in ops:
             if enc not in ("FLAT", "VFLAT"):
-                s.append(Slot("SADDR", "saddr", "SADDR", K_SGPR | K_TTMP | K_OFF,
+                s.append(Slot("SADDR", "saddr", "SADDR", KS | K_OFF,
                               64 if enc in ("GLOBAL", "VGLOBAL") else 32, "ANY"))
         return s
     if enc in ("MUBUF", "MTBUF", "VBUFFER"):
@@ -347,6 +352,17 @@ def slots_for(fam, enc, name, ops, layout):
                 y.append(y1)
         return x + y  # the X half is x[0:len(x)]; VOPD rows record that count
     fail("no operand rule for encoding %s (%s)" % (enc, name))
+
+
+# Operands LLVM prints for entries the JSON lists without any.
+SUPPLEMENT = {
+    "s_endpgm": {"simm16": {"fmt": "FMT_NUM_B16", "bits": 16, "type": "OPR_SIMM16"}},
+    "s_subvector_loop_begin": {"sdst": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SDST"},
+                               "simm16": {"fmt": "FMT_NUM_B16", "bits": 16,
+                                          "type": "OPR_SIMM16"}},
+    "s_subvector_loop_end": {"sdst": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SDST"},
+                             "simm16": {"fmt": "FMT_NUM_B16", "bits": 16, "type": "OPR_SIMM16"}},
+}
 
 
 def load_family(isa_dir, fam):
@@ -427,7 +443,7 @@ def main():
             seen.add((b, form))
             all_names.add(b)
             rows[fam].append(dict(name=b, enc=enc, form=form, opcode=ins["opcode"],
-                                  ops=ins.get("operands", {})))
+                                  ops=ins.get("operands") or SUPPLEMENT.get(b, {})))
     ops = sorted(all_names)
     op_index = {n: i + 1 for i, n in enumerate(ops)}
 
