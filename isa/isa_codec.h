@@ -54,4 +54,7 @@ static inline bool isa_is_dpp8(rdx_isa_form f)
  */
 unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const rdx_isa_inst *in);
 
+/* Number of address VGPRs of an image op (from its name, dim, a16). */
+unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in);
+
 #endif /* RDX_ISA_CODEC_H */

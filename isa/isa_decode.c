@@ -317,13 +317,7 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
     /* MIMG NSA: extra address dwords */
     unsigned nimg = 1, nsa_words = 0;
     if (row->enc == RDX_ISA_ENC_MIMG && isa_get(d.w, L->f[FLD_NSA].lo, 1)) {
-        /* the address count is not stored; NSA dwords hold up to 4 each and
-         * unused bytes are zero only by convention, so take the NSA dword count
-         * from the op's address width */
-        unsigned naddr = 0;
-        for (unsigned i = 0; i < row->nopnd; i++)
-            if (isa_slot_info[row->first + i].role == RDX_ISA_ROLE_VADDR)
-                naddr = (isa_slot_info[row->first + i].bits + 31u) / 32u;
+        unsigned naddr = isa_image_addr_count(row, out);
         if (naddr < 2)
             naddr = 2;
         nsa_words = (naddr - 1 + 3) / 4;
@@ -350,7 +344,8 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
                 rdx_isa_opnd *o = &out->opnd[oi++];
                 unsigned r = k == 0 ? isa_get(d.w, L->f[FLD_VADDR].lo, 8)
                                     : isa_get(d.w, L->bits + 8 * (k - 1), 8);
-                *o = rdx_isa_vgpr(r, nimg > 1 ? 1 : (cnt ? cnt : (si->bits + 31u) / 32u));
+                (void)cnt;
+                *o = rdx_isa_vgpr(r, nimg > 1 ? 1 : isa_image_addr_count(row, out));
                 if (o->reg + o->count > 256)
                     return bad(&d, "VGPR range past v255");
             }
@@ -359,8 +354,15 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
         if (sl->how == HOW_VIMG_VADDR) {
             static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3,
                                              FLD_VADDR4 };
-            out->opnd[oi++] = rdx_isa_vgpr(isa_get(d.w, L->f[flds[0]].lo, 8), 1);
-            (void)flds;
+            unsigned na = isa_image_addr_count(row, out);
+            if (na > 5)
+                na = 5;
+            if (na < 1)
+                na = 1;
+            if (row->nopnd - 1 + na > RDX_ISA_MAX_OPNDS)
+                return bad(&d, "too many image addresses");
+            for (unsigned k = 0; k < na; k++)
+                out->opnd[oi++] = rdx_isa_vgpr(isa_get(d.w, L->f[flds[k]].lo, 8), 1);
             continue;
         }
         if ((st = dec_slot(&d, row, L, si, sl, &out->opnd[oi], form, lit_at)))

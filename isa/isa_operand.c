@@ -3,6 +3,7 @@
 #include "isa/isa_codec.h"
 
 #include <stdio.h>
+#include <string.h>
 
 const char *isa_kind_name(unsigned kind)
 {
@@ -177,4 +178,57 @@ unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const
         }
     }
     return n;
+}
+
+/* Does '_'-separated `name` contain the token `tok`? */
+static bool has_token(const char *name, const char *tok)
+{
+    size_t n = strlen(tok);
+    for (const char *p = name; (p = strstr(p, tok)) != NULL; p++) {
+        bool start = p == name || p[-1] == '_';
+        bool end = p[n] == '_' || p[n] == '\0';
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
+unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in)
+{
+    static const uint8_t coords[8] = { 1, 2, 3, 3, 2, 3, 3, 4 };
+    static const uint8_t grads[8] = { 2, 4, 6, 4, 2, 4, 4, 4 };
+    const char *n = isa_op_names[row->op];
+    unsigned dim = (unsigned)in->mod[RDX_ISA_MOD_DIM] & 7;
+    bool a16 = in->mod[RDX_ISA_MOD_A16] != 0;
+    if (row->flags & ROW_BVH) {
+        bool b64 = strstr(n, "bvh64") != NULL;
+        return a16 ? (b64 ? 9u : 8u) : (b64 ? 12u : 11u);
+    }
+    if (strstr(n, "get_resinfo"))
+        return 1;
+    unsigned extra = 0, c = coords[dim], g = 0;
+    if (strncmp(n, "image_sample", 12) == 0 || strncmp(n, "image_gather4", 13) == 0 ||
+        strstr(n, "get_lod")) {
+        const char *suffix = strchr(n + 6, '_'); /* after "image_" */
+        suffix = suffix ? suffix : "";
+        if (has_token(suffix, "o"))
+            extra++;
+        if (has_token(suffix, "b"))
+            extra++;
+        if (has_token(suffix, "c"))
+            extra++;
+        if (has_token(suffix, "d"))
+            g = grads[dim];
+        if (has_token(suffix, "l"))
+            c++;
+        if (has_token(suffix, "cl"))
+            c++;
+        if (has_token(suffix, "g16") && g)
+            g = (g + 1) / 2;
+    } else if (strstr(n, "_mip")) {
+        c++;
+    }
+    if (a16)
+        c = (c + 1) / 2;
+    return extra + g + c;
 }

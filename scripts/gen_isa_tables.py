@@ -124,7 +124,7 @@ def restrict(kinds, o):
     if t == "OPR_SRC_VGPR":
         return kinds & K_VGPR
     if t == "OPR_SRC_VGPR_OR_INLINE":
-        return kinds & (K_VGPR | KC)
+        return kinds & (K_VGPR | KC | K_SPECIAL)
     if t == "OPR_SREG_M0_INL":
         return kinds & (KS | KC)
     if t in ("OPR_SREG_M0", "OPR_SREG", "OPR_SDST", "OPR_EXEC", "OPR_SDST_NULL"):
@@ -360,6 +360,11 @@ SUPPLEMENT = {
     "s_subvector_loop_begin": {"sdst": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SDST"},
                                "simm16": {"fmt": "FMT_NUM_B16", "bits": 16,
                                           "type": "OPR_SIMM16"}},
+    "s_barrier_init": {"ssrc0": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SSRC"}},
+    "s_barrier_join": {"ssrc0": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SSRC"}},
+    "s_get_barrier_state": {"sdst": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SDST"},
+                            "ssrc0": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SSRC"}},
+    "s_waitcnt": {"simm16": {"fmt": "FMT_NUM_B16", "bits": 16, "type": "OPR_WAITCNT"}},
     "s_subvector_loop_end": {"sdst": {"fmt": "FMT_NUM_B32", "bits": 32, "type": "OPR_SDST"},
                              "simm16": {"fmt": "FMT_NUM_B16", "bits": 16, "type": "OPR_SIMM16"}},
 }
