@@ -21,6 +21,7 @@ Usage: scripts/gen_isa_corpus.py [--llvm-mc PATH] [--excludes]
 Python 3 standard library only; needs LLVM's llvm-mc (19 or later).
 """
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -28,6 +29,10 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_spec = importlib.util.spec_from_file_location(
+    "gen_isa_tables", os.path.join(ROOT, "scripts", "gen_isa_tables.py"))
+GEN = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(GEN)  # shares the JSON corrections with the table generator
 TARGETS = [("gfx1100", "rdna3"), ("gfx1201", "rdna4")]
 
 # Candidate values per field kind.
@@ -281,7 +286,7 @@ def main():
     fams = {}
     for cpu, famname in TARGETS:
         with open(os.path.join(args.isa_dir, famname + ".json")) as f:
-            fams[famname] = json.load(f)
+            fams[famname] = GEN.add_missing_vopc_e64(json.load(f))
     for cpu, famname in TARGETS:
         cands = candidates(fams[famname])
         keep = oracle(args.llvm_mc, cpu, cands)

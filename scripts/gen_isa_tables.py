@@ -370,9 +370,33 @@ SUPPLEMENT = {
 }
 
 
+def add_missing_vopc_e64(data):
+    """The JSON omits the VOP3 (e64) forms of the VOPC v_cmp_* compares; LLVM
+    has them at VOP3 opcode = VOPC opcode.  Add them (sdst, src0, src1)."""
+    have = {i["name"] for i in data["instructions"]}
+    extra = []
+    for i in data["instructions"]:
+        if i["encoding"] != "VOPC" or not i["name"].startswith("v_cmp_"):
+            continue
+        n = base_name(i["name"]) + "_e64"
+        if n in have:
+            continue
+        ops = dict(i.get("operands", {}))
+        o = {"sdst": {"fmt": "FMT_NUM_M64", "bits": 64, "type": "OPR_SREG"}}
+        if "src0" in ops:
+            o["src0"] = ops["src0"]
+        if "vsrc1" in ops or "src1" in ops:
+            s1 = dict(ops.get("vsrc1") or ops.get("src1"))
+            s1["type"] = "OPR_SRC"
+            o["src1"] = s1
+        extra.append({"name": n, "encoding": "VOP3", "opcode": i["opcode"], "operands": o})
+    data["instructions"] = data["instructions"] + extra
+    return data
+
+
 def load_family(isa_dir, fam):
     with open(os.path.join(isa_dir, fam + ".json")) as f:
-        return json.load(f)
+        return add_missing_vopc_e64(json.load(f))
 
 
 def field_map(e):

@@ -5,5 +5,6 @@
 #include <check.h>
 
 void isa_add_corpus_tests(Suite *s);
+void isa_add_api_tests(Suite *s);
 
 #endif
