@@ -1,0 +1,13 @@
+/* tests/codeobj/check_codeobj.c — the code-object suite: descriptors, MessagePack,
+ * metadata, writer, reader (against clang-19 / llvm-readelf / llvm-objdump), bad input,
+ * and `rdx readelf`. */
+#include "tests/codeobj/co_test.h"
+
+TCase *co_tcase_kd(void);
+
+int main(void)
+{
+    Suite *s = suite_create("codeobj");
+    suite_add_tcase(s, co_tcase_kd());
+    return rdx_test_main(s);
+}
