@@ -4,10 +4,14 @@
 #include "tests/codeobj/co_test.h"
 
 TCase *co_tcase_kd(void);
+TCase *co_tcase_clang(void);
+TCase *co_tcase_msgpack(void);
 
 int main(void)
 {
     Suite *s = suite_create("codeobj");
+    suite_add_tcase(s, co_tcase_msgpack());
     suite_add_tcase(s, co_tcase_kd());
+    suite_add_tcase(s, co_tcase_clang());
     return rdx_test_main(s);
 }
