@@ -423,7 +423,8 @@ static bool yaml_plain(const char *s, uint32_t len)
     if (s[len - 1] == ' ')
         return false;
     /* Words YAML would read as another type. */
-    static const char *const special[] = { "true", "false", "null", "~", "yes", "no", "on", "off" };
+    static const char *const special[] = { "true", "false", "null", "~", "yes",
+                                           "no",   "on",    "off",  "y", "n" };
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
         if (strlen(special[i]) == len && !strncasecmp(s, special[i], len))
             return false;

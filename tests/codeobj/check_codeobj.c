@@ -4,6 +4,7 @@
 #include "tests/codeobj/co_test.h"
 
 TCase *co_tcase_kd(void);
+TCase *co_tcase_write(void);
 TCase *co_tcase_clang(void);
 TCase *co_tcase_msgpack(void);
 
@@ -13,5 +14,6 @@ int main(void)
     suite_add_tcase(s, co_tcase_msgpack());
     suite_add_tcase(s, co_tcase_kd());
     suite_add_tcase(s, co_tcase_clang());
+    suite_add_tcase(s, co_tcase_write());
     return rdx_test_main(s);
 }

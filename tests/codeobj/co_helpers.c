@@ -117,10 +117,10 @@ void co_lines_assert_equal(const co_lines *got, const co_lines *want, const char
     size_t n = got->n < want->n ? got->n : want->n;
     for (size_t i = 0; i < n; i++)
         ck_assert_msg(!strcmp(got->v[i], want->v[i]),
-                      "%s: entry %zu differs: rdx '%s', oracle '%s'", what, i, got->v[i],
+                      "%s: entry %zu differs: got '%s', expected '%s'", what, i, got->v[i],
                       want->v[i]);
-    ck_assert_msg(got->n == want->n, "%s: rdx has %zu entries, oracle %zu (next: '%s')", what,
-                  got->n, want->n,
+    ck_assert_msg(got->n == want->n, "%s: got %zu entries, expected %zu (next: '%s')", what, got->n,
+                  want->n,
                   got->n > want->n ? got->v[n]
                   : want->n > n    ? want->v[n]
                                    : "");
@@ -152,6 +152,8 @@ static void join(char *dst, size_t n, const char *a, const char *b)
 
 static void unquote(const char *s, char *out, size_t max)
 {
+    if (!strncmp(s, "!str ", 5)) /* LLVM tags strings YAML would read otherwise ("n") */
+        s += 5;
     size_t n = strlen(s);
     while (n && s[n - 1] == ' ')
         n--;
@@ -280,6 +282,10 @@ static void flatten(const rdx_msgpack_node *n, const char *path, co_lines *out)
     char line[1024], sub[512];
     switch (n->kind) {
     case RDX_MSGPACK_MAP:
+        if (n->len == 0) {
+            snprintf(line, sizeof line, "%s={}", path);
+            break;
+        }
         for (uint32_t i = 0; i < n->len; i++) {
             const rdx_msgpack_node *k = &n->v.items[2 * i];
             ck_assert_msg(k->kind == RDX_MSGPACK_STR, "non-string key under %s", path);
@@ -288,6 +294,10 @@ static void flatten(const rdx_msgpack_node *n, const char *path, co_lines *out)
         }
         return;
     case RDX_MSGPACK_ARRAY:
+        if (n->len == 0) {
+            snprintf(line, sizeof line, "%s=[]", path); /* as YAML prints it */
+            break;
+        }
         for (uint32_t i = 0; i < n->len; i++) {
             snprintf(sub, sizeof sub, "%s[%u]", path, i);
             flatten(&n->v.items[i], sub, out);
