@@ -4,6 +4,7 @@
 #include "tests/codeobj/co_test.h"
 
 TCase *co_tcase_kd(void);
+TCase *co_tcase_bad(void);
 TCase *co_tcase_write(void);
 TCase *co_tcase_clang(void);
 TCase *co_tcase_msgpack(void);
@@ -15,5 +16,6 @@ int main(void)
     suite_add_tcase(s, co_tcase_kd());
     suite_add_tcase(s, co_tcase_clang());
     suite_add_tcase(s, co_tcase_write());
+    suite_add_tcase(s, co_tcase_bad());
     return rdx_test_main(s);
 }
