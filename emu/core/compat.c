@@ -46,7 +46,8 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
         rsrc2 = first << 1 | 1u << 7 | (dims >= 2) << 8 | (dims >= 3) << 9 | 2u << 11 | 1u;
     }
     d.rsrc2 = rsrc2;
-    d.rsrc1 = 0;
+    /* clang's defaults: IEEE and DX10 clamp on, no denormal flushing; all 256 VGPRs */
+    d.rsrc1 = 63u | 3u << 16 | 3u << 18 | 1u << 21 | 1u << 23;
     d.grid[0] = gx * lx;
     d.grid[1] = gy * ly;
     d.grid[2] = gz * lz;
