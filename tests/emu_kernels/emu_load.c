@@ -8,6 +8,8 @@
 #include "tests/emu_kernels/emu_load.h"
 #include "util/error.h"
 
+static rdx_status load_co(rdx_codeobj *co, const char *path, emu_prog *p);
+
 rdx_status emu_prog_load(const char *path, emu_prog *p)
 {
     memset(p, 0, sizeof *p);
@@ -15,6 +17,22 @@ rdx_status emu_prog_load(const char *path, emu_prog *p)
     rdx_status st = rdx_codeobj_read_file(path, &co);
     if (st)
         return st;
+    return load_co(co, path, p);
+}
+
+rdx_status emu_prog_load_mem(const void *data, size_t len, emu_prog *p)
+{
+    memset(p, 0, sizeof *p);
+    rdx_codeobj *co = NULL;
+    rdx_status st = rdx_codeobj_read(data, len, NULL, &co);
+    if (st)
+        return st;
+    return load_co(co, "<memory>", p);
+}
+
+static rdx_status load_co(rdx_codeobj *co, const char *path, emu_prog *p)
+{
+    rdx_status st = RDX_OK;
     size_t cap = (co->text_size + 4095) & ~(size_t)4095;
     p->code = aligned_alloc(4096, cap ? cap : 4096);
     p->kernels = calloc(co->num_kernels ? co->num_kernels : 1, sizeof *p->kernels);

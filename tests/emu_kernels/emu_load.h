@@ -27,6 +27,8 @@ typedef struct emu_prog {
 
 /* Load a code object file; RDX_OK or an rdx_status with a message. */
 rdx_status emu_prog_load(const char *path, emu_prog *p);
+/* Load a code object from memory. */
+rdx_status emu_prog_load_mem(const void *data, size_t len, emu_prog *p);
 void emu_prog_free(emu_prog *p);
 /* Kernel by name, or NULL. */
 const struct emu_prog_kernel *emu_prog_kernel(const emu_prog *p, const char *name);
