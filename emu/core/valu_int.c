@@ -303,7 +303,10 @@ void emu_v_cndmask_b32(emu_wave *w, const emu_inst *in)
         A[l] = (pa[l] & ca) ^ na;
         B[l] = (pb[l] & cb) ^ nb;
     }
-    uint64_t m = emu_sread_mask(w, &in->src[2]);
+    /* e32 and VOPD forms read VCC implicitly */
+    uint64_t m = in->src[2].kind == EMU_K_NONE
+                     ? (w->s[EMU_VCC] | (w->nl == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0))
+                     : emu_sread_mask(w, &in->src[2]);
     LANES
     r[l] = ((m >> l) & 1) ? B[l] : A[l];
     vdst(w, in, r);
