@@ -141,6 +141,70 @@ START_TEST(barrier_between_waves)
 }
 END_TEST
 
+/* MUBUF through a buffer resource: in-range lanes load, out-of-range lanes read 0. */
+START_TEST(buffer_resource_loads_stores)
+{
+    et_case c = { 0 };
+    c.nin = 1;
+    for (unsigned l = 0; l < 32; l++)
+        c.in[l][0] = 0xabc00000u + l;
+    c.body =
+        "s_mov_b32 s8, s2\n s_and_b32 s9, s3, 0xffff\n s_mov_b32 s10, 1024\n s_mov_b32 s11, 0\n"
+        "buffer_load_b32 v10, v0, s[8:11], 0 offen\n"
+        "buffer_load_b32 v11, v0, s[8:11], 0 offen offset:4\n"
+        "v_mov_b32 v20, 3\n buffer_load_b32 v12, v20, s[8:11], 0 idxen\n"
+        "s_waitcnt vmcnt(0)\n"
+        "s_mov_b32 s12, s0\n s_and_b32 s13, s1, 0xffff\n s_mov_b32 s14, 4096\n s_mov_b32 s15, 0\n"
+        "v_mov_b32 v21, 0x77\n buffer_store_b32 v21, v0, s[12:15], 0 offen offset:60\n"
+        "v_mov_b32 v22, 1\n v_mov_b32 v23, 0\n"
+        "buffer_atomic_add_u32 v22, v23, s[12:15], 0 offen offset:56 glc\n"
+        "s_waitcnt vmcnt(0)\n v_mov_b32 v13, v22\n";
+    c.nout = 4;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t want = l * 64 < 1024 ? 0xabc00000u + l : 0; /* num_records = 1024 bytes */
+        ck_assert_uint_eq(c.out[l][0], want);
+        ck_assert_uint_eq(c.out[l][1], 0);               /* slot 1 of the input is 0 */
+        ck_assert_uint_eq(c.out[l][2], 0xabc00000u);     /* idxen with stride 0: byte 0 */
+        ck_assert_uint_eq(c.out[l][3], 0xdeadbeefu + l); /* lanes add 1 in order */
+        ck_assert_uint_eq(c.out[l][15], 0x77);
+    }
+    ck_assert_uint_eq(c.out[0][14], 0xdeadbeefu + 32); /* the buffer starts filled */
+}
+END_TEST
+
+/* DS atomics with and without return, 64-bit, cmpstore, and f32 add */
+START_TEST(ds_atomics)
+{
+    et_case c = { 0 };
+    c.nin = 1;
+    c.lds = 256;
+    for (unsigned l = 0; l < 32; l++)
+        c.in[l][0] = l;
+    c.body =
+        "v_mov_b32 v20, 0\n v_mov_b32 v21, 100\n ds_store_b32 v20, v21\n"
+        "ds_store_b32 v20, v20 offset:4\n ds_store_b32 v20, v20 offset:8\n"
+        "ds_max_rtn_u32 v10, v20, v1\n ds_min_i32 v20, v1 offset:4\n"
+        "v_cvt_f32_u32 v22, v1\n ds_add_f32 v20, v22 offset:8\n"
+        "v_mov_b32 v23, 5\n ds_cmpstore_rtn_b32 v11, v20, v1, v23 offset:16\n"
+        "s_waitcnt lgkmcnt(0)\n ds_load_b32 v12, v20 offset:4\n ds_load_b32 v13, v20 offset:8\n"
+        "ds_load_b32 v14, v20\n ds_load_b32 v15, v20 offset:16\n s_waitcnt lgkmcnt(0)\n";
+    c.nout = 6;
+    et_ok(&c);
+    uint32_t mx = 100;
+    for (unsigned l = 0; l < 32; l++) {
+        ck_assert_uint_eq(c.out[l][0], mx); /* returns the old value, lanes in order */
+        mx = l > mx ? l : mx;
+        ck_assert_uint_eq(c.out[l][2], 0);
+        ck_assert_uint_eq(c.out[l][3], et_f(496.0f)); /* 0+1+...+31, exact in f32 */
+        ck_assert_uint_eq(c.out[l][4], 100);
+    }
+    /* cmpstore: only lane 0 sees 0 (== cmp? no: cmp 5); memory stays 0 unless old == 5 */
+    ck_assert_uint_eq(c.out[0][1], 0);
+    ck_assert_uint_eq(c.out[0][5], 0);
+}
+END_TEST
+
 Suite *et_suite_mem(void)
 {
     Suite *s = suite_create("emu_mem");
@@ -151,6 +215,8 @@ Suite *et_suite_mem(void)
     tcase_add_test(t, scratch_per_lane);
     tcase_add_test(t, lds_ops);
     tcase_add_test(t, barrier_between_waves);
+    tcase_add_test(t, buffer_resource_loads_stores);
+    tcase_add_test(t, ds_atomics);
     suite_add_tcase(s, t);
     return s;
 }
