@@ -15,7 +15,7 @@
 #include "util/error.h"
 
 #define EMU_SLICE          4096u /* instructions a wave runs before the next wave's turn */
-#define EMU_DEFAULT_BUDGET 1000000000ull
+#define EMU_DEFAULT_BUDGET 200000000ull
 #define EMU_HANG_RECORD    512u
 
 /* ----------------------------------------------------------- cycle model */
