@@ -206,3 +206,12 @@ uint32_t rdx_sdma_get(const rdx_pm4_packet *pkt, rdx_sdma_field f)
     assert(pkt->sdma && (unsigned)(pkt->sdma - sdma_table) == fi->opcode && fi->dw < pkt->ndw);
     return field_of(pkt->dw[fi->dw], fi->lo, fi->width);
 }
+
+bool rdx_pm4_regs(const rdx_pm4_packet *pkt, uint32_t *first, uint32_t *count)
+{
+    if (!pkt->op || pkt->op->kind != RDX_PM4_BODY_REGS || pkt->ndw < 3)
+        return false;
+    *first = pkt->op->reg_window + (pkt->dw[1] & 0xffff);
+    *count = pkt->ndw - 2;
+    return true;
+}

@@ -434,6 +434,12 @@ rdx_status rdx_pm4_iter_next(rdx_pm4_iter *it, rdx_pm4_packet *pkt);
 uint32_t rdx_pm4_get(const rdx_pm4_packet *pkt, rdx_pm4_field f);
 uint32_t rdx_sdma_get(const rdx_pm4_packet *pkt, rdx_sdma_field f);
 
+/* For a SET_*_REG packet (REGS kind): the absolute offset of the first
+ * register written (*first) and how many consecutive registers follow
+ * (*count; their values are pkt->dw[2 .. 2 + count)).  Returns false for
+ * other packets. */
+bool rdx_pm4_regs(const rdx_pm4_packet *pkt, uint32_t *first, uint32_t *count);
+
 /* Options of rdx_pm4_disasm. */
 typedef struct rdx_pm4_disasm_opts {
     bool sdma;     /* the stream is SDMA, not PM4 */

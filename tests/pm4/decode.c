@@ -187,6 +187,8 @@ START_TEST(iterator_yields_fields_of_amdgpu_dwords)
     ck_assert_uint_eq(rdx_pm4_get(&p, RDX_PM4_F_RELEASE_MEM_INT_SEL), 2);
     ck_assert_uint_eq(rdx_pm4_get(&p, RDX_PM4_F_RELEASE_MEM_DATA_HI), 6);
     ck_assert_uint_eq(rdx_pm4_get(&p, RDX_PM4_F_RELEASE_MEM_INT_CTXID), 9);
+    uint32_t first, count;
+    ck_assert(!rdx_pm4_regs(&p, &first, &count));
     ck_assert_int_eq(rdx_pm4_iter_next(&it, &p), RDX_OK);
     ck_assert_uint_eq(rdx_pm4_get(&p, RDX_PM4_F_INDIRECT_BUFFER_IB_SIZE), 0x40);
     ck_assert_uint_eq(rdx_pm4_get(&p, RDX_PM4_F_INDIRECT_BUFFER_VMID), 3);
@@ -196,6 +198,15 @@ START_TEST(iterator_yields_fields_of_amdgpu_dwords)
     ck_assert_uint_eq(p.ndw, 1);
     ck_assert(rdx_pm4_iter_done(&it));
     ck_assert_int_eq(rdx_pm4_iter_next(&it, &p), RDX_ERR_INVALID);
+
+    /* SET_SH_REG of COMPUTE_USER_DATA_2..3 (byte 0xB908 -> 0x2e42 -> +0x242) */
+    const uint32_t sh[] = { 0xc0027602, 0x242, 7, 8 };
+    rdx_pm4_iter_init(&it, sh, 4, false);
+    ck_assert_int_eq(rdx_pm4_iter_next(&it, &p), RDX_OK);
+    ck_assert(rdx_pm4_regs(&p, &first, &count));
+    ck_assert_uint_eq(first, RDX_PM4_REG_COMPUTE_USER_DATA_2);
+    ck_assert_uint_eq(count, 2);
+    ck_assert_uint_eq(rdx_pm4_get(&p, RDX_PM4_F_SET_SH_REG_REG_OFFSET), 0x242);
 
     /* SDMA: sdma_v6 pipeline sync dwords. */
     const uint32_t sd[] = { 0xb0000008, 0x6000, 0, 42, 0xffffffff, 0x0fff0004, 0x00000006, 5 };
