@@ -507,6 +507,58 @@ START_TEST(write_custom_metadata)
 }
 END_TEST
 
+/*
+ * ld.lld takes rdx's object as a shared library: a relocatable object that
+ * refers to every kernel and descriptor symbol links with --no-undefined only
+ * because rdx's .dynamic/.dynsym/.dynstr export them.
+ */
+START_TEST(write_linkable_by_lld)
+{
+    fixture f;
+    make_fixture(&f, "gfx1100", 11);
+    rdx_codeobj_image img = { .target = "gfx1100",
+                              .code = f.code,
+                              .code_size = f.code_size,
+                              .kernels = f.k,
+                              .num_kernels = 3 };
+    char *co = rdx_test_tmp_path("lib.co"), *s = rdx_test_tmp_path("ref.s"),
+         *o = rdx_test_tmp_path("ref.o"), *so = rdx_test_tmp_path("out.so");
+    ck_assert_int_eq(rdx_codeobj_write_file(&img, co), RDX_OK);
+    char src[1024] = ".data\n.globl refs\nrefs:\n";
+    for (int i = 0; i < 3; i++) {
+        char line[160];
+        snprintf(line, sizeof line, ".quad %s\n.quad %s.kd\n", f.k[i].name, f.k[i].name);
+        strcat(src, line);
+    }
+    rdx_test_write_file(s, src, strlen(src));
+    free(co_llvm("llvm-mc", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o", o,
+                 s, (char *)NULL));
+    const char *without[] = {
+        rdx_test_llvm_tool("ld.lld"), "-shared", "--no-undefined", "-o", so, o, NULL
+    };
+    rdx_test_proc p;
+    ck_assert_int_ne(rdx_test_run(without, NULL, 0, &p), 0); /* the symbols are needed */
+    rdx_test_proc_free(&p);
+    free(co_llvm("ld.lld", "-shared", "--no-undefined", "-o", so, o, co, (char *)NULL));
+    char *rel = co_llvm("llvm-readelf", "-r", "-d", so, (char *)NULL);
+    char needed[600];
+    snprintf(needed, sizeof needed, "Shared library: [%s]", co);
+    ck_assert_ptr_nonnull(strstr(rel, needed));
+    for (int i = 0; i < 3; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "R_AMDGPU_ABS64         0000000000000000 %s.kd + 0",
+                 f.k[i].name);
+        ck_assert_msg(strstr(rel, want), "no dynamic relocation against %s.kd", f.k[i].name);
+    }
+    free(rel);
+    free(co);
+    free(s);
+    free(o);
+    free(so);
+    free_fixture(&f);
+}
+END_TEST
+
 START_TEST(target_ids)
 {
     ck_assert_ptr_eq(rdx_codeobj_target_find("amdgcn-amd-amdhsa--gfx1100"),
@@ -567,5 +619,6 @@ TCase *co_tcase_write(void)
     tcase_add_test(tc, write_no_kernels);
     tcase_add_test(tc, write_custom_metadata);
     tcase_add_test(tc, target_ids);
+    tcase_add_test(tc, write_linkable_by_lld);
     return tc;
 }
