@@ -259,6 +259,9 @@ typedef struct rdx_codeobj_arg {
  * Metadata of one kernel (an entry of amdhsa.kernels).  The writer emits the
  * required keys always and the optional ones when they differ from the
  * "absent" value given here; the reader fills absent keys with that value.
+ * The writer takes group/private segment sizes, kernarg_segment_size and
+ * wavefront_size from the kernel's descriptor when they are 0 here, and
+ * fails when a non-zero value disagrees with the descriptor.
  */
 typedef struct rdx_codeobj_kernel_meta {
     const char *name;             /* .name (writer: NULL = the kernel's name) */
