@@ -224,7 +224,7 @@ unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in)
         if (has_token(suffix, "cl"))
             c++;
         if (has_token(suffix, "g16") && g)
-            g = (g + 1) / 2;
+            g = (g / 2 + 1) / 2 * 2; /* each direction's gradients packed in pairs */
     } else if (strstr(n, "_mip")) {
         c++;
     }
