@@ -290,7 +290,9 @@ def oracle(mc, cpu, cands):
     seen_out = set()
     for b, seg in zip(uniq, segs):
         # LLVM prints the canonical encoding (unused fields cleared); keep that
-        if len(seg) == 1 and len(seg[0][1]) == len(b) and seg[0][1] not in seen_out:
+        # (LLVM marks operands it decoded but considers invalid with a /*...*/ comment)
+        if len(seg) == 1 and len(seg[0][1]) == len(b) and seg[0][1] not in seen_out and \
+                "/*" not in seg[0][0]:
             seen_out.add(seg[0][1])
             texts.append((seg[0][1], seg[0][0]))
     # reassemble: LLVM's text must assemble to LLVM's bytes
@@ -342,8 +344,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     fams = {}
     for cpu, famname in TARGETS:
-        with open(os.path.join(args.isa_dir, famname + ".json")) as f:
-            fams[famname] = GEN.add_missing_vopc_e64(json.load(f))
+        fams[famname] = GEN.load_family(args.isa_dir, famname)
     for cpu, famname in TARGETS:
         cands = candidates(fams[famname])
         keep = trim(oracle(args.llvm_mc, cpu, cands))

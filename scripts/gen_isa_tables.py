@@ -394,9 +394,19 @@ def add_missing_vopc_e64(data):
     return data
 
 
-def load_family(isa_dir, fam):
+def load_family(isa_dir, fam, targets_dir=None):
+    """The family's JSON plus isa/targets/<fam>.extra.json (instructions llvm-mc
+    has that the JSON lacks) plus the VOPC e64 compares."""
     with open(os.path.join(isa_dir, fam + ".json")) as f:
-        return add_missing_vopc_e64(json.load(f))
+        data = json.load(f)
+    if targets_dir is None:
+        targets_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                   "isa", "targets")
+    xp = os.path.join(targets_dir, fam + ".extra.json")
+    if os.path.exists(xp):
+        with open(xp) as f:
+            data["instructions"] = data["instructions"] + json.load(f)["instructions"]
+    return add_missing_vopc_e64(data)
 
 
 def field_map(e):
@@ -411,7 +421,7 @@ def main():
     ap.add_argument("--targets-dir", default=os.path.join(root, "isa", "targets"))
     args = ap.parse_args()
 
-    data = {fam: load_family(args.isa_dir, fam) for fam in FAMILIES}
+    data = {fam: load_family(args.isa_dir, fam, args.targets_dir) for fam in FAMILIES}
 
     # ---- targets
     targets = []
