@@ -27,7 +27,8 @@ ENCS = ["SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", 
 FORMS = ["AUTO", "NATIVE", "E32", "E64", "DPP16", "DPP8", "E64_DPP16", "E64_DPP8"]
 ROLES = ["VDST", "SDST", "SRC0", "SRC1", "SRC2", "SIMM16", "SDATA", "SBASE", "SOFFSET", "ADDR",
          "DATA0", "DATA1", "SADDR", "VADDR", "VDATA", "SRSRC", "SSAMP", "VCC", "K", "VDSTY",
-         "SRCY0", "VSRCY1", "KY", "TARGET", "VSRC0", "VSRC1", "VSRC2", "VSRC3", "ATTR"]
+         "SRCY0", "VSRCY1", "KY", "TARGET", "VSRC0", "VSRC1", "VSRC2", "VSRC3", "ATTR",
+         "OFFSET"]
 MODS = ["CLAMP", "OMOD", "NEG", "ABS", "NEG_HI", "OP_SEL", "OP_SEL_HI", "DPP_CTRL", "ROW_MASK",
         "BANK_MASK", "BOUND_CTRL", "FI", "DPP8", "OFFSET", "OFFSET0", "OFFSET1", "GLC", "SLC",
         "DLC", "GDS", "NV", "TH", "SCOPE", "IDXEN", "OFFEN", "TFE", "LWE", "FORMAT", "DMASK",
@@ -258,6 +259,14 @@ def slots_for(fam, enc, name, ops, layout):
             else:
                 s.append(Slot("SIMM16", "simm16", "IMM", K_IMM, 16, "ANY"))
         return s
+    if enc == "SMEM" and re.match(r"s_(buffer_)?prefetch_", name):
+        # LLVM: [sbase,] offset, soffset, count
+        if "sbase" in ops:
+            s.append(mk("SBASE", "sbase", "SBASE", K_SGPR | K_TTMP, ops["sbase"]))
+        s.append(Slot("OFFSET", "ioffset", "SIMM", K_IMM, 24, "ANY"))
+        s.append(Slot("SOFFSET", "soffset", "SREG", KS, 32, "ANY"))
+        s.append(Slot("SDATA", "sdata", "IMM", K_IMM, 5, "ANY"))
+        return s
     if enc == "SMEM":
         if "sdata" in ops:
             o = ops["sdata"]
@@ -279,6 +288,8 @@ def slots_for(fam, enc, name, ops, layout):
         return s
     if enc in ("FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH"):
         v4 = enc.startswith("V")
+        if not ops:
+            return s  # global_inv, global_wb, ...
         if "vdst" in ops:
             s.append(mk("VDST", "vdst", "VGPR", K_VGPR, ops["vdst"]))
         a = jop(ops, "addr", "vaddr")
@@ -295,6 +306,8 @@ def slots_for(fam, enc, name, ops, layout):
                               64 if enc in ("GLOBAL", "VGLOBAL") else 32, "ANY"))
         return s
     if enc in ("MUBUF", "MTBUF", "VBUFFER"):
+        if not ops:
+            return s  # buffer_gl0_inv, buffer_gl1_inv, buffer_inv...
         if "vdata" in ops:
             s.append(mk("VDATA", "vdata", "VGPR", K_VGPR, ops["vdata"]))
         s.append(Slot("VADDR", "vaddr", "BUF_VADDR", K_VGPR | K_OFF, 32, "ANY"))
@@ -526,10 +539,23 @@ def main():
                 flags.append("ROW_CMPX")
             if r["form"] == "E64" and (fam, r["name"]) in native_enc:
                 flags.append("ROW_PROMOTED")
+            if any(x.role == "OFFSET" for x in sl):
+                flags.append("ROW_OFFSET_OPND")
+            if enc == "SOPP" and r["name"] == "s_endpgm":
+                flags.append("ROW_OPTIMM")
             if enc == "DS" and "2addr" in r["name"]:
                 flags.append("ROW_DS2")
             if enc in ("MIMG", "VIMAGE", "VSAMPLE") and "bvh" in r["name"]:
                 flags.append("ROW_BVH")
+            if enc in ("FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH") and \
+                    "_atomic_" in r["name"] and sl and sl[0].role == "VDST":
+                flags.append("ROW_ATOMIC")
+                if "cmpswap" in r["name"]:
+                    # returns the old value: half the (data, compare) pair
+                    d = [x for x in sl if x.role == "DATA0"]
+                    if d:
+                        sl[0].bits = d[0].bits // 2
+                        sl = list(sl)
             out_rows[fam].append(dict(r, first=intern_slots(sl), nopnd=len(sl), nx=nx,
                                       flags=flags))
 

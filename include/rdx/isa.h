@@ -209,7 +209,7 @@ typedef enum rdx_isa_fconst {
     X(VDST)                                                                                 \
     X(SDST) X(SRC0) X(SRC1) X(SRC2) X(SIMM16) X(SDATA) X(SBASE) X(SOFFSET) X(ADDR) X(DATA0) \
         X(DATA1) X(SADDR) X(VADDR) X(VDATA) X(SRSRC) X(SSAMP) X(VCC) X(K) X(VDSTY) X(SRCY0) \
-            X(VSRCY1) X(KY) X(TARGET) X(VSRC0) X(VSRC1) X(VSRC2) X(VSRC3) X(ATTR)
+            X(VSRCY1) X(KY) X(TARGET) X(VSRC0) X(VSRC1) X(VSRC2) X(VSRC3) X(ATTR) X(OFFSET)
 /* clang-format on */
 
 typedef enum rdx_isa_role {
