@@ -306,6 +306,9 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
         else if (s0 == ISA_SRC_DPP8 || s0 == ISA_SRC_DPP8_FI)
             form = e64 ? RDX_ISA_FORM_E64_DPP8 : RDX_ISA_FORM_DPP8;
         if (form != row->form) {
+            const uint32_t *ok = isa_target_dpp[t->index][e64 ? 1 : 0];
+            if (!(ok[row->op / 32] >> (row->op % 32) & 1u))
+                return bad(&d, "DPP is not valid for this op");
             dpp_words = 1;
             if (!need_words(&d, base_words + 1))
                 return bad(&d, "truncated DPP dword");

@@ -472,6 +472,28 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
                            RDX_ISA_FORM_NATIVE)))
             return st;
     }
+    /* VGPR bank rules: the X and Y sources of one position read different banks */
+    static const struct {
+        uint8_t x, y;
+        const char *name;
+    } pairs[] = { { RDX_ISA_ROLE_SRC0, RDX_ISA_ROLE_SRCY0, "src0" },
+                  { RDX_ISA_ROLE_SRC1, RDX_ISA_ROLE_VSRCY1, "src1" } };
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        const rdx_isa_opnd *ox = NULL, *oy = NULL;
+        for (unsigned i = 0; i < nx; i++)
+            if (isa_slot_info[rx->first + i].role == pairs[p].x)
+                ox = &in->opnd[i];
+        for (unsigned i = 0; i < ny_; i++)
+            if (isa_slot_info[ry->first + ry->nx + i].role == pairs[p].y)
+                oy = &in->opnd[nx + i];
+        if (ox && oy && ox->kind == RDX_ISA_OPND_VGPR && oy->kind == RDX_ISA_OPND_VGPR &&
+            ox->reg % 4 == oy->reg % 4)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "%s :: %s: %s operands v%u and v%u must use different VGPR banks "
+                            "(register number mod 4)",
+                            rdx_isa_op_name((rdx_isa_op)in->op), ny, pairs[p].name, ox->reg,
+                            oy->reg);
+    }
     return finish(e, L->bits / 8, false, out, len);
 }
 

@@ -104,6 +104,8 @@ extern const isa_family isa_families[ISA_NFAMILIES];
 extern const rdx_isa_form_info *const isa_form_infos[ISA_NFAMILIES];
 extern const rdx_isa_target isa_targets[ISA_NTARGETS];
 extern const uint32_t *const isa_target_avail[ISA_NTARGETS];
+/* Per target: ops llvm-mc accepts with DPP, [0] on the e32 form, [1] on e64 (bitsets). */
+extern const uint32_t *const isa_target_dpp[ISA_NTARGETS][2];
 
 /*
  * Whether an atomic row's instruction returns the old value (glc on RDNA3,

@@ -329,6 +329,33 @@ def trim(lines, cap=24):
     return out
 
 
+def dpp_kind(b):
+    """'e32' / 'e64' when the bytes are a DPP16/DPP8 VALU encoding, else None."""
+    w0 = int.from_bytes(b[0:4], "little")
+    markers = (0xFA, 0xE9, 0xEA)
+    e32 = (w0 >> 25) in (0x3F, 0x3E) or (w0 >> 31) == 0
+    if e32 and (w0 & 0x1FF) in markers and len(b) == 8:
+        return "e32"
+    if ((w0 >> 26) == 0x35 or (w0 >> 24) == 0xCC) and len(b) == 12:
+        if (int.from_bytes(b[4:8], "little") & 0x1FF) in markers:
+            return "e64"
+    return None
+
+
+def write_dpp(cpu, keep):
+    """isa/targets/<cpu>.dpp: the ops (and e32/e64 form) llvm-mc accepts with DPP."""
+    seen = set()
+    for b, t in keep:
+        k = dpp_kind(b)
+        if k:
+            seen.add((mnemonic_op(t), k))
+    with open(os.path.join(ROOT, "isa", "targets", cpu + ".dpp"), "w") as f:
+        f.write("# ops llvm-mc accepts with DPP16/DPP8 on %s, by form (e32: VOP1/VOP2/VOPC,\n"
+                "# e64: VOP3/VOP3P); written by scripts/gen_isa_corpus.py\n" % cpu)
+        for op, k in sorted(seen):
+            f.write("%s %s\n" % (op, k))
+
+
 def mnemonic_op(text):
     m = text.split()[0]
     return re.sub(r"(_e32|_e64_dpp|_e64|_dpp)$", "", m)
@@ -355,6 +382,7 @@ def main():
             for b, t in keep:
                 f.write("%s\t%s\n" % (b.hex(), t))
         ops = sorted({mnemonic_op(t) for b, t in keep})
+        write_dpp(cpu, keep)
         with open(os.path.join(outdir, cpu + ".ops"), "w") as f:
             f.write("# ops llvm-mc accepts for %s (scripts/gen_isa_corpus.py)\n" % cpu)
             for o in ops:

@@ -458,7 +458,15 @@ def main():
                         l2 = l2.split("#", 1)[0].strip()
                         if l2:
                             excl.add(l2.split()[0])
-            targets.append((parts[0], parts[1], int(parts[2], 0), feats, excl))
+            dpp = set()
+            dp = os.path.join(args.targets_dir, parts[0] + ".dpp")
+            if os.path.exists(dp):
+                with open(dp) as g:
+                    for l2 in g:
+                        l2 = l2.split("#", 1)[0].split()
+                        if len(l2) == 2 and l2[1] in ("e32", "e64"):
+                            dpp.add((l2[0], l2[1]))
+            targets.append((parts[0], parts[1], int(parts[2], 0), feats, excl, dpp))
 
     # ---- fields: union of field names
     fld_names = set()
@@ -773,7 +781,17 @@ def main():
     # targets and availability
     nwords = (len(ops) + 1 + 31) // 32
     for t in targets:
-        name, fam, mach, feats, excl = t
+        name, fam, mach, feats, excl, dpp = t
+        for form in ("e32", "e64"):
+            bits = [0] * nwords
+            for op, k in dpp:
+                if k == form and op in op_index:
+                    i = op_index[op]
+                    bits[i // 32] |= 1 << (i % 32)
+            c.append("static const uint32_t dpp_%s_%s[%d] = {\n" % (form, name, nwords))
+            for i in range(0, nwords, 6):
+                c.append("    " + " ".join("0x%08xu," % x for x in bits[i:i + 6]) + "\n")
+            c.append("};\n")
         have = {r["name"] for r in out_rows[fam]}
         for e in excl:
             if e not in have:
@@ -788,13 +806,16 @@ def main():
         c.append("};\n")
     c.append("\nconst rdx_isa_target isa_targets[ISA_NTARGETS] = {\n")
     for i, t in enumerate(targets):
-        name, fam, mach, feats, excl = t
+        name, fam, mach, feats, excl, dpp = t
         fl = "|".join("RDX_ISA_FEATURE_" + f.upper() for f in feats) or "0"
         c.append("    { \"%s\", RDX_ISA_FAMILY_%s, 0x%x, %s, %d },\n" %
                  (name, fam.upper(), mach, fl, i))
     c.append("};\n\nconst uint32_t *const isa_target_avail[ISA_NTARGETS] = {\n")
     for t in targets:
         c.append("    avail_%s,\n" % t[0])
+    c.append("};\n\nconst uint32_t *const isa_target_dpp[ISA_NTARGETS][2] = {\n")
+    for t in targets:
+        c.append("    { dpp_e32_%s, dpp_e64_%s },\n" % (t[0], t[0]))
     c.append("};\n/* clang-format on */\n")
     w("isa/gen/isa_tables.c", "".join(c))
 
