@@ -107,6 +107,10 @@ def defaults(e, used=None):
             d[f["name"]] = 0xF
         elif f["name"] == "dmask":
             d[f["name"]] = 1
+        elif f["name"] == "opsel_hi":
+            d[f["name"]] = 3  # VOP3P's default op_sel_hi:[1,1,1]
+        elif f["name"] == "opsel_hi2":
+            d[f["name"]] = 1
         else:
             d[f["name"]] = 0
     return d
@@ -381,7 +385,12 @@ def main():
                     "(scripts/gen_isa_corpus.py)\n" % cpu)
             for b, t in keep:
                 f.write("%s\t%s\n" % (b.hex(), t))
-        ops = sorted({mnemonic_op(t) for b, t in keep})
+        ops = set()
+        for b, t in keep:
+            ops.add(mnemonic_op(t))
+            if " :: " in t:  # VOPD: the Y op too
+                ops.add(mnemonic_op(t.split(" :: ", 1)[1]))
+        ops = sorted(ops)
         write_dpp(cpu, keep)
         with open(os.path.join(outdir, cpu + ".ops"), "w") as f:
             f.write("# ops llvm-mc accepts for %s (scripts/gen_isa_corpus.py)\n" % cpu)
