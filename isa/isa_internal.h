@@ -48,6 +48,7 @@ enum isa_how {
 #define ROW_ATOMIC      (1u << 4) /* memory atomic: the VDST slot exists only when it returns */
 #define ROW_OPTIMM      (1u << 5) /* the only slot is an immediate LLVM omits when 0 (s_endpgm) */
 #define ROW_OFFSET_OPND (1u << 6) /* the offset is an operand (s_prefetch_*), not a modifier */
+#define ROW_FMT1        (1u << 7) /* RDNA4 untyped buffer op: format field is 1, not a modifier */
 
 typedef struct isa_slot {
     uint8_t fld; /* enum isa_fld, FLD_NONE for implicit/literal */

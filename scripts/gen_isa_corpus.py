@@ -116,7 +116,10 @@ def defaults(e, used=None):
     return d
 
 
-def encode(e, vals, op_fields, extra=b""):
+NEEDS_K = re.compile(r"^[sv]_fma[ak]k_|^v_dual_fma[ak]k_|^s_setreg_imm32_b32$")
+
+
+def encode(e, vals, op_fields, extra=b"", k=False):
     w = 0
     fm = fmap(e)
     for n, v in vals.items():
@@ -127,7 +130,9 @@ def encode(e, vals, op_fields, extra=b""):
     b = w.to_bytes(e["bits"] // 8, "little")
     lit = any(fm[n]["kind"] in ("src", "ssrc") and v == 255 for n, v in vals.items()
               if n in fm and not e.get("_lit"))
-    return b + extra + (LITERAL.to_bytes(4, "little") if lit else b"")
+    if "nsa" in fm and vals.get("nsa"):
+        extra = extra + bytes([0x0A, 0x0B, 0x0C, 0x0D])  # NSA addresses v10, v11, v12, v13
+    return b + extra + (LITERAL.to_bytes(4, "little") if lit or k else b"")
 
 
 def candidates(fam):
@@ -137,10 +142,11 @@ def candidates(fam):
         en = ins["encoding"]
         e = encs[en]
         fm = fmap(e)
-        if en == "VOPD":
+        if en == "VOPD" or "op" not in fm:
             opf = {}
         else:
             opf = {"op": ins["opcode"]}
+        needk = bool(NEEDS_K.match(ins["name"]))
         names = ins["name"]
         full = defaults(e)
         base = defaults(e, used_fields(ins, e))
@@ -192,17 +198,17 @@ def candidates(fam):
             if en == "VOPD":
                 # pair with itself as X when the opcode fits opx, and with v_dual_mov_b32 (8)
                 if ins["opcode"] < 16:
-                    out.append((encode(e, x, {"opx": ins["opcode"], "opy": ins["opcode"]}),
+                    out.append((encode(e, x, {"opx": ins["opcode"], "opy": ins["opcode"]}, k=needk),
                                 names))
                 y = dict(x)
                 y["vsrcx1"] = 0
-                out.append((encode(e, y, {"opx": 8, "opy": ins["opcode"]}), names))
+                out.append((encode(e, y, {"opx": 8, "opy": ins["opcode"]}, k=needk), names))
                 y = dict(x)
                 y["vsrcy1"] = 0
                 y["vsrcx1"] = y.get("vsrcx1") or 4
-                out.append((encode(e, y, {"opx": ins["opcode"] & 15, "opy": 8}), names))
+                out.append((encode(e, y, {"opx": ins["opcode"] & 15, "opy": 8}, k=needk), names))
             else:
-                out.append((encode(e, x, opf), names))
+                out.append((encode(e, x, opf, k=needk), names))
         # DPP16 / DPP8 / literal variants of VALU encodings
         for kind in ("DPP16", "DPP8"):
             ve = encs.get(en + "_" + kind)

@@ -229,6 +229,10 @@ def slots_for(fam, enc, name, ops, layout):
                 else:
                     s.append(Slot(role, r, "SRC", KSSRC, bits_of(ops[r]),
                                   fmt_of(ops[r].get("fmt"))))
+        if re.match(r"s_fmamk_", name):  # sdst, src0, K, src1
+            s.insert(2, Slot("K", "", "K", K_LIT, 32, "F32"))
+        elif re.match(r"s_fmaak_", name):  # sdst, src0, src1, K
+            s.append(Slot("K", "", "K", K_LIT, 32, "F32"))
         return s
     if enc == "SOPK":
         o = ops.get("simm16")
@@ -549,6 +553,8 @@ def main():
                 flags.append("ROW_PROMOTED")
             if any(x.role == "OFFSET" for x in sl):
                 flags.append("ROW_OFFSET_OPND")
+            if enc == "VBUFFER" and r["name"].startswith("buffer_"):
+                flags.append("ROW_FMT1")
             if enc == "SOPP" and r["name"] == "s_endpgm":
                 flags.append("ROW_OPTIMM")
             if enc == "DS" and "2addr" in r["name"]:
