@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/codeobj.h>
 #include <rdx/isa.h>
 
 #include "tests/harness/harness.h"
@@ -385,6 +386,19 @@ START_TEST(api_encode_errors)
 }
 END_TEST
 
+/* The ISA target table and the code-object target table agree (name, ELF mach, family). */
+START_TEST(targets_agree_with_codeobj)
+{
+    for (size_t i = 0; i < rdx_isa_target_count(); i++) {
+        const rdx_isa_target *t = rdx_isa_target_at(i);
+        const rdx_codeobj_target *c = rdx_codeobj_target_find(t->name);
+        ck_assert_msg(c != NULL, "%s unknown to the code-object layer", t->name);
+        ck_assert_uint_eq(c->mach, t->elf_mach);
+        ck_assert_uint_eq(c->major, t->family == RDX_ISA_FAMILY_RDNA3 ? 11 : 12);
+    }
+}
+END_TEST
+
 START_TEST(api_lookup)
 {
     rdx_isa_op op;
@@ -534,6 +548,7 @@ void isa_add_api_tests(Suite *s)
     tcase_add_test(tc, api_encode_matches_llvm_mc);
     tcase_add_test(tc, api_encode_errors);
     tcase_add_test(tc, api_lookup);
+    tcase_add_test(tc, targets_agree_with_codeobj);
     tcase_add_test(tc, decode_random_bytes_never_crash);
     tcase_add_test(tc, decode_mutated_corpus_never_crash);
     tcase_add_test(tc, tables_are_fresh);
