@@ -456,8 +456,9 @@ static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned 
         }
     }
     const char *name = e->name;
-    unsigned limit = (strcmp(name, "v_lshlrev_b64") == 0 || strcmp(name, "v_lshrrev_b64") == 0 ||
-                      strcmp(name, "v_ashrrev_i64") == 0)
+    unsigned op = e->in->op;
+    unsigned limit = (op == RDX_ISA_OP_V_LSHLREV_B64 || op == RDX_ISA_OP_V_LSHRREV_B64 ||
+                      op == RDX_ISA_OP_V_ASHRREV_I64)
                          ? 1
                          : 2;
     if (n > limit)
