@@ -452,6 +452,29 @@ START_TEST(atomics_match_sequential)
     ck_assert_uint_eq(gu[2], xo);
     ck_assert_uint_eq(gu[3], umx);
     rdx_oracle_free_buffers(rdx_oracle_find("atomics_mix"), in);
+
+    inputs("atomics_64", in);
+    const uint64_t *u = expected("atomics_64", 0), *u0 = in[0], *v64 = in[2];
+    const int64_t *s64 = expected("atomics_64", 1), *s0 = in[1];
+    uint64_t w[6] = { u0[0], u0[1], u0[2], u0[3], u0[4], u0[5] };
+    int64_t ws[3] = { s0[0], s0[1], s0[2] };
+    for (int i = 0; i < 1000; i++) {
+        uint64_t e = v64[i];
+        w[0] += e;
+        w[1] = e > w[1] ? e : w[1];
+        w[2] = e < w[2] ? e : w[2];
+        w[3] |= e & 0x0123456789abcdefull;
+        w[4] &= e | 0x8000000000000001ull;
+        w[5] ^= e;
+        ws[0] = (int64_t)e > ws[0] ? (int64_t)e : ws[0];
+        ws[1] = (int64_t)e < ws[1] ? (int64_t)e : ws[1];
+        ws[2] = (int64_t)((uint64_t)ws[2] + (e >> 40));
+    }
+    for (int k = 0; k < 6; k++)
+        ck_assert_msg(u[k] == w[k], "u[%d]", k);
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(s64[k] == ws[k], "s[%d]", k);
+    rdx_oracle_free_buffers(rdx_oracle_find("atomics_64"), in);
 }
 END_TEST
 
@@ -575,6 +598,68 @@ START_TEST(prepare_reports_bad_setup)
     ck_assert_int_eq(rdx_oracle_run_all(bad, NULL, NULL, &sum, NULL), 3);
     ck_assert_int_eq(sum.skipped, 3);
     rdx_oracle_free(bad);
+}
+END_TEST
+
+/* A copy of tests/data/emu whose saxpy.cl is replaced by `src`; returns its path. */
+static char *data_copy_with_saxpy(const char *name, const char *src)
+{
+    char *dir = rdx_test_tmp_path(name);
+    const char *cp[] = { "cp", "-r", "tests/data/emu", dir, NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(cp, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    char path[600];
+    snprintf(path, sizeof path, "%s/kernels/saxpy.cl", dir);
+    rdx_test_write_file(path, src, strlen(src));
+    return dir;
+}
+
+/* A kernel that does not compile gets its own diagnostics, per level and host. */
+START_TEST(prepare_reports_compile_errors)
+{
+    char *dir = data_copy_with_saxpy("broken", "#include \"rdx_cl.h\"\n"
+                                               "__kernel void saxpy(__global float *y, __global "
+                                               "const float *x, float a, int n)\n"
+                                               "{\n    y[0] = undeclared_thing;\n}\n");
+    char err[512];
+    rdx_oracle_options op = { .only = "saxpy", .data_dir = dir };
+    rdx_oracle *o = rdx_oracle_prepare(&op, err, sizeof err);
+    ck_assert_msg(o != NULL, "%s", err);
+    for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
+        const char *why = rdx_oracle_status(o, 0, opt);
+        ck_assert_msg(why && strstr(why, "failed with status 1") &&
+                          strstr(why, "saxpy.cl:4:12: error: use of undeclared identifier "
+                                      "'undeclared_thing'"),
+                      "%s", why ? why : "(null)");
+    }
+    const char *host = rdx_oracle_status(o, 0, -1);
+    ck_assert_msg(host && strstr(host, "host compile of saxpy (saxpy.cl) failed") &&
+                      strstr(host, "undeclared_thing"),
+                  "%s", host ? host : "(null)");
+    rdx_oracle_free(o);
+    free(dir);
+}
+END_TEST
+
+/* A kernel whose signature disagrees with the manifest is caught by its metadata. */
+START_TEST(prepare_reports_signature_mismatch)
+{
+    char *dir = data_copy_with_saxpy("retyped", "#include \"rdx_cl.h\"\n"
+                                                "__kernel void saxpy(__global float *y, __global "
+                                                "const float *x, int a, int n)\n"
+                                                "{\n    int i = (int)get_global_id(0);\n"
+                                                "    if (i < n)\n        y[i] += x[i] * a;\n}\n");
+    char err[512];
+    rdx_oracle_options op = { .only = "saxpy", .data_dir = dir };
+    rdx_oracle *o = rdx_oracle_prepare(&op, err, sizeof err);
+    ck_assert_msg(o != NULL, "%s", err);
+    const char *why = rdx_oracle_status(o, 0, 1);
+    ck_assert_msg(why && strstr(why, "saxpy-O2: argument 2 of saxpy: type 'int' in the kernel, "
+                                     "F32 in the manifest"),
+                  "%s", why ? why : "(null)");
+    rdx_oracle_free(o);
+    free(dir);
 }
 END_TEST
 
@@ -773,6 +858,8 @@ int main(void)
     tcase_add_test(tm, compare_reports_first_mismatches);
     tcase_add_test(tm, metadata_parse_errors);
     tcase_add_test(tm, prepare_reports_bad_setup);
+    tcase_add_test(tm, prepare_reports_compile_errors);
+    tcase_add_test(tm, prepare_reports_signature_mismatch);
     tcase_add_test(tm, host_runner_errors);
     suite_add_tcase(s, tm);
     return rdx_test_main(s);

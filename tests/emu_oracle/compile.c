@@ -15,9 +15,9 @@
 
 #include "tests/emu_oracle/oracle_int.h"
 
-#define EM_AMDGPU 224
+#define EM_AMDGPU              224
 #define EF_AMDGPU_MACH_GFX1100 0x041u
-#define NARGV 24
+#define NARGV                  24
 
 /* The clang flags shared by the batch and the single compiles; returns argc. */
 static int clang_flags(const rdx_oracle *o, unsigned flags, int opt, const char **av,
@@ -74,7 +74,6 @@ static const char *check_elf(const uint8_t *p, size_t n)
     return NULL;
 }
 
-
 void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
 {
     rdx_oracle_strs pool = { 0 };
@@ -91,8 +90,8 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
 
     for (int i = 0; i < nk && !pool.failed; i++)
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
-            o->ks[i].co_path[opt] = rdx_oracle_dupf("%s/%s%s.co", o->dir, o->ks[i].k->id,
-                                                    rdx_oracle_opts[opt]);
+            o->ks[i].co_path[opt] =
+                rdx_oracle_dupf("%s/%s%s.co", o->dir, o->ks[i].k->id, rdx_oracle_opts[opt]);
 
     /* 1. batches: per level and flag set, the distinct files split over the CPUs */
     for (int opt = 0; opt < RDX_ORACLE_NOPT && !pool.failed; opt++) {
@@ -144,8 +143,8 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
                     jobs[nj] = (rdx_oracle_job){
                         .argv = av,
                         .cwd = dir,
-                        .out_path = rdx_oracle_keep(&pool,
-                                                    rdx_oracle_dupf("%s/batch%d.log", dir, c++)),
+                        .out_path =
+                            rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/batch%d.log", dir, c++)),
                     };
                     nj++;
                 }
@@ -213,9 +212,9 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
             single[i * RDX_ORACLE_NOPT + opt] = nf;
             fj[nf++] = (rdx_oracle_job){
                 .argv = sv,
-                .out_path = rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/%s%s.log", o->dir,
-                                                                   o->ks[i].k->id,
-                                                                   rdx_oracle_opts[opt])),
+                .out_path =
+                    rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/%s%s.log", o->dir, o->ks[i].k->id,
+                                                           rdx_oracle_opts[opt])),
             };
         }
     rdx_oracle_run_jobs(fj, nf, o->jobs);
@@ -226,8 +225,8 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
             int s = single && link_of ? single[i * RDX_ORACLE_NOPT + opt] : -1;
             if (!p->co_path[opt] || !single || !link_of) {
-                p->co_err[opt] = rdx_oracle_dupf("%s%s: out of memory", p->k->id,
-                                                 rdx_oracle_opts[opt]);
+                p->co_err[opt] =
+                    rdx_oracle_dupf("%s%s: out of memory", p->k->id, rdx_oracle_opts[opt]);
                 continue;
             }
             if (s >= 0 && fj[s].status != 0) {
@@ -280,8 +279,8 @@ static char *check_args(const rdx_oracle_kernel *k, const rdx_oracle_md *md)
         if (strncmp(ma->value_kind, "hidden_", 7) == 0)
             continue;
         if (a >= k->nargs)
-            return rdx_oracle_dupf("kernel %s has more arguments than the manifest's %d",
-                                   k->kernel, k->nargs);
+            return rdx_oracle_dupf("kernel %s has more arguments than the manifest's %d", k->kernel,
+                                   k->nargs);
         const rdx_oracle_arg *ka = &k->args[a];
         int is_buf = strcmp(ma->value_kind, "global_buffer") == 0;
         if (is_buf != (ka->kind == RDX_ORACLE_ARG_BUFFER))
@@ -334,7 +333,9 @@ void rdx_oracle_read_metadata(rdx_oracle *o)
             if (p->co_err[opt])
                 continue;
             size_t len = text ? strlen(text) : 0;
-            const char *sec = !text ? NULL : nco == 1 ? text : file_section(text, p->co_path[opt], &len);
+            const char *sec = !text      ? NULL
+                              : nco == 1 ? text
+                                         : file_section(text, p->co_path[opt], &len);
             char e[512];
             char *copy = sec ? strndup(sec, len) : NULL;
             if (!copy) {
@@ -346,11 +347,12 @@ void rdx_oracle_read_metadata(rdx_oracle *o)
                 char *why = check_args(p->k, &p->md[opt]);
                 unsigned want = (p->k->flags & RDX_ORACLE_F_WAVE64) ? 64u : 32u;
                 if (why)
-                    p->co_err[opt] = rdx_oracle_dupf("%s%s: %s", p->k->id, rdx_oracle_opts[opt], why);
+                    p->co_err[opt] =
+                        rdx_oracle_dupf("%s%s: %s", p->k->id, rdx_oracle_opts[opt], why);
                 else if (p->md[opt].wavefront_size != want)
-                    p->co_err[opt] = rdx_oracle_dupf("%s%s: .wavefront_size %u, expected %u",
-                                                     p->k->id, rdx_oracle_opts[opt],
-                                                     p->md[opt].wavefront_size, want);
+                    p->co_err[opt] =
+                        rdx_oracle_dupf("%s%s: .wavefront_size %u, expected %u", p->k->id,
+                                        rdx_oracle_opts[opt], p->md[opt].wavefront_size, want);
                 free(why);
             }
             free(copy);

@@ -168,7 +168,8 @@ int rdx_oracle_host_run_all(rdx_oracle *o)
         void **b = bufs + (size_t)i * RDX_ORACLE_MAX_ARGS;
         if (jobs[j].status != 0) {
             char *msg = rdx_oracle_head(paths[3 * i + 2], 2000);
-            p->host_err = rdx_oracle_dupf("host run of %s exited with %d: %s", p->k->id, jobs[j].status, msg);
+            p->host_err =
+                rdx_oracle_dupf("host run of %s exited with %d: %s", p->k->id, jobs[j].status, msg);
             free(msg);
             continue;
         }
@@ -291,8 +292,9 @@ int rdx_oracle_host_compile_jobs(rdx_oracle *o, rdx_oracle_strs *pool, rdx_oracl
     av[n++] = rdx_oracle_keep(pool, rdx_oracle_dupf("%s/rdx_cl_host.o", dir));
     av[n++] = rdx_oracle_keep(pool, rdx_oracle_dupf("%s/rdx_cl_host.c", o->data_dir));
     av[n] = NULL;
-    jobs[nj++] = (rdx_oracle_job){ .argv = av,
-                                   .out_path = rdx_oracle_keep(pool, rdx_oracle_dupf("%s/runner.log", dir)) };
+    jobs[nj++] = (rdx_oracle_job){
+        .argv = av, .out_path = rdx_oracle_keep(pool, rdx_oracle_dupf("%s/runner.log", dir))
+    };
     int chunks = nsrc < o->jobs ? nsrc : o->jobs;
     int per = chunks ? (nsrc + chunks - 1) / chunks : 1, in_chunk = 0, c = 0;
     for (int i = 0; i < o->nk; i++) {
@@ -361,8 +363,8 @@ void rdx_oracle_host_link(rdx_oracle *o)
             job_of[i] = nj;
             jobs[nj++] = (rdx_oracle_job){
                 .argv = av,
-                .out_path = rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/host/%s.log%d", o->dir,
-                                                                    p->k->id, round)),
+                .out_path = rdx_oracle_keep(
+                    &pool, rdx_oracle_dupf("%s/host/%s.log%d", o->dir, p->k->id, round)),
             };
         }
         rdx_oracle_run_jobs(jobs, nj, o->jobs);
@@ -375,15 +377,15 @@ void rdx_oracle_host_link(rdx_oracle *o)
             if (round == 1 && !p->exe_ok) {
                 char *msg = jobs[j].out_path ? rdx_oracle_head(jobs[j].out_path, 3000) : NULL;
                 p->host_err = rdx_oracle_dupf("host compile of %s (%s) failed with status %d:\n%s",
-                                              p->k->id, p->k->file, jobs[j].status,
-                                              msg ? msg : "");
+                                              p->k->id, p->k->file, jobs[j].status, msg ? msg : "");
                 free(msg);
             }
         }
     }
     for (int i = 0; i < o->nk; i++)
         if (!o->ks[i].exe_ok && !o->ks[i].host_err)
-            o->ks[i].host_err = rdx_oracle_dupf("host compile of %s: out of memory", o->ks[i].k->id);
+            o->ks[i].host_err =
+                rdx_oracle_dupf("host compile of %s: out of memory", o->ks[i].k->id);
     free(jobs);
     free(job_of);
     rdx_oracle_strs_free(&pool);
