@@ -601,6 +601,22 @@ START_TEST(prepare_reports_bad_setup)
 }
 END_TEST
 
+/* scripts/emu-kernel compiles with the oracle's flags. */
+START_TEST(script_flags_match_oracle)
+{
+    const char *argv[] = { "scripts/emu-kernel", "--print-flags", NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "%s", p.err);
+    char want[512] = "";
+    for (int f = 0; rdx_oracle_clang_flags[f]; f++) {
+        strcat(want, rdx_oracle_clang_flags[f]);
+        strcat(want, "\n");
+    }
+    ck_assert_str_eq(p.out, want);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 /* A copy of tests/data/emu whose saxpy.cl is replaced by `src`; returns its path. */
 static char *data_copy_with_saxpy(const char *name, const char *src)
 {
@@ -861,6 +877,7 @@ int main(void)
     tcase_add_test(tm, prepare_reports_compile_errors);
     tcase_add_test(tm, prepare_reports_signature_mismatch);
     tcase_add_test(tm, host_runner_errors);
+    tcase_add_test(tm, script_flags_match_oracle);
     suite_add_tcase(s, tm);
     return rdx_test_main(s);
 }

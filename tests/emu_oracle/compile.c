@@ -19,23 +19,29 @@
 #define EF_AMDGPU_MACH_GFX1100 0x041u
 #define NARGV                  24
 
-/* The clang flags shared by the batch and the single compiles; returns argc. */
+/* The clang flags of every corpus compile (scripts/emu-kernel --print-flags must
+ * print the same; a test compares). */
+const char *const rdx_oracle_clang_flags[] = { "-x",
+                                               "cl",
+                                               "-cl-std=CL2.0",
+                                               "-target",
+                                               "amdgcn-amd-amdhsa",
+                                               "-mcpu=gfx1100",
+                                               "-nogpulib",
+                                               "-ffp-contract=off",
+                                               "-Wall",
+                                               "-Wextra",
+                                               "-Werror",
+                                               NULL };
+
+/* clang, its flags, the per-kernel flags, the level, -I; returns argc. */
 static int clang_flags(const rdx_oracle *o, unsigned flags, int opt, const char **av,
                        rdx_oracle_strs *pool)
 {
     int n = 0;
     av[n++] = o->clang;
-    av[n++] = "-x";
-    av[n++] = "cl";
-    av[n++] = "-cl-std=CL2.0";
-    av[n++] = "-target";
-    av[n++] = "amdgcn-amd-amdhsa";
-    av[n++] = "-mcpu=gfx1100";
-    av[n++] = "-nogpulib";
-    av[n++] = "-ffp-contract=off";
-    av[n++] = "-Wall";
-    av[n++] = "-Wextra";
-    av[n++] = "-Werror";
+    for (int f = 0; rdx_oracle_clang_flags[f]; f++)
+        av[n++] = rdx_oracle_clang_flags[f];
     if (flags & RDX_ORACLE_F_WAVE64)
         av[n++] = "-mwavefrontsize64";
     if (flags & RDX_ORACLE_F_CRDIV)
