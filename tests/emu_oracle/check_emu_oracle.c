@@ -478,6 +478,64 @@ START_TEST(atomics_match_sequential)
 }
 END_TEST
 
+/* The host's models of the AMDGPU builtins, against other formulations. */
+START_TEST(amdgcn_builtins_match_definitions)
+{
+    void *in[RDX_ORACLE_MAX_ARGS];
+    inputs("amdgcn_int", in);
+    const uint32_t *o = expected("amdgcn_int", 0), *a = in[1], *b = in[2], *c = in[3];
+    for (int i = 0; i < 1000; i++) {
+        uint32_t x = a[i], y = b[i], z = c[i], off = y & 31, w = z & 31;
+        uint32_t ub = w ? (uint32_t)(((uint64_t)x >> off) << (64 - w) >> (64 - w)) : 0;
+        ck_assert_uint_eq(o[10 * i + 0], ub);
+        uint32_t so = (y >> 8) & 31, sw = (z >> 8) & 31;
+        int64_t sx = (int64_t)(int32_t)x >> so; /* arithmetic: sign bits above bit 31 */
+        int32_t sb = sw ? (int32_t)((uint64_t)sx << (64 - sw) >> (64 - sw)) : 0;
+        if (sw && (sb >> (sw - 1)) & 1)
+            sb = (int32_t)((uint32_t)sb | ~(uint32_t)((1ull << sw) - 1));
+        ck_assert_int_eq((int32_t)o[10 * i + 1], sb);
+        ck_assert_uint_eq(o[10 * i + 2], (uint32_t)((((uint64_t)x << 32) | y) >> (z & 31)));
+        uint32_t sad = z & 0xffff, dot = z;
+        for (int k = 0; k < 4; k++) {
+            int d = (int)((x >> (8 * k)) & 255) - (int)((y >> (8 * k)) & 255);
+            sad += (uint32_t)abs(d);
+            dot += ((x >> (8 * k)) & 255) * ((y >> (8 * k)) & 255);
+        }
+        ck_assert_uint_eq(o[10 * i + 6], sad);
+        ck_assert_uint_eq(o[10 * i + 8], dot);
+    }
+    rdx_oracle_free_buffers(rdx_oracle_find("amdgcn_int"), in);
+
+    inputs("amdgcn_float", in);
+    const float *f = expected("amdgcn_float", 0), *w = in[6];
+    const int32_t *iv = expected("amdgcn_float", 1);
+    const uint16_t *h = expected("amdgcn_float", 2);
+    for (int i = 0; i < 1000; i++) {
+        float v = w[i];
+        int cls = iv[2 * i + 1] & 1023;
+        int want = isnan(v)                        ? 2
+                   : isinf(v)                      ? (v < 0 ? 4 : 512)
+                   : v == 0                        ? (signbit(v) ? 32 : 64)
+                   : fpclassify(v) == FP_SUBNORMAL ? (v < 0 ? 16 : 128)
+                                                   : (v < 0 ? 8 : 256);
+        ck_assert_msg(cls == want, "class of %a: %#x, want %#x", v, cls, want);
+        if (isfinite(v)) {
+            int e;
+            float m = frexpf(v, &e);
+            ck_assert(f[2 * i + 1] == m);
+            ck_assert_int_eq(iv[2 * i], e);
+            /* round toward zero: |half| <= |v|, and the next half up exceeds |v| */
+            double hv = rdx_oracle_f16_to_double(h[4 * i]);
+            uint16_t next = (uint16_t)((h[4 * i] & 0x7fff) + 1);
+            ck_assert_msg(fabs(hv) <= fabs(v) &&
+                              (fabs(v) >= 65504 || rdx_oracle_f16_to_double(next) > fabs(v)),
+                          "rtz(%a) = %04x", v, h[4 * i]);
+        }
+    }
+    rdx_oracle_free_buffers(rdx_oracle_find("amdgcn_float"), in);
+}
+END_TEST
+
 START_TEST(saxpy_matches_c)
 {
     void *in[RDX_ORACLE_MAX_ARGS];
@@ -863,6 +921,7 @@ int main(void)
     tcase_add_test(tc, integer_kernels_match_c);
     tcase_add_test(tc, half_kernels_round_correctly);
     tcase_add_test(tc, atomics_match_sequential);
+    tcase_add_test(tc, amdgcn_builtins_match_definitions);
     tcase_add_test(tc, saxpy_matches_c);
     tcase_add_test(tc, run_all_with_host_device_passes);
     tcase_add_test(tc, run_all_catches_mismatches_and_faults);

@@ -51,6 +51,15 @@ static inline uint rdx_cl_hidden_u16(uint off)
     return *(__constant ushort *)((__constant char *)__builtin_amdgcn_implicitarg_ptr() + off);
 }
 
+static inline float rdx_as_float(uint u)
+{
+    return __builtin_astype(u, float);
+}
+static inline uint rdx_as_uint(float f)
+{
+    return __builtin_astype(f, uint);
+}
+
 static inline uint get_local_id(uint d)
 {
     return d == 0 ? __builtin_amdgcn_workitem_id_x()
@@ -165,6 +174,24 @@ typedef _Bool bool;
 #define false 0
 #endif
 
+/* Bit casts (host: through a union; GPU: __builtin_astype). */
+static inline float rdx_as_float(uint u)
+{
+    union {
+        uint u;
+        float f;
+    } c = { u };
+    return c.f;
+}
+static inline uint rdx_as_uint(float f)
+{
+    union {
+        float f;
+        uint u;
+    } c = { f };
+    return c.u;
+}
+
 /* The runner's view of the running work-item (defined in rdx_cl_host.c). */
 typedef struct rdx_cl_item {
     uint local_id[3];
@@ -261,28 +288,160 @@ static inline float rdx_cl_ldexpf(float x, int e) { return ldexpf(x, e); }
 #define __builtin_amdgcn_cosf(x) rdx_cl_cosf(x)
 #define __builtin_amdgcn_fractf(x) rdx_cl_fractf(x)
 #define __builtin_amdgcn_ldexpf(x, e) rdx_cl_ldexpf((x), (e))
+
+/* Integer and bit-field builtins: the ISA guide's pseudocode of each instruction. */
+static inline uint rdx_cl_ubfe(uint x, uint off, uint w) /* v_bfe_u32 */
+{
+    return (x >> (off & 31)) & ((1u << (w & 31)) - 1u);
+}
+static inline int rdx_cl_sbfe(int x, uint off, uint w) /* v_bfe_i32 */
+{
+    w &= 31;
+    if (w == 0)
+        return 0;
+    uint v = (uint)(x >> (off & 31)) & ((1u << w) - 1u);
+    uint sign = 1u << (w - 1);
+    return (int)((v ^ sign) - sign);
+}
+static inline uint rdx_cl_alignbit(uint hi, uint lo, uint s) /* v_alignbit_b32 */
+{
+    return (uint)((((ulong)hi << 32) | lo) >> (s & 31));
+}
+static inline uint rdx_cl_alignbyte(uint hi, uint lo, uint s) /* v_alignbyte_b32 */
+{
+    return (uint)((((ulong)hi << 32) | lo) >> ((s & 3) * 8));
+}
+static inline uint rdx_cl_lerp_u8(uint a, uint b, uint c) /* v_lerp_u8 */
+{
+    uint r = 0;
+    for (int k = 0; k < 32; k += 8)
+        r |= ((((a >> k) & 255u) + ((b >> k) & 255u) + ((c >> k) & 1u)) >> 1) << k;
+    return r;
+}
+static inline uint rdx_cl_sad_u8(uint a, uint b, uint c, int masked) /* v_sad_u8 / v_msad_u8 */
+{
+    for (int k = 0; k < 32; k += 8) {
+        uint x = (a >> k) & 255u, y = (b >> k) & 255u;
+        if (!masked || y)
+            c += x > y ? x - y : y - x;
+    }
+    return c;
+}
+static inline uint rdx_cl_perm_byte(ulong data, uint sel) /* v_perm_b32's BYTE_PERMUTE */
+{
+    if (sel >= 13)
+        return 0xffu;
+    if (sel == 12)
+        return 0;
+    if (sel >= 8)
+        return ((data >> ((sel - 8) * 16 + 15)) & 1u) ? 0xffu : 0u;
+    return (uint)(data >> (sel * 8)) & 255u;
+}
+static inline uint rdx_cl_perm(uint hi, uint lo, uint sel) /* v_perm_b32 */
+{
+    ulong data = ((ulong)hi << 32) | lo;
+    uint r = 0;
+    for (int k = 0; k < 32; k += 8)
+        r |= rdx_cl_perm_byte(data, (sel >> k) & 255u) << k;
+    return r;
+}
+static inline uint rdx_cl_udot4(uint a, uint b, uint c) /* v_dot4_u32_u8 */
+{
+    for (int k = 0; k < 32; k += 8)
+        c += ((a >> k) & 255u) * ((b >> k) & 255u);
+    return c;
+}
+static inline int rdx_cl_sudot4(int as, uint a, int bs, uint b, int c) /* v_dot4_i32_iu8 */
+{
+    uint acc = (uint)c;
+    for (int k = 0; k < 32; k += 8) {
+        int x = as ? (int)(signed char)(a >> k) : (int)((a >> k) & 255u);
+        int y = bs ? (int)(signed char)(b >> k) : (int)((b >> k) & 255u);
+        acc += (uint)(x * y);
+    }
+    return (int)acc;
+}
+#define __builtin_amdgcn_ubfe(x, o, w) rdx_cl_ubfe((x), (o), (w))
+#define __builtin_amdgcn_sbfe(x, o, w) rdx_cl_sbfe((x), (o), (w))
+#define __builtin_amdgcn_alignbit(a, b, c) rdx_cl_alignbit((a), (b), (c))
+#define __builtin_amdgcn_alignbyte(a, b, c) rdx_cl_alignbyte((a), (b), (c))
+#define __builtin_amdgcn_lerp(a, b, c) rdx_cl_lerp_u8((a), (b), (c))
+#define __builtin_amdgcn_sad_u8(a, b, c) rdx_cl_sad_u8((a), (b), (c), 0)
+#define __builtin_amdgcn_msad_u8(a, b, c) rdx_cl_sad_u8((a), (b), (c), 1)
+#define __builtin_amdgcn_perm(a, b, c) rdx_cl_perm((a), (b), (c))
+#define __builtin_amdgcn_udot4(a, b, c, clamp) rdx_cl_udot4((a), (b), (c))
+#define __builtin_amdgcn_sudot4(as, a, bs, b, c, clamp)                                 \
+    rdx_cl_sudot4((as), (uint)(a), (bs), (uint)(b), (c))
+
+/* Float builtins (non-NaN inputs for med3). */
+static inline float rdx_cl_fmed3f(float a, float b, float c) /* v_med3_f32 */
+{
+    float lo = a < b ? a : b, hi = a < b ? b : a;
+    float m = hi < c ? hi : c;
+    return lo > m ? lo : m;
+}
+static inline float rdx_cl_frexp_mantf(float x) /* v_frexp_mant_f32 */
+{
+    int e;
+    return isinf(x) || isnan(x) ? x : frexpf(x, &e);
+}
+static inline int rdx_cl_frexp_expf(float x) /* v_frexp_exp_i32_f32 */
+{
+    int e = 0;
+    if (!isinf(x) && !isnan(x))
+        frexpf(x, &e);
+    return e;
+}
+static inline bool rdx_cl_classf(float x, int mask) /* v_cmp_class_f32 */
+{
+    uint u = rdx_as_uint(x), e = (u >> 23) & 255u, m = u & 0x7fffffu, neg = u >> 31;
+    int bit;
+    if (e == 255 && m)
+        bit = (m & 0x400000u) ? 1 : 0;
+    else if (e == 255)
+        bit = neg ? 2 : 9;
+    else if (e)
+        bit = neg ? 3 : 8;
+    else if (m)
+        bit = neg ? 4 : 7;
+    else
+        bit = neg ? 5 : 6;
+    return ((uint)mask >> bit) & 1u;
+}
+/* f32 -> f16 bits, rounding toward zero (v_cvt_pk_rtz_f16_f32). */
+static inline ushort rdx_cl_f16_rtz(float f)
+{
+    uint u = rdx_as_uint(f), sign = (u >> 16) & 0x8000u, e = (u >> 23) & 255u, m = u & 0x7fffffu;
+    if (e == 255)
+        return (ushort)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0));
+    int x = (int)e - 127 + 15;
+    if (x >= 31)
+        return (ushort)(sign | 0x7bffu);
+    if (x <= 0) {
+        if (x < -10)
+            return (ushort)sign;
+        return (ushort)(sign | ((m | 0x800000u) >> (14 - x)));
+    }
+    return (ushort)(sign | ((uint)x << 10) | (m >> 13));
+}
+static inline half2 rdx_cl_cvt_pkrtz(float a, float b)
+{
+    union {
+        ushort u[2];
+        half2 h;
+    } c = { { rdx_cl_f16_rtz(a), rdx_cl_f16_rtz(b) } };
+    return c.h;
+}
+#define __builtin_amdgcn_fmed3f(a, b, c) rdx_cl_fmed3f((a), (b), (c))
+#define __builtin_amdgcn_frexp_mantf(x) rdx_cl_frexp_mantf(x)
+#define __builtin_amdgcn_frexp_expf(x) rdx_cl_frexp_expf(x)
+#define __builtin_amdgcn_classf(x, m) rdx_cl_classf((x), (m))
+#define __builtin_amdgcn_cvt_pkrtz(a, b) rdx_cl_cvt_pkrtz((a), (b))
 #endif
 
 #ifdef RDX_GPU
 #define rdx_cl_atomic_add_f32(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
 #endif
 
-/* Bit casts (through a union: valid in both OpenCL C and C). */
-static inline float rdx_as_float(uint u)
-{
-    union {
-        uint u;
-        float f;
-    } c = { u };
-    return c.f;
-}
-static inline uint rdx_as_uint(float f)
-{
-    union {
-        float f;
-        uint u;
-    } c = { f };
-    return c.u;
-}
 
 #endif /* RDX_CL_H */
