@@ -737,7 +737,8 @@ START_TEST(prepare_reports_signature_mismatch)
 }
 END_TEST
 
-/* The host runner rejects a divergent barrier and a malformed request. */
+/* The host runner rejects a divergent barrier, a write past a buffer and a malformed
+ * request. */
 START_TEST(host_runner_errors)
 {
     char *src = rdx_test_tmp_path("div.c"), *exe = rdx_test_tmp_path("div");
@@ -760,6 +761,28 @@ START_TEST(host_runner_errors)
         strstr(p.err, "divergent barrier in group (0,0,0): 5 work-items returned, 3 wait"), "%s",
         p.err);
     rdx_test_proc_free(&p);
+
+    /* a write one element past a buffer's end */
+    const char *oob = "#include \"rdx_cl.h\"\n"
+                      "void rdx_cl_host_entry(void *const *a);\n"
+                      "void rdx_cl_host_entry(void *const *a)\n{\n"
+                      "    ((__global uint *)a[0])[get_global_id(0) + 1] = 7;\n}\n";
+    rdx_test_write_file(src, oob, strlen(oob));
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    uint8_t oreq[32 + 16 + 32];
+    uint32_t ohdr[8] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 1 };
+    uint32_t kind[2] = { 0, 0 };
+    uint64_t nbytes = 32;
+    memcpy(oreq, ohdr, 32);
+    memcpy(oreq + 32, kind, 8);
+    memcpy(oreq + 40, &nbytes, 8);
+    memset(oreq + 48, 0, 32);
+    ck_assert_int_eq(rdx_test_run(run, oreq, sizeof oreq, &p), 5);
+    ck_assert_msg(strstr(p.err, "wrote past the end of argument 0 (32 bytes), at byte 32"), "%s",
+                  p.err);
+    rdx_test_proc_free(&p);
+
     req[0] = 0;
     ck_assert_int_eq(rdx_test_run(run, req, sizeof req, &p), 2);
     ck_assert_msg(strstr(p.err, "bad request magic") != NULL, "%s", p.err);

@@ -16,7 +16,8 @@
  *   u32 nargs, then per argument: u32 kind (0 buffer, 1 scalar), u32 0, u64 nbytes,
  *   nbytes of data.
  * Reply: u32 'RDXA', then per buffer argument in order: u64 nbytes, the bytes.
- * Exit status: 0 ok, 2 bad request, 3 divergent barrier, 4 out of memory.
+ * Exit status: 0 ok, 2 bad request, 3 divergent barrier, 4 out of memory, 5 a write
+ * past the end of an argument buffer (256 canary bytes follow each).
  */
 #define _GNU_SOURCE
 #include "rdx_cl.h"
@@ -34,6 +35,7 @@
 #define MAX_ITEMS 1024
 #define STACK_SIZE (512u * 1024u)
 #define GUARD_SIZE 4096u
+#define CANARY 256u
 
 void rdx_cl_host_entry(void *const *args);
 
@@ -174,10 +176,12 @@ int main(void)
         kinds[i] = kind[0];
         if (kinds[i] > 1 || sizes[i] > ((uint64_t)1 << 32))
             die(2, "bad argument header");
-        args[i] = aligned_alloc(256, ((size_t)sizes[i] + 255) / 256 * 256 + 256);
+        /* CANARY bytes after each argument catch a kernel writing past its end */
+        args[i] = aligned_alloc(256, ((size_t)sizes[i] + CANARY + 255) / 256 * 256);
         if (!args[i])
             die(4, "out of memory");
         read_exact(args[i], (size_t)sizes[i]);
+        memset((char *)args[i] + sizes[i], 0xa5, CANARY);
     }
 
     size_t stacks_len = (size_t)items_per_group * (STACK_SIZE + GUARD_SIZE);
@@ -201,6 +205,15 @@ int main(void)
                 int rc = run_group(stacks, g);
                 if (rc)
                     return rc;
+            }
+
+    for (uint32_t i = 0; i < nargs; i++)
+        for (uint32_t k = 0; k < CANARY; k++)
+            if (((unsigned char *)args[i])[sizes[i] + k] != 0xa5) {
+                fprintf(stderr, "rdx_cl_host: the kernel wrote past the end of argument %u "
+                        "(%llu bytes), at byte %llu\n", i, (unsigned long long)sizes[i],
+                        (unsigned long long)(sizes[i] + k));
+                return 5;
             }
 
     uint32_t magic = RDX_CL_MAGIC_REP;
