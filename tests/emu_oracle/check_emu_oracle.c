@@ -536,6 +536,48 @@ START_TEST(amdgcn_builtins_match_definitions)
 }
 END_TEST
 
+/* The host's wave model: every cross-lane result from the inputs directly. */
+START_TEST(wave_ops_follow_lane_rules)
+{
+    const char *ids[] = { "wave_ops", "wave_ops_w64" };
+    for (int k = 0; k < 2; k++) {
+        uint32_t ws = k ? 64 : 32;
+        void *in[RDX_ORACLE_MAX_ARGS];
+        inputs(ids[k], in);
+        const int32_t *o = expected(ids[k], 0), *x = in[2];
+        const uint64_t *masks = expected(ids[k], 1);
+        for (uint32_t i = 0; i < 384; i++) {
+            const int32_t *e = o + i * 14;
+            uint32_t lane = i % ws, base = i - lane, r = i & ~15u, c = i & 15u;
+            ck_assert_int_eq(e[0], (int32_t)(lane | ws << 8));
+            ck_assert_int_eq(e[1], x[base]);
+            ck_assert_int_eq(e[2], x[base + 5]);
+            ck_assert_int_eq(e[3], x[base + ws - 1]);
+            ck_assert_int_eq(e[4], c ? x[i - 1] : 0);
+            ck_assert_int_eq(e[5], x[(i & ~3u) + 3 - (i & 3u)]);
+            ck_assert_int_eq(e[6], c < 12 ? x[i + 4] : 7);
+            ck_assert_int_eq(e[7], x[r + ((c + 13) & 15)]);
+            ck_assert_int_eq(e[8], x[r + 15 - c] * 3 + x[(i & ~7u) + 7 - (i & 7u)]);
+            ck_assert_int_eq(e[9], x[r + 3] ^ x[r + (c ^ 5)]);
+            ck_assert_int_eq(e[10], x[r + (c < 8 ? 7 - c : 23 - c)]);
+            ck_assert_int_eq(e[11], x[(r ^ 16) + c]);
+            ck_assert_int_eq(e[12], ws == 32 ? x[base + (lane ^ 5)] : 0);
+            uint64_t m = 0;
+            uint32_t total = 0, scan = 0;
+            for (uint32_t l = 0; l < ws; l++) {
+                m |= (uint64_t)(x[base + l] > 0) << l;
+                total += (uint32_t)x[base + l];
+            }
+            for (uint32_t l = r; l <= i; l++)
+                scan += (uint32_t)x[l];
+            ck_assert_uint_eq(masks[i], m);
+            ck_assert_int_eq(e[13], (int32_t)(total ^ scan));
+        }
+        rdx_oracle_free_buffers(rdx_oracle_find(ids[k]), in);
+    }
+}
+END_TEST
+
 START_TEST(saxpy_matches_c)
 {
     void *in[RDX_ORACLE_MAX_ARGS];
@@ -737,8 +779,8 @@ START_TEST(prepare_reports_signature_mismatch)
 }
 END_TEST
 
-/* The host runner rejects a divergent barrier, a write past a buffer and a malformed
- * request. */
+/* The host runner rejects a divergent barrier, a divergent or partial-wave wave
+ * operation, a write past a buffer and a malformed request. */
 START_TEST(host_runner_errors)
 {
     char *src = rdx_test_tmp_path("div.c"), *exe = rdx_test_tmp_path("div");
@@ -754,7 +796,7 @@ START_TEST(host_runner_errors)
     rdx_test_proc p;
     ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
     rdx_test_proc_free(&p);
-    uint32_t req[8] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 0 };
+    uint32_t req[9] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 0, 32 };
     const char *run[] = { exe, NULL };
     ck_assert_int_eq(rdx_test_run(run, req, sizeof req, &p), 3);
     ck_assert_msg(
@@ -770,17 +812,43 @@ START_TEST(host_runner_errors)
     rdx_test_write_file(src, oob, strlen(oob));
     ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
     rdx_test_proc_free(&p);
-    uint8_t oreq[32 + 16 + 32];
-    uint32_t ohdr[8] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 1 };
+    uint8_t oreq[36 + 16 + 32];
+    uint32_t ohdr[9] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 1, 32 };
     uint32_t kind[2] = { 0, 0 };
     uint64_t nbytes = 32;
-    memcpy(oreq, ohdr, 32);
-    memcpy(oreq + 32, kind, 8);
-    memcpy(oreq + 40, &nbytes, 8);
-    memset(oreq + 48, 0, 32);
+    memcpy(oreq, ohdr, 36);
+    memcpy(oreq + 36, kind, 8);
+    memcpy(oreq + 44, &nbytes, 8);
+    memset(oreq + 52, 0, 32);
     ck_assert_int_eq(rdx_test_run(run, oreq, sizeof oreq, &p), 5);
     ck_assert_msg(strstr(p.err, "wrote past the end of argument 0 (32 bytes), at byte 32"), "%s",
                   p.err);
+    rdx_test_proc_free(&p);
+
+    /* a wave operation reached by part of a wave, and one in a partial wave */
+    const char *wave = "#include \"rdx_cl.h\"\n"
+                       "void rdx_cl_host_entry(void *const *a);\n"
+                       "void rdx_cl_host_entry(void *const *a)\n{\n    (void)a;\n"
+                       "    if (get_local_id(0) < 40)\n"
+                       "        (void)__builtin_amdgcn_readfirstlane(1);\n}\n";
+    rdx_test_write_file(src, wave, strlen(wave));
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    uint32_t wreq[9] = { 0x51584452u, 64, 1, 1, 64, 1, 1, 0, 32 };
+    ck_assert_int_eq(rdx_test_run(run, wreq, sizeof wreq, &p), 3);
+    ck_assert_msg(strstr(p.err, "divergent wave operation in group (0,0,0): 8 work-items wait at "
+                                "a wave operation, 0 at a barrier, 56 returned"),
+                  "%s", p.err);
+    rdx_test_proc_free(&p);
+    wreq[1] = wreq[4] = 48; /* lanes 32..39 are in a partial wave */
+    ck_assert_int_eq(rdx_test_run(run, wreq, sizeof wreq, &p), 3);
+    ck_assert_msg(strstr(p.err, "wave operation in a partial wave (group of 48 work-items, wave "
+                                "size 32)"),
+                  "%s", p.err);
+    rdx_test_proc_free(&p);
+    wreq[8] = 16;
+    ck_assert_int_eq(rdx_test_run(run, wreq, sizeof wreq, &p), 2);
+    ck_assert_msg(strstr(p.err, "wave size must be 32 or 64"), "%s", p.err);
     rdx_test_proc_free(&p);
 
     req[0] = 0;
@@ -945,6 +1013,7 @@ int main(void)
     tcase_add_test(tc, half_kernels_round_correctly);
     tcase_add_test(tc, atomics_match_sequential);
     tcase_add_test(tc, amdgcn_builtins_match_definitions);
+    tcase_add_test(tc, wave_ops_follow_lane_rules);
     tcase_add_test(tc, saxpy_matches_c);
     tcase_add_test(tc, run_all_with_host_device_passes);
     tcase_add_test(tc, run_all_catches_mismatches_and_faults);

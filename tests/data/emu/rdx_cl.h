@@ -23,7 +23,9 @@
  *   - no undefined C behaviour: mask shift counts, no division by zero, no signed
  *     overflow, no out-of-range float->int conversions;
  *   - float atomics only where the result is order-independent (exact sums);
- *   - get_local_size()/get_global_size() follow OpenCL 2.0 (partial last group).
+ *   - get_local_size()/get_global_size() follow OpenCL 2.0 (partial last group);
+ *   - wave builtins (ballot, readlane, DPP, permlane, bpermute) only in uniform
+ *     control flow and in groups whose size is a multiple of the wave size.
  */
 #ifndef RDX_CL_H
 #define RDX_CL_H
@@ -200,9 +202,14 @@ typedef struct rdx_cl_item {
     uint enqueued_size[3]; /* the dispatch's work-group size */
     uint num_groups[3];
     uint global_size[3];
+    uint wave_size; /* 32 or 64, as the kernel is compiled */
+    uint lane;      /* local linear id % wave_size */
 } rdx_cl_item;
 extern rdx_cl_item rdx_cl_cur;
 void rdx_cl_host_barrier(void);
+/* Deposit v, wait until every work-item of the wave has deposited its value, and
+ * return the wave's values indexed by lane (valid until the next call). */
+const uint64_t *rdx_cl_host_wave_exchange(uint64_t v);
 
 static inline uint get_local_id(uint d) { return d < 3 ? rdx_cl_cur.local_id[d] : 0; }
 static inline uint get_group_id(uint d) { return d < 3 ? rdx_cl_cur.group_id[d] : 0; }
@@ -437,6 +444,80 @@ static inline half2 rdx_cl_cvt_pkrtz(float a, float b)
 #define __builtin_amdgcn_frexp_expf(x) rdx_cl_frexp_expf(x)
 #define __builtin_amdgcn_classf(x, m) rdx_cl_classf((x), (m))
 #define __builtin_amdgcn_cvt_pkrtz(a, b) rdx_cl_cvt_pkrtz((a), (b))
+
+/* Wave (cross-lane) builtins.  The whole wave must execute them together (uniform
+ * control flow, group size a multiple of the wave size): the runner enforces it. */
+static inline uint rdx_cl_mbcnt(uint mask, uint acc, int hi) /* v_mbcnt_lo/hi_u32_b32 */
+{
+    ulong below = (1ul << rdx_cl_cur.lane) - 1ul;
+    uint m = hi ? (uint)(below >> 32) : (uint)below;
+    return acc + (uint)__builtin_popcount(mask & m);
+}
+static inline ulong rdx_cl_ballot(bool p)
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange(p);
+    ulong m = 0;
+    for (uint l = 0; l < rdx_cl_cur.wave_size; l++)
+        m |= v[l] ? 1ul << l : 0;
+    return m;
+}
+static inline int rdx_cl_readlane(int x, uint lane) /* v_readlane_b32 */
+{
+    return (int)rdx_cl_host_wave_exchange((uint)x)[lane % rdx_cl_cur.wave_size];
+}
+static inline int rdx_cl_bpermute(int addr, int x) /* ds_bpermute_b32: lane (addr / 4) % 32 */
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    return (int)v[((uint)addr / 4u) % 32u];
+}
+static inline int rdx_cl_permlane16(int x, uint lo, uint hi, int cross) /* v_permlane(x)16_b32 */
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    uint lane = rdx_cl_cur.lane, row = lane / 16, i = lane % 16;
+    ulong sel = ((ulong)hi << 32) | lo;
+    uint src_row = cross ? row ^ 1u : row;
+    return (int)v[src_row * 16 + ((sel >> (i * 4)) & 15u)];
+}
+/* DPP16 with row_mask = bank_mask = 0xf: the source lane, or -1 when out of the row. */
+static inline int rdx_cl_dpp_source(uint ctrl, uint lane)
+{
+    uint base = lane & ~15u, i = lane & 15u;
+    if (ctrl <= 0xff)
+        return (int)((lane & ~3u) + ((ctrl >> ((lane & 3u) * 2)) & 3u)); /* quad_perm */
+    if (ctrl >= 0x101 && ctrl <= 0x10f)
+        return i + (ctrl & 15u) < 16 ? (int)(lane + (ctrl & 15u)) : -1; /* row_shl */
+    if (ctrl >= 0x111 && ctrl <= 0x11f)
+        return i >= (ctrl & 15u) ? (int)(lane - (ctrl & 15u)) : -1; /* row_shr */
+    if (ctrl >= 0x121 && ctrl <= 0x12f)
+        return (int)(base + ((i - (ctrl & 15u)) & 15u)); /* row_ror */
+    if (ctrl == 0x140)
+        return (int)(base + 15u - i); /* row_mirror */
+    if (ctrl == 0x141)
+        return (int)((lane & ~7u) + 7u - (lane & 7u)); /* row_half_mirror */
+    if (ctrl >= 0x150 && ctrl <= 0x15f)
+        return (int)(base + (ctrl & 15u)); /* row_share */
+    if (ctrl >= 0x160 && ctrl <= 0x16f)
+        return (int)(base + (i ^ (ctrl & 15u))); /* row_xmask */
+    return -1;
+}
+static inline int rdx_cl_update_dpp(int old, int x, uint ctrl, bool bound_ctrl)
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    int src = rdx_cl_dpp_source(ctrl, rdx_cl_cur.lane);
+    return src >= 0 ? (int)v[src] : bound_ctrl ? 0 : old;
+}
+#define __builtin_amdgcn_wavefrontsize() rdx_cl_cur.wave_size
+#define __builtin_amdgcn_mbcnt_lo(m, a) rdx_cl_mbcnt((m), (a), 0)
+#define __builtin_amdgcn_mbcnt_hi(m, a) rdx_cl_mbcnt((m), (a), 1)
+#define __builtin_amdgcn_ballot_w32(p) ((uint)rdx_cl_ballot(p))
+#define __builtin_amdgcn_ballot_w64(p) rdx_cl_ballot(p)
+#define __builtin_amdgcn_readfirstlane(x) rdx_cl_readlane((x), 0)
+#define __builtin_amdgcn_readlane(x, l) rdx_cl_readlane((x), (l))
+#define __builtin_amdgcn_ds_bpermute(a, x) rdx_cl_bpermute((a), (x))
+#define __builtin_amdgcn_permlane16(old, x, lo, hi, fi, bc) rdx_cl_permlane16((x), (lo), (hi), 0)
+#define __builtin_amdgcn_permlanex16(old, x, lo, hi, fi, bc) rdx_cl_permlane16((x), (lo), (hi), 1)
+#define __builtin_amdgcn_update_dpp(old, x, ctrl, rm, bm, bc)                           \
+    rdx_cl_update_dpp((old), (x), (ctrl), (bc))
 #endif
 
 #ifdef RDX_GPU
