@@ -222,7 +222,8 @@ void emu_ds(emu_wave *w, const emu_inst *in)
     }
     /* fast paths: 32-bit loads/stores (also 2addr) with every lane inside the allocation */
     if (n == 4 && (k == DS_LOAD || k == DS_STORE || k == DS_LOAD2) && !(p & (DS_D16 | DS_D16_HI))) {
-        const uint32_t *av = w->v[in->addr.reg];
+        uint32_t av[EMU_MAX_LANES]; /* a copy: the destination may be the address register */
+        memcpy(av, w->v[in->addr.reg], sizeof av);
         unsigned o0 =
             k == DS_LOAD2 ? ((uint32_t)in->offset & 0xff) * ((p & DS_STRIDE64) ? 256 : 4) : off0;
         unsigned o1 =

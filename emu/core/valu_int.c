@@ -112,7 +112,7 @@ static inline uint32_t bfe_i(uint32_t a, uint32_t o, uint32_t wd)
     wd &= 31;
     if (wd == 0)
         return 0;
-    uint32_t x = a >> o;
+    uint32_t x = (uint32_t)((int32_t)a >> o); /* arithmetic shift, per the pcode */
     return (uint32_t)((int32_t)(x << (32 - wd)) >> (32 - wd));
 }
 static inline uint32_t ad16(uint32_t a, uint32_t b)

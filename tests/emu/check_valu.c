@@ -245,7 +245,8 @@ START_TEST(int_shifts_and_carries)
         ck_assert_uint_eq(c.out[l][5], (uint32_t)(((int64_t)(int32_t)x * (int32_t)s) >> 32));
         ck_assert_uint_eq(c.out[l][6], (uint32_t)(((uint64_t)x * x) >> 32));
         uint32_t off = s & 31;
-        int32_t bf = (int32_t)((x >> off) << 27) >> 27;
+        /* pcode: arithmetic shift of S0.i32, then sign extension from the field width */
+        int32_t bf = (int32_t)((uint32_t)((int32_t)x >> off) << 27) >> 27;
         ck_assert_uint_eq(c.out[l][7], (uint32_t)bf);
         ck_assert_uint_eq(c.out[l][8], s - x);
         ck_assert_uint_eq(c.out[l][9], x > s ? 1u : 0u);
