@@ -179,3 +179,12 @@ void emu_s_setreg_b32(emu_wave *w, const emu_inst *in)
     uint32_t mask = (size >= 32 ? 0xffffffffu : ((1u << size) - 1)) << off;
     hwreg_write(w, id, val << off, mask);
 }
+
+/* s_sendmsg_rtn_b32/b64: MSG_RTN_GET_REALTIME (0x83) and others return the wave's clock */
+void emu_s_sendmsg_rtn(emu_wave *w, const emu_inst *in)
+{
+    if (in->param)
+        emu_swrite64(w, &in->sdst, w->cycles);
+    else
+        emu_swrite32(w, &in->sdst, (uint32_t)w->cycles);
+}

@@ -574,6 +574,26 @@ START_TEST(permlane16_select)
 }
 END_TEST
 
+/* v_trig_preop_f64 segment 0 is 2/pi rounded down to 53 bits; the segments sum to 2/pi */
+START_TEST(trig_preop_segments)
+{
+    et_case c = { 0 };
+    c.body = "v_mov_b32 v20, 0\n v_mov_b32 v21, 0x3ff00000\n"
+             "v_trig_preop_f64 v[10:11], v[20:21], 0\n v_trig_preop_f64 v[12:13], v[20:21], 1\n";
+    c.nout = 4;
+    et_ok(&c);
+    uint64_t u0 = c.out[0][0] | (uint64_t)c.out[0][1] << 32;
+    uint64_t u1 = c.out[0][2] | (uint64_t)c.out[0][3] << 32;
+    double d0, d1;
+    memcpy(&d0, &u0, 8);
+    memcpy(&d1, &u1, 8);
+    ck_assert_uint_eq(u0, 0x3fe45f306dc9c882ull); /* 0.6366197723675813 (truncated) */
+    long double sum = (long double)d0 + (long double)d1;
+    ck_assert(fabsl(sum - 0.636619772367581343075535053490057448L) < 1e-19L);
+    ck_assert(d1 > 0 && d1 < 1e-15);
+}
+END_TEST
+
 Suite *et_suite_valu(void)
 {
     Suite *s = suite_create("emu_valu");
@@ -597,6 +617,7 @@ Suite *et_suite_valu(void)
     tcase_add_test(t, f16_op_sel_halves);
     tcase_add_test(t, cvt_f16_rounding);
     tcase_add_test(t, permlane16_select);
+    tcase_add_test(t, trig_preop_segments);
     suite_add_tcase(s, t);
     return s;
 }
