@@ -460,9 +460,6 @@ static inline void emu_count_lds(emu_wave *w, uint64_t bytes);
 void emu_cycle_vm(emu_wave *w, unsigned lat);
 void emu_cycle_lgkm(emu_wave *w, unsigned lat);
 
-/* Host-thread state (defined in exec.c) */
-struct emu_dispatch_ctx;
-
 static inline bool emu_mem_ok(emu_wave *w, uint64_t addr, uint64_t len, unsigned access)
 {
     const emu_range *r = w->mr;

@@ -25,11 +25,6 @@ static const uint64_t fconst64[RDX_ISA_FCONST_COUNT] = {
     0x4010000000000000ull, 0xc010000000000000ull, 0x3fc45f306dc9c882ull,
 };
 
-static bool is16(const rdx_isa_opnd_info *info)
-{
-    return info && info->bits == 16;
-}
-
 static void conv(emu_opnd *o, const rdx_isa_opnd *x, const rdx_isa_opnd_info *info, bool e32)
 {
     memset(o, 0, sizeof *o);
@@ -391,7 +386,6 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
         skip = 1;
     for (unsigned i = 0; i < ii.nopnd && i + skip < fi->nopnd; i++)
         assign(in, fi->opnd[i + skip].role, &ii.opnd[i], &fi->opnd[i + skip], e32);
-    (void)is16;
     switch (fi->enc) {
     case RDX_ISA_ENC_VOP1:
     case RDX_ISA_ENC_VOP2:

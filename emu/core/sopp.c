@@ -80,8 +80,6 @@ void emu_s_waitcnt(emu_wave *w, const emu_inst *in)
 {
     unsigned s = (unsigned)in->imm & 0xffff;
     unsigned vm = (s >> 10) & 63, lgkm = (s >> 4) & 63;
-    if (in->src[0].kind == EMU_K_SGPR)
-        (void)0;
     emu_cycle_wait(w, vm, lgkm);
 }
 /* s_waitcnt_{vmcnt,vscnt,lgkmcnt,expcnt} sdst, simm16: param 0 vm, 1 vs, 2 lgkm, 3 exp */
