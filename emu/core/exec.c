@@ -686,7 +686,7 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     if (d->private_segment_size > (1u << 20))
         return bad_dispatch(emu, "invalid dispatch: %s of %lu bytes per lane exceeds 1 MiB",
                             "scratch", d->private_segment_size);
-    ctx.scratch_size = (d->private_segment_size + 3) & ~3u;
+    ctx.scratch_size = (d->private_segment_size + 15) & ~15u; /* 16-aligned lane segments */
     ctx.budget = d->budget ? d->budget : EMU_DEFAULT_BUDGET;
     uint32_t r1 = d->rsrc1;
     ctx.mode = ((r1 >> 12) & 0xf) | ((r1 >> 16) & 0xf) << 4 | ((r1 >> 21) & 1) << 8 |
