@@ -34,7 +34,8 @@ static int lookup(const char *name, emu_opinfo *oi)
             oi->param = defs[i].param;
             return 1;
         }
-    return emu_cmp_family(name, oi) || emu_vm_family(name, oi) || emu_ds_family(name, oi);
+    return emu_cmp_family(name, oi) || emu_vm_family(name, oi) || emu_ds_family(name, oi) ||
+           emu_vmfmt_family(name, oi);
 }
 
 static void build(void)
