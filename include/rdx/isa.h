@@ -387,6 +387,20 @@ static inline rdx_isa_opnd rdx_isa_off(void)
 }
 
 /*
+ * The operand for a constant with bit pattern `bits` in a source slot of
+ * `size_bits` (16, 32 or 64) bits and format `fmt` (from the slot's
+ * rdx_isa_opnd_info), chosen as llvm-mc chooses: an inline integer when the
+ * value (signed, in the slot's width) is in -16..64, an inline float when the
+ * pattern is 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 or 1/(2*pi) in the
+ * slot's width (F16/BF16 patterns for 16-bit slots; never for packed
+ * formats), else a 32-bit literal.  A 64-bit slot takes a literal only for an
+ * F64 whose low half is zero (the literal is the high half) or an integer that
+ * sign-extends from 32 bits.  Errors: RDX_ERR_RANGE (no encoding; message
+ * gives the value), RDX_ERR_INVALID (size not 16/32/64).
+ */
+rdx_status rdx_isa_constant(uint64_t bits, unsigned size_bits, rdx_isa_fmt fmt, rdx_isa_opnd *out);
+
+/*
  * Encode `inst` for target `t` into out[0..RDX_ISA_MAX_BYTES); *len gets the
  * byte count (4..20, a multiple of 4).  Errors (message names the mnemonic and
  * operand or modifier): RDX_ERR_UNSUPPORTED (op/form not on the target),
