@@ -34,7 +34,8 @@
  *   SOPK sdst, simm16 (s_setreg*: simm16, sdst)           SOPP [simm16]
  *   SMEM sdata, sbase, soffset — the third operand is an IMM (the offset) when
  *        soffset is null; on RDNA3 a null soffset with offset 0 is the null
- *        register (LLVM prints "null"), on RDNA4 the IMM 0.  With a register
+ *        register (LLVM prints "null"), on RDNA4 the IMM 0 (the encoder takes
+ *        either spelling: they are one encoding).  With a register
  *        soffset the offset is mod[OFFSET].  s_prefetch_*: [sbase,] offset,
  *        soffset, count.
  *   VOP1 vdst, src0      VOP2 vdst, src0, src1 (+ vcc for carry/cndmask forms)
