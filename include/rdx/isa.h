@@ -61,9 +61,9 @@
  * Literals are the raw 32-bit dword (for 64-bit float operands LLVM's
  * literal is the high half).  Registers of lane-mask operands (sdst of
  * compares, carry-out, cndmask's mask; fmt RDX_ISA_FMT_LANEMASK) count 1 in
- * wave32 — the decoder always assumes wave32 — and the encoder also accepts
- * 2 (wave64).  mod[OP_SEL_HI] is the raw field: VOP3P code that wants the
- * hardware default must set it to 7.
+ * wave32 and 2 in wave64: the encoder accepts both, rdx_isa_decode gives wave32
+ * and rdx_isa_decode_wave(t, 64, ...) wave64.  mod[OP_SEL_HI] is the raw field: VOP3P code that
+ * wants the hardware default must set it to 7.
  *
  * Errors
  * ------
@@ -250,8 +250,8 @@ typedef enum rdx_isa_fmt {
     RDX_ISA_FMT_F64,
     RDX_ISA_FMT_PK_F16,   /* packed 2 x f16 (VOP3P) */
     RDX_ISA_FMT_PK_I16,   /* packed 2 x 16-bit integers */
-    RDX_ISA_FMT_LANEMASK, /* a lane mask: 1 SGPR in wave32 (what the tables and decoder
-                             assume), 2 in wave64 (the encoder accepts both) */
+    RDX_ISA_FMT_LANEMASK, /* a lane mask: 1 SGPR in wave32, 2 in wave64 (the encoder
+                             accepts both; see rdx_isa_decode_wave) */
     RDX_ISA_FMT_COUNT
 } rdx_isa_fmt;
 
@@ -422,6 +422,17 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *inst,
  */
 rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t avail,
                           rdx_isa_inst *out, size_t *len);
+
+/*
+ * rdx_isa_decode for code that runs in waves of `wave_size` lanes (32 or 64,
+ * as the target supports): in wave64, lane-mask operands (RDX_ISA_FMT_LANEMASK
+ * slots, the implicit vcc of e32 compares/carries/cndmask) decode as register
+ * pairs (vcc, s[n:n+1]) the way llvm-mc prints them with +wavefrontsize64.
+ * rdx_isa_decode is this with 32.  Errors as rdx_isa_decode, plus
+ * RDX_ERR_INVALID for a wave size the target lacks.
+ */
+rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, const uint8_t *bytes,
+                               size_t avail, rdx_isa_inst *out, size_t *len);
 
 #ifdef __cplusplus
 }
