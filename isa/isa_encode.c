@@ -167,6 +167,10 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     switch (sl->how) {
     case HOW_SRC: {
         bool vgpr_ok = f->width == 9;
+        if (sl->fld == FLD_SRC1 && e->t->family == RDX_ISA_FAMILY_RDNA3 &&
+            (form == RDX_ISA_FORM_E64_DPP16 || form == RDX_ISA_FORM_E64_DPP8) &&
+            o->kind != RDX_ISA_OPND_VGPR)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on RDNA3 needs a VGPR src1");
         if ((st = src_code(e, i, si, o, expect, vgpr_ok, &code)))
             return st;
         if (sl->fld == FLD_SRC0 && (isa_is_dpp16(form) || isa_is_dpp8(form))) {

@@ -380,6 +380,14 @@ START_TEST(api_encode_errors)
     in = mk(RDX_ISA_OP_V_LSHLREV_B64, RDX_ISA_FORM_E64,
             OPS(rdx_isa_vgpr(0, 2), rdx_isa_sgpr(0, 1), rdx_isa_sgpr(2, 2)));
     expect_error("gfx1100", &in, RDX_ERR_INVALID, "the constant bus allows 1");
+    /* VOP3 DPP: src1 must be a VGPR on RDNA3 (RDNA4 takes SGPRs and constants) */
+    in = mk(RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E64_DPP16,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_sgpr(2, 1)));
+    in.mod[RDX_ISA_MOD_DPP_CTRL] = 0x140;
+    in.mod[RDX_ISA_MOD_ROW_MASK] = 0xf;
+    in.mod[RDX_ISA_MOD_BANK_MASK] = 0xf;
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "operand 2 (src1): VOP3 DPP on RDNA3 needs");
+    ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1201"), &in, out, &len), RDX_OK);
     /* VGPR out of range */
     in = mk(RDX_ISA_OP_V_MOV_B32, RDX_ISA_FORM_E32, OPS(rdx_isa_vgpr(256, 1), rdx_isa_vgpr(1, 1)));
     expect_error("gfx1100", &in, RDX_ERR_RANGE, "operand 0 (vdst): register 256..256 out of range");
