@@ -216,7 +216,7 @@ def candidates(fam):
             if ve is None:
                 continue
             vf = fmap(ve)
-            dvals = defaults(ve)
+            dvals = defaults(ve, used_fields(ins, ve) | {"vsrc0", "row_mask", "bank_mask"})
             dvals["vsrc0"] = 7
             if kind == "DPP16":
                 dvals["src0"] = 250
