@@ -380,6 +380,15 @@ START_TEST(api_encode_errors)
     in = mk(RDX_ISA_OP_V_LSHLREV_B64, RDX_ISA_FORM_E64,
             OPS(rdx_isa_vgpr(0, 2), rdx_isa_sgpr(0, 1), rdx_isa_sgpr(2, 2)));
     expect_error("gfx1100", &in, RDX_ERR_INVALID, "the constant bus allows 1");
+    /* VOPD constant bus: cndmask's vcc + s1 + s2 is three scalar values */
+    in = mk(RDX_ISA_OP_V_DUAL_CNDMASK_B32, RDX_ISA_FORM_NATIVE,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_sgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_vgpr(3, 1),
+                rdx_isa_sgpr(2, 1), rdx_isa_vgpr(5, 1)));
+    in.op_y = RDX_ISA_OP_V_DUAL_MUL_F32;
+    in.nx = 3;
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "the pair reads 3 scalar values");
+    in.opnd[4] = rdx_isa_sgpr(1, 1);
+    ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1100"), &in, out, &len), RDX_OK);
     /* VOP3 DPP: src1 must be a VGPR on RDNA3 (RDNA4 takes SGPRs and constants) */
     in = mk(RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E64_DPP16,
             OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_sgpr(2, 1)));
