@@ -318,7 +318,7 @@ bool rdx_isa_mod_allowed(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form fo
 /* ----------------------------------------------------------- instructions */
 
 #define RDX_ISA_MAX_OPNDS 8  /* VOPD pairs with K constants need 8 */
-#define RDX_ISA_MAX_BYTES 20 /* longest encoding: MIMG NSA with 5+ addresses */
+#define RDX_ISA_MAX_BYTES 20 /* the longest encoding is 12 bytes; room to spare */
 
 /* One operand. */
 typedef struct rdx_isa_opnd {
@@ -403,11 +403,13 @@ rdx_status rdx_isa_constant(uint64_t bits, unsigned size_bits, rdx_isa_fmt fmt, 
 
 /*
  * Encode `inst` for target `t` into out[0..RDX_ISA_MAX_BYTES); *len gets the
- * byte count (4..20, a multiple of 4).  Errors (message names the mnemonic and
- * operand or modifier): RDX_ERR_UNSUPPORTED (op/form not on the target),
- * RDX_ERR_INVALID (wrong operand count, kind, register file, width, alignment,
- * second literal, modifier the encoding lacks), RDX_ERR_RANGE (register index,
- * immediate or offset out of range).  On error out and *len are unspecified.
+ * byte count (4..12, a multiple of 4).  Errors (message names the mnemonic and
+ * operand or modifier): RDX_ERR_UNSUPPORTED (op/form not on the target, DPP the
+ * op lacks), RDX_ERR_INVALID (wrong operand count, kind, register file, width,
+ * alignment, second literal, literal with DPP, modifier the form lacks,
+ * constant-bus limit, VOPD bank/parity rules), RDX_ERR_RANGE (register index,
+ * inline constant, immediate, offset or modifier out of range).  On error out
+ * and *len are unspecified.  Pure function: thread-safe, no allocation.
  */
 rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *inst,
                           uint8_t out[RDX_ISA_MAX_BYTES], size_t *len);
