@@ -76,6 +76,11 @@ static const rdx_uop *ret_x(rdx_match *m)
     return m->caps[0];
 }
 
+static const rdx_uop *ret_second(rdx_match *m)
+{
+    return m->caps[1];
+}
+
 static const rdx_uop *ret_x_int(rdx_match *m)
 {
     return rdx_dtype_is_int(m->caps[0]->dtype) ? m->caps[0] : NULL;
@@ -368,6 +373,11 @@ static const rdx_uop *cmp_norm(rdx_match *m)
 
 /* ------------------------------------------------------------ where / gates */
 
+static const rdx_uop *where_const(rdx_match *m)
+{
+    return m->caps[0]->arg.i ? m->caps[1] : m->caps[2];
+}
+
 static const rdx_uop *where_not(rdx_match *m)
 {
     return chk(m, rdx_ir_where(m->ctx, m->caps[0], m->caps[2], m->caps[1]));
@@ -416,7 +426,7 @@ static const rdx_pattern_rule rules[] = {
     /* folding */
     { "(" ALU " $a:const $b:const)", fold_const },
     { "({RECIP TRUNC CAST BITCAST} $a:const)", fold_const },
-    { "(WHERE $c:const $a $b)", fold_const },
+    { "(WHERE $c:const $a $b)", where_const },
     { "(" ALU " ..)", fold_bounds },
     { "({WHERE CAST TRUNC} ..)", fold_bounds },
     /* identities */
@@ -434,7 +444,7 @@ static const rdx_pattern_rule rules[] = {
     { "({CMPNE CMPLT} $x $x)", false_int },
     { "(CMPNE (CMPNE $x:bool 1) 1)", ret_x },
     { "(MAX $a $b)", max_bounds },
-    { "(WHERE $c $x $x)", ret_x },
+    { "(WHERE $c $x $x)", ret_second },
     /* sums and products */
     { "(MUL $c:const $x)", mul_canon },
     { "(MUL (MUL $x $a:const) $b:const)", mul_mul },
