@@ -381,9 +381,11 @@ static rdx_status derive_alu(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
                 double lo = trunc(a->fmin), hi = trunc(a->fmax);
                 u->vmin = lo <= (double)dlo ? dlo : lo >= (double)dhi ? dhi : (int64_t)lo;
                 u->vmax = hi >= (double)dhi ? dhi : hi <= (double)dlo ? dlo : (int64_t)hi;
-            } else {
-                u->vmin = a->vmin < dlo ? dlo : a->vmin > dhi ? dhi : a->vmin;
-                u->vmax = a->vmax > dhi ? dhi : a->vmax < dlo ? dlo : a->vmax;
+            } else if (a->vmin >= dlo && a->vmax <= dhi &&
+                       !(a->dtype.scalar == RDX_UINT64 && a->vmax == INT64_MAX)) {
+                u->vmin = a->vmin, u->vmax = a->vmax;
+            } else { /* integer narrowing wraps: clamping would be unsound */
+                u->vmin = dlo, u->vmax = dhi;
             }
         }
         return RDX_OK;
