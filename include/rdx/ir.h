@@ -305,11 +305,11 @@ typedef enum rdx_redop {
 } rdx_redop;
 
 /* RANGE axis types: X(NAME, letter). */
-#define RDX_AXIS_LIST(X)                                                                        \
-    X(GLOBAL, 'g')                                                                              \
-    X(LOCAL, 'l')                                                                               \
-    X(WARP, 'w') X(THREAD, 't') X(LOOP, 'L') X(REDUCE, 'R') X(GROUP_REDUCE, 'G') X(UPCAST, 'u') \
-        X(UNROLL, 'r')
+#define RDX_AXIS_LIST(X) \
+    X(GLOBAL, 'g')       \
+    X(LOCAL, 'l')        \
+    X(WARP, 'w')         \
+    X(THREAD, 't') X(LOOP, 'L') X(REDUCE, 'R') X(GROUP_REDUCE, 'G') X(UPCAST, 'u') X(UNROLL, 'r')
 typedef enum rdx_axistype {
 #define RDX_AXIS_ENUM_(n, c) RDX_AXIS_##n,
     RDX_AXIS_LIST(RDX_AXIS_ENUM_)

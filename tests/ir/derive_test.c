@@ -11,12 +11,12 @@
 static int covered[RDX_OP_COUNT];
 
 /* Assert u's description; marks its op covered. */
-#define DESC(u, want)                                                                        \
-    do {                                                                                     \
-        const rdx_uop *u_ = IR_OK(u);                                                        \
-        char b_[512];                                                                        \
-        ck_assert_str_eq(rdx_uop_describe(u_, b_, sizeof b_), want);                         \
-        covered[u_->op] = 1;                                                                 \
+#define DESC(u, want)                                                \
+    do {                                                             \
+        const rdx_uop *u_ = IR_OK(u);                                \
+        char b_[512];                                                \
+        ck_assert_str_eq(rdx_uop_describe(u_, b_, sizeof b_), want); \
+        covered[u_->op] = 1;                                         \
     } while (0)
 
 typedef struct fx {
@@ -139,7 +139,8 @@ static void d_movement(void)
     DESC(N(&f, RDX_OP_RESHAPE, p, rdx_ir_shape_u(f.c, sym2, 2), NULL, NULL),
          "float32[n,2] min_max=[-inf,inf]");
     /* movement keeps min_max of the source */
-    const rdx_uop *k = IR_OK(N(&f, RDX_OP_RESHAPE, ci(&f, f.i32, 7), shape(&f, 1, 0, 1), NULL, NULL));
+    const rdx_uop *k =
+        IR_OK(N(&f, RDX_OP_RESHAPE, ci(&f, f.i32, 7), shape(&f, 1, 0, 1), NULL, NULL));
     DESC(k, "int32[1] min_max=[7,7]");
     rdx_ir_ctx_destroy(f.c);
 }
@@ -152,8 +153,7 @@ static void d_reduce_call_memory_order(void)
     rdx_arg a = rdx_arg_none();
     const int64_t ax[1] = { 1 };
     a.sub = RDX_RED_ADD, a.ints = ax, a.nints = 1;
-    DESC(N(&f, RDX_OP_REDUCE, f.B, NULL, NULL, &a),
-         "float32[3,1] device=AMD min_max=[-inf,inf]");
+    DESC(N(&f, RDX_OP_REDUCE, f.B, NULL, NULL, &a), "float32[3,1] device=AMD min_max=[-inf,inf]");
     /* FUNCTION(TUPLE(PARAM0 + PARAM0), B) and its GETTUPLE */
     rdx_arg pa = rdx_arg_none();
     pa.dtype = f.f32;
@@ -168,22 +168,24 @@ static void d_reduce_call_memory_order(void)
     /* symbolic PARAM shape is replaced by the argument's */
     const rdx_uop *psh[1] = { f.n };
     const rdx_uop *ps = IR_OK(N(&f, RDX_OP_PARAM, rdx_ir_shape_u(f.c, psh, 1), NULL, NULL, &pa));
-    const rdx_uop *fs = IR_OK(N(&f, RDX_OP_FUNCTION,
-                                N(&f, RDX_OP_TUPLE, rdx_ir_alu1(f.c, RDX_OP_RECIP, ps), NULL, NULL,
-                                  NULL),
-                                f.B4, NULL, NULL));
+    const rdx_uop *fs =
+        IR_OK(N(&f, RDX_OP_FUNCTION,
+                N(&f, RDX_OP_TUPLE, rdx_ir_alu1(f.c, RDX_OP_RECIP, ps), NULL, NULL, NULL), f.B4,
+                NULL, NULL));
     DESC(N(&f, RDX_OP_GETTUPLE, fs, NULL, NULL, &gi), "float32[4] device=AMD min_max=[-inf,inf]");
     /* LOAD / STORE / BUFFERIZE / AFTER */
     rdx_arg la = rdx_arg_none();
     la.addrspace = RDX_ADDR_REG;
-    DESC(N(&f, RDX_OP_LOAD, f.B, NULL, NULL, &la), "float32[3,4] device=AMD addr=reg min_max=[-inf,inf]");
+    DESC(N(&f, RDX_OP_LOAD, f.B, NULL, NULL, &la),
+         "float32[3,4] device=AMD addr=reg min_max=[-inf,inf]");
     const char *devs[2] = { "AMD:0", "AMD:1" };
     la.device = rdx_ir_device(f.c, devs, 2), la.addrspace = RDX_ADDR_GLOBAL;
     DESC(N(&f, RDX_OP_LOAD, f.B, NULL, NULL, &la),
          "float32[3,4] device=(AMD:0,AMD:1) addr=global axis=0 min_max=[-inf,inf]");
     const rdx_uop *st = IR_OK(N(&f, RDX_OP_STORE, f.B, rdx_ir_add(f.c, f.B, f.B), NULL, NULL));
     DESC(st, "void[] device=AMD");
-    DESC(N(&f, RDX_OP_AFTER, f.B, st, NULL, NULL), "float32[3,4] device=AMD addr=global min_max=[-inf,inf]");
+    DESC(N(&f, RDX_OP_AFTER, f.B, st, NULL, NULL),
+         "float32[3,4] device=AMD addr=global min_max=[-inf,inf]");
     const rdx_uop *r0 = IR_OK(rdx_ir_range(f.c, ci(&f, f.idx, 4), 0, RDX_AXIS_GLOBAL));
     const rdx_uop *r1 = IR_OK(rdx_ir_range(f.c, ci(&f, f.idx, 3), 1, RDX_AXIS_LOOP));
     DESC(r0, "index[] min_max=[0,3]");
@@ -219,12 +221,17 @@ static void d_elementwise(void)
     DESC(rdx_ir_cmplt(f.c, x, y), "bool[] min_max=[0,1]");
     DESC(rdx_ir_cmplt(f.c, y, ci(&f, f.idx, 5)), "bool[] min_max=[1,1]");
     DESC(rdx_ir_cmpne(f.c, y, ci(&f, f.idx, 7)), "bool[] min_max=[1,1]");
-    DESC(rdx_ir_alu2(f.c, RDX_OP_XOR, x, y), "index[] min_max=[-9223372036854775808,9223372036854775807]");
-    DESC(rdx_ir_alu2(f.c, RDX_OP_OR, x, y), "index[] min_max=[-9223372036854775808,9223372036854775807]");
+    DESC(rdx_ir_alu2(f.c, RDX_OP_XOR, x, y),
+         "index[] min_max=[-9223372036854775808,9223372036854775807]");
+    DESC(rdx_ir_alu2(f.c, RDX_OP_OR, x, y),
+         "index[] min_max=[-9223372036854775808,9223372036854775807]");
     DESC(rdx_ir_alu2(f.c, RDX_OP_AND, y, y), "index[] min_max=[0,4]");
-    DESC(rdx_ir_alu2(f.c, RDX_OP_SHL, x, y), "index[] min_max=[-9223372036854775808,9223372036854775807]");
-    DESC(rdx_ir_alu2(f.c, RDX_OP_SHR, x, y), "index[] min_max=[-9223372036854775808,9223372036854775807]");
-    DESC(rdx_ir_where(f.c, rdx_ir_cmplt(f.c, x, y), x, rdx_ir_int(f.c, 9)), "index[] min_max=[-3,9]");
+    DESC(rdx_ir_alu2(f.c, RDX_OP_SHL, x, y),
+         "index[] min_max=[-9223372036854775808,9223372036854775807]");
+    DESC(rdx_ir_alu2(f.c, RDX_OP_SHR, x, y),
+         "index[] min_max=[-9223372036854775808,9223372036854775807]");
+    DESC(rdx_ir_where(f.c, rdx_ir_cmplt(f.c, x, y), x, rdx_ir_int(f.c, 9)),
+         "index[] min_max=[-3,9]");
     DESC(rdx_ir_alu1(f.c, RDX_OP_RECIP, f.B), "float32[3,4] device=AMD min_max=[-inf,inf]");
     DESC(rdx_ir_alu1(f.c, RDX_OP_TRUNC, x), "index[] min_max=[-3,5]");
     DESC(rdx_ir_cast(f.c, y, rdx_dtype_of(RDX_UINT8)), "uint8[] min_max=[2,4]");
@@ -260,7 +267,8 @@ static void d_codegen_and_vectors(void)
     rdx_arg sa = rdx_arg_none();
     sa.str = "gidx0";
     DESC(N(&f, RDX_OP_SPECIAL, ci(&f, f.idx, 64), NULL, NULL, &sa), "index[] min_max=[0,63]");
-    const rdx_uop *iff = IR_OK(N(&f, RDX_OP_IF, rdx_ir_cmplt(f.c, f.n, rdx_ir_int(f.c, 4)), NULL, NULL, NULL));
+    const rdx_uop *iff =
+        IR_OK(N(&f, RDX_OP_IF, rdx_ir_cmplt(f.c, f.n, rdx_ir_int(f.c, 4)), NULL, NULL, NULL));
     DESC(iff, "void[]");
     DESC(N(&f, RDX_OP_ENDIF, iff, NULL, NULL, NULL), "void[]");
     const rdx_uop *lanes[8];
@@ -279,7 +287,9 @@ static void d_codegen_and_vectors(void)
     const rdx_uop *src = IR_OK(N(&f, RDX_OP_SOURCE, NULL, NULL, NULL, &sa));
     DESC(src, "void[]");
     rdx_arg ba = rdx_arg_none();
-    ba.str = "\x7f" "ELF", ba.len = 4;
+    ba.str = "\x7f"
+             "ELF",
+    ba.len = 4;
     const rdx_uop *bin = IR_OK(N(&f, RDX_OP_BINARY, NULL, NULL, NULL, &ba));
     const rdx_uop *lin = IR_OK(N(&f, RDX_OP_LINEAR, st, NULL, NULL, NULL));
     DESC(N(&f, RDX_OP_PROGRAM, lin, src, bin, NULL), "void[] device=AMD");
