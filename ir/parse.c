@@ -556,6 +556,12 @@ static rdx_status parse_node(parser *p, const rdx_uop **out, int32_t *tag_out,
                 return perr(p, "'values' must follow 'dtype'");
             if ((st = parse_list(p, rdx_dtype_is_float(a.dtype), list, &cnt, MAX_LIST)))
                 return st;
+            for (uint32_t k = 0; k < cnt && rdx_dtype_is_float(a.dtype); k++) {
+                double f;
+                memcpy(&f, &list[k], sizeof f);
+                f = rdx_ir_round_float(a.dtype, f);
+                memcpy(&list[k], &f, sizeof f);
+            }
             a.ints = rdx_ir_ints(p->ctx, list, cnt);
             a.nints = cnt;
             break;
@@ -606,6 +612,7 @@ static rdx_status parse_node(parser *p, const rdx_uop **out, int32_t *tag_out,
         rdx_status st = rdx_dtype_is_float(a.dtype) ? parse_double(p, &a.f) : parse_int(p, &a.i);
         if (st)
             return st;
+        a.f = rdx_ir_round_float(a.dtype, a.f); /* like a C literal: 0.1 read as float32 */
         p->pos = save;
     }
     *tag_out = tag;
