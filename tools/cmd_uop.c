@@ -45,9 +45,10 @@ int rdx_cmd_uop(int argc, char **argv)
     if (argc - optind != 2)
         return rdx_cli_usage_error("uop", "expected an action (check, print, simplify) and a FILE");
     const char *action = argv[optind], *path = argv[optind + 1];
-    int act = !strcmp(action, "check") ? 0 : !strcmp(action, "print") ? 1
-                                          : !strcmp(action, "simplify") ? 2
-                                                                        : -1;
+    int act = !strcmp(action, "check")      ? 0
+              : !strcmp(action, "print")    ? 1
+              : !strcmp(action, "simplify") ? 2
+                                            : -1;
     if (act < 0)
         return rdx_cli_usage_error("uop", "unknown action '%s' (expected check, print or simplify)",
                                    action);

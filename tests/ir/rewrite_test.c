@@ -62,11 +62,11 @@ START_TEST(matching_captures_and_classes)
     const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
     const rdx_uop *f = IR_OK(rdx_ir_const_float(c, rdx_dtype_of(RDX_FLOAT32), 2));
     static const rdx_pattern_rule rules[] = {
-        { "(ADD $x $x)", cap0 },                 /* same capture twice: same node */
-        { "(MUL $x:float 2)", cap0 },            /* class + literal */
-        { "(MUL (ADD $a $b) $c:const)", cap1 },  /* nested, commutative at both levels */
-        { "({MAX IDIV}@n $p $q)", cap0 },        /* op set and node capture */
-        { "(WHERE $c ..)", cap0 },               /* at least these sources */
+        { "(ADD $x $x)", cap0 },                /* same capture twice: same node */
+        { "(MUL $x:float 2)", cap0 },           /* class + literal */
+        { "(MUL (ADD $a $b) $c:const)", cap1 }, /* nested, commutative at both levels */
+        { "({MAX IDIV}@n $p $q)", cap0 },       /* op set and node capture */
+        { "(WHERE $c ..)", cap0 },              /* at least these sources */
     };
     rdx_rewriter *rw = make_rw(rules, 5);
     ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, rdx_ir_add(c, x, x), NULL), x);
@@ -133,7 +133,8 @@ START_TEST(bottom_up_and_top_down_reach_fixed_points)
     const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *z = IR_OK(rdx_ir_int(c, 0));
     const rdx_uop *one = IR_OK(rdx_ir_int(c, 1));
     /* ((x*1 + 0) * 1 + 0) shared twice under a MAX */
-    const rdx_uop *e = IR_OK(rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_add(c, rdx_ir_mul(c, x, one), z), one), z));
+    const rdx_uop *e =
+        IR_OK(rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_add(c, rdx_ir_mul(c, x, one), z), one), z));
     const rdx_uop *root = IR_OK(rdx_ir_max(c, e, e));
     rdx_rewriter *rw = make_rw(ident, 2);
     for (int mode = 0; mode < 2; mode++) {
@@ -277,10 +278,12 @@ START_TEST(substitute_and_toposort)
 {
     rdx_ir_ctx *c = ir_ctx();
     const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
-    const rdx_uop *e = IR_OK(rdx_ir_mul(c, rdx_ir_add(c, x, y), rdx_ir_add(c, x, rdx_ir_int(c, 1))));
+    const rdx_uop *e =
+        IR_OK(rdx_ir_mul(c, rdx_ir_add(c, x, y), rdx_ir_add(c, x, rdx_ir_int(c, 1))));
     const rdx_uop *out, *seven = rdx_ir_int(c, 7);
     ck_assert_int_eq(rdx_ir_substitute(c, e, &x, &seven, 1, &out), RDX_OK);
-    ck_assert_ptr_eq(out, rdx_ir_mul(c, rdx_ir_add(c, seven, y), rdx_ir_add(c, seven, rdx_ir_int(c, 1))));
+    ck_assert_ptr_eq(
+        out, rdx_ir_mul(c, rdx_ir_add(c, seven, y), rdx_ir_add(c, seven, rdx_ir_int(c, 1))));
     const rdx_uop **order;
     size_t n;
     ck_assert_int_eq(rdx_ir_toposort(e, &order, &n), RDX_OK);

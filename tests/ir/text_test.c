@@ -91,7 +91,9 @@ START_TEST(every_arg_kind_roundtrips)
     rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
     const rdx_uop *roots[16];
     size_t n = 0;
-    static const double fl[] = { 0.1, -0.0, INFINITY, -INFINITY, NAN, 1e-45, 3.4028234663852886e38 };
+    static const double fl[] = {
+        0.1, -0.0, INFINITY, -INFINITY, NAN, 1e-45, 3.4028234663852886e38
+    };
     for (size_t k = 0; k < sizeof fl / sizeof *fl; k++)
         roots[n++] = IR_OK(rdx_ir_const_float(c, f32, fl[k]));
     rdx_arg a = rdx_arg_none();
@@ -173,8 +175,10 @@ START_TEST(parse_errors)
           "t:2:27: expected an axis type" },
         { "%0 = CONST dtype=index value=1\nreturn %0\n%1 = CONST dtype=index value=2",
           "t:3:1: nothing may follow the 'return' line" },
-        { "%0 = CONST dtype=index value=1\n%1 = ADD %0 %0", "t:2:13: expected ',' between sources" },
-        { "%0 = CONST dtype=uint8 value=300", "t:1: CONST(): [const out of range] 300 does not fit uint8" },
+        { "%0 = CONST dtype=index value=1\n%1 = ADD %0 %0",
+          "t:2:13: expected ',' between sources" },
+        { "%0 = CONST dtype=uint8 value=300",
+          "t:1: CONST(): [const out of range] 300 does not fit uint8" },
         { "", "t: no nodes" },
     };
     rdx_ir_ctx *c = ir_ctx();
