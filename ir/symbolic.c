@@ -13,7 +13,7 @@
 
 #include "ir/ir_internal.h"
 
-#define MAX_TERMS 64
+#define MAX_TERMS 256
 
 static int sym_int(const rdx_uop *u)
 {
