@@ -214,6 +214,83 @@ static void pio2_parts(int bits, int parts, double *out)
     }
 }
 
+/* Binary digits of 2/pi after the point, 32 per word, preceded by a zero word. */
+static const uint32_t two_over_pi[9] = { 0,           0xA2F9836Eu, 0x4E441529u,
+                                         0xFC2757D1u, 0xF534DDC0u, 0xDB629599u,
+                                         0x3C439041u, 0xFE5163ABu, 0xDEBBC561u };
+
+static const rdx_uop *u64c(fb *b, uint64_t v)
+{
+    return rdx_ir_const_int(b->ctx, rdx_dtype_of(RDX_UINT64), (int64_t)v);
+}
+
+/* two_over_pi[i] for a computed index (a WHERE chain: the table is small). */
+static const rdx_uop *table_at(fb *b, const rdx_uop *i)
+{
+    const rdx_uop *v = u64c(b, two_over_pi[8]);
+    for (int k = 7; k >= 0; k--)
+        v = sel(b, rdx_ir_cmpne(b->ctx, i, u64c(b, (uint64_t)k)), v, u64c(b, two_over_pi[k]));
+    return v;
+}
+
+/*
+ * Payne-Hanek reduction of |x| (float32, |x| >= 2^15): |x| = m 2^e with a
+ * 24-bit m; |x| * 2/pi mod 4 = m * W / 2^94 where W is the 96-bit window of
+ * 2/pi's digits starting at digit e-1 (earlier digits give multiples of 4).
+ * Returns r in float32 (|r| <= pi/4) and the quadrant q (int32, 0..3).
+ */
+static void payne_hanek(fb *b, const rdx_uop *ax, const rdx_uop **r_out, const rdx_uop **q_out)
+{
+    rdx_ir_ctx *ctx = b->ctx;
+    rdx_dtype u64 = rdx_dtype_of(RDX_UINT64);
+    const rdx_uop *bits = rdx_ir_cast(ctx, rdx_ir_bitcast(ctx, ax, rdx_dtype_of(RDX_UINT32)), u64);
+    const rdx_uop *ex = rdx_ir_alu2(ctx, RDX_OP_AND,
+                                    rdx_ir_alu2(ctx, RDX_OP_SHR, bits, u64c(b, 23)), u64c(b, 0xff));
+    const rdx_uop *m = rdx_ir_alu2(
+        ctx, RDX_OP_OR, rdx_ir_alu2(ctx, RDX_OP_AND, bits, u64c(b, 0x7fffff)), u64c(b, 0x800000));
+    /* stream index of digit e-1 = exp - 120 (digit 1 is at index 32); clamp for small |x| */
+    const rdx_uop *t = rdx_ir_max(ctx, ex, u64c(b, 120));
+    t = rdx_ir_sub(ctx, t, u64c(b, 120));
+    const rdx_uop *q = rdx_ir_alu2(ctx, RDX_OP_SHR, t, u64c(b, 5));
+    const rdx_uop *o = rdx_ir_alu2(ctx, RDX_OP_AND, t, u64c(b, 31));
+    const rdx_uop *ro = rdx_ir_sub(ctx, u64c(b, 32), o);
+    const rdx_uop *w[4], *ww[3];
+    for (int j = 0; j < 4; j++)
+        w[j] = table_at(b, rdx_ir_add(ctx, q, u64c(b, (uint64_t)j)));
+    for (int j = 0; j < 3; j++) /* 32 window bits: (w[j] << o | w[j+1] >> (32-o)) & 0xffffffff */
+        ww[j] = rdx_ir_alu2(ctx, RDX_OP_AND,
+                            rdx_ir_alu2(ctx, RDX_OP_OR, rdx_ir_alu2(ctx, RDX_OP_SHL, w[j], o),
+                                        rdx_ir_alu2(ctx, RDX_OP_SHR, w[j + 1], ro)),
+                            u64c(b, 0xffffffffu));
+    const rdx_uop *p0 = rdx_ir_mul(ctx, m, ww[0]), *p1 = rdx_ir_mul(ctx, m, ww[1]);
+    const rdx_uop *p2 = rdx_ir_mul(ctx, m, ww[2]);
+    /* Y = p0 2^64 + p1 2^32 + p2 = hi 2^64 + lo */
+    const rdx_uop *lo = rdx_ir_add(
+        ctx, p2,
+        rdx_ir_alu2(ctx, RDX_OP_SHL, rdx_ir_alu2(ctx, RDX_OP_AND, p1, u64c(b, 0xffffffffu)),
+                    u64c(b, 32)));
+    const rdx_uop *carry = rdx_ir_cast(ctx, rdx_ir_cmplt(ctx, lo, p2), u64);
+    const rdx_uop *hi =
+        rdx_ir_add(ctx, rdx_ir_add(ctx, p0, rdx_ir_alu2(ctx, RDX_OP_SHR, p1, u64c(b, 32))), carry);
+    /* integer part mod 4: bits 94..95 of Y; a 62-bit fraction below them */
+    const rdx_uop *k =
+        rdx_ir_alu2(ctx, RDX_OP_AND, rdx_ir_alu2(ctx, RDX_OP_SHR, hi, u64c(b, 30)), u64c(b, 3));
+    const rdx_uop *f = rdx_ir_alu2(
+        ctx, RDX_OP_OR,
+        rdx_ir_alu2(ctx, RDX_OP_SHL, rdx_ir_alu2(ctx, RDX_OP_AND, hi, u64c(b, 0x3fffffffu)),
+                    u64c(b, 32)),
+        rdx_ir_alu2(ctx, RDX_OP_SHR, lo, u64c(b, 32)));
+    const rdx_uop *half =
+        rdx_ir_cmpne(ctx, rdx_ir_alu2(ctx, RDX_OP_SHR, f, u64c(b, 61)), u64c(b, 0));
+    k = rdx_ir_alu2(ctx, RDX_OP_AND, rdx_ir_add(ctx, k, rdx_ir_cast(ctx, half, u64)), u64c(b, 3));
+    rdx_dtype i64 = rdx_dtype_of(RDX_INT64);
+    const rdx_uop *fs = rdx_ir_sub(
+        ctx, rdx_ir_bitcast(ctx, f, i64),
+        sel(b, half, rdx_ir_const_int(ctx, i64, (int64_t)1 << 62), rdx_ir_const_int(ctx, i64, 0)));
+    *r_out = mul(b, rdx_ir_cast(ctx, fs, b->d), C(b, ldexp(M_PI / 2, -62)));
+    *q_out = rdx_ir_cast(ctx, k, b->i);
+}
+
 static const rdx_uop *sin_c(fb *b, const rdx_uop *x)
 {
     rdx_ir_ctx *ctx = b->ctx;
@@ -226,6 +303,20 @@ static const rdx_uop *sin_c(fb *b, const rdx_uop *x)
     const rdx_uop *r = x;
     for (int p = 0; p < parts; p++)
         r = add(b, r, mul(b, k, C(b, -pc[p])));
+    const rdx_uop *q = rdx_ir_alu2(ctx, RDX_OP_AND, rdx_ir_cast(ctx, k, b->i), I(b, 3));
+    const rdx_uop *big = NULL;
+    if (!b->f64) { /* float32: Payne-Hanek beyond 2^15 */
+        const rdx_uop *neg = lt(b, x, C(b, 0));
+        const rdx_uop *ax = sel(b, neg, rdx_ir_neg(ctx, x), x);
+        const rdx_uop *rp, *qp;
+        payne_hanek(b, ax, &rp, &qp);
+        /* sin(-|x|): quadrant -q, remainder -r */
+        rp = sel(b, neg, rdx_ir_neg(ctx, rp), rp);
+        qp = sel(b, neg, rdx_ir_alu2(ctx, RDX_OP_AND, rdx_ir_sub(ctx, I(b, 4), qp), I(b, 3)), qp);
+        big = rdx_ir_cmplt(ctx, C(b, 32768), ax);
+        r = sel(b, big, rp, r);
+        q = sel(b, big, qp, q);
+    }
     const rdx_uop *s = mul(b, r, r);
     double sc[10], cc[10];
     int n = b->f64 ? 10 : 6;
@@ -238,12 +329,13 @@ static const rdx_uop *sin_c(fb *b, const rdx_uop *x)
     }
     const rdx_uop *sn = mul(b, r, poly(b, s, sc, n));
     const rdx_uop *cs = poly(b, s, cc, n);
-    /* quadrant */
-    const rdx_uop *q = rdx_ir_alu2(ctx, RDX_OP_AND, rdx_ir_cast(ctx, k, b->i), I(b, 3));
     const rdx_uop *odd = rdx_ir_cmpne(ctx, rdx_ir_alu2(ctx, RDX_OP_AND, q, I(b, 1)), I(b, 0));
     const rdx_uop *negq = rdx_ir_cmpne(ctx, rdx_ir_alu2(ctx, RDX_OP_AND, q, I(b, 2)), I(b, 0));
     const rdx_uop *v = sel(b, odd, cs, sn);
-    return sel(b, negq, rdx_ir_neg(ctx, v), v);
+    v = sel(b, negq, rdx_ir_neg(ctx, v), v);
+    /* inf and NaN give NaN (x - x) */
+    const rdx_uop *z = rdx_ir_sub(ctx, x, x);
+    return sel(b, isnan_(b, z), z, v);
 }
 
 const rdx_uop *rdx_ir_sin(rdx_ir_ctx *ctx, const rdx_uop *a)
