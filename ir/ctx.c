@@ -122,7 +122,10 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out)
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     c->cap = 1024;
     c->slots = calloc(c->cap, sizeof *c->slots);
-    if (!c->slots) {
+    c->hashes = calloc(c->cap, sizeof *c->hashes);
+    if (!c->slots || !c->hashes) {
+        free(c->slots);
+        free(c->hashes);
         free(c);
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     }
@@ -137,6 +140,7 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
     rdx_rewriter_free(ctx->sym);
     rdx_arena_free(&ctx->arena);
     free(ctx->slots);
+    free(ctx->hashes);
     free(ctx->blobs);
     free(ctx);
 }
@@ -365,8 +369,12 @@ static rdx_status grow_table(rdx_ir_ctx *ctx)
 {
     size_t ncap = ctx->cap * 2;
     const rdx_uop **ns = calloc(ncap, sizeof *ns);
-    if (!ns)
+    uint32_t *nh = calloc(ncap, sizeof *nh);
+    if (!ns || !nh) {
+        free(ns);
+        free(nh);
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory growing the node table");
+    }
     for (size_t i = 0; i < ctx->cap; i++) {
         const rdx_uop *u = ctx->slots[i];
         if (!u)
@@ -375,9 +383,12 @@ static rdx_status grow_table(rdx_ir_ctx *ctx)
         while (ns[j])
             j = (j + 1) & (ncap - 1);
         ns[j] = u;
+        nh[j] = u->hash;
     }
     free(ctx->slots);
+    free(ctx->hashes);
     ctx->slots = ns;
+    ctx->hashes = nh;
     ctx->cap = ncap;
     return RDX_OK;
 }
@@ -400,7 +411,7 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     uint32_t h = node_hash(op, src, nsrc, &arg, tag);
     size_t mask = ctx->cap - 1;
     for (size_t i = h & mask; ctx->slots[i]; i = (i + 1) & mask) {
-        if (node_eq(ctx->slots[i], op, src, nsrc, &arg, tag, h)) {
+        if (ctx->hashes[i] == h && node_eq(ctx->slots[i], op, src, nsrc, &arg, tag, h)) {
             *out = ctx->slots[i];
             return RDX_OK;
         }
@@ -443,6 +454,7 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     while (ctx->slots[i])
         i = (i + 1) & mask;
     ctx->slots[i] = u;
+    ctx->hashes[i] = h;
     ctx->count++;
     *out = u;
     return RDX_OK;

@@ -41,6 +41,7 @@ typedef struct rdx_blob {
 struct rdx_ir_ctx {
     rdx_arena arena;
     const rdx_uop **slots; /* open addressing, NULL = empty */
+    uint32_t *hashes;      /* hash of slots[i]: probes compare these before touching nodes */
     size_t cap, count;
     rdx_blob *blobs;
     size_t bcap, bcount;

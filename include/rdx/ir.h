@@ -584,7 +584,8 @@ enum { RDX_RW_BOTTOM_UP = 0, RDX_RW_TOP_DOWN = 1 };
  * the result.  Bottom-up rewrites sources first, top-down tries each node
  * before its sources.  Memoised: each distinct node is processed once.
  * RDX_ERR_INVALID "rewrite cycle" when a rule sequence leads back to a node
- * being rewritten, or when a node needs more than 10000 steps.
+ * being rewritten, or when a node needs more than 10000 steps.  Debug builds
+ * (no NDEBUG) also run rdx_ir_verify on the result.
  */
 rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root, int mode,
                           void *user, const rdx_uop **out);

@@ -210,6 +210,46 @@ START_TEST(parse_runs_the_verifier)
 }
 END_TEST
 
+/* Random byte edits of valid files: the parser returns OK or an error, never crashes or leaks. */
+START_TEST(parser_survives_mutations)
+{
+    static const char *files[] = { "tests/data/ir/args.uop", "tests/data/ir/kernel.uop",
+                                   "tests/data/ir/gemm.uop" };
+    static const char alphabet[] = "%=,()\"\\;\n 0123456789-.xabcdefinADDCONSTSTACK";
+    uint64_t st = 77;
+    int ok = 0, bad = 0;
+    for (size_t f = 0; f < 3; f++) {
+        size_t len;
+        char *src = rdx_test_read_file(files[f], &len);
+        for (int t = 0; t < 700; t++) {
+            char *m = malloc(len + 1);
+            memcpy(m, src, len + 1);
+            int edits = (int)ir_rand_range(&st, 1, 4);
+            for (int e = 0; e < edits; e++)
+                m[ir_rand(&st) % len] = alphabet[ir_rand(&st) % (sizeof alphabet - 1)];
+            size_t cut = ir_rand(&st) % 4 == 0 ? ir_rand(&st) % len : len;
+            rdx_ir_ctx *c = ir_ctx();
+            const rdx_uop **r = NULL;
+            size_t n = 0;
+            if (rdx_ir_parse(c, "m", m, cut, &r, &n) == RDX_OK) {
+                ok++;
+                char *p = print_roots(r, n, 1);
+                free(p);
+            } else {
+                bad++;
+                ck_assert(strncmp(rdx_error_message(), "m", 1) == 0);
+            }
+            free(r);
+            free(m);
+            rdx_ir_ctx_destroy(c);
+        }
+        free(src);
+    }
+    ck_assert_int_gt(bad, 0);
+    ck_assert_int_gt(ok, 0);
+}
+END_TEST
+
 TCase *ir_tcase_text(void)
 {
     TCase *tc = tcase_create("text");
@@ -219,5 +259,7 @@ TCase *ir_tcase_text(void)
     tcase_add_test(tc, hand_written_text);
     tcase_add_test(tc, parse_errors);
     tcase_add_test(tc, parse_runs_the_verifier);
+    tcase_add_test(tc, parser_survives_mutations);
+    tcase_set_timeout(tc, 60);
     return tc;
 }
