@@ -530,7 +530,8 @@ rdx_status rdx_ir_verify(rdx_ir_ctx *ctx, const rdx_uop *root);
 /*
  * Patterns are s-expressions compiled at matcher creation:
  *   $x           capture any node as x ($x twice must be the same node)
- *   $x:int       ... whose dtype is int-like (int|uint|sint|float|bool|index)
+ *   $x:int       ... of a class: int (bool/ints/index), sint, uint, float, bool,
+ *                index, const (a CONST), nonneg / pos (min_max >= 0 / > 0)
  *   _            any node
  *   5  -1  2.5   a CONST with that value (any dtype)
  *   $c:const     any CONST

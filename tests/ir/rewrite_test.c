@@ -80,6 +80,14 @@ START_TEST(matching_captures_and_classes)
     ck_assert_ptr_null(rdx_rewriter_apply(rw, c, rdx_ir_max(c, x, y), NULL));
     const rdx_uop *w = IR_OK(rdx_ir_where(c, rdx_ir_cmplt(c, x, y), x, y));
     ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, w, NULL), w->src[0]);
+    /* min_max classes */
+    static const rdx_pattern_rule mm[] = { { "(IDIV $x:nonneg $d:pos)", cap0 } };
+    rdx_rewriter *rw2 = make_rw(mm, 1);
+    const rdx_uop *z = IR_OK(rdx_ir_var(c, "z", -1, 9));
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw2, c, rdx_ir_idiv(c, x, rdx_ir_int(c, 3)), NULL), x);
+    ck_assert_ptr_null(rdx_rewriter_apply(rw2, c, rdx_ir_idiv(c, z, rdx_ir_int(c, 3)), NULL));
+    ck_assert_ptr_null(rdx_rewriter_apply(rw2, c, rdx_ir_idiv(c, x, rdx_ir_int(c, 0)), NULL));
+    rdx_rewriter_free(rw2);
     rdx_rewriter_free(rw);
     rdx_ir_ctx_destroy(c);
 }
