@@ -596,6 +596,13 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
                              const rdx_uop *const *to, size_t n, const rdx_uop **out);
 
 /*
+ * Resolve a FUNCTION: its TUPLE body with every PARAM of slot k replaced by
+ * argument k (fn->src[1 + k]).  RDX_ERR_INVALID when fn is not a FUNCTION or a
+ * PARAM's slot has no argument.
+ */
+rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out);
+
+/*
  * Topological order of the graph under root (sources before users, root
  * last), malloc'd into *out (caller frees).
  */

@@ -320,6 +320,36 @@ START_TEST(substitute_and_toposort)
 }
 END_TEST
 
+START_TEST(function_inline)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    int64_t d[1] = { 4 };
+    rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
+    const rdx_uop *sh = IR_OK(rdx_ir_shape(c, d, 1));
+    rdx_arg a = rdx_arg_none();
+    a.dtype = f32;
+    const rdx_uop *p0 = IR_OK(rdx_ir_node(c, RDX_OP_PARAM, &sh, 1, &a));
+    a.i = 1;
+    const rdx_uop *p1 = IR_OK(rdx_ir_node(c, RDX_OP_PARAM, &sh, 1, &a));
+    const rdx_uop *body = IR_OK(rdx_ir_add(c, p0, p1));
+    const rdx_uop *tup = IR_OK(rdx_ir_node(c, RDX_OP_TUPLE, &body, 1, NULL));
+    const rdx_uop *x = IR_OK(rdx_ir_buffer(c, 0, f32, "AMD", d, 1));
+    const rdx_uop *y = IR_OK(rdx_ir_buffer(c, 1, f32, "AMD", d, 1));
+    const rdx_uop *fs[3] = { tup, x, y };
+    const rdx_uop *fn = IR_OK(rdx_ir_node(c, RDX_OP_FUNCTION, fs, 3, NULL));
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_ir_inline(c, fn, &out), RDX_OK);
+    const rdx_uop *want = rdx_ir_add(c, x, y);
+    ck_assert_ptr_eq(out, rdx_ir_node(c, RDX_OP_TUPLE, &want, 1, NULL));
+    const rdx_uop *fs1[2] = { tup, x }; /* PARAM 1 has no argument */
+    const rdx_uop *fn1 = IR_OK(rdx_ir_node(c, RDX_OP_FUNCTION, fs1, 2, NULL));
+    ck_assert_int_eq(rdx_ir_inline(c, fn1, &out), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "PARAM slot 1 has no argument"));
+    ck_assert_int_eq(rdx_ir_inline(c, x, &out), RDX_ERR_INVALID);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_rewrite(void)
 {
     TCase *tc = tcase_create("rewrite");
@@ -334,5 +364,6 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, pass_context_and_failure);
     tcase_add_test(tc, rule_errors_propagate);
     tcase_add_test(tc, substitute_and_toposort);
+    tcase_add_test(tc, function_inline);
     return tc;
 }
