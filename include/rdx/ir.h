@@ -542,7 +542,10 @@ rdx_status rdx_ir_verify(rdx_ir_ctx *ctx, const rdx_uop *root);
  */
 typedef struct rdx_rewriter rdx_rewriter;
 
-/* What a rule's function gets.  caps[k] is the capture named names[k]. */
+/*
+ * What a rule's function gets: caps[k] is the k-th capture of its pattern, in
+ * order of first appearance (at most 16); root is the matched node.
+ */
 typedef struct rdx_match {
     rdx_rewriter *rw;
     rdx_ir_ctx *ctx;
@@ -562,11 +565,12 @@ typedef struct rdx_pattern_rule {
     rdx_rule_fn fn;
 } rdx_pattern_rule;
 
-/* Capture index of name in a compiled rule, for use in the function: see RDX_CAP. */
 /*
- * Compile rules[0..n) into a matcher indexed by root op.  Captures are
- * numbered in order of first appearance in each pattern.  RDX_ERR_PARSE
- * naming the rule and column on a bad pattern.  Free with rdx_rewriter_free.
+ * Compile rules[0..n) into a matcher indexed by root op (the pattern strings
+ * are only read here).  Captures are numbered in order of first appearance in
+ * each pattern.  Rules are tried in order.  RDX_ERR_PARSE naming the rule and
+ * column on a bad pattern, RDX_ERR_INVALID for a rule without a function.
+ * Free with rdx_rewriter_free (NULL is a no-op).
  */
 rdx_status rdx_rewriter_create(const rdx_pattern_rule *rules, size_t n, rdx_rewriter **out);
 void rdx_rewriter_free(rdx_rewriter *rw);
