@@ -7,45 +7,6 @@
 
 #include "ir/ir_internal.h"
 
-/* ---------------------------------------------------------------- arena */
-
-void *rdx_arena_alloc(rdx_arena *a, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    rdx_arena_chunk *c = a->head;
-    if (!c || c->cap - c->used < n) {
-        size_t cap = n > 60000 ? n : 65536 - sizeof(rdx_arena_chunk);
-        c = malloc(sizeof(rdx_arena_chunk) + cap);
-        if (!c)
-            return NULL;
-        c->cap = cap;
-        c->used = 0;
-        if (n > 60000 && a->head) { /* big block: keep the current chunk in front */
-            c->next = a->head->next;
-            a->head->next = c;
-        } else {
-            c->next = a->head;
-            a->head = c;
-        }
-        a->total += cap;
-    }
-    void *p = c->data + c->used;
-    c->used += n;
-    return p;
-}
-
-void rdx_arena_free(rdx_arena *a)
-{
-    rdx_arena_chunk *c = a->head;
-    while (c) {
-        rdx_arena_chunk *n = c->next;
-        free(c);
-        c = n;
-    }
-    a->head = NULL;
-    a->total = 0;
-}
-
 /* ----------------------------------------------------------------- pmap */
 
 static size_t ptr_hash(const void *p)
@@ -193,7 +154,7 @@ static const void *intern(rdx_ir_ctx *ctx, uint32_t kind, const void *p, size_t 
         if (b->hash == h && b->kind == kind && b->len == len && !memcmp(b->ptr, p, len))
             return b->ptr;
     }
-    void *copy = rdx_arena_alloc(&ctx->arena, len + extra + 1);
+    void *copy = rdx_arena_alloc_uninit(&ctx->arena, len + extra + 1);
     if (!copy) {
         rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory interning");
         return NULL;
@@ -438,7 +399,7 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     int copy_dims = tmp.ndim && !tmp.shape;
     if (copy_dims)
         bytes += tmp.ndim * sizeof(rdx_uop *);
-    rdx_uop *u = rdx_arena_alloc(&ctx->arena, bytes);
+    rdx_uop *u = rdx_arena_alloc_uninit(&ctx->arena, bytes);
     if (!u)
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory creating %s", info->name);
     *u = tmp;

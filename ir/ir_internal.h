@@ -10,25 +10,12 @@
 
 #include <rdx/ir.h>
 
+#include "util/arena.h"
+
 #include "util/error.h"
 
 /* Deepest shape a node may have. */
 #define RDX_IR_MAX_DIMS 64
-
-/* Bump allocator of chunks; freed all at once. */
-typedef struct rdx_arena_chunk {
-    struct rdx_arena_chunk *next;
-    size_t used, cap;
-    _Alignas(16) unsigned char data[];
-} rdx_arena_chunk;
-
-typedef struct rdx_arena {
-    rdx_arena_chunk *head;
-    size_t total;
-} rdx_arena;
-
-void *rdx_arena_alloc(rdx_arena *a, size_t n);
-void rdx_arena_free(rdx_arena *a);
 
 /* Interned blobs (strings, int tuples, devices): kind + bytes -> stored pointer. */
 typedef struct rdx_blob {
