@@ -126,6 +126,81 @@ START_TEST(corpus_covers_features)
 }
 END_TEST
 
+/* The instructions in the corpus: what the emulator must implement. */
+START_TEST(corpus_instruction_coverage)
+{
+    ck_assert_msg(oracle != NULL, "oracle not prepared: %s", prepare_err);
+    char err[256];
+    int n;
+    rdx_oracle_mnemonic *m = rdx_oracle_mnemonics(oracle, &n, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    printf("emu_oracle: the corpus's code objects hold %d distinct instructions\n", n);
+    fflush(stdout);
+    const char *want[] = { "v_wmma_f32_16x16x16_f16",
+                           "v_wmma_f32_16x16x16_bf16",
+                           "v_wmma_i32_16x16x16_iu8",
+                           "v_dot4_u32_u8",
+                           "v_permlane16_b32",
+                           "v_permlanex16_b32",
+                           "ds_bpermute_b32",
+                           "v_readlane_b32",
+                           "v_readfirstlane_b32",
+                           "s_swappc_b64",
+                           "s_setpc_b64",
+                           "s_getpc_b64",
+                           "scratch_store_b32",
+                           "scratch_load_b32",
+                           "global_atomic_add_u32",
+                           "global_atomic_cmpswap_b64",
+                           "global_atomic_add_f32",
+                           "ds_add_u32",
+                           "ds_add_f32",
+                           "ds_store_b32",
+                           "ds_load_b32",
+                           "s_barrier",
+                           "v_pk_mul_f16",
+                           "v_pk_add_f16",
+                           "v_div_scale_f32",
+                           "v_div_fmas_f32",
+                           "v_div_fixup_f32",
+                           "v_div_scale_f64",
+                           "v_exp_f32_e32",
+                           "v_log_f32_e32",
+                           "v_sin_f32_e32",
+                           "v_cos_f32_e32",
+                           "v_rsq_f32_e32",
+                           "v_rcp_f32_e32",
+                           "v_sqrt_f32_e32",
+                           "v_bfe_u32",
+                           "v_perm_b32",
+                           "v_cvt_pk_rtz_f16_f32_e32",
+                           "v_med3_f32",
+                           "v_cmp_class_f32_e64",
+                           "v_mad_u64_u32",
+                           "s_cbranch_execz",
+                           "s_load_b64",
+                           "global_load_b32",
+                           "global_store_b32",
+                           "s_endpgm" };
+    int missing = 0;
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = !strcmp(m[k].name, want[w]);
+        if (!found) {
+            fprintf(stderr, "emu_oracle: no code object holds %s\n", want[w]);
+            missing++;
+        }
+    }
+    for (int k = 1; k < n; k++)
+        ck_assert_msg(strcmp(m[k - 1].name, m[k].name) < 0, "not sorted/unique at %s", m[k].name);
+    ck_assert_msg(m[0].first_seen[0] && strcmp(m[0].first_seen, "?") != 0, "%s", m[0].first_seen);
+    free(m);
+    ck_assert_int_eq(missing, 0);
+    ck_assert_int_ge(n, 200);
+}
+END_TEST
+
 /* ---- closed forms ----------------------------------------------------------- */
 
 START_TEST(reduce_sum_is_sum_of_iota)
@@ -1030,6 +1105,7 @@ int main(void)
     tcase_add_test(tc, corpus_compiles_for_gfx1100);
     tcase_add_test(tc, host_runs_succeed);
     tcase_add_test(tc, corpus_covers_features);
+    tcase_add_test(tc, corpus_instruction_coverage);
     tcase_add_test(tc, reduce_sum_is_sum_of_iota);
     tcase_add_test(tc, bitonic_sort_sorts_each_block);
     tcase_add_test(tc, histograms_count_every_element);

@@ -621,7 +621,10 @@ static inline int8 rdx_cl_wmma_iu8(bool as, int4 a, bool bs, int4 b, int8 c)
 #endif
 
 #ifdef RDX_GPU
-#define rdx_cl_atomic_add_f32(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
+/* f32 atomic add at agent (device) scope, 3 = clang's __HIP_MEMORY_SCOPE_AGENT: a
+ * compare-and-swap loop on global memory by default, global_atomic_add_f32 with
+ * -munsafe-fp-atomics; ds_add_f32 on LDS. */
+#define rdx_cl_atomic_add_f32(p, v) ((void)__hip_atomic_fetch_add((p), (v), __ATOMIC_RELAXED, 3))
 #endif
 
 
