@@ -10,13 +10,18 @@
 #include <string.h>
 
 #include "tests/emu_oracle/oracle_int.h"
+#include "tests/emu_oracle/suite.h"
 #include "tests/harness/harness.h"
 
 static rdx_oracle *oracle;
+static int oracle_tried;
 static char prepare_err[1024];
 
-static void setup_oracle(void)
+void rdx_emu_oracle_suite_setup(void)
 {
+    if (oracle_tried)
+        return;
+    oracle_tried = 1;
     oracle = rdx_oracle_prepare(NULL, prepare_err, sizeof prepare_err);
     if (oracle) {
         double ph[3];
@@ -30,10 +35,11 @@ static void setup_oracle(void)
     fflush(stdout);
 }
 
-static void teardown_oracle(void)
+rdx_oracle *rdx_emu_oracle_suite_oracle(const char **why)
 {
-    rdx_oracle_free(oracle);
-    oracle = NULL;
+    if (why)
+        *why = oracle ? NULL : oracle_tried ? prepare_err : "not prepared yet";
+    return oracle;
 }
 
 static int index_of(const char *id)
@@ -1101,7 +1107,7 @@ int main(void)
     Suite *s = suite_create("emu_oracle");
     TCase *tc = tcase_create("oracle");
     tcase_set_timeout(tc, 300);
-    tcase_add_unchecked_fixture(tc, setup_oracle, teardown_oracle);
+    tcase_add_unchecked_fixture(tc, rdx_emu_oracle_suite_setup, NULL);
     tcase_add_test(tc, corpus_compiles_for_gfx1100);
     tcase_add_test(tc, host_runs_succeed);
     tcase_add_test(tc, corpus_covers_features);
@@ -1137,5 +1143,10 @@ int main(void)
     tcase_add_test(tm, host_runner_errors);
     tcase_add_test(tm, script_flags_match_oracle);
     suite_add_tcase(s, tm);
-    return rdx_test_main(s);
+
+    if (rdx_emu_oracle_device_tcase)
+        suite_add_tcase(s, rdx_emu_oracle_device_tcase());
+    int rc = rdx_test_main(s);
+    rdx_oracle_free(oracle);
+    return rc;
 }
