@@ -167,6 +167,10 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     switch (sl->how) {
     case HOW_SRC: {
         bool vgpr_ok = f->width == 9;
+        if (sl->fld == FLD_SRC1 && e->t->family == RDX_ISA_FAMILY_RDNA3 &&
+            (form == RDX_ISA_FORM_E64_DPP16 || form == RDX_ISA_FORM_E64_DPP8) &&
+            o->kind != RDX_ISA_OPND_VGPR)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on RDNA3 needs a VGPR src1");
         if ((st = src_code(e, i, si, o, expect, vgpr_ok, &code)))
             return st;
         if (sl->fld == FLD_SRC0 && (isa_is_dpp16(form) || isa_is_dpp8(form))) {
@@ -578,6 +582,41 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
                             rdx_isa_op_name((rdx_isa_op)in->op), ny, pairs[p].name, ox->reg,
                             oy->reg);
     }
+    /* constant bus of the pair: at most two distinct scalar values (SGPRs,
+     * special registers, the literal) over both halves; cndmask reads vcc */
+    struct {
+        uint8_t kind;
+        uint16_t reg;
+    } seen[8];
+    unsigned ns = 0;
+    if (in->op == RDX_ISA_OP_V_DUAL_CNDMASK_B32 || in->op_y == RDX_ISA_OP_V_DUAL_CNDMASK_B32) {
+        seen[0].kind = RDX_ISA_OPND_SPECIAL;
+        seen[0].reg = RDX_ISA_REG_VCC_LO;
+        ns = 1;
+    }
+    for (unsigned i = 0; i < in->nopnd; i++) {
+        const rdx_isa_opnd *o = &in->opnd[i];
+        uint8_t kind = o->kind;
+        uint16_t reg = kind == RDX_ISA_OPND_LITERAL ? 0 : o->reg;
+        if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
+            kind != RDX_ISA_OPND_SPECIAL && kind != RDX_ISA_OPND_LITERAL)
+            continue;
+        if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
+            continue;
+        bool dup = false;
+        for (unsigned k = 0; k < ns; k++)
+            dup |= seen[k].kind == kind && seen[k].reg == reg;
+        if (!dup && ns < 8) {
+            seen[ns].kind = kind;
+            seen[ns].reg = reg;
+            ns++;
+        }
+    }
+    if (ns > 2)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "%s :: %s: the pair reads %u scalar values (SGPRs/special registers/"
+                        "literal, vcc for cndmask); the constant bus allows 2",
+                        rdx_isa_op_name((rdx_isa_op)in->op), ny, ns);
     return finish(e, L->bits / 8, false, out, len);
 }
 

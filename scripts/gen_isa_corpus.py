@@ -34,7 +34,20 @@ _spec = importlib.util.spec_from_file_location(
     "gen_isa_tables", os.path.join(ROOT, "scripts", "gen_isa_tables.py"))
 GEN = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(GEN)  # shares the JSON corrections with the table generator
-TARGETS = [("gfx1100", "rdna3"), ("gfx1201", "rdna4")]
+
+
+def read_targets():
+    """(name, family) of every target in isa/targets/targets.txt."""
+    out = []
+    with open(os.path.join(ROOT, "isa", "targets", "targets.txt")) as f:
+        for line in f:
+            parts = line.split("#", 1)[0].split()
+            if len(parts) >= 2:
+                out.append((parts[0], parts[1]))
+    return out
+
+
+TARGETS = read_targets()
 
 # Candidate values per field kind.
 SRC_VALUES = [258, 3, 8, 106, 108, 124, 125, 126, 128, 129, 192, 193, 208, 240, 242, 248, 255,
@@ -216,7 +229,7 @@ def candidates(fam):
             if ve is None:
                 continue
             vf = fmap(ve)
-            dvals = defaults(ve)
+            dvals = defaults(ve, used_fields(ins, ve) | {"vsrc0", "row_mask", "bank_mask"})
             dvals["vsrc0"] = 7
             if kind == "DPP16":
                 dvals["src0"] = 250

@@ -140,10 +140,74 @@ START_TEST(random_encode_decode_roundtrip)
 }
 END_TEST
 
+/* Random VOPD pairs: any two VOPD ops (the X one from the X opcode range). */
+START_TEST(random_vopd_roundtrip)
+{
+    unsigned encoded = 0, bad = 0;
+    for (size_t ti = 0; ti < rdx_isa_target_count(); ti++) {
+        const rdx_isa_target *t = rdx_isa_target_at(ti);
+        rdx_isa_op vopd[64];
+        unsigned n = 0;
+        for (unsigned op = 1; op < RDX_ISA_OP_COUNT && n < 64; op++) {
+            const rdx_isa_form_info *fi;
+            if (rdx_isa_op_form(t, (rdx_isa_op)op, RDX_ISA_FORM_NATIVE, &fi) == RDX_OK &&
+                fi->enc == RDX_ISA_ENC_VOPD)
+                vopd[n++] = (rdx_isa_op)op;
+        }
+        ck_assert_uint_gt(n, 10);
+        for (int iter = 0; iter < 20000; iter++) {
+            rdx_isa_op x = vopd[rnd() % n], y = vopd[rnd() % n];
+            const rdx_isa_form_info *fx, *fy;
+            rdx_isa_op_form(t, x, RDX_ISA_FORM_NATIVE, &fx);
+            rdx_isa_op_form(t, y, RDX_ISA_FORM_NATIVE, &fy);
+            unsigned nx = fx->nopnd / 2, ny = fy->nopnd / 2;
+            rdx_isa_inst in;
+            memset(&in, 0, sizeof in);
+            in.op = (uint16_t)x;
+            in.op_y = (uint16_t)y;
+            in.form = RDX_ISA_FORM_NATIVE;
+            in.nx = (uint8_t)nx;
+            in.nopnd = (uint8_t)(nx + ny);
+            for (unsigned i = 0; i < nx; i++)
+                in.opnd[i] = random_opnd(&fx->opnd[i]);
+            for (unsigned i = 0; i < ny; i++)
+                in.opnd[nx + i] = random_opnd(&fy->opnd[fy->nopnd - ny + i]);
+            /* a shared K literal must be one value */
+            for (unsigned i = 0; i < in.nopnd; i++)
+                if (in.opnd[i].kind == RDX_ISA_OPND_LITERAL && (rnd() & 1))
+                    in.opnd[i].value = 0x40400000;
+            uint8_t out[RDX_ISA_MAX_BYTES], out2[RDX_ISA_MAX_BYTES];
+            size_t len, len2, dlen;
+            if (rdx_isa_encode(t, &in, out, &len) != RDX_OK)
+                continue;
+            encoded++;
+            rdx_isa_inst back;
+            rdx_status st = rdx_isa_decode(t, out, len, &back, &dlen);
+            bool same = st == RDX_OK && dlen == len && memcmp(&back, &in, sizeof in) == 0 &&
+                        rdx_isa_encode(t, &back, out2, &len2) == RDX_OK && len2 == len &&
+                        memcmp(out, out2, len) == 0;
+            if (!same && bad++ < 10) {
+                printf("%s: %s :: %s: decode(encode(x)) != x (%s)\n", t->name, rdx_isa_op_name(x),
+                       rdx_isa_op_name(y), st ? rdx_error_message() : "differs");
+                for (unsigned i = 0; i < in.nopnd; i++)
+                    printf("   opnd %u: in kind %d reg %u value %d | out kind %d reg %u value %d\n",
+                           i, in.opnd[i].kind, in.opnd[i].reg, in.opnd[i].value, back.opnd[i].kind,
+                           back.opnd[i].reg, back.opnd[i].value);
+            }
+        }
+    }
+    printf("random VOPD pairs: %u encoded, %u round-trip failures\n", encoded, bad);
+    fflush(stdout);
+    ck_assert_uint_gt(encoded, 500);
+    ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 void isa_add_random_tests(Suite *s)
 {
     TCase *tc = tcase_create("random");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, random_encode_decode_roundtrip);
+    tcase_add_test(tc, random_vopd_roundtrip);
     suite_add_tcase(s, tc);
 }
