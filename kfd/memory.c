@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include <linux/kfd_ioctl.h>
+#include "kfd/compat/kfd_ioctl_flags.h"
 
 #include "kfd/memory.h"
 
@@ -59,7 +59,7 @@ static uint32_t ioc_flags(const rdx_kfd_mem_desc *d)
         break;
     }
     if (!(d->flags & RDX_KFD_MEM_READONLY))
-        f |= KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+        f |= RDX_KFD_ALLOC_WRITABLE;
     if (d->flags & RDX_KFD_MEM_EXECUTABLE)
         f |= KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE;
     if (d->flags & RDX_KFD_MEM_UNCACHED)

@@ -10,6 +10,7 @@
  * and raises memory-fault / hardware-exception events.
  */
 #include "emu/dev/emudev.h"
+#include "kfd/compat/kfd_ioctl_flags.h"
 
 #include <sched.h>
 #include <stdarg.h>
@@ -45,7 +46,7 @@ void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
 void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, int write)
 {
     emu_bo *b = len ? emu_bo_find(dev, q->gpu, va, len) : NULL;
-    if (b && (!write || (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE)))
+    if (b && (!write || (b->flags & RDX_KFD_ALLOC_WRITABLE)))
         return (void *)(uintptr_t)va;
     /* Report the first byte the access could not reach. */
     uint64_t bad = va;

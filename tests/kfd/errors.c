@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 
 #include <libdrm/amdgpu_drm.h>
-#include <linux/kfd_ioctl.h>
+#include "kfd/compat/kfd_ioctl_flags.h"
 
 #include "tests/kfd/kfd_test.h"
 
@@ -117,7 +117,7 @@ START_TEST(memory_errnos)
     struct kfd_ioctl_alloc_memory_of_gpu_args a = { 0 };
     a.va_addr = (uint64_t)(uintptr_t)va;
     a.gpu_id = r.gpu_id;
-    a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+    a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | RDX_KFD_ALLOC_WRITABLE;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), -EINVAL); /* size 0 */
     a.size = 8192;
     a.gpu_id = 12345;
@@ -125,7 +125,7 @@ START_TEST(memory_errnos)
     a.gpu_id = r.gpu_id;
     a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), -EINVAL); /* two domains */
-    a.flags = KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+    a.flags = RDX_KFD_ALLOC_WRITABLE;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), -EINVAL); /* no domain */
     a.flags = KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), 0); /* right size */
@@ -137,14 +137,17 @@ START_TEST(memory_errnos)
     a.mmap_offset = 0x1000; /* not mapped in this process */
     a.va_addr = 0x1000;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), -EINVAL); /* below GPUVM */
-    a.va_addr = a.mmap_offset = 0x7ffff0000000ull;
+    void *hole = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(hole, MAP_FAILED);
+    munmap(hole, 4096); /* now certainly not mapped */
+    a.va_addr = a.mmap_offset = (uint64_t)(uintptr_t)hole;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), -EFAULT);
     a.va_addr = a.mmap_offset = (uint64_t)(uintptr_t)va + 1;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), -EINVAL); /* unaligned */
     /* A good one, then a second at an overlapping address. */
     a.va_addr = (uint64_t)(uintptr_t)va;
     a.size = 8192;
-    a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+    a.flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | RDX_KFD_ALLOC_WRITABLE;
     ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), 0);
     uint64_t handle = a.handle;
     ck_assert_uint_eq(handle >> 32, r.gpu_id); /* handles carry the gpu id */
