@@ -24,6 +24,12 @@ void emu_set_error(rdx_emudev *dev, const char *fmt, ...)
     va_end(ap);
 }
 
+void emu_wait_idle(rdx_emudev *dev)
+{
+    while (dev->dispatching)
+        pthread_cond_wait(&dev->idle, &dev->lock);
+}
+
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id)
 {
     for (uint32_t i = 0; i < dev->num_gpus; i++)
@@ -92,6 +98,7 @@ static int emu_close(void *ctx, int fd)
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev);
     int r = -EBADF;
     if (emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE) {
         int i = fd - EMU_FD_BASE;
@@ -188,10 +195,12 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
         case AMDKFD_IOC_FREE_MEMORY_OF_GPU:
         case AMDKFD_IOC_MAP_MEMORY_TO_GPU:
         case AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU:
+            emu_wait_idle(dev);
             r = emu_ioctl_mem(dev, request, arg);
             break;
         case AMDKFD_IOC_CREATE_QUEUE:
         case AMDKFD_IOC_DESTROY_QUEUE:
+            emu_wait_idle(dev);
             r = emu_ioctl_queue(dev, request, arg);
             break;
         case AMDKFD_IOC_CREATE_EVENT:
@@ -215,6 +224,7 @@ static int os_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int f
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev);
     int r = 0;
     if (fd >= 0 && emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE)
         r = inject_check(dev, RDX_EMUDEV_OP_MMAP);
@@ -228,6 +238,7 @@ static int os_munmap(void *ctx, void *addr, size_t len)
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev);
     int r = emu_munmap(dev, addr, len);
     pthread_mutex_unlock(&dev->lock);
     return r;
@@ -274,6 +285,7 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     dev->num_gpus = n;
     dev->vram_size = cfg && cfg->vram_size ? cfg->vram_size : 24ull << 30;
     dev->legacy_sysfs = cfg ? cfg->legacy_sysfs : 0;
+    dev->wave_budget = cfg ? cfg->wave_budget : 0;
     dev->next_idr = 1;
     dev->next_mmap_offset = EMU_DRM_OFFSET_START;
     dev->next_nonsignal = EMU_NONSIGNAL_ID;
@@ -313,6 +325,7 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&dev->cp_wake, &ca);
     pthread_cond_init(&dev->ev_cond, &ca);
+    pthread_cond_init(&dev->idle, &ca);
     pthread_condattr_destroy(&ca);
     int e = pthread_create(&dev->cp_thread, NULL, emu_cp_main, dev);
     if (e) {
@@ -337,6 +350,7 @@ void rdx_emudev_destroy(rdx_emudev *dev)
             pthread_join(dev->cp_thread, NULL);
         pthread_cond_destroy(&dev->cp_wake);
         pthread_cond_destroy(&dev->ev_cond);
+        pthread_cond_destroy(&dev->idle);
         pthread_mutex_destroy(&dev->lock);
     }
     emu_queue_release_all(dev);

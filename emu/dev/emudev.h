@@ -113,6 +113,9 @@ struct rdx_emudev {
     pthread_mutex_t lock;
     pthread_cond_t cp_wake; /* kicks the command processor */
     pthread_cond_t ev_cond; /* an event was set */
+    pthread_cond_t idle;    /* a dispatch finished */
+    int dispatching;        /* a dispatch runs with the lock dropped */
+    uint64_t wave_budget;   /* per-wave instruction budget (0: the emulator's default) */
     pthread_t cp_thread;
     int stop, kick;
 
@@ -140,6 +143,9 @@ struct rdx_emudev {
 };
 
 /* device.c */
+/* Wait (lock held) until no dispatch runs: before anything that changes
+ * mappings or queues the wave emulator may be using. */
+void emu_wait_idle(rdx_emudev *dev);
 int emu_fd_kind_of(rdx_emudev *dev, int fd, uint32_t *gpu);
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id); /* index or -1 */
 void emu_set_error(rdx_emudev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
