@@ -369,6 +369,31 @@ START_TEST(bad_packet_stops_queue_with_hw_exception)
 }
 END_TEST
 
+START_TEST(soak_many_submissions_nothing_lost)
+{
+    cp_fixture c;
+    cp_open(&c, RDX_KFD_QUEUE_COMPUTE, 4096);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    /* 3000 batches; every 10th is waited for, the rest queue up behind it. */
+    for (uint32_t i = 0; i < 3000; i++) {
+        rdx_pm4_write_data(&cb, c.gpu + 4 * (uint64_t)i, &i, 1, false);
+        if (i % 10 == 9)
+            pm4_signal_event(&cb, c.ev);
+        submit(c.q, &cb);
+        if (i % 10 == 9)
+            wait_ok(&c.f, c.ev);
+    }
+    for (uint32_t i = 0; i < 3000; i++)
+        ck_assert_uint_eq(((uint32_t *)c.cpu)[i], i);
+    rdx_emudev_stats s;
+    rdx_emudev_get_stats(c.f.dev, &s);
+    ck_assert_uint_eq(s.packets, 3300);
+    rdx_pm4_cmdbuf_free(&cb);
+    cp_close(&c);
+}
+END_TEST
+
 /* ---- SDMA ---- */
 
 static void sdma_finish(cp_fixture *c, rdx_pm4_cmdbuf *cb)
@@ -484,6 +509,7 @@ TCase *kfd_tcase_cp(void)
     tcase_add_test(tc, two_queues_synchronise_with_wait_reg_mem);
     tcase_add_test(tc, memory_fault_reports_address_and_device_stays_usable);
     tcase_add_test(tc, bad_packet_stops_queue_with_hw_exception);
+    tcase_add_test(tc, soak_many_submissions_nothing_lost);
     tcase_add_test(tc, sdma_copies_odd_sizes_and_offsets);
     tcase_add_test(tc, sdma_fill_write_timestamp_poll);
     return tc;
