@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <rdx/pm4.h>
@@ -369,6 +370,35 @@ START_TEST(bad_packet_stops_queue_with_hw_exception)
 }
 END_TEST
 
+START_TEST(client_clobbering_gpu_memory_faults_not_crashes)
+{
+    cp_fixture c;
+    cp_open(&c, RDX_KFD_QUEUE_COMPUTE, 4096);
+    rdx_kfd_event *mem;
+    ck_assert_int_eq(rdx_kfd_event_create(c.f.kfd, RDX_KFD_EVENT_MEMORY, 1, &mem), RDX_OK);
+    rdx_kfd_mem *victim = gtt(&c.f, 8192, 0);
+    void *va = rdx_kfd_mem_cpu(victim);
+    /* The client maps something else over the GPU-mapped range (through the table). */
+    const rdx_os *os = rdx_emudev_os(c.f.dev);
+    void *p;
+    ck_assert_int_eq(os->mmap(os->ctx, va, 8192, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0, &p),
+                     0);
+    ck_assert_ptr_eq(p, va);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    const uint32_t v = 3;
+    rdx_pm4_write_data(&cb, rdx_kfd_mem_gpu_addr(victim), &v, 1, false);
+    submit(c.q, &cb);
+    ck_assert_int_eq(rdx_kfd_event_wait(c.f.kfd, &mem, 1, 0, 5000), RDX_ERR_FAULT);
+    ck_assert_uint_eq(*(uint32_t *)va, 0); /* the client's new memory is untouched */
+    rdx_pm4_cmdbuf_free(&cb);
+    ck_assert_int_eq(rdx_kfd_mem_free(c.f.kfd, victim), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(c.f.kfd, mem), RDX_OK);
+    cp_close(&c);
+}
+END_TEST
+
 START_TEST(soak_many_submissions_nothing_lost)
 {
     cp_fixture c;
@@ -510,6 +540,7 @@ TCase *kfd_tcase_cp(void)
     tcase_add_test(tc, memory_fault_reports_address_and_device_stays_usable);
     tcase_add_test(tc, bad_packet_stops_queue_with_hw_exception);
     tcase_add_test(tc, soak_many_submissions_nothing_lost);
+    tcase_add_test(tc, client_clobbering_gpu_memory_faults_not_crashes);
     tcase_add_test(tc, sdma_copies_odd_sizes_and_offsets);
     tcase_add_test(tc, sdma_fill_write_timestamp_poll);
     return tc;
