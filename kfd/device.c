@@ -3,6 +3,7 @@
  * render nodes, VM acquisition and process apertures.
  */
 #include "kfd/internal.h"
+#include "kfd/memory.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,11 +136,7 @@ rdx_status rdx_kfd_close(rdx_kfd *k)
         /* The kernel refuses to free the signal page (EPERM); unmap it and let
          * closing /dev/kfd release it with the process. */
         rdx_kfd_mem *m = k->event_page;
-        uint32_t id = k->gpus[m->gpu].info.gpu_id;
-        struct kfd_ioctl_unmap_memory_from_gpu_args um = {
-            .handle = m->handle, .device_ids_array_ptr = (uint64_t)(uintptr_t)&id, .n_devices = 1
-        };
-        st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um);
+        st = rdx_kfd_mem_map(k, m, 0);
         if (st != RDX_OK)
             rdx_fail_context(st, "rdx_kfd_close: event page");
         rdx_kfd_os_munmap(k->os, m->reserved, m->size);

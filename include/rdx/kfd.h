@@ -145,6 +145,7 @@ enum {
     RDX_KFD_MEM_READONLY = 1u << 0,   /* GPU may not write */
     RDX_KFD_MEM_EXECUTABLE = 1u << 1, /* may hold shader code */
     RDX_KFD_MEM_UNCACHED = 1u << 2,   /* uncached / coherent (signals, rings) */
+    RDX_KFD_MEM_ALL_GPUS = 1u << 3,   /* map into every GPU's VM, not only the owner's */
 };
 
 typedef struct rdx_kfd_mem_desc {
