@@ -24,5 +24,6 @@ int main(void)
     suite_add_tcase(s, pm4_decode_tcase());
     suite_add_tcase(s, pm4_malformed_tcase());
     suite_add_tcase(s, pm4_cli_tcase());
+    suite_add_tcase(s, pm4_llvm_tcase());
     return rdx_test_main(s);
 }

@@ -14,6 +14,7 @@ TCase *pm4_dispatch_tcase(void);
 TCase *pm4_decode_tcase(void);
 TCase *pm4_malformed_tcase(void);
 TCase *pm4_cli_tcase(void);
+TCase *pm4_llvm_tcase(void);
 
 /* Assert that cb holds exactly want[0..n). */
 #define CHECK_DWORDS(cb, want)                                                                  \
