@@ -182,6 +182,8 @@ int emu_ioctl_event(rdx_emudev *dev, unsigned long request, void *arg);
 void emu_event_interrupt(rdx_emudev *dev, uint32_t ctxid, uint32_t valid_bits);
 void emu_event_memory_fault(rdx_emudev *dev, uint32_t gpu, uint64_t va, int write, int present);
 void emu_event_hw_exception(rdx_emudev *dev, uint32_t gpu);
+/* Drop the driver's view of a client event page. */
+void emu_event_page_release(rdx_emudev *dev);
 
 /* drm.c */
 int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *arg);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static emu_event *lookup(rdx_emudev *dev, uint32_t id)
@@ -51,9 +52,15 @@ static int set_event_page(rdx_emudev *dev, uint64_t handle)
         return -EINVAL;
     emu_bo *b = emu_bo_by_handle(dev, handle);
     if (!b || b->size < KFD_SIGNAL_EVENT_LIMIT * 8 ||
-        !(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM)) || !b->backed)
+        !(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM)))
         return -EINVAL;
-    uint64_t *slots = (uint64_t *)(uintptr_t)b->va;
+    /* The driver's own view of the page (like the kernel's kmap): valid whatever
+     * the client does with its mappings. */
+    void *view = mmap(NULL, KFD_SIGNAL_EVENT_LIMIT * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
+                      dev->pool_fd, (off_t)b->pool_off);
+    if (view == MAP_FAILED)
+        return -ENOMEM;
+    uint64_t *slots = view;
     /* Carry over slots of events created before the page was set. */
     for (uint32_t i = 0; i < KFD_SIGNAL_EVENT_LIMIT; i++)
         slots[i] = dev->event_page ? dev->event_page[i] : EMU_UNSIGNALED_SLOT;
@@ -238,4 +245,12 @@ void emu_event_release_all(rdx_emudev *dev)
     dev->stats.events = 0;
     if (dev->event_page == dev->internal_page)
         dev->event_page = NULL;
+}
+
+void emu_event_page_release(rdx_emudev *dev)
+{
+    if (dev->event_page_bo)
+        munmap(dev->event_page, KFD_SIGNAL_EVENT_LIMIT * 8);
+    dev->event_page_bo = NULL;
+    dev->event_page = NULL;
 }

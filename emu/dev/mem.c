@@ -130,10 +130,8 @@ static void bo_free(rdx_emudev *dev, emu_bo *b)
                   (off_t)b->size);
     if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
         dev->gpus[b->gpu].vram_used -= b->size;
-    if (dev->event_page_bo == b) {
-        dev->event_page_bo = NULL;
-        dev->event_page = NULL;
-    }
+    if (dev->event_page_bo == b)
+        emu_event_page_release(dev);
     for (emu_bo **pp = &dev->bos; *pp; pp = &(*pp)->next) {
         if (*pp == b) {
             *pp = b->next;
@@ -387,8 +385,7 @@ int emu_munmap(rdx_emudev *dev, void *addr, size_t len)
 
 void emu_mem_release_all(rdx_emudev *dev, int reservations_too)
 {
-    dev->event_page_bo = NULL; /* the process is going away: the event page too */
-    dev->event_page = NULL;
+    emu_event_page_release(dev); /* the process is going away: the event page too */
     while (dev->bos)
         bo_free(dev, dev->bos);
     while (reservations_too && dev->reservations) {
