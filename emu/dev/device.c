@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -147,10 +148,7 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
         a->num_of_nodes = dev->num_gpus;
         return 0;
     }
-    if (!a->kfd_process_device_apertures_ptr)
-        return -EFAULT;
-    struct kfd_process_device_apertures *ap =
-        (void *)(uintptr_t)a->kfd_process_device_apertures_ptr;
+    struct kfd_process_device_apertures ap[EMU_MAX_GPUS];
     uint32_t n = a->num_of_nodes < dev->num_gpus ? a->num_of_nodes : dev->num_gpus;
     for (uint32_t i = 0; i < n; i++) {
         memset(&ap[i], 0, sizeof ap[i]);
@@ -163,20 +161,31 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
         ap[i].gpuvm_limit = 0x00007fffffffffffull;
         ap[i].gpu_id = dev->gpus[i].gpu_id;
     }
+    if (emu_copy_to_user(a->kfd_process_device_apertures_ptr, ap, n * sizeof ap[0]))
+        return -EFAULT;
     a->num_of_nodes = n;
     return 0;
 }
 
-static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
+static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
 {
     rdx_emudev *dev = ctx;
     uint32_t gpu;
+    /* Like the kernel: copy the argument in, work on the copy, copy it out. */
+    _Alignas(16) unsigned char arg[256];
+    size_t size = _IOC_SIZE(request);
+    if (size > sizeof arg)
+        return -EINVAL;
+    memset(arg, 0, size);
+    if ((_IOC_DIR(request) & _IOC_WRITE) &&
+        emu_copy_from_user(arg, (uint64_t)(uintptr_t)user_arg, size))
+        return -EFAULT;
     pthread_mutex_lock(&dev->lock);
     int kind = emu_fd_kind_of(dev, fd, &gpu);
     int r;
     if (kind == EMU_FD_FREE) {
         r = -EBADF;
-    } else if (!arg) {
+    } else if (!user_arg) {
         r = -EFAULT;
     } else if ((r = inject_check(dev, request)) != 0) {
         /* injected */
@@ -214,6 +223,9 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
             r = -EINVAL; /* kfd_ioctl: unknown command */
             break;
         }
+        if ((_IOC_DIR(request) & _IOC_READ) &&
+            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, size))
+            r = -EFAULT;
     }
     pthread_mutex_unlock(&dev->lock);
     return r;

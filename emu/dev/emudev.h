@@ -150,6 +150,10 @@ int emu_fd_kind_of(rdx_emudev *dev, int fd, uint32_t *gpu);
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id); /* index or -1 */
 void emu_set_error(rdx_emudev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* uaccess.c: 0 or -EFAULT, like the kernel's copy_{from,to}_user. */
+int emu_copy_from_user(void *dst, uint64_t src, size_t n);
+int emu_copy_to_user(uint64_t dst, const void *src, size_t n);
+
 /* sysfs.c */
 int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, size_t *len);
 int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *user);

@@ -216,9 +216,11 @@ static int map_bo(rdx_emudev *dev, void *arg, int map)
     emu_bo *b = emu_bo_by_handle(dev, a->handle);
     if (!b || a->n_devices == 0 || a->n_success > a->n_devices)
         return -EINVAL;
-    if (!a->device_ids_array_ptr)
+    uint32_t ids[EMU_MAX_GPUS];
+    if (a->n_devices > EMU_MAX_GPUS)
+        return -EINVAL; /* more devices than exist */
+    if (emu_copy_from_user(ids, a->device_ids_array_ptr, a->n_devices * sizeof ids[0]))
         return -EFAULT;
-    const uint32_t *ids = (const uint32_t *)(uintptr_t)a->device_ids_array_ptr;
     for (uint32_t i = a->n_success; i < a->n_devices; i++) {
         int g = emu_gpu_by_id(dev, ids[i]);
         if (g < 0)
