@@ -112,6 +112,9 @@ rdx_status rdx_kfd_mem_alloc_at(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc
                         !d             ? "no descriptor"
                         : d->size == 0 ? "size 0"
                                        : "unknown memory kind");
+    if (d->size > (1ull << 47))
+        return rdx_fail(RDX_ERR_RANGE, "rdx_kfd_mem_alloc: size %llu exceeds the address space",
+                        (unsigned long long)d->size);
     if (d->kind == RDX_KFD_MEM_USERPTR && !d->userptr)
         return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_mem_alloc: USERPTR without a pointer");
     if (d->kind == RDX_KFD_MEM_DOORBELL && d->size != RDX_KFD_DOORBELL_SLICE)
