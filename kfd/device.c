@@ -174,3 +174,23 @@ const rdx_kfd_gpu_info *rdx_kfd_gpu(const rdx_kfd *k, uint32_t index)
 {
     return index < k->gpu_count ? &k->gpus[index].info : NULL;
 }
+
+rdx_status rdx_kfd_clock_counters(rdx_kfd *k, uint32_t gpu, rdx_kfd_clocks *out)
+{
+    if (gpu >= k->gpu_count)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_clock_counters: gpu index %u, have %u", gpu,
+                        k->gpu_count);
+    struct kfd_ioctl_get_clock_counters_args a = { 0 };
+    a.gpu_id = k->gpus[gpu].info.gpu_id;
+    rdx_status st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_GET_CLOCK_COUNTERS, &a);
+    if (st != RDX_OK)
+        return st;
+    out->gpu_counter = a.gpu_clock_counter;
+    out->cpu_raw_ns = a.cpu_clock_counter;
+    /* system_clock_freq is 1 GHz on Linux: the counter is already in ns. */
+    out->boottime_ns = a.system_clock_freq == 1000000000ull
+                           ? a.system_clock_counter
+                           : (uint64_t)((double)a.system_clock_counter * 1e9 /
+                                        (double)(a.system_clock_freq ? a.system_clock_freq : 1));
+    return RDX_OK;
+}

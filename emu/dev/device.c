@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libdrm/amdgpu_drm.h>
@@ -119,7 +120,7 @@ static int emu_close(void *ctx, int fd)
     return r;
 }
 
-/* AMDKFD_IOC_GET_VERSION, ACQUIRE_VM, GET_PROCESS_APERTURES_NEW. */
+/* AMDKFD_IOC_GET_VERSION, GET_CLOCK_COUNTERS, ACQUIRE_VM, GET_PROCESS_APERTURES_NEW. */
 static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
 {
     if (request == AMDKFD_IOC_GET_VERSION) {
@@ -140,6 +141,19 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
         if (dev->gpus[g].vm_fd >= 0)
             return dev->gpus[g].vm_fd == (int)a->drm_fd ? 0 : -EBUSY;
         dev->gpus[g].vm_fd = (int)a->drm_fd;
+        return 0;
+    }
+    if (request == AMDKFD_IOC_GET_CLOCK_COUNTERS) {
+        struct kfd_ioctl_get_clock_counters_args *a = arg;
+        if (emu_gpu_by_id(dev, a->gpu_id) < 0)
+            return -EINVAL;
+        struct timespec raw, boot;
+        clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+        clock_gettime(CLOCK_BOOTTIME, &boot);
+        a->gpu_clock_counter = emu_gpu_clock();
+        a->cpu_clock_counter = (uint64_t)raw.tv_sec * 1000000000u + (uint64_t)raw.tv_nsec;
+        a->system_clock_counter = (uint64_t)boot.tv_sec * 1000000000u + (uint64_t)boot.tv_nsec;
+        a->system_clock_freq = 1000000000u;
         return 0;
     }
     /* AMDKFD_IOC_GET_PROCESS_APERTURES_NEW */
@@ -196,6 +210,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
         dev->stats.ioctls++;
         switch (request) {
         case AMDKFD_IOC_GET_VERSION:
+        case AMDKFD_IOC_GET_CLOCK_COUNTERS:
         case AMDKFD_IOC_ACQUIRE_VM:
         case AMDKFD_IOC_GET_PROCESS_APERTURES_NEW:
             r = ioctl_process(dev, request, arg);

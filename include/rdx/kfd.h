@@ -130,6 +130,16 @@ void rdx_kfd_version(const rdx_kfd *kfd, uint32_t *major, uint32_t *minor);
 uint32_t rdx_kfd_gpu_count(const rdx_kfd *kfd);
 const rdx_kfd_gpu_info *rdx_kfd_gpu(const rdx_kfd *kfd, uint32_t index);
 
+/* Correlated clocks of GPU `gpu` (AMDKFD_IOC_GET_CLOCK_COUNTERS): the GPU
+ * timestamp counter (ticks of gpu_counter_freq_khz), CLOCK_MONOTONIC_RAW and
+ * CLOCK_BOOTTIME in ns, read together by the driver. */
+typedef struct rdx_kfd_clocks {
+    uint64_t gpu_counter;
+    uint64_t cpu_raw_ns;
+    uint64_t boottime_ns;
+} rdx_kfd_clocks;
+rdx_status rdx_kfd_clock_counters(rdx_kfd *kfd, uint32_t gpu, rdx_kfd_clocks *out);
+
 /* ---- memory ---- */
 
 typedef enum rdx_kfd_mem_kind {

@@ -45,6 +45,9 @@ static rdx_status scenario(rdx_emudev *dev)
     for (int i = 0; i < 3 && st == RDX_OK; i++)
         KEEP(st, rdx_kfd_mem_alloc(k, 0, &d[i], &m[i]));
     rdx_kfd_queue *q[2] = { NULL, NULL };
+    rdx_kfd_clocks clocks;
+    if (st == RDX_OK)
+        KEEP(st, rdx_kfd_clock_counters(k, 0, &clocks));
     if (st == RDX_OK)
         KEEP(st, rdx_kfd_queue_create(k, 0, RDX_KFD_QUEUE_COMPUTE, 4096, &q[0]));
     if (st == RDX_OK)
@@ -79,6 +82,7 @@ static const site sites[] = {
     { RDX_EMUDEV_OP_OPEN, "open /dev/" },
     { RDX_EMUDEV_OP_MMAP, "mmap of" },
     { AMDKFD_IOC_GET_VERSION, "AMDKFD_IOC_GET_VERSION" },
+    { AMDKFD_IOC_GET_CLOCK_COUNTERS, "AMDKFD_IOC_GET_CLOCK_COUNTERS" },
     { DRM_IOCTL_AMDGPU_INFO, "DRM_IOCTL_AMDGPU_INFO" },
     { AMDKFD_IOC_ACQUIRE_VM, "AMDKFD_IOC_ACQUIRE_VM" },
     { AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, "AMDKFD_IOC_GET_PROCESS_APERTURES_NEW" },
