@@ -108,6 +108,22 @@ START_TEST(dispatch_runs_kernel_and_faults_cleanly)
         ck_assert_uint_eq(out[i], 1000 + i);
     ck_assert_uint_eq(out[256], 0);
 
+    /* DISPATCH_INDIRECT: the same registers, dimensions read from memory (2 groups). */
+    memset(rdx_kfd_mem_cpu(outm), 0, 4096);
+    uint32_t *dims = (uint32_t *)rdx_kfd_mem_cpu(outm) + 1000;
+    dims[0] = 2, dims[1] = 1, dims[2] = 1;
+    rdx_pm4_dispatch_indirect(&cb, rdx_kfd_mem_gpu_addr(outm) + 4000,
+                              rdx_pm4_dispatch_initiator(true));
+    rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(done), rdx_kfd_event_id(done), true,
+                   rdx_kfd_event_id(done));
+    ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
+    rdx_pm4_cmdbuf_reset(&cb);
+    st = rdx_kfd_event_wait(f.kfd, both, 2, 0, 10000);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    for (uint32_t i = 0; i < 128; i++)
+        ck_assert_uint_eq(out[i], 1000 + i);
+    ck_assert_uint_eq(out[128], 0);
+
     /* The same kernel storing to freed memory: a VM fault with its address. */
     rdx_kfd_mem *gone = gtt(&f, 8192, 0);
     uint64_t where = rdx_kfd_mem_gpu_addr(gone);
