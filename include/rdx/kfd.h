@@ -165,16 +165,21 @@ typedef struct rdx_kfd_mem_desc {
     void *userptr;  /* RDX_KFD_MEM_USERPTR: the caller's memory (size bytes) */
 } rdx_kfd_mem_desc;
 
-/* An allocation mapped to one GPU (and to the CPU when host-visible). */
+/* An allocation mapped to one GPU (or all, RDX_KFD_MEM_ALL_GPUS), and to the
+ * CPU when host-visible. */
 typedef struct rdx_kfd_mem rdx_kfd_mem;
 
 /*
- * Allocate memory on GPU `gpu` (index), map it into the GPU's VM and, for
- * CPU-visible kinds, into this process at the same virtual address
- * (reserve VA, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, AMDKFD_IOC_MAP_MEMORY_TO_GPU,
- * mmap of the render node).  USERPTR memory keeps the caller's address.
- * Errors: RDX_ERR_INVALID (bad descriptor), or the failing call and errno;
- * nothing is left allocated on failure.
+ * Allocate memory on GPU `gpu` (index), map it into the GPU's VM (every GPU's
+ * with RDX_KFD_MEM_ALL_GPUS) and, for VRAM_HOST and GTT, into this process at
+ * the same virtual address (reserve VA, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU,
+ * AMDKFD_IOC_MAP_MEMORY_TO_GPU, mmap of the render node).  USERPTR memory
+ * keeps the caller's address (the pages around it are registered); DOORBELL
+ * memory gets no CPU view here (queues map theirs).  The result is owned by
+ * the caller (rdx_kfd_mem_free).  Errors: RDX_ERR_INVALID (bad gpu index or
+ * descriptor), RDX_ERR_RANGE (size beyond 2^47), RDX_ERR_NOMEM (ENOMEM from
+ * the driver), RDX_ERR_DEVICE naming the failing call and its errno; nothing
+ * is left allocated on failure.
  */
 rdx_status rdx_kfd_mem_alloc(rdx_kfd *kfd, uint32_t gpu, const rdx_kfd_mem_desc *desc,
                              rdx_kfd_mem **out);
