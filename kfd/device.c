@@ -15,10 +15,10 @@
 
 static rdx_status open_path(const rdx_os *os, const char *path, int *fd)
 {
-    int r;
+    int r, tries = 0;
     do {
         r = os->open(os->ctx, path, O_RDWR | O_CLOEXEC);
-    } while (r == -EINTR);
+    } while (r == -EINTR && ++tries < 10000);
     if (r < 0)
         return rdx_fail_errno(r == -ENOENT ? RDX_ERR_NOT_FOUND : RDX_ERR_DEVICE, -r,
                               "open %s (%s) failed", path, os->name);

@@ -200,6 +200,14 @@ START_TEST(linux_table_reads_real_files)
     ck_assert_int_eq(os->read_file(os->ctx, path, buf, 5, &len), -EFBIG);
     ck_assert_int_eq(os->read_file(os->ctx, "/nonexistent/x", buf, sizeof buf, &len), -ENOENT);
     ck_assert_int_lt(os->open(os->ctx, "/nonexistent/kfd", 0), 0);
+    /* list_dir sees the file (and only the entries, not . and ..). */
+    char *dir = strdup(path);
+    *strrchr(dir, '/') = 0;
+    int n = 0;
+    ck_assert_int_eq(os->list_dir(os->ctx, dir, count_entry, &n), 0);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(os->list_dir(os->ctx, "/nonexistent/dir", count_entry, &n), -ENOENT);
+    free(dir);
     free(path);
 }
 END_TEST
