@@ -4,20 +4,19 @@
  * One thread per emulated device serves every queue: it reads each queue's
  * doorbell (the 64-bit write pointer the client stored), runs the queue's
  * packets up to it (PM4 for compute queues, SDMA for copy queues), and
- * publishes the read pointer.  After a pass without progress it spins
- * briefly (yielding), then sleeps with a backoff from 20 µs to 1 ms;
- * WAIT_EVENTS kicks it awake.  A queue that faults is stopped (error state)
+ * publishes the read pointer.  For 50 µs after the last work it busy-polls
+ * (dropping the lock between passes), then sleeps with a backoff from 20 µs
+ * to 1 ms; WAIT_EVENTS kicks it awake at once.  A queue that faults is stopped (error state)
  * and raises memory-fault / hardware-exception events.
  */
 #include "emu/dev/emudev.h"
 #include "kfd/compat/kfd_ioctl_flags.h"
 
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 
-#define SPIN_PASSES  64
+#define SPIN_NS      50000 /* busy-poll this long after the last work */
 #define SLEEP_MIN_NS 20000
 #define SLEEP_MAX_NS 1000000
 
@@ -82,10 +81,25 @@ static int serve(rdx_emudev *dev, emu_queue *q)
     return q->rptr != before || dev->stats.packets != packets;
 }
 
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
 void *emu_cp_main(void *arg)
 {
     rdx_emudev *dev = arg;
-    unsigned idle = 0;
+    unsigned sleeps = 0;
+    uint64_t last_progress = mono_ns();
     pthread_mutex_lock(&dev->lock);
     while (!dev->stop) {
         int progress = 0;
@@ -94,20 +108,23 @@ void *emu_cp_main(void *arg)
                 progress |= serve(dev, dev->queues[i]);
         if (progress || dev->kick) {
             dev->kick = 0;
-            idle = progress ? 0 : idle;
-            if (progress)
-                continue;
+            sleeps = 0;
+            last_progress = mono_ns();
+            continue;
         }
-        if (++idle < SPIN_PASSES) {
+        /* Busy-poll (without giving the CPU away) for a short while after the
+         * last work, so back-to-back submissions are picked up at once. */
+        if (mono_ns() - last_progress < SPIN_NS) {
             pthread_mutex_unlock(&dev->lock);
-            sched_yield();
+            for (int i = 0; i < 64; i++)
+                cpu_relax();
             pthread_mutex_lock(&dev->lock);
             continue;
         }
-        unsigned shift = idle - SPIN_PASSES < 6 ? idle - SPIN_PASSES : 6;
-        long ns = (long)SLEEP_MIN_NS << shift;
+        long ns = (long)SLEEP_MIN_NS << (sleeps < 6 ? sleeps : 6);
         if (ns > SLEEP_MAX_NS)
             ns = SLEEP_MAX_NS;
+        sleeps++;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         ts.tv_nsec += ns;
@@ -116,8 +133,6 @@ void *emu_cp_main(void *arg)
             ts.tv_nsec -= 1000000000;
         }
         pthread_cond_timedwait(&dev->cp_wake, &dev->lock, &ts);
-        if (dev->kick)
-            idle = SPIN_PASSES; /* woken on purpose: poll at the fastest sleep again */
     }
     pthread_mutex_unlock(&dev->lock);
     return NULL;
