@@ -390,8 +390,10 @@ int emu_pm4_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
     size_t pos = 0;
     int r = run_stream(dev, q, lin, n, &pos, 0);
     q->rptr += pos;
-    uint64_t rptr = q->rptr;
-    if (pos)
-        gpu_write(dev, q, q->rptr_addr, &rptr, 8);
+    if (pos) {
+        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
+        if (rp)
+            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
+    }
     return r;
 }
