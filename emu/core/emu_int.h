@@ -104,15 +104,6 @@ typedef struct emu_inst {
     uint8_t raw[16];
 } emu_inst;
 
-/* Private op ids for instructions the isa tables lack (see predecode.c). */
-enum {
-    EMU_XOP_READFIRSTLANE = RDX_ISA_OP_COUNT,
-    EMU_XOP_READLANE,
-    EMU_XOP_FMAMK,
-    EMU_XOP_FMAAK,
-    EMU_OP_TOTAL
-};
-
 /* One op of the semantics table: handler, class and parameter. */
 typedef struct emu_opinfo {
     emu_fn fn;
@@ -468,9 +459,6 @@ static inline void emu_count_lds(emu_wave *w, uint64_t bytes);
 /* Cycle model: record an outstanding memory op finishing `lat` cycles from now. */
 void emu_cycle_vm(emu_wave *w, unsigned lat);
 void emu_cycle_lgkm(emu_wave *w, unsigned lat);
-
-/* Host-thread state (defined in exec.c) */
-struct emu_dispatch_ctx;
 
 static inline bool emu_mem_ok(emu_wave *w, uint64_t addr, uint64_t len, unsigned access)
 {

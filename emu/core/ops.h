@@ -26,5 +26,10 @@ void emu_apply_round(emu_wave *w);
 int emu_cmp_family(const char *name, emu_opinfo *oi);
 int emu_vm_family(const char *name, emu_opinfo *oi);
 int emu_ds_family(const char *name, emu_opinfo *oi);
+int emu_vmfmt_family(const char *name, emu_opinfo *oi);
+
+/* Format id -> components and element bytes (NULL for an invalid id); see buffmt.def. */
+const void *emu_buffmt(unsigned id, unsigned *comps, unsigned *bytes);
+void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in);
 
 #endif /* RDX_EMU_CORE_OPS_H */

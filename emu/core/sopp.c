@@ -80,8 +80,6 @@ void emu_s_waitcnt(emu_wave *w, const emu_inst *in)
 {
     unsigned s = (unsigned)in->imm & 0xffff;
     unsigned vm = (s >> 10) & 63, lgkm = (s >> 4) & 63;
-    if (in->src[0].kind == EMU_K_SGPR)
-        (void)0;
     emu_cycle_wait(w, vm, lgkm);
 }
 /* s_waitcnt_{vmcnt,vscnt,lgkmcnt,expcnt} sdst, simm16: param 0 vm, 1 vs, 2 lgkm, 3 exp */
@@ -178,4 +176,13 @@ void emu_s_setreg_b32(emu_wave *w, const emu_inst *in)
     uint32_t val = emu_s32(w, &in->sdst); /* an SGPR, or the literal of s_setreg_imm32 */
     uint32_t mask = (size >= 32 ? 0xffffffffu : ((1u << size) - 1)) << off;
     hwreg_write(w, id, val << off, mask);
+}
+
+/* s_sendmsg_rtn_b32/b64: MSG_RTN_GET_REALTIME (0x83) and others return the wave's clock */
+void emu_s_sendmsg_rtn(emu_wave *w, const emu_inst *in)
+{
+    if (in->param)
+        emu_swrite64(w, &in->sdst, w->cycles);
+    else
+        emu_swrite32(w, &in->sdst, (uint32_t)w->cycles);
 }

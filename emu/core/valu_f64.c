@@ -209,3 +209,48 @@ void emu_v_div_fixup_f64(emu_wave *w, const emu_inst *in)
     }
     vdstd(w, in, r);
 }
+
+/* The fraction bits of 2/pi, most significant first (0.a2f9836e... in hex). */
+static const uint32_t two_over_pi[38] = {
+    0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+    0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484,
+    0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+    0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
+    0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab,
+};
+
+/* 53 bits of 2/pi starting at fraction bit `pos` (0 = the first bit after the point). */
+static uint64_t two_over_pi_bits(unsigned pos)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 53; i++) {
+        unsigned b = pos + i;
+        unsigned bit = b < 1201 ? (two_over_pi[b / 32] >> (31 - b % 32)) & 1 : 0;
+        v = v << 1 | bit;
+    }
+    return v;
+}
+
+/*
+ * v_trig_preop_f64: the 53-bit segment S1[4:0] of 2/pi (shifted further for huge S0),
+ * scaled so that it lines up with its position: D = bits * 2^(-53 - shift).
+ */
+void emu_v_trig_preop_f64(emu_wave *w, const emu_inst *in)
+{
+    double a[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    uint32_t tb[EMU_MAX_LANES];
+    vsrcd(w, in, 0, a);
+    const uint32_t *b = vsrc(w, in, 1, tb);
+    LANES
+    {
+        int e = exp64(a[l]);
+        unsigned shift = (b[l] & 31) * 53;
+        if (e > 1077)
+            shift += (unsigned)(e - 1077);
+        int scale = -53 - (int)shift;
+        if (e >= 1968)
+            scale += 128;
+        r[l] = ldexp((double)two_over_pi_bits(shift), scale);
+    }
+    vdstd(w, in, r);
+}

@@ -536,6 +536,10 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
         ptr[l] = NULL;
         if (!((exec >> l) & 1) || (valid && !valid[l]))
             continue;
+        if (dir == 2 && (a[l] & (n - 1))) {
+            emu_fault(w, in, RDX_EMU_FAULT_VM, a[l], 1, l, "misaligned atomic");
+            return;
+        }
         ptr[l] = lane_ptr(w, in, l, a[l], n, write);
         if (!ptr[l])
             return;
@@ -570,7 +574,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
                 if (f == A_CMPSWAP)
                     c = w->v[(sr + 2) & 255][l] | (uint64_t)w->v[(sr + 3) & 255][l] << 32;
                 uint64_t *q = (uint64_t *)(void *)ptr[l];
-                uint64_t old = ((uintptr_t)q & 7) ? 0 : atomic64(f, q, x, c, shared);
+                uint64_t old = atomic64(f, q, x, c, shared);
                 if (ret) {
                     w->v[dr][l] = (uint32_t)old;
                     w->v[(dr + 1) & 255][l] = (uint32_t)(old >> 32);
@@ -580,7 +584,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
                 if (f == A_CMPSWAP || f == A_FCMPSWAP)
                     c = w->v[(sr + 1) & 255][l];
                 uint32_t *q = (uint32_t *)(void *)ptr[l];
-                uint32_t old = ((uintptr_t)q & 3) ? 0 : atomic32(f, q, x, c, shared);
+                uint32_t old = atomic32(f, q, x, c, shared);
                 if (ret)
                     w->v[dr][l] = old;
             }

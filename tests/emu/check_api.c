@@ -162,6 +162,55 @@ START_TEST(counters_and_determinism)
 }
 END_TEST
 
+/* Many workgroups on 1 and 3 host threads: identical results and counters. */
+START_TEST(threads_deterministic)
+{
+    size_t len;
+    uint8_t *bytes =
+        et_assemble("s_lshl_b32 s4, s2, 6\n v_add_nc_u32 v1, s4, v0\n" /* global id */
+                    "v_and_b32 v2, 15, v1\n v_lshlrev_b32 v2, 2, v2\n v_mov_b32 v3, 1\n"
+                    "global_atomic_add_u32 v2, v3, s[0:1]\n" /* 16 bins */
+                    "v_mul_lo_u32 v4, v1, v1\n v_lshlrev_b32 v5, 2, v1\n"
+                    "global_store_b32 v5, v4, s[0:1] offset:64\n s_endpgm\n",
+                    &len);
+    uint8_t *code = aligned_alloc(4096, 4096);
+    memset(code, 0, 4096);
+    memcpy(code, bytes, len);
+    free(bytes);
+    static uint32_t out[2][16 + 64 * 300];
+    uint64_t insts[2], wr[2];
+    for (int run = 0; run < 2; run++) {
+        rdx_emu *e;
+        ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+        rdx_emu_set_threads(e, run ? 3 : 1);
+        rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+        rdx_emu_map(e, (uint64_t)(uintptr_t)out[run], sizeof out[run], RDX_EMU_RW);
+        rdx_emu_dispatch d = { 0 };
+        d.code = (uint64_t)(uintptr_t)code;
+        d.code_properties = 1u << 10;
+        d.rsrc2 = 2u << 1 | 1u << 7;
+        d.grid[0] = 64 * 300;
+        d.wg[0] = 64;
+        d.user_sgpr[0] = (uint32_t)(uintptr_t)out[run];
+        d.user_sgpr[1] = (uint32_t)((uint64_t)(uintptr_t)out[run] >> 32);
+        d.user_sgpr_count = 2;
+        ck_assert_msg(rdx_emu_run(e, &d) == RDX_OK, "%s", rdx_error_message());
+        insts[run] = rdx_emu_get_counters(e)->wave_insts;
+        wr[run] = rdx_emu_get_counters(e)->bytes_written;
+        ck_assert_uint_eq(rdx_emu_get_counters(e)->workgroups, 300);
+        rdx_emu_destroy(e);
+    }
+    ck_assert_int_eq(memcmp(out[0], out[1], sizeof out[0]), 0);
+    for (int b = 0; b < 16; b++)
+        ck_assert_uint_eq(out[0][b], 64 * 300 / 16);
+    for (unsigned i = 0; i < 64 * 300; i++)
+        ck_assert_uint_eq(out[0][16 + i], i * i);
+    ck_assert_uint_eq(insts[0], insts[1]);
+    ck_assert_uint_eq(wr[0], wr[1]);
+    free(code);
+}
+END_TEST
+
 Suite *et_suite_api(void)
 {
     Suite *s = suite_create("emu_api");
@@ -170,6 +219,7 @@ Suite *et_suite_api(void)
     tcase_add_test(t, api_errors);
     tcase_add_test(t, initial_wave_state);
     tcase_add_test(t, counters_and_determinism);
+    tcase_add_test(t, threads_deterministic);
     suite_add_tcase(s, t);
     return s;
 }

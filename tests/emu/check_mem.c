@@ -1,4 +1,5 @@
 /* tests/emu/check_mem.c — SMEM, global/scratch loads/stores/atomics, LDS and barriers. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +206,83 @@ START_TEST(ds_atomics)
 }
 END_TEST
 
+/* buffmt.def ids agree with llvm-mc's BUF_FMT_* encodings (bits 25:19 of the first dword) */
+START_TEST(buffer_format_table_matches_llvm)
+{
+    static const struct {
+        unsigned id;
+        const char *name;
+    } tab[] = {
+#define BUFFMT(id, name, n, bx, by, bz, bw, nf) { id, #name },
+#include "emu/core/buffmt.def"
+#undef BUFFMT
+    };
+    size_t n = sizeof tab / sizeof tab[0];
+    char *src = malloc(n * 96);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)sprintf(
+            src + k, "tbuffer_load_format_x v1, off, s[0:3], 0 format:[BUF_FMT_%s]\n", tab[i].name);
+    size_t len;
+    uint8_t *bytes = et_assemble(src, &len);
+    free(src);
+    ck_assert_uint_eq(len, n * 8);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t d0;
+        memcpy(&d0, bytes + 8 * i, 4);
+        ck_assert_msg(((d0 >> 19) & 0x7f) == tab[i].id, "BUF_FMT_%s: llvm-mc %u, table %u",
+                      tab[i].name, (d0 >> 19) & 0x7f, tab[i].id);
+    }
+    free(bytes);
+}
+END_TEST
+
+/* Formatted loads and stores convert per the format */
+START_TEST(buffer_formats_convert)
+{
+    et_case c = { 0 };
+    c.nin = 2;
+    for (unsigned l = 0; l < 32; l++) {
+        c.in[l][0] = 0x01020304u * (l + 1);             /* four UNORM bytes */
+        c.in[l][1] = 0x3c00u | (uint32_t)0xc000u << 16; /* f16 1.0, -2.0 */
+    }
+    /* V# over the input buffer; 32-bit float format in word 3 for buffer_load_format_x */
+    c.body =
+        "s_mov_b32 s8, s2\n s_and_b32 s9, s3, 0xffff\n s_mov_b32 s10, 8192\n"
+        "s_mov_b32 s11, 22 << 12\n"
+        "tbuffer_load_format_xyzw v[10:13], v0, s[8:11], 0 format:[BUF_FMT_8_8_8_8_UNORM] offen\n"
+        "tbuffer_load_format_xy v[14:15], v0, s[8:11], 0 format:[BUF_FMT_16_16_FLOAT] offen "
+        "offset:4\n"
+        "tbuffer_load_format_xyzw v[16:19], v0, s[8:11], 0 format:[BUF_FMT_16_SINT] offen "
+        "offset:4\n"
+        "buffer_load_format_x v20, v0, s[8:11], 0 offen\n"
+        "v_mov_b32 v21, 0\n tbuffer_load_d16_format_xy v21, v0, s[8:11], 0 "
+        "format:[BUF_FMT_8_8_UINT] offen\n"
+        "s_waitcnt vmcnt(0)\n"
+        "s_mov_b32 s12, s0\n s_and_b32 s13, s1, 0xffff\n s_mov_b32 s14, 8192\n s_mov_b32 s15, 0\n"
+        "v_mov_b32 v22, 0.5\n v_mov_b32 v23, -1.0\n"
+        "tbuffer_store_format_xy v[22:23], v0, s[12:15], 0 format:[BUF_FMT_16_16_FLOAT] offen "
+        "offset:60\n"
+        "v_mov_b32 v14, v14\n";
+    c.nout = 12;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t x = c.in[l][0];
+        for (int k = 0; k < 4; k++)
+            ck_assert_uint_eq(c.out[l][k], et_f((float)((x >> (8 * k)) & 255) / 255.0f));
+        ck_assert_uint_eq(c.out[l][4], et_f(1.0f));
+        ck_assert_uint_eq(c.out[l][5], et_f(-2.0f));
+        ck_assert_uint_eq(c.out[l][6], 0x3c00u); /* 16_SINT: one component, sign-extended */
+        ck_assert_uint_eq(c.out[l][7], 0);       /* missing y, z read 0 */
+        ck_assert_uint_eq(c.out[l][8], 0);
+        ck_assert_uint_eq(c.out[l][9], 1);  /* missing w reads 1 */
+        ck_assert_uint_eq(c.out[l][10], x); /* 32_FLOAT from the V# format: raw */
+        ck_assert_uint_eq(c.out[l][11], (x & 255) | ((x >> 8) & 255) << 16);
+        ck_assert_uint_eq(c.out[l][15], 0x3800u | 0xbc00u << 16); /* f16 0.5, -1.0 */
+    }
+}
+END_TEST
+
 Suite *et_suite_mem(void)
 {
     Suite *s = suite_create("emu_mem");
@@ -217,6 +295,8 @@ Suite *et_suite_mem(void)
     tcase_add_test(t, barrier_between_waves);
     tcase_add_test(t, buffer_resource_loads_stores);
     tcase_add_test(t, ds_atomics);
+    tcase_add_test(t, buffer_format_table_matches_llvm);
+    tcase_add_test(t, buffer_formats_convert);
     suite_add_tcase(s, t);
     return s;
 }

@@ -213,10 +213,12 @@ typedef struct rdx_oracle_options {
 rdx_oracle *rdx_oracle_prepare(const rdx_oracle_options *opts, char *err, size_t errlen);
 void rdx_oracle_free(rdx_oracle *o);
 
-/* Number of kernels / prepared (kernel, level) code objects / seconds spent. */
+/* Number of kernels / prepared (kernel, level) code objects. */
 int rdx_oracle_count(const rdx_oracle *o);
 int rdx_oracle_code_object_count(const rdx_oracle *o);
-double rdx_oracle_prepare_seconds(const rdx_oracle *o);
+/* Seconds rdx_oracle_prepare took; phases (may be NULL) gets the compiles, the
+ * metadata reading and the host runs. */
+double rdx_oracle_prepare_seconds(const rdx_oracle *o, double phases[3]);
 
 /* The manifest entry of the i-th prepared kernel. */
 const rdx_oracle_kernel *rdx_oracle_kernel_at(const rdx_oracle *o, int i);
@@ -283,6 +285,13 @@ typedef struct rdx_oracle_summary {
     int mismatched;    /* ran, but an output differed */
     int skipped;       /* not prepared (compile or host failure) */
 } rdx_oracle_summary;
+
+/*
+ * One launch: kernel i at level opt_index, as rdx_oracle_run_all does it; adds to
+ * *sum (which the caller zeroes first).  Returns 0 when it passed.
+ */
+int rdx_oracle_run_one(rdx_oracle *o, int i, int opt_index, rdx_oracle_run_fn run, void *user,
+                       rdx_oracle_summary *sum, FILE *log);
 
 /*
  * For every prepared kernel and level: make fresh buffers, pack the kernarg
