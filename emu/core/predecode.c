@@ -167,9 +167,8 @@ static void assign(emu_inst *in, unsigned role, const rdx_isa_opnd *x,
     case RDX_ISA_ROLE_VSRC2:
         in->src[2] = o;
         break;
-    case RDX_ISA_ROLE_K:
+    case RDX_ISA_ROLE_K: /* the literal K of fmamk/fmaak and s_setreg_imm32 */
         in->src[2] = o;
-        in->imm = (int32_t)o.val;
         break;
     case RDX_ISA_ROLE_SIMM16:
         in->imm = x->value;

@@ -173,7 +173,9 @@ void emu_s_setreg_b32(emu_wave *w, const emu_inst *in)
 {
     unsigned s = (unsigned)in->imm & 0xffff;
     unsigned id = s & 63, off = (s >> 6) & 31, size = ((s >> 11) & 31) + 1;
-    uint32_t val = emu_s32(w, &in->sdst); /* an SGPR, or the literal of s_setreg_imm32 */
+    /* an SGPR, or the literal K of s_setreg_imm32 */
+    uint32_t val =
+        in->src[2].kind == EMU_K_CONST ? (uint32_t)in->src[2].val : emu_s32(w, &in->sdst);
     uint32_t mask = (size >= 32 ? 0xffffffffu : ((1u << size) - 1)) << off;
     hwreg_write(w, id, val << off, mask);
 }

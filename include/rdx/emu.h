@@ -199,9 +199,11 @@ typedef struct rdx_emu_range {
  * lx*ly*lz work-items with the kernarg pointer in s[0:1], workgroup IDs in
  * the SGPRs remu used (X in s15 for 1D; X,Y in s14,s15 for 2D; X,Y,Z in
  * s13..s15 for 3D, i.e. USER_SGPR_COUNT 15/14/13), thread IDs packed in v0,
- * 64 KiB scratch per lane.  All host memory is accessible (like remu: no
- * range checks apart from the code).  Returns 0, or a non-zero rdx_status
- * after printing the fault message to stderr.
+ * 64 KiB scratch per lane, MODE as clang's default (IEEE, DX10 clamp, no
+ * denormal flushing).  Like remu there are no explicit ranges: every mapping
+ * /proc/self/maps lists at the call is accessible (a wild address still
+ * faults instead of crashing).  Returns 0, or a non-zero rdx_status after
+ * printing the fault message to stderr.
  */
 int run_asm(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
             uint32_t ly, uint32_t lz, uint64_t kernarg);
@@ -210,9 +212,10 @@ int run_asm(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_
  * Like run_asm, with: rsrc2 (0 = remu's default above), scratch bytes per
  * lane (0 = 64 KiB), target (NULL = "gfx1100"), user SGPR values
  * (n_user_sgprs values loaded into s0.., replacing the kernarg pointer; 0 =
- * kernarg in s[0:1]), and the valid memory ranges (nranges == 0: all host
- * memory accessible; otherwise only these ranges plus the code).  Returns 0
- * or a non-zero rdx_status; the message is in rdx_error_message().
+ * kernarg in s[0:1]), and the valid memory ranges (nranges == 0: the
+ * process's mappings as for run_asm; otherwise only these ranges, read and
+ * write, plus the code).  Returns 0 or a non-zero rdx_status; the message is
+ * in rdx_error_message().
  */
 int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz,
                        uint32_t lx, uint32_t ly, uint32_t lz, uint64_t kernarg, uint32_t rsrc2,

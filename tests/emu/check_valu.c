@@ -143,7 +143,7 @@ START_TEST(f32_round_mode_setreg)
         c.in[l][1] = et_f(0x1p-24f * (float)(l + 1)); /* inexact sums */
     }
     c.body =
-        "s_mov_b32 s30, 3\n s_setreg_b32 hwreg(HW_REG_MODE, 0, 2), s30\n v_add_f32 v10, v1, v2\n"
+        "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 3\n v_add_f32 v10, v1, v2\n"
         "s_mov_b32 s30, 0\n s_setreg_b32 hwreg(HW_REG_MODE, 0, 2), s30\n v_add_f32 v11, v1, v2\n"
         "s_getreg_b32 s20, hwreg(HW_REG_MODE, 0, 4)\n v_mov_b32 v12, s20\n";
     c.nout = 3;
