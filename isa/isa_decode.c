@@ -15,6 +15,7 @@ typedef struct dec {
     unsigned nwords; /* words loaded */
     rdx_isa_inst *out;
     bool lit_used;
+    bool wave64; /* lane masks are SGPR pairs */
 } dec;
 
 static rdx_status bad(const dec *d, const char *what)
@@ -44,6 +45,8 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
     unsigned count = isa_expect_count(row, si, d->out);
     if (count == 0)
         count = 1;
+    if (si->fmt == RDX_ISA_FMT_LANEMASK)
+        count = d->wave64 ? 2 : 1;
     uint32_t v = sl->fld ? isa_get(d->w, f->lo, f->width) : 0;
     memset(o, 0, sizeof *o);
     switch (sl->how) {
@@ -64,8 +67,6 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
             return bad(d, "scalar source out of range");
         if (!isa_code_to_opnd(v, count, o))
             return bad(d, "invalid operand code");
-        if (si->fmt == RDX_ISA_FMT_LANEMASK && o->kind == RDX_ISA_OPND_SPECIAL)
-            o->count = 1;
         if (o->kind == RDX_ISA_OPND_LITERAL) {
             if (isa_is_dpp16(form) || isa_is_dpp8(form))
                 return bad(d, "literal with DPP");
@@ -108,7 +109,7 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
         o->value = (int32_t)(v << (32 - f->width)) >> (32 - f->width);
         break;
     case HOW_IMPLICIT:
-        *o = rdx_isa_special(RDX_ISA_REG_VCC_LO, 1);
+        *o = rdx_isa_special(RDX_ISA_REG_VCC_LO, d->wave64 ? 2 : 1);
         break;
     case HOW_K:
         if (!need_words(d, lit_at + 1))
@@ -179,33 +180,23 @@ static void dec_mods(dec *d, const isa_row *row, const isa_layout *L, rdx_isa_fo
 {
     rdx_isa_inst *in = d->out;
     bool dpp = isa_is_dpp16(form) || isa_is_dpp8(form);
-    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++) {
+    /* candidates: the layout's plain fields plus modifiers with their own rule in
+     * isa_mod_ok (DPP words, split fields, DS offsets); isa_mod_ok decides */
+    uint64_t cand = L->mods;
+    if (dpp)
+        cand |= 1ull << RDX_ISA_MOD_DPP_CTRL | 1ull << RDX_ISA_MOD_ROW_MASK |
+                1ull << RDX_ISA_MOD_BANK_MASK | 1ull << RDX_ISA_MOD_BOUND_CTRL |
+                1ull << RDX_ISA_MOD_FI | 1ull << RDX_ISA_MOD_DPP8 | 1ull << RDX_ISA_MOD_NEG |
+                1ull << RDX_ISA_MOD_ABS;
+    if (L->f[FLD_OPSEL_HI].width)
+        cand |= 1ull << RDX_ISA_MOD_OP_SEL_HI;
+    if (row->enc == RDX_ISA_ENC_DS)
+        cand |= 1ull << RDX_ISA_MOD_OFFSET;
+    for (; cand; cand &= cand - 1) {
+        unsigned m = (unsigned)__builtin_ctzll(cand);
         const isa_field *f;
         unsigned base;
-        /* cheap pre-filter: a plain field of the layout, or a modifier with
-         * its own rule in isa_mod_ok (DPP words, split fields, DS offsets) */
-        bool cand = L->mod[m] != FLD_NONE;
-        switch (m) {
-        case RDX_ISA_MOD_DPP_CTRL:
-        case RDX_ISA_MOD_ROW_MASK:
-        case RDX_ISA_MOD_BANK_MASK:
-        case RDX_ISA_MOD_BOUND_CTRL:
-        case RDX_ISA_MOD_FI:
-        case RDX_ISA_MOD_DPP8:
-        case RDX_ISA_MOD_NEG:
-        case RDX_ISA_MOD_ABS:
-            cand |= dpp;
-            break;
-        case RDX_ISA_MOD_OP_SEL_HI:
-            cand |= L->f[FLD_OPSEL_HI].width != 0;
-            break;
-        case RDX_ISA_MOD_OFFSET:
-            cand |= row->enc == RDX_ISA_ENC_DS;
-            break;
-        default:
-            break;
-        }
-        if (!cand || !isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
+        if (!isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
             continue;
         if (f) {
             if (!f->width)
@@ -281,11 +272,21 @@ static rdx_status dec_vopd(dec *d, const isa_layout *L, size_t *len)
 rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t avail,
                           rdx_isa_inst *out, size_t *len)
 {
+    return rdx_isa_decode_wave(t, 32, bytes, avail, out, len);
+}
+
+rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, const uint8_t *bytes,
+                               size_t avail, rdx_isa_inst *out, size_t *len)
+{
     if (!t || !bytes || !out || !len)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_decode: NULL argument");
+    if (!rdx_isa_target_supports_wave_size(t, wave_size))
+        return rdx_fail(RDX_ERR_INVALID, "rdx_isa_decode: %s has no wave size %u", t->name,
+                        wave_size);
     dec d;
     memset(&d, 0, sizeof d);
     memset(out, 0, sizeof *out);
+    d.wave64 = wave_size == 64;
     d.t = t;
     d.fam = &isa_families[t->family];
     d.bytes = bytes;

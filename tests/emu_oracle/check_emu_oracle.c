@@ -10,13 +10,18 @@
 #include <string.h>
 
 #include "tests/emu_oracle/oracle_int.h"
+#include "tests/emu_oracle/suite.h"
 #include "tests/harness/harness.h"
 
 static rdx_oracle *oracle;
+static int oracle_tried;
 static char prepare_err[1024];
 
-static void setup_oracle(void)
+void rdx_emu_oracle_suite_setup(void)
 {
+    if (oracle_tried)
+        return;
+    oracle_tried = 1;
     oracle = rdx_oracle_prepare(NULL, prepare_err, sizeof prepare_err);
     if (oracle) {
         double ph[3];
@@ -30,10 +35,11 @@ static void setup_oracle(void)
     fflush(stdout);
 }
 
-static void teardown_oracle(void)
+rdx_oracle *rdx_emu_oracle_suite_oracle(const char **why)
 {
-    rdx_oracle_free(oracle);
-    oracle = NULL;
+    if (why)
+        *why = oracle ? NULL : oracle_tried ? prepare_err : "not prepared yet";
+    return oracle;
 }
 
 static int index_of(const char *id)
@@ -123,6 +129,81 @@ START_TEST(corpus_covers_features)
         for (int d = 0; d < 3; d++)
             partial += rdx_oracle_kernels[i].grid[d] % rdx_oracle_kernels[i].block[d] != 0;
     ck_assert_int_ge(partial, 8);
+}
+END_TEST
+
+/* The instructions in the corpus: what the emulator must implement. */
+START_TEST(corpus_instruction_coverage)
+{
+    ck_assert_msg(oracle != NULL, "oracle not prepared: %s", prepare_err);
+    char err[256];
+    int n;
+    rdx_oracle_mnemonic *m = rdx_oracle_mnemonics(oracle, &n, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    printf("emu_oracle: the corpus's code objects hold %d distinct instructions\n", n);
+    fflush(stdout);
+    const char *want[] = { "v_wmma_f32_16x16x16_f16",
+                           "v_wmma_f32_16x16x16_bf16",
+                           "v_wmma_i32_16x16x16_iu8",
+                           "v_dot4_u32_u8",
+                           "v_permlane16_b32",
+                           "v_permlanex16_b32",
+                           "ds_bpermute_b32",
+                           "v_readlane_b32",
+                           "v_readfirstlane_b32",
+                           "s_swappc_b64",
+                           "s_setpc_b64",
+                           "s_getpc_b64",
+                           "scratch_store_b32",
+                           "scratch_load_b32",
+                           "global_atomic_add_u32",
+                           "global_atomic_cmpswap_b64",
+                           "global_atomic_add_f32",
+                           "ds_add_u32",
+                           "ds_add_f32",
+                           "ds_store_b32",
+                           "ds_load_b32",
+                           "s_barrier",
+                           "v_pk_mul_f16",
+                           "v_pk_add_f16",
+                           "v_div_scale_f32",
+                           "v_div_fmas_f32",
+                           "v_div_fixup_f32",
+                           "v_div_scale_f64",
+                           "v_exp_f32_e32",
+                           "v_log_f32_e32",
+                           "v_sin_f32_e32",
+                           "v_cos_f32_e32",
+                           "v_rsq_f32_e32",
+                           "v_rcp_f32_e32",
+                           "v_sqrt_f32_e32",
+                           "v_bfe_u32",
+                           "v_perm_b32",
+                           "v_cvt_pk_rtz_f16_f32_e32",
+                           "v_med3_f32",
+                           "v_cmp_class_f32_e64",
+                           "v_mad_u64_u32",
+                           "s_cbranch_execz",
+                           "s_load_b64",
+                           "global_load_b32",
+                           "global_store_b32",
+                           "s_endpgm" };
+    int missing = 0;
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = !strcmp(m[k].name, want[w]);
+        if (!found) {
+            fprintf(stderr, "emu_oracle: no code object holds %s\n", want[w]);
+            missing++;
+        }
+    }
+    for (int k = 1; k < n; k++)
+        ck_assert_msg(strcmp(m[k - 1].name, m[k].name) < 0, "not sorted/unique at %s", m[k].name);
+    ck_assert_msg(m[0].first_seen[0] && strcmp(m[0].first_seen, "?") != 0, "%s", m[0].first_seen);
+    free(m);
+    ck_assert_int_eq(missing, 0);
+    ck_assert_int_ge(n, 200);
 }
 END_TEST
 
@@ -578,6 +659,36 @@ START_TEST(wave_ops_follow_lane_rules)
 }
 END_TEST
 
+/* The WMMA kernel (f16, bf16, iu8) computes the 32x32x32 product. */
+START_TEST(wmma_is_matrix_product)
+{
+    void *in[RDX_ORACLE_MAX_ARGS];
+    inputs("wmma", in);
+    const float *df = expected("wmma", 0), *db = expected("wmma", 1);
+    const int32_t *di = expected("wmma", 2);
+    const uint16_t *a = in[3], *b = in[4], *abf = in[5], *bbf = in[6];
+    const int8_t *a8 = in[7], *b8 = in[8];
+    for (int r = 0; r < 32; r++)
+        for (int c = 0; c < 32; c++) {
+            double f = 0, g = 0;
+            int32_t n = 0;
+            for (int k = 0; k < 32; k++) {
+                f += rdx_oracle_f16_to_double(a[r * 32 + k]) *
+                     rdx_oracle_f16_to_double(b[k * 32 + c]);
+                g += rdx_oracle_bf16_to_double(abf[r * 32 + k]) *
+                     rdx_oracle_bf16_to_double(bbf[k * 32 + c]);
+                n += a8[r * 32 + k] * b8[k * 32 + c];
+            }
+            ck_assert_msg(df[r * 32 + c] == f, "f16 D[%d][%d] = %g, want %g", r, c, df[r * 32 + c],
+                          f);
+            ck_assert_msg(db[r * 32 + c] == g, "bf16 D[%d][%d] = %g, want %g", r, c, db[r * 32 + c],
+                          g);
+            ck_assert_int_eq(di[r * 32 + c], n);
+        }
+    rdx_oracle_free_buffers(rdx_oracle_find("wmma"), in);
+}
+END_TEST
+
 START_TEST(saxpy_matches_c)
 {
     void *in[RDX_ORACLE_MAX_ARGS];
@@ -996,10 +1107,11 @@ int main(void)
     Suite *s = suite_create("emu_oracle");
     TCase *tc = tcase_create("oracle");
     tcase_set_timeout(tc, 300);
-    tcase_add_unchecked_fixture(tc, setup_oracle, teardown_oracle);
+    tcase_add_unchecked_fixture(tc, rdx_emu_oracle_suite_setup, NULL);
     tcase_add_test(tc, corpus_compiles_for_gfx1100);
     tcase_add_test(tc, host_runs_succeed);
     tcase_add_test(tc, corpus_covers_features);
+    tcase_add_test(tc, corpus_instruction_coverage);
     tcase_add_test(tc, reduce_sum_is_sum_of_iota);
     tcase_add_test(tc, bitonic_sort_sorts_each_block);
     tcase_add_test(tc, histograms_count_every_element);
@@ -1014,6 +1126,7 @@ int main(void)
     tcase_add_test(tc, atomics_match_sequential);
     tcase_add_test(tc, amdgcn_builtins_match_definitions);
     tcase_add_test(tc, wave_ops_follow_lane_rules);
+    tcase_add_test(tc, wmma_is_matrix_product);
     tcase_add_test(tc, saxpy_matches_c);
     tcase_add_test(tc, run_all_with_host_device_passes);
     tcase_add_test(tc, run_all_catches_mismatches_and_faults);
@@ -1030,5 +1143,10 @@ int main(void)
     tcase_add_test(tm, host_runner_errors);
     tcase_add_test(tm, script_flags_match_oracle);
     suite_add_tcase(s, tm);
-    return rdx_test_main(s);
+
+    if (rdx_emu_oracle_device_tcase)
+        suite_add_tcase(s, rdx_emu_oracle_device_tcase());
+    int rc = rdx_test_main(s);
+    rdx_oracle_free(oracle);
+    return rc;
 }

@@ -46,6 +46,8 @@ static int clang_flags(const rdx_oracle *o, unsigned flags, int opt, const char 
         av[n++] = "-mwavefrontsize64";
     if (flags & RDX_ORACLE_F_CRDIV)
         av[n++] = "-cl-fp32-correctly-rounded-divide-sqrt";
+    if (flags & RDX_ORACLE_F_UNSAFE_FP_ATOMICS)
+        av[n++] = "-munsafe-fp-atomics";
     av[n++] = rdx_oracle_opts[opt];
     av[n++] = rdx_oracle_keep(pool, rdx_oracle_dupf("-I%s", o->data_dir));
     return n;

@@ -270,6 +270,7 @@ static int host_flags(const rdx_oracle *o, const char **av, rdx_oracle_strs *poo
     av[n++] = "-Wall";
     av[n++] = "-Wextra";
     av[n++] = "-Werror";
+    av[n++] = "-Wno-psabi"; /* 32-byte vectors (WMMA fragments) passed without AVX */
     av[n++] = rdx_oracle_keep(pool, rdx_oracle_dupf("-I%s", o->data_dir));
     return n;
 }

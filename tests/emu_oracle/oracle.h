@@ -101,8 +101,9 @@ typedef struct rdx_oracle_arg {
 } rdx_oracle_arg;
 
 /* Per-kernel flags. */
-#define RDX_ORACLE_F_WAVE64 1u /* compile with -mwavefrontsize64 */
-#define RDX_ORACLE_F_CRDIV  2u /* -cl-fp32-correctly-rounded-divide-sqrt */
+#define RDX_ORACLE_F_WAVE64            1u /* compile with -mwavefrontsize64 */
+#define RDX_ORACLE_F_CRDIV             2u /* -cl-fp32-correctly-rounded-divide-sqrt */
+#define RDX_ORACLE_F_UNSAFE_FP_ATOMICS 4u /* -munsafe-fp-atomics (global_atomic_add_f32) */
 
 #define RDX_ORACLE_MAX_ARGS 16
 
@@ -277,6 +278,20 @@ uint64_t rdx_oracle_ulp_distance(rdx_oracle_type t, const void *a, const void *b
 void *rdx_oracle_pack_kernarg(const rdx_oracle *o, int i, int opt_index,
                               void *const bufs[RDX_ORACLE_MAX_ARGS], uint32_t *size, char *err,
                               size_t errlen);
+
+/* One distinct instruction of the corpus and the first code object containing it. */
+typedef struct rdx_oracle_mnemonic {
+    char name[64];       /* as llvm-objdump prints it: "v_add_nc_u32_e32" */
+    char first_seen[96]; /* "<entry> -O<n>" */
+} rdx_oracle_mnemonic;
+
+/*
+ * The distinct instructions in all prepared code objects (llvm-objdump -d, one
+ * run), sorted by name: what a device must implement to run the whole corpus.
+ * Returns a malloc'd array of *count entries (free it), or NULL with a message.
+ */
+rdx_oracle_mnemonic *rdx_oracle_mnemonics(const rdx_oracle *o, int *count, char *err,
+                                          size_t errlen);
 
 typedef struct rdx_oracle_summary {
     int launches; /* (kernel, level) pairs handed to the device */

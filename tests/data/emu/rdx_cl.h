@@ -149,6 +149,9 @@ static inline void barrier(int flags)
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define RDX_HOST 1
 /* Work-group memory: one copy shared by the work-items of the running group
@@ -170,6 +173,12 @@ typedef unsigned int uint;
 typedef unsigned long ulong;
 typedef _Float16 half;
 typedef _Float16 half2 __attribute__((vector_size(4)));
+/* the OpenCL vector types the WMMA builtins take */
+typedef _Float16 half16 __attribute__((vector_size(32)));
+typedef short short16 __attribute__((vector_size(32)));
+typedef float float8 __attribute__((vector_size(32)));
+typedef int int8 __attribute__((vector_size(32)));
+typedef int int4 __attribute__((vector_size(16)));
 #ifndef __cplusplus
 typedef _Bool bool;
 #define true 1
@@ -207,9 +216,17 @@ typedef struct rdx_cl_item {
 } rdx_cl_item;
 extern rdx_cl_item rdx_cl_cur;
 void rdx_cl_host_barrier(void);
-/* Deposit v, wait until every work-item of the wave has deposited its value, and
- * return the wave's values indexed by lane (valid until the next call). */
-const uint64_t *rdx_cl_host_wave_exchange(uint64_t v);
+/* Deposit n <= RDX_CL_WAVE_SLOT bytes at v, wait until every work-item of the wave
+ * has deposited its own, and return the wave's slots: lane l's bytes start at
+ * element l * RDX_CL_WAVE_SLOT / 8 (valid until the next call). */
+#define RDX_CL_WAVE_SLOT 128
+const uint64_t *rdx_cl_host_wave_exchange(const void *v, size_t n);
+/* A 64-bit value per lane: exchange it, return lane l's with RDX_CL_LANE(slots, l). */
+static inline const uint64_t *rdx_cl_wave_u64(uint64_t v)
+{
+    return rdx_cl_host_wave_exchange(&v, sizeof v);
+}
+#define RDX_CL_LANE(slots, l) ((slots)[(size_t)(l) * (RDX_CL_WAVE_SLOT / 8)])
 
 static inline uint get_local_id(uint d) { return d < 3 ? rdx_cl_cur.local_id[d] : 0; }
 static inline uint get_group_id(uint d) { return d < 3 ? rdx_cl_cur.group_id[d] : 0; }
@@ -455,28 +472,28 @@ static inline uint rdx_cl_mbcnt(uint mask, uint acc, int hi) /* v_mbcnt_lo/hi_u3
 }
 static inline ulong rdx_cl_ballot(bool p)
 {
-    const uint64_t *v = rdx_cl_host_wave_exchange(p);
+    const uint64_t *v = rdx_cl_wave_u64(p);
     ulong m = 0;
     for (uint l = 0; l < rdx_cl_cur.wave_size; l++)
-        m |= v[l] ? 1ul << l : 0;
+        m |= RDX_CL_LANE(v, l) ? 1ul << l : 0;
     return m;
 }
 static inline int rdx_cl_readlane(int x, uint lane) /* v_readlane_b32 */
 {
-    return (int)rdx_cl_host_wave_exchange((uint)x)[lane % rdx_cl_cur.wave_size];
+    return (int)RDX_CL_LANE(rdx_cl_wave_u64((uint)x), lane % rdx_cl_cur.wave_size);
 }
 static inline int rdx_cl_bpermute(int addr, int x) /* ds_bpermute_b32: lane (addr / 4) % 32 */
 {
-    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
-    return (int)v[((uint)addr / 4u) % 32u];
+    const uint64_t *v = rdx_cl_wave_u64((uint)x);
+    return (int)RDX_CL_LANE(v, ((uint)addr / 4u) % 32u);
 }
 static inline int rdx_cl_permlane16(int x, uint lo, uint hi, int cross) /* v_permlane(x)16_b32 */
 {
-    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    const uint64_t *v = rdx_cl_wave_u64((uint)x);
     uint lane = rdx_cl_cur.lane, row = lane / 16, i = lane % 16;
     ulong sel = ((ulong)hi << 32) | lo;
     uint src_row = cross ? row ^ 1u : row;
-    return (int)v[src_row * 16 + ((sel >> (i * 4)) & 15u)];
+    return (int)RDX_CL_LANE(v, src_row * 16 + ((sel >> (i * 4)) & 15u));
 }
 /* DPP16 with row_mask = bank_mask = 0xf: the source lane, or -1 when out of the row. */
 static inline int rdx_cl_dpp_source(uint ctrl, uint lane)
@@ -502,9 +519,9 @@ static inline int rdx_cl_dpp_source(uint ctrl, uint lane)
 }
 static inline int rdx_cl_update_dpp(int old, int x, uint ctrl, bool bound_ctrl)
 {
-    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    const uint64_t *v = rdx_cl_wave_u64((uint)x);
     int src = rdx_cl_dpp_source(ctrl, rdx_cl_cur.lane);
-    return src >= 0 ? (int)v[src] : bound_ctrl ? 0 : old;
+    return src >= 0 ? (int)RDX_CL_LANE(v, src) : bound_ctrl ? 0 : old;
 }
 #define __builtin_amdgcn_wavefrontsize() rdx_cl_cur.wave_size
 #define __builtin_amdgcn_mbcnt_lo(m, a) rdx_cl_mbcnt((m), (a), 0)
@@ -518,10 +535,96 @@ static inline int rdx_cl_update_dpp(int old, int x, uint ctrl, bool bound_ctrl)
 #define __builtin_amdgcn_permlanex16(old, x, lo, hi, fi, bc) rdx_cl_permlane16((x), (lo), (hi), 1)
 #define __builtin_amdgcn_update_dpp(old, x, ctrl, rm, bm, bc)                           \
     rdx_cl_update_dpp((old), (x), (ctrl), (bc))
+
+/*
+ * WMMA 16x16x16, wave32 (v_wmma_*_16x16x16_*): D = A x B + C.  Lane l holds row l%16
+ * of A and column l%16 of B (16 elements over k; lanes 16-31 repeat lanes 0-15), and
+ * elements D[2e + l/16][l%16], e = 0..7, of C and D.  Products are summed in double
+ * and rounded once: exact for the integer-valued inputs the corpus uses.
+ */
+static inline void rdx_cl_wmma_check(void)
+{
+    if (rdx_cl_cur.wave_size != 32) {
+        fprintf(stderr, "rdx_cl_host: the WMMA model is for wave32 only\n");
+        exit(3);
+    }
+}
+static inline double rdx_cl_bf16(short h) { return rdx_as_float((uint)(ushort)h << 16); }
+static inline float8 rdx_cl_wmma_f32(const void *a, const void *b, int bf16, float8 c)
+{
+    rdx_cl_wmma_check();
+    struct {
+        half16 fa, fb;
+        short16 sa, sb;
+    } in;
+    memset(&in, 0, sizeof in);
+    if (bf16) {
+        memcpy(&in.sa, a, sizeof in.sa);
+        memcpy(&in.sb, b, sizeof in.sb);
+    } else {
+        memcpy(&in.fa, a, sizeof in.fa);
+        memcpy(&in.fb, b, sizeof in.fb);
+    }
+    const uint64_t *v = rdx_cl_host_wave_exchange(&in, sizeof in);
+    uint lane = rdx_cl_cur.lane;
+    float8 d;
+    for (int e = 0; e < 8; e++) {
+        uint row = 2u * (uint)e + lane / 16u, col = lane % 16u;
+        __typeof__(in) A, B;
+        memcpy(&A, &RDX_CL_LANE(v, row), sizeof A);
+        memcpy(&B, &RDX_CL_LANE(v, col), sizeof B);
+        double acc = c[e];
+        for (int k = 0; k < 16; k++)
+            acc += bf16 ? rdx_cl_bf16(A.sa[k]) * rdx_cl_bf16(B.sb[k])
+                        : (double)A.fa[k] * (double)B.fb[k];
+        d[e] = (float)acc;
+    }
+    return d;
+}
+static inline float8 rdx_cl_wmma_f16(half16 a, half16 b, float8 c)
+{
+    return rdx_cl_wmma_f32(&a, &b, 0, c);
+}
+static inline float8 rdx_cl_wmma_bf16(short16 a, short16 b, float8 c)
+{
+    return rdx_cl_wmma_f32(&a, &b, 1, c);
+}
+static inline int8 rdx_cl_wmma_iu8(bool as, int4 a, bool bs, int4 b, int8 c)
+{
+    rdx_cl_wmma_check();
+    struct {
+        int4 a, b;
+    } in = { a, b };
+    const uint64_t *v = rdx_cl_host_wave_exchange(&in, sizeof in);
+    uint lane = rdx_cl_cur.lane;
+    int8 d;
+    for (int e = 0; e < 8; e++) {
+        uint row = 2u * (uint)e + lane / 16u, col = lane % 16u;
+        __typeof__(in) A, B;
+        memcpy(&A, &RDX_CL_LANE(v, row), sizeof A);
+        memcpy(&B, &RDX_CL_LANE(v, col), sizeof B);
+        uint acc = (uint)c[e];
+        for (int k = 0; k < 16; k++) {
+            uint ab = ((uint)A.a[k / 4] >> (8 * (k % 4))) & 255u;
+            uint bb = ((uint)B.b[k / 4] >> (8 * (k % 4))) & 255u;
+            int x = as ? (int)(signed char)ab : (int)ab, y = bs ? (int)(signed char)bb : (int)bb;
+            acc += (uint)(x * y);
+        }
+        d[e] = (int)acc;
+    }
+    return d;
+}
+#define __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c) rdx_cl_wmma_f16((a), (b), (c))
+#define __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c) rdx_cl_wmma_bf16((a), (b), (c))
+#define __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(as, a, bs, b, c, clamp)              \
+    rdx_cl_wmma_iu8((as), (a), (bs), (b), (c))
 #endif
 
 #ifdef RDX_GPU
-#define rdx_cl_atomic_add_f32(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
+/* f32 atomic add at agent (device) scope, 3 = clang's __HIP_MEMORY_SCOPE_AGENT: a
+ * compare-and-swap loop on global memory by default, global_atomic_add_f32 with
+ * -munsafe-fp-atomics; ds_add_f32 on LDS. */
+#define rdx_cl_atomic_add_f32(p, v) ((void)__hip_atomic_fetch_add((p), (v), __ATOMIC_RELAXED, 3))
 #endif
 
 

@@ -58,7 +58,7 @@ static item items[MAX_ITEMS];
 static int cur_item;
 static void *const *cur_args;
 /* values deposited by wave operations, by local linear id, double-buffered by phase */
-static uint64_t wave_slots[2][MAX_ITEMS];
+static uint64_t wave_slots[2][MAX_ITEMS][RDX_CL_WAVE_SLOT / 8];
 static int group_count; /* work-items in the running group */
 
 static void item_main(void)
@@ -68,7 +68,13 @@ static void item_main(void)
     /* returning resumes uc_link: the scheduler */
 }
 
-const uint64_t *rdx_cl_host_wave_exchange(uint64_t v)
+static void die(int code, const char *msg)
+{
+    fprintf(stderr, "rdx_cl_host: %s\n", msg);
+    exit(code);
+}
+
+const uint64_t *rdx_cl_host_wave_exchange(const void *v, size_t n)
 {
     item *it = &items[cur_item];
     uint ws = rdx_cl_cur.wave_size;
@@ -78,15 +84,17 @@ const uint64_t *rdx_cl_host_wave_exchange(uint64_t v)
                         "wave size %u)\n", group_count, ws);
         exit(3);
     }
+    if (n > RDX_CL_WAVE_SLOT)
+        die(4, "wave operation value larger than a slot");
     unsigned ph = it->phase & 1u;
-    wave_slots[ph][cur_item] = v;
+    memcpy(wave_slots[ph][cur_item], v, n);
     it->state = ITEM_WAVE;
     if (swapcontext(&it->ctx, &sched_ctx) != 0) {
         perror("swapcontext");
         exit(4);
     }
     it->phase++;
-    return &wave_slots[ph][first];
+    return wave_slots[ph][first];
 }
 
 void rdx_cl_host_barrier(void)
@@ -98,11 +106,6 @@ void rdx_cl_host_barrier(void)
     }
 }
 
-static void die(int code, const char *msg)
-{
-    fprintf(stderr, "rdx_cl_host: %s\n", msg);
-    exit(code);
-}
 
 static void read_exact(void *p, size_t n)
 {
