@@ -583,6 +583,35 @@ START_TEST(wave64_lane_masks)
 }
 END_TEST
 
+START_TEST(fconst_bits_roundtrip)
+{
+    static const unsigned sizes[] = { 16, 32, 64 };
+    for (int c = 0; c < RDX_ISA_FCONST_COUNT; c++)
+        for (int k = 0; k < 3; k++) {
+            rdx_isa_fmt fmt = sizes[k] == 16   ? RDX_ISA_FMT_F16
+                              : sizes[k] == 32 ? RDX_ISA_FMT_F32
+                                               : RDX_ISA_FMT_F64;
+            rdx_isa_opnd o;
+            ck_assert_int_eq(rdx_isa_constant(rdx_isa_fconst_bits((rdx_isa_fconst)c, sizes[k], fmt),
+                                              sizes[k], fmt, &o),
+                             RDX_OK);
+            ck_assert_int_eq(o.kind, RDX_ISA_OPND_FLOAT);
+            ck_assert_int_eq(o.value, c);
+        }
+    /* independent values: 1.0 in each width, 1/(2pi) in f32 */
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 16, RDX_ISA_FMT_F16), 0x3c00);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 16, RDX_ISA_FMT_BF16), 0x3f80);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 32, RDX_ISA_FMT_F32), 0x3f800000);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 64, RDX_ISA_FMT_F64),
+                      0x3ff0000000000000ull);
+    float inv2pi = (float)(1.0 / (2.0 * 3.14159265358979323846));
+    uint32_t u;
+    memcpy(&u, &inv2pi, 4);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_INV_2PI, 32, RDX_ISA_FMT_F32), u);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_COUNT, 32, RDX_ISA_FMT_F32), 0);
+}
+END_TEST
+
 START_TEST(api_lookup)
 {
     rdx_isa_op op;
@@ -732,6 +761,7 @@ void isa_add_api_tests(Suite *s)
     tcase_add_test(tc, api_encode_matches_llvm_mc);
     tcase_add_test(tc, api_encode_errors);
     tcase_add_test(tc, api_lookup);
+    tcase_add_test(tc, fconst_bits_roundtrip);
     tcase_add_test(tc, wave64_lane_masks);
     tcase_add_test(tc, constants_match_llvm_mc);
     tcase_add_test(tc, targets_agree_with_codeobj);
