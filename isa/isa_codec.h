@@ -57,4 +57,13 @@ unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const
 /* Number of address VGPRs of an image op (from its name, dim, a16). */
 unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in);
 
+/*
+ * Address operands of an image op written as a list (MIMG NSA, RDNA4
+ * VIMAGE/VSAMPLE): how many (at most max_fields) and the registers of each
+ * (counts[]).  BVH ops group theirs (node, extent, origin, dir, inverse dir);
+ * others are single registers with the last field taking the rest.
+ */
+unsigned isa_image_fields(const isa_row *row, const rdx_isa_inst *in, unsigned max_fields,
+                          uint8_t counts[5]);
+
 #endif /* RDX_ISA_CODEC_H */

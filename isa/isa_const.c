@@ -76,3 +76,19 @@ rdx_status rdx_isa_constant(uint64_t bits, unsigned size_bits, rdx_isa_fmt fmt, 
                     "64-bit %s operand",
                     bits, fmt == RDX_ISA_FMT_F64 ? "float" : "integer");
 }
+
+uint64_t rdx_isa_fconst_bits(rdx_isa_fconst c, unsigned size_bits, rdx_isa_fmt fmt)
+{
+    if ((unsigned)c >= RDX_ISA_FCONST_COUNT)
+        return 0;
+    switch (size_bits) {
+    case 16:
+        return fmt == RDX_ISA_FMT_BF16 ? fconst_bf16[c] : fconst_f16[c];
+    case 32:
+        return fconst_f32[c];
+    case 64:
+        return fconst_f64[c];
+    default:
+        return 0;
+    }
+}

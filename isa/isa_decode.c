@@ -345,13 +345,12 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
 
     /* MIMG NSA: the first address in vaddr, up to four more in one extra
      * dword; with more addresses than fields the last field holds a range */
-    unsigned nimg = 1, nsa_words = 0, nsa_last = 1;
+    unsigned nimg = 1, nsa_words = 0;
+    uint8_t fcounts[5] = { 1, 1, 1, 1, 1 };
     if (row->enc == RDX_ISA_ENC_MIMG && isa_get(d.w, L->f[FLD_NSA].lo, 1)) {
-        unsigned naddr = isa_image_addr_count(row, out);
-        if (naddr < 2)
-            naddr = 2;
-        nimg = naddr > 5 ? 5 : naddr;
-        nsa_last = naddr - (nimg - 1);
+        nimg = isa_image_fields(row, out, 5, fcounts);
+        if (nimg < 2)
+            return bad(&d, "NSA with a single address");
         nsa_words = 1;
         if (!need_words(&d, base_words + nsa_words))
             return bad(&d, "truncated NSA address dword");
@@ -381,8 +380,7 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
                 unsigned r = k == 0 ? isa_get(d.w, L->f[FLD_VADDR].lo, 8)
                                     : isa_get(d.w, L->bits + 8 * (k - 1), 8);
                 (void)cnt;
-                *o = rdx_isa_vgpr(r, nimg > 1 ? (k + 1 == nimg ? nsa_last : 1)
-                                              : isa_image_addr_count(row, out));
+                *o = rdx_isa_vgpr(r, nimg > 1 ? fcounts[k] : isa_image_addr_count(row, out));
                 if (o->reg + o->count > 256)
                     return bad(&d, "VGPR range past v255");
             }
@@ -391,22 +389,15 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
         if (sl->how == HOW_VIMG_VADDR) {
             static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3,
                                              FLD_VADDR4 };
-            unsigned na = isa_image_addr_count(row, out);
-            unsigned nf = L->f[FLD_VADDR4].width ? 5 : 4, last = 1;
-            if (na < 1)
-                na = 1;
-            if (na > nf) {
-                last = na - (nf - 1); /* the last field holds a range */
-                na = nf;
-            }
+            uint8_t vc[5];
+            unsigned na = isa_image_fields(row, out, L->f[FLD_VADDR4].width ? 5 : 4, vc);
             if (row->nopnd - 1 + na > RDX_ISA_MAX_OPNDS)
                 return bad(&d, "too many image addresses");
             for (unsigned k = 0; k < na; k++) {
                 unsigned r = isa_get(d.w, L->f[flds[k]].lo, 8);
-                unsigned c = k + 1 == na ? last : 1;
-                if (r + c > 256)
+                if (r + vc[k] > 256)
                     return bad(&d, "VGPR range past v255");
-                out->opnd[oi++] = rdx_isa_vgpr(r, c);
+                out->opnd[oi++] = rdx_isa_vgpr(r, vc[k]);
             }
             continue;
         }

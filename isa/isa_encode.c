@@ -332,13 +332,14 @@ static rdx_status check_image_addrs(enc *e, const isa_row *row, unsigned i,
             return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
     if (n == 1)
         return check_range(e, i, si, &o[0], na);
-    unsigned want = na > nfields ? nfields : na;
+    uint8_t counts[5];
+    unsigned want = isa_image_fields(row, e->in, nfields, counts);
     if (n != want) {
         snprintf(msg, sizeof msg, "%u address operands, expected %u (%u addresses)", n, want, na);
         return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
     }
     for (unsigned k = 0; k < n; k++)
-        if ((st = check_range(e, i + k, si, &o[k], k + 1 < n ? 1 : na - (n - 1))))
+        if ((st = check_range(e, i + k, si, &o[k], counts[k])))
             return st;
     return RDX_OK;
 }
@@ -361,16 +362,14 @@ static rdx_status enc_mimg_vaddr(enc *e, const isa_row *row, const isa_layout *L
     return RDX_OK;
 }
 
-/* RDNA4 image addresses: vaddr0..4 fields (VSAMPLE: vaddr0..3), one VGPR each;
- * the last field holds a range when there are more addresses than fields. */
+/* RDNA4 image addresses: vaddr0..4 fields (VSAMPLE: vaddr0..3), one operand
+ * each (isa_image_fields gives their sizes). */
 static rdx_status enc_vimg_vaddr(enc *e, const isa_row *row, const isa_layout *L, unsigned i,
                                  const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n)
 {
     static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3, FLD_VADDR4 };
     unsigned nf = L->f[FLD_VADDR4].width ? 5 : 4;
     rdx_status st;
-    if (n == 1 && isa_image_addr_count(row, e->in) > 1)
-        n = 1; /* checked below: RDNA4 always lists the addresses */
     if ((st = check_image_addrs(e, row, i, si, o, n, nf)))
         return st;
     if (n == 1 && o[0].count > 1)

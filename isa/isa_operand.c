@@ -237,3 +237,27 @@ unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in)
         c = (c + 1) / 2;
     return extra + g + c;
 }
+
+unsigned isa_image_fields(const isa_row *row, const rdx_isa_inst *in, unsigned max_fields,
+                          uint8_t counts[5])
+{
+    if (row->flags & ROW_BVH) {
+        /* node pointer, ray extent, origin, direction, inverse direction
+         * (a16: direction and inverse direction share three registers) */
+        bool b64 = strstr(isa_op_names[row->op], "bvh64") != NULL;
+        counts[0] = b64 ? 2 : 1;
+        counts[1] = 1;
+        counts[2] = 3;
+        counts[3] = 3;
+        counts[4] = 3;
+        return in->mod[RDX_ISA_MOD_A16] ? 4 : 5;
+    }
+    unsigned na = isa_image_addr_count(row, in);
+    if (na < 1)
+        na = 1;
+    unsigned nf = na > max_fields ? max_fields : na;
+    for (unsigned k = 0; k < nf; k++)
+        counts[k] = 1;
+    counts[nf - 1] = (uint8_t)(na - (nf - 1));
+    return nf;
+}

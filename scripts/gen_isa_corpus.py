@@ -133,7 +133,10 @@ def defaults(e, used=None):
 NEEDS_K = re.compile(r"^[sv]_fma[ak]k_|^v_dual_fma[ak]k_|^s_setreg_imm32_b32$")
 
 
-def encode(e, vals, op_fields, extra=b"", k=False):
+LITERAL16 = 0x00004321  # a literal 16-bit operands keep (LLVM prints their low half)
+
+
+def encode(e, vals, op_fields, extra=b"", k=False, literal=LITERAL):
     w = 0
     fm = fmap(e)
     for n, v in vals.items():
@@ -146,7 +149,7 @@ def encode(e, vals, op_fields, extra=b"", k=False):
               if n in fm and not e.get("_lit"))
     if "nsa" in fm and vals.get("nsa"):
         extra = extra + bytes([0x0A, 0x0B, 0x0C, 0x0D])  # NSA addresses v10, v11, v12, v13
-    return b + extra + (LITERAL.to_bytes(4, "little") if lit or k else b"")
+    return b + extra + (literal.to_bytes(4, "little") if lit or k else b"")
 
 
 def candidates(fam):
@@ -164,6 +167,11 @@ def candidates(fam):
         names = ins["name"]
         full = defaults(e)
         base = defaults(e, used_fields(ins, e))
+        if "bvh" in names:  # BVH ops: dmask 0xf, r128 (and unorm on RDNA3) are fixed
+            for x in (full, base):
+                for n, v in (("dmask", 0xF), ("r128", 1), ("unrm", 1)):
+                    if n in fm:
+                        x[n] = v
         variants = [dict(full), dict(base)]
         # all sources scalar / all sources constant (permlane, 64-bit shifts, ...)
         for sv, ssv in ((3, 3), (8, 8), (129, 129)):
@@ -222,7 +230,10 @@ def candidates(fam):
                 y["vsrcx1"] = y.get("vsrcx1") or 4
                 out.append((encode(e, y, {"opx": ins["opcode"] & 15, "opy": 8}, k=needk), names))
             else:
-                out.append((encode(e, x, opf, k=needk), names))
+                b = encode(e, x, opf, k=needk)
+                out.append((b, names))
+                if b.endswith(LITERAL.to_bytes(4, "little")):
+                    out.append((encode(e, x, opf, k=needk, literal=LITERAL16), names))
         # DPP16 / DPP8 / literal variants of VALU encodings
         for kind in ("DPP16", "DPP8"):
             ve = encs.get(en + "_" + kind)

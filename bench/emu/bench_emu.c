@@ -189,7 +189,7 @@ int main(void)
     rdx_emu_map(e, (uint64_t)(uintptr_t)&margs, sizeof margs, RDX_EMU_READ);
 
     unsigned threads[2] = { 1, all };
-    double lane1[2] = { 0, 0 };
+    double lane1[2] = { 0, 0 }, cpu1[2] = { 0, 0 };
     for (int t = 0; t < (all > 1 ? 2 : 1); t++) {
         rdx_emu_set_threads(e, threads[t]);
         result r;
@@ -201,11 +201,14 @@ int main(void)
                "lane-ops/s, %.1f M lane-ops per CPU-second, %.4fx host C saxpy\n",
                n, threads[t], r.secs, r.cpu, r.wave_insts / r.secs / 1e6, r.lane_ops / r.secs / 1e6,
                r.lane_ops / r.cpu / 1e6, eps / host_eps);
-        if (t == 0)
+        if (t == 0) {
             lane1[0] = r.lane_ops / r.secs;
-        else
-            printf("saxpy  scaling %u threads: %.2fx of 1 thread\n", threads[t],
-                   r.lane_ops / r.secs / lane1[0]);
+            cpu1[0] = r.cpu;
+        } else {
+            printf("saxpy  scaling %u threads: %.2fx of 1 thread wall-clock; CPU-seconds %.2fx of "
+                   "1 thread (1.00 = no parallel overhead)\n",
+                   threads[t], r.lane_ops / r.secs / lane1[0], r.cpu / cpu1[0]);
+        }
         uint32_t mg[3] = { (uint32_t)mn, (uint32_t)mn, 1 }, mw[3] = { 16, 16, 1 };
         if (run(e, &p, 1, mg, mw, &margs, sizeof margs, &r))
             return 1;
@@ -215,11 +218,14 @@ int main(void)
                mn, threads[t], r.secs, r.cpu, r.wave_insts / r.secs / 1e6,
                r.lane_ops / r.secs / 1e6, r.lane_ops / r.cpu / 1e6,
                (double)mn * mn * mn / r.secs / host_eps);
-        if (t == 0)
+        if (t == 0) {
             lane1[1] = r.lane_ops / r.secs;
-        else
-            printf("matmul scaling %u threads: %.2fx of 1 thread\n", threads[t],
-                   r.lane_ops / r.secs / lane1[1]);
+            cpu1[1] = r.cpu;
+        } else {
+            printf("matmul scaling %u threads: %.2fx of 1 thread wall-clock; CPU-seconds %.2fx of "
+                   "1 thread\n",
+                   threads[t], r.lane_ops / r.secs / lane1[1], r.cpu / cpu1[1]);
+        }
     }
     int bad = 0;
     for (int i = 0; i < mn && !bad; i++) {

@@ -402,6 +402,14 @@ static inline rdx_isa_opnd rdx_isa_off(void)
 rdx_status rdx_isa_constant(uint64_t bits, unsigned size_bits, rdx_isa_fmt fmt, rdx_isa_opnd *out);
 
 /*
+ * The bit pattern an inline float constant stands for in an operand of
+ * `size_bits` (16: F16, or BF16 when fmt is RDX_ISA_FMT_BF16; 32: F32; 64:
+ * F64).  Returns 0 for a code or size out of range.  The inverse of the float
+ * half of rdx_isa_constant; the one table of these values.
+ */
+uint64_t rdx_isa_fconst_bits(rdx_isa_fconst c, unsigned size_bits, rdx_isa_fmt fmt);
+
+/*
  * Encode `inst` for target `t` into out[0..RDX_ISA_MAX_BYTES); *len gets the
  * byte count (4..12, a multiple of 4).  Errors (message names the mnemonic and
  * operand or modifier): RDX_ERR_UNSUPPORTED (op/form not on the target, DPP the

@@ -283,6 +283,38 @@ START_TEST(buffer_formats_convert)
 }
 END_TEST
 
+/* 64-bit global atomics: cmpswap and add, returning the old value */
+START_TEST(global_atomics_64)
+{
+    et_case c = { 0 };
+    c.nin = 2;
+    for (unsigned l = 0; l < 32; l++) {
+        c.in[l][0] = 0xffffffffu - l;
+        c.in[l][1] = l;
+    }
+    /* every lane works on its own output slots 8..9 (a 64-bit word) */
+    c.body =
+        "v_mov_b32 v20, v1\n v_mov_b32 v21, v2\n global_store_b64 v0, v[20:21], s[0:1] offset:32\n"
+        "s_waitcnt_vscnt null, 0\n v_mov_b32 v22, 5\n v_mov_b32 v23, 0\n"
+        "global_atomic_add_u64 v[10:11], v0, v[22:23], s[0:1] offset:32 glc\n s_waitcnt vmcnt(0)\n"
+        /* DATA[63:0] = the new value, DATA[127:64] = the compare value (pcode) */
+        "v_add_co_u32 v26, vcc_lo, v10, 5\n v_add_co_ci_u32_e32 v27, vcc_lo, 0, v11, vcc_lo\n"
+        "v_mov_b32 v24, 0x1234\n v_mov_b32 v25, 0x5678\n"
+        "global_atomic_cmpswap_b64 v[12:13], v0, v[24:27], s[0:1] offset:32 glc\n"
+        "s_waitcnt vmcnt(0)\n";
+    c.nout = 4;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        uint64_t init = (uint64_t)(0xffffffffu - l) | (uint64_t)l << 32;
+        ck_assert_uint_eq(c.out[l][0] | (uint64_t)c.out[l][1] << 32, init);
+        ck_assert_uint_eq(c.out[l][2] | (uint64_t)c.out[l][3] << 32, init + 5);
+        /* the compare matched (old == init + 5): the swap value is in memory */
+        ck_assert_uint_eq(c.out[l][8], 0x1234);
+        ck_assert_uint_eq(c.out[l][9], 0x5678);
+    }
+}
+END_TEST
+
 Suite *et_suite_mem(void)
 {
     Suite *s = suite_create("emu_mem");
@@ -297,6 +329,7 @@ Suite *et_suite_mem(void)
     tcase_add_test(t, ds_atomics);
     tcase_add_test(t, buffer_format_table_matches_llvm);
     tcase_add_test(t, buffer_formats_convert);
+    tcase_add_test(t, global_atomics_64);
     suite_add_tcase(s, t);
     return s;
 }

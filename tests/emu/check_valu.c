@@ -594,6 +594,41 @@ START_TEST(trig_preop_segments)
 }
 END_TEST
 
+/* Integer dot products (signed/unsigned selection by neg bits) and v_fma_mix_f32 */
+START_TEST(dot_and_fma_mix)
+{
+    et_case c = { 0 };
+    c.nin = 3;
+    for (unsigned l = 0; l < 32; l++) {
+        c.in[l][0] = 0x80ff7f01u ^ (l * 0x01010101u);
+        c.in[l][1] = 0x7f80fe02u + l * 0x00030005u;
+        _Float16 h[2] = { (_Float16)(0.5f * l), (_Float16)(-1.5f) };
+        memcpy(&c.in[l][2], h, 4);
+    }
+    c.body = "v_dot4_u32_u8 v10, v1, v2, 7\n v_dot4_i32_iu8 v11, v1, v2, 7 neg_lo:[1,1,0]\n"
+             "v_dot4_i32_iu8 v12, v1, v2, 0 neg_lo:[0,1,0]\n"
+             "v_fma_mix_f32 v13, v3, v3, 1.0 op_sel:[1,0,0] op_sel_hi:[1,1,0]\n";
+    c.nout = 4;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        uint32_t a = c.in[l][0], b = c.in[l][1];
+        int64_t su = 7, ss = 7, us = 0;
+        for (int k = 0; k < 4; k++) {
+            uint32_t x = (a >> (8 * k)) & 255, y = (b >> (8 * k)) & 255;
+            su += (int64_t)x * y;
+            ss += (int64_t)(int8_t)x * (int8_t)y;
+            us += (int64_t)x * (int8_t)y;
+        }
+        ck_assert_uint_eq(c.out[l][0], (uint32_t)su);
+        ck_assert_uint_eq(c.out[l][1], (uint32_t)ss);
+        ck_assert_uint_eq(c.out[l][2], (uint32_t)us);
+        _Float16 h[2];
+        memcpy(h, &c.in[l][2], 4);
+        ck_assert_uint_eq(c.out[l][3], et_f(fmaf((float)h[1], (float)h[0], 1.0f)));
+    }
+}
+END_TEST
+
 Suite *et_suite_valu(void)
 {
     Suite *s = suite_create("emu_valu");
@@ -618,6 +653,7 @@ Suite *et_suite_valu(void)
     tcase_add_test(t, cvt_f16_rounding);
     tcase_add_test(t, permlane16_select);
     tcase_add_test(t, trig_preop_segments);
+    tcase_add_test(t, dot_and_fma_mix);
     suite_add_tcase(s, t);
     return s;
 }

@@ -583,6 +583,97 @@ START_TEST(wave64_lane_masks)
 }
 END_TEST
 
+START_TEST(fconst_bits_roundtrip)
+{
+    static const unsigned sizes[] = { 16, 32, 64 };
+    for (int c = 0; c < RDX_ISA_FCONST_COUNT; c++)
+        for (int k = 0; k < 3; k++) {
+            rdx_isa_fmt fmt = sizes[k] == 16   ? RDX_ISA_FMT_F16
+                              : sizes[k] == 32 ? RDX_ISA_FMT_F32
+                                               : RDX_ISA_FMT_F64;
+            rdx_isa_opnd o;
+            ck_assert_int_eq(rdx_isa_constant(rdx_isa_fconst_bits((rdx_isa_fconst)c, sizes[k], fmt),
+                                              sizes[k], fmt, &o),
+                             RDX_OK);
+            ck_assert_int_eq(o.kind, RDX_ISA_OPND_FLOAT);
+            ck_assert_int_eq(o.value, c);
+        }
+    /* independent values: 1.0 in each width, 1/(2pi) in f32 */
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 16, RDX_ISA_FMT_F16), 0x3c00);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 16, RDX_ISA_FMT_BF16), 0x3f80);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 32, RDX_ISA_FMT_F32), 0x3f800000);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 64, RDX_ISA_FMT_F64),
+                      0x3ff0000000000000ull);
+    float inv2pi = (float)(1.0 / (2.0 * 3.14159265358979323846));
+    uint32_t u;
+    memcpy(&u, &inv2pi, 4);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_INV_2PI, 32, RDX_ISA_FMT_F32), u);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_COUNT, 32, RDX_ISA_FMT_F32), 0);
+}
+END_TEST
+
+/* Assemble `text` with llvm-mc for `target`; rdx decodes the bytes to LLVM's
+ * operand list and re-encodes them exactly. */
+static void check_llvm_line(const char *target, const char *text)
+{
+    const char *mc = rdx_test_llvm_tool("llvm-mc");
+    ck_assert_ptr_nonnull(mc);
+    char cpu[32];
+    snprintf(cpu, sizeof cpu, "-mcpu=%s", target);
+    const char *argv[] = { mc, "-triple=amdgcn-amd-amdhsa", cpu, "-show-encoding", NULL };
+    rdx_test_proc p;
+    rdx_test_run(argv, text, strlen(text), &p);
+    const char *enc = strstr(p.out, "encoding: [");
+    ck_assert_msg(enc != NULL, "llvm-mc rejected '%s': %s", text, p.err);
+    uint8_t b[32];
+    size_t nb = 0;
+    for (const char *q = enc + 11; *q && *q != ']' && nb < sizeof b;) {
+        b[nb++] = (uint8_t)strtoul(q, (char **)&q, 16);
+        if (*q == ',')
+            q++;
+    }
+    rdx_test_proc_free(&p);
+    const rdx_isa_target *t = rdx_isa_target_find(target);
+    rdx_isa_inst in;
+    size_t len;
+    ck_assert_msg(rdx_isa_decode(t, b, nb, &in, &len) == RDX_OK, "%s: %s", text,
+                  rdx_error_message());
+    ck_assert_uint_eq(len, nb);
+    llvm_opnd lo[RDX_ISA_MAX_OPNDS + 4];
+    unsigned nx, n = llvm_text_operands(text, lo, RDX_ISA_MAX_OPNDS + 4, &nx);
+    ck_assert_msg(n == in.nopnd, "%s: %u operands, rdx %u", text, n, in.nopnd);
+    for (unsigned k = 0; k < n; k++)
+        if (lo[k].kind == LLVM_VGPR || lo[k].kind == LLVM_SGPR)
+            ck_assert_msg(in.opnd[k].reg == lo[k].reg && in.opnd[k].count == lo[k].count,
+                          "%s: operand %u is %u x%u in rdx", text, k, in.opnd[k].reg,
+                          in.opnd[k].count);
+    uint8_t out[RDX_ISA_MAX_BYTES];
+    size_t elen;
+    ck_assert_msg(rdx_isa_encode(t, &in, out, &elen) == RDX_OK, "%s: %s", text,
+                  rdx_error_message());
+    ck_assert_msg(elen == nb && memcmp(out, b, nb) == 0, "%s: re-encoded bytes differ", text);
+}
+
+/* BVH ray intersection: address groups (node, extent, origin, dir, inverse dir). */
+START_TEST(bvh_addresses)
+{
+    check_llvm_line("gfx1100", "image_bvh_intersect_ray v[4:7], v[9:19], s[4:7]");
+    check_llvm_line("gfx1100", "image_bvh64_intersect_ray v[4:7], v[9:20], s[4:7]");
+    check_llvm_line("gfx1100", "image_bvh_intersect_ray v[4:7], v[9:16], s[4:7] a16");
+    check_llvm_line("gfx1100",
+                    "image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], "
+                    "s[4:7]");
+    check_llvm_line("gfx1201",
+                    "image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16], v[17:19]], "
+                    "s[4:7]");
+    check_llvm_line("gfx1201",
+                    "image_bvh64_intersect_ray v[4:7], [v[9:10], v11, v[12:14], v[15:17], "
+                    "v[18:20]], s[4:7]");
+    check_llvm_line("gfx1201",
+                    "image_bvh_intersect_ray v[4:7], [v9, v10, v[11:13], v[14:16]], s[4:7] a16");
+}
+END_TEST
+
 START_TEST(api_lookup)
 {
     rdx_isa_op op;
@@ -732,6 +823,8 @@ void isa_add_api_tests(Suite *s)
     tcase_add_test(tc, api_encode_matches_llvm_mc);
     tcase_add_test(tc, api_encode_errors);
     tcase_add_test(tc, api_lookup);
+    tcase_add_test(tc, bvh_addresses);
+    tcase_add_test(tc, fconst_bits_roundtrip);
     tcase_add_test(tc, wave64_lane_masks);
     tcase_add_test(tc, constants_match_llvm_mc);
     tcase_add_test(tc, targets_agree_with_codeobj);
