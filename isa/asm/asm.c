@@ -138,8 +138,7 @@ static void resolve_fixups(rdx_asm_state *st)
             }
             d /= 4;
             if (d < -32768 || d > 32767) {
-                rdx_asm_error(st, col, "branch offset %lld dwords is out of range",
-                              (long long)d);
+                rdx_asm_error(st, col, "branch offset %lld dwords is out of range", (long long)d);
                 continue;
             }
             p[0] = (uint8_t)d;

@@ -116,16 +116,17 @@ static void do_data(rdx_asm_state *st, rdx_lexer *lx, unsigned size)
             if (size < 8) {
                 int64_t lo = -(1ll << (size * 8 - 1)), hi = (1ll << (size * 8)) - 1;
                 if (v.v < lo || v.v > hi) {
-                    rdx_asm_error(st, col, "value %lld does not fit in %u byte%s",
-                                  (long long)v.v, size, size > 1 ? "s" : "");
+                    rdx_asm_error(st, col, "value %lld does not fit in %u byte%s", (long long)v.v,
+                                  size, size > 1 ? "s" : "");
                     return;
                 }
             }
             for (unsigned i = 0; i < size; i++)
                 bytes[i] = (uint8_t)((uint64_t)v.v >> (8 * i));
         } else if (v.resolved) {
-            rdx_asm_error(st, col, "relocatable expressions are not supported in data "
-                                   "(only absolute values and label differences)");
+            rdx_asm_error(st, col,
+                          "relocatable expressions are not supported in data "
+                          "(only absolute values and label differences)");
             return;
         } else {
             rdx_asm_fixup f = { .kind = RDX_FIXUP_DATA,
@@ -146,8 +147,8 @@ static void do_data(rdx_asm_state *st, rdx_lexer *lx, unsigned size)
     if (!rdx_asm_expect_end(st, lx))
         return;
     if (rdx_asm_grow(st, (void **)&st->stmts, &st->capstmts, st->nstmts, sizeof *st->stmts))
-        st->stmts[st->nstmts++] = (rdx_asm_stmt){ st->line, st->cur, start,
-                                                  rdx_asm_cur_data(st)->len - start };
+        st->stmts[st->nstmts++] =
+            (rdx_asm_stmt){ st->line, st->cur, start, rdx_asm_cur_data(st)->len - start };
 }
 
 /* .zero/.skip/.space N[, fill] */
@@ -187,11 +188,21 @@ static void do_ascii(rdx_asm_state *st, rdx_lexer *lx, bool zero)
             if (c == '\\' && s < e) {
                 char x = *s++;
                 switch (x) {
-                case 'n': c = '\n'; break;
-                case 't': c = '\t'; break;
-                case 'r': c = '\r'; break;
-                case '0': c = 0; break;
-                default: c = (uint8_t)x; break;
+                case 'n':
+                    c = '\n';
+                    break;
+                case 't':
+                    c = '\t';
+                    break;
+                case 'r':
+                    c = '\r';
+                    break;
+                case '0':
+                    c = 0;
+                    break;
+                default:
+                    c = (uint8_t)x;
+                    break;
                 }
             }
             rdx_asm_emit(st, &c, 1);
@@ -429,8 +440,7 @@ void rdx_asm_directive(rdx_asm_state *st, rdx_lexer *lx)
         do_type(st, lx);
     } else if (name_is(&d, ".size") || name_is(&d, ".file") || name_is(&d, ".ident") ||
                name_is(&d, ".addrsig") || name_is(&d, ".addrsig_sym") ||
-               name_is(&d, ".popsection") || name_is(&d, ".amdgpu_lds") ||
-               name_is(&d, ".end")) {
+               name_is(&d, ".popsection") || name_is(&d, ".amdgpu_lds") || name_is(&d, ".end")) {
         skip_line(lx); /* accepted; the code-object writer computes what they would say */
     } else if (name_is(&d, ".amdgcn_target")) {
         do_target(st, lx);

@@ -15,10 +15,9 @@ typedef struct binop {
 } binop;
 
 static const binop binops[] = {
-    { "||", 1 }, { "&&", 2 }, { "|", 3 },  { "^", 4 },  { "&", 5 },  { "==", 6 },
-    { "!=", 6 }, { "<>", 6 }, { "<", 7 },  { "<=", 7 }, { ">", 7 },  { ">=", 7 },
-    { "<<", 8 }, { ">>", 8 }, { "+", 9 },  { "-", 9 },  { "*", 10 }, { "/", 10 },
-    { "%", 10 },
+    { "||", 1 }, { "&&", 2 }, { "|", 3 },  { "^", 4 },  { "&", 5 },  { "==", 6 }, { "!=", 6 },
+    { "<>", 6 }, { "<", 7 },  { "<=", 7 }, { ">", 7 },  { ">=", 7 }, { "<<", 8 }, { ">>", 8 },
+    { "+", 9 },  { "-", 9 },  { "*", 10 }, { "/", 10 }, { "%", 10 },
 };
 
 static int binop_prec(const rdx_tok *t, bool no_bar, const char **which)
@@ -181,7 +180,7 @@ static bool apply(rdx_asm_state *st, unsigned col, const char *op, rdx_asm_value
         a->v = x && y;
     else if (!strcmp(op, "||"))
         a->v = x || y;
-    else if (!strcmp(op, "==") )
+    else if (!strcmp(op, "=="))
         a->v = x == y;
     else if (!strcmp(op, "!=") || !strcmp(op, "<>"))
         a->v = x != y;

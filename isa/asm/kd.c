@@ -128,14 +128,29 @@ static void kd_finish(rdx_asm_state *st, unsigned end_col)
             implied_user_sgprs += f->user_sgprs;
         uint32_t bits = f->width >= 32 ? v : (v & ((1u << f->width) - 1)) << f->lo;
         switch (f->where) {
-        case KD_AT_GROUP: group = v; break;
-        case KD_AT_PRIVATE: priv = v; break;
-        case KD_AT_KERNARG: kernarg = v; break;
-        case KD_AT_RSRC1: rsrc1 |= bits; break;
-        case KD_AT_RSRC2: rsrc2 |= bits; break;
-        case KD_AT_RSRC3: rsrc3 |= bits; break;
-        case KD_AT_PROPS: props |= bits; break;
-        default: break;
+        case KD_AT_GROUP:
+            group = v;
+            break;
+        case KD_AT_PRIVATE:
+            priv = v;
+            break;
+        case KD_AT_KERNARG:
+            kernarg = v;
+            break;
+        case KD_AT_RSRC1:
+            rsrc1 |= bits;
+            break;
+        case KD_AT_RSRC2:
+            rsrc2 |= bits;
+            break;
+        case KD_AT_RSRC3:
+            rsrc3 |= bits;
+            break;
+        case KD_AT_PROPS:
+            props |= bits;
+            break;
+        default:
+            break;
         }
     }
     int iusgpr = field_index("user_sgpr_count");
@@ -178,8 +193,7 @@ static void kd_finish(rdx_asm_state *st, unsigned end_col)
         return;
     for (size_t k = 0; k < st->nkernels; k++)
         if (!strcmp(st->kernels[k].name, kd->name)) {
-            rdx_asm_error_at(st, kd->line, kd->col, "kernel '%s' is described twice",
-                             kd->name);
+            rdx_asm_error_at(st, kd->line, kd->col, "kernel '%s' is described twice", kd->name);
             return;
         }
     rdx_asm_kernel *k = &st->kernels[st->nkernels];
@@ -237,10 +251,11 @@ void rdx_asm_kd_line(rdx_asm_state *st, rdx_lexer *lx)
         return;
     }
     if (f->where == KD_AT_REJECT) {
-        rdx_asm_error(st, col, "%s", f->targets == KD_T_GFX90A
-                                         ? "directive requires gfx90a+"
-                                         : "directive is not supported with architected flat "
-                                           "scratch");
+        rdx_asm_error(st, col, "%s",
+                      f->targets == KD_T_GFX90A
+                          ? "directive requires gfx90a+"
+                          : "directive is not supported with architected flat "
+                            "scratch");
         return;
     }
     if (f->targets == KD_T_PRE12 && st->gfx >= 1200) {

@@ -110,8 +110,8 @@ static const char *const two_char_puncts[] = { "::", "||", "&&", "<<", ">>", "<=
 static void lex_one(rdx_lexer *lx, rdx_tok *t)
 {
     const char *e = lx->end;
-    while (lx->p < e && (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\f' ||
-                         *lx->p == '\v'))
+    while (lx->p < e &&
+           (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\f' || *lx->p == '\v'))
         lx->p++;
     memset(t, 0, sizeof *t);
     t->text = lx->p;

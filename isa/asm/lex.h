@@ -19,7 +19,8 @@ typedef enum rdx_tok_kind {
     RDX_TOK_INT,    /* 123, 0x1f, 0b101, 'c' */
     RDX_TOK_FLOAT,  /* 1.0, .5e3, 1e-3 */
     RDX_TOK_STRING, /* "..." (text excludes the quotes, escapes kept) */
-    RDX_TOK_PUNCT,  /* one or two characters: , : :: [ ] ( ) | || & && + - * / % ^ ~ ! < << <= > >> >= = == != */
+    RDX_TOK_PUNCT,  /* one or two characters: , : :: [ ] ( ) | || & && + - * / % ^ ~ ! < << <= > >>
+                       >= = == != */
     RDX_TOK_ERROR,  /* a character no token starts with, or an unterminated string */
 } rdx_tok_kind;
 
@@ -27,10 +28,10 @@ typedef struct rdx_tok {
     rdx_tok_kind kind;
     const char *text; /* first character */
     size_t len;
-    unsigned col;   /* 1-based column of text */
-    uint64_t ival;  /* RDX_TOK_INT value (saturates; `overflow` set) */
-    double fval;    /* RDX_TOK_FLOAT value */
-    bool overflow;  /* integer literal did not fit 64 bits */
+    unsigned col;  /* 1-based column of text */
+    uint64_t ival; /* RDX_TOK_INT value (saturates; `overflow` set) */
+    double fval;   /* RDX_TOK_FLOAT value */
+    bool overflow; /* integer literal did not fit 64 bits */
 } rdx_tok;
 
 typedef struct rdx_lexer {

@@ -44,9 +44,15 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
     unsigned fam = rdx_syntax_family_bit(t);
     uint32_t u = (uint32_t)v & 0xffff;
     switch (st) {
-    case RDX_IMM_DEC: put(o, "%u", u); return;
-    case RDX_IMM_HEX: put(o, "0x%x", u); return;
-    case RDX_IMM_SIGNED: put(o, "%d", v); return;
+    case RDX_IMM_DEC:
+        put(o, "%u", u);
+        return;
+    case RDX_IMM_HEX:
+        put(o, "0x%x", u);
+        return;
+    case RDX_IMM_SIGNED:
+        put(o, "%d", v);
+        return;
     case RDX_IMM_SMEM:
         if (v < 0)
             put(o, "-0x%x", (unsigned)-(int64_t)v);
@@ -89,12 +95,13 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
         return;
     case RDX_IMM_DELAY_ALU: {
         static const char *const ids[12] = {
-            "NO_DEP",      "VALU_DEP_1",  "VALU_DEP_2",        "VALU_DEP_3",
-            "VALU_DEP_4",  "TRANS32_DEP_1", "TRANS32_DEP_2",   "TRANS32_DEP_3",
-            "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3",
+            "NO_DEP",        "VALU_DEP_1",    "VALU_DEP_2",    "VALU_DEP_3",        "VALU_DEP_4",
+            "TRANS32_DEP_1", "TRANS32_DEP_2", "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1", "SALU_CYCLE_1",
+            "SALU_CYCLE_2",  "SALU_CYCLE_3",
         };
-        static const char *const skips[6] = { "SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3",
-                                               "SKIP_4" };
+        static const char *const skips[6] = {
+            "SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4"
+        };
         unsigned id0 = u & 15, skip = (u >> 4) & 7, id1 = (u >> 7) & 15;
         if (!id0 && !skip && !id1) {
             put(o, "0");
@@ -156,9 +163,15 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
     unsigned bits = info ? info->bits : 32;
     rdx_isa_role role = info ? (rdx_isa_role)info->role : RDX_ISA_ROLE_SRC0;
     switch (p->kind) {
-    case RDX_ISA_OPND_SGPR: reg_range(o, "s", p->reg, p->count); break;
-    case RDX_ISA_OPND_VGPR: reg_range(o, "v", p->reg, p->count); break;
-    case RDX_ISA_OPND_TTMP: reg_range(o, "ttmp", p->reg, p->count); break;
+    case RDX_ISA_OPND_SGPR:
+        reg_range(o, "s", p->reg, p->count);
+        break;
+    case RDX_ISA_OPND_VGPR:
+        reg_range(o, "v", p->reg, p->count);
+        break;
+    case RDX_ISA_OPND_TTMP:
+        reg_range(o, "ttmp", p->reg, p->count);
+        break;
     case RDX_ISA_OPND_SPECIAL: {
         const char *n = rdx_syntax_special_name(p->reg, p->count);
         if (n)
@@ -167,13 +180,21 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
             put(o, "/*special %u*/", p->reg);
         break;
     }
-    case RDX_ISA_OPND_INT: put(o, "%d", p->value); break;
+    case RDX_ISA_OPND_INT:
+        put(o, "%d", p->value);
+        break;
     case RDX_ISA_OPND_FLOAT:
         put(o, "%s", rdx_syntax_fconst_text((rdx_isa_fconst)p->value, bits));
         break;
-    case RDX_ISA_OPND_LITERAL: put(o, "0x%x", (uint32_t)p->value); break;
-    case RDX_ISA_OPND_BRANCH: put(o, "%u", (uint32_t)p->value & 0xffff); break;
-    case RDX_ISA_OPND_OFF: put(o, "off"); break;
+    case RDX_ISA_OPND_LITERAL:
+        put(o, "0x%x", (uint32_t)p->value);
+        break;
+    case RDX_ISA_OPND_BRANCH:
+        put(o, "%u", (uint32_t)p->value & 0xffff);
+        break;
+    case RDX_ISA_OPND_OFF:
+        put(o, "off");
+        break;
     case RDX_ISA_OPND_IMM:
         if (enc == RDX_ISA_ENC_SMEM && role == RDX_ISA_ROLE_SDATA) {
             print_imm(o, t, RDX_IMM_INLINE, p->value);
@@ -190,17 +211,26 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         }
         print_imm(o, t, rdx_syntax_imm_style((rdx_isa_op)in->op, enc, role), p->value);
         break;
-    default: put(o, "/*?*/"); break;
+    default:
+        put(o, "/*?*/");
+        break;
     }
 }
 
 static bool is_src_role(rdx_isa_role r, unsigned *idx)
 {
     switch (r) {
-    case RDX_ISA_ROLE_SRC0: *idx = 0; return true;
-    case RDX_ISA_ROLE_SRC1: *idx = 1; return true;
-    case RDX_ISA_ROLE_SRC2: *idx = 2; return true;
-    default: return false;
+    case RDX_ISA_ROLE_SRC0:
+        *idx = 0;
+        return true;
+    case RDX_ISA_ROLE_SRC1:
+        *idx = 1;
+        return true;
+    case RDX_ISA_ROLE_SRC2:
+        *idx = 2;
+        return true;
+    default:
+        return false;
     }
 }
 
@@ -317,9 +347,10 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_CLAMP])
             put(o, " clamp");
         if (m[RDX_ISA_MOD_OMOD])
-            put(o, " %s", m[RDX_ISA_MOD_OMOD] == 1 ? "mul:2"
-                          : m[RDX_ISA_MOD_OMOD] == 2 ? "mul:4"
-                                                      : "div:2");
+            put(o, " %s",
+                m[RDX_ISA_MOD_OMOD] == 1   ? "mul:2"
+                : m[RDX_ISA_MOD_OMOD] == 2 ? "mul:4"
+                                           : "div:2");
         break;
     case RDX_ISA_ENC_VINTERP:
         if (m[RDX_ISA_MOD_OP_SEL])
@@ -349,8 +380,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         }
         print_cpol(o, t, in);
         break;
-    }
-        break;
+    } break;
     case RDX_ISA_ENC_DS:
         if (m[RDX_ISA_MOD_OFFSET])
             put(o, " offset:%d", m[RDX_ISA_MOD_OFFSET]);
@@ -419,7 +449,8 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_ROW_EN])
             put(o, " row_en");
         break;
-    default: break;
+    default:
+        break;
     }
     if (form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_E64_DPP16)
         print_dpp16(o, in);
@@ -429,14 +460,13 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
 
 /* Operands [from, to) of `in` with source modifiers, comma-separated. */
 static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
-                           const rdx_isa_form_info *fi, unsigned from, unsigned to,
-                           rdx_isa_enc enc)
+                           const rdx_isa_form_info *fi, unsigned from, unsigned to, rdx_isa_enc enc)
 {
     unsigned nvaddr = 0;
     for (unsigned i = from; fi && i < to && i < fi->nopnd; i++)
         nvaddr += fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR;
-    bool nsa = nvaddr > 1 && (enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE ||
-                              enc == RDX_ISA_ENC_VSAMPLE);
+    bool nsa = nvaddr > 1 &&
+               (enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE);
     bool first = true, in_list = false;
     for (unsigned i = from; i < to; i++) {
         if (i == from && rdx_syntax_hidden_vdst(t, in, fi, enc))
@@ -461,7 +491,8 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         }
         unsigned si;
         bool neg = false, abs = false;
-        if (fi && i < fi->nopnd && is_vop(enc) && is_src_role((rdx_isa_role)fi->opnd[i].role, &si)) {
+        if (fi && i < fi->nopnd && is_vop(enc) &&
+            is_src_role((rdx_isa_role)fi->opnd[i].role, &si)) {
             if (enc != RDX_ISA_ENC_VOP3P) {
                 neg = (in->mod[RDX_ISA_MOD_NEG] >> si) & 1;
                 abs = (in->mod[RDX_ISA_MOD_ABS] >> si) & 1;
@@ -486,7 +517,8 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             strstr(rdx_isa_op_name((rdx_isa_op)in->op), "_cmpswap_")) {
             unsigned dc = in->opnd[i].count;
             for (unsigned j = 0; j < in->nopnd && j < fi->nopnd; j++)
-                if (fi->opnd[j].role == RDX_ISA_ROLE_DATA0 || fi->opnd[j].role == RDX_ISA_ROLE_VDATA)
+                if (fi->opnd[j].role == RDX_ISA_ROLE_DATA0 ||
+                    fi->opnd[j].role == RDX_ISA_ROLE_VDATA)
                     dc = in->opnd[j].count;
             reg_range(o, "v", in->opnd[i].reg, dc / 2 ? dc / 2 : 1);
             continue;
@@ -545,7 +577,6 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
         o.len = strlen(mn), buf[o.len] = 0;
     print_mods(&o, t, in, fi, enc, nsrc);
     if (o.overflow)
-        return rdx_fail(RDX_ERR_RANGE, "rdx_asm_print_inst: %zu bytes are too few for %s", cap,
-                        mn);
+        return rdx_fail(RDX_ERR_RANGE, "rdx_asm_print_inst: %zu bytes are too few for %s", cap, mn);
     return RDX_OK;
 }

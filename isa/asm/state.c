@@ -143,8 +143,7 @@ int rdx_asm_section_get(rdx_asm_state *st, const char *name, size_t len)
         if (strlen(st->sections[i].name) == len && !memcmp(st->sections[i].name, name, len))
             return (int)i;
     size_t cap = st->capsections;
-    if (!grow(st, (void **)&st->sections, &st->capsections, st->nsections,
-              sizeof *st->sections))
+    if (!grow(st, (void **)&st->sections, &st->capsections, st->nsections, sizeof *st->sections))
         return -1;
     if (cap != st->capsections) {
         rdx_buf *d = realloc(st->data, st->capsections * sizeof *d);

@@ -24,10 +24,10 @@ typedef struct rdx_asm_sym {
     char *name;
     bool defined;
     bool global;
-    bool is_set;  /* defined by .set/= (re-definable) */
-    int section;  /* RDX_ASM_ABS or a section index */
+    bool is_set; /* defined by .set/= (re-definable) */
+    int section; /* RDX_ASM_ABS or a section index */
     int64_t value;
-    int type;     /* RDX_ASM_SYM_* */
+    int type; /* RDX_ASM_SYM_* */
     uint64_t size;
     unsigned line; /* where defined (or first used) */
 } rdx_asm_sym;
@@ -35,8 +35,8 @@ typedef struct rdx_asm_sym {
 /* A value computed by an expression: absolute, or an offset in a section. */
 typedef struct rdx_asm_value {
     int64_t v;
-    int section;   /* RDX_ASM_ABS or the section the value is relative to */
-    bool resolved; /* false: names a symbol not (yet) defined */
+    int section;       /* RDX_ASM_ABS or the section the value is relative to */
+    bool resolved;     /* false: names a symbol not (yet) defined */
     const char *undef; /* first undefined symbol, for messages (points into source) */
     size_t undef_len;
 } rdx_asm_value;
@@ -53,7 +53,7 @@ typedef struct rdx_asm_fixup {
     size_t offset;     /* where the field starts in the section */
     size_t inst_start; /* start of the instruction (branches) */
     unsigned size;
-    const char *expr;  /* expression text (re-lexed at the end) */
+    const char *expr; /* expression text (re-lexed at the end) */
     const char *line_start;
     unsigned line;
 } rdx_asm_fixup;

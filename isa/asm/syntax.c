@@ -173,13 +173,13 @@ bool rdx_syntax_version_find(const char *name, size_t len, unsigned *id)
 }
 
 const char *const rdx_syntax_dim_names[8] = {
-    "SQ_RSRC_IMG_1D",       "SQ_RSRC_IMG_2D",       "SQ_RSRC_IMG_3D",
-    "SQ_RSRC_IMG_CUBE",     "SQ_RSRC_IMG_1D_ARRAY", "SQ_RSRC_IMG_2D_ARRAY",
+    "SQ_RSRC_IMG_1D",       "SQ_RSRC_IMG_2D",
+    "SQ_RSRC_IMG_3D",       "SQ_RSRC_IMG_CUBE",
+    "SQ_RSRC_IMG_1D_ARRAY", "SQ_RSRC_IMG_2D_ARRAY",
     "SQ_RSRC_IMG_2D_MSAA",  "SQ_RSRC_IMG_2D_MSAA_ARRAY",
 };
 
-const char *const rdx_syntax_scope_names[4] = { "SCOPE_CU", "SCOPE_SE", "SCOPE_DEV",
-                                                 "SCOPE_SYS" };
+const char *const rdx_syntax_scope_names[4] = { "SCOPE_CU", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS" };
 
 rdx_th_kind rdx_syntax_th_kind(rdx_isa_op op)
 {
@@ -195,20 +195,17 @@ rdx_th_kind rdx_syntax_th_kind(rdx_isa_op op)
 
 const char *rdx_syntax_th_name(rdx_th_kind k, unsigned v)
 {
-    static const char *const load[8] = { "TH_LOAD_RT",    "TH_LOAD_NT",    "TH_LOAD_HT",
-                                         "TH_LOAD_LU",    "TH_LOAD_NT_RT", "TH_LOAD_RT_NT",
+    static const char *const load[8] = { "TH_LOAD_RT",    "TH_LOAD_NT",
+                                         "TH_LOAD_HT",    "TH_LOAD_LU",
+                                         "TH_LOAD_NT_RT", "TH_LOAD_RT_NT",
                                          "TH_LOAD_NT_HT", NULL };
     static const char *const store[8] = { "TH_STORE_RT",    "TH_STORE_NT",    "TH_STORE_HT",
                                           "TH_STORE_WB",    "TH_STORE_NT_RT", "TH_STORE_RT_NT",
                                           "TH_STORE_NT_HT", "TH_STORE_NT_WB" };
-    static const char *const atomic[8] = { "TH_ATOMIC_RT",
-                                           "TH_ATOMIC_RETURN",
-                                           "TH_ATOMIC_NT",
-                                           "TH_ATOMIC_NT_RETURN",
-                                           "TH_ATOMIC_CASCADE_RT",
-                                           "TH_ATOMIC_CASCADE_RT_RETURN",
-                                           "TH_ATOMIC_CASCADE_NT",
-                                           "TH_ATOMIC_CASCADE_NT_RETURN" };
+    static const char *const atomic[8] = { "TH_ATOMIC_RT",         "TH_ATOMIC_RETURN",
+                                           "TH_ATOMIC_NT",         "TH_ATOMIC_NT_RETURN",
+                                           "TH_ATOMIC_CASCADE_RT", "TH_ATOMIC_CASCADE_RT_RETURN",
+                                           "TH_ATOMIC_CASCADE_NT", "TH_ATOMIC_CASCADE_NT_RETURN" };
     if (v > 7)
         return NULL;
     return k == RDX_TH_LOAD ? load[v] : k == RDX_TH_STORE ? store[v] : atomic[v];
@@ -285,8 +282,8 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
     rdx_isa_enc native = RDX_ISA_ENC_COUNT;
     if (rdx_isa_op_form(t, in->op, RDX_ISA_FORM_AUTO, &nat) == RDX_OK)
         native = (rdx_isa_enc)nat->enc;
-    bool promoted = native == RDX_ISA_ENC_VOP1 || native == RDX_ISA_ENC_VOP2 ||
-                    native == RDX_ISA_ENC_VOPC;
+    bool promoted =
+        native == RDX_ISA_ENC_VOP1 || native == RDX_ISA_ENC_VOP2 || native == RDX_ISA_ENC_VOPC;
     const char *suffix = "";
     switch (in->form) {
     case RDX_ISA_FORM_E32: {
@@ -296,12 +293,19 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
         suffix = in->nopnd == 0 || !has_e64 ? "" : "_e32";
         break;
     }
-    case RDX_ISA_FORM_E64: suffix = promoted ? "_e64" : ""; break;
+    case RDX_ISA_FORM_E64:
+        suffix = promoted ? "_e64" : "";
+        break;
     case RDX_ISA_FORM_DPP16:
-    case RDX_ISA_FORM_DPP8: suffix = native == RDX_ISA_ENC_VOPC ? "" : "_dpp"; break;
+    case RDX_ISA_FORM_DPP8:
+        suffix = native == RDX_ISA_ENC_VOPC ? "" : "_dpp";
+        break;
     case RDX_ISA_FORM_E64_DPP16:
-    case RDX_ISA_FORM_E64_DPP8: suffix = "_e64_dpp"; break;
-    default: break;
+    case RDX_ISA_FORM_E64_DPP8:
+        suffix = "_e64_dpp";
+        break;
+    default:
+        break;
     }
     snprintf(buf, cap, "%s%s", name ? name : "?", suffix);
 }
@@ -339,8 +343,8 @@ bool rdx_syntax_hidden_vdst(const rdx_isa_target *t, const rdx_isa_inst *in,
     if (!fi || !fi->nopnd || !rdx_syntax_is_atomic_noret(t, in))
         return false;
     rdx_isa_role r = (rdx_isa_role)fi->opnd[0].role;
-    bool mem = enc == RDX_ISA_ENC_FLAT || enc == RDX_ISA_ENC_GLOBAL ||
-               enc == RDX_ISA_ENC_SCRATCH || enc == RDX_ISA_ENC_VFLAT ||
-               enc == RDX_ISA_ENC_VGLOBAL || enc == RDX_ISA_ENC_VSCRATCH;
+    bool mem = enc == RDX_ISA_ENC_FLAT || enc == RDX_ISA_ENC_GLOBAL || enc == RDX_ISA_ENC_SCRATCH ||
+               enc == RDX_ISA_ENC_VFLAT || enc == RDX_ISA_ENC_VGLOBAL ||
+               enc == RDX_ISA_ENC_VSCRATCH;
     return mem && r == RDX_ISA_ROLE_VDST;
 }
