@@ -108,6 +108,17 @@ void rdx_asm_free(rdx_asm_result *r);
 /* Index of section `name` in r, or -1. */
 int rdx_asm_find_section(const rdx_asm_result *r, const char *name);
 
+/*
+ * Build an HSA code object (rdx/codeobj.h writer) from an assembled file:
+ * its .text, and one kernel per .amdhsa_kernel block, whose entry is the
+ * label of the same name in .text.  Metadata is generated from the
+ * descriptor (sizes, register counts, wave size; no .args — an
+ * .amdgpu_metadata block is not translated).  *out (malloc'd, *len bytes) is
+ * the caller's.  Errors: RDX_ERR_INVALID (a kernel without its label in
+ * .text, a result with errors), the writer's errors.
+ */
+rdx_status rdx_asm_write_codeobj(const rdx_asm_result *r, uint8_t **out, size_t *len);
+
 /* ---------------------------------------------------------- disassembly */
 
 /*
