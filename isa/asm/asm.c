@@ -116,6 +116,9 @@ static void resolve_fixups(rdx_asm_state *st)
         lx.p = f->expr;
         rdx_lex_next(&lx);
         st->line = f->line;
+        st->dot_fixed = true;
+        st->dot_section = f->section;
+        st->dot_value = (int64_t)f->inst_start;
         unsigned col = lx.tok.col;
         rdx_asm_value v;
         if (!rdx_asm_expr(st, &lx, false, &v))

@@ -95,8 +95,8 @@ static bool primary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value
     }
     if (t->kind == RDX_TOK_IDENT) {
         if (t->len == 1 && t->text[0] == '.') {
-            v->section = st->cur;
-            v->v = (int64_t)st->data[st->cur].len;
+            v->section = st->dot_fixed ? st->dot_section : st->cur;
+            v->v = st->dot_fixed ? st->dot_value : (int64_t)st->data[st->cur].len;
             rdx_lex_next(lx);
             return true;
         }

@@ -168,6 +168,9 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         break;
     case RDX_ISA_OPND_VGPR:
         reg_range(o, "v", p->reg, p->count);
+        /* True16 ops name register halves; the low half prints as v1.l. */
+        if (p->count <= 1 && !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_mov_b16"))
+            put(o, ".l");
         break;
     case RDX_ISA_OPND_TTMP:
         reg_range(o, "ttmp", p->reg, p->count);

@@ -73,6 +73,9 @@ typedef struct rdx_asm_state {
     struct rdx_kd_parse *kd;
 
     uint32_t max_vgpr, max_sgpr; /* .amdgcn.next_free_vgpr / _sgpr tracking */
+    bool dot_fixed;              /* resolving a fixup: '.' is (dot_section, dot_value) */
+    int dot_section;
+    int64_t dot_value;
 
     rdx_asm_section *sections;
     size_t nsections, capsections;

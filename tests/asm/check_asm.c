@@ -1,0 +1,12 @@
+/* tests/asm/check_asm.c — the asm suite: assembler and disassembler text. */
+#include "tests/asm/asm_test.h"
+#include "tests/harness/harness.h"
+
+int main(void)
+{
+    Suite *s = suite_create("asm");
+    asm_add_corpus_tests(s);
+    asm_add_directive_tests(s);
+    asm_add_error_tests(s);
+    return rdx_test_main(s);
+}

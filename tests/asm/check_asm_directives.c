@@ -1,0 +1,228 @@
+/*
+ * tests/asm/check_asm_directives.c — whole files: hand-written kernels
+ * assembled by rdx and by clang-19 -x assembler give the same .text and the
+ * same kernel descriptors; `rdx as` writes a code object llvm-objdump reads;
+ * bad input gives FILE:LINE:COL messages, all of them; random edits of a
+ * valid file never crash the assembler.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/asm.h>
+#include <rdx/codeobj.h>
+
+#include "tests/asm/asm_test.h"
+#include "tests/harness/harness.h"
+
+static rdx_asm_result *assemble_file(const char *path, const char *arch)
+{
+    size_t len;
+    char *src = rdx_test_read_file(path, &len);
+    rdx_asm_options o = { .filename = path, .arch = arch };
+    rdx_asm_result *r = NULL;
+    rdx_status st = rdx_asm_assemble(src, len, &o, &r);
+    ck_assert_msg(st == RDX_OK, "%s: %s", path, rdx_error_message());
+    free(src);
+    return r;
+}
+
+static void compare_with_clang(const char *path, const char *arch)
+{
+    rdx_asm_result *r = assemble_file(path, arch);
+    char *obj = rdx_test_tmp_path("clang.o");
+    const char *clang = rdx_test_llvm_tool("clang");
+    ck_assert_ptr_nonnull(clang);
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
+    const char *argv[] = { clang, "-x", "assembler", "-target", "amdgcn-amd-amdhsa", mcpu, "-c",
+                           path,  "-o", obj,         NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "clang: %s", p.err);
+    rdx_test_proc_free(&p);
+    rdx_codeobj *co;
+    ck_assert_msg(rdx_codeobj_read_file(obj, &co) == RDX_OK, "%s", rdx_error_message());
+    int text = rdx_asm_find_section(r, ".text");
+    ck_assert_int_ge(text, 0);
+    ck_assert_uint_eq(co->text_size, r->sections[text].size);
+    ck_assert_msg(!memcmp(co->text, r->sections[text].data, co->text_size),
+                  "%s: .text differs from clang's", path);
+    ck_assert_uint_eq(co->num_kernels, r->nkernels);
+    for (size_t i = 0; i < r->nkernels; i++) {
+        uint8_t theirs[64], ours[64];
+        ck_assert_int_eq(rdx_codeobj_kd_pack(&co->kernels[i].kd, co->target->major, theirs),
+                         RDX_OK);
+        memcpy(ours, r->kernels[i].descriptor, 64);
+        memset(theirs + 16, 0, 8); /* entry offset: relocated / computed by the writer */
+        memset(ours + 16, 0, 8);
+        for (int b = 0; b < 64; b++)
+            ck_assert_msg(theirs[b] == ours[b],
+                          "%s: kernel %s descriptor byte %d: 0x%02x, clang 0x%02x", path,
+                          r->kernels[i].name, b, ours[b], theirs[b]);
+    }
+    /* rdx's code object: llvm-objdump disassembles it. */
+    uint8_t *bytes;
+    size_t len;
+    ck_assert_msg(rdx_asm_write_codeobj(r, &bytes, &len) == RDX_OK, "%s", rdx_error_message());
+    char *co_path = rdx_test_tmp_path("rdx.co");
+    rdx_test_write_file(co_path, bytes, len);
+    const char *objdump = rdx_test_llvm_tool("llvm-objdump");
+    const char *argv2[] = { objdump, "-d", co_path, NULL };
+    ck_assert_int_eq(rdx_test_run(argv2, NULL, 0, &p), 0);
+    ck_assert_msg(strstr(p.out, "s_endpgm") != NULL, "llvm-objdump output: %s", p.out);
+    rdx_test_proc_free(&p);
+    free(bytes);
+    free(co_path);
+    rdx_codeobj_free(co);
+    free(obj);
+    rdx_asm_free(r);
+}
+
+START_TEST(kernel_gfx1100_matches_clang)
+{
+    compare_with_clang("tests/data/asm/kernel_gfx1100.s", "gfx1100");
+}
+END_TEST
+
+START_TEST(kernel_gfx1201_matches_clang)
+{
+    compare_with_clang("tests/data/asm/kernel_gfx1201.s", "gfx1201");
+}
+END_TEST
+
+START_TEST(data_and_alignment)
+{
+    const char *src = ".text\ns_endpgm\n.p2align 4\ns_endpgm\n.data\n.byte 1, 2\n.short 0x304\n"
+                      ".p2align 3\n.long x - .\n.quad -1\nx:\n.set y, 5\n.byte y * 2\n";
+    rdx_asm_result *r;
+    ck_assert_int_eq(rdx_asm_assemble(src, strlen(src), NULL, &r), RDX_OK);
+    int t = rdx_asm_find_section(r, ".text"), d = rdx_asm_find_section(r, ".data");
+    static const uint8_t text[] = { 0,    0,    0xb0, 0xbf, 0,    0,    0x80, 0xbf, 0,    0,
+                                    0x80, 0xbf, 0,    0,    0x80, 0xbf, 0,    0,    0xb0, 0xbf };
+    ck_assert_uint_eq(r->sections[t].size, sizeof text);
+    ck_assert(!memcmp(r->sections[t].data, text, sizeof text));
+    static const uint8_t data[] = { 1, 2,    4,    3,    0,    0,    0,    0,    12,   0, 0,
+                                    0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 10 };
+    ck_assert_uint_eq(r->sections[d].size, sizeof data);
+    ck_assert(!memcmp(r->sections[d].data, data, sizeof data));
+    rdx_asm_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------------------- errors */
+
+START_TEST(all_errors_reported)
+{
+    const char *src = "s_mov_b32 s0, s1\n"           /* 1 ok */
+                      "v_bogus_op v0\n"              /* 2 */
+                      "s_mov_b32 s0,\n"              /* 3 */
+                      "v_add_f32 v0, v1\n"           /* 4 */
+                      "s_branch nowhere\n"           /* 5 */
+                      ".amdhsa_kernel k\n"           /* 6 */
+                      ".amdhsa_foo 1\n"              /* 7 */
+                      ".amdhsa_next_free_vgpr 300\n" /* 8 ok here, too many below */
+                      ".end_amdhsa_kernel\n"         /* 9: next_free_sgpr missing */
+                      "v_mov_b32 v0, v[1:0]\n"       /* 10 */
+                      ".byte 300\n"                  /* 11 */
+                      ".unknown_directive\n";        /* 12 */
+    rdx_asm_options o = { .filename = "bad.s", .arch = "gfx1100" };
+    rdx_asm_result *r;
+    ck_assert_int_eq(rdx_asm_assemble(src, strlen(src), &o, &r), RDX_ERR_PARSE);
+    static const char *const want[] = {
+        "bad.s:2:1: error: invalid instruction 'v_bogus_op'",
+        "bad.s:3:1: error: invalid operand count for s_mov_b32",
+        "bad.s:4:1: error: invalid operand count for v_add_f32",
+        "bad.s:5:10: error: undefined symbol 'nowhere'",
+        "bad.s:7:1: error: unknown .amdhsa_kernel directive",
+        "bad.s:9:1: error: .amdhsa_next_free_sgpr directive is required",
+        "bad.s:10:15: error: invalid register range",
+        "bad.s:11:7: error: value 300 does not fit in 1 byte",
+        "bad.s:12:1: error: unknown directive",
+    };
+    size_t nw = sizeof want / sizeof want[0];
+    for (size_t i = 0; i < r->ndiags; i++)
+        fprintf(stderr, "  %s\n", r->diags[i].text);
+    ck_assert_uint_eq(r->ndiags, nw);
+    for (size_t i = 0; i < nw; i++)
+        ck_assert_msg(!strncmp(r->diags[i].text, want[i], strlen(want[i])), "got '%s', want '%s'",
+                      r->diags[i].text, want[i]);
+    rdx_asm_free(r);
+}
+END_TEST
+
+START_TEST(rdx_as_command_errors)
+{
+    char *in = rdx_test_tmp_path("e.s"), *out = rdx_test_tmp_path("e.co");
+    const char *src = "s_endpgm\ns_mov_b32 s0\nv_nop v1\n";
+    rdx_test_write_file(in, src, strlen(src));
+    const char *argv[] = { rdx_test_rdx_path(), "as", in, "-o", out, NULL };
+    rdx_test_proc p;
+    ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 1);
+    ck_assert_msg(strstr(p.err, "e.s:2:1: error:") && strstr(p.err, "e.s:3:"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    const char *argv2[] = { rdx_test_rdx_path(), "as", in, NULL };
+    ck_assert_int_eq(rdx_test_run(argv2, NULL, 0, &p), 2);
+    rdx_test_proc_free(&p);
+    free(in);
+    free(out);
+}
+END_TEST
+
+START_TEST(random_edits_never_crash)
+{
+    size_t len;
+    char *base = rdx_test_read_file("tests/data/asm/kernel_gfx1100.s", &len);
+    char *buf = malloc(len + 64);
+    static const char alphabet[] = "v[]:,|-().0123456789sx_;\n\"# abcdefghijklmnopqrstuvwxyz";
+    unsigned seed = 12345;
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(buf, base, len);
+        size_t n = len;
+        int edits = 1 + iter % 4;
+        for (int e = 0; e < edits; e++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t pos = (seed >> 8) % (n ? n : 1);
+            int kind = (seed >> 4) % 3;
+            char ch = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+            if (kind == 0 && n > 0) {
+                memmove(buf + pos, buf + pos + 1, n - pos - 1);
+                n--;
+            } else if (kind == 1 && n + 1 < len + 64) {
+                memmove(buf + pos + 1, buf + pos, n - pos);
+                buf[pos] = ch;
+                n++;
+            } else {
+                buf[pos] = ch;
+            }
+        }
+        rdx_asm_result *r = NULL;
+        rdx_status st = rdx_asm_assemble(buf, n, NULL, &r);
+        ck_assert(st == RDX_OK || st == RDX_ERR_PARSE);
+        ck_assert_ptr_nonnull(r);
+        ck_assert(st == RDX_OK ? r->ndiags == 0 : r->ndiags > 0);
+        rdx_asm_free(r);
+    }
+    free(buf);
+    free(base);
+}
+END_TEST
+
+void asm_add_directive_tests(Suite *s)
+{
+    TCase *tc = tcase_create("directives");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, kernel_gfx1100_matches_clang);
+    tcase_add_test(tc, kernel_gfx1201_matches_clang);
+    tcase_add_test(tc, data_and_alignment);
+    suite_add_tcase(s, tc);
+}
+
+void asm_add_error_tests(Suite *s)
+{
+    TCase *tc = tcase_create("errors");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, all_errors_reported);
+    tcase_add_test(tc, rdx_as_command_errors);
+    tcase_add_test(tc, random_edits_never_crash);
+    suite_add_tcase(s, tc);
+}
