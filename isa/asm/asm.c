@@ -305,7 +305,8 @@ rdx_status rdx_asm_assemble(const char *src, size_t len, const rdx_asm_options *
         state_free(&st);
         return rdx_fail(RDX_ERR_NOMEM, "out of memory assembling %s", st.file);
     }
-    qsort(st.diags, st.ndiags, sizeof *st.diags, diag_cmp);
+    if (st.ndiags)
+        qsort(st.diags, st.ndiags, sizeof *st.diags, diag_cmp);
     rdx_asm_result *r = make_result(&st);
     state_free(&st);
     if (!r)
