@@ -121,7 +121,8 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
         const isa_field *off = &L->f[L->mod[RDX_ISA_MOD_OFFSET]];
         int32_t ov =
             (int32_t)(isa_get(d->w, off->lo, off->width) << (32 - off->width)) >> (32 - off->width);
-        if (v == RDX_ISA_REG_NULL) {
+        if (v == RDX_ISA_REG_NULL && (ov != 0 || d->t->family != RDX_ISA_FAMILY_RDNA3)) {
+            /* LLVM prints the offset as the operand (RDNA3 prints a zero one as null) */
             o->kind = RDX_ISA_OPND_IMM;
             o->value = ov;
             d->out->mod[RDX_ISA_MOD_OFFSET] = 0;
@@ -305,6 +306,9 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
         else if (s0 == ISA_SRC_DPP8 || s0 == ISA_SRC_DPP8_FI)
             form = e64 ? RDX_ISA_FORM_E64_DPP8 : RDX_ISA_FORM_DPP8;
         if (form != row->form) {
+            const uint32_t *ok = isa_target_dpp[t->index][e64 ? 1 : 0];
+            if (!(ok[row->op / 32] >> (row->op % 32) & 1u))
+                return bad(&d, "DPP is not valid for this op");
             dpp_words = 1;
             if (!need_words(&d, base_words + 1))
                 return bad(&d, "truncated DPP dword");
@@ -327,15 +331,20 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
         if (row->nopnd - 1 + nimg > RDX_ISA_MAX_OPNDS)
             return bad(&d, "too many NSA addresses");
     }
-    if (row->enc == RDX_ISA_ENC_GLOBAL || row->enc == RDX_ISA_ENC_VGLOBAL) {
+    unsigned first_slot = (row->flags & ROW_ATOMIC) && !isa_atomic_returns(t, out->mod) ? 1 : 0;
+    if ((row->flags & ROW_OPTIMM) && isa_get(d.w, L->f[FLD_SIMM16].lo, 16) == 0)
+        first_slot = 1;
+    out->nopnd = (uint8_t)(row->nopnd - first_slot);
+    if ((row->enc == RDX_ISA_ENC_GLOBAL || row->enc == RDX_ISA_ENC_VGLOBAL) && out->nopnd &&
+        isa_slot_enc[row->first + row->nopnd - 1].how == HOW_SADDR) {
         /* the vaddr width depends on saddr, which comes later in the list */
         if (isa_get(d.w, L->f[FLD_SADDR].lo, L->f[FLD_SADDR].width) == RDX_ISA_REG_NULL)
-            out->opnd[row->nopnd - 1].kind = RDX_ISA_OPND_OFF;
+            out->opnd[out->nopnd - 1].kind = RDX_ISA_OPND_OFF;
     }
     unsigned lit_at = base_words + dpp_words + nsa_words;
     unsigned oi = 0;
     rdx_status st;
-    for (unsigned i = 0; i < row->nopnd; i++) {
+    for (unsigned i = first_slot; i < row->nopnd; i++) {
         const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
         const isa_slot *sl = &isa_slot_enc[row->first + i];
         if (sl->how == HOW_MIMG_VADDR) {
@@ -355,14 +364,22 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
             static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3,
                                              FLD_VADDR4 };
             unsigned na = isa_image_addr_count(row, out);
-            if (na > 5)
-                na = 5;
+            unsigned nf = L->f[FLD_VADDR4].width ? 5 : 4, last = 1;
             if (na < 1)
                 na = 1;
+            if (na > nf) {
+                last = na - (nf - 1); /* the last field holds a range */
+                na = nf;
+            }
             if (row->nopnd - 1 + na > RDX_ISA_MAX_OPNDS)
                 return bad(&d, "too many image addresses");
-            for (unsigned k = 0; k < na; k++)
-                out->opnd[oi++] = rdx_isa_vgpr(isa_get(d.w, L->f[flds[k]].lo, 8), 1);
+            for (unsigned k = 0; k < na; k++) {
+                unsigned r = isa_get(d.w, L->f[flds[k]].lo, 8);
+                unsigned c = k + 1 == na ? last : 1;
+                if (r + c > 256)
+                    return bad(&d, "VGPR range past v255");
+                out->opnd[oi++] = rdx_isa_vgpr(r, c);
+            }
             continue;
         }
         if ((st = dec_slot(&d, row, L, si, sl, &out->opnd[oi], form, lit_at)))

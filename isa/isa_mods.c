@@ -52,6 +52,10 @@ bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rd
         ok = L->f[FLD_OPSEL_HI].width != 0;
         break;
     case RDX_ISA_MOD_OFFSET:
+        if (row->flags & ROW_OFFSET_OPND) {
+            ok = false;
+            break;
+        }
         if (row->enc == RDX_ISA_ENC_DS) {
             ok = !(row->flags & ROW_DS2);
             break;

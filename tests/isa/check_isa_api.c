@@ -272,6 +272,20 @@ START_TEST(api_encode_errors)
     in = mk(RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_DPP16,
             OPS(rdx_isa_vgpr(0, 1), rdx_isa_literal(5), rdx_isa_vgpr(2, 1)));
     expect_error("gfx1100", &in, RDX_ERR_INVALID, "DPP needs a VGPR as src0");
+    /* DPP on an op LLVM has no DPP form for (64-bit operands) */
+    in = mk(RDX_ISA_OP_V_CEIL_F64, RDX_ISA_FORM_DPP16, OPS(rdx_isa_vgpr(0, 2), rdx_isa_vgpr(2, 2)));
+    in.mod[RDX_ISA_MOD_ROW_MASK] = 0xf;
+    expect_error("gfx1100", &in, RDX_ERR_UNSUPPORTED, "v_ceil_f64: no dpp form on gfx1100");
+    /* VOPD: both src0 in bank 1, and two even destinations */
+    in = mk(RDX_ISA_OP_V_DUAL_ADD_F32, RDX_ISA_FORM_NATIVE,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_vgpr(3, 1),
+                rdx_isa_vgpr(5, 1), rdx_isa_vgpr(7, 1)));
+    in.op_y = RDX_ISA_OP_V_DUAL_MUL_F32;
+    in.nx = 3;
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "src0 operands v1 and v5 must use different");
+    in.opnd[4] = rdx_isa_vgpr(4, 1);
+    in.opnd[3] = rdx_isa_vgpr(6, 1);
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "one even and one odd");
     /* VGPR out of range */
     in = mk(RDX_ISA_OP_V_MOV_B32, RDX_ISA_FORM_E32, OPS(rdx_isa_vgpr(256, 1), rdx_isa_vgpr(1, 1)));
     expect_error("gfx1100", &in, RDX_ERR_RANGE, "operand 0 (vdst): register 256..256 out of range");
