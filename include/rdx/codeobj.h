@@ -40,7 +40,12 @@ typedef struct rdx_codeobj_target {
     bool sramecc_supported; /* whether e_flags may carry the SRAMECC feature bits */
 } rdx_codeobj_target;
 
-/* The target named `name` ("gfx1100"), or NULL if rdx does not know it. */
+/*
+ * The target named `name` — a processor ("gfx1100") or a full target id as
+ * .amdgcn_target and amdhsa.target spell it ("amdgcn-amd-amdhsa--gfx1100") —
+ * or NULL if rdx does not know it.  Feature suffixes (":xnack+") are not
+ * accepted: no gfx11/gfx12 target has them.
+ */
 const rdx_codeobj_target *rdx_codeobj_target_find(const char *name);
 
 /* The target whose EF_AMDGPU_MACH value is `mach`, or NULL. */
@@ -298,7 +303,8 @@ typedef struct rdx_codeobj_kernel {
 
 /* ----------------------------------------------------------------- writer */
 
-/* What rdx_codeobj_write puts in a code object. */
+/* What rdx_codeobj_write puts in a code object (initialise with designated
+   initializers: fields may be added at the end). */
 typedef struct rdx_codeobj_image {
     const char *target;  /* "gfx1100" ... (see rdx_codeobj_target_find) */
     unsigned version;    /* code object version 4 or 5; 0 means 5 */
@@ -306,6 +312,11 @@ typedef struct rdx_codeobj_image {
     size_t code_size;
     const rdx_codeobj_kernel *kernels;
     size_t num_kernels;
+    /* Optional: a complete MessagePack metadata document to write instead of
+       the one generated from kernels[].meta (e.g. from an assembler's
+       .amdgpu_metadata block).  It must decode strictly, or the write fails. */
+    const uint8_t *metadata;
+    size_t metadata_size;
 } rdx_codeobj_image;
 
 /*

@@ -19,7 +19,7 @@ void rdx_codeobj_kernel_meta_init(rdx_codeobj_kernel_meta *m)
 void rdx_codeobj_meta_version(unsigned version, uint32_t out[2])
 {
     out[0] = 1;
-    out[1] = version >= 4 ? version - 3 : 0;
+    out[1] = version == 4 ? 1 : 2;
 }
 
 /* ------------------------------------------------------------ encoding */

@@ -136,7 +136,21 @@ static rdx_status build_contents(const rdx_codeobj_image *img, const rdx_codeobj
     unsigned version = img->version ? img->version : 5;
     /* .note: one NT_AMDGPU_METADATA note. */
     rdx_buf md = { 0 };
-    st = rdx_codeobj_meta_encode(&md, t, version, img->kernels, img->num_kernels);
+    if (img->metadata) {
+        /* A caller's document: it must be valid MessagePack. */
+        rdx_arena a = { 0 };
+        rdx_msgpack_node *doc;
+        st =
+            rdx_msgpack_decode(img->metadata, img->metadata_size, &a, "code object metadata", &doc);
+        if (!st && doc->kind != RDX_MSGPACK_MAP)
+            st = rdx_fail(RDX_ERR_INVALID, "code object metadata: expected a map, got %s",
+                          rdx_msgpack_kind_name(doc->kind));
+        rdx_arena_free(&a);
+        if (!st)
+            st = rdx_buf_append(&md, img->metadata, img->metadata_size);
+    } else {
+        st = rdx_codeobj_meta_encode(&md, t, version, img->kernels, img->num_kernels);
+    }
     if (!st && md.len > UINT32_MAX)
         st = rdx_fail(RDX_ERR_RANGE, "metadata of %zu bytes is too large", md.len);
     if (!st)

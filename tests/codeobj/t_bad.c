@@ -32,7 +32,12 @@ static uint8_t *rdx_object(size_t *len)
     }
     k[0].name = "alpha";
     k[1].name = "beta";
-    rdx_codeobj_image img = { "gfx1100", 5, code, sizeof code, k, 2 };
+    rdx_codeobj_image img = { .target = "gfx1100",
+                              .version = 5,
+                              .code = code,
+                              .code_size = sizeof code,
+                              .kernels = k,
+                              .num_kernels = 2 };
     uint8_t *out;
     ck_assert_int_eq(rdx_codeobj_write(&img, &out, len), RDX_OK);
     return out;
