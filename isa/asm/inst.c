@@ -30,6 +30,7 @@ typedef struct popnd {
     int64_t ival;
     double fval;
     bool neg, abs, sext;
+    bool hi;        /* vN.h: high 16-bit half */
     bool from_func; /* hwreg(...), sendmsg(...): a finished immediate */
     unsigned col;
     const char *expr; /* P_EXPR: expression text (a label not yet defined) */
@@ -45,6 +46,7 @@ typedef struct pinst {
     int32_t mod[RDX_ISA_MOD_COUNT];
     bool mod_set[RDX_ISA_MOD_COUNT];
     bool dpp16, dpp8;
+    unsigned op_sel_len; /* elements written in op_sel:[...] */
 } pinst;
 
 static bool tok_text_is(const rdx_tok *t, const char *s)
@@ -143,15 +145,19 @@ static int parse_reg(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
         return 1;
     }
     size_t n = t->len;
-    /* True16 halves: v1.l is the register itself (.h is not supported). */
-    if (n > 2 && t->text[n - 2] == '.' && (t->text[n - 1] == 'l' || t->text[n - 1] == 'L') &&
-        reg_name(t->text, n - 2, &file, &idx) && file == RDX_ISA_OPND_VGPR)
+    /* True16 halves: v1.l is the register, v1.h its high half (v129 in 32-bit encodings). */
+    bool hi = false;
+    if (n > 2 && t->text[n - 2] == '.' && strchr("lLhH", t->text[n - 1]) &&
+        reg_name(t->text, n - 2, &file, &idx) && file == RDX_ISA_OPND_VGPR) {
+        hi = t->text[n - 1] == 'h' || t->text[n - 1] == 'H';
         n -= 2;
+    }
     if (reg_name(t->text, n, &file, &idx)) {
         o->kind = P_REG;
         o->file = (uint8_t)file;
         o->reg = (uint16_t)idx;
         o->count = 1;
+        o->hi = hi;
         rdx_lex_next(lx);
         return 1;
     }
@@ -496,7 +502,7 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
 
 /* ------------------------------------------------------------ modifiers */
 
-static bool parse_bit_list(rdx_asm_state *st, rdx_lexer *lx, int32_t *out)
+static bool parse_bit_list(rdx_asm_state *st, rdx_lexer *lx, int32_t *out, unsigned *len)
 {
     if (!expect(st, lx, "[", "'['"))
         return false;
@@ -515,6 +521,7 @@ static bool parse_bit_list(rdx_asm_state *st, rdx_lexer *lx, int32_t *out)
             return false;
         }
         v |= (int32_t)b << i;
+        *len = i + 1;
         if (rdx_tok_is(&lx->tok, "]"))
             break;
         if (!expect(st, lx, ",", "',' or ']'"))
@@ -522,6 +529,96 @@ static bool parse_bit_list(rdx_asm_state *st, rdx_lexer *lx, int32_t *out)
     }
     rdx_lex_next(lx);
     *out = v;
+    return true;
+}
+
+/* swizzle(QUAD_PERM,a,b,c,d | BITMASK_PERM,"mask" | BROADCAST,g,l | SWAP,n | REVERSE,n) */
+static bool parse_swizzle(rdx_asm_state *st, rdx_lexer *lx, int32_t *out)
+{
+    unsigned col = lx->tok.col;
+    rdx_lex_next(lx);
+    if (!expect(st, lx, "(", "'('"))
+        return false;
+    const rdx_tok *t = &lx->tok;
+    int64_t a[4] = { 0 };
+    uint32_t v = 0;
+    if (tok_text_is(t, "QUAD_PERM")) {
+        rdx_lex_next(lx);
+        for (int i = 0; i < 4; i++) {
+            if (!expect(st, lx, ",", "','") || !small_int(st, lx, &a[i]))
+                return false;
+            if (a[i] < 0 || a[i] > 3) {
+                rdx_asm_error(st, col, "invalid lane id in swizzle(QUAD_PERM)");
+                return false;
+            }
+            v |= (uint32_t)a[i] << (2 * i);
+        }
+        v |= 0x8000;
+    } else if (tok_text_is(t, "BITMASK_PERM")) {
+        rdx_lex_next(lx);
+        if (!expect(st, lx, ",", "','"))
+            return false;
+        if (lx->tok.kind != RDX_TOK_STRING || lx->tok.len != 5) {
+            rdx_asm_error(st, lx->tok.col, "expected a 5-character bitmask string");
+            return false;
+        }
+        uint32_t and_m = 0, or_m = 0, xor_m = 0;
+        for (unsigned i = 0; i < 5; i++) {
+            unsigned bit = 16u >> i;
+            switch (lx->tok.text[i]) {
+            case '0':
+                break;
+            case '1':
+                or_m |= bit;
+                break;
+            case 'p':
+                and_m |= bit;
+                break;
+            case 'i':
+                and_m |= bit, xor_m |= bit;
+                break;
+            default:
+                rdx_asm_error(st, lx->tok.col, "invalid bitmask character (0, 1, p or i)");
+                return false;
+            }
+        }
+        rdx_lex_next(lx);
+        v = and_m | (or_m << 5) | (xor_m << 10);
+    } else if (tok_text_is(t, "BROADCAST") || tok_text_is(t, "SWAP") || tok_text_is(t, "REVERSE")) {
+        char kind = (char)toupper((unsigned char)t->text[0]);
+        rdx_lex_next(lx);
+        int nargs = kind == 'B' ? 2 : 1;
+        for (int i = 0; i < nargs; i++)
+            if (!expect(st, lx, ",", "','") || !small_int(st, lx, &a[i]))
+                return false;
+        if (kind == 'B') {
+            if (a[0] < 2 || a[0] > 32 || (a[0] & (a[0] - 1)) || a[1] < 0 || a[1] >= a[0]) {
+                rdx_asm_error(st, col, "invalid swizzle(BROADCAST) group size or lane");
+                return false;
+            }
+            v = (uint32_t)(32 - a[0]) | ((uint32_t)a[1] << 5);
+        } else if (kind == 'S') {
+            if (a[0] < 1 || a[0] > 16 || (a[0] & (a[0] - 1))) {
+                rdx_asm_error(st, col, "invalid swizzle(SWAP) group size");
+                return false;
+            }
+            v = 31 | ((uint32_t)a[0] << 10);
+        } else {
+            if (a[0] < 2 || a[0] > 32 || (a[0] & (a[0] - 1))) {
+                rdx_asm_error(st, col, "invalid swizzle(REVERSE) group size");
+                return false;
+            }
+            v = 31 | ((uint32_t)(a[0] - 1) << 10);
+        }
+    } else {
+        rdx_asm_error(st, t->col,
+                      "expected a swizzle mode (QUAD_PERM, BITMASK_PERM, BROADCAST, "
+                      "SWAP, REVERSE)");
+        return false;
+    }
+    if (!expect(st, lx, ")", "')'"))
+        return false;
+    *out = (int32_t)v;
     return true;
 }
 
@@ -577,6 +674,19 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
     };
     rdx_tok pk = rdx_lex_peek(lx);
     bool colon = rdx_tok_is(&pk, ":");
+    if (tok_text_is(t, "offset") && colon) {
+        rdx_lexer save = *lx;
+        rdx_lex_next(lx);
+        rdx_lex_next(lx);
+        if (tok_text_is(&lx->tok, "swizzle")) {
+            int32_t v;
+            if (!parse_swizzle(st, lx, &v))
+                return -1;
+            set_mod(pi, RDX_ISA_MOD_OFFSET, v);
+            return 1;
+        }
+        *lx = save;
+    }
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (tok_text_is(t, flags[i].name) && !colon) {
             set_mod(pi, flags[i].mod, 1);
@@ -600,6 +710,21 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
             return 1;
         }
     unsigned col = t->col;
+    if (tok_text_is(t, "byte_sel") && colon && rdx_syntax_byte_sel_kind(op)) {
+        rdx_lex_next(lx);
+        int64_t v;
+        if (!colon_int(st, lx, &v))
+            return -1;
+        if (v < 0 || v > 3) {
+            rdx_asm_error(st, col, "invalid byte_sel value (0-3)");
+            return -1;
+        }
+        int32_t hi = (int32_t)(v >> 1) & 1, lo = (int32_t)v & 1;
+        set_mod(pi, RDX_ISA_MOD_OP_SEL,
+                rdx_syntax_byte_sel_kind(op) == 1 ? (hi | lo << 1) : (lo << 2 | hi << 3));
+        pi->op_sel_len = 4;
+        return 1;
+    }
     if ((tok_text_is(t, "mul") || tok_text_is(t, "div")) && colon) {
         bool mul = tok_text_is(t, "mul");
         rdx_lex_next(lx);
@@ -630,9 +755,12 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
             rdx_lex_next(lx);
             rdx_lex_next(lx);
             int32_t v;
-            if (!parse_bit_list(st, lx, &v))
+            unsigned len;
+            if (!parse_bit_list(st, lx, &v, &len))
                 return -1;
             set_mod(pi, lists[i].mod, v);
+            if (lists[i].mod == RDX_ISA_MOD_OP_SEL)
+                pi->op_sel_len = len;
             return 1;
         }
     if (tok_text_is(t, "quad_perm") && colon) {
@@ -1053,6 +1181,12 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
         if (src_index(&fi->opnd[i], &k) && k + 1 > nsrc)
             nsrc = k + 1;
     }
+    if (pi->mod_set[RDX_ISA_MOD_OP_SEL] && enc != RDX_ISA_ENC_VOP3P && enc != RDX_ISA_ENC_VINTERP &&
+        nsrc < 3 && pi->op_sel_len == nsrc + 1) {
+        /* op_sel:[src0, .., dst]: the element after the sources is the destination, bit 3. */
+        int32_t v = pi->mod[RDX_ISA_MOD_OP_SEL];
+        in->mod[RDX_ISA_MOD_OP_SEL] = (v & ((1 << nsrc) - 1)) | (((v >> nsrc) & 1) << 3);
+    }
     if (enc == RDX_ISA_ENC_VOP3P && !pi->mod_set[RDX_ISA_MOD_OP_SEL_HI])
         in->mod[RDX_ISA_MOD_OP_SEL_HI] = (int32_t)rdx_syntax_op_sel_hi_default(op, nsrc);
     else if (enc == RDX_ISA_ENC_VOP3P && nsrc == 2 && !rdx_syntax_is_mix(op))
@@ -1083,20 +1217,11 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
         in->nopnd = 1;
         return true;
     }
-    bool hidden = false;
+    /* Atomics without return have no vdst (isa.h): their slot list starts with it. */
+    unsigned skip = 0;
     if (is_mem_enc(enc) && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
-        n + 1 == fi->nopnd) {
-        rdx_isa_inst probe = *in;
-        hidden = rdx_syntax_is_atomic_noret(c->t, &probe);
-    }
-    if (hidden) {
-        memmove(ps + 1, ps, n * sizeof ps[0]);
-        memset(&ps[0], 0, sizeof ps[0]);
-        ps[0].kind = P_REG;
-        ps[0].file = RDX_ISA_OPND_VGPR;
-        ps[0].count = fi->opnd[0].bits / 32 ? fi->opnd[0].bits / 32 : 1;
-        n++;
-    }
+        n + 1 == fi->nopnd && rdx_syntax_is_atomic_noret(c->t, in))
+        skip = 1;
     bool image = enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
     unsigned extra = 0; /* NSA list items beyond the first address slot */
     if (image) {
@@ -1110,19 +1235,36 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
                 inlist = false;
         }
     }
-    if (enc != RDX_ISA_ENC_VOPD && n != fi->nopnd + extra)
-        return bind_err(c, n > fi->nopnd ? ps[fi->nopnd].col : mn_col,
+    if (enc != RDX_ISA_ENC_VOPD && n + skip != fi->nopnd + extra)
+        return bind_err(c, n + skip > fi->nopnd ? ps[fi->nopnd - skip].col : mn_col,
                         "invalid operand count for %s: expected %u operands, found %u", name,
-                        fi->nopnd - hidden, n - hidden);
+                        fi->nopnd - skip, n);
     if (n > RDX_ISA_MAX_OPNDS)
         return bind_err(c, ps[RDX_ISA_MAX_OPNDS].col, "too many operands");
-    unsigned slot = 0;
+    unsigned slot = skip;
     for (unsigned i = 0; i < n; i++) {
         if (i > 0 && !(image && !ps[i].list_start && slot_in_list(ps, i)))
             slot++;
         const rdx_isa_opnd_info *si = slot < fi->nopnd ? &fi->opnd[slot] : NULL;
+        /* VOPD: the slot list is the X op's; any half takes registers and constants. */
+        static const rdx_isa_opnd_info vopd_any = {
+            RDX_ISA_ROLE_SRC0, RDX_ISA_FMT_F32, 32,
+            RDX_ISA_KIND_BIT(RDX_ISA_OPND_SGPR) | RDX_ISA_KIND_BIT(RDX_ISA_OPND_VGPR) |
+                RDX_ISA_KIND_BIT(RDX_ISA_OPND_SPECIAL) | RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT) |
+                RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT) | RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)
+        };
+        if (enc == RDX_ISA_ENC_VOPD)
+            si = &vopd_any;
         if (!convert(c, &ps[i], si, i, &in->opnd[i]))
             return false;
+        if (ps[i].hi) {
+            if (ps[i].reg > 127 || form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 ||
+                form == RDX_ISA_FORM_E64_DPP8)
+                return bind_err(c, ps[i].col,
+                                "high halves (.h) are only supported in 32-bit "
+                                "encodings of v0..v127");
+            in->opnd[i].reg = (uint16_t)(ps[i].reg + 128);
+        }
         unsigned k;
         if ((ps[i].neg || ps[i].abs || ps[i].sext)) {
             if (!src_index(si, &k) || enc == RDX_ISA_ENC_VOPD ||
@@ -1133,14 +1275,11 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
             if (ps[i].abs)
                 in->mod[enc == RDX_ISA_ENC_VOP3P ? RDX_ISA_MOD_NEG_HI : RDX_ISA_MOD_ABS] |= 1 << k;
         }
-        if (si && si->role == RDX_ISA_ROLE_VDATA && in->opnd[i].kind == RDX_ISA_OPND_VGPR &&
-            !strncmp(name, "image_gather4", 13))
-            in->opnd[i].count = (uint8_t)(1 + (pi->mod[RDX_ISA_MOD_TFE] ? 1 : 0));
     }
     in->nopnd = (uint8_t)n;
     in->nx = (uint8_t)(enc == RDX_ISA_ENC_VOPD ? pi->nx : 0);
     /* A returning cmpswap writes v[n:n+k] but the tables size vdst like the data pair. */
-    if (!hidden && strstr(name, "_cmpswap_"))
+    if (!skip && strstr(name, "_cmpswap_"))
         for (unsigned i = 0; i < n && i < fi->nopnd; i++)
             if (fi->opnd[i].role == RDX_ISA_ROLE_VDST && in->opnd[i].kind == RDX_ISA_OPND_VGPR)
                 in->opnd[i].count = (uint8_t)(fi->opnd[i].bits / 32);

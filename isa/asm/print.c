@@ -87,11 +87,27 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
             put(o, "0x%x", u);
             return;
         }
-        put(o,
-            "depctr_hold_cnt(%u) depctr_sa_sdst(%u) depctr_va_vdst(%u) depctr_va_sdst(%u) "
-            "depctr_va_ssrc(%u) depctr_va_vcc(%u) depctr_vm_vsrc(%u)",
-            (u >> 7) & 1, u & 1, (u >> 12) & 15, (u >> 9) & 7, (u >> 8) & 1, (u >> 1) & 1,
-            (u >> 2) & 7);
+        {
+            static const struct {
+                const char *name;
+                unsigned lo, width;
+            } f[7] = { { "depctr_hold_cnt", 7, 1 }, { "depctr_sa_sdst", 0, 1 },
+                       { "depctr_va_vdst", 12, 4 }, { "depctr_va_sdst", 9, 3 },
+                       { "depctr_va_ssrc", 8, 1 },  { "depctr_va_vcc", 1, 1 },
+                       { "depctr_vm_vsrc", 2, 3 } };
+            bool all = true;
+            for (int k = 0; k < 7; k++)
+                if (((u >> f[k].lo) & ((1u << f[k].width) - 1)) != (1u << f[k].width) - 1)
+                    all = false;
+            const char *sep = "";
+            for (int k = 0; k < 7; k++) {
+                unsigned x = (u >> f[k].lo) & ((1u << f[k].width) - 1);
+                if (all || x != (1u << f[k].width) - 1) {
+                    put(o, "%s%s(%u)", sep, f[k].name, x);
+                    sep = " ";
+                }
+            }
+        }
         return;
     case RDX_IMM_DELAY_ALU: {
         static const char *const ids[12] = {
@@ -167,10 +183,14 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         reg_range(o, "s", p->reg, p->count);
         break;
     case RDX_ISA_OPND_VGPR:
-        reg_range(o, "v", p->reg, p->count);
-        /* True16 ops name register halves; the low half prints as v1.l. */
-        if (p->count <= 1 && !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_mov_b16"))
-            put(o, ".l");
+        /* True16 ops name register halves: v1.l; in 32-bit encodings v128+n is vn.h. */
+        if (p->count <= 1 && !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_mov_b16")) {
+            bool hi = p->reg >= 128 && in->form != RDX_ISA_FORM_E64 &&
+                      in->form != RDX_ISA_FORM_E64_DPP16 && in->form != RDX_ISA_FORM_E64_DPP8;
+            put(o, "v%u.%c", hi ? p->reg - 128u : p->reg, hi ? 'h' : 'l');
+        } else {
+            reg_range(o, "v", p->reg, p->count);
+        }
         break;
     case RDX_ISA_OPND_TTMP:
         reg_range(o, "ttmp", p->reg, p->count);
@@ -274,6 +294,40 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
         put(o, " fi:1");
 }
 
+/* ds_swizzle_b32's offset as LLVM spells it: offset:swizzle(MODE,...). */
+static void print_swizzle(out *o, unsigned v)
+{
+    if ((v & 0xff00) == 0x8000) {
+        put(o, " offset:swizzle(QUAD_PERM,%u,%u,%u,%u)", v & 3, (v >> 2) & 3, (v >> 4) & 3,
+            (v >> 6) & 3);
+        return;
+    }
+    if (v & 0x8000) {
+        put(o, " offset:%u", v);
+        return;
+    }
+    unsigned and_m = v & 31, or_m = (v >> 5) & 31, xor_m = (v >> 10) & 31;
+    if (and_m == 31 && or_m == 0 && xor_m && !(xor_m & (xor_m - 1))) {
+        put(o, " offset:swizzle(SWAP,%u)", xor_m);
+        return;
+    }
+    if (and_m == 31 && or_m == 0 && xor_m && !((xor_m + 1) & xor_m)) {
+        put(o, " offset:swizzle(REVERSE,%u)", xor_m + 1);
+        return;
+    }
+    unsigned group = 31 - and_m + 1;
+    if (group > 1 && !(group & (group - 1)) && or_m < group && xor_m == 0) {
+        put(o, " offset:swizzle(BROADCAST,%u,%u)", group, or_m);
+        return;
+    }
+    put(o, " offset:swizzle(BITMASK_PERM,\"");
+    for (unsigned bit = 16; bit; bit >>= 1) {
+        char c = !(and_m & bit) ? ((or_m & bit) ? '1' : '0') : (xor_m & bit) ? 'i' : 'p';
+        put(o, "%c", c);
+    }
+    put(o, "\")");
+}
+
 static void print_dpp8(out *o, const rdx_isa_inst *in)
 {
     unsigned v = (unsigned)in->mod[RDX_ISA_MOD_DPP8];
@@ -329,7 +383,8 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         bool mix = rdx_syntax_is_mix((rdx_isa_op)in->op);
         if (m[RDX_ISA_MOD_OP_SEL])
             print_bits_list(o, "op_sel", (unsigned)m[RDX_ISA_MOD_OP_SEL], nsrc);
-        if ((unsigned)m[RDX_ISA_MOD_OP_SEL_HI] != def_hi)
+        unsigned hmask = (1u << nsrc) - 1;
+        if (((unsigned)m[RDX_ISA_MOD_OP_SEL_HI] & hmask) != (def_hi & hmask))
             print_bits_list(o, "op_sel_hi", (unsigned)m[RDX_ISA_MOD_OP_SEL_HI], nsrc);
         if (m[RDX_ISA_MOD_NEG] && !mix)
             print_bits_list(o, "neg_lo", (unsigned)m[RDX_ISA_MOD_NEG], nsrc);
@@ -344,9 +399,24 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
     case RDX_ISA_ENC_VOPC:
     case RDX_ISA_ENC_VOP3:
     case RDX_ISA_ENC_VOP3SD:
-        if (m[RDX_ISA_MOD_OP_SEL])
-            print_bits_list(o, "op_sel", (unsigned)m[RDX_ISA_MOD_OP_SEL],
-                            nsrc + (fi && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST));
+        if (m[RDX_ISA_MOD_OP_SEL] && rdx_syntax_byte_sel_kind((rdx_isa_op)in->op)) {
+            unsigned v = (unsigned)m[RDX_ISA_MOD_OP_SEL];
+            unsigned bs = rdx_syntax_byte_sel_kind((rdx_isa_op)in->op) == 1
+                              ? ((v & 1) << 1) | ((v >> 1) & 1)
+                              : (((v >> 3) & 1) << 1) | ((v >> 2) & 1);
+            put(o, " byte_sel:%u", bs);
+        } else if (m[RDX_ISA_MOD_OP_SEL]) {
+            /* op_sel:[src0, .., srcN-1, dst]: the destination is bit 3. */
+            unsigned v = (unsigned)m[RDX_ISA_MOD_OP_SEL];
+            unsigned n = rdx_syntax_tied_src2((rdx_isa_op)in->op) ? 3 : nsrc;
+            /* The destination's element is there for 16-bit results only. */
+            bool dst = fi && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
+                       (n == 3 || fi->opnd[0].bits <= 16 || ((v >> 3) & 1));
+            unsigned mask = v & ((1u << n) - 1);
+            if (dst)
+                mask |= ((v >> 3) & 1) << n;
+            print_bits_list(o, "op_sel", mask, n + dst);
+        }
         if (m[RDX_ISA_MOD_CLAMP])
             put(o, " clamp");
         if (m[RDX_ISA_MOD_OMOD])
@@ -376,7 +446,8 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         for (unsigned i = 0; fi && i < in->nopnd && i < fi->nopnd; i++)
             if (fi->opnd[i].role == RDX_ISA_ROLE_SOFFSET && in->opnd[i].kind != RDX_ISA_OPND_IMM)
                 reg_soffset = true;
-        if (reg_soffset && (m[RDX_ISA_MOD_OFFSET] || t->family == RDX_ISA_FAMILY_RDNA4)) {
+        if (reg_soffset && (m[RDX_ISA_MOD_OFFSET] || t->family == RDX_ISA_FAMILY_RDNA4) &&
+            !strstr(rdx_isa_op_name((rdx_isa_op)in->op), "_prefetch_")) {
             int32_t v = m[RDX_ISA_MOD_OFFSET];
             put(o, v < 0 ? " offset:-0x%x" : " offset:0x%x",
                 v < 0 ? (unsigned)-(int64_t)v : (unsigned)v);
@@ -385,7 +456,9 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         break;
     } break;
     case RDX_ISA_ENC_DS:
-        if (m[RDX_ISA_MOD_OFFSET])
+        if (m[RDX_ISA_MOD_OFFSET] && !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "ds_swizzle_b32"))
+            print_swizzle(o, (unsigned)m[RDX_ISA_MOD_OFFSET] & 0xffff);
+        else if (m[RDX_ISA_MOD_OFFSET])
             put(o, " offset:%d", m[RDX_ISA_MOD_OFFSET]);
         if (m[RDX_ISA_MOD_OFFSET0])
             put(o, " offset0:%d", m[RDX_ISA_MOD_OFFSET0]);
@@ -465,16 +538,20 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
 static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                            const rdx_isa_form_info *fi, unsigned from, unsigned to, rdx_isa_enc enc)
 {
-    unsigned nvaddr = 0;
+    bool image = enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
+    unsigned nvaddr = 0, first_vaddr = 0;
     for (unsigned i = from; fi && i < to && i < fi->nopnd; i++)
-        nvaddr += fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR;
-    bool nsa = nvaddr > 1 &&
-               (enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE);
+        if (fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR) {
+            if (!nvaddr)
+                first_vaddr = i;
+            nvaddr++;
+        }
+    if (image && fi && in->nopnd > fi->nopnd && nvaddr)
+        nvaddr = 1 + (in->nopnd - fi->nopnd);
+    bool nsa = nvaddr > 1 && image;
     bool first = true, in_list = false;
     for (unsigned i = from; i < to; i++) {
-        if (i == from && rdx_syntax_hidden_vdst(t, in, fi, enc))
-            continue;
-        bool is_vaddr = nsa && fi && i < fi->nopnd && fi->opnd[i].role == RDX_ISA_ROLE_VADDR;
+        bool is_vaddr = nsa && i >= first_vaddr && i < first_vaddr + nvaddr;
         if (in_list && !is_vaddr) {
             put(o, "]");
             in_list = false;
@@ -484,13 +561,6 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         if (is_vaddr && !in_list) {
             put(o, "[");
             in_list = true;
-        }
-        if (fi && i < fi->nopnd && fi->opnd[i].role == RDX_ISA_ROLE_VDATA &&
-            in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].count < 4 &&
-            !strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "image_gather4", 13)) {
-            reg_range(o, "v", in->opnd[i].reg,
-                      (in->mod[RDX_ISA_MOD_D16] ? 2 : 4) + (in->mod[RDX_ISA_MOD_TFE] ? 1 : 0));
-            continue;
         }
         unsigned si;
         bool neg = false, abs = false;
@@ -504,8 +574,12 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
                 abs = (in->mod[RDX_ISA_MOD_NEG_HI] >> si) & 1;
             }
         }
-        bool sext = neg && fi && i < fi->nopnd && fi->opnd[i].fmt == RDX_ISA_FMT_B &&
-                    !rdx_syntax_is_mix((rdx_isa_op)in->op) &&
+        /* Integer sources write the neg bit as sext(); v_ldexp_f16's exponent is one. */
+        bool int_src = fi && i < fi->nopnd &&
+                       (fi->opnd[i].fmt == RDX_ISA_FMT_B ||
+                        (fi->opnd[i].role == RDX_ISA_ROLE_SRC1 &&
+                         !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_ldexp_f16")));
+        bool sext = neg && int_src && !rdx_syntax_is_mix((rdx_isa_op)in->op) &&
                     strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_cndmask", 9) != 0;
         if (sext) {
             put(o, "sext(");
@@ -515,17 +589,6 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             put(o, "-");
         if (abs)
             put(o, "|");
-        if (fi && i < fi->nopnd && fi->opnd[i].role == RDX_ISA_ROLE_VDST &&
-            in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].count >= 2 &&
-            strstr(rdx_isa_op_name((rdx_isa_op)in->op), "_cmpswap_")) {
-            unsigned dc = in->opnd[i].count;
-            for (unsigned j = 0; j < in->nopnd && j < fi->nopnd; j++)
-                if (fi->opnd[j].role == RDX_ISA_ROLE_DATA0 ||
-                    fi->opnd[j].role == RDX_ISA_ROLE_VDATA)
-                    dc = in->opnd[j].count;
-            reg_range(o, "v", in->opnd[i].reg, dc / 2 ? dc / 2 : 1);
-            continue;
-        }
         print_operand(o, t, in, fi, i, enc);
         if (sext)
             put(o, ")");

@@ -81,7 +81,7 @@ const char *rdx_syntax_fconst_text(rdx_isa_fconst c, unsigned bits)
     };
     if ((unsigned)c >= RDX_ISA_FCONST_COUNT)
         return "?";
-    if (c == RDX_ISA_FCONST_INV_2PI && bits == 64)
+    if (c == RDX_ISA_FCONST_INV_2PI && bits >= 64)
         return "0.15915494309189532";
     return text[c];
 }
@@ -270,9 +270,10 @@ rdx_imm_style rdx_syntax_imm_style(rdx_isa_op op, rdx_isa_enc enc, rdx_isa_role 
 unsigned rdx_syntax_op_sel_hi_default(rdx_isa_op op, unsigned nsrc)
 {
     const char *n = rdx_isa_op_name(op);
+    (void)nsrc;
     if (n && strstr(n, "_mix"))
         return 0;
-    return (1u << nsrc) - 1;
+    return 7; /* the field's three bits, also for two-source ops */
 }
 
 void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap)
@@ -290,7 +291,7 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
         /* LLVM writes _e32 only when a VOP3 form of the op exists too. */
         const rdx_isa_form_info *e64 = NULL;
         bool has_e64 = rdx_isa_op_form(t, in->op, RDX_ISA_FORM_E64, &e64) == RDX_OK;
-        suffix = in->nopnd == 0 || !has_e64 ? "" : "_e32";
+        suffix = in->nopnd == 0 || !has_e64 || !strcmp(name, "v_readfirstlane_b32") ? "" : "_e32";
         break;
     }
     case RDX_ISA_FORM_E64:
@@ -347,4 +348,22 @@ bool rdx_syntax_hidden_vdst(const rdx_isa_target *t, const rdx_isa_inst *in,
                enc == RDX_ISA_ENC_VFLAT || enc == RDX_ISA_ENC_VGLOBAL ||
                enc == RDX_ISA_ENC_VSCRATCH;
     return mem && r == RDX_ISA_ROLE_VDST;
+}
+
+unsigned rdx_syntax_byte_sel_kind(rdx_isa_op op)
+{
+    const char *n = rdx_isa_op_name(op);
+    if (!n)
+        return 0;
+    if (!strcmp(n, "v_cvt_f32_fp8") || !strcmp(n, "v_cvt_f32_bf8"))
+        return 1;
+    if (!strcmp(n, "v_cvt_sr_fp8_f32") || !strcmp(n, "v_cvt_sr_bf8_f32"))
+        return 2;
+    return 0;
+}
+
+bool rdx_syntax_tied_src2(rdx_isa_op op)
+{
+    const char *n = rdx_isa_op_name(op);
+    return n && (!strncmp(n, "v_fmac_", 7) || !strncmp(n, "v_mac_", 6));
 }

@@ -75,4 +75,9 @@ bool rdx_syntax_is_atomic_noret(const rdx_isa_target *t, const rdx_isa_inst *in)
 bool rdx_syntax_hidden_vdst(const rdx_isa_target *t, const rdx_isa_inst *in,
                             const rdx_isa_form_info *fi, rdx_isa_enc enc);
 
+/* byte_sel:N ops: 1 = v_cvt_f32_fp8/bf8 (op_sel bits 0-1), 2 = v_cvt_sr_* (bits 2-3); else 0. */
+unsigned rdx_syntax_byte_sel_kind(rdx_isa_op op);
+/* v_fmac_* / v_mac_*: src2 is tied to vdst; op_sel lists four elements. */
+bool rdx_syntax_tied_src2(rdx_isa_op op);
+
 #endif /* RDX_ISA_ASM_SYNTAX_H */

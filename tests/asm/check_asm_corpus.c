@@ -19,50 +19,13 @@ typedef struct exception {
     const char *target, *op, *reason;
 } exception;
 
-/* Assembly exceptions (text -> bytes). */
+/* Assembly exceptions (text -> bytes): none at present. */
 static const exception asm_exceptions[] = {
-    { "gfx1100", "v_mov_b16", "true16 high halves (v127.h) are not parsed" },
-    { "gfx1201", "s_prefetch_inst",
-      "RDNA4 prefetch operand order (sbase, offset, soffset, "
-      "sdata) not mapped to the SMEM slots" },
-    { "gfx1201", "s_prefetch_data", "as s_prefetch_inst" },
-    { "gfx1201", "s_prefetch_inst_pc_rel", "as s_prefetch_inst" },
-    { "gfx1201", "s_prefetch_data_pc_rel", "as s_prefetch_inst" },
-    { "gfx1201", "s_buffer_prefetch_data", "as s_prefetch_inst" },
     { NULL, NULL, NULL },
 };
 
-/* Disassembly exceptions (bytes -> text). */
+/* Disassembly exceptions (bytes -> text): none at present. */
 static const exception dis_exceptions[] = {
-    { "*", "v_mov_b16", "true16 .h halves and DPP forms of v_mov_b16 print without .l/.h" },
-    { "*", "v_ldexp_f16", "DPP src1 neg printed as -x where LLVM writes sext(x)" },
-    { "gfx1100", "image_sample_d_g16",
-      "address count of _g16 samples comes from the decoder "
-      "(isa-core) one short" },
-    { "gfx1100", "image_sample_d_o_g16", "as image_sample_d_g16" },
-    { "gfx1100", "image_sample_d_cl_g16", "as image_sample_d_g16" },
-    { "gfx1100", "image_sample_d_cl_o_g16", "as image_sample_d_g16" },
-    { "gfx1100", "image_sample_c_d_g16", "as image_sample_d_g16" },
-    { "gfx1100", "image_sample_c_d_o_g16", "as image_sample_d_g16" },
-    { "gfx1100", "image_sample_c_d_cl_g16", "as image_sample_d_g16" },
-    { "gfx1100", "image_sample_c_d_cl_o_g16", "as image_sample_d_g16" },
-    { "gfx1100", "v_wmma_i32_16x16x16_iu8", "wmma neg_lo/neg_hi on integer sources" },
-    { "gfx1100", "v_wmma_f32_16x16x16_f16", "wmma op_sel_hi default with inline constant" },
-    { "*", "v_cndmask_b32", "LLVM appends an 'Invalid register' comment for exec_lo" },
-    { "*", "v_add_co_ci_u32", "as v_cndmask_b32" },
-    { "*", "v_subrev_co_ci_u32", "as v_cndmask_b32" },
-    { "gfx1100", "s_waitcnt_depctr", "one reserved-bit pattern printed symbolically" },
-    { "gfx1201", "s_wait_alu", "as s_waitcnt_depctr" },
-    { "gfx1201", "s_prefetch_inst", "operand order, as for assembly" },
-    { "gfx1201", "s_prefetch_data", "as s_prefetch_inst" },
-    { "gfx1201", "s_prefetch_inst_pc_rel", "as s_prefetch_inst" },
-    { "gfx1201", "s_prefetch_data_pc_rel", "as s_prefetch_inst" },
-    { "gfx1201", "s_buffer_prefetch_data", "as s_prefetch_inst" },
-    { "gfx1201", "image_load_mip", "RDNA4 NSA address lists print without [..]" },
-    { "gfx1201", "image_load_mip_pck", "as image_load_mip" },
-    { "gfx1201", "image_load_mip_pck_sgn", "as image_load_mip" },
-    { "gfx1201", "image_store_mip", "as image_load_mip" },
-    { "gfx1201", "image_store_mip_pck", "as image_load_mip" },
     { NULL, NULL, NULL },
 };
 
