@@ -824,8 +824,7 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
             rdx_asm_error(st, col, "expected 0 or 1");
             return -1;
         }
-        /* LLVM takes bound_ctrl:0 as bound_ctrl:1 (the field's meaning is inverted). */
-        set_mod(pi, bc ? RDX_ISA_MOD_BOUND_CTRL : RDX_ISA_MOD_FI, bc ? 1 : (int32_t)v);
+        set_mod(pi, bc ? RDX_ISA_MOD_BOUND_CTRL : RDX_ISA_MOD_FI, (int32_t)v);
         return 1;
     }
     if (tok_text_is(t, "dpp8") && colon) {
@@ -1090,6 +1089,22 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
         }
         if (p->from_func)
             return bind_err(c, p->col, "this operand takes no symbolic value");
+        /* A literal whose bits are an inline float constant is encoded as that constant. */
+        if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && (v < -16 || v > 64)) {
+            static const uint32_t f32_bits[9] = { 0x3f000000, 0xbf000000, 0x3f800000,
+                                                  0xbf800000, 0x40000000, 0xc0000000,
+                                                  0x40800000, 0xc0800000, 0x3e22f983 };
+            static const uint32_t f16_bits[9] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
+                                                  0xc000, 0x4400, 0xc400, 0x3118 };
+            bool f16 = si->fmt == RDX_ISA_FMT_F16;
+            const uint32_t *tab = f16 ? f16_bits : si->bits == 32 ? f32_bits : NULL;
+            for (int k = 0; tab && k < 9; k++)
+                if ((uint64_t)v == tab[k]) {
+                    o->kind = RDX_ISA_OPND_FLOAT;
+                    o->value = k;
+                    return true;
+                }
+        }
         if (v >= -16 && v <= 64 && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT))) {
             o->kind = RDX_ISA_OPND_INT;
             o->value = (int32_t)v;

@@ -8,5 +8,6 @@ int main(void)
     asm_add_corpus_tests(s);
     asm_add_directive_tests(s);
     asm_add_error_tests(s);
+    asm_add_variant_tests(s);
     return rdx_test_main(s);
 }
