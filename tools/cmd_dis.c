@@ -40,7 +40,8 @@ static void dis_code(const rdx_isa_target *t, const uint8_t *code, size_t n,
         size_t len = 0;
         if (rdx_isa_decode(t, code + off, n - off, &in, &len) == RDX_OK &&
             rdx_asm_print_inst(t, &in, text, sizeof text) == RDX_OK) {
-            printf("\t%s", text);
+            putchar('\t');
+            fputs(text, stdout);
         } else {
             len = n - off >= 4 ? 4 : n - off;
             uint32_t w = 0;
@@ -60,7 +61,7 @@ static void dis_code(const rdx_isa_target *t, const uint8_t *code, size_t n,
                 printf(" %08X", w);
             }
         }
-        printf("\n");
+        putchar('\n');
         off += len;
     }
 }

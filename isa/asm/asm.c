@@ -17,6 +17,8 @@ static char *blank_block_comments(const char *src, size_t len)
         return NULL;
     memcpy(s, src, len);
     s[len] = 0;
+    if (!memmem(s, len, "/*", 2))
+        return s; /* nothing to blank */
     bool in_str = false;
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
@@ -77,7 +79,8 @@ static void do_line(rdx_asm_state *st, rdx_lexer *lx)
     for (;;) {
         if (t->kind == RDX_TOK_END)
             return;
-        if (t->kind == RDX_TOK_IDENT || t->kind == RDX_TOK_STRING) {
+        char nc = t->kind == RDX_TOK_IDENT || t->kind == RDX_TOK_STRING ? rdx_lex_peek_char(lx) : 0;
+        if (nc == ':' || nc == '=') {
             rdx_tok peek = rdx_lex_peek(lx);
             if (rdx_tok_is(&peek, ":")) {
                 rdx_tok name = *t;

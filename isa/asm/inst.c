@@ -49,9 +49,12 @@ typedef struct pinst {
     unsigned op_sel_len; /* elements written in op_sel:[...] */
 } pinst;
 
-static bool tok_text_is(const rdx_tok *t, const char *s)
+static inline bool tok_text_is(const rdx_tok *t, const char *s)
 {
-    return t->kind == RDX_TOK_IDENT && t->len == strlen(s) && !strncasecmp(t->text, s, t->len);
+    if (t->kind != RDX_TOK_IDENT || (t->text[0] | 0x20) != (s[0] | 0x20))
+        return false;
+    size_t n = __builtin_strlen(s);
+    return t->len == n && !strncasecmp(t->text, s, n);
 }
 
 /* "v12", "s3", "ttmp4": file and index; false if not a register name. */
@@ -123,13 +126,23 @@ static int parse_reg(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
         rdx_lex_next(lx);
         rdx_lex_next(lx);
         int64_t lo, hi;
-        if (!small_int(st, lx, &lo))
+        char nc = rdx_lex_peek_char(lx);
+        if (lx->tok.kind == RDX_TOK_INT && !lx->tok.overflow && (nc == ':' || nc == ']')) {
+            lo = (int64_t)lx->tok.ival; /* plain numbers: no expression machinery */
+            rdx_lex_next(lx);
+        } else if (!small_int(st, lx, &lo)) {
             return -1;
+        }
         hi = lo;
         if (rdx_tok_is(&lx->tok, ":")) {
             rdx_lex_next(lx);
-            if (!small_int(st, lx, &hi))
+            nc = rdx_lex_peek_char(lx);
+            if (lx->tok.kind == RDX_TOK_INT && !lx->tok.overflow && nc == ']') {
+                hi = (int64_t)lx->tok.ival;
+                rdx_lex_next(lx);
+            } else if (!small_int(st, lx, &hi)) {
                 return -1;
+            }
         }
         if (!expect(st, lx, "]", "']' to close the register range"))
             return -1;
@@ -635,6 +648,39 @@ static void set_mod(pinst *pi, rdx_isa_mod m, int32_t v)
     pi->mod_set[m] = true;
 }
 
+/* Every word a modifier starts with (sorted; a quick gate before the parsers). */
+static const char *const modifier_words[] = {
+    "a16",       "bank_mask",    "bound_ctrl", "byte_sel",
+    "clamp",     "d16",          "dim",        "div",
+    "dlc",       "dmask",        "done",       "dpp8",
+    "fi",        "format",       "gds",        "glc",
+    "idxen",     "lwe",          "mul",        "neg_hi",
+    "neg_lo",    "nv",           "offen",      "offset",
+    "offset0",   "offset1",      "op_sel",     "op_sel_hi",
+    "quad_perm", "r128",         "row_en",     "row_half_mirror",
+    "row_mask",  "row_mirror",   "row_ror",    "row_share",
+    "row_shl",   "row_shr",      "row_xmask",  "scope",
+    "slc",       "tfe",          "th",         "unorm",
+    "wait_exp",  "wait_va_vdst", "wait_vdst",  "wait_vm_vsrc",
+};
+
+static int word_cmp(const void *a, const void *b)
+{
+    return strcmp(a, *(const char *const *)b);
+}
+
+static bool is_modifier_word(const rdx_tok *t)
+{
+    char w[24];
+    if (t->len >= sizeof w)
+        return false;
+    for (size_t i = 0; i < t->len; i++)
+        w[i] = (char)tolower((unsigned char)t->text[i]);
+    w[t->len] = 0;
+    return bsearch(w, modifier_words, sizeof modifier_words / sizeof modifier_words[0],
+                   sizeof modifier_words[0], word_cmp) != NULL;
+}
+
 /*
  * A modifier word at the current token.  Returns 1 (parsed), 0 (not a
  * modifier: the caller treats it as an operand), -1 (error reported).
@@ -642,7 +688,7 @@ static void set_mod(pinst *pi, rdx_isa_mod m, int32_t v)
 static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst *pi)
 {
     const rdx_tok *t = &lx->tok;
-    if (t->kind != RDX_TOK_IDENT)
+    if (t->kind != RDX_TOK_IDENT || !is_modifier_word(t))
         return 0;
     static const struct {
         const char *name;
@@ -672,8 +718,8 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         { "wait_va_vdst", RDX_ISA_MOD_WAIT_VA_VDST },
         { "wait_vm_vsrc", RDX_ISA_MOD_WAIT_VM_VSRC },
     };
-    rdx_tok pk = rdx_lex_peek(lx);
-    bool colon = rdx_tok_is(&pk, ":");
+    bool colon = rdx_lex_peek_char(lx) == ':';
+    rdx_tok pk = colon ? rdx_lex_peek(lx) : lx->tok;
     if (tok_text_is(t, "offset") && colon) {
         rdx_lexer save = *lx;
         rdx_lex_next(lx);
@@ -1357,11 +1403,15 @@ static bool parse_items(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *
             rdx_lex_next(lx);
             continue;
         }
-        int r = parse_modifier(st, lx, op, pi);
-        if (r < 0)
-            return false;
-        if (r > 0)
-            continue;
+        unsigned rf, ri;
+        bool is_reg = tk->kind == RDX_TOK_IDENT && reg_name(tk->text, tk->len, &rf, &ri);
+        if (!is_reg) {
+            int r = parse_modifier(st, lx, op, pi);
+            if (r < 0)
+                return false;
+            if (r > 0)
+                continue;
+        }
         if (pi->n >= MAX_P) {
             rdx_asm_error(st, tk->col, "too many operands");
             return false;
@@ -1445,11 +1495,9 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
     if (!mnemonic(st, lx, t, &op, &form))
         return;
     st->gfx_fixed = true;
-    pinst *pi = calloc(1, sizeof *pi);
-    if (!pi) {
-        st->nomem = true;
-        return;
-    }
+    pinst pi_storage;
+    pinst *pi = &pi_storage;
+    memset(pi, 0, sizeof *pi);
     if (!parse_items(st, lx, t, op, pi))
         goto out;
     if (rdx_tok_is(&lx->tok, "::")) {
@@ -1516,7 +1564,7 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
         rdx_asm_error(st, mn_col, "%s has no %s form on %s", rdx_isa_op_name(op),
                       rdx_isa_form_name(cands[0]), t->name);
 out:
-    free(pi);
+    return;
 }
 
 rdx_status rdx_asm_assemble_inst(const rdx_isa_target *t, const char *line, uint8_t *out,

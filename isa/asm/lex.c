@@ -21,14 +21,24 @@ const char *rdx_lex_next_line(const char *p, const char *end)
     return p < end ? p + 1 : end;
 }
 
-static bool ident_start(int c)
+static inline bool is_alpha(int c)
 {
-    return isalpha(c) || c == '_' || c == '.' || c == '$';
+    return (unsigned)((c | 0x20) - 'a') < 26;
 }
 
-static bool ident_char(int c)
+static inline bool is_digit(int c)
 {
-    return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '@';
+    return (unsigned)(c - '0') < 10;
+}
+
+static inline bool ident_start(int c)
+{
+    return is_alpha(c) || c == '_' || c == '.' || c == '$';
+}
+
+static inline bool ident_char(int c)
+{
+    return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || c == '$' || c == '@';
 }
 
 static int digit_value(int c)
@@ -154,9 +164,10 @@ static void lex_one(rdx_lexer *lx, rdx_tok *t)
     } else if (strchr(",:[](){}|&+-*/%^~!<>=@", c)) {
         t->kind = RDX_TOK_PUNCT;
         t->len = 1;
-        for (const char *const *pp = two_char_puncts; *pp; pp++)
-            if (lx->p + 1 < e && lx->p[0] == (*pp)[0] && lx->p[1] == (*pp)[1])
-                t->len = 2;
+        if (lx->p + 1 < e && strchr(":|&<>=!", c) && strchr(":|&<>=", lx->p[1]))
+            for (const char *const *pp = two_char_puncts; *pp; pp++)
+                if (lx->p[0] == (*pp)[0] && lx->p[1] == (*pp)[1])
+                    t->len = 2;
     } else {
         t->kind = RDX_TOK_ERROR;
         t->len = 1;
@@ -179,12 +190,22 @@ rdx_tok rdx_lex_peek(const rdx_lexer *lx)
 
 bool rdx_tok_is(const rdx_tok *t, const char *s)
 {
-    size_t n = strlen(s);
-    return t->kind == RDX_TOK_PUNCT && t->len == n && memcmp(t->text, s, n) == 0;
+    /* Punctuation is one or two characters. */
+    if (t->kind != RDX_TOK_PUNCT || t->text[0] != s[0])
+        return false;
+    return s[1] ? t->len == 2 && t->text[1] == s[1] && !s[2] : t->len == 1;
 }
 
 bool rdx_tok_ident_is(const rdx_tok *t, const char *s)
 {
     size_t n = strlen(s);
     return t->kind == RDX_TOK_IDENT && t->len == n && strncasecmp(t->text, s, n) == 0;
+}
+
+char rdx_lex_peek_char(const rdx_lexer *lx)
+{
+    const char *p = lx->p;
+    while (p < lx->end && (*p == ' ' || *p == '\t'))
+        p++;
+    return p < lx->end ? *p : 0;
 }

@@ -47,6 +47,8 @@ void rdx_lex_init(rdx_lexer *lx, const char *line, const char *end);
 const rdx_tok *rdx_lex_next(rdx_lexer *lx);
 /* Look at the token after the current one without consuming anything. */
 rdx_tok rdx_lex_peek(const rdx_lexer *lx);
+/* The next non-blank character after the current token (0 at the end of the source). */
+char rdx_lex_peek_char(const rdx_lexer *lx);
 /* True if the current token is the punctuation `s` ("," or "::" ...). */
 bool rdx_tok_is(const rdx_tok *t, const char *s);
 /* True if the current token is an identifier equal to `s` (case-insensitive). */

@@ -31,12 +31,46 @@ static void put(out *o, const char *fmt, ...)
         o->len += (size_t)n;
 }
 
+/* Fast paths of put() for the common pieces: plain text and unsigned numbers. */
+static void put_n(out *o, const char *s, size_t n)
+{
+    if (o->overflow || o->len + n + 1 > o->cap) {
+        o->overflow = true;
+        return;
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    o->buf[o->len] = 0;
+}
+
+static void put_s(out *o, const char *s)
+{
+    put_n(o, s, strlen(s));
+}
+
+static void put_u(out *o, unsigned v)
+{
+    char tmp[12];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put_n(o, tmp + n, sizeof tmp - n);
+}
+
 static void reg_range(out *o, const char *file, unsigned reg, unsigned count)
 {
-    if (count <= 1)
-        put(o, "%s%u", file, reg);
-    else
-        put(o, "%s[%u:%u]", file, reg, reg + count - 1);
+    put_s(o, file);
+    if (count <= 1) {
+        put_u(o, reg);
+        return;
+    }
+    put_n(o, "[", 1);
+    put_u(o, reg);
+    put_n(o, ":", 1);
+    put_u(o, reg + count - 1);
+    put_n(o, "]", 1);
 }
 
 static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t v)
@@ -184,7 +218,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         break;
     case RDX_ISA_OPND_VGPR:
         /* True16 ops name register halves: v1.l; in 32-bit encodings v128+n is vn.h. */
-        if (p->count <= 1 && !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_mov_b16")) {
+        if (p->count <= 1 && in->op == RDX_ISA_OP_V_MOV_B16) {
             bool hi = p->reg >= 128 && in->form != RDX_ISA_FORM_E64 &&
                       in->form != RDX_ISA_FORM_E64_DPP16 && in->form != RDX_ISA_FORM_E64_DPP8;
             put(o, "v%u.%c", hi ? p->reg - 128u : p->reg, hi ? 'h' : 'l');
@@ -198,7 +232,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
     case RDX_ISA_OPND_SPECIAL: {
         const char *n = rdx_syntax_special_name(p->reg, p->count);
         if (n)
-            put(o, "%s", n);
+            put_s(o, n);
         else
             put(o, "/*special %u*/", p->reg);
         break;
@@ -286,8 +320,11 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
         put(o, " row_xmask:%u", c & 15);
     else
         put(o, " /* invalid dpp_ctrl 0x%x */", c);
-    put(o, " row_mask:0x%x bank_mask:0x%x", (unsigned)in->mod[RDX_ISA_MOD_ROW_MASK] & 15,
-        (unsigned)in->mod[RDX_ISA_MOD_BANK_MASK] & 15);
+    static const char hexd[] = "0123456789abcdef";
+    char rb[] = " row_mask:0x? bank_mask:0x?";
+    rb[12] = hexd[in->mod[RDX_ISA_MOD_ROW_MASK] & 15];
+    rb[26] = hexd[in->mod[RDX_ISA_MOD_BANK_MASK] & 15];
+    put_n(o, rb, sizeof rb - 1);
     if (in->mod[RDX_ISA_MOD_BOUND_CTRL])
         put(o, " bound_ctrl:1");
     if (in->mod[RDX_ISA_MOD_FI])
@@ -456,7 +493,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         break;
     } break;
     case RDX_ISA_ENC_DS:
-        if (m[RDX_ISA_MOD_OFFSET] && !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "ds_swizzle_b32"))
+        if (m[RDX_ISA_MOD_OFFSET] && in->op == RDX_ISA_OP_DS_SWIZZLE_B32)
             print_swizzle(o, (unsigned)m[RDX_ISA_MOD_OFFSET] & 0xffff);
         else if (m[RDX_ISA_MOD_OFFSET])
             put(o, " offset:%d", m[RDX_ISA_MOD_OFFSET]);
@@ -556,7 +593,7 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             put(o, "]");
             in_list = false;
         }
-        put(o, first ? " " : ", ");
+        put_s(o, first ? " " : ", ");
         first = false;
         if (is_vaddr && !in_list) {
             put(o, "[");
@@ -575,10 +612,10 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             }
         }
         /* Integer sources write the neg bit as sext(); v_ldexp_f16's exponent is one. */
-        bool int_src = fi && i < fi->nopnd &&
-                       (fi->opnd[i].fmt == RDX_ISA_FMT_B ||
-                        (fi->opnd[i].role == RDX_ISA_ROLE_SRC1 &&
-                         !strcmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_ldexp_f16")));
+        bool int_src =
+            fi && i < fi->nopnd &&
+            (fi->opnd[i].fmt == RDX_ISA_FMT_B ||
+             (fi->opnd[i].role == RDX_ISA_ROLE_SRC1 && in->op == RDX_ISA_OP_V_LDEXP_F16));
         bool sext = neg && int_src && !rdx_syntax_is_mix((rdx_isa_op)in->op) &&
                     strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_cndmask", 9) != 0;
         if (sext) {
@@ -586,14 +623,14 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             neg = false;
         }
         if (neg)
-            put(o, "-");
+            put_n(o, "-", 1);
         if (abs)
-            put(o, "|");
+            put_n(o, "|", 1);
         print_operand(o, t, in, fi, i, enc);
         if (sext)
             put(o, ")");
         if (abs)
-            put(o, "|");
+            put_n(o, "|", 1);
     }
     if (in_list)
         put(o, "]");
@@ -616,7 +653,7 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
     rdx_isa_enc enc = (rdx_isa_enc)fi->enc;
     char mn[96];
     rdx_syntax_mnemonic(t, in, mn, sizeof mn);
-    put(&o, "%s", mn);
+    put_s(&o, mn);
     unsigned nsrc = 0;
     for (unsigned i = 0; i < fi->nopnd; i++) {
         unsigned si;
@@ -639,7 +676,7 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
     }
     /* s_endpgm 0 prints bare. */
     if (in->nopnd == 1 && in->opnd[0].kind == RDX_ISA_OPND_IMM && in->opnd[0].value == 0 &&
-        !strcmp(mn, "s_endpgm"))
+        in->op == RDX_ISA_OP_S_ENDPGM)
         o.len = strlen(mn), buf[o.len] = 0;
     print_mods(&o, t, in, fi, enc, nsrc);
     if (o.overflow)

@@ -9,47 +9,49 @@ typedef struct special_name {
     const char *name;
     uint16_t code;
     uint8_t count;
+    uint8_t len; /* strlen(name) */
 } special_name;
 
+#define SP(n, c, k) { n, c, k, sizeof(n) - 1 }
 static const special_name specials[] = {
-    { "vcc", RDX_ISA_REG_VCC_LO, 2 },
-    { "vcc_lo", RDX_ISA_REG_VCC_LO, 1 },
-    { "vcc_hi", RDX_ISA_REG_VCC_HI, 1 },
-    { "null", RDX_ISA_REG_NULL, 1 },
-    { "m0", RDX_ISA_REG_M0, 1 },
-    { "exec", RDX_ISA_REG_EXEC_LO, 2 },
-    { "exec_lo", RDX_ISA_REG_EXEC_LO, 1 },
-    { "exec_hi", RDX_ISA_REG_EXEC_HI, 1 },
-    { "src_shared_base", RDX_ISA_REG_SHARED_BASE, 1 },
-    { "src_shared_limit", RDX_ISA_REG_SHARED_LIMIT, 1 },
-    { "src_private_base", RDX_ISA_REG_PRIVATE_BASE, 1 },
-    { "src_private_limit", RDX_ISA_REG_PRIVATE_LIMIT, 1 },
-    { "src_pops_exiting_wave_id", RDX_ISA_REG_POPS_EXITING_WAVE, 1 },
-    { "src_vccz", RDX_ISA_REG_VCCZ, 1 },
-    { "src_execz", RDX_ISA_REG_EXECZ, 1 },
-    { "src_scc", RDX_ISA_REG_SCC, 1 },
-    { "src_lds_direct", RDX_ISA_REG_LDS_DIRECT, 1 },
+    SP("vcc", RDX_ISA_REG_VCC_LO, 2),
+    SP("vcc_lo", RDX_ISA_REG_VCC_LO, 1),
+    SP("vcc_hi", RDX_ISA_REG_VCC_HI, 1),
+    SP("null", RDX_ISA_REG_NULL, 1),
+    SP("m0", RDX_ISA_REG_M0, 1),
+    SP("exec", RDX_ISA_REG_EXEC_LO, 2),
+    SP("exec_lo", RDX_ISA_REG_EXEC_LO, 1),
+    SP("exec_hi", RDX_ISA_REG_EXEC_HI, 1),
+    SP("src_shared_base", RDX_ISA_REG_SHARED_BASE, 1),
+    SP("src_shared_limit", RDX_ISA_REG_SHARED_LIMIT, 1),
+    SP("src_private_base", RDX_ISA_REG_PRIVATE_BASE, 1),
+    SP("src_private_limit", RDX_ISA_REG_PRIVATE_LIMIT, 1),
+    SP("src_pops_exiting_wave_id", RDX_ISA_REG_POPS_EXITING_WAVE, 1),
+    SP("src_vccz", RDX_ISA_REG_VCCZ, 1),
+    SP("src_execz", RDX_ISA_REG_EXECZ, 1),
+    SP("src_scc", RDX_ISA_REG_SCC, 1),
+    SP("src_lds_direct", RDX_ISA_REG_LDS_DIRECT, 1),
     /* Accepted aliases (never printed: the entries above come first). */
-    { "shared_base", RDX_ISA_REG_SHARED_BASE, 1 },
-    { "shared_limit", RDX_ISA_REG_SHARED_LIMIT, 1 },
-    { "private_base", RDX_ISA_REG_PRIVATE_BASE, 1 },
-    { "private_limit", RDX_ISA_REG_PRIVATE_LIMIT, 1 },
-    { "pops_exiting_wave_id", RDX_ISA_REG_POPS_EXITING_WAVE, 1 },
-    { "vccz", RDX_ISA_REG_VCCZ, 1 },
-    { "execz", RDX_ISA_REG_EXECZ, 1 },
-    { "scc", RDX_ISA_REG_SCC, 1 },
-    { "lds_direct", RDX_ISA_REG_LDS_DIRECT, 1 },
+    SP("shared_base", RDX_ISA_REG_SHARED_BASE, 1),
+    SP("shared_limit", RDX_ISA_REG_SHARED_LIMIT, 1),
+    SP("private_base", RDX_ISA_REG_PRIVATE_BASE, 1),
+    SP("private_limit", RDX_ISA_REG_PRIVATE_LIMIT, 1),
+    SP("pops_exiting_wave_id", RDX_ISA_REG_POPS_EXITING_WAVE, 1),
+    SP("vccz", RDX_ISA_REG_VCCZ, 1),
+    SP("execz", RDX_ISA_REG_EXECZ, 1),
+    SP("scc", RDX_ISA_REG_SCC, 1),
+    SP("lds_direct", RDX_ISA_REG_LDS_DIRECT, 1),
     /* 64-bit views of 32-bit sources print like their low half. */
-    { "src_shared_base", RDX_ISA_REG_SHARED_BASE, 2 },
-    { "src_shared_limit", RDX_ISA_REG_SHARED_LIMIT, 2 },
-    { "src_private_base", RDX_ISA_REG_PRIVATE_BASE, 2 },
-    { "src_private_limit", RDX_ISA_REG_PRIVATE_LIMIT, 2 },
-    { "src_pops_exiting_wave_id", RDX_ISA_REG_POPS_EXITING_WAVE, 2 },
-    { "src_vccz", RDX_ISA_REG_VCCZ, 2 },
-    { "src_execz", RDX_ISA_REG_EXECZ, 2 },
-    { "src_scc", RDX_ISA_REG_SCC, 2 },
-    { "null", RDX_ISA_REG_NULL, 2 },
-    { "m0", RDX_ISA_REG_M0, 2 },
+    SP("src_shared_base", RDX_ISA_REG_SHARED_BASE, 2),
+    SP("src_shared_limit", RDX_ISA_REG_SHARED_LIMIT, 2),
+    SP("src_private_base", RDX_ISA_REG_PRIVATE_BASE, 2),
+    SP("src_private_limit", RDX_ISA_REG_PRIVATE_LIMIT, 2),
+    SP("src_pops_exiting_wave_id", RDX_ISA_REG_POPS_EXITING_WAVE, 2),
+    SP("src_vccz", RDX_ISA_REG_VCCZ, 2),
+    SP("src_execz", RDX_ISA_REG_EXECZ, 2),
+    SP("src_scc", RDX_ISA_REG_SCC, 2),
+    SP("null", RDX_ISA_REG_NULL, 2),
+    SP("m0", RDX_ISA_REG_M0, 2),
 };
 
 const char *rdx_syntax_special_name(unsigned code, unsigned count)
@@ -66,7 +68,7 @@ const char *rdx_syntax_special_name(unsigned code, unsigned count)
 bool rdx_syntax_special_find(const char *name, size_t len, unsigned *code, unsigned *count)
 {
     for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
-        if (strlen(specials[i].name) == len && !strncasecmp(specials[i].name, name, len)) {
+        if (specials[i].len == len && !strncasecmp(specials[i].name, name, len)) {
             *code = specials[i].code;
             *count = specials[i].count;
             return true;
@@ -213,51 +215,49 @@ const char *rdx_syntax_th_name(rdx_th_kind k, unsigned v)
 
 /* Ops whose IMM operand has its own spelling, by name. */
 typedef struct imm_rule {
-    const char *op;
+    rdx_isa_op op;
     rdx_imm_style style;
 } imm_rule;
 
 static const imm_rule imm_rules[] = {
-    { "s_waitcnt", RDX_IMM_WAITCNT },
-    { "s_waitcnt_depctr", RDX_IMM_DEPCTR },
-    { "s_wait_alu", RDX_IMM_DEPCTR },
-    { "s_delay_alu", RDX_IMM_DELAY_ALU },
-    { "s_getreg_b32", RDX_IMM_HWREG },
-    { "s_setreg_b32", RDX_IMM_HWREG },
-    { "s_setreg_imm32_b32", RDX_IMM_HWREG },
-    { "s_sendmsg", RDX_IMM_SENDMSG },
-    { "s_sendmsghalt", RDX_IMM_SENDMSG },
-    { "s_sendmsg_rtn_b32", RDX_IMM_SENDMSG },
-    { "s_sendmsg_rtn_b64", RDX_IMM_SENDMSG },
-    { "s_version", RDX_IMM_VERSION },
-    { "s_endpgm", RDX_IMM_DEC },
-    { "s_clause", RDX_IMM_HEX },
-    { "s_round_mode", RDX_IMM_HEX },
-    { "s_set_inst_prefetch_distance", RDX_IMM_HEX },
-    { "s_ttracedata_imm", RDX_IMM_HEX },
-    { "s_wait_event", RDX_IMM_HEX },
-    { "s_nop", RDX_IMM_INLINE },
-    { "s_sleep", RDX_IMM_INLINE },
-    { "s_setprio", RDX_IMM_INLINE },
-    { "s_sethalt", RDX_IMM_INLINE },
-    { "s_setkill", RDX_IMM_INLINE },
-    { "s_trap", RDX_IMM_INLINE },
-    { "s_incperflevel", RDX_IMM_INLINE },
-    { "s_decperflevel", RDX_IMM_INLINE },
-    { "s_denorm_mode", RDX_IMM_INLINE },
-    { "s_barrier_wait", RDX_IMM_INLINE },
-    { "s_singleuse_vdst", RDX_IMM_HEX },
-    { "s_subvector_loop_begin", RDX_IMM_DEC },
-    { "s_subvector_loop_end", RDX_IMM_DEC },
+    { RDX_ISA_OP_S_WAITCNT, RDX_IMM_WAITCNT },
+    { RDX_ISA_OP_S_WAITCNT_DEPCTR, RDX_IMM_DEPCTR },
+    { RDX_ISA_OP_S_WAIT_ALU, RDX_IMM_DEPCTR },
+    { RDX_ISA_OP_S_DELAY_ALU, RDX_IMM_DELAY_ALU },
+    { RDX_ISA_OP_S_GETREG_B32, RDX_IMM_HWREG },
+    { RDX_ISA_OP_S_SETREG_B32, RDX_IMM_HWREG },
+    { RDX_ISA_OP_S_SENDMSG, RDX_IMM_SENDMSG },
+    { RDX_ISA_OP_S_SENDMSGHALT, RDX_IMM_SENDMSG },
+    { RDX_ISA_OP_S_SENDMSG_RTN_B32, RDX_IMM_SENDMSG },
+    { RDX_ISA_OP_S_SENDMSG_RTN_B64, RDX_IMM_SENDMSG },
+    { RDX_ISA_OP_S_VERSION, RDX_IMM_VERSION },
+    { RDX_ISA_OP_S_ENDPGM, RDX_IMM_DEC },
+    { RDX_ISA_OP_S_CLAUSE, RDX_IMM_HEX },
+    { RDX_ISA_OP_S_ROUND_MODE, RDX_IMM_HEX },
+    { RDX_ISA_OP_S_SET_INST_PREFETCH_DISTANCE, RDX_IMM_HEX },
+    { RDX_ISA_OP_S_TTRACEDATA_IMM, RDX_IMM_HEX },
+    { RDX_ISA_OP_S_WAIT_EVENT, RDX_IMM_HEX },
+    { RDX_ISA_OP_S_NOP, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_SLEEP, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_SETPRIO, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_SETHALT, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_SETKILL, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_TRAP, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_INCPERFLEVEL, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_DECPERFLEVEL, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_DENORM_MODE, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_BARRIER_WAIT, RDX_IMM_INLINE },
+    { RDX_ISA_OP_S_SINGLEUSE_VDST, RDX_IMM_HEX },
+    { RDX_ISA_OP_S_SUBVECTOR_LOOP_BEGIN, RDX_IMM_DEC },
+    { RDX_ISA_OP_S_SUBVECTOR_LOOP_END, RDX_IMM_DEC },
 };
 
 rdx_imm_style rdx_syntax_imm_style(rdx_isa_op op, rdx_isa_enc enc, rdx_isa_role role)
 {
+    for (size_t i = 0; i < N_(imm_rules); i++)
+        if (imm_rules[i].op == op)
+            return imm_rules[i].style;
     const char *n = rdx_isa_op_name(op);
-    if (n)
-        for (size_t i = 0; i < N_(imm_rules); i++)
-            if (!strcmp(imm_rules[i].op, n))
-                return imm_rules[i].style;
     if (enc == RDX_ISA_ENC_SMEM)
         return RDX_IMM_SMEM;
     if (enc == RDX_ISA_ENC_SOPK || (n && !strncmp(n, "s_wait_", 7)))
@@ -279,6 +279,14 @@ unsigned rdx_syntax_op_sel_hi_default(rdx_isa_op op, unsigned nsrc)
 void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap)
 {
     const char *name = rdx_isa_op_name(in->op);
+    if (in->form == RDX_ISA_FORM_NATIVE || in->form == RDX_ISA_FORM_AUTO) {
+        size_t n = name ? strlen(name) : 1;
+        if (n >= cap)
+            n = cap - 1;
+        memcpy(buf, name ? name : "?", n);
+        buf[n] = 0;
+        return;
+    }
     const rdx_isa_form_info *nat = NULL;
     rdx_isa_enc native = RDX_ISA_ENC_COUNT;
     if (rdx_isa_op_form(t, in->op, RDX_ISA_FORM_AUTO, &nat) == RDX_OK)
@@ -291,7 +299,8 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
         /* LLVM writes _e32 only when a VOP3 form of the op exists too. */
         const rdx_isa_form_info *e64 = NULL;
         bool has_e64 = rdx_isa_op_form(t, in->op, RDX_ISA_FORM_E64, &e64) == RDX_OK;
-        suffix = in->nopnd == 0 || !has_e64 || !strcmp(name, "v_readfirstlane_b32") ? "" : "_e32";
+        suffix =
+            in->nopnd == 0 || !has_e64 || in->op == RDX_ISA_OP_V_READFIRSTLANE_B32 ? "" : "_e32";
         break;
     }
     case RDX_ISA_FORM_E64:
@@ -319,13 +328,9 @@ bool rdx_syntax_is_mix(rdx_isa_op op)
 
 bool rdx_syntax_no_operands(rdx_isa_op op)
 {
-    static const char *const names[] = { "buffer_gl0_inv", "buffer_gl1_inv", "global_inv",
-                                         "global_wb", "global_wbinv" };
-    const char *n = rdx_isa_op_name(op);
-    for (size_t i = 0; n && i < N_(names); i++)
-        if (!strcmp(n, names[i]))
-            return true;
-    return false;
+    return op == RDX_ISA_OP_BUFFER_GL0_INV || op == RDX_ISA_OP_BUFFER_GL1_INV ||
+           op == RDX_ISA_OP_GLOBAL_INV || op == RDX_ISA_OP_GLOBAL_WB ||
+           op == RDX_ISA_OP_GLOBAL_WBINV;
 }
 
 bool rdx_syntax_is_atomic_noret(const rdx_isa_target *t, const rdx_isa_inst *in)
@@ -352,12 +357,9 @@ bool rdx_syntax_hidden_vdst(const rdx_isa_target *t, const rdx_isa_inst *in,
 
 unsigned rdx_syntax_byte_sel_kind(rdx_isa_op op)
 {
-    const char *n = rdx_isa_op_name(op);
-    if (!n)
-        return 0;
-    if (!strcmp(n, "v_cvt_f32_fp8") || !strcmp(n, "v_cvt_f32_bf8"))
+    if (op == RDX_ISA_OP_V_CVT_F32_FP8 || op == RDX_ISA_OP_V_CVT_F32_BF8)
         return 1;
-    if (!strcmp(n, "v_cvt_sr_fp8_f32") || !strcmp(n, "v_cvt_sr_bf8_f32"))
+    if (op == RDX_ISA_OP_V_CVT_SR_FP8_F32 || op == RDX_ISA_OP_V_CVT_SR_BF8_F32)
         return 2;
     return 0;
 }
