@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rdx/isa.h>
 #include <rdx/status.h>
@@ -138,6 +139,36 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
  */
 rdx_status rdx_asm_assemble_inst(const rdx_isa_target *t, const char *line, uint8_t *out,
                                  size_t *len);
+
+/* Flags of the disassembly listings. */
+enum {
+    RDX_ASM_DIS_NO_ADDR = 1,                /* no "// address: words" comments */
+    RDX_ASM_DIS_NO_DESCRIPTOR_COMMENTS = 2, /* no per-field descriptor comments */
+};
+
+/*
+ * Write the disassembly of code[0..n) for target `t` to `f`, one instruction
+ * per line as llvm-objdump prints it ("\t<text> // <address>: <words>"),
+ * `labels[i]:` before the instruction at offset label_offsets[i].  Bytes that
+ * do not decode print as ".long 0x... ; invalid instruction encoding" (a
+ * trailing partial word as .byte) and disassembly continues.  Cannot fail.
+ */
+void rdx_asm_disassemble(FILE *f, const rdx_isa_target *t, const uint8_t *code, size_t n,
+                         uint64_t base, const char *const *labels, const uint64_t *label_offsets,
+                         size_t nlabels, unsigned flags);
+
+struct rdx_codeobj;
+
+/*
+ * Write a code object (read with rdx_codeobj_read) as an assembly listing
+ * that rdx as and llvm-mc accept: .amdgcn_target, the code with kernel
+ * labels, each kernel descriptor as an .amdhsa_kernel block (preceded by
+ * every field as comments), and the metadata as an .amdgpu_metadata block.
+ * `what` names the input in the header comment.  Errors: RDX_ERR_UNSUPPORTED
+ * (no instruction tables for the object's target).
+ */
+rdx_status rdx_asm_disassemble_codeobj(FILE *f, const struct rdx_codeobj *co, const char *what,
+                                       unsigned flags);
 
 #ifdef __cplusplus
 }

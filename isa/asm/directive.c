@@ -233,6 +233,15 @@ static void do_set(rdx_asm_state *st, rdx_lexer *lx, const rdx_tok *name)
                       (int)v.undef_len, v.undef);
         return;
     }
+    int track = rdx_asm_tracking_symbol(name->text, name->len);
+    if (track) {
+        if (v.section != RDX_ASM_ABS || v.v < 0 || v.v > 1024) {
+            rdx_asm_error(st, col, "expected a register count");
+            return;
+        }
+        *(track == 1 ? &st->max_vgpr : &st->max_sgpr) = (uint32_t)v.v;
+        return;
+    }
     rdx_asm_sym *s = rdx_asm_sym_get(st, name->text, name->len);
     if (!s)
         return;

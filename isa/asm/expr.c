@@ -100,6 +100,12 @@ static bool primary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value
             rdx_lex_next(lx);
             return true;
         }
+        int track = rdx_asm_tracking_symbol(t->text, t->len);
+        if (track) {
+            v->v = track == 1 ? st->max_vgpr : st->max_sgpr;
+            rdx_lex_next(lx);
+            return true;
+        }
         rdx_asm_sym *s = rdx_asm_sym_get(st, t->text, t->len);
         if (!s)
             return false;
@@ -217,4 +223,14 @@ static bool binary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, int min_prec, 
 bool rdx_asm_expr(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value *value)
 {
     return binary(st, lx, no_bar, 0, value);
+}
+
+int rdx_asm_tracking_symbol(const char *name, size_t len)
+{
+    static const char v[] = ".amdgcn.next_free_vgpr", s[] = ".amdgcn.next_free_sgpr";
+    if (len == sizeof v - 1 && !memcmp(name, v, len))
+        return 1;
+    if (len == sizeof s - 1 && !memcmp(name, s, len))
+        return 2;
+    return 0;
 }

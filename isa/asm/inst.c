@@ -1136,20 +1136,13 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
         if (p->from_func)
             return bind_err(c, p->col, "this operand takes no symbolic value");
         /* A literal whose bits are an inline float constant is encoded as that constant. */
-        if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && (v < -16 || v > 64)) {
-            static const uint32_t f32_bits[9] = { 0x3f000000, 0xbf000000, 0x3f800000,
-                                                  0xbf800000, 0x40000000, 0xc0000000,
-                                                  0x40800000, 0xc0800000, 0x3e22f983 };
-            static const uint32_t f16_bits[9] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
-                                                  0xc000, 0x4400, 0xc400, 0x3118 };
-            bool f16 = si->fmt == RDX_ISA_FMT_F16;
-            const uint32_t *tab = f16 ? f16_bits : si->bits == 32 ? f32_bits : NULL;
-            for (int k = 0; tab && k < 9; k++)
-                if ((uint64_t)v == tab[k]) {
-                    o->kind = RDX_ISA_OPND_FLOAT;
-                    o->value = k;
-                    return true;
-                }
+        if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && v > 64 && v <= UINT32_MAX) {
+            int fc = rdx_syntax_float_of_bits((uint32_t)v, (rdx_isa_fmt)si->fmt, si->bits);
+            if (fc >= 0) {
+                o->kind = RDX_ISA_OPND_FLOAT;
+                o->value = fc;
+                return true;
+            }
         }
         if (v >= -16 && v <= 64 && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT))) {
             o->kind = RDX_ISA_OPND_INT;
@@ -1464,7 +1457,19 @@ static bool parse_items(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *
 static void emit_inst(rdx_asm_state *st, const rdx_isa_inst *in, const uint8_t *bytes, size_t len,
                       const bind_ctx *c)
 {
-    (void)in;
+    /* .amdgcn.next_free_vgpr / _sgpr: one past the highest register named. */
+    for (unsigned i = 0; i < in->nopnd; i++) {
+        const rdx_isa_opnd *o = &in->opnd[i];
+        uint32_t top = (uint32_t)o->reg + (o->count ? o->count : 1u);
+        if (o->kind == RDX_ISA_OPND_VGPR) {
+            if (top > 256 && top <= 384)
+                top -= 128; /* true16 high halves live at 128+ in 32-bit encodings */
+            if (top > st->max_vgpr)
+                st->max_vgpr = top;
+        } else if (o->kind == RDX_ISA_OPND_SGPR && top > st->max_sgpr) {
+            st->max_sgpr = top;
+        }
+    }
     size_t off = rdx_asm_cur_data(st)->len;
     rdx_asm_emit(st, bytes, len);
     if (c->branch_slot >= 0) {

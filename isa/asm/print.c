@@ -243,9 +243,20 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
     case RDX_ISA_OPND_FLOAT:
         put(o, "%s", rdx_syntax_fconst_text((rdx_isa_fconst)p->value, bits));
         break;
-    case RDX_ISA_OPND_LITERAL:
-        put(o, "0x%x", (uint32_t)p->value);
+    case RDX_ISA_OPND_LITERAL: {
+        /* LLVM prints a literal by its value: small integers in decimal, inline
+           float bit patterns as the float, the rest in hex. */
+        int32_t v = p->value;
+        rdx_isa_fmt fmt = info ? (rdx_isa_fmt)info->fmt : RDX_ISA_FMT_ANY;
+        int fc = rdx_syntax_float_of_bits((uint32_t)v, fmt, bits);
+        if (v >= -16 && v <= 64)
+            put(o, "%d", v);
+        else if (fc >= 0)
+            put_s(o, rdx_syntax_fconst_text((rdx_isa_fconst)fc, bits));
+        else
+            put(o, "0x%x", (uint32_t)v);
         break;
+    }
     case RDX_ISA_OPND_BRANCH:
         put(o, "%u", (uint32_t)p->value & 0xffff);
         break;

@@ -159,6 +159,9 @@ bool rdx_asm_expect_end(rdx_asm_state *st, rdx_lexer *lx);
 /* Evaluate an expression that must be absolute and defined now. */
 bool rdx_asm_abs_expr(rdx_asm_state *st, rdx_lexer *lx, int64_t *v);
 
+/* 1 for .amdgcn.next_free_vgpr, 2 for .amdgcn.next_free_sgpr, else 0. */
+int rdx_asm_tracking_symbol(const char *name, size_t len);
+
 /* Copy of a token's text as a NUL-terminated string (malloc'd; NULL on failure). */
 char *rdx_asm_strndup(rdx_asm_state *st, const char *s, size_t n);
 

@@ -369,3 +369,22 @@ bool rdx_syntax_tied_src2(rdx_isa_op op)
     const char *n = rdx_isa_op_name(op);
     return n && (!strncmp(n, "v_fmac_", 7) || !strncmp(n, "v_mac_", 6));
 }
+
+int rdx_syntax_float_of_bits(uint32_t v, rdx_isa_fmt fmt, unsigned bits)
+{
+    static const uint32_t f32_bits[9] = { 0x3f000000, 0xbf000000, 0x3f800000,
+                                          0xbf800000, 0x40000000, 0xc0000000,
+                                          0x40800000, 0xc0800000, 0x3e22f983 };
+    static const uint32_t f16_bits[9] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
+                                          0xc000, 0x4400, 0xc400, 0x3118 };
+    const uint32_t *tab = NULL;
+    if (fmt == RDX_ISA_FMT_F16)
+        tab = f16_bits;
+    else if (bits == 32 && fmt != RDX_ISA_FMT_BF16 && fmt != RDX_ISA_FMT_PK_F16 &&
+             fmt != RDX_ISA_FMT_PK_I16)
+        tab = f32_bits;
+    for (int k = 0; tab && k < 9; k++)
+        if (v == tab[k])
+            return k;
+    return -1;
+}

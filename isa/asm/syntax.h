@@ -80,4 +80,8 @@ unsigned rdx_syntax_byte_sel_kind(rdx_isa_op op);
 /* v_fmac_* / v_mac_*: src2 is tied to vdst; op_sel lists four elements. */
 bool rdx_syntax_tied_src2(rdx_isa_op op);
 
+/* The inline float constant whose bit pattern (for an operand of `fmt`,
+   `bits` wide) is v, or -1. */
+int rdx_syntax_float_of_bits(uint32_t v, rdx_isa_fmt fmt, unsigned bits);
+
 #endif /* RDX_ISA_ASM_SYNTAX_H */

@@ -9,5 +9,6 @@ int main(void)
     asm_add_directive_tests(s);
     asm_add_error_tests(s);
     asm_add_variant_tests(s);
+    asm_add_dis_tests(s);
     return rdx_test_main(s);
 }

@@ -226,3 +226,95 @@ void asm_add_error_tests(Suite *s)
     tcase_add_test(tc, random_edits_never_crash);
     suite_add_tcase(s, tc);
 }
+
+/* rdx dis of clang-19's objects prints llvm-objdump's instructions. */
+static char *instruction_lines(const char *text, bool objdump)
+{
+    size_t n = strlen(text);
+    char *out = malloc(n + 1), *w = out;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (*p == '\t' && !(len > 1 && p[1] == '.')) {
+            const char *cut = objdump ? strstr(p, "//") : NULL;
+            size_t l = cut && cut < p + len ? (size_t)(cut - p) : len;
+            while (l > 0 && (p[l - 1] == ' ' || p[l - 1] == '\t'))
+                l--;
+            memcpy(w, p, l);
+            w += l;
+            *w++ = '\n';
+        }
+        p += len + (e ? 1 : 0);
+    }
+    *w = 0;
+    return out;
+}
+
+static void dis_matches_objdump(const char *arch)
+{
+    char *obj = rdx_test_tmp_path("cl.o");
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
+    const char *argv[] = { rdx_test_llvm_tool("clang"),
+                           "-x",
+                           "cl",
+                           "-cl-std=CL2.0",
+                           "-target",
+                           "amdgcn-amd-amdhsa",
+                           mcpu,
+                           "-nogpulib",
+                           "-O2",
+                           "-c",
+                           "tests/data/asm/kernels.cl",
+                           "-o",
+                           obj,
+                           NULL };
+    rdx_test_proc p, q, r;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "clang: %s", p.err);
+    const char *argv2[] = { rdx_test_llvm_tool("llvm-objdump"), "-d", obj, NULL };
+    ck_assert_int_eq(rdx_test_run(argv2, NULL, 0, &q), 0);
+    const char *argv3[] = { rdx_test_rdx_path(), "dis", "--no-addr", obj, NULL };
+    ck_assert_msg(rdx_test_run(argv3, NULL, 0, &r) == 0, "rdx dis: %s", r.err);
+    char *theirs = instruction_lines(q.out, true), *ours = instruction_lines(r.out, false);
+    size_t lines = 0;
+    for (const char *c = theirs; *c; c++)
+        lines += *c == '\n';
+    ck_assert_uint_gt(lines, 200);
+    if (strcmp(theirs, ours)) {
+        const char *a = theirs, *b = ours;
+        while (*a && *a == *b)
+            a++, b++;
+        while (a > theirs && a[-1] != '\n')
+            a--, b--;
+        ck_abort_msg("%s: rdx dis differs from llvm-objdump at:\n llvm: %.80s\n rdx:  %.80s", arch,
+                     a, b);
+    }
+    printf("%s: rdx dis = llvm-objdump -d on %zu instructions of clang-19 code\n", arch, lines);
+    free(theirs);
+    free(ours);
+    rdx_test_proc_free(&p);
+    rdx_test_proc_free(&q);
+    rdx_test_proc_free(&r);
+    free(obj);
+}
+
+START_TEST(dis_clang_gfx1100)
+{
+    dis_matches_objdump("gfx1100");
+}
+END_TEST
+
+START_TEST(dis_clang_gfx1201)
+{
+    dis_matches_objdump("gfx1201");
+}
+END_TEST
+
+void asm_add_dis_tests(Suite *s)
+{
+    TCase *tc = tcase_create("dis");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, dis_clang_gfx1100);
+    tcase_add_test(tc, dis_clang_gfx1201);
+    suite_add_tcase(s, tc);
+}

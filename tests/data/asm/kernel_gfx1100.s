@@ -52,3 +52,22 @@ scale:
 		.amdhsa_workgroup_processor_mode 0
 		.amdhsa_exception_fp_ieee_div_zero 1
 	.end_amdhsa_kernel
+
+// A second kernel whose register counts come from LLVM's tracking symbols.
+	.text
+	.set .amdgcn.next_free_vgpr, 0
+	.set .amdgcn.next_free_sgpr, 0
+	.globl counted
+	.p2align 8
+counted:
+	v_mov_b32 v[12], s17
+	v_lshlrev_b64 v[20:21], 3, v[12:13]
+	s_endpgm
+
+	.rodata
+	.p2align 6
+	.amdhsa_kernel counted
+		.amdhsa_next_free_vgpr .amdgcn.next_free_vgpr
+		.amdhsa_next_free_sgpr .amdgcn.next_free_sgpr
+		.amdhsa_wavefront_size32 0
+	.end_amdhsa_kernel
