@@ -235,7 +235,10 @@ static char *instruction_lines(const char *text, bool objdump)
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (*p == '\t' && !(len > 1 && p[1] == '.')) {
+        size_t tabs = 0;
+        while (tabs < len && p[tabs] == '\t')
+            tabs++;
+        if (tabs && tabs < len && p[tabs] != '.') {
             const char *cut = objdump ? strstr(p, "//") : NULL;
             size_t l = cut && cut < p + len ? (size_t)(cut - p) : len;
             while (l > 0 && (p[l - 1] == ' ' || p[l - 1] == '\t'))
