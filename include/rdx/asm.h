@@ -53,6 +53,7 @@ typedef struct rdx_asm_symbol {
     int64_t value; /* offset in the section, or the absolute value */
     int global;    /* .globl / .global */
     int type;      /* RDX_ASM_SYM_* from .type */
+    uint64_t size; /* from .size, 0 when not given */
 } rdx_asm_symbol;
 
 /* Where one source statement put its bytes (instructions and data). */
@@ -90,6 +91,7 @@ typedef struct rdx_asm_result {
     rdx_asm_diag *diags; /* errors, in source order */
     size_t ndiags;
     char *metadata;               /* YAML text of .amdgpu_metadata, or NULL */
+    unsigned metadata_line;       /* source line of its first character */
     unsigned code_object_version; /* .amdhsa_code_object_version, 0 when absent */
 } rdx_asm_result;
 
@@ -112,11 +114,13 @@ int rdx_asm_find_section(const rdx_asm_result *r, const char *name);
 /*
  * Build an HSA code object (rdx/codeobj.h writer) from an assembled file:
  * its .text, and one kernel per .amdhsa_kernel block, whose entry is the
- * label of the same name in .text.  Metadata is generated from the
- * descriptor (sizes, register counts, wave size; no .args — an
- * .amdgpu_metadata block is not translated).  *out (malloc'd, *len bytes) is
- * the caller's.  Errors: RDX_ERR_INVALID (a kernel without its label in
- * .text, a result with errors), the writer's errors.
+ * label of the same name in .text.  The metadata note is the file's
+ * .amdgpu_metadata block converted to MessagePack when there is one, else
+ * generated from the descriptors (sizes, register counts, wave size, no
+ * .args).  *out (malloc'd, *len bytes) is the caller's.  Errors:
+ * RDX_ERR_INVALID (a kernel without its label in .text, a result with
+ * errors), RDX_ERR_PARSE (metadata YAML rdx cannot read: message names the
+ * line), the writer's errors.
  */
 rdx_status rdx_asm_write_codeobj(const rdx_asm_result *r, uint8_t **out, size_t *len);
 

@@ -238,6 +238,7 @@ static rdx_asm_result *make_result(rdx_asm_state *st)
         o->value = s->value;
         o->global = s->global;
         o->type = s->type;
+        o->size = s->size;
     }
     r->kernels = st->kernels;
     r->nkernels = st->nkernels;
@@ -251,6 +252,7 @@ static rdx_asm_result *make_result(rdx_asm_state *st)
     st->diags = NULL;
     st->ndiags = 0;
     r->metadata = st->metadata;
+    r->metadata_line = st->metadata_line;
     st->metadata = NULL;
     r->code_object_version = st->code_object_version;
     return r;

@@ -5,6 +5,7 @@
 #include <rdx/asm.h>
 #include <rdx/codeobj.h>
 
+#include "isa/asm/yaml.h"
 #include "util/error.h"
 
 rdx_status rdx_asm_write_codeobj(const rdx_asm_result *r, uint8_t **out, size_t *len)
@@ -35,6 +36,7 @@ rdx_status rdx_asm_write_codeobj(const rdx_asm_result *r, uint8_t **out, size_t 
         rdx_codeobj_kernel *o = &ks[i];
         o->name = k->name;
         o->code_offset = (uint64_t)sym->value;
+        o->code_size = sym->size;
         st = rdx_codeobj_kd_unpack(k->descriptor, tg->major, &o->kd);
         rdx_codeobj_kernel_meta_init(&o->meta);
         o->meta.group_segment_fixed_size = k->group_segment_fixed_size;
@@ -55,7 +57,16 @@ rdx_status rdx_asm_write_codeobj(const rdx_asm_result *r, uint8_t **out, size_t 
         img.code_size = text >= 0 ? r->sections[text].size : 0;
         img.kernels = ks;
         img.num_kernels = r->nkernels;
-        st = rdx_codeobj_write(&img, out, len);
+        uint8_t *md = NULL;
+        size_t mdlen = 0;
+        if (r->metadata)
+            st = rdx_asm_yaml_to_msgpack(r->metadata, strlen(r->metadata), "<input>",
+                                         r->metadata_line, &md, &mdlen);
+        img.metadata = md;
+        img.metadata_size = mdlen;
+        if (st == RDX_OK)
+            st = rdx_codeobj_write(&img, out, len);
+        free(md);
     }
     free(ks);
     return st;

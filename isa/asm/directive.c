@@ -47,8 +47,8 @@ static void switch_section(rdx_asm_state *st, const char *name, size_t len)
         st->cur = s;
 }
 
-/* .p2align N[, fill[, max]] / .balign / .align (bytes) */
-static void do_align(rdx_asm_state *st, rdx_lexer *lx, bool pow2)
+/* .p2align N[, fill[, max]] / .balign / .align (bytes); fill_size: 1, 2 (w) or 4 (l) bytes */
+static void do_align(rdx_asm_state *st, rdx_lexer *lx, bool pow2, unsigned fill_size)
 {
     unsigned col = lx->tok.col;
     int64_t a, fill = -1, max = -1;
@@ -88,7 +88,13 @@ static void do_align(rdx_asm_state *st, rdx_lexer *lx, bool pow2)
         st->sections[st->cur].align = (unsigned)bytes;
     bool code = !strcmp(st->sections[st->cur].name, ".text") && fill < 0;
     while (pad > 0 && !st->nomem) {
-        if (code && pad % 4 == 0 && d->len % 4 == 0) {
+        if (fill >= 0 && fill_size > 1 && pad >= fill_size && d->len % fill_size == 0) {
+            uint8_t w[4];
+            for (unsigned i = 0; i < fill_size; i++)
+                w[i] = (uint8_t)((uint64_t)fill >> (8 * i));
+            rdx_asm_emit(st, w, fill_size);
+            pad -= fill_size;
+        } else if (code && pad % 4 == 0 && d->len % 4 == 0) {
             static const uint8_t snop[4] = { 0x00, 0x00, 0x80, 0xbf }; /* s_nop 0 */
             rdx_asm_emit(st, snop, 4);
             pad -= 4;
@@ -172,6 +178,36 @@ static void do_space(rdx_asm_state *st, rdx_lexer *lx)
     uint8_t b = (uint8_t)fill;
     for (int64_t i = 0; i < n && !st->nomem; i++)
         rdx_asm_emit(st, &b, 1);
+}
+
+/* .fill COUNT[, SIZE[, VALUE]] */
+static void do_fill(rdx_asm_state *st, rdx_lexer *lx)
+{
+    unsigned col = lx->tok.col;
+    int64_t n, size = 1, value = 0;
+    if (!rdx_asm_abs_expr(st, lx, &n))
+        return;
+    if (rdx_tok_is(&lx->tok, ",")) {
+        rdx_lex_next(lx);
+        if (!rdx_asm_abs_expr(st, lx, &size))
+            return;
+        if (rdx_tok_is(&lx->tok, ",")) {
+            rdx_lex_next(lx);
+            if (!rdx_asm_abs_expr(st, lx, &value))
+                return;
+        }
+    }
+    if (!rdx_asm_expect_end(st, lx))
+        return;
+    if (n < 0 || n > (1 << 26) || size < 0 || size > 8) {
+        rdx_asm_error(st, col, "invalid .fill count or size");
+        return;
+    }
+    for (int64_t i = 0; i < n && !st->nomem; i++)
+        for (int64_t b = 0; b < size; b++) {
+            uint8_t x = b < 4 ? (uint8_t)((uint64_t)value >> (8 * b)) : 0;
+            rdx_asm_emit(st, &x, 1);
+        }
 }
 
 /* .ascii/.asciz/.string "..." */
@@ -340,6 +376,33 @@ static void do_type(rdx_asm_state *st, rdx_lexer *lx)
         s->type = type;
 }
 
+/* .size NAME, EXPR (a label difference, usually .Lend-NAME) */
+static void do_size(rdx_asm_state *st, rdx_lexer *lx)
+{
+    if (lx->tok.kind != RDX_TOK_IDENT) {
+        rdx_asm_error(st, lx->tok.col, "expected symbol name");
+        return;
+    }
+    rdx_tok name = lx->tok;
+    rdx_lex_next(lx);
+    if (!rdx_tok_is(&lx->tok, ",")) {
+        rdx_asm_error(st, lx->tok.col, "expected comma");
+        return;
+    }
+    rdx_lex_next(lx);
+    unsigned col = lx->tok.col;
+    rdx_asm_value v;
+    if (!rdx_asm_expr(st, lx, false, &v) || !rdx_asm_expect_end(st, lx))
+        return;
+    if (!v.resolved || v.section != RDX_ASM_ABS || v.v < 0) {
+        rdx_asm_error(st, col, "expected an absolute size (labels defined before .size)");
+        return;
+    }
+    rdx_asm_sym *s = rdx_asm_sym_get(st, name.text, name.len);
+    if (s)
+        s->size = (uint64_t)v.v;
+}
+
 /* .globl/.global/.weak/.local/.hidden/.protected NAME[, NAME...] */
 static void do_symbols(rdx_asm_state *st, rdx_lexer *lx, bool global)
 {
@@ -381,6 +444,7 @@ static void do_metadata(rdx_asm_state *st, rdx_lexer *lx)
         if ((size_t)(st->end - q) >= 21 && !memcmp(q, ".end_amdgpu_metadata", 20)) {
             free(st->metadata);
             st->metadata = rdx_asm_strndup(st, body, (size_t)(p - body));
+            st->metadata_line = st->line + 1;
             st->line = line;
             st->line_start = p;
             st->skip_to = rdx_lex_next_line(p, st->end);
@@ -408,10 +472,12 @@ void rdx_asm_directive(rdx_asm_state *st, rdx_lexer *lx)
         switch_section(st, lx->tok.text, lx->tok.len);
         skip_line(lx); /* flags, type: the code-object writer decides */
     } else if (name_is(&d, ".p2align") || name_is(&d, ".p2alignw") || name_is(&d, ".p2alignl")) {
-        do_align(st, lx, true);
+        do_align(st, lx, true, d.len == 9 ? (d.text[8] == 'w' ? 2 : 4) : 1);
     } else if (name_is(&d, ".align") || name_is(&d, ".balign") || name_is(&d, ".balignw") ||
                name_is(&d, ".balignl")) {
-        do_align(st, lx, false);
+        do_align(st, lx, false, d.len == 8 ? (d.text[7] == 'w' ? 2 : 4) : 1);
+    } else if (name_is(&d, ".fill")) {
+        do_fill(st, lx);
     } else if (name_is(&d, ".byte") || name_is(&d, ".1byte")) {
         do_data(st, lx, 1);
     } else if (name_is(&d, ".short") || name_is(&d, ".hword") || name_is(&d, ".2byte") ||
@@ -447,9 +513,11 @@ void rdx_asm_directive(rdx_asm_state *st, rdx_lexer *lx)
         do_symbols(st, lx, false);
     } else if (name_is(&d, ".type")) {
         do_type(st, lx);
-    } else if (name_is(&d, ".size") || name_is(&d, ".file") || name_is(&d, ".ident") ||
-               name_is(&d, ".addrsig") || name_is(&d, ".addrsig_sym") ||
-               name_is(&d, ".popsection") || name_is(&d, ".amdgpu_lds") || name_is(&d, ".end")) {
+    } else if (name_is(&d, ".size")) {
+        do_size(st, lx);
+    } else if (name_is(&d, ".file") || name_is(&d, ".ident") || name_is(&d, ".addrsig") ||
+               name_is(&d, ".addrsig_sym") || name_is(&d, ".popsection") ||
+               name_is(&d, ".amdgpu_lds") || name_is(&d, ".end")) {
         skip_line(lx); /* accepted; the code-object writer computes what they would say */
     } else if (name_is(&d, ".amdgcn_target")) {
         do_target(st, lx);

@@ -1557,6 +1557,22 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
                 goto out;
             }
             bind_err(&c, mn_col, "%s", rdx_error_message());
+            /* 16-bit immediates may be written signed (-1) or unsigned (0xffff):
+               try the other reading of any that has one. */
+            bool changed = false;
+            for (unsigned i = 0; i < in.nopnd; i++) {
+                rdx_isa_opnd *o = &in.opnd[i];
+                if (o->kind != RDX_ISA_OPND_IMM)
+                    continue;
+                if (o->value < 0 && o->value >= -32768)
+                    o->value += 0x10000, changed = true;
+                else if (o->value >= 0x8000 && o->value <= 0xffff)
+                    o->value -= 0x10000, changed = true;
+            }
+            if (changed && rdx_isa_encode(t, &in, bytes, &len) == RDX_OK) {
+                emit_inst(st, &in, bytes, len, &c);
+                goto out;
+            }
         }
         if (!have_first) {
             first = c;

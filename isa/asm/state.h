@@ -100,6 +100,7 @@ typedef struct rdx_asm_state {
     size_t nkernels, capkernels;
 
     char *metadata;               /* text of .amdgpu_metadata (YAML), or NULL */
+    unsigned metadata_line;       /* its first line */
     const char *skip_to;          /* a directive consumed lines up to here */
     unsigned code_object_version; /* .amdhsa_code_object_version (0: not given) */
 

@@ -9,5 +9,6 @@ void asm_add_directive_tests(Suite *s);
 void asm_add_error_tests(Suite *s);
 void asm_add_variant_tests(Suite *s);
 void asm_add_dis_tests(Suite *s);
+void asm_add_clang_s_tests(Suite *s);
 
 #endif

@@ -350,3 +350,112 @@ void asm_add_dis_tests(Suite *s)
     tcase_add_test(tc, dis_clang_gfx1201);
     suite_add_tcase(s, tc);
 }
+
+/* The YAML document of `llvm-readelf --notes FILE` (from "---" to "..."). */
+static char *notes_yaml(const char *file)
+{
+    const char *argv[] = { rdx_test_llvm_tool("llvm-readelf"), "--notes", file, NULL };
+    rdx_test_proc p;
+    ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 0);
+    char *a = strstr(p.out, "---"), *b = a ? strstr(a, "\n...") : NULL;
+    ck_assert_msg(a && b, "no metadata in %s:\n%s", file, p.out);
+    char *y = strndup(a, (size_t)(b - a));
+    rdx_test_proc_free(&p);
+    return y;
+}
+
+/*
+ * clang -S output (a compiler's real assembly: .amdhsa_kernel blocks, the
+ * .amdgpu_metadata YAML, .p2alignl/.fill padding, branches) assembled by rdx
+ * gives clang -c's object: same .text, same descriptors, same metadata.
+ */
+static void clang_s_roundtrip(const char *arch)
+{
+    char *s = rdx_test_tmp_path("k.s"), *o = rdx_test_tmp_path("k.o"),
+         *co = rdx_test_tmp_path("k.co");
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
+    const char *cc[] = { rdx_test_llvm_tool("clang"),
+                         "-x",
+                         "cl",
+                         "-cl-std=CL2.0",
+                         "-target",
+                         "amdgcn-amd-amdhsa",
+                         mcpu,
+                         "-nogpulib",
+                         "-O2",
+                         "-S",
+                         "tests/data/asm/kernels.cl",
+                         "-o",
+                         s,
+                         NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "clang -S: %s", p.err);
+    rdx_test_proc_free(&p);
+    const char *as[] = { rdx_test_llvm_tool("clang"),
+                         "-x",
+                         "assembler",
+                         "-target",
+                         "amdgcn-amd-amdhsa",
+                         mcpu,
+                         "-c",
+                         s,
+                         "-o",
+                         o,
+                         NULL };
+    ck_assert_msg(rdx_test_run(as, NULL, 0, &p) == 0, "clang -c: %s", p.err);
+    rdx_test_proc_free(&p);
+    const char *ras[] = { rdx_test_rdx_path(), "as", s, "-o", co, NULL };
+    ck_assert_msg(rdx_test_run(ras, NULL, 0, &p) == 0, "rdx as of clang -S output: %s", p.err);
+    rdx_test_proc_free(&p);
+    rdx_codeobj *theirs, *ours;
+    ck_assert_int_eq(rdx_codeobj_read_file(o, &theirs), RDX_OK);
+    ck_assert_int_eq(rdx_codeobj_read_file(co, &ours), RDX_OK);
+    ck_assert_uint_eq(theirs->text_size, ours->text_size);
+    ck_assert_msg(!memcmp(theirs->text, ours->text, ours->text_size), "%s: .text differs", arch);
+    ck_assert_uint_eq(theirs->num_kernels, ours->num_kernels);
+    for (size_t i = 0; i < ours->num_kernels; i++) {
+        uint8_t a[64], b[64];
+        ck_assert_int_eq(rdx_codeobj_kd_pack(&theirs->kernels[i].kd, theirs->target->major, a),
+                         RDX_OK);
+        ck_assert_int_eq(rdx_codeobj_kd_pack(&ours->kernels[i].kd, ours->target->major, b), RDX_OK);
+        memset(a + 16, 0, 8);
+        memset(b + 16, 0, 8);
+        ck_assert_msg(!memcmp(a, b, 64), "%s: descriptor of %s differs", arch,
+                      ours->kernels[i].name);
+        ck_assert_uint_eq(theirs->kernels[i].code_offset, ours->kernels[i].code_offset);
+        ck_assert_uint_eq(theirs->kernels[i].code_size, ours->kernels[i].code_size);
+    }
+    char *ya = notes_yaml(o), *yb = notes_yaml(co);
+    ck_assert_msg(!strcmp(ya, yb), "%s: metadata differs:\n%s\n---- rdx:\n%s", arch, ya, yb);
+    printf("%s: rdx as of clang -S output = clang -c (%zu bytes of code, %zu kernels, metadata)\n",
+           arch, ours->text_size, ours->num_kernels);
+    free(ya);
+    free(yb);
+    rdx_codeobj_free(theirs);
+    rdx_codeobj_free(ours);
+    free(s);
+    free(o);
+    free(co);
+}
+
+START_TEST(clang_s_gfx1100)
+{
+    clang_s_roundtrip("gfx1100");
+}
+END_TEST
+
+START_TEST(clang_s_gfx1201)
+{
+    clang_s_roundtrip("gfx1201");
+}
+END_TEST
+
+void asm_add_clang_s_tests(Suite *s)
+{
+    TCase *tc = tcase_create("clang_S");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, clang_s_gfx1100);
+    tcase_add_test(tc, clang_s_gfx1201);
+    suite_add_tcase(s, tc);
+}
