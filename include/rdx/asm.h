@@ -79,7 +79,8 @@ typedef struct rdx_asm_kernel {
 
 /* The result of assembling one file.  Free with rdx_asm_free. */
 typedef struct rdx_asm_result {
-    char arch[16]; /* target actually used, e.g. "gfx1100" */
+    char arch[16];  /* target actually used, e.g. "gfx1100" */
+    char *filename; /* the name diagnostics use */
     rdx_asm_section *sections;
     size_t nsections;
     rdx_asm_symbol *symbols;

@@ -218,6 +218,12 @@ static rdx_asm_result *make_result(rdx_asm_state *st)
         return NULL;
     }
     snprintf(r->arch, sizeof r->arch, "gfx%u", st->gfx);
+    r->filename = strdup(st->file);
+    if (!r->filename) {
+        free(r->symbols);
+        free(r);
+        return NULL;
+    }
     for (size_t i = 0; i < st->nsections; i++) {
         st->sections[i].data = st->data[i].data;
         st->sections[i].size = st->data[i].len;
@@ -343,6 +349,7 @@ void rdx_asm_free(rdx_asm_result *r)
         free(r->diags[i].text);
     free(r->diags);
     free(r->metadata);
+    free(r->filename);
     free(r);
 }
 

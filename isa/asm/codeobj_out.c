@@ -60,7 +60,7 @@ rdx_status rdx_asm_write_codeobj(const rdx_asm_result *r, uint8_t **out, size_t 
         uint8_t *md = NULL;
         size_t mdlen = 0;
         if (r->metadata)
-            st = rdx_asm_yaml_to_msgpack(r->metadata, strlen(r->metadata), "<input>",
+            st = rdx_asm_yaml_to_msgpack(r->metadata, strlen(r->metadata), r->filename,
                                          r->metadata_line, &md, &mdlen);
         img.metadata = md;
         img.metadata_size = mdlen;

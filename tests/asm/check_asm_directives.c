@@ -150,6 +150,22 @@ START_TEST(all_errors_reported)
 }
 END_TEST
 
+START_TEST(bad_metadata_reported)
+{
+    const char *src = ".text\nk:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n"
+                      ".amdhsa_next_free_sgpr 1\n.end_amdhsa_kernel\n.amdgpu_metadata\n---\n"
+                      "amdhsa.version:\n  - 1\n  - 2\n    oops: 3\n...\n.end_amdgpu_metadata\n";
+    rdx_asm_options o = { .filename = "md.s", .arch = "gfx1100" };
+    rdx_asm_result *r;
+    ck_assert_int_eq(rdx_asm_assemble(src, strlen(src), &o, &r), RDX_OK);
+    uint8_t *bytes;
+    size_t len;
+    ck_assert_int_eq(rdx_asm_write_codeobj(r, &bytes, &len), RDX_ERR_PARSE);
+    ck_assert_msg(strstr(rdx_error_message(), "md.s:13:") != NULL, "%s", rdx_error_message());
+    rdx_asm_free(r);
+}
+END_TEST
+
 START_TEST(rdx_as_command_errors)
 {
     char *in = rdx_test_tmp_path("e.s"), *out = rdx_test_tmp_path("e.co");
@@ -223,6 +239,7 @@ void asm_add_error_tests(Suite *s)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, all_errors_reported);
     tcase_add_test(tc, rdx_as_command_errors);
+    tcase_add_test(tc, bad_metadata_reported);
     tcase_add_test(tc, random_edits_never_crash);
     suite_add_tcase(s, tc);
 }
