@@ -122,7 +122,7 @@ benches: $(BENCH_BINS) $(RDX)
 
 check:
 	@$(MAKE) --no-print-directory all tests
-	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" scripts/run-tests $(SUITE_BINS)
+	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \

@@ -178,7 +178,21 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
 static void dec_mods(dec *d, const isa_row *row, const isa_layout *L, rdx_isa_form form)
 {
     rdx_isa_inst *in = d->out;
-    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++) {
+    bool dpp = isa_is_dpp16(form) || isa_is_dpp8(form);
+    /* candidates: the layout's plain fields plus modifiers with their own rule in
+     * isa_mod_ok (DPP words, split fields, DS offsets); isa_mod_ok decides */
+    uint64_t cand = L->mods;
+    if (dpp)
+        cand |= 1ull << RDX_ISA_MOD_DPP_CTRL | 1ull << RDX_ISA_MOD_ROW_MASK |
+                1ull << RDX_ISA_MOD_BANK_MASK | 1ull << RDX_ISA_MOD_BOUND_CTRL |
+                1ull << RDX_ISA_MOD_FI | 1ull << RDX_ISA_MOD_DPP8 | 1ull << RDX_ISA_MOD_NEG |
+                1ull << RDX_ISA_MOD_ABS;
+    if (L->f[FLD_OPSEL_HI].width)
+        cand |= 1ull << RDX_ISA_MOD_OP_SEL_HI;
+    if (row->enc == RDX_ISA_ENC_DS)
+        cand |= 1ull << RDX_ISA_MOD_OFFSET;
+    for (; cand; cand &= cand - 1) {
+        unsigned m = (unsigned)__builtin_ctzll(cand);
         const isa_field *f;
         unsigned base;
         if (!isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
@@ -318,16 +332,18 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
     out->form = (uint8_t)form;
     dec_mods(&d, row, L, form);
 
-    /* MIMG NSA: extra address dwords */
-    unsigned nimg = 1, nsa_words = 0;
+    /* MIMG NSA: the first address in vaddr, up to four more in one extra
+     * dword; with more addresses than fields the last field holds a range */
+    unsigned nimg = 1, nsa_words = 0, nsa_last = 1;
     if (row->enc == RDX_ISA_ENC_MIMG && isa_get(d.w, L->f[FLD_NSA].lo, 1)) {
         unsigned naddr = isa_image_addr_count(row, out);
         if (naddr < 2)
             naddr = 2;
-        nsa_words = (naddr - 1 + 3) / 4;
+        nimg = naddr > 5 ? 5 : naddr;
+        nsa_last = naddr - (nimg - 1);
+        nsa_words = 1;
         if (!need_words(&d, base_words + nsa_words))
-            return bad(&d, "truncated NSA address dwords");
-        nimg = naddr;
+            return bad(&d, "truncated NSA address dword");
         if (row->nopnd - 1 + nimg > RDX_ISA_MAX_OPNDS)
             return bad(&d, "too many NSA addresses");
     }
@@ -354,7 +370,8 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
                 unsigned r = k == 0 ? isa_get(d.w, L->f[FLD_VADDR].lo, 8)
                                     : isa_get(d.w, L->bits + 8 * (k - 1), 8);
                 (void)cnt;
-                *o = rdx_isa_vgpr(r, nimg > 1 ? 1 : isa_image_addr_count(row, out));
+                *o = rdx_isa_vgpr(r, nimg > 1 ? (k + 1 == nimg ? nsa_last : 1)
+                                              : isa_image_addr_count(row, out));
                 if (o->reg + o->count > 256)
                     return bad(&d, "VGPR range past v255");
             }

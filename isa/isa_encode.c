@@ -301,26 +301,26 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     }
 }
 
-/* MIMG vaddr: a contiguous range, or (NSA) a list of single VGPRs. */
+/* MIMG vaddr: a contiguous range, or (NSA) a list of up to five VGPR operands
+ * (the first in vaddr, the rest in one extra dword; the last may be a range). */
 static rdx_status enc_mimg_vaddr(enc *e, const isa_layout *L, unsigned i,
                                  const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n)
 {
     rdx_status st;
+    if (n > 5)
+        return bad_opnd(e, i, si, RDX_ERR_RANGE, "at most 5 NSA address operands");
     for (unsigned k = 0; k < n; k++) {
         if (o[k].kind != RDX_ISA_OPND_VGPR)
             return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
-        if ((st = check_range(e, i + k, si, &o[k], n > 1 ? 1 : 0)))
+        if ((st = check_range(e, i + k, si, &o[k], (n > 1 && k + 1 < n) ? 1 : 0)))
             return st;
     }
     isa_put(e->w, L->f[FLD_VADDR].lo, 8, o[0].reg);
     if (n > 1) {
-        if (n > 13)
-            return bad_opnd(e, i, si, RDX_ERR_RANGE, "too many NSA addresses");
         isa_put(e->w, L->f[FLD_NSA].lo, L->f[FLD_NSA].width, 1);
-        unsigned words = (n - 1 + 3) / 4;
         for (unsigned k = 1; k < n; k++)
             isa_put(e->w, (unsigned)L->bits + 8 * (k - 1), 8, o[k].reg);
-        e->extra_words = words;
+        e->extra_words = 1;
     }
     return RDX_OK;
 }
@@ -414,6 +414,58 @@ static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_
                  rdx_isa_mod_name((rdx_isa_mod)m), (int)v);
         return rdx_fail(RDX_ERR_RANGE, "%s", msg);
     }
+    return RDX_OK;
+}
+
+/*
+ * VALU constant-bus limit: at most two distinct scalar values (SGPRs, TTMPs,
+ * vcc, m0, exec, literal; null and inline constants are free) are read, one
+ * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in) count.
+ */
+static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned first_slot)
+{
+    struct {
+        uint8_t kind;
+        uint16_t reg;
+    } seen[8];
+    unsigned n = 0, oi = 0;
+    for (unsigned i = first_slot; i < row->nopnd; i++, oi++) {
+        const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
+        const rdx_isa_opnd *o = &e->in->opnd[oi];
+        bool read = si->role == RDX_ISA_ROLE_SRC0 || si->role == RDX_ISA_ROLE_SRC1 ||
+                    si->role == RDX_ISA_ROLE_SRC2 || si->role == RDX_ISA_ROLE_K ||
+                    (si->role == RDX_ISA_ROLE_VCC && i + 1 == row->nopnd && i > 0);
+        if (!read)
+            continue;
+        uint8_t kind = o->kind;
+        uint16_t reg = o->reg;
+        if (kind == RDX_ISA_OPND_LITERAL)
+            reg = 0;
+        else if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
+            continue;
+        else if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
+                 kind != RDX_ISA_OPND_SPECIAL)
+            continue;
+        bool dup = false;
+        for (unsigned k = 0; k < n; k++)
+            dup |= seen[k].kind == kind && seen[k].reg == reg;
+        if (!dup && n < 8) {
+            seen[n].kind = kind;
+            seen[n].reg = reg;
+            n++;
+        }
+    }
+    const char *name = e->name;
+    unsigned op = e->in->op;
+    unsigned limit = (op == RDX_ISA_OP_V_LSHLREV_B64 || op == RDX_ISA_OP_V_LSHRREV_B64 ||
+                      op == RDX_ISA_OP_V_ASHRREV_I64)
+                         ? 1
+                         : 2;
+    if (n > limit)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "%s: reads %u scalar values (SGPRs/special registers/literal); the "
+                        "constant bus allows %u",
+                        name, n, limit);
     return RDX_OK;
 }
 
@@ -556,6 +608,8 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
         if (!has)
             isa_put(e.w, L->f[FLD_SADDR].lo, L->f[FLD_SADDR].width, RDX_ISA_REG_NULL);
     }
+    if (row->flags & ROW_FMT1)
+        isa_put(e.w, L->f[FLD_FORMAT].lo, L->f[FLD_FORMAT].width, 1);
     if (row->flags & ROW_CMPX)
         isa_put(e.w, L->f[FLD_VDST].lo, 8, RDX_ISA_REG_EXEC_LO);
     rdx_status st = enc_mods(&e, row, L, form);
@@ -574,6 +628,12 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
             oi++;
         }
         if (st)
+            return st;
+    }
+    if (row->enc == RDX_ISA_ENC_VOP1 || row->enc == RDX_ISA_ENC_VOP2 ||
+        row->enc == RDX_ISA_ENC_VOPC || row->enc == RDX_ISA_ENC_VOP3 ||
+        row->enc == RDX_ISA_ENC_VOP3SD || row->enc == RDX_ISA_ENC_VOP3P) {
+        if ((st = check_constant_bus(&e, row, first_slot)))
             return st;
     }
     return finish(&e, L->bits / 8, dpp, out, len);

@@ -48,6 +48,7 @@ enum isa_how {
 #define ROW_ATOMIC      (1u << 4) /* memory atomic: the VDST slot exists only when it returns */
 #define ROW_OPTIMM      (1u << 5) /* the only slot is an immediate LLVM omits when 0 (s_endpgm) */
 #define ROW_OFFSET_OPND (1u << 6) /* the offset is an operand (s_prefetch_*), not a modifier */
+#define ROW_FMT1        (1u << 7) /* RDNA4 untyped buffer op: format field is 1, not a modifier */
 
 typedef struct isa_slot {
     uint8_t fld; /* enum isa_fld, FLD_NONE for implicit/literal */
@@ -78,7 +79,10 @@ typedef struct isa_layout {
     isa_field op;  /* the op field */
     isa_field f[FLD_COUNT];
     uint8_t mod[RDX_ISA_MOD_COUNT]; /* plain modifier -> field id (FLD_NONE: none) */
+    uint64_t mods;                  /* bit m set when mod[m] != FLD_NONE */
 } isa_layout;
+
+_Static_assert(RDX_ISA_MOD_COUNT <= 64, "isa_layout.mods is a 64-bit set");
 
 typedef struct isa_dmap {
     const int16_t *map; /* opcode (FLAT: seg << opbits | op) -> row, -1 none */

@@ -48,6 +48,10 @@ bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rd
             f = ok ? &L->f[L->mod[mod]] : NULL;
         }
         break;
+    case RDX_ISA_MOD_FORMAT:
+        ok = !(row->flags & ROW_FMT1) && L->mod[mod] != FLD_NONE;
+        f = ok ? &L->f[L->mod[mod]] : NULL;
+        break;
     case RDX_ISA_MOD_OP_SEL_HI:
         ok = L->f[FLD_OPSEL_HI].width != 0;
         break;

@@ -107,12 +107,19 @@ def defaults(e, used=None):
             d[f["name"]] = 0xF
         elif f["name"] == "dmask":
             d[f["name"]] = 1
+        elif f["name"] == "opsel_hi":
+            d[f["name"]] = 3  # VOP3P's default op_sel_hi:[1,1,1]
+        elif f["name"] == "opsel_hi2":
+            d[f["name"]] = 1
         else:
             d[f["name"]] = 0
     return d
 
 
-def encode(e, vals, op_fields, extra=b""):
+NEEDS_K = re.compile(r"^[sv]_fma[ak]k_|^v_dual_fma[ak]k_|^s_setreg_imm32_b32$")
+
+
+def encode(e, vals, op_fields, extra=b"", k=False):
     w = 0
     fm = fmap(e)
     for n, v in vals.items():
@@ -123,7 +130,9 @@ def encode(e, vals, op_fields, extra=b""):
     b = w.to_bytes(e["bits"] // 8, "little")
     lit = any(fm[n]["kind"] in ("src", "ssrc") and v == 255 for n, v in vals.items()
               if n in fm and not e.get("_lit"))
-    return b + extra + (LITERAL.to_bytes(4, "little") if lit else b"")
+    if "nsa" in fm and vals.get("nsa"):
+        extra = extra + bytes([0x0A, 0x0B, 0x0C, 0x0D])  # NSA addresses v10, v11, v12, v13
+    return b + extra + (LITERAL.to_bytes(4, "little") if lit or k else b"")
 
 
 def candidates(fam):
@@ -133,10 +142,11 @@ def candidates(fam):
         en = ins["encoding"]
         e = encs[en]
         fm = fmap(e)
-        if en == "VOPD":
+        if en == "VOPD" or "op" not in fm:
             opf = {}
         else:
             opf = {"op": ins["opcode"]}
+        needk = bool(NEEDS_K.match(ins["name"]))
         names = ins["name"]
         full = defaults(e)
         base = defaults(e, used_fields(ins, e))
@@ -188,17 +198,17 @@ def candidates(fam):
             if en == "VOPD":
                 # pair with itself as X when the opcode fits opx, and with v_dual_mov_b32 (8)
                 if ins["opcode"] < 16:
-                    out.append((encode(e, x, {"opx": ins["opcode"], "opy": ins["opcode"]}),
+                    out.append((encode(e, x, {"opx": ins["opcode"], "opy": ins["opcode"]}, k=needk),
                                 names))
                 y = dict(x)
                 y["vsrcx1"] = 0
-                out.append((encode(e, y, {"opx": 8, "opy": ins["opcode"]}), names))
+                out.append((encode(e, y, {"opx": 8, "opy": ins["opcode"]}, k=needk), names))
                 y = dict(x)
                 y["vsrcy1"] = 0
                 y["vsrcx1"] = y.get("vsrcx1") or 4
-                out.append((encode(e, y, {"opx": ins["opcode"] & 15, "opy": 8}), names))
+                out.append((encode(e, y, {"opx": ins["opcode"] & 15, "opy": 8}, k=needk), names))
             else:
-                out.append((encode(e, x, opf), names))
+                out.append((encode(e, x, opf, k=needk), names))
         # DPP16 / DPP8 / literal variants of VALU encodings
         for kind in ("DPP16", "DPP8"):
             ve = encs.get(en + "_" + kind)
@@ -381,7 +391,12 @@ def main():
                     "(scripts/gen_isa_corpus.py)\n" % cpu)
             for b, t in keep:
                 f.write("%s\t%s\n" % (b.hex(), t))
-        ops = sorted({mnemonic_op(t) for b, t in keep})
+        ops = set()
+        for b, t in keep:
+            ops.add(mnemonic_op(t))
+            if " :: " in t:  # VOPD: the Y op too
+                ops.add(mnemonic_op(t.split(" :: ", 1)[1]))
+        ops = sorted(ops)
         write_dpp(cpu, keep)
         with open(os.path.join(outdir, cpu + ".ops"), "w") as f:
             f.write("# ops llvm-mc accepts for %s (scripts/gen_isa_corpus.py)\n" % cpu)

@@ -229,6 +229,10 @@ def slots_for(fam, enc, name, ops, layout):
                 else:
                     s.append(Slot(role, r, "SRC", KSSRC, bits_of(ops[r]),
                                   fmt_of(ops[r].get("fmt"))))
+        if re.match(r"s_fmamk_", name):  # sdst, src0, K, src1
+            s.insert(2, Slot("K", "", "K", K_LIT, 32, "F32"))
+        elif re.match(r"s_fmaak_", name):  # sdst, src0, src1, K
+            s.append(Slot("K", "", "K", K_LIT, 32, "F32"))
         return s
     if enc == "SOPK":
         o = ops.get("simm16")
@@ -549,6 +553,8 @@ def main():
                 flags.append("ROW_PROMOTED")
             if any(x.role == "OFFSET" for x in sl):
                 flags.append("ROW_OFFSET_OPND")
+            if enc == "VBUFFER" and r["name"].startswith("buffer_"):
+                flags.append("ROW_FMT1")
             if enc == "SOPP" and r["name"] == "s_endpgm":
                 flags.append("ROW_OPTIMM")
             if enc == "DS" and "2addr" in r["name"]:
@@ -739,10 +745,14 @@ def main():
             mods = ", ".join("[RDX_ISA_MOD_%s] = FLD_%s" % (FIELD_MOD[n], n.upper())
                              for n in sorted(lay["flds"]) if n in FIELD_MOD)
             opf = lay["op"] or (0, 0)
+            modmask = 0
+            for n in lay["flds"]:
+                if n in FIELD_MOD:
+                    modmask |= 1 << MODS.index(FIELD_MOD[n])
             c.append("    [RDX_ISA_ENC_%s] = { %d, 0x%08xu, 0x%08xu, { %d, %d, 0 },\n"
-                     "        { %s },\n        { %s } },\n" %
+                     "        { %s },\n        { %s },\n        0x%016xull },\n" %
                      (enc, lay["bits"], lay["mask"] & 0xffffffff, lay["val"] & 0xffffffff,
-                      opf[0], opf[1], fl, mods))
+                      opf[0], opf[1], fl, mods, modmask))
         c.append("};\n\n")
         for kind in ("DPP16", "DPP8"):
             d = dpp[(fam, kind)]

@@ -231,10 +231,11 @@ uint32_t rdx_codeobj_vgpr_granules(unsigned major, bool wave32, uint32_t next_fr
 uint32_t rdx_codeobj_vgprs_of_granules(unsigned major, bool wave32, uint32_t granules);
 
 /*
- * GRANULATED_WAVEFRONT_SGPR_COUNT as LLVM 19 encodes it: ceil(max(1, n) / 8) - 1
- * for n SGPRs (next_free_sgpr plus VCC's 2 when reserved).  AMDGPUUsage calls
- * the field reserved on gfx10+ (SGPRs are always allocated) and newer tools
- * write 0 there; rdx's writer uses whatever the descriptor holds.
+ * GRANULATED_WAVEFRONT_SGPR_COUNT as clang 19's code generator writes it:
+ * ceil(max(1, n) / 8) - 1 for n SGPRs (next_free_sgpr plus VCC's 2 when
+ * reserved).  AMDGPUUsage calls the field reserved on gfx10+ (SGPRs are always
+ * allocated): llvm-mc 19 writes 0 there for gfx11/gfx12, and llvm-objdump 19
+ * rejects non-zero values, so an assembler matching llvm-mc leaves it 0.
  */
 uint32_t rdx_codeobj_sgpr_granules(unsigned major, uint32_t num_sgprs);
 
@@ -259,6 +260,9 @@ typedef struct rdx_codeobj_arg {
  * Metadata of one kernel (an entry of amdhsa.kernels).  The writer emits the
  * required keys always and the optional ones when they differ from the
  * "absent" value given here; the reader fills absent keys with that value.
+ * The writer takes group/private segment sizes, kernarg_segment_size and
+ * wavefront_size from the kernel's descriptor when they are 0 here, and
+ * fails when a non-zero value disagrees with the descriptor.
  */
 typedef struct rdx_codeobj_kernel_meta {
     const char *name;             /* .name (writer: NULL = the kernel's name) */

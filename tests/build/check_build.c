@@ -164,6 +164,44 @@ START_TEST(every_subcommand_has_help)
 }
 END_TEST
 
+START_TEST(install_and_link_with_pkg_config)
+{
+    /* make install into a temporary prefix, then build and run a program
+     * against it using only what rdx.pc says. */
+    char *prefix = rdx_test_tmp_path("prefix");
+    char prefix_arg[4200], build_arg[4200];
+    snprintf(prefix_arg, sizeof prefix_arg, "PREFIX=%s", prefix);
+    snprintf(build_arg, sizeof build_arg, "BUILD=%s", rdx_test_build_dir());
+    const char *make_argv[] = { "make",    "-s", "--no-print-directory", build_arg, prefix_arg,
+                                "install", NULL };
+    rdx_test_proc p;
+    rdx_test_run(make_argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "make install failed:\n%s%s", p.out, p.err);
+    rdx_test_proc_free(&p);
+
+    char *src = rdx_test_tmp_path("use.c");
+    const char prog[] = "#include <rdx/rdx.h>\n#include <stdio.h>\n"
+                        "int main(void) { printf(\"%s %s\\n\", rdx_version(),\n"
+                        "  rdx_status_name(RDX_ERR_NOMEM)); return 0; }\n";
+    rdx_test_write_file(src, prog, sizeof prog - 1);
+    char *exe = rdx_test_tmp_path("use");
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd,
+             "PKG_CONFIG_PATH=%s/lib/pkgconfig; export PKG_CONFIG_PATH; "
+             "%s %s -o %s %s $(pkg-config --cflags --libs rdx) && LD_LIBRARY_PATH=%s/lib %s",
+             prefix, rdx_test_cc(), getenv("RDX_SANITIZE") ? getenv("RDX_SANITIZE") : "", exe, src,
+             prefix, exe);
+    const char *sh_argv[] = { "sh", "-c", cmd, NULL };
+    rdx_test_run(sh_argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "building against the installed rdx failed:\n%s%s", p.out, p.err);
+    ck_assert_str_eq(p.out, "0.1.0 out of memory\n");
+    rdx_test_proc_free(&p);
+    free(exe);
+    free(src);
+    free(prefix);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("build");
@@ -175,6 +213,7 @@ int main(void)
     tcase_add_test(tc, rdx_help_and_version);
     tcase_add_test(tc, rdx_bad_usage_exits_2);
     tcase_add_test(tc, every_subcommand_has_help);
+    tcase_add_test(tc, install_and_link_with_pkg_config);
     suite_add_tcase(s, tc);
     return rdx_test_main(s);
 }

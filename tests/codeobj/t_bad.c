@@ -25,7 +25,7 @@ static uint8_t *rdx_object(size_t *len)
         k[i].code_offset = 256u * (unsigned)i;
         k[i].code_size = 4;
         k[i].kd.enable_wavefront_size32 = 1;
-        k[i].kd.kernarg_size = 8;
+        k[i].kd.kernarg_size = 24;
         k[i].meta.args = &arg;
         k[i].meta.num_args = 1;
         k[i].meta.kernarg_segment_size = 24;

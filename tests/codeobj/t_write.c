@@ -457,6 +457,26 @@ START_TEST(write_errors)
     k[0].meta.num_args = 1;
     write_fails(&img, RDX_ERR_INVALID, "kernel 'a' argument 0 has no value_kind");
     k[0].meta.num_args = 0;
+    k[1].kd.kernarg_size = 16;
+    k[1].meta.kernarg_segment_size = 24;
+    write_fails(&img, RDX_ERR_INVALID,
+                "kernel 'b': metadata .kernarg_segment_size is 24 but the descriptor says 16");
+    k[1].meta.kernarg_segment_size = 0;
+    k[1].meta.wavefront_size = 32; /* the descriptor says wave64 */
+    write_fails(&img, RDX_ERR_INVALID,
+                "kernel 'b': metadata .wavefront_size is 32 but the descriptor says 64");
+    /* Zero values are taken from the descriptor. */
+    k[1].meta.wavefront_size = 0;
+    k[1].kd.group_segment_fixed_size = 512;
+    ck_assert_int_eq(rdx_codeobj_write(&img, &out, &len), RDX_OK);
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read(out, len, "derived", &co), RDX_OK);
+    ck_assert_uint_eq(co->kernels[1].meta.kernarg_segment_size, 16);
+    ck_assert_uint_eq(co->kernels[1].meta.wavefront_size, 64);
+    ck_assert_uint_eq(co->kernels[1].meta.group_segment_fixed_size, 512);
+    ck_assert_uint_eq(co->kernels[0].meta.group_segment_fixed_size, 0);
+    rdx_codeobj_free(co);
+    free(out);
     img.metadata = (const uint8_t *)"\xc1";
     img.metadata_size = 1;
     write_fails(&img, RDX_ERR_PARSE, "code object metadata: msgpack offset 0");
@@ -559,6 +579,70 @@ START_TEST(write_linkable_by_lld)
 }
 END_TEST
 
+/*
+ * clang-19's kernels re-emitted by rdx: read a clang object, write it with
+ * rdx's writer, and the LLVM tools must see the same thing in both: every
+ * metadata entry, every descriptor byte but the entry offset, the same
+ * disassembly of every kernel.
+ */
+START_TEST(rewrite_clang_objects)
+{
+    static const char *const cpus[] = { "gfx1100", "gfx1201" };
+    const char *mcpu = cpus[_i];
+    char *orig = co_compile(mcpu, "", 0, "orig.co"), *mine = rdx_test_tmp_path("mine.co");
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read_file(orig, &co), RDX_OK);
+    rdx_codeobj_image img = { .target = co->target->name,
+                              .version = co->version,
+                              .code = co->text,
+                              .code_size = co->text_size,
+                              .kernels = co->kernels,
+                              .num_kernels = co->num_kernels };
+    ck_assert_msg(rdx_codeobj_write_file(&img, mine) == RDX_OK, "%s", rdx_error_message());
+    co_lines a = { 0 }, b = { 0 };
+    char *na = co_llvm("llvm-readelf", "--notes", mine, (char *)NULL);
+    char *nb = co_llvm("llvm-readelf", "--notes", orig, (char *)NULL);
+    co_flatten_llvm_notes(na, &a);
+    co_flatten_llvm_notes(nb, &b);
+    co_lines_assert_equal(&a, &b, "metadata of rdx's rewrite vs clang's object");
+    co_lines_free(&a);
+    co_lines_free(&b);
+    free(na);
+    free(nb);
+    char mflag[64];
+    snprintf(mflag, sizeof mflag, "--mcpu=%s", mcpu);
+    char *da = co_llvm("llvm-objdump", "-d", mflag, mine, (char *)NULL);
+    char *db = co_llvm("llvm-objdump", "-d", mflag, orig, (char *)NULL);
+    size_t insns = 0;
+    for (size_t i = 0; i < co->num_kernels; i++) {
+        insns_after(da, co->kernels[i].name, &a);
+        insns_after(db, co->kernels[i].name, &b);
+        co_lines_assert_equal(&a, &b, co->kernels[i].name);
+        insns += a.n;
+        co_lines_free(&a);
+        co_lines_free(&b);
+    }
+    ck_assert_uint_gt(insns, 50);
+    free(da);
+    free(db);
+    size_t la, lb;
+    uint8_t *ra = co_section_bytes(mine, ".rodata", NULL, &la);
+    uint8_t *rb = co_section_bytes(orig, ".rodata", NULL, &lb);
+    ck_assert_uint_ge(lb, 64 * co->num_kernels);
+    ck_assert_uint_eq(la, 64 * co->num_kernels);
+    for (size_t i = 0; i < co->num_kernels; i++) {
+        memset(ra + 64 * i + 16, 0, 8);
+        memset(rb + 64 * i + 16, 0, 8);
+    }
+    ck_assert(!memcmp(ra, rb, la));
+    free(ra);
+    free(rb);
+    rdx_codeobj_free(co);
+    free(orig);
+    free(mine);
+}
+END_TEST
+
 START_TEST(target_ids)
 {
     ck_assert_ptr_eq(rdx_codeobj_target_find("amdgcn-amd-amdhsa--gfx1100"),
@@ -620,5 +704,6 @@ TCase *co_tcase_write(void)
     tcase_add_test(tc, write_custom_metadata);
     tcase_add_test(tc, target_ids);
     tcase_add_test(tc, write_linkable_by_lld);
+    tcase_add_loop_test(tc, rewrite_clang_objects, 0, 2);
     return tc;
 }

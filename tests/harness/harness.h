@@ -3,7 +3,8 @@
  * running subprocesses (rdx itself and the LLVM oracles), and the suite main.
  *
  * Suites run from the repository root.  RDX_BUILD names the build directory
- * (default "build"); RDX_CC the C compiler the build used (default "cc").
+ * (default "build"); RDX_CC the C compiler the build used (default "cc");
+ * RDX_SANITIZE the sanitizer flags of the build (empty unless `make asan`).
  */
 #ifndef RDX_TESTS_HARNESS_H
 #define RDX_TESTS_HARNESS_H

@@ -143,6 +143,8 @@ static void run_corpus(const char *target)
                 bytes[nb++] = (uint8_t)(hexval(p[0]) << 4 | hexval(p[1]));
             const char *text = tab + 1;
             rdx_isa_op want = text_op(text);
+            const char *ysep = strstr(text, " :: ");
+            rdx_isa_op want_y = ysep ? text_op(ysep + 4) : RDX_ISA_OP_NONE;
             lines++;
             rdx_isa_inst in;
             size_t len = 0, elen = 0;
@@ -164,11 +166,14 @@ static void run_corpus(const char *target)
             } else if (elen != nb || memcmp(out, bytes, nb) != 0)
                 why = "re-encoded bytes differ";
             bool first_fail = want != RDX_ISA_OP_NONE && why;
-            if (want != RDX_ISA_OP_NONE) {
+            rdx_isa_op both[2] = { want, want_y };
+            for (int k = 0; k < 2; k++) {
+                if (both[k] == RDX_ISA_OP_NONE)
+                    continue;
                 if (why)
-                    state[want] = 2;
-                else if (state[want] == 0)
-                    state[want] = 1;
+                    state[both[k]] = 2;
+                else if (state[both[k]] == 0)
+                    state[both[k]] = 1;
             }
             if (why && shown < 200 && !(want && shown_op[want]) &&
                 !(want && is_exception(target, rdx_isa_op_name(want)))) {

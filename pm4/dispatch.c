@@ -1,0 +1,116 @@
+/* pm4/dispatch.c — the gfx11 compute dispatch sequence. */
+#include <rdx/pm4.h>
+
+#include "pm4/internal.h"
+#include "util/error.h"
+
+uint32_t rdx_pm4_dispatch_initiator(bool wave32)
+{
+    return RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, COMPUTE_SHADER_EN, 1) |
+           RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, FORCE_START_AT_000, 1) |
+           RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, CS_W32_EN, wave32);
+}
+
+/* LDS_SIZE is encoded in 512-byte units on gfx7+ (Mesa ac_gpu_info
+ * lds_encode_granularity), 9 bits wide. */
+#define LDS_GRANULE 512u
+/* TMPRING_SIZE.WAVESIZE is in 256-byte units on gfx11 (15 bits). */
+#define SCRATCH_GRANULE 256u
+
+static rdx_status invalid(rdx_pm4_cmdbuf *cb, const char *what, unsigned long long v,
+                          const char *expected)
+{
+    return pm4_error(cb,
+                     rdx_fail(RDX_ERR_INVALID, "rdx_pm4_dispatch: %s = %llu (0x%llx), expected %s",
+                              what, v, v, expected));
+}
+
+static rdx_status check_desc(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
+{
+    if (d->code_addr & 0xff || d->code_addr >> 48)
+        return invalid(cb, "code_addr", d->code_addr, "256-byte aligned below 2^48");
+    if (d->user_sgpr_count > 16)
+        return invalid(cb, "user_sgpr_count", d->user_sgpr_count, "0..16");
+    uint32_t rsrc2_user = rdx_pm4_reg_get(d->rsrc2, RDX_PM4_RF_COMPUTE_PGM_RSRC2_USER_SGPR);
+    if (rsrc2_user != d->user_sgpr_count)
+        return invalid(cb, "user_sgpr_count", d->user_sgpr_count,
+                       rsrc2_user == 1 ? "1 (rsrc2.USER_SGPR)" : "rsrc2.USER_SGPR");
+    uint64_t threads = 1;
+    for (int i = 0; i < 3; i++) {
+        static const char *const gname[] = { "grid[0]", "grid[1]", "grid[2]" };
+        static const char *const bname[] = { "block[0]", "block[1]", "block[2]" };
+        if (!d->grid[i])
+            return invalid(cb, gname[i], d->grid[i], ">= 1");
+        if (!d->block[i] || d->block[i] > 1024)
+            return invalid(cb, bname[i], d->block[i], "1..1024");
+        threads *= d->block[i];
+    }
+    if (threads > 1024)
+        return invalid(cb, "block[0]*block[1]*block[2]", threads, "<= 1024");
+    if (d->lds_bytes > 65536)
+        return invalid(cb, "lds_bytes", d->lds_bytes, "<= 65536");
+    if (d->scratch_addr & 0xff || d->scratch_addr >> 48)
+        return invalid(cb, "scratch_addr", d->scratch_addr, "256-byte aligned below 2^48");
+    if (d->scratch_waves > 0xfff)
+        return invalid(cb, "scratch_waves", d->scratch_waves, "<= 4095");
+    if ((d->scratch_wave_bytes + (uint64_t)SCRATCH_GRANULE - 1) / SCRATCH_GRANULE > 0x7fff)
+        return invalid(cb, "scratch_wave_bytes", d->scratch_wave_bytes, "<= 8388352 (gfx11)");
+    if (rdx_pm4_reg_get(d->rsrc2, RDX_PM4_RF_COMPUTE_PGM_RSRC2_SCRATCH_EN) &&
+        (!d->scratch_addr || !d->scratch_waves || !d->scratch_wave_bytes))
+        return invalid(cb, "scratch_addr", d->scratch_addr,
+                       "scratch (address, waves, bytes) when rsrc2.SCRATCH_EN is set");
+    return RDX_OK;
+}
+
+rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
+{
+    if (cb->status)
+        return cb->status;
+    if (check_desc(cb, d))
+        return cb->status;
+
+    size_t start = cb->len;
+    if (d->acquire)
+        rdx_pm4_acquire_mem(cb, RDX_PM4_GCR_ALL);
+
+    uint64_t pgm = d->code_addr >> 8;
+    uint32_t v[6];
+    v[0] = lo32(pgm);
+    v[1] = RDX_PM4_REG_PUT(COMPUTE_PGM_HI, DATA, hi32(pgm));
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_PGM_LO, v, 2);
+
+    uint32_t lds = (d->lds_bytes + LDS_GRANULE - 1) / LDS_GRANULE;
+    v[0] = d->rsrc1;
+    v[1] = (d->rsrc2 & ~RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC2, LDS_SIZE, ~0u)) |
+           RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC2, LDS_SIZE, lds);
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_PGM_RSRC1, v, 2);
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_PGM_RSRC3, &d->rsrc3, 1);
+
+    uint32_t wavesize = (d->scratch_wave_bytes + SCRATCH_GRANULE - 1) / SCRATCH_GRANULE;
+    v[0] = RDX_PM4_REG_PUT(COMPUTE_TMPRING_SIZE, WAVES, d->scratch_waves) |
+           RDX_PM4_REG_PUT(COMPUTE_TMPRING_SIZE, WAVESIZE, wavesize);
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_TMPRING_SIZE, v, 1);
+
+    uint64_t scratch = d->scratch_addr >> 8;
+    v[0] = lo32(scratch);
+    v[1] = RDX_PM4_REG_PUT(COMPUTE_DISPATCH_SCRATCH_BASE_HI, DATA, hi32(scratch));
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_DISPATCH_SCRATCH_BASE_LO, v, 2);
+
+    if (d->user_sgpr_count)
+        rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_USER_DATA_0, d->user_sgpr, d->user_sgpr_count);
+
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_RESOURCE_LIMITS, &d->resource_limits, 1);
+
+    /* START_X/Y/Z and NUM_THREAD_X/Y/Z are six consecutive registers. */
+    v[0] = v[1] = v[2] = 0;
+    v[3] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, d->block[0]);
+    v[4] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_Y, NUM_THREAD_FULL, d->block[1]);
+    v[5] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_Z, NUM_THREAD_FULL, d->block[2]);
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_START_X, v, 6);
+
+    rdx_pm4_dispatch_direct(cb, d->grid[0], d->grid[1], d->grid[2],
+                            rdx_pm4_dispatch_initiator(d->wave32));
+    if (cb->status)
+        cb->len = start; /* leave no partial sequence behind */
+    return cb->status;
+}
