@@ -500,6 +500,14 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
         if (tok_text_is(t, "sendmsg"))
             return parse_func(st, lx, false, o) ? 1 : -1;
         return 0;
+    case RDX_IMM_EXP_TARGET:
+        if (rdx_syntax_exp_target_find(t->text, t->len, &id)) {
+            o->kind = P_INT;
+            o->ival = id;
+            rdx_lex_next(lx);
+            return 1;
+        }
+        return 0;
     case RDX_IMM_VERSION:
         if (rdx_syntax_version_find(t->text, t->len, &id)) {
             o->kind = P_INT;
@@ -650,18 +658,23 @@ static void set_mod(pinst *pi, rdx_isa_mod m, int32_t v)
 
 /* Every word a modifier starts with (sorted; a quick gate before the parsers). */
 static const char *const modifier_words[] = {
-    "a16",       "bank_mask",    "bound_ctrl", "byte_sel",
-    "clamp",     "d16",          "dim",        "div",
-    "dlc",       "dmask",        "done",       "dpp8",
-    "fi",        "format",       "gds",        "glc",
-    "idxen",     "lwe",          "mul",        "neg_hi",
-    "neg_lo",    "nv",           "offen",      "offset",
-    "offset0",   "offset1",      "op_sel",     "op_sel_hi",
-    "quad_perm", "r128",         "row_en",     "row_half_mirror",
-    "row_mask",  "row_mirror",   "row_ror",    "row_share",
-    "row_shl",   "row_shr",      "row_xmask",  "scope",
-    "slc",       "tfe",          "th",         "unorm",
-    "wait_exp",  "wait_va_vdst", "wait_vdst",  "wait_vm_vsrc",
+    "a16",          "bank_mask",    "bound_ctrl",
+    "byte_sel",     "clamp",        "d16",
+    "dim",          "div",          "dlc",
+    "dmask",        "done",         "dpp8",
+    "fi",           "format",       "gds",
+    "glc",          "idxen",        "index_key",
+    "lwe",          "mul",          "neg_hi",
+    "neg_lo",       "nv",           "offen",
+    "offset",       "offset0",      "offset1",
+    "op_sel",       "op_sel_hi",    "quad_perm",
+    "r128",         "row_en",       "row_half_mirror",
+    "row_mask",     "row_mirror",   "row_ror",
+    "row_share",    "row_shl",      "row_shr",
+    "row_xmask",    "scope",        "slc",
+    "tfe",          "th",           "unorm",
+    "wait_exp",     "wait_va_vdst", "wait_vdst",
+    "wait_vm_vsrc",
 };
 
 static int word_cmp(const void *a, const void *b)
@@ -756,6 +769,18 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
             return 1;
         }
     unsigned col = t->col;
+    if (tok_text_is(t, "index_key") && colon) {
+        rdx_lex_next(lx);
+        int64_t v;
+        if (!colon_int(st, lx, &v))
+            return -1;
+        if (v < 0 || v > 3) {
+            rdx_asm_error(st, col, "invalid index_key value (0-3)");
+            return -1;
+        }
+        set_mod(pi, RDX_ISA_MOD_OP_SEL, (int32_t)v);
+        return 1;
+    }
     if (tok_text_is(t, "byte_sel") && colon && rdx_syntax_byte_sel_kind(op)) {
         rdx_lex_next(lx);
         int64_t v;
@@ -1246,7 +1271,8 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
     else if (enc == RDX_ISA_ENC_VOP3P && nsrc == 2 && !rdx_syntax_is_mix(op))
         in->mod[RDX_ISA_MOD_OP_SEL_HI] |= 4; /* the absent src2's bit stays set */
     const char *name = rdx_isa_op_name(op);
-    if ((enc == RDX_ISA_ENC_MTBUF || enc == RDX_ISA_ENC_VBUFFER) &&
+    if ((enc == RDX_ISA_ENC_MTBUF ||
+         (enc == RDX_ISA_ENC_VBUFFER && !strncmp(name, "tbuffer", 7))) &&
         !pi->mod_set[RDX_ISA_MOD_FORMAT])
         in->mod[RDX_ISA_MOD_FORMAT] = 1;
 

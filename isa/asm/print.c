@@ -194,6 +194,12 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
             put(o, "sendmsg(%u, 0, 0)", u);
         return;
     }
+    case RDX_IMM_EXP_TARGET: {
+        char name[24];
+        rdx_syntax_exp_target_name(u, name, sizeof name);
+        put_s(o, name);
+        return;
+    }
     case RDX_IMM_VERSION: {
         const char *n = rdx_syntax_version_name(u);
         if (n)
@@ -241,7 +247,12 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         put(o, "%d", p->value);
         break;
     case RDX_ISA_OPND_FLOAT:
-        put(o, "%s", rdx_syntax_fconst_text((rdx_isa_fconst)p->value, bits));
+        /* 1/(2*pi) prints in double precision for 64-bit operands and for RDNA3's
+           WMMA accumulators; other wide operands (RDNA4 WMMA) use the short form. */
+        put(o, "%s",
+            rdx_syntax_fconst_text(
+                (rdx_isa_fconst)p->value,
+                bits == 64 || (bits > 64 && t->family == RDX_ISA_FAMILY_RDNA3) ? 64 : 32));
         break;
     case RDX_ISA_OPND_LITERAL: {
         /* LLVM prints a literal by its value: small integers in decimal, inline
@@ -429,7 +440,10 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
     case RDX_ISA_ENC_VOP3P: {
         unsigned def_hi = rdx_syntax_op_sel_hi_default((rdx_isa_op)in->op, nsrc);
         bool mix = rdx_syntax_is_mix((rdx_isa_op)in->op);
-        if (m[RDX_ISA_MOD_OP_SEL])
+        bool swmmac = !strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_swmmac", 8);
+        if (m[RDX_ISA_MOD_OP_SEL] && swmmac) /* the sparse index selector */
+            put(o, " index_key:%d", m[RDX_ISA_MOD_OP_SEL]);
+        else if (m[RDX_ISA_MOD_OP_SEL])
             print_bits_list(o, "op_sel", (unsigned)m[RDX_ISA_MOD_OP_SEL], nsrc);
         unsigned hmask = (1u << nsrc) - 1;
         if (((unsigned)m[RDX_ISA_MOD_OP_SEL_HI] & hmask) != (def_hi & hmask))
@@ -604,7 +618,10 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             put(o, "]");
             in_list = false;
         }
-        put_s(o, first ? " " : ", ");
+        /* "exp mrt0 v0, ...": no comma after the export target. */
+        bool after_target =
+            i > from && fi && i - 1 < fi->nopnd && fi->opnd[i - 1].role == RDX_ISA_ROLE_TARGET;
+        put_s(o, first || after_target ? " " : ", ");
         first = false;
         if (is_vaddr && !in_list) {
             put(o, "[");

@@ -258,6 +258,10 @@ rdx_imm_style rdx_syntax_imm_style(rdx_isa_op op, rdx_isa_enc enc, rdx_isa_role 
         if (imm_rules[i].op == op)
             return imm_rules[i].style;
     const char *n = rdx_isa_op_name(op);
+    if (n && !strcmp(n, "s_setreg_imm32_b32"))
+        return RDX_IMM_HWREG;
+    if (role == RDX_ISA_ROLE_TARGET)
+        return RDX_IMM_EXP_TARGET;
     if (enc == RDX_ISA_ENC_SMEM)
         return RDX_IMM_SMEM;
     if (enc == RDX_ISA_ENC_SOPK || (n && !strncmp(n, "s_wait_", 7)))
@@ -387,4 +391,37 @@ int rdx_syntax_float_of_bits(uint32_t v, rdx_isa_fmt fmt, unsigned bits)
         if (v == tab[k])
             return k;
     return -1;
+}
+
+void rdx_syntax_exp_target_name(unsigned t, char *buf, size_t cap)
+{
+    if (t <= 7)
+        snprintf(buf, cap, "mrt%u", t);
+    else if (t == 8)
+        snprintf(buf, cap, "mrtz");
+    else if (t == 9)
+        snprintf(buf, cap, "null");
+    else if (t >= 12 && t <= 16)
+        snprintf(buf, cap, "pos%u", t - 12);
+    else if (t == 20)
+        snprintf(buf, cap, "prim");
+    else if (t == 21 || t == 22)
+        snprintf(buf, cap, "dual_src_blend%u", t - 21);
+    else if (t >= 32 && t <= 63)
+        snprintf(buf, cap, "param%u", t - 32);
+    else
+        snprintf(buf, cap, "%u", t);
+}
+
+bool rdx_syntax_exp_target_find(const char *name, size_t len, unsigned *t)
+{
+    char want[24];
+    for (unsigned v = 0; v < 64; v++) {
+        rdx_syntax_exp_target_name(v, want, sizeof want);
+        if (want[0] >= 'a' && strlen(want) == len && !strncasecmp(want, name, len)) {
+            *t = v;
+            return true;
+        }
+    }
+    return false;
 }

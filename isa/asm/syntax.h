@@ -14,17 +14,18 @@
 
 /* How an op's plain immediate (RDX_ISA_OPND_IMM) is written. */
 typedef enum rdx_imm_style {
-    RDX_IMM_DEC,       /* unsigned 16-bit decimal: s_endpgm 1 */
-    RDX_IMM_HEX,       /* always hex: s_clause 0x0, s_movk_i32 s0, 0x0 */
-    RDX_IMM_INLINE,    /* decimal in -16..64, else hex of the 16 bits: s_nop 4, s_nop 0x8000 */
-    RDX_IMM_WAITCNT,   /* vmcnt(..) expcnt(..) lgkmcnt(..) */
-    RDX_IMM_DEPCTR,    /* depctr_*(..) */
-    RDX_IMM_DELAY_ALU, /* instid0(..) | instskip(..) | instid1(..) */
-    RDX_IMM_HWREG,     /* hwreg(ID, offset, size) */
-    RDX_IMM_SENDMSG,   /* sendmsg(MSG...) */
-    RDX_IMM_VERSION,   /* UC_VERSION_* */
-    RDX_IMM_SMEM,      /* SMEM offset operand: hex, signed */
-    RDX_IMM_SIGNED,    /* signed decimal */
+    RDX_IMM_DEC,        /* unsigned 16-bit decimal: s_endpgm 1 */
+    RDX_IMM_HEX,        /* always hex: s_clause 0x0, s_movk_i32 s0, 0x0 */
+    RDX_IMM_INLINE,     /* decimal in -16..64, else hex of the 16 bits: s_nop 4, s_nop 0x8000 */
+    RDX_IMM_WAITCNT,    /* vmcnt(..) expcnt(..) lgkmcnt(..) */
+    RDX_IMM_DEPCTR,     /* depctr_*(..) */
+    RDX_IMM_DELAY_ALU,  /* instid0(..) | instskip(..) | instid1(..) */
+    RDX_IMM_HWREG,      /* hwreg(ID, offset, size) */
+    RDX_IMM_SENDMSG,    /* sendmsg(MSG...) */
+    RDX_IMM_VERSION,    /* UC_VERSION_* */
+    RDX_IMM_SMEM,       /* SMEM offset operand: hex, signed */
+    RDX_IMM_SIGNED,     /* signed decimal */
+    RDX_IMM_EXP_TARGET, /* export target: mrt0, mrtz, null, pos0, prim, param3 ... */
 } rdx_imm_style;
 
 /* Style of the IMM operand in slot `role` of `op`. */
@@ -83,5 +84,9 @@ bool rdx_syntax_tied_src2(rdx_isa_op op);
 /* The inline float constant whose bit pattern (for an operand of `fmt`,
    `bits` wide) is v, or -1. */
 int rdx_syntax_float_of_bits(uint32_t v, rdx_isa_fmt fmt, unsigned bits);
+
+/* Name of export target t into buf (cap >= 24); parse one back (false if unknown). */
+void rdx_syntax_exp_target_name(unsigned t, char *buf, size_t cap);
+bool rdx_syntax_exp_target_find(const char *name, size_t len, unsigned *t);
 
 #endif /* RDX_ISA_ASM_SYNTAX_H */
