@@ -21,24 +21,9 @@ const char *rdx_lex_next_line(const char *p, const char *end)
     return p < end ? p + 1 : end;
 }
 
-static inline bool is_alpha(int c)
-{
-    return (unsigned)((c | 0x20) - 'a') < 26;
-}
-
 static inline bool is_digit(int c)
 {
     return (unsigned)(c - '0') < 10;
-}
-
-static inline bool ident_start(int c)
-{
-    return is_alpha(c) || c == '_' || c == '.' || c == '$';
-}
-
-static inline bool ident_char(int c)
-{
-    return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || c == '$' || c == '@';
 }
 
 static int digit_value(int c)
@@ -117,28 +102,43 @@ static void lex_number(rdx_lexer *lx, rdx_tok *t)
 static const char *const two_char_puncts[] = { "::", "||", "&&", "<<", ">>", "<=",
                                                ">=", "==", "!=", "<>", NULL };
 
+/* Character classes of the first character of a token. */
+enum { K_OTHER, K_BLANK, K_IDENT, K_DIGIT, K_PUNCT, K_END };
+
+static const unsigned char char_class[256] = {
+    [' '] = K_BLANK,  ['\t'] = K_BLANK,        ['\r'] = K_BLANK,        ['\f'] = K_BLANK,
+    ['\v'] = K_BLANK, ['a' ... 'z'] = K_IDENT, ['A' ... 'Z'] = K_IDENT, ['_'] = K_IDENT,
+    ['$'] = K_IDENT,  ['.'] = K_IDENT,         ['0' ... '9'] = K_DIGIT, [','] = K_PUNCT,
+    [':'] = K_PUNCT,  ['['] = K_PUNCT,         [']'] = K_PUNCT,         ['('] = K_PUNCT,
+    [')'] = K_PUNCT,  ['{'] = K_PUNCT,         ['}'] = K_PUNCT,         ['|'] = K_PUNCT,
+    ['&'] = K_PUNCT,  ['+'] = K_PUNCT,         ['-'] = K_PUNCT,         ['*'] = K_PUNCT,
+    ['/'] = K_PUNCT,  ['%'] = K_PUNCT,         ['^'] = K_PUNCT,         ['~'] = K_PUNCT,
+    ['!'] = K_PUNCT,  ['<'] = K_PUNCT,         ['>'] = K_PUNCT,         ['='] = K_PUNCT,
+    ['@'] = K_PUNCT,  ['\n'] = K_END,          [';'] = K_END,           ['#'] = K_END,
+};
+
 static void lex_one(rdx_lexer *lx, rdx_tok *t)
 {
     const char *e = lx->end;
-    while (lx->p < e &&
-           (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\f' || *lx->p == '\v'))
+    while (lx->p < e && char_class[(unsigned char)*lx->p] == K_BLANK)
         lx->p++;
     memset(t, 0, sizeof *t);
     t->text = lx->p;
     t->col = (unsigned)(lx->p - lx->line) + 1;
-    if (lx->p >= e || *lx->p == '\n' || *lx->p == ';' || *lx->p == '#' ||
+    if (lx->p >= e || char_class[(unsigned char)*lx->p] == K_END ||
         (*lx->p == '/' && lx->p + 1 < e && lx->p[1] == '/')) {
         t->kind = RDX_TOK_END;
         return;
     }
     int c = (unsigned char)*lx->p;
-    if (ident_start(c) && !(c == '.' && lx->p + 1 < e && isdigit((unsigned char)lx->p[1]))) {
+    if (char_class[c] == K_IDENT && !(c == '.' && lx->p + 1 < e && is_digit(lx->p[1]))) {
         const char *q = lx->p + 1;
-        while (q < e && ident_char((unsigned char)*q))
+        while (q < e && (char_class[(unsigned char)*q] == K_IDENT ||
+                         char_class[(unsigned char)*q] == K_DIGIT || *q == '@'))
             q++;
         t->kind = RDX_TOK_IDENT;
         t->len = (size_t)(q - lx->p);
-    } else if (isdigit(c) || c == '.') {
+    } else if (char_class[c] == K_DIGIT || c == '.') {
         lex_number(lx, t);
     } else if (c == '"') {
         const char *q = lx->p + 1;
@@ -161,7 +161,7 @@ static void lex_one(rdx_lexer *lx, rdx_tok *t)
         t->kind = RDX_TOK_INT;
         t->ival = (unsigned char)lx->p[1];
         t->len = 3;
-    } else if (strchr(",:[](){}|&+-*/%^~!<>=@", c)) {
+    } else if (char_class[c] == K_PUNCT) {
         t->kind = RDX_TOK_PUNCT;
         t->len = 1;
         if (lx->p + 1 < e && strchr(":|&<>=!", c) && strchr(":|&<>=", lx->p[1]))
