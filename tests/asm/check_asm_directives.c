@@ -166,6 +166,46 @@ START_TEST(bad_metadata_reported)
 }
 END_TEST
 
+START_TEST(random_bytes_disassemble)
+{
+    /* In-process (ASan/UBSan see it): decode + print of random words, every target. */
+    static const char *const targets[] = { "gfx1100", "gfx1201" };
+    uint8_t buf[1027];
+    unsigned seed = 99;
+    size_t invalid = 0;
+    for (int k = 0; k < 2; k++) {
+        const rdx_isa_target *t = rdx_isa_target_find(targets[k]);
+        for (int iter = 0; iter < 200; iter++) {
+            for (size_t i = 0; i < sizeof buf; i++) {
+                seed = seed * 1103515245u + 12345u;
+                buf[i] = (uint8_t)(seed >> 16);
+            }
+            char *text = NULL;
+            size_t tlen = 0;
+            FILE *f = open_memstream(&text, &tlen);
+            ck_assert_ptr_nonnull(f);
+            rdx_asm_disassemble(f, t, buf, sizeof buf - (size_t)(iter % 4), 0, NULL, NULL, 0,
+                                RDX_ASM_DIS_NO_ADDR);
+            fclose(f);
+            for (const char *q = text; (q = strstr(q, "invalid instruction encoding")); q++)
+                invalid++;
+            ck_assert(tlen > 0);
+            free(text);
+        }
+    }
+    ck_assert_uint_gt(invalid, 0);
+    /* The command: exit 0, undecodable words as .long with a note. */
+    char *in = rdx_test_tmp_path("rnd.bin");
+    rdx_test_write_file(in, buf, sizeof buf);
+    const char *argv[] = { rdx_test_rdx_path(), "dis", "--raw", "--arch", "gfx1100", in, NULL };
+    rdx_test_proc p;
+    ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 0);
+    ck_assert(strstr(p.out, ".long 0x") && strstr(p.out, "; invalid instruction encoding"));
+    rdx_test_proc_free(&p);
+    free(in);
+}
+END_TEST
+
 START_TEST(rdx_as_command_errors)
 {
     char *in = rdx_test_tmp_path("e.s"), *out = rdx_test_tmp_path("e.co");
@@ -240,6 +280,7 @@ void asm_add_error_tests(Suite *s)
     tcase_add_test(tc, all_errors_reported);
     tcase_add_test(tc, rdx_as_command_errors);
     tcase_add_test(tc, bad_metadata_reported);
+    tcase_add_test(tc, random_bytes_disassemble);
     tcase_add_test(tc, random_edits_never_crash);
     suite_add_tcase(s, tc);
 }
