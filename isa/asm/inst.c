@@ -1381,6 +1381,35 @@ static const rdx_isa_target *state_target(rdx_asm_state *st)
     return rdx_isa_target_find(st->gfx >= 1200 ? "gfx1201" : "gfx1100");
 }
 
+typedef struct alias {
+    unsigned targets;
+    const char *legacy, *canonical;
+} alias;
+
+static const alias aliases[] = {
+#define ALIAS(targets, legacy, canonical) { targets, legacy, canonical },
+#include "isa/asm/aliases.inc"
+#undef ALIAS
+};
+
+bool rdx_asm_alias(const char *name, unsigned fambit, char *out, size_t cap)
+{
+    static const char *const suffixes[] = { "_e64_dpp", "_e32", "_e64", "_dpp", "" };
+    size_t n = strlen(name);
+    for (size_t s = 0; s < sizeof suffixes / sizeof suffixes[0]; s++) {
+        size_t sl = strlen(suffixes[s]);
+        if (sl > n || strcmp(name + n - sl, suffixes[s]))
+            continue;
+        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+            if ((aliases[i].targets & fambit) && strlen(aliases[i].legacy) == n - sl &&
+                !strncmp(aliases[i].legacy, name, n - sl)) {
+                snprintf(out, cap, "%s%s", aliases[i].canonical, suffixes[s]);
+                return true;
+            }
+    }
+    return false;
+}
+
 /* Mnemonic at the current token into op/form; false after an error. */
 static bool mnemonic(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *t, rdx_isa_op *op,
                      rdx_isa_form *form)
@@ -1395,7 +1424,20 @@ static bool mnemonic(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *t, 
     name[tk->len] = 0;
     for (char *q = name; *q; q++)
         *q = (char)tolower((unsigned char)*q);
-    if (rdx_isa_op_find(name, op, form) != RDX_OK) {
+    bool found = rdx_isa_op_find(name, op, form) == RDX_OK;
+    if (!found || !rdx_isa_op_available(t, *op)) {
+        /* Legacy spellings llvm-mc accepts (global_load_dword, ds_read_b32, ...). */
+        char canon[128];
+        rdx_isa_op aop;
+        rdx_isa_form aform;
+        if (rdx_asm_alias(name, rdx_syntax_family_bit(t), canon, sizeof canon) &&
+            rdx_isa_op_find(canon, &aop, &aform) == RDX_OK) {
+            *op = aop;
+            *form = aform;
+            found = true;
+        }
+    }
+    if (!found) {
         rdx_asm_error(st, tk->col, "invalid instruction '%s'", name);
         return false;
     }

@@ -163,6 +163,9 @@ bool rdx_asm_abs_expr(rdx_asm_state *st, rdx_lexer *lx, int64_t *v);
 /* 1 for .amdgcn.next_free_vgpr, 2 for .amdgcn.next_free_sgpr, else 0. */
 int rdx_asm_tracking_symbol(const char *name, size_t len);
 
+/* The canonical mnemonic for a legacy one (isa/asm/aliases.inc), suffix kept; false if none. */
+bool rdx_asm_alias(const char *name, unsigned fambit, char *out, size_t cap);
+
 /* Copy of a token's text as a NUL-terminated string (malloc'd; NULL on failure). */
 char *rdx_asm_strndup(rdx_asm_state *st, const char *s, size_t n);
 

@@ -10,5 +10,6 @@ void asm_add_error_tests(Suite *s);
 void asm_add_variant_tests(Suite *s);
 void asm_add_dis_tests(Suite *s);
 void asm_add_clang_s_tests(Suite *s);
+void asm_add_alias_tests(Suite *s);
 
 #endif

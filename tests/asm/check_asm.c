@@ -11,5 +11,6 @@ int main(void)
     asm_add_variant_tests(s);
     asm_add_dis_tests(s);
     asm_add_clang_s_tests(s);
+    asm_add_alias_tests(s);
     return rdx_test_main(s);
 }
