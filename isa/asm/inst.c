@@ -956,13 +956,12 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         rdx_lex_next(lx);
         if (rdx_tok_is(&lx->tok, "[")) {
             rdx_lex_next(lx);
-            if (tok_text_is(&lx->tok, "BUF_FMT_INVALID"))
-                set_mod(pi, RDX_ISA_MOD_FORMAT, 0);
-            else if (tok_text_is(&lx->tok, "BUF_FMT_8_UNORM"))
-                set_mod(pi, RDX_ISA_MOD_FORMAT, 1);
-            else {
-                rdx_asm_error(st, lx->tok.col,
-                              "unsupported format name (use format:N for this format)");
+            unsigned fid;
+            if (lx->tok.kind == RDX_TOK_IDENT &&
+                rdx_syntax_buffmt_find(lx->tok.text, lx->tok.len, &fid)) {
+                set_mod(pi, RDX_ISA_MOD_FORMAT, (int32_t)fid);
+            } else {
+                rdx_asm_error(st, lx->tok.col, "expected a BUF_FMT_* format name");
                 return -1;
             }
             rdx_lex_next(lx);

@@ -544,9 +544,11 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
     case RDX_ISA_ENC_VBUFFER: {
         bool tbuf = strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "tbuffer", 7) == 0;
         if (tbuf) {
-            if (m[RDX_ISA_MOD_FORMAT] == 0)
-                put(o, " format:[BUF_FMT_INVALID]");
-            else if (m[RDX_ISA_MOD_FORMAT] != 1) /* 1, BUF_FMT_8_UNORM, is the default */
+            const char *fname = rdx_syntax_buffmt_name((unsigned)m[RDX_ISA_MOD_FORMAT]);
+            /* BUF_FMT_8_UNORM (1) is the default and not printed. */
+            if (m[RDX_ISA_MOD_FORMAT] != 1 && fname)
+                put(o, " format:[%s]", fname);
+            else if (m[RDX_ISA_MOD_FORMAT] != 1)
                 put(o, " format:%d", m[RDX_ISA_MOD_FORMAT]);
         }
         if (m[RDX_ISA_MOD_OFFEN])

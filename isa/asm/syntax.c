@@ -102,30 +102,36 @@ static const id_name hwregs[] = {
 #define NAME_HWREG(fam, id, name) { fam, id, name },
 #define NAME_MSG(fam, id, name)
 #define NAME_VERSION(id, name)
+#define NAME_BUFFMT(id, name)
 #include "isa/asm/names.def"
 #undef NAME_HWREG
 #undef NAME_MSG
 #undef NAME_VERSION
+#undef NAME_BUFFMT
 };
 
 static const id_name msgs[] = {
 #define NAME_HWREG(fam, id, name)
 #define NAME_MSG(fam, id, name) { fam, id, name },
 #define NAME_VERSION(id, name)
+#define NAME_BUFFMT(id, name)
 #include "isa/asm/names.def"
 #undef NAME_HWREG
 #undef NAME_MSG
 #undef NAME_VERSION
+#undef NAME_BUFFMT
 };
 
 static const id_name versions[] = {
 #define NAME_HWREG(fam, id, name)
 #define NAME_MSG(fam, id, name)
 #define NAME_VERSION(id, name) { 3, id, name },
+#define NAME_BUFFMT(id, name)
 #include "isa/asm/names.def"
 #undef NAME_HWREG
 #undef NAME_MSG
 #undef NAME_VERSION
+#undef NAME_BUFFMT
 };
 
 static const char *id_to_name(const id_name *t, size_t n, unsigned fam, unsigned id)
@@ -424,4 +430,26 @@ bool rdx_syntax_exp_target_find(const char *name, size_t len, unsigned *t)
         }
     }
     return false;
+}
+
+static const id_name buffmts[] = {
+#define NAME_HWREG(fam, id, name)
+#define NAME_MSG(fam, id, name)
+#define NAME_VERSION(id, name)
+#define NAME_BUFFMT(id, name) { 3, id, name },
+#include "isa/asm/names.def"
+#undef NAME_HWREG
+#undef NAME_MSG
+#undef NAME_VERSION
+#undef NAME_BUFFMT
+};
+
+const char *rdx_syntax_buffmt_name(unsigned id)
+{
+    return id_to_name(buffmts, N_(buffmts), 3, id);
+}
+
+bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id)
+{
+    return name_to_id(buffmts, N_(buffmts), 3, name, len, id);
 }

@@ -50,6 +50,10 @@ bool rdx_syntax_msg_find(unsigned fambit, const char *name, size_t len, unsigned
 const char *rdx_syntax_version_name(unsigned id);
 bool rdx_syntax_version_find(const char *name, size_t len, unsigned *id);
 
+/* MTBUF format names (BUF_FMT_*), ids 0..63. */
+const char *rdx_syntax_buffmt_name(unsigned id);
+bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id);
+
 /* MIMG dim names (SQ_RSRC_IMG_*), index 0..7. */
 extern const char *const rdx_syntax_dim_names[8];
 

@@ -118,3 +118,11 @@ s_icache_inv
 buffer_gl0_inv
 s_sendmsg_rtn_b32 s0, sendmsg(MSG_RTN_GET_REALTIME)
 s_version UC_VERSION_GFX11
+tbuffer_load_format_xyzw v[0:3], v4, s[0:3], 0 format:[BUF_FMT_32_32_32_32_FLOAT] offen
+tbuffer_store_format_x v0, off, s[4:7], s1 format:[BUF_FMT_16_16_UNORM] offset:12
+tbuffer_load_format_x v0, off, s[0:3], 0 format:22
+global_load_dword v1, v[2:3], off
+ds_read2_b32 v[0:1], v2 offset1:1
+s_andn2_saveexec_b32 s0, s1
+v_add_u32_e64 v0, v1, s2
+buffer_store_dwordx4 v[0:3], off, s[0:3], 0

@@ -28,3 +28,6 @@ s_getreg_b32 s0, hwreg(HW_REG_HW_ID1)
 s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)
 s_delay_alu instid0(VALU_DEP_1)
 s_endpgm
+tbuffer_load_format_xyzw v[0:3], v4, s[0:3], null format:[BUF_FMT_32_32_32_32_FLOAT] offen
+global_load_dword v1, v[2:3], off
+s_add_u32 s0, s1, s2
