@@ -46,7 +46,9 @@ typedef struct pinst {
     int32_t mod[RDX_ISA_MOD_COUNT];
     bool mod_set[RDX_ISA_MOD_COUNT];
     bool dpp16, dpp8;
-    unsigned op_sel_len; /* elements written in op_sel:[...] */
+    unsigned op_sel_len;                 /* elements written in op_sel:[...] */
+    unsigned mod_col[RDX_ISA_MOD_COUNT]; /* where each modifier was written */
+    unsigned cur_col;                    /* column of the modifier being parsed */
 } pinst;
 
 static inline bool tok_text_is(const rdx_tok *t, const char *s)
@@ -336,11 +338,11 @@ static bool parse_named_counts(rdx_asm_state *st, rdx_lexer *lx, const cnt_field
                 break;
         if (k == nf)
             break;
-        unsigned col = lx->tok.col;
         rdx_lex_next(lx);
         if (!expect(st, lx, "(", "'('"))
             return false;
         int64_t x;
+        unsigned col = lx->tok.col; /* errors point at the value, as llvm-mc's do */
         if (!small_int(st, lx, &x))
             return false;
         if (!expect(st, lx, ")", "')'"))
@@ -654,6 +656,7 @@ static void set_mod(pinst *pi, rdx_isa_mod m, int32_t v)
 {
     pi->mod[m] = v;
     pi->mod_set[m] = true;
+    pi->mod_col[m] = pi->cur_col;
 }
 
 /* Every word a modifier starts with (sorted; a quick gate before the parsers). */
@@ -703,6 +706,7 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
     const rdx_tok *t = &lx->tok;
     if (t->kind != RDX_TOK_IDENT || !is_modifier_word(t))
         return 0;
+    pi->cur_col = t->col;
     static const struct {
         const char *name;
         rdx_isa_mod mod;
@@ -869,10 +873,11 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         if (tok_text_is(t, rows[i].name) && colon) {
             rdx_lex_next(lx);
             int64_t v;
+            unsigned vcol = rdx_lex_peek(lx).col;
             if (!colon_int(st, lx, &v))
                 return -1;
             if (v < rows[i].lo || v > rows[i].hi) {
-                rdx_asm_error(st, col, "invalid %s value", rows[i].name);
+                rdx_asm_error(st, vcol, "invalid %s value", rows[i].name);
                 return -1;
             }
             set_mod(pi, RDX_ISA_MOD_DPP_CTRL, rows[i].base + (int32_t)v);
@@ -1080,7 +1085,27 @@ typedef struct bind_ctx {
     unsigned err_col;
     int branch_slot; /* operand index of a label to fix up, or -1 */
     const char *branch_expr;
+    unsigned opnd_col[RDX_ISA_MAX_OPNDS]; /* source column of each encoded operand */
 } bind_ctx;
+
+/* Column of the operand an encoder message names ("operand 2 (src1): ..."), else `dflt`. */
+static unsigned error_col(const bind_ctx *c, const pinst *pi, const char *msg, unsigned nopnd,
+                          unsigned dflt)
+{
+    const char *p = strstr(msg, "operand ");
+    unsigned k;
+    if (p && sscanf(p + 8, "%u", &k) == 1 && k < nopnd && c->opnd_col[k])
+        return c->opnd_col[k];
+    /* "... modifier offset ...": the column of that modifier. */
+    p = strstr(msg, "modifier ");
+    for (int m = 0; p && m < RDX_ISA_MOD_COUNT; m++) {
+        const char *name = rdx_isa_mod_name((rdx_isa_mod)m);
+        size_t n = strlen(name);
+        if (pi->mod_col[m] && !strncmp(p + 9, name, n) && (p[9 + n] == ' ' || !p[9 + n]))
+            return pi->mod_col[m];
+    }
+    return dflt;
+}
 
 static bool bind_err(bind_ctx *c, unsigned col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -1336,6 +1361,8 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
             si = &vopd_any;
         if (!convert(c, &ps[i], si, i, &in->opnd[i]))
             return false;
+        if (i < RDX_ISA_MAX_OPNDS)
+            c->opnd_col[i] = ps[i].col;
         if (ps[i].hi) {
             if (ps[i].reg > 127 || form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 ||
                 form == RDX_ISA_FORM_E64_DPP8)
@@ -1623,7 +1650,8 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
                 emit_inst(st, &in, bytes, len, &c);
                 goto out;
             }
-            bind_err(&c, mn_col, "%s", rdx_error_message());
+            bind_err(&c, error_col(&c, pi, rdx_error_message(), in.nopnd, mn_col), "%s",
+                     rdx_error_message());
             /* 16-bit immediates may be written signed (-1) or unsigned (0xffff):
                try the other reading of any that has one. */
             bool changed = false;

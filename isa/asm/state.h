@@ -44,7 +44,6 @@ typedef struct rdx_asm_value {
 typedef enum rdx_fixup_kind {
     RDX_FIXUP_DATA,   /* .byte/.short/.long/.quad: `size` bytes, absolute value */
     RDX_FIXUP_BRANCH, /* SOPP simm16: (target - (pc + 4)) / 4 into the low 16 bits */
-    RDX_FIXUP_LIT32,  /* 32-bit instruction literal: absolute value */
 } rdx_fixup_kind;
 
 typedef struct rdx_asm_fixup {

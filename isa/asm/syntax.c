@@ -353,18 +353,6 @@ bool rdx_syntax_is_atomic_noret(const rdx_isa_target *t, const rdx_isa_inst *in)
     return in->mod[RDX_ISA_MOD_GLC] == 0;
 }
 
-bool rdx_syntax_hidden_vdst(const rdx_isa_target *t, const rdx_isa_inst *in,
-                            const rdx_isa_form_info *fi, rdx_isa_enc enc)
-{
-    if (!fi || !fi->nopnd || !rdx_syntax_is_atomic_noret(t, in))
-        return false;
-    rdx_isa_role r = (rdx_isa_role)fi->opnd[0].role;
-    bool mem = enc == RDX_ISA_ENC_FLAT || enc == RDX_ISA_ENC_GLOBAL || enc == RDX_ISA_ENC_SCRATCH ||
-               enc == RDX_ISA_ENC_VFLAT || enc == RDX_ISA_ENC_VGLOBAL ||
-               enc == RDX_ISA_ENC_VSCRATCH;
-    return mem && r == RDX_ISA_ROLE_VDST;
-}
-
 unsigned rdx_syntax_byte_sel_kind(rdx_isa_op op)
 {
     if (op == RDX_ISA_OP_V_CVT_F32_FP8 || op == RDX_ISA_OP_V_CVT_F32_BF8)

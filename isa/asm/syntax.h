@@ -76,9 +76,6 @@ bool rdx_syntax_is_mix(rdx_isa_op op);
 bool rdx_syntax_no_operands(rdx_isa_op op);
 /* A FLAT/GLOBAL/MUBUF/... atomic without return (glc / th bit 0 clear). */
 bool rdx_syntax_is_atomic_noret(const rdx_isa_target *t, const rdx_isa_inst *in);
-/* Whether slot 0 (vdst) of `in` is omitted in text (atomics without return). */
-bool rdx_syntax_hidden_vdst(const rdx_isa_target *t, const rdx_isa_inst *in,
-                            const rdx_isa_form_info *fi, rdx_isa_enc enc);
 
 /* byte_sel:N ops: 1 = v_cvt_f32_fp8/bf8 (op_sel bits 0-1), 2 = v_cvt_sr_* (bits 2-3); else 0. */
 unsigned rdx_syntax_byte_sel_kind(rdx_isa_op op);

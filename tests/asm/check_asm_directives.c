@@ -150,6 +150,70 @@ START_TEST(all_errors_reported)
 }
 END_TEST
 
+/* Positions "L:C" of "file:L:C: error:" lines in text, in order. */
+static size_t error_positions(const char *text, unsigned (*pos)[2], size_t max)
+{
+    size_t n = 0;
+    for (const char *p = text; (p = strstr(p, ": error:")) && n < max; p++) {
+        const char *q = p;
+        while (q > text && q[-1] != '\n')
+            q--;
+        unsigned l, c;
+        const char *colon = strchr(q, ':');
+        if (colon && sscanf(colon + 1, "%u:%u", &l, &c) == 2) {
+            pos[n][0] = l;
+            pos[n][1] = c;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Every bad line is reported where llvm-mc reports it. */
+START_TEST(errors_where_llvm_mc_reports_them)
+{
+    const char *file = "tests/data/asm/errors_gfx1100.s";
+    const char *mc[] = { rdx_test_llvm_tool("llvm-mc"),
+                         "-triple=amdgcn-amd-amdhsa",
+                         "-mcpu=gfx1100",
+                         "-o",
+                         "/dev/null",
+                         file,
+                         NULL };
+    char *out = rdx_test_tmp_path("err.co");
+    const char *as[] = { rdx_test_rdx_path(), "as", "--arch", "gfx1100", file, "-o", out, NULL };
+    rdx_test_proc p, q;
+    ck_assert_int_ne(rdx_test_run(mc, NULL, 0, &p), 0);
+    ck_assert_int_eq(rdx_test_run(as, NULL, 0, &q), 1);
+    unsigned a[64][2], b[64][2];
+    size_t na = error_positions(p.err, a, 64), nb = error_positions(q.err, b, 64);
+    ck_assert_uint_ge(na, 10);
+    ck_assert_msg(na == nb, "llvm-mc reports %zu errors, rdx %zu:\n%s", na, nb, q.err);
+    /* Attribution differs on purpose in one case, listed here with the reason. */
+    static const struct {
+        unsigned line;
+        const char *why;
+    } col_exceptions[] = {
+        { 8, "global_load with saddr and a 64-bit address: llvm-mc points at saddr, rdx at "
+             "the address that must then be one VGPR" },
+    };
+    for (size_t i = 0; i < na; i++) {
+        ck_assert_msg(a[i][0] == b[i][0], "error %zu: llvm-mc line %u, rdx line %u", i, a[i][0],
+                      b[i][0]);
+        bool excused = false;
+        for (size_t k = 0; k < sizeof col_exceptions / sizeof col_exceptions[0]; k++)
+            excused |= col_exceptions[k].line == a[i][0];
+        ck_assert_msg(excused || a[i][1] == b[i][1], "line %u: llvm-mc column %u, rdx column %u",
+                      a[i][0], a[i][1], b[i][1]);
+    }
+    printf("errors: %zu bad lines reported at llvm-mc's line (and column, 1 listed exception)\n",
+           na);
+    rdx_test_proc_free(&p);
+    rdx_test_proc_free(&q);
+    free(out);
+}
+END_TEST
+
 START_TEST(bad_metadata_reported)
 {
     const char *src = ".text\nk:\ns_endpgm\n.amdhsa_kernel k\n.amdhsa_next_free_vgpr 1\n"
@@ -280,6 +344,7 @@ void asm_add_error_tests(Suite *s)
     tcase_add_test(tc, all_errors_reported);
     tcase_add_test(tc, rdx_as_command_errors);
     tcase_add_test(tc, bad_metadata_reported);
+    tcase_add_test(tc, errors_where_llvm_mc_reports_them);
     tcase_add_test(tc, random_bytes_disassemble);
     tcase_add_test(tc, random_edits_never_crash);
     suite_add_tcase(s, tc);
