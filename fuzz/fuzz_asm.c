@@ -5,7 +5,8 @@
  * file.  Assembly must either succeed with no diagnostics or fail with at
  * least one.  Every instruction it produced is then decoded and printed, and
  * the printed text must assemble again to the same bytes (print is a
- * fixpoint of assemble for rdx's own output).
+ * fixpoint of assemble for rdx's own output).  Files with kernels or
+ * metadata are also written as code objects.
  * Build and run: make fuzz && build/fuzz/fuzz_asm -max_total_time=60
  */
 #include <stdint.h>
@@ -31,6 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0; /* out of memory */
     if (!r || (st == RDX_OK) != (r->ndiags == 0))
         abort();
+    /* The code object, when the file has kernels (covers the metadata YAML reader). */
+    if (st == RDX_OK && (r->nkernels || r->metadata)) {
+        uint8_t *obj = NULL;
+        size_t olen = 0;
+        if (rdx_asm_write_codeobj(r, &obj, &olen) == RDX_OK)
+            free(obj);
+    }
     int text = rdx_asm_find_section(r, ".text");
     for (size_t i = 0; st == RDX_OK && text >= 0 && i < r->nstmts; i++) {
         const rdx_asm_stmt *s = &r->stmts[i];
