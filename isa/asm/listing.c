@@ -4,6 +4,7 @@
  * with kernel labels, each descriptor as an .amdhsa_kernel block, and the
  * metadata as an .amdgpu_metadata block.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,26 +30,48 @@ void rdx_asm_disassemble(FILE *f, const rdx_isa_target *t, const uint8_t *code, 
             }
         rdx_isa_inst in;
         size_t len = 0;
+        size_t tl = 0;
+        bool decoded = false;
         if (rdx_isa_decode(t, code + off, n - off, &in, &len) == RDX_OK &&
             rdx_asm_print_inst(t, &in, text, sizeof text) == RDX_OK) {
             fputc('\t', f);
             fputs(text, f);
+            tl = strlen(text);
+            decoded = true;
         } else if (n - off >= 4) {
             len = 4;
             uint32_t w = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |
                          (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
-            fprintf(f, "\t.long 0x%08x ; invalid instruction encoding", w);
+            tl = (size_t)fprintf(f, "\t.long 0x%08x ; invalid instruction encoding", w) - 1;
         } else {
             len = 1;
-            fprintf(f, "\t.byte 0x%02x ; trailing byte", code[off]);
+            tl = (size_t)fprintf(f, "\t.byte 0x%02x ; trailing byte", code[off]) - 1;
         }
         if (!(flags & RDX_ASM_DIS_NO_ADDR)) {
-            fprintf(f, " // %012llX:", (unsigned long long)(base + off));
+            /* llvm-objdump's layout: the comment at column 59 after the tab. */
+            for (; tl < 59; tl++)
+                fputc(' ', f);
+            fprintf(f, "// %012llX:", (unsigned long long)(base + off));
             for (size_t k = 0; k + 4 <= len; k += 4) {
                 uint32_t w = 0;
                 for (size_t b = 0; b < 4; b++)
                     w |= (uint32_t)code[off + k + b] << (8 * b);
                 fprintf(f, " %08X", w);
+            }
+            /* Branch targets as <symbol+0xoffset>. */
+            for (unsigned i = 0; decoded && i < in.nopnd; i++) {
+                if (in.opnd[i].kind != RDX_ISA_OPND_BRANCH)
+                    continue;
+                int64_t target = (int64_t)off + 4 + 4 * (int64_t)(int16_t)in.opnd[i].value;
+                const char *sym = NULL;
+                uint64_t at = 0;
+                for (size_t l = 0; l < nlabels; l++)
+                    if ((int64_t)label_offsets[l] <= target && (!sym || label_offsets[l] >= at)) {
+                        sym = labels[l];
+                        at = label_offsets[l];
+                    }
+                if (sym && target >= 0 && (uint64_t)target < n)
+                    fprintf(f, " <%s+0x%llx>", sym, (unsigned long long)((uint64_t)target - at));
             }
         }
         fputc('\n', f);
