@@ -247,7 +247,7 @@ void rdx_asm_kd_line(rdx_asm_state *st, rdx_lexer *lx)
     }
     const kd_field *f = &kd_fields[i];
     if (st->kd->seen[i]) {
-        rdx_asm_error(st, col, ".amdhsa_ directives cannot be repeated");
+        rdx_asm_error(st, rdx_lex_peek(lx).col, ".amdhsa_ directives cannot be repeated");
         return;
     }
     if (f->where == KD_AT_REJECT) {

@@ -14,6 +14,7 @@
 
 #include "tests/asm/asm_test.h"
 #include "tests/harness/harness.h"
+#include "util/buf.h"
 
 static rdx_asm_result *assemble_file(const char *path, const char *arch)
 {
@@ -187,6 +188,22 @@ START_TEST(errors_where_llvm_mc_reports_them)
     ck_assert_int_eq(rdx_test_run(as, NULL, 0, &q), 1);
     unsigned a[64][2], b[64][2];
     size_t na = error_positions(p.err, a, 64), nb = error_positions(q.err, b, 64);
+    /* llvm-mc abandons an .amdhsa_kernel block at its first error, so it then also
+       reports the block's .end_amdhsa_kernel as an unknown directive: drop those. */
+    char *src = rdx_test_read_file(file, NULL);
+    size_t keep = 0;
+    for (size_t i = 0; i < na; i++) {
+        const char *l = src;
+        for (unsigned k = 1; k < a[i][0] && l; k++)
+            l = strchr(l, '\n'), l = l ? l + 1 : NULL;
+        if (l && !strncmp(l, ".end_amdhsa_kernel", 18))
+            continue;
+        a[keep][0] = a[i][0];
+        a[keep][1] = a[i][1];
+        keep++;
+    }
+    na = keep;
+    free(src);
     ck_assert_uint_ge(na, 10);
     ck_assert_msg(na == nb, "llvm-mc reports %zu errors, rdx %zu:\n%s", na, nb, q.err);
     /* Attribution differs on purpose in one case, listed here with the reason. */
@@ -583,5 +600,125 @@ void asm_add_clang_s_tests(Suite *s)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, clang_s_gfx1100);
     tcase_add_test(tc, clang_s_gfx1201);
+    suite_add_tcase(s, tc);
+}
+
+/*
+ * Every .amdhsa_kernel field of isa/asm/kd_fields.def that the target accepts,
+ * set to a non-default value in a kernel of its own, gives clang-19's
+ * descriptor bytes.
+ */
+enum {
+    KD_AT_GROUP,
+    KD_AT_PRIVATE,
+    KD_AT_KERNARG,
+    KD_AT_RSRC1,
+    KD_AT_RSRC2,
+    KD_AT_RSRC3,
+    KD_AT_PROPS,
+    KD_AT_SPECIAL,
+    KD_AT_REJECT
+};
+enum { KD_T_ALL, KD_T_PRE12, KD_T_GFX12, KD_T_ARCH_FLAT_SCRATCH, KD_T_GFX90A };
+
+typedef struct kd_case {
+    const char *name;
+    int where;
+    unsigned width, targets, def;
+} kd_case;
+
+static const kd_case kd_cases[] = {
+#define KD_FIELD(name, where, lo, width, targets, def, usgprs) \
+    { #name, where, width, targets, def },
+#include "isa/asm/kd_fields.def"
+#undef KD_FIELD
+};
+
+static void kd_fields_match_clang(const char *arch)
+{
+    bool gfx12 = !strcmp(arch, "gfx1201");
+    rdx_buf src = { 0 };
+    rdx_buf_printf(&src, ".amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", arch);
+    size_t nk = 0;
+    for (size_t i = 0; i < sizeof kd_cases / sizeof kd_cases[0]; i++) {
+        const kd_case *c = &kd_cases[i];
+        if (c->where == KD_AT_REJECT || (c->targets == KD_T_PRE12 && gfx12) ||
+            (c->targets == KD_T_GFX12 && !gfx12) || !strcmp(c->name, "reserve_xnack_mask") ||
+            !strcmp(c->name, "next_free_vgpr") || !strcmp(c->name, "next_free_sgpr"))
+            continue;
+        unsigned v = c->width == 1 ? !c->def : c->width < 32 ? (c->def == 1 ? 2 : 1) : 64;
+        if (!strcmp(c->name, "user_sgpr_count"))
+            v = 6;
+        rdx_buf_printf(&src,
+                       ".text\n.globl k%zu\n.p2align 8\nk%zu:\ns_endpgm\n.rodata\n.p2align 6\n"
+                       ".amdhsa_kernel k%zu\n.amdhsa_next_free_vgpr %zu\n"
+                       ".amdhsa_next_free_sgpr %zu\n.amdhsa_%s %u\n.end_amdhsa_kernel\n",
+                       nk, nk, nk, 1 + 5 * nk, nk % 40, c->name, v);
+        nk++;
+    }
+    char *path = rdx_test_tmp_path("fields.s");
+    rdx_test_write_file(path, src.data, src.len);
+    rdx_buf_free(&src);
+    char *obj = rdx_test_tmp_path("fields.o");
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
+    const char *as[] = { rdx_test_llvm_tool("clang"),
+                         "-x",
+                         "assembler",
+                         "-target",
+                         "amdgcn-amd-amdhsa",
+                         mcpu,
+                         "-c",
+                         path,
+                         "-o",
+                         obj,
+                         NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(as, NULL, 0, &p) == 0, "clang: %s", p.err);
+    rdx_test_proc_free(&p);
+    rdx_asm_result *r = assemble_file(path, arch);
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read_file(obj, &co), RDX_OK);
+    ck_assert_uint_eq(co->num_kernels, r->nkernels);
+    ck_assert_uint_eq(nk, r->nkernels);
+    for (size_t i = 0; i < r->nkernels; i++) {
+        const rdx_codeobj_kernel *k = NULL;
+        for (size_t j = 0; j < co->num_kernels; j++)
+            if (!strcmp(co->kernels[j].name, r->kernels[i].name))
+                k = &co->kernels[j];
+        ck_assert_ptr_nonnull(k);
+        uint8_t theirs[64], ours[64];
+        ck_assert_int_eq(rdx_codeobj_kd_pack(&k->kd, co->target->major, theirs), RDX_OK);
+        memcpy(ours, r->kernels[i].descriptor, 64);
+        memset(theirs + 16, 0, 8);
+        memset(ours + 16, 0, 8);
+        ck_assert_msg(!memcmp(theirs, ours, 64), "%s: kernel %s (a non-default field) differs",
+                      arch, r->kernels[i].name);
+    }
+    printf("%s: %zu .amdhsa_kernel fields set one by one give clang's descriptors\n", arch, nk);
+    rdx_codeobj_free(co);
+    rdx_asm_free(r);
+    free(path);
+    free(obj);
+}
+
+START_TEST(kd_fields_gfx1100)
+{
+    kd_fields_match_clang("gfx1100");
+}
+END_TEST
+
+START_TEST(kd_fields_gfx1201)
+{
+    kd_fields_match_clang("gfx1201");
+}
+END_TEST
+
+void asm_add_kd_tests(Suite *s)
+{
+    TCase *tc = tcase_create("kd_fields");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, kd_fields_gfx1100);
+    tcase_add_test(tc, kd_fields_gfx1201);
     suite_add_tcase(s, tc);
 }
