@@ -1086,6 +1086,8 @@ typedef struct bind_ctx {
     int branch_slot; /* operand index of a label to fix up, or -1 */
     const char *branch_expr;
     unsigned opnd_col[RDX_ISA_MAX_OPNDS]; /* source column of each encoded operand */
+    rdx_isa_op op;                        /* the instruction being bound */
+    rdx_isa_enc enc;                      /* ... and its encoding */
 } bind_ctx;
 
 /* Column of the operand an encoder message names ("operand 2 (src1): ..."), else `dflt`. */
@@ -1199,6 +1201,12 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
             return true;
         }
         if (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)) {
+            if (si && rdx_syntax_literal16(c->op, c->enc, si->bits)) {
+                /* 16-bit operands take a 16-bit literal (-47 is 0xffd1, as llvm-mc). */
+                if (v < -32768 || v > 65535)
+                    return bind_err(c, p->col, "literal does not fit in 16 bits");
+                v &= 0xffff;
+            }
             if (v < INT32_MIN || v > UINT32_MAX)
                 return bind_err(c, p->col, "literal does not fit in 32 bits");
             o->kind = RDX_ISA_OPND_LITERAL;
@@ -1260,6 +1268,8 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
     if (rdx_isa_op_form(c->t, op, form, &fi) != RDX_OK)
         return bind_err(c, mn_col, "%s", rdx_error_message());
     rdx_isa_enc enc = (rdx_isa_enc)fi->enc;
+    c->op = op;
+    c->enc = enc;
     memset(in, 0, sizeof *in);
     in->op = (uint16_t)op;
     in->op_y = (uint16_t)op_y;

@@ -211,6 +211,13 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
     }
 }
 
+static bool is_vop(rdx_isa_enc e)
+{
+    return e == RDX_ISA_ENC_VOP1 || e == RDX_ISA_ENC_VOP2 || e == RDX_ISA_ENC_VOPC ||
+           e == RDX_ISA_ENC_VOP3 || e == RDX_ISA_ENC_VOP3SD || e == RDX_ISA_ENC_VOP3P ||
+           e == RDX_ISA_ENC_VINTERP;
+}
+
 static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                           const rdx_isa_form_info *fi, unsigned i, rdx_isa_enc enc)
 {
@@ -259,13 +266,17 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
            float bit patterns as the float, the rest in hex. */
         int32_t v = p->value;
         rdx_isa_fmt fmt = info ? (rdx_isa_fmt)info->fmt : RDX_ISA_FMT_ANY;
-        int fc = rdx_syntax_float_of_bits((uint32_t)v, fmt, bits);
+        /* 16-bit VALU operands read the literal's low half (SALU ones print all 32). */
+        bool half = rdx_syntax_literal16((rdx_isa_op)in->op, enc, bits);
+        if (half)
+            v = (int16_t)(uint16_t)v;
+        int fc = rdx_syntax_float_of_bits((uint32_t)v & (half ? 0xffffu : ~0u), fmt, bits);
         if (v >= -16 && v <= 64)
             put(o, "%d", v);
         else if (fc >= 0)
             put_s(o, rdx_syntax_fconst_text((rdx_isa_fconst)fc, bits));
         else
-            put(o, "0x%x", (uint32_t)v);
+            put(o, "0x%x", (uint32_t)v & (half ? 0xffffu : ~0u));
         break;
     }
     case RDX_ISA_OPND_BRANCH:
@@ -396,13 +407,6 @@ static void print_dpp8(out *o, const rdx_isa_inst *in)
     put(o, "]");
     if (in->mod[RDX_ISA_MOD_FI])
         put(o, " fi:1");
-}
-
-static bool is_vop(rdx_isa_enc e)
-{
-    return e == RDX_ISA_ENC_VOP1 || e == RDX_ISA_ENC_VOP2 || e == RDX_ISA_ENC_VOPC ||
-           e == RDX_ISA_ENC_VOP3 || e == RDX_ISA_ENC_VOP3SD || e == RDX_ISA_ENC_VOP3P ||
-           e == RDX_ISA_ENC_VINTERP;
 }
 
 /* Cache policy: gfx11 glc slc dlc, gfx12 th: scope: (and nv). */
@@ -551,10 +555,10 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
             else if (m[RDX_ISA_MOD_FORMAT] != 1)
                 put(o, " format:%d", m[RDX_ISA_MOD_FORMAT]);
         }
-        if (m[RDX_ISA_MOD_OFFEN])
-            put(o, " offen");
         if (m[RDX_ISA_MOD_IDXEN])
             put(o, " idxen");
+        if (m[RDX_ISA_MOD_OFFEN])
+            put(o, " offen");
         if (m[RDX_ISA_MOD_OFFSET])
             put(o, " offset:%d", m[RDX_ISA_MOD_OFFSET]);
         print_cpol(o, t, in);
@@ -652,15 +656,21 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             put(o, "sext(");
             neg = false;
         }
-        if (neg)
+        /* A negated constant is written neg(c): "-2.0" would be another constant. */
+        unsigned k = in->opnd[i].kind;
+        bool neg_fn =
+            neg && (k == RDX_ISA_OPND_INT || k == RDX_ISA_OPND_FLOAT || k == RDX_ISA_OPND_LITERAL);
+        if (neg_fn)
+            put_n(o, "neg(", 4);
+        else if (neg)
             put_n(o, "-", 1);
         if (abs)
             put_n(o, "|", 1);
         print_operand(o, t, in, fi, i, enc);
-        if (sext)
-            put(o, ")");
         if (abs)
             put_n(o, "|", 1);
+        if (sext || neg_fn)
+            put_n(o, ")", 1);
     }
     if (in_list)
         put(o, "]");

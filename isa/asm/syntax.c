@@ -441,3 +441,16 @@ bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id)
 {
     return name_to_id(buffmts, N_(buffmts), 3, name, len, id);
 }
+
+bool rdx_syntax_literal16(rdx_isa_op op, rdx_isa_enc enc, unsigned bits)
+{
+    if (bits != 16)
+        return false;
+    if (enc != RDX_ISA_ENC_VOP1 && enc != RDX_ISA_ENC_VOP2 && enc != RDX_ISA_ENC_VOPC &&
+        enc != RDX_ISA_ENC_VOP3 && enc != RDX_ISA_ENC_VOP3SD && enc != RDX_ISA_ENC_VOP3P &&
+        enc != RDX_ISA_ENC_VOPD)
+        return false;
+    /* fp8/bf8 conversions take a packed pair as a full 32-bit literal. */
+    const char *n = rdx_isa_op_name(op);
+    return !(n && (strstr(n, "fp8") || strstr(n, "bf8")));
+}

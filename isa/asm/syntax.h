@@ -90,4 +90,8 @@ int rdx_syntax_float_of_bits(uint32_t v, rdx_isa_fmt fmt, unsigned bits);
 void rdx_syntax_exp_target_name(unsigned t, char *buf, size_t cap);
 bool rdx_syntax_exp_target_find(const char *name, size_t len, unsigned *t);
 
+/* Whether a literal for a `bits`-wide operand of op in enc is 16 bits (16-bit
+   VALU operands: llvm-mc writes -47 as 0xffd1 there). */
+bool rdx_syntax_literal16(rdx_isa_op op, rdx_isa_enc enc, unsigned bits);
+
 #endif /* RDX_ISA_ASM_SYNTAX_H */

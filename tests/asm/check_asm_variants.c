@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include <rdx/asm.h>
+#include <rdx/isa.h>
 
 #include "tests/asm/asm_test.h"
 #include "tests/harness/harness.h"
+#include "util/buf.h"
 
 static void check_variants(const char *target)
 {
@@ -48,7 +50,7 @@ static void check_variants(const char *target)
     rdx_status st = rdx_asm_assemble(src, len, &o, &r);
     ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
     ck_assert_uint_eq(r->nstmts, nenc);
-    int text = rdx_asm_find_section(r, ".text");
+    int text = rdx_asm_find_section(r, ".text"), text_sec = text;
     for (size_t i = 0; i < nenc; i++) {
         const rdx_asm_stmt *s = &r->stmts[i];
         char h[64] = "";
@@ -59,6 +61,53 @@ static void check_variants(const char *target)
         free(enc[i]);
     }
     printf("%s: %zu/%zu variant lines assemble like llvm-mc\n", target, nenc, nenc);
+
+    /* rdx's disassembly of those bytes, assembled by llvm-mc, gives the bytes back. */
+    const rdx_isa_target *t = rdx_isa_target_find(target);
+    rdx_buf printed = { 0 };
+    for (size_t i = 0; i < r->nstmts; i++) {
+        const rdx_asm_stmt *st2 = &r->stmts[i];
+        rdx_isa_inst in;
+        size_t l;
+        char text[512];
+        ck_assert_int_eq(
+            rdx_isa_decode(t, r->sections[text_sec].data + st2->offset, st2->size, &in, &l),
+            RDX_OK);
+        ck_assert_int_eq(rdx_asm_print_inst(t, &in, text, sizeof text), RDX_OK);
+        rdx_buf_printf(&printed, "%s\n", text);
+    }
+    char *ppath = rdx_test_tmp_path("printed.s");
+    rdx_test_write_file(ppath, printed.data, printed.len);
+    const char *argv2[] = { mc, "-triple=amdgcn-amd-amdhsa", mcpu, "-show-encoding", ppath, NULL };
+    rdx_test_proc p2;
+    ck_assert_msg(rdx_test_run(argv2, NULL, 0, &p2) == 0 && !strstr(p2.err, "error"),
+                  "llvm-mc rejects rdx's disassembly: %s", p2.err);
+    size_t k = 0;
+    for (char *q = p2.out; (q = strstr(q, "encoding: [")); k++) {
+        q += 11;
+        char *e = strchr(q, ']'), h[64] = "", *w = h;
+        for (char *x = q; x < e && w < h + sizeof h - 2; x++)
+            if (x[0] == '0' && x[1] == 'x')
+                x++;
+            else if (*x != ',')
+                *w++ = *x;
+        *w = 0;
+        ck_assert_uint_lt(k, r->nstmts);
+        const rdx_asm_stmt *st2 = &r->stmts[k];
+        char want[64] = "";
+        for (size_t b = 0; b < st2->size && b < 24; b++)
+            sprintf(want + 2 * b, "%02x", r->sections[text_sec].data[st2->offset + b]);
+        ck_assert_msg(!strcmp(h, want), "%s: rdx prints line %u so that llvm-mc encodes %s, not %s",
+                      target, st2->line, h, want);
+        q = e;
+    }
+    ck_assert_uint_eq(k, r->nstmts);
+    printf("%s: rdx's disassembly of the %zu variant lines re-assembles (llvm-mc) to the same "
+           "bytes\n",
+           target, k);
+    rdx_buf_free(&printed);
+    rdx_test_proc_free(&p2);
+    free(ppath);
     free(enc);
     free(src);
     rdx_asm_free(r);

@@ -126,3 +126,8 @@ ds_read2_b32 v[0:1], v2 offset1:1
 s_andn2_saveexec_b32 s0, s1
 v_add_u32_e64 v0, v1, s2
 buffer_store_dwordx4 v[0:3], off, s[0:3], 0
+v_add_nc_i16 v0, v1, -47
+v_cmp_eq_i16 vcc_lo, -47, v1
+v_add_f32_e64 v0, v1, neg(2.0)
+v_add_f32_e64 v0, |v1|, neg(0x12345678)
+v_fma_f32 v0, neg(|v1|), v2, neg(1)
