@@ -1,11 +1,11 @@
 /*
  * fuzz/fuzz_decode.c — libFuzzer target for the instruction decoder.
  *
- * The first input byte picks the target; the rest is decoded instruction by
- * instruction.  Every decoded instruction is re-encoded: the encoder may
- * reject it, but when it accepts it, decoding its bytes again must give the
- * same instruction and the same bytes (encode is a fixpoint of decode).
- * Build and run: make fuzz && build/fuzz/fuzz_decode -max_total_time=60
+ * The first input byte picks the target (low bits) and the wave size (bit 7);
+ * the rest is decoded instruction by instruction.  Every decoded instruction is re-encoded: the
+ * encoder may reject it, but when it accepts it, decoding its bytes again must give the same
+ * instruction and the same bytes (encode is a fixpoint of decode). Build and run: make fuzz &&
+ * build/fuzz/fuzz_decode -max_total_time=60
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,14 +19,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const rdx_isa_target *t = rdx_isa_target_at(data[0] % rdx_isa_target_count());
+    const rdx_isa_target *t = rdx_isa_target_at((data[0] & 0x7f) % rdx_isa_target_count());
+    unsigned wave = data[0] & 0x80 ? 64 : 32;
     data++;
     size--;
     size_t pos = 0;
     while (pos < size) {
         rdx_isa_inst in;
         size_t len = 0;
-        if (rdx_isa_decode(t, data + pos, size - pos, &in, &len) != RDX_OK) {
+        if (rdx_isa_decode_wave(t, wave, data + pos, size - pos, &in, &len) != RDX_OK) {
             pos += 4;
             continue;
         }
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             size_t alen = 0;
             uint8_t out2[RDX_ISA_MAX_BYTES];
             size_t elen2 = 0;
-            if (rdx_isa_decode(t, out, elen, &again, &alen) != RDX_OK || alen != elen)
+            if (rdx_isa_decode_wave(t, wave, out, elen, &again, &alen) != RDX_OK || alen != elen)
                 abort();
             if (rdx_isa_encode(t, &again, out2, &elen2) != RDX_OK || elen2 != elen ||
                 memcmp(out, out2, elen) != 0)

@@ -15,6 +15,7 @@ typedef struct dec {
     unsigned nwords; /* words loaded */
     rdx_isa_inst *out;
     bool lit_used;
+    bool wave64; /* lane masks are SGPR pairs */
 } dec;
 
 static rdx_status bad(const dec *d, const char *what)
@@ -44,6 +45,8 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
     unsigned count = isa_expect_count(row, si, d->out);
     if (count == 0)
         count = 1;
+    if (si->fmt == RDX_ISA_FMT_LANEMASK)
+        count = d->wave64 ? 2 : 1;
     uint32_t v = sl->fld ? isa_get(d->w, f->lo, f->width) : 0;
     memset(o, 0, sizeof *o);
     switch (sl->how) {
@@ -64,8 +67,6 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
             return bad(d, "scalar source out of range");
         if (!isa_code_to_opnd(v, count, o))
             return bad(d, "invalid operand code");
-        if (si->fmt == RDX_ISA_FMT_LANEMASK && o->kind == RDX_ISA_OPND_SPECIAL)
-            o->count = 1;
         if (o->kind == RDX_ISA_OPND_LITERAL) {
             if (isa_is_dpp16(form) || isa_is_dpp8(form))
                 return bad(d, "literal with DPP");
@@ -108,7 +109,7 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
         o->value = (int32_t)(v << (32 - f->width)) >> (32 - f->width);
         break;
     case HOW_IMPLICIT:
-        *o = rdx_isa_special(RDX_ISA_REG_VCC_LO, 1);
+        *o = rdx_isa_special(RDX_ISA_REG_VCC_LO, d->wave64 ? 2 : 1);
         break;
     case HOW_K:
         if (!need_words(d, lit_at + 1))
@@ -271,11 +272,21 @@ static rdx_status dec_vopd(dec *d, const isa_layout *L, size_t *len)
 rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t avail,
                           rdx_isa_inst *out, size_t *len)
 {
+    return rdx_isa_decode_wave(t, 32, bytes, avail, out, len);
+}
+
+rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, const uint8_t *bytes,
+                               size_t avail, rdx_isa_inst *out, size_t *len)
+{
     if (!t || !bytes || !out || !len)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_decode: NULL argument");
+    if (!rdx_isa_target_supports_wave_size(t, wave_size))
+        return rdx_fail(RDX_ERR_INVALID, "rdx_isa_decode: %s has no wave size %u", t->name,
+                        wave_size);
     dec d;
     memset(&d, 0, sizeof d);
     memset(out, 0, sizeof *out);
+    d.wave64 = wave_size == 64;
     d.t = t;
     d.fam = &isa_families[t->family];
     d.bytes = bytes;

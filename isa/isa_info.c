@@ -1,4 +1,5 @@
 /* isa/isa_info.c — targets, names and op metadata over the generated tables. */
+#include <pthread.h>
 #include <string.h>
 
 #include <rdx/isa.h>
@@ -69,24 +70,27 @@ static const char *const role_names[RDX_ISA_ROLE_COUNT] = {
 #undef RDX_ISA_ROLE_NAME_
 };
 
+/* Lower-case copies of the role names, built once (pthread_once: thread-safe). */
+static char role_lower[RDX_ISA_ROLE_COUNT][16];
+static pthread_once_t role_once = PTHREAD_ONCE_INIT;
+
+static void role_lower_init(void)
+{
+    for (int i = 0; i < RDX_ISA_ROLE_COUNT; i++) {
+        size_t n = strlen(role_names[i]);
+        for (size_t j = 0; j < n && j < sizeof role_lower[i] - 1; j++) {
+            char ch = role_names[i][j];
+            role_lower[i][j] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+        }
+    }
+}
+
 const char *rdx_isa_role_name(rdx_isa_role role)
 {
-    /* Lower-case copies are built once; names are short. */
-    static char lower[RDX_ISA_ROLE_COUNT][16];
-    static int ready;
     if ((unsigned)role >= RDX_ISA_ROLE_COUNT)
         return "?";
-    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-        for (int i = 0; i < RDX_ISA_ROLE_COUNT; i++) {
-            size_t n = strlen(role_names[i]);
-            for (size_t j = 0; j < n && j < sizeof lower[i] - 1; j++) {
-                char ch = role_names[i][j];
-                lower[i][j] = (char)(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
-            }
-        }
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
-    return lower[role];
+    pthread_once(&role_once, role_lower_init);
+    return role_lower[role];
 }
 
 static const char *const mod_names[RDX_ISA_MOD_COUNT] = {

@@ -34,7 +34,8 @@
  *   SOPK sdst, simm16 (s_setreg*: simm16, sdst)           SOPP [simm16]
  *   SMEM sdata, sbase, soffset — the third operand is an IMM (the offset) when
  *        soffset is null; on RDNA3 a null soffset with offset 0 is the null
- *        register (LLVM prints "null"), on RDNA4 the IMM 0.  With a register
+ *        register (LLVM prints "null"), on RDNA4 the IMM 0 (the encoder takes
+ *        either spelling: they are one encoding).  With a register
  *        soffset the offset is mod[OFFSET].  s_prefetch_*: [sbase,] offset,
  *        soffset, count.
  *   VOP1 vdst, src0      VOP2 vdst, src0, src1 (+ vcc for carry/cndmask forms)
@@ -60,9 +61,9 @@
  * Literals are the raw 32-bit dword (for 64-bit float operands LLVM's
  * literal is the high half).  Registers of lane-mask operands (sdst of
  * compares, carry-out, cndmask's mask; fmt RDX_ISA_FMT_LANEMASK) count 1 in
- * wave32 — the decoder always assumes wave32 — and the encoder also accepts
- * 2 (wave64).  mod[OP_SEL_HI] is the raw field: VOP3P code that wants the
- * hardware default must set it to 7.
+ * wave32 and 2 in wave64: the encoder accepts both, rdx_isa_decode gives wave32
+ * and rdx_isa_decode_wave(t, 64, ...) wave64.  mod[OP_SEL_HI] is the raw field: VOP3P code that
+ * wants the hardware default must set it to 7.
  *
  * Errors
  * ------
@@ -249,8 +250,8 @@ typedef enum rdx_isa_fmt {
     RDX_ISA_FMT_F64,
     RDX_ISA_FMT_PK_F16,   /* packed 2 x f16 (VOP3P) */
     RDX_ISA_FMT_PK_I16,   /* packed 2 x 16-bit integers */
-    RDX_ISA_FMT_LANEMASK, /* a lane mask: 1 SGPR in wave32 (what the tables and decoder
-                             assume), 2 in wave64 (the encoder accepts both) */
+    RDX_ISA_FMT_LANEMASK, /* a lane mask: 1 SGPR in wave32, 2 in wave64 (the encoder
+                             accepts both; see rdx_isa_decode_wave) */
     RDX_ISA_FMT_COUNT
 } rdx_isa_fmt;
 
@@ -317,7 +318,7 @@ bool rdx_isa_mod_allowed(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form fo
 /* ----------------------------------------------------------- instructions */
 
 #define RDX_ISA_MAX_OPNDS 8  /* VOPD pairs with K constants need 8 */
-#define RDX_ISA_MAX_BYTES 20 /* longest encoding: MIMG NSA with 5+ addresses */
+#define RDX_ISA_MAX_BYTES 20 /* the longest encoding is 12 bytes; room to spare */
 
 /* One operand. */
 typedef struct rdx_isa_opnd {
@@ -387,12 +388,36 @@ static inline rdx_isa_opnd rdx_isa_off(void)
 }
 
 /*
+ * The operand for a constant with bit pattern `bits` in a source slot of
+ * `size_bits` (16, 32 or 64) bits and format `fmt` (from the slot's
+ * rdx_isa_opnd_info), chosen as llvm-mc chooses: an inline integer when the
+ * value (signed, in the slot's width) is in -16..64, an inline float when the
+ * pattern is 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 or 1/(2*pi) in the
+ * slot's width (F16/BF16 patterns for 16-bit slots; never for packed
+ * formats), else a 32-bit literal.  A 64-bit slot takes a literal only for an
+ * F64 whose low half is zero (the literal is the high half) or an integer that
+ * sign-extends from 32 bits.  Errors: RDX_ERR_RANGE (no encoding; message
+ * gives the value), RDX_ERR_INVALID (size not 16/32/64).
+ */
+rdx_status rdx_isa_constant(uint64_t bits, unsigned size_bits, rdx_isa_fmt fmt, rdx_isa_opnd *out);
+
+/*
+ * The bit pattern an inline float constant stands for in an operand of
+ * `size_bits` (16: F16, or BF16 when fmt is RDX_ISA_FMT_BF16; 32: F32; 64:
+ * F64).  Returns 0 for a code or size out of range.  The inverse of the float
+ * half of rdx_isa_constant; the one table of these values.
+ */
+uint64_t rdx_isa_fconst_bits(rdx_isa_fconst c, unsigned size_bits, rdx_isa_fmt fmt);
+
+/*
  * Encode `inst` for target `t` into out[0..RDX_ISA_MAX_BYTES); *len gets the
- * byte count (4..20, a multiple of 4).  Errors (message names the mnemonic and
- * operand or modifier): RDX_ERR_UNSUPPORTED (op/form not on the target),
- * RDX_ERR_INVALID (wrong operand count, kind, register file, width, alignment,
- * second literal, modifier the encoding lacks), RDX_ERR_RANGE (register index,
- * immediate or offset out of range).  On error out and *len are unspecified.
+ * byte count (4..12, a multiple of 4).  Errors (message names the mnemonic and
+ * operand or modifier): RDX_ERR_UNSUPPORTED (op/form not on the target, DPP the
+ * op lacks), RDX_ERR_INVALID (wrong operand count, kind, register file, width,
+ * alignment, second literal, literal with DPP, modifier the form lacks,
+ * constant-bus limit, VOPD bank/parity rules), RDX_ERR_RANGE (register index,
+ * inline constant, immediate, offset or modifier out of range).  On error out
+ * and *len are unspecified.  Pure function: thread-safe, no allocation.
  */
 rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *inst,
                           uint8_t out[RDX_ISA_MAX_BYTES], size_t *len);
@@ -407,6 +432,17 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *inst,
  */
 rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t avail,
                           rdx_isa_inst *out, size_t *len);
+
+/*
+ * rdx_isa_decode for code that runs in waves of `wave_size` lanes (32 or 64,
+ * as the target supports): in wave64, lane-mask operands (RDX_ISA_FMT_LANEMASK
+ * slots, the implicit vcc of e32 compares/carries/cndmask) decode as register
+ * pairs (vcc, s[n:n+1]) the way llvm-mc prints them with +wavefrontsize64.
+ * rdx_isa_decode is this with 32.  Errors as rdx_isa_decode, plus
+ * RDX_ERR_INVALID for a wave size the target lacks.
+ */
+rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, const uint8_t *bytes,
+                               size_t avail, rdx_isa_inst *out, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -380,6 +380,23 @@ START_TEST(api_encode_errors)
     in = mk(RDX_ISA_OP_V_LSHLREV_B64, RDX_ISA_FORM_E64,
             OPS(rdx_isa_vgpr(0, 2), rdx_isa_sgpr(0, 1), rdx_isa_sgpr(2, 2)));
     expect_error("gfx1100", &in, RDX_ERR_INVALID, "the constant bus allows 1");
+    /* VOPD constant bus: cndmask's vcc + s1 + s2 is three scalar values */
+    in = mk(RDX_ISA_OP_V_DUAL_CNDMASK_B32, RDX_ISA_FORM_NATIVE,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_sgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_vgpr(3, 1),
+                rdx_isa_sgpr(2, 1), rdx_isa_vgpr(5, 1)));
+    in.op_y = RDX_ISA_OP_V_DUAL_MUL_F32;
+    in.nx = 3;
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "the pair reads 3 scalar values");
+    in.opnd[4] = rdx_isa_sgpr(1, 1);
+    ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1100"), &in, out, &len), RDX_OK);
+    /* VOP3 DPP: src1 must be a VGPR on RDNA3 (RDNA4 takes SGPRs and constants) */
+    in = mk(RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E64_DPP16,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_sgpr(2, 1)));
+    in.mod[RDX_ISA_MOD_DPP_CTRL] = 0x140;
+    in.mod[RDX_ISA_MOD_ROW_MASK] = 0xf;
+    in.mod[RDX_ISA_MOD_BANK_MASK] = 0xf;
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "operand 2 (src1): VOP3 DPP on RDNA3 needs");
+    ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1201"), &in, out, &len), RDX_OK);
     /* VGPR out of range */
     in = mk(RDX_ISA_OP_V_MOV_B32, RDX_ISA_FORM_E32, OPS(rdx_isa_vgpr(256, 1), rdx_isa_vgpr(1, 1)));
     expect_error("gfx1100", &in, RDX_ERR_RANGE, "operand 0 (vdst): register 256..256 out of range");
@@ -396,6 +413,202 @@ START_TEST(targets_agree_with_codeobj)
         ck_assert_uint_eq(c->mach, t->elf_mach);
         ck_assert_uint_eq(c->major, t->family == RDX_ISA_FAMILY_RDNA3 ? 11 : 12);
     }
+}
+END_TEST
+
+/* rdx_isa_constant picks what llvm-mc picks for the same literal text. */
+START_TEST(constants_match_llvm_mc)
+{
+    static const struct {
+        const char *fmt_text; /* printf format with %s for the constant */
+        rdx_isa_op op;
+        rdx_isa_form form;
+        unsigned size;
+        rdx_isa_fmt fmt;
+        uint64_t bits;
+        const char *bits_text;
+    } cases[] = {
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          0x3f800000, "0x3f800000" },
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          0x3e22f983, "0x3e22f983" },
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          1, "0x1" },
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          0x3f800001, "0x3f800001" },
+        { "v_add_nc_u32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_FORM_E32, 32,
+          RDX_ISA_FMT_B, 0x3f800000, "0x3f800000" },
+        { "v_add_nc_u32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_FORM_E32, 32,
+          RDX_ISA_FMT_B, 0xfffffff0, "-16" },
+        { "v_add_nc_u32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_FORM_E32, 32,
+          RDX_ISA_FMT_B, 0xffffffef, "-17" },
+        { "v_add_f16_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F16, RDX_ISA_FORM_E32, 16, RDX_ISA_FMT_F16,
+          0x3118, "0x3118" },
+        { "v_add_f16_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F16, RDX_ISA_FORM_E32, 16, RDX_ISA_FMT_F16,
+          0xc400, "0xc400" },
+        { "v_add_f16_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F16, RDX_ISA_FORM_E32, 16, RDX_ISA_FMT_F16,
+          0x3c01, "0x3c01" },
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x4000000000000000ull, "0x4000000000000000" },
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x3fc45f306dc9c882ull, "0x3fc45f306dc9c882" },
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x4001000000000000ull, "0x40010000" }, /* LLVM writes the high half */
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x4001000000000001ull, "0x4001000000000001" }, /* no encoding */
+        { "s_mov_b64 s[0:1], %s", RDX_ISA_OP_S_MOV_B64, RDX_ISA_FORM_AUTO, 64, RDX_ISA_FMT_B,
+          0x1234567800000000ull, "0x1234567800000000" }, /* no encoding */
+        { "s_mov_b64 s[0:1], %s", RDX_ISA_OP_S_MOV_B64, RDX_ISA_FORM_AUTO, 64, RDX_ISA_FMT_B,
+          (uint64_t)-200, "-200" },
+        { "s_mov_b64 s[0:1], %s", RDX_ISA_OP_S_MOV_B64, RDX_ISA_FORM_AUTO, 64, RDX_ISA_FMT_B, 64,
+          "64" },
+    };
+    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    const char *mc = rdx_test_llvm_tool("llvm-mc");
+    ck_assert_ptr_nonnull(mc);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, cases[i].fmt_text, cases[i].bits_text);
+        rdx_isa_opnd k;
+        rdx_isa_inst in;
+        memset(&in, 0, sizeof in);
+        in.op = (uint16_t)cases[i].op;
+        in.form = (uint8_t)cases[i].form;
+        in.nopnd = 3;
+        rdx_status st = rdx_isa_constant(cases[i].bits, cases[i].size, cases[i].fmt, &k);
+        const char *argv[] = { mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-show-encoding",
+                               NULL };
+        rdx_test_proc p;
+        rdx_test_run(argv, text, strlen(text), &p);
+        const char *enc = strstr(p.out, "encoding: [");
+        if (!enc) { /* llvm-mc rejects it: rdx must too */
+            ck_assert_msg(st == RDX_ERR_RANGE, "%s: llvm-mc rejects, rdx gave status %d", text, st);
+            rdx_test_proc_free(&p);
+            continue;
+        }
+        ck_assert_msg(st == RDX_OK, "%s: %s", text, rdx_error_message());
+        uint8_t want[32];
+        size_t nw = 0;
+        for (const char *q = enc + 11; *q && *q != ']' && nw < sizeof want;) {
+            want[nw++] = (uint8_t)strtoul(q, (char **)&q, 16);
+            if (*q == ',')
+                q++;
+        }
+        rdx_test_proc_free(&p);
+        if (cases[i].op == RDX_ISA_OP_S_MOV_B64) {
+            in.nopnd = 2;
+            in.opnd[0] = rdx_isa_sgpr(0, 2);
+            in.opnd[1] = k;
+        } else {
+            unsigned regs = cases[i].size == 64 ? 2 : 1;
+            in.opnd[0] = rdx_isa_vgpr(0, regs);
+            in.opnd[1] = k;
+            in.opnd[2] = rdx_isa_vgpr(regs == 2 ? 2 : 1, regs);
+        }
+        uint8_t out[RDX_ISA_MAX_BYTES];
+        size_t len;
+        ck_assert_msg(rdx_isa_encode(t, &in, out, &len) == RDX_OK, "%s: %s", text,
+                      rdx_error_message());
+        ck_assert_msg(len == nw && memcmp(out, want, nw) == 0, "%s: bytes differ from llvm-mc",
+                      text);
+    }
+}
+END_TEST
+
+/* wave64: lane masks decode as pairs, the way llvm-mc prints them with +wavefrontsize64. */
+START_TEST(wave64_lane_masks)
+{
+    static const char *const lines[] = {
+        "v_cmp_lt_f32_e64 s[2:3], v1, v2",
+        "v_cmp_lt_f32_e32 vcc, v1, v2",
+        "v_cndmask_b32_e64 v0, v1, v2, s[4:5]",
+        "v_cndmask_b32_e32 v0, v1, v2, vcc",
+        "v_add_co_u32 v0, s[6:7], v1, v2",
+        "v_add_co_ci_u32_e32 v0, vcc, v1, v2, vcc",
+        "v_add_co_ci_u32_e64 v0, s[6:7], v1, v2, s[8:9]",
+        "v_div_scale_f32 v0, vcc, v1, v2, v3",
+    };
+    const char *targets[] = { "gfx1100", "gfx1201" };
+    const char *mc = rdx_test_llvm_tool("llvm-mc");
+    ck_assert_ptr_nonnull(mc);
+    for (int ti = 0; ti < 2; ti++) {
+        const rdx_isa_target *t = rdx_isa_target_find(targets[ti]);
+        char cpu[32];
+        snprintf(cpu, sizeof cpu, "-mcpu=%s", targets[ti]);
+        for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+            const char *argv[] = {
+                mc,  "-triple=amdgcn-amd-amdhsa", cpu, "-mattr=+wavefrontsize64", "-show-encoding",
+                NULL
+            };
+            rdx_test_proc p;
+            rdx_test_run(argv, lines[i], strlen(lines[i]), &p);
+            const char *enc = strstr(p.out, "encoding: [");
+            ck_assert_msg(enc != NULL, "llvm-mc rejected '%s': %s", lines[i], p.err);
+            uint8_t b[32];
+            size_t nb = 0;
+            for (const char *q = enc + 11; *q && *q != ']' && nb < sizeof b;) {
+                b[nb++] = (uint8_t)strtoul(q, (char **)&q, 16);
+                if (*q == ',')
+                    q++;
+            }
+            rdx_test_proc_free(&p);
+            rdx_isa_inst in;
+            size_t len;
+            ck_assert_int_eq(rdx_isa_decode_wave(t, 64, b, nb, &in, &len), RDX_OK);
+            ck_assert_uint_eq(len, nb);
+            llvm_opnd lo[8];
+            unsigned nx, n = llvm_text_operands(lines[i], lo, 8, &nx);
+            ck_assert_uint_eq(n, in.nopnd);
+            for (unsigned k = 0; k < n; k++) {
+                if (lo[k].kind == LLVM_SGPR)
+                    ck_assert_msg(in.opnd[k].kind == RDX_ISA_OPND_SGPR &&
+                                      in.opnd[k].count == lo[k].count,
+                                  "%s: operand %u", lines[i], k);
+                if (lo[k].kind == LLVM_SPECIAL)
+                    ck_assert_msg(in.opnd[k].kind == RDX_ISA_OPND_SPECIAL && in.opnd[k].count == 2,
+                                  "%s: operand %u should be vcc (a pair)", lines[i], k);
+            }
+            uint8_t out[RDX_ISA_MAX_BYTES];
+            size_t elen;
+            ck_assert_msg(rdx_isa_encode(t, &in, out, &elen) == RDX_OK, "%s: %s", lines[i],
+                          rdx_error_message());
+            ck_assert(elen == nb && memcmp(out, b, nb) == 0);
+        }
+    }
+    rdx_isa_inst in;
+    size_t len;
+    const uint8_t nop[4] = { 0, 0, 0x80, 0xbf };
+    ck_assert_int_eq(rdx_isa_decode_wave(rdx_isa_target_find("gfx1100"), 16, nop, 4, &in, &len),
+                     RDX_ERR_INVALID);
+}
+END_TEST
+
+START_TEST(fconst_bits_roundtrip)
+{
+    static const unsigned sizes[] = { 16, 32, 64 };
+    for (int c = 0; c < RDX_ISA_FCONST_COUNT; c++)
+        for (int k = 0; k < 3; k++) {
+            rdx_isa_fmt fmt = sizes[k] == 16   ? RDX_ISA_FMT_F16
+                              : sizes[k] == 32 ? RDX_ISA_FMT_F32
+                                               : RDX_ISA_FMT_F64;
+            rdx_isa_opnd o;
+            ck_assert_int_eq(rdx_isa_constant(rdx_isa_fconst_bits((rdx_isa_fconst)c, sizes[k], fmt),
+                                              sizes[k], fmt, &o),
+                             RDX_OK);
+            ck_assert_int_eq(o.kind, RDX_ISA_OPND_FLOAT);
+            ck_assert_int_eq(o.value, c);
+        }
+    /* independent values: 1.0 in each width, 1/(2pi) in f32 */
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 16, RDX_ISA_FMT_F16), 0x3c00);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 16, RDX_ISA_FMT_BF16), 0x3f80);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 32, RDX_ISA_FMT_F32), 0x3f800000);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_1_0, 64, RDX_ISA_FMT_F64),
+                      0x3ff0000000000000ull);
+    float inv2pi = (float)(1.0 / (2.0 * 3.14159265358979323846));
+    uint32_t u;
+    memcpy(&u, &inv2pi, 4);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_INV_2PI, 32, RDX_ISA_FMT_F32), u);
+    ck_assert_uint_eq(rdx_isa_fconst_bits(RDX_ISA_FCONST_COUNT, 32, RDX_ISA_FMT_F32), 0);
 }
 END_TEST
 
@@ -548,6 +761,9 @@ void isa_add_api_tests(Suite *s)
     tcase_add_test(tc, api_encode_matches_llvm_mc);
     tcase_add_test(tc, api_encode_errors);
     tcase_add_test(tc, api_lookup);
+    tcase_add_test(tc, fconst_bits_roundtrip);
+    tcase_add_test(tc, wave64_lane_masks);
+    tcase_add_test(tc, constants_match_llvm_mc);
     tcase_add_test(tc, targets_agree_with_codeobj);
     tcase_add_test(tc, decode_random_bytes_never_crash);
     tcase_add_test(tc, decode_mutated_corpus_never_crash);
