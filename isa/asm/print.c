@@ -476,12 +476,22 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
             unsigned v = (unsigned)m[RDX_ISA_MOD_OP_SEL];
             unsigned n = rdx_syntax_tied_src2((rdx_isa_op)in->op) ? 3 : nsrc;
             /* The destination's element is there for 16-bit results only. */
+            bool src16 = false;
+            for (unsigned i = 0; fi && i < fi->nopnd; i++) {
+                unsigned si;
+                if (is_src_role((rdx_isa_role)fi->opnd[i].role, &si) && fi->opnd[i].bits <= 16)
+                    src16 = true;
+            }
+            /* The destination's element is printed for 16-bit data (and three sources). */
             bool dst = fi && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
-                       (n == 3 || fi->opnd[0].bits <= 16 || ((v >> 3) & 1));
+                       (n == 3 || fi->opnd[0].bits <= 16 || src16 || ((v >> 3) & 1));
             unsigned mask = v & ((1u << n) - 1);
             if (dst)
                 mask |= ((v >> 3) & 1) << n;
-            print_bits_list(o, "op_sel", mask, n + dst);
+            if ((v & ~(((1u << n) - 1) | (dst ? 8u : 0u))) != 0)
+                print_bits_list(o, "op_sel", v, 4); /* bits the short list cannot show */
+            else
+                print_bits_list(o, "op_sel", mask, n + dst);
         }
         if (m[RDX_ISA_MOD_CLAMP])
             put(o, " clamp");
