@@ -181,3 +181,8 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# --- rdx as: legacy mnemonics llvm-mc accepts (isa/asm/aliases.inc), verified by llvm-mc.
+.PHONY: asm-aliases
+asm-aliases:
+	python3 scripts/gen_asm_aliases.py --llvm-mc $(or $(wildcard /usr/lib/llvm-19/bin/llvm-mc),llvm-mc)
