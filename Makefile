@@ -159,6 +159,12 @@ format-check:
 	  echo "format-check: files need clang-format (run 'make format')"; exit 1; fi; \
 	echo "format-check: $(words $(FORMAT_SRCS)) files clean"
 
+# --- isa tables (isa-core): regenerate the committed instruction tables from
+# ../shared/isa/*.json and isa/targets/ (python3, standard library only).
+.PHONY: isa-tables
+isa-tables:
+	python3 scripts/gen_isa_tables.py
+
 clean:
 	rm -rf build
 

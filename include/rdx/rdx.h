@@ -4,6 +4,7 @@
 #ifndef RDX_RDX_H
 #define RDX_RDX_H
 
+#include <rdx/codeobj.h>
 #include <rdx/status.h>
 #include <rdx/version.h>
 

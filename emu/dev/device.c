@@ -1,0 +1,403 @@
+/* emu/dev/device.c — the emulated driver's lifetime, fds, ioctl dispatch and fault injection. */
+#include "emu/dev/emudev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <libdrm/amdgpu_drm.h>
+
+#include "util/error.h"
+
+void emu_set_error(rdx_emudev *dev, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dev->last_error, sizeof dev->last_error, fmt, ap);
+    va_end(ap);
+}
+
+int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id)
+{
+    for (uint32_t i = 0; i < dev->num_gpus; i++)
+        if (dev->gpus[i].gpu_id == gpu_id)
+            return (int)i;
+    return -1;
+}
+
+int emu_fd_kind_of(rdx_emudev *dev, int fd, uint32_t *gpu)
+{
+    if (fd < EMU_FD_BASE || fd >= EMU_FD_BASE + EMU_MAX_FDS)
+        return EMU_FD_FREE;
+    int i = fd - EMU_FD_BASE;
+    if (gpu)
+        *gpu = dev->fd_gpu[i];
+    return dev->fds[i];
+}
+
+/* Consume an injection rule for `request`; returns -err when this call must fail. */
+static int inject_check(rdx_emudev *dev, unsigned long request)
+{
+    for (int i = 0; i < EMU_MAX_INJECT; i++) {
+        emu_inject *r = &dev->inject[i];
+        if (r->remaining && r->request == request && --r->remaining == 0)
+            return -r->err;
+    }
+    return 0;
+}
+
+static int emu_open(void *ctx, const char *path, int flags)
+{
+    rdx_emudev *dev = ctx;
+    (void)flags;
+    emu_fd_kind kind;
+    uint32_t gpu = 0;
+    unsigned minor;
+    char tail;
+    if (!strcmp(path, "/dev/kfd")) {
+        kind = EMU_FD_KFD;
+    } else if (sscanf(path, "/dev/dri/renderD%u%c", &minor, &tail) == 1 &&
+               minor >= EMU_RENDER_MINOR_BASE && minor < EMU_RENDER_MINOR_BASE + dev->num_gpus) {
+        kind = EMU_FD_RENDER;
+        gpu = minor - EMU_RENDER_MINOR_BASE;
+    } else {
+        return -ENOENT;
+    }
+    pthread_mutex_lock(&dev->lock);
+    int r = inject_check(dev, RDX_EMUDEV_OP_OPEN);
+    if (r == 0) {
+        r = -EMFILE;
+        for (int i = 0; i < EMU_MAX_FDS; i++) {
+            if (dev->fds[i] == EMU_FD_FREE) {
+                dev->fds[i] = kind;
+                dev->fd_gpu[i] = gpu;
+                dev->stats.open_fds++;
+                r = EMU_FD_BASE + i;
+                break;
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+static int emu_close(void *ctx, int fd)
+{
+    rdx_emudev *dev = ctx;
+    pthread_mutex_lock(&dev->lock);
+    int r = -EBADF;
+    if (emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE) {
+        int i = fd - EMU_FD_BASE;
+        dev->fds[i] = EMU_FD_FREE;
+        dev->stats.open_fds--;
+        for (uint32_t g = 0; g < dev->num_gpus; g++)
+            if (dev->gpus[g].vm_fd == fd)
+                dev->gpus[g].vm_fd = -1;
+        int kfd_left = 0;
+        for (int j = 0; j < EMU_MAX_FDS; j++)
+            kfd_left += dev->fds[j] == EMU_FD_KFD;
+        if (!kfd_left)
+            emu_process_teardown(dev);
+        r = 0;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+/* AMDKFD_IOC_GET_VERSION, ACQUIRE_VM, GET_PROCESS_APERTURES_NEW. */
+static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
+{
+    if (request == AMDKFD_IOC_GET_VERSION) {
+        struct kfd_ioctl_get_version_args *a = arg;
+        a->major_version = KFD_IOCTL_MAJOR_VERSION;
+        a->minor_version = KFD_IOCTL_MINOR_VERSION;
+        return 0;
+    }
+    if (request == AMDKFD_IOC_ACQUIRE_VM) {
+        struct kfd_ioctl_acquire_vm_args *a = arg;
+        int g = emu_gpu_by_id(dev, a->gpu_id);
+        if (g < 0)
+            return -EINVAL;
+        uint32_t fgpu;
+        /* The kernel takes a reference on a DRM file of this device. */
+        if (emu_fd_kind_of(dev, (int)a->drm_fd, &fgpu) != EMU_FD_RENDER || fgpu != (uint32_t)g)
+            return -EINVAL;
+        if (dev->gpus[g].vm_fd >= 0)
+            return dev->gpus[g].vm_fd == (int)a->drm_fd ? 0 : -EBUSY;
+        dev->gpus[g].vm_fd = (int)a->drm_fd;
+        return 0;
+    }
+    /* AMDKFD_IOC_GET_PROCESS_APERTURES_NEW */
+    struct kfd_ioctl_get_process_apertures_new_args *a = arg;
+    if (a->num_of_nodes == 0) {
+        a->num_of_nodes = dev->num_gpus;
+        return 0;
+    }
+    if (!a->kfd_process_device_apertures_ptr)
+        return -EFAULT;
+    struct kfd_process_device_apertures *ap =
+        (void *)(uintptr_t)a->kfd_process_device_apertures_ptr;
+    uint32_t n = a->num_of_nodes < dev->num_gpus ? a->num_of_nodes : dev->num_gpus;
+    for (uint32_t i = 0; i < n; i++) {
+        memset(&ap[i], 0, sizeof ap[i]);
+        /* 64-bit apertures of gfx9+ (MAKE_LDS_APP_BASE_V9 / MAKE_SCRATCH_APP_BASE_V9). */
+        ap[i].lds_base = 0x1ull << 48;
+        ap[i].lds_limit = ap[i].lds_base | 0xffffffffull;
+        ap[i].scratch_base = 0x2ull << 48;
+        ap[i].scratch_limit = ap[i].scratch_base | 0xffffffffull;
+        ap[i].gpuvm_base = 0x200000ull; /* SVM: the whole user address space */
+        ap[i].gpuvm_limit = 0x00007fffffffffffull;
+        ap[i].gpu_id = dev->gpus[i].gpu_id;
+    }
+    a->num_of_nodes = n;
+    return 0;
+}
+
+static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
+{
+    rdx_emudev *dev = ctx;
+    uint32_t gpu;
+    pthread_mutex_lock(&dev->lock);
+    int kind = emu_fd_kind_of(dev, fd, &gpu);
+    int r;
+    if (kind == EMU_FD_FREE) {
+        r = -EBADF;
+    } else if (!arg) {
+        r = -EFAULT;
+    } else if ((r = inject_check(dev, request)) != 0) {
+        /* injected */
+    } else if (kind == EMU_FD_RENDER) {
+        dev->stats.ioctls++;
+        r = emu_ioctl_drm(dev, gpu, request, arg);
+    } else {
+        dev->stats.ioctls++;
+        switch (request) {
+        case AMDKFD_IOC_GET_VERSION:
+        case AMDKFD_IOC_ACQUIRE_VM:
+        case AMDKFD_IOC_GET_PROCESS_APERTURES_NEW:
+            r = ioctl_process(dev, request, arg);
+            break;
+        case AMDKFD_IOC_ALLOC_MEMORY_OF_GPU:
+        case AMDKFD_IOC_FREE_MEMORY_OF_GPU:
+        case AMDKFD_IOC_MAP_MEMORY_TO_GPU:
+        case AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU:
+            r = emu_ioctl_mem(dev, request, arg);
+            break;
+        case AMDKFD_IOC_CREATE_QUEUE:
+        case AMDKFD_IOC_DESTROY_QUEUE:
+            r = emu_ioctl_queue(dev, request, arg);
+            break;
+        case AMDKFD_IOC_CREATE_EVENT:
+        case AMDKFD_IOC_DESTROY_EVENT:
+        case AMDKFD_IOC_SET_EVENT:
+        case AMDKFD_IOC_RESET_EVENT:
+        case AMDKFD_IOC_WAIT_EVENTS:
+            r = emu_ioctl_event(dev, request, arg); /* WAIT_EVENTS may drop the lock */
+            break;
+        default:
+            r = -EINVAL; /* kfd_ioctl: unknown command */
+            break;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+static int os_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, uint64_t off,
+                   void **out)
+{
+    rdx_emudev *dev = ctx;
+    pthread_mutex_lock(&dev->lock);
+    int r = 0;
+    if (fd >= 0 && emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE)
+        r = inject_check(dev, RDX_EMUDEV_OP_MMAP);
+    if (r == 0)
+        r = emu_mmap(dev, addr, len, prot, flags, fd, off, out);
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+static int os_munmap(void *ctx, void *addr, size_t len)
+{
+    rdx_emudev *dev = ctx;
+    pthread_mutex_lock(&dev->lock);
+    int r = emu_munmap(dev, addr, len);
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+static int os_read_file(void *ctx, const char *path, char *buf, size_t cap, size_t *len)
+{
+    return emu_sysfs_read(ctx, path, buf, cap, len);
+}
+
+static int os_list_dir(void *ctx, const char *path, rdx_os_dir_fn fn, void *user)
+{
+    return emu_sysfs_list(ctx, path, fn, user);
+}
+
+void emu_process_teardown(rdx_emudev *dev)
+{
+    emu_queue_release_all(dev);
+    emu_event_release_all(dev);
+    emu_mem_release_all(dev, 0);
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        dev->gpus[g].vram_used = 0;
+}
+
+rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
+{
+    uint32_t n = cfg && cfg->num_gpus ? cfg->num_gpus : 1;
+    if (n > EMU_MAX_GPUS)
+        return rdx_fail(RDX_ERR_RANGE, "emulated device: %u GPUs requested, at most %d", n,
+                        EMU_MAX_GPUS);
+    rdx_emudev *dev = calloc(1, sizeof *dev);
+    if (!dev)
+        return rdx_fail(RDX_ERR_NOMEM, "emulated device: out of memory");
+    dev->events = calloc(EMU_MAX_EVENTS, sizeof *dev->events);
+    dev->pool_fd = memfd_create("rdx-emu-memory", MFD_CLOEXEC);
+    if (!dev->events || dev->pool_fd < 0 || ftruncate(dev->pool_fd, (off_t)EMU_POOL_SIZE) < 0) {
+        int e = errno;
+        if (dev->pool_fd >= 0)
+            close(dev->pool_fd);
+        free(dev->events);
+        free(dev);
+        return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: creating its memory pool");
+    }
+    dev->num_gpus = n;
+    dev->vram_size = cfg && cfg->vram_size ? cfg->vram_size : 24ull << 30;
+    dev->legacy_sysfs = cfg ? cfg->legacy_sysfs : 0;
+    dev->next_idr = 1;
+    dev->next_mmap_offset = EMU_DRM_OFFSET_START;
+    dev->next_nonsignal = EMU_NONSIGNAL_ID;
+    for (uint32_t i = 0; i < n; i++) {
+        emu_gpu *g = &dev->gpus[i];
+        g->gpu_id = 0x3a8cu + 0x1111u * i; /* arbitrary, non-zero and distinct like KFD's hash */
+        g->render_minor = EMU_RENDER_MINOR_BASE + i;
+        g->vm_fd = -1;
+        g->doorbell_off = dev->pool_next;
+        dev->pool_next += EMU_DOORBELL_SLICE;
+        void *p = mmap(NULL, EMU_DOORBELL_SLICE, PROT_READ | PROT_WRITE, MAP_SHARED, dev->pool_fd,
+                       (off_t)g->doorbell_off);
+        if (p == MAP_FAILED) {
+            int e = errno;
+            rdx_emudev_destroy(dev);
+            return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: mapping doorbells");
+        }
+        g->doorbell = p;
+    }
+    dev->os = (rdx_os){ .name = "emu",
+                        .ctx = dev,
+                        .open = emu_open,
+                        .close = emu_close,
+                        .ioctl = emu_ioctl,
+                        .mmap = os_mmap,
+                        .munmap = os_munmap,
+                        .read_file = os_read_file,
+                        .list_dir = os_list_dir };
+    pthread_mutex_init(&dev->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&dev->cp_wake, &ca);
+    pthread_cond_init(&dev->ev_cond, &ca);
+    pthread_condattr_destroy(&ca);
+    int e = pthread_create(&dev->cp_thread, NULL, emu_cp_main, dev);
+    if (e) {
+        dev->cp_thread = 0;
+        rdx_emudev_destroy(dev);
+        return rdx_fail_errno(RDX_ERR_DEVICE, e, "emulated device: starting the command processor");
+    }
+    *out = dev;
+    return RDX_OK;
+}
+
+void rdx_emudev_destroy(rdx_emudev *dev)
+{
+    if (!dev)
+        return;
+    if (dev->os.ctx) {
+        pthread_mutex_lock(&dev->lock);
+        dev->stop = 1;
+        pthread_cond_broadcast(&dev->cp_wake);
+        pthread_mutex_unlock(&dev->lock);
+        if (dev->cp_thread)
+            pthread_join(dev->cp_thread, NULL);
+        pthread_cond_destroy(&dev->cp_wake);
+        pthread_cond_destroy(&dev->ev_cond);
+        pthread_mutex_destroy(&dev->lock);
+    }
+    emu_queue_release_all(dev);
+    emu_mem_release_all(dev, 1);
+    for (uint32_t i = 0; i < dev->num_gpus; i++)
+        if (dev->gpus[i].doorbell)
+            munmap((void *)dev->gpus[i].doorbell, EMU_DOORBELL_SLICE);
+    close(dev->pool_fd);
+    free(dev->events);
+    free(dev);
+}
+
+const rdx_os *rdx_emudev_os(rdx_emudev *dev)
+{
+    return &dev->os;
+}
+
+rdx_status rdx_emudev_inject(rdx_emudev *dev, unsigned long request, uint32_t nth, int err)
+{
+    if (nth == 0 || err <= 0)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_emudev_inject: nth must be >= 1 and errno > 0");
+    rdx_status st = RDX_ERR_RANGE;
+    pthread_mutex_lock(&dev->lock);
+    for (int i = 0; i < EMU_MAX_INJECT; i++) {
+        if (!dev->inject[i].remaining) {
+            dev->inject[i] = (emu_inject){ request, nth, err };
+            st = RDX_OK;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    if (st != RDX_OK)
+        return rdx_fail(st, "rdx_emudev_inject: all %d rules in use", EMU_MAX_INJECT);
+    return RDX_OK;
+}
+
+void rdx_emudev_inject_clear(rdx_emudev *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    memset(dev->inject, 0, sizeof dev->inject);
+    pthread_mutex_unlock(&dev->lock);
+}
+
+uint32_t rdx_emudev_inject_pending(rdx_emudev *dev)
+{
+    uint32_t n = 0;
+    pthread_mutex_lock(&dev->lock);
+    for (int i = 0; i < EMU_MAX_INJECT; i++)
+        n += dev->inject[i].remaining != 0;
+    pthread_mutex_unlock(&dev->lock);
+    return n;
+}
+
+void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out)
+{
+    pthread_mutex_lock(&dev->lock);
+    *out = dev->stats;
+    out->reservations = 0;
+    for (emu_reservation *r = dev->reservations; r; r = r->next)
+        out->reservations++;
+    pthread_mutex_unlock(&dev->lock);
+}
+
+void rdx_emudev_last_error(rdx_emudev *dev, char *buf, size_t size)
+{
+    if (!size)
+        return;
+    pthread_mutex_lock(&dev->lock);
+    snprintf(buf, size, "%s", dev->last_error);
+    pthread_mutex_unlock(&dev->lock);
+}

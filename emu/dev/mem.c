@@ -1,0 +1,390 @@
+/*
+ * emu/dev/mem.c — buffer objects: AMDKFD_IOC_{ALLOC,FREE}_MEMORY_OF_GPU,
+ * {MAP,UNMAP}_MEMORY_{TO,FROM}_GPU, and mmap/munmap of device fds.
+ *
+ * GPU address == host address.  VRAM/GTT/doorbell memory lives in the
+ * device's pool memfd; while a buffer is mapped to a GPU (or the client
+ * mapped it at its own address) the pool pages are mapped at its GPU address,
+ * replacing the client's PROT_NONE reservation, which is put back when both
+ * are gone.  USERPTR buffers are the client's memory itself.
+ *
+ * Invariant: bo->backed implies the pool pages are mapped at bo->va now (a
+ * client munmap or MAP_FIXED over the range clears it).
+ */
+#include "emu/dev/emudev.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define DOMAIN_MASK                                                       \
+    (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT |         \
+     KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL | \
+     KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP)
+#define GPUVM_BASE  0x200000ull
+#define GPUVM_LIMIT 0x00007fffffffffffull
+
+static uint64_t page_align(uint64_t x)
+{
+    return (x + EMU_PAGE - 1) & ~(EMU_PAGE - 1);
+}
+
+emu_bo *emu_bo_by_handle(rdx_emudev *dev, uint64_t handle)
+{
+    for (emu_bo *b = dev->bos; b; b = b->next)
+        if (b->handle == handle)
+            return b;
+    return NULL;
+}
+
+emu_bo *emu_bo_find(rdx_emudev *dev, uint32_t gpu, uint64_t va, uint64_t len)
+{
+    for (emu_bo *b = dev->bos; b; b = b->next) {
+        if (!(b->gpu_mapped & (1 << gpu)))
+            continue;
+        if (!(b->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) && !b->backed)
+            continue;
+        if (va >= b->va && len <= b->size && va - b->va <= b->size - len)
+            return b;
+    }
+    return NULL;
+}
+
+static int reserved(rdx_emudev *dev, uint64_t va, uint64_t len)
+{
+    for (emu_reservation *r = dev->reservations; r; r = r->next)
+        if (va >= r->start && len <= r->len && va - r->start <= r->len - len)
+            return 1;
+    return 0;
+}
+
+static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len);
+
+/* Map the pool pages of b at its GPU address (MAP_FIXED: only where the client
+ * asked for it or reserved the range). */
+static int map_at_va(rdx_emudev *dev, emu_bo *b)
+{
+    void *p = mmap((void *)(uintptr_t)b->va, b->size, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_FIXED, dev->pool_fd, (off_t)b->pool_off);
+    if (p == MAP_FAILED)
+        return -errno;
+    b->backed = 1;
+    b->released = 0;
+    return 0;
+}
+
+/* Make the pool pages present at bo->va exactly while the GPU or the client needs them. */
+static int update_backing(rdx_emudev *dev, emu_bo *b)
+{
+    if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+        return 0;
+    int want = b->gpu_mapped || b->cpu_at_va;
+    if (want && !b->backed) {
+        if (!reserved(dev, b->va, b->size))
+            return -EINVAL; /* the client no longer reserves this VA */
+        return map_at_va(dev, b);
+    }
+    if (!want && b->backed) {
+        b->backed = 0;
+        if (b->released || !reserved(dev, b->va, b->size)) {
+            /* The client unmapped the range while the GPU used it: finish that now. */
+            munmap((void *)(uintptr_t)b->va, b->size);
+            forget_range(dev, b->va, b->size);
+            b->released = 0;
+            return 0;
+        }
+        void *p = mmap((void *)(uintptr_t)b->va, b->size, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED)
+            return -errno;
+    }
+    return 0;
+}
+
+/* Client memory [va, va+len) is readable and writable (for USERPTR). */
+static int user_range_ok(uint64_t va, uint64_t len)
+{
+    unsigned char vec[64];
+    for (uint64_t off = 0; off < len; off += 64 * EMU_PAGE) {
+        uint64_t n = len - off < 64 * EMU_PAGE ? len - off : 64 * EMU_PAGE;
+        if (mincore((void *)(uintptr_t)(va + off), n, vec) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+static void bo_free(rdx_emudev *dev, emu_bo *b)
+{
+    if (b->gpu_mapped)
+        dev->stats.gpu_mapped--;
+    b->gpu_mapped = 0;
+    b->cpu_at_va = 0;
+    update_backing(dev, b);
+    if (!(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL)))
+        fallocate(dev->pool_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)b->pool_off,
+                  (off_t)b->size);
+    if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+        dev->gpus[b->gpu].vram_used -= b->size;
+    if (dev->event_page_bo == b) {
+        dev->event_page_bo = NULL;
+        dev->event_page = NULL;
+    }
+    for (emu_bo **pp = &dev->bos; *pp; pp = &(*pp)->next) {
+        if (*pp == b) {
+            *pp = b->next;
+            break;
+        }
+    }
+    dev->stats.bos--;
+    free(b);
+}
+
+static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *a)
+{
+    if (a->size == 0)
+        return -EINVAL;
+    int g = emu_gpu_by_id(dev, a->gpu_id);
+    if (g < 0 || dev->gpus[g].vm_fd < 0) /* unknown gpu, or no VM acquired */
+        return -EINVAL;
+    uint32_t domain = a->flags & DOMAIN_MASK;
+    if (domain == 0 || (domain & (domain - 1)) || domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP)
+        return -EINVAL;
+    uint64_t size = page_align(a->size);
+    if ((a->va_addr & (EMU_PAGE - 1)) || a->va_addr < GPUVM_BASE || size > GPUVM_LIMIT ||
+        a->va_addr > GPUVM_LIMIT + 1 - size)
+        return -EINVAL;
+    for (emu_bo *b = dev->bos; b; b = b->next)
+        if (b->gpu == (uint32_t)g && a->va_addr < b->va + b->size && b->va < a->va_addr + size)
+            return -EINVAL; /* VA already in use */
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
+        if (a->mmap_offset & (EMU_PAGE - 1))
+            return -EINVAL;
+        if (a->mmap_offset != a->va_addr) /* emulator: GPU address == CPU address */
+            return -EINVAL;
+        if (!user_range_ok(a->mmap_offset, size))
+            return -EFAULT;
+    } else if (!reserved(dev, a->va_addr, size)) {
+        return -EINVAL; /* emulator: the GPU address must be reserved VA of the client */
+    }
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL && a->size != EMU_DOORBELL_SLICE)
+        return -EINVAL;
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM && size > dev->vram_size - dev->gpus[g].vram_used)
+        return -ENOMEM;
+    uint64_t pool_off = 0;
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) {
+        pool_off = dev->gpus[g].doorbell_off;
+    } else if (domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
+        if (size > EMU_POOL_SIZE - dev->pool_next)
+            return -ENOMEM;
+        pool_off = dev->pool_next;
+    }
+    emu_bo *b = calloc(1, sizeof *b);
+    if (!b)
+        return -ENOMEM;
+    if (domain != KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL && domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+        dev->pool_next += size;
+    b->gpu = (uint32_t)g;
+    b->va = a->va_addr;
+    b->size = size;
+    b->flags = a->flags;
+    b->pool_off = pool_off;
+    b->handle = ((uint64_t)a->gpu_id << 32) | dev->next_idr++;
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
+        b->mmap_offset = 0;
+    } else {
+        b->mmap_offset = dev->next_mmap_offset;
+        dev->next_mmap_offset += size;
+    }
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+        dev->gpus[g].vram_used += size;
+    b->next = dev->bos;
+    dev->bos = b;
+    dev->stats.bos++;
+    a->handle = b->handle;
+    if (domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+        a->mmap_offset = b->mmap_offset;
+    return 0;
+}
+
+static int map_bo(rdx_emudev *dev, void *arg, int map)
+{
+    /* The map and unmap argument structures have the same layout. */
+    struct kfd_ioctl_map_memory_to_gpu_args *a = arg;
+    emu_bo *b = emu_bo_by_handle(dev, a->handle);
+    if (!b || a->n_devices == 0 || a->n_success > a->n_devices)
+        return -EINVAL;
+    if (!a->device_ids_array_ptr)
+        return -EFAULT;
+    const uint32_t *ids = (const uint32_t *)(uintptr_t)a->device_ids_array_ptr;
+    for (uint32_t i = a->n_success; i < a->n_devices; i++) {
+        int g = emu_gpu_by_id(dev, ids[i]);
+        if (g < 0)
+            return -EINVAL;
+        uint32_t bit = 1u << g;
+        int was = b->gpu_mapped != 0;
+        if (map) {
+            if (dev->gpus[g].vm_fd < 0)
+                return -EINVAL;
+            b->gpu_mapped |= (int)bit;
+        } else {
+            if (!(b->gpu_mapped & (int)bit))
+                return -EINVAL;
+            b->gpu_mapped &= ~(int)bit;
+        }
+        int r = update_backing(dev, b);
+        if (r) {
+            b->gpu_mapped ^= (int)bit;
+            return r;
+        }
+        if (!was && b->gpu_mapped)
+            dev->stats.gpu_mapped++;
+        else if (was && !b->gpu_mapped)
+            dev->stats.gpu_mapped--;
+        a->n_success = i + 1;
+    }
+    return 0;
+}
+
+int emu_ioctl_mem(rdx_emudev *dev, unsigned long request, void *arg)
+{
+    if (request == AMDKFD_IOC_ALLOC_MEMORY_OF_GPU)
+        return alloc_bo(dev, arg);
+    if (request == AMDKFD_IOC_FREE_MEMORY_OF_GPU) {
+        struct kfd_ioctl_free_memory_of_gpu_args *a = arg;
+        emu_bo *b = emu_bo_by_handle(dev, a->handle);
+        if (!b)
+            return -EINVAL;
+        if (b == dev->event_page_bo)
+            return -EPERM; /* "Free signal BO is not allowed" */
+        if (b->gpu_mapped)
+            return -EBUSY;
+        bo_free(dev, b);
+        return 0;
+    }
+    return map_bo(dev, arg, request == AMDKFD_IOC_MAP_MEMORY_TO_GPU);
+}
+
+static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len)
+{
+    for (emu_bo *b = dev->bos; b; b = b->next)
+        if (b->backed && b->va < start + len && start < b->va + b->size)
+            b->backed = 0, b->cpu_at_va = 0, b->released = 0;
+    for (emu_reservation **pp = &dev->reservations; *pp;) {
+        emu_reservation *r = *pp;
+        if (r->start < start + len && start < r->start + r->len) {
+            *pp = r->next;
+            free(r);
+        } else {
+            pp = &r->next;
+        }
+    }
+}
+
+int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int fd, uint64_t off,
+             void **out)
+{
+    uint64_t va = (uint64_t)(uintptr_t)addr;
+    if (fd < 0) { /* anonymous: pass through, remember PROT_NONE reservations */
+        void *p = mmap(addr, len, prot, flags, -1, 0);
+        if (p == MAP_FAILED)
+            return -errno;
+        if (flags & MAP_FIXED)
+            forget_range(dev, (uint64_t)(uintptr_t)p, len);
+        if (prot == PROT_NONE) {
+            emu_reservation *r = malloc(sizeof *r);
+            if (!r) {
+                munmap(p, len);
+                return -ENOMEM;
+            }
+            r->start = (uint64_t)(uintptr_t)p;
+            r->len = len;
+            r->next = dev->reservations;
+            dev->reservations = r;
+        }
+        *out = p;
+        return 0;
+    }
+    uint32_t fgpu;
+    int kind = emu_fd_kind_of(dev, fd, &fgpu);
+    if (kind == EMU_FD_FREE)
+        return -EBADF;
+    emu_bo *bo = NULL;
+    uint64_t pool_off;
+    if (kind == EMU_FD_KFD) {
+        /* Only the doorbell type is served: the process's doorbell slice of a GPU. */
+        if ((off & EMU_MMAP_TYPE_MASK) != EMU_MMAP_TYPE_DOORBELL)
+            return -EINVAL;
+        int g = emu_gpu_by_id(dev, (uint32_t)((off >> EMU_MMAP_GPU_ID_SHIFT) & 0xffff));
+        if (g < 0 || len != EMU_DOORBELL_SLICE || (off & ((1ull << EMU_MMAP_GPU_ID_SHIFT) - 1)))
+            return -EINVAL;
+        pool_off = dev->gpus[g].doorbell_off;
+        for (emu_bo *b = dev->bos; b; b = b->next)
+            if ((b->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) && b->gpu == (uint32_t)g &&
+                b->va == va)
+                bo = b;
+    } else {
+        for (emu_bo *b = dev->bos; b; b = b->next)
+            if (b->gpu == fgpu && b->mmap_offset && b->mmap_offset == off)
+                bo = b;
+        if (!bo || len > bo->size)
+            return -EINVAL;
+        if ((bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) &&
+            !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC))
+            return -EPERM; /* AMDGPU_GEM_CREATE_NO_CPU_ACCESS */
+        pool_off = bo->pool_off;
+        if (bo->va != va)
+            bo = NULL; /* a second CPU view elsewhere: a plain shared mapping */
+    }
+    if (bo && len == bo->size) {
+        if (!bo->backed || bo->released) {
+            int r = map_at_va(dev, bo);
+            if (r)
+                return r;
+        }
+        bo->cpu_at_va = 1;
+        *out = addr;
+        return 0;
+    }
+    void *p = mmap(addr, len, prot, flags | MAP_SHARED, dev->pool_fd, (off_t)pool_off);
+    if (p == MAP_FAILED)
+        return -errno;
+    if (flags & MAP_FIXED)
+        forget_range(dev, va, len);
+    *out = p;
+    return 0;
+}
+
+int emu_munmap(rdx_emudev *dev, void *addr, size_t len)
+{
+    uint64_t va = (uint64_t)(uintptr_t)addr;
+    for (emu_bo *b = dev->bos; b; b = b->next) {
+        if (b->cpu_at_va && b->va == va && b->size == page_align(len)) {
+            b->cpu_at_va = 0;
+            if (b->gpu_mapped) {
+                b->released = 1; /* the GPU keeps its view until it is unmapped */
+                return 0;
+            }
+            b->backed = 0;
+            break;
+        }
+    }
+    if (munmap(addr, len) < 0)
+        return -errno;
+    forget_range(dev, va, len);
+    return 0;
+}
+
+void emu_mem_release_all(rdx_emudev *dev, int reservations_too)
+{
+    dev->event_page_bo = NULL; /* the process is going away: the event page too */
+    dev->event_page = NULL;
+    while (dev->bos)
+        bo_free(dev, dev->bos);
+    while (reservations_too && dev->reservations) {
+        emu_reservation *r = dev->reservations;
+        dev->reservations = r->next;
+        free(r);
+    }
+}

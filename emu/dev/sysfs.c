@@ -1,0 +1,275 @@
+/*
+ * emu/dev/sysfs.c — the virtual KFD topology in sysfs: CPU node 0 and one
+ * gfx1100 (Navi 31, RX 7900 XTX shape) node per emulated GPU.
+ *
+ * Property names and order follow the kernel's kfd_topology.c node_show /
+ * mem_banks / caches files.  The queue context-save sizes follow the
+ * kernel's kfd_queue.c rules for gfx11 (public facts: 32 waves per CU,
+ * 12 control-stack bytes per wave, a 40-byte save-area header, per-CU wave
+ * state of 0x60000 VGPR + 0x4000 SGPR + 0x10000 LDS + 0x1000 HW registers,
+ * 32 debugger bytes per wave).
+ */
+#include "emu/dev/emudev.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TOPO "/sys/devices/virtual/kfd/kfd/topology"
+
+#define EMU_WAVES          (EMU_CU_COUNT * 32u)
+#define EMU_ALIGN(x, a)    (((x) + (a) - 1) / (a) * (a))
+#define EMU_WG_DATA_PER_CU (0x60000u + 0x4000u + 0x10000u + 0x1000u)
+
+uint32_t emu_ctl_stack_size(void)
+{
+    return EMU_ALIGN(40u + EMU_WAVES * 12u + 8u, (uint32_t)EMU_PAGE);
+}
+
+uint32_t emu_cwsr_size(void)
+{
+    return emu_ctl_stack_size() + EMU_ALIGN(EMU_CU_COUNT * EMU_WG_DATA_PER_CU, (uint32_t)EMU_PAGE);
+}
+
+uint32_t emu_debug_memory_size(void)
+{
+    return EMU_ALIGN(EMU_WAVES * 32u, 64u);
+}
+
+/* The caches of a gfx1100 node: level, size KB, line bytes, type bits. */
+static const struct {
+    uint32_t level, size_kb, line, type;
+} gpu_caches[] = {
+    { 1, 32, 128, 0x1 | 0x8 },   /* vector L0/L1 per CU pair, data */
+    { 1, 16, 64, 0x1 | 0x8 },    /* scalar data */
+    { 1, 32, 64, 0x2 | 0x8 },    /* instruction */
+    { 2, 6144, 128, 0x1 | 0x8 }, /* L2 */
+    { 3, 98304, 64, 0x1 | 0x8 }, /* Infinity Cache */
+};
+#define GPU_CACHES (sizeof gpu_caches / sizeof gpu_caches[0])
+
+typedef struct out {
+    char *buf;
+    size_t cap, len;
+    int overflow;
+} out;
+
+static void put(out *o, const char *name, unsigned long long v)
+{
+    int n = snprintf(o->buf + o->len, o->cap - o->len, "%s %llu\n", name, v);
+    if (n < 0 || (size_t)n >= o->cap - o->len)
+        o->overflow = 1;
+    else
+        o->len += (size_t)n;
+}
+
+static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
+{
+    if (node == 0) { /* the CPU */
+        put(o, "cpu_cores_count", 16);
+        put(o, "simd_count", 0);
+        put(o, "mem_banks_count", 1);
+        put(o, "caches_count", 0);
+        put(o, "io_links_count", dev->num_gpus);
+        put(o, "p2p_links_count", 0);
+        put(o, "cpu_core_id_base", 0);
+        put(o, "simd_id_base", 0);
+        put(o, "max_waves_per_simd", 0);
+        put(o, "lds_size_in_kb", 0);
+        put(o, "gds_size_in_kb", 0);
+        put(o, "num_gws", 0);
+        put(o, "wave_front_size", 0);
+        put(o, "array_count", 0);
+        put(o, "simd_arrays_per_engine", 0);
+        put(o, "cu_per_simd_array", 0);
+        put(o, "simd_per_cu", 0);
+        put(o, "max_slots_scratch_cu", 0);
+        put(o, "gfx_target_version", 0);
+        put(o, "vendor_id", 0);
+        put(o, "device_id", 0);
+        put(o, "location_id", 0);
+        put(o, "domain", 0);
+        put(o, "drm_render_minor", 0);
+        put(o, "hive_id", 0);
+        put(o, "num_sdma_engines", 0);
+        put(o, "num_sdma_xgmi_engines", 0);
+        put(o, "num_sdma_queues_per_engine", 0);
+        put(o, "num_cp_queues", 0);
+        put(o, "max_engine_clk_ccompute", 4000);
+        return;
+    }
+    emu_gpu *g = &dev->gpus[node - 1];
+    put(o, "cpu_cores_count", 0);
+    put(o, "simd_count", EMU_CU_COUNT * EMU_SIMD_PER_CU);
+    put(o, "mem_banks_count", 1);
+    put(o, "caches_count", GPU_CACHES);
+    put(o, "io_links_count", 1);
+    put(o, "p2p_links_count", 0);
+    put(o, "cpu_core_id_base", 0);
+    put(o, "simd_id_base", 0x80001000ull + (node - 1) * 0x1000ull);
+    put(o, "max_waves_per_simd", 16);
+    put(o, "lds_size_in_kb", 64);
+    put(o, "gds_size_in_kb", 0);
+    put(o, "num_gws", 64);
+    put(o, "wave_front_size", 32);
+    put(o, "array_count", EMU_ARRAY_COUNT);
+    put(o, "simd_arrays_per_engine", EMU_ARRAYS_PER_ENGINE);
+    put(o, "cu_per_simd_array", EMU_CU_PER_ARRAY);
+    put(o, "simd_per_cu", EMU_SIMD_PER_CU);
+    put(o, "max_slots_scratch_cu", 32);
+    put(o, "gfx_target_version", EMU_GFX_TARGET_VERSION);
+    put(o, "vendor_id", 0x1002);
+    put(o, "device_id", 0x744c);
+    put(o, "location_id", (0x03u + node - 1) << 8);
+    put(o, "domain", 0);
+    put(o, "drm_render_minor", g->render_minor);
+    put(o, "hive_id", 0);
+    put(o, "num_sdma_engines", 2);
+    put(o, "num_sdma_xgmi_engines", 0);
+    put(o, "num_sdma_queues_per_engine", 6);
+    put(o, "num_cp_queues", 8);
+    put(o, "max_engine_clk_fcompute", 2482);
+    put(o, "local_mem_size", 0);
+    put(o, "fw_version", 2);
+    put(o, "capability", 0x28a8b280);
+    put(o, "debug_prop", 0x427);
+    put(o, "sdma_fw_version", 20);
+    put(o, "unique_id", 0x6b4c1a2e3d5f0000ull + node);
+    put(o, "num_xcc", 1);
+    put(o, "max_engine_clk_ccompute", 4000);
+    if (dev->legacy_sysfs)
+        return;
+    put(o, "ctl_stack_size", emu_ctl_stack_size());
+    put(o, "cwsr_size", emu_cwsr_size());
+    put(o, "debug_memory_size", emu_debug_memory_size());
+    put(o, "eop_buffer_size", EMU_EOP_BUFFER_SIZE);
+}
+
+/* Parse "nodes/<n>[/<rest>]" after TOPO; returns the node or -1. */
+static int parse_node(rdx_emudev *dev, const char *p, const char **rest)
+{
+    unsigned n;
+    int used = 0;
+    if (sscanf(p, "/nodes/%u%n", &n, &used) != 1 || n > dev->num_gpus)
+        return -1;
+    char c = p[used];
+    if (c != 0 && c != '/')
+        return -1;
+    *rest = p + used;
+    return (int)n;
+}
+
+static int finish(out *o, size_t *len)
+{
+    if (o->overflow)
+        return -EFBIG;
+    *len = o->len;
+    return 0;
+}
+
+int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, size_t *len)
+{
+    if (!cap)
+        return -EFBIG;
+    out o = { buf, cap, 0, 0 };
+    buf[0] = 0;
+    size_t tl = strlen(TOPO);
+    if (strncmp(path, TOPO, tl))
+        return -ENOENT;
+    const char *p = path + tl, *rest;
+    if (!strcmp(p, "/generation_id")) {
+        o.len = (size_t)snprintf(buf, cap, "1\n");
+        return o.len >= cap ? -EFBIG : finish(&o, len);
+    }
+    if (!strcmp(p, "/system_properties")) {
+        put(&o, "platform_oem", 0);
+        put(&o, "platform_id", 0);
+        put(&o, "platform_rev", 0);
+        return finish(&o, len);
+    }
+    int node = parse_node(dev, p, &rest);
+    if (node < 0)
+        return -ENOENT;
+    unsigned idx;
+    int used = 0;
+    if (!strcmp(rest, "/properties")) {
+        node_properties(dev, (uint32_t)node, &o);
+    } else if (!strcmp(rest, "/gpu_id")) {
+        o.len = (size_t)snprintf(buf, cap, "%u\n", node ? dev->gpus[node - 1].gpu_id : 0);
+    } else if (!strcmp(rest, "/name")) {
+        o.len = (size_t)snprintf(buf, cap, "%s\n", node ? "gfx1100" : "");
+    } else if (sscanf(rest, "/mem_banks/%u/properties%n", &idx, &used) == 1 && !rest[used] &&
+               idx == 0) {
+        put(&o, "heap_type", node ? 1 : 0);
+        put(&o, "size_in_bytes", node ? dev->vram_size : 64ull << 30);
+        put(&o, "flags", 0);
+        put(&o, "width", node ? 384 : 64);
+        put(&o, "mem_clk_max", node ? 1249 : 3200);
+    } else if (node && sscanf(rest, "/caches/%u/properties%n", &idx, &used) == 1 && !rest[used] &&
+               idx < GPU_CACHES) {
+        put(&o, "processor_id_low", 0x80001000ull + (uint32_t)(node - 1) * 0x1000ull);
+        put(&o, "level", gpu_caches[idx].level);
+        put(&o, "size", gpu_caches[idx].size_kb);
+        put(&o, "cache_line_size", gpu_caches[idx].line);
+        put(&o, "cache_lines_per_tag", 1);
+        put(&o, "association", 16);
+        put(&o, "latency", 1);
+        put(&o, "type", gpu_caches[idx].type);
+    } else {
+        return -ENOENT;
+    }
+    if (o.len >= cap)
+        return -EFBIG;
+    return finish(&o, len);
+}
+
+static int list_n(uint32_t n, rdx_os_dir_fn fn, void *user)
+{
+    char name[16];
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "%u", i);
+        int r = fn(user, name);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
+int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *user)
+{
+    size_t tl = strlen(TOPO);
+    if (strncmp(path, TOPO, tl))
+        return -ENOENT;
+    const char *p = path + tl, *rest;
+    if (!strcmp(p, "") || !strcmp(p, "/")) {
+        static const char *const top[] = { "generation_id", "system_properties", "nodes" };
+        for (size_t i = 0; i < 3; i++) {
+            int r = fn(user, top[i]);
+            if (r)
+                return r;
+        }
+        return 0;
+    }
+    if (!strcmp(p, "/nodes"))
+        return list_n(dev->num_gpus + 1, fn, user);
+    int node = parse_node(dev, p, &rest);
+    if (node < 0)
+        return -ENOENT;
+    if (!strcmp(rest, "")) {
+        static const char *const files[] = { "gpu_id",    "name",   "properties",
+                                             "mem_banks", "caches", "io_links" };
+        for (size_t i = 0; i < 6; i++) {
+            int r = fn(user, files[i]);
+            if (r)
+                return r;
+        }
+        return 0;
+    }
+    if (!strcmp(rest, "/mem_banks"))
+        return list_n(1, fn, user);
+    if (!strcmp(rest, "/caches"))
+        return list_n(node ? (uint32_t)GPU_CACHES : 0, fn, user);
+    if (!strcmp(rest, "/io_links"))
+        return 0;
+    return -ENOENT;
+}

@@ -1,0 +1,97 @@
+/*
+ * rdx/emudev.h — the emulated GPU behind the kernel interface.
+ *
+ * An rdx_emudev is a model of the amdgpu/KFD kernel driver and of N gfx1100
+ * cards.  rdx_emudev_os() returns an OS interface table (rdx/os.h) that
+ * serves, with the exact structures and errno values of the Linux driver:
+ *   - a virtual sysfs KFD topology (CPU node 0, GPU nodes 1..N);
+ *   - /dev/kfd with the AMDKFD_IOC_* calls rdx uses, and
+ *     /dev/dri/renderD<128+i> with DRM_IOCTL_AMDGPU_INFO;
+ *   - mmap of buffer objects (render node) and doorbells (/dev/kfd).
+ * GPU virtual addresses are host addresses: a buffer mapped to the GPU is
+ * backed, at its GPU address, by shared memory, so the command processor and
+ * the wave emulator read and write it directly.  Consequences: the GPU
+ * address of VRAM/GTT memory must lie in a range the process reserved through
+ * the same table (an anonymous PROT_NONE mmap), and USERPTR memory has GPU
+ * address == CPU address.
+ *
+ * A command processor thread per device polls the doorbells (short spin,
+ * then sleeping backoff; WAIT_EVENTS also kicks it) and executes PM4 compute
+ * rings and SDMA rings; RELEASE_MEM/SDMA TRAP interrupts set KFD events;
+ * faults put the queue in an error state and set memory-fault or
+ * hardware-exception events.  Never crashes the host on bad packets.
+ */
+#ifndef RDX_EMUDEV_H
+#define RDX_EMUDEV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/os.h>
+#include <rdx/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rdx_emudev rdx_emudev;
+
+typedef struct rdx_emudev_config {
+    uint32_t num_gpus;  /* 0 means 1 */
+    uint64_t vram_size; /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
+                           used lazily) */
+    int legacy_sysfs;   /* omit ctl_stack_size/cwsr_size/debug_memory_size/eop_buffer_size
+                           from the node properties, like kernels before 6.12 */
+} rdx_emudev_config;
+
+/* Create an emulated driver with its cards (cfg may be NULL for defaults) and
+ * start its command processor.  Free with rdx_emudev_destroy. */
+rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out);
+
+/* Stop the command processor and free everything, including what a client
+ * left open (like process exit closes its fds).  NULL is a no-op. */
+void rdx_emudev_destroy(rdx_emudev *dev);
+
+/* The OS interface table of this device (valid until rdx_emudev_destroy). */
+const rdx_os *rdx_emudev_os(rdx_emudev *dev);
+
+/* Pseudo request codes for fault injection on calls that are not ioctls. */
+#define RDX_EMUDEV_OP_OPEN 1ul
+#define RDX_EMUDEV_OP_MMAP 2ul
+
+/*
+ * Fault injection: make the `nth` (1-based, counted from now) call of kind
+ * `request` — an ioctl request code such as AMDKFD_IOC_CREATE_QUEUE, or
+ * RDX_EMUDEV_OP_OPEN / RDX_EMUDEV_OP_MMAP (mmap of a device fd) — fail with
+ * errno `err` (positive), without side effects.  Up to 16 pending rules;
+ * RDX_ERR_RANGE when full, RDX_ERR_INVALID for nth == 0 or err <= 0.
+ */
+rdx_status rdx_emudev_inject(rdx_emudev *dev, unsigned long request, uint32_t nth, int err);
+/* Drop all pending injection rules. */
+void rdx_emudev_inject_clear(rdx_emudev *dev);
+/* Number of injection rules that have not fired yet. */
+uint32_t rdx_emudev_inject_pending(rdx_emudev *dev);
+
+/* Live object counts, for leak checks in tests. */
+typedef struct rdx_emudev_stats {
+    uint32_t open_fds;     /* /dev/kfd and render fds open */
+    uint32_t bos;          /* buffer objects allocated */
+    uint32_t gpu_mapped;   /* buffer objects mapped to a GPU */
+    uint32_t queues;       /* user queues */
+    uint32_t events;       /* KFD events */
+    uint32_t reservations; /* anonymous PROT_NONE VA reservations tracked */
+    uint64_t ioctls;       /* ioctl calls served */
+    uint64_t packets;      /* PM4 + SDMA packets executed */
+} rdx_emudev_stats;
+
+void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out);
+
+/* The last queue error the command processor recorded (a packet it could
+ * not execute, a GPU fault), "" if none.  Copied into buf (NUL-terminated). */
+void rdx_emudev_last_error(rdx_emudev *dev, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_EMUDEV_H */

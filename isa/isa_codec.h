@@ -1,0 +1,60 @@
+/* isa/isa_codec.h — helpers shared by isa/isa_encode.c and isa/isa_decode.c (internal). */
+#ifndef RDX_ISA_CODEC_H
+#define RDX_ISA_CODEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rdx/isa.h>
+
+#include "isa/isa_internal.h"
+
+/* Source-field markers. */
+#define ISA_SRC_DPP16   250
+#define ISA_SRC_DPP8    233
+#define ISA_SRC_DPP8_FI 234
+#define ISA_SRC_LITERAL 255
+
+/* Words of an instruction under construction / being read (+1 spare for isa_get/put). */
+#define ISA_MAX_WORDS (RDX_ISA_MAX_BYTES / 4 + 1)
+
+/* "an SGPR", "a VGPR", ... for messages. */
+const char *isa_kind_name(unsigned kind);
+
+/* Read / write a bit field of `width` bits at bit `lo` of the little-endian words. */
+uint32_t isa_get(const uint32_t *w, unsigned lo, unsigned width);
+void isa_put(uint32_t *w, unsigned lo, unsigned width, uint32_t val);
+
+/* Whether `code` is one of the RDX_ISA_REG_* special operand codes. */
+bool isa_special_known(unsigned code);
+
+/* Decode a register/source code into *o (count registers); false when invalid. */
+bool isa_code_to_opnd(unsigned code, unsigned count, rdx_isa_opnd *o);
+
+/* Whether the encoding class is a VALU e32 class (VOP1, VOP2, VOPC). */
+static inline bool isa_is_e32_enc(unsigned enc)
+{
+    return enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC;
+}
+
+static inline bool isa_is_dpp16(rdx_isa_form f)
+{
+    return f == RDX_ISA_FORM_DPP16 || f == RDX_ISA_FORM_E64_DPP16;
+}
+
+static inline bool isa_is_dpp8(rdx_isa_form f)
+{
+    return f == RDX_ISA_FORM_DPP8 || f == RDX_ISA_FORM_E64_DPP8;
+}
+
+/*
+ * Register count slot `si` of `row` takes given the instruction's modifiers
+ * and other operands (memory data widths follow tfe/dmask/d16, global vaddr
+ * follows saddr, buffer vaddr follows idxen/offen).  0 means "any".
+ */
+unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const rdx_isa_inst *in);
+
+/* Number of address VGPRs of an image op (from its name, dim, a16). */
+unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in);
+
+#endif /* RDX_ISA_CODEC_H */

@@ -1,0 +1,118 @@
+/*
+ * isa/isa_internal.h — the shapes of the generated instruction tables
+ * (isa/gen/isa_tables.c, written by scripts/gen_isa_tables.py) and the helpers
+ * the encoder and decoder share.  Internal to librdx.
+ */
+#ifndef RDX_ISA_INTERNAL_H
+#define RDX_ISA_INTERNAL_H
+
+#include <stdint.h>
+
+#include <rdx/isa.h>
+
+#include "isa/gen/isa_tables.h"
+
+#define KB(k)        RDX_ISA_KIND_BIT(RDX_ISA_OPND_##k)
+#define ISA_ENC_NONE 0xff
+
+/* How an operand slot is encoded. */
+enum isa_how {
+    HOW_SRC,        /* 9-bit VOP source or 8-bit scalar source (by field width) */
+    HOW_SREG,       /* 7/8-bit scalar register field (SGPR, TTMP, vcc, m0, null, exec) */
+    HOW_VGPR,       /* 8-bit VGPR field */
+    HOW_SBASE,      /* SGPR pair index / 2 */
+    HOW_SRSRC,      /* SGPR quad index / 4 */
+    HOW_SRSRC9,     /* RDNA4 9-bit resource field: SGPR index (multiple of 4) */
+    HOW_IMM,        /* unsigned raw field */
+    HOW_SIMM,       /* signed raw field */
+    HOW_BRANCH,     /* signed dword offset (simm16) */
+    HOW_IMPLICIT,   /* printed by LLVM, not encoded (vcc of e32 carry/compare ops) */
+    HOW_K,          /* the literal constant K of fmamk/fmaak/setreg_imm32 */
+    HOW_SMEM_OFF,   /* SMEM soffset register or immediate offset */
+    HOW_VDSTY,      /* VOPD Y destination (bit 0 implied opposite of vdstx) */
+    HOW_SADDR,      /* FLAT saddr: SGPR pair/SGPR or off (null) */
+    HOW_FLAT_VADDR, /* scratch vaddr: VGPR or off (sve = 0) */
+    HOW_BUF_VADDR,  /* buffer vaddr: VGPR(s) or off (idxen = offen = 0) */
+    HOW_MIMG_VADDR, /* MIMG vaddr: contiguous range or NSA list */
+    HOW_EXP_SRC,    /* export source: VGPR or off (enable bit) */
+    HOW_ATTR,       /* LDS parameter attribute: attr * 4 + channel */
+    HOW_VIMG_VADDR, /* RDNA4 image addresses: vaddr0..4 */
+    HOW_COUNT
+};
+
+/* Row flags. */
+#define ROW_CMPX     (1u << 0) /* v_cmpx e64: vdst field holds exec_lo */
+#define ROW_PROMOTED (1u << 1) /* e64 row of a VOP1/VOP2/VOPC op */
+#define ROW_DS2      (1u << 2) /* DS two-address op: offset0/offset1 */
+#define ROW_BVH      (1u << 3) /* image BVH op */
+
+typedef struct isa_slot {
+    uint8_t fld; /* enum isa_fld, FLD_NONE for implicit/literal */
+    uint8_t how; /* enum isa_how */
+} isa_slot;
+
+typedef struct isa_row {
+    uint16_t op;     /* rdx_isa_op */
+    uint8_t enc;     /* rdx_isa_enc */
+    uint8_t form;    /* RDX_ISA_FORM_NATIVE / E32 / E64 */
+    uint16_t opcode; /* op field value */
+    uint8_t nopnd;   /* operand slots */
+    uint8_t nx;      /* VOPD: slots of the X half (the row lists X then Y) */
+    uint16_t first;  /* index into isa_slot_info / isa_slot_enc */
+    uint16_t flags;  /* ROW_* */
+} isa_row;
+
+typedef struct isa_field {
+    uint8_t lo;    /* lowest bit (from bit 0 of the first dword) */
+    uint8_t width; /* 0 = absent */
+    uint8_t sign;  /* two's complement field */
+} isa_field;
+
+typedef struct isa_layout {
+    uint8_t bits;  /* base size in bits (without literal / DPP / NSA dwords); 0 = absent */
+    uint32_t mask; /* fixed bits of the first dword */
+    uint32_t val;  /* their values */
+    isa_field op;  /* the op field */
+    isa_field f[FLD_COUNT];
+    uint8_t mod[RDX_ISA_MOD_COUNT]; /* plain modifier -> field id (FLD_NONE: none) */
+} isa_layout;
+
+typedef struct isa_dmap {
+    const int16_t *map; /* opcode (FLAT: seg << opbits | op) -> row, -1 none */
+    uint16_t size;
+} isa_dmap;
+
+typedef struct isa_family {
+    const char *name;
+    const isa_row *rows;
+    uint16_t nrows;
+    const int16_t (*oprows)[2]; /* per op: row of NATIVE/E32 form, row of E64 form */
+    const isa_layout *layouts;  /* per rdx_isa_enc */
+    const isa_field *dpp16;     /* DPP16 dword fields (bits relative to the dword) */
+    const isa_field *dpp8;
+    const uint8_t *dclass; /* first dword >> 23 -> rdx_isa_enc or ISA_ENC_NONE */
+    const isa_dmap *dmaps; /* per rdx_isa_enc */
+} isa_family;
+
+extern const char *const isa_op_names[RDX_ISA_OP_COUNT];
+extern const rdx_isa_opnd_info isa_slot_info[];
+extern const isa_slot isa_slot_enc[];
+extern const isa_family isa_families[ISA_NFAMILIES];
+extern const rdx_isa_form_info *const isa_form_infos[ISA_NFAMILIES];
+extern const rdx_isa_target isa_targets[ISA_NTARGETS];
+extern const uint32_t *const isa_target_avail[ISA_NTARGETS];
+
+/* The row of `op` for `form` (DPP forms map to their E32/E64 row), or NULL. */
+const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
+
+/*
+ * Whether modifier `mod` exists for `row` in `form`, and (for plain one-field
+ * modifiers) the field holding it in *fld with *dword_base set to the bit
+ * offset of the dword the field lives in (0, or the DPP dword's position).
+ * NEG/ABS of E32 DPP16 forms are split fields (src0_neg, src1_neg): *fld is
+ * NULL for them.
+ */
+bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rdx_isa_mod mod,
+                const isa_field **fld, unsigned *dword_base);
+
+#endif /* RDX_ISA_INTERNAL_H */

@@ -1,0 +1,77 @@
+/* isa/isa_mods.c — which modifiers an instruction form has, and where. */
+#include <rdx/isa.h>
+
+#include "isa/isa_internal.h"
+
+static bool is_e32_enc(unsigned enc)
+{
+    return enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC;
+}
+
+bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rdx_isa_mod mod,
+                const isa_field **fld, unsigned *dword_base)
+{
+    const isa_layout *L = &fam->layouts[row->enc];
+    bool dpp16 = form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_E64_DPP16;
+    bool dpp8 = form == RDX_ISA_FORM_DPP8 || form == RDX_ISA_FORM_E64_DPP8;
+    const isa_field *f = NULL;
+    unsigned base = 0;
+    bool ok;
+    switch (mod) {
+    case RDX_ISA_MOD_DPP_CTRL:
+    case RDX_ISA_MOD_ROW_MASK:
+    case RDX_ISA_MOD_BANK_MASK:
+    case RDX_ISA_MOD_BOUND_CTRL: {
+        static const uint8_t fl[] = { [RDX_ISA_MOD_DPP_CTRL] = FLD_DPP,
+                                      [RDX_ISA_MOD_ROW_MASK] = FLD_ROW_MASK,
+                                      [RDX_ISA_MOD_BANK_MASK] = FLD_BANK_MASK,
+                                      [RDX_ISA_MOD_BOUND_CTRL] = FLD_BC };
+        ok = dpp16;
+        f = ok ? &fam->dpp16[fl[mod]] : NULL;
+        base = L->bits;
+        break;
+    }
+    case RDX_ISA_MOD_FI:
+        ok = dpp16 || dpp8;
+        f = dpp16 ? &fam->dpp16[FLD_FI] : NULL;
+        base = L->bits;
+        break;
+    case RDX_ISA_MOD_DPP8:
+        ok = dpp8;
+        break;
+    case RDX_ISA_MOD_NEG:
+    case RDX_ISA_MOD_ABS:
+        if (is_e32_enc(row->enc)) {
+            ok = dpp16 && row->enc != RDX_ISA_ENC_VOPC ? true : dpp16;
+        } else {
+            ok = L->mod[mod] != FLD_NONE;
+            f = ok ? &L->f[L->mod[mod]] : NULL;
+        }
+        break;
+    case RDX_ISA_MOD_OP_SEL_HI:
+        ok = L->f[FLD_OPSEL_HI].width != 0;
+        break;
+    case RDX_ISA_MOD_OFFSET:
+        if (row->enc == RDX_ISA_ENC_DS) {
+            ok = !(row->flags & ROW_DS2);
+            break;
+        }
+        ok = L->mod[mod] != FLD_NONE;
+        f = ok ? &L->f[L->mod[mod]] : NULL;
+        break;
+    case RDX_ISA_MOD_OFFSET0:
+    case RDX_ISA_MOD_OFFSET1:
+        ok = row->enc == RDX_ISA_ENC_DS && (row->flags & ROW_DS2);
+        f = ok ? &L->f[L->mod[mod]] : NULL;
+        break;
+    default:
+        ok = (unsigned)mod < RDX_ISA_MOD_COUNT && L->mod[mod] != FLD_NONE;
+        f = ok ? &L->f[L->mod[mod]] : NULL;
+        break;
+    }
+    if (fld)
+        *fld = f;
+    if (dword_base)
+        *dword_base = base;
+    return ok;
+}

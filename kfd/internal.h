@@ -1,0 +1,82 @@
+/*
+ * kfd/internal.h — shared internals of the kernel interface layer.
+ */
+#ifndef RDX_KFD_INTERNAL_H
+#define RDX_KFD_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <rdx/kfd.h>
+
+#include "util/error.h"
+
+#define RDX_KFD_PAGE     4096ull
+#define RDX_KFD_TOPOLOGY "/sys/devices/virtual/kfd/kfd/topology"
+/* The process doorbell slice of gfx9+ (1024 queues x 8 bytes). */
+#define RDX_KFD_DOORBELL_SLICE 8192ull
+
+typedef struct rdx_kfd_gpu_state {
+    rdx_kfd_gpu_info info;
+    int drm_fd;
+    rdx_kfd_mem *doorbells; /* doorbell slice, allocated with the first queue */
+    uint32_t doorbell_users;
+} rdx_kfd_gpu_state;
+
+struct rdx_kfd {
+    const rdx_os *os;
+    int fd; /* /dev/kfd */
+    uint32_t major, minor;
+    uint32_t gpu_count;
+    rdx_kfd_gpu_state *gpus;
+    pthread_mutex_t lock;       /* doorbells, live counts (never held across kernel calls) */
+    pthread_mutex_t event_lock; /* serialises handing the event page over */
+    rdx_kfd_mem *event_page;    /* signal event slots, created with the first signal event */
+    uint32_t live_mem, live_queues, live_events;
+};
+
+struct rdx_kfd_mem {
+    uint32_t gpu;
+    rdx_kfd_mem_kind kind;
+    uint64_t handle;
+    uint64_t gpu_addr, size;
+    void *cpu;        /* CPU view (== gpu_addr) or NULL */
+    void *reserved;   /* the VA reservation we own, or NULL (USERPTR) */
+    uint64_t map_off; /* the mmap offset used for the CPU view */
+};
+
+struct rdx_kfd_queue {
+    uint32_t gpu, id;
+    rdx_kfd_queue_kind kind;
+    rdx_kfd_mem *ring, *ptrs, *eop, *ctx;
+    uint32_t *ring_cpu;
+    uint32_t ring_dw;
+    volatile uint64_t *rptr, *wptr; /* ptrs page: rptr at 0, wptr at 8 */
+    volatile uint64_t *doorbell;
+    uint64_t wptr_dw;
+};
+
+struct rdx_kfd_event {
+    rdx_kfd_event_kind kind;
+    uint32_t id, slot;
+    uint64_t mailbox;
+};
+
+/*
+ * The one place kernel calls are made: os->ioctl, retried on EINTR/EAGAIN.
+ * On failure records "<name>: <strerror>" (name e.g. "AMDKFD_IOC_CREATE_QUEUE")
+ * and returns RDX_ERR_DEVICE (RDX_ERR_NOMEM for ENOMEM).
+ */
+rdx_status rdx_kfd_ioctl(const rdx_os *os, int fd, unsigned long request, void *arg,
+                         const char *name);
+#define RDX_KFD_IOCTL(os, fd, req, arg) rdx_kfd_ioctl((os), (fd), (req), (arg), #req)
+
+/* OS calls with messages naming the call. */
+rdx_status rdx_kfd_os_mmap(const rdx_os *os, void *addr, size_t len, int prot, int flags, int fd,
+                           uint64_t off, void **out, const char *what);
+void rdx_kfd_os_munmap(const rdx_os *os, void *addr, size_t len);
+
+/* drm.c: DRM_IOCTL_AMDGPU_INFO device info into the gpu info. */
+rdx_status rdx_kfd_drm_query(const rdx_os *os, int drm_fd, rdx_kfd_gpu_info *info);
+
+#endif /* RDX_KFD_INTERNAL_H */

@@ -1,0 +1,30 @@
+/* tests/kfd/kfd_test.h — shared fixtures of the kfd suite (emulated device). */
+#ifndef RDX_TESTS_KFD_TEST_H
+#define RDX_TESTS_KFD_TEST_H
+
+#include <rdx/emudev.h>
+#include <rdx/kfd.h>
+
+#include "tests/harness/harness.h"
+
+/* An emulated device with `gpus` cards and the kfd process opened on it. */
+typedef struct kfd_fixture {
+    rdx_emudev *dev;
+    rdx_kfd *kfd;
+} kfd_fixture;
+
+void fixture_open(kfd_fixture *f, uint32_t gpus);
+/* Close and check that the device holds nothing any more (no leak). */
+void fixture_close(kfd_fixture *f);
+/* Assert that the emulated device holds no object of a client. */
+void assert_device_empty(rdx_emudev *dev);
+
+TCase *kfd_tcase_discovery(void);
+TCase *kfd_tcase_memory(void);
+TCase *kfd_tcase_queue(void);
+TCase *kfd_tcase_event(void);
+TCase *kfd_tcase_errors(void);
+TCase *kfd_tcase_inject(void);
+TCase *kfd_tcase_cp(void);
+
+#endif
