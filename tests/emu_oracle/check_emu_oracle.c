@@ -18,11 +18,15 @@ static char prepare_err[1024];
 static void setup_oracle(void)
 {
     oracle = rdx_oracle_prepare(NULL, prepare_err, sizeof prepare_err);
-    if (oracle)
+    if (oracle) {
+        double ph[3];
+        double total = rdx_oracle_prepare_seconds(oracle, ph);
         printf("emu_oracle: %d kernels x %d levels = %d gfx1100 code objects prepared, "
-               "host results for %d kernels, in %.1f s\n",
+               "host results for %d kernels, in %.1f s (compile %.1f s, metadata %.1f s, "
+               "host runs %.1f s)\n",
                rdx_oracle_count(oracle), RDX_ORACLE_NOPT, rdx_oracle_code_object_count(oracle),
-               rdx_oracle_count(oracle), rdx_oracle_prepare_seconds(oracle));
+               rdx_oracle_count(oracle), total, ph[0], ph[1], ph[2]);
+    }
     fflush(stdout);
 }
 

@@ -35,6 +35,8 @@ static pid_t spawn_job(const rdx_oracle_job *j)
     posix_spawn_file_actions_addopen(&fa, 0, j->in_path ? j->in_path : "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, j->out_path ? j->out_path : "/dev/null",
                                      O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (j->cwd)
+        posix_spawn_file_actions_addchdir_np(&fa, j->cwd);
     if (j->err_path)
         posix_spawn_file_actions_addopen(&fa, 2, j->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     else
@@ -122,4 +124,53 @@ int rdx_oracle_spit(const char *path, const void *data, size_t len)
         return -1;
     int ok = fwrite(data, 1, len, f) == len;
     return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+char *rdx_oracle_head(const char *path, size_t max)
+{
+    size_t len;
+    char *s = rdx_oracle_slurp(path, &len);
+    if (s && len > max && max > 4)
+        strcpy(s + max - 4, "...");
+    return s ? s : strdup("");
+}
+
+char *rdx_oracle_dupf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+char *rdx_oracle_keep(rdx_oracle_strs *pool, char *s)
+{
+    if (!s) {
+        pool->failed = 1;
+        return NULL;
+    }
+    if (pool->n == pool->cap) {
+        int cap = pool->cap ? pool->cap * 2 : 64;
+        char **v = realloc(pool->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            free(s);
+            pool->failed = 1;
+            return NULL;
+        }
+        pool->v = v;
+        pool->cap = cap;
+    }
+    pool->v[pool->n++] = s;
+    return s;
+}
+
+void rdx_oracle_strs_free(rdx_oracle_strs *pool)
+{
+    for (int i = 0; i < pool->n; i++)
+        free(pool->v[i]);
+    free(pool->v);
+    *pool = (rdx_oracle_strs){ 0 };
 }

@@ -213,10 +213,12 @@ typedef struct rdx_oracle_options {
 rdx_oracle *rdx_oracle_prepare(const rdx_oracle_options *opts, char *err, size_t errlen);
 void rdx_oracle_free(rdx_oracle *o);
 
-/* Number of kernels / prepared (kernel, level) code objects / seconds spent. */
+/* Number of kernels / prepared (kernel, level) code objects. */
 int rdx_oracle_count(const rdx_oracle *o);
 int rdx_oracle_code_object_count(const rdx_oracle *o);
-double rdx_oracle_prepare_seconds(const rdx_oracle *o);
+/* Seconds rdx_oracle_prepare took; phases (may be NULL) gets the compiles, the
+ * metadata reading and the host runs. */
+double rdx_oracle_prepare_seconds(const rdx_oracle *o, double phases[3]);
 
 /* The manifest entry of the i-th prepared kernel. */
 const rdx_oracle_kernel *rdx_oracle_kernel_at(const rdx_oracle *o, int i);
