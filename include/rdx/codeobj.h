@@ -201,6 +201,23 @@ rdx_status rdx_codeobj_kd_pack(const rdx_kernel_descriptor *kd, unsigned major,
                                uint8_t bytes[RDX_KERNEL_DESCRIPTOR_SIZE]);
 
 /*
+ * Set *kd to the values LLVM's assembler assumes for an .amdhsa_kernel block
+ * that gives no directive but the register counts, on gfx `major` (11 or 12):
+ * FLOAT_DENORM_MODE_16_64 3, WGP_MODE 1, MEM_ORDERED 1, workgroup id X,
+ * wave32, and on gfx11 DX10_CLAMP 1 and IEEE_MODE 1; everything else 0.
+ */
+void rdx_codeobj_kd_init(rdx_kernel_descriptor *kd, unsigned major);
+
+/*
+ * Number of user SGPRs the descriptor's enables imply (private segment buffer
+ * 4, dispatch ptr 2, queue ptr 2, kernarg segment ptr 2, dispatch id 2, flat
+ * scratch init 2, private segment size 1, plus the preloaded kernarg dwords):
+ * the USER_SGPR_COUNT llvm-mc writes when .amdhsa_user_sgpr_count is absent,
+ * and the least value it accepts.
+ */
+uint32_t rdx_codeobj_kd_implied_user_sgprs(const rdx_kernel_descriptor *kd);
+
+/*
  * GRANULATED_WORKITEM_VGPR_COUNT for `next_free_vgpr` VGPRs (the highest VGPR
  * used + 1): ceil(max(1, n) / granule) - 1 with a granule of 8 VGPRs in wave32
  * and 4 in wave64 (gfx10+).  Inverse: rdx_codeobj_vgprs_of_granules.

@@ -281,6 +281,28 @@ rdx_status rdx_codeobj_kd_pack(const rdx_kernel_descriptor *kd, unsigned major,
     return RDX_OK;
 }
 
+void rdx_codeobj_kd_init(rdx_kernel_descriptor *kd, unsigned major)
+{
+    memset(kd, 0, sizeof *kd);
+    kd->float_denorm_mode_16_64 = 3;
+    kd->wgp_mode = 1;
+    kd->mem_ordered = 1;
+    kd->enable_sgpr_workgroup_id_x = 1;
+    kd->enable_wavefront_size32 = 1;
+    if (major <= 11) {
+        kd->enable_dx10_clamp = 1;
+        kd->enable_ieee_mode = 1;
+    }
+}
+
+uint32_t rdx_codeobj_kd_implied_user_sgprs(const rdx_kernel_descriptor *kd)
+{
+    return 4 * kd->enable_sgpr_private_segment_buffer + 2 * kd->enable_sgpr_dispatch_ptr +
+           2 * kd->enable_sgpr_queue_ptr + 2 * kd->enable_sgpr_kernarg_segment_ptr +
+           2 * kd->enable_sgpr_dispatch_id + 2 * kd->enable_sgpr_flat_scratch_init +
+           kd->enable_sgpr_private_segment_size + kd->kernarg_preload_spec_length;
+}
+
 uint32_t rdx_codeobj_vgpr_granules(unsigned major, bool wave32, uint32_t next_free_vgpr)
 {
     (void)major; /* gfx10-gfx12 share the encoding granule */

@@ -4,6 +4,7 @@
 #include "tests/codeobj/co_test.h"
 
 TCase *co_tcase_kd(void);
+TCase *co_tcase_cli(void);
 TCase *co_tcase_bad(void);
 TCase *co_tcase_write(void);
 TCase *co_tcase_clang(void);
@@ -17,5 +18,6 @@ int main(void)
     suite_add_tcase(s, co_tcase_clang());
     suite_add_tcase(s, co_tcase_write());
     suite_add_tcase(s, co_tcase_bad());
+    suite_add_tcase(s, co_tcase_cli());
     return rdx_test_main(s);
 }

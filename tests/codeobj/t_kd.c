@@ -269,6 +269,73 @@ START_TEST(targets_match_llvm)
 }
 END_TEST
 
+/*
+ * rdx_codeobj_kd_init and rdx_codeobj_kd_implied_user_sgprs against llvm-mc:
+ * a block with only the register counts (the defaults), and blocks enabling
+ * user SGPRs without .amdhsa_user_sgpr_count (llvm-mc computes the count).
+ */
+static void check_defaults(const char *mcpu, unsigned major)
+{
+    static const char *const enables[][3] = {
+        { NULL }, /* the defaults */
+        { "amdhsa_user_sgpr_kernarg_segment_ptr", NULL },
+        { "amdhsa_user_sgpr_dispatch_ptr", "amdhsa_user_sgpr_queue_ptr", NULL },
+        { "amdhsa_user_sgpr_dispatch_id", "amdhsa_user_sgpr_private_segment_size", NULL },
+        { "amdhsa_user_sgpr_dispatch_ptr", "amdhsa_user_sgpr_kernarg_segment_ptr",
+          "amdhsa_user_sgpr_private_segment_size" },
+    };
+    enum { N = sizeof enables / sizeof enables[0] };
+    char *src = NULL;
+    size_t len = 0;
+    append(&src, &len, ".amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", mcpu);
+    for (int i = 0; i < N; i++) {
+        char body[512] = "", name[16];
+        for (int j = 0; j < 3 && enables[i][j]; j++) {
+            strcat(body, "  .");
+            strcat(body, enables[i][j]);
+            strcat(body, " 1\n");
+        }
+        snprintf(name, sizeof name, "d%d", i);
+        kernel_block(&src, &len, name, body);
+    }
+    char *s_path = rdx_test_tmp_path("defaults.s"), *o_path = rdx_test_tmp_path("defaults.o");
+    rdx_test_write_file(s_path, src, len);
+    char mflag[64];
+    snprintf(mflag, sizeof mflag, "-mcpu=%s", mcpu);
+    free(co_llvm("llvm-mc", "-triple=amdgcn-amd-amdhsa", mflag, "-filetype=obj", "-o", o_path,
+                 s_path, (char *)NULL));
+    size_t ro_len;
+    uint8_t *ro = co_section_bytes(o_path, ".rodata", NULL, &ro_len);
+    ck_assert_uint_eq(ro_len, 64 * N);
+    for (int i = 0; i < N; i++) {
+        rdx_kernel_descriptor kd;
+        rdx_codeobj_kd_init(&kd, major);
+        for (int j = 0; j < 3 && enables[i][j]; j++) {
+            const rdx_kd_field *f = rdx_codeobj_kd_field_find(enables[i][j], major);
+            ck_assert_ptr_nonnull(f);
+            ck_assert_int_eq(rdx_codeobj_kd_set(&kd, f, 1), RDX_OK);
+        }
+        kd.user_sgpr_count = rdx_codeobj_kd_implied_user_sgprs(&kd);
+        uint8_t b[64];
+        ck_assert_int_eq(rdx_codeobj_kd_pack(&kd, major, b), RDX_OK);
+        memset(ro + 64 * i + 16, 0, 8); /* the entry offset is relocated */
+        for (int j = 0; j < 64; j++)
+            ck_assert_msg(b[j] == ro[64 * i + j], "%s kernel d%d: byte %d is 0x%02x, llvm-mc 0x%02x",
+                          mcpu, i, j, b[j], ro[64 * i + j]);
+    }
+    free(ro);
+    free(src);
+    free(s_path);
+    free(o_path);
+}
+
+START_TEST(kd_defaults_match_llvm_mc)
+{
+    check_defaults("gfx1100", 11);
+    check_defaults("gfx1201", 12);
+}
+END_TEST
+
 TCase *co_tcase_kd(void)
 {
     TCase *tc = tcase_create("kd");
@@ -280,5 +347,6 @@ TCase *co_tcase_kd(void)
     tcase_add_test(tc, targets_match_llvm);
     tcase_add_test(tc, kd_fields_match_llvm_mc_gfx1100);
     tcase_add_test(tc, kd_fields_match_llvm_mc_gfx1201);
+    tcase_add_test(tc, kd_defaults_match_llvm_mc);
     return tc;
 }
