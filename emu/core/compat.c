@@ -16,8 +16,10 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
                        uint32_t n_user_sgprs, const rdx_emu_range *ranges, uint32_t nranges)
 {
     if (!code || code_size == 0 || (code_size & 3))
-        return rdx_fail(RDX_ERR_INVALID, "run_asm: code 0x%llx of %llu bytes (need a non-empty "
-                        "multiple of 4)", (unsigned long long)code, (unsigned long long)code_size);
+        return rdx_fail(RDX_ERR_INVALID,
+                        "run_asm: code 0x%llx of %llu bytes (need a non-empty "
+                        "multiple of 4)",
+                        (unsigned long long)code, (unsigned long long)code_size);
     if (n_user_sgprs > 16 || (n_user_sgprs && !user_sgprs) || (nranges && !ranges))
         return rdx_fail(RDX_ERR_INVALID, "run_asm: bad user SGPR or range arguments");
     rdx_emu *emu = NULL;
@@ -73,8 +75,8 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
 int run_asm(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
             uint32_t ly, uint32_t lz, uint64_t kernarg)
 {
-    int st = rdx_emu_run_asm_ex(code, code_size, gx, gy, gz, lx, ly, lz, kernarg, 0, 0, NULL,
-                                NULL, 0, NULL, 0);
+    int st = rdx_emu_run_asm_ex(code, code_size, gx, gy, gz, lx, ly, lz, kernarg, 0, 0, NULL, NULL,
+                                0, NULL, 0);
     if (st)
         fprintf(stderr, "run_asm: %s\n", rdx_error_message());
     return st;

@@ -15,20 +15,51 @@
 #include "emu/core/ops.h"
 
 /* param: kind [3:0], bytes [8:4], flags */
-enum ds_kind { DS_LOAD, DS_STORE, DS_LOAD2, DS_STORE2, DS_ATOMIC, DS_XCHG2, DS_SWIZZLE, DS_PERMUTE,
-               DS_BPERMUTE, DS_APPEND, DS_CONSUME, DS_NOP };
-#define DS_KIND(p)   ((p) & 15)
-#define DS_BYTES(p)  (((p) >> 4) & 31)
-#define DS_RTN       (1u << 9)
-#define DS_STRIDE64  (1u << 10)
-#define DS_SIGNED    (1u << 11)
-#define DS_D16       (1u << 12)
-#define DS_D16_HI    (1u << 13)
-#define DS_FN(p)     (((p) >> 16) & 31)
-#define DS_64        (1u << 21)
+enum ds_kind {
+    DS_LOAD,
+    DS_STORE,
+    DS_LOAD2,
+    DS_STORE2,
+    DS_ATOMIC,
+    DS_XCHG2,
+    DS_SWIZZLE,
+    DS_PERMUTE,
+    DS_BPERMUTE,
+    DS_APPEND,
+    DS_CONSUME,
+    DS_NOP
+};
+#define DS_KIND(p)  ((p) & 15)
+#define DS_BYTES(p) (((p) >> 4) & 31)
+#define DS_RTN      (1u << 9)
+#define DS_STRIDE64 (1u << 10)
+#define DS_SIGNED   (1u << 11)
+#define DS_D16      (1u << 12)
+#define DS_D16_HI   (1u << 13)
+#define DS_FN(p)    (((p) >> 16) & 31)
+#define DS_64       (1u << 21)
 
-enum { F_ADD, F_SUB, F_RSUB, F_INC, F_DEC, F_MIN_I, F_MAX_I, F_MIN_U, F_MAX_U, F_AND, F_OR, F_XOR,
-       F_MSKOR, F_XCHG, F_CMPST, F_MIN_F, F_MAX_F, F_ADD_F, F_CMPST_F };
+enum {
+    F_ADD,
+    F_SUB,
+    F_RSUB,
+    F_INC,
+    F_DEC,
+    F_MIN_I,
+    F_MAX_I,
+    F_MIN_U,
+    F_MAX_U,
+    F_AND,
+    F_OR,
+    F_XOR,
+    F_MSKOR,
+    F_XCHG,
+    F_CMPST,
+    F_MIN_F,
+    F_MAX_F,
+    F_ADD_F,
+    F_CMPST_F
+};
 
 static uint8_t *lds_at(emu_wave *w, const emu_inst *in, unsigned l, uint32_t a, unsigned n,
                        int write)
@@ -77,22 +108,38 @@ static uint64_t ds_fn(unsigned f, uint64_t old, uint64_t x, uint64_t y, int is64
     y &= m;
     int64_t so = is64 ? (int64_t)old : (int32_t)old, sx = is64 ? (int64_t)x : (int32_t)x;
     switch (f) {
-    case F_ADD: return (old + x) & m;
-    case F_SUB: return (old - x) & m;
-    case F_RSUB: return (x - old) & m;
-    case F_INC: return old >= x ? 0 : old + 1;
-    case F_DEC: return (old == 0 || old > x) ? x : old - 1;
-    case F_MIN_I: return sx < so ? x : old;
-    case F_MAX_I: return sx > so ? x : old;
-    case F_MIN_U: return x < old ? x : old;
-    case F_MAX_U: return x > old ? x : old;
-    case F_AND: return old & x;
-    case F_OR: return old | x;
-    case F_XOR: return old ^ x;
-    case F_MSKOR: return (old & ~x) | y;
-    case F_XCHG: return x;
-    case F_CMPST: return old == x ? y : old; /* data0 = cmp? see below */
-    case F_CMPST_F: return old == x ? y : old;
+    case F_ADD:
+        return (old + x) & m;
+    case F_SUB:
+        return (old - x) & m;
+    case F_RSUB:
+        return (x - old) & m;
+    case F_INC:
+        return old >= x ? 0 : old + 1;
+    case F_DEC:
+        return (old == 0 || old > x) ? x : old - 1;
+    case F_MIN_I:
+        return sx < so ? x : old;
+    case F_MAX_I:
+        return sx > so ? x : old;
+    case F_MIN_U:
+        return x < old ? x : old;
+    case F_MAX_U:
+        return x > old ? x : old;
+    case F_AND:
+        return old & x;
+    case F_OR:
+        return old | x;
+    case F_XOR:
+        return old ^ x;
+    case F_MSKOR:
+        return (old & ~x) | y;
+    case F_XCHG:
+        return x;
+    case F_CMPST:
+        return old == x ? y : old; /* data0 = cmp? see below */
+    case F_CMPST_F:
+        return old == x ? y : old;
     case F_MIN_F:
         if (is64)
             return f64_of(x) < f64_of(old) ? x : old;
@@ -282,10 +329,13 @@ int emu_ds_family(const char *name, emu_opinfo *oi)
         return 0;
     const char *s = name + 3;
     unsigned p = 0;
-    static const struct { const char *n; unsigned f; } fns[] = {
-        { "add", F_ADD }, { "sub", F_SUB }, { "rsub", F_RSUB }, { "inc", F_INC }, { "dec", F_DEC },
-        { "and", F_AND }, { "or", F_OR }, { "xor", F_XOR }, { "mskor", F_MSKOR },
-        { "storexchg", F_XCHG }, { "cmpstore", F_CMPST },
+    static const struct {
+        const char *n;
+        unsigned f;
+    } fns[] = {
+        { "add", F_ADD },     { "sub", F_SUB },        { "rsub", F_RSUB },      { "inc", F_INC },
+        { "dec", F_DEC },     { "and", F_AND },        { "or", F_OR },          { "xor", F_XOR },
+        { "mskor", F_MSKOR }, { "storexchg", F_XCHG }, { "cmpstore", F_CMPST },
     };
     oi->cls = RDX_EMU_CLASS_LDS;
     oi->fn = emu_ds;
@@ -314,26 +364,38 @@ int emu_ds_family(const char *name, emu_opinfo *oi)
         return 1;
     }
     /* loads / stores */
-    static const struct { const char *n; unsigned p; } ls[] = {
-        { "load_b32", DS_LOAD | 4 << 4 }, { "load_b64", DS_LOAD | 8 << 4 },
-        { "load_b96", DS_LOAD | 12 << 4 }, { "load_b128", DS_LOAD | 16 << 4 },
-        { "load_u8", DS_LOAD | 1 << 4 }, { "load_i8", DS_LOAD | 1 << 4 | DS_SIGNED },
-        { "load_u16", DS_LOAD | 2 << 4 }, { "load_i16", DS_LOAD | 2 << 4 | DS_SIGNED },
+    static const struct {
+        const char *n;
+        unsigned p;
+    } ls[] = {
+        { "load_b32", DS_LOAD | 4 << 4 },
+        { "load_b64", DS_LOAD | 8 << 4 },
+        { "load_b96", DS_LOAD | 12 << 4 },
+        { "load_b128", DS_LOAD | 16 << 4 },
+        { "load_u8", DS_LOAD | 1 << 4 },
+        { "load_i8", DS_LOAD | 1 << 4 | DS_SIGNED },
+        { "load_u16", DS_LOAD | 2 << 4 },
+        { "load_i16", DS_LOAD | 2 << 4 | DS_SIGNED },
         { "load_u8_d16", DS_LOAD | 1 << 4 | DS_D16 },
         { "load_u8_d16_hi", DS_LOAD | 1 << 4 | DS_D16 | DS_D16_HI },
         { "load_i8_d16", DS_LOAD | 1 << 4 | DS_D16 | DS_SIGNED },
         { "load_i8_d16_hi", DS_LOAD | 1 << 4 | DS_D16 | DS_D16_HI | DS_SIGNED },
         { "load_u16_d16", DS_LOAD | 2 << 4 | DS_D16 },
         { "load_u16_d16_hi", DS_LOAD | 2 << 4 | DS_D16 | DS_D16_HI },
-        { "store_b32", DS_STORE | 4 << 4 }, { "store_b64", DS_STORE | 8 << 4 },
-        { "store_b96", DS_STORE | 12 << 4 }, { "store_b128", DS_STORE | 16 << 4 },
-        { "store_b8", DS_STORE | 1 << 4 }, { "store_b16", DS_STORE | 2 << 4 },
+        { "store_b32", DS_STORE | 4 << 4 },
+        { "store_b64", DS_STORE | 8 << 4 },
+        { "store_b96", DS_STORE | 12 << 4 },
+        { "store_b128", DS_STORE | 16 << 4 },
+        { "store_b8", DS_STORE | 1 << 4 },
+        { "store_b16", DS_STORE | 2 << 4 },
         { "store_b8_d16_hi", DS_STORE | 1 << 4 | DS_D16_HI },
         { "store_b16_d16_hi", DS_STORE | 2 << 4 | DS_D16_HI },
-        { "load_2addr_b32", DS_LOAD2 | 4 << 4 }, { "load_2addr_b64", DS_LOAD2 | 8 << 4 },
+        { "load_2addr_b32", DS_LOAD2 | 4 << 4 },
+        { "load_2addr_b64", DS_LOAD2 | 8 << 4 },
         { "load_2addr_stride64_b32", DS_LOAD2 | 4 << 4 | DS_STRIDE64 },
         { "load_2addr_stride64_b64", DS_LOAD2 | 8 << 4 | DS_STRIDE64 },
-        { "store_2addr_b32", DS_STORE2 | 4 << 4 }, { "store_2addr_b64", DS_STORE2 | 8 << 4 },
+        { "store_2addr_b32", DS_STORE2 | 4 << 4 },
+        { "store_2addr_b64", DS_STORE2 | 8 << 4 },
         { "store_2addr_stride64_b32", DS_STORE2 | 4 << 4 | DS_STRIDE64 },
         { "store_2addr_stride64_b64", DS_STORE2 | 8 << 4 | DS_STRIDE64 },
         { "storexchg_2addr_rtn_b32", DS_XCHG2 | 4 << 4 },

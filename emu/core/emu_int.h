@@ -132,7 +132,6 @@ typedef struct emu_page {
     emu_inst *slot[1024];
 } emu_page;
 
-
 enum emu_wave_state { EMU_W_RUN, EMU_W_BARRIER, EMU_W_DONE };
 
 struct emu_wg;
@@ -141,9 +140,9 @@ struct emu_worker;
 typedef struct emu_wave {
     uint32_t v[EMU_NVGPR][EMU_MAX_LANES];
     uint32_t s[EMU_NSGPR];
-    uint32_t wm[EMU_MAX_LANES];   /* write mask per lane (0 / ~0) for the current VALU inst */
-    uint32_t dpp[EMU_MAX_LANES];  /* src0 after the DPP lane select */
-    uint64_t wm_exec;             /* exec value wm was computed from */
+    uint32_t wm[EMU_MAX_LANES];  /* write mask per lane (0 / ~0) for the current VALU inst */
+    uint32_t dpp[EMU_MAX_LANES]; /* src0 after the DPP lane select */
+    uint64_t wm_exec;            /* exec value wm was computed from */
     uint64_t pc;
     uint32_t scc;
     uint32_t mode;    /* HW_REG_MODE */
@@ -206,8 +205,8 @@ typedef struct emu_dispatch_ctx {
     const rdx_emu_dispatch *d;
     uint32_t ngroups[3];
     uint64_t total_groups;
-    uint64_t next_group; /* atomic */
-    int stop;            /* atomic: a fault happened */
+    uint64_t next_group;  /* atomic */
+    int stop;             /* atomic: a fault happened */
     uint64_t fault_group; /* linear id of the faulting group (lowest wins) */
     rdx_emu_fault fault;
     rdx_status fault_status;

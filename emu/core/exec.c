@@ -59,8 +59,8 @@ void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm)
 
 /* Issue cycles per class for wave32 (wave64 VALU/trans/WMMA take twice as long). */
 static const unsigned issue_cycles[RDX_EMU_CLASS_COUNT] = {
-    [RDX_EMU_CLASS_SALU] = 1, [RDX_EMU_CLASS_VALU] = 1,   [RDX_EMU_CLASS_TRANS] = 4,
-    [RDX_EMU_CLASS_VMEM] = 4, [RDX_EMU_CLASS_SMEM] = 1,   [RDX_EMU_CLASS_LDS] = 2,
+    [RDX_EMU_CLASS_SALU] = 1,   [RDX_EMU_CLASS_VALU] = 1,  [RDX_EMU_CLASS_TRANS] = 4,
+    [RDX_EMU_CLASS_VMEM] = 4,   [RDX_EMU_CLASS_SMEM] = 1,  [RDX_EMU_CLASS_LDS] = 2,
     [RDX_EMU_CLASS_BRANCH] = 2, [RDX_EMU_CLASS_WMMA] = 32, [RDX_EMU_CLASS_OTHER] = 1,
 };
 
@@ -133,22 +133,24 @@ static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsi
                      "%s: %s %s address 0x%" PRIx64 " (%s) by '%s' [%s] at pc 0x%" PRIx64
                      " (code+0x%" PRIx64 "), workgroup (%u,%u,%u) wave %u lane %u",
                      fault_kind_name(kind), write ? "write to" : "read from",
-                     kind == RDX_EMU_FAULT_VM ? "global" : kind == RDX_EMU_FAULT_LDS ? "LDS" : "scratch",
-                     addr, what ? what : "not mapped", f->inst, hex, f->pc,
-                     f->pc - ctx->d->code, f->workgroup[0], f->workgroup[1], f->workgroup[2],
-                     f->wave, lane);
+                     kind == RDX_EMU_FAULT_VM    ? "global"
+                     : kind == RDX_EMU_FAULT_LDS ? "LDS"
+                                                 : "scratch",
+                     addr, what ? what : "not mapped", f->inst, hex, f->pc, f->pc - ctx->d->code,
+                     f->workgroup[0], f->workgroup[1], f->workgroup[2], f->wave, lane);
     else
         k = snprintf(f->message, sizeof f->message,
                      "%s: '%s' [%s] at pc 0x%" PRIx64 " (code+0x%" PRIx64
                      "), workgroup (%u,%u,%u) wave %u%s%s",
                      fault_kind_name(kind), f->inst, hex, f->pc, f->pc - ctx->d->code,
-                     f->workgroup[0], f->workgroup[1], f->workgroup[2], f->wave,
-                     what ? ": " : "", what ? what : "");
+                     f->workgroup[0], f->workgroup[1], f->workgroup[2], f->wave, what ? ": " : "",
+                     what ? what : "");
     (void)k;
-    ctx->fault_status = kind == RDX_EMU_FAULT_HANG ? RDX_ERR_TIMEOUT
-                        : (kind == RDX_EMU_FAULT_INVALID_INST || kind == RDX_EMU_FAULT_UNIMPLEMENTED)
-                            ? RDX_ERR_UNSUPPORTED
-                            : RDX_ERR_FAULT;
+    ctx->fault_status =
+        kind == RDX_EMU_FAULT_HANG ? RDX_ERR_TIMEOUT
+        : (kind == RDX_EMU_FAULT_INVALID_INST || kind == RDX_EMU_FAULT_UNIMPLEMENTED)
+            ? RDX_ERR_UNSUPPORTED
+            : RDX_ERR_FAULT;
     __atomic_store_n(&ctx->stop, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx->lock);
 }
@@ -156,8 +158,8 @@ static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsi
 void emu_fault(emu_wave *w, const emu_inst *in, rdx_emu_fault_kind kind, uint64_t addr, int write,
                unsigned lane, const char *what)
 {
-    fault_fill(w, in, in ? in->raw : NULL, in ? in->size : 0, in ? emu_op_name(in->op) : NULL,
-               kind, addr, write, lane, what);
+    fault_fill(w, in, in ? in->raw : NULL, in ? in->size : 0, in ? emu_op_name(in->op) : NULL, kind,
+               addr, write, lane, what);
     w->stop = 1;
     w->state = EMU_W_DONE;
     w->wk->group_faulted = 1;
@@ -327,7 +329,6 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
     }
 }
 
-
 /* Complete a hang report of this workgroup with the PCs its waves were at. */
 static void hang_finish(emu_dispatch_ctx *ctx, const emu_wg *wg, emu_wave **ptrs, unsigned nwaves,
                         const hang_rec *hr)
@@ -342,9 +343,9 @@ static void hang_finish(emu_dispatch_ctx *ctx, const emu_wg *wg, emu_wave **ptrs
             if (ptrs[j]->state != EMU_W_DONE)
                 hang_hist_add(f, ptrs[j]->pc, 1);
         size_t k = strlen(f->message);
-        k += (size_t)snprintf(f->message + k, sizeof f->message - k,
-                              "; budget %" PRIu64 " wave-instructions per wave; PC histogram:",
-                              ctx->budget);
+        k += (size_t)snprintf(
+            f->message + k, sizeof f->message - k,
+            "; budget %" PRIu64 " wave-instructions per wave; PC histogram:", ctx->budget);
         for (unsigned j = 0; j < f->nhist && k < sizeof f->message; j++)
             k += (size_t)snprintf(f->message + k, sizeof f->message - k,
                                   " code+0x%" PRIx64 " x%" PRIu64, f->hist[j].pc - ctx->d->code,
@@ -664,8 +665,8 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
         ctx.ngroups[i] = (g + w - 1) / w;
     }
     if (wgsize > 1024)
-        return bad_dispatch(emu, "invalid dispatch: %s of %lu work-items exceeds 1024",
-                            "workgroup", wgsize);
+        return bad_dispatch(emu, "invalid dispatch: %s of %lu work-items exceeds 1024", "workgroup",
+                            wgsize);
     ctx.total_groups = (uint64_t)ctx.ngroups[0] * ctx.ngroups[1] * ctx.ngroups[2];
     uint64_t lds = (uint64_t)d->group_segment_size + d->dynamic_lds_size;
     if (lds > 65536)

@@ -10,8 +10,8 @@
  * INVALID_INST / UNIMPLEMENTED with *why set; in->op and in->size are valid
  * for UNIMPLEMENTED.
  */
-rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc,
-                                 size_t avail, emu_inst *in, const char **why);
+rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc, size_t avail,
+                                 emu_inst *in, const char **why);
 
 /* A fresh zeroed instruction from the worker's arena (VOPD halves); NULL when out of memory. */
 emu_inst *emu_worker_inst(emu_worker *wk);

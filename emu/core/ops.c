@@ -23,8 +23,8 @@ static const emu_opdef defs[] = {
 };
 
 static emu_opinfo table[EMU_OP_TOTAL];
-static const char *const xop_names[] = { "v_readfirstlane_b32", "v_readlane_b32",
-                                         "v_fmamk_f32", "v_fmaak_f32" };
+static const char *const xop_names[] = { "v_readfirstlane_b32", "v_readlane_b32", "v_fmamk_f32",
+                                         "v_fmaak_f32" };
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int lookup(const char *name, emu_opinfo *oi)

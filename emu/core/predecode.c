@@ -77,8 +77,7 @@ static void conv(emu_opnd *o, const rdx_isa_opnd *x, const rdx_isa_opnd_info *in
             break;
         case RDX_ISA_REG_PRIVATE_BASE:
             o->kind = EMU_K_CONST;
-            o->val =
-                bits == 64 ? (uint64_t)EMU_PRIVATE_APERTURE_HI << 32 : EMU_PRIVATE_APERTURE_HI;
+            o->val = bits == 64 ? (uint64_t)EMU_PRIVATE_APERTURE_HI << 32 : EMU_PRIVATE_APERTURE_HI;
             break;
         case RDX_ISA_REG_PRIVATE_LIMIT:
             o->kind = EMU_K_CONST;
@@ -281,8 +280,7 @@ static void finish_valu(emu_inst *in, unsigned enc, unsigned form)
         if (in->src[0].kind == EMU_K_VGPR)
             in->src[0].kind = EMU_K_DPP;
     }
-    if (form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 ||
-        form == RDX_ISA_FORM_E64_DPP8)
+    if (form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 || form == RDX_ISA_FORM_E64_DPP8)
         in->flags |= EMU_F_E64;
     /* VOP3 16-bit operands: op_sel picks the high half (VOP3P reads op_sel itself). */
     if (enc != RDX_ISA_ENC_VOP3P && (in->flags & EMU_F_E64)) {
@@ -293,7 +291,6 @@ static void finish_valu(emu_inst *in, unsigned enc, unsigned form)
             in->dst.kind = EMU_K_VHI;
     }
 }
-
 
 /*
  * Stopgap for ops the isa tables lack so far (rdna3.json omits them):
@@ -389,8 +386,8 @@ static int fallback_decode(const uint8_t *b, size_t avail, emu_inst *in)
     return 1;
 }
 
-rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc,
-                                 size_t avail, emu_inst *in, const char **why)
+rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc, size_t avail,
+                                 emu_inst *in, const char **why)
 {
     static __thread char msg[256];
     rdx_isa_inst ii;

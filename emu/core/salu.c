@@ -6,10 +6,10 @@
 #include "emu/core/emu_int.h"
 #include "emu/core/ops.h"
 
-#define A32 emu_s32(w, &in->src[0])
-#define B32 emu_s32(w, &in->src[1])
-#define A64 emu_s64(w, &in->src[0])
-#define B64 emu_s64(w, &in->src[1])
+#define A32    emu_s32(w, &in->src[0])
+#define B32    emu_s32(w, &in->src[1])
+#define A64    emu_s64(w, &in->src[0])
+#define B64    emu_s64(w, &in->src[1])
 #define D32(v) emu_swrite32(w, &in->sdst, (v))
 #define D64(v) emu_swrite64(w, &in->sdst, (v))
 
@@ -506,10 +506,20 @@ void emu_s_cmp(emu_wave *w, const emu_inst *in)
         r = c == 0 ? a == b : a != b;
     } else if (in->param & 8) {
         int32_t a = (int32_t)A32, b = (int32_t)B32;
-        r = c == 0 ? a == b : c == 1 ? a != b : c == 2 ? a > b : c == 3 ? a >= b : c == 4 ? a < b : a <= b;
+        r = c == 0   ? a == b
+            : c == 1 ? a != b
+            : c == 2 ? a > b
+            : c == 3 ? a >= b
+            : c == 4 ? a < b
+                     : a <= b;
     } else {
         uint32_t a = A32, b = B32;
-        r = c == 0 ? a == b : c == 1 ? a != b : c == 2 ? a > b : c == 3 ? a >= b : c == 4 ? a < b : a <= b;
+        r = c == 0   ? a == b
+            : c == 1 ? a != b
+            : c == 2 ? a > b
+            : c == 3 ? a >= b
+            : c == 4 ? a < b
+                     : a <= b;
     }
     w->scc = (uint32_t)r;
 }
@@ -543,10 +553,20 @@ void emu_s_cmpk(emu_wave *w, const emu_inst *in)
     int r;
     if (in->param & 8) {
         int32_t x = (int32_t)a, y = (int16_t)in->imm;
-        r = c == 0 ? x == y : c == 1 ? x != y : c == 2 ? x > y : c == 3 ? x >= y : c == 4 ? x < y : x <= y;
+        r = c == 0   ? x == y
+            : c == 1 ? x != y
+            : c == 2 ? x > y
+            : c == 3 ? x >= y
+            : c == 4 ? x < y
+                     : x <= y;
     } else {
         uint32_t x = a, y = (uint16_t)in->imm;
-        r = c == 0 ? x == y : c == 1 ? x != y : c == 2 ? x > y : c == 3 ? x >= y : c == 4 ? x < y : x <= y;
+        r = c == 0   ? x == y
+            : c == 1 ? x != y
+            : c == 2 ? x > y
+            : c == 3 ? x >= y
+            : c == 4 ? x < y
+                     : x <= y;
     }
     w->scc = (uint32_t)r;
 }

@@ -13,7 +13,7 @@
 #include "emu/core/fp.h"
 #include "emu/core/ops.h"
 
-#define NL (w->nl)
+#define NL    (w->nl)
 #define LANES for (unsigned l = 0; l < NL; l++)
 
 /* Raw 32-bit source i. */

@@ -11,8 +11,26 @@
 
 enum cmp_type { CT_F16, CT_F32, CT_F64, CT_I16, CT_U16, CT_I32, CT_U32, CT_I64, CT_U64 };
 /* float conditions in hardware order: f lt eq le gt lg ge o u nge nlg ngt nle neq nlt t */
-enum { C_F, C_LT, C_EQ, C_LE, C_GT, C_LG, C_GE, C_O, C_U, C_NGE, C_NLG, C_NGT, C_NLE, C_NEQ,
-       C_NLT, C_T, C_NE, C_CLASS };
+enum {
+    C_F,
+    C_LT,
+    C_EQ,
+    C_LE,
+    C_GT,
+    C_LG,
+    C_GE,
+    C_O,
+    C_U,
+    C_NGE,
+    C_NLG,
+    C_NGT,
+    C_NLE,
+    C_NEQ,
+    C_NLT,
+    C_T,
+    C_NE,
+    C_CLASS
+};
 
 #define CMP_COND(p) ((p) & 31)
 #define CMP_TYPE(p) (((p) >> 5) & 15)
@@ -22,33 +40,49 @@ static inline int fcmp(unsigned c, double a, double b)
 {
     int un = a != a || b != b;
     switch (c) {
-    case C_F: return 0;
-    case C_LT: return a < b;
-    case C_EQ: return a == b;
-    case C_LE: return a <= b;
-    case C_GT: return a > b;
-    case C_LG: return a < b || a > b;
-    case C_GE: return a >= b;
-    case C_O: return !un;
-    case C_U: return un;
-    case C_NGE: return !(a >= b);
-    case C_NLG: return !(a < b || a > b);
-    case C_NGT: return !(a > b);
-    case C_NLE: return !(a <= b);
-    case C_NEQ: return !(a == b);
-    case C_NLT: return !(a < b);
-    default: return 1;
+    case C_F:
+        return 0;
+    case C_LT:
+        return a < b;
+    case C_EQ:
+        return a == b;
+    case C_LE:
+        return a <= b;
+    case C_GT:
+        return a > b;
+    case C_LG:
+        return a < b || a > b;
+    case C_GE:
+        return a >= b;
+    case C_O:
+        return !un;
+    case C_U:
+        return un;
+    case C_NGE:
+        return !(a >= b);
+    case C_NLG:
+        return !(a < b || a > b);
+    case C_NGT:
+        return !(a > b);
+    case C_NLE:
+        return !(a <= b);
+    case C_NEQ:
+        return !(a == b);
+    case C_NLT:
+        return !(a < b);
+    default:
+        return 1;
     }
 }
 
-#define ICMP(c, a, b)                                                                            \
-    ((c) == C_F    ? 0                                                                           \
-     : (c) == C_LT ? (a) < (b)                                                                   \
-     : (c) == C_EQ ? (a) == (b)                                                                  \
-     : (c) == C_LE ? (a) <= (b)                                                                  \
-     : (c) == C_GT ? (a) > (b)                                                                   \
-     : (c) == C_NE ? (a) != (b)                                                                  \
-     : (c) == C_GE ? (a) >= (b)                                                                  \
+#define ICMP(c, a, b)           \
+    ((c) == C_F    ? 0          \
+     : (c) == C_LT ? (a) < (b)  \
+     : (c) == C_EQ ? (a) == (b) \
+     : (c) == C_LE ? (a) <= (b) \
+     : (c) == C_GT ? (a) > (b)  \
+     : (c) == C_NE ? (a) != (b) \
+     : (c) == C_GE ? (a) >= (b) \
                    : 1)
 
 static int fclass_bit(uint32_t mask, int snan, int qnan, int inf, int norm, int zero, int neg)
@@ -183,8 +217,8 @@ void emu_v_cmp(emu_wave *w, const emu_inst *in)
 /* Family parser: v_cmp[x]_<cond>_<type> and v_cmp[x]_class_<type>. */
 int emu_cmp_family(const char *name, emu_opinfo *oi)
 {
-    static const char *conds[] = { "f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg",
-                                   "ngt", "nle", "neq", "nlt", "t", "ne", "class" };
+    static const char *conds[] = { "f",   "lt",  "eq",  "le",  "gt",  "lg",  "ge", "o",  "u",
+                                   "nge", "nlg", "ngt", "nle", "neq", "nlt", "t",  "ne", "class" };
     static const char *types[] = { "f16", "f32", "f64", "i16", "u16", "i32", "u32", "i64", "u64" };
     const char *s;
     unsigned p = 0;

@@ -42,36 +42,36 @@ static inline uint32_t f2u16(float x)
     return (uint32_t)x;
 }
 
-#define CVT_F_TO_I(NAME, EXPR)                                                                   \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES];                                                                  \
-        uint32_t r[EMU_MAX_LANES];                                                               \
-        vsrcf(w, in, 0, a);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l];                                                                      \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdst(w, in, r);                                                                          \
+#define CVT_F_TO_I(NAME, EXPR)                 \
+    void NAME(emu_wave *w, const emu_inst *in) \
+    {                                          \
+        float a[EMU_MAX_LANES];                \
+        uint32_t r[EMU_MAX_LANES];             \
+        vsrcf(w, in, 0, a);                    \
+        LANES                                  \
+        {                                      \
+            float x = a[l];                    \
+            r[l] = (EXPR);                     \
+        }                                      \
+        vdst(w, in, r);                        \
     }
 CVT_F_TO_I(emu_v_cvt_i32_f32, f2i(x))
 CVT_F_TO_I(emu_v_cvt_u32_f32, f2u(x))
 CVT_F_TO_I(emu_v_cvt_nearest_i32_f32, f2i(floorf(x + 0.5f)))
 CVT_F_TO_I(emu_v_cvt_floor_i32_f32, f2i(floorf(x)))
 
-#define CVT_I_TO_F(NAME, EXPR)                                                                   \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        uint32_t t[EMU_MAX_LANES];                                                               \
-        float r[EMU_MAX_LANES];                                                                  \
-        const uint32_t *A = vsrc(w, in, 0, t);                                                   \
-        LANES                                                                                    \
-        {                                                                                        \
-            uint32_t a = A[l];                                                                   \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstf(w, in, r);                                                                         \
+#define CVT_I_TO_F(NAME, EXPR)                 \
+    void NAME(emu_wave *w, const emu_inst *in) \
+    {                                          \
+        uint32_t t[EMU_MAX_LANES];             \
+        float r[EMU_MAX_LANES];                \
+        const uint32_t *A = vsrc(w, in, 0, t); \
+        LANES                                  \
+        {                                      \
+            uint32_t a = A[l];                 \
+            r[l] = (EXPR);                     \
+        }                                      \
+        vdstf(w, in, r);                       \
     }
 CVT_I_TO_F(emu_v_cvt_f32_i32, (float)(int32_t)a)
 CVT_I_TO_F(emu_v_cvt_f32_u32, (float)a)

@@ -6,44 +6,44 @@
  */
 #include "emu/core/valu.h"
 
-#define H2(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];                              \
-        vsrch(w, in, 0, a);                                                                      \
-        vsrch(w, in, 1, b);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l], y = b[l];                                                            \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdsth(w, in, r);                                                                         \
+#define H2(NAME, EXPR)                                              \
+    void NAME(emu_wave *w, const emu_inst *in)                      \
+    {                                                               \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrch(w, in, 0, a);                                         \
+        vsrch(w, in, 1, b);                                         \
+        LANES                                                       \
+        {                                                           \
+            float x = a[l], y = b[l];                               \
+            r[l] = (EXPR);                                          \
+        }                                                           \
+        vdsth(w, in, r);                                            \
     }
-#define H1(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES], r[EMU_MAX_LANES];                                                \
-        vsrch(w, in, 0, a);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l];                                                                      \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdsth(w, in, r);                                                                         \
+#define H1(NAME, EXPR)                            \
+    void NAME(emu_wave *w, const emu_inst *in)    \
+    {                                             \
+        float a[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrch(w, in, 0, a);                       \
+        LANES                                     \
+        {                                         \
+            float x = a[l];                       \
+            r[l] = (EXPR);                        \
+        }                                         \
+        vdsth(w, in, r);                          \
     }
-#define H3(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];            \
-        vsrch(w, in, 0, a);                                                                      \
-        vsrch(w, in, 1, b);                                                                      \
-        vsrch(w, in, 2, c);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l], y = b[l], z = c[l];                                                  \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdsth(w, in, r);                                                                         \
+#define H3(NAME, EXPR)                                                                \
+    void NAME(emu_wave *w, const emu_inst *in)                                        \
+    {                                                                                 \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrch(w, in, 0, a);                                                           \
+        vsrch(w, in, 1, b);                                                           \
+        vsrch(w, in, 2, c);                                                           \
+        LANES                                                                         \
+        {                                                                             \
+            float x = a[l], y = b[l], z = c[l];                                       \
+            r[l] = (EXPR);                                                            \
+        }                                                                             \
+        vdsth(w, in, r);                                                              \
     }
 
 static inline float hmin(float x, float y)
@@ -66,11 +66,13 @@ static inline float hfma(float x, float y, float z)
 }
 static float hsin(float x)
 {
-    return isinf(x) || x != x ? NAN : (float)sin(((double)x - nearbyint((double)x)) * 6.283185307179586);
+    return isinf(x) || x != x ? NAN
+                              : (float)sin(((double)x - nearbyint((double)x)) * 6.283185307179586);
 }
 static float hcos(float x)
 {
-    return isinf(x) || x != x ? NAN : (float)cos(((double)x - nearbyint((double)x)) * 6.283185307179586);
+    return isinf(x) || x != x ? NAN
+                              : (float)cos(((double)x - nearbyint((double)x)) * 6.283185307179586);
 }
 static float hfrexp_mant(float x)
 {

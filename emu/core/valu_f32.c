@@ -6,44 +6,44 @@
  */
 #include "emu/core/valu.h"
 
-#define F2(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];                              \
-        vsrcf(w, in, 0, a);                                                                      \
-        vsrcf(w, in, 1, b);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l], y = b[l];                                                            \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstf(w, in, r);                                                                         \
+#define F2(NAME, EXPR)                                              \
+    void NAME(emu_wave *w, const emu_inst *in)                      \
+    {                                                               \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcf(w, in, 0, a);                                         \
+        vsrcf(w, in, 1, b);                                         \
+        LANES                                                       \
+        {                                                           \
+            float x = a[l], y = b[l];                               \
+            r[l] = (EXPR);                                          \
+        }                                                           \
+        vdstf(w, in, r);                                            \
     }
-#define F1(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES], r[EMU_MAX_LANES];                                                \
-        vsrcf(w, in, 0, a);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l];                                                                      \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstf(w, in, r);                                                                         \
+#define F1(NAME, EXPR)                            \
+    void NAME(emu_wave *w, const emu_inst *in)    \
+    {                                             \
+        float a[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcf(w, in, 0, a);                       \
+        LANES                                     \
+        {                                         \
+            float x = a[l];                       \
+            r[l] = (EXPR);                        \
+        }                                         \
+        vdstf(w, in, r);                          \
     }
-#define F3(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];            \
-        vsrcf(w, in, 0, a);                                                                      \
-        vsrcf(w, in, 1, b);                                                                      \
-        vsrcf(w, in, 2, c);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            float x = a[l], y = b[l], z = c[l];                                                  \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstf(w, in, r);                                                                         \
+#define F3(NAME, EXPR)                                                                \
+    void NAME(emu_wave *w, const emu_inst *in)                                        \
+    {                                                                                 \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcf(w, in, 0, a);                                                           \
+        vsrcf(w, in, 1, b);                                                           \
+        vsrcf(w, in, 2, c);                                                           \
+        LANES                                                                         \
+        {                                                                             \
+            float x = a[l], y = b[l], z = c[l];                                       \
+            r[l] = (EXPR);                                                            \
+        }                                                                             \
+        vdstf(w, in, r);                                                              \
     }
 
 static inline float dx9mul(float x, float y)
@@ -94,10 +94,8 @@ void emu_v_fmac_f32(emu_wave *w, const emu_inst *in)
     const uint32_t *d = w->v[in->dst.reg];
     if (in->param) /* dx9 zero */
         LANES
-        r[l] = (a[l] == 0.0f || b[l] == 0.0f) ? f32_of(d[l]) : fmaf(a[l], b[l], f32_of(d[l]));
-    else
-        LANES
-        r[l] = fmaf(a[l], b[l], f32_of(d[l]));
+    r[l] = (a[l] == 0.0f || b[l] == 0.0f) ? f32_of(d[l]) : fmaf(a[l], b[l], f32_of(d[l]));
+    else LANES r[l] = fmaf(a[l], b[l], f32_of(d[l]));
     vdstf(w, in, r);
 }
 

@@ -5,44 +5,44 @@
 
 #define DBL_MAX_ DBL_MAX
 
-#define D2(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        double a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];                             \
-        vsrcd(w, in, 0, a);                                                                      \
-        vsrcd(w, in, 1, b);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            double x = a[l], y = b[l];                                                           \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstd(w, in, r);                                                                         \
+#define D2(NAME, EXPR)                                               \
+    void NAME(emu_wave *w, const emu_inst *in)                       \
+    {                                                                \
+        double a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcd(w, in, 0, a);                                          \
+        vsrcd(w, in, 1, b);                                          \
+        LANES                                                        \
+        {                                                            \
+            double x = a[l], y = b[l];                               \
+            r[l] = (EXPR);                                           \
+        }                                                            \
+        vdstd(w, in, r);                                             \
     }
-#define D1(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        double a[EMU_MAX_LANES], r[EMU_MAX_LANES];                                               \
-        vsrcd(w, in, 0, a);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            double x = a[l];                                                                     \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstd(w, in, r);                                                                         \
+#define D1(NAME, EXPR)                             \
+    void NAME(emu_wave *w, const emu_inst *in)     \
+    {                                              \
+        double a[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcd(w, in, 0, a);                        \
+        LANES                                      \
+        {                                          \
+            double x = a[l];                       \
+            r[l] = (EXPR);                         \
+        }                                          \
+        vdstd(w, in, r);                           \
     }
-#define D3(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        double a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];           \
-        vsrcd(w, in, 0, a);                                                                      \
-        vsrcd(w, in, 1, b);                                                                      \
-        vsrcd(w, in, 2, c);                                                                      \
-        LANES                                                                                    \
-        {                                                                                        \
-            double x = a[l], y = b[l], z = c[l];                                                 \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdstd(w, in, r);                                                                         \
+#define D3(NAME, EXPR)                                                                 \
+    void NAME(emu_wave *w, const emu_inst *in)                                         \
+    {                                                                                  \
+        double a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcd(w, in, 0, a);                                                            \
+        vsrcd(w, in, 1, b);                                                            \
+        vsrcd(w, in, 2, c);                                                            \
+        LANES                                                                          \
+        {                                                                              \
+            double x = a[l], y = b[l], z = c[l];                                       \
+            r[l] = (EXPR);                                                             \
+        }                                                                              \
+        vdstd(w, in, r);                                                               \
     }
 
 static inline double dmin(const emu_wave *w, double x, double y)

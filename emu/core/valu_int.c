@@ -6,69 +6,69 @@
  */
 #include "emu/core/valu.h"
 
-#define U2(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], r[EMU_MAX_LANES];                         \
-        const uint32_t *A = vsrc(w, in, 0, ta), *B = vsrc(w, in, 1, tb);                         \
-        LANES                                                                                    \
-        {                                                                                        \
-            uint32_t a = A[l], b = B[l];                                                         \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdst(w, in, r);                                                                          \
+#define U2(NAME, EXPR)                                                   \
+    void NAME(emu_wave *w, const emu_inst *in)                           \
+    {                                                                    \
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        const uint32_t *A = vsrc(w, in, 0, ta), *B = vsrc(w, in, 1, tb); \
+        LANES                                                            \
+        {                                                                \
+            uint32_t a = A[l], b = B[l];                                 \
+            r[l] = (EXPR);                                               \
+        }                                                                \
+        vdst(w, in, r);                                                  \
     }
-#define U1(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        uint32_t ta[EMU_MAX_LANES], r[EMU_MAX_LANES];                                            \
-        const uint32_t *A = vsrc(w, in, 0, ta);                                                  \
-        LANES                                                                                    \
-        {                                                                                        \
-            uint32_t a = A[l];                                                                   \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdst(w, in, r);                                                                          \
+#define U1(NAME, EXPR)                                \
+    void NAME(emu_wave *w, const emu_inst *in)        \
+    {                                                 \
+        uint32_t ta[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        const uint32_t *A = vsrc(w, in, 0, ta);       \
+        LANES                                         \
+        {                                             \
+            uint32_t a = A[l];                        \
+            r[l] = (EXPR);                            \
+        }                                             \
+        vdst(w, in, r);                               \
     }
-#define U3(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], tc[EMU_MAX_LANES], r[EMU_MAX_LANES];      \
+#define U3(NAME, EXPR)                                                                            \
+    void NAME(emu_wave *w, const emu_inst *in)                                                    \
+    {                                                                                             \
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], tc[EMU_MAX_LANES], r[EMU_MAX_LANES];       \
         const uint32_t *A = vsrc(w, in, 0, ta), *B = vsrc(w, in, 1, tb), *C = vsrc(w, in, 2, tc); \
-        LANES                                                                                    \
-        {                                                                                        \
-            uint32_t a = A[l], b = B[l], c = C[l];                                               \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdst(w, in, r);                                                                          \
+        LANES                                                                                     \
+        {                                                                                         \
+            uint32_t a = A[l], b = B[l], c = C[l];                                                \
+            r[l] = (EXPR);                                                                        \
+        }                                                                                         \
+        vdst(w, in, r);                                                                           \
     }
 /* 16-bit results into the destination half */
-#define H2(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        uint32_t A[EMU_MAX_LANES], B[EMU_MAX_LANES], r[EMU_MAX_LANES];                           \
-        vsrc16(w, in, 0, A);                                                                     \
-        vsrc16(w, in, 1, B);                                                                     \
-        LANES                                                                                    \
-        {                                                                                        \
-            uint32_t a = A[l], b = B[l];                                                         \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdst16(w, in, r);                                                                        \
+#define H2(NAME, EXPR)                                                 \
+    void NAME(emu_wave *w, const emu_inst *in)                         \
+    {                                                                  \
+        uint32_t A[EMU_MAX_LANES], B[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrc16(w, in, 0, A);                                           \
+        vsrc16(w, in, 1, B);                                           \
+        LANES                                                          \
+        {                                                              \
+            uint32_t a = A[l], b = B[l];                               \
+            r[l] = (EXPR);                                             \
+        }                                                              \
+        vdst16(w, in, r);                                              \
     }
-#define H3(NAME, EXPR)                                                                           \
-    void NAME(emu_wave *w, const emu_inst *in)                                                   \
-    {                                                                                            \
-        uint32_t A[EMU_MAX_LANES], B[EMU_MAX_LANES], C[EMU_MAX_LANES], r[EMU_MAX_LANES];         \
-        vsrc16(w, in, 0, A);                                                                     \
-        vsrc16(w, in, 1, B);                                                                     \
-        vsrc16(w, in, 2, C);                                                                     \
-        LANES                                                                                    \
-        {                                                                                        \
-            uint32_t a = A[l], b = B[l], c = C[l];                                               \
-            r[l] = (EXPR);                                                                       \
-        }                                                                                        \
-        vdst16(w, in, r);                                                                        \
+#define H3(NAME, EXPR)                                                                   \
+    void NAME(emu_wave *w, const emu_inst *in)                                           \
+    {                                                                                    \
+        uint32_t A[EMU_MAX_LANES], B[EMU_MAX_LANES], C[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrc16(w, in, 0, A);                                                             \
+        vsrc16(w, in, 1, B);                                                             \
+        vsrc16(w, in, 2, C);                                                             \
+        LANES                                                                            \
+        {                                                                                \
+            uint32_t a = A[l], b = B[l], c = C[l];                                       \
+            r[l] = (EXPR);                                                               \
+        }                                                                                \
+        vdst16(w, in, r);                                                                \
     }
 
 #define S(x)   ((int32_t)(x))
@@ -192,8 +192,8 @@ U2(emu_v_lshlrev_b32, b << (a & 31))
 U2(emu_v_lshrrev_b32, b >> (a & 31))
 U2(emu_v_ashrrev_i32, (uint32_t)(S(b) >> (a & 31)))
 U2(emu_v_add_nc_u32, satu((uint64_t)a + b, in->clamp))
-U2(emu_v_sub_nc_u32, in->clamp && b > a ? 0 : a - b)
-U2(emu_v_subrev_nc_u32, in->clamp && a > b ? 0 : b - a)
+U2(emu_v_sub_nc_u32, in->clamp &&b > a ? 0 : a - b)
+U2(emu_v_subrev_nc_u32, in->clamp &&a > b ? 0 : b - a)
 U2(emu_v_add_nc_i32, sati((int64_t)S(a) + S(b), in->clamp))
 U2(emu_v_sub_nc_i32, sati((int64_t)S(a) - S(b), in->clamp))
 U2(emu_v_min_i32, smin(a, b))
@@ -251,10 +251,16 @@ U3(emu_v_lerp_u8, ((((a & 255) + (b & 255) + (c & 1)) >> 1) & 255) |
                       ((((a >> 24) + (b >> 24) + ((c >> 24) & 1)) >> 1) & 255) << 24)
 
 /* 16-bit integer ops */
-H2(emu_v_add_nc_u16, in->clamp && a + b > 0xffff ? 0xffff : a + b)
-H2(emu_v_sub_nc_u16, in->clamp && b > a ? 0 : a - b)
-H2(emu_v_add_nc_i16, (uint32_t)(in->clamp ? (S16(a) + S16(b) > 32767 ? 32767 : S16(a) + S16(b) < -32768 ? -32768 : S16(a) + S16(b)) : S16(a) + S16(b)))
-H2(emu_v_sub_nc_i16, (uint32_t)(in->clamp ? (S16(a) - S16(b) > 32767 ? 32767 : S16(a) - S16(b) < -32768 ? -32768 : S16(a) - S16(b)) : S16(a) - S16(b)))
+H2(emu_v_add_nc_u16, in->clamp &&a + b > 0xffff ? 0xffff : a + b)
+H2(emu_v_sub_nc_u16, in->clamp &&b > a ? 0 : a - b)
+H2(emu_v_add_nc_i16, (uint32_t)(in->clamp ? (S16(a) + S16(b) > 32767    ? 32767
+                                             : S16(a) + S16(b) < -32768 ? -32768
+                                                                        : S16(a) + S16(b))
+                                          : S16(a) + S16(b)))
+H2(emu_v_sub_nc_i16, (uint32_t)(in->clamp ? (S16(a) - S16(b) > 32767    ? 32767
+                                             : S16(a) - S16(b) < -32768 ? -32768
+                                                                        : S16(a) - S16(b))
+                                          : S16(a) - S16(b)))
 H2(emu_v_mul_lo_u16, a *b)
 H2(emu_v_max_u16, a > b ? a : b)
 H2(emu_v_min_u16, a < b ? a : b)
@@ -268,8 +274,10 @@ H2(emu_v_or_b16, a | b)
 H2(emu_v_xor_b16, a ^ b)
 H3(emu_v_mad_u16, a *b + c)
 H3(emu_v_mad_i16, (uint32_t)(S16(a) * S16(b) + S16(c)))
-H3(emu_v_min3_i16, (uint32_t)(S16(a) < S16(b) ? (S16(a) < S16(c) ? a : c) : (S16(b) < S16(c) ? b : c)))
-H3(emu_v_max3_i16, (uint32_t)(S16(a) > S16(b) ? (S16(a) > S16(c) ? a : c) : (S16(b) > S16(c) ? b : c)))
+H3(emu_v_min3_i16,
+   (uint32_t)(S16(a) < S16(b) ? (S16(a) < S16(c) ? a : c) : (S16(b) < S16(c) ? b : c)))
+H3(emu_v_max3_i16,
+   (uint32_t)(S16(a) > S16(b) ? (S16(a) > S16(c) ? a : c) : (S16(b) > S16(c) ? b : c)))
 H3(emu_v_min3_u16, umin(umin(a, b), c))
 H3(emu_v_max3_u16, umax(umax(a, b), c))
 H3(emu_v_med3_u16, umed3(a, b, c))

@@ -26,23 +26,62 @@
 #define VM_FMT(p)    (((p) >> 14) & 1) /* buffer _format op: components = dwords */
 
 enum vm_type {
-    T_U8, T_I8, T_U16, T_I16, T_B32, T_B64, T_B96, T_B128,
-    T_D16_U8, T_D16_I8, T_D16_B16, T_D16_HI_U8, T_D16_HI_I8, T_D16_HI_B16,
-    T_B8, T_B16, /* stores */
+    T_U8,
+    T_I8,
+    T_U16,
+    T_I16,
+    T_B32,
+    T_B64,
+    T_B96,
+    T_B128,
+    T_D16_U8,
+    T_D16_I8,
+    T_D16_B16,
+    T_D16_HI_U8,
+    T_D16_HI_I8,
+    T_D16_HI_B16,
+    T_B8,
+    T_B16, /* stores */
 };
 
 enum vm_atomic {
-    A_SWAP, A_CMPSWAP, A_ADD, A_SUB, A_CSUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR,
-    A_INC, A_DEC, A_FADD, A_FMIN, A_FMAX, A_FCMPSWAP, A_RSUB,
+    A_SWAP,
+    A_CMPSWAP,
+    A_ADD,
+    A_SUB,
+    A_CSUB,
+    A_SMIN,
+    A_UMIN,
+    A_SMAX,
+    A_UMAX,
+    A_AND,
+    A_OR,
+    A_XOR,
+    A_INC,
+    A_DEC,
+    A_FADD,
+    A_FMIN,
+    A_FMAX,
+    A_FCMPSWAP,
+    A_RSUB,
 };
 
 static unsigned type_bytes(unsigned t)
 {
     switch (t) {
-    case T_U8: case T_I8: case T_D16_U8: case T_D16_I8: case T_D16_HI_U8: case T_D16_HI_I8:
+    case T_U8:
+    case T_I8:
+    case T_D16_U8:
+    case T_D16_I8:
+    case T_D16_HI_U8:
+    case T_D16_HI_I8:
     case T_B8:
         return 1;
-    case T_U16: case T_I16: case T_D16_B16: case T_D16_HI_B16: case T_B16:
+    case T_U16:
+    case T_I16:
+    case T_D16_B16:
+    case T_D16_HI_B16:
+    case T_B16:
         return 2;
     case T_B64:
         return 8;
@@ -57,12 +96,27 @@ static unsigned type_bytes(unsigned t)
 
 int emu_vm_parse_type(const char *s, unsigned *t)
 {
-    static const struct { const char *n; unsigned t; } tab[] = {
-        { "u8", T_U8 }, { "i8", T_I8 }, { "u16", T_U16 }, { "i16", T_I16 }, { "b32", T_B32 },
-        { "b64", T_B64 }, { "b96", T_B96 }, { "b128", T_B128 }, { "d16_u8", T_D16_U8 },
-        { "d16_i8", T_D16_I8 }, { "d16_b16", T_D16_B16 }, { "d16_hi_u8", T_D16_HI_U8 },
-        { "d16_hi_i8", T_D16_HI_I8 }, { "d16_hi_b16", T_D16_HI_B16 }, { "b8", T_B8 },
-        { "b16", T_B16 }, { "d16_hi_b8", T_D16_HI_U8 },
+    static const struct {
+        const char *n;
+        unsigned t;
+    } tab[] = {
+        { "u8", T_U8 },
+        { "i8", T_I8 },
+        { "u16", T_U16 },
+        { "i16", T_I16 },
+        { "b32", T_B32 },
+        { "b64", T_B64 },
+        { "b96", T_B96 },
+        { "b128", T_B128 },
+        { "d16_u8", T_D16_U8 },
+        { "d16_i8", T_D16_I8 },
+        { "d16_b16", T_D16_B16 },
+        { "d16_hi_u8", T_D16_HI_U8 },
+        { "d16_hi_i8", T_D16_HI_I8 },
+        { "d16_hi_b16", T_D16_HI_B16 },
+        { "b8", T_B8 },
+        { "b16", T_B16 },
+        { "d16_hi_b8", T_D16_HI_U8 },
     };
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
         if (!strcmp(s, tab[i].n)) {
@@ -74,10 +128,13 @@ int emu_vm_parse_type(const char *s, unsigned *t)
 
 int emu_vm_parse_atomic(const char *s, unsigned *a, unsigned *is64)
 {
-    static const struct { const char *n; unsigned a; } tab[] = {
-        { "swap", A_SWAP }, { "cmpswap", A_CMPSWAP }, { "add", A_ADD }, { "sub", A_SUB },
-        { "csub", A_CSUB }, { "min", A_SMIN }, { "max", A_SMAX }, { "and", A_AND }, { "or", A_OR },
-        { "xor", A_XOR }, { "inc", A_INC }, { "dec", A_DEC },
+    static const struct {
+        const char *n;
+        unsigned a;
+    } tab[] = {
+        { "swap", A_SWAP }, { "cmpswap", A_CMPSWAP }, { "add", A_ADD },  { "sub", A_SUB },
+        { "csub", A_CSUB }, { "min", A_SMIN },        { "max", A_SMAX }, { "and", A_AND },
+        { "or", A_OR },     { "xor", A_XOR },         { "inc", A_INC },  { "dec", A_DEC },
     };
     char op[32];
     const char *u = strrchr(s, '_');
@@ -293,24 +350,61 @@ static uint32_t atomic32(unsigned f, uint32_t *p, uint32_t x, uint32_t cmp, int 
     for (;;) {
         uint32_t nv;
         switch (f) {
-        case A_SWAP: nv = x; break;
-        case A_CMPSWAP: case A_FCMPSWAP: nv = old == cmp ? x : old; break;
-        case A_ADD: nv = old + x; break;
-        case A_SUB: nv = old - x; break;
-        case A_RSUB: nv = x - old; break;
-        case A_CSUB: nv = old >= x ? old - x : 0; break;
-        case A_SMIN: nv = (int32_t)x < (int32_t)old ? x : old; break;
-        case A_UMIN: nv = x < old ? x : old; break;
-        case A_SMAX: nv = (int32_t)x > (int32_t)old ? x : old; break;
-        case A_UMAX: nv = x > old ? x : old; break;
-        case A_AND: nv = old & x; break;
-        case A_OR: nv = old | x; break;
-        case A_XOR: nv = old ^ x; break;
-        case A_INC: nv = old >= x ? 0 : old + 1; break;
-        case A_DEC: nv = (old == 0 || old > x) ? x : old - 1; break;
-        case A_FADD: nv = u32_of(f32_of(old) + f32_of(x)); break;
-        case A_FMIN: nv = f32_min_hw(old, x, 1); break;
-        default: nv = f32_max_hw(old, x, 1); break;
+        case A_SWAP:
+            nv = x;
+            break;
+        case A_CMPSWAP:
+        case A_FCMPSWAP:
+            nv = old == cmp ? x : old;
+            break;
+        case A_ADD:
+            nv = old + x;
+            break;
+        case A_SUB:
+            nv = old - x;
+            break;
+        case A_RSUB:
+            nv = x - old;
+            break;
+        case A_CSUB:
+            nv = old >= x ? old - x : 0;
+            break;
+        case A_SMIN:
+            nv = (int32_t)x < (int32_t)old ? x : old;
+            break;
+        case A_UMIN:
+            nv = x < old ? x : old;
+            break;
+        case A_SMAX:
+            nv = (int32_t)x > (int32_t)old ? x : old;
+            break;
+        case A_UMAX:
+            nv = x > old ? x : old;
+            break;
+        case A_AND:
+            nv = old & x;
+            break;
+        case A_OR:
+            nv = old | x;
+            break;
+        case A_XOR:
+            nv = old ^ x;
+            break;
+        case A_INC:
+            nv = old >= x ? 0 : old + 1;
+            break;
+        case A_DEC:
+            nv = (old == 0 || old > x) ? x : old - 1;
+            break;
+        case A_FADD:
+            nv = u32_of(f32_of(old) + f32_of(x));
+            break;
+        case A_FMIN:
+            nv = f32_min_hw(old, x, 1);
+            break;
+        default:
+            nv = f32_max_hw(old, x, 1);
+            break;
         }
         if (!shared) {
             *p = nv;
@@ -327,23 +421,58 @@ static uint64_t atomic64(unsigned f, uint64_t *p, uint64_t x, uint64_t cmp, int 
     for (;;) {
         uint64_t nv;
         switch (f) {
-        case A_SWAP: nv = x; break;
-        case A_CMPSWAP: case A_FCMPSWAP: nv = old == cmp ? x : old; break;
-        case A_ADD: nv = old + x; break;
-        case A_SUB: nv = old - x; break;
-        case A_RSUB: nv = x - old; break;
-        case A_SMIN: nv = (int64_t)x < (int64_t)old ? x : old; break;
-        case A_UMIN: nv = x < old ? x : old; break;
-        case A_SMAX: nv = (int64_t)x > (int64_t)old ? x : old; break;
-        case A_UMAX: nv = x > old ? x : old; break;
-        case A_AND: nv = old & x; break;
-        case A_OR: nv = old | x; break;
-        case A_XOR: nv = old ^ x; break;
-        case A_INC: nv = old >= x ? 0 : old + 1; break;
-        case A_DEC: nv = (old == 0 || old > x) ? x : old - 1; break;
-        case A_FADD: nv = u64_of(f64_of(old) + f64_of(x)); break;
-        case A_FMIN: nv = f64_of(x) < f64_of(old) ? x : old; break;
-        default: nv = f64_of(x) > f64_of(old) ? x : old; break;
+        case A_SWAP:
+            nv = x;
+            break;
+        case A_CMPSWAP:
+        case A_FCMPSWAP:
+            nv = old == cmp ? x : old;
+            break;
+        case A_ADD:
+            nv = old + x;
+            break;
+        case A_SUB:
+            nv = old - x;
+            break;
+        case A_RSUB:
+            nv = x - old;
+            break;
+        case A_SMIN:
+            nv = (int64_t)x < (int64_t)old ? x : old;
+            break;
+        case A_UMIN:
+            nv = x < old ? x : old;
+            break;
+        case A_SMAX:
+            nv = (int64_t)x > (int64_t)old ? x : old;
+            break;
+        case A_UMAX:
+            nv = x > old ? x : old;
+            break;
+        case A_AND:
+            nv = old & x;
+            break;
+        case A_OR:
+            nv = old | x;
+            break;
+        case A_XOR:
+            nv = old ^ x;
+            break;
+        case A_INC:
+            nv = old >= x ? 0 : old + 1;
+            break;
+        case A_DEC:
+            nv = (old == 0 || old > x) ? x : old - 1;
+            break;
+        case A_FADD:
+            nv = u64_of(f64_of(old) + f64_of(x));
+            break;
+        case A_FMIN:
+            nv = f64_of(x) < f64_of(old) ? x : old;
+            break;
+        default:
+            nv = f64_of(x) > f64_of(old) ? x : old;
+            break;
         }
         if (!shared) {
             *p = nv;

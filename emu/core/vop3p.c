@@ -40,11 +40,21 @@ void emu_v_pk_f16(emu_wave *w, const emu_inst *in)
                 z = fneg_h(in, 2, h, s[2][h][l]);
             float v;
             switch (in->param) {
-            case 0: v = x + y; break;
-            case 1: v = x * y; break;
-            case 2: v = (float)fma((double)x, (double)y, (double)z); break;
-            case 3: v = f32_of(f32_min_hw(u32_of(x), u32_of(y), 0)); break;
-            default: v = f32_of(f32_max_hw(u32_of(x), u32_of(y), 0)); break;
+            case 0:
+                v = x + y;
+                break;
+            case 1:
+                v = x * y;
+                break;
+            case 2:
+                v = (float)fma((double)x, (double)y, (double)z);
+                break;
+            case 3:
+                v = f32_of(f32_min_hw(u32_of(x), u32_of(y), 0));
+                break;
+            default:
+                v = f32_of(f32_max_hw(u32_of(x), u32_of(y), 0));
+                break;
             }
             if (in->clamp)
                 v = v != v ? 0.0f : v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
@@ -56,8 +66,22 @@ void emu_v_pk_f16(emu_wave *w, const emu_inst *in)
 }
 
 /* Packed integer ops: param low bits select, bit 8 = three sources */
-enum { PK_ADD_U, PK_SUB_U, PK_ADD_I, PK_SUB_I, PK_MUL_LO, PK_LSHL, PK_LSHR, PK_ASHR, PK_MAX_I,
-       PK_MIN_I, PK_MAX_U, PK_MIN_U, PK_MAD_U, PK_MAD_I };
+enum {
+    PK_ADD_U,
+    PK_SUB_U,
+    PK_ADD_I,
+    PK_SUB_I,
+    PK_MUL_LO,
+    PK_LSHL,
+    PK_LSHR,
+    PK_ASHR,
+    PK_MAX_I,
+    PK_MIN_I,
+    PK_MAX_U,
+    PK_MIN_U,
+    PK_MAD_U,
+    PK_MAD_I
+};
 void emu_v_pk_int(emu_wave *w, const emu_inst *in)
 {
     uint32_t r[EMU_MAX_LANES];
@@ -75,20 +99,56 @@ void emu_v_pk_int(emu_wave *w, const emu_inst *in)
             int32_t sa = (int16_t)a, sb = (int16_t)b;
             int32_t v;
             switch (op) {
-            case PK_ADD_U: v = (int32_t)(a + b); if (in->clamp && a + b > 0xffff) v = 0xffff; break;
-            case PK_SUB_U: v = (int32_t)(a - b); if (in->clamp && b > a) v = 0; break;
-            case PK_ADD_I: v = sa + sb; if (in->clamp) v = v > 32767 ? 32767 : v < -32768 ? -32768 : v; break;
-            case PK_SUB_I: v = sa - sb; if (in->clamp) v = v > 32767 ? 32767 : v < -32768 ? -32768 : v; break;
-            case PK_MUL_LO: v = (int32_t)(a * b); break;
-            case PK_LSHL: v = (int32_t)(b << (a & 15)); break;
-            case PK_LSHR: v = (int32_t)(b >> (a & 15)); break;
-            case PK_ASHR: v = sb >> (a & 15); break;
-            case PK_MAX_I: v = sa > sb ? sa : sb; break;
-            case PK_MIN_I: v = sa < sb ? sa : sb; break;
-            case PK_MAX_U: v = (int32_t)(a > b ? a : b); break;
-            case PK_MIN_U: v = (int32_t)(a < b ? a : b); break;
-            case PK_MAD_U: v = (int32_t)(a * b + c); break;
-            default: v = sa * sb + (int16_t)c; break;
+            case PK_ADD_U:
+                v = (int32_t)(a + b);
+                if (in->clamp && a + b > 0xffff)
+                    v = 0xffff;
+                break;
+            case PK_SUB_U:
+                v = (int32_t)(a - b);
+                if (in->clamp && b > a)
+                    v = 0;
+                break;
+            case PK_ADD_I:
+                v = sa + sb;
+                if (in->clamp)
+                    v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+                break;
+            case PK_SUB_I:
+                v = sa - sb;
+                if (in->clamp)
+                    v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
+                break;
+            case PK_MUL_LO:
+                v = (int32_t)(a * b);
+                break;
+            case PK_LSHL:
+                v = (int32_t)(b << (a & 15));
+                break;
+            case PK_LSHR:
+                v = (int32_t)(b >> (a & 15));
+                break;
+            case PK_ASHR:
+                v = sb >> (a & 15);
+                break;
+            case PK_MAX_I:
+                v = sa > sb ? sa : sb;
+                break;
+            case PK_MIN_I:
+                v = sa < sb ? sa : sb;
+                break;
+            case PK_MAX_U:
+                v = (int32_t)(a > b ? a : b);
+                break;
+            case PK_MIN_U:
+                v = (int32_t)(a < b ? a : b);
+                break;
+            case PK_MAD_U:
+                v = (int32_t)(a * b + c);
+                break;
+            default:
+                v = sa * sb + (int16_t)c;
+                break;
             }
             out |= ((uint32_t)v & 0xffff) << (16 * h);
         }
@@ -137,10 +197,14 @@ void emu_v_dot(emu_wave *w, const emu_inst *in)
         case 6: {
             float x0 = f16_to_f32((uint16_t)a), x1 = f16_to_f32((uint16_t)(a >> 16));
             float y0 = f16_to_f32((uint16_t)b), y1 = f16_to_f32((uint16_t)(b >> 16));
-            if (in->neg & 1) x0 = -x0;
-            if (in->neg_hi & 1) x1 = -x1;
-            if (in->neg & 2) y0 = -y0;
-            if (in->neg_hi & 2) y1 = -y1;
+            if (in->neg & 1)
+                x0 = -x0;
+            if (in->neg_hi & 1)
+                x1 = -x1;
+            if (in->neg & 2)
+                y0 = -y0;
+            if (in->neg_hi & 2)
+                y1 = -y1;
             r[l] = u32_of((float)((double)f32_of(c) + (double)x0 * y0 + (double)x1 * y1));
             break;
         }
@@ -156,12 +220,16 @@ void emu_v_dot(emu_wave *w, const emu_inst *in)
             int64_t acc = p == 2 ? (int32_t)c : (int64_t)c;
             for (int k = 0; k < 4; k++) {
                 int32_t x = (a >> (8 * k)) & 255, y = (b >> (8 * k)) & 255;
-                if (p == 2 && sa) x = (int8_t)x;
-                if (p == 2 && sb) y = (int8_t)y;
+                if (p == 2 && sa)
+                    x = (int8_t)x;
+                if (p == 2 && sb)
+                    y = (int8_t)y;
                 acc += (int64_t)x * y;
             }
             if (in->clamp)
-                acc = p == 2 ? (acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc)
+                acc = p == 2 ? (acc > INT32_MAX   ? INT32_MAX
+                                : acc < INT32_MIN ? INT32_MIN
+                                                  : acc)
                              : (acc > UINT32_MAX ? UINT32_MAX : acc);
             r[l] = (uint32_t)acc;
             break;
@@ -171,12 +239,16 @@ void emu_v_dot(emu_wave *w, const emu_inst *in)
             int64_t acc = p == 4 ? (int32_t)c : (int64_t)c;
             for (int k = 0; k < 8; k++) {
                 int32_t x = (a >> (4 * k)) & 15, y = (b >> (4 * k)) & 15;
-                if (p == 4 && sa) x = (x ^ 8) - 8;
-                if (p == 4 && sb) y = (y ^ 8) - 8;
+                if (p == 4 && sa)
+                    x = (x ^ 8) - 8;
+                if (p == 4 && sb)
+                    y = (y ^ 8) - 8;
                 acc += (int64_t)x * y;
             }
             if (in->clamp)
-                acc = p == 4 ? (acc > INT32_MAX ? INT32_MAX : acc < INT32_MIN ? INT32_MIN : acc)
+                acc = p == 4 ? (acc > INT32_MAX   ? INT32_MAX
+                                : acc < INT32_MIN ? INT32_MIN
+                                                  : acc)
                              : (acc > UINT32_MAX ? UINT32_MAX : acc);
             r[l] = (uint32_t)acc;
             break;
@@ -188,7 +260,8 @@ void emu_v_dot(emu_wave *w, const emu_inst *in)
             break;
         }
         default: {
-            float s = bf16_to_f32((uint16_t)c) + bf16_to_f32((uint16_t)a) * bf16_to_f32((uint16_t)b) +
+            float s = bf16_to_f32((uint16_t)c) +
+                      bf16_to_f32((uint16_t)a) * bf16_to_f32((uint16_t)b) +
                       bf16_to_f32((uint16_t)(a >> 16)) * bf16_to_f32((uint16_t)(b >> 16));
             r[l] = (c & 0xffff0000u) | f32_to_bf16(s);
             break;

@@ -59,6 +59,7 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
                 break;
             }
     emu_event_memory_fault(dev, q->gpu, bad, write, b != NULL);
+    q->error = 1; /* reported as a memory fault, not as a hardware exception */
     emu_queue_fail(dev, q, "GPU memory fault: %s of %llu bytes at 0x%llx (%s at 0x%llx)",
                    write ? "write" : "read", (unsigned long long)len, (unsigned long long)va,
                    b ? "read-only page" : "page not mapped", (unsigned long long)bad);

@@ -12,6 +12,8 @@
 
 #include <libdrm/amdgpu_drm.h>
 
+#include <rdx/emu.h>
+
 #include "util/error.h"
 
 void emu_set_error(rdx_emudev *dev, const char *fmt, ...)
@@ -290,6 +292,11 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
             return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: mapping doorbells");
         }
         g->doorbell = p;
+        rdx_status st = rdx_emu_create("gfx1100", &g->emu);
+        if (st != RDX_OK) {
+            rdx_emudev_destroy(dev);
+            return rdx_fail_context(st, "emulated device: wave emulator");
+        }
     }
     dev->os = (rdx_os){ .name = "emu",
                         .ctx = dev,
@@ -334,9 +341,11 @@ void rdx_emudev_destroy(rdx_emudev *dev)
     }
     emu_queue_release_all(dev);
     emu_mem_release_all(dev, 1);
-    for (uint32_t i = 0; i < dev->num_gpus; i++)
+    for (uint32_t i = 0; i < dev->num_gpus; i++) {
         if (dev->gpus[i].doorbell)
             munmap((void *)dev->gpus[i].doorbell, EMU_DOORBELL_SLICE);
+        rdx_emu_destroy(dev->gpus[i].emu);
+    }
     close(dev->pool_fd);
     free(dev->events);
     free(dev);

@@ -26,8 +26,6 @@
 #define EMU_MAX_INJECT       16
 #define EMU_SH_REG_BASE      0x2c00u
 #define EMU_SH_REG_COUNT     0x400u
-#define EMU_UCONFIG_BASE     0xc000u
-#define EMU_UCONFIG_COUNT    0x4000u
 #define EMU_POOL_SIZE        (1ull << 40)
 #define EMU_DRM_OFFSET_START (0x100000ull << 12) /* DRM_FILE_PAGE_OFFSET_START */
 
@@ -78,7 +76,9 @@ typedef struct emu_queue {
     uint64_t rptr;           /* dwords (PM4) or bytes (SDMA), unwrapped */
     int error;
     uint32_t sh_regs[EMU_SH_REG_COUNT];
-    uint32_t *uconfig_regs; /* EMU_UCONFIG_COUNT, lazily allocated */
+    uint32_t *uconfig_regs; /* the UCONFIG window, lazily allocated */
+    size_t ib_pos[4];       /* resume points inside nested indirect buffers */
+    uint32_t *linear;       /* ring_size bytes, for packets that wrap around the ring */
 } emu_queue;
 
 typedef struct emu_event {
@@ -94,6 +94,7 @@ typedef struct emu_gpu {
     uint64_t doorbell_off;       /* pool offset of the doorbell slice */
     volatile uint64_t *doorbell; /* the emulator's own view of it */
     int vm_fd;                   /* render fd given to ACQUIRE_VM, or -1 */
+    struct rdx_emu *emu;         /* the wave emulator of this GPU */
 } emu_gpu;
 
 typedef struct emu_inject {
@@ -188,7 +189,14 @@ void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 uint64_t emu_gpu_clock(void);
 
-/* pm4.c, sdma.c: run a queue until it caught up, blocked (return 0) or failed. */
+/* dispatch.c: DISPATCH_DIRECT of dim x/y/z workgroups on the wave emulator
+ * with the queue's shadow registers: 1 done, -1 failed (fault raised). */
+int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t z,
+                 uint32_t initiator);
+/* The wave emulator instance of gpu `gpu` follows the buffer mappings. */
+void emu_gpu_map_notify(rdx_emudev *dev, emu_bo *b, uint32_t gpu, int mapped);
+
+/* exec_pm4.c, exec_sdma.c: run a queue until it caught up (1), blocked (0) or failed (-1). */
 int emu_pm4_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr);
 int emu_sdma_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr);
 

@@ -119,6 +119,9 @@ static void bo_free(rdx_emudev *dev, emu_bo *b)
 {
     if (b->gpu_mapped)
         dev->stats.gpu_mapped--;
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        if (b->gpu_mapped & (1 << g))
+            emu_gpu_map_notify(dev, b, g, 0);
     b->gpu_mapped = 0;
     b->cpu_at_va = 0;
     update_backing(dev, b);
@@ -238,6 +241,7 @@ static int map_bo(rdx_emudev *dev, void *arg, int map)
             b->gpu_mapped ^= (int)bit;
             return r;
         }
+        emu_gpu_map_notify(dev, b, (uint32_t)g, map);
         if (!was && b->gpu_mapped)
             dev->stats.gpu_mapped++;
         else if (was && !b->gpu_mapped)
@@ -269,8 +273,13 @@ int emu_ioctl_mem(rdx_emudev *dev, unsigned long request, void *arg)
 static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len)
 {
     for (emu_bo *b = dev->bos; b; b = b->next)
-        if (b->backed && b->va < start + len && start < b->va + b->size)
+        if (b->backed && b->va < start + len && start < b->va + b->size) {
             b->backed = 0, b->cpu_at_va = 0, b->released = 0;
+            /* The memory is gone from under the GPU: the emulator must not touch it. */
+            for (uint32_t g = 0; g < dev->num_gpus; g++)
+                if (b->gpu_mapped & (1 << g))
+                    emu_gpu_map_notify(dev, b, g, 0);
+        }
     for (emu_reservation **pp = &dev->reservations; *pp;) {
         emu_reservation *r = *pp;
         if (r->start < start + len && start < r->start + r->len) {

@@ -23,6 +23,7 @@ static void queue_free(rdx_emudev *dev, emu_queue *q)
     dev->queues[q->id] = NULL;
     dev->stats.queues--;
     free(q->uconfig_regs);
+    free(q->linear);
     free(q);
 }
 

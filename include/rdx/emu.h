@@ -64,19 +64,19 @@ void rdx_emu_set_threads(rdx_emu *emu, unsigned threads);
 
 /* Register-level description of one dispatch (zero-initialise, then fill). */
 typedef struct rdx_emu_dispatch {
-    uint64_t code;            /* address of the first instruction */
-    uint32_t rsrc1, rsrc2, rsrc3; /* COMPUTE_PGM_RSRC1/2/3 */
-    uint16_t code_properties; /* kernel descriptor kernel_code_properties (user SGPR enables,
-                                 bit 10 = wave32) */
-    uint32_t grid[3];         /* grid size in work-items (0 is taken as 1) */
-    uint32_t wg[3];           /* workgroup size in work-items (0 is taken as 1) */
-    uint64_t kernarg;         /* kernarg segment address */
+    uint64_t code;                 /* address of the first instruction */
+    uint32_t rsrc1, rsrc2, rsrc3;  /* COMPUTE_PGM_RSRC1/2/3 */
+    uint16_t code_properties;      /* kernel descriptor kernel_code_properties (user SGPR enables,
+                                      bit 10 = wave32) */
+    uint32_t grid[3];              /* grid size in work-items (0 is taken as 1) */
+    uint32_t wg[3];                /* workgroup size in work-items (0 is taken as 1) */
+    uint64_t kernarg;              /* kernarg segment address */
     uint32_t group_segment_size;   /* static LDS bytes (descriptor) */
     uint32_t dynamic_lds_size;     /* LDS bytes added by the dispatch */
     uint32_t private_segment_size; /* scratch bytes per lane */
-    uint64_t dispatch_ptr;    /* value of the dispatch-packet SGPR pair when enabled */
-    uint64_t queue_ptr;       /* value of the queue SGPR pair when enabled */
-    uint64_t dispatch_id;     /* value of the dispatch-id SGPR pair when enabled */
+    uint64_t dispatch_ptr;         /* value of the dispatch-packet SGPR pair when enabled */
+    uint64_t queue_ptr;            /* value of the queue SGPR pair when enabled */
+    uint64_t dispatch_id;          /* value of the dispatch-id SGPR pair when enabled */
     /* Explicit user SGPR values: when user_sgpr_count > 0 these are loaded into
        s0.. instead of the values derived from code_properties. */
     uint32_t user_sgpr[16];
@@ -125,18 +125,18 @@ typedef struct rdx_emu_pc_count {
 /* Counters of the last dispatch. */
 typedef struct rdx_emu_counters {
     uint64_t waves, workgroups;
-    uint64_t wave_insts;                     /* all wave-instructions */
-    uint64_t by_class[RDX_EMU_CLASS_COUNT];  /* wave-instructions per class */
-    uint64_t lane_ops;                       /* sum of active lanes over VALU/VMEM/LDS insts */
-    uint64_t vector_insts;                   /* VALU/VMEM/LDS insts (denominator of lane_ops) */
-    uint64_t bytes_read, bytes_written;      /* global/flat/buffer/SMEM traffic */
-    uint64_t lds_bytes;                      /* LDS bytes read + written */
-    uint64_t scratch_bytes;                  /* scratch bytes read + written */
-    uint64_t vopd;                           /* dual-issued VOPD instructions */
-    uint64_t cycles;        /* estimated cycles (sum over waves; see docs/emu.md) */
-    uint64_t max_wave_cycles;                /* estimate of the longest wave */
-    double avg_active_lanes;                 /* lane_ops / vector_insts */
-    size_t npc;                              /* entries in pcs */
+    uint64_t wave_insts;                    /* all wave-instructions */
+    uint64_t by_class[RDX_EMU_CLASS_COUNT]; /* wave-instructions per class */
+    uint64_t lane_ops;                      /* sum of active lanes over VALU/VMEM/LDS insts */
+    uint64_t vector_insts;                  /* VALU/VMEM/LDS insts (denominator of lane_ops) */
+    uint64_t bytes_read, bytes_written;     /* global/flat/buffer/SMEM traffic */
+    uint64_t lds_bytes;                     /* LDS bytes read + written */
+    uint64_t scratch_bytes;                 /* scratch bytes read + written */
+    uint64_t vopd;                          /* dual-issued VOPD instructions */
+    uint64_t cycles;                        /* estimated cycles (sum over waves; see docs/emu.md) */
+    uint64_t max_wave_cycles;               /* estimate of the longest wave */
+    double avg_active_lanes;                /* lane_ops / vector_insts */
+    size_t npc;                             /* entries in pcs */
     const rdx_emu_pc_count *pcs; /* sorted by pc; owned by the emulator, valid until the next
                                     dispatch or destroy */
 } rdx_emu_counters;
@@ -157,14 +157,14 @@ typedef enum rdx_emu_fault_kind {
 typedef struct rdx_emu_fault {
     rdx_emu_fault_kind kind;
     uint64_t pc;
-    uint8_t bytes[16];  /* raw instruction bytes at pc */
+    uint8_t bytes[16]; /* raw instruction bytes at pc */
     unsigned nbytes;
-    char inst[96];      /* mnemonic (and operands when a disassembler is available) */
-    uint64_t address;   /* faulting address (VM/LDS/scratch) */
-    int write;          /* 1 = write access, 0 = read */
-    unsigned lane;      /* first faulting lane */
+    char inst[96];    /* mnemonic (and operands when a disassembler is available) */
+    uint64_t address; /* faulting address (VM/LDS/scratch) */
+    int write;        /* 1 = write access, 0 = read */
+    unsigned lane;    /* first faulting lane */
     uint32_t workgroup[3];
-    unsigned wave;      /* wave index inside the workgroup */
+    unsigned wave; /* wave index inside the workgroup */
     /* HANG: histogram of the PCs the hung workgroup's waves executed last. */
     unsigned nhist;
     struct {

@@ -43,8 +43,8 @@ static int run_on_emu(void *user, const rdx_oracle_launch *l, char *msg, size_t 
     for (int i = 0; i < l->nbufs; i++)
         if (l->bufs[i].size)
             r[n++] = (rdx_emu_range){ (uint64_t)(uintptr_t)l->bufs[i].data, l->bufs[i].size };
-    rdx_status st = emu_prog_run(c->emu, &p, k, l->grid, l->block, l->kernarg, l->kernarg_size,
-                                 r, n);
+    rdx_status st =
+        emu_prog_run(c->emu, &p, k, l->grid, l->block, l->kernarg, l->kernarg_size, r, n);
     emu_prog_free(&p);
     if (st) {
         snprintf(msg, msglen, "%s", rdx_error_message());

@@ -19,8 +19,8 @@ typedef struct emu_prog {
     size_t nkernels;
     struct emu_prog_kernel {
         char name[128];
-        uint64_t entry;  /* host address */
-        uint8_t kd[64];  /* packed descriptor */
+        uint64_t entry; /* host address */
+        uint8_t kd[64]; /* packed descriptor */
         uint32_t kernarg_size;
     } *kernels;
 } emu_prog;

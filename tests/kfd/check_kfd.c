@@ -38,5 +38,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_errors());
     suite_add_tcase(s, kfd_tcase_inject());
     suite_add_tcase(s, kfd_tcase_cp());
+    suite_add_tcase(s, kfd_tcase_dispatch());
     return rdx_test_main(s);
 }

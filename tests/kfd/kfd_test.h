@@ -26,5 +26,6 @@ TCase *kfd_tcase_event(void);
 TCase *kfd_tcase_errors(void);
 TCase *kfd_tcase_inject(void);
 TCase *kfd_tcase_cp(void);
+TCase *kfd_tcase_dispatch(void);
 
 #endif

@@ -1,0 +1,100 @@
+/*
+ * emu/dev/dispatch.c — DISPATCH_DIRECT on the wave emulator (rdx/emu.h).
+ *
+ * The dispatch is described by the queue's shadow SH registers, as the
+ * hardware reads them: COMPUTE_PGM_LO/HI (code address >> 8), PGM_RSRC1/2/3,
+ * COMPUTE_USER_DATA_0.. (rsrc2.USER_SGPR of them, loaded into s0..),
+ * NUM_THREAD_X/Y/Z (workgroup size), TMPRING_SIZE.WAVESIZE (scratch per wave,
+ * 256-byte units) and rsrc2.LDS_SIZE (512-byte units); the initiator gives
+ * wave32 (CS_W32_EN) and whether the dimensions count threads
+ * (USE_THREAD_DIMENSIONS) or workgroups.  Each GPU has its own emulator
+ * instance whose registered memory follows the buffers mapped to that GPU.
+ * A VM fault raises the memory-fault event with the faulting address; other
+ * faults (bad instruction, hang) raise the hardware-exception event.  The
+ * queue stops in both cases.
+ */
+#include "emu/dev/emudev.h"
+#include "kfd/compat/kfd_ioctl_flags.h"
+
+#include <rdx/emu.h>
+#include <rdx/pm4.h>
+
+#define LDS_GRANULE     512u /* COMPUTE_PGM_RSRC2.LDS_SIZE unit on gfx11 */
+#define SCRATCH_GRANULE 256u /* COMPUTE_TMPRING_SIZE.WAVESIZE unit on gfx11 */
+
+#define SH(q, name) ((q)->sh_regs[RDX_PM4_REG_##name - RDX_PM4_SH_REG_START])
+
+void emu_gpu_map_notify(rdx_emudev *dev, emu_bo *b, uint32_t gpu, int mapped)
+{
+    rdx_emu *emu = dev->gpus[gpu].emu;
+    if (!emu)
+        return;
+    if (mapped) {
+        unsigned access = RDX_EMU_READ | (b->flags & RDX_KFD_ALLOC_WRITABLE ? RDX_EMU_WRITE : 0);
+        (void)rdx_emu_map(emu, b->va, b->size, access); /* ranges never overlap per GPU */
+    } else {
+        (void)rdx_emu_unmap(emu, b->va);
+    }
+}
+
+int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t z,
+                 uint32_t initiator)
+{
+    rdx_emu *emu = dev->gpus[q->gpu].emu;
+    if (!emu) {
+        emu_queue_fail(dev, q, "DISPATCH_DIRECT: no wave emulator for this GPU");
+        return -1;
+    }
+    rdx_emu_dispatch d = { 0 };
+    d.code = ((uint64_t)SH(q, COMPUTE_PGM_HI) << 32 | SH(q, COMPUTE_PGM_LO)) << 8;
+    d.rsrc1 = SH(q, COMPUTE_PGM_RSRC1);
+    d.rsrc2 = SH(q, COMPUTE_PGM_RSRC2);
+    d.rsrc3 = SH(q, COMPUTE_PGM_RSRC3);
+    int wave32 = rdx_pm4_reg_get(initiator, RDX_PM4_RF_COMPUTE_DISPATCH_INITIATOR_CS_W32_EN);
+    d.code_properties = wave32 ? 1u << 10 : 0;
+    uint32_t wg[3] = {
+        rdx_pm4_reg_get(SH(q, COMPUTE_NUM_THREAD_X),
+                        RDX_PM4_RF_COMPUTE_NUM_THREAD_X_NUM_THREAD_FULL),
+        rdx_pm4_reg_get(SH(q, COMPUTE_NUM_THREAD_Y),
+                        RDX_PM4_RF_COMPUTE_NUM_THREAD_Y_NUM_THREAD_FULL),
+        rdx_pm4_reg_get(SH(q, COMPUTE_NUM_THREAD_Z),
+                        RDX_PM4_RF_COMPUTE_NUM_THREAD_Z_NUM_THREAD_FULL),
+    };
+    uint32_t dim[3] = { x, y, z };
+    int threads =
+        rdx_pm4_reg_get(initiator, RDX_PM4_RF_COMPUTE_DISPATCH_INITIATOR_USE_THREAD_DIMENSIONS);
+    for (int i = 0; i < 3; i++) {
+        if (!wg[i])
+            wg[i] = 1;
+        uint64_t g = threads ? dim[i] : (uint64_t)dim[i] * wg[i];
+        if (g > UINT32_MAX || dim[i] == 0) {
+            emu_queue_fail(dev, q, "DISPATCH_DIRECT: grid dimension %d of %u %s", i, dim[i],
+                           dim[i] ? "overflows" : "is empty");
+            return -1;
+        }
+        d.grid[i] = (uint32_t)g;
+        d.wg[i] = wg[i];
+    }
+    d.user_sgpr_count = rdx_pm4_reg_get(d.rsrc2, RDX_PM4_RF_COMPUTE_PGM_RSRC2_USER_SGPR);
+    for (uint32_t i = 0; i < d.user_sgpr_count && i < 16; i++)
+        d.user_sgpr[i] = q->sh_regs[RDX_PM4_REG_COMPUTE_USER_DATA_0 - RDX_PM4_SH_REG_START + i];
+    if (d.user_sgpr_count >= 2)
+        d.kernarg = (uint64_t)d.user_sgpr[1] << 32 | d.user_sgpr[0];
+    d.group_segment_size =
+        rdx_pm4_reg_get(d.rsrc2, RDX_PM4_RF_COMPUTE_PGM_RSRC2_LDS_SIZE) * LDS_GRANULE;
+    uint32_t wave_bytes =
+        rdx_pm4_reg_get(SH(q, COMPUTE_TMPRING_SIZE), RDX_PM4_RF_COMPUTE_TMPRING_SIZE_WAVESIZE) *
+        SCRATCH_GRANULE;
+    d.private_segment_size = wave_bytes / (wave32 ? 32 : 64);
+    rdx_status st = rdx_emu_run(emu, &d);
+    if (st == RDX_OK)
+        return 1;
+    const rdx_emu_fault *f = rdx_emu_last_fault(emu);
+    if (f->kind == RDX_EMU_FAULT_VM) {
+        int present = emu_bo_find(dev, q->gpu, f->address, 1) != NULL;
+        emu_event_memory_fault(dev, q->gpu, f->address, f->write, present);
+        q->error = 1; /* a VM fault is reported as such, not as a hardware exception */
+    }
+    emu_queue_fail(dev, q, "dispatch %ux%ux%u faulted: %s", x, y, z, f->message);
+    return -1;
+}
