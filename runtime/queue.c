@@ -22,6 +22,11 @@ uint64_t rt_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static uint32_t qid(const rdx_queue *q)
+{
+    return q && q->kq ? rdx_kfd_queue_id(q->kq) : 0;
+}
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -153,13 +158,31 @@ rdx_status rt_queue_ready(rdx_queue *q)
     if (st)
         return rdx_fail_context(st, "recreating queue after a fault");
     pthread_mutex_lock(&dev->lock);
-    __atomic_store_n(&q->timeline.slot->value, q->failed_upto, __ATOMIC_RELEASE);
+    __atomic_store_n(&q->timeline.slot->value, q->submitted, __ATOMIC_RELEASE);
     if (q->kernargs)
-        rdx_kernarg_ring_complete(q->kernargs, q->failed_upto);
+        rdx_kernarg_ring_complete(q->kernargs, q->submitted);
     __atomic_store_n(&q->faulted, 0, __ATOMIC_RELEASE);
     dev->counts.queue_recoveries++;
     pthread_mutex_unlock(&dev->lock);
     return RDX_OK;
+}
+
+rdx_status rdx_queue_reset(rdx_queue *q)
+{
+    rdx_device *dev = q->dev;
+    pthread_mutex_lock(&q->lock);
+    pthread_mutex_lock(&dev->lock);
+    uint64_t done = rdx_queue_completed(q), sub = q->submitted;
+    if (sub > done && !q->faulted) {
+        snprintf(q->fault_msg, sizeof q->fault_msg, "abandoned by rdx_queue_reset");
+        __atomic_store_n(&q->failed_from, done + 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&dev->lock);
+    rdx_status st = rt_queue_ready(q);
+    pthread_mutex_unlock(&q->lock);
+    return st;
 }
 
 /* Poll the fault events without blocking; records a fault when one fired. */
@@ -177,7 +200,7 @@ static rdx_status poll_faults(rdx_device *dev)
 /* With q->lock held: the error of a queue that faulted with work in flight. */
 static rdx_status fault_error(rdx_queue *q, uint64_t ticket)
 {
-    return rdx_fail(RDX_ERR_FAULT, "queue %u, submission %llu: %s", rdx_kfd_queue_id(q->kq),
+    return rdx_fail(RDX_ERR_FAULT, "queue %u, submission %llu: %s", qid(q),
                     (unsigned long long)ticket, q->fault_msg);
 }
 
@@ -205,7 +228,7 @@ rdx_status rt_queue_submit(rdx_queue *q, rdx_pm4_cmdbuf *cb, uint64_t *ticket)
         else if (rt_now_ns() - start > (uint64_t)RT_INTERNAL_WAIT_MS * 1000000u)
             return rdx_fail(RDX_ERR_TIMEOUT,
                             "queue %u: no ring space after %u ms (the GPU is not progressing)",
-                            rdx_kfd_queue_id(q->kq), RT_INTERNAL_WAIT_MS);
+                            qid(q), RT_INTERNAL_WAIT_MS);
         rdx_status f = poll_faults(q->dev);
         if (f)
             return f;
@@ -249,7 +272,7 @@ rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t 
             return rdx_fail(RDX_ERR_TIMEOUT,
                             "%s%u: value %llu not reached after %u ms (it is %llu): the GPU "
                             "seems hung",
-                            q ? "queue " : "fence ", q ? rdx_kfd_queue_id(q->kq) : 0,
+                            q ? "queue " : "fence ", q ? qid(q) : 0,
                             (unsigned long long)target, timeout_ms,
                             (unsigned long long)__atomic_load_n(value, __ATOMIC_ACQUIRE));
         uint32_t slice = 20;

@@ -305,6 +305,13 @@ rdx_status rdx_queue_dispatch(rdx_queue *q, const rdx_launch *l, uint64_t *ticke
 rdx_status rdx_queue_wait(rdx_queue *q, uint64_t ticket, uint32_t timeout_ms);
 /* Wait for everything submitted so far. */
 rdx_status rdx_queue_finish(rdx_queue *q, uint32_t timeout_ms);
+/*
+ * Abandon the queue's unfinished work (after a timeout, say): its KFD queue
+ * is destroyed — which stops a hung wave or a queue stuck waiting — and
+ * created again; waits for the abandoned tickets fail with RDX_ERR_FAULT.
+ */
+rdx_status rdx_queue_reset(rdx_queue *q);
+
 /* The last submitted / last completed timeline value. */
 uint64_t rdx_queue_submitted(const rdx_queue *q);
 uint64_t rdx_queue_completed(const rdx_queue *q);
