@@ -10,7 +10,8 @@
 
 #define BUFFER_ALIGN 256u
 
-static rdx_status buffer_new(rdx_device *dev, uint32_t heap, uint64_t size, rdx_buffer **out)
+static rdx_status buffer_new(rdx_device *dev, uint32_t heap, uint64_t size, bool internal,
+                             rdx_buffer **out)
 {
     rdx_buffer *b = calloc(1, sizeof *b);
     if (!b)
@@ -25,10 +26,11 @@ static rdx_status buffer_new(rdx_device *dev, uint32_t heap, uint64_t size, rdx_
     b->dev = dev;
     b->heap = heap;
     b->size = size;
+    b->internal = internal;
     rt_list_init(&b->link);
     pthread_mutex_lock(&dev->lock);
     rt_list_add(&dev->buffers, &b->link);
-    dev->counts.buffers++;
+    dev->counts.buffers += !internal;
     pthread_mutex_unlock(&dev->lock);
     *out = b;
     return RDX_OK;
@@ -41,7 +43,7 @@ static rdx_status staging_get(rdx_device *dev)
     if (!dev->copy_queue)
         st = rdx_queue_create(dev, RDX_QUEUE_COPY, &dev->copy_queue);
     if (st == RDX_OK && !dev->staging)
-        st = buffer_new(dev, RT_HEAP_HOST, RT_STAGING_BYTES, &dev->staging);
+        st = buffer_new(dev, RT_HEAP_HOST, RT_STAGING_BYTES, true, &dev->staging);
     return st;
 }
 
@@ -60,7 +62,8 @@ rdx_status rdx_buffer_alloc(rdx_device *dev, uint64_t size, rdx_mem mem, rdx_buf
     if (mem != RDX_MEM_DEVICE && mem != RDX_MEM_HOST)
         return rdx_fail(RDX_ERR_INVALID, "rdx_buffer_alloc: unknown memory kind %d", (int)mem);
     rdx_buffer *b;
-    rdx_status st = buffer_new(dev, mem == RDX_MEM_DEVICE ? RT_HEAP_DEVICE : RT_HEAP_HOST, size, &b);
+    rdx_status st = buffer_new(dev, mem == RDX_MEM_DEVICE ? RT_HEAP_DEVICE : RT_HEAP_HOST, size, false,
+                               &b);
     if (st)
         return st;
     if (b->r.cpu) {
@@ -89,7 +92,7 @@ void rdx_buffer_free(rdx_buffer *b)
     rdx_device *dev = b->dev;
     pthread_mutex_lock(&dev->lock);
     rt_list_del(&b->link);
-    dev->counts.buffers--;
+    dev->counts.buffers -= !b->internal;
     pthread_mutex_unlock(&dev->lock);
     rt_heap_free(dev, b->heap, &b->r);
     free(b);

@@ -88,14 +88,9 @@ rdx_status rdx_queue_signal(rdx_queue *q, rdx_fence *f, uint64_t value, uint64_t
     uint32_t mem[64];
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init_fixed(&cb, mem, 64);
-    if (q->kind == RDX_QUEUE_COMPUTE) {
-        rdx_pm4_signal(&cb, f->sig.gpu_addr, value, true, rdx_kfd_event_id(f->ev));
-    } else {
-        if (value > UINT32_MAX)
-            return rdx_fail(RDX_ERR_RANGE, "rdx_queue_signal: copy queues write 32-bit values");
-        rdx_sdma_fence(&cb, f->sig.gpu_addr, (uint32_t)value);
-        rdx_sdma_trap(&cb, rdx_kfd_event_id(f->ev));
-    }
+    if (q->kind == RDX_QUEUE_COPY && value > UINT32_MAX)
+        return rdx_fail(RDX_ERR_RANGE, "rdx_queue_signal: copy queues write 32-bit values");
+    rt_emit_signal(&cb, q->kind, f->sig.gpu_addr, value, f->ev);
     return submit(q, &cb, ticket);
 }
 

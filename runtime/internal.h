@@ -78,6 +78,7 @@ struct rdx_buffer {
     rdx_alloc_region r;
     uint32_t heap;
     uint64_t size;
+    bool internal; /* the device's own (staging): not counted in the stats */
 };
 
 /* One hidden argument the metadata lists. */
@@ -170,6 +171,10 @@ rdx_status rt_queue_ready(rdx_queue *q);
 /* With q->lock held: append the timeline completion for a new ticket to cb
  * (already holding the work), submit it, return the ticket. */
 rdx_status rt_queue_submit(rdx_queue *q, rdx_pm4_cmdbuf *cb, uint64_t *ticket);
+/* Append: write `value` to addr once earlier work is done, then raise ev
+ * (its mailbox slot and an interrupt). */
+void rt_emit_signal(rdx_pm4_cmdbuf *cb, rdx_queue_kind kind, uint64_t addr, uint64_t value,
+                    rdx_kfd_event *ev);
 /* The next ticket (what rt_queue_submit will hand out). */
 static inline uint64_t rt_queue_next_ticket(const rdx_queue *q)
 {

@@ -204,16 +204,28 @@ static rdx_status fault_error(rdx_queue *q, uint64_t ticket)
                     (unsigned long long)ticket, q->fault_msg);
 }
 
+void rt_emit_signal(rdx_pm4_cmdbuf *cb, rdx_queue_kind kind, uint64_t addr, uint64_t value,
+                    rdx_kfd_event *ev)
+{
+    /* The value, then the event id into the event's mailbox slot and the
+     * interrupt: KFD raises a signal event only when its slot was written. */
+    uint64_t mailbox = rdx_kfd_event_mailbox(ev);
+    uint32_t id = rdx_kfd_event_id(ev);
+    if (kind == RDX_QUEUE_COMPUTE) {
+        rdx_pm4_signal(cb, addr, value, false, 0);
+        rdx_pm4_signal(cb, mailbox, id, true, id);
+    } else {
+        rdx_sdma_fence(cb, addr, (uint32_t)value);
+        rdx_sdma_fence(cb, mailbox, id);
+        rdx_sdma_trap(cb, id);
+    }
+}
+
 rdx_status rt_queue_submit(rdx_queue *q, rdx_pm4_cmdbuf *cb, uint64_t *ticket)
 {
     uint64_t t = q->submitted + 1;
     rdx_status st;
-    if (q->kind == RDX_QUEUE_COMPUTE) {
-        rdx_pm4_signal(cb, q->timeline.gpu_addr, t, true, rdx_kfd_event_id(q->ev));
-    } else {
-        rdx_sdma_fence(cb, q->timeline.gpu_addr, (uint32_t)t);
-        rdx_sdma_trap(cb, rdx_kfd_event_id(q->ev));
-    }
+    rt_emit_signal(cb, q->kind, q->timeline.gpu_addr, t, q->ev);
     st = rdx_pm4_cmdbuf_status(cb);
     if (st)
         return st;
@@ -247,7 +259,7 @@ rdx_status rt_queue_submit(rdx_queue *q, rdx_pm4_cmdbuf *cb, uint64_t *ticket)
 /* Whether `ticket` of q was lost to the last fault. */
 static bool lost(const rdx_queue *q, uint64_t ticket)
 {
-    return q && ticket >= __atomic_load_n(&q->failed_from, __ATOMIC_ACQUIRE) &&
+    return q && ticket && ticket >= __atomic_load_n(&q->failed_from, __ATOMIC_ACQUIRE) &&
            ticket <= __atomic_load_n(&q->failed_upto, __ATOMIC_ACQUIRE);
 }
 

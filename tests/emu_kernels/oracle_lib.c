@@ -3,6 +3,8 @@
  * library files, without its Check main), linked into this suite.
  */
 #include "tests/emu_oracle/compare.c"
+#include "tests/emu_oracle/compile.c"
+#include "tests/emu_oracle/hostrun.c"
 #include "tests/emu_oracle/jobs.c"
 #include "tests/emu_oracle/manifest.c"
 #include "tests/emu_oracle/metadata.c"

@@ -1,0 +1,106 @@
+/*
+ * tests/runtime/t_oracle.c — the emulator suite's clang-compiled OpenCL
+ * kernels (tests/emu_oracle: every manifest kernel at -O0, -O2, -O3) loaded
+ * by the runtime, their arguments laid out by the runtime from the code
+ * object's metadata, dispatched through kfd/pm4 on the emulated GPU and
+ * compared with the host build of the same source.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/emu_oracle/oracle.h"
+#include "tests/runtime/rt_test.h"
+
+static rdx_arg scalar(const rdx_oracle_arg *a)
+{
+    rdx_arg r = { RDX_ARG_VALUE, NULL, 0, (uint32_t)rdx_oracle_type_size(a->type), { { 0 } } };
+    if (a->type == RDX_ORACLE_F32)
+        r.v.f32 = (float)a->fval;
+    else if (a->type == RDX_ORACLE_F64)
+        r.v.f64 = a->fval;
+    else
+        memcpy(r.v.bytes, &a->ival, r.size); /* little-endian truncation */
+    return r;
+}
+
+typedef struct ctx {
+    rdx_device *dev;
+    rdx_queue *q;
+} ctx;
+
+static int run_on_runtime(void *user, const rdx_oracle_launch *l, char *msg, size_t msglen)
+{
+    ctx *c = user;
+    rdx_program *p = NULL;
+    rdx_buffer *bufs[RDX_ORACLE_MAX_ARGS] = { 0 };
+    int rc = 1;
+    const rdx_kernel *k;
+    if (rdx_program_load(c->dev, l->code, l->code_size, l->kernel->id, &p) ||
+        rdx_program_find(p, l->kernel_name, &k))
+        goto out;
+    rdx_arg args[RDX_ORACLE_MAX_ARGS];
+    for (int i = 0; i < l->kernel->nargs; i++)
+        args[i] = scalar(&l->kernel->args[i]);
+    for (int i = 0; i < l->nbufs; i++) {
+        const rdx_oracle_buffer *b = &l->bufs[i];
+        if (rdx_buffer_alloc(c->dev, b->size ? b->size : 4, RDX_MEM_DEVICE, &bufs[b->arg]) ||
+            rdx_buffer_upload(bufs[b->arg], 0, b->data, b->size))
+            goto out;
+        args[b->arg] = rdx_arg_buffer(bufs[b->arg]);
+    }
+    rdx_launch ln;
+    memset(&ln, 0, sizeof ln);
+    ln.kernel = k;
+    for (int i = 0; i < 3; i++) {
+        ln.global[i] = l->grid[i];
+        ln.block[i] = l->block[i];
+    }
+    ln.args = args;
+    ln.nargs = (uint32_t)l->kernel->nargs;
+    uint64_t t;
+    if (rdx_queue_dispatch(c->q, &ln, &t) || rdx_queue_wait(c->q, t, 60000))
+        goto out;
+    for (int i = 0; i < l->nbufs; i++)
+        if (l->bufs[i].is_output &&
+            rdx_buffer_download(bufs[l->bufs[i].arg], 0, l->bufs[i].data, l->bufs[i].size))
+            goto out;
+    rc = 0;
+out:
+    if (rc)
+        snprintf(msg, msglen, "%s", rdx_error_message());
+    for (int i = 0; i < RDX_ORACLE_MAX_ARGS; i++)
+        rdx_buffer_free(bufs[i]);
+    rdx_program_free(p);
+    return rc;
+}
+
+START_TEST(clang_kernels_match_the_host_oracle)
+{
+    char err[512];
+    rdx_oracle *o = rdx_oracle_prepare(NULL, err, sizeof err);
+    ck_assert_msg(o != NULL, "oracle setup: %s", err);
+    rt_fixture f;
+    rt_open(&f, 0);
+    ctx c = { f.dev, NULL };
+    RT_OK(rdx_queue_create(f.dev, RDX_QUEUE_COMPUTE, &c.q));
+    rdx_oracle_summary sum;
+    int failed = rdx_oracle_run_all(o, run_on_runtime, &c, &sum, stderr);
+    printf("runtime oracle: %d of %d launches passed (%d device failures, %d mismatches, %d "
+           "skipped)\n",
+           sum.passed, sum.launches, sum.device_failed, sum.mismatched, sum.skipped);
+    ck_assert_int_ge(sum.launches, 90);
+    ck_assert_msg(failed == 0, "%d launches failed (see above)", failed);
+    RT_OK(rdx_queue_destroy(c.q));
+    rdx_oracle_free(o);
+    rt_close(&f);
+}
+END_TEST
+
+TCase *rt_tcase_oracle(void)
+{
+    TCase *tc = tcase_create("oracle");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, clang_kernels_match_the_host_oracle);
+    return tc;
+}
