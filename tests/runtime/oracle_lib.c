@@ -1,6 +1,7 @@
 /*
  * tests/runtime/oracle_lib.c — the kernel oracle of tests/emu_oracle (its
- * library files, without its Check main), linked into this suite.
+ * library files, without its Check main) and the emulator suite's direct
+ * loader, linked into this suite.
  */
 #include "tests/emu_oracle/compare.c"
 #include "tests/emu_oracle/compile.c"
@@ -10,3 +11,5 @@
 #include "tests/emu_oracle/metadata.c"
 #include "tests/emu_oracle/oracle.c"
 #include "tests/emu_oracle/run.c"
+/* The emulator suite's direct loader: the reference the runtime path must match. */
+#include "tests/emu_kernels/emu_load.c"
