@@ -13,7 +13,7 @@
 
 uint32_t rt_hidden_lookup(const char *value_kind)
 {
-#define RT_HIDDEN_CMP_(e, s) \
+#define RT_HIDDEN_CMP_(e, s)    \
     if (!strcmp(value_kind, s)) \
         return RT_HIDDEN_##e;
     RT_HIDDEN_ARGS(RT_HIDDEN_CMP_)
@@ -40,7 +40,7 @@ rdx_status rt_launch_grid(const rdx_launch *l, rt_grid *g)
                 return rdx_fail(RDX_ERR_RANGE,
                                 "grid dimension %c: %u workgroups of %u work-items exceed 2^32 "
                                 "work-items",
-                                "xyz"[i], g->groups[i], g->block[i]);
+                                "xyz"[i], g -> groups[i], g -> block[i]);
             g->items[i] = (uint32_t)items;
         }
     }
@@ -174,10 +174,8 @@ rdx_status rt_pack_args(const rdx_kernel *k, const rdx_launch *l, const rdx_queu
                         const rt_grid *g, void *out, size_t cap, uint32_t *size)
 {
     if (l->nargs && !l->args)
-        return rdx_fail(RDX_ERR_INVALID, "kernel %s: %u arguments but no array", k->name,
-                        l->nargs);
-    return k->has_meta ? pack_meta(k, l, q, g, out, cap, size)
-                       : pack_natural(k, l, out, cap, size);
+        return rdx_fail(RDX_ERR_INVALID, "kernel %s: %u arguments but no array", k->name, l->nargs);
+    return k->has_meta ? pack_meta(k, l, q, g, out, cap, size) : pack_natural(k, l, out, cap, size);
 }
 
 rdx_status rdx_kernel_pack_args(const rdx_kernel *k, const rdx_launch *l, void *out, size_t cap,
@@ -211,13 +209,13 @@ void rt_user_sgprs(const rdx_kernel *k, const rdx_queue *q, uint64_t kernarg, ui
 {
     uint32_t n = 0, max = k->user_sgprs;
     uint64_t scratch = q->scratch.addr;
-#define PUT64(v)                                   \
-    do {                                           \
-        if (n + 2 <= max) {                        \
-            s[n] = (uint32_t)(v);                  \
+#define PUT64(v)                                        \
+    do {                                                \
+        if (n + 2 <= max) {                             \
+            s[n] = (uint32_t)(v);                       \
             s[n + 1] = (uint32_t)((uint64_t)(v) >> 32); \
-        }                                          \
-        n += 2;                                    \
+        }                                               \
+        n += 2;                                         \
     } while (0)
     memset(s, 0, 16 * sizeof *s);
     if (k->props & PROP_PRIVATE_SEGMENT_BUFFER) {
@@ -244,8 +242,7 @@ void rt_user_sgprs(const rdx_kernel *k, const rdx_queue *q, uint64_t kernarg, ui
 #undef PUT64
 }
 
-void rt_write_dispatch_packet(const rdx_kernel *k, const rdx_launch *l, void *cpu,
-                              uint64_t kernarg)
+void rt_write_dispatch_packet(const rdx_kernel *k, const rdx_launch *l, void *cpu, uint64_t kernarg)
 {
     if (!(k->props & PROP_DISPATCH_PTR))
         return;

@@ -62,8 +62,8 @@ rdx_status rdx_buffer_alloc(rdx_device *dev, uint64_t size, rdx_mem mem, rdx_buf
     if (mem != RDX_MEM_DEVICE && mem != RDX_MEM_HOST)
         return rdx_fail(RDX_ERR_INVALID, "rdx_buffer_alloc: unknown memory kind %d", (int)mem);
     rdx_buffer *b;
-    rdx_status st = buffer_new(dev, mem == RDX_MEM_DEVICE ? RT_HEAP_DEVICE : RT_HEAP_HOST, size, false,
-                               &b);
+    rdx_status st =
+        buffer_new(dev, mem == RDX_MEM_DEVICE ? RT_HEAP_DEVICE : RT_HEAP_HOST, size, false, &b);
     if (st)
         return st;
     if (b->r.cpu) {

@@ -51,8 +51,10 @@ rdx_status rdx_cmdbuf_dispatch(rdx_cmdbuf *cb, const rdx_launch *l)
         return rdx_fail(RDX_ERR_INVALID, "rdx_cmdbuf_dispatch: no kernel");
     const rdx_kernel *k = l->kernel;
     if (k->prog->dev != cb->dev)
-        return rdx_fail(RDX_ERR_INVALID, "rdx_cmdbuf_dispatch: kernel %s is loaded on another "
-                                         "device", k->name);
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_cmdbuf_dispatch: kernel %s is loaded on another "
+                        "device",
+                        k->name);
     if (k->scratch_per_item)
         return rdx_fail(RDX_ERR_UNSUPPORTED,
                         "rdx_cmdbuf_dispatch: kernel %s needs scratch; recorded dispatches have "

@@ -53,8 +53,9 @@ rdx_status rdx_queue_fill(rdx_queue *q, rdx_buffer *dst, uint64_t dst_off, uint3
     const char *what = "rdx_queue_fill";
     rdx_status st = check(q, dst, dst_off, n, what, "destination");
     if (st == RDX_OK && (n == 0 || n % 4 || dst_off % 4))
-        st = rdx_fail(RDX_ERR_INVALID, "%s: %llu bytes at offset %llu: need a non-zero multiple "
-                                       "of 4 at a 4-aligned offset",
+        st = rdx_fail(RDX_ERR_INVALID,
+                      "%s: %llu bytes at offset %llu: need a non-zero multiple "
+                      "of 4 at a 4-aligned offset",
                       what, (unsigned long long)n, (unsigned long long)dst_off);
     if (st)
         return st;

@@ -224,16 +224,18 @@ rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
     if (st == RDX_OK) {
         fill_info(dev);
         rdx_alloc_backing b = { obtain, release, dev };
-        rdx_alloc_config cfg = { .block_size = RT_BLOCK_BYTES, .block_align = 4096,
-                                 .fit = RDX_ALLOC_FIRST_FIT, .keep_empty = 1 };
+        rdx_alloc_config cfg = { .block_size = RT_BLOCK_BYTES,
+                                 .block_align = 4096,
+                                 .fit = RDX_ALLOC_FIRST_FIT,
+                                 .keep_empty = 1 };
         st = rdx_alloc_create(&b, &cfg, &dev->heap);
     }
     if (st == RDX_OK)
         st = rt_heap_alloc(dev, RT_HEAP_SYNC, RT_SIGNAL_SLOTS * RDX_SIGNAL_SLOT_BYTES, 64,
                            &dev->signal_mem);
     if (st == RDX_OK)
-        st = rdx_signal_pool_create(dev->signal_mem.addr, dev->signal_mem.cpu,
-                                    dev->signal_mem.size, &dev->signals);
+        st = rdx_signal_pool_create(dev->signal_mem.addr, dev->signal_mem.cpu, dev->signal_mem.size,
+                                    &dev->signals);
     if (st == RDX_OK)
         st = rdx_kfd_event_create(dev->kfd, RDX_KFD_EVENT_MEMORY, 1, &dev->ev_memory);
     if (st == RDX_OK)
@@ -269,10 +271,8 @@ rdx_status rdx_device_close(rdx_device *dev)
     dev->copy_queue = NULL;
     rdx_buffer_free(dev->staging);
     dev->staging = NULL;
-    const char *what[] = { "command buffer(s)", "queue(s)", "fence(s)", "program(s)",
-                           "buffer(s)" };
-    rt_list *lists[] = { &dev->cmdbufs, &dev->queues, &dev->fences, &dev->programs,
-                         &dev->buffers };
+    const char *what[] = { "command buffer(s)", "queue(s)", "fence(s)", "program(s)", "buffer(s)" };
+    rt_list *lists[] = { &dev->cmdbufs, &dev->queues, &dev->fences, &dev->programs, &dev->buffers };
     for (int i = 0; i < 5; i++) {
         unsigned n = 0;
         while (lists[i]->next != lists[i]) {
@@ -348,8 +348,7 @@ void rt_device_record_fault(rdx_device *dev)
         uint64_t done = __atomic_load_n(&q->timeline.slot->value, __ATOMIC_ACQUIRE);
         uint64_t sub = __atomic_load_n(&q->submitted, __ATOMIC_ACQUIRE);
         if (sub > done && !q->faulted) {
-            snprintf(q->fault_msg, sizeof q->fault_msg, "%s%s%s", msg, *detail ? "; " : "",
-                     detail);
+            snprintf(q->fault_msg, sizeof q->fault_msg, "%s%s%s", msg, *detail ? "; " : "", detail);
             __atomic_store_n(&q->failed_from, done + 1, __ATOMIC_RELEASE);
             __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
             __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);

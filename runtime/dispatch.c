@@ -47,8 +47,8 @@ rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
     return RDX_OK;
 }
 
-rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g,
-                             uint64_t kernarg, uint64_t packet, rdx_pm4_cmdbuf *cb)
+rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g, uint64_t kernarg,
+                             uint64_t packet, rdx_pm4_cmdbuf *cb)
 {
     const rdx_kernel *k = l->kernel;
     rdx_pm4_dispatch_desc d;
@@ -99,8 +99,7 @@ rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g
 
 /* With q->lock held: kernarg space for ticket t, waiting for the GPU when
  * the ring is full. */
-static rdx_status kernarg_space(rdx_queue *q, uint32_t bytes, uint64_t t, uint64_t *gpu,
-                                void **cpu)
+static rdx_status kernarg_space(rdx_queue *q, uint32_t bytes, uint64_t t, uint64_t *gpu, void **cpu)
 {
     for (;;) {
         rdx_status st = rdx_kernarg_ring_alloc(q->kernargs, bytes, 64, t, gpu, cpu);
@@ -109,8 +108,7 @@ static rdx_status kernarg_space(rdx_queue *q, uint32_t bytes, uint64_t t, uint64
         uint64_t oldest = rdx_kernarg_ring_oldest_fence(q->kernargs);
         if (oldest == UINT64_MAX || oldest >= t)
             return st; /* can never fit */
-        st = rt_wait_value(q->dev, q, &q->timeline.slot->value, oldest, q->ev,
-                           RT_INTERNAL_WAIT_MS);
+        st = rt_wait_value(q->dev, q, &q->timeline.slot->value, oldest, q->ev, RT_INTERNAL_WAIT_MS);
         if (st)
             return rdx_fail_context(st, "waiting for kernarg space");
         rdx_kernarg_ring_complete(q->kernargs, rdx_queue_completed(q));
@@ -125,15 +123,15 @@ rdx_status rdx_queue_dispatch(rdx_queue *q, const rdx_launch *l, uint64_t *ticke
         return rdx_fail(RDX_ERR_INVALID, "rdx_queue_dispatch: no kernel");
     const rdx_kernel *k = l->kernel;
     if (k->prog->dev != q->dev)
-        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_dispatch: kernel %s is loaded on another device",
-                        k->name);
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_dispatch: kernel %s is loaded on another device", k->name);
     rt_grid g;
     rdx_status st = rt_launch_grid(l, &g);
     if (st)
         return rdx_fail_context(st, "kernel %s", k->name);
     if (k->lds_bytes + (uint64_t)l->dynamic_lds > 65536)
-        return rdx_fail(RDX_ERR_INVALID, "kernel %s: %u + %u bytes of LDS (at most 65536)",
-                        k->name, k->lds_bytes, l->dynamic_lds);
+        return rdx_fail(RDX_ERR_INVALID, "kernel %s: %u + %u bytes of LDS (at most 65536)", k->name,
+                        k->lds_bytes, l->dynamic_lds);
     uint32_t mem[RT_MAX_DISPATCH_DW];
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init_fixed(&cb, mem, RT_MAX_DISPATCH_DW);

@@ -120,11 +120,11 @@ struct rdx_queue {
     rdx_kfd_queue *kq;
     pthread_mutex_t lock; /* submissions */
 
-    rdx_signal timeline; /* value = last completed ticket */
-    rdx_kfd_event *ev;   /* raised with every completion */
-    uint64_t submitted;  /* last ticket handed out */
+    rdx_signal timeline;               /* value = last completed ticket */
+    rdx_kfd_event *ev;                 /* raised with every completion */
+    uint64_t submitted;                /* last ticket handed out */
     uint64_t failed_from, failed_upto; /* tickets in [from, upto] were lost to the last fault */
-    int faulted;          /* recreate the KFD queue before the next submission */
+    int faulted;                       /* recreate the KFD queue before the next submission */
     char fault_msg[1024];
 
     /* compute queues */
@@ -133,7 +133,7 @@ struct rdx_queue {
     uint64_t *ts_cpu; /* RT_TS_SLOTS x {start, end} */
     uint64_t ts_gpu;
     uint64_t ts_ticket[RT_TS_SLOTS];
-    uint64_t queue_block; /* zeroed 256 bytes, the queue_ptr SGPRs' target */
+    uint64_t queue_block;     /* zeroed 256 bytes, the queue_ptr SGPRs' target */
     rdx_alloc_region scratch; /* device heap; grown on demand */
     uint32_t scratch_wave_bytes, scratch_waves;
     uint64_t dispatch_id;
@@ -212,8 +212,8 @@ rdx_status rt_launch_grid(const rdx_launch *l, rt_grid *g);
 /* dispatch.c */
 /* Build one dispatch of l into cb (kernarg already written at `kernarg`;
  * scratch from q when the kernel needs it). */
-rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g,
-                             uint64_t kernarg, uint64_t packet, rdx_pm4_cmdbuf *cb);
+rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g, uint64_t kernarg,
+                             uint64_t packet, rdx_pm4_cmdbuf *cb);
 /* Ensure q has scratch for k (with q->lock held; waits for q to go idle when
  * it must grow). */
 rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k);

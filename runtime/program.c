@@ -193,8 +193,8 @@ static rdx_status kernel_init(rdx_kernel *k, rdx_program *prog, const rdx_codeob
     k->lds_bytes = ck->kd.group_segment_fixed_size;
     k->scratch_per_item = ck->kd.private_segment_fixed_size;
     k->kernarg_size = ck->kd.kernarg_size;
-    k->kernarg_align = ck->has_meta && ck->meta.kernarg_segment_align ? ck->meta.kernarg_segment_align
-                                                                       : 16;
+    k->kernarg_align =
+        ck->has_meta && ck->meta.kernarg_segment_align ? ck->meta.kernarg_segment_align : 16;
     if (k->kernarg_align < 16)
         k->kernarg_align = 16;
     if (ck->has_meta && ck->meta.kernarg_segment_size > k->kernarg_size)
@@ -239,8 +239,8 @@ static rdx_status load(rdx_device *dev, const rdx_codeobj *co, const uint8_t *el
         if (st)
             return st;
     }
-    rdx_status st = rt_heap_alloc(dev, RT_HEAP_CODE, im.hi - im.lo ? im.hi - im.lo : 256, 4096,
-                                  &p->code);
+    rdx_status st =
+        rt_heap_alloc(dev, RT_HEAP_CODE, im.hi - im.lo ? im.hi - im.lo : 256, 4096, &p->code);
     if (st)
         return st;
     uint8_t *dst = p->code.cpu;
@@ -346,8 +346,7 @@ rdx_status rdx_program_find(const rdx_program *p, const char *name, const rdx_ke
     char list[512] = "";
     size_t n = 0;
     for (size_t i = 0; i < p->nkernels && n + 2 < sizeof list; i++)
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "",
-                              p->kernels[i].name);
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", p->kernels[i].name);
     return rdx_fail(RDX_ERR_NOT_FOUND, "no kernel '%s' in the program (it has: %s)", name,
                     p->nkernels ? list : "no kernels");
 }

@@ -36,7 +36,8 @@ static inline void cpu_relax(void)
 
 static rdx_status kq_create(rdx_queue *q)
 {
-    rdx_kfd_queue_kind kind = q->kind == RDX_QUEUE_COPY ? RDX_KFD_QUEUE_SDMA : RDX_KFD_QUEUE_COMPUTE;
+    rdx_kfd_queue_kind kind =
+        q->kind == RDX_QUEUE_COPY ? RDX_KFD_QUEUE_SDMA : RDX_KFD_QUEUE_COMPUTE;
     return rdx_kfd_queue_create(q->dev->kfd, q->dev->gpu, kind, RT_RING_BYTES, &q->kq);
 }
 
@@ -284,8 +285,8 @@ rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t 
             return rdx_fail(RDX_ERR_TIMEOUT,
                             "%s%u: value %llu not reached after %u ms (it is %llu): the GPU "
                             "seems hung",
-                            q ? "queue " : "fence ", q ? qid(q) : 0,
-                            (unsigned long long)target, timeout_ms,
+                            q ? "queue " : "fence ", q ? qid(q) : 0, (unsigned long long)target,
+                            timeout_ms,
                             (unsigned long long)__atomic_load_n(value, __ATOMIC_ACQUIRE));
         uint32_t slice = 20;
         if (timeout_ms != UINT32_MAX && (limit - el) / 1000000u < slice)
@@ -297,15 +298,15 @@ rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t 
         else if (st && st != RDX_ERR_TIMEOUT)
             return st;
         if (!q && st == RDX_ERR_FAULT && __atomic_load_n(value, __ATOMIC_ACQUIRE) < target)
-            return rdx_fail(RDX_ERR_FAULT, "while waiting for a fence: %s",
-                            rdx_error_message());
+            return rdx_fail(RDX_ERR_FAULT, "while waiting for a fence: %s", rdx_error_message());
     }
 }
 
 rdx_status rdx_queue_wait(rdx_queue *q, uint64_t ticket, uint32_t timeout_ms)
 {
     if (ticket > rdx_queue_submitted(q))
-        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_wait: ticket %llu was never submitted (last %llu)",
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_wait: ticket %llu was never submitted (last %llu)",
                         (unsigned long long)ticket, (unsigned long long)rdx_queue_submitted(q));
     rdx_status st = rt_wait_value(q->dev, q, &q->timeline.slot->value, ticket, q->ev, timeout_ms);
     if (st == RDX_OK && q->kernargs) {

@@ -119,8 +119,8 @@ static int parse_arg(const char *spec, cli_arg *a)
     if (kl == 3 && (!strncmp(spec, "u32", 3) || !strncmp(spec, "u64", 3))) {
         uint64_t x;
         if (parse_u64(v, &x) || (spec[1] == '3' && x > UINT32_MAX))
-            return rdx_cli_usage_error(CMD, "--arg %s: expected an unsigned %s-bit integer",
-                                       spec, spec[1] == '3' ? "32" : "64");
+            return rdx_cli_usage_error(CMD, "--arg %s: expected an unsigned %s-bit integer", spec,
+                                       spec[1] == '3' ? "32" : "64");
         a->arg = spec[1] == '3' ? rdx_arg_u32((uint32_t)x) : rdx_arg_u64(x);
         return 0;
     }
@@ -176,8 +176,8 @@ static void signature(const rdx_kernel *k, char *buf, size_t size)
     size_t n = (size_t)snprintf(buf, size, "%s(", rdx_kernel_name(k));
     for (uint32_t i = 0; i < rdx_kernel_arg_count(k) && n < size; i++) {
         const rdx_kernel_arg *a = rdx_kernel_arg_at(k, i);
-        n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s [%u bytes]", i ? ", " : "",
-                              a->type_name, *a->type_name ? " " : "", a->name, a->size);
+        n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s [%u bytes]", i ? ", " : "", a->type_name,
+                              *a->type_name ? " " : "", a->name, a->size);
     }
     if (n < size)
         snprintf(buf + n, size - n, ")");
@@ -234,8 +234,8 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         return rdx_cli_usage_error(CMD, "%s\nthe kernel is %s", rdx_error_message(), sig);
     }
     printf("kernel: %s, grid %ux%ux%u workgroups of %ux%ux%u, %u argument bytes%s\n",
-           rdx_kernel_name(k), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1],
-           l.block[2], size, rdx_kernel_has_metadata(k) ? "" : " (no metadata: packed)");
+           rdx_kernel_name(k), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+           size, rdx_kernel_has_metadata(k) ? "" : " (no metadata: packed)");
     if (rdx_queue_create(s->dev, RDX_QUEUE_COMPUTE, &s->q))
         return rdx_cli_fail(CMD);
     uint64_t total = 0;
@@ -263,8 +263,8 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         free(data);
         if (st)
             return rdx_cli_fail(CMD);
-        printf("wrote argument %u (%llu bytes) to %s\n", outs[i].arg,
-               (unsigned long long)a->size, outs[i].path);
+        printf("wrote argument %u (%llu bytes) to %s\n", outs[i].arg, (unsigned long long)a->size,
+               outs[i].path);
     }
     return RDX_EXIT_OK;
 }

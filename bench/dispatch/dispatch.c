@@ -142,8 +142,7 @@ int main(void)
            per_dispatch, per_dispatch_cpu, GOAL_NS, per_dispatch_cpu < GOAL_NS ? "met" : "MISSED");
     printf("  memcpy of %d PM4 dwords  %8.1f ns   ratio %.1fx\n", DW, memcpy_ns,
            per_dispatch / memcpy_ns);
-    printf("  plain function call      %8.1f ns   ratio %.1fx\n", call_ns,
-           per_dispatch / call_ns);
+    printf("  plain function call      %8.1f ns   ratio %.1fx\n", call_ns, per_dispatch / call_ns);
     printf("round trip (dispatch + wait) %.1f us   ratio to host cost %.0fx\n", trip_ns / 1e3,
            trip_ns / per_dispatch);
     if (rdx_queue_destroy(q))

@@ -100,8 +100,8 @@ const rdx_device_info *rdx_device_get_info(const rdx_device *dev);
 /* Live object counts of a device (for leak checks). */
 typedef struct rdx_device_stats {
     uint32_t buffers, programs, queues, fences, cmdbufs;
-    uint64_t bytes_in_use;   /* sub-allocated bytes (all heaps) */
-    uint64_t bytes_backing;  /* KFD allocations held by the heaps */
+    uint64_t bytes_in_use;     /* sub-allocated bytes (all heaps) */
+    uint64_t bytes_backing;    /* KFD allocations held by the heaps */
     uint64_t queue_recoveries; /* queues recreated after a fault */
 } rdx_device_stats;
 void rdx_device_get_stats(rdx_device *dev, rdx_device_stats *out);

@@ -80,14 +80,33 @@ static void build_kernels(void)
     char *obj = in_dir("kernels.o"), *aobj = in_dir("add_value.o");
     rt_kernels_co = in_dir("kernels.co");
     rt_asm_co = in_dir("add_value.co");
-    char *cc[] = { clang, "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                   "-mcpu=gfx1100", "-nogpulib", "-cl-kernel-arg-info", "-O2", "-Itests/data/emu", "-c",
-                   "tests/data/runtime/kernels.cl", "-o", obj, NULL };
+    char *cc[] = { clang,
+                   "-x",
+                   "cl",
+                   "-cl-std=CL2.0",
+                   "-target",
+                   "amdgcn-amd-amdhsa",
+                   "-mcpu=gfx1100",
+                   "-nogpulib",
+                   "-cl-kernel-arg-info",
+                   "-O2",
+                   "-Itests/data/emu",
+                   "-c",
+                   "tests/data/runtime/kernels.cl",
+                   "-o",
+                   obj,
+                   NULL };
     run_tool(cc);
     char *ld[] = { lld, "--no-undefined", "-shared", obj, "-o", rt_kernels_co, NULL };
     run_tool(ld);
-    char *as[] = { mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj",
-                   "tests/data/runtime/add_value.s", "-o", aobj, NULL };
+    char *as[] = { mc,
+                   "-triple=amdgcn-amd-amdhsa",
+                   "-mcpu=gfx1100",
+                   "-filetype=obj",
+                   "tests/data/runtime/add_value.s",
+                   "-o",
+                   aobj,
+                   NULL };
     run_tool(as);
     char *ld2[] = { lld, "-shared", aobj, "-o", rt_asm_co, NULL };
     run_tool(ld2);

@@ -12,7 +12,8 @@ void rt_open(rt_fixture *f, int load)
 {
     memset(f, 0, sizeof *f);
     RT_OK(rdx_emudev_create(NULL, &f->emu));
-    rdx_device_options o = { .os = rdx_emudev_os(f->emu), .fault_detail = detail,
+    rdx_device_options o = { .os = rdx_emudev_os(f->emu),
+                             .fault_detail = detail,
                              .fault_detail_user = f->emu };
     RT_OK(rdx_device_open(&o, &f->dev));
     if (load)

@@ -26,11 +26,11 @@ void rt_close(rt_fixture *f);
 /* The kernel `name` of f->prog. */
 const rdx_kernel *rt_kernel(rt_fixture *f, const char *name);
 /* Assert st == RDX_OK, printing the error message otherwise. */
-#define RT_OK(expr)                                                                        \
-    do {                                                                                   \
-        rdx_status st_ = (expr);                                                           \
-        ck_assert_msg(st_ == RDX_OK, "%s: %s: %s", #expr, rdx_status_name(st_),            \
-                      rdx_error_message());                                                \
+#define RT_OK(expr)                                                             \
+    do {                                                                        \
+        rdx_status st_ = (expr);                                                \
+        ck_assert_msg(st_ == RDX_OK, "%s: %s: %s", #expr, rdx_status_name(st_), \
+                      rdx_error_message());                                     \
     } while (0)
 
 /* A launch of k with grid groups x block (1-D). */

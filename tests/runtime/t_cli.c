@@ -31,9 +31,9 @@ START_TEST(run_writes_outputs_and_times)
     char argin[300], argout[300];
     snprintf(argin, sizeof argin, "file:%s", inp);
     snprintf(argout, sizeof argout, "0:%s", outp);
-    const char *a[] = { rt_kernels_co, "--kernel", "add_one", "--grid", "2", "--block", "64",
-                        "--arg", argin, "--arg", "i32:100", "--out", argout, "--repeat", "3",
-                        NULL };
+    const char *a[] = { rt_kernels_co, "--kernel", "add_one", "--grid", "2",       "--block",
+                        "64",          "--arg",    argin,     "--arg",  "i32:100", "--out",
+                        argout,        "--repeat", "3",       NULL };
     rdx_test_proc p;
     ck_assert_msg(rdx(a, &p) == 0, "rdx run failed: %s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "device: "));
@@ -49,8 +49,8 @@ START_TEST(run_writes_outputs_and_times)
     free(out);
 
     /* An llvm-mc kernel without metadata: arguments packed. */
-    const char *b[] = { rt_asm_co, "--grid", "2", "--block", "64", "--arg", "zeros:512",
-                        "--arg", "u32:9", "--out", argout, NULL };
+    const char *b[] = { rt_asm_co,   "--grid", "2",     "--block", "64",   "--arg",
+                        "zeros:512", "--arg",  "u32:9", "--out",   argout, NULL };
     ck_assert_msg(rdx(b, &p) == 0, "rdx run failed: %s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "no metadata: packed"));
     rdx_test_proc_free(&p);
@@ -84,8 +84,7 @@ START_TEST(run_usage_errors_exit_2)
           "unknown kind 'bogus'");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "u32:-1", NULL },
           "unsigned 32-bit");
-    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "file:/nonexistent",
-                            NULL },
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "file:/nonexistent", NULL },
           "/nonexistent");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", NULL }, "choose one with --kernel");
     usage((const char *[]){ co, "--kernel", "nope", "--grid", "1", "--block", "1", NULL },
@@ -116,9 +115,8 @@ END_TEST
 
 START_TEST(run_gpu_fault_exits_1_with_the_report)
 {
-    const char *a[] = { rt_kernels_co, "--kernel", "poke",   "--grid",        "1",
-                        "--block",     "32",       "--arg",  "zeros:64",      "--arg",
-                        "u64:68719476736",         NULL };
+    const char *a[] = { rt_kernels_co, "--kernel", "poke",  "--grid",          "1", "--block", "32",
+                        "--arg",       "zeros:64", "--arg", "u64:68719476736", NULL };
     rdx_test_proc p;
     int rc = rdx(a, &p);
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);

@@ -22,9 +22,14 @@ START_TEST(sdma_copies_of_odd_sizes_and_offsets)
     memset(want, 0, total);
     /* (dst offset, src offset, bytes): single bytes, unaligned heads and tails,
      * a page plus one, and copies split at the 4 MiB packet limit. */
-    const uint64_t cases[][3] = { { 0, 0, 1 },        { 3, 1, 1 },          { 1, 7, 13 },
-                                  { 17, 0, 4095 },    { 4099, 5, 4097 },    { 9000, 3, 70001 },
-                                  { 100001, 1, (4u << 20) + 3 },            { 5u << 20, 64, 4u << 20 } };
+    const uint64_t cases[][3] = { { 0, 0, 1 },
+                                  { 3, 1, 1 },
+                                  { 1, 7, 13 },
+                                  { 17, 0, 4095 },
+                                  { 4099, 5, 4097 },
+                                  { 9000, 3, 70001 },
+                                  { 100001, 1, (4u << 20) + 3 },
+                                  { 5u << 20, 64, 4u << 20 } };
     uint64_t last = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         uint64_t d = cases[c][0], s = cases[c][1], n = cases[c][2];

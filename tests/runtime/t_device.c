@@ -129,7 +129,11 @@ START_TEST(programs_list_kernels_and_arguments)
     ck_assert_uint_eq(rdx_kernel_scratch_bytes(rt_kernel(&f, "empty")), 0);
 
     rdx_program *p;
-    ck_assert_int_eq(rdx_program_load(f.dev, "\x7f" "ELF", 4, "junk.co", &p), RDX_ERR_PARSE);
+    ck_assert_int_eq(rdx_program_load(f.dev,
+                                      "\x7f"
+                                      "ELF",
+                                      4, "junk.co", &p),
+                     RDX_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "junk.co"));
     ck_assert_int_ne(rdx_program_load_file(f.dev, "/nonexistent.co", &p), RDX_OK);
     rt_close(&f);

@@ -72,8 +72,8 @@ START_TEST(arguments_of_every_size)
     rdx_arg s = { RDX_ARG_VALUE, NULL, 0, 2, { { 0 } } };
     int16_t sv = -1234;
     memcpy(s.v.bytes, &sv, 2);
-    rdx_arg args[] = { rdx_arg_buffer(out), c, rdx_arg_f64(3.25), s,
-                       rdx_arg_u64((uint64_t)-77), rdx_arg_f32(0.5f) };
+    rdx_arg args[] = { rdx_arg_buffer(out), c, rdx_arg_f64(3.25), s, rdx_arg_u64((uint64_t)-77),
+                       rdx_arg_f32(0.5f) };
     rdx_launch l = rt_launch1(rt_kernel(&f, "mixed"), 1, 32, args, 6);
     uint64_t t;
     RT_OK(rdx_queue_dispatch(q, &l, &t));

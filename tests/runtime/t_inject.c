@@ -128,7 +128,8 @@ START_TEST(every_call_site_fails_cleanly)
         RT_OK(rdx_emudev_create(NULL, &emu));
         RT_OK(rdx_emudev_inject(emu, c->request, nth, err));
         result r = { RDX_OK, "" };
-        rdx_device_options o = { .os = rdx_emudev_os(emu), .fault_detail = detail,
+        rdx_device_options o = { .os = rdx_emudev_os(emu),
+                                 .fault_detail = detail,
                                  .fault_detail_user = emu };
         rdx_device *dev = NULL;
         note(&r, rdx_device_open(&o, &dev));
@@ -173,8 +174,8 @@ START_TEST(every_call_site_fails_cleanly)
                               before.reservations == 0,
                           "%s #%u leaked: %u bos, %u mapped, %u queues, %u events, %u fds, %u "
                           "reservations",
-                          c->name, nth, before.bos, before.gpu_mapped, before.queues,
-                          before.events, before.open_fds, before.reservations);
+                          c->name, nth, before.bos, before.gpu_mapped, before.queues, before.events,
+                          before.open_fds, before.reservations);
         rdx_emudev_destroy(emu);
         if (pending)
             break;

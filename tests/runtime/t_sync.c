@@ -168,8 +168,8 @@ START_TEST(threads_submit_to_one_queue)
     thread_arg ta[T];
     pthread_t th[T];
     for (int i = 0; i < T; i++) {
-        ta[i] = (thread_arg){ q, rt_launch1(rt_kernel(&f, "add_one"), 1, 32, args, 2), PER,
-                              RDX_OK };
+        ta[i] =
+            (thread_arg){ q, rt_launch1(rt_kernel(&f, "add_one"), 1, 32, args, 2), PER, RDX_OK };
         ck_assert_int_eq(pthread_create(&th[i], NULL, submitter, &ta[i]), 0);
     }
     for (int i = 0; i < T; i++) {
