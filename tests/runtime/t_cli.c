@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/runtime/rt_test.h"
 
@@ -129,6 +130,39 @@ START_TEST(run_gpu_fault_exits_1_with_the_report)
 }
 END_TEST
 
+/* The whole end-to-end path (device open, device buffers and SDMA uploads,
+ * program load, dispatch, wait, download, close) under valgrind: no invalid
+ * access, no leak.  Skipped (with a note) where valgrind is not installed. */
+START_TEST(run_is_valgrind_clean)
+{
+    if (access("/usr/bin/valgrind", X_OK) != 0) {
+        printf("run_is_valgrind_clean: /usr/bin/valgrind not installed, skipped\n");
+        return;
+    }
+    if (getenv("RDX_SANITIZE") && *getenv("RDX_SANITIZE"))
+        return; /* ASan builds cannot run under valgrind */
+    char *outp = rdx_test_tmp_path("vg.bin");
+    char argout[300];
+    snprintf(argout, sizeof argout, "0:%s", outp);
+    const char *argv[] = { "/usr/bin/valgrind", "-q", "--error-exitcode=9", "--leak-check=full",
+                           "--errors-for-leak-kinds=definite,indirect", rdx_test_rdx_path(),
+                           "run", rt_kernels_co, "--kernel", "add_one", "--grid", "1", "--block",
+                           "64", "--arg", "zeros:256", "--arg", "i32:64", "--out", argout,
+                           "--device", "emu", NULL };
+    rdx_test_proc p;
+    int rc = rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(rc == 0, "valgrind exit %d:\n%s", rc, p.err);
+    rdx_test_proc_free(&p);
+    size_t len;
+    int32_t *out = (int32_t *)rdx_test_read_file(outp, &len);
+    ck_assert_uint_eq(len, 256);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(out[i], 1);
+    free(out);
+    free(outp);
+}
+END_TEST
+
 TCase *rt_tcase_cli(void)
 {
     TCase *tc = tcase_create("cli");
@@ -136,5 +170,6 @@ TCase *rt_tcase_cli(void)
     tcase_add_test(tc, run_writes_outputs_and_times);
     tcase_add_test(tc, run_usage_errors_exit_2);
     tcase_add_test(tc, run_gpu_fault_exits_1_with_the_report);
+    tcase_add_test(tc, run_is_valgrind_clean);
     return tc;
 }
