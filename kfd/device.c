@@ -3,6 +3,7 @@
  * render nodes, VM acquisition and process apertures.
  */
 #include "kfd/internal.h"
+#include "kfd/memory.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,11 +136,7 @@ rdx_status rdx_kfd_close(rdx_kfd *k)
         /* The kernel refuses to free the signal page (EPERM); unmap it and let
          * closing /dev/kfd release it with the process. */
         rdx_kfd_mem *m = k->event_page;
-        uint32_t id = k->gpus[m->gpu].info.gpu_id;
-        struct kfd_ioctl_unmap_memory_from_gpu_args um = {
-            .handle = m->handle, .device_ids_array_ptr = (uint64_t)(uintptr_t)&id, .n_devices = 1
-        };
-        st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um);
+        st = rdx_kfd_mem_map(k, m, 0);
         if (st != RDX_OK)
             rdx_fail_context(st, "rdx_kfd_close: event page");
         rdx_kfd_os_munmap(k->os, m->reserved, m->size);
@@ -176,4 +173,24 @@ uint32_t rdx_kfd_gpu_count(const rdx_kfd *k)
 const rdx_kfd_gpu_info *rdx_kfd_gpu(const rdx_kfd *k, uint32_t index)
 {
     return index < k->gpu_count ? &k->gpus[index].info : NULL;
+}
+
+rdx_status rdx_kfd_clock_counters(rdx_kfd *k, uint32_t gpu, rdx_kfd_clocks *out)
+{
+    if (gpu >= k->gpu_count)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_clock_counters: gpu index %u, have %u", gpu,
+                        k->gpu_count);
+    struct kfd_ioctl_get_clock_counters_args a = { 0 };
+    a.gpu_id = k->gpus[gpu].info.gpu_id;
+    rdx_status st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_GET_CLOCK_COUNTERS, &a);
+    if (st != RDX_OK)
+        return st;
+    out->gpu_counter = a.gpu_clock_counter;
+    out->cpu_raw_ns = a.cpu_clock_counter;
+    /* system_clock_freq is 1 GHz on Linux: the counter is already in ns. */
+    out->boottime_ns = a.system_clock_freq == 1000000000ull
+                           ? a.system_clock_counter
+                           : (uint64_t)((double)a.system_clock_counter * 1e9 /
+                                        (double)(a.system_clock_freq ? a.system_clock_freq : 1));
+    return RDX_OK;
 }

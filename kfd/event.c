@@ -22,7 +22,7 @@ static rdx_status event_page(rdx_kfd *k, rdx_kfd_mem **fresh)
         return RDX_OK;
     rdx_kfd_mem_desc d = { .kind = RDX_KFD_MEM_GTT,
                            .size = KFD_SIGNAL_EVENT_LIMIT * 8,
-                           .flags = RDX_KFD_MEM_UNCACHED,
+                           .flags = RDX_KFD_MEM_UNCACHED | RDX_KFD_MEM_ALL_GPUS,
                            .userptr = NULL };
     rdx_status st = rdx_kfd_mem_alloc(k, 0, &d, fresh);
     if (st != RDX_OK)

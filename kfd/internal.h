@@ -43,6 +43,7 @@ struct rdx_kfd_mem {
     void *cpu;        /* CPU view (== gpu_addr) or NULL */
     void *reserved;   /* the VA reservation we own, or NULL (USERPTR) */
     uint64_t map_off; /* the mmap offset used for the CPU view */
+    int all_gpus;     /* mapped into every GPU's VM */
 };
 
 struct rdx_kfd_queue {

@@ -67,15 +67,38 @@ static uint32_t ioc_flags(const rdx_kfd_mem_desc *d)
     return f;
 }
 
-static rdx_status map_to_gpu(rdx_kfd *k, rdx_kfd_mem *m, int map)
+/* (Un)map m in its GPU's VM, or in every GPU's (owner first). */
+rdx_status rdx_kfd_mem_map(rdx_kfd *k, rdx_kfd_mem *m, int map)
 {
-    uint32_t id = k->gpus[m->gpu].info.gpu_id;
+    uint32_t stack_ids[8], *ids = stack_ids, n = m->all_gpus ? k->gpu_count : 1;
+    if (n > 8 && !(ids = malloc(n * sizeof *ids)))
+        return rdx_fail(RDX_ERR_NOMEM, "mapping memory: out of memory");
+    ids[0] = k->gpus[m->gpu].info.gpu_id;
+    for (uint32_t i = 0, j = 1; j < n; i++)
+        if (i != m->gpu)
+            ids[j++] = k->gpus[i].info.gpu_id;
     struct kfd_ioctl_map_memory_to_gpu_args a = { .handle = m->handle,
-                                                  .device_ids_array_ptr = (uint64_t)(uintptr_t)&id,
-                                                  .n_devices = 1 };
+                                                  .device_ids_array_ptr = (uint64_t)(uintptr_t)ids,
+                                                  .n_devices = n };
+    rdx_status st;
     if (map)
-        return RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &a);
-    return RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &a);
+        st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &a);
+    else
+        st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &a);
+    if (map && st != RDX_OK && a.n_success) {
+        /* Undo the devices that did map (the kernel reports how many). */
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        struct kfd_ioctl_unmap_memory_from_gpu_args u = { .handle = m->handle,
+                                                          .device_ids_array_ptr =
+                                                              a.device_ids_array_ptr,
+                                                          .n_devices = a.n_success };
+        (void)RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &u);
+        rdx_fail(st, "%s", msg);
+    }
+    if (ids != stack_ids)
+        free(ids);
+    return st;
 }
 
 rdx_status rdx_kfd_mem_alloc_at(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc *d, int cpu_fd,
@@ -89,6 +112,9 @@ rdx_status rdx_kfd_mem_alloc_at(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc
                         !d             ? "no descriptor"
                         : d->size == 0 ? "size 0"
                                        : "unknown memory kind");
+    if (d->size > (1ull << 47))
+        return rdx_fail(RDX_ERR_RANGE, "rdx_kfd_mem_alloc: size %llu exceeds the address space",
+                        (unsigned long long)d->size);
     if (d->kind == RDX_KFD_MEM_USERPTR && !d->userptr)
         return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_mem_alloc: USERPTR without a pointer");
     if (d->kind == RDX_KFD_MEM_DOORBELL && d->size != RDX_KFD_DOORBELL_SLICE)
@@ -100,6 +126,7 @@ rdx_status rdx_kfd_mem_alloc_at(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc
         return rdx_fail(RDX_ERR_NOMEM, "rdx_kfd_mem_alloc: out of memory");
     m->gpu = gpu;
     m->kind = d->kind;
+    m->all_gpus = (d->flags & RDX_KFD_MEM_ALL_GPUS) != 0;
     rdx_status st;
     struct kfd_ioctl_alloc_memory_of_gpu_args a = { 0 };
     if (d->kind == RDX_KFD_MEM_USERPTR) {
@@ -134,7 +161,7 @@ rdx_status rdx_kfd_mem_alloc_at(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc
         goto fail_reserved;
     m->handle = a.handle;
     m->map_off = a.mmap_offset;
-    if ((st = map_to_gpu(k, m, 1)) != RDX_OK)
+    if ((st = rdx_kfd_mem_map(k, m, 1)) != RDX_OK)
         goto fail_alloc;
     if (cpu_fd < 0 && (d->kind == RDX_KFD_MEM_VRAM_HOST || d->kind == RDX_KFD_MEM_GTT)) {
         cpu_fd = g->drm_fd;
@@ -156,7 +183,7 @@ rdx_status rdx_kfd_mem_alloc_at(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc
     return RDX_OK;
 
 fail_map:
-    (void)map_to_gpu(k, m, 0);
+    (void)rdx_kfd_mem_map(k, m, 0);
 fail_alloc: {
     struct kfd_ioctl_free_memory_of_gpu_args f = { .handle = m->handle };
     (void)RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &f);
@@ -181,7 +208,7 @@ rdx_status rdx_kfd_mem_free(rdx_kfd *k, rdx_kfd_mem *m)
         return RDX_OK;
     rdx_kfd_mem_kind m_kind = m->kind;
     uint64_t m_addr = m->gpu_addr;
-    rdx_status first = map_to_gpu(k, m, 0);
+    rdx_status first = rdx_kfd_mem_map(k, m, 0);
     char msg[512] = "";
     if (first != RDX_OK)
         snprintf(msg, sizeof msg, "%s", rdx_error_message());

@@ -192,6 +192,8 @@ rdx_status rdx_kfd_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q)
 
 rdx_status rdx_kfd_queue_submit(rdx_kfd_queue *q, const uint32_t *dw, size_t ndw)
 {
+    if (ndw == 0)
+        return RDX_OK;
     uint64_t unit = q->kind == RDX_KFD_QUEUE_SDMA ? 4 : 1;
     uint64_t rptr = __atomic_load_n(q->rptr, __ATOMIC_ACQUIRE) / unit;
     uint64_t used = q->wptr_dw - rptr;
@@ -199,8 +201,11 @@ rdx_status rdx_kfd_queue_submit(rdx_kfd_queue *q, const uint32_t *dw, size_t ndw
         return rdx_fail(RDX_ERR_RANGE,
                         "queue %u: %zu dwords do not fit (ring %u dwords, %llu in flight)", q->id,
                         ndw, q->ring_dw, (unsigned long long)used);
-    for (size_t i = 0; i < ndw; i++)
-        q->ring_cpu[(q->wptr_dw + i) % q->ring_dw] = dw[i];
+    size_t at = (size_t)(q->wptr_dw % q->ring_dw), first = q->ring_dw - at;
+    if (first > ndw)
+        first = ndw;
+    memcpy(q->ring_cpu + at, dw, first * 4);
+    memcpy(q->ring_cpu, dw + first, (ndw - first) * 4);
     q->wptr_dw += ndw;
     __atomic_store_n(q->wptr, q->wptr_dw * unit, __ATOMIC_RELEASE);
     __atomic_store_n(q->doorbell, q->wptr_dw * unit, __ATOMIC_RELEASE);

@@ -97,7 +97,9 @@ static uint32_t align_up(uint64_t x, uint64_t a)
     return (uint32_t)((x + a - 1) / a * a);
 }
 
-/* Context-save sizes when the kernel does not publish them (the rules of kfd_queue.c). */
+/* Queue sizes the kernel expects (the rules of kfd_queue.c): ctl_stack_size and
+ * cwsr_size when sysfs does not publish them (older kernels), the debugger
+ * area and the EOP buffer always (never published). */
 static void derive_queue_sizes(rdx_kfd_gpu_info *g)
 {
     uint32_t v = g->gfx_target_version;
@@ -109,9 +111,11 @@ static void derive_queue_sizes(rdx_kfd_gpu_info *g)
         waves = waves < cap ? waves : cap;
     }
     uint32_t per_wave = v >= 100100 ? 12 : 8;
-    uint32_t vgpr = (v == 110000 || v == 110001 || v == 115001 || v >= 120000) ? 0x60000
-                    : (v == 90010 || v >= 90400) && v < 100000                 ? 0x80000
-                                                                               : 0x40000;
+    uint32_t vgpr = 0x40000;
+    if (v == 110000 || v == 110001 || v == 120000 || v == 120001)
+        vgpr = 0x60000;
+    else if (v == 90008 || v == 90010 || v / 100 * 100 == 90400 || v == 90500)
+        vgpr = 0x80000;
     if (!g->ctl_stack_size)
         g->ctl_stack_size = align_up(40 + (uint64_t)waves * per_wave + 8, RDX_KFD_PAGE);
     if (!g->cwsr_size)
@@ -155,8 +159,6 @@ static rdx_status read_gpu(const rdx_os *os, uint32_t node, rdx_kfd_gpu_info *g,
     U32("caches_count", g->num_caches, 1);
     U32("ctl_stack_size", g->ctl_stack_size, 1);
     U32("cwsr_size", g->cwsr_size, 1);
-    U32("debug_memory_size", g->debug_memory_size, 1);
-    U32("eop_buffer_size", g->eop_buffer_size, 1);
     if (!g->simd_per_cu || !g->gfx_target_version)
         return rdx_fail(RDX_ERR_PARSE, "%s: GPU node with simd_per_cu or gfx_target_version 0",
                         path);

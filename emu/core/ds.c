@@ -160,14 +160,15 @@ void emu_ds(emu_wave *w, const emu_inst *in)
     unsigned p = in->param, k = DS_KIND(p), n = DS_BYTES(p);
     uint64_t exec = emu_exec(w);
     unsigned off0 = (uint32_t)in->offset & 0xffff;
-    w->wk->c.lane_ops += (uint64_t)__builtin_popcountll(exec);
+    w->wk->c.lane_ops += (uint64_t)emu_popcount(exec);
     w->wk->c.vector_insts++;
     emu_cycle_lgkm(w, 64);
     if (k == DS_NOP)
         return;
     if (k == DS_SWIZZLE || k == DS_PERMUTE || k == DS_BPERMUTE) {
         uint32_t src[EMU_MAX_LANES], res[EMU_MAX_LANES];
-        memcpy(src, w->v[in->data0.reg], sizeof src);
+        /* ds_swizzle reads its data through the address field; permutes read data0 */
+        memcpy(src, w->v[k == DS_SWIZZLE ? in->addr.reg : in->data0.reg], sizeof src);
         memcpy(res, w->v[in->dst.reg], sizeof res);
         if (k == DS_SWIZZLE) {
             unsigned pat = off0;
@@ -181,7 +182,7 @@ void emu_ds(emu_wave *w, const emu_inst *in)
                     unsigned and_m = pat & 31, or_m = (pat >> 5) & 31, xor_m = (pat >> 10) & 31;
                     s = (l & 32) | ((((l & 31) & and_m) | or_m) ^ xor_m);
                 }
-                res[l] = ((exec >> s) & 1) ? w->v[in->data0.reg][s] : 0;
+                res[l] = ((exec >> s) & 1) ? src[s] : 0;
             }
             for (unsigned l = 0; l < w->nl; l++)
                 if ((exec >> l) & 1)
@@ -211,7 +212,7 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         uint8_t *q = lds_at(w, in, 0, a, 4, 1);
         if (!q)
             return;
-        uint32_t c = (uint32_t)rd(q, 4), cnt = (uint32_t)__builtin_popcountll(exec);
+        uint32_t c = (uint32_t)rd(q, 4), cnt = (uint32_t)emu_popcount(exec);
         for (unsigned l = 0; l < w->nl; l++)
             if ((exec >> l) & 1)
                 w->v[in->dst.reg][l] = c;
@@ -318,7 +319,7 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         }
         }
     }
-    unsigned lanes = (unsigned)__builtin_popcountll(exec);
+    unsigned lanes = (unsigned)emu_popcount(exec);
     emu_count_lds(w, (uint64_t)lanes * n * (k == DS_LOAD2 || k == DS_STORE2 ? 2 : 1));
 }
 

@@ -143,6 +143,7 @@ typedef struct emu_wave {
     uint32_t wm[EMU_MAX_LANES];  /* write mask per lane (0 / ~0) for the current VALU inst */
     uint32_t dpp[EMU_MAX_LANES]; /* src0 after the DPP lane select */
     uint64_t wm_exec;            /* exec value wm was computed from */
+    int wm_dirty;                /* wm was narrowed (DPP): recompute before the next use */
     uint64_t pc;
     uint32_t scc;
     uint32_t mode;    /* HW_REG_MODE */
@@ -287,9 +288,10 @@ static inline void emu_swrite_mask(emu_wave *w, const emu_opnd *o, uint64_t m)
 static inline void emu_wm_exec(emu_wave *w)
 {
     uint64_t e = emu_exec(w);
-    if (e == w->wm_exec)
+    if (e == w->wm_exec && !w->wm_dirty)
         return;
     w->wm_exec = e;
+    w->wm_dirty = 0;
     for (unsigned l = 0; l < EMU_MAX_LANES; l++)
         w->wm[l] = (e >> l) & 1 ? ~0u : 0u;
 }
@@ -417,13 +419,24 @@ static inline void emu_vwrite64(emu_wave *w, const emu_opnd *d, const uint64_t *
     }
 }
 
-/* Mask of lanes whose write mask is set. */
+/* Mask of lanes whose write mask is set (EXEC unless DPP disabled lanes). */
 static inline uint64_t emu_wm_bits(const emu_wave *w)
 {
+    if (!w->wm_dirty)
+        return w->wm_exec;
     uint64_t m = 0;
     for (unsigned l = 0; l < w->nl; l++)
         m |= (uint64_t)(w->wm[l] & 1) << l;
     return m;
+}
+
+/* Population count without a library call (the build targets baseline x86-64). */
+static inline unsigned emu_popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (unsigned)((x * 0x0101010101010101ull) >> 56);
 }
 
 /* Mode fields. */

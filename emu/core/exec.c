@@ -360,7 +360,8 @@ static rdx_status worker_waves(emu_worker *wk, unsigned n)
 {
     if (wk->nwave_pool >= n)
         return RDX_OK;
-    emu_wave *p = aligned_alloc(64, n * sizeof *p);
+    size_t bytes = ((size_t)n * sizeof(emu_wave) + 63) & ~(size_t)63;
+    emu_wave *p = aligned_alloc(64, bytes);
     if (!p)
         return RDX_ERR_NOMEM;
     free(wk->wave_pool);
@@ -379,6 +380,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     memset(w->s, 0, sizeof w->s);
     memset(w->wm, 0, sizeof w->wm);
     w->wm_exec = 0;
+    w->wm_dirty = 0;
     w->pc = d->code;
     w->scc = 0;
     w->mode = ctx->mode;
@@ -453,13 +455,18 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
 
     /* v0: packed work-item IDs; EXEC: lanes that have a work-item. */
     uint64_t exec = 0;
-    for (unsigned l = 0; l < w->nl; l++) {
-        unsigned t = idx * w->nl + l;
-        if (t >= nthreads)
-            break;
-        unsigned x = t % sz[0], y = (t / sz[0]) % sz[1], z = t / (sz[0] * sz[1]);
+    unsigned t0 = idx * w->nl;
+    unsigned x = t0 % sz[0], y = (t0 / sz[0]) % sz[1], z = t0 / (sz[0] * sz[1]);
+    for (unsigned l = 0; l < w->nl && t0 + l < nthreads; l++) {
         w->v[0][l] = x | y << 10 | z << 20;
         exec |= 1ull << l;
+        if (++x == sz[0]) {
+            x = 0;
+            if (++y == sz[1]) {
+                y = 0;
+                z++;
+            }
+        }
     }
     emu_set_exec(w, exec);
 }

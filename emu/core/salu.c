@@ -294,7 +294,7 @@ void emu_s_bcnt1_b32(emu_wave *w, const emu_inst *in)
 }
 void emu_s_bcnt1_b64(emu_wave *w, const emu_inst *in)
 {
-    uint32_t d = (uint32_t)__builtin_popcountll(A64);
+    uint32_t d = (uint32_t)emu_popcount(A64);
     if (in->param)
         d = 64 - d;
     w->scc = d != 0;

@@ -214,8 +214,8 @@ void emu_v_div_scale_f32(emu_wave *w, const emu_inst *in)
                 d = ldexpf(s0, 64);
         } else if (e1 == 0) { /* S1 denormal */
             d = ldexpf(s0, 64);
-        } else if (fpclassify(1.0 / (double)s1) == FP_SUBNORMAL ||
-                   (fabs(1.0 / (double)s1) < 0x1p-126 && 1.0 / (double)s1 != 0.0)) {
+        } else if (fpclassify(1.0 / (double)s1) == FP_SUBNORMAL) {
+            /* as the pcode says: 1/S1 as an f64 denormal, which no f32 S1 reaches */
             if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
                 v = 1;
                 if (s0 == s1)
@@ -237,7 +237,11 @@ void emu_v_div_scale_f32(emu_wave *w, const emu_inst *in)
     sdst_mask(w, in, vcc);
 }
 
-/* v_div_fmas_f32: fma, scaled by 2^32 where VCC is set */
+/*
+ * v_div_fmas_f32: fma, and where VCC is set scaled by 2^64 when exponent(S2) > 127, else by
+ * 2^-64 (the hardware's behaviour; the guide's pcode line "2.0F ** 32 * fma" is known to be
+ * incomplete).
+ */
 void emu_v_div_fmas_f32(emu_wave *w, const emu_inst *in)
 {
     float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];
@@ -248,7 +252,7 @@ void emu_v_div_fmas_f32(emu_wave *w, const emu_inst *in)
     LANES
     {
         if ((vcc >> l) & 1)
-            r[l] = (float)(0x1p32 * (double)fmaf(a[l], b[l], c[l]));
+            r[l] = (float)((exp32(c[l]) > 127 ? 0x1p64 : 0x1p-64) * (double)fmaf(a[l], b[l], c[l]));
         else
             r[l] = fmaf(a[l], b[l], c[l]);
     }
@@ -278,9 +282,11 @@ void emu_v_div_fixup_f32(emu_wave *w, const emu_inst *in)
         else if (isinf(s1) || s2 == 0.0f)
             d = sign ? -0.0f : 0.0f;
         else if (exp32(s2) - exp32(s1) < -150)
-            d = sign ? -0x1p-149f : 0x1p-149f;
+            d = sign ? -0.0f : 0.0f; /* below half the smallest denormal: rounds to 0 */
         else if (exp32(s1) == 255)
             d = sign ? -0x1.fffffep127f : 0x1.fffffep127f;
+        else if (s0 != s0) /* the scaled quotient overflowed on the way: IEEE result */
+            d = exp32(s2) > exp32(s1) ? (sign ? -INFINITY : INFINITY) : (sign ? -0.0f : 0.0f);
         else
             d = sign ? -fabsf(s0) : fabsf(s0);
         r[l] = d;

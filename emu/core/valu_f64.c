@@ -174,7 +174,8 @@ void emu_v_div_fmas_f64(emu_wave *w, const emu_inst *in)
     vsrcd(w, in, 2, c);
     uint64_t vcc = w->s[EMU_VCC] | (w->nl == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0);
     LANES
-    r[l] = ((vcc >> l) & 1) ? 0x1p64 * fma(a[l], b[l], c[l]) : fma(a[l], b[l], c[l]);
+    r[l] = ((vcc >> l) & 1) ? (exp64(c[l]) > 1023 ? 0x1p128 : 0x1p-128) * fma(a[l], b[l], c[l])
+                            : fma(a[l], b[l], c[l]);
     vdstd(w, in, r);
 }
 

@@ -311,7 +311,10 @@ void emu_v_cndmask_b32(emu_wave *w, const emu_inst *in)
         A[l] = (pa[l] & ca) ^ na;
         B[l] = (pb[l] & cb) ^ nb;
     }
-    uint64_t m = emu_sread_mask(w, &in->src[2]);
+    /* e32 and VOPD forms read VCC implicitly */
+    uint64_t m = in->src[2].kind == EMU_K_NONE
+                     ? (w->s[EMU_VCC] | (w->nl == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0))
+                     : emu_sread_mask(w, &in->src[2]);
     LANES
     r[l] = ((m >> l) & 1) ? B[l] : A[l];
     vdst(w, in, r);
@@ -334,31 +337,42 @@ void emu_v_cndmask_b16(emu_wave *w, const emu_inst *in)
 /* Carry ops: param bit0 = subtract, bit1 = reversed operands, bit2 = with carry in. */
 void emu_v_addsub_co(emu_wave *w, const emu_inst *in)
 {
-    uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], r[EMU_MAX_LANES], co[EMU_MAX_LANES];
+    uint32_t ci[EMU_MAX_LANES];
     const uint32_t *A = vsrc(w, in, 0, ta), *B = vsrc(w, in, 1, tb);
-    uint64_t cin = (in->param & 4) ? emu_sread_mask(w, &in->src[2]) : 0, cout = 0;
     unsigned p = in->param;
-    LANES
-    {
-        uint32_t a = A[l], b = B[l], c = (cin >> l) & 1;
-        if (p & 2) {
-            uint32_t t = a;
-            a = b;
-            b = t;
-        }
-        uint64_t res;
-        uint32_t co;
-        if (p & 1) {
-            res = (uint64_t)a - b - c;
-            co = (uint64_t)b + c > a;
-        } else {
-            res = (uint64_t)a + b + c;
-            co = (uint32_t)(res >> 32);
-        }
-        r[l] = in->clamp ? ((p & 1) ? (co ? 0 : (uint32_t)res) : (co ? 0xffffffffu : (uint32_t)res))
-                         : (uint32_t)res;
-        cout |= (uint64_t)co << l;
+    if (p & 2) {
+        const uint32_t *t = A;
+        A = B;
+        B = t;
     }
+    uint64_t cin = (p & 4) ? emu_sread_mask(w, &in->src[2]) : 0;
+    LANES
+    ci[l] = (uint32_t)(cin >> l) & 1;
+    if (p & 1) {
+        LANES
+        {
+            uint64_t d = (uint64_t)A[l] - B[l] - ci[l];
+            r[l] = (uint32_t)d;
+            co[l] = (uint32_t)(d >> 63);
+        }
+        if (in->clamp)
+            LANES
+        r[l] = co[l] ? 0 : r[l];
+    } else {
+        LANES
+        {
+            uint64_t d = (uint64_t)A[l] + B[l] + ci[l];
+            r[l] = (uint32_t)d;
+            co[l] = (uint32_t)(d >> 32);
+        }
+        if (in->clamp)
+            LANES
+        r[l] = co[l] ? 0xffffffffu : r[l];
+    }
+    uint64_t cout = 0;
+    LANES
+    cout |= (uint64_t)co[l] << l;
     vdst(w, in, r);
     sdst_mask(w, in, cout);
 }

@@ -122,13 +122,10 @@ static void dpp_prepare(emu_wave *w, const emu_inst *in)
 void emu_valu_prologue(emu_wave *w, const emu_inst *in)
 {
     emu_wm_exec(w);
-    w->wk->c.lane_ops += (uint64_t)__builtin_popcountll(w->wm_exec);
+    w->wk->c.lane_ops += (uint64_t)emu_popcount(w->wm_exec);
     w->wk->c.vector_insts++;
     if (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)) {
-        w->wm_exec = ~0ull; /* wm will be modified: force a refresh next time */
-        uint64_t e = emu_exec(w);
-        for (unsigned l = 0; l < EMU_MAX_LANES; l++)
-            w->wm[l] = (e >> l) & 1 ? ~0u : 0u;
+        w->wm_dirty = 1; /* wm is narrowed below: refresh it for the next instruction */
         dpp_prepare(w, in);
     }
 }

@@ -491,6 +491,47 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
     unsigned n = dir == 2 ? (VM_A64(p) ? 8 : 4) : type_bytes(t);
     uint8_t *ptr[EMU_MAX_LANES];
     int write = dir != 0;
+    /* fast path: all active lanes inside one registered range (global space) */
+    if (dir != 2 && VM_SPACE(p) <= 1 && !valid && exec) {
+        uint64_t lo = UINT64_MAX, hi = 0;
+        for (unsigned l = 0; l < w->nl; l++)
+            if ((exec >> l) & 1) {
+                lo = a[l] < lo ? a[l] : lo;
+                hi = a[l] > hi ? a[l] : hi;
+            }
+        if (hi - lo < (1ull << 40) &&
+            emu_mem_ok(w, lo, hi - lo + n, write ? RDX_EMU_WRITE : RDX_EMU_READ)) {
+            unsigned cnt = emu_popcount(exec);
+            w->wk->c.lane_ops += cnt;
+            w->wk->c.vector_insts++;
+            emu_cycle_vm(w, 400);
+            if (write)
+                w->wk->c.bytes_written += (uint64_t)cnt * n;
+            else
+                w->wk->c.bytes_read += (uint64_t)cnt * n;
+            if (t == T_B32) {
+                uint32_t *v = w->v[dir == 0 ? in->dst.reg : in->data0.reg];
+                if (dir == 0) {
+                    for (unsigned l = 0; l < w->nl; l++)
+                        if ((exec >> l) & 1)
+                            memcpy(&v[l], (const void *)(uintptr_t)a[l], 4);
+                } else {
+                    for (unsigned l = 0; l < w->nl; l++)
+                        if ((exec >> l) & 1)
+                            memcpy((void *)(uintptr_t)a[l], &v[l], 4);
+                }
+            } else {
+                for (unsigned l = 0; l < w->nl; l++)
+                    if ((exec >> l) & 1) {
+                        if (dir == 0)
+                            load_lane(w, in, l, (const uint8_t *)(uintptr_t)a[l], t);
+                        else
+                            store_lane(w, in, l, (uint8_t *)(uintptr_t)a[l], t);
+                    }
+            }
+            return;
+        }
+    }
     for (unsigned l = 0; l < w->nl; l++) {
         ptr[l] = NULL;
         if (!((exec >> l) & 1) || (valid && !valid[l]))
@@ -499,7 +540,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
         if (!ptr[l])
             return;
     }
-    w->wk->c.lane_ops += (uint64_t)__builtin_popcountll(exec);
+    w->wk->c.lane_ops += (uint64_t)emu_popcount(exec);
     w->wk->c.vector_insts++;
     emu_cycle_vm(w, 400);
     if (dir == 0) {

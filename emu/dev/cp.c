@@ -50,9 +50,7 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
         return (void *)(uintptr_t)va;
     /* Report the first byte the access could not reach. */
     uint64_t bad = va;
-    if (b)
-        bad = va;
-    else
+    if (!b)
         for (uint64_t off = 0; off < len; off += EMU_PAGE - ((va + off) & (EMU_PAGE - 1)))
             if (!emu_bo_find(dev, q->gpu, va + off, 1)) {
                 bad = va + off;

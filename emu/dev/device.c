@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <libdrm/amdgpu_drm.h>
@@ -22,6 +24,12 @@ void emu_set_error(rdx_emudev *dev, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(dev->last_error, sizeof dev->last_error, fmt, ap);
     va_end(ap);
+}
+
+void emu_wait_idle(rdx_emudev *dev)
+{
+    while (dev->dispatching)
+        pthread_cond_wait(&dev->idle, &dev->lock);
 }
 
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id)
@@ -92,6 +100,7 @@ static int emu_close(void *ctx, int fd)
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev);
     int r = -EBADF;
     if (emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE) {
         int i = fd - EMU_FD_BASE;
@@ -111,7 +120,7 @@ static int emu_close(void *ctx, int fd)
     return r;
 }
 
-/* AMDKFD_IOC_GET_VERSION, ACQUIRE_VM, GET_PROCESS_APERTURES_NEW. */
+/* AMDKFD_IOC_GET_VERSION, GET_CLOCK_COUNTERS, ACQUIRE_VM, GET_PROCESS_APERTURES_NEW. */
 static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
 {
     if (request == AMDKFD_IOC_GET_VERSION) {
@@ -134,16 +143,26 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
         dev->gpus[g].vm_fd = (int)a->drm_fd;
         return 0;
     }
+    if (request == AMDKFD_IOC_GET_CLOCK_COUNTERS) {
+        struct kfd_ioctl_get_clock_counters_args *a = arg;
+        if (emu_gpu_by_id(dev, a->gpu_id) < 0)
+            return -EINVAL;
+        struct timespec raw, boot;
+        clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+        clock_gettime(CLOCK_BOOTTIME, &boot);
+        a->gpu_clock_counter = emu_gpu_clock();
+        a->cpu_clock_counter = (uint64_t)raw.tv_sec * 1000000000u + (uint64_t)raw.tv_nsec;
+        a->system_clock_counter = (uint64_t)boot.tv_sec * 1000000000u + (uint64_t)boot.tv_nsec;
+        a->system_clock_freq = 1000000000u;
+        return 0;
+    }
     /* AMDKFD_IOC_GET_PROCESS_APERTURES_NEW */
     struct kfd_ioctl_get_process_apertures_new_args *a = arg;
     if (a->num_of_nodes == 0) {
         a->num_of_nodes = dev->num_gpus;
         return 0;
     }
-    if (!a->kfd_process_device_apertures_ptr)
-        return -EFAULT;
-    struct kfd_process_device_apertures *ap =
-        (void *)(uintptr_t)a->kfd_process_device_apertures_ptr;
+    struct kfd_process_device_apertures ap[EMU_MAX_GPUS];
     uint32_t n = a->num_of_nodes < dev->num_gpus ? a->num_of_nodes : dev->num_gpus;
     for (uint32_t i = 0; i < n; i++) {
         memset(&ap[i], 0, sizeof ap[i]);
@@ -156,20 +175,31 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
         ap[i].gpuvm_limit = 0x00007fffffffffffull;
         ap[i].gpu_id = dev->gpus[i].gpu_id;
     }
+    if (emu_copy_to_user(a->kfd_process_device_apertures_ptr, ap, n * sizeof ap[0]))
+        return -EFAULT;
     a->num_of_nodes = n;
     return 0;
 }
 
-static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
+static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
 {
     rdx_emudev *dev = ctx;
     uint32_t gpu;
+    /* Like the kernel: copy the argument in, work on the copy, copy it out. */
+    _Alignas(16) unsigned char arg[256];
+    size_t size = _IOC_SIZE(request);
+    if (size > sizeof arg)
+        return -EINVAL;
+    memset(arg, 0, size);
+    if ((_IOC_DIR(request) & _IOC_WRITE) &&
+        emu_copy_from_user(arg, (uint64_t)(uintptr_t)user_arg, size))
+        return -EFAULT;
     pthread_mutex_lock(&dev->lock);
     int kind = emu_fd_kind_of(dev, fd, &gpu);
     int r;
     if (kind == EMU_FD_FREE) {
         r = -EBADF;
-    } else if (!arg) {
+    } else if (!user_arg) {
         r = -EFAULT;
     } else if ((r = inject_check(dev, request)) != 0) {
         /* injected */
@@ -180,6 +210,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
         dev->stats.ioctls++;
         switch (request) {
         case AMDKFD_IOC_GET_VERSION:
+        case AMDKFD_IOC_GET_CLOCK_COUNTERS:
         case AMDKFD_IOC_ACQUIRE_VM:
         case AMDKFD_IOC_GET_PROCESS_APERTURES_NEW:
             r = ioctl_process(dev, request, arg);
@@ -188,10 +219,12 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
         case AMDKFD_IOC_FREE_MEMORY_OF_GPU:
         case AMDKFD_IOC_MAP_MEMORY_TO_GPU:
         case AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU:
+            emu_wait_idle(dev);
             r = emu_ioctl_mem(dev, request, arg);
             break;
         case AMDKFD_IOC_CREATE_QUEUE:
         case AMDKFD_IOC_DESTROY_QUEUE:
+            emu_wait_idle(dev);
             r = emu_ioctl_queue(dev, request, arg);
             break;
         case AMDKFD_IOC_CREATE_EVENT:
@@ -205,6 +238,9 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *arg)
             r = -EINVAL; /* kfd_ioctl: unknown command */
             break;
         }
+        if ((_IOC_DIR(request) & _IOC_READ) &&
+            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, size))
+            r = -EFAULT;
     }
     pthread_mutex_unlock(&dev->lock);
     return r;
@@ -215,6 +251,7 @@ static int os_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int f
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev);
     int r = 0;
     if (fd >= 0 && emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE)
         r = inject_check(dev, RDX_EMUDEV_OP_MMAP);
@@ -228,6 +265,7 @@ static int os_munmap(void *ctx, void *addr, size_t len)
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev);
     int r = emu_munmap(dev, addr, len);
     pthread_mutex_unlock(&dev->lock);
     return r;
@@ -274,6 +312,7 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     dev->num_gpus = n;
     dev->vram_size = cfg && cfg->vram_size ? cfg->vram_size : 24ull << 30;
     dev->legacy_sysfs = cfg ? cfg->legacy_sysfs : 0;
+    dev->wave_budget = cfg ? cfg->wave_budget : 0;
     dev->next_idr = 1;
     dev->next_mmap_offset = EMU_DRM_OFFSET_START;
     dev->next_nonsignal = EMU_NONSIGNAL_ID;
@@ -313,6 +352,7 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&dev->cp_wake, &ca);
     pthread_cond_init(&dev->ev_cond, &ca);
+    pthread_cond_init(&dev->idle, &ca);
     pthread_condattr_destroy(&ca);
     int e = pthread_create(&dev->cp_thread, NULL, emu_cp_main, dev);
     if (e) {
@@ -337,6 +377,7 @@ void rdx_emudev_destroy(rdx_emudev *dev)
             pthread_join(dev->cp_thread, NULL);
         pthread_cond_destroy(&dev->cp_wake);
         pthread_cond_destroy(&dev->ev_cond);
+        pthread_cond_destroy(&dev->idle);
         pthread_mutex_destroy(&dev->lock);
     }
     emu_queue_release_all(dev);

@@ -86,7 +86,15 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
         rdx_pm4_reg_get(SH(q, COMPUTE_TMPRING_SIZE), RDX_PM4_RF_COMPUTE_TMPRING_SIZE_WAVESIZE) *
         SCRATCH_GRANULE;
     d.private_segment_size = wave_bytes / (wave32 ? 32 : 64);
+    d.budget = dev->wave_budget;
+    /* Run with the lock dropped so WAIT_EVENTS (with its timeout) and event
+     * calls proceed; calls that change mappings or queues wait (emu_wait_idle). */
+    dev->dispatching++;
+    pthread_mutex_unlock(&dev->lock);
     rdx_status st = rdx_emu_run(emu, &d);
+    pthread_mutex_lock(&dev->lock);
+    dev->dispatching--;
+    pthread_cond_broadcast(&dev->idle);
     if (st == RDX_OK)
         return 1;
     const rdx_emu_fault *f = rdx_emu_last_fault(emu);

@@ -55,12 +55,11 @@ int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *ar
     struct drm_amdgpu_info *q = arg;
     if (!q->return_pointer || !q->return_size)
         return -EINVAL;
-    void *out = (void *)(uintptr_t)q->return_pointer;
     if (q->query == AMDGPU_INFO_DEV_INFO) {
         struct drm_amdgpu_info_device d;
         dev_info(dev, &d);
-        memcpy(out, &d, q->return_size < sizeof d ? q->return_size : sizeof d);
-        return 0;
+        return emu_copy_to_user(q->return_pointer, &d,
+                                q->return_size < sizeof d ? q->return_size : sizeof d);
     }
     if (q->query == AMDGPU_INFO_MEMORY) {
         struct drm_amdgpu_memory_info m;
@@ -73,8 +72,8 @@ int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *ar
         m.gtt.total_heap_size = 64ull << 30;
         m.gtt.usable_heap_size = 64ull << 30;
         m.gtt.max_allocation = 64ull << 30;
-        memcpy(out, &m, q->return_size < sizeof m ? q->return_size : sizeof m);
-        return 0;
+        return emu_copy_to_user(q->return_pointer, &m,
+                                q->return_size < sizeof m ? q->return_size : sizeof m);
     }
     return -EINVAL;
 }

@@ -113,6 +113,9 @@ struct rdx_emudev {
     pthread_mutex_t lock;
     pthread_cond_t cp_wake; /* kicks the command processor */
     pthread_cond_t ev_cond; /* an event was set */
+    pthread_cond_t idle;    /* a dispatch finished */
+    int dispatching;        /* a dispatch runs with the lock dropped */
+    uint64_t wave_budget;   /* per-wave instruction budget (0: the emulator's default) */
     pthread_t cp_thread;
     int stop, kick;
 
@@ -140,9 +143,16 @@ struct rdx_emudev {
 };
 
 /* device.c */
+/* Wait (lock held) until no dispatch runs: before anything that changes
+ * mappings or queues the wave emulator may be using. */
+void emu_wait_idle(rdx_emudev *dev);
 int emu_fd_kind_of(rdx_emudev *dev, int fd, uint32_t *gpu);
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id); /* index or -1 */
 void emu_set_error(rdx_emudev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* uaccess.c: 0 or -EFAULT, like the kernel's copy_{from,to}_user. */
+int emu_copy_from_user(void *dst, uint64_t src, size_t n);
+int emu_copy_to_user(uint64_t dst, const void *src, size_t n);
 
 /* sysfs.c */
 int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, size_t *len);
@@ -176,6 +186,8 @@ int emu_ioctl_event(rdx_emudev *dev, unsigned long request, void *arg);
 void emu_event_interrupt(rdx_emudev *dev, uint32_t ctxid, uint32_t valid_bits);
 void emu_event_memory_fault(rdx_emudev *dev, uint32_t gpu, uint64_t va, int write, int present);
 void emu_event_hw_exception(rdx_emudev *dev, uint32_t gpu);
+/* Drop the driver's view of a client event page. */
+void emu_event_page_release(rdx_emudev *dev);
 
 /* drm.c */
 int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *arg);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 static emu_event *lookup(rdx_emudev *dev, uint32_t id)
@@ -51,9 +52,15 @@ static int set_event_page(rdx_emudev *dev, uint64_t handle)
         return -EINVAL;
     emu_bo *b = emu_bo_by_handle(dev, handle);
     if (!b || b->size < KFD_SIGNAL_EVENT_LIMIT * 8 ||
-        !(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM)) || !b->backed)
+        !(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM)))
         return -EINVAL;
-    uint64_t *slots = (uint64_t *)(uintptr_t)b->va;
+    /* The driver's own view of the page (like the kernel's kmap): valid whatever
+     * the client does with its mappings. */
+    void *view = mmap(NULL, KFD_SIGNAL_EVENT_LIMIT * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
+                      dev->pool_fd, (off_t)b->pool_off);
+    if (view == MAP_FAILED)
+        return -ENOMEM;
+    uint64_t *slots = view;
     /* Carry over slots of events created before the page was set. */
     for (uint32_t i = 0; i < KFD_SIGNAL_EVENT_LIMIT; i++)
         slots[i] = dev->event_page ? dev->event_page[i] : EMU_UNSIGNALED_SLOT;
@@ -114,42 +121,62 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* Whether the wait is over: 1 complete (data filled, auto-reset consumed), 0 not yet,
+ * -EINVAL for an unknown event id. */
+static int check_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a,
+                        struct kfd_event_data *data)
+{
+    uint32_t fired = 0;
+    for (uint32_t i = 0; i < a->num_events; i++) {
+        emu_event *e = lookup(dev, data[i].event_id);
+        if (!e)
+            return -EINVAL;
+        fired += e->signaled != 0;
+    }
+    if (a->wait_for_all ? fired < a->num_events : fired == 0)
+        return 0;
+    for (uint32_t i = 0; i < a->num_events; i++) {
+        emu_event *e = lookup(dev, data[i].event_id);
+        if (!e->signaled)
+            continue;
+        if (e->type == KFD_IOC_EVENT_MEMORY)
+            data[i].memory_exception_data = e->mem;
+        else if (e->type == KFD_IOC_EVENT_HW_EXCEPTION)
+            data[i].hw_exception_data = e->hw;
+        if (e->auto_reset)
+            e->signaled = 0;
+    }
+    return 1;
+}
+
 static int wait_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a)
 {
     if (a->num_events == 0 || a->num_events > EMU_MAX_EVENTS)
         return -EINVAL;
-    if (!a->events_ptr)
+    size_t bytes = (size_t)a->num_events * sizeof(struct kfd_event_data);
+    struct kfd_event_data *data = malloc(bytes);
+    if (!data)
+        return -ENOMEM;
+    if (emu_copy_from_user(data, a->events_ptr, bytes)) {
+        free(data);
         return -EFAULT;
-    struct kfd_event_data *data = (struct kfd_event_data *)(uintptr_t)a->events_ptr;
+    }
     int infinite = a->timeout == 0xffffffffu;
     int64_t deadline = now_ns() + (int64_t)a->timeout * 1000000;
+    int r;
     for (;;) {
-        uint32_t fired = 0;
-        for (uint32_t i = 0; i < a->num_events; i++) {
-            emu_event *e = lookup(dev, data[i].event_id);
-            if (!e)
-                return -EINVAL;
-            fired += e->signaled != 0;
-        }
-        if (a->wait_for_all ? fired == a->num_events : fired > 0) {
-            for (uint32_t i = 0; i < a->num_events; i++) {
-                emu_event *e = lookup(dev, data[i].event_id);
-                if (!e->signaled)
-                    continue;
-                if (e->type == KFD_IOC_EVENT_MEMORY)
-                    data[i].memory_exception_data = e->mem;
-                else if (e->type == KFD_IOC_EVENT_HW_EXCEPTION)
-                    data[i].hw_exception_data = e->hw;
-                if (e->auto_reset)
-                    e->signaled = 0;
-            }
+        r = check_events(dev, a, data);
+        if (r < 0)
+            break;
+        if (r > 0) {
             a->wait_result = KFD_IOC_WAIT_RESULT_COMPLETE;
-            return 0;
+            r = emu_copy_to_user(a->events_ptr, data, bytes);
+            break;
         }
         int64_t t = now_ns();
         if (!infinite && t >= deadline) {
             a->wait_result = KFD_IOC_WAIT_RESULT_TIMEOUT;
-            return 0;
+            break;
         }
         /* Kick the command processor, then sleep until an event is set. */
         dev->kick = 1;
@@ -158,6 +185,8 @@ static int wait_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a)
         struct timespec ts = { (time_t)(until / 1000000000), (long)(until % 1000000000) };
         pthread_cond_timedwait(&dev->ev_cond, &dev->lock, &ts);
     }
+    free(data);
+    return r;
 }
 
 int emu_ioctl_event(rdx_emudev *dev, unsigned long request, void *arg)
@@ -238,4 +267,12 @@ void emu_event_release_all(rdx_emudev *dev)
     dev->stats.events = 0;
     if (dev->event_page == dev->internal_page)
         dev->event_page = NULL;
+}
+
+void emu_event_page_release(rdx_emudev *dev)
+{
+    if (dev->event_page_bo)
+        munmap(dev->event_page, KFD_SIGNAL_EVENT_LIMIT * 8);
+    dev->event_page_bo = NULL;
+    dev->event_page = NULL;
 }

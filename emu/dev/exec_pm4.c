@@ -10,7 +10,8 @@
  * WAIT_REG_MEM(64) on memory or a shadow register (the queue blocks there and
  * is re-checked on every pass), WRITE_DATA, COPY_DATA (registers, memory,
  * immediates, the GPU clock), INDIRECT_BUFFER (nested, resumable inside),
- * DISPATCH_DIRECT (emu/dev/dispatch.c).  Anything else stops the queue.
+ * DISPATCH_DIRECT and DISPATCH_INDIRECT (emu/dev/dispatch.c).  Anything else
+ * stops the queue.
  */
 #include "emu/dev/emudev.h"
 
@@ -322,6 +323,17 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, int dept
                             get(p, RDX_PM4_F_DISPATCH_DIRECT_DIM_Y),
                             get(p, RDX_PM4_F_DISPATCH_DIRECT_DIM_Z),
                             get(p, RDX_PM4_F_DISPATCH_DIRECT_INITIATOR));
+    case RDX_PM4_OP_DISPATCH_INDIRECT: {
+        uint32_t dim[3];
+        uint64_t va = addr64(get(p, RDX_PM4_F_DISPATCH_INDIRECT_ADDR_LO),
+                             get(p, RDX_PM4_F_DISPATCH_INDIRECT_ADDR_HI));
+        if (va & 3)
+            return fail(dev, q, p, "misaligned dimensions address");
+        if (gpu_read(dev, q, va, dim, sizeof dim))
+            return -1;
+        return emu_dispatch(dev, q, dim[0], dim[1], dim[2],
+                            get(p, RDX_PM4_F_DISPATCH_INDIRECT_INITIATOR));
+    }
     default:
         return fail(dev, q, p, "not supported by the emulated command processor");
     }

@@ -130,10 +130,8 @@ static void bo_free(rdx_emudev *dev, emu_bo *b)
                   (off_t)b->size);
     if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
         dev->gpus[b->gpu].vram_used -= b->size;
-    if (dev->event_page_bo == b) {
-        dev->event_page_bo = NULL;
-        dev->event_page = NULL;
-    }
+    if (dev->event_page_bo == b)
+        emu_event_page_release(dev);
     for (emu_bo **pp = &dev->bos; *pp; pp = &(*pp)->next) {
         if (*pp == b) {
             *pp = b->next;
@@ -218,9 +216,11 @@ static int map_bo(rdx_emudev *dev, void *arg, int map)
     emu_bo *b = emu_bo_by_handle(dev, a->handle);
     if (!b || a->n_devices == 0 || a->n_success > a->n_devices)
         return -EINVAL;
-    if (!a->device_ids_array_ptr)
+    uint32_t ids[EMU_MAX_GPUS];
+    if (a->n_devices > EMU_MAX_GPUS)
+        return -EINVAL; /* more devices than exist */
+    if (emu_copy_from_user(ids, a->device_ids_array_ptr, a->n_devices * sizeof ids[0]))
         return -EFAULT;
-    const uint32_t *ids = (const uint32_t *)(uintptr_t)a->device_ids_array_ptr;
     for (uint32_t i = a->n_success; i < a->n_devices; i++) {
         int g = emu_gpu_by_id(dev, ids[i]);
         if (g < 0)
@@ -387,8 +387,7 @@ int emu_munmap(rdx_emudev *dev, void *addr, size_t len)
 
 void emu_mem_release_all(rdx_emudev *dev, int reservations_too)
 {
-    dev->event_page_bo = NULL; /* the process is going away: the event page too */
-    dev->event_page = NULL;
+    emu_event_page_release(dev); /* the process is going away: the event page too */
     while (dev->bos)
         bo_free(dev, dev->bos);
     while (reservations_too && dev->reservations) {

@@ -128,6 +128,10 @@ static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
     put(o, "num_sdma_xgmi_engines", 0);
     put(o, "num_sdma_queues_per_engine", 6);
     put(o, "num_cp_queues", 8);
+    if (!dev->legacy_sysfs) { /* published by recent kernels */
+        put(o, "cwsr_size", emu_cwsr_size());
+        put(o, "ctl_stack_size", emu_ctl_stack_size());
+    }
     put(o, "max_engine_clk_fcompute", 2482);
     put(o, "local_mem_size", 0);
     put(o, "fw_version", 2);
@@ -137,12 +141,6 @@ static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
     put(o, "unique_id", 0x6b4c1a2e3d5f0000ull + node);
     put(o, "num_xcc", 1);
     put(o, "max_engine_clk_ccompute", 4000);
-    if (dev->legacy_sysfs)
-        return;
-    put(o, "ctl_stack_size", emu_ctl_stack_size());
-    put(o, "cwsr_size", emu_cwsr_size());
-    put(o, "debug_memory_size", emu_debug_memory_size());
-    put(o, "eop_buffer_size", EMU_EOP_BUFFER_SIZE);
 }
 
 /* Parse "nodes/<n>[/<rest>]" after TOPO; returns the node or -1. */

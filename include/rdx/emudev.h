@@ -37,11 +37,13 @@ extern "C" {
 typedef struct rdx_emudev rdx_emudev;
 
 typedef struct rdx_emudev_config {
-    uint32_t num_gpus;  /* 0 means 1 */
-    uint64_t vram_size; /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
-                           used lazily) */
-    int legacy_sysfs;   /* omit ctl_stack_size/cwsr_size/debug_memory_size/eop_buffer_size
-                           from the node properties, like kernels before 6.12 */
+    uint32_t num_gpus;    /* 0 means 1 */
+    uint64_t vram_size;   /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
+                             used lazily) */
+    int legacy_sysfs;     /* omit cwsr_size/ctl_stack_size from the node properties, like
+                             kernels that predate them */
+    uint64_t wave_budget; /* instructions a wave may run before the dispatch is
+                             declared hung (0: the wave emulator's default) */
 } rdx_emudev_config;
 
 /* Create an emulated driver with its cards (cfg may be NULL for defaults) and

@@ -130,6 +130,16 @@ void rdx_kfd_version(const rdx_kfd *kfd, uint32_t *major, uint32_t *minor);
 uint32_t rdx_kfd_gpu_count(const rdx_kfd *kfd);
 const rdx_kfd_gpu_info *rdx_kfd_gpu(const rdx_kfd *kfd, uint32_t index);
 
+/* Correlated clocks of GPU `gpu` (AMDKFD_IOC_GET_CLOCK_COUNTERS): the GPU
+ * timestamp counter (ticks of gpu_counter_freq_khz), CLOCK_MONOTONIC_RAW and
+ * CLOCK_BOOTTIME in ns, read together by the driver. */
+typedef struct rdx_kfd_clocks {
+    uint64_t gpu_counter;
+    uint64_t cpu_raw_ns;
+    uint64_t boottime_ns;
+} rdx_kfd_clocks;
+rdx_status rdx_kfd_clock_counters(rdx_kfd *kfd, uint32_t gpu, rdx_kfd_clocks *out);
+
 /* ---- memory ---- */
 
 typedef enum rdx_kfd_mem_kind {
@@ -145,6 +155,7 @@ enum {
     RDX_KFD_MEM_READONLY = 1u << 0,   /* GPU may not write */
     RDX_KFD_MEM_EXECUTABLE = 1u << 1, /* may hold shader code */
     RDX_KFD_MEM_UNCACHED = 1u << 2,   /* uncached / coherent (signals, rings) */
+    RDX_KFD_MEM_ALL_GPUS = 1u << 3,   /* map into every GPU's VM, not only the owner's */
 };
 
 typedef struct rdx_kfd_mem_desc {
@@ -154,16 +165,21 @@ typedef struct rdx_kfd_mem_desc {
     void *userptr;  /* RDX_KFD_MEM_USERPTR: the caller's memory (size bytes) */
 } rdx_kfd_mem_desc;
 
-/* An allocation mapped to one GPU (and to the CPU when host-visible). */
+/* An allocation mapped to one GPU (or all, RDX_KFD_MEM_ALL_GPUS), and to the
+ * CPU when host-visible. */
 typedef struct rdx_kfd_mem rdx_kfd_mem;
 
 /*
- * Allocate memory on GPU `gpu` (index), map it into the GPU's VM and, for
- * CPU-visible kinds, into this process at the same virtual address
- * (reserve VA, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, AMDKFD_IOC_MAP_MEMORY_TO_GPU,
- * mmap of the render node).  USERPTR memory keeps the caller's address.
- * Errors: RDX_ERR_INVALID (bad descriptor), or the failing call and errno;
- * nothing is left allocated on failure.
+ * Allocate memory on GPU `gpu` (index), map it into the GPU's VM (every GPU's
+ * with RDX_KFD_MEM_ALL_GPUS) and, for VRAM_HOST and GTT, into this process at
+ * the same virtual address (reserve VA, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU,
+ * AMDKFD_IOC_MAP_MEMORY_TO_GPU, mmap of the render node).  USERPTR memory
+ * keeps the caller's address (the pages around it are registered); DOORBELL
+ * memory gets no CPU view here (queues map theirs).  The result is owned by
+ * the caller (rdx_kfd_mem_free).  Errors: RDX_ERR_INVALID (bad gpu index or
+ * descriptor), RDX_ERR_RANGE (size beyond 2^47), RDX_ERR_NOMEM (ENOMEM from
+ * the driver), RDX_ERR_DEVICE naming the failing call and its errno; nothing
+ * is left allocated on failure.
  */
 rdx_status rdx_kfd_mem_alloc(rdx_kfd *kfd, uint32_t gpu, const rdx_kfd_mem_desc *desc,
                              rdx_kfd_mem **out);

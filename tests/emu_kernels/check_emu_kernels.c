@@ -70,6 +70,10 @@ START_TEST(oracle_kernels_on_emulator)
     unsigned distinct = 0;
     for (unsigned i = 0; i < RDX_ISA_OP_COUNT + 64; i++)
         distinct += c->seen[i];
+    if (getenv("RDX_EMU_LIST_OPS"))
+        for (unsigned i = 0; i < RDX_ISA_OP_COUNT; i++)
+            if (c->seen[i])
+                printf("  %s\n", rdx_isa_op_name((rdx_isa_op)i));
     printf("emu_kernels: %d launches (%d kernels x %d levels): %d passed, %d device failures, "
            "%d mismatches, %d skipped; %u distinct opcodes executed\n",
            sum.launches, rdx_oracle_count(o), RDX_ORACLE_NOPT, sum.passed, sum.device_failed,

@@ -39,5 +39,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_inject());
     suite_add_tcase(s, kfd_tcase_cp());
     suite_add_tcase(s, kfd_tcase_dispatch());
+    suite_add_tcase(s, kfd_tcase_cli());
     return rdx_test_main(s);
 }

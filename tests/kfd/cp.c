@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <rdx/pm4.h>
@@ -369,6 +370,104 @@ START_TEST(bad_packet_stops_queue_with_hw_exception)
 }
 END_TEST
 
+START_TEST(client_clobbering_gpu_memory_faults_not_crashes)
+{
+    cp_fixture c;
+    cp_open(&c, RDX_KFD_QUEUE_COMPUTE, 4096);
+    rdx_kfd_event *mem;
+    ck_assert_int_eq(rdx_kfd_event_create(c.f.kfd, RDX_KFD_EVENT_MEMORY, 1, &mem), RDX_OK);
+    rdx_kfd_mem *victim = gtt(&c.f, 8192, 0);
+    void *va = rdx_kfd_mem_cpu(victim);
+    /* The client maps something else over the GPU-mapped range (through the table). */
+    const rdx_os *os = rdx_emudev_os(c.f.dev);
+    void *p;
+    ck_assert_int_eq(os->mmap(os->ctx, va, 8192, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0, &p),
+                     0);
+    ck_assert_ptr_eq(p, va);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    const uint32_t v = 3;
+    rdx_pm4_write_data(&cb, rdx_kfd_mem_gpu_addr(victim), &v, 1, false);
+    submit(c.q, &cb);
+    ck_assert_int_eq(rdx_kfd_event_wait(c.f.kfd, &mem, 1, 0, 5000), RDX_ERR_FAULT);
+    ck_assert_uint_eq(*(uint32_t *)va, 0); /* the client's new memory is untouched */
+    rdx_pm4_cmdbuf_free(&cb);
+    ck_assert_int_eq(rdx_kfd_mem_free(c.f.kfd, victim), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(c.f.kfd, mem), RDX_OK);
+    cp_close(&c);
+}
+END_TEST
+
+START_TEST(soak_many_submissions_nothing_lost)
+{
+    cp_fixture c;
+    cp_open(&c, RDX_KFD_QUEUE_COMPUTE, 4096);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    /* 3000 batches; every 10th is waited for, the rest queue up behind it. */
+    for (uint32_t i = 0; i < 3000; i++) {
+        rdx_pm4_write_data(&cb, c.gpu + 4 * (uint64_t)i, &i, 1, false);
+        if (i % 10 == 9)
+            pm4_signal_event(&cb, c.ev);
+        submit(c.q, &cb);
+        if (i % 10 == 9)
+            wait_ok(&c.f, c.ev);
+    }
+    for (uint32_t i = 0; i < 3000; i++)
+        ck_assert_uint_eq(((uint32_t *)c.cpu)[i], i);
+    rdx_emudev_stats s;
+    rdx_emudev_get_stats(c.f.dev, &s);
+    ck_assert_uint_eq(s.packets, 3300);
+    rdx_pm4_cmdbuf_free(&cb);
+    cp_close(&c);
+}
+END_TEST
+
+START_TEST(second_gpu_signals_and_shares_memory)
+{
+    kfd_fixture f;
+    fixture_open(&f, 2);
+    rdx_kfd_event *ev;
+    ck_assert_int_eq(rdx_kfd_event_create(f.kfd, RDX_KFD_EVENT_SIGNAL, 1, &ev), RDX_OK);
+    /* Memory of GPU 0 mapped into both VMs; a queue on GPU 1 writes it and signals. */
+    rdx_kfd_mem_desc d = {
+        .kind = RDX_KFD_MEM_GTT, .size = 4096, .flags = RDX_KFD_MEM_ALL_GPUS, .userptr = NULL
+    };
+    rdx_kfd_mem *shared, *own0;
+    ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &shared), RDX_OK);
+    d.flags = 0;
+    ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &own0), RDX_OK);
+    rdx_kfd_queue *q;
+    ck_assert_int_eq(rdx_kfd_queue_create(f.kfd, 1, RDX_KFD_QUEUE_COMPUTE, 4096, &q), RDX_OK);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    const uint32_t v = 77;
+    rdx_pm4_write_data(&cb, rdx_kfd_mem_gpu_addr(shared), &v, 1, false);
+    pm4_signal_event(&cb, ev);
+    submit(q, &cb);
+    char err[256];
+    rdx_status st = rdx_kfd_event_wait(f.kfd, &ev, 1, 0, 5000);
+    rdx_emudev_last_error(f.dev, err, sizeof err);
+    ck_assert_msg(st == RDX_OK, "%s / %s", rdx_error_message(), err);
+    ck_assert_uint_eq(*(uint32_t *)rdx_kfd_mem_cpu(shared), 77);
+    /* GPU 0's private buffer is not in GPU 1's VM: a fault. */
+    rdx_kfd_event *mem;
+    ck_assert_int_eq(rdx_kfd_event_create(f.kfd, RDX_KFD_EVENT_MEMORY, 1, &mem), RDX_OK);
+    rdx_pm4_write_data(&cb, rdx_kfd_mem_gpu_addr(own0), &v, 1, false);
+    submit(q, &cb);
+    ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &mem, 1, 0, 5000), RDX_ERR_FAULT);
+    ck_assert_uint_eq(*(uint32_t *)rdx_kfd_mem_cpu(own0), 0);
+    rdx_pm4_cmdbuf_free(&cb);
+    ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_mem_free(f.kfd, shared), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_mem_free(f.kfd, own0), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, mem), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, ev), RDX_OK);
+    fixture_close(&f);
+}
+END_TEST
+
 /* ---- SDMA ---- */
 
 static void sdma_finish(cp_fixture *c, rdx_pm4_cmdbuf *cb)
@@ -484,6 +583,9 @@ TCase *kfd_tcase_cp(void)
     tcase_add_test(tc, two_queues_synchronise_with_wait_reg_mem);
     tcase_add_test(tc, memory_fault_reports_address_and_device_stays_usable);
     tcase_add_test(tc, bad_packet_stops_queue_with_hw_exception);
+    tcase_add_test(tc, soak_many_submissions_nothing_lost);
+    tcase_add_test(tc, client_clobbering_gpu_memory_faults_not_crashes);
+    tcase_add_test(tc, second_gpu_signals_and_shares_memory);
     tcase_add_test(tc, sdma_copies_odd_sizes_and_offsets);
     tcase_add_test(tc, sdma_fill_write_timestamp_poll);
     return tc;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests/kfd/kfd_test.h"
 
@@ -121,6 +122,19 @@ START_TEST(open_reads_drm_and_apertures)
         ck_assert_uint_eq(g->scratch_base, 2ull << 48);
     }
     ck_assert_ptr_null(rdx_kfd_gpu(f.kfd, 2));
+    /* Clocks: the GPU counter runs at 100 MHz against CLOCK_MONOTONIC_RAW. */
+    rdx_kfd_clocks c0, c1;
+    ck_assert_int_eq(rdx_kfd_clock_counters(f.kfd, 1, &c0), RDX_OK);
+    struct timespec ts = { 0, 20 * 1000 * 1000 };
+    nanosleep(&ts, NULL);
+    ck_assert_int_eq(rdx_kfd_clock_counters(f.kfd, 1, &c1), RDX_OK);
+    double gpu_ns = (double)(c1.gpu_counter - c0.gpu_counter) * 10.0;
+    double cpu_ns = (double)(c1.cpu_raw_ns - c0.cpu_raw_ns);
+    ck_assert_double_ge(cpu_ns, 20e6);
+    ck_assert_double_lt(gpu_ns / cpu_ns, 1.05);
+    ck_assert_double_gt(gpu_ns / cpu_ns, 0.95);
+    ck_assert_uint_gt(c1.boottime_ns, c0.boottime_ns);
+    ck_assert_int_eq(rdx_kfd_clock_counters(f.kfd, 2, &c0), RDX_ERR_INVALID);
     fixture_close(&f);
 }
 END_TEST

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rdx/pm4.h>
 
@@ -107,6 +108,22 @@ START_TEST(dispatch_runs_kernel_and_faults_cleanly)
         ck_assert_uint_eq(out[i], 1000 + i);
     ck_assert_uint_eq(out[256], 0);
 
+    /* DISPATCH_INDIRECT: the same registers, dimensions read from memory (2 groups). */
+    memset(rdx_kfd_mem_cpu(outm), 0, 4096);
+    uint32_t *dims = (uint32_t *)rdx_kfd_mem_cpu(outm) + 1000;
+    dims[0] = 2, dims[1] = 1, dims[2] = 1;
+    rdx_pm4_dispatch_indirect(&cb, rdx_kfd_mem_gpu_addr(outm) + 4000,
+                              rdx_pm4_dispatch_initiator(true));
+    rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(done), rdx_kfd_event_id(done), true,
+                   rdx_kfd_event_id(done));
+    ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
+    rdx_pm4_cmdbuf_reset(&cb);
+    st = rdx_kfd_event_wait(f.kfd, both, 2, 0, 10000);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    for (uint32_t i = 0; i < 128; i++)
+        ck_assert_uint_eq(out[i], 1000 + i);
+    ck_assert_uint_eq(out[128], 0);
+
     /* The same kernel storing to freed memory: a VM fault with its address. */
     rdx_kfd_mem *gone = gtt(&f, 8192, 0);
     uint64_t where = rdx_kfd_mem_gpu_addr(gone);
@@ -132,10 +149,65 @@ START_TEST(dispatch_runs_kernel_and_faults_cleanly)
 }
 END_TEST
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+START_TEST(hung_kernel_times_out_then_reports_hang)
+{
+    /* A kernel that never ends, with a budget small enough to end the test. */
+    rdx_emudev_config cfg = {
+        .num_gpus = 1, .vram_size = 0, .legacy_sysfs = 0, .wave_budget = 30000000
+    };
+    kfd_fixture f;
+    ck_assert_int_eq(rdx_emudev_create(&cfg, &f.dev), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_open(rdx_emudev_os(f.dev), &f.kfd), RDX_OK);
+    uint8_t code[64];
+    size_t n = assemble("s_add_u32 s5, s5, 1\ns_branch 0xfffe\ns_endpgm\n" /* branch to itself-1 */,
+                        code, sizeof code);
+    ck_assert_uint_eq(n, 12);
+    rdx_kfd_mem *codem = gtt(&f, 4096, RDX_KFD_MEM_EXECUTABLE | RDX_KFD_MEM_READONLY);
+    memcpy(rdx_kfd_mem_cpu(codem), code, n);
+    rdx_kfd_mem *outm = gtt(&f, 4096, 0);
+    rdx_kfd_queue *q;
+    ck_assert_int_eq(rdx_kfd_queue_create(f.kfd, 0, RDX_KFD_QUEUE_COMPUTE, 4096, &q), RDX_OK);
+    rdx_kfd_event *done, *hw;
+    ck_assert_int_eq(rdx_kfd_event_create(f.kfd, RDX_KFD_EVENT_SIGNAL, 1, &done), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_create(f.kfd, RDX_KFD_EVENT_HW_EXCEPTION, 1, &hw), RDX_OK);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    build(&cb, rdx_kfd_mem_gpu_addr(codem), rdx_kfd_mem_gpu_addr(outm), 0, 1);
+    rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(done), rdx_kfd_event_id(done), true,
+                   rdx_kfd_event_id(done));
+    ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
+    /* While the kernel spins, a short wait ends in a timeout, promptly. */
+    double t0 = now_ms();
+    ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &done, 1, 0, 10), RDX_ERR_TIMEOUT);
+    ck_assert_double_lt(now_ms() - t0, 300.0); /* the dispatch takes ~1 s */
+    /* Then the budget runs out: a hardware exception, and the signal never comes. */
+    ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &hw, 1, 0, 60000), RDX_ERR_FAULT);
+    char err[512];
+    rdx_emudev_last_error(f.dev, err, sizeof err);
+    ck_assert_msg(strstr(err, "dispatch 1x1x1 faulted"), "%s", err);
+    ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &done, 1, 0, 0), RDX_ERR_TIMEOUT);
+    rdx_pm4_cmdbuf_free(&cb);
+    ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, done), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, hw), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_mem_free(f.kfd, outm), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_mem_free(f.kfd, codem), RDX_OK);
+    fixture_close(&f);
+}
+END_TEST
+
 TCase *kfd_tcase_dispatch(void)
 {
     TCase *tc = tcase_create("dispatch");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, dispatch_runs_kernel_and_faults_cleanly);
+    tcase_add_test(tc, hung_kernel_times_out_then_reports_hang);
     return tc;
 }

@@ -250,6 +250,52 @@ START_TEST(queue_and_event_errnos)
 }
 END_TEST
 
+START_TEST(bad_pointers_are_efault_not_crashes)
+{
+    raw r;
+    raw_open(&r);
+    void *hole = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ck_assert_ptr_ne(hole, MAP_FAILED);
+    munmap(hole, 4096);
+    uint64_t bad = (uint64_t)(uintptr_t)hole;
+    /* The argument itself. */
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_VERSION, hole), -EFAULT);
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_EVENT, hole), -EFAULT);
+    /* Pointers inside arguments. */
+    struct kfd_ioctl_acquire_vm_args vm = { .drm_fd = (uint32_t)r.drm, .gpu_id = r.gpu_id };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_ACQUIRE_VM, &vm), 0);
+    struct kfd_ioctl_get_process_apertures_new_args ap = { .kfd_process_device_apertures_ptr = bad,
+                                                           .num_of_nodes = 1 };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &ap), -EFAULT);
+    struct kfd_ioctl_create_event_args ce = { .event_type = KFD_IOC_EVENT_SIGNAL };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_EVENT, &ce), 0);
+    struct kfd_ioctl_wait_events_args w = { .events_ptr = bad, .num_events = 1 };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_WAIT_EVENTS, &w), -EFAULT);
+    struct kfd_ioctl_map_memory_to_gpu_args m = { .handle = 1,
+                                                  .device_ids_array_ptr = bad,
+                                                  .n_devices = 1 };
+    void *va;
+    ck_assert_int_eq(r.os->mmap(r.os->ctx, NULL, 4096, PROT_NONE,
+                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &va),
+                     0);
+    struct kfd_ioctl_alloc_memory_of_gpu_args a = { .va_addr = (uint64_t)(uintptr_t)va,
+                                                    .size = 4096,
+                                                    .gpu_id = r.gpu_id,
+                                                    .flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), 0);
+    m.handle = a.handle;
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &m), -EFAULT);
+    struct drm_amdgpu_info q = { .return_pointer = bad,
+                                 .return_size = 64,
+                                 .query = AMDGPU_INFO_DEV_INFO };
+    ck_assert_int_eq(r.os->ioctl(r.os->ctx, r.drm, DRM_IOCTL_AMDGPU_INFO, &q), -EFAULT);
+    struct kfd_ioctl_free_memory_of_gpu_args fr = { .handle = a.handle };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr), 0);
+    ck_assert_int_eq(r.os->munmap(r.os->ctx, va, 4096), 0);
+    raw_close(&r);
+}
+END_TEST
+
 TCase *kfd_tcase_errors(void)
 {
     TCase *tc = tcase_create("errors");
@@ -257,5 +303,6 @@ TCase *kfd_tcase_errors(void)
     tcase_add_test(tc, acquire_vm_rules);
     tcase_add_test(tc, memory_errnos);
     tcase_add_test(tc, queue_and_event_errnos);
+    tcase_add_test(tc, bad_pointers_are_efault_not_crashes);
     return tc;
 }

@@ -27,5 +27,6 @@ TCase *kfd_tcase_errors(void);
 TCase *kfd_tcase_inject(void);
 TCase *kfd_tcase_cp(void);
 TCase *kfd_tcase_dispatch(void);
+TCase *kfd_tcase_cli(void);
 
 #endif

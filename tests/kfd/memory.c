@@ -122,6 +122,10 @@ START_TEST(bad_descriptors)
     ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &m), RDX_ERR_INVALID);
     d.kind = RDX_KFD_MEM_DOORBELL;
     ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &m), RDX_ERR_INVALID);
+    d.kind = RDX_KFD_MEM_GTT;
+    d.size = UINT64_MAX;
+    ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &m), RDX_ERR_RANGE);
+    d.size = 4096;
     d.kind = (rdx_kfd_mem_kind)99;
     ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &m), RDX_ERR_INVALID);
     ck_assert_ptr_null(m);
