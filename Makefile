@@ -159,6 +159,18 @@ format-check:
 	  echo "format-check: files need clang-format (run 'make format')"; exit 1; fi; \
 	echo "format-check: $(words $(FORMAT_SRCS)) files clean"
 
+# --- fuzz targets: fuzz/<name>.c, each a libFuzzer entry point, built with
+# clang-19 -fsanitize=fuzzer,address,undefined against the library sources.
+FUZZ_CC   ?= clang-19
+FUZZ_SRCS := $(sort $(wildcard fuzz/*.c))
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build/fuzz/%)
+.PHONY: fuzz
+fuzz: $(FUZZ_BINS)
+build/fuzz/%: fuzz/%.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined $(PKG_CFLAGS) \
+	    -o $@ $< $(LIB_SRCS) $(LDLIBS_ALL)
+
 # --- isa tables (isa-core): regenerate the committed instruction tables from
 # ../shared/isa/*.json and isa/targets/ (python3, standard library only).
 .PHONY: isa-tables

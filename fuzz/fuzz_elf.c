@@ -34,8 +34,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (null)
         rdx_codeobj_print(null, co);
     /* Write what was read back out (kernels at 256-aligned offsets only). */
-    rdx_codeobj_image img = { co->target->name, co->version == 4 ? 4 : 5, co->text, co->text_size,
-                              co->kernels,      co->num_kernels };
+    rdx_codeobj_image img = { .target = co->target->name,
+                              .version = co->version == 4 ? 4 : 5,
+                              .code = co->text,
+                              .code_size = co->text_size,
+                              .kernels = co->kernels,
+                              .num_kernels = co->num_kernels };
     uint8_t *out;
     size_t len;
     if (rdx_codeobj_write(&img, &out, &len) == RDX_OK) {

@@ -121,7 +121,8 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
         const isa_field *off = &L->f[L->mod[RDX_ISA_MOD_OFFSET]];
         int32_t ov =
             (int32_t)(isa_get(d->w, off->lo, off->width) << (32 - off->width)) >> (32 - off->width);
-        if (v == RDX_ISA_REG_NULL) {
+        if (v == RDX_ISA_REG_NULL && (ov != 0 || d->t->family != RDX_ISA_FAMILY_RDNA3)) {
+            /* LLVM prints the offset as the operand (RDNA3 prints a zero one as null) */
             o->kind = RDX_ISA_OPND_IMM;
             o->value = ov;
             d->out->mod[RDX_ISA_MOD_OFFSET] = 0;
@@ -177,10 +178,34 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
 static void dec_mods(dec *d, const isa_row *row, const isa_layout *L, rdx_isa_form form)
 {
     rdx_isa_inst *in = d->out;
+    bool dpp = isa_is_dpp16(form) || isa_is_dpp8(form);
     for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++) {
         const isa_field *f;
         unsigned base;
-        if (!isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
+        /* cheap pre-filter: a plain field of the layout, or a modifier with
+         * its own rule in isa_mod_ok (DPP words, split fields, DS offsets) */
+        bool cand = L->mod[m] != FLD_NONE;
+        switch (m) {
+        case RDX_ISA_MOD_DPP_CTRL:
+        case RDX_ISA_MOD_ROW_MASK:
+        case RDX_ISA_MOD_BANK_MASK:
+        case RDX_ISA_MOD_BOUND_CTRL:
+        case RDX_ISA_MOD_FI:
+        case RDX_ISA_MOD_DPP8:
+        case RDX_ISA_MOD_NEG:
+        case RDX_ISA_MOD_ABS:
+            cand |= dpp;
+            break;
+        case RDX_ISA_MOD_OP_SEL_HI:
+            cand |= L->f[FLD_OPSEL_HI].width != 0;
+            break;
+        case RDX_ISA_MOD_OFFSET:
+            cand |= row->enc == RDX_ISA_ENC_DS;
+            break;
+        default:
+            break;
+        }
+        if (!cand || !isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
             continue;
         if (f) {
             if (!f->width)
@@ -305,6 +330,9 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
         else if (s0 == ISA_SRC_DPP8 || s0 == ISA_SRC_DPP8_FI)
             form = e64 ? RDX_ISA_FORM_E64_DPP8 : RDX_ISA_FORM_DPP8;
         if (form != row->form) {
+            const uint32_t *ok = isa_target_dpp[t->index][e64 ? 1 : 0];
+            if (!(ok[row->op / 32] >> (row->op % 32) & 1u))
+                return bad(&d, "DPP is not valid for this op");
             dpp_words = 1;
             if (!need_words(&d, base_words + 1))
                 return bad(&d, "truncated DPP dword");
@@ -314,28 +342,35 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
     out->form = (uint8_t)form;
     dec_mods(&d, row, L, form);
 
-    /* MIMG NSA: extra address dwords */
-    unsigned nimg = 1, nsa_words = 0;
+    /* MIMG NSA: the first address in vaddr, up to four more in one extra
+     * dword; with more addresses than fields the last field holds a range */
+    unsigned nimg = 1, nsa_words = 0, nsa_last = 1;
     if (row->enc == RDX_ISA_ENC_MIMG && isa_get(d.w, L->f[FLD_NSA].lo, 1)) {
         unsigned naddr = isa_image_addr_count(row, out);
         if (naddr < 2)
             naddr = 2;
-        nsa_words = (naddr - 1 + 3) / 4;
+        nimg = naddr > 5 ? 5 : naddr;
+        nsa_last = naddr - (nimg - 1);
+        nsa_words = 1;
         if (!need_words(&d, base_words + nsa_words))
-            return bad(&d, "truncated NSA address dwords");
-        nimg = naddr;
+            return bad(&d, "truncated NSA address dword");
         if (row->nopnd - 1 + nimg > RDX_ISA_MAX_OPNDS)
             return bad(&d, "too many NSA addresses");
     }
-    if (row->enc == RDX_ISA_ENC_GLOBAL || row->enc == RDX_ISA_ENC_VGLOBAL) {
+    unsigned first_slot = (row->flags & ROW_ATOMIC) && !isa_atomic_returns(t, out->mod) ? 1 : 0;
+    if ((row->flags & ROW_OPTIMM) && isa_get(d.w, L->f[FLD_SIMM16].lo, 16) == 0)
+        first_slot = 1;
+    out->nopnd = (uint8_t)(row->nopnd - first_slot);
+    if ((row->enc == RDX_ISA_ENC_GLOBAL || row->enc == RDX_ISA_ENC_VGLOBAL) && out->nopnd &&
+        isa_slot_enc[row->first + row->nopnd - 1].how == HOW_SADDR) {
         /* the vaddr width depends on saddr, which comes later in the list */
         if (isa_get(d.w, L->f[FLD_SADDR].lo, L->f[FLD_SADDR].width) == RDX_ISA_REG_NULL)
-            out->opnd[row->nopnd - 1].kind = RDX_ISA_OPND_OFF;
+            out->opnd[out->nopnd - 1].kind = RDX_ISA_OPND_OFF;
     }
     unsigned lit_at = base_words + dpp_words + nsa_words;
     unsigned oi = 0;
     rdx_status st;
-    for (unsigned i = 0; i < row->nopnd; i++) {
+    for (unsigned i = first_slot; i < row->nopnd; i++) {
         const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
         const isa_slot *sl = &isa_slot_enc[row->first + i];
         if (sl->how == HOW_MIMG_VADDR) {
@@ -345,7 +380,8 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
                 unsigned r = k == 0 ? isa_get(d.w, L->f[FLD_VADDR].lo, 8)
                                     : isa_get(d.w, L->bits + 8 * (k - 1), 8);
                 (void)cnt;
-                *o = rdx_isa_vgpr(r, nimg > 1 ? 1 : isa_image_addr_count(row, out));
+                *o = rdx_isa_vgpr(r, nimg > 1 ? (k + 1 == nimg ? nsa_last : 1)
+                                              : isa_image_addr_count(row, out));
                 if (o->reg + o->count > 256)
                     return bad(&d, "VGPR range past v255");
             }
@@ -355,14 +391,22 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
             static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3,
                                              FLD_VADDR4 };
             unsigned na = isa_image_addr_count(row, out);
-            if (na > 5)
-                na = 5;
+            unsigned nf = L->f[FLD_VADDR4].width ? 5 : 4, last = 1;
             if (na < 1)
                 na = 1;
+            if (na > nf) {
+                last = na - (nf - 1); /* the last field holds a range */
+                na = nf;
+            }
             if (row->nopnd - 1 + na > RDX_ISA_MAX_OPNDS)
                 return bad(&d, "too many image addresses");
-            for (unsigned k = 0; k < na; k++)
-                out->opnd[oi++] = rdx_isa_vgpr(isa_get(d.w, L->f[flds[k]].lo, 8), 1);
+            for (unsigned k = 0; k < na; k++) {
+                unsigned r = isa_get(d.w, L->f[flds[k]].lo, 8);
+                unsigned c = k + 1 == na ? last : 1;
+                if (r + c > 256)
+                    return bad(&d, "VGPR range past v255");
+                out->opnd[oi++] = rdx_isa_vgpr(r, c);
+            }
             continue;
         }
         if ((st = dec_slot(&d, row, L, si, sl, &out->opnd[oi], form, lit_at)))

@@ -231,6 +231,9 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
         }
         if ((st = src_code(e, i, si, o, 1, false, &code)))
             return st;
+        if (code == RDX_ISA_REG_NULL && e->in->mod[RDX_ISA_MOD_OFFSET])
+            return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                            "null soffset with an offset: give the offset as the operand");
         isa_put(e->w, f->lo, f->width, code);
         return RDX_OK;
     }
@@ -298,42 +301,44 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     }
 }
 
-/* MIMG vaddr: a contiguous range, or (NSA) a list of single VGPRs. */
+/* MIMG vaddr: a contiguous range, or (NSA) a list of up to five VGPR operands
+ * (the first in vaddr, the rest in one extra dword; the last may be a range). */
 static rdx_status enc_mimg_vaddr(enc *e, const isa_layout *L, unsigned i,
                                  const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n)
 {
     rdx_status st;
+    if (n > 5)
+        return bad_opnd(e, i, si, RDX_ERR_RANGE, "at most 5 NSA address operands");
     for (unsigned k = 0; k < n; k++) {
         if (o[k].kind != RDX_ISA_OPND_VGPR)
             return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
-        if ((st = check_range(e, i + k, si, &o[k], n > 1 ? 1 : 0)))
+        if ((st = check_range(e, i + k, si, &o[k], (n > 1 && k + 1 < n) ? 1 : 0)))
             return st;
     }
     isa_put(e->w, L->f[FLD_VADDR].lo, 8, o[0].reg);
     if (n > 1) {
-        if (n > 13)
-            return bad_opnd(e, i, si, RDX_ERR_RANGE, "too many NSA addresses");
         isa_put(e->w, L->f[FLD_NSA].lo, L->f[FLD_NSA].width, 1);
-        unsigned words = (n - 1 + 3) / 4;
         for (unsigned k = 1; k < n; k++)
             isa_put(e->w, (unsigned)L->bits + 8 * (k - 1), 8, o[k].reg);
-        e->extra_words = words;
+        e->extra_words = 1;
     }
     return RDX_OK;
 }
 
-/* RDNA4 image addresses: vaddr0..4 fields, one VGPR each (or one range in vaddr0). */
+/* RDNA4 image addresses: vaddr0..4 fields (VSAMPLE: vaddr0..3), one VGPR each;
+ * the last field holds a range when there are more addresses than fields. */
 static rdx_status enc_vimg_vaddr(enc *e, const isa_layout *L, unsigned i,
                                  const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n)
 {
     static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3, FLD_VADDR4 };
+    unsigned nf = L->f[FLD_VADDR4].width ? 5 : 4;
     rdx_status st;
-    if (n > 5)
-        return bad_opnd(e, i, si, RDX_ERR_RANGE, "at most 5 image address operands");
+    if (n > nf)
+        return bad_opnd(e, i, si, RDX_ERR_RANGE, "too many image address operands");
     for (unsigned k = 0; k < n; k++) {
         if (o[k].kind != RDX_ISA_OPND_VGPR)
             return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
-        if ((st = check_range(e, i + k, si, &o[k], n > 1 ? 1 : 0)))
+        if ((st = check_range(e, i + k, si, &o[k], (n > 1 && k + 1 < n) ? 1 : 0)))
             return st;
         isa_put(e->w, L->f[flds[k]].lo, 8, o[k].reg);
     }
@@ -412,6 +417,58 @@ static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_
     return RDX_OK;
 }
 
+/*
+ * VALU constant-bus limit: at most two distinct scalar values (SGPRs, TTMPs,
+ * vcc, m0, exec, literal; null and inline constants are free) are read, one
+ * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in) count.
+ */
+static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned first_slot)
+{
+    struct {
+        uint8_t kind;
+        uint16_t reg;
+    } seen[8];
+    unsigned n = 0, oi = 0;
+    for (unsigned i = first_slot; i < row->nopnd; i++, oi++) {
+        const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
+        const rdx_isa_opnd *o = &e->in->opnd[oi];
+        bool read = si->role == RDX_ISA_ROLE_SRC0 || si->role == RDX_ISA_ROLE_SRC1 ||
+                    si->role == RDX_ISA_ROLE_SRC2 || si->role == RDX_ISA_ROLE_K ||
+                    (si->role == RDX_ISA_ROLE_VCC && i + 1 == row->nopnd && i > 0);
+        if (!read)
+            continue;
+        uint8_t kind = o->kind;
+        uint16_t reg = o->reg;
+        if (kind == RDX_ISA_OPND_LITERAL)
+            reg = 0;
+        else if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
+            continue;
+        else if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
+                 kind != RDX_ISA_OPND_SPECIAL)
+            continue;
+        bool dup = false;
+        for (unsigned k = 0; k < n; k++)
+            dup |= seen[k].kind == kind && seen[k].reg == reg;
+        if (!dup && n < 8) {
+            seen[n].kind = kind;
+            seen[n].reg = reg;
+            n++;
+        }
+    }
+    const char *name = e->name;
+    unsigned op = e->in->op;
+    unsigned limit = (op == RDX_ISA_OP_V_LSHLREV_B64 || op == RDX_ISA_OP_V_LSHRREV_B64 ||
+                      op == RDX_ISA_OP_V_ASHRREV_I64)
+                         ? 1
+                         : 2;
+    if (n > limit)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "%s: reads %u scalar values (SGPRs/special registers/literal); the "
+                        "constant bus allows %u",
+                        name, n, limit);
+    return RDX_OK;
+}
+
 static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, size_t *len)
 {
     size_t n = base_bytes + (dpp ? 4 : 0) + 4 * e->extra_words;
@@ -467,6 +524,28 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
                            RDX_ISA_FORM_NATIVE)))
             return st;
     }
+    /* VGPR bank rules: the X and Y sources of one position read different banks */
+    static const struct {
+        uint8_t x, y;
+        const char *name;
+    } pairs[] = { { RDX_ISA_ROLE_SRC0, RDX_ISA_ROLE_SRCY0, "src0" },
+                  { RDX_ISA_ROLE_SRC1, RDX_ISA_ROLE_VSRCY1, "src1" } };
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        const rdx_isa_opnd *ox = NULL, *oy = NULL;
+        for (unsigned i = 0; i < nx; i++)
+            if (isa_slot_info[rx->first + i].role == pairs[p].x)
+                ox = &in->opnd[i];
+        for (unsigned i = 0; i < ny_; i++)
+            if (isa_slot_info[ry->first + ry->nx + i].role == pairs[p].y)
+                oy = &in->opnd[nx + i];
+        if (ox && oy && ox->kind == RDX_ISA_OPND_VGPR && oy->kind == RDX_ISA_OPND_VGPR &&
+            ox->reg % 4 == oy->reg % 4)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "%s :: %s: %s operands v%u and v%u must use different VGPR banks "
+                            "(register number mod 4)",
+                            rdx_isa_op_name((rdx_isa_op)in->op), ny, pairs[p].name, ox->reg,
+                            oy->reg);
+    }
     return finish(e, L->bits / 8, false, out, len);
 }
 
@@ -504,7 +583,14 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
         row->enc != RDX_ISA_ENC_VOPC && row->enc != RDX_ISA_ENC_VOP3 &&
         row->enc != RDX_ISA_ENC_VOP3SD && row->enc != RDX_ISA_ENC_VOP3P)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "%s: no DPP form", name);
-    unsigned nslots = row->nopnd, nimg = 1;
+    unsigned nslots = row->nopnd, nimg = 1, first_slot = 0;
+    if ((row->flags & ROW_OPTIMM) && in->nopnd == 0) {
+        first_slot = 1; /* immediate omitted: 0 */
+        nslots--;
+    } else if ((row->flags & ROW_ATOMIC) && !isa_atomic_returns(t, in->mod)) {
+        first_slot = 1; /* no return value: no vdst */
+        nslots--;
+    }
     bool mimg = row->enc == RDX_ISA_ENC_MIMG || row->enc == RDX_ISA_ENC_VIMAGE ||
                 row->enc == RDX_ISA_ENC_VSAMPLE;
     if (mimg && in->nopnd >= nslots && in->nopnd <= RDX_ISA_MAX_OPNDS)
@@ -514,15 +600,23 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
                         in->nopnd);
     e.w[0] = L->val;
     isa_put(e.w, L->op.lo, L->op.width, row->opcode);
-    if (L->f[FLD_SADDR].width && (row->enc == RDX_ISA_ENC_FLAT || row->enc == RDX_ISA_ENC_VFLAT))
-        isa_put(e.w, L->f[FLD_SADDR].lo, L->f[FLD_SADDR].width, RDX_ISA_REG_NULL);
+    if (L->f[FLD_SADDR].width) {
+        /* rows without a saddr slot (FLAT, global_inv, ...) carry null there */
+        bool has = false;
+        for (unsigned i = 0; i < row->nopnd; i++)
+            has |= isa_slot_enc[row->first + i].how == HOW_SADDR;
+        if (!has)
+            isa_put(e.w, L->f[FLD_SADDR].lo, L->f[FLD_SADDR].width, RDX_ISA_REG_NULL);
+    }
+    if (row->flags & ROW_FMT1)
+        isa_put(e.w, L->f[FLD_FORMAT].lo, L->f[FLD_FORMAT].width, 1);
     if (row->flags & ROW_CMPX)
         isa_put(e.w, L->f[FLD_VDST].lo, 8, RDX_ISA_REG_EXEC_LO);
     rdx_status st = enc_mods(&e, row, L, form);
     if (st)
         return st;
     unsigned oi = 0;
-    for (unsigned i = 0; i < nslots; i++) {
+    for (unsigned i = first_slot; i < row->nopnd; i++) {
         const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
         const isa_slot *sl = &isa_slot_enc[row->first + i];
         if (sl->how == HOW_MIMG_VADDR || sl->how == HOW_VIMG_VADDR) {
@@ -534,6 +628,12 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
             oi++;
         }
         if (st)
+            return st;
+    }
+    if (row->enc == RDX_ISA_ENC_VOP1 || row->enc == RDX_ISA_ENC_VOP2 ||
+        row->enc == RDX_ISA_ENC_VOPC || row->enc == RDX_ISA_ENC_VOP3 ||
+        row->enc == RDX_ISA_ENC_VOP3SD || row->enc == RDX_ISA_ENC_VOP3P) {
+        if ((st = check_constant_bus(&e, row, first_slot)))
             return st;
     }
     return finish(&e, L->bits / 8, dpp, out, len);

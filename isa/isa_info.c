@@ -188,14 +188,21 @@ const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form f
         idx = r[0] >= 0 && fam->rows[r[0]].form == RDX_ISA_FORM_NATIVE ? r[0] : -1;
         break;
     case RDX_ISA_FORM_E32:
-    case RDX_ISA_FORM_DPP16:
-    case RDX_ISA_FORM_DPP8:
         idx = r[0] >= 0 && fam->rows[r[0]].form == RDX_ISA_FORM_E32 ? r[0] : -1;
         break;
+    case RDX_ISA_FORM_DPP16:
+    case RDX_ISA_FORM_DPP8:
+        idx = r[0] >= 0 && fam->rows[r[0]].form == RDX_ISA_FORM_E32 &&
+                      (isa_target_dpp[t->index][0][op / 32] >> (op % 32) & 1u)
+                  ? r[0]
+                  : -1;
+        break;
     case RDX_ISA_FORM_E64:
+        idx = r[1];
+        break;
     case RDX_ISA_FORM_E64_DPP16:
     case RDX_ISA_FORM_E64_DPP8:
-        idx = r[1];
+        idx = isa_target_dpp[t->index][1][op / 32] >> (op % 32) & 1u ? r[1] : -1;
         break;
     default:
         idx = -1;

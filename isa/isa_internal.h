@@ -41,10 +41,14 @@ enum isa_how {
 };
 
 /* Row flags. */
-#define ROW_CMPX     (1u << 0) /* v_cmpx e64: vdst field holds exec_lo */
-#define ROW_PROMOTED (1u << 1) /* e64 row of a VOP1/VOP2/VOPC op */
-#define ROW_DS2      (1u << 2) /* DS two-address op: offset0/offset1 */
-#define ROW_BVH      (1u << 3) /* image BVH op */
+#define ROW_CMPX        (1u << 0) /* v_cmpx e64: vdst field holds exec_lo */
+#define ROW_PROMOTED    (1u << 1) /* e64 row of a VOP1/VOP2/VOPC op */
+#define ROW_DS2         (1u << 2) /* DS two-address op: offset0/offset1 */
+#define ROW_BVH         (1u << 3) /* image BVH op */
+#define ROW_ATOMIC      (1u << 4) /* memory atomic: the VDST slot exists only when it returns */
+#define ROW_OPTIMM      (1u << 5) /* the only slot is an immediate LLVM omits when 0 (s_endpgm) */
+#define ROW_OFFSET_OPND (1u << 6) /* the offset is an operand (s_prefetch_*), not a modifier */
+#define ROW_FMT1        (1u << 7) /* RDNA4 untyped buffer op: format field is 1, not a modifier */
 
 typedef struct isa_slot {
     uint8_t fld; /* enum isa_fld, FLD_NONE for implicit/literal */
@@ -101,6 +105,18 @@ extern const isa_family isa_families[ISA_NFAMILIES];
 extern const rdx_isa_form_info *const isa_form_infos[ISA_NFAMILIES];
 extern const rdx_isa_target isa_targets[ISA_NTARGETS];
 extern const uint32_t *const isa_target_avail[ISA_NTARGETS];
+/* Per target: ops llvm-mc accepts with DPP, [0] on the e32 form, [1] on e64 (bitsets). */
+extern const uint32_t *const isa_target_dpp[ISA_NTARGETS][2];
+
+/*
+ * Whether an atomic row's instruction returns the old value (glc on RDNA3,
+ * th bit 0 = TH_ATOMIC_RETURN on RDNA4); its VDST slot exists only then.
+ */
+static inline bool isa_atomic_returns(const rdx_isa_target *t, const int32_t *mod)
+{
+    return t->family == RDX_ISA_FAMILY_RDNA3 ? mod[RDX_ISA_MOD_GLC] != 0
+                                             : (mod[RDX_ISA_MOD_TH] & 1) != 0;
+}
 
 /* The row of `op` for `form` (DPP forms map to their E32/E64 row), or NULL. */
 const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);

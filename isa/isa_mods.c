@@ -48,10 +48,18 @@ bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rd
             f = ok ? &L->f[L->mod[mod]] : NULL;
         }
         break;
+    case RDX_ISA_MOD_FORMAT:
+        ok = !(row->flags & ROW_FMT1) && L->mod[mod] != FLD_NONE;
+        f = ok ? &L->f[L->mod[mod]] : NULL;
+        break;
     case RDX_ISA_MOD_OP_SEL_HI:
         ok = L->f[FLD_OPSEL_HI].width != 0;
         break;
     case RDX_ISA_MOD_OFFSET:
+        if (row->flags & ROW_OFFSET_OPND) {
+            ok = false;
+            break;
+        }
         if (row->enc == RDX_ISA_ENC_DS) {
             ok = !(row->flags & ROW_DS2);
             break;

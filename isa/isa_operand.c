@@ -151,6 +151,9 @@ unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const
                 c = 1;
             if (row->flags & ROW_BVH)
                 c = 4;
+            else if (strstr(isa_op_names[row->op], "gather4") ||
+                     strstr(isa_op_names[row->op], "msaa_load"))
+                c = 4;
             if (in->mod[RDX_ISA_MOD_D16])
                 c = (c + 1) / 2;
             return c + (in->mod[RDX_ISA_MOD_TFE] ? 1u : 0u);
@@ -166,7 +169,9 @@ unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const
         if (si->role == RDX_ISA_ROLE_ADDR &&
             (row->enc == RDX_ISA_ENC_GLOBAL || row->enc == RDX_ISA_ENC_VGLOBAL)) {
             /* the saddr slot is the last one */
-            const rdx_isa_opnd *sa = &in->opnd[row->nopnd - 1];
+            if (in->nopnd == 0)
+                return 2;
+            const rdx_isa_opnd *sa = &in->opnd[in->nopnd - 1];
             return sa->kind == RDX_ISA_OPND_OFF ? 2 : 1;
         }
         if (si->role == RDX_ISA_ROLE_ADDR)
@@ -224,7 +229,7 @@ unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in)
         if (has_token(suffix, "cl"))
             c++;
         if (has_token(suffix, "g16") && g)
-            g = (g + 1) / 2;
+            g = (g / 2 + 1) / 2 * 2; /* each direction's gradients packed in pairs */
     } else if (strstr(n, "_mip")) {
         c++;
     }

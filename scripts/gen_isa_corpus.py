@@ -54,12 +54,39 @@ def put(w, f, v):
     return (w & ~mask) | ((v << f["lo"]) & mask)
 
 
-def defaults(e):
-    """A default field assignment: distinct small registers, modifiers off."""
+REG_KINDS = ("src", "ssrc", "sgpr", "vgpr", "vdsty", "sbase", "srsrc")
+
+
+def used_fields(ins, e, x_ops=None):
+    """Register fields the instruction's operands use (others must stay 0)."""
+    ops = set(ins.get("operands") or {})
+    fm = fmap(e)
+    used = set()
+    for n in ops:
+        n2 = {"vsrc0": "src0"}.get(n, n)
+        if n2 == "sdst" and "sdst" not in fm:
+            n2 = "vdst"
+        if n2 == "data" and "vsrc" in fm:
+            n2 = "vsrc"
+        used.add(n2)
+    if ins["encoding"] == "VOPD":
+        xo = ops if x_ops is None else x_ops
+        used |= {"vdstx", "srcx0"} | ({"vsrcx1"} if "vsrcy1" in xo else set())
+    if ins["encoding"] in ("VOP3", "VOP3SD") and "vdst" not in used and "sdst" in ops:
+        used.add("vdst")
+    return used
+
+
+def defaults(e, used=None):
+    """A default field assignment: distinct small registers, modifiers off;
+    register fields outside `used` (when given) are 0."""
     d = {}
     vg = 1
     for f in e["fields"]:
         k = f["kind"]
+        if used is not None and k in REG_KINDS and f["name"] not in used:
+            d[f["name"]] = 0
+            continue
         if k == "fixed":
             d[f["name"]] = f["value"]
         elif k == "src":
@@ -80,12 +107,19 @@ def defaults(e):
             d[f["name"]] = 0xF
         elif f["name"] == "dmask":
             d[f["name"]] = 1
+        elif f["name"] == "opsel_hi":
+            d[f["name"]] = 3  # VOP3P's default op_sel_hi:[1,1,1]
+        elif f["name"] == "opsel_hi2":
+            d[f["name"]] = 1
         else:
             d[f["name"]] = 0
     return d
 
 
-def encode(e, vals, op_fields, extra=b""):
+NEEDS_K = re.compile(r"^[sv]_fma[ak]k_|^v_dual_fma[ak]k_|^s_setreg_imm32_b32$")
+
+
+def encode(e, vals, op_fields, extra=b"", k=False):
     w = 0
     fm = fmap(e)
     for n, v in vals.items():
@@ -96,7 +130,9 @@ def encode(e, vals, op_fields, extra=b""):
     b = w.to_bytes(e["bits"] // 8, "little")
     lit = any(fm[n]["kind"] in ("src", "ssrc") and v == 255 for n, v in vals.items()
               if n in fm and not e.get("_lit"))
-    return b + extra + (LITERAL.to_bytes(4, "little") if lit else b"")
+    if "nsa" in fm and vals.get("nsa"):
+        extra = extra + bytes([0x0A, 0x0B, 0x0C, 0x0D])  # NSA addresses v10, v11, v12, v13
+    return b + extra + (LITERAL.to_bytes(4, "little") if lit or k else b"")
 
 
 def candidates(fam):
@@ -106,13 +142,23 @@ def candidates(fam):
         en = ins["encoding"]
         e = encs[en]
         fm = fmap(e)
-        if en == "VOPD":
+        if en == "VOPD" or "op" not in fm:
             opf = {}
         else:
             opf = {"op": ins["opcode"]}
+        needk = bool(NEEDS_K.match(ins["name"]))
         names = ins["name"]
-        base = defaults(e)
-        variants = [dict(base)]
+        full = defaults(e)
+        base = defaults(e, used_fields(ins, e))
+        variants = [dict(full), dict(base)]
+        # all sources scalar / all sources constant (permlane, 64-bit shifts, ...)
+        for sv, ssv in ((3, 3), (8, 8), (129, 129)):
+            x = dict(base)
+            for f in e["fields"]:
+                if f["name"] in base and base[f["name"]] and f["kind"] in ("src", "ssrc") \
+                        and f["name"] != "src0":
+                    x[f["name"]] = sv if f["kind"] == "src" else ssv
+            variants.append(x)
         zero = {f["name"]: (f["value"] if f["kind"] == "fixed" else 0) for f in e["fields"]}
         variants.append(zero)
         if "saddr" in fm:
@@ -150,14 +196,19 @@ def candidates(fam):
                 variants.append(x)
         for x in variants:
             if en == "VOPD":
-                # pair with itself as X when the opcode fits opx, else with v_dual_mov_b32 (8)
-                opx = ins["opcode"] if ins["opcode"] < 16 else 8
-                opfields = {"opx": opx, "opy": ins["opcode"]}
-                out.append((encode(e, x, opfields), names))
-                opfields = {"opx": 8, "opy": ins["opcode"]}
-                out.append((encode(e, x, opfields), names))
+                # pair with itself as X when the opcode fits opx, and with v_dual_mov_b32 (8)
+                if ins["opcode"] < 16:
+                    out.append((encode(e, x, {"opx": ins["opcode"], "opy": ins["opcode"]}, k=needk),
+                                names))
+                y = dict(x)
+                y["vsrcx1"] = 0
+                out.append((encode(e, y, {"opx": 8, "opy": ins["opcode"]}, k=needk), names))
+                y = dict(x)
+                y["vsrcy1"] = 0
+                y["vsrcx1"] = y.get("vsrcx1") or 4
+                out.append((encode(e, y, {"opx": ins["opcode"] & 15, "opy": 8}, k=needk), names))
             else:
-                out.append((encode(e, x, opf), names))
+                out.append((encode(e, x, opf, k=needk), names))
         # DPP16 / DPP8 / literal variants of VALU encodings
         for kind in ("DPP16", "DPP8"):
             ve = encs.get(en + "_" + kind)
@@ -227,47 +278,92 @@ def oracle(mc, cpu, cands):
         if b not in seen:
             seen.add(b)
             uniq.append(b)
-    lines = ["[" + ",".join("0x%02x" % x for x in b) + "]" for b in uniq]
+    # Each candidate is followed by a separator instruction in its own bracket
+    # (s_nop 0x1234), so the outputs between two separators belong to one
+    # candidate whatever LLVM made of its bytes.
+    sep = bytes([0x34, 0x12, 0x80, 0xBF])
+    lines = []
+    for b in uniq:
+        lines.append("[" + ",".join("0x%02x" % x for x in b) + "]")
+        lines.append("[" + ",".join("0x%02x" % x for x in sep) + "]")
     out, err = run_mc(mc, cpu, "\n".join(lines) + "\n", True)
-    bad = bad_lines(err, "(warning|error)")
-    outs = parse_out(out)
-    j = 0
+    segs = [[]]
+    for t, ob in parse_out(out):
+        if ob == sep:
+            segs.append([])
+        else:
+            segs[-1].append((t, ob))
+    if len(segs) != len(uniq) + 1:
+        sys.exit("gen_isa_corpus: llvm-mc output does not line up (%d segments for %d "
+                 "candidates)" % (len(segs) - 1, len(uniq)))
     texts = []
     seen_out = set()
-    for i, b in enumerate(uniq):
-        if i + 1 in bad:
-            continue
-        tot = 0
-        first = None
-        parts = 0
-        while tot < len(b) and j < len(outs):
-            if first is None:
-                first = outs[j]
-            tot += len(outs[j][1])
-            parts += 1
-            j += 1
+    for b, seg in zip(uniq, segs):
         # LLVM prints the canonical encoding (unused fields cleared); keep that
-        if first is not None and parts == 1 and len(first[1]) == len(b) and \
-                first[1] not in seen_out:
-            seen_out.add(first[1])
-            texts.append((first[1], first[0]))
-    # reassemble
+        # (LLVM marks operands it decoded but considers invalid with a /*...*/ comment)
+        if len(seg) == 1 and len(seg[0][1]) == len(b) and seg[0][1] not in seen_out and \
+                "/*" not in seg[0][0]:
+            seen_out.add(seg[0][1])
+            texts.append((seg[0][1], seg[0][0]))
+    # reassemble: LLVM's text must assemble to LLVM's bytes
     src = "\n".join(t for b, t in texts) + "\n"
     out, err = run_mc(mc, cpu, src, False)
-    bad = bad_lines(err, "error")
-    outs = parse_out(out)
-    j = 0
-    keep = []
-    for i, (b, t) in enumerate(texts):
-        if i + 1 in bad:
-            continue
-        if j >= len(outs):
-            break
-        t2, b2 = outs[j]
-        j += 1
-        if b2 == b:
-            keep.append((b, t))
+    by_text = {}
+    for t2, b2 in parse_out(out):
+        by_text.setdefault(t2, b2)
+    keep = [(b, t) for b, t in texts if by_text.get(t) == b]
     return keep
+
+
+def trim(lines, cap=24):
+    """Keep every distinct operand/modifier shape of each mnemonic (the text with
+    numbers hidden), then fill up to `cap` lines per mnemonic."""
+    groups = {}
+    for b, t in sorted(lines, key=lambda bt: (bt[1], bt[0])):
+        groups.setdefault(t.split()[0], []).append((b, t))
+    out = []
+    for m, g in groups.items():
+        shapes = set()
+        rest = []
+        for b, t in g:
+            sh = re.sub(r"0x[0-9a-fA-F]+|[0-9]+", "#", t)
+            if sh not in shapes:
+                shapes.add(sh)
+                out.append((b, t))
+            else:
+                rest.append((b, t))
+        room = cap - len(shapes)
+        if room > 0 and rest:
+            step = max(1, len(rest) // room)
+            out.extend(rest[::step][:room])
+    return out
+
+
+def dpp_kind(b):
+    """'e32' / 'e64' when the bytes are a DPP16/DPP8 VALU encoding, else None."""
+    w0 = int.from_bytes(b[0:4], "little")
+    markers = (0xFA, 0xE9, 0xEA)
+    e32 = (w0 >> 25) in (0x3F, 0x3E) or (w0 >> 31) == 0
+    if e32 and (w0 & 0x1FF) in markers and len(b) == 8:
+        return "e32"
+    if ((w0 >> 26) == 0x35 or (w0 >> 24) == 0xCC) and len(b) == 12:
+        if (int.from_bytes(b[4:8], "little") & 0x1FF) in markers:
+            return "e64"
+    return None
+
+
+def write_dpp(cpu, keep):
+    """isa/targets/<cpu>.dpp: the ops (and e32/e64 form) llvm-mc accepts with DPP."""
+    seen = set()
+    for b, t in keep:
+        k = dpp_kind(b)
+        if k:
+            seen.add((mnemonic_op(t), k))
+    with open(os.path.join(ROOT, "isa", "targets", cpu + ".dpp"), "w") as f:
+        f.write("# ops llvm-mc accepts with DPP16/DPP8 on %s, by form (e32: VOP1/VOP2/VOPC,\n"
+                "# e64: VOP3/VOP3P); written by scripts/gen_isa_corpus.py\n" % cpu)
+        for op, k in sorted(seen):
+            f.write("%s %s\n" % (op, k))
 
 
 def mnemonic_op(text):
@@ -285,18 +381,23 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     fams = {}
     for cpu, famname in TARGETS:
-        with open(os.path.join(args.isa_dir, famname + ".json")) as f:
-            fams[famname] = GEN.add_missing_vopc_e64(json.load(f))
+        fams[famname] = GEN.load_family(args.isa_dir, famname)
     for cpu, famname in TARGETS:
         cands = candidates(fams[famname])
-        keep = oracle(args.llvm_mc, cpu, cands)
+        keep = trim(oracle(args.llvm_mc, cpu, cands))
         keep.sort(key=lambda bt: (mnemonic_op(bt[1]), len(bt[0]), bt[0]))
         with open(os.path.join(outdir, cpu + ".txt"), "w") as f:
             f.write("# llvm-mc oracle corpus for %s: hex bytes, a tab, LLVM's text "
                     "(scripts/gen_isa_corpus.py)\n" % cpu)
             for b, t in keep:
                 f.write("%s\t%s\n" % (b.hex(), t))
-        ops = sorted({mnemonic_op(t) for b, t in keep})
+        ops = set()
+        for b, t in keep:
+            ops.add(mnemonic_op(t))
+            if " :: " in t:  # VOPD: the Y op too
+                ops.add(mnemonic_op(t.split(" :: ", 1)[1]))
+        ops = sorted(ops)
+        write_dpp(cpu, keep)
         with open(os.path.join(outdir, cpu + ".ops"), "w") as f:
             f.write("# ops llvm-mc accepts for %s (scripts/gen_isa_corpus.py)\n" % cpu)
             for o in ops:

@@ -27,7 +27,8 @@ ENCS = ["SOP1", "SOP2", "SOPC", "SOPK", "SOPP", "SMEM", "VOP1", "VOP2", "VOPC", 
 FORMS = ["AUTO", "NATIVE", "E32", "E64", "DPP16", "DPP8", "E64_DPP16", "E64_DPP8"]
 ROLES = ["VDST", "SDST", "SRC0", "SRC1", "SRC2", "SIMM16", "SDATA", "SBASE", "SOFFSET", "ADDR",
          "DATA0", "DATA1", "SADDR", "VADDR", "VDATA", "SRSRC", "SSAMP", "VCC", "K", "VDSTY",
-         "SRCY0", "VSRCY1", "KY", "TARGET", "VSRC0", "VSRC1", "VSRC2", "VSRC3", "ATTR"]
+         "SRCY0", "VSRCY1", "KY", "TARGET", "VSRC0", "VSRC1", "VSRC2", "VSRC3", "ATTR",
+         "OFFSET"]
 MODS = ["CLAMP", "OMOD", "NEG", "ABS", "NEG_HI", "OP_SEL", "OP_SEL_HI", "DPP_CTRL", "ROW_MASK",
         "BANK_MASK", "BOUND_CTRL", "FI", "DPP8", "OFFSET", "OFFSET0", "OFFSET1", "GLC", "SLC",
         "DLC", "GDS", "NV", "TH", "SCOPE", "IDXEN", "OFFEN", "TFE", "LWE", "FORMAT", "DMASK",
@@ -228,6 +229,10 @@ def slots_for(fam, enc, name, ops, layout):
                 else:
                     s.append(Slot(role, r, "SRC", KSSRC, bits_of(ops[r]),
                                   fmt_of(ops[r].get("fmt"))))
+        if re.match(r"s_fmamk_", name):  # sdst, src0, K, src1
+            s.insert(2, Slot("K", "", "K", K_LIT, 32, "F32"))
+        elif re.match(r"s_fmaak_", name):  # sdst, src0, src1, K
+            s.append(Slot("K", "", "K", K_LIT, 32, "F32"))
         return s
     if enc == "SOPK":
         o = ops.get("simm16")
@@ -258,6 +263,14 @@ def slots_for(fam, enc, name, ops, layout):
             else:
                 s.append(Slot("SIMM16", "simm16", "IMM", K_IMM, 16, "ANY"))
         return s
+    if enc == "SMEM" and re.match(r"s_(buffer_)?prefetch_", name):
+        # LLVM: [sbase,] offset, soffset, count
+        if "sbase" in ops:
+            s.append(mk("SBASE", "sbase", "SBASE", K_SGPR | K_TTMP, ops["sbase"]))
+        s.append(Slot("OFFSET", "ioffset", "SIMM", K_IMM, 24, "ANY"))
+        s.append(Slot("SOFFSET", "soffset", "SREG", KS, 32, "ANY"))
+        s.append(Slot("SDATA", "sdata", "IMM", K_IMM, 5, "ANY"))
+        return s
     if enc == "SMEM":
         if "sdata" in ops:
             o = ops["sdata"]
@@ -279,6 +292,8 @@ def slots_for(fam, enc, name, ops, layout):
         return s
     if enc in ("FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH"):
         v4 = enc.startswith("V")
+        if not ops:
+            return s  # global_inv, global_wb, ...
         if "vdst" in ops:
             s.append(mk("VDST", "vdst", "VGPR", K_VGPR, ops["vdst"]))
         a = jop(ops, "addr", "vaddr")
@@ -295,6 +310,8 @@ def slots_for(fam, enc, name, ops, layout):
                               64 if enc in ("GLOBAL", "VGLOBAL") else 32, "ANY"))
         return s
     if enc in ("MUBUF", "MTBUF", "VBUFFER"):
+        if not ops:
+            return s  # buffer_gl0_inv, buffer_gl1_inv, buffer_inv...
         if "vdata" in ops:
             s.append(mk("VDATA", "vdata", "VGPR", K_VGPR, ops["vdata"]))
         s.append(Slot("VADDR", "vaddr", "BUF_VADDR", K_VGPR | K_OFF, 32, "ANY"))
@@ -394,9 +411,19 @@ def add_missing_vopc_e64(data):
     return data
 
 
-def load_family(isa_dir, fam):
+def load_family(isa_dir, fam, targets_dir=None):
+    """The family's JSON plus isa/targets/<fam>.extra.json (instructions llvm-mc
+    has that the JSON lacks) plus the VOPC e64 compares."""
     with open(os.path.join(isa_dir, fam + ".json")) as f:
-        return add_missing_vopc_e64(json.load(f))
+        data = json.load(f)
+    if targets_dir is None:
+        targets_dir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                   "isa", "targets")
+    xp = os.path.join(targets_dir, fam + ".extra.json")
+    if os.path.exists(xp):
+        with open(xp) as f:
+            data["instructions"] = data["instructions"] + json.load(f)["instructions"]
+    return add_missing_vopc_e64(data)
 
 
 def field_map(e):
@@ -411,7 +438,7 @@ def main():
     ap.add_argument("--targets-dir", default=os.path.join(root, "isa", "targets"))
     args = ap.parse_args()
 
-    data = {fam: load_family(args.isa_dir, fam) for fam in FAMILIES}
+    data = {fam: load_family(args.isa_dir, fam, args.targets_dir) for fam in FAMILIES}
 
     # ---- targets
     targets = []
@@ -435,7 +462,15 @@ def main():
                         l2 = l2.split("#", 1)[0].strip()
                         if l2:
                             excl.add(l2.split()[0])
-            targets.append((parts[0], parts[1], int(parts[2], 0), feats, excl))
+            dpp = set()
+            dp = os.path.join(args.targets_dir, parts[0] + ".dpp")
+            if os.path.exists(dp):
+                with open(dp) as g:
+                    for l2 in g:
+                        l2 = l2.split("#", 1)[0].split()
+                        if len(l2) == 2 and l2[1] in ("e32", "e64"):
+                            dpp.add((l2[0], l2[1]))
+            targets.append((parts[0], parts[1], int(parts[2], 0), feats, excl, dpp))
 
     # ---- fields: union of field names
     fld_names = set()
@@ -516,10 +551,25 @@ def main():
                 flags.append("ROW_CMPX")
             if r["form"] == "E64" and (fam, r["name"]) in native_enc:
                 flags.append("ROW_PROMOTED")
+            if any(x.role == "OFFSET" for x in sl):
+                flags.append("ROW_OFFSET_OPND")
+            if enc == "VBUFFER" and r["name"].startswith("buffer_"):
+                flags.append("ROW_FMT1")
+            if enc == "SOPP" and r["name"] == "s_endpgm":
+                flags.append("ROW_OPTIMM")
             if enc == "DS" and "2addr" in r["name"]:
                 flags.append("ROW_DS2")
             if enc in ("MIMG", "VIMAGE", "VSAMPLE") and "bvh" in r["name"]:
                 flags.append("ROW_BVH")
+            if enc in ("FLAT", "GLOBAL", "SCRATCH", "VFLAT", "VGLOBAL", "VSCRATCH") and \
+                    "_atomic_" in r["name"] and sl and sl[0].role == "VDST":
+                flags.append("ROW_ATOMIC")
+                if "cmpswap" in r["name"]:
+                    # returns the old value: half the (data, compare) pair
+                    d = [x for x in sl if x.role == "DATA0"]
+                    if d:
+                        sl[0].bits = d[0].bits // 2
+                        sl = list(sl)
             out_rows[fam].append(dict(r, first=intern_slots(sl), nopnd=len(sl), nx=nx,
                                       flags=flags))
 
@@ -737,7 +787,17 @@ def main():
     # targets and availability
     nwords = (len(ops) + 1 + 31) // 32
     for t in targets:
-        name, fam, mach, feats, excl = t
+        name, fam, mach, feats, excl, dpp = t
+        for form in ("e32", "e64"):
+            bits = [0] * nwords
+            for op, k in dpp:
+                if k == form and op in op_index:
+                    i = op_index[op]
+                    bits[i // 32] |= 1 << (i % 32)
+            c.append("static const uint32_t dpp_%s_%s[%d] = {\n" % (form, name, nwords))
+            for i in range(0, nwords, 6):
+                c.append("    " + " ".join("0x%08xu," % x for x in bits[i:i + 6]) + "\n")
+            c.append("};\n")
         have = {r["name"] for r in out_rows[fam]}
         for e in excl:
             if e not in have:
@@ -752,13 +812,16 @@ def main():
         c.append("};\n")
     c.append("\nconst rdx_isa_target isa_targets[ISA_NTARGETS] = {\n")
     for i, t in enumerate(targets):
-        name, fam, mach, feats, excl = t
+        name, fam, mach, feats, excl, dpp = t
         fl = "|".join("RDX_ISA_FEATURE_" + f.upper() for f in feats) or "0"
         c.append("    { \"%s\", RDX_ISA_FAMILY_%s, 0x%x, %s, %d },\n" %
                  (name, fam.upper(), mach, fl, i))
     c.append("};\n\nconst uint32_t *const isa_target_avail[ISA_NTARGETS] = {\n")
     for t in targets:
         c.append("    avail_%s,\n" % t[0])
+    c.append("};\n\nconst uint32_t *const isa_target_dpp[ISA_NTARGETS][2] = {\n")
+    for t in targets:
+        c.append("    { dpp_e32_%s, dpp_e64_%s },\n" % (t[0], t[0]))
     c.append("};\n/* clang-format on */\n")
     w("isa/gen/isa_tables.c", "".join(c))
 

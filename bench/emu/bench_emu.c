@@ -171,7 +171,7 @@ int main(void)
     } sargs = { y, x, 2.0f, n };
     rdx_emu_map(e, (uint64_t)(uintptr_t)&sargs, sizeof sargs, RDX_EMU_READ);
 
-    int mn = 256;
+    int mn = 384;
     float *a = malloc(sizeof(float) * (size_t)mn * mn),
           *b = malloc(sizeof(float) * (size_t)mn * mn),
           *c = malloc(sizeof(float) * (size_t)mn * mn);

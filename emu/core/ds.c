@@ -220,6 +220,42 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         emu_count_lds(w, 8);
         return;
     }
+    /* fast paths: 32-bit loads/stores (also 2addr) with every lane inside the allocation */
+    if (n == 4 && (k == DS_LOAD || k == DS_STORE || k == DS_LOAD2) && !(p & (DS_D16 | DS_D16_HI))) {
+        uint32_t av[EMU_MAX_LANES]; /* a copy: the destination may be the address register */
+        memcpy(av, w->v[in->addr.reg], sizeof av);
+        unsigned o0 =
+            k == DS_LOAD2 ? ((uint32_t)in->offset & 0xff) * ((p & DS_STRIDE64) ? 256 : 4) : off0;
+        unsigned o1 =
+            k == DS_LOAD2 ? ((uint32_t)in->offset1 & 0xff) * ((p & DS_STRIDE64) ? 256 : 4) : off0;
+        uint32_t hi = 0;
+        for (unsigned l = 0; l < w->nl; l++)
+            if ((exec >> l) & 1)
+                hi = av[l] > hi ? av[l] : hi;
+        unsigned omax = o0 > o1 ? o0 : o1;
+        if ((uint64_t)hi + omax + 4 <= w->wg->lds_size) {
+            uint8_t *lds = w->wg->lds;
+            unsigned d = in->dst.reg;
+            if (k == DS_LOAD) {
+                for (unsigned l = 0; l < w->nl; l++)
+                    if ((exec >> l) & 1)
+                        memcpy(&w->v[d][l], lds + av[l] + o0, 4);
+            } else if (k == DS_STORE) {
+                const uint32_t *dv = w->v[in->data0.reg];
+                for (unsigned l = 0; l < w->nl; l++)
+                    if ((exec >> l) & 1)
+                        memcpy(lds + av[l] + o0, &dv[l], 4);
+            } else {
+                for (unsigned l = 0; l < w->nl; l++)
+                    if ((exec >> l) & 1) {
+                        memcpy(&w->v[d][l], lds + av[l] + o0, 4);
+                        memcpy(&w->v[(d + 1) & 255][l], lds + av[l] + o1, 4);
+                    }
+            }
+            emu_count_lds(w, (uint64_t)emu_popcount(exec) * (k == DS_LOAD2 ? 8 : 4));
+            return;
+        }
+    }
     /* check every lane first */
     for (unsigned l = 0; l < w->nl; l++) {
         if (!((exec >> l) & 1))

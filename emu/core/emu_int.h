@@ -104,15 +104,6 @@ typedef struct emu_inst {
     uint8_t raw[16];
 } emu_inst;
 
-/* Private op ids for instructions the isa tables lack (see predecode.c). */
-enum {
-    EMU_XOP_READFIRSTLANE = RDX_ISA_OP_COUNT,
-    EMU_XOP_READLANE,
-    EMU_XOP_FMAMK,
-    EMU_XOP_FMAAK,
-    EMU_OP_TOTAL
-};
-
 /* One op of the semantics table: handler, class and parameter. */
 typedef struct emu_opinfo {
     emu_fn fn;

@@ -3,6 +3,7 @@
  * threads, the waves of a workgroup interleaved with barrier semantics, the
  * initial wave state, the instruction loop, faults and counters.
  */
+#include <fenv.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 #include "util/error.h"
 
 #define EMU_SLICE          4096u /* instructions a wave runs before the next wave's turn */
-#define EMU_DEFAULT_BUDGET 1000000000ull
+#define EMU_DEFAULT_BUDGET 200000000ull
 #define EMU_HANG_RECORD    512u
 
 /* ----------------------------------------------------------- cycle model */
@@ -545,6 +546,7 @@ static void *worker_main(void *arg)
 {
     emu_worker *wk = arg;
     emu_dispatch_ctx *ctx = wk->ctx;
+    int saved_round = fegetround(); /* the caller's thread may run workgroups: restore it */
     for (;;) {
         if (__atomic_load_n(&ctx->stop, __ATOMIC_ACQUIRE))
             break;
@@ -553,6 +555,7 @@ static void *worker_main(void *arg)
             break;
         run_group(wk, g);
     }
+    fesetround(saved_round);
     return NULL;
 }
 

@@ -22,9 +22,7 @@ static const emu_opdef defs[] = {
 #undef EMU_OP
 };
 
-static emu_opinfo table[EMU_OP_TOTAL];
-static const char *const xop_names[] = { "v_readfirstlane_b32", "v_readlane_b32", "v_fmamk_f32",
-                                         "v_fmaak_f32" };
+static emu_opinfo table[RDX_ISA_OP_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int lookup(const char *name, emu_opinfo *oi)
@@ -41,8 +39,6 @@ static int lookup(const char *name, emu_opinfo *oi)
 
 static void build(void)
 {
-    for (unsigned x = RDX_ISA_OP_COUNT; x < EMU_OP_TOTAL; x++)
-        lookup(xop_names[x - RDX_ISA_OP_COUNT], &table[x]);
     for (unsigned op = 1; op < RDX_ISA_OP_COUNT; op++) {
         const char *n = rdx_isa_op_name((rdx_isa_op)op);
         if (!n)
@@ -72,15 +68,13 @@ static void build(void)
 const emu_opinfo *emu_op_info(unsigned op)
 {
     pthread_once(&once, build);
-    if (op >= EMU_OP_TOTAL)
+    if (op >= RDX_ISA_OP_COUNT)
         return NULL;
     return &table[op];
 }
 
 const char *emu_op_name(unsigned op)
 {
-    if (op >= RDX_ISA_OP_COUNT && op < EMU_OP_TOTAL)
-        return xop_names[op - RDX_ISA_OP_COUNT];
     const char *n = op < RDX_ISA_OP_COUNT ? rdx_isa_op_name((rdx_isa_op)op) : NULL;
     return n ? n : "?";
 }

@@ -292,100 +292,6 @@ static void finish_valu(emu_inst *in, unsigned enc, unsigned form)
     }
 }
 
-/*
- * Stopgap for ops the isa tables lack so far (rdna3.json omits them):
- * v_readfirstlane_b32 (VOP1 op 2), v_readlane_b32 (VOP3 op 0x360),
- * v_fmamk_f32 / v_fmaak_f32 (VOP2 ops 0x2c / 0x2d).  They get private op
- * ids above RDX_ISA_OP_COUNT.  Remove once rdx_isa_decode knows them.
- */
-static void raw_src(emu_opnd *o, unsigned code, uint32_t lit)
-{
-    memset(o, 0, sizeof *o);
-    o->bits = 32;
-    if (code < 128 && code != EMU_NULL) {
-        o->kind = EMU_K_SGPR;
-        o->reg = (uint16_t)code;
-    } else if (code == EMU_NULL) {
-        o->kind = EMU_K_CONST;
-    } else if (code >= 256) {
-        o->kind = EMU_K_VGPR;
-        o->reg = (uint16_t)(code - 256);
-    } else if (code >= 128 && code <= 192) {
-        o->kind = EMU_K_CONST;
-        o->val = code - 128;
-    } else if (code >= 193 && code <= 208) {
-        o->kind = EMU_K_CONST;
-        o->val = (uint32_t)(192 - (int)code);
-    } else if (code >= 240 && code <= 248) {
-        o->kind = EMU_K_CONST;
-        o->val = fconst32[code - 240];
-    } else if (code == 255) {
-        o->kind = EMU_K_CONST;
-        o->val = lit;
-    } else if (code == RDX_ISA_REG_SCC) {
-        o->kind = EMU_K_SCC;
-    } else {
-        o->kind = EMU_K_CONST;
-    }
-}
-
-static int fallback_decode(const uint8_t *b, size_t avail, emu_inst *in)
-{
-    if (avail < 4)
-        return 0;
-    uint32_t d0 = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
-    uint32_t d1 = avail >= 8 ? (b[4] | b[5] << 8 | b[6] << 16 | (uint32_t)b[7] << 24) : 0;
-    unsigned op = 0;
-    if ((d0 >> 25) == 0x3f && ((d0 >> 9) & 0xff) == 2) { /* VOP1 v_readfirstlane_b32 */
-        unsigned s0 = d0 & 0x1ff;
-        if (s0 == 255)
-            return 0;
-        op = EMU_XOP_READFIRSTLANE;
-        in->size = 4;
-        raw_src(&in->src[0], s0, 0);
-        in->dst.kind = EMU_K_SGPR;
-        in->dst.reg = (uint16_t)((d0 >> 17) & 0xff);
-        in->dst.bits = 32;
-    } else if ((d0 >> 26) == 0x35 && ((d0 >> 16) & 0x3ff) == 0x360 && avail >= 8) {
-        op = EMU_XOP_READLANE; /* VOP3 v_readlane_b32 sdst, vsrc0, ssrc1 */
-        in->size = 8;
-        raw_src(&in->src[0], d1 & 0x1ff, 0);
-        raw_src(&in->src[1], (d1 >> 9) & 0x1ff, 0);
-        in->sdst.kind = EMU_K_SGPR;
-        in->sdst.reg = (uint16_t)(d0 & 0xff);
-        in->dst = in->sdst;
-    } else if ((d0 >> 31) == 0 && (((d0 >> 25) & 0x3f) == 0x2c || ((d0 >> 25) & 0x3f) == 0x2d) &&
-               avail >= 8) {
-        op = ((d0 >> 25) & 0x3f) == 0x2c ? EMU_XOP_FMAMK : EMU_XOP_FMAAK;
-        unsigned s0 = d0 & 0x1ff;
-        uint32_t lit = d1;
-        in->size = 8;
-        if (s0 == 255) { /* src0 literal must equal K */
-            raw_src(&in->src[0], s0, lit);
-        } else {
-            raw_src(&in->src[0], s0, 0);
-        }
-        raw_src(&in->src[1], 256 + ((d0 >> 9) & 0xff), 0);
-        in->src[2].kind = EMU_K_CONST;
-        in->src[2].val = lit;
-        in->src[2].bits = 32;
-        in->dst.kind = EMU_K_VGPR;
-        in->dst.reg = (uint16_t)((d0 >> 17) & 0xff);
-        in->dst.bits = 32;
-        in->enc = RDX_ISA_ENC_VOP2;
-    } else {
-        return 0;
-    }
-    in->op = (uint16_t)op;
-    in->form = RDX_ISA_FORM_E32;
-    const emu_opinfo *oi = emu_op_info(op);
-    in->fn = oi->fn;
-    in->param = oi->param;
-    in->cls = oi->cls;
-    memcpy(in->raw, b, in->size);
-    return 1;
-}
-
 rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc, size_t avail,
                                  emu_inst *in, const char **why)
 {
@@ -396,8 +302,6 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
     memset(&ii, 0, sizeof ii);
     in->pc = pc;
     if (rdx_isa_decode(t, bytes, avail, &ii, &len) != RDX_OK) {
-        if (fallback_decode(bytes, avail, in))
-            return RDX_EMU_FAULT_NONE;
         snprintf(msg, sizeof msg, "%s", rdx_error_message());
         *why = msg;
         in->size = 4;
@@ -479,8 +383,14 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
         return RDX_EMU_FAULT_NONE;
     }
 
-    for (unsigned i = 0; i < ii.nopnd && i < fi->nopnd; i++)
-        assign(in, fi->opnd[i].role, &ii.opnd[i], &fi->opnd[i], e32);
+    /* memory forms without a return value (atomics without glc) omit the leading vdst slot */
+    unsigned skip = 0;
+    if (ii.nopnd < fi->nopnd && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
+        (fi->enc == RDX_ISA_ENC_FLAT || fi->enc == RDX_ISA_ENC_GLOBAL ||
+         fi->enc == RDX_ISA_ENC_SCRATCH || fi->enc == RDX_ISA_ENC_DS))
+        skip = 1;
+    for (unsigned i = 0; i < ii.nopnd && i + skip < fi->nopnd; i++)
+        assign(in, fi->opnd[i + skip].role, &ii.opnd[i], &fi->opnd[i + skip], e32);
     (void)is16;
     switch (fi->enc) {
     case RDX_ISA_ENC_VOP1:

@@ -198,7 +198,7 @@ void emu_s_bfe_i32(emu_wave *w, const emu_inst *in)
     else if (wd >= 32)
         d = (int32_t)A32 >> off;
     else
-        d = (int32_t)((A32 >> off) << (32 - wd)) >> (32 - wd);
+        d = (int32_t)((uint32_t)((int32_t)A32 >> off) << (32 - wd)) >> (32 - wd);
     w->scc = d != 0;
     D32((uint32_t)d);
 }
@@ -218,7 +218,7 @@ void emu_s_bfe_i64(emu_wave *w, const emu_inst *in)
     else if (wd >= 64)
         d = (int64_t)A64 >> off;
     else
-        d = (int64_t)((A64 >> off) << (64 - wd)) >> (64 - wd);
+        d = (int64_t)((uint64_t)((int64_t)A64 >> off) << (64 - wd)) >> (64 - wd);
     w->scc = d != 0;
     D64((uint64_t)d);
 }

@@ -112,7 +112,7 @@ static inline uint32_t bfe_i(uint32_t a, uint32_t o, uint32_t wd)
     wd &= 31;
     if (wd == 0)
         return 0;
-    uint32_t x = a >> o;
+    uint32_t x = (uint32_t)((int32_t)a >> o); /* arithmetic shift, per the pcode */
     return (uint32_t)((int32_t)(x << (32 - wd)) >> (32 - wd));
 }
 static inline uint32_t ad16(uint32_t a, uint32_t b)
@@ -200,7 +200,7 @@ U2(emu_v_min_i32, smin(a, b))
 U2(emu_v_max_i32, smax(a, b))
 U2(emu_v_min_u32, umin(a, b))
 U2(emu_v_max_u32, umax(a, b))
-U2(emu_v_mul_i32_i24, (uint32_t)(I24(a) * I24(b)))
+U2(emu_v_mul_i32_i24, (uint32_t)((int64_t)I24(a) * I24(b)))
 U2(emu_v_mul_hi_i32_i24, (uint32_t)(((int64_t)I24(a) * I24(b)) >> 32))
 U2(emu_v_mul_u32_u24, U24(a) * U24(b))
 U2(emu_v_mul_hi_u32_u24, (uint32_t)(((uint64_t)U24(a) * U24(b)) >> 32))
@@ -212,7 +212,7 @@ U2(emu_v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a) + b)
 U2(emu_v_cvt_pk_u16_u32, (a & 0xffff) | b << 16)
 U2(emu_v_cvt_pk_i16_i32, (a & 0xffff) | b << 16)
 
-U3(emu_v_mad_i32_i24, (uint32_t)(I24(a) * I24(b)) + c)
+U3(emu_v_mad_i32_i24, (uint32_t)((int64_t)I24(a) * I24(b)) + c)
 U3(emu_v_mad_u32_u24, U24(a) * U24(b) + c)
 U3(emu_v_bfe_u32, bfe_u(a, b, c))
 U3(emu_v_bfe_i32, bfe_i(a, b, c))

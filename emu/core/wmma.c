@@ -24,19 +24,19 @@ void emu_v_wmma(emu_wave *w, const emu_inst *in)
     for (unsigned l = 0; l < 16; l++) {
         for (unsigned k = 0; k < 16; k++) {
             if (p <= 3) {
-                uint16_t a = (uint16_t)(w->v[ar + k / 2][l] >> (16 * (k % 2)));
-                uint16_t b = (uint16_t)(w->v[br + k / 2][l] >> (16 * (k % 2)));
+                uint16_t a = (uint16_t)(w->v[(ar + k / 2) & 255][l] >> (16 * (k % 2)));
+                uint16_t b = (uint16_t)(w->v[(br + k / 2) & 255][l] >> (16 * (k % 2)));
                 int bf = p == 1 || p == 3;
                 A[l][k] = bf ? bf16_to_f32(a) : f16_to_f32(a);
                 B[k][l] = bf ? bf16_to_f32(b) : f16_to_f32(b);
             } else if (p == 4) {
-                uint32_t a = (w->v[ar + k / 4][l] >> (8 * (k % 4))) & 255;
-                uint32_t b = (w->v[br + k / 4][l] >> (8 * (k % 4))) & 255;
+                uint32_t a = (w->v[(ar + k / 4) & 255][l] >> (8 * (k % 4))) & 255;
+                uint32_t b = (w->v[(br + k / 4) & 255][l] >> (8 * (k % 4))) & 255;
                 IA[l][k] = (in->neg & 1) ? (int8_t)a : (int64_t)a;
                 IB[k][l] = (in->neg & 2) ? (int8_t)b : (int64_t)b;
             } else {
-                uint32_t a = (w->v[ar + k / 8][l] >> (4 * (k % 8))) & 15;
-                uint32_t b = (w->v[br + k / 8][l] >> (4 * (k % 8))) & 15;
+                uint32_t a = (w->v[(ar + k / 8) & 255][l] >> (4 * (k % 8))) & 15;
+                uint32_t b = (w->v[(br + k / 8) & 255][l] >> (4 * (k % 8))) & 15;
                 IA[l][k] = (in->neg & 1) ? (int64_t)((a ^ 8) - 8) : (int64_t)a;
                 IB[k][l] = (in->neg & 2) ? (int64_t)((b ^ 8) - 8) : (int64_t)b;
             }
@@ -48,7 +48,7 @@ void emu_v_wmma(emu_wave *w, const emu_inst *in)
             unsigned row = 2 * i + l / 16, col = l % 16;
             uint32_t c;
             if (in->src[2].kind == EMU_K_VGPR)
-                c = w->v[in->src[2].reg + i][l];
+                c = w->v[(in->src[2].reg + i) & 255][l];
             else
                 c = (uint32_t)in->src[2].val;
             if (p <= 1) {
@@ -62,7 +62,7 @@ void emu_v_wmma(emu_wave *w, const emu_inst *in)
                 for (unsigned k = 0; k < 16; k++)
                     s += A[row][k] * B[k][col];
                 uint16_t r = p == 2 ? f32_to_f16((float)s) : f32_to_bf16((float)s);
-                uint32_t old = w->v[dr + i][l];
+                uint32_t old = w->v[(dr + i) & 255][l];
                 out[i][l] = hi ? (old & 0xffffu) | (uint32_t)r << 16 : (old & 0xffff0000u) | r;
             } else {
                 int64_t s = (int32_t)c;

@@ -40,7 +40,12 @@ typedef struct rdx_codeobj_target {
     bool sramecc_supported; /* whether e_flags may carry the SRAMECC feature bits */
 } rdx_codeobj_target;
 
-/* The target named `name` ("gfx1100"), or NULL if rdx does not know it. */
+/*
+ * The target named `name` — a processor ("gfx1100") or a full target id as
+ * .amdgcn_target and amdhsa.target spell it ("amdgcn-amd-amdhsa--gfx1100") —
+ * or NULL if rdx does not know it.  Feature suffixes (":xnack+") are not
+ * accepted: no gfx11/gfx12 target has them.
+ */
 const rdx_codeobj_target *rdx_codeobj_target_find(const char *name);
 
 /* The target whose EF_AMDGPU_MACH value is `mach`, or NULL. */
@@ -226,10 +231,11 @@ uint32_t rdx_codeobj_vgpr_granules(unsigned major, bool wave32, uint32_t next_fr
 uint32_t rdx_codeobj_vgprs_of_granules(unsigned major, bool wave32, uint32_t granules);
 
 /*
- * GRANULATED_WAVEFRONT_SGPR_COUNT as LLVM 19 encodes it: ceil(max(1, n) / 8) - 1
- * for n SGPRs (next_free_sgpr plus VCC's 2 when reserved).  AMDGPUUsage calls
- * the field reserved on gfx10+ (SGPRs are always allocated) and newer tools
- * write 0 there; rdx's writer uses whatever the descriptor holds.
+ * GRANULATED_WAVEFRONT_SGPR_COUNT as clang 19's code generator writes it:
+ * ceil(max(1, n) / 8) - 1 for n SGPRs (next_free_sgpr plus VCC's 2 when
+ * reserved).  AMDGPUUsage calls the field reserved on gfx10+ (SGPRs are always
+ * allocated): llvm-mc 19 writes 0 there for gfx11/gfx12, and llvm-objdump 19
+ * rejects non-zero values, so an assembler matching llvm-mc leaves it 0.
  */
 uint32_t rdx_codeobj_sgpr_granules(unsigned major, uint32_t num_sgprs);
 
@@ -254,6 +260,9 @@ typedef struct rdx_codeobj_arg {
  * Metadata of one kernel (an entry of amdhsa.kernels).  The writer emits the
  * required keys always and the optional ones when they differ from the
  * "absent" value given here; the reader fills absent keys with that value.
+ * The writer takes group/private segment sizes, kernarg_segment_size and
+ * wavefront_size from the kernel's descriptor when they are 0 here, and
+ * fails when a non-zero value disagrees with the descriptor.
  */
 typedef struct rdx_codeobj_kernel_meta {
     const char *name;             /* .name (writer: NULL = the kernel's name) */
@@ -298,7 +307,8 @@ typedef struct rdx_codeobj_kernel {
 
 /* ----------------------------------------------------------------- writer */
 
-/* What rdx_codeobj_write puts in a code object. */
+/* What rdx_codeobj_write puts in a code object (initialise with designated
+   initializers: fields may be added at the end). */
 typedef struct rdx_codeobj_image {
     const char *target;  /* "gfx1100" ... (see rdx_codeobj_target_find) */
     unsigned version;    /* code object version 4 or 5; 0 means 5 */
@@ -306,6 +316,11 @@ typedef struct rdx_codeobj_image {
     size_t code_size;
     const rdx_codeobj_kernel *kernels;
     size_t num_kernels;
+    /* Optional: a complete MessagePack metadata document to write instead of
+       the one generated from kernels[].meta (e.g. from an assembler's
+       .amdgpu_metadata block).  It must decode strictly, or the write fails. */
+    const uint8_t *metadata;
+    size_t metadata_size;
 } rdx_codeobj_image;
 
 /*

@@ -81,7 +81,7 @@ typedef struct rdx_emu_dispatch {
        s0.. instead of the values derived from code_properties. */
     uint32_t user_sgpr[16];
     uint32_t user_sgpr_count;
-    uint64_t budget; /* max wave-instructions per wave; 0 = default (1e9) */
+    uint64_t budget; /* max wave-instructions per wave; 0 = default (2e8) */
 } rdx_emu_dispatch;
 
 /*

@@ -27,23 +27,42 @@
  * -------------
  * inst.opnd[] holds the comma-separated operands exactly in the order LLVM
  * prints them for the mnemonic, including implicit ones LLVM prints (vcc_lo of
- * VOPC _e32 and v_cndmask_b32_e32, the literal K of v_fmamk/v_fmaak, "off").
- * Modifiers LLVM prints as words (offset:, glc, clamp, op_sel:[...], row_shr:,
- * dmask:, ...) are in mod[].  Per class:
+ * VOPC _e32 and v_cndmask_b32_e32 / carry ops, the literal K of v_fmamk/
+ * v_fmaak, "off").  Modifiers LLVM prints as words (offset:, glc, clamp,
+ * op_sel:[...], row_shr:, dmask:, ...) are in mod[].  Per class:
  *   SOP1 sdst, ssrc0          SOP2 sdst, ssrc0, ssrc1     SOPC ssrc0, ssrc1
- *   SOPK sdst, simm16 (s_setreg*: simm16, sdst)           SOPP simm16
- *   SMEM sdata, sbase, soffset-or-offset (an IMM operand when soffset is null)
+ *   SOPK sdst, simm16 (s_setreg*: simm16, sdst)           SOPP [simm16]
+ *   SMEM sdata, sbase, soffset — the third operand is an IMM (the offset) when
+ *        soffset is null; on RDNA3 a null soffset with offset 0 is the null
+ *        register (LLVM prints "null"), on RDNA4 the IMM 0.  With a register
+ *        soffset the offset is mod[OFFSET].  s_prefetch_*: [sbase,] offset,
+ *        soffset, count.
  *   VOP1 vdst, src0      VOP2 vdst, src0, src1 (+ vcc for carry/cndmask forms)
  *   VOPC e32: vcc, src0, src1 (v_cmpx: src0, src1); e64: sdst, src0, src1
  *   VOP3 vdst, [sdst,] src0, src1, src2     VOP3P vdst, src0, src1, src2
- *   VOPD vdstx, srcx0, vsrcx1, vdsty, srcy0, vsrcy1 (plus K for fmaak/fmamk)
+ *   VOPD X then Y operands: vdstx, srcx0[, vsrcx1], vdsty, srcy0[, vsrcy1]
+ *        (fmamk: vdst, src0, K, vsrc1; fmaak: vdst, src0, vsrc1, K); op = X,
+ *        op_y = Y, nx = number of X operands
  *   DS vdst, addr, data0, data1 (those present)
  *   FLAT/GLOBAL/SCRATCH loads vdst, addr, saddr; stores addr, data, saddr;
- *        returning atomics vdst, addr, data, saddr (FLAT has no saddr)
- *   MUBUF/MTBUF vdata, vaddr, srsrc, soffset       MIMG vdata, vaddr.., srsrc, ssamp
- *   EXP target, vsrc0..3          VINTERP vdst, src0, src1, src2
+ *        atomics have the vdst slot only when they return (glc on RDNA3,
+ *        th bit 0 on RDNA4); FLAT has no saddr; "off" is RDX_ISA_OPND_OFF
+ *   MUBUF/MTBUF vdata, vaddr (OFF without idxen/offen), srsrc, soffset
+ *   MIMG vdata, vaddr, srsrc[, ssamp] — with NSA each address is its own
+ *        operand (LLVM's [v4, v6] list); RDNA4 VIMAGE/VSAMPLE likewise
+ *   EXP target, vsrc0..3 (OFF for disabled)   VINTERP vdst, src0, src1, src2
  *   LDSDIR vdst[, attr]           (attribute as IMM attr*4+chan)
  * rdx_isa_op_form() returns the descriptor list; its roles name each slot.
+ * s_endpgm's immediate is optional (nopnd 0 means 0, as LLVM prints it).
+ *
+ * Values
+ * ------
+ * Literals are the raw 32-bit dword (for 64-bit float operands LLVM's
+ * literal is the high half).  Registers of lane-mask operands (sdst of
+ * compares, carry-out, cndmask's mask; fmt RDX_ISA_FMT_LANEMASK) count 1 in
+ * wave32 — the decoder always assumes wave32 — and the encoder also accepts
+ * 2 (wave64).  mod[OP_SEL_HI] is the raw field: VOP3P code that wants the
+ * hardware default must set it to 7.
  *
  * Errors
  * ------
@@ -105,12 +124,11 @@ bool rdx_isa_target_supports_wave_size(const rdx_isa_target *t, unsigned wave_si
 
 /* Encoding classes (base classes; _LIT/_DPP/_SDST variants are forms of these). */
 /* clang-format off */
-#define RDX_ISA_ENC_LIST(X)                                                                      \
-    X(SOP1)                                                                                      \
-    X(SOP2) X(SOPC) X(SOPK) X(SOPP) X(SMEM) X(VOP1) X(VOP2) X(VOPC) X(VOP3) X(VOP3SD) X(VOP3P)   \
-        X(VOPD) X(DS) X(FLAT) X(GLOBAL) X(SCRATCH) X(MUBUF) X(MTBUF) X(MIMG) X(EXP) X(VINTERP)   \
-            X(LDSDIR) X(VBUFFER) X(VFLAT) X(VGLOBAL) X(VSCRATCH) X(VIMAGE) X(VSAMPLE) X(VEXPORT) \
-                X(VDSDIR)
+#define RDX_ISA_ENC_LIST(X)                                                                       \
+    X(SOP1) X(SOP2) X(SOPC) X(SOPK) X(SOPP) X(SMEM) X(VOP1) X(VOP2) X(VOPC) X(VOP3) X(VOP3SD)     \
+    X(VOP3P) X(VOPD) X(DS) X(FLAT) X(GLOBAL) X(SCRATCH) X(MUBUF) X(MTBUF) X(MIMG) X(EXP)          \
+    X(VINTERP) X(LDSDIR) X(VBUFFER) X(VFLAT) X(VGLOBAL) X(VSCRATCH) X(VIMAGE) X(VSAMPLE)          \
+    X(VEXPORT) X(VDSDIR)
 /* clang-format on */
 
 typedef enum rdx_isa_enc {
@@ -205,11 +223,10 @@ typedef enum rdx_isa_fconst {
 
 /* Operand roles: which field of the encoding a slot fills. */
 /* clang-format off */
-#define RDX_ISA_ROLE_LIST(X)                                                                \
-    X(VDST)                                                                                 \
-    X(SDST) X(SRC0) X(SRC1) X(SRC2) X(SIMM16) X(SDATA) X(SBASE) X(SOFFSET) X(ADDR) X(DATA0) \
-        X(DATA1) X(SADDR) X(VADDR) X(VDATA) X(SRSRC) X(SSAMP) X(VCC) X(K) X(VDSTY) X(SRCY0) \
-            X(VSRCY1) X(KY) X(TARGET) X(VSRC0) X(VSRC1) X(VSRC2) X(VSRC3) X(ATTR)
+#define RDX_ISA_ROLE_LIST(X)                                                                      \
+    X(VDST) X(SDST) X(SRC0) X(SRC1) X(SRC2) X(SIMM16) X(SDATA) X(SBASE) X(SOFFSET) X(ADDR)        \
+    X(DATA0) X(DATA1) X(SADDR) X(VADDR) X(VDATA) X(SRSRC) X(SSAMP) X(VCC) X(K) X(VDSTY)           \
+    X(SRCY0) X(VSRCY1) X(KY) X(TARGET) X(VSRC0) X(VSRC1) X(VSRC2) X(VSRC3) X(ATTR) X(OFFSET)
 /* clang-format on */
 
 typedef enum rdx_isa_role {
@@ -272,18 +289,15 @@ rdx_status rdx_isa_op_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form 
  */
 /* clang-format off */
 #define RDX_ISA_MOD_LIST(X)                                                                       \
-    X(CLAMP, "clamp")                                                                             \
-    X(OMOD, "omod") X(NEG, "neg") X(ABS, "abs") X(NEG_HI, "neg_hi") X(OP_SEL, "op_sel")           \
-        X(OP_SEL_HI, "op_sel_hi") X(DPP_CTRL, "dpp_ctrl") X(ROW_MASK, "row_mask")                 \
-            X(BANK_MASK, "bank_mask") X(BOUND_CTRL, "bound_ctrl") X(FI, "fi") X(DPP8, "dpp8")     \
-                X(OFFSET, "offset") X(OFFSET0, "offset0") X(OFFSET1, "offset1") X(GLC, "glc")     \
-                    X(SLC, "slc") X(DLC, "dlc") X(GDS, "gds") X(NV, "nv") X(TH, "th")             \
-                        X(SCOPE, "scope") X(IDXEN, "idxen") X(OFFEN, "offen") X(TFE, "tfe")       \
-                            X(LWE, "lwe") X(FORMAT, "format") X(DMASK, "dmask") X(DIM, "dim")     \
-                                X(UNORM, "unorm") X(R128, "r128") X(A16, "a16") X(D16, "d16")     \
-                                    X(DONE, "done") X(ROW_EN, "row_en") X(WAIT_EXP, "wait_exp")   \
-                                        X(WAIT_VDST, "wait_vdst") X(WAIT_VA_VDST, "wait_va_vdst") \
-                                            X(WAIT_VM_VSRC, "wait_vm_vsrc")
+    X(CLAMP, "clamp") X(OMOD, "omod") X(NEG, "neg") X(ABS, "abs") X(NEG_HI, "neg_hi")             \
+    X(OP_SEL, "op_sel") X(OP_SEL_HI, "op_sel_hi") X(DPP_CTRL, "dpp_ctrl")                         \
+    X(ROW_MASK, "row_mask") X(BANK_MASK, "bank_mask") X(BOUND_CTRL, "bound_ctrl") X(FI, "fi")     \
+    X(DPP8, "dpp8") X(OFFSET, "offset") X(OFFSET0, "offset0") X(OFFSET1, "offset1")               \
+    X(GLC, "glc") X(SLC, "slc") X(DLC, "dlc") X(GDS, "gds") X(NV, "nv") X(TH, "th")               \
+    X(SCOPE, "scope") X(IDXEN, "idxen") X(OFFEN, "offen") X(TFE, "tfe") X(LWE, "lwe")             \
+    X(FORMAT, "format") X(DMASK, "dmask") X(DIM, "dim") X(UNORM, "unorm") X(R128, "r128")         \
+    X(A16, "a16") X(D16, "d16") X(DONE, "done") X(ROW_EN, "row_en") X(WAIT_EXP, "wait_exp")       \
+    X(WAIT_VDST, "wait_vdst") X(WAIT_VA_VDST, "wait_va_vdst") X(WAIT_VM_VSRC, "wait_vm_vsrc")
 /* clang-format on */
 
 typedef enum rdx_isa_mod {

@@ -19,7 +19,7 @@ void rdx_codeobj_kernel_meta_init(rdx_codeobj_kernel_meta *m)
 void rdx_codeobj_meta_version(unsigned version, uint32_t out[2])
 {
     out[0] = 1;
-    out[1] = version >= 4 ? version - 3 : 0;
+    out[1] = version == 4 ? 1 : 2;
 }
 
 /* ------------------------------------------------------------ encoding */
@@ -140,15 +140,21 @@ static rdx_status encode_kernel(rdx_buf *b, const rdx_codeobj_kernel *k, rdx_buf
     mb_key(&m, ".args");
     if (!m.st)
         m.st = rdx_buf_append(&m.body, tmp->data, tmp->len);
-    mb_uint(&m, ".group_segment_fixed_size", md->group_segment_fixed_size);
+    /* Zero sizes are taken from the descriptor (the writer checks non-zero ones agree). */
+    mb_uint(&m, ".group_segment_fixed_size",
+            md->group_segment_fixed_size ? md->group_segment_fixed_size
+                                         : k->kd.group_segment_fixed_size);
     mb_uint(&m, ".kernarg_segment_align", md->kernarg_segment_align);
-    mb_uint(&m, ".kernarg_segment_size", md->kernarg_segment_size);
+    mb_uint(&m, ".kernarg_segment_size",
+            md->kernarg_segment_size ? md->kernarg_segment_size : k->kd.kernarg_size);
     mb_str(&m, ".language", md->language);
     if (md->language_version_count)
         mb_uints(&m, ".language_version", md->language_version, md->language_version_count);
     mb_uint(&m, ".max_flat_workgroup_size", md->max_flat_workgroup_size);
     mb_str(&m, ".name", md->name ? md->name : k->name);
-    mb_uint(&m, ".private_segment_fixed_size", md->private_segment_fixed_size);
+    mb_uint(&m, ".private_segment_fixed_size",
+            md->private_segment_fixed_size ? md->private_segment_fixed_size
+                                           : k->kd.private_segment_fixed_size);
     if (any3(md->reqd_workgroup_size))
         mb_uints(&m, ".reqd_workgroup_size", md->reqd_workgroup_size, 3);
     mb_uint(&m, ".sgpr_count", md->sgpr_count);
@@ -170,7 +176,10 @@ static rdx_status encode_kernel(rdx_buf *b, const rdx_codeobj_kernel *k, rdx_buf
     mb_bool(&m, ".uses_dynamic_stack", md->uses_dynamic_stack);
     mb_uint(&m, ".vgpr_count", md->vgpr_count);
     mb_uint(&m, ".vgpr_spill_count", md->vgpr_spill_count);
-    mb_uint(&m, ".wavefront_size", md->wavefront_size);
+    mb_uint(&m, ".wavefront_size",
+            md->wavefront_size              ? md->wavefront_size
+            : k->kd.enable_wavefront_size32 ? 32u
+                                            : 64u);
     if (md->workgroup_processor_mode >= 0)
         mb_int(&m, ".workgroup_processor_mode", md->workgroup_processor_mode);
     if (any3(md->workgroup_size_hint))

@@ -11,7 +11,7 @@
 #include "isa/codeobj/msgpack.h"
 #include "util/buf.h"
 
-/* amdhsa.version for code object `version` (4: 1.1, 5: 1.2, 6: 1.3). */
+/* amdhsa.version the writer uses for code object `version` (4: 1.1, 5: 1.2). */
 void rdx_codeobj_meta_version(unsigned version, uint32_t out[2]);
 
 /*

@@ -56,6 +56,7 @@ typedef struct reader {
     uint32_t symsec; /* index of the symbol table used (0 = none) */
     rsym *syms;
     size_t nsyms;
+    struct kd_loc *kd_by_name; /* the kernels sorted by name */
 } reader;
 
 static uint64_t le(const uint8_t *p, unsigned n)
@@ -342,36 +343,81 @@ static rdx_status sym_addr(const reader *r, const rsym *y, uint64_t *addr)
     return RDX_OK;
 }
 
-/* Apply a relocation that patches descriptor `kd_sec`:`kd_off` entry field. */
-static rdx_status apply_entry_relocs(reader *r, uint32_t kd_sec, uint64_t kd_off,
-                                     rdx_codeobj_kernel *k, uint64_t kd_addr)
+/* Where a kernel's descriptor lives, for sorting. */
+typedef struct kd_loc {
+    uint32_t sec;
+    uint64_t off;  /* offset within the section */
+    uint64_t addr; /* address in the (possibly synthetic) layout */
+    size_t kernel; /* index into the kernels array */
+    const char *name;
+} kd_loc;
+
+static int cmp_loc(const void *a, const void *b)
 {
+    const kd_loc *x = a, *y = b;
+    if (x->sec != y->sec)
+        return x->sec < y->sec ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int cmp_loc_name(const void *a, const void *b)
+{
+    return strcmp(((const kd_loc *)a)->name, ((const kd_loc *)b)->name);
+}
+
+static int cmp_sym_name(const void *a, const void *b)
+{
+    return strcmp((*(const rsym *const *)a)->name, (*(const rsym *const *)b)->name);
+}
+
+/* Apply the RELA entries that patch descriptors (ET_REL): only the entry offset may be. */
+static rdx_status apply_entry_relocs(reader *r, kd_loc *locs, size_t n)
+{
+    qsort(locs, n, sizeof *locs, cmp_loc);
+    for (size_t i = 1; i < n; i++)
+        if (locs[i].sec == locs[i - 1].sec &&
+            locs[i].off < locs[i - 1].off + RDX_KERNEL_DESCRIPTOR_SIZE)
+            return bad(r, "kernel descriptors '%s.kd' and '%s.kd' overlap", locs[i - 1].name,
+                       locs[i].name);
     for (uint16_t i = 1; i < r->shnum; i++) {
         const rsec *s = &r->secs[i];
-        if (s->type != SHT_RELA || s->info != kd_sec)
+        if (s->type != SHT_RELA)
             continue;
         for (uint64_t j = 0; j < s->size / 24; j++) {
             const uint8_t *e = r->p + s->offset + j * 24;
             uint64_t off = le(e, 8);
-            if (off + 8 <= kd_off || off >= kd_off + RDX_KERNEL_DESCRIPTOR_SIZE)
+            /* The last descriptor at or before (s->info, off). */
+            size_t lo = 0, hi = n;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (locs[mid].sec < s->info || (locs[mid].sec == s->info && locs[mid].off <= off))
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == 0)
                 continue;
+            kd_loc *L = &locs[lo - 1];
+            if (L->sec != s->info || off >= L->off + RDX_KERNEL_DESCRIPTOR_SIZE)
+                continue;
+            rdx_codeobj_kernel *k = &r->co->kernels[L->kernel];
             uint64_t info = le(e + 8, 8);
             uint32_t type = (uint32_t)ELF64_R_TYPE(info);
             uint64_t add = le(e + 16, 8);
-            if (off != kd_off + 16)
+            if (off != L->off + 16)
                 return bad(r,
-                           "kernel '%s': relocation at descriptor byte %" PRId64
+                           "kernel '%s': relocation at descriptor byte %" PRIu64
                            " (only the entry offset at byte 16 may be relocated)",
-                           k->name, (int64_t)(off - kd_off));
+                           k->name, off - L->off);
             uint64_t S;
             rdx_status st = sym_addr(r, &r->syms[ELF64_R_SYM(info)], &S);
             if (st)
                 return st;
             uint64_t v;
             if (type == RDX_R_AMDGPU_REL64)
-                v = S + add - (kd_addr + 16);
+                v = S + add - (L->addr + 16);
             else if (type == RDX_R_AMDGPU_ABS64)
-                v = S + add - kd_addr; /* an absolute entry address; make it relative */
+                v = S + add - L->addr; /* an absolute entry address; make it relative */
             else
                 return bad(r,
                            "kernel '%s': relocation type %u on the entry offset (expected "
@@ -383,33 +429,40 @@ static rdx_status apply_entry_relocs(reader *r, uint32_t kd_sec, uint64_t kd_off
     return RDX_OK;
 }
 
+static bool is_kd_symbol(const rsym *y)
+{
+    size_t l = strlen(y->name);
+    return l > 3 && !strcmp(y->name + l - 3, ".kd") && y->type == STT_OBJECT;
+}
+
 static rdx_status read_kernels(reader *r, const rsec *text, uint32_t text_idx)
 {
-    size_t count = 0;
+    size_t count = 0, nfunc = 0;
     for (size_t i = 0; i < r->nsyms; i++) {
-        size_t l = strlen(r->syms[i].name);
-        if (l > 3 && !strcmp(r->syms[i].name + l - 3, ".kd") && r->syms[i].type == STT_OBJECT)
-            count++;
+        count += is_kd_symbol(&r->syms[i]);
+        nfunc += r->syms[i].type == STT_FUNC && r->syms[i].shndx == text_idx;
     }
     if (!count)
         return RDX_OK;
     rdx_codeobj_kernel *ks = rdx_arena_array(r->arena, count, sizeof *ks);
-    if (!ks)
+    kd_loc *locs = rdx_arena_array(r->arena, count, sizeof *locs);
+    kd_loc *by_name = rdx_arena_array(r->arena, count, sizeof *by_name);
+    const rsym **funcs = rdx_arena_array(r->arena, nfunc ? nfunc : 1, sizeof *funcs);
+    if (!ks || !locs || !by_name || !funcs)
         return RDX_ERR_NOMEM;
     size_t n = 0;
+    nfunc = 0;
     for (size_t i = 0; i < r->nsyms; i++) {
         const rsym *y = &r->syms[i];
-        size_t l = strlen(y->name);
-        if (!(l > 3 && !strcmp(y->name + l - 3, ".kd") && y->type == STT_OBJECT))
+        if (y->type == STT_FUNC && y->shndx == text_idx)
+            funcs[nfunc++] = y;
+        if (!is_kd_symbol(y))
             continue;
         rdx_codeobj_kernel *k = &ks[n];
-        char *name = rdx_arena_strndup(r->arena, y->name, l - 3);
+        char *name = rdx_arena_strndup(r->arena, y->name, strlen(y->name) - 3);
         if (!name)
             return RDX_ERR_NOMEM;
         k->name = name;
-        for (size_t j = 0; j < n; j++)
-            if (!strcmp(ks[j].name, name))
-                return bad(r, "kernel descriptor symbol '%s' appears twice", y->name);
         rdx_codeobj_kernel_meta_init(&k->meta);
         if (y->shndx == SHN_UNDEF || y->shndx >= r->shnum || r->secs[y->shndx].type == SHT_NOBITS)
             return bad(r, "kernel descriptor '%s': section index %u has no contents", y->name,
@@ -427,38 +480,56 @@ static rdx_status read_kernels(reader *r, const rsec *text, uint32_t text_idx)
             rdx_codeobj_kd_unpack(r->p + ds->offset + off, r->co->target->major, &k->kd);
         if (st)
             return rdx_fail_context(st, "%s: kernel '%s'", r->what, name);
-        uint64_t kd_addr = ds->vaddr + off;
-        if (r->rel && (st = apply_entry_relocs(r, y->shndx, off, k, kd_addr)))
-            return st;
-        uint64_t entry = kd_addr + (uint64_t)k->kd.kernel_code_entry_byte_offset;
-        if (!text || entry < text->vaddr || entry - text->vaddr >= text->size)
-            return bad(r,
-                       "kernel '%s': entry 0x%" PRIx64 " (descriptor 0x%" PRIx64
-                       " + offset %" PRId64 ") is not inside .text",
-                       name, entry, kd_addr, k->kd.kernel_code_entry_byte_offset);
-        k->code_offset = entry - text->vaddr;
-        /* The function symbol gives the code size. */
-        for (size_t j = 0; j < r->nsyms; j++) {
-            const rsym *f = &r->syms[j];
-            if (f->type == STT_FUNC && f->shndx == text_idx && !strcmp(f->name, name)) {
-                uint64_t fa;
-                if ((st = sym_addr(r, f, &fa)))
-                    return st;
-                if (fa != entry)
-                    return bad(r,
-                               "kernel '%s': function symbol at 0x%" PRIx64
-                               " but the descriptor's entry is 0x%" PRIx64,
-                               name, fa, entry);
-                if (f->size > text->size - k->code_offset)
-                    return bad(r, "kernel '%s': function size %" PRIu64 " runs past .text", name,
-                               f->size);
-                k->code_size = f->size;
-            }
-        }
+        locs[n] = (kd_loc){ y->shndx, off, ds->vaddr + off, n, name };
         n++;
     }
     r->co->kernels = ks;
     r->co->num_kernels = n;
+    /* Kernel names are unique. */
+    memcpy(by_name, locs, n * sizeof *locs);
+    qsort(by_name, n, sizeof *by_name, cmp_loc_name);
+    for (size_t i = 1; i < n; i++)
+        if (!strcmp(by_name[i].name, by_name[i - 1].name))
+            return bad(r, "kernel descriptor symbol '%s.kd' appears twice", by_name[i].name);
+    rdx_status st;
+    if (r->rel && (st = apply_entry_relocs(r, locs, n)))
+        return st;
+    qsort(funcs, nfunc, sizeof *funcs, cmp_sym_name);
+    for (size_t i = 0; i < n; i++) {
+        const kd_loc *L = &by_name[i];
+        rdx_codeobj_kernel *k = &ks[L->kernel];
+        uint64_t entry = L->addr + (uint64_t)k->kd.kernel_code_entry_byte_offset;
+        if (!text || entry < text->vaddr || entry - text->vaddr >= text->size)
+            return bad(r,
+                       "kernel '%s': entry 0x%" PRIx64 " (descriptor 0x%" PRIx64
+                       " + offset %" PRId64 ") is not inside .text",
+                       k->name, entry, L->addr, k->kd.kernel_code_entry_byte_offset);
+        k->code_offset = entry - text->vaddr;
+        /* The function symbols of the same name give the code size. */
+        rsym key = { .name = k->name };
+        const rsym *kp = &key;
+        const rsym **hit = bsearch(&kp, funcs, nfunc, sizeof *funcs, cmp_sym_name);
+        if (!hit)
+            continue;
+        while (hit > funcs && !strcmp(hit[-1]->name, k->name))
+            hit--;
+        for (; hit < funcs + nfunc && !strcmp((*hit)->name, k->name); hit++) {
+            const rsym *f = *hit;
+            uint64_t fa;
+            if ((st = sym_addr(r, f, &fa)))
+                return st;
+            if (fa != entry)
+                return bad(r,
+                           "kernel '%s': function symbol at 0x%" PRIx64
+                           " but the descriptor's entry is 0x%" PRIx64,
+                           k->name, fa, entry);
+            if (f->size > text->size - k->code_offset)
+                return bad(r, "kernel '%s': function size %" PRIu64 " runs past .text", k->name,
+                           f->size);
+            k->code_size = f->size;
+        }
+    }
+    r->kd_by_name = by_name;
     return RDX_OK;
 }
 
@@ -550,10 +621,16 @@ static rdx_status apply_metadata(reader *r)
         if (st)
             return st;
         rdx_codeobj_kernel *k = NULL;
-        for (size_t j = 0; j < r->co->num_kernels; j++) {
-            size_t nl = strlen(r->co->kernels[j].name);
-            if (!strncmp(m.symbol, r->co->kernels[j].name, nl) && !strcmp(m.symbol + nl, ".kd"))
-                k = &r->co->kernels[j];
+        size_t sl = strlen(m.symbol);
+        if (sl > 3 && !strcmp(m.symbol + sl - 3, ".kd") && r->kd_by_name) {
+            char *want = rdx_arena_strndup(r->arena, m.symbol, sl - 3);
+            if (!want)
+                return RDX_ERR_NOMEM;
+            kd_loc key = { .name = want };
+            const kd_loc *hit = bsearch(&key, r->kd_by_name, r->co->num_kernels,
+                                        sizeof *r->kd_by_name, cmp_loc_name);
+            if (hit)
+                k = &r->co->kernels[hit->kernel];
         }
         if (!k)
             return bad(r,

@@ -33,8 +33,11 @@ enum { NUM_TARGETS = sizeof targets / sizeof targets[0] };
 
 const rdx_codeobj_target *rdx_codeobj_target_find(const char *name)
 {
+    static const char prefix[] = "amdgcn-amd-amdhsa--";
     if (!name)
         return NULL;
+    if (!strncmp(name, prefix, sizeof prefix - 1))
+        name += sizeof prefix - 1;
     for (size_t i = 0; i < NUM_TARGETS; i++)
         if (!strcmp(targets[i].name, name))
             return &targets[i];

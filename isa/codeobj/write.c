@@ -92,6 +92,24 @@ static rdx_status check_image(const rdx_codeobj_image *img, const rdx_codeobj_ta
                             "bytes",
                             k->name, (unsigned long long)k->code_size,
                             (unsigned long long)k->code_offset, img->code_size);
+        /* Metadata that repeats a descriptor value must agree with it (0 = take it). */
+        const rdx_codeobj_kernel_meta *m = &k->meta;
+        const struct {
+            const char *key;
+            uint32_t meta, kd;
+        } same[] = {
+            { ".group_segment_fixed_size", m->group_segment_fixed_size,
+              k->kd.group_segment_fixed_size },
+            { ".private_segment_fixed_size", m->private_segment_fixed_size,
+              k->kd.private_segment_fixed_size },
+            { ".kernarg_segment_size", m->kernarg_segment_size, k->kd.kernarg_size },
+            { ".wavefront_size", m->wavefront_size, k->kd.enable_wavefront_size32 ? 32u : 64u },
+        };
+        for (size_t j = 0; !img->metadata && j < sizeof same / sizeof same[0]; j++)
+            if (same[j].meta && same[j].meta != same[j].kd)
+                return rdx_fail(RDX_ERR_INVALID,
+                                "kernel '%s': metadata %s is %u but the descriptor says %u",
+                                k->name, same[j].key, same[j].meta, same[j].kd);
         for (size_t a = 0; a < k->meta.num_args; a++)
             if (!k->meta.args[a].value_kind)
                 return rdx_fail(RDX_ERR_INVALID, "kernel '%s' argument %zu has no value_kind",
@@ -136,7 +154,21 @@ static rdx_status build_contents(const rdx_codeobj_image *img, const rdx_codeobj
     unsigned version = img->version ? img->version : 5;
     /* .note: one NT_AMDGPU_METADATA note. */
     rdx_buf md = { 0 };
-    st = rdx_codeobj_meta_encode(&md, t, version, img->kernels, img->num_kernels);
+    if (img->metadata) {
+        /* A caller's document: it must be valid MessagePack. */
+        rdx_arena a = { 0 };
+        rdx_msgpack_node *doc;
+        st =
+            rdx_msgpack_decode(img->metadata, img->metadata_size, &a, "code object metadata", &doc);
+        if (!st && doc->kind != RDX_MSGPACK_MAP)
+            st = rdx_fail(RDX_ERR_INVALID, "code object metadata: expected a map, got %s",
+                          rdx_msgpack_kind_name(doc->kind));
+        rdx_arena_free(&a);
+        if (!st)
+            st = rdx_buf_append(&md, img->metadata, img->metadata_size);
+    } else {
+        st = rdx_codeobj_meta_encode(&md, t, version, img->kernels, img->num_kernels);
+    }
     if (!st && md.len > UINT32_MAX)
         st = rdx_fail(RDX_ERR_RANGE, "metadata of %zu bytes is too large", md.len);
     if (!st)

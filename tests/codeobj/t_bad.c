@@ -25,14 +25,19 @@ static uint8_t *rdx_object(size_t *len)
         k[i].code_offset = 256u * (unsigned)i;
         k[i].code_size = 4;
         k[i].kd.enable_wavefront_size32 = 1;
-        k[i].kd.kernarg_size = 8;
+        k[i].kd.kernarg_size = 24;
         k[i].meta.args = &arg;
         k[i].meta.num_args = 1;
         k[i].meta.kernarg_segment_size = 24;
     }
     k[0].name = "alpha";
     k[1].name = "beta";
-    rdx_codeobj_image img = { "gfx1100", 5, code, sizeof code, k, 2 };
+    rdx_codeobj_image img = { .target = "gfx1100",
+                              .version = 5,
+                              .code = code,
+                              .code_size = sizeof code,
+                              .kernels = k,
+                              .num_kernels = 2 };
     uint8_t *out;
     ck_assert_int_eq(rdx_codeobj_write(&img, &out, len), RDX_OK);
     return out;
@@ -319,6 +324,17 @@ START_TEST(bad_relocations)
     memcpy(b, orig, len);
     shdr(b, rela)->sh_type = SHT_REL;
     expect_error(b, len, RDX_ERR_UNSUPPORTED, "SHT_REL relocations");
+    /* Two descriptors overlapping: lds.kd moved onto add.kd + 8. */
+    memcpy(b, orig, len);
+    const Elf64_Shdr *st = shdr(b, find_section(b, ".symtab"));
+    const char *names = (const char *)b + shdr(b, (int)st->sh_link)->sh_offset;
+    Elf64_Sym *sy = (Elf64_Sym *)(b + st->sh_offset);
+    int moved = 0;
+    for (size_t i = 0; i < st->sh_size / sizeof *sy; i++)
+        if (!strcmp(names + sy[i].st_name, "lds.kd"))
+            sy[i].st_value = 8, moved = 1;
+    ck_assert(moved);
+    expect_error(b, len, RDX_ERR_PARSE, "kernel descriptors 'add.kd' and 'lds.kd' overlap");
     /* ABS64 gives an absolute address; the reader makes it descriptor-relative. */
     memcpy(b, orig, len);
     r[0].r_info = ELF64_R_INFO(ELF64_R_SYM(r[0].r_info), 3);

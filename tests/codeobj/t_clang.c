@@ -203,7 +203,8 @@ static void check_config(const config *c, bool reloc)
 {
     char name[64], what[128];
     snprintf(name, sizeof name, "k_%s%s%s", c->mcpu, c->extra, reloc ? ".o" : ".co");
-    snprintf(what, sizeof what, "%s %s%s", c->mcpu, c->extra, reloc ? " -c" : "");
+    snprintf(what, sizeof what, "%s%s%s%s", c->mcpu, c->extra[0] ? " " : "", c->extra,
+             reloc ? " -c" : "");
     char *path = co_compile(c->mcpu, c->extra, reloc, name);
     rdx_codeobj *co;
     ck_assert_msg(rdx_codeobj_read_file(path, &co) == RDX_OK, "%s: %s", what, rdx_error_message());

@@ -83,11 +83,25 @@ START_TEST(readelf_report)
 }
 END_TEST
 
+/* fuzz/fuzz_elf.c is built by hand with -fsanitize=fuzzer; keep it compiling. */
+START_TEST(fuzz_target_compiles)
+{
+    const char *argv[] = { rdx_test_cc(),     "-std=gnu11", "-Wall",
+                           "-Wextra",         "-Werror",    "-fsyntax-only",
+                           "-D_GNU_SOURCE",   "-Iinclude",  "-I.",
+                           "fuzz/fuzz_elf.c", NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 TCase *co_tcase_cli(void)
 {
     TCase *tc = tcase_create("cli");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, readelf_usage);
     tcase_add_loop_test(tc, readelf_report, 0, 2);
+    tcase_add_test(tc, fuzz_target_compiles);
     return tc;
 }

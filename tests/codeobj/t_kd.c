@@ -320,8 +320,9 @@ static void check_defaults(const char *mcpu, unsigned major)
         ck_assert_int_eq(rdx_codeobj_kd_pack(&kd, major, b), RDX_OK);
         memset(ro + 64 * i + 16, 0, 8); /* the entry offset is relocated */
         for (int j = 0; j < 64; j++)
-            ck_assert_msg(b[j] == ro[64 * i + j], "%s kernel d%d: byte %d is 0x%02x, llvm-mc 0x%02x",
-                          mcpu, i, j, b[j], ro[64 * i + j]);
+            ck_assert_msg(b[j] == ro[64 * i + j],
+                          "%s kernel d%d: byte %d is 0x%02x, llvm-mc 0x%02x", mcpu, i, j, b[j],
+                          ro[64 * i + j]);
     }
     free(ro);
     free(src);

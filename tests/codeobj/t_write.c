@@ -222,7 +222,12 @@ START_TEST(write_accepted_by_llvm)
     const wcfg *c = &wcfgs[_i];
     fixture f;
     make_fixture(&f, c->mcpu, c->major);
-    rdx_codeobj_image img = { c->mcpu, c->version, f.code, f.code_size, f.k, 3 };
+    rdx_codeobj_image img = { .target = c->mcpu,
+                              .version = c->version,
+                              .code = f.code,
+                              .code_size = f.code_size,
+                              .kernels = f.k,
+                              .num_kernels = 3 };
     char *path = rdx_test_tmp_path("rdx.co");
     ck_assert_msg(rdx_codeobj_write_file(&img, path) == RDX_OK, "%s", rdx_error_message());
 
@@ -411,7 +416,12 @@ START_TEST(write_errors)
     k[1].code_offset = 256;
     rdx_codeobj_kernel_meta_init(&k[0].meta);
     rdx_codeobj_kernel_meta_init(&k[1].meta);
-    rdx_codeobj_image img = { "gfx1100", 5, code, sizeof code, k, 2 };
+    rdx_codeobj_image img = { .target = "gfx1100",
+                              .version = 5,
+                              .code = code,
+                              .code_size = sizeof code,
+                              .kernels = k,
+                              .num_kernels = 2 };
     uint8_t *out;
     size_t len;
     ck_assert_int_eq(rdx_codeobj_write(&img, &out, &len), RDX_OK);
@@ -446,6 +456,217 @@ START_TEST(write_errors)
     k[0].meta.args = &arg;
     k[0].meta.num_args = 1;
     write_fails(&img, RDX_ERR_INVALID, "kernel 'a' argument 0 has no value_kind");
+    k[0].meta.num_args = 0;
+    k[1].kd.kernarg_size = 16;
+    k[1].meta.kernarg_segment_size = 24;
+    write_fails(&img, RDX_ERR_INVALID,
+                "kernel 'b': metadata .kernarg_segment_size is 24 but the descriptor says 16");
+    k[1].meta.kernarg_segment_size = 0;
+    k[1].meta.wavefront_size = 32; /* the descriptor says wave64 */
+    write_fails(&img, RDX_ERR_INVALID,
+                "kernel 'b': metadata .wavefront_size is 32 but the descriptor says 64");
+    /* Zero values are taken from the descriptor. */
+    k[1].meta.wavefront_size = 0;
+    k[1].kd.group_segment_fixed_size = 512;
+    ck_assert_int_eq(rdx_codeobj_write(&img, &out, &len), RDX_OK);
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read(out, len, "derived", &co), RDX_OK);
+    ck_assert_uint_eq(co->kernels[1].meta.kernarg_segment_size, 16);
+    ck_assert_uint_eq(co->kernels[1].meta.wavefront_size, 64);
+    ck_assert_uint_eq(co->kernels[1].meta.group_segment_fixed_size, 512);
+    ck_assert_uint_eq(co->kernels[0].meta.group_segment_fixed_size, 0);
+    rdx_codeobj_free(co);
+    free(out);
+    img.metadata = (const uint8_t *)"\xc1";
+    img.metadata_size = 1;
+    write_fails(&img, RDX_ERR_PARSE, "code object metadata: msgpack offset 0");
+    img.metadata = (const uint8_t *)"\x90";
+    write_fails(&img, RDX_ERR_INVALID, "code object metadata: expected a map, got array");
+}
+END_TEST
+
+/* A caller-supplied metadata document is written verbatim. */
+START_TEST(write_custom_metadata)
+{
+    uint8_t code[4] = { 0x00, 0x00, 0xb0, 0xbf };
+    rdx_buf md = { 0 };
+    rdx_msgpack_put_map(&md, 4);
+    rdx_msgpack_put_cstr(&md, "amdhsa.kernels");
+    rdx_msgpack_put_array(&md, 0);
+    rdx_msgpack_put_cstr(&md, "amdhsa.target");
+    rdx_msgpack_put_cstr(&md, "amdgcn-amd-amdhsa--gfx1201");
+    rdx_msgpack_put_cstr(&md, "amdhsa.version");
+    rdx_msgpack_put_array(&md, 2);
+    rdx_msgpack_put_uint(&md, 1);
+    rdx_msgpack_put_uint(&md, 2);
+    rdx_msgpack_put_cstr(&md, "x.custom");
+    rdx_msgpack_put_int(&md, -7);
+    rdx_codeobj_image img = { .target = "amdgcn-amd-amdhsa--gfx1201",
+                              .version = 5,
+                              .code = code,
+                              .code_size = 4,
+                              .metadata = md.data,
+                              .metadata_size = md.len };
+    char *path = rdx_test_tmp_path("custom.co");
+    ck_assert_int_eq(rdx_codeobj_write_file(&img, path), RDX_OK);
+    char *notes = co_llvm("llvm-readelf", "--notes", path, (char *)NULL);
+    co_lines got = { 0 };
+    co_flatten_llvm_notes(notes, &got);
+    ck_assert_uint_eq(got.n, 5);
+    ck_assert_str_eq(got.v[0], "amdhsa.kernels=[]");
+    ck_assert_str_eq(got.v[1], "amdhsa.target=amdgcn-amd-amdhsa--gfx1201");
+    ck_assert_str_eq(got.v[4], "x.custom=-7");
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read_file(path, &co), RDX_OK);
+    ck_assert_str_eq(co->target->name, "gfx1201");
+    rdx_codeobj_free(co);
+    co_lines_free(&got);
+    free(notes);
+    free(path);
+    rdx_buf_free(&md);
+}
+END_TEST
+
+/*
+ * ld.lld takes rdx's object as a shared library: a relocatable object that
+ * refers to every kernel and descriptor symbol links with --no-undefined only
+ * because rdx's .dynamic/.dynsym/.dynstr export them.
+ */
+START_TEST(write_linkable_by_lld)
+{
+    fixture f;
+    make_fixture(&f, "gfx1100", 11);
+    rdx_codeobj_image img = { .target = "gfx1100",
+                              .code = f.code,
+                              .code_size = f.code_size,
+                              .kernels = f.k,
+                              .num_kernels = 3 };
+    char *co = rdx_test_tmp_path("lib.co"), *s = rdx_test_tmp_path("ref.s"),
+         *o = rdx_test_tmp_path("ref.o"), *so = rdx_test_tmp_path("out.so");
+    ck_assert_int_eq(rdx_codeobj_write_file(&img, co), RDX_OK);
+    char src[1024] = ".data\n.globl refs\nrefs:\n";
+    for (int i = 0; i < 3; i++) {
+        char line[160];
+        snprintf(line, sizeof line, ".quad %s\n.quad %s.kd\n", f.k[i].name, f.k[i].name);
+        strcat(src, line);
+    }
+    rdx_test_write_file(s, src, strlen(src));
+    free(co_llvm("llvm-mc", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o", o,
+                 s, (char *)NULL));
+    const char *without[] = {
+        rdx_test_llvm_tool("ld.lld"), "-shared", "--no-undefined", "-o", so, o, NULL
+    };
+    rdx_test_proc p;
+    ck_assert_int_ne(rdx_test_run(without, NULL, 0, &p), 0); /* the symbols are needed */
+    rdx_test_proc_free(&p);
+    free(co_llvm("ld.lld", "-shared", "--no-undefined", "-o", so, o, co, (char *)NULL));
+    char *rel = co_llvm("llvm-readelf", "-r", "-d", so, (char *)NULL);
+    char needed[600];
+    snprintf(needed, sizeof needed, "Shared library: [%s]", co);
+    ck_assert_ptr_nonnull(strstr(rel, needed));
+    for (int i = 0; i < 3; i++) {
+        char want[160];
+        snprintf(want, sizeof want, "R_AMDGPU_ABS64         0000000000000000 %s.kd + 0",
+                 f.k[i].name);
+        ck_assert_msg(strstr(rel, want), "no dynamic relocation against %s.kd", f.k[i].name);
+    }
+    free(rel);
+    free(co);
+    free(s);
+    free(o);
+    free(so);
+    free_fixture(&f);
+}
+END_TEST
+
+/*
+ * clang-19's kernels re-emitted by rdx: read a clang object, write it with
+ * rdx's writer, and the LLVM tools must see the same thing in both: every
+ * metadata entry, every descriptor byte but the entry offset, the same
+ * disassembly of every kernel.
+ */
+START_TEST(rewrite_clang_objects)
+{
+    static const char *const cpus[] = { "gfx1100", "gfx1201" };
+    const char *mcpu = cpus[_i];
+    char *orig = co_compile(mcpu, "", 0, "orig.co"), *mine = rdx_test_tmp_path("mine.co");
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read_file(orig, &co), RDX_OK);
+    rdx_codeobj_image img = { .target = co->target->name,
+                              .version = co->version,
+                              .code = co->text,
+                              .code_size = co->text_size,
+                              .kernels = co->kernels,
+                              .num_kernels = co->num_kernels };
+    ck_assert_msg(rdx_codeobj_write_file(&img, mine) == RDX_OK, "%s", rdx_error_message());
+    co_lines a = { 0 }, b = { 0 };
+    char *na = co_llvm("llvm-readelf", "--notes", mine, (char *)NULL);
+    char *nb = co_llvm("llvm-readelf", "--notes", orig, (char *)NULL);
+    co_flatten_llvm_notes(na, &a);
+    co_flatten_llvm_notes(nb, &b);
+    co_lines_assert_equal(&a, &b, "metadata of rdx's rewrite vs clang's object");
+    co_lines_free(&a);
+    co_lines_free(&b);
+    free(na);
+    free(nb);
+    char mflag[64];
+    snprintf(mflag, sizeof mflag, "--mcpu=%s", mcpu);
+    char *da = co_llvm("llvm-objdump", "-d", mflag, mine, (char *)NULL);
+    char *db = co_llvm("llvm-objdump", "-d", mflag, orig, (char *)NULL);
+    size_t insns = 0;
+    for (size_t i = 0; i < co->num_kernels; i++) {
+        insns_after(da, co->kernels[i].name, &a);
+        insns_after(db, co->kernels[i].name, &b);
+        co_lines_assert_equal(&a, &b, co->kernels[i].name);
+        insns += a.n;
+        co_lines_free(&a);
+        co_lines_free(&b);
+    }
+    ck_assert_uint_gt(insns, 50);
+    free(da);
+    free(db);
+    size_t la, lb;
+    uint8_t *ra = co_section_bytes(mine, ".rodata", NULL, &la);
+    uint8_t *rb = co_section_bytes(orig, ".rodata", NULL, &lb);
+    ck_assert_uint_ge(lb, 64 * co->num_kernels);
+    ck_assert_uint_eq(la, 64 * co->num_kernels);
+    for (size_t i = 0; i < co->num_kernels; i++) {
+        memset(ra + 64 * i + 16, 0, 8);
+        memset(rb + 64 * i + 16, 0, 8);
+    }
+    ck_assert(!memcmp(ra, rb, la));
+    free(ra);
+    free(rb);
+    rdx_codeobj_free(co);
+    free(orig);
+    free(mine);
+}
+END_TEST
+
+START_TEST(target_ids)
+{
+    ck_assert_ptr_eq(rdx_codeobj_target_find("amdgcn-amd-amdhsa--gfx1100"),
+                     rdx_codeobj_target_find("gfx1100"));
+    ck_assert_ptr_null(rdx_codeobj_target_find("amdgcn-amd-amdhsa--gfx1100:xnack+"));
+    ck_assert_ptr_null(rdx_codeobj_target_find("amdgcn-amd-amdhsa--"));
+    /* Every table target is one clang-19 knows, with the mach llvm-readelf names. */
+    for (size_t i = 0; i < rdx_codeobj_target_count(); i++) {
+        const rdx_codeobj_target *t = rdx_codeobj_target_at(i);
+        uint8_t *out;
+        size_t len;
+        uint8_t code[4] = { 0x00, 0x00, 0xb0, 0xbf };
+        rdx_codeobj_image img = { .target = t->name, .code = code, .code_size = 4 };
+        ck_assert_int_eq(rdx_codeobj_write(&img, &out, &len), RDX_OK);
+        char *path = rdx_test_tmp_path("t.co");
+        rdx_test_write_file(path, out, len);
+        char *h = co_llvm("llvm-readelf", "-h", path, (char *)NULL);
+        char want[64];
+        snprintf(want, sizeof want, "0x%X, %s\n", t->mach, t->name);
+        ck_assert_msg(strstr(h, want), "llvm-readelf does not show '%s' for %s", want, t->name);
+        free(h);
+        free(path);
+        free(out);
+    }
 }
 END_TEST
 
@@ -453,7 +674,7 @@ END_TEST
 START_TEST(write_no_kernels)
 {
     uint8_t code[4] = { 0x00, 0x00, 0xb0, 0xbf };
-    rdx_codeobj_image img = { "gfx1100", 5, code, 4, NULL, 0 };
+    rdx_codeobj_image img = { .target = "gfx1100", .version = 5, .code = code, .code_size = 4 };
     uint8_t *out;
     size_t len;
     for (int empty = 0; empty < 2; empty++) {
@@ -480,5 +701,9 @@ TCase *co_tcase_write(void)
     tcase_add_loop_test(tc, write_accepted_by_llvm, 0, sizeof wcfgs / sizeof wcfgs[0]);
     tcase_add_test(tc, write_errors);
     tcase_add_test(tc, write_no_kernels);
+    tcase_add_test(tc, write_custom_metadata);
+    tcase_add_test(tc, target_ids);
+    tcase_add_test(tc, write_linkable_by_lld);
+    tcase_add_loop_test(tc, rewrite_clang_objects, 0, 2);
     return tc;
 }

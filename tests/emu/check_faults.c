@@ -4,6 +4,7 @@
  * LDS and scratch bounds, invalid and unimplemented instructions, hangs
  * with a PC histogram); the host survives and the emulator stays usable.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +176,66 @@ START_TEST(run_asm_compat)
 }
 END_TEST
 
+/* Random code never crashes the host: every run ends in success or a reported fault. */
+START_TEST(random_code_is_contained)
+{
+    static uint32_t code[1024] __attribute__((aligned(4096)));
+    static uint32_t data[256];
+    rdx_emu *e = emu_new();
+    rdx_emu_set_threads(e, 1);
+    ck_assert_int_eq(rdx_emu_map(e, (uint64_t)(uintptr_t)code, sizeof code, RDX_EMU_READ), RDX_OK);
+    ck_assert_int_eq(rdx_emu_map(e, (uint64_t)(uintptr_t)data, sizeof data, RDX_EMU_RW), RDX_OK);
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    int outcomes[16] = { 0 };
+    for (int run = 0; run < 300; run++) {
+        for (int i = 0; i < 1024; i++) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            code[i] = (uint32_t)seed;
+        }
+        /* bias toward valid VALU/SALU/memory encodings: keep some top bits from real ops */
+        for (int i = 0; i < 1024; i += 2) {
+            static const uint32_t tops[] = { 0x7e000000u, 0xbe800000u, 0xd7000000u, 0xdc500000u,
+                                             0xd8d80000u, 0x80000000u, 0xf4000000u, 0x4a000000u };
+            code[i] = (code[i] & 0x01ffffffu) | tops[(code[i] >> 27) & 7];
+        }
+        code[1023] = 0xbfb00000u; /* s_endpgm at the end */
+        rdx_emu_dispatch d = { 0 };
+        d.code = (uint64_t)(uintptr_t)code;
+        d.code_properties = (run & 1) ? 1u << 10 : 0; /* wave32 and wave64 */
+        d.rsrc2 = 4u << 1 | 1u << 7;
+        d.grid[0] = 128;
+        d.wg[0] = 64;
+        d.group_segment_size = 256;
+        d.private_segment_size = 64;
+        d.budget = 20000;
+        d.user_sgpr[0] = (uint32_t)(uintptr_t)data;
+        d.user_sgpr[1] = (uint32_t)((uint64_t)(uintptr_t)data >> 32);
+        d.user_sgpr_count = 4;
+        rdx_status st = rdx_emu_run(e, &d);
+        ck_assert(st == RDX_OK || st == RDX_ERR_FAULT || st == RDX_ERR_UNSUPPORTED ||
+                  st == RDX_ERR_TIMEOUT);
+        if (st)
+            ck_assert_int_ne(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_NONE);
+        outcomes[st & 15]++;
+    }
+    printf("random code: %d ok, %d faults, %d invalid/unimplemented, %d hangs of 300\n",
+           outcomes[RDX_OK], outcomes[RDX_ERR_FAULT], outcomes[RDX_ERR_UNSUPPORTED],
+           outcomes[RDX_ERR_TIMEOUT]);
+    /* faults of several kinds happened, and the emulator still runs a good kernel */
+    ck_assert_int_gt(outcomes[RDX_ERR_UNSUPPORTED], 0);
+    memset(code, 0, sizeof code);
+    code[0] = 0xbfb00000u;
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)code;
+    d.code_properties = 1u << 10;
+    d.grid[0] = d.wg[0] = 32;
+    ck_assert_int_eq(rdx_emu_run(e, &d), RDX_OK);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
 Suite *et_suite_faults(void)
 {
     Suite *s = suite_create("emu_faults");
@@ -187,6 +248,7 @@ Suite *et_suite_faults(void)
     tcase_add_test(t, invalid_instruction_bytes);
     tcase_add_test(t, infinite_loop_hangs_with_histogram);
     tcase_add_test(t, run_asm_compat);
+    tcase_add_test(t, random_code_is_contained);
     suite_add_tcase(s, t);
     return s;
 }

@@ -245,7 +245,8 @@ START_TEST(int_shifts_and_carries)
         ck_assert_uint_eq(c.out[l][5], (uint32_t)(((int64_t)(int32_t)x * (int32_t)s) >> 32));
         ck_assert_uint_eq(c.out[l][6], (uint32_t)(((uint64_t)x * x) >> 32));
         uint32_t off = s & 31;
-        int32_t bf = (int32_t)((x >> off) << 27) >> 27;
+        /* pcode: arithmetic shift of S0.i32, then sign extension from the field width */
+        int32_t bf = (int32_t)((uint32_t)((int32_t)x >> off) << 27) >> 27;
         ck_assert_uint_eq(c.out[l][7], (uint32_t)bf);
         ck_assert_uint_eq(c.out[l][8], s - x);
         ck_assert_uint_eq(c.out[l][9], x > s ? 1u : 0u);
@@ -492,6 +493,87 @@ START_TEST(wave64_exec_and_vcc)
 }
 END_TEST
 
+/* VOP3 op_sel on 16-bit ops: high source halves in, high destination half out */
+START_TEST(f16_op_sel_halves)
+{
+    et_case c = { 0 };
+    c.nin = 2;
+    for (unsigned l = 0; l < 32; l++) {
+        _Float16 h[4] = { (_Float16)(l + 0.5f), (_Float16)(2.0f * l), (_Float16)(-1.25f),
+                          (_Float16)(l * 0.25f) };
+        memcpy(&c.in[l][0], &h[0], 4);
+        memcpy(&c.in[l][1], &h[2], 4);
+    }
+    c.body = "v_mov_b32 v10, 0x12345678\n v_fma_f16 v10, v1, v2, v1 op_sel:[1,1,0,1]\n"
+             "v_mov_b32 v11, 0x12345678\n v_add_nc_u16 v11, v1, v2 op_sel:[1,0,0]\n"
+             "v_pack_b32_f16 v12, v1, v2 op_sel:[1,0,0]\n";
+    c.nout = 3;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        _Float16 a[2], b[2];
+        memcpy(a, &c.in[l][0], 4);
+        memcpy(b, &c.in[l][1], 4);
+        _Float16 f = (_Float16)fmaf((float)a[1], (float)b[1], (float)a[0]);
+        uint16_t uf, ua0, ua1, ub0;
+        memcpy(&uf, &f, 2);
+        memcpy(&ua0, &a[0], 2);
+        memcpy(&ua1, &a[1], 2);
+        memcpy(&ub0, &b[0], 2);
+        ck_assert_uint_eq(c.out[l][0], (uint32_t)uf << 16 | 0x5678u); /* dst high half */
+        ck_assert_uint_eq(c.out[l][1], 0x12340000u | ((ua1 + ub0) & 0xffffu));
+        ck_assert_uint_eq(c.out[l][2], ua1 | (uint32_t)ub0 << 16);
+    }
+}
+END_TEST
+
+/* f32 -> f16 rounds to nearest even, overflows to inf, keeps f16 denormals */
+START_TEST(cvt_f16_rounding)
+{
+    static const float in[] = { 1.0009765625f /* 1 + 2^-10: exact */,
+                                1.00048828125f /* tie */,
+                                1.00146484375f /* tie, odd */,
+                                65504.0f,
+                                65520.0f,
+                                1e-7f,
+                                5.9604645e-08f,
+                                -2.9802322e-08f /* half of the smallest */,
+                                3.0e-8f,
+                                -70000.0f };
+    et_case c = { 0 };
+    c.nin = 1;
+    for (unsigned l = 0; l < 32; l++)
+        c.in[l][0] = et_f(in[l % 10]);
+    c.body = "v_mov_b32 v10, 0\n v_cvt_f16_f32 v10, v1\n";
+    c.nout = 1;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        _Float16 h = (_Float16)in[l % 10]; /* the host rounds to nearest even */
+        uint16_t u;
+        memcpy(&u, &h, 2);
+        ck_assert_msg(c.out[l][0] == u, "%a -> %04x want %04x", (double)in[l % 10], c.out[l][0], u);
+    }
+}
+END_TEST
+
+START_TEST(permlane16_select)
+{
+    et_case c = { 0 };
+    c.nin = 1;
+    for (unsigned l = 0; l < 32; l++)
+        c.in[l][0] = 1000 + l;
+    c.body = "s_mov_b32 s20, 0x01234567\n s_mov_b32 s21, 0x89abcdef\n"
+             "v_permlane16_b32 v10, v1, s20, s21\n v_permlanex16_b32 v11, v1, s20, s21\n";
+    c.nout = 2;
+    et_ok(&c);
+    uint64_t sel = 0x89abcdef01234567ull;
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned s = (unsigned)(sel >> (4 * (l % 16))) & 15;
+        ck_assert_uint_eq(c.out[l][0], 1000 + (l & 16) + s);
+        ck_assert_uint_eq(c.out[l][1], 1000 + ((l & 16) ^ 16) + s);
+    }
+}
+END_TEST
+
 Suite *et_suite_valu(void)
 {
     Suite *s = suite_create("emu_valu");
@@ -512,6 +594,9 @@ Suite *et_suite_valu(void)
     tcase_add_test(t, vopd_dual_issue_swap);
     tcase_add_test(t, wmma_f16_matches_host);
     tcase_add_test(t, wave64_exec_and_vcc);
+    tcase_add_test(t, f16_op_sel_halves);
+    tcase_add_test(t, cvt_f16_rounding);
+    tcase_add_test(t, permlane16_select);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,6 +1,7 @@
 /*
  * tests/emu_kernels/oracle_lib.c — the kernel oracle of tests/emu_oracle (its
- * library files, without its Check main), linked into this suite.
+ * library files, without its Check main), linked into this suite.  When that
+ * suite gains a source file, add it here.
  */
 #include "tests/emu_oracle/compare.c"
 #include "tests/emu_oracle/compile.c"

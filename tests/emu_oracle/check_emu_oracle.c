@@ -452,6 +452,129 @@ START_TEST(atomics_match_sequential)
     ck_assert_uint_eq(gu[2], xo);
     ck_assert_uint_eq(gu[3], umx);
     rdx_oracle_free_buffers(rdx_oracle_find("atomics_mix"), in);
+
+    inputs("atomics_64", in);
+    const uint64_t *u = expected("atomics_64", 0), *u0 = in[0], *v64 = in[2];
+    const int64_t *s64 = expected("atomics_64", 1), *s0 = in[1];
+    uint64_t w[6] = { u0[0], u0[1], u0[2], u0[3], u0[4], u0[5] };
+    int64_t ws[3] = { s0[0], s0[1], s0[2] };
+    for (int i = 0; i < 1000; i++) {
+        uint64_t e = v64[i];
+        w[0] += e;
+        w[1] = e > w[1] ? e : w[1];
+        w[2] = e < w[2] ? e : w[2];
+        w[3] |= e & 0x0123456789abcdefull;
+        w[4] &= e | 0x8000000000000001ull;
+        w[5] ^= e;
+        ws[0] = (int64_t)e > ws[0] ? (int64_t)e : ws[0];
+        ws[1] = (int64_t)e < ws[1] ? (int64_t)e : ws[1];
+        ws[2] = (int64_t)((uint64_t)ws[2] + (e >> 40));
+    }
+    for (int k = 0; k < 6; k++)
+        ck_assert_msg(u[k] == w[k], "u[%d]", k);
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(s64[k] == ws[k], "s[%d]", k);
+    rdx_oracle_free_buffers(rdx_oracle_find("atomics_64"), in);
+}
+END_TEST
+
+/* The host's models of the AMDGPU builtins, against other formulations. */
+START_TEST(amdgcn_builtins_match_definitions)
+{
+    void *in[RDX_ORACLE_MAX_ARGS];
+    inputs("amdgcn_int", in);
+    const uint32_t *o = expected("amdgcn_int", 0), *a = in[1], *b = in[2], *c = in[3];
+    for (int i = 0; i < 1000; i++) {
+        uint32_t x = a[i], y = b[i], z = c[i], off = y & 31, w = z & 31;
+        uint32_t ub = w ? (uint32_t)(((uint64_t)x >> off) << (64 - w) >> (64 - w)) : 0;
+        ck_assert_uint_eq(o[10 * i + 0], ub);
+        uint32_t so = (y >> 8) & 31, sw = (z >> 8) & 31;
+        int64_t sx = (int64_t)(int32_t)x >> so; /* arithmetic: sign bits above bit 31 */
+        int32_t sb = sw ? (int32_t)((uint64_t)sx << (64 - sw) >> (64 - sw)) : 0;
+        if (sw && (sb >> (sw - 1)) & 1)
+            sb = (int32_t)((uint32_t)sb | ~(uint32_t)((1ull << sw) - 1));
+        ck_assert_int_eq((int32_t)o[10 * i + 1], sb);
+        ck_assert_uint_eq(o[10 * i + 2], (uint32_t)((((uint64_t)x << 32) | y) >> (z & 31)));
+        uint32_t sad = z & 0xffff, dot = z;
+        for (int k = 0; k < 4; k++) {
+            int d = (int)((x >> (8 * k)) & 255) - (int)((y >> (8 * k)) & 255);
+            sad += (uint32_t)abs(d);
+            dot += ((x >> (8 * k)) & 255) * ((y >> (8 * k)) & 255);
+        }
+        ck_assert_uint_eq(o[10 * i + 6], sad);
+        ck_assert_uint_eq(o[10 * i + 8], dot);
+    }
+    rdx_oracle_free_buffers(rdx_oracle_find("amdgcn_int"), in);
+
+    inputs("amdgcn_float", in);
+    const float *f = expected("amdgcn_float", 0), *w = in[6];
+    const int32_t *iv = expected("amdgcn_float", 1);
+    const uint16_t *h = expected("amdgcn_float", 2);
+    for (int i = 0; i < 1000; i++) {
+        float v = w[i];
+        int cls = iv[2 * i + 1] & 1023;
+        int want = isnan(v)                        ? 2
+                   : isinf(v)                      ? (v < 0 ? 4 : 512)
+                   : v == 0                        ? (signbit(v) ? 32 : 64)
+                   : fpclassify(v) == FP_SUBNORMAL ? (v < 0 ? 16 : 128)
+                                                   : (v < 0 ? 8 : 256);
+        ck_assert_msg(cls == want, "class of %a: %#x, want %#x", v, cls, want);
+        if (isfinite(v)) {
+            int e;
+            float m = frexpf(v, &e);
+            ck_assert(f[2 * i + 1] == m);
+            ck_assert_int_eq(iv[2 * i], e);
+            /* round toward zero: |half| <= |v|, and the next half up exceeds |v| */
+            double hv = rdx_oracle_f16_to_double(h[4 * i]);
+            uint16_t next = (uint16_t)((h[4 * i] & 0x7fff) + 1);
+            ck_assert_msg(fabs(hv) <= fabs(v) &&
+                              (fabs(v) >= 65504 || rdx_oracle_f16_to_double(next) > fabs(v)),
+                          "rtz(%a) = %04x", v, h[4 * i]);
+        }
+    }
+    rdx_oracle_free_buffers(rdx_oracle_find("amdgcn_float"), in);
+}
+END_TEST
+
+/* The host's wave model: every cross-lane result from the inputs directly. */
+START_TEST(wave_ops_follow_lane_rules)
+{
+    const char *ids[] = { "wave_ops", "wave_ops_w64" };
+    for (int k = 0; k < 2; k++) {
+        uint32_t ws = k ? 64 : 32;
+        void *in[RDX_ORACLE_MAX_ARGS];
+        inputs(ids[k], in);
+        const int32_t *o = expected(ids[k], 0), *x = in[2];
+        const uint64_t *masks = expected(ids[k], 1);
+        for (uint32_t i = 0; i < 384; i++) {
+            const int32_t *e = o + i * 14;
+            uint32_t lane = i % ws, base = i - lane, r = i & ~15u, c = i & 15u;
+            ck_assert_int_eq(e[0], (int32_t)(lane | ws << 8));
+            ck_assert_int_eq(e[1], x[base]);
+            ck_assert_int_eq(e[2], x[base + 5]);
+            ck_assert_int_eq(e[3], x[base + ws - 1]);
+            ck_assert_int_eq(e[4], c ? x[i - 1] : 0);
+            ck_assert_int_eq(e[5], x[(i & ~3u) + 3 - (i & 3u)]);
+            ck_assert_int_eq(e[6], c < 12 ? x[i + 4] : 7);
+            ck_assert_int_eq(e[7], x[r + ((c + 13) & 15)]);
+            ck_assert_int_eq(e[8], x[r + 15 - c] * 3 + x[(i & ~7u) + 7 - (i & 7u)]);
+            ck_assert_int_eq(e[9], x[r + 3] ^ x[r + (c ^ 5)]);
+            ck_assert_int_eq(e[10], x[r + (c < 8 ? 7 - c : 23 - c)]);
+            ck_assert_int_eq(e[11], x[(r ^ 16) + c]);
+            ck_assert_int_eq(e[12], ws == 32 ? x[base + (lane ^ 5)] : 0);
+            uint64_t m = 0;
+            uint32_t total = 0, scan = 0;
+            for (uint32_t l = 0; l < ws; l++) {
+                m |= (uint64_t)(x[base + l] > 0) << l;
+                total += (uint32_t)x[base + l];
+            }
+            for (uint32_t l = r; l <= i; l++)
+                scan += (uint32_t)x[l];
+            ck_assert_uint_eq(masks[i], m);
+            ck_assert_int_eq(e[13], (int32_t)(total ^ scan));
+        }
+        rdx_oracle_free_buffers(rdx_oracle_find(ids[k]), in);
+    }
 }
 END_TEST
 
@@ -578,7 +701,86 @@ START_TEST(prepare_reports_bad_setup)
 }
 END_TEST
 
-/* The host runner rejects a divergent barrier and a malformed request. */
+/* scripts/emu-kernel compiles with the oracle's flags. */
+START_TEST(script_flags_match_oracle)
+{
+    const char *argv[] = { "scripts/emu-kernel", "--print-flags", NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "%s", p.err);
+    char want[512] = "";
+    for (int f = 0; rdx_oracle_clang_flags[f]; f++) {
+        strcat(want, rdx_oracle_clang_flags[f]);
+        strcat(want, "\n");
+    }
+    ck_assert_str_eq(p.out, want);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+/* A copy of tests/data/emu whose saxpy.cl is replaced by `src`; returns its path. */
+static char *data_copy_with_saxpy(const char *name, const char *src)
+{
+    char *dir = rdx_test_tmp_path(name);
+    const char *cp[] = { "cp", "-r", "tests/data/emu", dir, NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(cp, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    char path[600];
+    snprintf(path, sizeof path, "%s/kernels/saxpy.cl", dir);
+    rdx_test_write_file(path, src, strlen(src));
+    return dir;
+}
+
+/* A kernel that does not compile gets its own diagnostics, per level and host. */
+START_TEST(prepare_reports_compile_errors)
+{
+    char *dir = data_copy_with_saxpy("broken", "#include \"rdx_cl.h\"\n"
+                                               "__kernel void saxpy(__global float *y, __global "
+                                               "const float *x, float a, int n)\n"
+                                               "{\n    y[0] = undeclared_thing;\n}\n");
+    char err[512];
+    rdx_oracle_options op = { .only = "saxpy", .data_dir = dir };
+    rdx_oracle *o = rdx_oracle_prepare(&op, err, sizeof err);
+    ck_assert_msg(o != NULL, "%s", err);
+    for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
+        const char *why = rdx_oracle_status(o, 0, opt);
+        ck_assert_msg(why && strstr(why, "failed with status 1") &&
+                          strstr(why, "saxpy.cl:4:12: error: use of undeclared identifier "
+                                      "'undeclared_thing'"),
+                      "%s", why ? why : "(null)");
+    }
+    const char *host = rdx_oracle_status(o, 0, -1);
+    ck_assert_msg(host && strstr(host, "host compile of saxpy (saxpy.cl) failed") &&
+                      strstr(host, "undeclared_thing"),
+                  "%s", host ? host : "(null)");
+    rdx_oracle_free(o);
+    free(dir);
+}
+END_TEST
+
+/* A kernel whose signature disagrees with the manifest is caught by its metadata. */
+START_TEST(prepare_reports_signature_mismatch)
+{
+    char *dir = data_copy_with_saxpy("retyped", "#include \"rdx_cl.h\"\n"
+                                                "__kernel void saxpy(__global float *y, __global "
+                                                "const float *x, int a, int n)\n"
+                                                "{\n    int i = (int)get_global_id(0);\n"
+                                                "    if (i < n)\n        y[i] += x[i] * a;\n}\n");
+    char err[512];
+    rdx_oracle_options op = { .only = "saxpy", .data_dir = dir };
+    rdx_oracle *o = rdx_oracle_prepare(&op, err, sizeof err);
+    ck_assert_msg(o != NULL, "%s", err);
+    const char *why = rdx_oracle_status(o, 0, 1);
+    ck_assert_msg(why && strstr(why, "saxpy-O2: argument 2 of saxpy: type 'int' in the kernel, "
+                                     "F32 in the manifest"),
+                  "%s", why ? why : "(null)");
+    rdx_oracle_free(o);
+    free(dir);
+}
+END_TEST
+
+/* The host runner rejects a divergent barrier, a divergent or partial-wave wave
+ * operation, a write past a buffer and a malformed request. */
 START_TEST(host_runner_errors)
 {
     char *src = rdx_test_tmp_path("div.c"), *exe = rdx_test_tmp_path("div");
@@ -594,13 +796,61 @@ START_TEST(host_runner_errors)
     rdx_test_proc p;
     ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
     rdx_test_proc_free(&p);
-    uint32_t req[8] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 0 };
+    uint32_t req[9] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 0, 32 };
     const char *run[] = { exe, NULL };
     ck_assert_int_eq(rdx_test_run(run, req, sizeof req, &p), 3);
     ck_assert_msg(
         strstr(p.err, "divergent barrier in group (0,0,0): 5 work-items returned, 3 wait"), "%s",
         p.err);
     rdx_test_proc_free(&p);
+
+    /* a write one element past a buffer's end */
+    const char *oob = "#include \"rdx_cl.h\"\n"
+                      "void rdx_cl_host_entry(void *const *a);\n"
+                      "void rdx_cl_host_entry(void *const *a)\n{\n"
+                      "    ((__global uint *)a[0])[get_global_id(0) + 1] = 7;\n}\n";
+    rdx_test_write_file(src, oob, strlen(oob));
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    uint8_t oreq[36 + 16 + 32];
+    uint32_t ohdr[9] = { 0x51584452u, 8, 1, 1, 8, 1, 1, 1, 32 };
+    uint32_t kind[2] = { 0, 0 };
+    uint64_t nbytes = 32;
+    memcpy(oreq, ohdr, 36);
+    memcpy(oreq + 36, kind, 8);
+    memcpy(oreq + 44, &nbytes, 8);
+    memset(oreq + 52, 0, 32);
+    ck_assert_int_eq(rdx_test_run(run, oreq, sizeof oreq, &p), 5);
+    ck_assert_msg(strstr(p.err, "wrote past the end of argument 0 (32 bytes), at byte 32"), "%s",
+                  p.err);
+    rdx_test_proc_free(&p);
+
+    /* a wave operation reached by part of a wave, and one in a partial wave */
+    const char *wave = "#include \"rdx_cl.h\"\n"
+                       "void rdx_cl_host_entry(void *const *a);\n"
+                       "void rdx_cl_host_entry(void *const *a)\n{\n    (void)a;\n"
+                       "    if (get_local_id(0) < 40)\n"
+                       "        (void)__builtin_amdgcn_readfirstlane(1);\n}\n";
+    rdx_test_write_file(src, wave, strlen(wave));
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    uint32_t wreq[9] = { 0x51584452u, 64, 1, 1, 64, 1, 1, 0, 32 };
+    ck_assert_int_eq(rdx_test_run(run, wreq, sizeof wreq, &p), 3);
+    ck_assert_msg(strstr(p.err, "divergent wave operation in group (0,0,0): 8 work-items wait at "
+                                "a wave operation, 0 at a barrier, 56 returned"),
+                  "%s", p.err);
+    rdx_test_proc_free(&p);
+    wreq[1] = wreq[4] = 48; /* lanes 32..39 are in a partial wave */
+    ck_assert_int_eq(rdx_test_run(run, wreq, sizeof wreq, &p), 3);
+    ck_assert_msg(strstr(p.err, "wave operation in a partial wave (group of 48 work-items, wave "
+                                "size 32)"),
+                  "%s", p.err);
+    rdx_test_proc_free(&p);
+    wreq[8] = 16;
+    ck_assert_int_eq(rdx_test_run(run, wreq, sizeof wreq, &p), 2);
+    ck_assert_msg(strstr(p.err, "wave size must be 32 or 64"), "%s", p.err);
+    rdx_test_proc_free(&p);
+
     req[0] = 0;
     ck_assert_int_eq(rdx_test_run(run, req, sizeof req, &p), 2);
     ck_assert_msg(strstr(p.err, "bad request magic") != NULL, "%s", p.err);
@@ -762,6 +1012,8 @@ int main(void)
     tcase_add_test(tc, integer_kernels_match_c);
     tcase_add_test(tc, half_kernels_round_correctly);
     tcase_add_test(tc, atomics_match_sequential);
+    tcase_add_test(tc, amdgcn_builtins_match_definitions);
+    tcase_add_test(tc, wave_ops_follow_lane_rules);
     tcase_add_test(tc, saxpy_matches_c);
     tcase_add_test(tc, run_all_with_host_device_passes);
     tcase_add_test(tc, run_all_catches_mismatches_and_faults);
@@ -773,7 +1025,10 @@ int main(void)
     tcase_add_test(tm, compare_reports_first_mismatches);
     tcase_add_test(tm, metadata_parse_errors);
     tcase_add_test(tm, prepare_reports_bad_setup);
+    tcase_add_test(tm, prepare_reports_compile_errors);
+    tcase_add_test(tm, prepare_reports_signature_mismatch);
     tcase_add_test(tm, host_runner_errors);
+    tcase_add_test(tm, script_flags_match_oracle);
     suite_add_tcase(s, tm);
     return rdx_test_main(s);
 }

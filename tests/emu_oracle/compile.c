@@ -15,27 +15,33 @@
 
 #include "tests/emu_oracle/oracle_int.h"
 
-#define EM_AMDGPU 224
+#define EM_AMDGPU              224
 #define EF_AMDGPU_MACH_GFX1100 0x041u
-#define NARGV 24
+#define NARGV                  24
 
-/* The clang flags shared by the batch and the single compiles; returns argc. */
+/* The clang flags of every corpus compile (scripts/emu-kernel --print-flags must
+ * print the same; a test compares). */
+const char *const rdx_oracle_clang_flags[] = { "-x",
+                                               "cl",
+                                               "-cl-std=CL2.0",
+                                               "-target",
+                                               "amdgcn-amd-amdhsa",
+                                               "-mcpu=gfx1100",
+                                               "-nogpulib",
+                                               "-ffp-contract=off",
+                                               "-Wall",
+                                               "-Wextra",
+                                               "-Werror",
+                                               NULL };
+
+/* clang, its flags, the per-kernel flags, the level, -I; returns argc. */
 static int clang_flags(const rdx_oracle *o, unsigned flags, int opt, const char **av,
                        rdx_oracle_strs *pool)
 {
     int n = 0;
     av[n++] = o->clang;
-    av[n++] = "-x";
-    av[n++] = "cl";
-    av[n++] = "-cl-std=CL2.0";
-    av[n++] = "-target";
-    av[n++] = "amdgcn-amd-amdhsa";
-    av[n++] = "-mcpu=gfx1100";
-    av[n++] = "-nogpulib";
-    av[n++] = "-ffp-contract=off";
-    av[n++] = "-Wall";
-    av[n++] = "-Wextra";
-    av[n++] = "-Werror";
+    for (int f = 0; rdx_oracle_clang_flags[f]; f++)
+        av[n++] = rdx_oracle_clang_flags[f];
     if (flags & RDX_ORACLE_F_WAVE64)
         av[n++] = "-mwavefrontsize64";
     if (flags & RDX_ORACLE_F_CRDIV)
@@ -74,89 +80,96 @@ static const char *check_elf(const uint8_t *p, size_t n)
     return NULL;
 }
 
+/* Whether entries i and j are compiled the same way (same file, same flags). */
+static int same_compile(const rdx_oracle *o, int i, int j)
+{
+    return o->ks[i].k->flags == o->ks[j].k->flags && !strcmp(o->ks[i].k->file, o->ks[j].k->file);
+}
+
+/*
+ * The batch compiles of level opt for the entries whose flags equal entry first's
+ * (the first entry with those flags): the distinct files split over o->jobs
+ * `clang -c` runs in one directory.  Sets obj[] of those entries; appends to jobs.
+ */
+static void batch_jobs(rdx_oracle *o, int opt, int first, char **obj, rdx_oracle_job *jobs, int *nj,
+                       const char **argv, size_t stride, rdx_oracle_strs *pool)
+{
+    unsigned fl = o->ks[first].k->flags;
+    int nfiles = 0;
+    for (int j = first; j < o->nk; j++) {
+        int dup = o->ks[j].k->flags != fl;
+        for (int m = first; m < j && !dup; m++)
+            dup = same_compile(o, m, j);
+        nfiles += !dup;
+    }
+    int chunks = nfiles < o->jobs ? nfiles : o->jobs;
+    int per = (nfiles + chunks - 1) / chunks;
+    /* one directory per batch: clang -c writes <stem>.o into the cwd */
+    char *dir = rdx_oracle_keep(pool, rdx_oracle_dupf("%s/c%d_%u", o->dir, opt, fl));
+    if (!dir || mkdir(dir, 0755) != 0) {
+        pool->failed = 1;
+        return;
+    }
+    int in_chunk = 0, c = 0, ac = 0;
+    const char **av = NULL;
+    for (int j = first; j < o->nk; j++) {
+        if (o->ks[j].k->flags != fl)
+            continue;
+        char *st = stem(o->ks[j].k->file);
+        obj[j * RDX_ORACLE_NOPT + opt] =
+            rdx_oracle_keep(pool, rdx_oracle_dupf("%s/%s.o", dir, st ? st : "?"));
+        free(st);
+        int dup = 0;
+        for (int m = first; m < j && !dup; m++)
+            dup = same_compile(o, m, j);
+        if (dup)
+            continue;
+        if (in_chunk == 0) {
+            av = argv + (size_t)*nj * stride;
+            ac = clang_flags(o, fl, opt, av, pool);
+            av[ac++] = "-c";
+            jobs[(*nj)++] = (rdx_oracle_job){
+                .argv = av,
+                .cwd = dir,
+                .out_path = rdx_oracle_keep(pool, rdx_oracle_dupf("%s/batch%d.log", dir, c++)),
+            };
+        }
+        av[ac++] =
+            rdx_oracle_keep(pool, rdx_oracle_dupf("%s/kernels/%s", o->data_dir, o->ks[j].k->file));
+        av[ac] = NULL;
+        if (++in_chunk == per)
+            in_chunk = 0;
+    }
+}
 
 void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
 {
     rdx_oracle_strs pool = { 0 };
     int nk = o->nk;
-    /* object file of (kernel, level), "" until known */
+    /* the object file of each (entry, level); NULL when not batch-compiled */
     char **obj = calloc((size_t)nk * RDX_ORACLE_NOPT, sizeof *obj);
     int maxjobs = RDX_ORACLE_NOPT * nk + nextra + 1;
     rdx_oracle_job *jobs = calloc((size_t)maxjobs, sizeof *jobs);
-    const char **argv = calloc((size_t)maxjobs * (NARGV + (size_t)nk), sizeof *argv);
+    size_t stride = NARGV + (size_t)nk; /* argv slots per job */
+    const char **argv = calloc((size_t)maxjobs * stride, sizeof *argv);
     if (!obj || !jobs || !argv)
         pool.failed = 1;
     int nj = 0;
-    size_t stride = NARGV + (size_t)nk;
 
     for (int i = 0; i < nk && !pool.failed; i++)
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
-            o->ks[i].co_path[opt] = rdx_oracle_dupf("%s/%s%s.co", o->dir, o->ks[i].k->id,
-                                                    rdx_oracle_opts[opt]);
+            o->ks[i].co_path[opt] =
+                rdx_oracle_dupf("%s/%s%s.co", o->dir, o->ks[i].k->id, rdx_oracle_opts[opt]);
 
-    /* 1. batches: per level and flag set, the distinct files split over the CPUs */
-    for (int opt = 0; opt < RDX_ORACLE_NOPT && !pool.failed; opt++) {
-        for (int i = 0; i < nk; i++) {
-            unsigned fl = o->ks[i].k->flags;
-            int seen = 0;
-            for (int j = 0; j < i; j++)
-                seen |= o->ks[j].k->flags == fl;
-            if (seen)
-                continue;
-            /* distinct files with these flags */
-            int nfiles = 0;
-            for (int j = i; j < nk; j++) {
-                if (o->ks[j].k->flags != fl)
-                    continue;
-                int dup = 0;
-                for (int m = i; m < j; m++)
-                    dup |= o->ks[m].k->flags == fl && !strcmp(o->ks[m].k->file, o->ks[j].k->file);
-                nfiles += !dup;
-            }
-            int chunks = nfiles < o->jobs ? nfiles : o->jobs;
-            int per = (nfiles + chunks - 1) / chunks;
-            /* one directory per batch: clang -c writes <stem>.o into the cwd */
-            char *dir = rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/c%d_%u", o->dir, opt, fl));
-            if (!dir || mkdir(dir, 0755) != 0) {
-                pool.failed = 1;
-                break;
-            }
-            int in_chunk = 0, c = 0;
-            const char **av = NULL;
-            int ac = 0;
-            for (int j = i; j < nk; j++) {
-                if (o->ks[j].k->flags != fl)
-                    continue;
-                int dup = -1;
-                for (int m = i; m < j && dup < 0; m++)
-                    if (o->ks[m].k->flags == fl && !strcmp(o->ks[m].k->file, o->ks[j].k->file))
-                        dup = m;
-                char *st = stem(o->ks[j].k->file);
-                obj[j * RDX_ORACLE_NOPT + opt] =
-                    rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/%s.o", dir, st ? st : "?"));
-                free(st);
-                if (dup >= 0)
-                    continue;
-                if (in_chunk == 0) {
-                    av = argv + (size_t)nj * stride;
-                    ac = clang_flags(o, fl, opt, av, &pool);
-                    av[ac++] = "-c";
-                    jobs[nj] = (rdx_oracle_job){
-                        .argv = av,
-                        .cwd = dir,
-                        .out_path = rdx_oracle_keep(&pool,
-                                                    rdx_oracle_dupf("%s/batch%d.log", dir, c++)),
-                    };
-                    nj++;
-                }
-                av[ac++] = rdx_oracle_keep(
-                    &pool, rdx_oracle_dupf("%s/kernels/%s", o->data_dir, o->ks[j].k->file));
-                av[ac] = NULL;
-                if (++in_chunk == per)
-                    in_chunk = 0;
-            }
+    /* 1. batches per level and flag set, with the extra jobs in the same round */
+    for (int opt = 0; opt < RDX_ORACLE_NOPT && !pool.failed; opt++)
+        for (int i = 0; i < nk && !pool.failed; i++) {
+            int first = 1;
+            for (int j = 0; j < i && first; j++)
+                first = o->ks[j].k->flags != o->ks[i].k->flags;
+            if (first)
+                batch_jobs(o, opt, i, obj, jobs, &nj, argv, stride, &pool);
         }
-    }
     if (pool.failed)
         nj = 0;
     for (int e = 0; e < nextra; e++)
@@ -201,7 +214,7 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
                 continue;
             if (!o->ks[i].co_path[opt])
                 continue;
-            const char **sv = calloc(NARGV, sizeof *sv);
+            const char **sv = calloc(NARGV, sizeof *sv); /* freed with the pool */
             if (!sv || !rdx_oracle_keep(&pool, (char *)sv))
                 continue;
             int ac = clang_flags(o, o->ks[i].k->flags, opt, sv, &pool);
@@ -213,9 +226,9 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
             single[i * RDX_ORACLE_NOPT + opt] = nf;
             fj[nf++] = (rdx_oracle_job){
                 .argv = sv,
-                .out_path = rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/%s%s.log", o->dir,
-                                                                   o->ks[i].k->id,
-                                                                   rdx_oracle_opts[opt])),
+                .out_path =
+                    rdx_oracle_keep(&pool, rdx_oracle_dupf("%s/%s%s.log", o->dir, o->ks[i].k->id,
+                                                           rdx_oracle_opts[opt])),
             };
         }
     rdx_oracle_run_jobs(fj, nf, o->jobs);
@@ -226,8 +239,8 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
             int s = single && link_of ? single[i * RDX_ORACLE_NOPT + opt] : -1;
             if (!p->co_path[opt] || !single || !link_of) {
-                p->co_err[opt] = rdx_oracle_dupf("%s%s: out of memory", p->k->id,
-                                                 rdx_oracle_opts[opt]);
+                p->co_err[opt] =
+                    rdx_oracle_dupf("%s%s: out of memory", p->k->id, rdx_oracle_opts[opt]);
                 continue;
             }
             if (s >= 0 && fj[s].status != 0) {
@@ -280,8 +293,8 @@ static char *check_args(const rdx_oracle_kernel *k, const rdx_oracle_md *md)
         if (strncmp(ma->value_kind, "hidden_", 7) == 0)
             continue;
         if (a >= k->nargs)
-            return rdx_oracle_dupf("kernel %s has more arguments than the manifest's %d",
-                                   k->kernel, k->nargs);
+            return rdx_oracle_dupf("kernel %s has more arguments than the manifest's %d", k->kernel,
+                                   k->nargs);
         const rdx_oracle_arg *ka = &k->args[a];
         int is_buf = strcmp(ma->value_kind, "global_buffer") == 0;
         if (is_buf != (ka->kind == RDX_ORACLE_ARG_BUFFER))
@@ -334,7 +347,9 @@ void rdx_oracle_read_metadata(rdx_oracle *o)
             if (p->co_err[opt])
                 continue;
             size_t len = text ? strlen(text) : 0;
-            const char *sec = !text ? NULL : nco == 1 ? text : file_section(text, p->co_path[opt], &len);
+            const char *sec = !text      ? NULL
+                              : nco == 1 ? text
+                                         : file_section(text, p->co_path[opt], &len);
             char e[512];
             char *copy = sec ? strndup(sec, len) : NULL;
             if (!copy) {
@@ -346,11 +361,12 @@ void rdx_oracle_read_metadata(rdx_oracle *o)
                 char *why = check_args(p->k, &p->md[opt]);
                 unsigned want = (p->k->flags & RDX_ORACLE_F_WAVE64) ? 64u : 32u;
                 if (why)
-                    p->co_err[opt] = rdx_oracle_dupf("%s%s: %s", p->k->id, rdx_oracle_opts[opt], why);
+                    p->co_err[opt] =
+                        rdx_oracle_dupf("%s%s: %s", p->k->id, rdx_oracle_opts[opt], why);
                 else if (p->md[opt].wavefront_size != want)
-                    p->co_err[opt] = rdx_oracle_dupf("%s%s: .wavefront_size %u, expected %u",
-                                                     p->k->id, rdx_oracle_opts[opt],
-                                                     p->md[opt].wavefront_size, want);
+                    p->co_err[opt] =
+                        rdx_oracle_dupf("%s%s: .wavefront_size %u, expected %u", p->k->id,
+                                        rdx_oracle_opts[opt], p->md[opt].wavefront_size, want);
                 free(why);
             }
             free(copy);

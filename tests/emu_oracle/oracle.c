@@ -61,7 +61,9 @@ rdx_oracle *rdx_oracle_prepare(const rdx_oracle_options *opts, char *err, size_t
         return NULL;
     }
     snprintf(o->host_cc, sizeof o->host_cc, "%s",
-             opts->host_cc ? opts->host_cc : in_path("gcc") ? "gcc" : "cc");
+             opts->host_cc    ? opts->host_cc
+             : in_path("gcc") ? "gcc"
+                              : "cc");
     const char *dd = opts->data_dir ? opts->data_dir : "tests/data/emu";
     char probe[600];
     snprintf(probe, sizeof probe, "%s/rdx_cl.h", dd);

@@ -287,6 +287,13 @@ typedef struct rdx_oracle_summary {
 } rdx_oracle_summary;
 
 /*
+ * One launch: kernel i at level opt_index, as rdx_oracle_run_all does it; adds to
+ * *sum (which the caller zeroes first).  Returns 0 when it passed.
+ */
+int rdx_oracle_run_one(rdx_oracle *o, int i, int opt_index, rdx_oracle_run_fn run, void *user,
+                       rdx_oracle_summary *sum, FILE *log);
+
+/*
  * For every prepared kernel and level: make fresh buffers, pack the kernarg
  * segment, call run(user, launch, ...), compare every output buffer with the host's
  * result by the manifest's rule.  Each failure is written to `log` (may be NULL)

@@ -81,6 +81,9 @@ struct rdx_oracle {
     double phase[3]; /* compiles, metadata, host runs */
 };
 
+/* The clang flags every corpus compile uses (NULL-terminated). */
+extern const char *const rdx_oracle_clang_flags[];
+
 /*
  * Compile every (kernel, level) code object: clang -c in batches (one invocation
  * per level, flag set and CPU), ld.lld per code object, a single-kernel clang

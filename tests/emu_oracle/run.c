@@ -89,10 +89,20 @@ void *rdx_oracle_pack_kernarg(const rdx_oracle *o, int i, int opt_index,
     return seg;
 }
 
-/* One launch of kernel i at level opt; returns 0 when it passed. */
-static int run_one(rdx_oracle *o, int i, int opt, rdx_oracle_run_fn run, void *user,
-                   rdx_oracle_summary *sum, FILE *log)
+int rdx_oracle_run_one(rdx_oracle *o, int i, int opt, rdx_oracle_run_fn run, void *user,
+                       rdx_oracle_summary *sum, FILE *log)
 {
+    const char *why = rdx_oracle_status(o, i, -1);
+    if (!why)
+        why = rdx_oracle_status(o, i, opt);
+    if (why) {
+        sum->skipped++;
+        if (log)
+            fprintf(log, "emu oracle: %s %s: not prepared: %s\n",
+                    i >= 0 && i < rdx_oracle_count(o) ? rdx_oracle_kernel_at(o, i)->id : "?",
+                    opt >= 0 && opt < RDX_ORACLE_NOPT ? rdx_oracle_opts[opt] : "?", why);
+        return 1;
+    }
     const rdx_oracle_kernel *k = rdx_oracle_kernel_at(o, i);
     void *bufs[RDX_ORACLE_MAX_ARGS];
     rdx_oracle_buffer rb[RDX_ORACLE_MAX_ARGS];
@@ -184,21 +194,9 @@ int rdx_oracle_run_all(rdx_oracle *o, rdx_oracle_run_fn run, void *user, rdx_ora
                        FILE *log)
 {
     rdx_oracle_summary s = { 0 };
-    for (int i = 0; i < rdx_oracle_count(o); i++) {
-        for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
-            const char *why = rdx_oracle_status(o, i, -1);
-            if (!why)
-                why = rdx_oracle_status(o, i, opt);
-            if (why) {
-                s.skipped++;
-                if (log)
-                    fprintf(log, "emu oracle: %s %s: not prepared: %s\n",
-                            rdx_oracle_kernel_at(o, i)->id, rdx_oracle_opts[opt], why);
-                continue;
-            }
-            run_one(o, i, opt, run, user, &s, log);
-        }
-    }
+    for (int i = 0; i < rdx_oracle_count(o); i++)
+        for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
+            rdx_oracle_run_one(o, i, opt, run, user, &s, log);
     if (sum)
         *sum = s;
     return s.device_failed + s.mismatched + s.skipped;

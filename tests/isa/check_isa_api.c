@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/codeobj.h>
 #include <rdx/isa.h>
 
 #include "tests/harness/harness.h"
@@ -39,7 +40,7 @@ typedef struct api_case {
 
 static api_case *build_cases(size_t *n)
 {
-    static api_case c[32];
+    static api_case c[64];
     size_t k = 0;
     rdx_isa_inst in;
     /* VOP2 e32 */
@@ -150,7 +151,87 @@ static api_case *build_cases(size_t *n)
     in.op_y = RDX_ISA_OP_V_DUAL_MUL_F32;
     in.nx = 3;
     c[k++] = (api_case){ "gfx1100", "v_dual_add_f32 v0, v1, v2 :: v_dual_mul_f32 v3, v4, v5", in };
+    /* SOPP branch, SOPK hwreg, VOP1 readfirstlane (from the extra table) */
+    c[k++] = (api_case){ "gfx1100", "s_branch 5",
+                         mk(RDX_ISA_OP_S_BRANCH, RDX_ISA_FORM_AUTO,
+                            OPS((rdx_isa_opnd){ RDX_ISA_OPND_BRANCH, 0, 0, 5 })) };
+    c[k++] = (api_case){ "gfx1100", "s_getreg_b32 s0, hwreg(HW_REG_MODE)",
+                         mk(RDX_ISA_OP_S_GETREG_B32, RDX_ISA_FORM_AUTO,
+                            OPS(rdx_isa_sgpr(0, 1), rdx_isa_imm(0xf801))) };
+    c[k++] = (api_case){ "gfx1100", "v_readfirstlane_b32 s3, v7",
+                         mk(RDX_ISA_OP_V_READFIRSTLANE_B32, RDX_ISA_FORM_E32,
+                            OPS(rdx_isa_sgpr(3, 1), rdx_isa_vgpr(7, 1))) };
+    /* VOP2 with implicit vcc and fmaak's K */
+    c[k++] = (api_case){ "gfx1100", "v_cndmask_b32_e32 v0, v1, v2, vcc_lo",
+                         mk(RDX_ISA_OP_V_CNDMASK_B32, RDX_ISA_FORM_E32,
+                            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1),
+                                rdx_isa_special(RDX_ISA_REG_VCC_LO, 1))) };
+    c[k++] = (api_case){ "gfx1100", "v_fmaak_f32 v0, v1, v2, 0x40400000",
+                         mk(RDX_ISA_OP_V_FMAAK_F32, RDX_ISA_FORM_E32,
+                            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1),
+                                rdx_isa_literal(0x40400000))) };
+    /* scratch with off vaddr, exp, MTBUF, MIMG, VINTERP, LDSDIR */
+    in = mk(RDX_ISA_OP_SCRATCH_LOAD_B32, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_off(), rdx_isa_sgpr(0, 1)));
+    in.mod[RDX_ISA_MOD_OFFSET] = 16;
+    c[k++] = (api_case){ "gfx1100", "scratch_load_b32 v0, off, s0 offset:16", in };
+    in = mk(
+        RDX_ISA_OP_EXP, RDX_ISA_FORM_AUTO,
+        OPS(rdx_isa_imm(0), rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_off(), rdx_isa_off()));
+    in.mod[RDX_ISA_MOD_DONE] = 1;
+    c[k++] = (api_case){ "gfx1100", "exp mrt0 v0, v1, off, off done", in };
+    in = mk(RDX_ISA_OP_TBUFFER_LOAD_FORMAT_X, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_sgpr(0, 4), rdx_isa_sgpr(4, 1)));
+    in.mod[RDX_ISA_MOD_OFFEN] = 1;
+    in.mod[RDX_ISA_MOD_FORMAT] = 22; /* BUF_FMT_32_FLOAT */
+    c[k++] = (api_case){ "gfx1100",
+                         "tbuffer_load_format_x v0, v1, s[0:3], s4 format:[BUF_FMT_32_FLOAT] offen",
+                         in };
+    in = mk(RDX_ISA_OP_IMAGE_SAMPLE, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 4), rdx_isa_vgpr(4, 2), rdx_isa_sgpr(0, 8), rdx_isa_sgpr(8, 4)));
+    in.mod[RDX_ISA_MOD_DMASK] = 0xf;
+    in.mod[RDX_ISA_MOD_DIM] = 1;
+    c[k++] = (api_case){ "gfx1100",
+                         "image_sample v[0:3], v[4:5], s[0:7], s[8:11] dmask:0xf "
+                         "dim:SQ_RSRC_IMG_2D",
+                         in };
+    in = mk(RDX_ISA_OP_IMAGE_SAMPLE, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 4), rdx_isa_vgpr(4, 1), rdx_isa_vgpr(6, 1), rdx_isa_sgpr(0, 8),
+                rdx_isa_sgpr(8, 4)));
+    in.nopnd = 5;
+    in.mod[RDX_ISA_MOD_DMASK] = 0xf;
+    in.mod[RDX_ISA_MOD_DIM] = 1;
+    c[k++] = (api_case){ "gfx1100",
+                         "image_sample v[0:3], [v4, v6], s[0:7], s[8:11] dmask:0xf "
+                         "dim:SQ_RSRC_IMG_2D",
+                         in };
+    in = mk(RDX_ISA_OP_V_INTERP_P10_F32, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_vgpr(3, 1)));
+    in.form = RDX_ISA_FORM_NATIVE;
+    in.mod[RDX_ISA_MOD_WAIT_EXP] = 1;
+    c[k++] = (api_case){ "gfx1100", "v_interp_p10_f32 v0, v1, v2, v3 wait_exp:1", in };
+    c[k++] = (api_case){ "gfx1100", "lds_param_load v1, attr2.y wait_vdst:0",
+                         mk(RDX_ISA_OP_LDS_PARAM_LOAD, RDX_ISA_FORM_NATIVE,
+                            OPS(rdx_isa_vgpr(1, 1), rdx_isa_imm(2 * 4 + 1))) };
+    /* returning / non-returning global atomics */
+    in = mk(RDX_ISA_OP_GLOBAL_ATOMIC_ADD_U32, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_sgpr(0, 2)));
+    in.mod[RDX_ISA_MOD_GLC] = 1;
+    c[k++] = (api_case){ "gfx1100", "global_atomic_add_u32 v0, v1, v2, s[0:1] glc", in };
+    c[k++] = (api_case){ "gfx1100", "global_atomic_add_u32 v1, v2, s[0:1]",
+                         mk(RDX_ISA_OP_GLOBAL_ATOMIC_ADD_U32, RDX_ISA_FORM_AUTO,
+                            OPS(rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_sgpr(0, 2))) };
     /* RDNA4 */
+    in = mk(RDX_ISA_OP_BUFFER_LOAD_B32, RDX_ISA_FORM_AUTO,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_sgpr(4, 4), rdx_isa_sgpr(8, 1)));
+    in.mod[RDX_ISA_MOD_OFFEN] = 1;
+    in.mod[RDX_ISA_MOD_OFFSET] = 4;
+    c[k++] = (api_case){ "gfx1201", "buffer_load_b32 v0, v1, s[4:7], s8 offen offset:4", in };
+    in = mk(RDX_ISA_OP_V_WMMA_F32_16X16X16_F16, RDX_ISA_FORM_E64,
+            OPS(rdx_isa_vgpr(0, 8), rdx_isa_vgpr(8, 4), rdx_isa_vgpr(12, 4), rdx_isa_vgpr(0, 8)));
+    in.mod[RDX_ISA_MOD_OP_SEL_HI] = 7;
+    c[k++] =
+        (api_case){ "gfx1201", "v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[0:7]", in };
     c[k++] = (api_case){ "gfx1201", "s_add_f32 s0, s1, s2",
                          mk(RDX_ISA_OP_S_ADD_F32, RDX_ISA_FORM_AUTO,
                             OPS(rdx_isa_sgpr(0, 1), rdx_isa_sgpr(1, 1), rdx_isa_sgpr(2, 1))) };
@@ -272,9 +353,49 @@ START_TEST(api_encode_errors)
     in = mk(RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_DPP16,
             OPS(rdx_isa_vgpr(0, 1), rdx_isa_literal(5), rdx_isa_vgpr(2, 1)));
     expect_error("gfx1100", &in, RDX_ERR_INVALID, "DPP needs a VGPR as src0");
+    /* DPP on an op LLVM has no DPP form for (64-bit operands) */
+    in = mk(RDX_ISA_OP_V_CEIL_F64, RDX_ISA_FORM_DPP16, OPS(rdx_isa_vgpr(0, 2), rdx_isa_vgpr(2, 2)));
+    in.mod[RDX_ISA_MOD_ROW_MASK] = 0xf;
+    expect_error("gfx1100", &in, RDX_ERR_UNSUPPORTED, "v_ceil_f64: no dpp form on gfx1100");
+    /* VOPD: both src0 in bank 1, and two even destinations */
+    in = mk(RDX_ISA_OP_V_DUAL_ADD_F32, RDX_ISA_FORM_NATIVE,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_vgpr(1, 1), rdx_isa_vgpr(2, 1), rdx_isa_vgpr(3, 1),
+                rdx_isa_vgpr(5, 1), rdx_isa_vgpr(7, 1)));
+    in.op_y = RDX_ISA_OP_V_DUAL_MUL_F32;
+    in.nx = 3;
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "src0 operands v1 and v5 must use different");
+    in.opnd[4] = rdx_isa_vgpr(4, 1);
+    in.opnd[3] = rdx_isa_vgpr(6, 1);
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "one even and one odd");
+    /* constant bus: three distinct SGPRs; a literal counts; null is free */
+    in = mk(RDX_ISA_OP_V_FMA_F32, RDX_ISA_FORM_E64,
+            OPS(rdx_isa_vgpr(0, 1), rdx_isa_sgpr(1, 1), rdx_isa_sgpr(2, 1), rdx_isa_sgpr(3, 1)));
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "reads 3 scalar values");
+    in.opnd[3] = rdx_isa_literal(0x1234);
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "reads 3 scalar values");
+    in.opnd[2] = rdx_isa_special(RDX_ISA_REG_NULL, 1);
+    ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1100"), &in, out, &len), RDX_OK);
+    in.opnd[2] = rdx_isa_sgpr(1, 1); /* the same SGPR twice is one value */
+    ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1100"), &in, out, &len), RDX_OK);
+    in = mk(RDX_ISA_OP_V_LSHLREV_B64, RDX_ISA_FORM_E64,
+            OPS(rdx_isa_vgpr(0, 2), rdx_isa_sgpr(0, 1), rdx_isa_sgpr(2, 2)));
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "the constant bus allows 1");
     /* VGPR out of range */
     in = mk(RDX_ISA_OP_V_MOV_B32, RDX_ISA_FORM_E32, OPS(rdx_isa_vgpr(256, 1), rdx_isa_vgpr(1, 1)));
     expect_error("gfx1100", &in, RDX_ERR_RANGE, "operand 0 (vdst): register 256..256 out of range");
+}
+END_TEST
+
+/* The ISA target table and the code-object target table agree (name, ELF mach, family). */
+START_TEST(targets_agree_with_codeobj)
+{
+    for (size_t i = 0; i < rdx_isa_target_count(); i++) {
+        const rdx_isa_target *t = rdx_isa_target_at(i);
+        const rdx_codeobj_target *c = rdx_codeobj_target_find(t->name);
+        ck_assert_msg(c != NULL, "%s unknown to the code-object layer", t->name);
+        ck_assert_uint_eq(c->mach, t->elf_mach);
+        ck_assert_uint_eq(c->major, t->family == RDX_ISA_FAMILY_RDNA3 ? 11 : 12);
+    }
 }
 END_TEST
 
@@ -427,6 +548,7 @@ void isa_add_api_tests(Suite *s)
     tcase_add_test(tc, api_encode_matches_llvm_mc);
     tcase_add_test(tc, api_encode_errors);
     tcase_add_test(tc, api_lookup);
+    tcase_add_test(tc, targets_agree_with_codeobj);
     tcase_add_test(tc, decode_random_bytes_never_crash);
     tcase_add_test(tc, decode_mutated_corpus_never_crash);
     tcase_add_test(tc, tables_are_fresh);

@@ -23,7 +23,9 @@
  *   - no undefined C behaviour: mask shift counts, no division by zero, no signed
  *     overflow, no out-of-range float->int conversions;
  *   - float atomics only where the result is order-independent (exact sums);
- *   - get_local_size()/get_global_size() follow OpenCL 2.0 (partial last group).
+ *   - get_local_size()/get_global_size() follow OpenCL 2.0 (partial last group);
+ *   - wave builtins (ballot, readlane, DPP, permlane, bpermute) only in uniform
+ *     control flow and in groups whose size is a multiple of the wave size.
  */
 #ifndef RDX_CL_H
 #define RDX_CL_H
@@ -49,6 +51,15 @@ static inline uint rdx_cl_hidden_u32(uint off)
 static inline uint rdx_cl_hidden_u16(uint off)
 {
     return *(__constant ushort *)((__constant char *)__builtin_amdgcn_implicitarg_ptr() + off);
+}
+
+static inline float rdx_as_float(uint u)
+{
+    return __builtin_astype(u, float);
+}
+static inline uint rdx_as_uint(float f)
+{
+    return __builtin_astype(f, uint);
 }
 
 static inline uint get_local_id(uint d)
@@ -165,6 +176,24 @@ typedef _Bool bool;
 #define false 0
 #endif
 
+/* Bit casts (host: through a union; GPU: __builtin_astype). */
+static inline float rdx_as_float(uint u)
+{
+    union {
+        uint u;
+        float f;
+    } c = { u };
+    return c.f;
+}
+static inline uint rdx_as_uint(float f)
+{
+    union {
+        float f;
+        uint u;
+    } c = { f };
+    return c.u;
+}
+
 /* The runner's view of the running work-item (defined in rdx_cl_host.c). */
 typedef struct rdx_cl_item {
     uint local_id[3];
@@ -173,9 +202,14 @@ typedef struct rdx_cl_item {
     uint enqueued_size[3]; /* the dispatch's work-group size */
     uint num_groups[3];
     uint global_size[3];
+    uint wave_size; /* 32 or 64, as the kernel is compiled */
+    uint lane;      /* local linear id % wave_size */
 } rdx_cl_item;
 extern rdx_cl_item rdx_cl_cur;
 void rdx_cl_host_barrier(void);
+/* Deposit v, wait until every work-item of the wave has deposited its value, and
+ * return the wave's values indexed by lane (valid until the next call). */
+const uint64_t *rdx_cl_host_wave_exchange(uint64_t v);
 
 static inline uint get_local_id(uint d) { return d < 3 ? rdx_cl_cur.local_id[d] : 0; }
 static inline uint get_group_id(uint d) { return d < 3 ? rdx_cl_cur.group_id[d] : 0; }
@@ -261,28 +295,234 @@ static inline float rdx_cl_ldexpf(float x, int e) { return ldexpf(x, e); }
 #define __builtin_amdgcn_cosf(x) rdx_cl_cosf(x)
 #define __builtin_amdgcn_fractf(x) rdx_cl_fractf(x)
 #define __builtin_amdgcn_ldexpf(x, e) rdx_cl_ldexpf((x), (e))
+
+/* Integer and bit-field builtins: the ISA guide's pseudocode of each instruction. */
+static inline uint rdx_cl_ubfe(uint x, uint off, uint w) /* v_bfe_u32 */
+{
+    return (x >> (off & 31)) & ((1u << (w & 31)) - 1u);
+}
+static inline int rdx_cl_sbfe(int x, uint off, uint w) /* v_bfe_i32 */
+{
+    w &= 31;
+    if (w == 0)
+        return 0;
+    uint v = (uint)(x >> (off & 31)) & ((1u << w) - 1u);
+    uint sign = 1u << (w - 1);
+    return (int)((v ^ sign) - sign);
+}
+static inline uint rdx_cl_alignbit(uint hi, uint lo, uint s) /* v_alignbit_b32 */
+{
+    return (uint)((((ulong)hi << 32) | lo) >> (s & 31));
+}
+static inline uint rdx_cl_alignbyte(uint hi, uint lo, uint s) /* v_alignbyte_b32 */
+{
+    return (uint)((((ulong)hi << 32) | lo) >> ((s & 3) * 8));
+}
+static inline uint rdx_cl_lerp_u8(uint a, uint b, uint c) /* v_lerp_u8 */
+{
+    uint r = 0;
+    for (int k = 0; k < 32; k += 8)
+        r |= ((((a >> k) & 255u) + ((b >> k) & 255u) + ((c >> k) & 1u)) >> 1) << k;
+    return r;
+}
+static inline uint rdx_cl_sad_u8(uint a, uint b, uint c, int masked) /* v_sad_u8 / v_msad_u8 */
+{
+    for (int k = 0; k < 32; k += 8) {
+        uint x = (a >> k) & 255u, y = (b >> k) & 255u;
+        if (!masked || y)
+            c += x > y ? x - y : y - x;
+    }
+    return c;
+}
+static inline uint rdx_cl_perm_byte(ulong data, uint sel) /* v_perm_b32's BYTE_PERMUTE */
+{
+    if (sel >= 13)
+        return 0xffu;
+    if (sel == 12)
+        return 0;
+    if (sel >= 8)
+        return ((data >> ((sel - 8) * 16 + 15)) & 1u) ? 0xffu : 0u;
+    return (uint)(data >> (sel * 8)) & 255u;
+}
+static inline uint rdx_cl_perm(uint hi, uint lo, uint sel) /* v_perm_b32 */
+{
+    ulong data = ((ulong)hi << 32) | lo;
+    uint r = 0;
+    for (int k = 0; k < 32; k += 8)
+        r |= rdx_cl_perm_byte(data, (sel >> k) & 255u) << k;
+    return r;
+}
+static inline uint rdx_cl_udot4(uint a, uint b, uint c) /* v_dot4_u32_u8 */
+{
+    for (int k = 0; k < 32; k += 8)
+        c += ((a >> k) & 255u) * ((b >> k) & 255u);
+    return c;
+}
+static inline int rdx_cl_sudot4(int as, uint a, int bs, uint b, int c) /* v_dot4_i32_iu8 */
+{
+    uint acc = (uint)c;
+    for (int k = 0; k < 32; k += 8) {
+        int x = as ? (int)(signed char)(a >> k) : (int)((a >> k) & 255u);
+        int y = bs ? (int)(signed char)(b >> k) : (int)((b >> k) & 255u);
+        acc += (uint)(x * y);
+    }
+    return (int)acc;
+}
+#define __builtin_amdgcn_ubfe(x, o, w) rdx_cl_ubfe((x), (o), (w))
+#define __builtin_amdgcn_sbfe(x, o, w) rdx_cl_sbfe((x), (o), (w))
+#define __builtin_amdgcn_alignbit(a, b, c) rdx_cl_alignbit((a), (b), (c))
+#define __builtin_amdgcn_alignbyte(a, b, c) rdx_cl_alignbyte((a), (b), (c))
+#define __builtin_amdgcn_lerp(a, b, c) rdx_cl_lerp_u8((a), (b), (c))
+#define __builtin_amdgcn_sad_u8(a, b, c) rdx_cl_sad_u8((a), (b), (c), 0)
+#define __builtin_amdgcn_msad_u8(a, b, c) rdx_cl_sad_u8((a), (b), (c), 1)
+#define __builtin_amdgcn_perm(a, b, c) rdx_cl_perm((a), (b), (c))
+#define __builtin_amdgcn_udot4(a, b, c, clamp) rdx_cl_udot4((a), (b), (c))
+#define __builtin_amdgcn_sudot4(as, a, bs, b, c, clamp)                                 \
+    rdx_cl_sudot4((as), (uint)(a), (bs), (uint)(b), (c))
+
+/* Float builtins (non-NaN inputs for med3). */
+static inline float rdx_cl_fmed3f(float a, float b, float c) /* v_med3_f32 */
+{
+    float lo = a < b ? a : b, hi = a < b ? b : a;
+    float m = hi < c ? hi : c;
+    return lo > m ? lo : m;
+}
+static inline float rdx_cl_frexp_mantf(float x) /* v_frexp_mant_f32 */
+{
+    int e;
+    return isinf(x) || isnan(x) ? x : frexpf(x, &e);
+}
+static inline int rdx_cl_frexp_expf(float x) /* v_frexp_exp_i32_f32 */
+{
+    int e = 0;
+    if (!isinf(x) && !isnan(x))
+        frexpf(x, &e);
+    return e;
+}
+static inline bool rdx_cl_classf(float x, int mask) /* v_cmp_class_f32 */
+{
+    uint u = rdx_as_uint(x), e = (u >> 23) & 255u, m = u & 0x7fffffu, neg = u >> 31;
+    int bit;
+    if (e == 255 && m)
+        bit = (m & 0x400000u) ? 1 : 0;
+    else if (e == 255)
+        bit = neg ? 2 : 9;
+    else if (e)
+        bit = neg ? 3 : 8;
+    else if (m)
+        bit = neg ? 4 : 7;
+    else
+        bit = neg ? 5 : 6;
+    return ((uint)mask >> bit) & 1u;
+}
+/* f32 -> f16 bits, rounding toward zero (v_cvt_pk_rtz_f16_f32). */
+static inline ushort rdx_cl_f16_rtz(float f)
+{
+    uint u = rdx_as_uint(f), sign = (u >> 16) & 0x8000u, e = (u >> 23) & 255u, m = u & 0x7fffffu;
+    if (e == 255)
+        return (ushort)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0));
+    int x = (int)e - 127 + 15;
+    if (x >= 31)
+        return (ushort)(sign | 0x7bffu);
+    if (x <= 0) {
+        if (x < -10)
+            return (ushort)sign;
+        return (ushort)(sign | ((m | 0x800000u) >> (14 - x)));
+    }
+    return (ushort)(sign | ((uint)x << 10) | (m >> 13));
+}
+static inline half2 rdx_cl_cvt_pkrtz(float a, float b)
+{
+    union {
+        ushort u[2];
+        half2 h;
+    } c = { { rdx_cl_f16_rtz(a), rdx_cl_f16_rtz(b) } };
+    return c.h;
+}
+#define __builtin_amdgcn_fmed3f(a, b, c) rdx_cl_fmed3f((a), (b), (c))
+#define __builtin_amdgcn_frexp_mantf(x) rdx_cl_frexp_mantf(x)
+#define __builtin_amdgcn_frexp_expf(x) rdx_cl_frexp_expf(x)
+#define __builtin_amdgcn_classf(x, m) rdx_cl_classf((x), (m))
+#define __builtin_amdgcn_cvt_pkrtz(a, b) rdx_cl_cvt_pkrtz((a), (b))
+
+/* Wave (cross-lane) builtins.  The whole wave must execute them together (uniform
+ * control flow, group size a multiple of the wave size): the runner enforces it. */
+static inline uint rdx_cl_mbcnt(uint mask, uint acc, int hi) /* v_mbcnt_lo/hi_u32_b32 */
+{
+    ulong below = (1ul << rdx_cl_cur.lane) - 1ul;
+    uint m = hi ? (uint)(below >> 32) : (uint)below;
+    return acc + (uint)__builtin_popcount(mask & m);
+}
+static inline ulong rdx_cl_ballot(bool p)
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange(p);
+    ulong m = 0;
+    for (uint l = 0; l < rdx_cl_cur.wave_size; l++)
+        m |= v[l] ? 1ul << l : 0;
+    return m;
+}
+static inline int rdx_cl_readlane(int x, uint lane) /* v_readlane_b32 */
+{
+    return (int)rdx_cl_host_wave_exchange((uint)x)[lane % rdx_cl_cur.wave_size];
+}
+static inline int rdx_cl_bpermute(int addr, int x) /* ds_bpermute_b32: lane (addr / 4) % 32 */
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    return (int)v[((uint)addr / 4u) % 32u];
+}
+static inline int rdx_cl_permlane16(int x, uint lo, uint hi, int cross) /* v_permlane(x)16_b32 */
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    uint lane = rdx_cl_cur.lane, row = lane / 16, i = lane % 16;
+    ulong sel = ((ulong)hi << 32) | lo;
+    uint src_row = cross ? row ^ 1u : row;
+    return (int)v[src_row * 16 + ((sel >> (i * 4)) & 15u)];
+}
+/* DPP16 with row_mask = bank_mask = 0xf: the source lane, or -1 when out of the row. */
+static inline int rdx_cl_dpp_source(uint ctrl, uint lane)
+{
+    uint base = lane & ~15u, i = lane & 15u;
+    if (ctrl <= 0xff)
+        return (int)((lane & ~3u) + ((ctrl >> ((lane & 3u) * 2)) & 3u)); /* quad_perm */
+    if (ctrl >= 0x101 && ctrl <= 0x10f)
+        return i + (ctrl & 15u) < 16 ? (int)(lane + (ctrl & 15u)) : -1; /* row_shl */
+    if (ctrl >= 0x111 && ctrl <= 0x11f)
+        return i >= (ctrl & 15u) ? (int)(lane - (ctrl & 15u)) : -1; /* row_shr */
+    if (ctrl >= 0x121 && ctrl <= 0x12f)
+        return (int)(base + ((i - (ctrl & 15u)) & 15u)); /* row_ror */
+    if (ctrl == 0x140)
+        return (int)(base + 15u - i); /* row_mirror */
+    if (ctrl == 0x141)
+        return (int)((lane & ~7u) + 7u - (lane & 7u)); /* row_half_mirror */
+    if (ctrl >= 0x150 && ctrl <= 0x15f)
+        return (int)(base + (ctrl & 15u)); /* row_share */
+    if (ctrl >= 0x160 && ctrl <= 0x16f)
+        return (int)(base + (i ^ (ctrl & 15u))); /* row_xmask */
+    return -1;
+}
+static inline int rdx_cl_update_dpp(int old, int x, uint ctrl, bool bound_ctrl)
+{
+    const uint64_t *v = rdx_cl_host_wave_exchange((uint)x);
+    int src = rdx_cl_dpp_source(ctrl, rdx_cl_cur.lane);
+    return src >= 0 ? (int)v[src] : bound_ctrl ? 0 : old;
+}
+#define __builtin_amdgcn_wavefrontsize() rdx_cl_cur.wave_size
+#define __builtin_amdgcn_mbcnt_lo(m, a) rdx_cl_mbcnt((m), (a), 0)
+#define __builtin_amdgcn_mbcnt_hi(m, a) rdx_cl_mbcnt((m), (a), 1)
+#define __builtin_amdgcn_ballot_w32(p) ((uint)rdx_cl_ballot(p))
+#define __builtin_amdgcn_ballot_w64(p) rdx_cl_ballot(p)
+#define __builtin_amdgcn_readfirstlane(x) rdx_cl_readlane((x), 0)
+#define __builtin_amdgcn_readlane(x, l) rdx_cl_readlane((x), (l))
+#define __builtin_amdgcn_ds_bpermute(a, x) rdx_cl_bpermute((a), (x))
+#define __builtin_amdgcn_permlane16(old, x, lo, hi, fi, bc) rdx_cl_permlane16((x), (lo), (hi), 0)
+#define __builtin_amdgcn_permlanex16(old, x, lo, hi, fi, bc) rdx_cl_permlane16((x), (lo), (hi), 1)
+#define __builtin_amdgcn_update_dpp(old, x, ctrl, rm, bm, bc)                           \
+    rdx_cl_update_dpp((old), (x), (ctrl), (bc))
 #endif
 
 #ifdef RDX_GPU
 #define rdx_cl_atomic_add_f32(p, v) ((void)__atomic_fetch_add((p), (v), __ATOMIC_RELAXED))
 #endif
 
-/* Bit casts (through a union: valid in both OpenCL C and C). */
-static inline float rdx_as_float(uint u)
-{
-    union {
-        uint u;
-        float f;
-    } c = { u };
-    return c.f;
-}
-static inline uint rdx_as_uint(float f)
-{
-    union {
-        float f;
-        uint u;
-    } c = { f };
-    return c.u;
-}
 
 #endif /* RDX_CL_H */
