@@ -179,33 +179,23 @@ static void dec_mods(dec *d, const isa_row *row, const isa_layout *L, rdx_isa_fo
 {
     rdx_isa_inst *in = d->out;
     bool dpp = isa_is_dpp16(form) || isa_is_dpp8(form);
-    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++) {
+    /* candidates: the layout's plain fields plus modifiers with their own rule in
+     * isa_mod_ok (DPP words, split fields, DS offsets); isa_mod_ok decides */
+    uint64_t cand = L->mods;
+    if (dpp)
+        cand |= 1ull << RDX_ISA_MOD_DPP_CTRL | 1ull << RDX_ISA_MOD_ROW_MASK |
+                1ull << RDX_ISA_MOD_BANK_MASK | 1ull << RDX_ISA_MOD_BOUND_CTRL |
+                1ull << RDX_ISA_MOD_FI | 1ull << RDX_ISA_MOD_DPP8 | 1ull << RDX_ISA_MOD_NEG |
+                1ull << RDX_ISA_MOD_ABS;
+    if (L->f[FLD_OPSEL_HI].width)
+        cand |= 1ull << RDX_ISA_MOD_OP_SEL_HI;
+    if (row->enc == RDX_ISA_ENC_DS)
+        cand |= 1ull << RDX_ISA_MOD_OFFSET;
+    for (; cand; cand &= cand - 1) {
+        unsigned m = (unsigned)__builtin_ctzll(cand);
         const isa_field *f;
         unsigned base;
-        /* cheap pre-filter: a plain field of the layout, or a modifier with
-         * its own rule in isa_mod_ok (DPP words, split fields, DS offsets) */
-        bool cand = L->mod[m] != FLD_NONE;
-        switch (m) {
-        case RDX_ISA_MOD_DPP_CTRL:
-        case RDX_ISA_MOD_ROW_MASK:
-        case RDX_ISA_MOD_BANK_MASK:
-        case RDX_ISA_MOD_BOUND_CTRL:
-        case RDX_ISA_MOD_FI:
-        case RDX_ISA_MOD_DPP8:
-        case RDX_ISA_MOD_NEG:
-        case RDX_ISA_MOD_ABS:
-            cand |= dpp;
-            break;
-        case RDX_ISA_MOD_OP_SEL_HI:
-            cand |= L->f[FLD_OPSEL_HI].width != 0;
-            break;
-        case RDX_ISA_MOD_OFFSET:
-            cand |= row->enc == RDX_ISA_ENC_DS;
-            break;
-        default:
-            break;
-        }
-        if (!cand || !isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
+        if (!isa_mod_ok(d->fam, row, form, (rdx_isa_mod)m, &f, &base))
             continue;
         if (f) {
             if (!f->width)

@@ -185,8 +185,9 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     case HOW_SREG:
         if ((st = src_code(e, i, si, o, expect, false, &code)))
             return st;
-        if (code > 127 && f->width <= 7)
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, "needs a scalar register");
+        if (code > 127) /* sgpr fields: s0-s105, vcc, ttmp, null, m0, exec only */
+            return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                            "needs an SGPR, TTMP, vcc, null, m0 or exec register");
         isa_put(e->w, f->lo, f->width, code);
         return RDX_OK;
     case HOW_VGPR:
@@ -231,6 +232,9 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
         }
         if ((st = src_code(e, i, si, o, 1, false, &code)))
             return st;
+        if (code > 127)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                            "soffset needs an SGPR, TTMP, vcc, null, m0 or exec register");
         if (code == RDX_ISA_REG_NULL && e->in->mod[RDX_ISA_MOD_OFFSET])
             return bad_opnd(e, i, si, RDX_ERR_INVALID,
                             "null soffset with an offset: give the offset as the operand");
@@ -255,6 +259,11 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
         }
         if ((st = src_code(e, i, si, o, expect, false, &code)))
             return st;
+        if (code == RDX_ISA_REG_NULL)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "write off (RDX_ISA_OPND_OFF), not null");
+        if (code > 127)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                            "needs an SGPR, TTMP, vcc, m0 or exec register");
         isa_put(e->w, f->lo, f->width, code);
         return RDX_OK;
     case HOW_FLAT_VADDR:
@@ -301,20 +310,43 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     }
 }
 
+/*
+ * Image address operands: the op, dim and a16 fix the number of addresses
+ * (isa_image_addr_count); they are one range (n == 1, non-NSA) or a list of
+ * single VGPRs, one per address field, where the last field takes a range when
+ * there are more addresses than `nfields`.
+ */
+static rdx_status check_image_addrs(enc *e, const isa_row *row, unsigned i,
+                                    const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n,
+                                    unsigned nfields)
+{
+    rdx_status st;
+    char msg[128];
+    unsigned na = isa_image_addr_count(row, e->in);
+    for (unsigned k = 0; k < n; k++)
+        if (o[k].kind != RDX_ISA_OPND_VGPR)
+            return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
+    if (n == 1)
+        return check_range(e, i, si, &o[0], na);
+    unsigned want = na > nfields ? nfields : na;
+    if (n != want) {
+        snprintf(msg, sizeof msg, "%u address operands, expected %u (%u addresses)", n, want, na);
+        return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+    }
+    for (unsigned k = 0; k < n; k++)
+        if ((st = check_range(e, i + k, si, &o[k], k + 1 < n ? 1 : na - (n - 1))))
+            return st;
+    return RDX_OK;
+}
+
 /* MIMG vaddr: a contiguous range, or (NSA) a list of up to five VGPR operands
  * (the first in vaddr, the rest in one extra dword; the last may be a range). */
-static rdx_status enc_mimg_vaddr(enc *e, const isa_layout *L, unsigned i,
+static rdx_status enc_mimg_vaddr(enc *e, const isa_row *row, const isa_layout *L, unsigned i,
                                  const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n)
 {
     rdx_status st;
-    if (n > 5)
-        return bad_opnd(e, i, si, RDX_ERR_RANGE, "at most 5 NSA address operands");
-    for (unsigned k = 0; k < n; k++) {
-        if (o[k].kind != RDX_ISA_OPND_VGPR)
-            return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
-        if ((st = check_range(e, i + k, si, &o[k], (n > 1 && k + 1 < n) ? 1 : 0)))
-            return st;
-    }
+    if ((st = check_image_addrs(e, row, i, si, o, n, 5)))
+        return st;
     isa_put(e->w, L->f[FLD_VADDR].lo, 8, o[0].reg);
     if (n > 1) {
         isa_put(e->w, L->f[FLD_NSA].lo, L->f[FLD_NSA].width, 1);
@@ -327,21 +359,21 @@ static rdx_status enc_mimg_vaddr(enc *e, const isa_layout *L, unsigned i,
 
 /* RDNA4 image addresses: vaddr0..4 fields (VSAMPLE: vaddr0..3), one VGPR each;
  * the last field holds a range when there are more addresses than fields. */
-static rdx_status enc_vimg_vaddr(enc *e, const isa_layout *L, unsigned i,
+static rdx_status enc_vimg_vaddr(enc *e, const isa_row *row, const isa_layout *L, unsigned i,
                                  const rdx_isa_opnd_info *si, const rdx_isa_opnd *o, unsigned n)
 {
     static const uint8_t flds[5] = { FLD_VADDR0, FLD_VADDR1, FLD_VADDR2, FLD_VADDR3, FLD_VADDR4 };
     unsigned nf = L->f[FLD_VADDR4].width ? 5 : 4;
     rdx_status st;
-    if (n > nf)
-        return bad_opnd(e, i, si, RDX_ERR_RANGE, "too many image address operands");
-    for (unsigned k = 0; k < n; k++) {
-        if (o[k].kind != RDX_ISA_OPND_VGPR)
-            return bad_opnd(e, i + k, si, RDX_ERR_INVALID, "image addresses must be VGPRs");
-        if ((st = check_range(e, i + k, si, &o[k], (n > 1 && k + 1 < n) ? 1 : 0)))
-            return st;
+    if (n == 1 && isa_image_addr_count(row, e->in) > 1)
+        n = 1; /* checked below: RDNA4 always lists the addresses */
+    if ((st = check_image_addrs(e, row, i, si, o, n, nf)))
+        return st;
+    if (n == 1 && o[0].count > 1)
+        return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                        "RDNA4 image addresses are one operand per address field");
+    for (unsigned k = 0; k < n; k++)
         isa_put(e->w, L->f[flds[k]].lo, 8, o[k].reg);
-    }
     return RDX_OK;
 }
 
@@ -620,8 +652,9 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
         const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
         const isa_slot *sl = &isa_slot_enc[row->first + i];
         if (sl->how == HOW_MIMG_VADDR || sl->how == HOW_VIMG_VADDR) {
-            st = sl->how == HOW_MIMG_VADDR ? enc_mimg_vaddr(&e, L, oi, si, &in->opnd[oi], nimg)
-                                           : enc_vimg_vaddr(&e, L, oi, si, &in->opnd[oi], nimg);
+            st = sl->how == HOW_MIMG_VADDR
+                     ? enc_mimg_vaddr(&e, row, L, oi, si, &in->opnd[oi], nimg)
+                     : enc_vimg_vaddr(&e, row, L, oi, si, &in->opnd[oi], nimg);
             oi += nimg;
         } else {
             st = enc_slot(&e, row, L, oi, si, sl, &in->opnd[oi], form);

@@ -79,7 +79,10 @@ typedef struct isa_layout {
     isa_field op;  /* the op field */
     isa_field f[FLD_COUNT];
     uint8_t mod[RDX_ISA_MOD_COUNT]; /* plain modifier -> field id (FLD_NONE: none) */
+    uint64_t mods;                  /* bit m set when mod[m] != FLD_NONE */
 } isa_layout;
+
+_Static_assert(RDX_ISA_MOD_COUNT <= 64, "isa_layout.mods is a 64-bit set");
 
 typedef struct isa_dmap {
     const int16_t *map; /* opcode (FLAT: seg << opbits | op) -> row, -1 none */

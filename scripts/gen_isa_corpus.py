@@ -14,8 +14,9 @@ Writes tests/data/isa/<target>.txt:  "<hex bytes>\\t<llvm text>" per line,
 and tests/data/isa/<target>.ops: the op names (mnemonic without _e32/_e64/
 _dpp) llvm-mc accepted for the target, one per line.
 
-With --excludes it also writes isa/targets/gfx1100.exclude: rdna3.json ops that
-LLVM accepts for gfx1150 (RDNA3.5) but not for gfx1100.
+With --excludes it also writes isa/targets/<target>.exclude: the family's ops
+llvm-mc answers with "not supported on this GPU" or does not know at all (on
+gfx1100 these include RDNA3.5's scalar float ops).
 
 Usage: scripts/gen_isa_corpus.py [--llvm-mc PATH] [--excludes]
 Python 3 standard library only; needs LLVM's llvm-mc (19 or later).
@@ -339,6 +340,30 @@ def trim(lines, cap=24):
     return out
 
 
+def write_excludes(mc, cpu, fam, accepted):
+    """isa/targets/<cpu>.exclude: the family's ops llvm-mc does not have for the
+    target.  Every op without a corpus line is assembled bare (one batch); the
+    ones llvm-mc answers with "instruction not supported on this GPU" or
+    "invalid instruction" (a mnemonic it does not know) are excluded.  Ops it
+    knows but rejects only for their operands stay available."""
+    names = sorted({GEN.base_name(i["name"]) for i in fam["instructions"]} - accepted)
+    out, err = run_mc(mc, cpu, "\n".join(n + " v0" for n in names) + "\n", False)
+    why = {}
+    for m in re.finditer(r":(\d+):\d+: error: (.*)", err):
+        msg = m.group(2)
+        if msg.startswith("instruction not supported on this GPU"):
+            why[int(m.group(1))] = "not supported on this GPU"
+        elif msg.startswith("invalid instruction"):
+            why[int(m.group(1))] = "unknown to llvm-mc"
+    excl = [(n, why[i + 1]) for i, n in enumerate(names) if i + 1 in why]
+    with open(os.path.join(ROOT, "isa", "targets", cpu + ".exclude"), "w") as f:
+        f.write("# ops of the family's ISA data llvm-mc does not have for %s, with its answer\n"
+                "# (written by scripts/gen_isa_corpus.py --excludes)\n" % cpu)
+        for n, w in excl:
+            f.write("%-40s # %s\n" % (n, w))
+    print("%s.exclude: %d ops" % (cpu, len(excl)))
+
+
 def dpp_kind(b):
     """'e32' / 'e64' when the bytes are a DPP16/DPP8 VALU encoding, else None."""
     w0 = int.from_bytes(b[0:4], "little")
@@ -403,18 +428,8 @@ def main():
             for o in ops:
                 f.write(o + "\n")
         print("%s: %d lines, %d ops" % (cpu, len(keep), len(ops)))
-    if args.excludes:
-        fam = fams["rdna3"]
-        cands = candidates(fam)
-        a = {mnemonic_op(t) for b, t in oracle(args.llvm_mc, "gfx1100", cands)}
-        b = {mnemonic_op(t) for b, t in oracle(args.llvm_mc, "gfx1150", cands)}
-        excl = sorted(b - a)
-        with open(os.path.join(ROOT, "isa", "targets", "gfx1100.exclude"), "w") as f:
-            f.write("# rdna3.json ops llvm-mc accepts for gfx1150 but not for gfx1100\n"
-                    "# (written by scripts/gen_isa_corpus.py --excludes)\n")
-            for n in excl:
-                f.write(n + "\n")
-        print("gfx1100.exclude: %d ops" % len(excl))
+        if args.excludes:
+            write_excludes(args.llvm_mc, cpu, fams[famname], set(ops))
 
 
 if __name__ == "__main__":

@@ -745,10 +745,14 @@ def main():
             mods = ", ".join("[RDX_ISA_MOD_%s] = FLD_%s" % (FIELD_MOD[n], n.upper())
                              for n in sorted(lay["flds"]) if n in FIELD_MOD)
             opf = lay["op"] or (0, 0)
+            modmask = 0
+            for n in lay["flds"]:
+                if n in FIELD_MOD:
+                    modmask |= 1 << MODS.index(FIELD_MOD[n])
             c.append("    [RDX_ISA_ENC_%s] = { %d, 0x%08xu, 0x%08xu, { %d, %d, 0 },\n"
-                     "        { %s },\n        { %s } },\n" %
+                     "        { %s },\n        { %s },\n        0x%016xull },\n" %
                      (enc, lay["bits"], lay["mask"] & 0xffffffff, lay["val"] & 0xffffffff,
-                      opf[0], opf[1], fl, mods))
+                      opf[0], opf[1], fl, mods, modmask))
         c.append("};\n\n")
         for kind in ("DPP16", "DPP8"):
             d = dpp[(fam, kind)]

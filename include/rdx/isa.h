@@ -34,7 +34,8 @@
  *   SOPK sdst, simm16 (s_setreg*: simm16, sdst)           SOPP [simm16]
  *   SMEM sdata, sbase, soffset — the third operand is an IMM (the offset) when
  *        soffset is null; on RDNA3 a null soffset with offset 0 is the null
- *        register (LLVM prints "null"), on RDNA4 the IMM 0.  With a register
+ *        register (LLVM prints "null"), on RDNA4 the IMM 0 (the encoder takes
+ *        either spelling: they are one encoding).  With a register
  *        soffset the offset is mod[OFFSET].  s_prefetch_*: [sbase,] offset,
  *        soffset, count.
  *   VOP1 vdst, src0      VOP2 vdst, src0, src1 (+ vcc for carry/cndmask forms)
@@ -385,6 +386,20 @@ static inline rdx_isa_opnd rdx_isa_off(void)
     rdx_isa_opnd o = { RDX_ISA_OPND_OFF, 0, 0, 0 };
     return o;
 }
+
+/*
+ * The operand for a constant with bit pattern `bits` in a source slot of
+ * `size_bits` (16, 32 or 64) bits and format `fmt` (from the slot's
+ * rdx_isa_opnd_info), chosen as llvm-mc chooses: an inline integer when the
+ * value (signed, in the slot's width) is in -16..64, an inline float when the
+ * pattern is 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 or 1/(2*pi) in the
+ * slot's width (F16/BF16 patterns for 16-bit slots; never for packed
+ * formats), else a 32-bit literal.  A 64-bit slot takes a literal only for an
+ * F64 whose low half is zero (the literal is the high half) or an integer that
+ * sign-extends from 32 bits.  Errors: RDX_ERR_RANGE (no encoding; message
+ * gives the value), RDX_ERR_INVALID (size not 16/32/64).
+ */
+rdx_status rdx_isa_constant(uint64_t bits, unsigned size_bits, rdx_isa_fmt fmt, rdx_isa_opnd *out);
 
 /*
  * Encode `inst` for target `t` into out[0..RDX_ISA_MAX_BYTES); *len gets the

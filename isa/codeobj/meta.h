@@ -7,7 +7,7 @@
 
 #include <rdx/codeobj.h>
 
-#include "isa/codeobj/arena.h"
+#include "util/arena.h"
 #include "isa/codeobj/msgpack.h"
 #include "util/buf.h"
 

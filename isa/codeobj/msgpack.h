@@ -18,7 +18,7 @@
 #include <rdx/codeobj.h>
 #include <rdx/status.h>
 
-#include "isa/codeobj/arena.h"
+#include "util/arena.h"
 #include "util/buf.h"
 
 typedef enum rdx_msgpack_kind {

@@ -16,7 +16,7 @@
 
 #include <rdx/codeobj.h>
 
-#include "isa/codeobj/arena.h"
+#include "util/arena.h"
 #include "isa/codeobj/elfdefs.h"
 #include "isa/codeobj/meta.h"
 #include "isa/codeobj/msgpack.h"

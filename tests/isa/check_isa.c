@@ -7,5 +7,6 @@ int main(void)
     Suite *s = suite_create("isa");
     isa_add_corpus_tests(s);
     isa_add_api_tests(s);
+    isa_add_random_tests(s);
     return rdx_test_main(s);
 }

@@ -399,6 +399,105 @@ START_TEST(targets_agree_with_codeobj)
 }
 END_TEST
 
+/* rdx_isa_constant picks what llvm-mc picks for the same literal text. */
+START_TEST(constants_match_llvm_mc)
+{
+    static const struct {
+        const char *fmt_text; /* printf format with %s for the constant */
+        rdx_isa_op op;
+        rdx_isa_form form;
+        unsigned size;
+        rdx_isa_fmt fmt;
+        uint64_t bits;
+        const char *bits_text;
+    } cases[] = {
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          0x3f800000, "0x3f800000" },
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          0x3e22f983, "0x3e22f983" },
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          1, "0x1" },
+        { "v_add_f32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F32, RDX_ISA_FORM_E32, 32, RDX_ISA_FMT_F32,
+          0x3f800001, "0x3f800001" },
+        { "v_add_nc_u32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_FORM_E32, 32,
+          RDX_ISA_FMT_B, 0x3f800000, "0x3f800000" },
+        { "v_add_nc_u32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_FORM_E32, 32,
+          RDX_ISA_FMT_B, 0xfffffff0, "-16" },
+        { "v_add_nc_u32_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_FORM_E32, 32,
+          RDX_ISA_FMT_B, 0xffffffef, "-17" },
+        { "v_add_f16_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F16, RDX_ISA_FORM_E32, 16, RDX_ISA_FMT_F16,
+          0x3118, "0x3118" },
+        { "v_add_f16_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F16, RDX_ISA_FORM_E32, 16, RDX_ISA_FMT_F16,
+          0xc400, "0xc400" },
+        { "v_add_f16_e32 v0, %s, v1", RDX_ISA_OP_V_ADD_F16, RDX_ISA_FORM_E32, 16, RDX_ISA_FMT_F16,
+          0x3c01, "0x3c01" },
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x4000000000000000ull, "0x4000000000000000" },
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x3fc45f306dc9c882ull, "0x3fc45f306dc9c882" },
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x4001000000000000ull, "0x40010000" }, /* LLVM writes the high half */
+        { "v_add_f64 v[0:1], %s, v[2:3]", RDX_ISA_OP_V_ADD_F64, RDX_ISA_FORM_E64, 64,
+          RDX_ISA_FMT_F64, 0x4001000000000001ull, "0x4001000000000001" }, /* no encoding */
+        { "s_mov_b64 s[0:1], %s", RDX_ISA_OP_S_MOV_B64, RDX_ISA_FORM_AUTO, 64, RDX_ISA_FMT_B,
+          0x1234567800000000ull, "0x1234567800000000" }, /* no encoding */
+        { "s_mov_b64 s[0:1], %s", RDX_ISA_OP_S_MOV_B64, RDX_ISA_FORM_AUTO, 64, RDX_ISA_FMT_B,
+          (uint64_t)-200, "-200" },
+        { "s_mov_b64 s[0:1], %s", RDX_ISA_OP_S_MOV_B64, RDX_ISA_FORM_AUTO, 64, RDX_ISA_FMT_B, 64,
+          "64" },
+    };
+    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    const char *mc = rdx_test_llvm_tool("llvm-mc");
+    ck_assert_ptr_nonnull(mc);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, cases[i].fmt_text, cases[i].bits_text);
+        rdx_isa_opnd k;
+        rdx_isa_inst in;
+        memset(&in, 0, sizeof in);
+        in.op = (uint16_t)cases[i].op;
+        in.form = (uint8_t)cases[i].form;
+        in.nopnd = 3;
+        rdx_status st = rdx_isa_constant(cases[i].bits, cases[i].size, cases[i].fmt, &k);
+        const char *argv[] = { mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-show-encoding",
+                               NULL };
+        rdx_test_proc p;
+        rdx_test_run(argv, text, strlen(text), &p);
+        const char *enc = strstr(p.out, "encoding: [");
+        if (!enc) { /* llvm-mc rejects it: rdx must too */
+            ck_assert_msg(st == RDX_ERR_RANGE, "%s: llvm-mc rejects, rdx gave status %d", text, st);
+            rdx_test_proc_free(&p);
+            continue;
+        }
+        ck_assert_msg(st == RDX_OK, "%s: %s", text, rdx_error_message());
+        uint8_t want[32];
+        size_t nw = 0;
+        for (const char *q = enc + 11; *q && *q != ']' && nw < sizeof want;) {
+            want[nw++] = (uint8_t)strtoul(q, (char **)&q, 16);
+            if (*q == ',')
+                q++;
+        }
+        rdx_test_proc_free(&p);
+        if (cases[i].op == RDX_ISA_OP_S_MOV_B64) {
+            in.nopnd = 2;
+            in.opnd[0] = rdx_isa_sgpr(0, 2);
+            in.opnd[1] = k;
+        } else {
+            unsigned regs = cases[i].size == 64 ? 2 : 1;
+            in.opnd[0] = rdx_isa_vgpr(0, regs);
+            in.opnd[1] = k;
+            in.opnd[2] = rdx_isa_vgpr(regs == 2 ? 2 : 1, regs);
+        }
+        uint8_t out[RDX_ISA_MAX_BYTES];
+        size_t len;
+        ck_assert_msg(rdx_isa_encode(t, &in, out, &len) == RDX_OK, "%s: %s", text,
+                      rdx_error_message());
+        ck_assert_msg(len == nw && memcmp(out, want, nw) == 0, "%s: bytes differ from llvm-mc",
+                      text);
+    }
+}
+END_TEST
+
 START_TEST(api_lookup)
 {
     rdx_isa_op op;
@@ -548,6 +647,7 @@ void isa_add_api_tests(Suite *s)
     tcase_add_test(tc, api_encode_matches_llvm_mc);
     tcase_add_test(tc, api_encode_errors);
     tcase_add_test(tc, api_lookup);
+    tcase_add_test(tc, constants_match_llvm_mc);
     tcase_add_test(tc, targets_agree_with_codeobj);
     tcase_add_test(tc, decode_random_bytes_never_crash);
     tcase_add_test(tc, decode_mutated_corpus_never_crash);

@@ -25,5 +25,6 @@ unsigned llvm_text_operands(const char *text, llvm_opnd *out, unsigned max, unsi
 
 void isa_add_corpus_tests(Suite *s);
 void isa_add_api_tests(Suite *s);
+void isa_add_random_tests(Suite *s);
 
 #endif

@@ -1,5 +1,5 @@
-/* isa/codeobj/arena.c — bump allocator for the code-object reader. */
-#include "isa/codeobj/arena.h"
+/* util/arena.c — bump allocator shared by the IR context and the code-object reader. */
+#include "util/arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,9 +13,9 @@ struct rdx_arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-enum { ARENA_BLOCK = 16384 };
+enum { ARENA_BLOCK = 65536 - sizeof(rdx_arena_block), ARENA_BIG = ARENA_BLOCK / 2 };
 
-void *rdx_arena_alloc(rdx_arena *a, size_t n)
+void *rdx_arena_alloc_uninit(rdx_arena *a, size_t n)
 {
     size_t need = (n + 15) & ~(size_t)15;
     if (need < n || need > SIZE_MAX / 2) {
@@ -24,7 +24,7 @@ void *rdx_arena_alloc(rdx_arena *a, size_t n)
     }
     rdx_arena_block *b = a->head;
     if (!b || b->cap - b->used < need) {
-        size_t cap = need > ARENA_BLOCK ? need : ARENA_BLOCK;
+        size_t cap = need > ARENA_BIG ? need : ARENA_BLOCK;
         b = malloc(sizeof *b + cap);
         if (!b) {
             rdx_fail(RDX_ERR_NOMEM, "out of memory allocating %zu bytes", n);
@@ -32,12 +32,26 @@ void *rdx_arena_alloc(rdx_arena *a, size_t n)
         }
         b->used = 0;
         b->cap = cap;
-        b->next = a->head;
-        a->head = b;
+        if (need > ARENA_BIG && a->head) {
+            /* A big block of its own: keep the partly used block in front. */
+            b->next = a->head->next;
+            a->head->next = b;
+        } else {
+            b->next = a->head;
+            a->head = b;
+        }
+        a->total += cap;
     }
     void *p = b->data + b->used;
     b->used += need;
-    memset(p, 0, need);
+    return p;
+}
+
+void *rdx_arena_alloc(rdx_arena *a, size_t n)
+{
+    void *p = rdx_arena_alloc_uninit(a, n);
+    if (p)
+        memset(p, 0, n);
     return p;
 }
 
@@ -57,9 +71,12 @@ char *rdx_arena_strndup(rdx_arena *a, const char *s, size_t n)
         rdx_fail(RDX_ERR_NOMEM, "string too large");
         return NULL;
     }
-    char *p = rdx_arena_alloc(a, n + 1);
-    if (p && n)
-        memcpy(p, s, n);
+    char *p = rdx_arena_alloc_uninit(a, n + 1);
+    if (p) {
+        if (n)
+            memcpy(p, s, n);
+        p[n] = '\0';
+    }
     return p;
 }
 
@@ -72,4 +89,5 @@ void rdx_arena_free(rdx_arena *a)
         b = next;
     }
     a->head = NULL;
+    a->total = 0;
 }

@@ -1,11 +1,12 @@
 /*
- * isa/codeobj/arena.h — a simple bump allocator (internal).
+ * util/arena.h — a bump allocator (internal).
  *
  * Everything allocated from an arena is freed together by rdx_arena_free.
- * Zero-initialise (rdx_arena a = {0}) to get an empty arena.
+ * Zero-initialise (rdx_arena a = {0}) to get an empty arena.  Allocations are
+ * 16-byte aligned.  Not thread-safe: one owner at a time.
  */
-#ifndef RDX_ISA_CODEOBJ_ARENA_H
-#define RDX_ISA_CODEOBJ_ARENA_H
+#ifndef RDX_UTIL_ARENA_H
+#define RDX_UTIL_ARENA_H
 
 #include <stddef.h>
 
@@ -13,13 +14,17 @@ typedef struct rdx_arena_block rdx_arena_block;
 
 typedef struct rdx_arena {
     rdx_arena_block *head;
+    size_t total; /* bytes obtained from malloc so far */
 } rdx_arena;
 
 /*
- * `n` zeroed bytes aligned to 16, owned by the arena.  Returns NULL (with an
- * RDX_ERR_NOMEM message recorded) when memory runs out or n is absurd.
+ * `n` zeroed bytes owned by the arena.  Returns NULL (with an RDX_ERR_NOMEM
+ * message recorded) when memory runs out or n is absurd.
  */
 void *rdx_arena_alloc(rdx_arena *a, size_t n);
+
+/* Like rdx_arena_alloc without zeroing, for hot paths that fill every byte. */
+void *rdx_arena_alloc_uninit(rdx_arena *a, size_t n);
 
 /* `count` zeroed elements of `size` bytes; NULL on overflow or no memory. */
 void *rdx_arena_array(rdx_arena *a, size_t count, size_t size);
@@ -30,4 +35,4 @@ char *rdx_arena_strndup(rdx_arena *a, const char *s, size_t n);
 /* Free every allocation and reset to empty. */
 void rdx_arena_free(rdx_arena *a);
 
-#endif /* RDX_ISA_CODEOBJ_ARENA_H */
+#endif /* RDX_UTIL_ARENA_H */
