@@ -61,7 +61,14 @@ static uint8_t *empty_code_object(size_t *len)
     rdx_codeobj_kernel_meta_init(&k.meta);
     k.meta.wavefront_size = 32;
     k.meta.max_flat_workgroup_size = 1024;
-    rdx_codeobj_image img = { "gfx1100", 5, code, sizeof code, &k, 1 };
+    rdx_codeobj_image img;
+    memset(&img, 0, sizeof img);
+    img.target = "gfx1100";
+    img.version = 5;
+    img.code = code;
+    img.code_size = sizeof code;
+    img.kernels = &k;
+    img.num_kernels = 1;
     uint8_t *out;
     if (rdx_codeobj_write(&img, &out, len))
         die("writing the code object");
