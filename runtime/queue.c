@@ -105,6 +105,8 @@ rdx_status rdx_queue_create(rdx_device *dev, rdx_queue_kind kind, rdx_queue **ou
     return RDX_OK;
 }
 
+static bool lost(const rdx_queue *q, uint64_t ticket);
+
 rdx_status rdx_queue_destroy(rdx_queue *q)
 {
     if (!q)
@@ -112,7 +114,7 @@ rdx_status rdx_queue_destroy(rdx_queue *q)
     rdx_device *dev = q->dev;
     rdx_status first = RDX_OK;
     char msg[1024] = "";
-    if (!q->faulted && q->kq) {
+    if (!q->faulted && q->kq && !lost(q, q->submitted)) {
         first = rdx_queue_finish(q, RT_INTERNAL_WAIT_MS);
         if (first)
             snprintf(msg, sizeof msg, "rdx_queue_destroy: %s", rdx_error_message());
@@ -281,13 +283,16 @@ rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t 
         if (__atomic_load_n(value, __ATOMIC_ACQUIRE) >= target)
             return RDX_OK;
         uint64_t el = rt_now_ns() - start;
-        if (timeout_ms != UINT32_MAX && el >= limit)
+        if (timeout_ms != UINT32_MAX && el >= limit) {
+            char who[32] = "fence";
+            if (q)
+                snprintf(who, sizeof who, "queue %u", qid(q));
             return rdx_fail(RDX_ERR_TIMEOUT,
-                            "%s%u: value %llu not reached after %u ms (it is %llu): the GPU "
-                            "seems hung",
-                            q ? "queue " : "fence ", q ? qid(q) : 0, (unsigned long long)target,
-                            timeout_ms,
+                            "%s: value %llu not reached after %u ms (it is %llu): the GPU seems "
+                            "hung",
+                            who, (unsigned long long)target, timeout_ms,
                             (unsigned long long)__atomic_load_n(value, __ATOMIC_ACQUIRE));
+        }
         uint32_t slice = 20;
         if (timeout_ms != UINT32_MAX && (limit - el) / 1000000u < slice)
             slice = (uint32_t)((limit - el) / 1000000u) + 1;

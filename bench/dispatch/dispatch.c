@@ -33,7 +33,7 @@ static double cpu_now(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void die(const char *what)
+static __attribute__((noreturn)) void die(const char *what)
 {
     fprintf(stderr, "bench dispatch: %s: %s\n", what, rdx_error_message());
     exit(1);

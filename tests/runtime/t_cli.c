@@ -144,11 +144,29 @@ START_TEST(run_is_valgrind_clean)
     char *outp = rdx_test_tmp_path("vg.bin");
     char argout[300];
     snprintf(argout, sizeof argout, "0:%s", outp);
-    const char *argv[] = { "/usr/bin/valgrind", "-q", "--error-exitcode=9", "--leak-check=full",
-                           "--errors-for-leak-kinds=definite,indirect", rdx_test_rdx_path(),
-                           "run", rt_kernels_co, "--kernel", "add_one", "--grid", "1", "--block",
-                           "64", "--arg", "zeros:256", "--arg", "i32:64", "--out", argout,
-                           "--device", "emu", NULL };
+    const char *argv[] = { "/usr/bin/valgrind",
+                           "-q",
+                           "--error-exitcode=9",
+                           "--leak-check=full",
+                           "--errors-for-leak-kinds=definite,indirect",
+                           rdx_test_rdx_path(),
+                           "run",
+                           rt_kernels_co,
+                           "--kernel",
+                           "add_one",
+                           "--grid",
+                           "1",
+                           "--block",
+                           "64",
+                           "--arg",
+                           "zeros:256",
+                           "--arg",
+                           "i32:64",
+                           "--out",
+                           argout,
+                           "--device",
+                           "emu",
+                           NULL };
     rdx_test_proc p;
     int rc = rdx_test_run(argv, NULL, 0, &p);
     ck_assert_msg(rc == 0, "valgrind exit %d:\n%s", rc, p.err);

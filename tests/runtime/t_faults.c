@@ -80,6 +80,16 @@ START_TEST(hang_times_out_and_queue_resets)
     ck_assert_int_eq(rdx_queue_wait(q, t, 100), RDX_ERR_FAULT);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "abandoned"));
     add_one_works(&f, q);
+    /* A queue reset with its work abandoned is destroyed without waiting. */
+    rdx_queue *q2;
+    RT_OK(rdx_queue_create(f.dev, RDX_QUEUE_COMPUTE, &q2));
+    RT_OK(rdx_queue_wait_fence(q2, never, 1));
+    RT_OK(rdx_queue_dispatch(q2, &l, &t));
+    RT_OK(rdx_queue_reset(q2));
+    RT_OK(rdx_queue_destroy(q2));
+    /* Fence waits time out too. */
+    ck_assert_int_eq(rdx_fence_wait(never, 1, 30), RDX_ERR_TIMEOUT);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "fence: value 1 not reached"));
     rdx_fence_destroy(never);
     RT_OK(rdx_queue_destroy(q));
     rt_close(&f);
