@@ -1,0 +1,674 @@
+/*
+ * rdx/ir.h — the UOp IR: dtypes, the op table, hash-consed nodes with derived
+ * properties, builders, text form, verifier, pattern rewriting, symbolic
+ * integer algebra, decomposed-op builders and a scalar evaluator.
+ *
+ * The contract is the tinygrad UOp spec (docs/ir.md restates it and lists
+ * every place where rdx refines it).  Quick tour:
+ *
+ *   rdx_ir_ctx *ctx;  rdx_ir_ctx_create(&ctx);
+ *   const rdx_uop *n = rdx_ir_var(ctx, "n", 1, 64);        // DEFINE_VAR
+ *   const rdx_uop *e = rdx_ir_add(ctx, rdx_ir_mul(ctx, n, rdx_ir_int(ctx, 4)), rdx_ir_int(ctx, 3));
+ *   if (!e) puts(rdx_error_message());                     // sticky error, see below
+ *   const rdx_uop *s;  rdx_ir_simplify(ctx, e, &s);
+ *   rdx_ir_ctx_destroy(ctx);                               // frees every node
+ *
+ * Nodes are immutable and hash-consed: two nodes built from the same
+ * (op, src, arg, tag) are the same pointer, so structural equality is pointer
+ * equality.  All memory (nodes, shapes, strings, tuples, devices) belongs to
+ * the context and is released by rdx_ir_ctx_destroy().  A context is not
+ * thread-safe; use one per thread.
+ *
+ * Errors: rdx_ir_make() returns an rdx_status.  The short builders
+ * (rdx_ir_add, ...) return NULL on failure, record the message
+ * (rdx_error_message()) and accept NULL sources (returning NULL), so a whole
+ * expression can be built and checked once at the end.
+ */
+#ifndef RDX_IR_H
+#define RDX_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ dtypes */
+
+/*
+ * Scalar dtypes: X(NAME, "text", itemsize, kind, priority).  kind is one of
+ * RDX_DK_*; priority orders the promotion lattice (lower = narrower).
+ */
+#define RDX_SCALAR_LIST(X)                       \
+    X(VOID, "void", 0, RDX_DK_VOID, -1)          \
+    X(BOOL, "bool", 1, RDX_DK_BOOL, 0)           \
+    X(INT8, "int8", 1, RDX_DK_SINT, 1)           \
+    X(UINT8, "uint8", 1, RDX_DK_UINT, 2)         \
+    X(INT16, "int16", 2, RDX_DK_SINT, 3)         \
+    X(UINT16, "uint16", 2, RDX_DK_UINT, 4)       \
+    X(INT32, "int32", 4, RDX_DK_SINT, 5)         \
+    X(UINT32, "uint32", 4, RDX_DK_UINT, 6)       \
+    X(INT64, "int64", 8, RDX_DK_SINT, 7)         \
+    X(UINT64, "uint64", 8, RDX_DK_UINT, 8)       \
+    X(FLOAT16, "float16", 2, RDX_DK_FLOAT, 9)    \
+    X(BFLOAT16, "bfloat16", 2, RDX_DK_FLOAT, 10) \
+    X(FLOAT32, "float32", 4, RDX_DK_FLOAT, 11)   \
+    X(FLOAT64, "float64", 8, RDX_DK_FLOAT, 12)   \
+    X(INDEX, "index", 8, RDX_DK_INDEX, 13)
+
+typedef enum rdx_dkind {
+    RDX_DK_VOID,
+    RDX_DK_BOOL,
+    RDX_DK_SINT,
+    RDX_DK_UINT,
+    RDX_DK_FLOAT,
+    RDX_DK_INDEX
+} rdx_dkind;
+
+typedef enum rdx_scalar {
+#define RDX_SCALAR_ENUM_(n, t, s, k, p) RDX_##n,
+    RDX_SCALAR_LIST(RDX_SCALAR_ENUM_)
+#undef RDX_SCALAR_ENUM_
+        RDX_SCALAR_COUNT
+} rdx_scalar;
+
+/* Address spaces: X(NAME, "text"). NONE = a value, not storage. */
+#define RDX_ADDR_LIST(X) X(NONE, "none") X(GLOBAL, "global") X(LOCAL, "local") X(REG, "reg")
+
+typedef enum rdx_addrspace {
+#define RDX_ADDR_ENUM_(n, t) RDX_ADDR_##n,
+    RDX_ADDR_LIST(RDX_ADDR_ENUM_)
+#undef RDX_ADDR_ENUM_
+        RDX_ADDR_COUNT
+} rdx_addrspace;
+
+/*
+ * A dtype is a small value: a scalar, a vector count (1 = scalar) and, for
+ * pointers, the address space pointed into (ptr = RDX_ADDR_NONE: a value).
+ * Compare with rdx_dtype_eq.
+ */
+typedef struct rdx_dtype {
+    uint8_t scalar; /* rdx_scalar */
+    uint8_t ptr;    /* rdx_addrspace; NONE = not a pointer */
+    uint16_t count; /* vector lanes, >= 1 */
+} rdx_dtype;
+
+/* The scalar dtype `s` (count 1, not a pointer). */
+rdx_dtype rdx_dtype_of(rdx_scalar s);
+/* `d` with `count` lanes (count >= 1). */
+rdx_dtype rdx_dtype_vec(rdx_dtype d, unsigned count);
+/* The scalar element of `d` (count 1, not a pointer). */
+rdx_dtype rdx_dtype_scalar(rdx_dtype d);
+/* A pointer to `d` in address space `a`. */
+rdx_dtype rdx_dtype_ptr(rdx_dtype d, rdx_addrspace a);
+int rdx_dtype_eq(rdx_dtype a, rdx_dtype b);
+/* Bytes of one element of `d` (count * scalar size; 8 for pointers). */
+unsigned rdx_dtype_itemsize(rdx_dtype d);
+rdx_dkind rdx_dtype_kind(rdx_dtype d);
+int rdx_dtype_is_float(rdx_dtype d);
+/* bool, signed, unsigned or index. */
+int rdx_dtype_is_int(rdx_dtype d);
+int rdx_dtype_is_unsigned(rdx_dtype d);
+/*
+ * Value range of the scalar of `d`: integer-like dtypes in imin/imax
+ * (uint64's max saturates to INT64_MAX, index is [INT64_MIN, INT64_MAX]),
+ * floats in fmin/fmax (-inf/+inf).  Any pointer may be NULL.
+ */
+void rdx_dtype_range(rdx_dtype d, int64_t *imin, int64_t *imax, double *fmin, double *fmax);
+/*
+ * Least upper bound in tinygrad's promotion lattice (bool < int8/uint8 < ...
+ * < int64/uint64 < float16/bfloat16 < float32 < float64; index absorbs every
+ * integer).  Vector counts must agree; the result keeps them.
+ */
+rdx_dtype rdx_dtype_promote(rdx_dtype a, rdx_dtype b);
+/* Text form: "float32", "float32x4", "float32*local" (pointer).  Writes to buf, returns buf. */
+const char *rdx_dtype_str(rdx_dtype d, char *buf, size_t n);
+/* Parse the text form of `len` bytes at s.  RDX_ERR_PARSE with a message on failure. */
+rdx_status rdx_dtype_parse(const char *s, size_t len, rdx_dtype *out);
+/* Name of a scalar ("float32"); "?" when out of range. */
+const char *rdx_scalar_name(rdx_scalar s);
+const char *rdx_addrspace_name(rdx_addrspace a);
+
+/* --------------------------------------------------------------------- ops */
+
+/*
+ * Op categories and flags (bit set) of the op table.
+ */
+typedef enum rdx_opcat {
+    RDX_CAT_SOURCE,
+    RDX_CAT_MOVEMENT,
+    RDX_CAT_REDUCE,
+    RDX_CAT_CALL,
+    RDX_CAT_MEMORY,
+    RDX_CAT_ORDER,
+    RDX_CAT_UNARY,
+    RDX_CAT_BINARY,
+    RDX_CAT_TERNARY,
+    RDX_CAT_MARKER,
+    RDX_CAT_CODEGEN,
+    RDX_CAT_VECTOR
+} rdx_opcat;
+
+enum {
+    RDX_OPF_COMMUTATIVE = 1 << 0, /* f(a,b) = f(b,a): matched in both orders */
+    RDX_OPF_ASSOCIATIVE = 1 << 1,
+    RDX_OPF_ELEMENTWISE = 1 << 2, /* broadcasting ALU op */
+    RDX_OPF_VOID = 1 << 3,        /* result dtype is void (side effect / structure) */
+    RDX_OPF_ENDS_RANGE = 1 << 4,  /* closes RANGEs given as sources */
+    RDX_OPF_CMP = 1 << 5,         /* result is bool */
+};
+
+/*
+ * Argument schemas: which fields of rdx_arg an op uses (see rdx_arg).
+ */
+typedef enum rdx_argk {
+    RDX_ARGK_NONE,     /* no arg */
+    RDX_ARGK_CONST,    /* dtype + value (i for int/bool/index, f for floats) */
+    RDX_ARGK_PARAM,    /* i = slot, dtype, device (optional), addrspace */
+    RDX_ARGK_BUFFER,   /* i = slot, dtype, device (required), addrspace */
+    RDX_ARGK_DTYPE,    /* dtype (CAST, BITCAST) */
+    RDX_ARGK_SLOT,     /* i = slot, dtype (DEFINE_LOCAL, DEFINE_REG) */
+    RDX_ARGK_INTS,     /* ints (PERMUTE order, FLIP 0/1 flags, GEP lanes, UNROLL/CONTRACT pairs) */
+    RDX_ARGK_REDUCE,   /* sub = reduce op (RDX_RED_*), ints = axes */
+    RDX_ARGK_INDEX,    /* i = index (GETTUPLE) */
+    RDX_ARGK_PLACE,    /* device (optional), addrspace (LOAD, BUFFERIZE) */
+    RDX_ARGK_RANGE,    /* i = axis id, sub = axis type (RDX_AXIS_*) */
+    RDX_ARGK_VAR,      /* str = name, i = min, j = max */
+    RDX_ARGK_STR,      /* str (SPECIAL name, CUSTOMFUNCTION name, SOURCE text) */
+    RDX_ARGK_STRDTYPE, /* str + dtype (INS mnemonic, CUSTOM fmt, WMMA config) */
+    RDX_ARGK_BYTES,    /* str = raw bytes, len (BINARY) */
+    RDX_ARGK_VCONST    /* dtype (vector) + ints (values; float lanes as IEEE double bits) */
+} rdx_argk;
+
+/*
+ * THE op table: X(NAME, min_src, max_src (-1 = any), category, flags, arg schema).
+ */
+#define RDX_OP_LIST(X)                                                                            \
+    /* sources */                                                                                 \
+    X(PARAM, 1, 1, RDX_CAT_SOURCE, 0, RDX_ARGK_PARAM)                                             \
+    X(BUFFER, 1, 1, RDX_CAT_SOURCE, 0, RDX_ARGK_BUFFER)                                           \
+    X(CONST, 0, 0, RDX_CAT_SOURCE, 0, RDX_ARGK_CONST)                                             \
+    X(BINARY, 0, 0, RDX_CAT_SOURCE, 0, RDX_ARGK_BYTES)                                            \
+    X(DEFINE_VAR, 0, 0, RDX_CAT_SOURCE, 0, RDX_ARGK_VAR)                                          \
+    X(BIND, 2, 2, RDX_CAT_SOURCE, 0, RDX_ARGK_NONE)                                               \
+    X(DEFINE_LOCAL, 1, 1, RDX_CAT_SOURCE, 0, RDX_ARGK_SLOT)                                       \
+    X(DEFINE_REG, 1, 1, RDX_CAT_SOURCE, 0, RDX_ARGK_SLOT)                                         \
+    /* movement */                                                                                \
+    X(PERMUTE, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_INTS)                                          \
+    X(FLIP, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_INTS)                                             \
+    X(RESHAPE, 2, 2, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                          \
+    X(EXPAND, 2, 2, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
+    X(PAD, 3, 3, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                              \
+    X(SHRINK, 3, 3, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
+    X(INDEX, 1, -1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
+    X(STACK, 0, -1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
+    X(BITCAST, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_DTYPE)                                         \
+    /* reduce */                                                                                  \
+    X(REDUCE, 1, -1, RDX_CAT_REDUCE, RDX_OPF_ENDS_RANGE, RDX_ARGK_REDUCE)                         \
+    /* calls */                                                                                   \
+    X(FUNCTION, 1, -1, RDX_CAT_CALL, 0, RDX_ARGK_NONE)                                            \
+    X(CALL, 1, -1, RDX_CAT_CALL, 0, RDX_ARGK_NONE)                                                \
+    X(TUPLE, 0, -1, RDX_CAT_CALL, RDX_OPF_VOID, RDX_ARGK_NONE)                                    \
+    X(GETTUPLE, 1, 1, RDX_CAT_CALL, 0, RDX_ARGK_INDEX)                                            \
+    /* memory */                                                                                  \
+    X(LOAD, 1, 3, RDX_CAT_MEMORY, 0, RDX_ARGK_PLACE)                                              \
+    X(STORE, 2, 3, RDX_CAT_MEMORY, RDX_OPF_VOID, RDX_ARGK_NONE)                                   \
+    X(BUFFERIZE, 1, -1, RDX_CAT_MEMORY, RDX_OPF_ENDS_RANGE, RDX_ARGK_PLACE)                       \
+    /* ordering */                                                                                \
+    X(RANGE, 1, 1, RDX_CAT_ORDER, 0, RDX_ARGK_RANGE)                                              \
+    X(END, 2, -1, RDX_CAT_ORDER, RDX_OPF_VOID | RDX_OPF_ENDS_RANGE, RDX_ARGK_NONE)                \
+    X(AFTER, 1, -1, RDX_CAT_ORDER, 0, RDX_ARGK_NONE)                                              \
+    X(GROUP, 0, -1, RDX_CAT_ORDER, RDX_OPF_VOID, RDX_ARGK_NONE)                                   \
+    X(SINK, 0, -1, RDX_CAT_ORDER, RDX_OPF_VOID, RDX_ARGK_NONE)                                    \
+    X(LINEAR, 0, -1, RDX_CAT_ORDER, RDX_OPF_VOID, RDX_ARGK_NONE)                                  \
+    /* elementwise */                                                                             \
+    X(RECIP, 1, 1, RDX_CAT_UNARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                             \
+    X(TRUNC, 1, 1, RDX_CAT_UNARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                             \
+    X(CAST, 1, 1, RDX_CAT_UNARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_DTYPE)                             \
+    X(ADD, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_ASSOCIATIVE, \
+      RDX_ARGK_NONE)                                                                              \
+    X(MUL, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_ASSOCIATIVE, \
+      RDX_ARGK_NONE)                                                                              \
+    X(MAX, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_ASSOCIATIVE, \
+      RDX_ARGK_NONE)                                                                              \
+    X(MOD, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                              \
+    X(IDIV, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                             \
+    X(CMPLT, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_CMP, RDX_ARGK_NONE)              \
+    X(CMPNE, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_CMP,       \
+      RDX_ARGK_NONE)                                                                              \
+    X(XOR, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_ASSOCIATIVE, \
+      RDX_ARGK_NONE)                                                                              \
+    X(OR, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_ASSOCIATIVE,  \
+      RDX_ARGK_NONE)                                                                              \
+    X(AND, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE | RDX_OPF_COMMUTATIVE | RDX_OPF_ASSOCIATIVE, \
+      RDX_ARGK_NONE)                                                                              \
+    X(SHR, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                              \
+    X(SHL, 2, 2, RDX_CAT_BINARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                              \
+    X(WHERE, 3, 3, RDX_CAT_TERNARY, RDX_OPF_ELEMENTWISE, RDX_ARGK_NONE)                           \
+    /* markers */                                                                                 \
+    X(CONTIGUOUS, 1, 1, RDX_CAT_MARKER, 0, RDX_ARGK_NONE)                                         \
+    X(CONTIGUOUSBACKWARD, 1, 1, RDX_CAT_MARKER, 0, RDX_ARGK_NONE)                                 \
+    X(DETACH, 1, 1, RDX_CAT_MARKER, 0, RDX_ARGK_NONE)                                             \
+    /* codegen */                                                                                 \
+    X(BARRIER, 0, -1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                               \
+    X(INS, 0, -1, RDX_CAT_CODEGEN, 0, RDX_ARGK_STRDTYPE)                                          \
+    X(SPECIAL, 1, 1, RDX_CAT_CODEGEN, 0, RDX_ARGK_STR)                                            \
+    X(IF, 1, -1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                    \
+    X(ENDIF, 1, 1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                  \
+    X(WMMA, 3, 3, RDX_CAT_CODEGEN, 0, RDX_ARGK_STRDTYPE)                                          \
+    X(CUSTOM, 0, -1, RDX_CAT_CODEGEN, 0, RDX_ARGK_STRDTYPE)                                       \
+    X(ATOMICADD, 2, 2, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                              \
+    X(CUSTOMFUNCTION, 0, -1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_STR)                         \
+    X(PROGRAM, 3, 3, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                \
+    X(SOURCE, 0, 0, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_STR)                                  \
+    /* vectors and expansion */                                                                   \
+    X(VECTORIZE, 1, -1, RDX_CAT_VECTOR, 0, RDX_ARGK_NONE)                                         \
+    X(GEP, 1, 1, RDX_CAT_VECTOR, 0, RDX_ARGK_INTS)                                                \
+    X(VCONST, 0, 0, RDX_CAT_VECTOR, 0, RDX_ARGK_VCONST)                                           \
+    X(CAT, 1, -1, RDX_CAT_VECTOR, 0, RDX_ARGK_NONE)                                               \
+    X(UNROLL, 1, 1, RDX_CAT_VECTOR, 0, RDX_ARGK_INTS)                                             \
+    X(CONTRACT, 1, 1, RDX_CAT_VECTOR, 0, RDX_ARGK_INTS)
+
+typedef enum rdx_op {
+#define RDX_OP_ENUM_(name, mn, mx, cat, fl, ak) RDX_OP_##name,
+    RDX_OP_LIST(RDX_OP_ENUM_)
+#undef RDX_OP_ENUM_
+        RDX_OP_COUNT
+} rdx_op;
+
+/* The op table row of `op` (name, arity, category, flags, arg schema). */
+typedef struct rdx_opinfo {
+    const char *name;
+    int min_src, max_src; /* max_src -1: any number */
+    rdx_opcat cat;
+    unsigned flags;
+    rdx_argk argk;
+} rdx_opinfo;
+
+/* Row for `op`; NULL when op is out of range. */
+const rdx_opinfo *rdx_op_info(rdx_op op);
+/* Op name ("ADD"); "?" when out of range. */
+const char *rdx_op_name(rdx_op op);
+/* Look up an op by name (exact, upper case).  Returns -1 when unknown. */
+int rdx_op_lookup(const char *name, size_t len);
+
+/* REDUCE ops: X(NAME). */
+#define RDX_RED_LIST(X) X(ADD) X(MAX) X(MUL) X(MIN)
+typedef enum rdx_redop {
+#define RDX_RED_ENUM_(n) RDX_RED_##n,
+    RDX_RED_LIST(RDX_RED_ENUM_)
+#undef RDX_RED_ENUM_
+        RDX_RED_COUNT
+} rdx_redop;
+
+/* RANGE axis types: X(NAME, letter). */
+#define RDX_AXIS_LIST(X) \
+    X(GLOBAL, 'g')       \
+    X(LOCAL, 'l')        \
+    X(WARP, 'w')         \
+    X(THREAD, 't') X(LOOP, 'L') X(REDUCE, 'R') X(GROUP_REDUCE, 'G') X(UPCAST, 'u') X(UNROLL, 'r')
+typedef enum rdx_axistype {
+#define RDX_AXIS_ENUM_(n, c) RDX_AXIS_##n,
+    RDX_AXIS_LIST(RDX_AXIS_ENUM_)
+#undef RDX_AXIS_ENUM_
+        RDX_AXIS_COUNT
+} rdx_axistype;
+
+const char *rdx_redop_name(rdx_redop r);
+const char *rdx_axistype_name(rdx_axistype a);
+
+/* ------------------------------------------------------------------- nodes */
+
+/* An interned device: one name, or an n-tuple (n > 1) for multi-device buffers. */
+typedef struct rdx_device {
+    uint32_t n;
+    const char *const *names;
+} rdx_device;
+
+/*
+ * The argument of a node.  Which fields are meaningful is given by the op's
+ * schema (rdx_argk); unused fields must be zero (rdx_arg_none()).  Strings,
+ * byte strings, int tuples and devices are interned by the context
+ * (rdx_ir_str, rdx_ir_ints, rdx_ir_device), so they compare by pointer.
+ */
+typedef struct rdx_arg {
+    rdx_dtype dtype;
+    uint8_t addrspace; /* rdx_addrspace */
+    uint8_t sub;       /* reduce op / axis type */
+    uint16_t pad_;
+    int64_t i, j;
+    double f;
+    const int64_t *ints;
+    uint32_t nints;
+    uint32_t len; /* bytes in str (BYTES); strlen otherwise */
+    const char *str;
+    const rdx_device *device;
+} rdx_arg;
+
+/* An all-zero argument. */
+rdx_arg rdx_arg_none(void);
+
+typedef struct rdx_uop rdx_uop;
+
+/*
+ * A node.  Read-only for users: every field is fixed at construction.
+ * shape[k] is a scalar index-dtype node (a CONST for a concrete size, any
+ * index expression — e.g. a DEFINE_VAR — for a symbolic one).  min_max is
+ * (vmin, vmax) for bool/int/index dtypes and (fmin, fmax) for floats.
+ */
+struct rdx_uop {
+    uint16_t op; /* rdx_op */
+    uint8_t addrspace;
+    int8_t axis; /* multi-device shard axis, -1 = none */
+    int32_t tag;
+    uint32_t nsrc;
+    uint32_t id;   /* creation number in its context: unique, deterministic */
+    uint32_t hash; /* structural hash, computed once */
+    uint32_t ndim;
+    rdx_dtype dtype;
+    const rdx_uop *const *src;
+    const rdx_uop *const *shape;
+    const rdx_device *device;
+    int64_t vmin, vmax;
+    double fmin, fmax;
+    rdx_arg arg;
+};
+
+typedef struct rdx_ir_ctx rdx_ir_ctx;
+
+/* Create an empty context.  RDX_ERR_NOMEM on allocation failure. */
+rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out);
+/* Free the context and every node, shape, string and tuple it owns.  NULL is a no-op. */
+void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx);
+/* Number of distinct nodes created so far. */
+size_t rdx_ir_node_count(const rdx_ir_ctx *ctx);
+
+/* Interning (owned by ctx; NULL on out-of-memory with the error recorded). */
+const char *rdx_ir_str(rdx_ir_ctx *ctx, const char *s, size_t len);
+const int64_t *rdx_ir_ints(rdx_ir_ctx *ctx, const int64_t *v, size_t n);
+/* A device from n names (n >= 1). */
+const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_t n);
+
+/*
+ * THE constructor.  Returns the unique node for (op, src[0..nsrc), *arg, tag)
+ * (arg may be NULL for none), deriving dtype, shape, device, addrspace,
+ * axis and min_max.  Every per-node rule of the verifier is checked here: an
+ * ill-formed node is not created and RDX_ERR_INVALID is returned with a
+ * message "OP(src shapes/dtypes): rule: detail".
+ */
+rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
+                       const rdx_arg *arg, int32_t tag, const rdx_uop **out);
+
+/* Sticky-error builders: NULL on failure (message recorded), NULL sources give NULL. */
+const rdx_uop *rdx_ir_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
+                           const rdx_arg *arg);
+/* `u` with a different src list (same op, arg, tag). */
+const rdx_uop *rdx_ir_replace_src(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *const *src,
+                                  size_t nsrc);
+/* `u` with a different tag. */
+const rdx_uop *rdx_ir_with_tag(rdx_ir_ctx *ctx, const rdx_uop *u, int32_t tag);
+
+const rdx_uop *rdx_ir_const_int(rdx_ir_ctx *ctx, rdx_dtype d, int64_t v);
+const rdx_uop *rdx_ir_const_float(rdx_ir_ctx *ctx, rdx_dtype d, double v);
+/* A CONST of dtype d holding v (rounded/truncated to d's kind). */
+const rdx_uop *rdx_ir_const_like(rdx_ir_ctx *ctx, rdx_dtype d, double v);
+/* CONST of dtype index. */
+const rdx_uop *rdx_ir_int(rdx_ir_ctx *ctx, int64_t v);
+/* DEFINE_VAR name in [lo, hi], dtype index. */
+const rdx_uop *rdx_ir_var(rdx_ir_ctx *ctx, const char *name, int64_t lo, int64_t hi);
+/* RANGE over [0, bound) with axis id and type. */
+const rdx_uop *rdx_ir_range(rdx_ir_ctx *ctx, const rdx_uop *bound, int64_t axis_id,
+                            rdx_axistype type);
+/* A shape operand: STACK of n index CONSTs / of n scalar index nodes. */
+const rdx_uop *rdx_ir_shape(rdx_ir_ctx *ctx, const int64_t *dims, size_t n);
+const rdx_uop *rdx_ir_shape_u(rdx_ir_ctx *ctx, const rdx_uop *const *dims, size_t n);
+/* BUFFER of the given shape, slot, dtype, device name, GLOBAL. */
+const rdx_uop *rdx_ir_buffer(rdx_ir_ctx *ctx, int64_t slot, rdx_dtype d, const char *device,
+                             const int64_t *dims, size_t n);
+
+const rdx_uop *rdx_ir_alu1(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *a);
+const rdx_uop *rdx_ir_alu2(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_add(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_mul(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_idiv(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_mod(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_max(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cmplt(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cmpne(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_where(rdx_ir_ctx *ctx, const rdx_uop *c, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cast(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_dtype d);
+const rdx_uop *rdx_ir_bitcast(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_dtype d);
+/* a OP c where c is a CONST of a's dtype with value v. */
+const rdx_uop *rdx_ir_alu2c(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *a, double v);
+
+/* Node helpers. */
+/* 1 and *v when u is an integer-like CONST. */
+int rdx_uop_const_int(const rdx_uop *u, int64_t *v);
+/* 1 and *v when u is a CONST (floats and ints as double). */
+int rdx_uop_const_val(const rdx_uop *u, double *v);
+/* 1 and *v when dim k of u is concrete. */
+int rdx_uop_dim(const rdx_uop *u, uint32_t k, int64_t *v);
+/* Product of u's dims when all concrete (1 and *v), else 0. */
+int rdx_uop_numel(const rdx_uop *u, int64_t *v);
+
+/* ------------------------------------------------------------- text form */
+
+/*
+ * Print the graph reachable from roots[0..n) in canonical text: one node per
+ * line in topological order ("%<k> = OP %a, %b key=value ..."), then
+ * "return %r, ...".  annotate != 0 appends "  ; dtype shape device ..." comments.
+ * The text is malloc'd into *out (caller frees).
+ */
+rdx_status rdx_ir_print(const rdx_uop *const *roots, size_t n, int annotate, char **out);
+
+/*
+ * Parse text into nodes of ctx.  name labels the input in messages
+ * ("name:line:col: expected ...").  The roots are the "return" list, or, when
+ * absent, every node not used by another, in order of definition; *roots is
+ * malloc'd (caller frees), *nroots its length.  Every parsed graph is verified
+ * (rdx_ir_verify).
+ */
+rdx_status rdx_ir_parse(rdx_ir_ctx *ctx, const char *name, const char *text, size_t len,
+                        const rdx_uop ***roots, size_t *nroots);
+
+/* Describe the derived properties of u ("float32[3,n] dev=AMD addr=global range=[..]"). */
+const char *rdx_uop_describe(const rdx_uop *u, char *buf, size_t n);
+
+/* ---------------------------------------------------------------- verifier */
+
+/* Verifier rules: X(NAME, "text"). Messages carry "[text]". */
+#define RDX_RULE_LIST(X)                           \
+    X(ARITY, "arity")                              \
+    X(ARG, "arg")                                  \
+    X(DTYPE_MISMATCH, "dtype mismatch")            \
+    X(BROADCAST, "broadcast failure")              \
+    X(SHAPE_MISMATCH, "shape mismatch")            \
+    X(SHAPE_OPERAND, "shape operand")              \
+    X(RESHAPE_NUMEL, "reshape element count")      \
+    X(EXPAND_DIM, "expand dimension")              \
+    X(PAD_RANGE, "pad out of range")               \
+    X(SHRINK_RANGE, "shrink out of range")         \
+    X(PERMUTE_AXES, "permute axes")                \
+    X(FLIP_AXES, "flip axes")                      \
+    X(INDEX_RANK, "index rank")                    \
+    X(BITCAST_SIZE, "bitcast size")                \
+    X(REDUCE_AXES, "reduce axes")                  \
+    X(STORE_SHAPE, "store shape")                  \
+    X(GATE_DTYPE, "gate dtype")                    \
+    X(CONST_RANGE, "const out of range")           \
+    X(DEVICE_MISMATCH, "device mismatch")          \
+    X(NOT_STORAGE, "not storage")                  \
+    X(TUPLE_INDEX, "tuple index")                  \
+    X(VECTOR_LANES, "vector lanes")                \
+    X(VOID_OPERAND, "void operand")                \
+    X(RANGE_SCOPE, "range used outside its scope") \
+    X(RANGE_UNCLOSED, "range not closed")
+
+typedef enum rdx_rule {
+#define RDX_RULE_ENUM_(n, t) RDX_RULE_##n,
+    RDX_RULE_LIST(RDX_RULE_ENUM_)
+#undef RDX_RULE_ENUM_
+        RDX_RULE_COUNT
+} rdx_rule;
+
+const char *rdx_rule_name(rdx_rule r);
+
+/*
+ * Verify the graph under root: re-checks every per-node rule (they also run
+ * in rdx_ir_make) and the graph rules: a RANGE used by a node that also
+ * depends on the END/REDUCE closing it [range used outside its scope], and a
+ * SINK with a RANGE still open [range not closed].  RDX_ERR_INVALID with a
+ * message naming the op, its sources and the rule.
+ */
+rdx_status rdx_ir_verify(rdx_ir_ctx *ctx, const rdx_uop *root);
+
+/* ---------------------------------------------------------- rewriting */
+
+/*
+ * Patterns are s-expressions compiled at matcher creation:
+ *   $x           capture any node as x ($x twice must be the same node)
+ *   $x:int       ... whose dtype is int-like (int|uint|sint|float|bool|index)
+ *   _            any node
+ *   5  -1  2.5   a CONST with that value (any dtype)
+ *   $c:const     any CONST
+ *   (OP p...)    a node of op OP with exactly these sources;
+ *   (OP p... ..) ... with at least these sources
+ *   ({OP1 OP2} p...)  any of the ops;  (OP@x p...) also captures the node as x
+ * Binary patterns of commutative ops also match with sources swapped.
+ */
+typedef struct rdx_rewriter rdx_rewriter;
+
+/* What a rule's function gets.  caps[k] is the capture named names[k]. */
+typedef struct rdx_match {
+    rdx_rewriter *rw;
+    rdx_ir_ctx *ctx;
+    void *user; /* the pass context given to rdx_ir_rewrite */
+    const rdx_uop *root;
+    const rdx_uop *caps[16];
+} rdx_match;
+
+/*
+ * A rule: returns the replacement, or NULL for "no match" (a predicate that
+ * failed).  On a construction error, return NULL after rdx_rw_fail().
+ */
+typedef const rdx_uop *(*rdx_rule_fn)(rdx_match *m);
+
+typedef struct rdx_pattern_rule {
+    const char *pattern;
+    rdx_rule_fn fn;
+} rdx_pattern_rule;
+
+/* Capture index of name in a compiled rule, for use in the function: see RDX_CAP. */
+/*
+ * Compile rules[0..n) into a matcher indexed by root op.  Captures are
+ * numbered in order of first appearance in each pattern.  RDX_ERR_PARSE
+ * naming the rule and column on a bad pattern.  Free with rdx_rewriter_free.
+ */
+rdx_status rdx_rewriter_create(const rdx_pattern_rule *rules, size_t n, rdx_rewriter **out);
+void rdx_rewriter_free(rdx_rewriter *rw);
+/* Number of rules tried against a node of op `op` (the index's bucket size). */
+size_t rdx_rewriter_bucket(const rdx_rewriter *rw, rdx_op op);
+/* Mark the current rewrite as failed (message already recorded); the rule returns NULL. */
+void rdx_rw_fail(rdx_match *m);
+
+/* Try the rules once at u: the first match's replacement, or NULL. */
+const rdx_uop *rdx_rewriter_apply(rdx_rewriter *rw, rdx_ir_ctx *ctx, const rdx_uop *u, void *user);
+
+enum { RDX_RW_BOTTOM_UP = 0, RDX_RW_TOP_DOWN = 1 };
+
+/*
+ * Rewrite the graph under root to a fixed point: no rule matches any node of
+ * the result.  Bottom-up rewrites sources first, top-down tries each node
+ * before its sources.  Memoised: each distinct node is processed once.
+ * RDX_ERR_INVALID "rewrite cycle" when a rule sequence leads back to a node
+ * being rewritten, or when a node needs more than 10000 steps.  Debug builds
+ * (no NDEBUG) also run rdx_ir_verify on the result.
+ */
+rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root, int mode,
+                          void *user, const rdx_uop **out);
+
+/* Replace every occurrence of from[k] by to[k] in the graph under root. */
+rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                             const rdx_uop *const *to, size_t n, const rdx_uop **out);
+
+/*
+ * Topological order of the graph under root (sources before users, root
+ * last), malloc'd into *out (caller frees).
+ */
+rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n);
+
+/* ------------------------------------------------------- symbolic algebra */
+
+/*
+ * Simplify integer/index expressions (and the WHERE/compare/bool nodes over
+ * them) under root: constant folding, identities, reassociation and
+ * collection of like terms, div/mod folding from min_max, comparisons
+ * decided from bounds, WHERE/gate simplification.  Float arithmetic is not
+ * reassociated.
+ */
+rdx_status rdx_ir_simplify(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop **out);
+/* The shared symbolic rewriter (owned by ctx, created on first use). */
+rdx_rewriter *rdx_ir_symbolic(rdx_ir_ctx *ctx);
+
+/* ---------------------------------------------------- decomposed builders */
+
+/* Each returns the spec's decomposition in primitives (sticky NULL on error). */
+const rdx_uop *rdx_ir_neg(rdx_ir_ctx *ctx, const rdx_uop *a);
+const rdx_uop *rdx_ir_sub(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_div(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cmpgt(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cmpge(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cmple(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_cmpeq(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+const rdx_uop *rdx_ir_not(rdx_ir_ctx *ctx, const rdx_uop *a);
+const rdx_uop *rdx_ir_mulacc(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b, const rdx_uop *c);
+/* Float ops: polynomial approximations with argument reduction (float16/bfloat16 via float32). */
+const rdx_uop *rdx_ir_exp2(rdx_ir_ctx *ctx, const rdx_uop *a);
+const rdx_uop *rdx_ir_log2(rdx_ir_ctx *ctx, const rdx_uop *a);
+const rdx_uop *rdx_ir_sin(rdx_ir_ctx *ctx, const rdx_uop *a);
+/* SQRT = EXP2(0.5 * LOG2(a)), POW = EXP2(LOG2(a) * b) as in the spec. */
+const rdx_uop *rdx_ir_sqrt(rdx_ir_ctx *ctx, const rdx_uop *a);
+const rdx_uop *rdx_ir_pow(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+/*
+ * Threefry-2x32 (20 rounds in 5 groups of 4 add-rotate-xor, key injection
+ * after each group) of the uint64 counter x under uint64 key; result uint64
+ * (hi word = second output word).
+ */
+const rdx_uop *rdx_ir_threefry(rdx_ir_ctx *ctx, const rdx_uop *x, const rdx_uop *key);
+
+/* ------------------------------------------------------ scalar evaluator */
+
+/* A scalar value: i for bool/int/index dtypes, f for floats. */
+typedef struct rdx_value {
+    int64_t i;
+    double f;
+} rdx_value;
+
+/*
+ * Evaluate a graph of scalar (shape ()) elementwise nodes: CONST, BIND, the
+ * ALU primitives, CAST, BITCAST; node leaves[k] (any node: a DEFINE_VAR,
+ * RANGE, SPECIAL, or e.g. a shape-() PARAM as a float input) takes vals[k].  Arithmetic follows the
+ * dtype exactly (integer wrap-around, C division truncating toward zero, IEEE rounding to float16,
+ * bfloat16, float32, float64).  RDX_ERR_UNSUPPORTED for any other op,
+ * RDX_ERR_INVALID for an unbound variable or integer division by zero.
+ */
+rdx_status rdx_ir_eval(const rdx_uop *root, const rdx_uop *const *leaves, const rdx_value *vals,
+                       size_t nleaves, rdx_value *out);
+
+/* The same, prepared once and run many times (for sweeps over inputs). */
+typedef struct rdx_evalplan rdx_evalplan;
+/* Check and order the graph; errors as rdx_ir_eval.  Free with rdx_evalplan_free. */
+rdx_status rdx_evalplan_create(const rdx_uop *root, const rdx_uop *const *leaves, size_t nleaves,
+                               rdx_evalplan **out);
+/* Evaluate with leaf values vals[0..nleaves).  RDX_ERR_INVALID on integer division by zero. */
+rdx_status rdx_evalplan_run(rdx_evalplan *p, const rdx_value *vals, rdx_value *out);
+void rdx_evalplan_free(rdx_evalplan *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_IR_H */

@@ -1,0 +1,461 @@
+/*
+ * ir/ctx.c — the context: arena, interning of strings/tuples/devices, and the
+ * hash-consing constructor rdx_ir_make.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir_internal.h"
+
+/* ---------------------------------------------------------------- arena */
+
+void *rdx_arena_alloc(rdx_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    rdx_arena_chunk *c = a->head;
+    if (!c || c->cap - c->used < n) {
+        size_t cap = n > 60000 ? n : 65536 - sizeof(rdx_arena_chunk);
+        c = malloc(sizeof(rdx_arena_chunk) + cap);
+        if (!c)
+            return NULL;
+        c->cap = cap;
+        c->used = 0;
+        if (n > 60000 && a->head) { /* big block: keep the current chunk in front */
+            c->next = a->head->next;
+            a->head->next = c;
+        } else {
+            c->next = a->head;
+            a->head = c;
+        }
+        a->total += cap;
+    }
+    void *p = c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+void rdx_arena_free(rdx_arena *a)
+{
+    rdx_arena_chunk *c = a->head;
+    while (c) {
+        rdx_arena_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    a->head = NULL;
+    a->total = 0;
+}
+
+/* ----------------------------------------------------------------- pmap */
+
+static size_t ptr_hash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+const void *rdx_pmap_get(const rdx_pmap *m, const void *key)
+{
+    if (!m->cap)
+        return NULL;
+    size_t mask = m->cap - 1;
+    for (size_t i = ptr_hash(key) & mask;; i = (i + 1) & mask) {
+        if (m->keys[i] == key)
+            return m->vals[i];
+        if (!m->keys[i])
+            return NULL;
+    }
+}
+
+rdx_status rdx_pmap_put(rdx_pmap *m, const void *key, const void *val)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        const void **nk = calloc(ncap, sizeof *nk), **nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            return rdx_fail(RDX_ERR_NOMEM, "pointer map: out of memory");
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->keys[i])
+                continue;
+            size_t j = ptr_hash(m->keys[i]) & (ncap - 1);
+            while (nk[j])
+                j = (j + 1) & (ncap - 1);
+            nk[j] = m->keys[i];
+            nv[j] = m->vals[i];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    size_t mask = m->cap - 1;
+    size_t i = ptr_hash(key) & mask;
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & mask;
+    if (!m->keys[i])
+        m->count++;
+    m->keys[i] = key;
+    m->vals[i] = val;
+    return RDX_OK;
+}
+
+void rdx_pmap_free(rdx_pmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* -------------------------------------------------------------- context */
+
+rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out)
+{
+    rdx_ir_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
+    c->cap = 1024;
+    c->slots = calloc(c->cap, sizeof *c->slots);
+    c->hashes = calloc(c->cap, sizeof *c->hashes);
+    if (!c->slots || !c->hashes) {
+        free(c->slots);
+        free(c->hashes);
+        free(c);
+        return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
+    }
+    *out = c;
+    return RDX_OK;
+}
+
+void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    rdx_rewriter_free(ctx->sym);
+    rdx_arena_free(&ctx->arena);
+    free(ctx->slots);
+    free(ctx->hashes);
+    free(ctx->blobs);
+    free(ctx);
+}
+
+size_t rdx_ir_node_count(const rdx_ir_ctx *ctx)
+{
+    return ctx->count;
+}
+
+/* -------------------------------------------------------------- interning */
+
+enum { BLOB_STR = 1, BLOB_INTS = 2, BLOB_DEV = 3 };
+
+static uint32_t blob_hash(uint32_t kind, const void *p, size_t len)
+{
+    uint64_t h = 1469598103934665603ull ^ kind;
+    const unsigned char *b = p;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return (uint32_t)(h ^ (h >> 32)) | 1u;
+}
+
+/* Find or store a copy of (kind, bytes).  `extra` bytes are reserved after the copy (zeroed). */
+static const void *intern(rdx_ir_ctx *ctx, uint32_t kind, const void *p, size_t len, size_t extra)
+{
+    uint32_t h = blob_hash(kind, p, len);
+    if ((ctx->bcount + 1) * 2 > ctx->bcap) {
+        size_t ncap = ctx->bcap ? ctx->bcap * 2 : 256;
+        rdx_blob *nb = calloc(ncap, sizeof *nb);
+        if (!nb) {
+            rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory interning");
+            return NULL;
+        }
+        for (size_t i = 0; i < ctx->bcap; i++) {
+            if (!ctx->blobs[i].hash)
+                continue;
+            size_t j = ctx->blobs[i].hash & (ncap - 1);
+            while (nb[j].hash)
+                j = (j + 1) & (ncap - 1);
+            nb[j] = ctx->blobs[i];
+        }
+        free(ctx->blobs);
+        ctx->blobs = nb;
+        ctx->bcap = ncap;
+    }
+    size_t mask = ctx->bcap - 1;
+    size_t i = h & mask;
+    for (; ctx->blobs[i].hash; i = (i + 1) & mask) {
+        rdx_blob *b = &ctx->blobs[i];
+        if (b->hash == h && b->kind == kind && b->len == len && !memcmp(b->ptr, p, len))
+            return b->ptr;
+    }
+    void *copy = rdx_arena_alloc(&ctx->arena, len + extra + 1);
+    if (!copy) {
+        rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory interning");
+        return NULL;
+    }
+    if (len)
+        memcpy(copy, p, len);
+    memset((char *)copy + len, 0, extra + 1);
+    ctx->blobs[i] = (rdx_blob){ h, kind, len, copy };
+    ctx->bcount++;
+    return copy;
+}
+
+const char *rdx_ir_str(rdx_ir_ctx *ctx, const char *s, size_t len)
+{
+    return intern(ctx, BLOB_STR, s ? s : "", s ? len : 0, 0);
+}
+
+const int64_t *rdx_ir_ints(rdx_ir_ctx *ctx, const int64_t *v, size_t n)
+{
+    static const int64_t none = 0;
+    return intern(ctx, BLOB_INTS, n ? (const void *)v : (const void *)&none, n * sizeof *v, 0);
+}
+
+const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_t n)
+{
+    if (n < 1 || n > 4096) {
+        rdx_fail(RDX_ERR_INVALID, "device: need 1..4096 names, got %zu", n);
+        return NULL;
+    }
+    const char *tmp[4096];
+    for (size_t k = 0; k < n; k++) {
+        tmp[k] = rdx_ir_str(ctx, names[k], strlen(names[k]));
+        if (!tmp[k])
+            return NULL;
+    }
+    /* The key is the array of interned name pointers; an rdx_device sits after it. */
+    size_t keylen = n * sizeof(char *);
+    size_t pad = (16 - keylen % 16) % 16;
+    unsigned char *p =
+        (unsigned char *)intern(ctx, BLOB_DEV, tmp, keylen, pad + sizeof(rdx_device));
+    if (!p)
+        return NULL;
+    rdx_device *d = (rdx_device *)(p + keylen + pad);
+    d->n = (uint32_t)n;
+    d->names = (const char *const *)p;
+    return d;
+}
+
+/* ------------------------------------------------------------ hash-consing */
+
+/* Keep only the fields the op's schema uses, interned. */
+static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_arg *in, rdx_arg *a)
+{
+    static const rdx_arg zero;
+    memset(a, 0, sizeof *a);
+    if (!in)
+        in = &zero;
+    rdx_argk k = rdx_op_info(op)->argk;
+    switch (k) {
+    case RDX_ARGK_NONE:
+        break;
+    case RDX_ARGK_CONST:
+        a->dtype = in->dtype;
+        if (rdx_dtype_is_float(in->dtype))
+            a->f = in->f;
+        else
+            a->i = in->i;
+        break;
+    case RDX_ARGK_PARAM:
+    case RDX_ARGK_BUFFER:
+        a->i = in->i;
+        a->dtype = in->dtype;
+        a->device = in->device;
+        a->addrspace = in->addrspace;
+        break;
+    case RDX_ARGK_DTYPE:
+        a->dtype = in->dtype;
+        break;
+    case RDX_ARGK_SLOT:
+        a->i = in->i;
+        a->dtype = in->dtype;
+        break;
+    case RDX_ARGK_INTS:
+        a->ints = in->ints, a->nints = in->nints;
+        break;
+    case RDX_ARGK_REDUCE:
+        a->sub = in->sub;
+        a->ints = in->ints, a->nints = in->nints;
+        break;
+    case RDX_ARGK_INDEX:
+        a->i = in->i;
+        break;
+    case RDX_ARGK_PLACE:
+        a->device = in->device;
+        a->addrspace = in->addrspace;
+        break;
+    case RDX_ARGK_RANGE:
+        a->i = in->i;
+        a->sub = in->sub;
+        break;
+    case RDX_ARGK_VAR:
+        a->str = in->str, a->len = in->len;
+        a->i = in->i, a->j = in->j;
+        break;
+    case RDX_ARGK_STR:
+    case RDX_ARGK_BYTES:
+        a->str = in->str, a->len = in->len;
+        break;
+    case RDX_ARGK_STRDTYPE:
+        a->str = in->str, a->len = in->len;
+        a->dtype = in->dtype;
+        break;
+    case RDX_ARGK_VCONST:
+        a->dtype = in->dtype;
+        a->ints = in->ints, a->nints = in->nints;
+        break;
+    }
+    if (!a->dtype.count)
+        a->dtype.count = 1;
+    if (a->str ||
+        (k == RDX_ARGK_VAR || k == RDX_ARGK_STR || k == RDX_ARGK_STRDTYPE || k == RDX_ARGK_BYTES)) {
+        size_t len = a->str && k != RDX_ARGK_BYTES && !a->len ? strlen(a->str) : a->len;
+        a->str = rdx_ir_str(ctx, a->str, len);
+        a->len = (uint32_t)len;
+        if (!a->str)
+            return RDX_ERR_NOMEM;
+    }
+    if (a->nints || k == RDX_ARGK_INTS || k == RDX_ARGK_REDUCE || k == RDX_ARGK_VCONST) {
+        a->ints = rdx_ir_ints(ctx, a->ints, a->nints);
+        if (!a->ints)
+            return RDX_ERR_NOMEM;
+    }
+    if (a->device) { /* re-intern a device built elsewhere */
+        const rdx_device *d = rdx_ir_device(ctx, a->device->names, a->device->n);
+        if (!d)
+            return RDX_ERR_NOMEM;
+        a->device = d;
+    }
+    return RDX_OK;
+}
+
+static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, const rdx_arg *a,
+                          int32_t tag)
+{
+    uint64_t h = rdx_mix64(op, (uint64_t)(uint32_t)tag);
+    h = rdx_mix64(h, nsrc);
+    for (size_t k = 0; k < nsrc; k++)
+        h = rdx_mix64(h, src[k]->id);
+    uint64_t fb;
+    memcpy(&fb, &a->f, sizeof fb);
+    h = rdx_mix64(h, (uint64_t)a->dtype.scalar | (uint64_t)a->dtype.ptr << 8 |
+                         (uint64_t)a->dtype.count << 16 | (uint64_t)a->addrspace << 32 |
+                         (uint64_t)a->sub << 40);
+    h = rdx_mix64(h, (uint64_t)a->i);
+    h = rdx_mix64(h, (uint64_t)a->j ^ fb);
+    h = rdx_mix64(h, (uint64_t)(uintptr_t)a->ints ^ ((uint64_t)(uintptr_t)a->str << 1) ^
+                         ((uint64_t)(uintptr_t)a->device << 2) ^ a->nints);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static int node_eq(const rdx_uop *u, rdx_op op, const rdx_uop *const *src, size_t nsrc,
+                   const rdx_arg *a, int32_t tag, uint32_t h)
+{
+    if (u->hash != h || u->op != op || u->tag != tag || u->nsrc != nsrc)
+        return 0;
+    for (size_t k = 0; k < nsrc; k++)
+        if (u->src[k] != src[k])
+            return 0;
+    return !memcmp(&u->arg, a, sizeof *a);
+}
+
+static rdx_status grow_table(rdx_ir_ctx *ctx)
+{
+    size_t ncap = ctx->cap * 2;
+    const rdx_uop **ns = calloc(ncap, sizeof *ns);
+    uint32_t *nh = calloc(ncap, sizeof *nh);
+    if (!ns || !nh) {
+        free(ns);
+        free(nh);
+        return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory growing the node table");
+    }
+    for (size_t i = 0; i < ctx->cap; i++) {
+        const rdx_uop *u = ctx->slots[i];
+        if (!u)
+            continue;
+        size_t j = u->hash & (ncap - 1);
+        while (ns[j])
+            j = (j + 1) & (ncap - 1);
+        ns[j] = u;
+        nh[j] = u->hash;
+    }
+    free(ctx->slots);
+    free(ctx->hashes);
+    ctx->slots = ns;
+    ctx->hashes = nh;
+    ctx->cap = ncap;
+    return RDX_OK;
+}
+
+rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
+                       const rdx_arg *arg_in, int32_t tag, const rdx_uop **out)
+{
+    const rdx_opinfo *info = rdx_op_info(op);
+    if (!info)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_ir_make: op %d out of range", (int)op);
+    for (size_t k = 0; k < nsrc; k++)
+        if (!src[k])
+            return rdx_fail(RDX_ERR_INVALID, "%s: source %zu is NULL", info->name, k);
+    if (nsrc > 0xfffffff)
+        return rdx_fail(RDX_ERR_INVALID, "%s: too many sources", info->name);
+    rdx_arg arg;
+    rdx_status st = canon_arg(ctx, op, arg_in, &arg);
+    if (st)
+        return st;
+    uint32_t h = node_hash(op, src, nsrc, &arg, tag);
+    size_t mask = ctx->cap - 1;
+    for (size_t i = h & mask; ctx->slots[i]; i = (i + 1) & mask) {
+        if (ctx->hashes[i] == h && node_eq(ctx->slots[i], op, src, nsrc, &arg, tag, h)) {
+            *out = ctx->slots[i];
+            return RDX_OK;
+        }
+    }
+    /* New node: derive its properties (may build other nodes, e.g. CONST dims). */
+    rdx_uop tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.op = (uint16_t)op;
+    tmp.tag = tag;
+    tmp.nsrc = (uint32_t)nsrc;
+    tmp.src = src;
+    tmp.arg = arg;
+    tmp.hash = h;
+    tmp.axis = -1;
+    const rdx_uop *dims[RDX_IR_MAX_DIMS];
+    st = rdx_ir_derive(ctx, &tmp, dims);
+    if (st)
+        return st;
+    if ((ctx->count + 1) * 4 > ctx->cap * 3 && (st = grow_table(ctx)))
+        return st;
+    size_t bytes = sizeof(rdx_uop) + nsrc * sizeof(rdx_uop *);
+    int copy_dims = tmp.ndim && !tmp.shape;
+    if (copy_dims)
+        bytes += tmp.ndim * sizeof(rdx_uop *);
+    rdx_uop *u = rdx_arena_alloc(&ctx->arena, bytes);
+    if (!u)
+        return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory creating %s", info->name);
+    *u = tmp;
+    const rdx_uop **s = (const rdx_uop **)(u + 1);
+    if (nsrc)
+        memcpy(s, src, nsrc * sizeof *s);
+    u->src = s;
+    if (copy_dims) {
+        memcpy(s + nsrc, dims, tmp.ndim * sizeof *s);
+        u->shape = s + nsrc;
+    }
+    u->id = (uint32_t)ctx->count;
+    mask = ctx->cap - 1;
+    size_t i = h & mask;
+    while (ctx->slots[i])
+        i = (i + 1) & mask;
+    ctx->slots[i] = u;
+    ctx->hashes[i] = h;
+    ctx->count++;
+    *out = u;
+    return RDX_OK;
+}

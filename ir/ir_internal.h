@@ -1,0 +1,109 @@
+/*
+ * ir/ir_internal.h — what the ir/ files share (internal): the context layout,
+ * the arena, pointer maps and small helpers.
+ */
+#ifndef RDX_IR_INTERNAL_H
+#define RDX_IR_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/ir.h>
+
+#include "util/error.h"
+
+/* Deepest shape a node may have. */
+#define RDX_IR_MAX_DIMS 64
+
+/* Bump allocator of chunks; freed all at once. */
+typedef struct rdx_arena_chunk {
+    struct rdx_arena_chunk *next;
+    size_t used, cap;
+    _Alignas(16) unsigned char data[];
+} rdx_arena_chunk;
+
+typedef struct rdx_arena {
+    rdx_arena_chunk *head;
+    size_t total;
+} rdx_arena;
+
+void *rdx_arena_alloc(rdx_arena *a, size_t n);
+void rdx_arena_free(rdx_arena *a);
+
+/* Interned blobs (strings, int tuples, devices): kind + bytes -> stored pointer. */
+typedef struct rdx_blob {
+    uint32_t hash;
+    uint32_t kind;
+    size_t len;
+    const void *ptr;
+} rdx_blob;
+
+struct rdx_ir_ctx {
+    rdx_arena arena;
+    const rdx_uop **slots; /* open addressing, NULL = empty */
+    uint32_t *hashes;      /* hash of slots[i]: probes compare these before touching nodes */
+    size_t cap, count;
+    rdx_blob *blobs;
+    size_t bcap, bcount;
+    rdx_rewriter *sym;
+    int building; /* re-entrancy depth of rdx_ir_make */
+};
+
+/* Pointer -> pointer hash map (open addressing, keys never NULL). */
+typedef struct rdx_pmap {
+    const void **keys;
+    const void **vals;
+    size_t cap, count;
+} rdx_pmap;
+
+/* Value stored for key, or NULL. */
+const void *rdx_pmap_get(const rdx_pmap *m, const void *key);
+/* Insert or overwrite.  RDX_ERR_NOMEM on failure. */
+rdx_status rdx_pmap_put(rdx_pmap *m, const void *key, const void *val);
+void rdx_pmap_free(rdx_pmap *m);
+
+/*
+ * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node
+ * once, sources first.  num maps each node to its index + 2.
+ */
+rdx_status rdx_ir_topo_many(const rdx_uop *const *roots, size_t n, rdx_pmap *num,
+                            const rdx_uop ***order, size_t *count);
+
+/* 1 (and reset) when a rule reported a failure since the last call. */
+int rdx_rewriter_failed_(rdx_rewriter *rw);
+
+/* One ALU op on scalar values (ir/eval.c): out/in dtypes, a[0..2] operands. */
+rdx_status rdx_ir_alu_eval(rdx_op op, rdx_dtype out, rdx_dtype in, const rdx_value *a,
+                           rdx_value *r);
+
+/* A constant of a's dtype (VECTORIZEd for vectors); NULL on error (ir/decomp.c). */
+const rdx_uop *rdx_ir_const_of(rdx_ir_ctx *ctx, const rdx_uop *a, double v);
+
+/* Hash mixing. */
+static inline uint64_t rdx_mix64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+/* Derivation (ir/derive.c): fill u's derived fields from op/src/arg. */
+rdx_status rdx_ir_derive(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims);
+
+/* Format a node head "OP(src0 float32[3,4], ...)" for messages. */
+void rdx_ir_node_head(const rdx_uop *u, char *buf, size_t n);
+/* Format a shape "[3,n]". */
+void rdx_ir_shape_str(const rdx_uop *u, char *buf, size_t n);
+
+/* Same-dtype helpers. */
+int rdx_dtype_is_intlike(rdx_dtype d); /* bool, ints, index (scalar or vector) */
+
+/* Record a rule violation. */
+rdx_status rdx_ir_rule_fail(const rdx_uop *u, rdx_rule r, const char *fmt, ...) RDX_PRINTF(3, 4);
+
+/* Wrap an int64 to the width/signedness of d. */
+int64_t rdx_ir_wrap(rdx_dtype d, int64_t v);
+/* Round a double to the float dtype d. */
+double rdx_ir_round_float(rdx_dtype d, double v);
+
+#endif /* RDX_IR_INTERNAL_H */

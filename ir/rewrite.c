@@ -1,0 +1,266 @@
+/*
+ * ir/rewrite.c — graph_rewrite to a fixed point (bottom-up or top-down),
+ * memoised, with cycle detection; substitution.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir_internal.h"
+
+#define MAX_STEPS 10000
+
+typedef struct frame {
+    const rdx_uop *n;     /* the node being rewritten */
+    const rdx_uop *alias; /* the node n's result comes from (stage 3) */
+    const rdx_uop *mid;   /* n rebuilt with rewritten sources, when rules then rewrote it */
+    uint32_t stage;
+    uint32_t steps;
+} frame;
+
+typedef struct engine {
+    rdx_ir_ctx *ctx;
+    rdx_rewriter *rw;
+    void *user;
+    int topdown;
+    rdx_pmap memo;   /* node -> final result */
+    rdx_pmap inprog; /* node -> 1 while being rewritten (its frame started), 2 when done */
+    frame *stack;
+    size_t sp, cap;
+    const rdx_uop **srcbuf;
+    size_t srccap;
+} engine;
+
+static rdx_status push(engine *e, const rdx_uop *n, uint32_t steps)
+{
+    if (e->sp == e->cap) {
+        size_t nc = e->cap ? e->cap * 2 : 256;
+        frame *ns = realloc(e->stack, nc * sizeof *ns);
+        if (!ns)
+            return rdx_fail(RDX_ERR_NOMEM, "rewrite: out of memory");
+        e->stack = ns;
+        e->cap = nc;
+    }
+    if (rdx_pmap_get(&e->inprog, n) == (void *)1) {
+        char head[256];
+        rdx_ir_node_head(n, head, sizeof head);
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rewrite cycle: %s (node #%u) is reached again while it is being "
+                        "rewritten",
+                        head, n->id);
+    }
+    if (steps > MAX_STEPS) {
+        char head[256];
+        rdx_ir_node_head(n, head, sizeof head);
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rewrite cycle: no fixed point after %d rewrites (last %s, node #%u)",
+                        MAX_STEPS, head, n->id);
+    }
+    e->stack[e->sp] = (frame){ n, NULL, NULL, 0, steps };
+    e->sp++;
+    return RDX_OK;
+}
+
+static rdx_status finish(engine *e, const rdx_uop *n, const rdx_uop *result)
+{
+    rdx_status st = rdx_pmap_put(&e->memo, n, result);
+    if (!st && result != n && !rdx_pmap_get(&e->memo, result))
+        st = rdx_pmap_put(&e->memo, result, result);
+    if (!st)
+        st = rdx_pmap_put(&e->inprog, n, (void *)2);
+    e->sp--;
+    return st;
+}
+
+/* Try the rules at n; 1 with *y when one rewrote it, 0 when none, -1 on error. */
+static int try_rules(engine *e, const rdx_uop *n, const rdx_uop **y)
+{
+    *y = rdx_rewriter_apply(e->rw, e->ctx, n, e->user);
+    if (rdx_rewriter_failed_(e->rw))
+        return -1;
+    return *y != NULL;
+}
+
+/* n with its sources replaced by their results; NULL on error. */
+static const rdx_uop *rebuild(engine *e, const rdx_uop *n, int *changed)
+{
+    if (n->nsrc > e->srccap) {
+        size_t nc = n->nsrc * 2;
+        const rdx_uop **nb = realloc(e->srcbuf, nc * sizeof *nb);
+        if (!nb) {
+            rdx_fail(RDX_ERR_NOMEM, "rewrite: out of memory");
+            return NULL;
+        }
+        e->srcbuf = nb;
+        e->srccap = nc;
+    }
+    *changed = 0;
+    for (uint32_t k = 0; k < n->nsrc; k++) {
+        const rdx_uop *r = rdx_pmap_get(&e->memo, n->src[k]);
+        e->srcbuf[k] = r;
+        if (r != n->src[k])
+            *changed = 1;
+    }
+    if (!*changed)
+        return n;
+    const rdx_uop *out;
+    if (rdx_ir_make(e->ctx, (rdx_op)n->op, e->srcbuf, n->nsrc, &n->arg, n->tag, &out))
+        return NULL;
+    return out;
+}
+
+static rdx_status run(engine *e, const rdx_uop *root)
+{
+    rdx_status st = push(e, root, 0);
+    while (!st && e->sp) {
+        frame *f = &e->stack[e->sp - 1];
+        const rdx_uop *n = f->n, *y;
+        if (f->stage == 0) {
+            if (rdx_pmap_get(&e->memo, n)) { /* a duplicate pending frame */
+                e->sp--;
+                continue;
+            }
+            if ((st = rdx_pmap_put(&e->inprog, n, (void *)1)))
+                break;
+        }
+        switch (f->stage) {
+        case 0:
+            if (e->topdown) {
+                int r = try_rules(e, n, &y);
+                if (r < 0)
+                    return RDX_ERR_INVALID;
+                if (r) {
+                    f->stage = 3;
+                    f->alias = y;
+                    st = push(e, y, f->steps + 1);
+                    break;
+                }
+            }
+            f->stage = 1;
+            {
+                uint32_t steps = f->steps;
+                for (uint32_t k = n->nsrc; k-- > 0 && !st;)
+                    if (!rdx_pmap_get(&e->memo, n->src[k]))
+                        st = push(e, n->src[k], steps); /* reports a cycle if active */
+            }
+            break;
+        case 1: {
+            int changed;
+            const rdx_uop *n2 = rebuild(e, n, &changed);
+            if (!n2)
+                return RDX_ERR_INVALID;
+            if (changed && e->topdown) {
+                f->stage = 3;
+                f->alias = n2;
+                st = push(e, n2, f->steps + 1);
+                break;
+            }
+            if (changed) {
+                const rdx_uop *m = rdx_pmap_get(&e->memo, n2);
+                if (m) {
+                    st = finish(e, n, m);
+                    break;
+                }
+            }
+            int r = e->topdown ? 0 : try_rules(e, n2, &y);
+            if (r < 0)
+                return RDX_ERR_INVALID;
+            if (r) {
+                f->stage = 3;
+                f->alias = y;
+                if (changed) {
+                    f->mid = n2;
+                    st = rdx_pmap_put(&e->inprog, n2, (void *)1);
+                }
+                if (!st)
+                    st = push(e, y, f->steps + 1);
+                break;
+            }
+            if (changed)
+                st = rdx_pmap_put(&e->memo, n2, n2);
+            if (!st)
+                st = finish(e, n, n2);
+            break;
+        }
+        case 3: {
+            const rdx_uop *r = rdx_pmap_get(&e->memo, f->alias);
+            /* an intermediate rebuilt node (bottom-up) shares the result */
+            if (f->mid) {
+                st = rdx_pmap_put(&e->memo, f->mid, r);
+                st = st ? st : rdx_pmap_put(&e->inprog, f->mid, (void *)2);
+            }
+            st = st ? st : finish(e, n, r);
+            break;
+        }
+        }
+    }
+    return st;
+}
+
+rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root, int mode,
+                          void *user, const rdx_uop **out)
+{
+    engine e;
+    memset(&e, 0, sizeof e);
+    e.ctx = ctx;
+    e.rw = rw;
+    e.user = user;
+    e.topdown = mode == RDX_RW_TOP_DOWN;
+    rdx_rewriter_failed_(rw);
+    rdx_status st = run(&e, root);
+    if (!st)
+        *out = rdx_pmap_get(&e.memo, root);
+#ifndef NDEBUG
+    /* debug builds: every rewrite stage hands on a verified graph */
+    if (!st && (st = rdx_ir_verify(ctx, *out)))
+        st = rdx_fail_context(st, "graph after rewrite does not verify");
+#endif
+    rdx_pmap_free(&e.memo);
+    rdx_pmap_free(&e.inprog);
+    free(e.stack);
+    free(e.srcbuf);
+    return st;
+}
+
+rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                             const rdx_uop *const *to, size_t n, const rdx_uop **out)
+{
+    rdx_pmap map = { 0 };
+    const rdx_uop **order = NULL, **buf = NULL;
+    size_t cnt = 0, cap = 0;
+    rdx_status st = RDX_OK;
+    for (size_t k = 0; k < n && !st; k++)
+        st = rdx_pmap_put(&map, from[k], to[k]);
+    if (!st)
+        st = rdx_ir_toposort(root, &order, &cnt);
+    for (size_t i = 0; i < cnt && !st; i++) {
+        const rdx_uop *u = order[i];
+        if (rdx_pmap_get(&map, u))
+            continue;
+        if (u->nsrc > cap) {
+            const rdx_uop **nb = realloc(buf, u->nsrc * 2 * sizeof *nb);
+            if (!nb) {
+                st = rdx_fail(RDX_ERR_NOMEM, "substitute: out of memory");
+                break;
+            }
+            buf = nb;
+            cap = u->nsrc * 2;
+        }
+        int changed = 0;
+        for (uint32_t k = 0; k < u->nsrc; k++) {
+            buf[k] = rdx_pmap_get(&map, u->src[k]);
+            changed |= buf[k] != u->src[k];
+        }
+        const rdx_uop *r = u;
+        if (changed)
+            st = rdx_ir_make(ctx, (rdx_op)u->op, buf, u->nsrc, &u->arg, u->tag, &r);
+        if (!st)
+            st = rdx_pmap_put(&map, u, r);
+    }
+    if (!st)
+        *out = rdx_pmap_get(&map, root);
+    free(order);
+    free(buf);
+    rdx_pmap_free(&map);
+    return st;
+}

@@ -1,0 +1,330 @@
+/*
+ * tests/ir/rewrite_test.c — the pattern matcher (syntax, captures, classes,
+ * commutative matching, indexing by op), graph_rewrite (bottom-up, top-down,
+ * fixed point, memoisation, cycles), substitute, toposort, pass context.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/ir/ir_test.h"
+
+static int calls;
+
+static const rdx_uop *cap0(rdx_match *m)
+{
+    calls++;
+    return m->caps[0];
+}
+
+static const rdx_uop *cap1(rdx_match *m)
+{
+    calls++;
+    return m->caps[1];
+}
+
+static rdx_rewriter *make_rw(const rdx_pattern_rule *r, size_t n)
+{
+    rdx_rewriter *rw = NULL;
+    ck_assert_msg(rdx_rewriter_create(r, n, &rw) == RDX_OK, "%s", rdx_error_message());
+    return rw;
+}
+
+START_TEST(pattern_syntax_errors)
+{
+    static const struct {
+        const char *pat, *msg;
+    } bad[] = {
+        { "(ADD $x", "pattern 0 \"(ADD $x\": column 8: expected ')'" },
+        { "(FOO $x)", "pattern 0 \"(FOO $x)\": column 2: expected an op name" },
+        { "$x:weird", "column 4: expected a class" },
+        { "(ADD $x) junk", "column 10: expected end of pattern" },
+        { "?", "column 1: expected '$name', '_', a number or '('" },
+        { "(ADD $ $y)", "column 7: expected a capture name" },
+        { "(ADD .. $x)", "expected ')' after '..'" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        rdx_pattern_rule r = { bad[k].pat, cap0 };
+        rdx_rewriter *rw = NULL;
+        ck_assert_int_eq(rdx_rewriter_create(&r, 1, &rw), RDX_ERR_PARSE);
+        ck_assert_msg(strstr(rdx_error_message(), bad[k].msg), "'%s': got '%s'", bad[k].pat,
+                      rdx_error_message());
+        ck_assert_ptr_null(rw);
+    }
+    rdx_pattern_rule nofn = { "$x", NULL };
+    rdx_rewriter *rw = NULL;
+    ck_assert_int_eq(rdx_rewriter_create(&nofn, 1, &rw), RDX_ERR_INVALID);
+}
+END_TEST
+
+START_TEST(matching_captures_and_classes)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    const rdx_uop *f = IR_OK(rdx_ir_const_float(c, rdx_dtype_of(RDX_FLOAT32), 2));
+    static const rdx_pattern_rule rules[] = {
+        { "(ADD $x $x)", cap0 },                /* same capture twice: same node */
+        { "(MUL $x:float 2)", cap0 },           /* class + literal */
+        { "(MUL (ADD $a $b) $c:const)", cap1 }, /* nested, commutative at both levels */
+        { "({MAX IDIV}@n $p $q)", cap0 },       /* op set and node capture */
+        { "(WHERE $c ..)", cap0 },              /* at least these sources */
+    };
+    rdx_rewriter *rw = make_rw(rules, 5);
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, rdx_ir_add(c, x, x), NULL), x);
+    ck_assert_ptr_null(rdx_rewriter_apply(rw, c, rdx_ir_add(c, x, y), NULL));
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, rdx_ir_mul(c, f, f), NULL), f);
+    ck_assert_ptr_null(rdx_rewriter_apply(rw, c, rdx_ir_mul(c, x, rdx_ir_int(c, 2)), NULL));
+    const rdx_uop *k3 = rdx_ir_int(c, 3);
+    /* MUL(3, ADD(y, x)): both operand orders swapped still match, b = x */
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, rdx_ir_mul(c, k3, rdx_ir_add(c, y, x)), NULL), x);
+    /* "@n" captures the MAX node itself as caps[0]: returning it is "no change" */
+    ck_assert_ptr_null(rdx_rewriter_apply(rw, c, rdx_ir_max(c, x, y), NULL));
+    const rdx_uop *w = IR_OK(rdx_ir_where(c, rdx_ir_cmplt(c, x, y), x, y));
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, w, NULL), w->src[0]);
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+/* "(ADD (MUL $x $y) $x)": needs backtracking into the inner commutative node */
+START_TEST(commutative_backtracking)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    static const rdx_pattern_rule rules[] = { { "(ADD (MUL $x $y) $x)", cap1 } };
+    rdx_rewriter *rw = make_rw(rules, 1);
+    /* y*x + x: the inner MUL must be read as (x, y) for $x to agree */
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, rdx_ir_add(c, rdx_ir_mul(c, y, x), x), NULL), y);
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, rdx_ir_add(c, x, rdx_ir_mul(c, x, y)), NULL), y);
+    ck_assert_ptr_null(rdx_rewriter_apply(rw, c, rdx_ir_add(c, rdx_ir_mul(c, y, y), x), NULL));
+    /* CMPLT is not commutative */
+    static const rdx_pattern_rule lt[] = { { "(CMPLT $x 0)", cap0 } };
+    rdx_rewriter *rw2 = make_rw(lt, 1);
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw2, c, rdx_ir_cmplt(c, x, rdx_ir_int(c, 0)), NULL), x);
+    ck_assert_ptr_null(rdx_rewriter_apply(rw2, c, rdx_ir_cmplt(c, rdx_ir_int(c, 0), x), NULL));
+    rdx_rewriter_free(rw);
+    rdx_rewriter_free(rw2);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+START_TEST(index_by_op)
+{
+    /* 200 rules on MUL do not enter ADD's bucket */
+    enum { N = 200 };
+    rdx_pattern_rule r[N + 2];
+    for (int k = 0; k < N; k++)
+        r[k] = (rdx_pattern_rule){ "(MUL $x 7)", cap0 };
+    r[N] = (rdx_pattern_rule){ "(ADD $x 0)", cap0 };
+    r[N + 1] = (rdx_pattern_rule){ "$any", cap0 }; /* wildcard root: every bucket */
+    rdx_rewriter *rw = make_rw(r, N + 2);
+    ck_assert_uint_eq(rdx_rewriter_bucket(rw, RDX_OP_ADD), 2);
+    ck_assert_uint_eq(rdx_rewriter_bucket(rw, RDX_OP_MUL), N + 1);
+    ck_assert_uint_eq(rdx_rewriter_bucket(rw, RDX_OP_SINK), 1);
+    rdx_rewriter_free(rw);
+}
+END_TEST
+
+/* x + 0 -> x, x * 1 -> x */
+static const rdx_pattern_rule ident[] = { { "(ADD $x 0)", cap0 }, { "(MUL $x 1)", cap0 } };
+
+START_TEST(bottom_up_and_top_down_reach_fixed_points)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *z = IR_OK(rdx_ir_int(c, 0));
+    const rdx_uop *one = IR_OK(rdx_ir_int(c, 1));
+    /* ((x*1 + 0) * 1 + 0) shared twice under a MAX */
+    const rdx_uop *e =
+        IR_OK(rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_add(c, rdx_ir_mul(c, x, one), z), one), z));
+    const rdx_uop *root = IR_OK(rdx_ir_max(c, e, e));
+    rdx_rewriter *rw = make_rw(ident, 2);
+    for (int mode = 0; mode < 2; mode++) {
+        const rdx_uop *out;
+        calls = 0;
+        ck_assert_int_eq(rdx_ir_rewrite(c, rw, root, mode, NULL, &out), RDX_OK);
+        ck_assert_ptr_eq(out, rdx_ir_max(c, x, x));
+        /* memoised: the shared operand is rewritten once.  Bottom-up, rebuilt inner nodes are
+         * hash-consed to already-rewritten ones (x*1, x+0), so only 2 rule calls happen;
+         * top-down peels the four layers one by one. */
+        ck_assert_int_eq(calls, mode == RDX_RW_BOTTOM_UP ? 2 : 4);
+    }
+    /* a rule creating new work: (x+0) is produced by a rewrite and then cleaned up */
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+static const rdx_uop *grow(rdx_match *m)
+{
+    return rdx_ir_add(m->ctx, m->root, rdx_ir_int(m->ctx, 0)); /* x -> x+0 -> x -> ... */
+}
+
+static const rdx_uop *swap_minmax(rdx_match *m)
+{
+    /* MAX(a, b) -> MAX(b, a): flips forever */
+    return rdx_ir_max(m->ctx, m->root->src[1], m->root->src[0]);
+}
+
+START_TEST(cycles_are_reported)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    static const rdx_pattern_rule flip[] = { { "(MAX $a $b)", swap_minmax } };
+    rdx_rewriter *rw = make_rw(flip, 1);
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, rdx_ir_max(c, x, y), RDX_RW_BOTTOM_UP, NULL, &out),
+                     RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "rewrite cycle: MAX(index[], index[])"), "%s",
+                  rdx_error_message());
+    rdx_rewriter_free(rw);
+    /* x -> x + 0 with x+0 -> x: a cycle through two rules */
+    static const rdx_pattern_rule two[] = { { "(ADD $x 0)", cap0 }, { "(DEFINE_VAR)", grow } };
+    rw = make_rw(two, 2);
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, x, RDX_RW_TOP_DOWN, NULL, &out), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "rewrite cycle"), "%s", rdx_error_message());
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+static const rdx_uop *unbounded(rdx_match *m)
+{
+    /* n -> n + 1: every result is new, so only the step limit stops it */
+    int64_t v;
+    if (!rdx_uop_const_int(m->root, &v))
+        return NULL;
+    return rdx_ir_int(m->ctx, v + 1);
+}
+
+START_TEST(non_convergence_is_reported)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    static const rdx_pattern_rule r[] = { { "$k:const", unbounded } };
+    rdx_rewriter *rw = make_rw(r, 1);
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, rdx_ir_int(c, 0), RDX_RW_BOTTOM_UP, NULL, &out),
+                     RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "no fixed point after 10000 rewrites"), "%s",
+                  rdx_error_message());
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+/* A pass with state: renumber RANGE axis ids in visiting order. */
+typedef struct renum {
+    int64_t next;
+} renum;
+
+static const rdx_uop *renumber(rdx_match *m)
+{
+    renum *st = m->user;
+    const rdx_uop *r = m->root;
+    if (r->tag == 1)
+        return NULL;
+    rdx_arg a = r->arg;
+    a.i = st->next++;
+    const rdx_uop *out;
+    if (rdx_ir_make(m->ctx, RDX_OP_RANGE, r->src, r->nsrc, &a, 1, &out)) {
+        rdx_rw_fail(m);
+        return NULL;
+    }
+    return out;
+}
+
+START_TEST(pass_context_and_failure)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *r0 = IR_OK(rdx_ir_range(c, rdx_ir_int(c, 4), 40, RDX_AXIS_LOOP));
+    const rdx_uop *r1 = IR_OK(rdx_ir_range(c, rdx_ir_int(c, 8), 50, RDX_AXIS_LOOP));
+    const rdx_uop *e = IR_OK(rdx_ir_add(c, r0, r1));
+    static const rdx_pattern_rule r[] = { { "(RANGE $b)", renumber } };
+    rdx_rewriter *rw = make_rw(r, 1);
+    renum st = { 0 };
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, e, RDX_RW_BOTTOM_UP, &st, &out), RDX_OK);
+    ck_assert_int_eq(st.next, 2);
+    ck_assert_int_eq(out->src[0]->arg.i, 0);
+    ck_assert_int_eq(out->src[1]->arg.i, 1);
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+static const rdx_uop *bad_build(rdx_match *m)
+{
+    /* a rule whose construction fails: ADD(index, float) */
+    const rdx_uop *o =
+        rdx_ir_add(m->ctx, m->root, rdx_ir_const_float(m->ctx, rdx_dtype_of(RDX_FLOAT32), 1));
+    if (!o)
+        rdx_rw_fail(m);
+    return o;
+}
+
+START_TEST(rule_errors_propagate)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    static const rdx_pattern_rule r[] = { { "(DEFINE_VAR)", bad_build } };
+    rdx_rewriter *rw = make_rw(r, 1);
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, rdx_ir_var(c, "x", 0, 1), RDX_RW_BOTTOM_UP, NULL, &out),
+                     RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "[dtype mismatch]"), "%s", rdx_error_message());
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+START_TEST(substitute_and_toposort)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    const rdx_uop *e =
+        IR_OK(rdx_ir_mul(c, rdx_ir_add(c, x, y), rdx_ir_add(c, x, rdx_ir_int(c, 1))));
+    const rdx_uop *out, *seven = rdx_ir_int(c, 7);
+    ck_assert_int_eq(rdx_ir_substitute(c, e, &x, &seven, 1, &out), RDX_OK);
+    ck_assert_ptr_eq(
+        out, rdx_ir_mul(c, rdx_ir_add(c, seven, y), rdx_ir_add(c, seven, rdx_ir_int(c, 1))));
+    const rdx_uop **order;
+    size_t n;
+    ck_assert_int_eq(rdx_ir_toposort(e, &order, &n), RDX_OK);
+    ck_assert_uint_eq(n, 6); /* x, y, x+y, 1, x+1, e */
+    ck_assert_ptr_eq(order[n - 1], e);
+    for (size_t i = 0; i < n; i++) /* sources come first */
+        for (uint32_t k = 0; k < order[i]->nsrc; k++) {
+            size_t j = 0;
+            while (order[j] != order[i]->src[k])
+                j++;
+            ck_assert_uint_lt(j, i);
+        }
+    free(order);
+    /* deep chains do not overflow the C stack */
+    const rdx_uop *d = x;
+    for (int i = 0; i < 200000; i++)
+        d = IR_OK(rdx_ir_add(c, d, y));
+    ck_assert_int_eq(rdx_ir_toposort(d, &order, &n), RDX_OK);
+    ck_assert_uint_eq(n, 200002);
+    free(order);
+    rdx_rewriter *rw = make_rw(ident, 2);
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, d, RDX_RW_BOTTOM_UP, NULL, &out), RDX_OK);
+    ck_assert_ptr_eq(out, d);
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+TCase *ir_tcase_rewrite(void)
+{
+    TCase *tc = tcase_create("rewrite");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, pattern_syntax_errors);
+    tcase_add_test(tc, matching_captures_and_classes);
+    tcase_add_test(tc, commutative_backtracking);
+    tcase_add_test(tc, index_by_op);
+    tcase_add_test(tc, bottom_up_and_top_down_reach_fixed_points);
+    tcase_add_test(tc, cycles_are_reported);
+    tcase_add_test(tc, non_convergence_is_reported);
+    tcase_add_test(tc, pass_context_and_failure);
+    tcase_add_test(tc, rule_errors_propagate);
+    tcase_add_test(tc, substitute_and_toposort);
+    return tc;
+}

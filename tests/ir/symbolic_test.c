@@ -1,0 +1,340 @@
+/*
+ * tests/ir/symbolic_test.c — symbolic integer algebra: targeted rules with
+ * known results, and property tests: random expressions over bounded
+ * variables evaluate identically before and after simplification, and the
+ * result is a fixed point.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/ir/ir_test.h"
+
+typedef struct env {
+    rdx_ir_ctx *c;
+    const rdx_uop *x, *y, *z, *n, *r; /* x in [0,20], y in [0,3], z in [-6,9], n in [1,8], r < n */
+} env;
+
+static void env_init(env *e)
+{
+    e->c = ir_ctx();
+    e->x = IR_OK(rdx_ir_var(e->c, "x", 0, 20));
+    e->y = IR_OK(rdx_ir_var(e->c, "y", 0, 3));
+    e->z = IR_OK(rdx_ir_var(e->c, "z", -6, 9));
+    e->n = IR_OK(rdx_ir_var(e->c, "n", 1, 8));
+    e->r = IR_OK(rdx_ir_range(e->c, e->n, 0, RDX_AXIS_LOOP));
+}
+
+static const rdx_uop *K(env *e, int64_t v)
+{
+    return IR_OK(rdx_ir_int(e->c, v));
+}
+
+static const rdx_uop *simp(env *e, const rdx_uop *u)
+{
+    const rdx_uop *out;
+    ck_assert_msg(rdx_ir_simplify(e->c, u, &out) == RDX_OK, "%s", rdx_error_message());
+    return out;
+}
+
+/* Evaluate at (x, y, z, n, r). */
+static int64_t ev(env *e, const rdx_uop *u, const int64_t *val)
+{
+    const rdx_uop *leaves[5] = { e->x, e->y, e->z, e->n, e->r };
+    rdx_value v[5], out;
+    for (int k = 0; k < 5; k++)
+        v[k].i = val[k], v[k].f = 0;
+    ck_assert_msg(rdx_ir_eval(u, leaves, v, 5, &out) == RDX_OK, "%s", rdx_error_message());
+    return out.i;
+}
+
+static void random_point(uint64_t *st, int64_t *v)
+{
+    v[0] = ir_rand_range(st, 0, 20);
+    v[1] = ir_rand_range(st, 0, 3);
+    v[2] = ir_rand_range(st, -6, 9);
+    v[3] = ir_rand_range(st, 1, 8);
+    v[4] = ir_rand_range(st, 0, v[3] - 1);
+}
+
+/* Same values at 200 random points. */
+static void same_function(env *e, const rdx_uop *a, const rdx_uop *b)
+{
+    uint64_t st = 3;
+    for (int i = 0; i < 200; i++) {
+        int64_t v[5];
+        random_point(&st, v);
+        ck_assert_int_eq(ev(e, a, v), ev(e, b, v));
+    }
+}
+
+#define EXPECT(expr, want)                                                          \
+    do {                                                                            \
+        const rdx_uop *in_ = IR_OK(expr), *w_ = IR_OK(want), *got_ = simp(&e, in_); \
+        if (got_ != w_) {                                                           \
+            char *t1_, *t2_;                                                        \
+            rdx_ir_print(&got_, 1, 0, &t1_);                                        \
+            rdx_ir_print(&w_, 1, 0, &t2_);                                          \
+            ck_abort_msg("%s:\n got\n%s want\n%s", #expr, t1_, t2_);                \
+        }                                                                           \
+        same_function(&e, in_, got_);                                               \
+    } while (0)
+
+#define ADD(a, b)      rdx_ir_add(e.c, a, b)
+#define MUL(a, b)      rdx_ir_mul(e.c, a, b)
+#define DIV(a, b)      rdx_ir_idiv(e.c, a, b)
+#define MOD(a, b)      rdx_ir_mod(e.c, a, b)
+#define LT(a, b)       rdx_ir_cmplt(e.c, a, b)
+#define WHERE(g, a, b) rdx_ir_where(e.c, g, a, b)
+
+START_TEST(folding_and_identities)
+{
+    env e;
+    env_init(&e);
+    EXPECT(ADD(K(&e, 2), K(&e, 3)), K(&e, 5));
+    EXPECT(ADD(e.x, K(&e, 0)), e.x);
+    EXPECT(MUL(e.x, K(&e, 1)), e.x);
+    EXPECT(MUL(e.x, K(&e, 0)), K(&e, 0));
+    EXPECT(DIV(e.x, K(&e, 1)), e.x);
+    EXPECT(MOD(e.z, K(&e, 1)), K(&e, 0));
+    EXPECT(rdx_ir_max(e.c, e.x, e.x), e.x);
+    EXPECT(rdx_ir_max(e.c, e.x, K(&e, -1)), e.x); /* bounds: x >= 0 > -1 */
+    /* int32 wraps when folded */
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32);
+    EXPECT(rdx_ir_add(e.c, rdx_ir_const_int(e.c, i32, INT32_MAX), rdx_ir_const_int(e.c, i32, 1)),
+           rdx_ir_const_int(e.c, i32, INT32_MIN));
+    /* C division truncates toward zero */
+    EXPECT(DIV(K(&e, -7), K(&e, 2)), K(&e, -3));
+    EXPECT(MOD(K(&e, -7), K(&e, 2)), K(&e, -1));
+    /* division by zero is left alone, not folded */
+    const rdx_uop *dz = IR_OK(DIV(K(&e, 1), K(&e, 0)));
+    ck_assert_ptr_eq(simp(&e, dz), dz);
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+START_TEST(sums_collect_like_terms)
+{
+    env e;
+    env_init(&e);
+    EXPECT(ADD(e.x, e.x), MUL(e.x, K(&e, 2)));
+    EXPECT(ADD(ADD(e.x, K(&e, 3)), ADD(MUL(e.x, K(&e, 2)), K(&e, -3))), MUL(e.x, K(&e, 3)));
+    EXPECT(ADD(ADD(e.x, K(&e, 1)), K(&e, 2)), ADD(e.x, K(&e, 3)));
+    EXPECT(MUL(MUL(e.x, K(&e, 3)), K(&e, 4)), MUL(e.x, K(&e, 12)));
+    EXPECT(MUL(ADD(e.x, K(&e, 2)), K(&e, 3)), ADD(MUL(e.x, K(&e, 3)), K(&e, 6)));
+    EXPECT(ADD(ADD(e.x, e.y), rdx_ir_neg(e.c, e.x)), e.y);
+    /* order-independent: x + y == y + x after simplification */
+    ck_assert_ptr_eq(simp(&e, ADD(e.x, e.y)), simp(&e, ADD(e.y, e.x)));
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+START_TEST(div_mod_folding)
+{
+    env e;
+    env_init(&e);
+    EXPECT(DIV(e.y, K(&e, 4)), K(&e, 0));
+    EXPECT(MOD(e.y, K(&e, 4)), e.y);
+    EXPECT(DIV(ADD(MUL(e.x, K(&e, 4)), K(&e, 3)), K(&e, 4)), e.x);
+    EXPECT(MOD(ADD(MUL(e.x, K(&e, 4)), K(&e, 3)), K(&e, 4)), K(&e, 3));
+    EXPECT(DIV(ADD(MUL(e.x, K(&e, 4)), e.y), K(&e, 4)), e.x);
+    EXPECT(MOD(ADD(MUL(e.x, K(&e, 4)), e.y), K(&e, 4)), e.y);
+    /* (x*a + b) // c with a common factor */
+    EXPECT(DIV(ADD(MUL(e.x, K(&e, 6)), MUL(e.y, K(&e, 3))), K(&e, 9)),
+           DIV(ADD(MUL(e.x, K(&e, 2)), e.y), K(&e, 3)));
+    EXPECT(MOD(ADD(MUL(e.x, K(&e, 6)), MUL(e.y, K(&e, 3))), K(&e, 9)),
+           MUL(MOD(ADD(MUL(e.x, K(&e, 2)), e.y), K(&e, 3)), K(&e, 3)));
+    /* quotient split: (x*8 + y*2 + 5) // 4 = x*2 + (y*2 + 1) // 4 + 1 */
+    EXPECT(
+        DIV(ADD(ADD(MUL(e.x, K(&e, 8)), MUL(e.y, K(&e, 2))), K(&e, 5)), K(&e, 4)),
+        ADD(ADD(MUL(e.x, K(&e, 2)), DIV(ADD(MUL(e.y, K(&e, 2)), K(&e, 1)), K(&e, 4))), K(&e, 1)));
+    /* nested */
+    EXPECT(DIV(DIV(ADD(MUL(e.x, K(&e, 8)), e.y), K(&e, 2)), K(&e, 4)), e.x);
+    EXPECT(MOD(MOD(e.x, K(&e, 8)), K(&e, 4)), MOD(e.x, K(&e, 4)));
+    /* RANGE bounds: r < n <= 8 */
+    EXPECT(DIV(e.r, K(&e, 8)), K(&e, 0));
+    EXPECT(MOD(e.r, K(&e, 8)), e.r);
+    /* negative dividends are not folded with truncating semantics */
+    const rdx_uop *neg = IR_OK(DIV(ADD(MUL(e.z, K(&e, 4)), K(&e, 3)), K(&e, 4)));
+    same_function(&e, neg, simp(&e, neg));
+    ck_assert_ptr_ne(simp(&e, neg), e.z);
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+START_TEST(compares_from_bounds)
+{
+    env e;
+    env_init(&e);
+    rdx_dtype b = rdx_dtype_of(RDX_BOOL);
+    const rdx_uop *T = IR_OK(rdx_ir_const_int(e.c, b, 1)), *F = IR_OK(rdx_ir_const_int(e.c, b, 0));
+    EXPECT(LT(e.x, K(&e, 0)), F);
+    EXPECT(LT(e.x, K(&e, 21)), T);
+    EXPECT(LT(e.r, K(&e, 8)), T);       /* r <= n.max - 1 = 7 */
+    EXPECT(LT(e.r, e.n), LT(e.r, e.n)); /* true, but not decidable from bounds alone */
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+START_TEST(compares_normalise)
+{
+    env e;
+    env_init(&e);
+    rdx_dtype b = rdx_dtype_of(RDX_BOOL);
+    const rdx_uop *T = IR_OK(rdx_ir_const_int(e.c, b, 1)), *F = IR_OK(rdx_ir_const_int(e.c, b, 0));
+    (void)T;
+    EXPECT(LT(ADD(e.x, K(&e, 5)), K(&e, 8)), LT(e.x, K(&e, 3)));
+    EXPECT(LT(MUL(e.x, K(&e, 4)), K(&e, 9)), LT(e.x, K(&e, 3)));
+    EXPECT(LT(ADD(MUL(e.x, K(&e, 2)), MUL(e.y, K(&e, 4))), K(&e, 7)),
+           LT(ADD(e.x, MUL(e.y, K(&e, 2))), K(&e, 4)));
+    EXPECT(rdx_ir_cmpne(e.c, e.x, K(&e, -1)), T);
+    EXPECT(rdx_ir_cmpne(e.c, e.x, e.x), F);
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+START_TEST(where_and_gates)
+{
+    env e;
+    env_init(&e);
+    const rdx_uop *c = IR_OK(LT(e.x, K(&e, 3)));
+    EXPECT(WHERE(c, e.y, e.y), e.y);
+    EXPECT(WHERE(c, WHERE(c, e.y, e.z), e.n), WHERE(c, e.y, e.n));
+    EXPECT(WHERE(c, e.n, WHERE(c, e.y, e.z)), WHERE(c, e.n, e.z));
+    EXPECT(WHERE(rdx_ir_not(e.c, c), e.y, e.z), WHERE(c, e.z, e.y));
+    /* the gate is known inside each branch */
+    EXPECT(WHERE(c, ADD(WHERE(c, K(&e, 1), K(&e, 2)), e.y), K(&e, 5)),
+           WHERE(c, ADD(e.y, K(&e, 1)), K(&e, 5)));
+    EXPECT(WHERE(LT(e.x, K(&e, 30)), e.y, e.z), e.y); /* gate decided by bounds */
+    /* a gated LOAD whose gate is always true loses the gate */
+    int64_t dims[1] = { 4 };
+    const rdx_uop *buf = IR_OK(rdx_ir_buffer(e.c, 0, rdx_dtype_of(RDX_INDEX), "AMD", dims, 0));
+    const rdx_uop *ls[2] = { buf, LT(e.x, K(&e, 30)) };
+    const rdx_uop *ld = IR_OK(rdx_ir_node(e.c, RDX_OP_LOAD, ls, 2, NULL));
+    ck_assert_ptr_eq(simp(&e, ld), rdx_ir_node(e.c, RDX_OP_LOAD, ls, 1, NULL));
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ random */
+
+static const rdx_uop *gen_int(env *e, uint64_t *st, int depth);
+
+static const rdx_uop *gen_bool(env *e, uint64_t *st, int depth)
+{
+    switch (ir_rand_range(st, 0, 4)) {
+    case 0:
+        return rdx_ir_cmpne(e->c, gen_int(e, st, depth - 1), gen_int(e, st, depth - 1));
+    case 1:
+        return rdx_ir_alu2(e->c, RDX_OP_AND, gen_bool(e, st, depth - 1),
+                           gen_bool(e, st, depth - 1));
+    case 2:
+        return rdx_ir_not(e->c, gen_bool(e, st, depth - 1));
+    default:
+        return rdx_ir_cmplt(e->c, gen_int(e, st, depth - 1), gen_int(e, st, depth - 1));
+    }
+}
+
+static const rdx_uop *gen_int(env *e, uint64_t *st, int depth)
+{
+    const rdx_uop *leaves[5] = { e->x, e->y, e->z, e->n, e->r };
+    if (depth <= 0 || ir_rand_range(st, 0, 9) < 2) {
+        if (ir_rand_range(st, 0, 2) == 0)
+            return rdx_ir_int(e->c, ir_rand_range(st, -8, 16));
+        return leaves[ir_rand_range(st, 0, 4)];
+    }
+    const rdx_uop *a = gen_int(e, st, depth - 1);
+    int64_t c = ir_rand_range(st, 1, 12) * (ir_rand_range(st, 0, 7) ? 1 : -1);
+    switch (ir_rand_range(st, 0, 9)) {
+    case 0:
+    case 1:
+        return rdx_ir_add(e->c, a, gen_int(e, st, depth - 1));
+    case 2:
+        return rdx_ir_mul(e->c, a, rdx_ir_int(e->c, ir_rand_range(st, -4, 6)));
+    case 3:
+        return rdx_ir_idiv(e->c, a, rdx_ir_int(e->c, c));
+    case 4:
+        return rdx_ir_mod(e->c, a, rdx_ir_int(e->c, c));
+    case 5:
+        return rdx_ir_max(e->c, a, gen_int(e, st, depth - 1));
+    case 6:
+        return rdx_ir_where(e->c, gen_bool(e, st, depth - 1), a, gen_int(e, st, depth - 1));
+    case 7:
+        return rdx_ir_sub(e->c, a, gen_int(e, st, depth - 1));
+    case 8:
+        return rdx_ir_mul(e->c, a, gen_int(e, st, depth - 2));
+    default:
+        return rdx_ir_add(e->c, rdx_ir_mul(e->c, a, rdx_ir_int(e->c, c)),
+                          rdx_ir_int(e->c, ir_rand_range(st, -5, 20)));
+    }
+}
+
+static size_t node_count(const rdx_uop *u)
+{
+    const rdx_uop **o;
+    size_t n;
+    ck_assert_int_eq(rdx_ir_toposort(u, &o, &n), RDX_OK);
+    free(o);
+    return n;
+}
+
+START_TEST(random_expressions_keep_their_values)
+{
+    env e;
+    env_init(&e);
+    uint64_t st = 2024 + (uint64_t)_i;
+    long smaller = 0, total = 0, before = 0, after = 0;
+    for (int t = 0; t < 400; t++) {
+        const rdx_uop *u = IR_OK(gen_int(&e, &st, 5));
+        const rdx_uop *s = simp(&e, u);
+        ck_assert_ptr_eq(simp(&e, s), s); /* a fixed point */
+        size_t nb = node_count(u), na = node_count(s);
+        before += (long)nb, after += (long)na;
+        smaller += na < nb;
+        total++;
+        const rdx_uop *leaves[5] = { e.x, e.y, e.z, e.n, e.r };
+        rdx_evalplan *pu, *ps;
+        ck_assert_int_eq(rdx_evalplan_create(u, leaves, 5, &pu), RDX_OK);
+        ck_assert_int_eq(rdx_evalplan_create(s, leaves, 5, &ps), RDX_OK);
+        for (int i = 0; i < 60; i++) {
+            int64_t v[5];
+            random_point(&st, v);
+            rdx_value vv[5], ru, rs;
+            for (int k = 0; k < 5; k++)
+                vv[k].i = v[k], vv[k].f = 0;
+            ck_assert_int_eq(rdx_evalplan_run(pu, vv, &ru), RDX_OK);
+            ck_assert_int_eq(rdx_evalplan_run(ps, vv, &rs), RDX_OK);
+            if (ru.i != rs.i) {
+                char *t1, *t2;
+                rdx_ir_print(&u, 1, 0, &t1);
+                rdx_ir_print(&s, 1, 0, &t2);
+                ck_abort_msg("x=%lld y=%lld z=%lld n=%lld r=%lld: %lld != %lld\n%s-->\n%s",
+                             (long long)v[0], (long long)v[1], (long long)v[2], (long long)v[3],
+                             (long long)v[4], (long long)ru.i, (long long)rs.i, t1, t2);
+            }
+            /* the derived bounds hold */
+            ck_assert(ru.i >= s->vmin && ru.i <= s->vmax);
+            ck_assert(ru.i >= u->vmin && ru.i <= u->vmax);
+        }
+        rdx_evalplan_free(pu);
+        rdx_evalplan_free(ps);
+    }
+    printf("symbolic seed %d: %ld/%ld expressions shrank, %ld -> %ld nodes\n", _i, smaller, total,
+           before, after);
+    ck_assert_int_gt(smaller, total / 4);
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
+TCase *ir_tcase_symbolic(void)
+{
+    TCase *tc = tcase_create("symbolic");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, folding_and_identities);
+    tcase_add_test(tc, sums_collect_like_terms);
+    tcase_add_test(tc, div_mod_folding);
+    tcase_add_test(tc, compares_from_bounds);
+    tcase_add_test(tc, compares_normalise);
+    tcase_add_test(tc, where_and_gates);
+    tcase_add_loop_test(tc, random_expressions_keep_their_values, 0, 4);
+    return tc;
+}
