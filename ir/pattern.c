@@ -13,7 +13,18 @@
 #define OPWORDS     ((RDX_OP_COUNT + 63) / 64)
 
 enum { P_ANY, P_OP, P_CONST };
-enum { DC_NONE, DC_INT, DC_SINT, DC_UINT, DC_FLOAT, DC_BOOL, DC_INDEX, DC_CONST };
+enum {
+    DC_NONE,
+    DC_INT,
+    DC_SINT,
+    DC_UINT,
+    DC_FLOAT,
+    DC_BOOL,
+    DC_INDEX,
+    DC_CONST,
+    DC_NONNEG,
+    DC_POS
+};
 
 typedef struct pat {
     uint8_t kind, dclass, ellipsis;
@@ -121,16 +132,17 @@ static rdx_status parse_pat(pctx *c, pat **out)
             return st;
         p->kind = P_ANY;
         if (c->s[c->pos] == ':') {
-            static const char *const cls[] = { "",      "int",  "sint",  "uint",
-                                               "float", "bool", "index", "const" };
+            static const char *const cls[] = { "",     "int",   "sint",  "uint",   "float",
+                                               "bool", "index", "const", "nonneg", "pos" };
             c->pos++;
             size_t s0 = c->pos, n = ident(c);
-            for (int k = 1; k < 8; k++)
+            for (int k = 1; k < (int)(sizeof cls / sizeof *cls); k++)
                 if (strlen(cls[k]) == n && !memcmp(cls[k], c->s + s0, n))
                     p->dclass = (uint8_t)k;
             if (!p->dclass) {
                 c->pos = s0;
-                return pfail(c, "a class (int, sint, uint, float, bool, index, const)");
+                return pfail(c,
+                             "a class (int, sint, uint, float, bool, index, const, nonneg, pos)");
             }
         }
     } else if (ch == '_') {
@@ -292,6 +304,10 @@ static int class_ok(uint8_t dc, const rdx_uop *u)
         return k == RDX_DK_INDEX;
     case DC_CONST:
         return u->op == RDX_OP_CONST;
+    case DC_NONNEG: /* predicates on min_max */
+        return rdx_dtype_is_float(u->dtype) ? u->fmin >= 0 : u->vmin >= 0;
+    case DC_POS:
+        return rdx_dtype_is_float(u->dtype) ? u->fmin > 0 : u->vmin > 0;
     default:
         return 1;
     }

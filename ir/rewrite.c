@@ -264,3 +264,42 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
     rdx_pmap_free(&map);
     return st;
 }
+
+rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out)
+{
+    if (fn->op != RDX_OP_FUNCTION)
+        return rdx_fail(RDX_ERR_INVALID, "inline: %s is not a FUNCTION",
+                        rdx_op_name((rdx_op)fn->op));
+    const rdx_uop **order, **from = NULL, **to = NULL;
+    size_t n, np = 0;
+    rdx_status st = rdx_ir_toposort(fn->src[0], &order, &n);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n && !st; i++) {
+        const rdx_uop *p = order[i];
+        if (p->op != RDX_OP_PARAM)
+            continue;
+        if (p->arg.i < 0 || p->arg.i + 1 >= fn->nsrc) {
+            st = rdx_fail(RDX_ERR_INVALID, "inline: PARAM slot %lld has no argument (%u given)",
+                          (long long)p->arg.i, fn->nsrc - 1);
+            break;
+        }
+        const rdx_uop **nf = realloc(from, (np + 1) * sizeof *nf);
+        if (nf)
+            from = nf;
+        const rdx_uop **nt = nf ? realloc(to, (np + 1) * sizeof *nt) : NULL;
+        if (!nf || !nt) {
+            st = rdx_fail(RDX_ERR_NOMEM, "inline: out of memory");
+            break;
+        }
+        to = nt;
+        from[np] = p;
+        to[np++] = fn->src[1 + p->arg.i];
+    }
+    if (!st)
+        st = rdx_ir_substitute(ctx, fn->src[0], from, to, np, out);
+    free(order);
+    free(from);
+    free(to);
+    return st;
+}

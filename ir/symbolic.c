@@ -192,6 +192,29 @@ static const rdx_uop *build_sum(rdx_match *m, rdx_dtype d, sum *s)
     return chk(m, acc);
 }
 
+/* (y // c)*(k*c) + (y % c)*k -> y*k: exact for truncating division too */
+static int recombine_divmod(sum *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        const rdx_uop *d = s->t[i].base;
+        int64_t c, kc;
+        if (!s->t[i].coef || d->op != RDX_OP_IDIV || !rdx_uop_const_int(d->src[1], &c) || c == 0)
+            continue;
+        for (int j = 0; j < s->n; j++) {
+            const rdx_uop *md = s->t[j].base;
+            if (!s->t[j].coef || md->op != RDX_OP_MOD || md->src[0] != d->src[0] ||
+                md->src[1] != d->src[1] || __builtin_mul_overflow(s->t[j].coef, c, &kc) ||
+                kc != s->t[i].coef)
+                continue;
+            int64_t k = s->t[j].coef;
+            s->t[i].coef = 0;
+            s->t[j].coef = 0;
+            return terms_of(d->src[0], k, s) ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
 static const rdx_uop *canon_sum(rdx_match *m)
 {
     const rdx_uop *u = m->root;
@@ -199,6 +222,11 @@ static const rdx_uop *canon_sum(rdx_match *m)
         return NULL;
     sum s = { .n = 0, .k = 0 };
     if (!terms_of(u, 1, &s))
+        return NULL;
+    int r;
+    while ((r = recombine_divmod(&s)) > 0)
+        ;
+    if (r < 0)
         return NULL;
     return build_sum(m, u->dtype, &s);
 }

@@ -530,7 +530,8 @@ rdx_status rdx_ir_verify(rdx_ir_ctx *ctx, const rdx_uop *root);
 /*
  * Patterns are s-expressions compiled at matcher creation:
  *   $x           capture any node as x ($x twice must be the same node)
- *   $x:int       ... whose dtype is int-like (int|uint|sint|float|bool|index)
+ *   $x:int       ... of a class: int (bool/ints/index), sint, uint, float, bool,
+ *                index, const (a CONST), nonneg / pos (min_max >= 0 / > 0)
  *   _            any node
  *   5  -1  2.5   a CONST with that value (any dtype)
  *   $c:const     any CONST
@@ -593,6 +594,13 @@ rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root
 /* Replace every occurrence of from[k] by to[k] in the graph under root. */
 rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                              const rdx_uop *const *to, size_t n, const rdx_uop **out);
+
+/*
+ * Resolve a FUNCTION: its TUPLE body with every PARAM of slot k replaced by
+ * argument k (fn->src[1 + k]).  RDX_ERR_INVALID when fn is not a FUNCTION or a
+ * PARAM's slot has no argument.
+ */
+rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out);
 
 /*
  * Topological order of the graph under root (sources before users, root

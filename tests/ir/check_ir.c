@@ -31,6 +31,7 @@ int main(void)
     suite_add_tcase(s, ir_tcase_text());
     suite_add_tcase(s, ir_tcase_rewrite());
     suite_add_tcase(s, ir_tcase_symbolic());
+    suite_add_tcase(s, ir_tcase_eval());
     suite_add_tcase(s, ir_tcase_decomp());
     suite_add_tcase(s, ir_tcase_cli());
     return rdx_test_main(s);

@@ -16,6 +16,9 @@ START_TEST(check_prints_output_properties)
     ck_assert_int_eq(run("check", "tests/data/ir/gemm.uop", NULL, &p), 0);
     ck_assert_str_eq(p.out, "output 0: RESHAPE float32[4,6] device=AMD min_max=[-inf,inf]\n");
     rdx_test_proc_free(&p);
+    ck_assert_int_eq(run("check", "tests/data/ir/prefix_sum.uop", NULL, &p), 0);
+    ck_assert_str_eq(p.out, "output 0: REDUCE float32[4,1] device=AMD min_max=[-inf,inf]\n");
+    rdx_test_proc_free(&p);
     ck_assert_int_eq(run("check", "tests/data/ir/index.uop", NULL, &p), 0);
     ck_assert_str_eq(p.out, "output 0: ADD index[] min_max=[0,83]\n");
     rdx_test_proc_free(&p);

@@ -105,10 +105,35 @@ static double ulp_at(double x, int p, int emin)
     return ldexp(1.0, e - (p - 1));
 }
 
+/* Formats: 0 float32, 1 float16, 2 bfloat16, 3 float64 */
+static double round_bf16(double v)
+{
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if ((b & 0x7f800000u) != 0x7f800000u) /* round to nearest even on the top 16 bits */
+        b = (b + 0x7fffu + ((b >> 16) & 1)) & 0xffff0000u;
+    else if (b & 0x7fffffu)
+        b |= 0x400000u;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
 static double round_fmt(double v, int f16)
 {
-    return f16 ? (double)(_Float16)v : (double)(float)v;
+    switch (f16) {
+    case 1:
+        return (double)(_Float16)v;
+    case 2:
+        return round_bf16(v);
+    case 3:
+        return v;
+    default:
+        return (double)(float)v;
+    }
 }
+
+static const int fmt_p[4] = { 24, 11, 8, 53 }, fmt_emin[4] = { -126, -14, -126, -1022 };
 
 typedef struct ulp_stats {
     double max_ulp, worst_x;
@@ -124,7 +149,7 @@ static int check_one(ulp_stats *s, double x, double got, double ref, int f16)
         return isnan(got);
     if (isinf(rr) || isinf(got))
         return got == rr;
-    double u = fabs(got - ref) / ulp_at(ref, f16 ? 11 : 24, f16 ? -14 : -126);
+    double u = fabs(got - ref) / ulp_at(ref, fmt_p[f16], fmt_emin[f16]);
     if (u > s->max_ulp)
         s->max_ulp = u, s->worst_x = x;
     return 1;
@@ -156,6 +181,60 @@ static void sweep_f16(const char *name, const rdx_uop *(*build)(rdx_ir_ctx *, co
     printf("%s float16: %ld inputs (all), max error %.3f ulp at %a\n", name, s.n, s.max_ulp,
            s.worst_x);
     ck_assert_msg(s.max_ulp <= max_ulp, "%s float16: %.3f ulp at %a", name, s.max_ulp, s.worst_x);
+    rdx_evalplan_free(p);
+    rdx_ir_ctx_destroy(c);
+}
+
+static void sweep_bf16(const char *name, const rdx_uop *(*build)(rdx_ir_ctx *, const rdx_uop *),
+                       ref_fn ref, double max_ulp)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = scalar_param(c, RDX_BFLOAT16, 0);
+    const rdx_uop *g = IR_OK(build(c, x));
+    rdx_evalplan *p;
+    ck_assert_int_eq(rdx_evalplan_create(g, &x, 1, &p), RDX_OK);
+    ulp_stats s = { 0, 0, 0 };
+    for (uint32_t bits = 0; bits < 0x10000; bits++) {
+        uint32_t w = bits << 16;
+        float f;
+        memcpy(&f, &w, 4);
+        double xv = f;
+        rdx_value in = { 0, xv }, out;
+        ck_assert_int_eq(rdx_evalplan_run(p, &in, &out), RDX_OK);
+        ck_assert_msg(check_one(&s, xv, out.f, ref(xv), 2), "%s(bfloat16 %a) = %a, want %a", name,
+                      xv, out.f, round_fmt(ref(xv), 2));
+    }
+    printf("%s bfloat16: %ld inputs (all), max error %.3f ulp at %a\n", name, s.n, s.max_ulp,
+           s.worst_x);
+    ck_assert_msg(s.max_ulp <= max_ulp, "%s bfloat16: %.3f ulp", name, s.max_ulp);
+    rdx_evalplan_free(p);
+    rdx_ir_ctx_destroy(c);
+}
+
+/* float64: random bit patterns over all exponents below xmax, against libm (itself ~0.5 ulp) */
+static void sweep_f64(const char *name, const rdx_uop *(*build)(rdx_ir_ctx *, const rdx_uop *),
+                      ref_fn ref, double xmax, double max_ulp)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = scalar_param(c, RDX_FLOAT64, 0);
+    const rdx_uop *g = IR_OK(build(c, x));
+    rdx_evalplan *p;
+    ck_assert_int_eq(rdx_evalplan_create(g, &x, 1, &p), RDX_OK);
+    ulp_stats s = { 0, 0, 0 };
+    uint64_t st = 4242;
+    for (long i = 0; i < 60000; i++) {
+        uint64_t b = ir_rand(&st);
+        double xv;
+        memcpy(&xv, &b, 8);
+        if (!(fabs(xv) <= xmax) && !isnan(xv))
+            continue;
+        rdx_value in = { 0, xv }, out;
+        ck_assert_int_eq(rdx_evalplan_run(p, &in, &out), RDX_OK);
+        ck_assert_msg(check_one(&s, xv, out.f, ref(xv), 3), "%s(float64 %a) = %a, want %a", name,
+                      xv, out.f, ref(xv));
+    }
+    printf("%s float64: %ld inputs, max error %.3f ulp at %a\n", name, s.n, s.max_ulp, s.worst_x);
+    ck_assert_msg(s.max_ulp <= max_ulp, "%s float64: %.3f ulp", name, s.max_ulp);
     rdx_evalplan_free(p);
     rdx_ir_ctx_destroy(c);
 }
@@ -208,6 +287,8 @@ START_TEST(exp2_accuracy)
 {
     sweep_f32("EXP2", rdx_ir_exp2, exp2, -152, 129, 2.0, INFINITY);
     sweep_f16("EXP2", rdx_ir_exp2, exp2, 0, 1.0, INFINITY);
+    sweep_bf16("EXP2", rdx_ir_exp2, exp2, 1.0);
+    sweep_f64("EXP2", rdx_ir_exp2, exp2, INFINITY, 4);
 }
 END_TEST
 
@@ -215,6 +296,8 @@ START_TEST(log2_accuracy)
 {
     sweep_f32("LOG2", rdx_ir_log2, log2, 0, 1e6, 3.0, INFINITY);
     sweep_f16("LOG2", rdx_ir_log2, log2, 0, 1.0, INFINITY);
+    sweep_bf16("LOG2", rdx_ir_log2, log2, 1.0);
+    sweep_f64("LOG2", rdx_ir_log2, log2, INFINITY, 4);
 }
 END_TEST
 
@@ -223,6 +306,8 @@ START_TEST(sin_accuracy)
     /* Cody-Waite below 2^15, Payne-Hanek above: the full range */
     sweep_f32("SIN", rdx_ir_sin, sin, -1e5, 1e5, 4.0, INFINITY);
     sweep_f16("SIN", rdx_ir_sin, sin, 0, 1.0, INFINITY);
+    sweep_bf16("SIN", rdx_ir_sin, sin, 1.0);
+    sweep_f64("SIN", rdx_ir_sin, sin, 6e9, 4);
 }
 END_TEST
 

@@ -352,6 +352,37 @@ START_TEST(every_op_is_covered)
 }
 END_TEST
 
+START_TEST(shard_axis)
+{
+    fx f;
+    fx_init(&f);
+    const char *devs[2] = { "AMD:0", "AMD:1" };
+    rdx_arg a = rdx_arg_none();
+    a.dtype = f.f32, a.device = rdx_ir_device(f.c, devs, 2);
+    const rdx_uop *b = IR_OK(N(&f, RDX_OP_BUFFER, shape(&f, 8, 2, 2), NULL, NULL, &a));
+    ck_assert_int_eq(b->axis, 0);
+    const int64_t perm[2] = { 1, 0 };
+    ck_assert_int_eq(IR_OK(ints_node(&f, RDX_OP_PERMUTE, b, perm, 2))->axis, 1);
+    const int64_t d3[3] = { 8, 1, 2 }, d4[2] = { 4, 4 };
+    ck_assert_int_eq(IR_OK(N(&f, RDX_OP_RESHAPE, b, rdx_ir_shape(f.c, d3, 3), NULL, NULL))->axis,
+                     0);
+    /* [8,2] -> [4,4]: no output axis starts at offset 0 with size 8 */
+    ck_assert_int_eq(IR_OK(N(&f, RDX_OP_RESHAPE, b, rdx_ir_shape(f.c, d4, 2), NULL, NULL))->axis,
+                     -1);
+    rdx_arg r = rdx_arg_none();
+    const int64_t ax0[1] = { 0 }, ax1[1] = { 1 };
+    r.ints = ax0, r.nints = 1;
+    ck_assert_int_eq(IR_OK(N(&f, RDX_OP_REDUCE, b, NULL, NULL, &r))->axis, -1);
+    r.ints = ax1;
+    ck_assert_int_eq(IR_OK(N(&f, RDX_OP_REDUCE, b, NULL, NULL, &r))->axis, 0);
+    ck_assert_int_eq(IR_OK(rdx_ir_add(f.c, b, b))->axis, 0);
+    rdx_arg l = rdx_arg_none();
+    l.device = rdx_ir_device(f.c, devs, 1);
+    ck_assert_int_eq(IR_OK(N(&f, RDX_OP_LOAD, b, NULL, NULL, &l))->axis, -1); /* copy: none */
+    rdx_ir_ctx_destroy(f.c);
+}
+END_TEST
+
 START_TEST(hash_consing)
 {
     rdx_ir_ctx *c = ir_ctx();
@@ -391,6 +422,7 @@ TCase *ir_tcase_derive(void)
     tcase_add_test(tc, elementwise);
     tcase_add_test(tc, codegen_and_vectors);
     tcase_add_test(tc, every_op_is_covered);
+    tcase_add_test(tc, shard_axis);
     tcase_add_test(tc, hash_consing);
     return tc;
 }

@@ -16,6 +16,7 @@ TCase *ir_tcase_text(void);
 TCase *ir_tcase_rewrite(void);
 TCase *ir_tcase_symbolic(void);
 TCase *ir_tcase_decomp(void);
+TCase *ir_tcase_eval(void);
 TCase *ir_tcase_cli(void);
 
 /* A fresh context (aborts the test on failure). */

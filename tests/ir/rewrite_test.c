@@ -80,6 +80,14 @@ START_TEST(matching_captures_and_classes)
     ck_assert_ptr_null(rdx_rewriter_apply(rw, c, rdx_ir_max(c, x, y), NULL));
     const rdx_uop *w = IR_OK(rdx_ir_where(c, rdx_ir_cmplt(c, x, y), x, y));
     ck_assert_ptr_eq(rdx_rewriter_apply(rw, c, w, NULL), w->src[0]);
+    /* min_max classes */
+    static const rdx_pattern_rule mm[] = { { "(IDIV $x:nonneg $d:pos)", cap0 } };
+    rdx_rewriter *rw2 = make_rw(mm, 1);
+    const rdx_uop *z = IR_OK(rdx_ir_var(c, "z", -1, 9));
+    ck_assert_ptr_eq(rdx_rewriter_apply(rw2, c, rdx_ir_idiv(c, x, rdx_ir_int(c, 3)), NULL), x);
+    ck_assert_ptr_null(rdx_rewriter_apply(rw2, c, rdx_ir_idiv(c, z, rdx_ir_int(c, 3)), NULL));
+    ck_assert_ptr_null(rdx_rewriter_apply(rw2, c, rdx_ir_idiv(c, x, rdx_ir_int(c, 0)), NULL));
+    rdx_rewriter_free(rw2);
     rdx_rewriter_free(rw);
     rdx_ir_ctx_destroy(c);
 }
@@ -312,6 +320,36 @@ START_TEST(substitute_and_toposort)
 }
 END_TEST
 
+START_TEST(function_inline)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    int64_t d[1] = { 4 };
+    rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
+    const rdx_uop *sh = IR_OK(rdx_ir_shape(c, d, 1));
+    rdx_arg a = rdx_arg_none();
+    a.dtype = f32;
+    const rdx_uop *p0 = IR_OK(rdx_ir_node(c, RDX_OP_PARAM, &sh, 1, &a));
+    a.i = 1;
+    const rdx_uop *p1 = IR_OK(rdx_ir_node(c, RDX_OP_PARAM, &sh, 1, &a));
+    const rdx_uop *body = IR_OK(rdx_ir_add(c, p0, p1));
+    const rdx_uop *tup = IR_OK(rdx_ir_node(c, RDX_OP_TUPLE, &body, 1, NULL));
+    const rdx_uop *x = IR_OK(rdx_ir_buffer(c, 0, f32, "AMD", d, 1));
+    const rdx_uop *y = IR_OK(rdx_ir_buffer(c, 1, f32, "AMD", d, 1));
+    const rdx_uop *fs[3] = { tup, x, y };
+    const rdx_uop *fn = IR_OK(rdx_ir_node(c, RDX_OP_FUNCTION, fs, 3, NULL));
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_ir_inline(c, fn, &out), RDX_OK);
+    const rdx_uop *want = rdx_ir_add(c, x, y);
+    ck_assert_ptr_eq(out, rdx_ir_node(c, RDX_OP_TUPLE, &want, 1, NULL));
+    const rdx_uop *fs1[2] = { tup, x }; /* PARAM 1 has no argument */
+    const rdx_uop *fn1 = IR_OK(rdx_ir_node(c, RDX_OP_FUNCTION, fs1, 2, NULL));
+    ck_assert_int_eq(rdx_ir_inline(c, fn1, &out), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "PARAM slot 1 has no argument"));
+    ck_assert_int_eq(rdx_ir_inline(c, x, &out), RDX_ERR_INVALID);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_rewrite(void)
 {
     TCase *tc = tcase_create("rewrite");
@@ -326,5 +364,6 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, pass_context_and_failure);
     tcase_add_test(tc, rule_errors_propagate);
     tcase_add_test(tc, substitute_and_toposort);
+    tcase_add_test(tc, function_inline);
     return tc;
 }

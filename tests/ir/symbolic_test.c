@@ -122,6 +122,10 @@ START_TEST(sums_collect_like_terms)
     EXPECT(MUL(MUL(e.x, K(&e, 3)), K(&e, 4)), MUL(e.x, K(&e, 12)));
     EXPECT(MUL(ADD(e.x, K(&e, 2)), K(&e, 3)), ADD(MUL(e.x, K(&e, 3)), K(&e, 6)));
     EXPECT(ADD(ADD(e.x, e.y), rdx_ir_neg(e.c, e.x)), e.y);
+    /* (y // c) * c + y % c == y for any y (truncating division too), with multiples */
+    EXPECT(ADD(MUL(DIV(e.z, K(&e, 4)), K(&e, 4)), MOD(e.z, K(&e, 4))), e.z);
+    EXPECT(ADD(ADD(MUL(DIV(e.x, K(&e, 3)), K(&e, 6)), e.y), MUL(MOD(e.x, K(&e, 3)), K(&e, 2))),
+           ADD(MUL(e.x, K(&e, 2)), e.y));
     /* order-independent: x + y == y + x after simplification */
     ck_assert_ptr_eq(simp(&e, ADD(e.x, e.y)), simp(&e, ADD(e.y, e.x)));
     rdx_ir_ctx_destroy(e.c);
@@ -244,10 +248,15 @@ static const rdx_uop *gen_int(env *e, uint64_t *st, int depth)
     }
     const rdx_uop *a = gen_int(e, st, depth - 1);
     int64_t c = ir_rand_range(st, 1, 12) * (ir_rand_range(st, 0, 7) ? 1 : -1);
-    switch (ir_rand_range(st, 0, 9)) {
+    switch (ir_rand_range(st, 0, 10)) {
     case 0:
-    case 1:
         return rdx_ir_add(e->c, a, gen_int(e, st, depth - 1));
+    case 1: { /* (a // c) * (k*c) + (a % c) * k, sometimes off by one in the multiple */
+        int64_t k = ir_rand_range(st, -3, 3), kc = k * c + (ir_rand_range(st, 0, 4) == 0);
+        return rdx_ir_add(
+            e->c, rdx_ir_mul(e->c, rdx_ir_idiv(e->c, a, rdx_ir_int(e->c, c)), rdx_ir_int(e->c, kc)),
+            rdx_ir_mul(e->c, rdx_ir_mod(e->c, a, rdx_ir_int(e->c, c)), rdx_ir_int(e->c, k)));
+    }
     case 2:
         return rdx_ir_mul(e->c, a, rdx_ir_int(e->c, ir_rand_range(st, -4, 6)));
     case 3:

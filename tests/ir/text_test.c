@@ -58,6 +58,7 @@ START_TEST(data_files_roundtrip)
     roundtrip_file("tests/data/ir/kernel.uop");
     roundtrip_file("tests/data/ir/index.uop");
     roundtrip_file("tests/data/ir/args.uop");
+    roundtrip_file("tests/data/ir/prefix_sum.uop");
 }
 END_TEST
 
