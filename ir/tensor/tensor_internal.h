@@ -71,6 +71,26 @@ const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f,
 const rdx_uop *t_unary_param(rdx_graph *g, const rdx_tensor *a);
 /* Make a storage (BUFFER + STORE + AFTER) holding a value, for LOAD. */
 const rdx_tensor *t_materialize(rdx_graph *g, const rdx_tensor *a);
+/* Pointer-keyed map of nodes (open addressing). Zero-initialise. */
+typedef struct t_map {
+    const rdx_uop **keys;
+    const void **vals;
+    size_t cap, count;
+} t_map;
+const void *t_map_get(const t_map *m, const rdx_uop *k);
+int t_map_put(t_map *m, const rdx_uop *k, const void *v); /* 0 on OOM */
+void t_map_free(t_map *m);
+/* First source that is data in this scope (1 for FUNCTION/CALL: src[0] is the body). */
+uint32_t t_first_src(const rdx_uop *u);
+/* Topological order under roots, not entering FUNCTION/CALL bodies; *out malloc'd. */
+rdx_status t_topo(const rdx_uop *const *roots, size_t nroots, const rdx_uop ***out, size_t *n);
+/* Replace nodes by repl (outside nested bodies); inline_calls also inlines GETTUPLE(FUNCTION)
+ * except the transcendental wrappers. */
+rdx_status t_subst(rdx_graph *g, const rdx_uop *root, t_map *repl, int inline_calls,
+                   const rdx_uop **out);
+/* The wrapped transcendental FUNCTIONs (t_wrap_unary bodies recognised structurally). */
+enum { T_TR_EXP2, T_TR_LOG2, T_TR_SIN, T_TR_SQRT, T_TR_COUNT };
+int t_transcendental(rdx_graph *g, const rdx_uop *u, int *which);
 /* Next BUFFER slot. */
 int64_t t_slot(rdx_graph *g);
 
