@@ -993,7 +993,7 @@ static rdx_status eval_roots(scope *s, const rdx_uop *const *roots, size_t n, iv
         st = eval_node(s, k, &s->vals[k]);
         if (st) {
             char d[160];
-            return rdx_fail_context(st, "interp: %s node #%u",
+            return rdx_fail_context(st, "interp: %s %s node #%u", rdx_op_name((rdx_op)u->op),
                                     rdx_uop_describe(u, d, sizeof d), u->id);
         }
         uint32_t first, end = data_srcs(u, &first);
