@@ -1,4 +1,5 @@
-/* tools/cmd_eval.c — `rdx eval`: evaluate a UOp graph in text form with the reference interpreter. */
+/* tools/cmd_eval.c — `rdx eval`: evaluate a UOp graph in text form with the reference interpreter.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,18 +17,19 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "Usage: rdx eval FILE.uop [options]\n"
-            "Evaluate the outputs of FILE (text form, docs/ir.md) with the reference interpreter\n"
-            "(docs/tensor.md) and print or save them.\n"
-            "Options:\n"
-            "  -i, --input SLOT=FILE   data for the BUFFER/PARAM with that slot: raw bytes in its\n"
-            "                          dtype, or numbers separated by spaces if FILE ends in .txt\n"
-            "                          (unbound BUFFERs read as zeros)\n"
-            "  -v, --var NAME=VALUE    bind the DEFINE_VAR called NAME\n"
-            "  -p, --print             print every output's values (default: dtype and shape only)\n"
-            "  -o, --output PREFIX     write output k as raw bytes to PREFIXk.bin\n"
-            "  -h, --help              show this help\n");
+    fprintf(
+        out,
+        "Usage: rdx eval FILE.uop [options]\n"
+        "Evaluate the outputs of FILE (text form, docs/ir.md) with the reference interpreter\n"
+        "(docs/tensor.md) and print or save them.\n"
+        "Options:\n"
+        "  -i, --input SLOT=FILE   data for the BUFFER/PARAM with that slot: raw bytes in its\n"
+        "                          dtype, or numbers separated by spaces if FILE ends in .txt\n"
+        "                          (unbound BUFFERs read as zeros)\n"
+        "  -v, --var NAME=VALUE    bind the DEFINE_VAR called NAME\n"
+        "  -p, --print             print every output's values (default: dtype and shape only)\n"
+        "  -o, --output PREFIX     write output k as raw bytes to PREFIXk.bin\n"
+        "  -h, --help              show this help\n");
 }
 
 typedef struct input {
@@ -115,11 +117,11 @@ static rdx_status parse_numbers(const char *path, const char *text, size_t len, 
         }
         uint8_t *q = buf + cnt * es;
         switch (d.scalar) {
-#define C_(S, T, V)           \
-    case S: {                 \
-        T x = (T)(V);         \
+#define C_(S, T, V)              \
+    case S: {                    \
+        T x = (T)(V);            \
         memcpy(q, &x, sizeof x); \
-        break;                \
+        break;                   \
     }
             C_(RDX_BOOL, uint8_t, v != 0)
             C_(RDX_INT8, int8_t, iv)
@@ -254,7 +256,8 @@ int rdx_cmd_eval(int argc, char **argv)
     int rc = RDX_EXIT_OK;
     rdx_array *out = NULL;
     if (rdx_ir_ctx_create(&ctx) || rdx_interp_create(&ip) ||
-        rdx_ir_parse(ctx, path, (const char *)text, len, &roots, &n) || leaves(roots, n, &lv, &nl)) {
+        rdx_ir_parse(ctx, path, (const char *)text, len, &roots, &n) ||
+        leaves(roots, n, &lv, &nl)) {
         rc = rdx_cli_fail("eval");
         goto done;
     }
@@ -267,7 +270,8 @@ int rdx_cmd_eval(int argc, char **argv)
         const char *eq = strchr(vars[k], '=');
         const rdx_uop *var = NULL;
         for (size_t j = 0; j < nl; j++)
-            if (lv[j]->op == RDX_OP_DEFINE_VAR && strlen(lv[j]->arg.str) == (size_t)(eq - vars[k]) &&
+            if (lv[j]->op == RDX_OP_DEFINE_VAR &&
+                strlen(lv[j]->arg.str) == (size_t)(eq - vars[k]) &&
                 !strncmp(lv[j]->arg.str, vars[k], (size_t)(eq - vars[k])))
                 var = lv[j];
         char *e;

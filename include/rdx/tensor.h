@@ -220,21 +220,21 @@ rdx_status rdx_tensor_split(rdx_graph *g, const rdx_tensor *a, int axis, const i
 /* ------------------------------------------------------------- reductions */
 
 /* Reduce over axes[0..naxes) (naxes 0 = all); keepdim keeps them as size 1. */
-const rdx_tensor *rdx_tensor_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim);
-const rdx_tensor *rdx_tensor_max(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim);
-const rdx_tensor *rdx_tensor_min(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim);
+const rdx_tensor *rdx_tensor_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim);
+const rdx_tensor *rdx_tensor_max(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim);
+const rdx_tensor *rdx_tensor_min(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim);
 const rdx_tensor *rdx_tensor_prod(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
                                   const int *axes, int keepdim);
 const rdx_tensor *rdx_tensor_mean(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
                                   const int *axes, int keepdim);
 /* Variance / standard deviation with `correction` (1 = unbiased). */
-const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim, int correction);
-const rdx_tensor *rdx_tensor_std(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim, int correction);
+const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim, int correction);
+const rdx_tensor *rdx_tensor_std(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim, int correction);
 /* Index (int32) of the first maximum along axis. */
 const rdx_tensor *rdx_tensor_argmax(rdx_graph *g, const rdx_tensor *a, int axis, int keepdim);
 /* Inclusive prefix sum along axis, by the spec's prefix_sum composition. */
@@ -302,8 +302,7 @@ typedef struct rdx_function rdx_function;
  * builder's status, RDX_ERR_INVALID for no results.
  */
 rdx_status rdx_function_capture(rdx_graph *g, rdx_function_builder fn, void *user,
-                                const rdx_tensor *const *examples, size_t nin,
-                                rdx_function **out);
+                                const rdx_tensor *const *examples, size_t nin, rdx_function **out);
 /*
  * Call f: FUNCTION(TUPLE body, args..., captured...) and one GETTUPLE per
  * result in outs[0..nout).  Arguments must match the placeholders' dtypes and
@@ -314,8 +313,8 @@ rdx_status rdx_function_call(rdx_graph *g, const rdx_function *f, const rdx_tens
                              size_t nargs, const rdx_tensor **outs, size_t nout);
 /* The spec's decorator in one step: dedupe args by identity, capture on them, call. */
 rdx_status rdx_function_apply(rdx_graph *g, rdx_function_builder fn, void *user,
-                              const rdx_tensor *const *args, size_t nargs,
-                              const rdx_tensor **outs, size_t *nout);
+                              const rdx_tensor *const *args, size_t nargs, const rdx_tensor **outs,
+                              size_t *nout);
 /* Number of results / the TUPLE body / inputs (placeholders + captured). */
 size_t rdx_function_nout(const rdx_function *f);
 const rdx_uop *rdx_function_body(const rdx_function *f);

@@ -117,8 +117,8 @@ static rdx_status rule(rdx_graph *g, const rdx_uop *u, const rdx_tensor *gu, con
             g, rdx_tensor_cast(g, rdx_tensor_cmpgt(g, a, b), u->dtype),
             rdx_tensor_muls(g, rdx_tensor_cast(g, rdx_tensor_cmpeq(g, a, b), u->dtype), 0.5));
         out[0] = unbroadcast(g, rdx_tensor_mul(g, gu, w), a);
-        out[1] = unbroadcast(
-            g, rdx_tensor_mul(g, gu, rdx_tensor_adds(g, rdx_tensor_neg(g, w), 1.0)), b);
+        out[1] =
+            unbroadcast(g, rdx_tensor_mul(g, gu, rdx_tensor_adds(g, rdx_tensor_neg(g, w), 1.0)), b);
         return RDX_OK;
     }
     case RDX_OP_RECIP:
@@ -215,8 +215,8 @@ static rdx_status rule(rdx_graph *g, const rdx_uop *u, const rdx_tensor *gu, con
             return RDX_OK;
         }
         case RDX_RED_MUL:
-            out[0] = rdx_tensor_div(g, t_broadcast_to(g, rdx_tensor_mul(g, gu, u), a->ndim, a->shape),
-                                    a);
+            out[0] = rdx_tensor_div(
+                g, t_broadcast_to(g, rdx_tensor_mul(g, gu, u), a->ndim, a->shape), a);
             return RDX_OK;
         default:
             break;

@@ -24,8 +24,9 @@ struct rdx_interp {
     size_t nb, cb;
     varbind *vars;
     size_t nvars, cvars;
-    void **results;
+    istore **results;
     size_t nres, cres;
+    iscache cache;
 };
 
 typedef struct scope {
@@ -59,7 +60,7 @@ void rdx_interp_release(rdx_interp *ip)
     if (!ip)
         return;
     for (size_t k = 0; k < ip->nres; k++)
-        free(ip->results[k]);
+        is_unref(ip->results[k]);
     ip->nres = 0;
 }
 
@@ -70,6 +71,7 @@ void rdx_interp_destroy(rdx_interp *ip)
     rdx_interp_release(ip);
     for (size_t k = 0; k < ip->nb; k++)
         is_unref(ip->b[k].st);
+    is_cache_free(&ip->cache);
     free(ip->b);
     free(ip->vars);
     free(ip->results);
@@ -113,8 +115,8 @@ rdx_status rdx_interp_bind(rdx_interp *ip, const rdx_uop *buf, const void *data,
     unsigned es = dt_size(buf->dtype);
     if (nbytes % es)
         return rdx_fail(RDX_ERR_INVALID,
-                        "interp: bind: %zu bytes is not a whole number of %u-byte elements",
-                        nbytes, es);
+                        "interp: bind: %zu bytes is not a whole number of %u-byte elements", nbytes,
+                        es);
     istore *st = is_alloc(nbytes);
     if (!st)
         return RDX_ERR_NOMEM;
@@ -154,8 +156,8 @@ static rdx_status push_var(varbind **v, size_t *n, size_t *c, const rdx_uop *var
 static rdx_status check_var_range(const rdx_uop *var, int64_t v)
 {
     if (v < var->arg.i || v > var->arg.j)
-        return rdx_fail(RDX_ERR_RANGE, "variable '%s' = %" PRId64 " is outside [%" PRId64
-                                       ", %" PRId64 "]",
+        return rdx_fail(RDX_ERR_RANGE,
+                        "variable '%s' = %" PRId64 " is outside [%" PRId64 ", %" PRId64 "]",
                         var->arg.str, v, var->arg.i, var->arg.j);
     return RDX_OK;
 }
@@ -249,8 +251,7 @@ static rdx_status ieval(const scope *s, const rdx_uop *u, int64_t *out)
 static rdx_status node_dims(const scope *s, const rdx_uop *u, int64_t *dims)
 {
     if (u->ndim > MAXD)
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "rank %u exceeds the interpreter's %d", u->ndim,
-                        MAXD);
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "rank %u exceeds the interpreter's %d", u->ndim, MAXD);
     for (uint32_t k = 0; k < u->ndim; k++) {
         rdx_status st = ieval(s, u->shape[k], &dims[k]);
         if (st)
@@ -506,8 +507,9 @@ static rdx_status eval_param_or_buffer(scope *s, const rdx_uop *u, const int64_t
             return rdx_fail(RDX_ERR_INVALID, "PARAM slot %" PRId64 ": argument dtype differs",
                             u->arg.i);
         if (a->nd != u->ndim)
-            return rdx_fail(RDX_ERR_INVALID, "PARAM slot %" PRId64 ": argument rank %u, expected %u",
-                            u->arg.i, a->nd, u->ndim);
+            return rdx_fail(RDX_ERR_INVALID,
+                            "PARAM slot %" PRId64 ": argument rank %u, expected %u", u->arg.i,
+                            a->nd, u->ndim);
         for (uint32_t k = 0; k < u->ndim; k++)
             if (a->dims[k] != dims[k])
                 return rdx_fail(RDX_ERR_INVALID,
@@ -604,8 +606,9 @@ static rdx_status eval_index(scope *s, const rdx_uop *u, const int64_t *dims, iv
             read_index(V(s, u->src[k + 1]), 0, &i);
             if (i < 0 || i >= t->dims[k]) {
                 iv_release(&view);
-                return rdx_fail(RDX_ERR_INVALID, "index %" PRId64 " out of range for axis %u of size %" PRId64,
-                                i, k, t->dims[k]);
+                return rdx_fail(RDX_ERR_INVALID,
+                                "index %" PRId64 " out of range for axis %u of size %" PRId64, i, k,
+                                t->dims[k]);
             }
             view.off += i * t->str[k];
         }
@@ -638,8 +641,9 @@ static rdx_status eval_index(scope *s, const rdx_uop *u, const int64_t *dims, iv
                 read_index(ix, 0, &i);
             if (i < 0 || i >= t->dims[k]) {
                 iv_release(out);
-                return rdx_fail(RDX_ERR_INVALID, "index %" PRId64 " out of range for axis %u of size %" PRId64,
-                                i, k, t->dims[k]);
+                return rdx_fail(RDX_ERR_INVALID,
+                                "index %" PRId64 " out of range for axis %u of size %" PRId64, i, k,
+                                t->dims[k]);
             }
             off += i * t->str[k];
         }
@@ -779,8 +783,7 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
             if (off[k] < 0 || off[k] + dims[k] > t->dims[k]) {
                 iv_release(out);
                 return rdx_fail(RDX_ERR_INVALID,
-                                "axis %u: offset %" PRId64 " + size %" PRId64
-                                " exceeds %" PRId64,
+                                "axis %u: offset %" PRId64 " + size %" PRId64 " exceeds %" PRId64,
                                 k, off[k], dims[k], t->dims[k]);
             }
             out->off += off[k] * t->str[k];
@@ -797,8 +800,7 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
         for (uint32_t k = 0; k < u->ndim; k++)
             if (off[k] < 0 || off[k] + t->dims[k] > dims[k])
                 return rdx_fail(RDX_ERR_INVALID,
-                                "axis %u: offset %" PRId64 " + size %" PRId64
-                                " exceeds %" PRId64,
+                                "axis %u: offset %" PRId64 " + size %" PRId64 " exceeds %" PRId64,
                                 k, off[k], t->dims[k], dims[k]);
         return eval_pad(t, off, u->ndim, dims, out);
     }
@@ -1005,8 +1007,7 @@ static rdx_status eval_roots(scope *s, const rdx_uop *const *roots, size_t n, iv
     return RDX_OK;
 }
 
-rdx_status rdx_interp_realize(rdx_interp *ip, const rdx_uop *const *roots, size_t n,
-                              rdx_array *out)
+rdx_status rdx_interp_realize(rdx_interp *ip, const rdx_uop *const *roots, size_t n, rdx_array *out)
 {
     for (size_t r = 0; r < n; r++)
         if (!roots[r])
@@ -1014,6 +1015,8 @@ rdx_status rdx_interp_realize(rdx_interp *ip, const rdx_uop *const *roots, size_
     ival *vals = calloc(n ? n : 1, sizeof *vals);
     if (!vals)
         return rdx_fail(RDX_ERR_NOMEM, "interp: out of memory");
+    iscache *outer = is_cache;
+    is_cache = &ip->cache;
     scope top = { .ip = ip };
     rdx_status st = eval_roots(&top, roots, n, vals);
     scope_free(&top);
@@ -1027,17 +1030,13 @@ rdx_status rdx_interp_realize(rdx_interp *ip, const rdx_uop *const *roots, size_
             continue;
         }
         ival d;
-        st = iv_dense(v, &d);
-        if (st)
+        if (iv_contig(v) && v->st->refs == 1) /* a value nothing else holds: no copy */
+            d = iv_ref(v);
+        else if ((st = iv_dense(v, &d)))
             break;
-        a->dtype = v->dt;
-        a->ndim = v->nd;
-        memcpy(a->dims, v->dims, sizeof a->dims);
-        a->numel = iv_numel(v);
-        size_t nb = (size_t)a->numel * dt_size(v->dt);
         if (ip->nres == ip->cres) {
             size_t nc = ip->cres ? ip->cres * 2 : 16;
-            void **nr = realloc(ip->results, nc * sizeof *nr);
+            istore **nr = realloc(ip->results, nc * sizeof *nr);
             if (!nr) {
                 iv_release(&d);
                 st = rdx_fail(RDX_ERR_NOMEM, "interp: out of memory");
@@ -1045,19 +1044,17 @@ rdx_status rdx_interp_realize(rdx_interp *ip, const rdx_uop *const *roots, size_
             }
             ip->results = nr, ip->cres = nc;
         }
-        a->data = malloc(nb ? nb : 1);
-        if (!a->data) {
-            iv_release(&d);
-            st = rdx_fail(RDX_ERR_NOMEM, "interp: out of memory");
-            break;
-        }
-        memcpy(a->data, iv_ptr(&d, 0), nb);
-        ip->results[ip->nres++] = a->data;
-        iv_release(&d);
+        a->dtype = v->dt;
+        a->ndim = v->nd;
+        memcpy(a->dims, v->dims, sizeof a->dims);
+        a->numel = iv_numel(v);
+        a->data = iv_ptr(&d, 0);
+        ip->results[ip->nres++] = d.st; /* keeps d's reference */
     }
     for (size_t r = 0; r < n; r++)
         iv_release(&vals[r]);
     free(vals);
+    is_cache = outer;
     return st;
 }
 

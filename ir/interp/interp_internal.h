@@ -18,8 +18,8 @@
 /* Reference-counted element storage. */
 typedef struct istore {
     int64_t refs;
-    size_t nbytes;
-    _Alignas(64) unsigned char data[];
+    size_t nbytes, cap;
+    _Alignas(16) unsigned char data[]; /* malloc alignment */
 } istore;
 
 /*
@@ -39,8 +39,17 @@ typedef struct ival {
 } ival;
 
 istore *is_alloc(size_t nbytes); /* zero-filled, refs 1; NULL + error on OOM */
+/* Large freed storages kept for reuse while an interpreter runs on this thread (fresh pages
+ * cost more than the arithmetic); owned by the interpreter, emptied by is_cache_free. */
+#define IS_CACHE_N 8
+typedef struct iscache {
+    istore *blk[IS_CACHE_N];
+    size_t n;
+} iscache;
+extern _Thread_local iscache *is_cache;
+void is_cache_free(iscache *c);
 void is_unref(istore *s);
-void iv_release(ival *v); /* drop the storage/tuple references */
+void iv_release(ival *v);   /* drop the storage/tuple references */
 ival iv_ref(const ival *v); /* a copy sharing the storage (refs++) */
 /* A fresh dense zeroed value of dtype dt and shape dims[0..nd). */
 rdx_status iv_new(ival *v, rdx_dtype dt, uint32_t nd, const int64_t *dims);

@@ -23,22 +23,60 @@ int dt_ishalf(rdx_dtype d)
     return d.scalar == RDX_FLOAT16 || d.scalar == RDX_BFLOAT16;
 }
 
+_Thread_local iscache *is_cache;
+
+enum { IS_CACHE_MIN = 1 << 20 };
+
 istore *is_alloc(size_t nbytes)
 {
+    iscache *c = is_cache;
+    if (c && nbytes >= IS_CACHE_MIN) {
+        for (size_t k = 0; k < c->n; k++) {
+            istore *s = c->blk[k];
+            if (s->cap >= nbytes && s->cap / 2 <= nbytes) {
+                c->blk[k] = c->blk[--c->n];
+                memset(s->data, 0, nbytes);
+                s->refs = 1;
+                s->nbytes = nbytes;
+                return s;
+            }
+        }
+    }
     istore *s = calloc(1, sizeof *s + nbytes + 1);
     if (!s) {
         rdx_fail(RDX_ERR_NOMEM, "interp: out of memory allocating %zu bytes", nbytes);
         return NULL;
     }
     s->refs = 1;
-    s->nbytes = nbytes;
+    s->nbytes = s->cap = nbytes;
     return s;
 }
 
 void is_unref(istore *s)
 {
-    if (s && --s->refs == 0)
-        free(s);
+    if (!s || --s->refs)
+        return;
+    iscache *c = is_cache;
+    if (c && s->cap >= IS_CACHE_MIN) {
+        if (c->n == IS_CACHE_N) { /* drop the smallest */
+            size_t m = 0;
+            for (size_t k = 1; k < c->n; k++)
+                if (c->blk[k]->cap < c->blk[m]->cap)
+                    m = k;
+            free(c->blk[m]);
+            c->blk[m] = c->blk[--c->n];
+        }
+        c->blk[c->n++] = s;
+        return;
+    }
+    free(s);
+}
+
+void is_cache_free(iscache *c)
+{
+    for (size_t k = 0; k < c->n; k++)
+        free(c->blk[k]);
+    c->n = 0;
 }
 
 void iv_release(ival *v)
@@ -222,12 +260,12 @@ ielem el_load(rdx_dtype d, const void *p)
 {
     ielem e = { 0, 0 };
     switch (d.scalar) {
-#define L_(S, T)                   \
-    case S: {                      \
-        T x;                       \
-        memcpy(&x, p, sizeof x);   \
-        e.i = (int64_t)x;          \
-        break;                     \
+#define L_(S, T)                 \
+    case S: {                    \
+        T x;                     \
+        memcpy(&x, p, sizeof x); \
+        e.i = (int64_t)x;        \
+        break;                   \
     }
         L_(RDX_BOOL, uint8_t)
         L_(RDX_INT8, int8_t)

@@ -71,9 +71,9 @@ static const rdx_tensor *window(rdx_graph *g, const rdx_tensor *x, int64_t i, in
 }
 
 /* Stack the kh*kw strided windows of x (..., H, W) padded by p: (..., KK, Ho, Wo). */
-static const rdx_tensor *unfold(rdx_graph *g, const char *op, const rdx_tensor *x,
-                                const int64_t *k, const int64_t *s, const int64_t *p,
-                                const int64_t *dil, double padval, int64_t *ho, int64_t *wo)
+static const rdx_tensor *unfold(rdx_graph *g, const char *op, const rdx_tensor *x, const int64_t *k,
+                                const int64_t *s, const int64_t *p, const int64_t *dil,
+                                double padval, int64_t *ho, int64_t *wo)
 {
     int64_t dims[TMAXD];
     if (!t_dims(g, op, x, dims))
@@ -90,8 +90,8 @@ static const rdx_tensor *unfold(rdx_graph *g, const char *op, const rdx_tensor *
     if (hp - dil[0] * (k[0] - 1) - 1 < 0 || wp - dil[1] * (k[1] - 1) - 1 < 0) {
         char sx[128];
         return t_fail(g, RDX_ERR_INVALID,
-                      "%s: kernel %" PRId64 "x%" PRId64 " does not fit input %s with padding %" PRId64
-                      "x%" PRId64,
+                      "%s: kernel %" PRId64 "x%" PRId64
+                      " does not fit input %s with padding %" PRId64 "x%" PRId64,
                       op, k[0], k[1], t_shape_str(x, sx, sizeof sx), p[0], p[1]);
     }
     if (k[0] * k[1] > 4096)
@@ -120,7 +120,8 @@ const rdx_tensor *rdx_tensor_conv2d(rdx_graph *g, const rdx_tensor *x, const rdx
     char sx[128], sw[128];
     int64_t xd[TMAXD], wd[TMAXD];
     if (x->ndim != 4 || w->ndim != 4)
-        return t_fail(g, RDX_ERR_INVALID, "conv2d: needs x (N,C,H,W) and w (O,C/g,KH,KW), got %s and %s",
+        return t_fail(g, RDX_ERR_INVALID,
+                      "conv2d: needs x (N,C,H,W) and w (O,C/g,KH,KW), got %s and %s",
                       t_shape_str(x, sx, sizeof sx), t_shape_str(w, sw, sizeof sw));
     if (!t_dims(g, "conv2d", x, xd) || !t_dims(g, "conv2d", w, wd))
         return NULL;
@@ -130,7 +131,8 @@ const rdx_tensor *rdx_tensor_conv2d(rdx_graph *g, const rdx_tensor *x, const rdx
                       "conv2d: channels do not match: x %s, w %s, groups %" PRId64,
                       t_shape_str(x, sx, sizeof sx), t_shape_str(w, sw, sizeof sw), G);
     int64_t ho, wo, k[2] = { wd[2], wd[3] };
-    const rdx_tensor *cols = unfold(g, "conv2d", x, k, o.stride, o.padding, o.dilation, 0, &ho, &wo);
+    const rdx_tensor *cols =
+        unfold(g, "conv2d", x, k, o.stride, o.padding, o.dilation, 0, &ho, &wo);
     if (!cols)
         return NULL;
     int64_t N = xd[0], Cg = wd[1], O = wd[0], Og = O / G, KK = k[0] * k[1];
@@ -209,8 +211,7 @@ const rdx_tensor *rdx_tensor_log_softmax(rdx_graph *g, const rdx_tensor *a, int 
 }
 
 const rdx_tensor *rdx_tensor_layernorm(rdx_graph *g, const rdx_tensor *x, uint32_t naxes,
-                                       const rdx_tensor *weight, const rdx_tensor *bias,
-                                       double eps)
+                                       const rdx_tensor *weight, const rdx_tensor *bias, double eps)
 {
     if (!x || g->err)
         return NULL;
@@ -221,8 +222,8 @@ const rdx_tensor *rdx_tensor_layernorm(rdx_graph *g, const rdx_tensor *x, uint32
         ax[k] = (int)(x->ndim - naxes + k);
     const rdx_tensor *m = rdx_tensor_mean(g, x, naxes, ax, 1);
     const rdx_tensor *v = rdx_tensor_var(g, x, naxes, ax, 1, 0);
-    const rdx_tensor *y = rdx_tensor_mul(g, rdx_tensor_sub(g, x, m),
-                                         rdx_tensor_rsqrt(g, rdx_tensor_adds(g, v, eps)));
+    const rdx_tensor *y =
+        rdx_tensor_mul(g, rdx_tensor_sub(g, x, m), rdx_tensor_rsqrt(g, rdx_tensor_adds(g, v, eps)));
     if (weight)
         y = rdx_tensor_mul(g, y, weight);
     if (bias)
@@ -254,13 +255,15 @@ const rdx_tensor *rdx_tensor_cross_entropy(rdx_graph *g, const rdx_tensor *logit
     char sl[128], st[128];
     int64_t n = rdx_tensor_dim(logits, 0), c = rdx_tensor_dim(logits, 1);
     if (logits->ndim != 2 || target->ndim != 1 || n < 0 || c < 1 || rdx_tensor_dim(target, 0) != n)
-        return t_fail(g, RDX_ERR_INVALID, "cross_entropy: needs logits (N,C) and target (N,), got %s and %s",
+        return t_fail(g, RDX_ERR_INVALID,
+                      "cross_entropy: needs logits (N,C) and target (N,), got %s and %s",
                       t_shape_str(logits, sl, sizeof sl), t_shape_str(target, st, sizeof st));
     const rdx_tensor *ls = rdx_tensor_log_softmax(g, logits, 1);
     const rdx_tensor *oh = rdx_tensor_one_hot(g, target, c, ls ? ls->dtype : t_f32());
     int one = 1;
-    return rdx_tensor_neg(g, rdx_tensor_mean(g, rdx_tensor_sum(g, rdx_tensor_mul(g, ls, oh), 1, &one, 0),
-                                             0, NULL, 0));
+    return rdx_tensor_neg(
+        g,
+        rdx_tensor_mean(g, rdx_tensor_sum(g, rdx_tensor_mul(g, ls, oh), 1, &one, 0), 0, NULL, 0));
 }
 
 const rdx_tensor *rdx_tensor_gather(rdx_graph *g, const rdx_tensor *t, const rdx_tensor *idx)
@@ -270,7 +273,8 @@ const rdx_tensor *rdx_tensor_gather(rdx_graph *g, const rdx_tensor *t, const rdx
     char s1[128], s2[128];
     int64_t K = rdx_tensor_dim(t, 0), D = rdx_tensor_dim(idx, 0);
     if (t->ndim != 1 || idx->ndim != 1 || K < 1 || D < 0 || !rdx_dtype_is_int(idx->dtype))
-        return t_fail(g, RDX_ERR_INVALID, "gather: needs t (K,) and integer idx (D,), got %s and %s",
+        return t_fail(g, RDX_ERR_INVALID,
+                      "gather: needs t (K,) and integer idx (D,), got %s and %s",
                       t_shape_str(t, s1, sizeof s1), t_shape_str(idx, s2, sizeof s2));
     int64_t k1[2] = { K, 1 }, d1[2] = { 1, D };
     const rdx_tensor *pos = rdx_tensor_reshape(g, rdx_tensor_arange(g, K), 2, k1);
@@ -299,7 +303,8 @@ const rdx_tensor *rdx_tensor_scatter_add(rdx_graph *g, const rdx_tensor *t, cons
         rdx_tensor_cast(g, rdx_tensor_cmpeq(g, pos, rdx_tensor_reshape(g, idx, 2, d1)), t->dtype);
     int one = 1;
     return rdx_tensor_add(
-        g, t, rdx_tensor_sum(g, rdx_tensor_mul(g, mask, rdx_tensor_reshape(g, val, 2, d1)), 1, &one, 0));
+        g, t,
+        rdx_tensor_sum(g, rdx_tensor_mul(g, mask, rdx_tensor_reshape(g, val, 2, d1)), 1, &one, 0));
 }
 
 const rdx_tensor *rdx_tensor_embedding(rdx_graph *g, const rdx_tensor *weight,

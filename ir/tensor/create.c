@@ -162,8 +162,8 @@ const rdx_tensor *rdx_tensor_arange_range(rdx_graph *g, double start, double sto
     if (g->err)
         return NULL;
     if (step == 0 || !isfinite(start) || !isfinite(stop) || !isfinite(step))
-        return t_fail(g, RDX_ERR_INVALID, "arange: bad range start=%g stop=%g step=%g", start,
-                      stop, step);
+        return t_fail(g, RDX_ERR_INVALID, "arange: bad range start=%g stop=%g step=%g", start, stop,
+                      step);
     double cnt = ceil((stop - start) / step);
     int64_t n = cnt > 0 ? (int64_t)cnt : 0;
     const rdx_tensor *a = rdx_tensor_cast(g, rdx_tensor_arange(g, n), dt);
@@ -175,8 +175,7 @@ const rdx_tensor *rdx_tensor_eye(rdx_graph *g, int64_t n, rdx_dtype dt)
     const rdx_tensor *a = rdx_tensor_arange(g, n);
     int64_t r[2] = { n, 1 }, c[2] = { 1, n };
     return rdx_tensor_cast(
-        g, rdx_tensor_cmpeq(g, rdx_tensor_reshape(g, a, 2, r), rdx_tensor_reshape(g, a, 2, c)),
-        dt);
+        g, rdx_tensor_cmpeq(g, rdx_tensor_reshape(g, a, 2, r), rdx_tensor_reshape(g, a, 2, c)), dt);
 }
 
 const rdx_uop *rdx_graph_var(rdx_graph *g, const char *name, int64_t lo, int64_t hi)

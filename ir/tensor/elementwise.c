@@ -86,14 +86,16 @@ static int prepare(rdx_graph *g, const char *op, const rdx_tensor **a, const rdx
     char da[32], db[32];
     if (d.scalar == RDX_VOID || (*a)->dtype.scalar == RDX_VOID || (*b)->dtype.scalar == RDX_VOID) {
         t_fail(g, RDX_ERR_INVALID, "%s: dtypes %s and %s do not promote", op,
-               rdx_dtype_str((*a)->dtype, da, sizeof da), rdx_dtype_str((*b)->dtype, db, sizeof db));
+               rdx_dtype_str((*a)->dtype, da, sizeof da),
+               rdx_dtype_str((*b)->dtype, db, sizeof db));
         return 0;
     }
     if (p == TO_FLOAT && !rdx_dtype_is_float(d))
         d = t_f32();
     if (p == INT_ONLY && rdx_dtype_is_float(d)) {
         t_fail(g, RDX_ERR_INVALID, "%s: needs integer operands, got %s and %s", op,
-               rdx_dtype_str((*a)->dtype, da, sizeof da), rdx_dtype_str((*b)->dtype, db, sizeof db));
+               rdx_dtype_str((*a)->dtype, da, sizeof da),
+               rdx_dtype_str((*b)->dtype, db, sizeof db));
         return 0;
     }
     if (!rdx_dtype_eq((*a)->dtype, d))
@@ -109,13 +111,12 @@ static int prepare(rdx_graph *g, const char *op, const rdx_tensor **a, const rdx
     return *a && *b;
 }
 
-#define BINARY(NAME, P, BUILD)                                                        \
-    const rdx_tensor *rdx_tensor_##NAME(rdx_graph *g, const rdx_tensor *a,            \
-                                        const rdx_tensor *b)                          \
-    {                                                                                 \
-        if (!prepare(g, #NAME, &a, &b, P))                                            \
-            return NULL;                                                              \
-        return t_chk(g, #NAME, BUILD);                                                \
+#define BINARY(NAME, P, BUILD)                                                                  \
+    const rdx_tensor *rdx_tensor_##NAME(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b) \
+    {                                                                                           \
+        if (!prepare(g, #NAME, &a, &b, P))                                                      \
+            return NULL;                                                                        \
+        return t_chk(g, #NAME, BUILD);                                                          \
     }
 
 BINARY(add, PROMOTE, rdx_ir_add(g->ir, a, b))
@@ -245,8 +246,7 @@ const rdx_uop *t_unary_param(rdx_graph *g, const rdx_tensor *a)
     return shape ? rdx_ir_node(g->ir, RDX_OP_PARAM, &shape, 1, &arg) : NULL;
 }
 
-const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f,
-                               const rdx_tensor *a)
+const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f, const rdx_tensor *a)
 {
     a = to_float(g, a);
     if (!a || g->err)
@@ -330,16 +330,16 @@ const rdx_tensor *rdx_tensor_sigmoid(rdx_graph *g, const rdx_tensor *a)
 const rdx_tensor *rdx_tensor_tanh(rdx_graph *g, const rdx_tensor *a)
 {
     a = to_float(g, a);
-    return rdx_tensor_adds(g, rdx_tensor_muls(g, rdx_tensor_sigmoid(g, rdx_tensor_muls(g, a, 2)), 2),
-                           -1);
+    return rdx_tensor_adds(
+        g, rdx_tensor_muls(g, rdx_tensor_sigmoid(g, rdx_tensor_muls(g, a, 2)), 2), -1);
 }
 
 const rdx_tensor *rdx_tensor_gelu(rdx_graph *g, const rdx_tensor *a)
 {
     a = to_float(g, a);
     const rdx_tensor *x3 = rdx_tensor_mul(g, rdx_tensor_mul(g, a, a), a);
-    const rdx_tensor *in = rdx_tensor_muls(g, rdx_tensor_add(g, a, rdx_tensor_muls(g, x3, 0.044715)),
-                                           sqrt(2 / M_PI));
+    const rdx_tensor *in =
+        rdx_tensor_muls(g, rdx_tensor_add(g, a, rdx_tensor_muls(g, x3, 0.044715)), sqrt(2 / M_PI));
     return rdx_tensor_mul(g, rdx_tensor_muls(g, a, 0.5),
                           rdx_tensor_adds(g, rdx_tensor_tanh(g, in), 1.0));
 }

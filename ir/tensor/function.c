@@ -60,8 +60,9 @@ static rdx_status capture(rdx_graph *g, rdx_function_builder fn, void *user,
     if (g->err)
         return g->err;
     if (nout == 0 || nout > RDX_FUNCTION_MAX_OUT)
-        return t_status(g, rdx_fail(RDX_ERR_INVALID, "function: the builder returned %zu results (1..%d)",
-                                    nout, RDX_FUNCTION_MAX_OUT));
+        return t_status(g, rdx_fail(RDX_ERR_INVALID,
+                                    "function: the builder returned %zu results (1..%d)", nout,
+                                    RDX_FUNCTION_MAX_OUT));
     for (size_t k = 0; k < nout; k++)
         if (!outs[k])
             return t_status(g, rdx_fail(RDX_ERR_INVALID, "function: result %zu is NULL", k));
@@ -126,8 +127,7 @@ done:
 }
 
 rdx_status rdx_function_capture(rdx_graph *g, rdx_function_builder fn, void *user,
-                                const rdx_tensor *const *examples, size_t nin,
-                                rdx_function **out)
+                                const rdx_tensor *const *examples, size_t nin, rdx_function **out)
 {
     size_t map[256];
     if (nin > 256)
@@ -140,6 +140,9 @@ rdx_status rdx_function_capture(rdx_graph *g, rdx_function_builder fn, void *use
 rdx_status rdx_function_call(rdx_graph *g, const rdx_function *f, const rdx_tensor *const *args,
                              size_t nargs, const rdx_tensor **outs, size_t nout)
 {
+    if (nout > f->nout)
+        return t_status(g, rdx_fail(RDX_ERR_INVALID, "function call: %zu results asked, it has %zu",
+                                    nout, f->nout));
     for (size_t k = 0; k < nout; k++)
         outs[k] = NULL;
     if (g->err)
@@ -147,9 +150,6 @@ rdx_status rdx_function_call(rdx_graph *g, const rdx_function *f, const rdx_tens
     if (nargs != f->nin)
         return t_status(g, rdx_fail(RDX_ERR_INVALID, "function call: %zu arguments, expected %zu",
                                     nargs, f->nin));
-    if (nout > f->nout)
-        return t_status(g, rdx_fail(RDX_ERR_INVALID, "function call: %zu results asked, it has %zu",
-                                    nout, f->nout));
     size_t ns = 1 + f->nin + f->ncap;
     const rdx_uop **src = malloc(ns * sizeof *src);
     if (!src)
@@ -207,8 +207,8 @@ rdx_status rdx_function_call(rdx_graph *g, const rdx_function *f, const rdx_tens
 }
 
 rdx_status rdx_function_apply(rdx_graph *g, rdx_function_builder fn, void *user,
-                              const rdx_tensor *const *args, size_t nargs,
-                              const rdx_tensor **outs, size_t *nout)
+                              const rdx_tensor *const *args, size_t nargs, const rdx_tensor **outs,
+                              size_t *nout)
 {
     if (nargs > 256)
         return t_status(g, rdx_fail(RDX_ERR_INVALID, "function: too many inputs"));

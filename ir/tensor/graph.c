@@ -132,8 +132,8 @@ rdx_status rdx_tensor_assign_data(rdx_graph *g, const rdx_tensor *t, const void 
     if (!t || t->op != RDX_OP_BUFFER || !rdx_interp_bound(g->ip, t, &have))
         return rdx_fail(RDX_ERR_INVALID, "assign_data: not a tensor made from host data");
     if (have != nbytes)
-        return rdx_fail(RDX_ERR_INVALID, "assign_data: %zu bytes given, the tensor has %zu",
-                        nbytes, have);
+        return rdx_fail(RDX_ERR_INVALID, "assign_data: %zu bytes given, the tensor has %zu", nbytes,
+                        have);
     return rdx_interp_bind(g->ip, t, data, nbytes);
 }
 

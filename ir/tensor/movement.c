@@ -42,9 +42,9 @@ const rdx_tensor *rdx_tensor_reshape(rdx_graph *g, const rdx_tensor *a, uint32_t
         if (dims[k] == -1 && infer < 0)
             infer = (int)k;
         else if (dims[k] < 0)
-            return t_fail(g, RDX_ERR_INVALID, "reshape: bad target dimension %" PRId64
-                                              " for shape %s",
-                          dims[k], t_shape_str(a, sa, sizeof sa));
+            return t_fail(g, RDX_ERR_INVALID,
+                          "reshape: bad target dimension %" PRId64 " for shape %s", dims[k],
+                          t_shape_str(a, sa, sizeof sa));
         else
             prod *= dims[k];
     }
@@ -83,8 +83,9 @@ const rdx_tensor *rdx_tensor_permute(rdx_graph *g, const rdx_tensor *a, const in
     for (uint32_t k = 0; k < a->ndim; k++) {
         int ax = order[k] < 0 ? order[k] + (int)a->ndim : order[k];
         if (ax < 0 || ax >= (int)a->ndim || seen[ax]++)
-            return t_fail(g, RDX_ERR_INVALID, "permute: order is not a permutation of the %u axes of %s",
-                          a->ndim, t_shape_str(a, sa, sizeof sa));
+            return t_fail(g, RDX_ERR_INVALID,
+                          "permute: order is not a permutation of the %u axes of %s", a->ndim,
+                          t_shape_str(a, sa, sizeof sa));
         o[k] = ax;
     }
     rdx_arg arg = rdx_arg_none();
@@ -124,9 +125,8 @@ const rdx_tensor *rdx_tensor_expand(rdx_graph *g, const rdx_tensor *a, uint32_t 
             int64_t v;
             int known = rdx_uop_dim(a, k - sh, &v);
             if (dims[k] < 0 || (known && v != 1 && v != dims[k]))
-                return t_fail(g, RDX_ERR_INVALID,
-                              "expand: axis %u of %s is neither 1 nor %" PRId64, k - sh,
-                              t_shape_str(a, sa, sizeof sa), dims[k]);
+                return t_fail(g, RDX_ERR_INVALID, "expand: axis %u of %s is neither 1 nor %" PRId64,
+                              k - sh, t_shape_str(a, sa, sizeof sa), dims[k]);
         }
     }
     return t_broadcast_to(g, a, ndim, d);
@@ -154,7 +154,8 @@ const rdx_tensor *rdx_tensor_pad(rdx_graph *g, const rdx_tensor *a, const int64_
     rdx_dtype b = rdx_dtype_of(RDX_BOOL);
     const rdx_tensor *t = rdx_tensor_full(g, b, a->ndim, dims, 1);
     const rdx_uop *ms[3] = { t, s[1], s[2] };
-    const rdx_tensor *mask = t ? t_chk(g, "pad", rdx_ir_node(g->ir, RDX_OP_PAD, ms, 3, NULL)) : NULL;
+    const rdx_tensor *mask =
+        t ? t_chk(g, "pad", rdx_ir_node(g->ir, RDX_OP_PAD, ms, 3, NULL)) : NULL;
     return rdx_tensor_where(g, mask, p, rdx_tensor_const(g, a->dtype, value));
 }
 
@@ -195,7 +196,8 @@ const rdx_tensor *rdx_tensor_slice(rdx_graph *g, const rdx_tensor *a, int axis, 
         end += n;
     if (step < 1 || start < 0 || end > n || end < start)
         return t_fail(g, RDX_ERR_INVALID,
-                      "slice: [%" PRId64 ":%" PRId64 ":%" PRId64 "] is invalid for axis %d of size %" PRId64,
+                      "slice: [%" PRId64 ":%" PRId64 ":%" PRId64
+                      "] is invalid for axis %d of size %" PRId64,
                       start, end, step, axis, n);
     int64_t st[TMAXD] = { 0 }, en[TMAXD];
     memcpy(en, dims, sizeof en);
@@ -366,7 +368,8 @@ rdx_status rdx_tensor_split(rdx_graph *g, const rdx_tensor *a, int axis, const i
     int64_t sum = 0;
     for (size_t k = 0; k < n; k++) {
         if (sizes[k] < 0)
-            return t_status(g, rdx_fail(RDX_ERR_INVALID, "split: negative size %" PRId64, sizes[k]));
+            return t_status(g,
+                            rdx_fail(RDX_ERR_INVALID, "split: negative size %" PRId64, sizes[k]));
         sum += sizes[k];
     }
     if (sum != dims[ax]) {

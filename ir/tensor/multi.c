@@ -68,7 +68,8 @@ const rdx_tensor *rdx_tensor_replicated(rdx_graph *g, const rdx_tensor *t)
     if (!t || g->err)
         return NULL;
     if (!t->device || t->device->n < 2 || t->axis != 0)
-        return t_fail(g, RDX_ERR_INVALID, "replicated: needs a tensor sharded on axis 0 of a device tuple");
+        return t_fail(g, RDX_ERR_INVALID,
+                      "replicated: needs a tensor sharded on axis 0 of a device tuple");
     const rdx_tensor *zero = rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 0);
     return rdx_tensor_index(g, t, 1, &zero);
 }

@@ -49,8 +49,8 @@ static int norm_axes(rdx_graph *g, const char *op, const rdx_tensor *a, uint32_t
     return n;
 }
 
-static const rdx_tensor *reduce_op(rdx_graph *g, const char *op, const rdx_tensor *a,
-                                   rdx_redop r, uint32_t naxes, const int *axes, int keepdim)
+static const rdx_tensor *reduce_op(rdx_graph *g, const char *op, const rdx_tensor *a, rdx_redop r,
+                                   uint32_t naxes, const int *axes, int keepdim)
 {
     if (!a || g->err)
         return NULL;
@@ -82,20 +82,20 @@ static const rdx_tensor *sum_input(rdx_graph *g, const rdx_tensor *a)
     return a;
 }
 
-const rdx_tensor *rdx_tensor_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim)
+const rdx_tensor *rdx_tensor_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim)
 {
     return reduce_op(g, "sum", sum_input(g, a), RDX_RED_ADD, naxes, axes, keepdim);
 }
 
-const rdx_tensor *rdx_tensor_max(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim)
+const rdx_tensor *rdx_tensor_max(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim)
 {
     return reduce_op(g, "max", a, RDX_RED_MAX, naxes, axes, keepdim);
 }
 
-const rdx_tensor *rdx_tensor_min(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim)
+const rdx_tensor *rdx_tensor_min(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim)
 {
     return reduce_op(g, "min", a, RDX_RED_MIN, naxes, axes, keepdim);
 }
@@ -107,8 +107,8 @@ const rdx_tensor *rdx_tensor_prod(rdx_graph *g, const rdx_tensor *a, uint32_t na
 }
 
 /* Number of elements reduced, as a scalar of dtype dt (symbolic sizes become a CAST). */
-static const rdx_tensor *count_of(rdx_graph *g, const char *op, const rdx_tensor *a,
-                                  uint32_t naxes, const int *axes, rdx_dtype dt, int correction)
+static const rdx_tensor *count_of(rdx_graph *g, const char *op, const rdx_tensor *a, uint32_t naxes,
+                                  const int *axes, rdx_dtype dt, int correction)
 {
     int64_t ax[TMAXD];
     int n = norm_axes(g, op, a, naxes, axes, ax);
@@ -143,8 +143,8 @@ const rdx_tensor *rdx_tensor_mean(rdx_graph *g, const rdx_tensor *a, uint32_t na
     return rdx_tensor_div(g, s, count_of(g, "mean", a, naxes, axes, a->dtype, 0));
 }
 
-const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim, int correction)
+const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim, int correction)
 {
     a = float_of(g, a);
     if (!a || g->err)
@@ -155,8 +155,8 @@ const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t nax
     return rdx_tensor_div(g, s, count_of(g, "var", a, naxes, axes, a->dtype, correction));
 }
 
-const rdx_tensor *rdx_tensor_std(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
-                                 const int *axes, int keepdim, int correction)
+const rdx_tensor *rdx_tensor_std(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim, int correction)
 {
     return rdx_tensor_sqrt(g, rdx_tensor_var(g, a, naxes, axes, keepdim, correction));
 }
@@ -178,9 +178,11 @@ const rdx_tensor *rdx_tensor_argmax(rdx_graph *g, const rdx_tensor *a, int axis,
     int64_t sh[TMAXD];
     for (uint32_t k = 0; k < a->ndim; k++)
         sh[k] = (int)k == ax ? n : 1;
-    const rdx_tensor *w = rdx_tensor_reshape(
-        g, rdx_tensor_add(g, rdx_tensor_neg(g, rdx_tensor_arange(g, n)), rdx_tensor_const(g, i32, (double)n)),
-        a->ndim, sh);
+    const rdx_tensor *w =
+        rdx_tensor_reshape(g,
+                           rdx_tensor_add(g, rdx_tensor_neg(g, rdx_tensor_arange(g, n)),
+                                          rdx_tensor_const(g, i32, (double)n)),
+                           a->ndim, sh);
     const rdx_tensor *best = rdx_tensor_max(g, rdx_tensor_mul(g, mask, w), 1, &ax, keepdim);
     return rdx_tensor_sub(g, rdx_tensor_const(g, i32, (double)n), best);
 }

@@ -146,8 +146,7 @@ int t_transcendental(rdx_graph *g, const rdx_uop *u, int *which)
 }
 
 /* PARAM nodes of body (not inside nested bodies) -> args[slot]. */
-static rdx_status call_map(const rdx_uop *body, const rdx_uop *const *args, size_t nargs,
-                           t_map *m)
+static rdx_status call_map(const rdx_uop *body, const rdx_uop *const *args, size_t nargs, t_map *m)
 {
     const rdx_uop **order;
     size_t n;

@@ -15,9 +15,9 @@
 #define TMAXD 16
 
 struct rdx_function {
-    const rdx_uop *body; /* TUPLE over PARAMs */
-    size_t nin;          /* placeholders */
-    const rdx_uop **params; /* PARAM nodes 0..nin+ncap */
+    const rdx_uop *body;      /* TUPLE over PARAMs */
+    size_t nin;               /* placeholders */
+    const rdx_uop **params;   /* PARAM nodes 0..nin+ncap */
     const rdx_uop **captured; /* the BUFFERs turned into PARAMs nin.. */
     size_t ncap;
     size_t nout;
@@ -65,8 +65,7 @@ const rdx_tensor *t_reduce(rdx_graph *g, const rdx_tensor *a, rdx_redop op, uint
                            const int64_t *axes);
 /* Wrap a one-input ir decomposition as FUNCTION(TUPLE(f(PARAM0)), a) -> GETTUPLE 0. */
 typedef const rdx_uop *(*t_unary_decomp)(rdx_ir_ctx *, const rdx_uop *);
-const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f,
-                               const rdx_tensor *a);
+const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f, const rdx_tensor *a);
 /* The PARAM placeholder used by t_wrap_unary for a's shape/dtype. */
 const rdx_uop *t_unary_param(rdx_graph *g, const rdx_tensor *a);
 /* Make a storage (BUFFER + STORE + AFTER) holding a value, for LOAD. */

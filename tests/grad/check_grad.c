@@ -43,10 +43,10 @@ static const rdx_tensor *cst(rdx_graph *g, double v)
 }
 
 /* ---- the functions under test */
-#define U(NAME, EXPR)                                                          \
+#define U(NAME, EXPR)                                                       \
     static const rdx_tensor *NAME(rdx_graph *g, const rdx_tensor *const *p) \
-    {                                                                          \
-        return EXPR;                                                           \
+    {                                                                       \
+        return EXPR;                                                        \
     }
 
 U(f_neg, rdx_tensor_neg(g, p[0]))
@@ -66,14 +66,17 @@ U(f_relu, rdx_tensor_relu(g, p[0]))
 U(f_abs, rdx_tensor_abs(g, p[0]))
 U(f_clamp, rdx_tensor_clamp(g, p[0], -0.5, 0.5))
 U(f_pow, rdx_tensor_pow(g, p[0], p[1]))
-U(f_cast, rdx_tensor_muls(g, rdx_tensor_cast(g, rdx_tensor_cast(g, p[0], rdx_dtype_of(RDX_FLOAT32)), F64()), 3))
+U(f_cast,
+  rdx_tensor_muls(g, rdx_tensor_cast(g, rdx_tensor_cast(g, p[0], rdx_dtype_of(RDX_FLOAT32)), F64()),
+                  3))
 U(f_add, rdx_tensor_add(g, p[0], p[1]))
 U(f_sub, rdx_tensor_sub(g, p[0], p[1]))
 U(f_mul, rdx_tensor_mul(g, p[0], p[1]))
 U(f_div, rdx_tensor_div(g, p[0], p[1]))
 U(f_max, rdx_tensor_maximum(g, p[0], p[1]))
 U(f_min, rdx_tensor_minimum(g, p[0], p[1]))
-U(f_where, rdx_tensor_where(g, rdx_tensor_cmplt(g, p[0], cst(g, 0)), rdx_tensor_mul(g, p[0], p[1]), p[1]))
+U(f_where,
+  rdx_tensor_where(g, rdx_tensor_cmplt(g, p[0], cst(g, 0)), rdx_tensor_mul(g, p[0], p[1]), p[1]))
 U(f_reshape, rdx_tensor_mul(g, rdx_tensor_reshape(g, p[0], 2, (int64_t[]){ 3, 4 }), p[1]))
 U(f_permute, rdx_tensor_mul(g, rdx_tensor_permute(g, p[0], (int[]){ 2, 0, 1 }), p[1]))
 U(f_expand, rdx_tensor_mul(g, rdx_tensor_expand(g, p[0], 2, (int64_t[]){ 3, 4 }), p[1]))
@@ -83,7 +86,11 @@ U(f_flip, rdx_tensor_mul(g, rdx_tensor_flip(g, p[0], 1, (int[]){ 1 }), p[1]))
 U(f_slice, rdx_tensor_slice(g, p[0], 1, 1, 6, 2))
 U(f_stack, rdx_tensor_stack(g, (const rdx_tensor *[]){ p[0], rdx_tensor_mul(g, p[0], p[1]) }, 2, 1))
 U(f_cat, rdx_tensor_cat(g, (const rdx_tensor *[]){ p[0], p[1] }, 2, 0))
-U(f_index, rdx_tensor_index(g, p[0], 2, (const rdx_tensor *[]){ rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 1), rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 3 }, (int32_t[]){ 2, 0, 2 }) }))
+U(f_index, rdx_tensor_index(g, p[0], 2,
+                            (const rdx_tensor *[]){ rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 1),
+                                                    rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32),
+                                                                         1, (int64_t[]){ 3 },
+                                                                         (int32_t[]){ 2, 0, 2 }) }))
 U(f_sum, rdx_tensor_sum(g, rdx_tensor_mul(g, p[0], p[0]), 1, (int[]){ 1 }, 0))
 U(f_rmax, rdx_tensor_max(g, p[0], 1, (int[]){ 0 }, 1))
 U(f_rmin, rdx_tensor_min(g, p[0], 1, (int[]){ 1 }, 0))
@@ -97,10 +104,19 @@ U(f_logsoftmax, rdx_tensor_log_softmax(g, p[0], 0))
 U(f_layernorm, rdx_tensor_layernorm(g, p[0], 1, p[1], NULL, 1e-5))
 U(f_matmul, rdx_tensor_matmul(g, p[0], p[1]))
 U(f_bmm, rdx_tensor_matmul(g, p[0], p[1]))
-U(f_gather, rdx_tensor_gather(g, p[0], rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 4 }, (int32_t[]){ 3, 0, 3, 1 })))
-U(f_scatter, rdx_tensor_scatter_add(g, p[0], rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 3 }, (int32_t[]){ 1, 1, 4 }), p[1]))
-U(f_embedding, rdx_tensor_embedding(g, p[0], rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 3 }, (int32_t[]){ 2, 0, 2 })))
-U(f_xent, rdx_tensor_cross_entropy(g, p[0], rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 3 }, (int32_t[]){ 1, 0, 3 })))
+U(f_gather, rdx_tensor_gather(g, p[0],
+                              rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 4 },
+                                                   (int32_t[]){ 3, 0, 3, 1 })))
+U(f_scatter, rdx_tensor_scatter_add(g, p[0],
+                                    rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1,
+                                                         (int64_t[]){ 3 }, (int32_t[]){ 1, 1, 4 }),
+                                    p[1]))
+U(f_embedding, rdx_tensor_embedding(g, p[0],
+                                    rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1,
+                                                         (int64_t[]){ 3 }, (int32_t[]){ 2, 0, 2 })))
+U(f_xent, rdx_tensor_cross_entropy(g, p[0],
+                                   rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT32), 1,
+                                                        (int64_t[]){ 3 }, (int32_t[]){ 1, 0, 3 })))
 U(f_cbackward, rdx_tensor_mul(g, rdx_tensor_contiguous_backward(g, rdx_tensor_exp(g, p[0])), p[0]))
 
 static const rdx_tensor *f_conv(rdx_graph *g, const rdx_tensor *const *p)
@@ -236,13 +252,17 @@ static void run_case(const gcase *c)
             double x0 = data[k][i], l[2];
             for (int s = 0; s < 2; s++) {
                 data[k][i] = x0 + (s ? -h : h);
-                ck_assert_int_eq(rdx_tensor_assign_data(g, p[k], data[k], sizeof(double) * (size_t)numel[k]), RDX_OK);
+                ck_assert_int_eq(
+                    rdx_tensor_assign_data(g, p[k], data[k], sizeof(double) * (size_t)numel[k]),
+                    RDX_OK);
                 rdx_array la;
                 ck_assert_int_eq(rdx_tensor_realize(g, loss, &la), RDX_OK);
                 l[s] = rdx_array_get(&la, 0);
             }
             data[k][i] = x0;
-            ck_assert_int_eq(rdx_tensor_assign_data(g, p[k], data[k], sizeof(double) * (size_t)numel[k]), RDX_OK);
+            ck_assert_int_eq(
+                rdx_tensor_assign_data(g, p[k], data[k], sizeof(double) * (size_t)numel[k]),
+                RDX_OK);
             double fd = (l[0] - l[1]) / (2 * h), an = rdx_array_get(&ga[k], i);
             ck_assert_msg(fabs(fd - an) <= c->tol * (1 + fabs(fd)) + 2e-7,
                           "%s: d/dp%d[%lld] analytic %.12g, finite difference %.12g", c->name, k,
@@ -284,7 +304,8 @@ START_TEST(detach_stops_and_unused_params_get_zeros)
         ck_assert_double_eq(rdx_array_get(&rc, k), 0);
     }
     /* CONTIGUOUSBACKWARD puts a CONTIGUOUS on the gradient path */
-    const rdx_tensor *l2 = rdx_tensor_sum(g, rdx_tensor_contiguous_backward(g, rdx_tensor_mul(g, A, A)), 0, NULL, 0);
+    const rdx_tensor *l2 =
+        rdx_tensor_sum(g, rdx_tensor_contiguous_backward(g, rdx_tensor_mul(g, A, A)), 0, NULL, 0);
     ck_assert_int_eq(rdx_gradient(g, l2, &A, 1, gr), RDX_OK);
     const rdx_uop **order;
     size_t n, seen = 0;

@@ -17,9 +17,9 @@ static int64_t wrap(uint64_t v, unsigned bits, int sgn)
     return (int64_t)v;
 }
 
-static const rdx_op int_ops[] = { RDX_OP_ADD,   RDX_OP_MUL, RDX_OP_MAX, RDX_OP_IDIV,
-                                  RDX_OP_MOD,   RDX_OP_CMPLT, RDX_OP_CMPNE, RDX_OP_XOR,
-                                  RDX_OP_OR,    RDX_OP_AND, RDX_OP_SHL, RDX_OP_SHR };
+static const rdx_op int_ops[] = { RDX_OP_ADD, RDX_OP_MUL,   RDX_OP_MAX,   RDX_OP_IDIV,
+                                  RDX_OP_MOD, RDX_OP_CMPLT, RDX_OP_CMPNE, RDX_OP_XOR,
+                                  RDX_OP_OR,  RDX_OP_AND,   RDX_OP_SHL,   RDX_OP_SHR };
 
 static int64_t expect_int(rdx_op op, int64_t a, int64_t b, unsigned bits, int sgn)
 {
@@ -96,9 +96,9 @@ START_TEST(integer_ops_match_host_c_in_every_width)
         rdx_scalar s;
         unsigned bits;
         int sgn;
-    } types[] = { { RDX_INT8, 8, 1 },   { RDX_UINT8, 8, 0 },   { RDX_INT16, 16, 1 },
+    } types[] = { { RDX_INT8, 8, 1 },    { RDX_UINT8, 8, 0 },  { RDX_INT16, 16, 1 },
                   { RDX_UINT16, 16, 0 }, { RDX_INT32, 32, 1 }, { RDX_UINT32, 32, 0 },
-                  { RDX_INT64, 64, 1 }, { RDX_UINT64, 64, 0 } };
+                  { RDX_INT64, 64, 1 },  { RDX_UINT64, 64, 0 } };
     uint64_t seed = 7;
     enum { N = 96 };
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
@@ -113,7 +113,8 @@ START_TEST(integer_ops_match_host_c_in_every_width)
                 av[k] = wrap(irand(&seed), bits, sgn);
                 bv[k] = wrap(irand(&seed) >> (k % 3 ? (64 - bits / 2) : 0), bits, sgn);
                 if (k < 4) { /* edge values */
-                    av[k] = sgn ? wrap((uint64_t)1 << (bits - 1), bits, 1) : wrap(~(uint64_t)0, bits, 0);
+                    av[k] = sgn ? wrap((uint64_t)1 << (bits - 1), bits, 1)
+                                : wrap(~(uint64_t)0, bits, 0);
                     bv[k] = k == 0 ? -1 : k == 1 ? 1 : k;
                     if (!sgn && k == 0)
                         bv[k] = wrap(~(uint64_t)0, bits, 0);
@@ -222,7 +223,8 @@ START_TEST(float16_and_bfloat16_round_to_nearest_even_once)
     uint16_t x[2] = { 0x3c00, 0xbc00 }, y[2] = { 0x3c01, 0xbc00 };
     int64_t n = 2;
     rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
-    const rdx_tensor *A = rdx_tensor_from_data(g, h, 1, &n, x), *B = rdx_tensor_from_data(g, h, 1, &n, y);
+    const rdx_tensor *A = rdx_tensor_from_data(g, h, 1, &n, x),
+                     *B = rdx_tensor_from_data(g, h, 1, &n, y);
     rdx_array lt = ireal(g, rdx_tensor_cmplt(g, A, B));
     ck_assert_int_eq(lt.dtype.scalar, RDX_BOOL);
     ck_assert_int_eq(rdx_array_get_int(&lt, 0), 1);
@@ -271,7 +273,8 @@ START_TEST(casts_saturate_wrap_and_round_once)
     ck_assert_int_eq(rdx_array_get_int(&wb, 3), 1);
     /* float32 -> bfloat16 keeps NaN a NaN */
     float f[2] = { NAN, 1.0f + 0x1p-8f };
-    const rdx_tensor *F = rdx_tensor_from_data(g, rdx_dtype_of(RDX_FLOAT32), 1, (int64_t[]){ 2 }, f);
+    const rdx_tensor *F =
+        rdx_tensor_from_data(g, rdx_dtype_of(RDX_FLOAT32), 1, (int64_t[]){ 2 }, f);
     rdx_array bf = ireal(g, rdx_tensor_cast(g, F, rdx_dtype_of(RDX_BFLOAT16)));
     uint16_t bv[2];
     memcpy(bv, bf.data, 4);
@@ -286,10 +289,10 @@ END_TEST
  * independently): one CONST graph per element. */
 START_TEST(primitives_agree_with_the_scalar_evaluator)
 {
-    static const rdx_scalar ds[] = { RDX_BOOL,   RDX_INT8,   RDX_UINT8,   RDX_INT16,
-                                     RDX_UINT16, RDX_INT32,  RDX_UINT32,  RDX_INT64,
+    static const rdx_scalar ds[] = { RDX_BOOL,    RDX_INT8,     RDX_UINT8,   RDX_INT16,
+                                     RDX_UINT16,  RDX_INT32,    RDX_UINT32,  RDX_INT64,
                                      RDX_FLOAT16, RDX_BFLOAT16, RDX_FLOAT32, RDX_FLOAT64 };
-    static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MUL, RDX_OP_MAX, RDX_OP_CMPLT,
+    static const rdx_op ops[] = { RDX_OP_ADD,   RDX_OP_MUL,   RDX_OP_MAX,  RDX_OP_CMPLT,
                                   RDX_OP_CMPNE, RDX_OP_RECIP, RDX_OP_TRUNC };
     uint64_t seed = 99;
     size_t checked = 0;
@@ -302,8 +305,12 @@ START_TEST(primitives_agree_with_the_scalar_evaluator)
             rdx_graph *g = ig();
             rdx_ir_ctx *c = rdx_graph_ir(g);
             for (int k = 0; k < 24; k++) {
-                double x = fl ? iuni(&seed, -50, 50) : (double)(int64_t)(irand(&seed) % 200) - (rdx_dtype_is_unsigned(d) || ds[t] == RDX_BOOL ? 0 : 100);
-                double y = fl ? iuni(&seed, -50, 50) : (double)(int64_t)(irand(&seed) % 200) - (rdx_dtype_is_unsigned(d) || ds[t] == RDX_BOOL ? 0 : 100);
+                double x = fl ? iuni(&seed, -50, 50)
+                              : (double)(int64_t)(irand(&seed) % 200) -
+                                    (rdx_dtype_is_unsigned(d) || ds[t] == RDX_BOOL ? 0 : 100);
+                double y = fl ? iuni(&seed, -50, 50)
+                              : (double)(int64_t)(irand(&seed) % 200) -
+                                    (rdx_dtype_is_unsigned(d) || ds[t] == RDX_BOOL ? 0 : 100);
                 if (ds[t] == RDX_BOOL)
                     x = (int64_t)x & 1, y = (int64_t)y & 1;
                 const rdx_uop *X = rdx_ir_const_like(c, d, x), *Y = rdx_ir_const_like(c, d, y);
@@ -337,7 +344,8 @@ START_TEST(integer_division_by_zero_is_an_error_naming_the_node)
     int32_t a[3] = { 1, 2, 3 }, b[3] = { 1, 0, 1 };
     int64_t n = 3;
     rdx_dtype i32 = rdx_dtype_of(RDX_INT32);
-    const rdx_tensor *A = rdx_tensor_from_data(g, i32, 1, &n, a), *B = rdx_tensor_from_data(g, i32, 1, &n, b);
+    const rdx_tensor *A = rdx_tensor_from_data(g, i32, 1, &n, a),
+                     *B = rdx_tensor_from_data(g, i32, 1, &n, b);
     rdx_array r;
     ck_assert_int_eq(rdx_tensor_realize(g, rdx_tensor_idiv(g, A, B), &r), RDX_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "IDIV"));

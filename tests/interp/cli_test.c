@@ -23,13 +23,18 @@ START_TEST(eval_prints_the_spec_prefix_sum_and_a_function)
     ck_assert_int_eq(run(a1, &p), 0);
     ck_assert_str_eq(p.out, "output 0: float32[4,1] = 1 3 6 10\n");
     rdx_test_proc_free(&p);
-    const char *a2[] = { "tests/data/tensor/function.uop", "--input",
-                         "0=tests/data/tensor/x3.txt", "-p", NULL };
+    const char *a2[] = { "tests/data/tensor/function.uop", "--input", "0=tests/data/tensor/x3.txt",
+                         "-p", NULL };
     ck_assert_int_eq(run(a2, &p), 0);
     ck_assert_str_eq(p.out, "output 0: float32[3] = 3 -4 8\n");
     rdx_test_proc_free(&p);
-    const char *a3[] = { "tests/data/tensor/halves.uop", "-i", "0=tests/data/tensor/halves_a.txt",
-                         "-i", "1=tests/data/tensor/halves_b.txt", "-p", NULL };
+    const char *a3[] = { "tests/data/tensor/halves.uop",
+                         "-i",
+                         "0=tests/data/tensor/halves_a.txt",
+                         "-i",
+                         "1=tests/data/tensor/halves_b.txt",
+                         "-p",
+                         NULL };
     ck_assert_int_eq(run(a3, &p), 0);
     ck_assert_str_eq(p.out, "output 0: float16[2] = 1 1.00195312\n");
     rdx_test_proc_free(&p);

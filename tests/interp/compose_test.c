@@ -134,7 +134,8 @@ START_TEST(conv2d_and_pooling_match_naive_loops)
                                        w[((oc * cg + c) * KH + ki) * KW + kj];
                             }
                     acc += bias[oc];
-                    ck_assert_double_eq_tol(rdx_array_get(&r, ((n * O + oc) * ho + i) * wo + j), acc, 1e-5);
+                    ck_assert_double_eq_tol(rdx_array_get(&r, ((n * O + oc) * ho + i) * wo + j),
+                                            acc, 1e-5);
                 }
     /* max / avg pooling 2x2 stride 2 */
     const rdx_tensor *xt = buf_f32(g, 4, (int64_t[]){ N, CI, H, W }, x);
@@ -248,13 +249,15 @@ START_TEST(functions_bind_symbolic_sizes_per_call)
     ck_assert_int_eq(rdx_function_capture(g, affine, NULL, &ph, 1, &f), RDX_OK);
     float a[3] = { 1, 2, 3 }, b[5] = { 1, 1, 1, 1, 10 };
     const rdx_tensor *o1[2], *o2[2];
-    const rdx_tensor *A = buf_f32(g, 1, (int64_t[]){ 3 }, a), *B = buf_f32(g, 1, (int64_t[]){ 5 }, b);
+    const rdx_tensor *A = buf_f32(g, 1, (int64_t[]){ 3 }, a),
+                     *B = buf_f32(g, 1, (int64_t[]){ 5 }, b);
     ck_assert_int_eq(rdx_function_call(g, f, &A, 1, o1, 2), RDX_OK);
     ck_assert_int_eq(rdx_function_call(g, f, &B, 1, o2, 2), RDX_OK);
     ck_assert_ptr_eq(o1[0]->src[0]->src[0], o2[0]->src[0]->src[0]); /* one body, two calls */
     ck_assert_int_eq(rdx_tensor_dim(o1[0], 0), 3);
     ck_assert_int_eq(rdx_tensor_dim(o2[0], 0), 5);
-    rdx_array r1 = ireal(g, o1[0]), s1 = ireal(g, o1[1]), r2 = ireal(g, o2[0]), s2 = ireal(g, o2[1]);
+    rdx_array r1 = ireal(g, o1[0]), s1 = ireal(g, o1[1]), r2 = ireal(g, o2[0]),
+              s2 = ireal(g, o2[1]);
     ck_assert_double_eq(rdx_array_get(&r1, 2), 10);
     ck_assert_double_eq(rdx_array_get(&s1, 0), 6);
     ck_assert_double_eq(rdx_array_get(&r2, 4), 31);

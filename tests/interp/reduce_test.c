@@ -21,7 +21,8 @@ START_TEST(accumulation_happens_in_the_node_dtype)
     rdx_graph *g = ig();
     /* float16: 2048 + 1 is a tie and rounds to even, so 2049 ones sum to 2048 */
     rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
-    rdx_array s = ireal(g, rdx_tensor_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2049 }), 0, NULL, 0));
+    rdx_array s =
+        ireal(g, rdx_tensor_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2049 }), 0, NULL, 0));
     ck_assert_double_eq(rdx_array_get(&s, 0), 2048.0);
     s = ireal(g, rdx_tensor_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2047 }), 0, NULL, 0));
     ck_assert_double_eq(rdx_array_get(&s, 0), 2047.0);
@@ -83,7 +84,8 @@ START_TEST(max_min_prod_over_axes_match_host_loops)
     }
     /* integer max/min identities: the dtype's min/max */
     int16_t iv[3] = { -5, -9, -7 };
-    const rdx_tensor *it = rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT16), 1, (int64_t[]){ 3 }, iv);
+    const rdx_tensor *it =
+        rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT16), 1, (int64_t[]){ 3 }, iv);
     rdx_array im = ireal(g, rdx_tensor_max(g, it, 0, NULL, 0));
     ck_assert_int_eq(rdx_array_get_int(&im, 0), -5);
     rdx_graph_destroy(g);

@@ -75,7 +75,8 @@ START_TEST(reshape_of_a_strided_view_and_pad_fill)
                 ck_assert_double_eq(rdx_array_get(&p, (a * (B + 1) + b) * (C + 3) + c), want);
             }
     /* pad with a value */
-    rdx_array pv = ireal(g, rdx_tensor_pad(g, t, (int64_t[]){ 0, 0, 1 }, (int64_t[]){ 0, 0, 0 }, -7));
+    rdx_array pv =
+        ireal(g, rdx_tensor_pad(g, t, (int64_t[]){ 0, 0, 1 }, (int64_t[]){ 0, 0, 0 }, -7));
     ck_assert_double_eq(rdx_array_get(&pv, 0), -7);
     ck_assert_double_eq(rdx_array_get(&pv, 1), v[0]);
     rdx_graph_destroy(g);
@@ -113,7 +114,8 @@ START_TEST(index_stack_and_bitcast)
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "out of range"));
     /* STACK along axis 1 */
     float x[2] = { 1, 2 }, y[2] = { 3, 4 };
-    const rdx_tensor *xy[2] = { buf_f32(g, 1, (int64_t[]){ 2 }, x), buf_f32(g, 1, (int64_t[]){ 2 }, y) };
+    const rdx_tensor *xy[2] = { buf_f32(g, 1, (int64_t[]){ 2 }, x),
+                                buf_f32(g, 1, (int64_t[]){ 2 }, y) };
     rdx_array st = ireal(g, rdx_tensor_stack(g, xy, 2, 1));
     float want[4] = { 1, 3, 2, 4 };
     for (int k = 0; k < 4; k++)
@@ -123,7 +125,8 @@ START_TEST(index_stack_and_bitcast)
     ck_assert_int_eq(rdx_array_get_int(&bits, 1), 0x40000000);
     uint8_t raw[8];
     memcpy(raw, x, 8);
-    const rdx_tensor *rb = rdx_tensor_from_data(g, rdx_dtype_of(RDX_UINT8), 1, (int64_t[]){ 8 }, raw);
+    const rdx_tensor *rb =
+        rdx_tensor_from_data(g, rdx_dtype_of(RDX_UINT8), 1, (int64_t[]){ 8 }, raw);
     rdx_array fl = ireal(g, rdx_tensor_bitcast(g, rb, rdx_dtype_of(RDX_FLOAT32)));
     ck_assert_int_eq(fl.dims[0], 2);
     ck_assert_double_eq(rdx_array_get(&fl, 1), 2.0);
@@ -152,7 +155,8 @@ START_TEST(store_after_and_gated_load)
     ck_assert_float_eq(bound[3], 40);
     /* gated LOAD(buf, alt, gate) */
     uint8_t gate[4] = { 1, 0, 1, 0 };
-    const rdx_tensor *gt = rdx_tensor_from_data(g, rdx_dtype_of(RDX_BOOL), 1, (int64_t[]){ 4 }, gate);
+    const rdx_tensor *gt =
+        rdx_tensor_from_data(g, rdx_dtype_of(RDX_BOOL), 1, (int64_t[]){ 4 }, gate);
     rdx_arg la = rdx_arg_none();
     const rdx_uop *ls[3] = { x, rdx_ir_const_float(c, rdx_dtype_of(RDX_FLOAT32), -1), gt };
     const rdx_uop *ld = rdx_ir_node(c, RDX_OP_LOAD, ls, 3, &la);

@@ -103,14 +103,16 @@ START_TEST(elementwise_broadcasts_and_promotes)
     ck_assert_int_eq(mix->dtype.scalar, RDX_FLOAT32);
     const rdx_tensor *dv = rdx_tensor_div(g, I, J);
     ck_assert_int_eq(dv->dtype.scalar, RDX_FLOAT32);
-    rdx_array dr = treal(g, dv), id = treal(g, rdx_tensor_idiv(g, I, J)), md = treal(g, rdx_tensor_mod(g, I, J));
+    rdx_array dr = treal(g, dv), id = treal(g, rdx_tensor_idiv(g, I, J)),
+              md = treal(g, rdx_tensor_mod(g, I, J));
     for (int k = 0; k < 3; k++) {
         ck_assert_double_eq_tol(rdx_array_get(&dr, k), (double)iv[k] / jv[k], 1e-6);
         ck_assert_int_eq(rdx_array_get_int(&id, k), iv[k] / jv[k]);
         ck_assert_int_eq(rdx_array_get_int(&md, k), iv[k] % jv[k]);
     }
     rdx_array x = treal(g, rdx_tensor_xor(g, I, J)), o = treal(g, rdx_tensor_or(g, I, J));
-    rdx_array an = treal(g, rdx_tensor_and(g, I, J)), sl = treal(g, rdx_tensor_shl(g, I, rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 3)));
+    rdx_array an = treal(g, rdx_tensor_and(g, I, J)),
+              sl = treal(g, rdx_tensor_shl(g, I, rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 3)));
     rdx_array sr = treal(g, rdx_tensor_shr(g, I, rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 1)));
     for (int k = 0; k < 3; k++) {
         ck_assert_int_eq(rdx_array_get_int(&x, k), iv[k] ^ jv[k]);
@@ -128,36 +130,48 @@ START_TEST(elementwise_broadcasts_and_promotes)
         ck_assert_int_eq(r.dtype.scalar, RDX_BOOL);
         for (int k = 0; k < 6; k++) {
             float p = a[k], w = b[k % 3];
-            int want[6] = { p < w, p > w, p <= w, p >= w, p == w, p != w };
+            int want[6] = { p<w, p> w, p <= w, p >= w, p == w, p != w };
             ck_assert_int_eq(rdx_array_get_int(&r, k), want[q]);
         }
     }
     /* unary functions against libm */
-    const rdx_tensor *un[10] = { rdx_tensor_neg(g, A),  rdx_tensor_abs(g, A),
-                                 rdx_tensor_relu(g, A), rdx_tensor_clamp(g, A, -1, 1),
+    const rdx_tensor *un[10] = { rdx_tensor_neg(g, A),   rdx_tensor_abs(g, A),
+                                 rdx_tensor_relu(g, A),  rdx_tensor_clamp(g, A, -1, 1),
                                  rdx_tensor_trunc(g, A), rdx_tensor_gelu(g, A),
                                  rdx_tensor_recip(g, B), rdx_tensor_rsqrt(g, B),
-                                 rdx_tensor_exp2(g, A), rdx_tensor_log2(g, B) };
+                                 rdx_tensor_exp2(g, A),  rdx_tensor_log2(g, B) };
     for (int q = 0; q < 10; q++) {
         rdx_array r = treal(g, un[q]);
         for (int k = 0; k < (q >= 6 && q != 8 ? 3 : 6); k++) {
             double v = a[k], w = b[k % 3];
-            double want[10] = { -v, fabs(v), v > 0 ? v : 0, v < -1 ? -1 : v > 1 ? 1 : v, trunc(v),
+            double want[10] = { -v,
+                                fabs(v),
+                                v > 0 ? v : 0,
+                                v < -1  ? -1
+                                : v > 1 ? 1
+                                        : v,
+                                trunc(v),
                                 0.5 * v * (1 + tanh(sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))),
-                                1 / w, 1 / sqrt(w), exp2(v), log2(w) };
+                                1 / w,
+                                1 / sqrt(w),
+                                exp2(v),
+                                log2(w) };
             ck_assert_double_eq_tol(rdx_array_get(&r, k), want[q], 3e-6 * (1 + fabs(want[q])));
         }
     }
-    rdx_array pw = treal(g, rdx_tensor_pow(g, B, rdx_tensor_const(g, rdx_dtype_of(RDX_FLOAT32), 1.5)));
+    rdx_array pw =
+        treal(g, rdx_tensor_pow(g, B, rdx_tensor_const(g, rdx_dtype_of(RDX_FLOAT32), 1.5)));
     for (int k = 0; k < 3; k++)
         ck_assert_double_eq_tol(rdx_array_get(&pw, k), pow(b[k], 1.5), 1e-5 * pow(b[k], 1.5));
-    rdx_array wh = treal(g, rdx_tensor_where(g, rdx_tensor_cmpgt(g, A, B), A, rdx_tensor_neg(g, B)));
+    rdx_array wh =
+        treal(g, rdx_tensor_where(g, rdx_tensor_cmpgt(g, A, B), A, rdx_tensor_neg(g, B)));
     for (int k = 0; k < 6; k++)
         ck_assert_double_eq(rdx_array_get(&wh, k), a[k] > b[k % 3] ? a[k] : -b[k % 3]);
     rdx_array nt = treal(g, rdx_tensor_not(g, rdx_tensor_cmplt(g, A, B)));
     for (int k = 0; k < 6; k++)
         ck_assert_int_eq(rdx_array_get_int(&nt, k), !(a[k] < b[k % 3]));
-    rdx_array mm = treal(g, rdx_tensor_minimum(g, I, J)), mx = treal(g, rdx_tensor_maximum(g, I, J));
+    rdx_array mm = treal(g, rdx_tensor_minimum(g, I, J)),
+              mx = treal(g, rdx_tensor_maximum(g, I, J));
     for (int k = 0; k < 3; k++) {
         ck_assert_int_eq(rdx_array_get_int(&mm, k), iv[k] < jv[k] ? iv[k] : jv[k]);
         ck_assert_int_eq(rdx_array_get_int(&mx, k), iv[k] > jv[k] ? iv[k] : jv[k]);
@@ -177,7 +191,8 @@ START_TEST(movement_functions)
     ck_assert_int_eq(rdx_tensor_dim(r, 0), 6);
     rdx_array tr = treal(g, rdx_tensor_transpose(g, r, 0, 1));
     ck_assert_double_eq(rdx_array_get(&tr, 1 * 6 + 2), v[2 * 4 + 1]);
-    rdx_array ex = treal(g, rdx_tensor_expand(g, tf32(g, 1, (int64_t[]){ 1 }, v + 5), 2, (int64_t[]){ 2, 3 }));
+    rdx_array ex =
+        treal(g, rdx_tensor_expand(g, tf32(g, 1, (int64_t[]){ 1 }, v + 5), 2, (int64_t[]){ 2, 3 }));
     ck_assert_double_eq(rdx_array_get(&ex, 5), 5);
     rdx_array sl = treal(g, rdx_tensor_slice(g, t, 2, 1, 4, 2));
     ck_assert_int_eq(sl.dims[2], 2);
@@ -204,7 +219,8 @@ START_TEST(movement_functions)
     const rdx_tensor *i1 = rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 1);
     rdx_array ix = treal(g, rdx_tensor_index(g, t, 1, &i1));
     ck_assert_double_eq(rdx_array_get(&ix, 0), 12);
-    rdx_array pd = treal(g, rdx_tensor_pad(g, tf32(g, 1, (int64_t[]){ 2 }, v + 1), (int64_t[]){ 1 }, (int64_t[]){ 2 }, 9));
+    rdx_array pd = treal(g, rdx_tensor_pad(g, tf32(g, 1, (int64_t[]){ 2 }, v + 1), (int64_t[]){ 1 },
+                                           (int64_t[]){ 2 }, 9));
     float pw[5] = { 9, 1, 2, 9, 9 };
     for (int k = 0; k < 5; k++)
         ck_assert_double_eq(rdx_array_get(&pd, k), pw[k]);

@@ -14,22 +14,29 @@ START_TEST(shape_errors_name_the_op_and_both_shapes)
     const rdx_tensor *b = rdx_tensor_empty(g, f32, 2, (int64_t[]){ 4, 3 });
     const rdx_tensor *i = rdx_tensor_empty(g, i32, 1, (int64_t[]){ 3 });
     expect_error(g, rdx_tensor_add(g, a, b), "add", "[2,3]", "[4,3]", "broadcast", NONE);
-    expect_error(g, rdx_tensor_matmul(g, a, a), "matmul", "inner dimensions", "[2,3] @ [2,3]", NONE);
-    expect_error(g, rdx_tensor_reshape(g, a, 2, (int64_t[]){ 4, 2 }), "reshape", "[2,3]", "[4,2]", NONE);
+    expect_error(g, rdx_tensor_matmul(g, a, a), "matmul", "inner dimensions", "[2,3] @ [2,3]",
+                 NONE);
+    expect_error(g, rdx_tensor_reshape(g, a, 2, (int64_t[]){ 4, 2 }), "reshape", "[2,3]", "[4,2]",
+                 NONE);
     expect_error(g, rdx_tensor_reshape(g, a, 2, (int64_t[]){ -1, 4 }), "reshape", "infer", NONE);
     expect_error(g, rdx_tensor_permute(g, a, (int[]){ 0, 0 }), "permute", "[2,3]", NONE);
     expect_error(g, rdx_tensor_transpose(g, a, 0, 2), "transpose", "axis 2", NONE);
     expect_error(g, rdx_tensor_expand(g, a, 2, (int64_t[]){ 2, 4 }), "expand", "[2,3]", NONE);
     expect_error(g, rdx_tensor_expand(g, a, 1, (int64_t[]){ 3 }), "expand", "rank 1", NONE);
-    expect_error(g, rdx_tensor_pad(g, a, (int64_t[]){ -1, 0 }, (int64_t[]){ 0, 0 }, 0), "pad", "negative", NONE);
-    expect_error(g, rdx_tensor_shrink(g, a, (int64_t[]){ 0, 2 }, (int64_t[]){ 2, 4 }), "shrink", "[2, 4)", "[2,3]", NONE);
+    expect_error(g, rdx_tensor_pad(g, a, (int64_t[]){ -1, 0 }, (int64_t[]){ 0, 0 }, 0), "pad",
+                 "negative", NONE);
+    expect_error(g, rdx_tensor_shrink(g, a, (int64_t[]){ 0, 2 }, (int64_t[]){ 2, 4 }), "shrink",
+                 "[2, 4)", "[2,3]", NONE);
     expect_error(g, rdx_tensor_slice(g, a, 1, 0, 3, 0), "slice", NONE);
     expect_error(g, rdx_tensor_flip(g, a, 1, (int[]){ 3 }), "flip", "axis 3", NONE);
     expect_error(g, rdx_tensor_index(g, a, 1, &a), "index", "integer", NONE);
-    expect_error(g, rdx_tensor_index(g, a, 3, (const rdx_tensor *[]){ i, i, i }), "index", "3 indices", NONE);
-    expect_error(g, rdx_tensor_stack(g, (const rdx_tensor *[]){ a, b }, 2, 0), "stack", "[4,3]", "[2,3]", NONE);
+    expect_error(g, rdx_tensor_index(g, a, 3, (const rdx_tensor *[]){ i, i, i }), "index",
+                 "3 indices", NONE);
+    expect_error(g, rdx_tensor_stack(g, (const rdx_tensor *[]){ a, b }, 2, 0), "stack", "[4,3]",
+                 "[2,3]", NONE);
     expect_error(g, rdx_tensor_stack(g, NULL, 0, 0), "stack", NONE);
-    expect_error(g, rdx_tensor_cat(g, (const rdx_tensor *[]){ a, b }, 2, 1), "cat", "[4,3]", "[2,3]", NONE);
+    expect_error(g, rdx_tensor_cat(g, (const rdx_tensor *[]){ a, b }, 2, 1), "cat", "[4,3]",
+                 "[2,3]", NONE);
     const rdx_tensor *parts[2];
     ck_assert_int_eq(rdx_tensor_split(g, a, 1, (int64_t[]){ 1, 1 }, 2, parts), RDX_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(rdx_graph_error(g), "sizes sum to 2"));
@@ -43,7 +50,8 @@ START_TEST(shape_errors_name_the_op_and_both_shapes)
     expect_error(g, rdx_tensor_neg(g, rdx_tensor_cmplt(g, a, a)), "neg", "bool", NONE);
     expect_error(g, rdx_tensor_clamp(g, a, 2, 1), "clamp", NONE);
     expect_error(g, rdx_tensor_cast(g, a, rdx_dtype_of(RDX_VOID)), "cast", NONE);
-    expect_error(g, rdx_tensor_bitcast(g, a, rdx_dtype_of(RDX_FLOAT64)), "bitcast", "bitcast size", NONE);
+    expect_error(g, rdx_tensor_bitcast(g, a, rdx_dtype_of(RDX_FLOAT64)), "bitcast", "bitcast size",
+                 NONE);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -56,12 +64,15 @@ START_TEST(composite_and_creation_errors)
     const rdx_tensor *w = rdx_tensor_empty(g, f32, 4, (int64_t[]){ 2, 2, 3, 3 });
     const rdx_tensor *v = rdx_tensor_empty(g, f32, 1, (int64_t[]){ 4 });
     const rdx_tensor *i = rdx_tensor_empty(g, i32, 1, (int64_t[]){ 3 });
-    expect_error(g, rdx_tensor_conv2d(g, x, w, NULL, NULL), "conv2d", "channels", "[1,3,5,5]", "[2,2,3,3]", NONE);
+    expect_error(g, rdx_tensor_conv2d(g, x, w, NULL, NULL), "conv2d", "channels", "[1,3,5,5]",
+                 "[2,2,3,3]", NONE);
     expect_error(g, rdx_tensor_conv2d(g, v, w, NULL, NULL), "conv2d", "[4]", NONE);
     const rdx_tensor *w3 = rdx_tensor_empty(g, f32, 4, (int64_t[]){ 2, 3, 7, 7 });
     expect_error(g, rdx_tensor_conv2d(g, x, w3, NULL, NULL), "conv2d", "does not fit", NONE);
-    expect_error(g, rdx_tensor_max_pool2d(g, x, (int64_t[]){ 9, 9 }, NULL, NULL), "max_pool2d", NONE);
-    expect_error(g, rdx_tensor_avg_pool2d(g, x, (int64_t[]){ 0, 1 }, NULL, NULL), "avg_pool2d", NONE);
+    expect_error(g, rdx_tensor_max_pool2d(g, x, (int64_t[]){ 9, 9 }, NULL, NULL), "max_pool2d",
+                 NONE);
+    expect_error(g, rdx_tensor_avg_pool2d(g, x, (int64_t[]){ 0, 1 }, NULL, NULL), "avg_pool2d",
+                 NONE);
     expect_error(g, rdx_tensor_layernorm(g, v, 2, NULL, NULL, 1e-5), "layernorm", NONE);
     expect_error(g, rdx_tensor_cross_entropy(g, v, i), "cross_entropy", "[4]", "[3]", NONE);
     expect_error(g, rdx_tensor_gather(g, v, v), "gather", NONE);
@@ -118,7 +129,8 @@ START_TEST(multi_device_errors)
     const rdx_tensor *t = tf32(g, 1, (int64_t[]){ 4 }, v);
     expect_error(g, rdx_tensor_copy(g, t, D3, 3), "copy", "[4]", "3 devices", NONE);
     expect_error(g, rdx_tensor_copy(g, t, NULL, 0), "copy", NONE);
-    expect_error(g, rdx_tensor_from_data_on(g, f32, 1, (int64_t[]){ 4 }, v, D3, 3), "from_data", "3 devices", NONE);
+    expect_error(g, rdx_tensor_from_data_on(g, f32, 1, (int64_t[]){ 4 }, v, D3, 3), "from_data",
+                 "3 devices", NONE);
     expect_error(g, rdx_tensor_replicated(g, t), "replicated", NONE);
     expect_error(g, rdx_tensor_allgather(g, t), "allgather", "sharded", NONE);
     expect_error(g, rdx_tensor_gather_dev(g, t), "gather", NONE);
@@ -130,7 +142,9 @@ START_TEST(multi_device_errors)
     const rdx_tensor *s3 = rdx_tensor_from_data_on(g, f32, 1, (int64_t[]){ 6 }, v6, D3, 3);
     ck_assert_ptr_nonnull(s2);
     expect_error(g, rdx_tensor_reduce_scatter(g, s3), "reduce_scatter", "does not split", NONE);
-    expect_error(g, rdx_tensor_broadcast(g, rdx_tensor_empty(g, f32, 2, (int64_t[]){ 2, 2 }), D3, 2), "broadcast", "1-D", NONE);
+    expect_error(g,
+                 rdx_tensor_broadcast(g, rdx_tensor_empty(g, f32, 2, (int64_t[]){ 2, 2 }), D3, 2),
+                 "broadcast", "1-D", NONE);
     rdx_graph_destroy(g);
 }
 END_TEST

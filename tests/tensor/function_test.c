@@ -33,8 +33,9 @@ START_TEST(apply_dedupes_inputs_and_captures_buffers)
     const rdx_tensor *A = tf32(g, 1, (int64_t[]){ 3 }, a), *W = tf32(g, 1, (int64_t[]){ 3 }, w);
     const rdx_tensor *outs[RDX_FUNCTION_MAX_OUT];
     size_t nout = 0;
-    ck_assert_int_eq(rdx_function_apply(g, body, (void *)W, (const rdx_tensor *[]){ A, A }, 2, outs, &nout),
-                     RDX_OK);
+    ck_assert_int_eq(
+        rdx_function_apply(g, body, (void *)W, (const rdx_tensor *[]){ A, A }, 2, outs, &nout),
+        RDX_OK);
     ck_assert_uint_eq(nout, 2);
     const rdx_uop *f = outs[0]->src[0];
     ck_assert_int_eq(outs[0]->op, RDX_OP_GETTUPLE);
@@ -61,7 +62,8 @@ START_TEST(captured_function_is_reusable)
     float w[2] = { 1, -1 };
     const rdx_tensor *W = tf32(g, 1, (int64_t[]){ 2 }, w);
     const rdx_tensor *ex[2] = { rdx_tensor_empty(g, rdx_dtype_of(RDX_FLOAT32), 1, (int64_t[]){ 2 }),
-                                rdx_tensor_empty(g, rdx_dtype_of(RDX_FLOAT32), 1, (int64_t[]){ 2 }) };
+                                rdx_tensor_empty(g, rdx_dtype_of(RDX_FLOAT32), 1,
+                                                 (int64_t[]){ 2 }) };
     rdx_function *f;
     ck_assert_int_eq(rdx_function_capture(g, body, (void *)W, ex, 2, &f), RDX_OK);
     ck_assert_uint_eq(rdx_function_nout(f), 2);
@@ -101,7 +103,9 @@ START_TEST(functions_nest)
     const rdx_tensor *W = tf32(g, 1, (int64_t[]){ 2 }, w);
     const rdx_tensor *ex = rdx_tensor_empty(g, rdx_dtype_of(RDX_FLOAT32), 1, (int64_t[]){ 2 });
     rdx_function *inner, *outer;
-    ck_assert_int_eq(rdx_function_capture(g, body, (void *)W, (const rdx_tensor *[]){ ex, ex }, 2, &inner), RDX_OK);
+    ck_assert_int_eq(
+        rdx_function_capture(g, body, (void *)W, (const rdx_tensor *[]){ ex, ex }, 2, &inner),
+        RDX_OK);
     ck_assert_int_eq(rdx_function_capture(g, twice, inner, &ex, 1, &outer), RDX_OK);
     const rdx_tensor *X = tf32(g, 1, (int64_t[]){ 2 }, x), *o[1];
     ck_assert_int_eq(rdx_function_call(g, outer, &X, 1, o, 1), RDX_OK);
@@ -133,22 +137,28 @@ START_TEST(function_errors)
     rdx_graph_clear_error(g);
     ck_assert_int_eq(rdx_function_capture(g, fails, (void *)1, &ex, 1, &f), RDX_ERR_UNSUPPORTED);
     rdx_graph_clear_error(g);
-    ck_assert_int_eq(rdx_function_capture(g, body, (void *)ex, (const rdx_tensor *[]){ ex, ex }, 2, &f), RDX_OK);
+    ck_assert_int_eq(
+        rdx_function_capture(g, body, (void *)ex, (const rdx_tensor *[]){ ex, ex }, 2, &f), RDX_OK);
     const rdx_tensor *o[2];
     ck_assert_int_eq(rdx_function_call(g, f, &ex, 1, o, 1), RDX_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(rdx_graph_error(g), "1 arguments, expected 2"));
     rdx_graph_clear_error(g);
     const rdx_tensor *b3 = rdx_tensor_empty(g, f32, 1, (int64_t[]){ 3 });
-    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ ex, b3 }, 2, o, 1), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ ex, b3 }, 2, o, 1),
+                     RDX_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(rdx_graph_error(g), "argument 1 has shape [3], expected [2]"));
     rdx_graph_clear_error(g);
     const rdx_tensor *i2 = rdx_tensor_empty(g, rdx_dtype_of(RDX_INT32), 1, (int64_t[]){ 2 });
-    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ i2, ex }, 2, o, 1), RDX_ERR_INVALID);
-    ck_assert_ptr_nonnull(strstr(rdx_graph_error(g), "argument 0 is int32[2], expected float32[2]"));
+    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ i2, ex }, 2, o, 1),
+                     RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(
+        strstr(rdx_graph_error(g), "argument 0 is int32[2], expected float32[2]"));
     rdx_graph_clear_error(g);
-    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ ex, ex }, 2, o, 3), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ ex, ex }, 2, o, 3),
+                     RDX_ERR_INVALID);
     rdx_graph_clear_error(g);
-    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ ex, NULL }, 2, o, 1), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_function_call(g, f, (const rdx_tensor *[]){ ex, NULL }, 2, o, 1),
+                     RDX_ERR_INVALID);
     rdx_graph_destroy(g);
 }
 END_TEST

@@ -22,7 +22,8 @@ START_TEST(gemm_is_the_spec_composition)
     float a[6] = { 1, 2, 3, 4, 5, 6 }, b[12];
     for (int k = 0; k < 12; k++)
         b[k] = (float)(k - 5);
-    const rdx_tensor *A = tf32(g, 2, (int64_t[]){ 2, 3 }, a), *B = tf32(g, 2, (int64_t[]){ 3, 4 }, b);
+    const rdx_tensor *A = tf32(g, 2, (int64_t[]){ 2, 3 }, a),
+                     *B = tf32(g, 2, (int64_t[]){ 3, 4 }, b);
     const rdx_tensor *C = rdx_tensor_matmul(g, A, B);
     ck_assert_ptr_nonnull(C);
     /* (A.reshape(M,K,1) * B.reshape(1,K,N)).sum(1) -> reshape(M,N) */
@@ -130,7 +131,8 @@ START_TEST(collectives_follow_the_spec)
             one[k] = (float)k + 0.5f;
         int64_t ns = n * S, s = S;
         const rdx_tensor *single = tf32(g, 1, &s, one);
-        const rdx_tensor *T = rdx_tensor_from_data_on(g, rdx_dtype_of(RDX_FLOAT32), 1, &ns, v, DEV4, n);
+        const rdx_tensor *T =
+            rdx_tensor_from_data_on(g, rdx_dtype_of(RDX_FLOAT32), 1, &ns, v, DEV4, n);
         check_placement(T, ns, n, 0);
         /* broadcast: (s,) on D, axis null, T on every device */
         const rdx_tensor *bc = rdx_tensor_broadcast(g, single, DEV4, n);
@@ -140,7 +142,10 @@ START_TEST(collectives_follow_the_spec)
         for (int k = 0; k < S; k++)
             ck_assert_double_eq(rdx_array_get(&r, k), one[k]);
         /* scatter: (s,) on D, axis 0 */
-        check_placement(rdx_tensor_scatter(g, rdx_tensor_cast(g, rdx_tensor_arange(g, 2 * n), rdx_dtype_of(RDX_FLOAT32)), DEV4, n),
+        check_placement(rdx_tensor_scatter(g,
+                                           rdx_tensor_cast(g, rdx_tensor_arange(g, 2 * n),
+                                                           rdx_dtype_of(RDX_FLOAT32)),
+                                           DEV4, n),
                         2 * n, n, 0);
         /* gather: (n*s,) on D[0] */
         const rdx_tensor *ga = rdx_tensor_gather_dev(g, T);
