@@ -212,6 +212,78 @@ const rdx_uop *rdx_ir_alu2c(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *a, double
     return rdx_ir_alu2(ctx, op, a, c);
 }
 
+static const rdx_uop *shaped(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *a, const int64_t *off,
+                             const int64_t *dims, size_t n)
+{
+    const rdx_uop *s[3] = { a, NULL, NULL };
+    size_t k = 1;
+    if (off && !(s[k++] = rdx_ir_shape(ctx, off, n)))
+        return NULL;
+    if (!(s[k++] = rdx_ir_shape(ctx, dims, n)))
+        return NULL;
+    return rdx_ir_node(ctx, op, s, k, NULL);
+}
+
+const rdx_uop *rdx_ir_reshape(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *dims, size_t n)
+{
+    return shaped(ctx, RDX_OP_RESHAPE, a, NULL, dims, n);
+}
+
+const rdx_uop *rdx_ir_expand(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *dims, size_t n)
+{
+    return shaped(ctx, RDX_OP_EXPAND, a, NULL, dims, n);
+}
+
+const rdx_uop *rdx_ir_pad(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *off,
+                          const int64_t *dims, size_t n)
+{
+    return shaped(ctx, RDX_OP_PAD, a, off, dims, n);
+}
+
+const rdx_uop *rdx_ir_shrink(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *off,
+                             const int64_t *dims, size_t n)
+{
+    return shaped(ctx, RDX_OP_SHRINK, a, off, dims, n);
+}
+
+const rdx_uop *rdx_ir_permute(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *order, size_t n)
+{
+    rdx_arg arg = rdx_arg_none();
+    arg.ints = order, arg.nints = (uint32_t)n;
+    return rdx_ir_node(ctx, RDX_OP_PERMUTE, &a, 1, &arg);
+}
+
+const rdx_uop *rdx_ir_reduce(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_redop op, const int64_t *axes,
+                             size_t n)
+{
+    rdx_arg arg = rdx_arg_none();
+    arg.sub = (uint8_t)op, arg.ints = axes, arg.nints = (uint32_t)n;
+    return rdx_ir_node(ctx, RDX_OP_REDUCE, &a, 1, &arg);
+}
+
+const rdx_uop *rdx_ir_index(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *const *idx, size_t n)
+{
+    const rdx_uop *s[RDX_IR_MAX_DIMS + 1];
+    if (n > RDX_IR_MAX_DIMS) {
+        rdx_fail(RDX_ERR_INVALID, "INDEX: %zu indices (at most %d)", n, RDX_IR_MAX_DIMS);
+        return NULL;
+    }
+    s[0] = a;
+    for (size_t k = 0; k < n; k++)
+        s[k + 1] = idx[k];
+    return rdx_ir_node(ctx, RDX_OP_INDEX, s, n + 1, NULL);
+}
+
+const rdx_uop *rdx_ir_store(rdx_ir_ctx *ctx, const rdx_uop *buf, const rdx_uop *val)
+{
+    return rdx_ir_alu2(ctx, RDX_OP_STORE, buf, val);
+}
+
+const rdx_uop *rdx_ir_sink(rdx_ir_ctx *ctx, const rdx_uop *const *src, size_t n)
+{
+    return rdx_ir_node(ctx, RDX_OP_SINK, src, n, NULL);
+}
+
 int rdx_uop_const_int(const rdx_uop *u, int64_t *v)
 {
     if (!u || u->op != RDX_OP_CONST || rdx_dtype_is_float(u->dtype))

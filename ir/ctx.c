@@ -268,6 +268,8 @@ static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_arg *in, rdx_a
         a->dtype = in->dtype;
         a->device = in->device;
         a->addrspace = in->addrspace;
+        if (k == RDX_ARGK_BUFFER && !a->addrspace) /* a BUFFER is global unless stated */
+            a->addrspace = RDX_ADDR_GLOBAL;
         break;
     case RDX_ARGK_DTYPE:
         a->dtype = in->dtype;

@@ -422,6 +422,71 @@ static const rdx_uop *where_nested_f(rdx_match *m)
 }
 
 /* Inside WHERE(c, a, b): c is true in a and false in b. */
+static int is_variable(const rdx_uop *v)
+{
+    return (v->op == RDX_OP_DEFINE_VAR || v->op == RDX_OP_RANGE || v->op == RDX_OP_SPECIAL) &&
+           sym_int(v) && !v->ndim;
+}
+
+/* Bounds a gate implies for one variable: "v < K" or "K < v" (and ANDs of them when true). */
+typedef struct fact {
+    const rdx_uop *v;
+    int64_t lo, hi;
+} fact;
+
+static int gate_facts(const rdx_uop *c, int truth, fact *f, int n, int max)
+{
+    int64_t k;
+    if (c->op == RDX_OP_AND && truth && c->dtype.scalar == RDX_BOOL) {
+        n = gate_facts(c->src[0], 1, f, n, max);
+        return gate_facts(c->src[1], 1, f, n, max);
+    }
+    if (c->op != RDX_OP_CMPLT || n == max)
+        return n;
+    const rdx_uop *v = c->src[0], *kk = c->src[1];
+    int var_left = 1;
+    if (!is_variable(v) || !rdx_uop_const_int(kk, &k)) {
+        v = c->src[1], kk = c->src[0], var_left = 0;
+        if (!is_variable(v) || !rdx_uop_const_int(kk, &k))
+            return n;
+    }
+    int64_t lo = v->vmin, hi = v->vmax;
+    if (var_left == truth) { /* v < K true, or K < v false: v <= K-1 / v <= K */
+        int64_t top = var_left ? k - 1 : k;
+        hi = top < hi ? top : hi;
+    } else { /* v < K false: v >= K; K < v true: v >= K+1 */
+        int64_t bot = var_left ? k : k + 1;
+        lo = bot > lo ? bot : lo;
+    }
+    if (lo > hi || (lo == v->vmin && hi == v->vmax))
+        return n;
+    f[n++] = (fact){ v, lo, hi };
+    return n;
+}
+
+/* Simplify a branch of WHERE knowing the gate's truth value there. */
+static const rdx_uop *refine_branch(rdx_match *m, const rdx_uop *c, const rdx_uop *x, int truth)
+{
+    fact f[8];
+    int n = gate_facts(c, truth, f, 0, 8);
+    if (!n || x->op == RDX_OP_CONST)
+        return x;
+    const rdx_uop *from[8], *to[8], *y, *z;
+    for (int i = 0; i < n; i++) { /* a bounded stand-in for each variable */
+        rdx_arg a = rdx_arg_none();
+        a.str = "gate", a.i = f[i].lo, a.j = f[i].hi;
+        const rdx_uop *proxy;
+        if (rdx_ir_make(m->ctx, RDX_OP_DEFINE_VAR, NULL, 0, &a, -1 - (int32_t)f[i].v->id, &proxy))
+            return chk(m, NULL);
+        from[i] = f[i].v, to[i] = proxy;
+    }
+    /* substituting back can leave sums out of canonical order (ids differ): simplify again */
+    if (rdx_ir_substitute(m->ctx, x, from, to, (size_t)n, &y) || rdx_ir_simplify(m->ctx, y, &z) ||
+        rdx_ir_substitute(m->ctx, z, to, from, (size_t)n, &y) || rdx_ir_simplify(m->ctx, y, &z))
+        return chk(m, NULL);
+    return z;
+}
+
 static const rdx_uop *where_gate(rdx_match *m)
 {
     const rdx_uop *c = m->caps[0], *a = m->caps[1], *b = m->caps[2];
@@ -433,6 +498,9 @@ static const rdx_uop *where_gate(rdx_match *m)
         rdx_rw_fail(m);
         return NULL;
     }
+    /* the gate's bounds on its variables hold inside each branch */
+    if (!(a2 = refine_branch(m, c, a2, 1)) || !(b2 = refine_branch(m, c, b2, 0)))
+        return NULL;
     if (a2 == a && b2 == b)
         return NULL;
     return chk(m, rdx_ir_where(m->ctx, c, a2, b2));

@@ -444,6 +444,24 @@ const rdx_uop *rdx_ir_bitcast(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_dtype d);
 /* a OP c where c is a CONST of a's dtype with value v. */
 const rdx_uop *rdx_ir_alu2c(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *a, double v);
 
+/* Movement and memory builders over int64 sizes (sticky NULL on error). */
+const rdx_uop *rdx_ir_reshape(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *dims, size_t n);
+const rdx_uop *rdx_ir_expand(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *dims, size_t n);
+const rdx_uop *rdx_ir_permute(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *order, size_t n);
+/* PAD: place a at offsets off[k] in an output of sizes dims[k]; SHRINK: the inverse. */
+const rdx_uop *rdx_ir_pad(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *off,
+                          const int64_t *dims, size_t n);
+const rdx_uop *rdx_ir_shrink(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *off,
+                             const int64_t *dims, size_t n);
+/* REDUCE a along axes with op (RDX_RED_*). */
+const rdx_uop *rdx_ir_reduce(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_redop op, const int64_t *axes,
+                             size_t n);
+/* INDEX(a, idx[0..n)). */
+const rdx_uop *rdx_ir_index(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *const *idx, size_t n);
+/* STORE(buf, val) and SINK(src[0..n)). */
+const rdx_uop *rdx_ir_store(rdx_ir_ctx *ctx, const rdx_uop *buf, const rdx_uop *val);
+const rdx_uop *rdx_ir_sink(rdx_ir_ctx *ctx, const rdx_uop *const *src, size_t n);
+
 /* Node helpers. */
 /* 1 and *v when u is an integer-like CONST. */
 int rdx_uop_const_int(const rdx_uop *u, int64_t *v);
@@ -542,7 +560,10 @@ rdx_status rdx_ir_verify(rdx_ir_ctx *ctx, const rdx_uop *root);
  */
 typedef struct rdx_rewriter rdx_rewriter;
 
-/* What a rule's function gets.  caps[k] is the capture named names[k]. */
+/*
+ * What a rule's function gets: caps[k] is the k-th capture of its pattern, in
+ * order of first appearance (at most 16); root is the matched node.
+ */
 typedef struct rdx_match {
     rdx_rewriter *rw;
     rdx_ir_ctx *ctx;
@@ -562,11 +583,12 @@ typedef struct rdx_pattern_rule {
     rdx_rule_fn fn;
 } rdx_pattern_rule;
 
-/* Capture index of name in a compiled rule, for use in the function: see RDX_CAP. */
 /*
- * Compile rules[0..n) into a matcher indexed by root op.  Captures are
- * numbered in order of first appearance in each pattern.  RDX_ERR_PARSE
- * naming the rule and column on a bad pattern.  Free with rdx_rewriter_free.
+ * Compile rules[0..n) into a matcher indexed by root op (the pattern strings
+ * are only read here).  Captures are numbered in order of first appearance in
+ * each pattern.  Rules are tried in order.  RDX_ERR_PARSE naming the rule and
+ * column on a bad pattern, RDX_ERR_INVALID for a rule without a function.
+ * Free with rdx_rewriter_free (NULL is a no-op).
  */
 rdx_status rdx_rewriter_create(const rdx_pattern_rule *rules, size_t n, rdx_rewriter **out);
 void rdx_rewriter_free(rdx_rewriter *rw);

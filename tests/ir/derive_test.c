@@ -4,6 +4,7 @@
  * expectations from the spec's table, and hash-consing.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/ir/ir_test.h"
@@ -383,6 +384,57 @@ START_TEST(shard_axis)
 }
 END_TEST
 
+/* The spec's gemm through the builders: (A.reshape(M,K,1) * B.reshape(1,K,N)).sum(1) */
+START_TEST(builders_gemm_and_prefix_sum)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
+    const int64_t da[2] = { 4, 5 }, db[2] = { 5, 6 }, ra[3] = { 4, 5, 1 }, rb[3] = { 1, 5, 6 };
+    const int64_t full[3] = { 4, 5, 6 }, ax1[1] = { 1 }, out[2] = { 4, 6 };
+    const rdx_uop *A = IR_OK(rdx_ir_buffer(c, 0, f32, "AMD", da, 2));
+    const rdx_uop *B = IR_OK(rdx_ir_buffer(c, 1, f32, "AMD", db, 2));
+    const rdx_uop *prod =
+        IR_OK(rdx_ir_mul(c, rdx_ir_expand(c, rdx_ir_reshape(c, A, ra, 3), full, 3),
+                         rdx_ir_expand(c, rdx_ir_reshape(c, B, rb, 3), full, 3)));
+    const rdx_uop *C =
+        IR_OK(rdx_ir_reshape(c, rdx_ir_reduce(c, prod, RDX_RED_ADD, ax1, 1), out, 2));
+    char d[256];
+    ck_assert_str_eq(rdx_uop_describe(C, d, sizeof d),
+                     "float32[4,6] device=AMD min_max=[-inf,inf]");
+    /* the same graph as the data file */
+    size_t len, n;
+    char *t = rdx_test_read_file("tests/data/ir/gemm.uop", &len);
+    const rdx_uop **r;
+    ck_assert_int_eq(rdx_ir_parse(c, "gemm", t, len, &r, &n), RDX_OK);
+    ck_assert_ptr_eq(r[0], C);
+    free(r), free(t);
+    /* prefix_sum, n = 4 */
+    const int64_t d4[1] = { 4 }, o3[1] = { 3 }, s7[1] = { 7 }, s17[2] = { 1, 7 }, s57[2] = { 5, 7 };
+    const int64_t s35[1] = { 35 }, o0[2] = { 0, 0 }, s32[1] = { 32 }, s48[2] = { 4, 8 };
+    const int64_t s44[2] = { 4, 4 };
+    const rdx_uop *T = IR_OK(rdx_ir_buffer(c, 0, f32, "AMD", d4, 1));
+    const rdx_uop *x = rdx_ir_pad(c, T, o3, s7, 1);
+    x = rdx_ir_expand(c, rdx_ir_reshape(c, x, s17, 2), s57, 2);
+    x = rdx_ir_shrink(c, rdx_ir_reshape(c, x, s35, 1), o0, s32, 1);
+    x = rdx_ir_shrink(c, rdx_ir_reshape(c, x, s48, 2), o0, s44, 2);
+    x = IR_OK(rdx_ir_reduce(c, x, RDX_RED_ADD, ax1, 1));
+    t = rdx_test_read_file("tests/data/ir/prefix_sum.uop", &len);
+    ck_assert_int_eq(rdx_ir_parse(c, "prefix", t, len, &r, &n), RDX_OK);
+    ck_assert_ptr_eq(r[0], x);
+    free(r), free(t);
+    /* PERMUTE, INDEX, STORE, SINK builders */
+    const int64_t perm[2] = { 1, 0 };
+    ck_assert_uint_eq(IR_OK(rdx_ir_permute(c, A, perm, 2))->shape[0]->arg.i, 5);
+    const rdx_uop *i0 = IR_OK(rdx_ir_range(c, rdx_ir_int(c, 4), 0, RDX_AXIS_LOOP));
+    const rdx_uop *ix = IR_OK(rdx_ir_index(c, A, &i0, 1));
+    ck_assert_uint_eq(ix->ndim, 1);
+    const rdx_uop *st = IR_OK(rdx_ir_store(c, ix, ix));
+    ck_assert_int_eq(IR_OK(rdx_ir_sink(c, &st, 1))->op, RDX_OP_SINK);
+    ck_assert_ptr_null(rdx_ir_reshape(c, A, s7, 1)); /* 20 elements into 7 */
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 START_TEST(hash_consing)
 {
     rdx_ir_ctx *c = ir_ctx();
@@ -423,6 +475,7 @@ TCase *ir_tcase_derive(void)
     tcase_add_test(tc, codegen_and_vectors);
     tcase_add_test(tc, every_op_is_covered);
     tcase_add_test(tc, shard_axis);
+    tcase_add_test(tc, builders_gemm_and_prefix_sum);
     tcase_add_test(tc, hash_consing);
     return tc;
 }

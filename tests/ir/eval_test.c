@@ -52,19 +52,19 @@ static rdx_value I(int64_t i)
 }
 
 /* host C semantics per width, as int64 results */
-#define HOST_INT_OPS(T, x, y, out)               \
-    do {                                         \
-        T a_ = (T)(x), b_ = (T)(y);              \
-        out[0] = (int64_t)(T)(a_ + b_);          \
-        out[1] = (int64_t)(T)(a_ * b_);          \
-        out[2] = (int64_t)(a_ > b_ ? a_ : b_);   \
-        out[3] = b_ ? (int64_t)(T)(a_ / b_) : 0; \
-        out[4] = b_ ? (int64_t)(T)(a_ % b_) : 0; \
-        out[5] = a_ < b_;                        \
-        out[6] = a_ != b_;                       \
-        out[7] = (int64_t)(T)(a_ ^ b_);          \
-        out[8] = (int64_t)(T)(a_ | b_);          \
-        out[9] = (int64_t)(T)(a_ & b_);          \
+#define HOST_INT_OPS(T, x, y, out)                          \
+    do {                                                    \
+        T a_ = (T)(x), b_ = (T)(y);                         \
+        out[0] = (int64_t)(T)((uint64_t)a_ + (uint64_t)b_); \
+        out[1] = (int64_t)(T)((uint64_t)a_ * (uint64_t)b_); \
+        out[2] = (int64_t)(a_ > b_ ? a_ : b_);              \
+        out[3] = b_ ? (int64_t)(T)(a_ / b_) : 0;            \
+        out[4] = b_ ? (int64_t)(T)(a_ % b_) : 0;            \
+        out[5] = a_ < b_;                                   \
+        out[6] = a_ != b_;                                  \
+        out[7] = (int64_t)(T)(a_ ^ b_);                     \
+        out[8] = (int64_t)(T)(a_ | b_);                     \
+        out[9] = (int64_t)(T)(a_ & b_);                     \
     } while (0)
 
 START_TEST(integer_ops_match_c)
@@ -101,6 +101,8 @@ START_TEST(integer_ops_match_c)
                 HOST_INT_OPS(uint16_t, x, y, want);
                 break;
             case RDX_INT32:
+                if ((int32_t)x == INT32_MIN && (int32_t)y == -1)
+                    continue; /* UB in C */
                 HOST_INT_OPS(int32_t, x, y, want);
                 break;
             case RDX_UINT32:

@@ -209,6 +209,14 @@ START_TEST(where_and_gates)
     EXPECT(WHERE(c, ADD(WHERE(c, K(&e, 1), K(&e, 2)), e.y), K(&e, 5)),
            WHERE(c, ADD(e.y, K(&e, 1)), K(&e, 5)));
     EXPECT(WHERE(LT(e.x, K(&e, 30)), e.y, e.z), e.y); /* gate decided by bounds */
+    /* the gate bounds its variable inside each branch: x < 3 there, x >= 3 in the other */
+    EXPECT(WHERE(c, DIV(ADD(e.x, K(&e, 1)), K(&e, 4)), DIV(e.x, K(&e, 3))),
+           WHERE(c, K(&e, 0), DIV(e.x, K(&e, 3))));
+    EXPECT(WHERE(c, LT(e.y, K(&e, 2)), LT(e.x, K(&e, 2))),
+           WHERE(c, LT(e.y, K(&e, 2)), rdx_ir_const_int(e.c, rdx_dtype_of(RDX_BOOL), 0)));
+    const rdx_uop *c2 = IR_OK(rdx_ir_alu2(e.c, RDX_OP_AND, c, LT(K(&e, 1), e.y)));
+    EXPECT(WHERE(c2, ADD(DIV(e.x, K(&e, 3)), DIV(e.y, K(&e, 2))), K(&e, 7)),
+           WHERE(c2, K(&e, 1), K(&e, 7)));
     /* a gated LOAD whose gate is always true loses the gate */
     int64_t dims[1] = { 4 };
     const rdx_uop *buf = IR_OK(rdx_ir_buffer(e.c, 0, rdx_dtype_of(RDX_INDEX), "AMD", dims, 0));
@@ -225,7 +233,14 @@ static const rdx_uop *gen_int(env *e, uint64_t *st, int depth);
 
 static const rdx_uop *gen_bool(env *e, uint64_t *st, int depth)
 {
-    switch (ir_rand_range(st, 0, 4)) {
+    const rdx_uop *vars[5] = { e->x, e->y, e->z, e->n, e->r };
+    switch (ir_rand_range(st, 0, 6)) {
+    case 5: /* a variable against a constant: the gate bounds the variable in the branches */
+        return rdx_ir_cmplt(e->c, vars[ir_rand_range(st, 0, 4)],
+                            rdx_ir_int(e->c, ir_rand_range(st, -2, 12)));
+    case 6:
+        return rdx_ir_cmplt(e->c, rdx_ir_int(e->c, ir_rand_range(st, -2, 12)),
+                            vars[ir_rand_range(st, 0, 4)]);
     case 0:
         return rdx_ir_cmpne(e->c, gen_int(e, st, depth - 1), gen_int(e, st, depth - 1));
     case 1:
