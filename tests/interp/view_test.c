@@ -169,6 +169,71 @@ START_TEST(store_after_and_gated_load)
 }
 END_TEST
 
+START_TEST(bindings_and_symbolic_buffers)
+{
+    rdx_interp *ip;
+    rdx_ir_ctx *c;
+    ck_assert_int_eq(rdx_interp_create(&ip), RDX_OK);
+    ck_assert_int_eq(rdx_ir_ctx_create(&c), RDX_OK);
+    const rdx_uop *n = rdx_ir_var(c, "n", 1, 8);
+    const rdx_uop *shape = rdx_ir_shape_u(c, &n, 1);
+    rdx_arg a = rdx_arg_none();
+    a.i = 0;
+    a.dtype = rdx_dtype_of(RDX_INT32);
+    const char *dev = "CPU";
+    a.device = rdx_ir_device(c, &dev, 1);
+    const rdx_uop *buf = rdx_ir_node(c, RDX_OP_BUFFER, &shape, 1, &a);
+    const rdx_uop *sum = rdx_ir_node(
+        c, RDX_OP_REDUCE, &buf, 1,
+        &(rdx_arg){ .sub = RDX_RED_ADD, .ints = rdx_ir_ints(c, (int64_t[]){ 0 }, 1), .nints = 1 });
+    ck_assert_ptr_nonnull(sum);
+    int32_t v[5] = { 1, 2, 3, 4, 5 };
+    rdx_array r;
+    ck_assert_int_eq(rdx_interp_bind(ip, buf, v, sizeof v), RDX_OK);
+    ck_assert_int_eq(rdx_interp_realize(ip, &sum, 1, &r), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "'n' is not bound"));
+    ck_assert_int_eq(rdx_interp_bind_var(ip, n, 9), RDX_ERR_RANGE);
+    ck_assert_int_eq(rdx_interp_bind_var(ip, n, 4), RDX_OK);
+    ck_assert_int_eq(rdx_interp_realize(ip, &sum, 1, &r), RDX_ERR_INVALID); /* 5 values, n = 4 */
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "bound data has 20 bytes"));
+    ck_assert_int_eq(rdx_interp_bind_var(ip, n, 5), RDX_OK);
+    ck_assert_int_eq(rdx_interp_realize(ip, &sum, 1, &r), RDX_OK);
+    ck_assert_int_eq(r.dims[0], 1);
+    ck_assert_int_eq(rdx_array_get_int(&r, 0), 15);
+    ck_assert_int_eq(rdx_interp_bind(ip, buf, v, 3), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_interp_bind(ip, sum, v, 4), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_interp_bind_var(ip, buf, 1), RDX_ERR_INVALID);
+    ck_assert_ptr_null(rdx_interp_bound(ip, sum, NULL));
+    /* codegen-only ops are refused */
+    const rdx_uop *rg = rdx_ir_range(c, rdx_ir_int(c, 4), 0, RDX_AXIS_LOOP);
+    ck_assert_int_eq(rdx_interp_realize(ip, &rg, 1, &r), RDX_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "RANGE"));
+    /* an unbound PARAM outside a FUNCTION */
+    const rdx_uop *pm = rdx_ir_node(c, RDX_OP_PARAM, &shape, 1, &a);
+    ck_assert_int_eq(rdx_interp_realize(ip, &pm, 1, &r), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "no bound data"));
+    rdx_interp_destroy(ip);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+START_TEST(copy_keeps_values_and_changes_the_device)
+{
+    rdx_graph *g = ig();
+    float v[4] = { 1, 2, 3, 4 };
+    const rdx_tensor *x = buf_f32(g, 1, (int64_t[]){ 4 }, v);
+    const char *d1 = "GPU:1";
+    const rdx_tensor *c1 = rdx_tensor_copy(g, rdx_tensor_muls(g, x, 2), &d1, 1);
+    ck_assert_ptr_nonnull(c1);
+    ck_assert_int_eq(c1->op, RDX_OP_LOAD);
+    ck_assert_str_eq(c1->device->names[0], "GPU:1");
+    rdx_array r = ireal(g, c1);
+    for (int k = 0; k < 4; k++)
+        ck_assert_double_eq(rdx_array_get(&r, k), 2 * v[k]);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *interp_tcase_view(void)
 {
     TCase *tc = tcase_create("view");
@@ -176,5 +241,7 @@ TCase *interp_tcase_view(void)
     tcase_add_test(tc, reshape_of_a_strided_view_and_pad_fill);
     tcase_add_test(tc, index_stack_and_bitcast);
     tcase_add_test(tc, store_after_and_gated_load);
+    tcase_add_test(tc, bindings_and_symbolic_buffers);
+    tcase_add_test(tc, copy_keeps_values_and_changes_the_device);
     return tc;
 }
