@@ -496,8 +496,11 @@ static rdx_status eval_param_or_buffer(scope *s, const rdx_uop *u, const int64_t
 {
     unsigned es = dt_size(u->dtype);
     int64_t numel = 1;
-    for (uint32_t k = 0; k < u->ndim; k++)
+    for (uint32_t k = 0; k < u->ndim; k++) {
+        if (dims[k] && numel > IV_MAX_BYTES / 8 / dims[k])
+            return rdx_fail(RDX_ERR_NOMEM, "%s is too large", rdx_op_name((rdx_op)u->op));
         numel *= dims[k];
+    }
     if (u->op == RDX_OP_PARAM && s->params) {
         if (u->arg.i < 0 || u->arg.i >= (int64_t)s->nparams)
             return rdx_fail(RDX_ERR_INVALID, "PARAM slot %" PRId64 " but the call has %u arguments",

@@ -133,6 +133,10 @@ rdx_status iv_new(ival *v, rdx_dtype dt, uint32_t nd, const int64_t *dims)
     for (uint32_t k = nd; k-- > 0;) {
         v->dims[k] = dims[k];
         v->str[k] = n;
+        if (dims[k] < 0 || (dims[k] && n > IV_MAX_BYTES / 8 / dims[k]))
+            return rdx_fail(RDX_ERR_NOMEM,
+                            "interp: a value of shape with dimension %lld is too large",
+                            (long long)dims[k]);
         n *= dims[k];
     }
     v->st = is_alloc((size_t)n * dt_size(v->dt));
