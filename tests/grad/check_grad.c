@@ -10,6 +10,8 @@
 #include "tests/harness/harness.h"
 
 #define MAXP 3
+/* forward: used by the CALL case */
+static const rdx_tensor *f_function(rdx_graph *g, const rdx_tensor *const *p);
 
 typedef struct gcase {
     const char *name;
@@ -157,6 +159,22 @@ static const rdx_tensor *f_function(rdx_graph *g, const rdx_tensor *const *p)
     return rdx_tensor_mul(g, o[0], p[0]);
 }
 
+/* The same function invoked through CALL (opaque invocation) instead of FUNCTION. */
+static const rdx_tensor *f_call(rdx_graph *g, const rdx_tensor *const *p)
+{
+    const rdx_tensor *r = f_function(g, p);
+    if (!r)
+        return NULL;
+    const rdx_uop *gt = r->src[0]; /* MUL(GETTUPLE(FUNCTION ...), p0) */
+    if (gt->op != RDX_OP_GETTUPLE)
+        gt = r->src[1];
+    const rdx_uop *fn = gt->src[0];
+    const rdx_uop *call = rdx_ir_node(rdx_graph_ir(g), RDX_OP_CALL, fn->src, fn->nsrc, NULL);
+    rdx_arg a = rdx_arg_none();
+    const rdx_uop *res = rdx_ir_node(rdx_graph_ir(g), RDX_OP_GETTUPLE, &call, 1, &a);
+    return rdx_tensor_mul(g, res, p[0]);
+}
+
 static const gcase cases[] = {
     { "neg", 1, { 1 }, { { 5 } }, f_neg, -2, 2, 1e-6 },
     { "recip", 1, { 1 }, { { 5 } }, f_recip, 0.5, 2, 1e-6 },
@@ -216,6 +234,7 @@ static const gcase cases[] = {
     { "allreduce", 1, { 1 }, { { 8 } }, f_allreduce, -2, 2, 1e-6 },
     { "reduce_dev", 1, { 1 }, { { 6 } }, f_reduce_dev, -2, 2, 1e-6 },
     { "broadcast", 1, { 1 }, { { 3 } }, f_broadcast, -2, 2, 1e-6 },
+    { "call", 2, { 1, 1 }, { { 4 }, { 4 } }, f_call, -2, 2, 1e-6 },
     { "function", 2, { 1, 1 }, { { 4 }, { 4 } }, f_function, -2, 2, 1e-6 },
 };
 
