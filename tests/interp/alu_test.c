@@ -315,6 +315,57 @@ START_TEST(float16_matches_the_compilers_float16)
 }
 END_TEST
 
+/* bfloat16 against float arithmetic rounded by the usual bit trick (exact products; sums are
+ * rounded twice, which is harmless since float has >= 2*8+2 bits). */
+static uint16_t bf16_rne(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if ((b & 0x7fffffff) > 0x7f800000)
+        return (uint16_t)((b >> 16) | 0x40);
+    return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1)) >> 16);
+}
+
+static float bf16_val(uint16_t h)
+{
+    uint32_t b = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+START_TEST(bfloat16_matches_float_rounded_once)
+{
+    enum { N = 4096 };
+    static uint16_t a[N], b[N];
+    uint64_t seed = 23;
+    for (int k = 0; k < N; k++) {
+        do
+            a[k] = (uint16_t)irand(&seed);
+        while ((a[k] & 0x7f80) == 0x7f80);
+        do
+            b[k] = (uint16_t)(irand(&seed) & 0xbfff); /* keep products mostly finite */
+        while ((b[k] & 0x7f80) == 0x7f80);
+    }
+    rdx_graph *g = ig();
+    rdx_dtype h = rdx_dtype_of(RDX_BFLOAT16);
+    int64_t n = N;
+    const rdx_tensor *A = rdx_tensor_from_data(g, h, 1, &n, a),
+                     *B = rdx_tensor_from_data(g, h, 1, &n, b);
+    rdx_ir_ctx *c = rdx_graph_ir(g);
+    rdx_array add = ireal(g, rdx_ir_add(c, A, B)), mul = ireal(g, rdx_ir_mul(c, A, B));
+    const uint16_t *pa = add.data, *pm = mul.data;
+    for (int k = 0; k < N; k++) {
+        float x = bf16_val(a[k]), y = bf16_val(b[k]);
+        ck_assert_msg(pa[k] == bf16_rne(x + y), "%04x + %04x: %04x want %04x", a[k], b[k], pa[k],
+                      bf16_rne(x + y));
+        ck_assert_msg(pm[k] == bf16_rne(x * y), "%04x * %04x: %04x want %04x", a[k], b[k], pm[k],
+                      bf16_rne(x * y));
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(casts_saturate_wrap_and_round_once)
 {
     rdx_graph *g = ig();
@@ -467,6 +518,7 @@ TCase *interp_tcase_alu(void)
     tcase_add_test(tc, float32_ops_match_host_c_including_specials);
     tcase_add_test(tc, float16_and_bfloat16_round_to_nearest_even_once);
     tcase_add_test(tc, float16_matches_the_compilers_float16);
+    tcase_add_test(tc, bfloat16_matches_float_rounded_once);
     tcase_add_test(tc, casts_saturate_wrap_and_round_once);
     tcase_add_test(tc, primitives_agree_with_the_scalar_evaluator);
     tcase_add_test(tc, integer_division_by_zero_is_an_error_naming_the_node);
