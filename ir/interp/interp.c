@@ -59,8 +59,11 @@ void rdx_interp_release(rdx_interp *ip)
 {
     if (!ip)
         return;
+    iscache *outer = is_cache;
+    is_cache = &ip->cache; /* released results are reused by the next realization */
     for (size_t k = 0; k < ip->nres; k++)
         is_unref(ip->results[k]);
+    is_cache = outer;
     ip->nres = 0;
 }
 
