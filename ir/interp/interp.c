@@ -325,6 +325,31 @@ static void map_put(scope *s, const rdx_uop *u, uint32_t idx)
     s->mvals[h] = idx;
 }
 
+/* Room for `entries` keys at load <= 1/2 (rehashing); nonzero on out-of-memory. */
+static int map_reserve(scope *s, size_t entries)
+{
+    if (entries * 2 <= s->mcap)
+        return 0;
+    size_t oc = s->mcap;
+    uint32_t *ok = s->mkeys, *ov = s->mvals;
+    s->mcap *= 2;
+    s->mkeys = calloc(s->mcap, sizeof *s->mkeys);
+    s->mvals = calloc(s->mcap, sizeof *s->mvals);
+    if (!s->mkeys || !s->mvals) {
+        free(ok), free(ov);
+        return 1;
+    }
+    for (size_t k = 0; k < oc; k++)
+        if (ok[k]) {
+            size_t m = s->mcap - 1, h = ((ok[k] - 1) * 2654435761u) & m;
+            while (s->mkeys[h])
+                h = (h + 1) & m;
+            s->mkeys[h] = ok[k], s->mvals[h] = ov[k];
+        }
+    free(ok), free(ov);
+    return 0;
+}
+
 /* Topological order of the data graph under roots (iterative DFS). */
 static rdx_status build_order(scope *s, const rdx_uop *const *roots, size_t nroots)
 {
@@ -342,6 +367,8 @@ static rdx_status build_order(scope *s, const rdx_uop *const *roots, size_t nroo
     for (size_t r = 0; r < nroots; r++) {
         if (map_find(s, roots[r]) != SIZE_MAX)
             continue;
+        if (map_reserve(s, n + sp + 1))
+            goto oom;
         stack[sp++] = (struct frame){ roots[r], 0 };
         map_put(s, roots[r], UINT32_MAX); /* on the stack */
         while (sp) {
@@ -360,27 +387,10 @@ static rdx_status build_order(scope *s, const rdx_uop *const *roots, size_t nroo
                         goto oom;
                     stack = ns;
                 }
+                if (map_reserve(s, n + sp + 1))
+                    goto oom;
                 stack[sp++] = (struct frame){ c, 0 };
                 map_put(s, c, UINT32_MAX);
-                if (n + sp + 1 > s->mcap / 2) { /* grow the map: rehash */
-                    size_t oc = s->mcap;
-                    uint32_t *ok = s->mkeys, *ov = s->mvals;
-                    s->mcap *= 2;
-                    s->mkeys = calloc(s->mcap, sizeof *s->mkeys);
-                    s->mvals = calloc(s->mcap, sizeof *s->mvals);
-                    if (!s->mkeys || !s->mvals) {
-                        free(ok), free(ov);
-                        goto oom;
-                    }
-                    for (size_t k = 0; k < oc; k++)
-                        if (ok[k]) {
-                            size_t m = s->mcap - 1, h = ((ok[k] - 1) * 2654435761u) & m;
-                            while (s->mkeys[h])
-                                h = (h + 1) & m;
-                            s->mkeys[h] = ok[k], s->mvals[h] = ov[k];
-                        }
-                    free(ok), free(ov);
-                }
                 continue;
             }
             if (n == cap) {
