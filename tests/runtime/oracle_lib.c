@@ -1,7 +1,6 @@
 /*
  * tests/runtime/oracle_lib.c — the kernel oracle of tests/emu_oracle (its
- * library files, without its Check main) and the emulator suite's direct
- * loader, linked into this suite.
+ * library files, without its Check main), linked into this suite.
  */
 #include "tests/emu_oracle/compare.c"
 #include "tests/emu_oracle/compile.c"
@@ -11,5 +10,3 @@
 #include "tests/emu_oracle/metadata.c"
 #include "tests/emu_oracle/oracle.c"
 #include "tests/emu_oracle/run.c"
-/* The emulator suite's direct loader: the reference the runtime path must match. */
-#include "tests/emu_kernels/emu_load.c"
