@@ -121,8 +121,11 @@ static bool starts(const char *s, const char *prefix)
 static rdx_status kernel_args(rdx_kernel *k, const rdx_codeobj_kernel *ck)
 {
     const rdx_codeobj_kernel_meta *m = &ck->meta;
-    k->has_meta = ck->has_meta;
-    if (!ck->has_meta)
+    /* Metadata that lists no arguments for a non-empty kernarg segment (what an
+     * assembler writes for hand-written code without .amdgpu_metadata) does not
+     * describe the arguments: pack them naturally, as for no metadata. */
+    k->has_meta = ck->has_meta && !(m->num_args == 0 && m->kernarg_segment_size > 0);
+    if (!k->has_meta)
         return RDX_OK;
     size_t text = 0;
     for (size_t i = 0; i < m->num_args; i++) {

@@ -177,8 +177,10 @@ const char *rdx_kernel_name(const rdx_kernel *k);
 /* Explicit arguments (hidden ones are the runtime's). */
 uint32_t rdx_kernel_arg_count(const rdx_kernel *k);
 const rdx_kernel_arg *rdx_kernel_arg_at(const rdx_kernel *k, uint32_t i);
-/* Whether the code object had metadata for the kernel (else arguments are
- * packed with natural alignment, see rdx_arg). */
+/* Whether the code object's metadata describes the kernel's arguments (else
+ * they are packed with natural alignment, see rdx_arg).  Metadata that lists
+ * no arguments for a non-empty kernarg segment — what an assembler writes for
+ * hand-written code without .amdgpu_metadata — counts as not describing them. */
 bool rdx_kernel_has_metadata(const rdx_kernel *k);
 /* Wave size (32 or 64), static LDS bytes, scratch bytes per work-item. */
 uint32_t rdx_kernel_wave_size(const rdx_kernel *k);
