@@ -123,16 +123,44 @@ static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
     return RDX_OK;
 }
 
-static rdx_status open_emu(rdx_device *dev)
+rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
+                             rdx_emudev **emu, rdx_kfd **kfd)
 {
+    *emu = NULL;
+    *kfd = NULL;
+    if (kind == RDX_DEVICE_AUTO) {
+        const char *env = getenv("RDX_DEVICE");
+        if (env && *env) {
+            if (!strcmp(env, "emu"))
+                kind = RDX_DEVICE_EMU;
+            else if (!strcmp(env, "kfd"))
+                kind = RDX_DEVICE_KFD;
+            else
+                return rdx_fail(RDX_ERR_INVALID, "RDX_DEVICE='%s': expected 'emu' or 'kfd'", env);
+        }
+    }
+    if (kind == RDX_DEVICE_KFD)
+        return open_real(gpu, kfd);
+    if (kind == RDX_DEVICE_AUTO) {
+        if (open_real(gpu, kfd) == RDX_OK)
+            return RDX_OK;
+        if (!quiet)
+            fprintf(stderr,
+                    "rdx: no usable AMD GPU (%s); using the emulated gfx1100 (set RDX_DEVICE to "
+                    "choose)\n",
+                    rdx_error_message());
+    }
+    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1 };
     rdx_emudev *e;
-    rdx_status st = rdx_emudev_create(NULL, &e);
+    rdx_status st = rdx_emudev_create(&cfg, &e);
     if (st)
         return st;
-    dev->emu = e;
-    dev->os = rdx_emudev_os(e);
-    dev->fault_detail = emu_detail;
-    dev->fault_detail_user = e;
+    st = rdx_kfd_open(rdx_emudev_os(e), kfd);
+    if (st) {
+        rdx_emudev_destroy(e);
+        return st;
+    }
+    *emu = e;
     return RDX_OK;
 }
 
@@ -144,36 +172,19 @@ static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
         dev->fault_detail_user = o->fault_detail_user;
         return rdx_kfd_open(dev->os, &dev->kfd);
     }
-    rdx_device_kind kind = o->kind;
-    if (kind == RDX_DEVICE_AUTO) {
-        const char *env = getenv("RDX_DEVICE");
-        if (env && *env) {
-            if (!strcmp(env, "emu"))
-                kind = RDX_DEVICE_EMU;
-            else if (!strcmp(env, "kfd"))
-                kind = RDX_DEVICE_KFD;
-            else
-                return rdx_fail(RDX_ERR_NOT_FOUND, "RDX_DEVICE=%s: expected emu or kfd", env);
-        }
-    }
-    if (kind == RDX_DEVICE_KFD) {
-        dev->os = rdx_os_linux();
-        return open_real(dev->gpu, &dev->kfd);
-    }
-    if (kind == RDX_DEVICE_AUTO) {
-        rdx_status st = open_real(dev->gpu, &dev->kfd);
-        if (st == RDX_OK) {
-            dev->os = rdx_os_linux();
-            return RDX_OK;
-        }
-        if (!o->quiet)
-            fprintf(stderr, "rdx: no usable GPU (%s); using the emulated gfx1100\n",
-                    rdx_error_message());
-    }
-    rdx_status st = open_emu(dev);
+    rdx_emudev *e;
+    rdx_status st = rdx_device_select(o->kind, dev->gpu, 1, o->quiet, &e, &dev->kfd);
     if (st)
         return st;
-    return rdx_kfd_open(dev->os, &dev->kfd);
+    if (e) {
+        dev->emu = e;
+        dev->os = rdx_emudev_os(e);
+        dev->fault_detail = emu_detail;
+        dev->fault_detail_user = e;
+    } else {
+        dev->os = rdx_os_linux();
+    }
+    return RDX_OK;
 }
 
 static void fill_info(rdx_device *dev)

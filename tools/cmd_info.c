@@ -6,7 +6,8 @@
 #include <rdx/kfd.h>
 
 #include "tools/cli.h"
-#include "tools/device.h"
+#include <rdx/emudev.h>
+#include <rdx/runtime.h>
 
 static void help(void)
 {
@@ -96,8 +97,16 @@ int rdx_cmd_info(int argc, char **argv)
     }
     if (optind < argc)
         return rdx_cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
-    rdx_tool_device d;
-    rdx_status st = rdx_tool_device_open(device, (uint32_t)gpus, &d);
+    rdx_device_kind kind = RDX_DEVICE_AUTO;
+    if (device && !strcmp(device, "emu"))
+        kind = RDX_DEVICE_EMU;
+    else if (device && !strcmp(device, "kfd"))
+        kind = RDX_DEVICE_KFD;
+    else if (device)
+        return rdx_cli_usage_error("info", "--device '%s': expected 'emu' or 'kfd'", device);
+    rdx_emudev *emu;
+    rdx_kfd *kfd;
+    rdx_status st = rdx_device_select(kind, 0, (uint32_t)gpus, false, &emu, &kfd);
     if (st == RDX_ERR_INVALID) {
         fprintf(stderr, "rdx info: %s\nTry 'rdx info --help'.\n", rdx_error_message());
         return RDX_EXIT_USAGE;
@@ -105,12 +114,13 @@ int rdx_cmd_info(int argc, char **argv)
     if (st != RDX_OK)
         return rdx_cli_fail("info");
     uint32_t major, minor;
-    rdx_kfd_version(d.kfd, &major, &minor);
+    rdx_kfd_version(kfd, &major, &minor);
     printf("device: %s (KFD ioctl interface %u.%u), %u GPU%s\n",
-           d.emu ? "emulated (rdx emu)" : "kfd (/dev/kfd)", major, minor, rdx_kfd_gpu_count(d.kfd),
-           rdx_kfd_gpu_count(d.kfd) == 1 ? "" : "s");
-    for (uint32_t i = 0; i < rdx_kfd_gpu_count(d.kfd); i++)
-        print_gpu(i, rdx_kfd_gpu(d.kfd, i));
-    rdx_tool_device_close(&d);
+           emu ? "emulated (rdx emu)" : "kfd (/dev/kfd)", major, minor, rdx_kfd_gpu_count(kfd),
+           rdx_kfd_gpu_count(kfd) == 1 ? "" : "s");
+    for (uint32_t i = 0; i < rdx_kfd_gpu_count(kfd); i++)
+        print_gpu(i, rdx_kfd_gpu(kfd, i));
+    rdx_kfd_close(kfd);
+    rdx_emudev_destroy(emu);
     return RDX_EXIT_OK;
 }

@@ -68,10 +68,29 @@ typedef struct rdx_device_options {
     bool quiet; /* no notice when AUTO falls back to the emulator */
 } rdx_device_options;
 
+typedef struct rdx_emudev rdx_emudev;
+typedef struct rdx_kfd rdx_kfd;
+
+/*
+ * The device policy, on its own (rdx_device_open uses it; so does `rdx info`):
+ * for AUTO, RDX_DEVICE=emu|kfd decides when set; otherwise a real card is
+ * used when /dev/kfd lists GPU `gpu` with a target rdx drives (gfx11/gfx12),
+ * else the emulated GPU, with a one-line notice on stderr unless `quiet`.
+ * EMU creates an emulated device with `emu_gpus` cards (0 = 1); KFD insists
+ * on a real card.  On success *kfd is the open kernel interface and *emu the
+ * emulated device behind it (NULL for a real card): close with
+ * rdx_kfd_close(*kfd) and then rdx_emudev_destroy(*emu).
+ * Errors: RDX_ERR_INVALID (RDX_DEVICE names an unknown kind; the message
+ * quotes it), RDX_ERR_NOT_FOUND / RDX_ERR_UNSUPPORTED (KFD: no such GPU, or a
+ * card rdx cannot drive), the failing kernel call.  Nothing is left open.
+ */
+rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
+                             rdx_emudev **emu, rdx_kfd **kfd);
+
 /*
  * Open a device (opts may be NULL: AUTO, GPU 0).  Opens the kernel
  * interface, the memory heaps, the signal page and the fault events.
- * Errors: RDX_ERR_NOT_FOUND (no such GPU, RDX_DEVICE names an unknown kind),
+ * Errors: RDX_ERR_INVALID (RDX_DEVICE names an unknown kind), RDX_ERR_NOT_FOUND (no such GPU),
  * RDX_ERR_UNSUPPORTED (a card whose target rdx cannot drive), the failing
  * kernel call.  Nothing is left open on failure.
  */

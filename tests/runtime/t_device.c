@@ -33,9 +33,9 @@ START_TEST(device_selection_by_kind_and_environment)
     RT_OK(rdx_device_close(dev));
 
     setenv("RDX_DEVICE", "tpu", 1);
-    ck_assert_int_eq(rdx_device_open(NULL, &dev), RDX_ERR_NOT_FOUND);
+    ck_assert_int_eq(rdx_device_open(NULL, &dev), RDX_ERR_INVALID);
     ck_assert_ptr_null(dev);
-    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "RDX_DEVICE=tpu"));
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "RDX_DEVICE='tpu'"));
     unsetenv("RDX_DEVICE");
 
     o.gpu = 3; /* the emulated driver has one card */
