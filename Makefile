@@ -71,7 +71,11 @@ CLANG_FORMAT ?= $(shell command -v clang-format-19 || command -v clang-format)
 FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu tools tests bench fuzz \
     \( -name '*.c' -o -name '*.h' \) -not -path '*/gen/*' -not -path 'tests/data/*' 2>/dev/null | sort)
 
-.PHONY: all check asan bench install uninstall format format-check setup clean tests benches
+# rdx's main job end to end on the default device (see scripts/demo).
+demo: all
+	@RDX_BUILD=$(BUILD) scripts/demo
+
+.PHONY: all demo check asan bench install uninstall format format-check setup clean tests benches
 .DEFAULT_GOAL := all
 
 all: $(STATIC) $(BUILD)/librdx.so $(RDX)
@@ -181,3 +185,8 @@ clean:
 	rm -rf build
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# --- rdx as: legacy mnemonics llvm-mc accepts (isa/asm/aliases.inc), verified by llvm-mc.
+.PHONY: asm-aliases
+asm-aliases:
+	python3 scripts/gen_asm_aliases.py --llvm-mc $(or $(wildcard /usr/lib/llvm-19/bin/llvm-mc),llvm-mc)

@@ -1,0 +1,161 @@
+/*
+ * bench/dispatch — the host cost of one dispatch through rdx/runtime.h (an
+ * empty kernel, so the GPU's work is excluded) and the round-trip latency
+ * (dispatch, then wait for its completion) on the emulated GPU.
+ *
+ * Baselines measured in the same run: a memcpy of the same number of PM4
+ * bytes into a ring-sized buffer (what any submission must at least do) and
+ * a plain (non-inlined) function call.  The kernel is encoded by rdx's own
+ * encoder and wrapped in a code object by rdx's writer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rdx/isa.h>
+#include <rdx/codeobj.h>
+#include <rdx/runtime.h>
+
+#define GOAL_NS 1000.0
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static __attribute__((noreturn)) void die(const char *what)
+{
+    fprintf(stderr, "bench dispatch: %s: %s\n", what, rdx_error_message());
+    exit(1);
+}
+
+/* An empty kernel ("s_endpgm") in a code object written by rdx. */
+static uint8_t *empty_code_object(size_t *len)
+{
+    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    rdx_isa_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = RDX_ISA_OP_S_ENDPGM;
+    in.nopnd = 1;
+    in.opnd[0] = rdx_isa_imm(0);
+    uint8_t code[256] = { 0 };
+    size_t n;
+    if (!t || rdx_isa_encode(t, &in, code, &n))
+        die("encoding s_endpgm");
+    rdx_codeobj_kernel k;
+    memset(&k, 0, sizeof k);
+    k.name = "empty";
+    k.code_offset = 0;
+    k.code_size = n;
+    rdx_codeobj_kd_init(&k.kd, 11);
+    rdx_codeobj_kernel_meta_init(&k.meta);
+    k.meta.wavefront_size = 32;
+    k.meta.max_flat_workgroup_size = 1024;
+    rdx_codeobj_image img;
+    memset(&img, 0, sizeof img);
+    img.target = "gfx1100";
+    img.version = 5;
+    img.code = code;
+    img.code_size = sizeof code;
+    img.kernels = &k;
+    img.num_kernels = 1;
+    uint8_t *out;
+    if (rdx_codeobj_write(&img, &out, len))
+        die("writing the code object");
+    return out;
+}
+
+static __attribute__((noinline)) void plain_call(volatile uint64_t *sink, uint64_t v)
+{
+    *sink += v;
+}
+
+int main(void)
+{
+    size_t len;
+    uint8_t *elf = empty_code_object(&len);
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU };
+    rdx_device *dev;
+    rdx_program *prog;
+    rdx_queue *q;
+    const rdx_kernel *k;
+    if (rdx_device_open(&o, &dev) || rdx_program_load(dev, elf, len, "empty.co", &prog) ||
+        rdx_program_find(prog, "empty", &k) || rdx_queue_create(dev, RDX_QUEUE_COMPUTE, &q))
+        die("setup");
+    free(elf);
+    rdx_launch l;
+    memset(&l, 0, sizeof l);
+    l.kernel = k;
+    l.grid[0] = 1;
+    l.block[0] = 32;
+
+    /* Host cost: batches that fit the ring, timed without the waits between them. */
+    enum { BATCH = 400, ROUNDS = 25 };
+    double wall = 0, cpu = 0;
+    uint64_t t = 0;
+    for (int r = 0; r < ROUNDS + 1; r++) {
+        double w0 = now(), c0 = cpu_now();
+        for (int i = 0; i < BATCH; i++)
+            if (rdx_queue_dispatch(q, &l, &t))
+                die("dispatch");
+        double w1 = now(), c1 = cpu_now();
+        if (r > 0) { /* the first round warms up */
+            wall += w1 - w0;
+            cpu += c1 - c0;
+        }
+        if (rdx_queue_wait(q, t, 60000))
+            die("wait");
+    }
+    double per_dispatch = wall / (ROUNDS * BATCH), per_dispatch_cpu = cpu / (ROUNDS * BATCH);
+
+    /* Baselines: memcpy of one dispatch's PM4 bytes into a ring; a function call. */
+    enum { DW = 96, RING_DW = 65536, N = 2000000 };
+    uint32_t src[DW], *ring = calloc(RING_DW, 4);
+    for (int i = 0; i < DW; i++)
+        src[i] = (uint32_t)i * 2654435761u;
+    double m0 = now();
+    for (int i = 0; i < N; i++) {
+        memcpy(ring + (size_t)(i % (RING_DW / DW)) * DW, src, sizeof src);
+        __asm__ volatile("" : : "r"(ring) : "memory");
+    }
+    double memcpy_ns = (now() - m0) / N;
+    volatile uint64_t sink = 0;
+    double f0 = now();
+    for (int i = 0; i < N; i++)
+        plain_call(&sink, (uint64_t)i);
+    double call_ns = (now() - f0) / N;
+    free(ring);
+
+    /* Round trip: dispatch and wait, one at a time. */
+    enum { TRIPS = 300 };
+    double r0 = now();
+    for (int i = 0; i < TRIPS; i++)
+        if (rdx_queue_dispatch(q, &l, &t) || rdx_queue_wait(q, t, 60000))
+            die("round trip");
+    double trip_ns = (now() - r0) / TRIPS;
+
+    printf("dispatch host cost (empty kernel, emulated gfx1100):\n");
+    printf("  rdx_queue_dispatch       %8.1f ns wall, %8.1f ns CPU   (goal < %.0f ns: %s)\n",
+           per_dispatch, per_dispatch_cpu, GOAL_NS, per_dispatch_cpu < GOAL_NS ? "met" : "MISSED");
+    printf("  memcpy of %d PM4 dwords  %8.1f ns   ratio %.1fx\n", DW, memcpy_ns,
+           per_dispatch / memcpy_ns);
+    printf("  plain function call      %8.1f ns   ratio %.1fx\n", call_ns, per_dispatch / call_ns);
+    printf("round trip (dispatch + wait) %.1f us   ratio to host cost %.0fx\n", trip_ns / 1e3,
+           trip_ns / per_dispatch);
+    if (rdx_queue_destroy(q))
+        die("queue destroy");
+    rdx_program_free(prog);
+    if (rdx_device_close(dev))
+        die("close");
+    return 0;
+}

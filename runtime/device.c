@@ -1,0 +1,358 @@
+/*
+ * runtime/device.c — opening a device (real or emulated), its heaps over KFD
+ * allocations, its signal pool and fault events, and closing it.
+ */
+#include "runtime/internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/codeobj.h>
+#include <rdx/emudev.h>
+
+void rt_list_init(rt_list *l)
+{
+    l->prev = l->next = l;
+}
+
+void rt_list_add(rt_list *head, rt_list *n)
+{
+    n->next = head->next;
+    n->prev = head;
+    head->next->prev = n;
+    head->next = n;
+}
+
+void rt_list_del(rt_list *n)
+{
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    n->prev = n->next = n;
+}
+
+/* ---- heaps: rdx_alloc backing blocks are KFD allocations ---- */
+
+static rdx_status obtain(void *user, uint32_t kind, uint64_t size, rdx_alloc_block *out)
+{
+    rdx_device *dev = user;
+    rdx_kfd_mem_desc d = { .kind = RDX_KFD_MEM_GTT, .size = size, .flags = 0, .userptr = NULL };
+    switch (kind) {
+    case RT_HEAP_DEVICE:
+        d.kind = RDX_KFD_MEM_VRAM;
+        break;
+    case RT_HEAP_SYNC:
+        d.flags = RDX_KFD_MEM_UNCACHED;
+        break;
+    case RT_HEAP_CODE:
+        d.flags = RDX_KFD_MEM_EXECUTABLE;
+        break;
+    default:
+        break;
+    }
+    rdx_kfd_mem *m;
+    rdx_status st = rdx_kfd_mem_alloc(dev->kfd, dev->gpu, &d, &m);
+    if (st)
+        return st;
+    out->addr = rdx_kfd_mem_gpu_addr(m);
+    out->cpu = rdx_kfd_mem_cpu(m);
+    out->size = rdx_kfd_mem_size(m);
+    out->handle = m;
+    return RDX_OK;
+}
+
+static void release(void *user, uint32_t kind, const rdx_alloc_block *b)
+{
+    rdx_device *dev = user;
+    (void)kind;
+    if (rdx_kfd_mem_free(dev->kfd, b->handle))
+        fprintf(stderr, "rdx: freeing GPU memory: %s\n", rdx_error_message());
+}
+
+rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
+                         rdx_alloc_region *out)
+{
+    return rdx_alloc_alloc(dev->heap, heap, size, align, out);
+}
+
+void rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
+{
+    if (r->size) {
+        rdx_status st = rdx_alloc_free(dev->heap, heap, r->addr);
+        assert(st == RDX_OK);
+        (void)st;
+    }
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- choosing the kernel interface ---- */
+
+static bool target_supported(const char *target)
+{
+    const rdx_codeobj_target *t = rdx_codeobj_target_find(target);
+    return t && t->major == 11; /* the PM4 dispatch sequence is gfx11's */
+}
+
+static void emu_detail(void *user, char *buf, size_t size)
+{
+    rdx_emudev_last_error(user, buf, size);
+}
+
+/* Try a real card: RDX_OK with an open kfd, or an error saying why not. */
+static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
+{
+    rdx_kfd *k;
+    rdx_status st = rdx_kfd_open(rdx_os_linux(), &k);
+    if (st)
+        return st;
+    if (gpu >= rdx_kfd_gpu_count(k)) {
+        uint32_t n = rdx_kfd_gpu_count(k);
+        rdx_kfd_close(k);
+        return rdx_fail(RDX_ERR_NOT_FOUND, "/dev/kfd lists %u GPU(s); GPU %u asked for", n, gpu);
+    }
+    const char *target = rdx_kfd_gpu(k, gpu)->target;
+    if (!target_supported(target)) {
+        char t[16];
+        snprintf(t, sizeof t, "%s", target);
+        rdx_kfd_close(k);
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "GPU %u is a %s; rdx drives gfx11 (RDNA3) cards", gpu,
+                        t);
+    }
+    *out = k;
+    return RDX_OK;
+}
+
+static rdx_status open_emu(rdx_device *dev)
+{
+    rdx_emudev *e;
+    rdx_status st = rdx_emudev_create(NULL, &e);
+    if (st)
+        return st;
+    dev->emu = e;
+    dev->os = rdx_emudev_os(e);
+    dev->fault_detail = emu_detail;
+    dev->fault_detail_user = e;
+    return RDX_OK;
+}
+
+static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
+{
+    if (o->os) {
+        dev->os = o->os;
+        dev->fault_detail = o->fault_detail;
+        dev->fault_detail_user = o->fault_detail_user;
+        return rdx_kfd_open(dev->os, &dev->kfd);
+    }
+    rdx_device_kind kind = o->kind;
+    if (kind == RDX_DEVICE_AUTO) {
+        const char *env = getenv("RDX_DEVICE");
+        if (env && *env) {
+            if (!strcmp(env, "emu"))
+                kind = RDX_DEVICE_EMU;
+            else if (!strcmp(env, "kfd"))
+                kind = RDX_DEVICE_KFD;
+            else
+                return rdx_fail(RDX_ERR_NOT_FOUND, "RDX_DEVICE=%s: expected emu or kfd", env);
+        }
+    }
+    if (kind == RDX_DEVICE_KFD) {
+        dev->os = rdx_os_linux();
+        return open_real(dev->gpu, &dev->kfd);
+    }
+    if (kind == RDX_DEVICE_AUTO) {
+        rdx_status st = open_real(dev->gpu, &dev->kfd);
+        if (st == RDX_OK) {
+            dev->os = rdx_os_linux();
+            return RDX_OK;
+        }
+        if (!o->quiet)
+            fprintf(stderr, "rdx: no usable GPU (%s); using the emulated gfx1100\n",
+                    rdx_error_message());
+    }
+    rdx_status st = open_emu(dev);
+    if (st)
+        return st;
+    return rdx_kfd_open(dev->os, &dev->kfd);
+}
+
+static void fill_info(rdx_device *dev)
+{
+    const rdx_kfd_gpu_info *g = dev->gpu_info;
+    rdx_device_info *i = &dev->info;
+    snprintf(i->name, sizeof i->name, "%s", g->name);
+    snprintf(i->target, sizeof i->target, "%s", g->target);
+    i->gfx_target_version = g->gfx_target_version;
+    i->cu_count = g->cu_count;
+    i->simd_per_cu = g->simd_per_cu;
+    i->max_waves_per_simd = g->max_waves_per_simd;
+    i->wave_size = g->wave_front_size;
+    i->lds_kb = g->lds_size_kb;
+    i->num_sdma_engines = g->num_sdma_engines;
+    i->vram_bytes = g->vram_size;
+    i->timestamp_khz = g->gpu_counter_freq_khz ? g->gpu_counter_freq_khz : 100000;
+    i->os_name = dev->os->name;
+}
+
+rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
+{
+    static const rdx_device_options defaults = { 0 };
+    const rdx_device_options *o = opts ? opts : &defaults;
+    *out = NULL;
+    rdx_device *dev = calloc(1, sizeof *dev);
+    if (!dev)
+        return rdx_fail(RDX_ERR_NOMEM, "rdx_device_open: out of memory");
+    dev->gpu = o->gpu;
+    pthread_mutex_init(&dev->lock, NULL);
+    pthread_mutex_init(&dev->staging_lock, NULL);
+    rt_list_init(&dev->buffers);
+    rt_list_init(&dev->programs);
+    rt_list_init(&dev->queues);
+    rt_list_init(&dev->fences);
+    rt_list_init(&dev->cmdbufs);
+
+    rdx_status st = choose(dev, o);
+    if (st == RDX_OK && dev->gpu >= rdx_kfd_gpu_count(dev->kfd))
+        st = rdx_fail(RDX_ERR_NOT_FOUND, "no GPU %u (the %s device has %u)", dev->gpu,
+                      dev->os->name, rdx_kfd_gpu_count(dev->kfd));
+    if (st == RDX_OK) {
+        dev->gpu_info = rdx_kfd_gpu(dev->kfd, dev->gpu);
+        if (!target_supported(dev->gpu_info->target))
+            st = rdx_fail(RDX_ERR_UNSUPPORTED, "GPU %u is a %s; rdx drives gfx11 (RDNA3) cards",
+                          dev->gpu, dev->gpu_info->target);
+    }
+    if (st == RDX_OK) {
+        fill_info(dev);
+        rdx_alloc_backing b = { obtain, release, dev };
+        rdx_alloc_config cfg = { .block_size = RT_BLOCK_BYTES,
+                                 .block_align = 4096,
+                                 .fit = RDX_ALLOC_FIRST_FIT,
+                                 .keep_empty = 1 };
+        st = rdx_alloc_create(&b, &cfg, &dev->heap);
+    }
+    if (st == RDX_OK)
+        st = rt_heap_alloc(dev, RT_HEAP_SYNC, RT_SIGNAL_SLOTS * RDX_SIGNAL_SLOT_BYTES, 64,
+                           &dev->signal_mem);
+    if (st == RDX_OK)
+        st = rdx_signal_pool_create(dev->signal_mem.addr, dev->signal_mem.cpu, dev->signal_mem.size,
+                                    &dev->signals);
+    if (st == RDX_OK)
+        st = rdx_kfd_event_create(dev->kfd, RDX_KFD_EVENT_MEMORY, 1, &dev->ev_memory);
+    if (st == RDX_OK)
+        st = rdx_kfd_event_create(dev->kfd, RDX_KFD_EVENT_HW_EXCEPTION, 1, &dev->ev_hw);
+    if (st) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        rdx_device_close(dev);
+        return rdx_fail(st, "%s", msg);
+    }
+    *out = dev;
+    return RDX_OK;
+}
+
+static void keep_first(rdx_status *first, char *msg, size_t size, rdx_status st)
+{
+    if (st && !*first) {
+        *first = st;
+        snprintf(msg, size, "%s", rdx_error_message());
+    }
+}
+
+#define CONTAINER(ptr, type) ((type *)(void *)((char *)(ptr) - offsetof(type, link)))
+
+rdx_status rdx_device_close(rdx_device *dev)
+{
+    if (!dev)
+        return RDX_OK;
+    rdx_status first = RDX_OK;
+    char msg[1024] = "";
+    /* The device's own copy queue and staging buffer first. */
+    keep_first(&first, msg, sizeof msg, rdx_queue_destroy(dev->copy_queue));
+    dev->copy_queue = NULL;
+    rdx_buffer_free(dev->staging);
+    dev->staging = NULL;
+    const char *what[] = { "command buffer(s)", "queue(s)", "fence(s)", "program(s)", "buffer(s)" };
+    rt_list *lists[] = { &dev->cmdbufs, &dev->queues, &dev->fences, &dev->programs, &dev->buffers };
+    for (int i = 0; i < 5; i++) {
+        unsigned n = 0;
+        while (lists[i]->next != lists[i]) {
+            rt_list *l = lists[i]->next;
+            n++;
+            switch (i) {
+            case 0:
+                rdx_cmdbuf_destroy(CONTAINER(l, rdx_cmdbuf));
+                break;
+            case 1:
+                keep_first(&first, msg, sizeof msg, rdx_queue_destroy(CONTAINER(l, rdx_queue)));
+                break;
+            case 2:
+                rdx_fence_destroy(CONTAINER(l, rdx_fence));
+                break;
+            case 3:
+                rdx_program_free(CONTAINER(l, rdx_program));
+                break;
+            default:
+                rdx_buffer_free(CONTAINER(l, rdx_buffer));
+                break;
+            }
+        }
+        if (n)
+            fprintf(stderr, "rdx: device closed with %u %s still alive (freed)\n", n, what[i]);
+    }
+    if (dev->kfd) {
+        keep_first(&first, msg, sizeof msg, rdx_kfd_event_destroy(dev->kfd, dev->ev_hw));
+        keep_first(&first, msg, sizeof msg, rdx_kfd_event_destroy(dev->kfd, dev->ev_memory));
+    }
+    rdx_signal_pool_destroy(dev->signals);
+    if (dev->heap) {
+        rt_heap_free(dev, RT_HEAP_SYNC, &dev->signal_mem);
+        rdx_alloc_destroy(dev->heap);
+    }
+    keep_first(&first, msg, sizeof msg, rdx_kfd_close(dev->kfd));
+    rdx_emudev_destroy(dev->emu);
+    pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->staging_lock);
+    free(dev);
+    if (first)
+        return rdx_fail(first, "%s", msg);
+    return RDX_OK;
+}
+
+const rdx_device_info *rdx_device_get_info(const rdx_device *dev)
+{
+    return &dev->info;
+}
+
+void rdx_device_get_stats(rdx_device *dev, rdx_device_stats *out)
+{
+    pthread_mutex_lock(&dev->lock);
+    *out = dev->counts;
+    pthread_mutex_unlock(&dev->lock);
+    rdx_alloc_stats s;
+    rdx_alloc_get_stats(dev->heap, UINT32_MAX, &s);
+    out->bytes_in_use = s.in_use;
+    out->bytes_backing = s.backing;
+}
+
+void rt_device_record_fault(rdx_device *dev)
+{
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s", rdx_error_message());
+    char detail[400] = "";
+    if (dev->fault_detail)
+        dev->fault_detail(dev->fault_detail_user, detail, sizeof detail);
+    pthread_mutex_lock(&dev->lock);
+    dev->fault_epoch++;
+    for (rt_list *l = dev->queues.next; l != &dev->queues; l = l->next) {
+        rdx_queue *q = CONTAINER(l, rdx_queue);
+        uint64_t done = __atomic_load_n(&q->timeline.slot->value, __ATOMIC_ACQUIRE);
+        uint64_t sub = __atomic_load_n(&q->submitted, __ATOMIC_ACQUIRE);
+        if (sub > done && !q->faulted) {
+            snprintf(q->fault_msg, sizeof q->fault_msg, "%s%s%s", msg, *detail ? "; " : "", detail);
+            __atomic_store_n(&q->failed_from, done + 1, __ATOMIC_RELEASE);
+            __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
+            __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+}

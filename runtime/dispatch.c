@@ -1,0 +1,185 @@
+/*
+ * runtime/dispatch.c — one dispatch on a compute queue: arguments into the
+ * kernarg ring, the gfx11 dispatch sequence (pm4's rdx_pm4_dispatch), GPU
+ * timestamps around it, a CS partial flush and the timeline signal.
+ */
+#include "runtime/internal.h"
+
+#include <assert.h>
+#include <string.h>
+
+#define MAX_KERNARG 4096u /* bytes of one kernarg segment (the hardware's limit) */
+
+static uint32_t align256(uint64_t v)
+{
+    return (uint32_t)((v + 255) & ~255ull);
+}
+
+rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
+{
+    if (!k->scratch_per_item)
+        return RDX_OK;
+    uint64_t wave_bytes = align256((uint64_t)k->scratch_per_item * (k->wave32 ? 32 : 64));
+    if (wave_bytes > (0x7fffull << 8))
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "kernel %s: %u bytes of scratch per work-item",
+                        k->name, k->scratch_per_item);
+    if (q->scratch.size && q->scratch_wave_bytes >= wave_bytes)
+        return RDX_OK;
+    /* Grow: the running work may use the old scratch, so wait for it. */
+    rdx_status st = rt_wait_value(q->dev, q, &q->timeline.slot->value, q->submitted, q->ev,
+                                  RT_INTERNAL_WAIT_MS);
+    if (st)
+        return rdx_fail_context(st, "growing scratch");
+    const rdx_device_info *di = &q->dev->info;
+    uint32_t waves = di->cu_count * 4;
+    if (waves < 32)
+        waves = 32;
+    if (waves > 4095)
+        waves = 4095;
+    rdx_alloc_region r;
+    st = rt_heap_alloc(q->dev, RT_HEAP_DEVICE, wave_bytes * waves, 256, &r);
+    if (st)
+        return rdx_fail_context(st, "allocating scratch for kernel %s", k->name);
+    rt_heap_free(q->dev, RT_HEAP_DEVICE, &q->scratch);
+    q->scratch = r;
+    q->scratch_wave_bytes = (uint32_t)wave_bytes;
+    q->scratch_waves = waves;
+    return RDX_OK;
+}
+
+rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g, uint64_t kernarg,
+                             uint64_t packet, rdx_pm4_cmdbuf *cb)
+{
+    const rdx_kernel *k = l->kernel;
+    rdx_pm4_dispatch_desc d;
+    memset(&d, 0, sizeof d);
+    d.code_addr = k->code_addr;
+    d.rsrc1 = k->rsrc1;
+    d.rsrc2 = k->rsrc2;
+    d.rsrc3 = k->rsrc3;
+    rt_user_sgprs(k, q, kernarg, packet, q->dispatch_id++, d.user_sgpr);
+    d.user_sgpr_count = k->user_sgprs;
+    for (int i = 0; i < 3; i++) {
+        d.grid[i] = g->groups[i];
+        d.block[i] = g->block[i];
+    }
+    d.lds_bytes = k->lds_bytes + l->dynamic_lds;
+    if (k->scratch_per_item) {
+        d.scratch_addr = q->scratch.addr;
+        d.scratch_waves = q->scratch_waves;
+        d.scratch_wave_bytes = align256((uint64_t)k->scratch_per_item * (k->wave32 ? 32 : 64));
+    }
+    d.wave32 = k->wave32;
+    d.acquire = true;
+    rdx_status st = rdx_pm4_dispatch(cb, &d);
+    if (st)
+        return rdx_fail_context(st, "kernel %s", k->name);
+    if (!g->partial)
+        return RDX_OK;
+    /*
+     * A partial last workgroup: the grid is given in work-items
+     * (USE_THREAD_DIMENSIONS, PARTIAL_TG_EN) and NUM_THREAD_*.PARTIAL holds
+     * the size of the last group.  rdx_pm4_dispatch ends with
+     * SET_SH_REG(START_X..NUM_THREAD_Z) and DISPATCH_DIRECT; patch them.
+     */
+    uint32_t *dw = cb->dw + cb->len - 13;
+    assert(((dw[0] >> 8) & 0xff) == RDX_PM4_OP_SET_SH_REG &&
+           (dw[1] & 0xffff) == RDX_PM4_REG_COMPUTE_START_X - RDX_PM4_SH_REG_START &&
+           ((dw[8] >> 8) & 0xff) == RDX_PM4_OP_DISPATCH_DIRECT);
+    for (int i = 0; i < 3; i++) {
+        uint32_t rem = g->items[i] % g->block[i];
+        dw[5 + i] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, g->block[i]) |
+                    RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_PARTIAL, rem);
+        dw[9 + i] = g->items[i];
+    }
+    dw[12] |= RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS, 1) |
+              RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, 1);
+    return RDX_OK;
+}
+
+/* With q->lock held: kernarg space for ticket t, waiting for the GPU when
+ * the ring is full. */
+static rdx_status kernarg_space(rdx_queue *q, uint32_t bytes, uint64_t t, uint64_t *gpu, void **cpu)
+{
+    for (;;) {
+        rdx_status st = rdx_kernarg_ring_alloc(q->kernargs, bytes, 64, t, gpu, cpu);
+        if (st != RDX_ERR_RANGE)
+            return st;
+        uint64_t oldest = rdx_kernarg_ring_oldest_fence(q->kernargs);
+        if (oldest == UINT64_MAX || oldest >= t)
+            return st; /* can never fit */
+        st = rt_wait_value(q->dev, q, &q->timeline.slot->value, oldest, q->ev, RT_INTERNAL_WAIT_MS);
+        if (st)
+            return rdx_fail_context(st, "waiting for kernarg space");
+        rdx_kernarg_ring_complete(q->kernargs, rdx_queue_completed(q));
+    }
+}
+
+rdx_status rdx_queue_dispatch(rdx_queue *q, const rdx_launch *l, uint64_t *ticket)
+{
+    if (q->kind != RDX_QUEUE_COMPUTE)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_dispatch: needs a compute queue");
+    if (!l || !l->kernel)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_dispatch: no kernel");
+    const rdx_kernel *k = l->kernel;
+    if (k->prog->dev != q->dev)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_dispatch: kernel %s is loaded on another device", k->name);
+    rt_grid g;
+    rdx_status st = rt_launch_grid(l, &g);
+    if (st)
+        return rdx_fail_context(st, "kernel %s", k->name);
+    if (k->lds_bytes + (uint64_t)l->dynamic_lds > 65536)
+        return rdx_fail(RDX_ERR_INVALID, "kernel %s: %u + %u bytes of LDS (at most 65536)", k->name,
+                        k->lds_bytes, l->dynamic_lds);
+    uint32_t mem[RT_MAX_DISPATCH_DW];
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init_fixed(&cb, mem, RT_MAX_DISPATCH_DW);
+
+    pthread_mutex_lock(&q->lock);
+    st = rt_queue_ready(q);
+    if (st == RDX_OK)
+        st = rt_queue_scratch(q, k);
+    uint64_t t = rt_queue_next_ticket(q);
+    uint8_t args[MAX_KERNARG];
+    uint32_t args_size = 0;
+    if (st == RDX_OK)
+        st = rt_pack_args(k, l, q, &g, args, sizeof args, &args_size);
+    uint64_t kgpu = 0;
+    void *kcpu = NULL;
+    uint32_t pre = rt_kernarg_bytes(k, args_size) - (args_size ? args_size : 16u);
+    if (st == RDX_OK)
+        st = kernarg_space(q, rt_kernarg_bytes(k, args_size), t, &kgpu, &kcpu);
+    if (st == RDX_OK) {
+        memcpy((char *)kcpu + pre, args, args_size);
+        rt_write_dispatch_packet(k, l, kcpu, kgpu + pre);
+        uint32_t slot = (uint32_t)(t % RT_TS_SLOTS);
+        uint64_t ts = q->ts_gpu + (uint64_t)slot * 16;
+        q->ts_ticket[slot] = t;
+        rdx_pm4_timestamp_top(&cb, ts);
+        st = rt_build_dispatch(q, l, &g, kgpu + pre, kgpu, &cb);
+        rdx_pm4_cs_partial_flush(&cb);
+        rdx_pm4_timestamp_eop(&cb, ts + 8);
+    }
+    if (st == RDX_OK)
+        st = rt_queue_submit(q, &cb, ticket);
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
+rdx_status rdx_queue_dispatch_time(rdx_queue *q, uint64_t ticket, uint64_t *ns)
+{
+    uint32_t slot = (uint32_t)(ticket % RT_TS_SLOTS);
+    if (q->kind != RDX_QUEUE_COMPUTE || !ticket || q->ts_ticket[slot] != ticket)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_dispatch_time: %llu is not one of the last %u dispatches of "
+                        "this queue",
+                        (unsigned long long)ticket, RT_TS_SLOTS);
+    if (rdx_queue_completed(q) < ticket)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_dispatch_time: dispatch %llu not completed",
+                        (unsigned long long)ticket);
+    uint64_t a = q->ts_cpu[slot * 2], b = q->ts_cpu[slot * 2 + 1];
+    uint64_t ticks = b > a ? b - a : 0;
+    *ns = ticks * 1000000u / q->dev->info.timestamp_khz;
+    return RDX_OK;
+}

@@ -1,0 +1,207 @@
+/*
+ * tests/asm/check_asm_corpus.c — rdx's assembler and disassembler against the
+ * llvm-mc oracle corpus (tests/data/isa/<target>.txt: LLVM's bytes and the
+ * text llvm-mc prints for them).  For every line: assembling LLVM's text
+ * gives LLVM's bytes; printing rdx's decode of LLVM's bytes gives LLVM's
+ * text.  Lines that differ must belong to an op listed below with the reason.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/asm.h>
+#include <rdx/isa.h>
+
+#include "tests/asm/asm_test.h"
+#include "tests/harness/harness.h"
+
+typedef struct exception {
+    const char *target, *op, *reason;
+} exception;
+
+/* Assembly exceptions (text -> bytes): none at present. */
+static const exception asm_exceptions[] = {
+    { NULL, NULL, NULL },
+};
+
+/* Disassembly exceptions (bytes -> text): none at present. */
+static const exception dis_exceptions[] = {
+    { NULL, NULL, NULL },
+};
+
+static bool excepted(const exception *ex, const char *target, const char *text)
+{
+    char mn[128];
+    sscanf(text, "%127s", mn);
+    for (size_t i = 0; ex[i].op; i++) {
+        size_t n = strlen(ex[i].op);
+        if ((strcmp(ex[i].target, "*") && strcmp(ex[i].target, target)) || strncmp(mn, ex[i].op, n))
+            continue;
+        const char *rest = mn + n;
+        if (!*rest || !strcmp(rest, "_e32") || !strcmp(rest, "_e64") || !strcmp(rest, "_dpp") ||
+            !strcmp(rest, "_e64_dpp"))
+            return true;
+    }
+    return false;
+}
+
+typedef struct corpus {
+    char *buf;
+    char **hex, **text;
+    unsigned *srcline; /* line of each entry in the assembly source we build */
+    size_t n;
+} corpus;
+
+static void corpus_load(const char *target, corpus *c)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/isa/%s.txt", target);
+    size_t len;
+    c->buf = rdx_test_read_file(path, &len);
+    size_t cap = 1;
+    for (size_t i = 0; i < len; i++)
+        cap += c->buf[i] == '\n';
+    c->hex = calloc(cap, sizeof *c->hex);
+    c->text = calloc(cap, sizeof *c->text);
+    c->n = 0;
+    for (char *p = c->buf, *e; p && *p; p = e ? e + 1 : NULL) {
+        e = strchr(p, '\n');
+        if (e)
+            *e = 0;
+        char *tab = strchr(p, '\t');
+        if (*p == '#' || !tab)
+            continue;
+        *tab = 0;
+        c->hex[c->n] = p;
+        c->text[c->n] = tab + 1;
+        c->n++;
+    }
+}
+
+static void corpus_free(corpus *c)
+{
+    free(c->buf);
+    free(c->hex);
+    free(c->text);
+}
+
+static void assemble_corpus(const char *target)
+{
+    corpus c;
+    corpus_load(target, &c);
+    ck_assert_uint_gt(c.n, 1000);
+    size_t total = 0;
+    for (size_t i = 0; i < c.n; i++)
+        total += strlen(c.text[i]) + 1;
+    char *src = malloc(total + 1), *q = src;
+    for (size_t i = 0; i < c.n; i++)
+        q += sprintf(q, "%s\n", c.text[i]);
+    rdx_asm_options o = { .filename = target, .arch = target };
+    rdx_asm_result *r = NULL;
+    rdx_asm_assemble(src, (size_t)(q - src), &o, &r);
+    ck_assert_ptr_nonnull(r);
+    /* Line i+1 of src is corpus entry i. */
+    char *ok = calloc(c.n, 1);
+    int text = rdx_asm_find_section(r, ".text");
+    for (size_t i = 0; i < r->nstmts; i++) {
+        const rdx_asm_stmt *s = &r->stmts[i];
+        size_t k = s->line - 1;
+        char h[2 * RDX_ISA_MAX_BYTES + 1];
+        for (size_t b = 0; b < s->size && b < RDX_ISA_MAX_BYTES; b++)
+            sprintf(h + 2 * b, "%02x", r->sections[text].data[s->offset + b]);
+        h[2 * (s->size < RDX_ISA_MAX_BYTES ? s->size : RDX_ISA_MAX_BYTES)] = 0;
+        if (k < c.n && !strcmp(h, c.hex[k]))
+            ok[k] = 1;
+        else if (k < c.n && !excepted(asm_exceptions, target, c.text[k]))
+            ck_abort_msg("%s: '%s' assembles to %s, llvm-mc: %s", target, c.text[k], h, c.hex[k]);
+    }
+    size_t good = 0, excused = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        good += ok[i];
+        if (!ok[i]) {
+            const char *why = NULL;
+            for (size_t d = 0; d < r->ndiags; d++)
+                if (r->diags[d].line == i + 1)
+                    why = r->diags[d].text;
+            ck_assert_msg(excepted(asm_exceptions, target, c.text[i]), "%s: '%s' not assembled: %s",
+                          target, c.text[i], why ? why : "(wrong bytes)");
+            excused++;
+        }
+    }
+    printf("%s: %zu/%zu lines assemble identically (%zu listed exceptions)\n", target, good, c.n,
+           excused);
+    free(ok);
+    free(src);
+    rdx_asm_free(r);
+    corpus_free(&c);
+}
+
+static int hexval(int ch)
+{
+    return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+}
+
+static void disassemble_corpus(const char *target)
+{
+    corpus c;
+    corpus_load(target, &c);
+    const rdx_isa_target *t = rdx_isa_target_find(target);
+    ck_assert_ptr_nonnull(t);
+    size_t good = 0, excused = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        uint8_t b[RDX_ISA_MAX_BYTES + 8];
+        size_t n = 0;
+        for (const char *p = c.hex[i]; p[0] && p[1] && n < sizeof b; p += 2)
+            b[n++] = (uint8_t)(hexval(p[0]) * 16 + hexval(p[1]));
+        rdx_isa_inst in;
+        size_t len;
+        char out[512] = "";
+        if (rdx_isa_decode(t, b, n, &in, &len) == RDX_OK &&
+            rdx_asm_print_inst(t, &in, out, sizeof out) == RDX_OK && !strcmp(out, c.text[i])) {
+            good++;
+            continue;
+        }
+        ck_assert_msg(excepted(dis_exceptions, target, c.text[i]),
+                      "%s: %s disassembles to '%s', llvm-mc: '%s'", target, c.hex[i], out,
+                      c.text[i]);
+        excused++;
+    }
+    printf("%s: %zu/%zu lines disassemble to llvm-mc's text (%zu listed exceptions)\n", target,
+           good, c.n, excused);
+    corpus_free(&c);
+}
+
+START_TEST(assemble_gfx1100)
+{
+    assemble_corpus("gfx1100");
+}
+END_TEST
+
+START_TEST(assemble_gfx1201)
+{
+    assemble_corpus("gfx1201");
+}
+END_TEST
+
+START_TEST(disassemble_gfx1100)
+{
+    disassemble_corpus("gfx1100");
+}
+END_TEST
+
+START_TEST(disassemble_gfx1201)
+{
+    disassemble_corpus("gfx1201");
+}
+END_TEST
+
+void asm_add_corpus_tests(Suite *s)
+{
+    TCase *tc = tcase_create("corpus");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, assemble_gfx1100);
+    tcase_add_test(tc, assemble_gfx1201);
+    tcase_add_test(tc, disassemble_gfx1100);
+    tcase_add_test(tc, disassemble_gfx1201);
+    suite_add_tcase(s, tc);
+}

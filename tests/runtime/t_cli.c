@@ -1,0 +1,193 @@
+/* tests/runtime/t_cli.c — `rdx run` end to end on the emulated GPU: outputs
+ * checked against a host computation, usage errors (exit 2), a GPU fault
+ * (exit 1 with the report). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/runtime/rt_test.h"
+
+static int rdx(const char *const *args, rdx_test_proc *p)
+{
+    const char *argv[40];
+    int n = 0;
+    argv[n++] = rdx_test_rdx_path();
+    argv[n++] = "run";
+    for (; *args; args++)
+        argv[n++] = *args;
+    argv[n++] = "--device";
+    argv[n++] = "emu";
+    argv[n] = NULL;
+    return rdx_test_run(argv, NULL, 0, p);
+}
+
+START_TEST(run_writes_outputs_and_times)
+{
+    int32_t in[100];
+    for (int i = 0; i < 100; i++)
+        in[i] = i * i - 50;
+    char *inp = rdx_test_tmp_path("in.bin"), *outp = rdx_test_tmp_path("out.bin");
+    rdx_test_write_file(inp, in, sizeof in);
+    char argin[300], argout[300];
+    snprintf(argin, sizeof argin, "file:%s", inp);
+    snprintf(argout, sizeof argout, "0:%s", outp);
+    const char *a[] = { rt_kernels_co, "--kernel", "add_one", "--grid", "2",       "--block",
+                        "64",          "--arg",    argin,     "--arg",  "i32:100", "--out",
+                        argout,        "--repeat", "3",       NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx(a, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "device: "));
+    ck_assert_ptr_nonnull(strstr(p.out, "dispatch 3: "));
+    ck_assert_ptr_nonnull(strstr(p.out, "us GPU time"));
+    ck_assert_ptr_nonnull(strstr(p.out, "wrote argument 0 (400 bytes)"));
+    rdx_test_proc_free(&p);
+    size_t len;
+    int32_t *out = (int32_t *)rdx_test_read_file(outp, &len);
+    ck_assert_uint_eq(len, sizeof in);
+    for (int i = 0; i < 100; i++)
+        ck_assert_int_eq(out[i], in[i] + 3);
+    free(out);
+
+    /* An llvm-mc kernel without metadata: arguments packed. */
+    const char *b[] = { rt_asm_co,   "--grid", "2",     "--block", "64",   "--arg",
+                        "zeros:512", "--arg",  "u32:9", "--out",   argout, NULL };
+    ck_assert_msg(rdx(b, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "no metadata: packed"));
+    rdx_test_proc_free(&p);
+    out = (int32_t *)rdx_test_read_file(outp, &len);
+    ck_assert_uint_eq(len, 512);
+    for (int i = 0; i < 128; i++)
+        ck_assert_int_eq(out[i], 9 + i);
+    free(out);
+    free(inp);
+    free(outp);
+}
+END_TEST
+
+static void usage(const char *const *args, const char *expect)
+{
+    rdx_test_proc p;
+    int rc = rdx(args, &p);
+    ck_assert_msg(rc == 2, "exit %d, want 2 (stderr: %s)", rc, p.err);
+    ck_assert_msg(strstr(p.err, expect), "stderr lacks '%s': %s", expect, p.err);
+    rdx_test_proc_free(&p);
+}
+
+START_TEST(run_usage_errors_exit_2)
+{
+    const char *co = rt_kernels_co;
+    usage((const char *[]){ "--grid", "1", "--block", "1", NULL }, "no code object");
+    usage((const char *[]){ co, "--block", "1", NULL }, "--grid and --block are required");
+    usage((const char *[]){ co, "--grid", "0", "--block", "1", NULL }, "--grid 0");
+    usage((const char *[]){ co, "--grid", "1,2,3,4", "--block", "1", NULL }, "--grid");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "bogus:1", NULL },
+          "unknown kind 'bogus'");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "u32:-1", NULL },
+          "unsigned 32-bit");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "file:/nonexistent", NULL },
+          "/nonexistent");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", NULL }, "choose one with --kernel");
+    usage((const char *[]){ co, "--kernel", "nope", "--grid", "1", "--block", "1", NULL },
+          "no kernel 'nope'");
+    usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--arg",
+                            "zeros:64", NULL },
+          "add_one(int* p [8 bytes], int n [4 bytes])");
+    usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--arg",
+                            "zeros:64", "--arg", "u64:1", NULL },
+          "takes 4 bytes");
+    usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--arg",
+                            "zeros:64", "--arg", "i32:1", "--out", "1:x.bin", NULL },
+          "not a buffer argument");
+    usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--out",
+                            "x.bin", NULL },
+          "expected N:FILE");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--repeat", "0", NULL },
+          "--repeat 0");
+    usage((const char *[]){ co, "--frobnicate", NULL }, "unknown or incomplete option");
+
+    rdx_test_proc p;
+    const char *h[] = { rdx_test_rdx_path(), "run", "--help", NULL };
+    ck_assert_int_eq(rdx_test_run(h, NULL, 0, &p), 0);
+    ck_assert_ptr_nonnull(strstr(p.out, "Usage: rdx run CODEOBJ"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+START_TEST(run_gpu_fault_exits_1_with_the_report)
+{
+    const char *a[] = { rt_kernels_co, "--kernel", "poke",  "--grid",          "1", "--block", "32",
+                        "--arg",       "zeros:64", "--arg", "u64:68719476736", NULL };
+    rdx_test_proc p;
+    int rc = rdx(a, &p);
+    ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
+    ck_assert_msg(strstr(p.err, "GPU memory fault") && strstr(p.err, "pc"), "stderr: %s", p.err);
+    rdx_test_proc_free(&p);
+    /* A missing code object is a failure of the work (exit 1). */
+    const char *b[] = { "/nonexistent.co", "--grid", "1", "--block", "1", NULL };
+    ck_assert_int_eq(rdx(b, &p), 1);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+/* The whole end-to-end path (device open, device buffers and SDMA uploads,
+ * program load, dispatch, wait, download, close) under valgrind: no invalid
+ * access, no leak.  Skipped (with a note) where valgrind is not installed. */
+START_TEST(run_is_valgrind_clean)
+{
+    if (access("/usr/bin/valgrind", X_OK) != 0) {
+        printf("run_is_valgrind_clean: /usr/bin/valgrind not installed, skipped\n");
+        return;
+    }
+    if (getenv("RDX_SANITIZE") && *getenv("RDX_SANITIZE"))
+        return; /* ASan builds cannot run under valgrind */
+    char *outp = rdx_test_tmp_path("vg.bin");
+    char argout[300];
+    snprintf(argout, sizeof argout, "0:%s", outp);
+    const char *argv[] = { "/usr/bin/valgrind",
+                           "-q",
+                           "--error-exitcode=9",
+                           "--leak-check=full",
+                           "--errors-for-leak-kinds=definite,indirect",
+                           rdx_test_rdx_path(),
+                           "run",
+                           rt_kernels_co,
+                           "--kernel",
+                           "add_one",
+                           "--grid",
+                           "1",
+                           "--block",
+                           "64",
+                           "--arg",
+                           "zeros:256",
+                           "--arg",
+                           "i32:64",
+                           "--out",
+                           argout,
+                           "--device",
+                           "emu",
+                           NULL };
+    rdx_test_proc p;
+    int rc = rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(rc == 0, "valgrind exit %d:\n%s", rc, p.err);
+    rdx_test_proc_free(&p);
+    size_t len;
+    int32_t *out = (int32_t *)rdx_test_read_file(outp, &len);
+    ck_assert_uint_eq(len, 256);
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(out[i], 1);
+    free(out);
+    free(outp);
+}
+END_TEST
+
+TCase *rt_tcase_cli(void)
+{
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, run_writes_outputs_and_times);
+    tcase_add_test(tc, run_usage_errors_exit_2);
+    tcase_add_test(tc, run_gpu_fault_exits_1_with_the_report);
+    tcase_add_test(tc, run_is_valgrind_clean);
+    return tc;
+}

@@ -1,0 +1,193 @@
+/*
+ * tests/runtime/t_inject.c — injected kernel-call failures at every call
+ * site the runtime reaches: for each kind of call (every KFD ioctl, the
+ * render node's DRM_IOCTL_AMDGPU_INFO, open, mmap) and each n, the n-th such
+ * call of a whole workload (open a device, queues, buffers, a program, a
+ * fence, a dispatch, copies, close) fails with an errno.  The failure must
+ * come back as an error naming the call and the errno, leak nothing in the
+ * emulated driver, and leave the device usable.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/kfd_ioctl.h>
+#include <xf86drm.h>
+#include <amdgpu_drm.h>
+
+#include "tests/runtime/rt_test.h"
+
+typedef struct call {
+    const char *name;
+    unsigned long request;
+    int teardown; /* fails while releasing: the object stays with the driver */
+} call;
+
+#define CALL(req, down) { #req, req, down }
+static const call calls[] = {
+    { "open", RDX_EMUDEV_OP_OPEN, 0 },
+    { "mmap", RDX_EMUDEV_OP_MMAP, 0 },
+    CALL(AMDKFD_IOC_GET_VERSION, 0),
+    CALL(AMDKFD_IOC_ACQUIRE_VM, 0),
+    CALL(AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, 0),
+    CALL(DRM_IOCTL_AMDGPU_INFO, 0),
+    CALL(AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, 0),
+    CALL(AMDKFD_IOC_MAP_MEMORY_TO_GPU, 0),
+    CALL(AMDKFD_IOC_CREATE_QUEUE, 0),
+    CALL(AMDKFD_IOC_CREATE_EVENT, 0),
+    CALL(AMDKFD_IOC_SET_EVENT, 0),
+    CALL(AMDKFD_IOC_WAIT_EVENTS, 0),
+    CALL(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, 1),
+    CALL(AMDKFD_IOC_FREE_MEMORY_OF_GPU, 1),
+    CALL(AMDKFD_IOC_DESTROY_QUEUE, 1),
+    CALL(AMDKFD_IOC_DESTROY_EVENT, 1),
+};
+
+static void detail(void *user, char *buf, size_t size)
+{
+    rdx_emudev_last_error(user, buf, size);
+}
+
+/* Keep the first failure and its message. */
+typedef struct result {
+    rdx_status st;
+    char msg[1024];
+} result;
+
+static void note(result *r, rdx_status st)
+{
+    if (st && !r->st) {
+        r->st = st;
+        snprintf(r->msg, sizeof r->msg, "%s", rdx_error_message());
+    }
+}
+
+/* Everything a program does, on an open device; releases all it made. */
+static void workload(rdx_device *dev, result *r)
+{
+    rdx_queue *q = NULL, *copy = NULL;
+    rdx_buffer *host = NULL, *devbuf = NULL;
+    rdx_program *p = NULL;
+    rdx_fence *fe = NULL;
+    const rdx_kernel *k;
+    int32_t data[64];
+    for (int i = 0; i < 64; i++)
+        data[i] = i;
+    rdx_status st = rdx_queue_create(dev, RDX_QUEUE_COMPUTE, &q);
+    if (!st)
+        st = rdx_buffer_alloc(dev, sizeof data, RDX_MEM_HOST, &host);
+    if (!st)
+        st = rdx_buffer_alloc(dev, sizeof data, RDX_MEM_DEVICE, &devbuf);
+    if (!st)
+        st = rdx_buffer_upload(devbuf, 0, data, sizeof data);
+    if (!st)
+        st = rdx_program_load_file(dev, rt_kernels_co, &p);
+    if (!st)
+        st = rdx_program_find(p, "add_one", &k);
+    if (!st)
+        st = rdx_fence_create(dev, 0, &fe);
+    if (!st)
+        st = rdx_fence_set(fe, 1);
+    uint64_t t = 0;
+    if (!st) {
+        rdx_arg args[] = { rdx_arg_buffer(devbuf), rdx_arg_i32(64) };
+        rdx_launch l = rt_launch1(k, 1, 64, args, 2);
+        st = rdx_queue_wait_fence(q, fe, 1);
+        if (!st)
+            st = rdx_queue_dispatch(q, &l, &t);
+        if (!st)
+            st = rdx_queue_wait(q, t, 10000);
+    }
+    if (!st)
+        st = rdx_queue_create(dev, RDX_QUEUE_COPY, &copy);
+    if (!st)
+        st = rdx_queue_copy(copy, host, 0, devbuf, 0, sizeof data, &t);
+    if (!st)
+        st = rdx_queue_wait(copy, t, 10000);
+    if (!st) {
+        const int32_t *h = rdx_buffer_cpu(host);
+        for (int i = 0; i < 64; i++)
+            ck_assert_int_eq(h[i], i + 1);
+    }
+    note(r, st);
+    rdx_fence_destroy(fe);
+    rdx_program_free(p);
+    rdx_buffer_free(host);
+    rdx_buffer_free(devbuf);
+    note(r, rdx_queue_destroy(copy));
+    note(r, rdx_queue_destroy(q));
+}
+
+START_TEST(every_call_site_fails_cleanly)
+{
+    const call *c = &calls[_i];
+    int fired = 0;
+    for (uint32_t nth = 1; nth < 64; nth++) {
+        int err = nth % 2 ? EIO : ENOMEM;
+        rdx_emudev *emu;
+        RT_OK(rdx_emudev_create(NULL, &emu));
+        RT_OK(rdx_emudev_inject(emu, c->request, nth, err));
+        result r = { RDX_OK, "" };
+        rdx_device_options o = { .os = rdx_emudev_os(emu),
+                                 .fault_detail = detail,
+                                 .fault_detail_user = emu };
+        rdx_device *dev = NULL;
+        note(&r, rdx_device_open(&o, &dev));
+        if (dev) {
+            workload(dev, &r);
+            note(&r, rdx_device_close(dev));
+        }
+        int pending = rdx_emudev_inject_pending(emu) != 0;
+        rdx_emudev_inject_clear(emu);
+        if (!pending) {
+            fired++;
+            /* Failures while releasing inside the void free functions are
+             * reported on stderr only; every other one must come back. */
+            if (!c->teardown || r.st != RDX_OK) {
+                ck_assert_msg(r.st != RDX_OK, "%s #%u failed with %s, but nothing reported it",
+                              c->name, nth, strerror(err));
+                ck_assert_msg(strstr(r.msg, c->name) && strstr(r.msg, strerror(err)),
+                              "%s #%u: the error does not name the call and errno: %s", c->name,
+                              nth, r.msg);
+            }
+        }
+        /* Still usable: the whole workload runs again, leaving nothing behind. */
+        rdx_emudev_stats before, after;
+        rdx_emudev_get_stats(emu, &before);
+        result again = { RDX_OK, "" };
+        note(&again, rdx_device_open(&o, &dev));
+        if (dev) {
+            workload(dev, &again);
+            note(&again, rdx_device_close(dev));
+        }
+        ck_assert_msg(again.st == RDX_OK, "%s #%u: device unusable afterwards: %s", c->name, nth,
+                      again.msg);
+        rdx_emudev_get_stats(emu, &after);
+        ck_assert_msg(after.bos == before.bos && after.gpu_mapped == before.gpu_mapped &&
+                          after.queues == before.queues && after.events == before.events &&
+                          after.open_fds == before.open_fds &&
+                          after.reservations == before.reservations,
+                      "%s #%u: a clean run leaked", c->name, nth);
+        if (!c->teardown)
+            ck_assert_msg(before.bos == 0 && before.gpu_mapped == 0 && before.queues == 0 &&
+                              before.events == 0 && before.open_fds == 0 &&
+                              before.reservations == 0,
+                          "%s #%u leaked: %u bos, %u mapped, %u queues, %u events, %u fds, %u "
+                          "reservations",
+                          c->name, nth, before.bos, before.gpu_mapped, before.queues, before.events,
+                          before.open_fds, before.reservations);
+        rdx_emudev_destroy(emu);
+        if (pending)
+            break;
+    }
+    ck_assert_msg(fired > 0, "%s: no call of this kind happened", c->name);
+}
+END_TEST
+
+TCase *rt_tcase_inject(void)
+{
+    TCase *tc = tcase_create("inject");
+    tcase_set_timeout(tc, 240);
+    tcase_add_loop_test(tc, every_call_site_fails_cleanly, 0, (int)(sizeof calls / sizeof *calls));
+    return tc;
+}
