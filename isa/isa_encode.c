@@ -682,6 +682,8 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
         isa_put(e.w, L->f[FLD_FORMAT].lo, L->f[FLD_FORMAT].width, 1);
     if (row->flags & ROW_CMPX)
         isa_put(e.w, L->f[FLD_VDST].lo, 8, RDX_ISA_REG_EXEC_LO);
+    if (isa_bvh_row(row))
+        isa_bvh_fixed_bits(e.fam, row, e.w);
     rdx_status st = enc_mods(&e, row, L, form);
     if (st)
         return st;

@@ -134,4 +134,13 @@ const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form f
 bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rdx_isa_mod mod,
                 const isa_field **fld, unsigned *dword_base);
 
+/*
+ * BVH ray-intersection ops (image_bvh*_intersect_ray) fix dmask (0xf), dim
+ * (1D), unorm (gfx11) and r128 (set): isa_mod_ok says these modifiers do not
+ * exist for them, the encoder writes the fixed bits with isa_bvh_fixed_bits
+ * and the decoder does not report them, as LLVM does.
+ */
+bool isa_bvh_row(const isa_row *row);
+void isa_bvh_fixed_bits(const isa_family *fam, const isa_row *row, uint32_t *w);
+
 #endif /* RDX_ISA_INTERNAL_H */

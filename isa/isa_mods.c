@@ -1,6 +1,7 @@
 /* isa/isa_mods.c — which modifiers an instruction form has, and where. */
 #include <rdx/isa.h>
 
+#include "isa/isa_codec.h"
 #include "isa/isa_internal.h"
 
 static bool is_e32_enc(unsigned enc)
@@ -8,9 +9,44 @@ static bool is_e32_enc(unsigned enc)
     return enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC;
 }
 
+bool isa_bvh_row(const isa_row *row)
+{
+    return row->op == RDX_ISA_OP_IMAGE_BVH_INTERSECT_RAY ||
+           row->op == RDX_ISA_OP_IMAGE_BVH64_INTERSECT_RAY;
+}
+
+/* Fields a BVH ray-intersection op fixes (LLVM neither prints nor accepts them):
+ * dmask 0xf, dim 1D, unorm (gfx11) and r128 set. */
+static bool bvh_implicit(rdx_isa_mod mod)
+{
+    return mod == RDX_ISA_MOD_DMASK || mod == RDX_ISA_MOD_DIM || mod == RDX_ISA_MOD_UNORM ||
+           mod == RDX_ISA_MOD_R128;
+}
+
+void isa_bvh_fixed_bits(const isa_family *fam, const isa_row *row, uint32_t *w)
+{
+    const isa_layout *L = &fam->layouts[row->enc];
+    static const struct {
+        uint8_t mod;
+        uint32_t val;
+    } fixed[] = { { RDX_ISA_MOD_DMASK, 0xf }, { RDX_ISA_MOD_UNORM, 1 }, { RDX_ISA_MOD_R128, 1 } };
+    for (unsigned i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        unsigned fi = L->mod[fixed[i].mod];
+        if (fi != FLD_NONE && L->f[fi].width)
+            isa_put(w, L->f[fi].lo, L->f[fi].width, fixed[i].val);
+    }
+}
+
 bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rdx_isa_mod mod,
                 const isa_field **fld, unsigned *dword_base)
 {
+    if (isa_bvh_row(row) && bvh_implicit(mod)) {
+        if (fld)
+            *fld = NULL;
+        if (dword_base)
+            *dword_base = 0;
+        return false;
+    }
     const isa_layout *L = &fam->layouts[row->enc];
     bool dpp16 = form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_E64_DPP16;
     bool dpp8 = form == RDX_ISA_FORM_DPP8 || form == RDX_ISA_FORM_E64_DPP8;

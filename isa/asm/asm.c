@@ -17,8 +17,6 @@ static char *blank_block_comments(const char *src, size_t len)
         return NULL;
     memcpy(s, src, len);
     s[len] = 0;
-    if (!memmem(s, len, "/*", 2))
-        return s; /* nothing to blank */
     bool in_str = false;
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
@@ -200,7 +198,7 @@ static void state_free(rdx_asm_state *st)
     free(st->kernels);
     free(st->metadata);
     rdx_asm_kd_discard(st);
-    free((char *)st->src);
+    free(st->src_copy);
 }
 
 /* Move the state's products into a result. */
@@ -285,11 +283,15 @@ rdx_status rdx_asm_assemble(const char *src, size_t len, const rdx_asm_options *
                             opts->arch);
         st.gfx_from_option = true;
     }
-    char *copy = blank_block_comments(src ? src : "", len);
-    if (!copy)
+    /* Block comments are blanked in a copy; without any, the input is used as is. */
+    const char *text = src ? src : "";
+    bool blocks = len >= 2 && memmem(text, len, "/*", 2) != NULL;
+    char *copy = blocks ? blank_block_comments(text, len) : NULL;
+    if (blocks && !copy)
         return rdx_fail(RDX_ERR_NOMEM, "out of memory assembling %s", st.file);
-    st.src = copy;
-    st.end = copy + len;
+    st.src_copy = copy;
+    st.src = copy ? copy : text;
+    st.end = st.src + len;
     st.cur = rdx_asm_section_get(&st, ".text", 5);
     const char *p = st.src;
     st.line = 1;

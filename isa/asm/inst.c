@@ -1394,19 +1394,6 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
     }
     in->nopnd = (uint8_t)n;
     in->nx = (uint8_t)(enc == RDX_ISA_ENC_VOPD ? pi->nx : 0);
-    /* A returning cmpswap writes v[n:n+k] but the tables size vdst like the data pair. */
-    if (!skip && strstr(name, "_cmpswap_"))
-        for (unsigned i = 0; i < n && i < fi->nopnd; i++)
-            if (fi->opnd[i].role == RDX_ISA_ROLE_VDST && in->opnd[i].kind == RDX_ISA_OPND_VGPR)
-                in->opnd[i].count = (uint8_t)(fi->opnd[i].bits / 32);
-    /* SOPK signed immediates may be written as 16-bit patterns (0x8000..0xffff). */
-    size_t nl = strlen(name);
-    if (enc == RDX_ISA_ENC_SOPK && nl > 4 && !strcmp(name + nl - 4, "_i32") &&
-        !strstr(name, "_co_"))
-        for (unsigned i = 0; i < n; i++)
-            if (in->opnd[i].kind == RDX_ISA_OPND_IMM && in->opnd[i].value >= 0x8000 &&
-                in->opnd[i].value <= 0xffff)
-                in->opnd[i].value -= 0x10000;
     return true;
 }
 

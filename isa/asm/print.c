@@ -581,7 +581,8 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
     case RDX_ISA_ENC_VSAMPLE:
         if (m[RDX_ISA_MOD_DMASK])
             put(o, " dmask:0x%x", (unsigned)m[RDX_ISA_MOD_DMASK]);
-        put(o, " dim:%s", rdx_syntax_dim_names[m[RDX_ISA_MOD_DIM] & 7]);
+        if (rdx_isa_mod_allowed(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form, RDX_ISA_MOD_DIM))
+            put(o, " dim:%s", rdx_syntax_dim_names[m[RDX_ISA_MOD_DIM] & 7]);
         if (m[RDX_ISA_MOD_UNORM])
             put(o, " unorm");
         print_cpol(o, t, in);

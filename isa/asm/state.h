@@ -59,7 +59,8 @@ typedef struct rdx_asm_fixup {
 
 typedef struct rdx_asm_state {
     const char *file;
-    const char *src; /* comment-blanked copy of the input */
+    const char *src; /* the input, or src_copy when it had block comments */
+    char *src_copy;  /* comment-blanked copy (owned), or NULL */
     const char *end;
     unsigned line;          /* current 1-based line */
     const char *line_start; /* its first character */
