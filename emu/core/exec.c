@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <rdx/asm.h>
+
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
 #include "emu/core/ops.h"
@@ -121,6 +123,16 @@ static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsi
     if (raw)
         memcpy(f->bytes, raw, f->nbytes);
     snprintf(f->inst, sizeof f->inst, "%s", mnem ? mnem : "?");
+    /* full disassembly when the bytes decode (isa/ decoder + asm/ printer) */
+    if (raw && nraw >= 4 && kind != RDX_EMU_FAULT_INVALID_INST) {
+        rdx_isa_inst ii;
+        size_t len = 0;
+        char text[sizeof f->inst];
+        const rdx_isa_target *t = ctx->emu->target;
+        if (rdx_isa_decode(t, raw, nraw > 16 ? 16 : nraw, &ii, &len) == RDX_OK &&
+            rdx_asm_print_inst(t, &ii, text, sizeof text) == RDX_OK)
+            snprintf(f->inst, sizeof f->inst, "%s", text);
+    }
     f->address = addr;
     f->write = write;
     f->lane = lane;

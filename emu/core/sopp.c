@@ -128,9 +128,10 @@ static uint32_t hwreg_read(emu_wave *w, unsigned id)
     switch (id) {
     case 1: /* MODE */
         return w->mode;
-    case 2: /* STATUS: SCC bit 0, EXECZ bit 9, VCCZ bit 10, IN_BARRIER 11 ... */
-        return w->scc | (emu_exec(w) == 0) << 9 | (w->s[EMU_VCC] == 0) << 10 | 1u << 13 |
-               (w->nl == 64) << 29 /* wave64 flag */;
+    case 2: /* STATUS: SCC [0], EXECZ [9], VCCZ [10], IN_TG [11], VALID [16] */
+        return w->scc | (uint32_t)(emu_exec(w) == 0) << 9 |
+               (uint32_t)((w->s[EMU_VCC] | (w->nl == 64 ? w->s[EMU_VCC + 1] : 0)) == 0) << 10 |
+               (uint32_t)(w->wg->nwaves > 1) << 11 | 1u << 16;
     case 3:
         return w->trapsts;
     case 5: /* GPR_ALLOC: vgpr base/size, sgpr */

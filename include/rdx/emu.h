@@ -159,7 +159,7 @@ typedef struct rdx_emu_fault {
     uint64_t pc;
     uint8_t bytes[16]; /* raw instruction bytes at pc */
     unsigned nbytes;
-    char inst[96];    /* mnemonic (and operands when a disassembler is available) */
+    char inst[96];    /* the instruction disassembled (mnemonic only if not printable) */
     uint64_t address; /* faulting address (VM/LDS/scratch) */
     int write;        /* 1 = write access, 0 = read */
     unsigned lane;    /* first faulting lane */
