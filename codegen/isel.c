@@ -74,6 +74,16 @@ xo cg_i(int32_t v)
     return cg_k(o);
 }
 
+xo cg_mask(isel *I, const cg_val *v)
+{
+    if (v->kind == VK_CONST) {
+        cg_val m = cg_reg(I, CG_S, 1);
+        INS(I, S_MOV_B32, 1, cg_r(I, m.vr, 0, 1), cg_i(v->bits ? -1 : 0));
+        return cg_r(I, m.vr, 0, 1);
+    }
+    return cg_src(I, v, 0);
+}
+
 xo cg_exec(void)
 {
     return cg_k(rdx_isa_special(RDX_ISA_REG_EXEC_LO, 1));
@@ -196,7 +206,9 @@ static int legalize(isel *I, cg_inst *in, const rdx_isa_form_info *fi)
                 return 1;
         }
         rdx_isa_opnd *o = &in->in.opnd[worst];
-        unsigned cnt = o->kind == RDX_ISA_OPND_LITERAL ? 1 : (o->count ? o->count : 1);
+        int lit64 =
+            o->kind == RDX_ISA_OPND_LITERAL && worst < fi->nopnd && fi->opnd[worst].bits == 64;
+        unsigned cnt = lit64 ? 2 : o->kind == RDX_ISA_OPND_LITERAL ? 1 : (o->count ? o->count : 1);
         uint32_t nv = cg_new(I, valu ? CG_V : CG_S, cnt);
         if (!nv)
             return 0;
@@ -209,6 +221,8 @@ static int legalize(isel *I, cg_inst *in, const rdx_isa_form_info *fi)
             mv.in.opnd[0] = cg_vopnd(I->p, nv, w, 1);
             mv.vr[0] = nv;
             mv.in.opnd[1] = *o;
+            if (lit64 && w == 0)
+                mv.in.opnd[1] = rdx_isa_int(0); /* a 64-bit float literal is the high half */
             if (o->kind != RDX_ISA_OPND_LITERAL) {
                 mv.in.opnd[1].reg = (uint16_t)(o->reg + w);
                 mv.in.opnd[1].count = 1;
@@ -272,7 +286,10 @@ xo cg_src64(isel *I, const cg_val *v, int is_float)
 {
     if (v->kind == VK_CONST) {
         rdx_isa_opnd o;
-        if (!rdx_isa_constant(v->bits, 64, is_float ? RDX_ISA_FMT_F64 : RDX_ISA_FMT_B, &o))
+        /* 64-bit integer slots take inline constants only: how a 32-bit literal
+           extends there is not something to rely on */
+        if (!rdx_isa_constant(v->bits, 64, is_float ? RDX_ISA_FMT_F64 : RDX_ISA_FMT_B, &o) &&
+            (is_float || o.kind != RDX_ISA_OPND_LITERAL))
             return cg_k(o);
         cg_val s = cg_to_s(I, v);
         return cg_r(I, s.vr, 0, 2);
@@ -898,6 +915,12 @@ static int cmp_axis_desc(const void *a, const void *b)
     return x->arg.i < y->arg.i ? 1 : x->arg.i > y->arg.i ? -1 : 0;
 }
 
+static int cmp_slot(const void *a, const void *b)
+{
+    const rdx_uop *x = *(const rdx_uop *const *)a, *y = *(const rdx_uop *const *)b;
+    return x->arg.i < y->arg.i ? -1 : x->arg.i > y->arg.i;
+}
+
 static int cmp_var(const void *a, const void *b)
 {
     const rdx_uop *x = *(const rdx_uop *const *)a, *y = *(const rdx_uop *const *)b;
@@ -988,14 +1011,16 @@ static rdx_status prepass(isel *I, const rdx_uop *const *topo, size_t n,
                I->st;
     /* kernel arguments */
     uint32_t off = 0;
+    qsort(params, np, sizeof *params, cmp_slot);
     for (size_t i = 0; i < np; i++) {
-        const rdx_uop *u = NULL;
-        for (size_t j = 0; j < np; j++)
-            if (params[j]->arg.i == (int64_t)i)
-                u = params[j];
-        if (!u)
-            return cg_fail(I, RDX_ERR_INVALID, NULL,
-                           "parameter slots are not 0..%zu (slot %zu missing)", np - 1, i),
+        const rdx_uop *u = params[i];
+        if (i && params[i - 1]->arg.i == u->arg.i)
+            return cg_fail(I, RDX_ERR_INVALID, u, "two parameters with slot %lld",
+                           (long long)u->arg.i),
+                   I->st;
+        if (u->arg.i < 0 || u->arg.i > 255)
+            return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "parameter slot %lld (0..255)",
+                           (long long)u->arg.i),
                    I->st;
         rdx_codegen_arg a;
         memset(&a, 0, sizeof a);

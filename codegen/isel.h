@@ -100,6 +100,8 @@ xo cg_r(isel *I, uint32_t vr, unsigned sub, unsigned count); /* register (sub)ra
 xo cg_k(rdx_isa_opnd o);                                     /* fixed operand */
 xo cg_i(int32_t v); /* 32-bit integer constant (inline or literal) */
 xo cg_exec(void);   /* exec_lo */
+/* A bool as a lane-mask operand (constants materialised: all ones / zero). */
+xo cg_mask(isel *I, const cg_val *v);
 /* Dword `sub` of a value as a source operand of a 32-bit slot. */
 xo cg_src(isel *I, const cg_val *v, unsigned sub);
 /* The whole value (2 dwords) as a 64-bit source; constants materialised when needed. */

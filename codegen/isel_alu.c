@@ -79,13 +79,7 @@ static int uniform(const cg_val *v)
     return v->kind == VK_CONST || (v->kind == VK_REG && v->file == CG_S);
 }
 
-/* A bool as a lane-mask operand (constants: all ones / zero). */
-static xo mask(isel *I, const cg_val *v)
-{
-    if (v->kind == VK_CONST)
-        return cg_i(v->bits ? -1 : 0);
-    return cg_src(I, v, 0);
-}
+#define mask cg_mask
 
 static cg_val low(isel *I, const cg_val *v)
 {
@@ -112,9 +106,15 @@ static cg_val fit(isel *I, const cg_val *v, mk k, int src_signed)
 cg_val cg_normalise(isel *I, const cg_val *v, rdx_dtype d)
 {
     unsigned bits = rdx_dtype_itemsize(d) * 8;
-    if (!(rdx_dtype_is_int(d) && d.scalar != RDX_BOOL && bits < 32) || v->kind != VK_REG)
+    if (!(rdx_dtype_is_int(d) && d.scalar != RDX_BOOL && bits < 32) || v->kind == VK_NONE)
         return *v;
     int sg = !rdx_dtype_is_unsigned(d);
+    if (v->kind == VK_CONST) {
+        uint64_t m = (1ull << bits) - 1, x = v->bits & m;
+        if (sg && (x >> (bits - 1)))
+            x |= ~m;
+        return cg_const(x, 1);
+    }
     cg_val r = cg_reg(I, v->file, 1);
     if (v->file == CG_S) {
         if (!sg)
@@ -229,6 +229,30 @@ static cg_val f16_to_f32(isel *I, const cg_val *v)
 static cg_val f32_to_f16(isel *I, const cg_val *v)
 {
     return vop1(I, RDX_ISA_OP_V_CVT_F16_F32, cg_src(I, v, 0));
+}
+
+/*
+ * f64 -> f32 rounded to odd (truncate, then set the last bit when inexact):
+ * a following rounding to f16/bf16 is then correctly rounded (24 >= 11 + 2).
+ */
+static cg_val f64_to_f32_odd(isel *I, const cg_val *a)
+{
+    xo x = cg_src64(I, a, 1);
+    cg_val r = vop1(I, RDX_ISA_OP_V_CVT_F32_F64, x);
+    cg_val back = cg_reg(I, CG_V, 2);
+    INS(I, V_CVT_F64_F32, 1, D2(back), D1(r));
+    cg_val inexact = vcmp(I, RDX_ISA_OP_V_CMP_NEQ_F64, D2(back), x);
+    cg_val away = s1(I);
+    cg_inst *in = INS(I, V_CMP_GT_F64, 1, D1(away), D2(back), x);
+    if (in)
+        in->in.mod[RDX_ISA_MOD_ABS] = 3;
+    cg_val dec = vsel(I, D1(away), cg_i(1), cg_i(0));
+    cg_val t = vop2(I, RDX_ISA_OP_V_SUB_NC_U32, D1(r), D1(dec));
+    cg_val odd = vsel(I, D1(inexact), cg_i(1), cg_i(0));
+    cg_val o = vop2(I, RDX_ISA_OP_V_OR_B32, D1(t), D1(odd));
+    /* NaN stays the converted NaN; infinities are exact */
+    cg_val nan = vcmp(I, RDX_ISA_OP_V_CMP_U_F64, x, x);
+    return vsel(I, D1(nan), D1(r), D1(o));
 }
 
 /* Any float kind to f32 / from f32 (f64 narrows with one rounding). */
@@ -397,6 +421,86 @@ static cg_val sel64(isel *I, xo c, const cg_val *t, const cg_val *f)
     INS(I, V_CNDMASK_B32, 1, cg_r(I, r.vr, 0, 1), LO(*f), LO(*t), c);
     INS(I, V_CNDMASK_B32, 1, cg_r(I, r.vr, 1, 1), HI(*f), HI(*t), c);
     return r;
+}
+
+/* Unsigned 64-bit x / y, x % y: restoring division in a 64-iteration SALU-counted loop. */
+static void udiv64(isel *I, const cg_val *x, const cg_val *y, cg_val *q, cg_val *r)
+{
+    cg_val xv = cg_to_v(I, x), yv = cg_to_v(I, y);
+    cg_val qq = cg_reg(I, CG_V, 2), rr = cg_reg(I, CG_V, 2), z = cg_const(0, 2);
+    cg_copy(I, &qq, &z);
+    cg_copy(I, &rr, &z);
+    cg_val cnt = s1(I);
+    INS(I, S_MOV_B32, 1, D1(cnt), cg_i(63));
+    int body = cg_block_new(I->p);
+    if (body < 0) {
+        I->st = RDX_ERR_NOMEM;
+        return;
+    }
+    I->cur = body;
+    INS(I, V_LSHLREV_B64, 1, D2(rr), cg_i(1), D2(rr));
+    cg_val t = cg_reg(I, CG_V, 2);
+    INS(I, V_LSHRREV_B64, 1, D2(t), D1(cnt), D2(xv));
+    cg_val bit = vop2(I, RDX_ISA_OP_V_AND_B32, cg_i(1), cg_r(I, t.vr, 0, 1));
+    INS(I, V_OR_B32, 1, cg_r(I, rr.vr, 0, 1), cg_r(I, rr.vr, 0, 1), D1(bit));
+    cg_val ge = vcmp(I, RDX_ISA_OP_V_CMP_GE_U64, D2(rr), D2(yv));
+    cg_val d = cg_reg(I, CG_V, 2), c = s1(I), c2 = s1(I);
+    INS(I, V_SUB_CO_U32, 2, cg_r(I, d.vr, 0, 1), D1(c), cg_r(I, rr.vr, 0, 1), cg_r(I, yv.vr, 0, 1));
+    INS(I, V_SUB_CO_CI_U32, 2, cg_r(I, d.vr, 1, 1), D1(c2), cg_r(I, rr.vr, 1, 1),
+        cg_r(I, yv.vr, 1, 1), D1(c));
+    INS(I, V_CNDMASK_B32, 1, cg_r(I, rr.vr, 0, 1), cg_r(I, rr.vr, 0, 1), cg_r(I, d.vr, 0, 1),
+        D1(ge));
+    INS(I, V_CNDMASK_B32, 1, cg_r(I, rr.vr, 1, 1), cg_r(I, rr.vr, 1, 1), cg_r(I, d.vr, 1, 1),
+        D1(ge));
+    INS(I, V_LSHLREV_B64, 1, D2(qq), cg_i(1), D2(qq));
+    cg_val qb = vsel(I, D1(ge), cg_i(1), cg_i(0));
+    INS(I, V_OR_B32, 1, cg_r(I, qq.vr, 0, 1), cg_r(I, qq.vr, 0, 1), D1(qb));
+    INS(I, S_SUB_I32, 1, D1(cnt), D1(cnt), cg_i(1));
+    INS(I, S_CMP_GE_I32, 0, D1(cnt), cg_i(0));
+    cg_inst *b = INSF(I, S_CBRANCH_SCC1, 0, CG_F_BRANCH,
+                      cg_k((rdx_isa_opnd){ RDX_ISA_OPND_BRANCH, 0, 0, 0 }));
+    if (b)
+        b->target = body;
+    int exit = cg_block_new(I->p);
+    if (exit < 0) {
+        I->st = RDX_ERR_NOMEM;
+        return;
+    }
+    I->cur = exit;
+    *q = qq, *r = rr;
+}
+
+static cg_val neg64(isel *I, const cg_val *a)
+{
+    cg_val r = cg_reg(I, CG_V, 2), c = s1(I), c2 = s1(I);
+    INS(I, V_SUB_CO_U32, 2, cg_r(I, r.vr, 0, 1), D1(c), cg_i(0), cg_src(I, a, 0));
+    INS(I, V_SUB_CO_CI_U32, 2, cg_r(I, r.vr, 1, 1), D1(c2), cg_i(0), cg_src(I, a, 1), D1(c));
+    return r;
+}
+
+static cg_val sel64(isel *I, xo c, const cg_val *t, const cg_val *f);
+
+static cg_val divmod64(isel *I, rdx_op op, int sg, const cg_val *a, const cg_val *b)
+{
+    cg_val q, r;
+    if (!sg) {
+        udiv64(I, a, b, &q, &r);
+        return op == RDX_OP_IDIV ? q : r;
+    }
+    cg_val z = cg_const(0, 2);
+    cg_val na = vcmp(I, RDX_ISA_OP_V_CMP_LT_I64, cg_src64(I, a, 0), cg_i(0));
+    cg_val nb = vcmp(I, RDX_ISA_OP_V_CMP_LT_I64, cg_src64(I, b, 0), cg_i(0));
+    cg_val ma = neg64(I, a), mb = neg64(I, b);
+    cg_val aa = sel64(I, D1(na), &ma, a), ab = sel64(I, D1(nb), &mb, b);
+    udiv64(I, &aa, &ab, &q, &r);
+    (void)z;
+    if (op == RDX_OP_MOD) {
+        cg_val nr = neg64(I, &r);
+        return sel64(I, D1(na), &nr, &r);
+    }
+    cg_val ns = sop2(I, RDX_ISA_OP_S_XOR_B32, D1(na), D1(nb));
+    cg_val nq = neg64(I, &q);
+    return sel64(I, D1(ns), &nq, &q);
 }
 
 /* ----------------------------------------------------------- binaries */
@@ -570,6 +674,10 @@ cg_val cg_alu_binary(isel *I, const rdx_uop *u, rdx_op op, rdx_dtype d, int narr
             return shift(I, u, op, k, &a, &b);
         case RDX_OP_IDIV:
         case RDX_OP_MOD:
+            if (u && u->op == op &&
+                !(u->src[0]->vmin >= 0 && u->src[1]->vmin > 0 &&
+                  u->src[0]->vmax <= (int64_t)UINT32_MAX && u->src[1]->vmax <= (int64_t)UINT32_MAX))
+                return divmod64(I, op, sg, &a, &b);
             if (u && u->op == op && u->src[0]->vmin >= 0 && u->src[1]->vmin > 0 &&
                 u->src[0]->vmax <= (int64_t)UINT32_MAX && u->src[1]->vmax <= (int64_t)UINT32_MAX) {
                 cg_val al = low(I, &a), bl = low(I, &b), q, rr;
@@ -725,18 +833,63 @@ static cg_val where(isel *I, const rdx_uop *u, const cg_val *c, const cg_val *t,
 
 /* --------------------------------------------------------- RECIP, TRUNC */
 
-static cg_val recip_f32(isel *I, xo x)
+/*
+ * 1/x correctly rounded (IEEE division 1.0 / x): v_div_scale, reciprocal and
+ * Newton refinement, v_div_fmas (reads VCC, written by the numerator's
+ * v_div_scale just before; nothing else in generated code writes VCC) and
+ * v_div_fixup for the special cases, as compilers expand fdiv.
+ */
+static xo vcc(void)
 {
-    /* rcp then one Newton step where it is finite */
-    cg_val r = vop1(I, RDX_ISA_OP_V_RCP_F32, x);
-    cg_val e = vop3(I, RDX_ISA_OP_V_FMA_F32, x, D1(r), cg_i((int32_t)0xbf800000)); /* x*r - 1 */
-    /* r' = r - e*r = fma(-e, r, r) */
-    cg_val r2 = v1(I);
-    cg_inst *in = INS(I, V_FMA_F32, 1, D1(r2), D1(e), D1(r), D1(r));
+    return cg_k(rdx_isa_special(RDX_ISA_REG_VCC_LO, 1));
+}
+
+static cg_inst *fma_neg0(isel *I, rdx_isa_op op, xo d, xo a, xo b, xo c)
+{
+    cg_inst *in = cg_ins(I, op, 1, 0, (xo[]){ d, a, b, c }, 4);
     if (in)
         in->in.mod[RDX_ISA_MOD_NEG] = 1;
-    cg_val fin = vcmp(I, RDX_ISA_OP_V_CMP_O_F32, D1(r2), D1(r2));
-    return vsel(I, D1(fin), D1(r2), D1(r));
+    return in;
+}
+
+static cg_val recip_f32(isel *I, xo x)
+{
+    xo one = cg_k(rdx_isa_float(RDX_ISA_FCONST_1_0));
+    cg_val ds = v1(I), ns = v1(I), junk = s1(I), r = v1(I), e = v1(I), r2 = v1(I), m = v1(I),
+           e2 = v1(I), m2 = v1(I), e3 = v1(I), f = v1(I), out = v1(I);
+    INS(I, V_DIV_SCALE_F32, 2, D1(ds), D1(junk), x, x, one);
+    INS(I, V_RCP_F32, 1, D1(r), D1(ds));
+    fma_neg0(I, RDX_ISA_OP_V_FMA_F32, D1(e), D1(ds), D1(r), one);
+    INS(I, V_FMA_F32, 1, D1(r2), D1(e), D1(r), D1(r));
+    INS(I, V_DIV_SCALE_F32, 2, D1(ns), vcc(), one, x, one);
+    INS(I, V_MUL_F32, 1, D1(m), D1(ns), D1(r2));
+    fma_neg0(I, RDX_ISA_OP_V_FMA_F32, D1(e2), D1(ds), D1(m), D1(ns));
+    INS(I, V_FMA_F32, 1, D1(m2), D1(e2), D1(r2), D1(m));
+    fma_neg0(I, RDX_ISA_OP_V_FMA_F32, D1(e3), D1(ds), D1(m2), D1(ns));
+    INS(I, V_DIV_FMAS_F32, 1, D1(f), D1(e3), D1(r2), D1(m2));
+    INS(I, V_DIV_FIXUP_F32, 1, D1(out), D1(f), x, one);
+    return out;
+}
+
+static cg_val recip_f64(isel *I, xo x)
+{
+    xo one = cg_k(rdx_isa_float(RDX_ISA_FCONST_1_0));
+    cg_val ds = cg_reg(I, CG_V, 2), junk = s1(I), r = cg_reg(I, CG_V, 2), e = cg_reg(I, CG_V, 2),
+           r2 = cg_reg(I, CG_V, 2), e2 = cg_reg(I, CG_V, 2), r3 = cg_reg(I, CG_V, 2),
+           ns = cg_reg(I, CG_V, 2), m = cg_reg(I, CG_V, 2), e3 = cg_reg(I, CG_V, 2),
+           f = cg_reg(I, CG_V, 2), out = cg_reg(I, CG_V, 2);
+    INS(I, V_DIV_SCALE_F64, 2, D2(ds), D1(junk), x, x, one);
+    INS(I, V_RCP_F64, 1, D2(r), D2(ds));
+    fma_neg0(I, RDX_ISA_OP_V_FMA_F64, D2(e), D2(ds), D2(r), one);
+    INS(I, V_FMA_F64, 1, D2(r2), D2(r), D2(e), D2(r));
+    fma_neg0(I, RDX_ISA_OP_V_FMA_F64, D2(e2), D2(ds), D2(r2), one);
+    INS(I, V_FMA_F64, 1, D2(r3), D2(r2), D2(e2), D2(r2));
+    INS(I, V_DIV_SCALE_F64, 2, D2(ns), vcc(), one, x, one);
+    INS(I, V_MUL_F64, 1, D2(m), D2(ns), D2(r3));
+    fma_neg0(I, RDX_ISA_OP_V_FMA_F64, D2(e3), D2(ds), D2(m), D2(ns));
+    INS(I, V_DIV_FMAS_F64, 1, D2(f), D2(e3), D2(r3), D2(m));
+    INS(I, V_DIV_FIXUP_F64, 1, D2(out), D2(f), x, one);
+    return out;
 }
 
 static cg_val unary(isel *I, const rdx_uop *u, const cg_val *a)
@@ -777,24 +930,8 @@ static cg_val unary(isel *I, const rdx_uop *u, const cg_val *a)
         return f32_to_bf16(I, &r);
     }
     case K_F64: {
-        /* rcp_f64 and two Newton steps: r = r + r*(1 - x*r) */
-        xo x = cg_src64(I, a, 1);
-        cg_val xv = cg_to_v(
-            I, &(cg_val){ .kind = a->kind, .file = a->file, .n = 2, .vr = a->vr, .bits = a->bits });
-        cg_val r = cg_reg(I, CG_V, 2);
-        INS(I, V_RCP_F64, 1, D2(r), x);
-        for (int it = 0; it < 2; it++) {
-            cg_val e = cg_reg(I, CG_V, 2), r2 = cg_reg(I, CG_V, 2);
-            cg_inst *in = INS(I, V_FMA_F64, 1, D2(e), D2(xv), D2(r),
-                              cg_k(rdx_isa_float(RDX_ISA_FCONST_NEG_1_0)));
-            (void)in;
-            in = INS(I, V_FMA_F64, 1, D2(r2), D2(e), D2(r), D2(r));
-            if (in)
-                in->in.mod[RDX_ISA_MOD_NEG] = 1;
-            cg_val fin = vcmp(I, RDX_ISA_OP_V_CMP_O_F64, D2(r2), D2(r2));
-            r = sel64(I, D1(fin), &r2, &r);
-        }
-        return r;
+        cg_val xv = cg_to_v(I, a);
+        return recip_f64(I, D2(xv));
     }
     default:
         break;
@@ -953,9 +1090,10 @@ static cg_val cast(isel *I, const rdx_uop *u, const cg_val *a)
         if (kt == K_F64)
             return int_to_f64(I, a, kf);
         cg_val f;
-        if (is64(kf)) {
+        if (is64(kf) || kt == K_BF16) {
+            /* through f64 (exact for 32-bit ints), rounded to odd before a 16-bit float */
             cg_val d = int_to_f64(I, a, kf);
-            f = vop1(I, RDX_ISA_OP_V_CVT_F32_F64, D2(d));
+            f = kt == K_F32 ? vop1(I, RDX_ISA_OP_V_CVT_F32_F64, D2(d)) : f64_to_f32_odd(I, &d);
         } else
             f = vop1(I, kf == K_I32 ? RDX_ISA_OP_V_CVT_F32_I32 : RDX_ISA_OP_V_CVT_F32_U32,
                      cg_src(I, a, 0));
@@ -985,7 +1123,7 @@ static cg_val cast(isel *I, const rdx_uop *u, const cg_val *a)
         INS(I, V_CVT_F64_F32, 1, D2(r), cg_src(I, &f, 0));
         return r;
     }
-    cg_val f = to_f32(I, a, kf);
+    cg_val f = kf == K_F64 && kt != K_F32 ? f64_to_f32_odd(I, a) : to_f32(I, a, kf);
     if (kt == K_F16)
         return f32_to_f16(I, &f);
     if (kt == K_BF16)

@@ -263,7 +263,7 @@ static rdx_isa_op store_op(rdx_dtype d, int lds)
 static uint32_t gate_begin(isel *I, const cg_val *g)
 {
     cg_val saved = cg_reg(I, CG_S, 1);
-    INS(I, S_AND_SAVEEXEC_B32, 1, cg_r(I, saved.vr, 0, 1), cg_src(I, g, 0));
+    INS(I, S_AND_SAVEEXEC_B32, 1, cg_r(I, saved.vr, 0, 1), cg_mask(I, g));
     return saved.vr;
 }
 
@@ -333,7 +333,7 @@ cg_val cg_load(isel *I, const rdx_uop *u)
     cg_val dst = cg_reg(I, CG_V, mw);
     if (gated) {
         if (isbool) {
-            xo as = cg_src(I, &altv, 0);
+            xo as = cg_mask(I, &altv);
             INS(I, V_CNDMASK_B32, 1, cg_r(I, dst.vr, 0, 1), cg_i(0), cg_i(1), as);
         } else
             cg_copy(I, &dst, &altv);
@@ -398,7 +398,7 @@ void cg_store(isel *I, const rdx_uop *u)
     unsigned mw = rdx_dtype_itemsize(d) > 4 ? 2 : 1;
     if (d.scalar == RDX_BOOL) {
         data = cg_reg(I, CG_V, 1);
-        INS(I, V_CNDMASK_B32, 1, cg_r(I, data.vr, 0, 1), cg_i(0), cg_i(1), cg_src(I, &v, 0));
+        INS(I, V_CNDMASK_B32, 1, cg_r(I, data.vr, 0, 1), cg_i(0), cg_i(1), cg_mask(I, &v));
     } else {
         data = cg_to_v(I, &v);
         if (data.n < mw)

@@ -105,6 +105,9 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
     kd->granulated_workitem_vgpr_count = rdx_codeobj_vgpr_granules(major, true, p->num_vgprs);
     kd->float_denorm_mode_32 = 3; /* keep denormals, as the IR's IEEE semantics */
     kd->float_denorm_mode_16_64 = 3;
+    /* IEEE mode off: v_max/v_min return the other operand for any NaN (signalling
+       ones too), the IR evaluator's fmax/fmin */
+    kd->enable_ieee_mode = 0;
     kd->enable_sgpr_kernarg_segment_ptr = 1;
     kd->user_sgpr_count = 2;
     kd->enable_sgpr_workgroup_id_x = 1;

@@ -180,15 +180,3 @@ TCase *cgb_tcase_examples(void)
     tcase_add_test(tc, example_lds_reduce);
     return tc;
 }
-
-TCase *cgb_tcase_alu(void)
-{
-    TCase *tc = tcase_create("alu");
-    return tc;
-}
-
-TCase *cgb_tcase_tools(void)
-{
-    TCase *tc = tcase_create("tools");
-    return tc;
-}
