@@ -401,9 +401,3 @@ TCase *cgb_tcase_alu(void)
     tcase_add_loop_test(tc, random_trees, 0, (int)NDT);
     return tc;
 }
-
-TCase *cgb_tcase_tools(void)
-{
-    TCase *tc = tcase_create("tools");
-    return tc;
-}
