@@ -92,6 +92,8 @@ rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned coun
 struct rdx_codegen_kernel;
 rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, cg_prog *p,
                    struct rdx_codegen_kernel *k);
+/* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c). */
+rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
 /* linearize: CFG successors, positions, s_waitcnt placement. */
 rdx_status cg_linearize(cg_prog *p);
 /* regalloc: liveness and linear-scan assignment of every virtual register. */
