@@ -3,6 +3,7 @@
  * tests/data/codegen compiled and run on the emulator, checked against host
  * loops computing the same values in the same order (so floats are exact).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,48 @@ START_TEST(example_lds_reduce)
 }
 END_TEST
 
+/* A loop over a symbolic bound (may be 0: the guard skips the body) and a MAX reduction. */
+START_TEST(symbolic_loop)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *k = cgb_parse_text(
+        ctx, "%m = DEFINE_VAR name=\"m\" min=0 max=50\n%r = CONST dtype=index value=9\n"
+             "%c = CONST dtype=index value=50\n%shi = STACK %r, %c\n%sho = STACK %r\n"
+             "%in = PARAM %shi slot=0 dtype=float32 addr=global\n"
+             "%out = PARAM %sho slot=1 dtype=float32 addr=global\n"
+             "%out2 = PARAM %sho slot=2 dtype=int32 addr=global\n"
+             "%i = RANGE %r axis=0 type=GLOBAL\n%j = RANGE %m axis=1 type=REDUCE\n"
+             "%ix = INDEX %in, %i, %j\n%v = LOAD %ix\n%mx = REDUCE %v, %j op=MAX axes=()\n"
+             "%j2 = RANGE %m axis=2 type=LOOP\n%ji = CAST %j2 dtype=int32\n"
+             "%cnt = REDUCE %ji, %j2 op=ADD axes=()\n"
+             "%io = INDEX %out, %i\n%st = STORE %io, %mx\n%io2 = INDEX %out2, %i\n"
+             "%st2 = STORE %io2, %cnt\n%g = GROUP %st, %st2\n%e = END %g, %i\n%k = SINK %e\n");
+    enum { R = 9, C = 50 };
+    float *in = malloc(R * C * 4), *out = calloc(R, 4);
+    int32_t *out2 = calloc(R, 4);
+    for (int i = 0; i < R * C; i++)
+        in[i] = (float)((i * 37) % 101) - 50.0f;
+    static const int64_t ms[] = { 0, 1, 17, 50 };
+    for (size_t t = 0; t < 4; t++) {
+        int64_t m = ms[t];
+        void *bufs[3] = { in, out, out2 };
+        size_t sizes[3] = { R * C * 4, R * 4, R * 4 };
+        rdx_status st = cgb_run(ctx, k, NULL, bufs, sizes, NULL, &m, 1, NULL);
+        ck_assert_msg(!st, "m=%lld: %s", (long long)m, rdx_error_message());
+        for (int i = 0; i < R; i++) {
+            float e = -INFINITY;
+            for (int j = 0; j < m; j++)
+                e = in[i * C + j] > e ? in[i * C + j] : e;
+            ck_assert_msg(out[i] == e, "m=%lld out[%d] = %g, expected %g", (long long)m, i, out[i], e);
+            ck_assert_int_eq(out2[i], (int32_t)(m * (m - 1) / 2));
+        }
+    }
+    free(in), free(out), free(out2);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_examples(void)
 {
     TCase *tc = tcase_create("examples");
@@ -178,5 +221,7 @@ TCase *cgb_tcase_examples(void)
     tcase_add_test(tc, example_matmul);
     tcase_add_test(tc, example_gated);
     tcase_add_test(tc, example_lds_reduce);
+    tcase_add_test(tc, symbolic_loop);
     return tc;
 }
+
