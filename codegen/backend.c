@@ -80,6 +80,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         st = cg_regalloc(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_REGALLOC, 1);
+    if (!st && !o.no_vopd)
+        cg_vopd(&p);
     if (!st)
         st = cg_encode(&p, &code, &code_size);
     if (!st)

@@ -98,6 +98,8 @@ rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **
 rdx_status cg_linearize(cg_prog *p);
 /* regalloc: liveness and linear-scan assignment of every virtual register. */
 rdx_status cg_regalloc(cg_prog *p);
+/* VOPD: fuse independent VALU pairs (after regalloc); returns the number of pairs. */
+unsigned cg_vopd(cg_prog *p);
 /* Print the program (virtual registers as %sN / %vN, physical after allocation). */
 rdx_status cg_print(const cg_prog *p, int physical, char **out);
 /* render: encode p into machine code (malloc'd *code, *len) resolving branches. */

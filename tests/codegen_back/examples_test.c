@@ -202,7 +202,8 @@ START_TEST(symbolic_loop)
             float e = -INFINITY;
             for (int j = 0; j < m; j++)
                 e = in[i * C + j] > e ? in[i * C + j] : e;
-            ck_assert_msg(out[i] == e, "m=%lld out[%d] = %g, expected %g", (long long)m, i, out[i], e);
+            ck_assert_msg(out[i] == e, "m=%lld out[%d] = %g, expected %g", (long long)m, i, out[i],
+                          e);
             ck_assert_int_eq(out2[i], (int32_t)(m * (m - 1) / 2));
         }
     }
@@ -224,4 +225,3 @@ TCase *cgb_tcase_examples(void)
     tcase_add_test(tc, symbolic_loop);
     return tc;
 }
-

@@ -175,11 +175,48 @@ START_TEST(wmma_tile)
 }
 END_TEST
 
+/* Independent float ops are fused into VOPD pairs; results stay exact. */
+START_TEST(vopd_pairs)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *k = cgb_parse_text(
+        ctx, "%n = CONST dtype=index value=100\n%sh = STACK %n\n"
+             "%a = PARAM %sh slot=0 dtype=float32 addr=global\n"
+             "%b = PARAM %sh slot=1 dtype=float32 addr=global\n"
+             "%o = PARAM %sh slot=2 dtype=float32 addr=global\n"
+             "%i = RANGE %n axis=0 type=GLOBAL\n%ia = INDEX %a, %i\n%ib = INDEX %b, %i\n"
+             "%va = LOAD %ia\n%vb = LOAD %ib\n%s = ADD %va, %vb\n%c = CONST dtype=float32 value=3\n"
+             "%t = MUL %va, %c\n%m = MAX %s, %t\n%io = INDEX %o, %i\n%st = STORE %io, %m\n"
+             "%e = END %st, %i\n%k = SINK %e\n");
+    float a[100], b[100], o[100];
+    for (int i = 0; i < 100; i++)
+        a[i] = (float)(i - 50) * 0.5f, b[i] = (float)(i % 9) - 4.0f;
+    void *bufs[3] = { a, b, o };
+    size_t sizes[3] = { 400, 400, 400 };
+    rdx_codegen_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.keep_stages = 1u << RDX_CG_STAGE_ASM;
+    rdx_codegen_kernel *kk = NULL;
+    ck_assert_msg(!cgb_run(ctx, k, &opt, bufs, sizes, NULL, NULL, 0, &kk), "%s",
+                  rdx_error_message());
+    ck_assert_msg(strstr(kk->stage_text[RDX_CG_STAGE_ASM], " :: v_dual_"), "%s",
+                  kk->stage_text[RDX_CG_STAGE_ASM]);
+    rdx_codegen_kernel_free(kk);
+    for (int i = 0; i < 100; i++) {
+        float s = a[i] + b[i], t = a[i] * 3.0f;
+        ck_assert_msg(o[i] == (s > t ? s : t), "o[%d] = %g", i, o[i]);
+    }
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_vector(void)
 {
     TCase *tc = tcase_create("vector");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, vector_upcast);
     tcase_add_test(tc, wmma_tile);
+    tcase_add_test(tc, vopd_pairs);
     return tc;
 }
