@@ -662,6 +662,12 @@ static void hoist(isel *I, const rdx_uop *u, uint64_t L)
     if (I->st || !grow(I, u->id) || I->have[u->id])
         return;
     (void)L;
+    if (u->op == RDX_OP_INDEX && u->nsrc > 2) {
+        /* the row-major linear index isel will build: hoist its invariant terms */
+        const rdx_uop *lin = cg_index_linear(I, u);
+        if (lin)
+            hoist(I, lin, L);
+    }
     if (!(dep(I, u) & ~I->open)) {
         if (u->op != RDX_OP_INDEX)
             cg_emit(I, u);

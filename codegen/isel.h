@@ -135,6 +135,8 @@ uint64_t cg_red_identity(rdx_redop op, rdx_dtype d);
 cg_val cg_normalise(isel *I, const cg_val *v, rdx_dtype d);
 
 /* ---- isel_mem.c */
+/* The row-major linear index of INDEX ix (built in ctx, simplified), NULL for registers. */
+const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix);
 cg_val cg_load(isel *I, const rdx_uop *u);
 void cg_store(isel *I, const rdx_uop *u);
 

@@ -59,6 +59,16 @@ static const rdx_uop *linear(isel *I, const rdx_uop *ix, const rdx_uop *st)
     return s;
 }
 
+const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix)
+{
+    const rdx_uop *st = ix->src[0];
+    while (st->op == RDX_OP_AFTER)
+        st = st->src[0];
+    if (st->op == RDX_OP_DEFINE_REG)
+        return NULL;
+    return linear(I, ix, st);
+}
+
 typedef struct addr {
     int space; /* RDX_ADDR_GLOBAL / LOCAL / REG */
     const rdx_uop *st;
