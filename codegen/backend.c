@@ -71,6 +71,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     unsigned m = o.keep_stages;
     rdx_status st = cg_isel(ctx, sink, &o, &p, k);
     if (!st)
+        cg_merge_loads(&p);
+    if (!st)
         st = cg_linearize(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_ISEL, 0);

@@ -94,6 +94,8 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
                    struct rdx_codegen_kernel *k);
 /* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c). */
 rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
+/* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
+unsigned cg_merge_loads(cg_prog *p);
 /* linearize: CFG successors, positions, s_waitcnt placement. */
 rdx_status cg_linearize(cg_prog *p);
 /* regalloc: liveness and linear-scan assignment of every virtual register. */

@@ -390,12 +390,16 @@ static int grow(isel *I, uint32_t id)
     uint8_t *f = realloc(I->info, nc);
     if (f)
         I->info = f;
-    if (!v || !h || !d || !f) {
+    uint32_t *sn = realloc(I->seen, nc * sizeof *sn);
+    if (sn)
+        I->seen = sn;
+    if (!v || !h || !d || !f || !sn) {
         I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
         return 0;
     }
     memset(I->have + I->cap, 0, nc - I->cap);
     memset(I->info + I->cap, 0, nc - I->cap);
+    memset(I->seen + I->cap, 0, (nc - I->cap) * sizeof *I->seen);
     I->cap = nc;
     return 1;
 }
@@ -616,6 +620,38 @@ static void close_loop(isel *I, loop_state *ls)
     forget_to(I, ls->mark);
 }
 
+/*
+ * Issue the global loads of the subgraph under `root` that the current scope
+ * can compute now, before the effects that use them: loads are then grouped
+ * (latency overlaps, adjacent ones merge into b64/b128).  Only loads straight
+ * from a PARAM/BUFFER move: anything ordered by AFTER keeps its place.
+ */
+static void preload_walk(isel *I, const rdx_uop *u, uint32_t stamp)
+{
+    if (I->st || !grow(I, u->id) || I->have[u->id] || I->seen[u->id] == stamp)
+        return;
+    I->seen[u->id] = stamp;
+    if (dep(I, u) & ~I->open)
+        return;
+    if (u->op == RDX_OP_LOAD && u->src[0]->op == RDX_OP_INDEX &&
+        (u->src[0]->src[0]->op == RDX_OP_PARAM || u->src[0]->src[0]->op == RDX_OP_BUFFER)) {
+        cg_emit(I, u);
+        return;
+    }
+    if (u->op == RDX_OP_END || u->op == RDX_OP_REDUCE || u->op == RDX_OP_AFTER ||
+        u->op == RDX_OP_BARRIER)
+        return;
+    for (uint32_t k = 0; k < u->nsrc; k++)
+        preload_walk(I, u->src[k], stamp);
+}
+
+static void preload(isel *I, const rdx_uop *root)
+{
+    if (!grow(I, root->id))
+        return;
+    preload_walk(I, root, ++I->stamp);
+}
+
 /* Lower the effect/value `root` inside loops over ranges[0..n) (outermost first). */
 static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges, int n,
                        const rdx_uop *red)
@@ -645,6 +681,7 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
         L &= ~(1ull << loop_num(I, ranges[k]));
         nl++;
     }
+    preload(I, root);
     cg_val v = cg_emit(I, root);
     if (red && !I->st) {
         static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MAX, RDX_OP_MUL, RDX_OP_COUNT };
@@ -1278,6 +1315,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
         if (body < 0)
             I.st = RDX_ERR_NOMEM;
         I.cur = body;
+        preload(&I, sink);
         cg_emit(&I, sink);
         INS0(&I, S_ENDPGM, 0);
     }
@@ -1288,6 +1326,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     free(I.have);
     free(I.dep);
     free(I.info);
+    free(I.seen);
     free(I.log);
     return I.st;
 }

@@ -102,9 +102,19 @@ static int try_pair(const cg_prog *p, const cg_inst *a, const cg_inst *b, cg_ins
     const dual *da = dual_of(a), *db = dual_of(b);
     if (!da || !db || (a->flags & CG_F_PARTIAL) != (b->flags & CG_F_PARTIAL))
         return 0;
-    if (depends(a, b))
+    /* a came first.  Dual issue reads every source before writing: X may read
+       Y's destination, Y must not read X's.  With a as X, b must not read a's
+       destination; with b as X, neither may read the other's. */
+    int waw = overlap(&a->in.opnd[0], &b->in.opnd[0]), raw_ab = 0, raw_ba = 0;
+    for (int k = b->ndef; k < b->in.nopnd; k++)
+        raw_ab |= overlap(&a->in.opnd[0], &b->in.opnd[k]);
+    for (int k = a->ndef; k < a->in.nopnd; k++)
+        raw_ba |= overlap(&b->in.opnd[0], &a->in.opnd[k]);
+    if (waw || raw_ab)
         return 0;
     for (int order = 0; order < 2; order++) {
+        if (order == 1 && raw_ba)
+            continue;
         const cg_inst *x = order ? b : a, *y = order ? a : b;
         const dual *dx = order ? db : da, *dy = order ? da : db;
         if (!dx->x_ok)

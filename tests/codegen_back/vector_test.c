@@ -84,8 +84,16 @@ START_TEST(vector_upcast)
         a[i] = (float)(i % 13) - 6.5f, b[i] = (float)(i % 7) * 0.75f;
     void *bufs[4] = { a, b, c, d };
     size_t sizes[4] = { 4 * J * 4, 4 * J * 4, 4 * J * 4, 4 * J * 4 };
-    ck_assert_msg(!cgb_run(ctx, sink, NULL, bufs, sizes, NULL, NULL, 0, NULL), "%s",
+    rdx_codegen_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.keep_stages = 1u << RDX_CG_STAGE_ASM;
+    rdx_codegen_kernel *kk = NULL;
+    ck_assert_msg(!cgb_run(ctx, sink, &opt, bufs, sizes, NULL, NULL, 0, &kk), "%s",
                   rdx_error_message());
+    /* the four lanes' loads of each buffer merge into one */
+    const char *asmt = kk->stage_text[RDX_CG_STAGE_ASM];
+    ck_assert_msg(strstr(asmt, "global_load_b128") && !strstr(asmt, "global_load_b32"), "%s", asmt);
+    rdx_codegen_kernel_free(kk);
     for (int i = 0; i < 4 * J; i++) {
         float e1 = (a[i] + b[i]) * (float)w[i % 4];
         ck_assert_msg(c[i] == e1, "c[%d] = %g, expected %g", i, c[i], e1);
@@ -211,6 +219,102 @@ START_TEST(vopd_pairs)
 }
 END_TEST
 
+/* 64-bit integers to float32/float16/bfloat16 are rounded once (halfway and sticky cases). */
+START_TEST(int64_to_float_rounding)
+{
+    static const uint64_t vals[] = {
+        (1ull << 60) + (1ull << 36),     /* exactly halfway for f32 */
+        (1ull << 60) + (1ull << 36) + 1, /* just above halfway: the sticky bit */
+        (1ull << 60) + (3ull << 36),     /* halfway, odd: rounds up */
+        (1ull << 63) + (1ull << 39) + 1, /* uint64 above 2^63 */
+        0xffffffffffffffffull,           /* -1 as int64, max as uint64 */
+        (1ull << 53) + 1,
+        (1ull << 54) + 3,
+        0x8000000000000001ull,
+        12345678901234567ull,
+        0x0000010000000801ull,
+        0x7ffffe8000000001ull,
+        0x7fffff8000000000ull,
+    };
+    enum { N = sizeof vals / sizeof vals[0] };
+    for (int sg = 0; sg < 2; sg++) {
+        rdx_ir_ctx *ctx;
+        ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+        const rdx_uop *A = param(ctx, 0, sg ? RDX_INT64 : RDX_UINT64, N),
+                      *F = param(ctx, 1, RDX_FLOAT32, N), *H = param(ctx, 2, RDX_BFLOAT16, N);
+        const rdx_uop *i = rdx_ir_range(ctx, rdx_ir_int(ctx, N), 0, RDX_AXIS_GLOBAL);
+        const rdx_uop *v = load(ctx, A, i);
+        const rdx_uop *st[2] = { store(ctx, F, i, rdx_ir_cast(ctx, v, rdx_dtype_of(RDX_FLOAT32))),
+                                 store(ctx, H, i,
+                                       rdx_ir_cast(ctx, v, rdx_dtype_of(RDX_BFLOAT16))) };
+        const rdx_uop *es[2] = { rdx_ir_node(ctx, RDX_OP_GROUP, st, 2, NULL), i };
+        const rdx_uop *e = rdx_ir_node(ctx, RDX_OP_END, es, 2, NULL);
+        const rdx_uop *sink = rdx_ir_sink(ctx, &e, 1);
+        uint64_t a[N];
+        float f[N];
+        uint16_t h[N];
+        memcpy(a, vals, sizeof a);
+        void *bufs[3] = { a, f, h };
+        size_t sizes[3] = { sizeof a, sizeof f, sizeof h };
+        ck_assert_msg(!cgb_run(ctx, sink, NULL, bufs, sizes, NULL, NULL, 0, NULL), "%s",
+                      rdx_error_message());
+        for (int k = 0; k < N; k++) {
+            float want = sg ? (float)(int64_t)vals[k] : (float)vals[k];
+            ck_assert_msg(f[k] == want, "%s %llx: got %.9g, want %.9g", sg ? "int64" : "uint64",
+                          (unsigned long long)vals[k], f[k], want);
+            /* bfloat16 by the evaluator's rule: one rounding of the exact value */
+            rdx_value in = { (int64_t)vals[k], 0 }, r;
+            const rdx_uop *leaf = v;
+            const rdx_uop *c = rdx_ir_cast(ctx, v, rdx_dtype_of(RDX_BFLOAT16));
+            ck_assert_int_eq(rdx_ir_eval(c, &leaf, &in, 1, &r), RDX_OK);
+            float hv;
+            uint32_t hb = (uint32_t)h[k] << 16;
+            memcpy(&hv, &hb, 4);
+            ck_assert_msg(hv == (float)r.f, "bf16 %llx: got %.9g, want %.9g",
+                          (unsigned long long)vals[k], hv, r.f);
+        }
+        rdx_ir_ctx_destroy(ctx);
+    }
+}
+END_TEST
+
+/* RECIP of special values in every float dtype: +-0 -> +-inf, +-inf -> +-0, NaN -> NaN. */
+START_TEST(recip_specials)
+{
+    static const double xs[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, 1.0, -4.0, 3.0, 0.1 };
+    enum { N = sizeof xs / sizeof xs[0] };
+    static const rdx_scalar fts[] = { RDX_FLOAT16, RDX_BFLOAT16, RDX_FLOAT32, RDX_FLOAT64 };
+    for (int t = 0; t < 4; t++) {
+        rdx_ir_ctx *ctx;
+        ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+        const rdx_uop *A = param(ctx, 0, RDX_FLOAT64, N), *O = param(ctx, 1, RDX_FLOAT64, N);
+        const rdx_uop *i = rdx_ir_range(ctx, rdx_ir_int(ctx, N), 0, RDX_AXIS_GLOBAL);
+        rdx_dtype ft = rdx_dtype_of(fts[t]), f64 = rdx_dtype_of(RDX_FLOAT64);
+        const rdx_uop *x = rdx_ir_cast(ctx, load(ctx, A, i), ft);
+        const rdx_uop *r = rdx_ir_cast(ctx, rdx_ir_alu1(ctx, RDX_OP_RECIP, x), f64);
+        const rdx_uop *es[2] = { store(ctx, O, i, r), i };
+        const rdx_uop *e = rdx_ir_node(ctx, RDX_OP_END, es, 2, NULL);
+        const rdx_uop *sink = rdx_ir_sink(ctx, &e, 1);
+        double a[N], o[N];
+        memcpy(a, xs, sizeof a);
+        void *bufs[2] = { a, o };
+        size_t sizes[2] = { sizeof a, sizeof o };
+        ck_assert_msg(!cgb_run(ctx, sink, NULL, bufs, sizes, NULL, NULL, 0, NULL), "%s",
+                      rdx_error_message());
+        const rdx_uop *leaf = x->src[0];
+        for (int k = 0; k < N; k++) {
+            rdx_value in = { 0, xs[k] }, want;
+            ck_assert_int_eq(rdx_ir_eval(r, &leaf, &in, 1, &want), RDX_OK);
+            int ok = (isnan(o[k]) && isnan(want.f)) ||
+                     (o[k] == want.f && signbit(o[k]) == signbit(want.f));
+            ck_assert_msg(ok, "%s 1/%g: got %g, want %g", rdx_scalar_name(fts[t]), xs[k], o[k],
+                          want.f);
+        }
+        rdx_ir_ctx_destroy(ctx);
+    }
+}
+END_TEST
+
 TCase *cgb_tcase_vector(void)
 {
     TCase *tc = tcase_create("vector");
@@ -218,5 +322,7 @@ TCase *cgb_tcase_vector(void)
     tcase_add_test(tc, vector_upcast);
     tcase_add_test(tc, wmma_tile);
     tcase_add_test(tc, vopd_pairs);
+    tcase_add_test(tc, int64_to_float_rounding);
+    tcase_add_test(tc, recip_specials);
     return tc;
 }
