@@ -695,10 +695,9 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
 {
     loop_state ls[CG_MAX_LOOPS];
     int nl = 0;
-    uint64_t L = 0;
     for (int k = 0; k < n; k++)
         if (!is_thread_range(ranges[k]))
-            L |= 1ull << loop_num(I, ranges[k]);
+            loop_num(I, ranges[k]); /* numbered outer first */
     cg_val acc;
     memset(&acc, 0, sizeof acc);
     if (red) {
@@ -715,7 +714,6 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
             continue;
         scope_emit(I, root);
         open_loop(I, &ls[nl], ranges[k]);
-        L &= ~(1ull << loop_num(I, ranges[k]));
         nl++;
     }
     scope_emit(I, root);
