@@ -24,7 +24,8 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
        say the same (no modifiers, src1 a VGPR, no SGPR carry or mask): the
        encoder is the judge, a rejected e32 stays e64 */
     const rdx_isa_form_info *fi;
-    if (x.form == RDX_ISA_FORM_E64 && !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_AUTO, &fi) &&
+    if (x.form == RDX_ISA_FORM_E64 &&
+        !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_AUTO, &fi) &&
         (fi->enc == RDX_ISA_ENC_VOP1 || fi->enc == RDX_ISA_ENC_VOP2)) {
         int mods = 0;
         for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
