@@ -10,6 +10,11 @@
 
 #include <stddef.h>
 
+/* Link-time names distinct from ir/'s arena (both define rdx_arena_alloc/free;
+ * added by the tensor branch so main + ir-core link; the lead may rename properly). */
+#define rdx_arena_alloc rdx_co_arena_alloc
+#define rdx_arena_free  rdx_co_arena_free
+
 typedef struct rdx_arena_block rdx_arena_block;
 
 typedef struct rdx_arena {

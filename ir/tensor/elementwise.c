@@ -1,0 +1,355 @@
+/*
+ * ir/tensor/elementwise.c — elementwise ops: broadcasting, dtype promotion,
+ * the primitives and the spec's decomposed ops, casts, WHERE, and the
+ * activation functions composed from them.  Transcendentals are FUNCTIONs
+ * over the IR's decompositions (see t_wrap_unary).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ir/tensor/tensor_internal.h"
+
+/* ------------------------------------------------------------- broadcasting */
+
+const rdx_tensor *t_broadcast_to(rdx_graph *g, const rdx_tensor *a, uint32_t n,
+                                 const rdx_uop *const *dims)
+{
+    if (!a)
+        return NULL;
+    if (a->ndim > n) {
+        char s[128];
+        return t_fail(g, RDX_ERR_INVALID, "broadcast: shape %s has more axes than the target %u",
+                      t_shape_str(a, s, sizeof s), n);
+    }
+    const rdx_uop *rs[TMAXD];
+    const rdx_uop *one = rdx_ir_int(g->ir, 1);
+    uint32_t sh = n - a->ndim;
+    int same = a->ndim == n;
+    for (uint32_t k = 0; k < n; k++) {
+        rs[k] = k < sh ? one : a->shape[k - sh];
+        if (rs[k] != dims[k])
+            same = 0;
+    }
+    if (same)
+        return a;
+    if (sh)
+        a = t_reshape_u(g, a, n, rs);
+    return t_expand_u(g, a, n, dims);
+}
+
+/* Broadcast shape of a and b into dims; 0 with an error naming op and both shapes. */
+static int bshape(rdx_graph *g, const char *op, const rdx_tensor *a, const rdx_tensor *b,
+                  uint32_t *n, const rdx_uop **dims)
+{
+    uint32_t nd = a->ndim > b->ndim ? a->ndim : b->ndim;
+    if (nd > TMAXD) {
+        t_fail(g, RDX_ERR_INVALID, "%s: rank %u exceeds %d", op, nd, TMAXD);
+        return 0;
+    }
+    const rdx_uop *one = rdx_ir_int(g->ir, 1);
+    for (uint32_t k = 0; k < nd; k++) {
+        const rdx_uop *da = k + a->ndim >= nd ? a->shape[k + a->ndim - nd] : one;
+        const rdx_uop *db = k + b->ndim >= nd ? b->shape[k + b->ndim - nd] : one;
+        if (da == db || db == one)
+            dims[k] = da;
+        else if (da == one)
+            dims[k] = db;
+        else {
+            char sa[128], sb[128];
+            t_fail(g, RDX_ERR_INVALID, "%s: shapes %s and %s do not broadcast (axis %u)", op,
+                   t_shape_str(a, sa, sizeof sa), t_shape_str(b, sb, sizeof sb), k);
+            return 0;
+        }
+    }
+    *n = nd;
+    return 1;
+}
+
+/* Shape-() CONSTs broadcast implicitly; everything else is expanded explicitly. */
+static const rdx_tensor *bcast(rdx_graph *g, const rdx_tensor *a, uint32_t n,
+                               const rdx_uop *const *dims)
+{
+    if (a->op == RDX_OP_CONST)
+        return a;
+    return t_broadcast_to(g, a, n, dims);
+}
+
+typedef enum { PROMOTE, TO_FLOAT, INT_ONLY } promo;
+
+/* Promote and broadcast a, b for op; 0 on error. */
+static int prepare(rdx_graph *g, const char *op, const rdx_tensor **a, const rdx_tensor **b,
+                   promo p)
+{
+    if (!*a || !*b || g->err)
+        return 0;
+    rdx_dtype d = rdx_dtype_promote((*a)->dtype, (*b)->dtype);
+    char da[32], db[32];
+    if (d.scalar == RDX_VOID || (*a)->dtype.scalar == RDX_VOID || (*b)->dtype.scalar == RDX_VOID) {
+        t_fail(g, RDX_ERR_INVALID, "%s: dtypes %s and %s do not promote", op,
+               rdx_dtype_str((*a)->dtype, da, sizeof da),
+               rdx_dtype_str((*b)->dtype, db, sizeof db));
+        return 0;
+    }
+    if (p == TO_FLOAT && !rdx_dtype_is_float(d))
+        d = t_f32();
+    if (p == INT_ONLY && rdx_dtype_is_float(d)) {
+        t_fail(g, RDX_ERR_INVALID, "%s: needs integer operands, got %s and %s", op,
+               rdx_dtype_str((*a)->dtype, da, sizeof da),
+               rdx_dtype_str((*b)->dtype, db, sizeof db));
+        return 0;
+    }
+    if (!rdx_dtype_eq((*a)->dtype, d))
+        *a = rdx_tensor_cast(g, *a, d);
+    if (!rdx_dtype_eq((*b)->dtype, d))
+        *b = rdx_tensor_cast(g, *b, d);
+    uint32_t n;
+    const rdx_uop *dims[TMAXD];
+    if (!*a || !*b || !bshape(g, op, *a, *b, &n, dims))
+        return 0;
+    *a = bcast(g, *a, n, dims);
+    *b = bcast(g, *b, n, dims);
+    return *a && *b;
+}
+
+#define BINARY(NAME, P, BUILD)                                                                  \
+    const rdx_tensor *rdx_tensor_##NAME(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b) \
+    {                                                                                           \
+        if (!prepare(g, #NAME, &a, &b, P))                                                      \
+            return NULL;                                                                        \
+        return t_chk(g, #NAME, BUILD);                                                          \
+    }
+
+BINARY(add, PROMOTE, rdx_ir_add(g->ir, a, b))
+BINARY(sub, PROMOTE, rdx_ir_sub(g->ir, a, b))
+BINARY(mul, PROMOTE, rdx_ir_mul(g->ir, a, b))
+BINARY(div, TO_FLOAT, rdx_ir_div(g->ir, a, b))
+BINARY(maximum, PROMOTE, rdx_ir_max(g->ir, a, b))
+BINARY(minimum, PROMOTE, rdx_ir_where(g->ir, rdx_ir_cmplt(g->ir, a, b), a, b))
+BINARY(idiv, INT_ONLY, rdx_ir_idiv(g->ir, a, b))
+BINARY(mod, INT_ONLY, rdx_ir_mod(g->ir, a, b))
+BINARY(cmplt, PROMOTE, rdx_ir_cmplt(g->ir, a, b))
+BINARY(cmpgt, PROMOTE, rdx_ir_cmpgt(g->ir, a, b))
+BINARY(cmple, PROMOTE, rdx_ir_cmple(g->ir, a, b))
+BINARY(cmpge, PROMOTE, rdx_ir_cmpge(g->ir, a, b))
+BINARY(cmpeq, PROMOTE, rdx_ir_cmpeq(g->ir, a, b))
+BINARY(cmpne, PROMOTE, rdx_ir_cmpne(g->ir, a, b))
+BINARY(xor, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_XOR, a, b))
+BINARY(or, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_OR, a, b))
+BINARY(and, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_AND, a, b))
+BINARY(shl, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_SHL, a, b))
+BINARY(shr, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_SHR, a, b))
+
+const rdx_tensor *rdx_tensor_pow(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b)
+{
+    if (!prepare(g, "pow", &a, &b, TO_FLOAT))
+        return NULL;
+    /* EXP2(LOG2(a) * b), with EXP2/LOG2 as the wrapped decompositions */
+    return rdx_tensor_exp2(g, rdx_tensor_mul(g, rdx_tensor_log2(g, a), b));
+}
+
+const rdx_tensor *rdx_tensor_where(rdx_graph *g, const rdx_tensor *c, const rdx_tensor *a,
+                                   const rdx_tensor *b)
+{
+    if (!c || !prepare(g, "where", &a, &b, PROMOTE))
+        return NULL;
+    if (c->dtype.scalar != RDX_BOOL)
+        c = rdx_tensor_cmpne(g, c, rdx_tensor_const(g, c->dtype, 0));
+    uint32_t n;
+    const rdx_uop *dims[TMAXD];
+    if (!c || !bshape(g, "where", c, a, &n, dims))
+        return NULL;
+    c = bcast(g, c, n, dims);
+    a = bcast(g, a, n, dims);
+    b = bcast(g, b, n, dims);
+    return t_chk(g, "where", rdx_ir_where(g->ir, c, a, b));
+}
+
+const rdx_tensor *rdx_tensor_adds(rdx_graph *g, const rdx_tensor *a, double v)
+{
+    if (!a)
+        return NULL;
+    return rdx_tensor_add(g, a, rdx_tensor_const(g, a->dtype, v));
+}
+
+const rdx_tensor *rdx_tensor_muls(rdx_graph *g, const rdx_tensor *a, double v)
+{
+    if (!a)
+        return NULL;
+    return rdx_tensor_mul(g, a, rdx_tensor_const(g, a->dtype, v));
+}
+
+/* ------------------------------------------------------------- unary */
+
+static const rdx_tensor *to_float(rdx_graph *g, const rdx_tensor *a)
+{
+    if (!a)
+        return NULL;
+    return rdx_dtype_is_float(a->dtype) ? a : rdx_tensor_cast(g, a, t_f32());
+}
+
+const rdx_tensor *rdx_tensor_neg(rdx_graph *g, const rdx_tensor *a)
+{
+    if (!a || g->err)
+        return NULL;
+    if (a->dtype.scalar == RDX_BOOL)
+        return t_fail(g, RDX_ERR_INVALID, "neg: bool tensor (use not)");
+    return t_chk(g, "neg", rdx_ir_neg(g->ir, a));
+}
+
+const rdx_tensor *rdx_tensor_recip(rdx_graph *g, const rdx_tensor *a)
+{
+    a = to_float(g, a);
+    return a ? t_chk(g, "recip", rdx_ir_alu1(g->ir, RDX_OP_RECIP, a)) : NULL;
+}
+
+const rdx_tensor *rdx_tensor_trunc(rdx_graph *g, const rdx_tensor *a)
+{
+    return a ? t_chk(g, "trunc", rdx_ir_alu1(g->ir, RDX_OP_TRUNC, a)) : NULL;
+}
+
+const rdx_tensor *rdx_tensor_not(rdx_graph *g, const rdx_tensor *a)
+{
+    if (!a)
+        return NULL;
+    if (a->dtype.scalar != RDX_BOOL)
+        a = rdx_tensor_cmpne(g, a, rdx_tensor_const(g, a->dtype, 0));
+    return a ? t_chk(g, "not", rdx_ir_not(g->ir, a)) : NULL;
+}
+
+const rdx_tensor *rdx_tensor_cast(rdx_graph *g, const rdx_tensor *a, rdx_dtype dt)
+{
+    if (!a || g->err)
+        return NULL;
+    if (dt.scalar == RDX_VOID || dt.count != 1 || dt.ptr)
+        return t_fail(g, RDX_ERR_INVALID, "cast: target must be a scalar value dtype");
+    if (rdx_dtype_eq(a->dtype, dt))
+        return a;
+    return t_chk(g, "cast", rdx_ir_cast(g->ir, a, dt));
+}
+
+const rdx_tensor *rdx_tensor_bitcast(rdx_graph *g, const rdx_tensor *a, rdx_dtype dt)
+{
+    if (!a || g->err)
+        return NULL;
+    if (dt.scalar == RDX_VOID || dt.count != 1 || dt.ptr)
+        return t_fail(g, RDX_ERR_INVALID, "bitcast: target must be a scalar value dtype");
+    return t_chk(g, "bitcast", rdx_ir_bitcast(g->ir, a, dt));
+}
+
+const rdx_uop *t_unary_param(rdx_graph *g, const rdx_tensor *a)
+{
+    rdx_arg arg = rdx_arg_none();
+    arg.i = 0;
+    arg.dtype = a->dtype;
+    arg.device = a->device;
+    const rdx_uop *shape = rdx_ir_shape_u(g->ir, a->shape, a->ndim);
+    return shape ? rdx_ir_node(g->ir, RDX_OP_PARAM, &shape, 1, &arg) : NULL;
+}
+
+const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f, const rdx_tensor *a)
+{
+    a = to_float(g, a);
+    if (!a || g->err)
+        return NULL;
+    const rdx_uop *p = t_unary_param(g, a);
+    const rdx_uop *body = f(g->ir, p);
+    if (!body)
+        return t_irfail(g, op);
+    const rdx_uop *tup = rdx_ir_node(g->ir, RDX_OP_TUPLE, &body, 1, NULL);
+    const rdx_uop *fs[2] = { tup, a };
+    const rdx_uop *fn = rdx_ir_node(g->ir, RDX_OP_FUNCTION, fs, 2, NULL);
+    rdx_arg gi = rdx_arg_none();
+    gi.i = 0;
+    return t_chk(g, op, rdx_ir_node(g->ir, RDX_OP_GETTUPLE, &fn, 1, &gi));
+}
+
+const rdx_tensor *rdx_tensor_exp2(rdx_graph *g, const rdx_tensor *a)
+{
+    return t_wrap_unary(g, "exp2", rdx_ir_exp2, a);
+}
+
+const rdx_tensor *rdx_tensor_log2(rdx_graph *g, const rdx_tensor *a)
+{
+    return t_wrap_unary(g, "log2", rdx_ir_log2, a);
+}
+
+const rdx_tensor *rdx_tensor_sin(rdx_graph *g, const rdx_tensor *a)
+{
+    return t_wrap_unary(g, "sin", rdx_ir_sin, a);
+}
+
+const rdx_tensor *rdx_tensor_sqrt(rdx_graph *g, const rdx_tensor *a)
+{
+    return t_wrap_unary(g, "sqrt", rdx_ir_sqrt, a);
+}
+
+const rdx_tensor *rdx_tensor_exp(rdx_graph *g, const rdx_tensor *a)
+{
+    return rdx_tensor_exp2(g, rdx_tensor_muls(g, to_float(g, a), 1.0 / M_LN2));
+}
+
+const rdx_tensor *rdx_tensor_log(rdx_graph *g, const rdx_tensor *a)
+{
+    return rdx_tensor_muls(g, rdx_tensor_log2(g, a), M_LN2);
+}
+
+const rdx_tensor *rdx_tensor_cos(rdx_graph *g, const rdx_tensor *a)
+{
+    a = to_float(g, a);
+    return rdx_tensor_sin(g, rdx_tensor_adds(g, rdx_tensor_neg(g, a), M_PI / 2));
+}
+
+const rdx_tensor *rdx_tensor_rsqrt(rdx_graph *g, const rdx_tensor *a)
+{
+    return rdx_tensor_recip(g, rdx_tensor_sqrt(g, a));
+}
+
+const rdx_tensor *rdx_tensor_abs(rdx_graph *g, const rdx_tensor *a)
+{
+    if (!a)
+        return NULL;
+    if (a->dtype.scalar == RDX_BOOL || rdx_dtype_is_unsigned(a->dtype))
+        return a;
+    return rdx_tensor_where(g, rdx_tensor_cmplt(g, a, rdx_tensor_const(g, a->dtype, 0)),
+                            rdx_tensor_neg(g, a), a);
+}
+
+const rdx_tensor *rdx_tensor_relu(rdx_graph *g, const rdx_tensor *a)
+{
+    if (!a)
+        return NULL;
+    return rdx_tensor_maximum(g, a, rdx_tensor_const(g, a->dtype, 0));
+}
+
+const rdx_tensor *rdx_tensor_sigmoid(rdx_graph *g, const rdx_tensor *a)
+{
+    a = to_float(g, a);
+    return rdx_tensor_recip(g, rdx_tensor_adds(g, rdx_tensor_exp(g, rdx_tensor_neg(g, a)), 1.0));
+}
+
+const rdx_tensor *rdx_tensor_tanh(rdx_graph *g, const rdx_tensor *a)
+{
+    a = to_float(g, a);
+    return rdx_tensor_adds(
+        g, rdx_tensor_muls(g, rdx_tensor_sigmoid(g, rdx_tensor_muls(g, a, 2)), 2), -1);
+}
+
+const rdx_tensor *rdx_tensor_gelu(rdx_graph *g, const rdx_tensor *a)
+{
+    a = to_float(g, a);
+    const rdx_tensor *x3 = rdx_tensor_mul(g, rdx_tensor_mul(g, a, a), a);
+    const rdx_tensor *in =
+        rdx_tensor_muls(g, rdx_tensor_add(g, a, rdx_tensor_muls(g, x3, 0.044715)), sqrt(2 / M_PI));
+    return rdx_tensor_mul(g, rdx_tensor_muls(g, a, 0.5),
+                          rdx_tensor_adds(g, rdx_tensor_tanh(g, in), 1.0));
+}
+
+const rdx_tensor *rdx_tensor_clamp(rdx_graph *g, const rdx_tensor *a, double lo, double hi)
+{
+    if (!a || g->err)
+        return NULL;
+    if (lo > hi)
+        return t_fail(g, RDX_ERR_INVALID, "clamp: lo %g > hi %g", lo, hi);
+    return rdx_tensor_minimum(g, rdx_tensor_maximum(g, a, rdx_tensor_const(g, a->dtype, lo)),
+                              rdx_tensor_const(g, a->dtype, hi));
+}
