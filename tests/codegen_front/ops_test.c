@@ -235,10 +235,6 @@ TCase *cgf_tcase_random(void)
 {
     return tcase_create("random");
 }
-TCase *cgf_tcase_opts(void)
-{
-    return tcase_create("opts");
-}
 TCase *cgf_tcase_schedule(void)
 {
     return tcase_create("schedule");

@@ -1,6 +1,7 @@
 /* tests/codegen_front/runner.c — schedule a tensor graph, evaluate the
  * kernels on the host (keval.c) and compare with the reference interpreter. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +114,12 @@ static const rdx_uop *transform(rdx_ir_ctx *ctx, const rdx_uop *k, const cgf_run
     ck_assert_msg(st == RDX_OK, "optimize failed: %s", rdx_error_message());
     ck_assert_msg(rdx_ir_verify(ctx, o) == RDX_OK, "optimized kernel does not verify: %s",
                   rdx_error_message());
+    if (getenv("CGF_PRINT")) {
+        char *t = NULL;
+        if (!rdx_ir_print(&o, 1, 0, &t))
+            fprintf(stderr, "%s\n", t);
+        free(t);
+    }
     return o;
 }
 
