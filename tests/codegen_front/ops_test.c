@@ -230,12 +230,3 @@ TCase *cgf_tcase_ops(void)
     tcase_add_test(tc, composites);
     return tc;
 }
-
-TCase *cgf_tcase_random(void)
-{
-    return tcase_create("random");
-}
-TCase *cgf_tcase_schedule(void)
-{
-    return tcase_create("schedule");
-}
