@@ -24,8 +24,8 @@ static const rdx_uop *param_for(cg_lower *L, uint32_t buf)
         if (L->params[k] == buf)
             return L->param_nodes[k];
     if (L->nparams == CG_MAX_PARAMS) {
-        rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: a kernel reading more than %d buffers",
-                 CG_MAX_PARAMS);
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: a kernel reading more than %d buffers",
+                          CG_MAX_PARAMS);
         return NULL;
     }
     const rdx_sched_buffer *b = &L->bufs[buf];
@@ -216,9 +216,9 @@ static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *
         return lw_stack(L, u, idx, gate);
     default: /* BITCAST */
         if (rdx_dtype_itemsize(u->dtype) != rdx_dtype_itemsize(s->dtype)) {
-            rdx_fail(RDX_ERR_UNSUPPORTED,
-                     "rangeify: BITCAST node #%u changes the item size (%u -> %u bytes)", u->id,
-                     rdx_dtype_itemsize(s->dtype), rdx_dtype_itemsize(u->dtype));
+            L->err = rdx_fail(RDX_ERR_UNSUPPORTED,
+                              "rangeify: BITCAST node #%u changes the item size (%u -> %u bytes)",
+                              u->id, rdx_dtype_itemsize(s->dtype), rdx_dtype_itemsize(u->dtype));
             return NULL;
         }
         {
@@ -275,11 +275,11 @@ static const rdx_uop *lw_compute(cg_lower *L, const rdx_uop *u, const rdx_uop *c
     default:
         if (oi->cat == RDX_CAT_MOVEMENT)
             return lw_movement(L, u, idx, gate);
-        rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: cannot lower %s node #%u (%s)",
-                 rdx_op_name((rdx_op)u->op), u->id,
-                 u->op == RDX_OP_AFTER || u->op == RDX_OP_STORE
-                     ? "assignments are not scheduled yet"
-                     : "not a tensor-level op");
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: cannot lower %s node #%u (%s)",
+                          rdx_op_name((rdx_op)u->op), u->id,
+                          u->op == RDX_OP_AFTER || u->op == RDX_OP_STORE
+                              ? "assignments are not scheduled yet"
+                              : "not a tensor-level op");
         return NULL;
     }
 }
@@ -290,7 +290,8 @@ static const rdx_uop *lw(cg_lower *L, const rdx_uop *u, const rdx_uop *const *id
     if (!u)
         return NULL;
     if (u->ndim > RDX_INTERP_MAX_DIMS_CG) {
-        rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: rank %u > %d", u->ndim, RDX_INTERP_MAX_DIMS_CG);
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: rank %u > %d", u->ndim,
+                          RDX_INTERP_MAX_DIMS_CG);
         return NULL;
     }
     const void *key[CG_KEY_MAX];
@@ -352,7 +353,8 @@ rdx_status cg_build_kernel(cg_lower *L, const rdx_uop *const *nodes, size_t n,
             s = rdx_ir_node(c, RDX_OP_END, rng, 1 + nr, NULL);
         }
         if (!s)
-            st = rdx_fail_context(RDX_ERR_INVALID, "rangeify: kernel for %s node #%u",
+            st = rdx_fail_context(L->err ? L->err : RDX_ERR_INVALID,
+                                  "rangeify: kernel for %s node #%u",
                                   rdx_op_name((rdx_op)nodes[i]->op), nodes[i]->id);
         eff[i] = s;
     }

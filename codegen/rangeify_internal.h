@@ -22,6 +22,7 @@ typedef struct cg_lower {
     uint32_t params[CG_MAX_PARAMS];
     const rdx_uop *param_nodes[CG_MAX_PARAMS];
     int64_t next_axis;
+    rdx_status err; /* the first failure's status (its message is recorded) */
     cg_map memo;
 } cg_lower;
 

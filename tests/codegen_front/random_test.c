@@ -239,8 +239,3 @@ TCase *cgf_tcase_random(void)
     tcase_add_test(tc, symbolic_sizes);
     return tc;
 }
-
-TCase *cgf_tcase_schedule(void)
-{
-    return tcase_create("schedule");
-}
