@@ -1,0 +1,107 @@
+/*
+ * codegen/cg.h — the back end's internal machine program (internal).
+ *
+ * Instruction selection (isel*.c) turns a kernel-form graph into a list of
+ * basic blocks of machine instructions over virtual registers; linearize.c
+ * computes the control-flow graph and places s_waitcnt; regalloc.c assigns
+ * physical registers; render.c encodes, builds the descriptor and metadata.
+ *
+ * A machine instruction is an rdx_isa_inst plus, per operand slot, the
+ * virtual register it names (vr[k] != 0): then opnd[k].reg is the dword offset
+ * inside that virtual register and opnd[k].count the dwords used.  The first
+ * `ndef` operands are written, the rest read.
+ */
+#ifndef RDX_CODEGEN_CG_H
+#define RDX_CODEGEN_CG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/codegen.h>
+#include <rdx/ir.h>
+#include <rdx/isa.h>
+
+enum { CG_S = 0, CG_V = 1 }; /* register files */
+
+typedef struct cg_vreg {
+    uint8_t file;  /* CG_S / CG_V */
+    uint8_t size;  /* dwords */
+    uint8_t align; /* dwords (1, 2, 4) */
+    int16_t phys;  /* physical register after allocation (or fixed), -1 before */
+    uint8_t fixed; /* pre-coloured (ABI registers) */
+} cg_vreg;
+
+enum {
+    CG_F_PARTIAL = 1 << 0, /* executes under a narrowed EXEC: its defs do not kill */
+    CG_F_VMEM_LOAD = 1 << 1,
+    CG_F_LGKM = 1 << 2,      /* DS or SMEM: counts in lgkmcnt */
+    CG_F_SMEM = 1 << 3,      /* SMEM (returns out of order) */
+    CG_F_BARRIER = 1 << 4,   /* s_barrier: needs every LDS access done */
+    CG_F_BRANCH = 1 << 5,    /* target is a block id */
+    CG_F_WAITCNT = 1 << 6,   /* inserted s_waitcnt */
+    CG_F_VMEM_STORE = 1 << 7 /* global store (vscnt) */
+};
+
+typedef struct cg_inst {
+    rdx_isa_inst in;
+    uint32_t vr[RDX_ISA_MAX_OPNDS];
+    uint8_t ndef;
+    uint8_t flags;
+    int32_t target; /* branch target block (CG_F_BRANCH) */
+} cg_inst;
+
+typedef struct cg_block {
+    cg_inst *insts;
+    size_t n, cap;
+    int32_t succ[2]; /* -1 = none; filled by linearize */
+    uint32_t start;  /* position of the first instruction (linearize) */
+} cg_block;
+
+/* Machine program of one kernel. */
+typedef struct cg_prog {
+    const rdx_isa_target *tgt;
+    cg_vreg *vregs; /* index 0 unused */
+    size_t nvregs, vcap;
+    cg_block *blocks;
+    size_t nblocks, bcap;
+    /* results of the register plan */
+    uint32_t num_sgprs, num_vgprs; /* next free */
+    /* ABI */
+    uint32_t wgid_enable[3]; /* which workgroup ids are enabled */
+    uint32_t tid_dims;       /* 0 = none needed, else 1..3 (v0 packed) */
+    uint32_t lds_size;
+} cg_prog;
+
+/* ------------------------------------------------------------ cg_prog */
+void cg_prog_init(cg_prog *p, const rdx_isa_target *t);
+void cg_prog_free(cg_prog *p);
+/* New virtual register; 0 on out-of-memory (error recorded). */
+uint32_t cg_vreg_new(cg_prog *p, int file, unsigned size);
+/* New block appended at the end; its id, or -1 on out-of-memory. */
+int cg_block_new(cg_prog *p);
+/* Append an instruction to block b (copied). RDX_ERR_NOMEM. */
+rdx_status cg_block_push(cg_prog *p, int b, const cg_inst *in);
+/* Insert before position `at` of block b. */
+rdx_status cg_block_insert(cg_prog *p, int b, size_t at, const cg_inst *in);
+
+/* Operand constructors for virtual registers. */
+rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned count);
+
+/* ------------------------------------------------------------ stages */
+/* isel: the graph under `sink` into p.  Fills kernel-level info in k. */
+struct rdx_codegen_kernel;
+rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, cg_prog *p,
+                   struct rdx_codegen_kernel *k);
+/* linearize: CFG successors, positions, s_waitcnt placement. */
+rdx_status cg_linearize(cg_prog *p);
+/* regalloc: liveness and linear-scan assignment of every virtual register. */
+rdx_status cg_regalloc(cg_prog *p);
+/* Print the program (virtual registers as %sN / %vN, physical after allocation). */
+rdx_status cg_print(const cg_prog *p, int physical, char **out);
+/* render: encode p into machine code (malloc'd *code, *len) resolving branches. */
+rdx_status cg_encode(const cg_prog *p, uint8_t **code, size_t *len);
+/* render: descriptor + metadata + code object into k->code_object. */
+rdx_status cg_render(const cg_prog *p, struct rdx_codegen_kernel *k, const char *name,
+                     const uint8_t *code, size_t code_size);
+
+#endif

@@ -1,0 +1,93 @@
+/* codegen/isel_prog.c — the machine program container: virtual registers and blocks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "util/error.h"
+
+void cg_prog_init(cg_prog *p, const rdx_isa_target *t)
+{
+    memset(p, 0, sizeof *p);
+    p->tgt = t;
+}
+
+void cg_prog_free(cg_prog *p)
+{
+    for (size_t i = 0; i < p->nblocks; i++)
+        free(p->blocks[i].insts);
+    free(p->blocks);
+    free(p->vregs);
+    memset(p, 0, sizeof *p);
+}
+
+uint32_t cg_vreg_new(cg_prog *p, int file, unsigned size)
+{
+    if (p->nvregs == 0)
+        p->nvregs = 1; /* id 0 means "not virtual" */
+    if (p->nvregs >= p->vcap) {
+        size_t nc = p->vcap ? p->vcap * 2 : 256;
+        cg_vreg *n = realloc(p->vregs, nc * sizeof *n);
+        if (!n) {
+            rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory (registers)");
+            return 0;
+        }
+        p->vregs = n, p->vcap = nc;
+    }
+    cg_vreg *v = &p->vregs[p->nvregs];
+    memset(v, 0, sizeof *v);
+    v->file = (uint8_t)file;
+    v->size = (uint8_t)size;
+    v->align = size >= 4 ? 4 : size >= 2 ? 2 : 1;
+    if (file == CG_V)
+        v->align = 1; /* VGPR ranges need no alignment on gfx11 */
+    v->phys = -1;
+    return (uint32_t)p->nvregs++;
+}
+
+int cg_block_new(cg_prog *p)
+{
+    if (p->nblocks >= p->bcap) {
+        size_t nc = p->bcap ? p->bcap * 2 : 16;
+        cg_block *n = realloc(p->blocks, nc * sizeof *n);
+        if (!n) {
+            rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory (blocks)");
+            return -1;
+        }
+        p->blocks = n, p->bcap = nc;
+    }
+    cg_block *b = &p->blocks[p->nblocks];
+    memset(b, 0, sizeof *b);
+    b->succ[0] = b->succ[1] = -1;
+    return (int)p->nblocks++;
+}
+
+rdx_status cg_block_insert(cg_prog *p, int bi, size_t at, const cg_inst *in)
+{
+    cg_block *b = &p->blocks[bi];
+    if (b->n >= b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 32;
+        cg_inst *n = realloc(b->insts, nc * sizeof *n);
+        if (!n)
+            return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory (instructions)");
+        b->insts = n, b->cap = nc;
+    }
+    memmove(&b->insts[at + 1], &b->insts[at], (b->n - at) * sizeof *b->insts);
+    b->insts[at] = *in;
+    b->n++;
+    return RDX_OK;
+}
+
+rdx_status cg_block_push(cg_prog *p, int b, const cg_inst *in)
+{
+    return cg_block_insert(p, b, p->blocks[b].n, in);
+}
+
+rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned count)
+{
+    rdx_isa_opnd o;
+    memset(&o, 0, sizeof o);
+    o.kind = p->vregs[vr].file == CG_S ? RDX_ISA_OPND_SGPR : RDX_ISA_OPND_VGPR;
+    o.count = (uint8_t)count;
+    o.reg = (uint16_t)sub;
+    return o;
+}

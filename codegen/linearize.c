@@ -1,0 +1,158 @@
+/*
+ * codegen/linearize.c — the instruction order: blocks are laid out in the
+ * order isel created them (structured loops: pre-header, body with the back
+ * edge at its end, exit), successors come from each block's terminator, and
+ * s_waitcnt is placed as late as the data dependencies allow.
+ *
+ * s_waitcnt: within a block, VMEM loads (vmcnt) and LDS/SMEM accesses
+ * (lgkmcnt) are tracked in issue order; an instruction that reads or writes a
+ * register a pending load writes waits until that load is done (vmcnt(n) with
+ * n = loads issued after it; SMEM returns out of order, so lgkmcnt(0) while
+ * one is pending).  s_barrier waits for every LDS access.  At the end of a
+ * block everything pending is waited for (loop headers start clean).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "util/error.h"
+
+#define MAXQ 64
+
+typedef struct wq {
+    uint32_t vm[MAXQ];
+    int nvm;
+    struct {
+        uint32_t vr;
+        uint8_t smem;
+    } lg[MAXQ];
+    int nlg;
+} wq;
+
+static cg_inst waitcnt(int vm, int lgkm)
+{
+    cg_inst w;
+    memset(&w, 0, sizeof w);
+    w.in.op = RDX_ISA_OP_S_WAITCNT;
+    w.in.form = RDX_ISA_FORM_NATIVE;
+    w.in.nopnd = 1;
+    w.in.opnd[0] = rdx_isa_imm((vm << 10) | (lgkm << 4) | 7);
+    w.flags = CG_F_WAITCNT;
+    w.target = -1;
+    return w;
+}
+
+static void drop_vm(wq *q, int keep)
+{
+    int drop = q->nvm - keep;
+    if (drop <= 0)
+        return;
+    memmove(q->vm, q->vm + drop, (size_t)keep * sizeof q->vm[0]);
+    q->nvm = keep;
+}
+
+static void drop_lg(wq *q, int keep)
+{
+    int drop = q->nlg - keep;
+    if (drop <= 0)
+        return;
+    memmove(q->lg, q->lg + drop, (size_t)keep * sizeof q->lg[0]);
+    q->nlg = keep;
+}
+
+static rdx_status place_waits(cg_prog *p, int bi)
+{
+    wq q;
+    memset(&q, 0, sizeof q);
+    cg_block *b = &p->blocks[bi];
+    for (size_t i = 0; i <= b->n; i++) {
+        const cg_inst *in = i < b->n ? &b->insts[i] : NULL;
+        int term = !in || (in->flags & CG_F_BRANCH) || in->in.op == RDX_ISA_OP_S_ENDPGM;
+        int vm = 63, lg = 63;
+        if (in && in->in.op == RDX_ISA_OP_S_ENDPGM)
+            term = 0; /* nothing to wait for at the end */
+        if (term) {
+            vm = 0, lg = 0;
+        } else if (in) {
+            int smem_pending = 0;
+            for (int j = 0; j < q.nlg; j++)
+                smem_pending |= q.lg[j].smem;
+            for (int k = 0; k < in->in.nopnd; k++) {
+                uint32_t vr = in->vr[k];
+                if (!vr)
+                    continue;
+                for (int j = 0; j < q.nvm; j++)
+                    if (q.vm[j] == vr && q.nvm - j - 1 < vm)
+                        vm = q.nvm - j - 1;
+                for (int j = 0; j < q.nlg; j++)
+                    if (q.lg[j].vr == vr) {
+                        int n = smem_pending ? 0 : q.nlg - j - 1;
+                        lg = n < lg ? n : lg;
+                    }
+            }
+            if (in->flags & CG_F_BARRIER)
+                lg = 0;
+            /* the queues hold at most MAXQ entries */
+            if ((in->flags & CG_F_VMEM_LOAD) && q.nvm >= MAXQ - 1 && vm > MAXQ / 2)
+                vm = MAXQ / 2;
+            if ((in->flags & CG_F_LGKM) && q.nlg >= MAXQ - 1 && lg > 0)
+                lg = smem_pending ? 0 : MAXQ / 2;
+        }
+        if ((vm < q.nvm) || (lg < q.nlg)) {
+            cg_inst w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
+            rdx_status st = cg_block_insert(p, bi, i, &w);
+            if (st)
+                return st;
+            b = &p->blocks[bi];
+            i++;
+            if (vm < q.nvm)
+                drop_vm(&q, vm);
+            if (lg < q.nlg)
+                drop_lg(&q, lg);
+        }
+        if (!in)
+            break;
+        in = &b->insts[i];
+        if (in->flags & CG_F_VMEM_LOAD)
+            q.vm[q.nvm++] = in->vr[0];
+        if (in->flags & CG_F_LGKM) {
+            q.lg[q.nlg].vr = in->ndef ? in->vr[0] : 0;
+            q.lg[q.nlg].smem = (in->flags & CG_F_SMEM) != 0;
+            q.nlg++;
+        }
+    }
+    return RDX_OK;
+}
+
+rdx_status cg_linearize(cg_prog *p)
+{
+    for (size_t bi = 0; bi < p->nblocks; bi++) {
+        rdx_status st = place_waits(p, (int)bi);
+        if (st)
+            return st;
+    }
+    uint32_t pos = 0;
+    for (size_t bi = 0; bi < p->nblocks; bi++) {
+        cg_block *b = &p->blocks[bi];
+        b->start = pos;
+        pos += (uint32_t)b->n;
+        b->succ[0] = b->succ[1] = -1;
+        const cg_inst *last = b->n ? &b->insts[b->n - 1] : NULL;
+        int next = bi + 1 < p->nblocks ? (int)bi + 1 : -1;
+        if (last && last->in.op == RDX_ISA_OP_S_ENDPGM)
+            continue;
+        if (last && (last->flags & CG_F_BRANCH)) {
+            if (last->target < 0 || (size_t)last->target >= p->nblocks)
+                return rdx_fail(RDX_ERR_INVALID, "linearize: block %zu branches to no block", bi);
+            if (last->in.op == RDX_ISA_OP_S_BRANCH) {
+                b->succ[0] = last->target;
+                continue;
+            }
+            b->succ[0] = next;
+            b->succ[1] = last->target;
+            continue;
+        }
+        b->succ[0] = next;
+    }
+    return RDX_OK;
+}

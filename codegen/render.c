@@ -1,0 +1,153 @@
+/*
+ * codegen/render.c — encoding through isa/ (gfx1100) with branch offsets
+ * resolved, the kernel descriptor and the metadata, written as a code object
+ * by isa/codeobj's writer.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/codeobj.h>
+
+#include "codegen/cg.h"
+#include "util/error.h"
+
+static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8_t *out,
+                      size_t *len)
+{
+    rdx_isa_inst x = in->in;
+    if (in->flags & CG_F_BRANCH) {
+        for (int k = 0; k < x.nopnd; k++)
+            if (x.opnd[k].kind == RDX_ISA_OPND_BRANCH)
+                x.opnd[k].value = branch;
+    }
+    rdx_status st = rdx_isa_encode(p->tgt, &x, out, len);
+    if (st)
+        return rdx_fail_context(st, "render: %s", rdx_isa_op_name((rdx_isa_op)x.op));
+    return RDX_OK;
+}
+
+rdx_status cg_encode(const cg_prog *p, uint8_t **code, size_t *len)
+{
+    size_t total = 0, ninst = 0;
+    for (size_t b = 0; b < p->nblocks; b++)
+        ninst += p->blocks[b].n;
+    uint32_t *off = malloc((ninst + 1) * sizeof *off);
+    uint32_t *boff = malloc((p->nblocks + 1) * sizeof *boff);
+    uint8_t *buf = NULL;
+    rdx_status st = RDX_OK;
+    if (!off || !boff) {
+        st = rdx_fail(RDX_ERR_NOMEM, "render: out of memory");
+        goto fail;
+    }
+    /* pass 1: sizes (branch immediates do not change them) */
+    size_t k = 0;
+    for (size_t b = 0; b < p->nblocks; b++) {
+        boff[b] = (uint32_t)total;
+        for (size_t i = 0; i < p->blocks[b].n; i++, k++) {
+            uint8_t tmp[RDX_ISA_MAX_BYTES];
+            size_t n;
+            if ((st = enc(p, &p->blocks[b].insts[i], 0, tmp, &n)))
+                goto fail;
+            off[k] = (uint32_t)total;
+            total += n;
+        }
+    }
+    boff[p->nblocks] = (uint32_t)total;
+    buf = malloc(total ? total : 4);
+    if (!buf) {
+        st = rdx_fail(RDX_ERR_NOMEM, "render: out of memory");
+        goto fail;
+    }
+    k = 0;
+    for (size_t b = 0; b < p->nblocks; b++)
+        for (size_t i = 0; i < p->blocks[b].n; i++, k++) {
+            const cg_inst *in = &p->blocks[b].insts[i];
+            int32_t br = 0;
+            size_t n;
+            uint8_t tmp[RDX_ISA_MAX_BYTES];
+            if (in->flags & CG_F_BRANCH) {
+                int64_t d = ((int64_t)boff[in->target] - (int64_t)(off[k] + 4)) / 4;
+                if (d < -32768 || d > 32767) {
+                    st = rdx_fail(RDX_ERR_RANGE, "render: branch of %lld dwords", (long long)d);
+                    goto fail;
+                }
+                br = (int32_t)d;
+            }
+            if ((st = enc(p, in, br, tmp, &n)))
+                goto fail;
+            memcpy(buf + off[k], tmp, n);
+        }
+    free(off);
+    free(boff);
+    *code = buf;
+    *len = total;
+    return RDX_OK;
+fail:
+    free(off);
+    free(boff);
+    free(buf);
+    return st;
+}
+
+rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, const uint8_t *code,
+                     size_t code_size)
+{
+    const unsigned major = 11;
+    rdx_codeobj_kernel ker;
+    memset(&ker, 0, sizeof ker);
+    ker.name = name;
+    ker.code_offset = 0;
+    ker.code_size = code_size;
+    rdx_kernel_descriptor *kd = &ker.kd;
+    rdx_codeobj_kd_init(kd, major);
+    kd->group_segment_fixed_size = p->lds_size;
+    kd->kernarg_size = k->kernarg_size;
+    kd->granulated_workitem_vgpr_count = rdx_codeobj_vgpr_granules(major, true, p->num_vgprs);
+    kd->float_denorm_mode_32 = 3; /* keep denormals, as the IR's IEEE semantics */
+    kd->float_denorm_mode_16_64 = 3;
+    /* IEEE mode off: v_max/v_min return the other operand for any NaN (signalling
+       ones too), the IR evaluator's fmax/fmin */
+    kd->enable_ieee_mode = 0;
+    kd->enable_sgpr_kernarg_segment_ptr = 1;
+    kd->user_sgpr_count = 2;
+    kd->enable_sgpr_workgroup_id_x = 1;
+    kd->enable_sgpr_workgroup_id_y = p->wgid_enable[1];
+    kd->enable_sgpr_workgroup_id_z = p->wgid_enable[2];
+    kd->enable_vgpr_workitem_id = p->tid_dims > 1 ? p->tid_dims - 1 : 0;
+    kd->enable_wavefront_size32 = 1;
+    rdx_codeobj_arg *args = calloc(k->nargs ? k->nargs : 1, sizeof *args);
+    if (!args)
+        return rdx_fail(RDX_ERR_NOMEM, "render: out of memory");
+    for (size_t i = 0; i < k->nargs; i++) {
+        const rdx_codegen_arg *a = &k->args[i];
+        args[i].name = a->kind == RDX_CG_ARG_VAR ? a->name : NULL;
+        args[i].value_kind = a->kind == RDX_CG_ARG_BUFFER ? "global_buffer" : "by_value";
+        args[i].address_space = a->kind == RDX_CG_ARG_BUFFER ? "global" : NULL;
+        args[i].offset = a->offset;
+        args[i].size = a->size;
+    }
+    rdx_codeobj_kernel_meta_init(&ker.meta);
+    ker.meta.args = args;
+    ker.meta.num_args = k->nargs;
+    ker.meta.kernarg_segment_align = 8;
+    ker.meta.wavefront_size = 32;
+    ker.meta.sgpr_count = p->num_sgprs;
+    ker.meta.vgpr_count = p->num_vgprs;
+    uint32_t wg = 1;
+    for (int d = 0; d < 3; d++)
+        wg *= k->dims[d].wg ? k->dims[d].wg : 1;
+    ker.meta.max_flat_workgroup_size = wg;
+    rdx_codeobj_image img;
+    memset(&img, 0, sizeof img);
+    img.target = "gfx1100";
+    img.version = 5;
+    img.code = code;
+    img.code_size = code_size;
+    img.kernels = &ker;
+    img.num_kernels = 1;
+    rdx_status st = rdx_codeobj_write(&img, &k->code_object, &k->code_object_size);
+    free(args);
+    if (st)
+        return rdx_fail_context(st, "render");
+    return RDX_OK;
+}

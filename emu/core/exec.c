@@ -1,0 +1,751 @@
+/*
+ * emu/core/exec.c — running a dispatch: workgroups on a pool of host
+ * threads, the waves of a workgroup interleaved with barrier semantics, the
+ * initial wave state, the instruction loop, faults and counters.
+ */
+#include <fenv.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "emu/core/emu_int.h"
+#include "emu/core/exec.h"
+#include "emu/core/ops.h"
+#include "util/error.h"
+
+#define EMU_SLICE          4096u /* instructions a wave runs before the next wave's turn */
+#define EMU_DEFAULT_BUDGET 200000000ull
+#define EMU_HANG_RECORD    512u
+
+/* ----------------------------------------------------------- cycle model */
+
+void emu_cycle_vm(emu_wave *w, unsigned lat)
+{
+    if (w->vm_n == 64) { /* ring full: the oldest is assumed done */
+        w->vm_head = (w->vm_head + 1) & 63;
+        w->vm_n--;
+    }
+    w->vm_done[(w->vm_head + w->vm_n) & 63] = w->cycles + lat;
+    w->vm_n++;
+}
+
+void emu_cycle_lgkm(emu_wave *w, unsigned lat)
+{
+    if (w->lgkm_n == 64) {
+        w->lgkm_head = (w->lgkm_head + 1) & 63;
+        w->lgkm_n--;
+    }
+    w->lgkm_done[(w->lgkm_head + w->lgkm_n) & 63] = w->cycles + lat;
+    w->lgkm_n++;
+}
+
+void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm)
+{
+    while (w->vm_n > vm) {
+        uint64_t t = w->vm_done[w->vm_head];
+        if (t > w->cycles)
+            w->cycles = t;
+        w->vm_head = (w->vm_head + 1) & 63;
+        w->vm_n--;
+    }
+    while (w->lgkm_n > lgkm) {
+        uint64_t t = w->lgkm_done[w->lgkm_head];
+        if (t > w->cycles)
+            w->cycles = t;
+        w->lgkm_head = (w->lgkm_head + 1) & 63;
+        w->lgkm_n--;
+    }
+}
+
+/* Issue cycles per class for wave32 (wave64 VALU/trans/WMMA take twice as long). */
+static const unsigned issue_cycles[RDX_EMU_CLASS_COUNT] = {
+    [RDX_EMU_CLASS_SALU] = 1,   [RDX_EMU_CLASS_VALU] = 1,  [RDX_EMU_CLASS_TRANS] = 4,
+    [RDX_EMU_CLASS_VMEM] = 4,   [RDX_EMU_CLASS_SMEM] = 1,  [RDX_EMU_CLASS_LDS] = 2,
+    [RDX_EMU_CLASS_BRANCH] = 2, [RDX_EMU_CLASS_WMMA] = 32, [RDX_EMU_CLASS_OTHER] = 1,
+};
+
+/* --------------------------------------------------------------- faults */
+
+static void fmt_bytes(char *out, size_t cap, const uint8_t *b, unsigned n)
+{
+    size_t k = 0;
+    out[0] = 0;
+    for (unsigned i = 0; i + 4 <= n && k + 10 < cap; i += 4) {
+        uint32_t d = b[i] | b[i + 1] << 8 | b[i + 2] << 16 | (uint32_t)b[i + 3] << 24;
+        k += (size_t)snprintf(out + k, cap - k, "%s%08" PRIX32, i ? " " : "", d);
+    }
+}
+
+static const char *fault_kind_name(rdx_emu_fault_kind k)
+{
+    switch (k) {
+    case RDX_EMU_FAULT_VM:
+        return "VM fault";
+    case RDX_EMU_FAULT_LDS:
+        return "LDS out of bounds";
+    case RDX_EMU_FAULT_SCRATCH:
+        return "scratch out of bounds";
+    case RDX_EMU_FAULT_INVALID_INST:
+        return "invalid instruction";
+    case RDX_EMU_FAULT_UNIMPLEMENTED:
+        return "unimplemented instruction";
+    case RDX_EMU_FAULT_HANG:
+        return "hang";
+    case RDX_EMU_FAULT_INVALID_DISPATCH:
+        return "invalid dispatch";
+    default:
+        return "fault";
+    }
+}
+
+static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsigned nraw,
+                       const char *mnem, rdx_emu_fault_kind kind, uint64_t addr, int write,
+                       unsigned lane, const char *what)
+{
+    emu_dispatch_ctx *ctx = w->wk->ctx;
+    uint64_t g = (uint64_t)w->wg->id[0] +
+                 (uint64_t)ctx->ngroups[0] *
+                     ((uint64_t)w->wg->id[1] + (uint64_t)ctx->ngroups[1] * w->wg->id[2]);
+    pthread_mutex_lock(&ctx->lock);
+    if (ctx->fault.kind != RDX_EMU_FAULT_NONE && ctx->fault_group <= g) {
+        pthread_mutex_unlock(&ctx->lock);
+        return;
+    }
+    ctx->fault_group = g;
+    rdx_emu_fault *f = &ctx->fault;
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->pc = in ? in->pc : w->pc;
+    f->nbytes = nraw > 16 ? 16 : nraw;
+    if (raw)
+        memcpy(f->bytes, raw, f->nbytes);
+    snprintf(f->inst, sizeof f->inst, "%s", mnem ? mnem : "?");
+    f->address = addr;
+    f->write = write;
+    f->lane = lane;
+    memcpy(f->workgroup, w->wg->id, sizeof f->workgroup);
+    f->wave = w->id;
+    char hex[64];
+    fmt_bytes(hex, sizeof hex, f->bytes, f->nbytes);
+    int k;
+    if (kind == RDX_EMU_FAULT_VM || kind == RDX_EMU_FAULT_LDS || kind == RDX_EMU_FAULT_SCRATCH)
+        k = snprintf(f->message, sizeof f->message,
+                     "%s: %s %s address 0x%" PRIx64 " (%s) by '%s' [%s] at pc 0x%" PRIx64
+                     " (code+0x%" PRIx64 "), workgroup (%u,%u,%u) wave %u lane %u",
+                     fault_kind_name(kind), write ? "write to" : "read from",
+                     kind == RDX_EMU_FAULT_VM    ? "global"
+                     : kind == RDX_EMU_FAULT_LDS ? "LDS"
+                                                 : "scratch",
+                     addr, what ? what : "not mapped", f->inst, hex, f->pc, f->pc - ctx->d->code,
+                     f->workgroup[0], f->workgroup[1], f->workgroup[2], f->wave, lane);
+    else
+        k = snprintf(f->message, sizeof f->message,
+                     "%s: '%s' [%s] at pc 0x%" PRIx64 " (code+0x%" PRIx64
+                     "), workgroup (%u,%u,%u) wave %u%s%s",
+                     fault_kind_name(kind), f->inst, hex, f->pc, f->pc - ctx->d->code,
+                     f->workgroup[0], f->workgroup[1], f->workgroup[2], f->wave, what ? ": " : "",
+                     what ? what : "");
+    (void)k;
+    ctx->fault_status =
+        kind == RDX_EMU_FAULT_HANG ? RDX_ERR_TIMEOUT
+        : (kind == RDX_EMU_FAULT_INVALID_INST || kind == RDX_EMU_FAULT_UNIMPLEMENTED)
+            ? RDX_ERR_UNSUPPORTED
+            : RDX_ERR_FAULT;
+    __atomic_store_n(&ctx->stop, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void emu_fault(emu_wave *w, const emu_inst *in, rdx_emu_fault_kind kind, uint64_t addr, int write,
+               unsigned lane, const char *what)
+{
+    fault_fill(w, in, in ? in->raw : NULL, in ? in->size : 0, in ? emu_op_name(in->op) : NULL, kind,
+               addr, write, lane, what);
+    w->stop = 1;
+    w->state = EMU_W_DONE;
+    w->wk->group_faulted = 1;
+}
+
+/* ------------------------------------------------------ decode cache */
+
+static emu_inst *arena_new(emu_worker *wk)
+{
+    if (wk->arena_used == wk->arena_cap) {
+        size_t n = 256;
+        emu_inst *blk = calloc(n, sizeof *blk);
+        void **nb = realloc(wk->blocks, (wk->nblocks + 1) * sizeof *nb);
+        if (!blk || !nb) {
+            free(blk);
+            if (nb)
+                wk->blocks = nb;
+            return NULL;
+        }
+        wk->blocks = nb;
+        wk->blocks[wk->nblocks++] = blk;
+        wk->arena = blk;
+        wk->arena_used = 0;
+        wk->arena_cap = n;
+    }
+    emu_inst *in = &wk->arena[wk->arena_used++];
+    memset(in, 0, sizeof *in);
+    return in;
+}
+
+emu_inst *emu_worker_inst(emu_worker *wk)
+{
+    return arena_new(wk);
+}
+
+static emu_page *page_get(emu_worker *wk, uint64_t base)
+{
+    unsigned h = (unsigned)((base >> 12) * 0x9E3779B1u) >> 24;
+    for (emu_page *p = wk->pages[h]; p; p = p->next)
+        if (p->base == base)
+            return p;
+    emu_page *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->base = base;
+    p->next = wk->pages[h];
+    wk->pages[h] = p;
+    return p;
+}
+
+/* The pre-decoded instruction at w->pc, decoding it on first use; NULL after a fault. */
+static emu_inst *fetch(emu_worker *wk, emu_wave *w)
+{
+    uint64_t pc = w->pc;
+    uint64_t base = pc & ~4095ull;
+    emu_page *p = w->pg;
+    if (!p || p->base != base) {
+        p = page_get(wk, base);
+        if (!p) {
+            emu_fault(w, NULL, RDX_EMU_FAULT_INVALID_DISPATCH, pc, 0, 0, "out of host memory");
+            return NULL;
+        }
+        w->pg = p;
+    }
+    emu_inst *in = p->slot[(pc & 4095) >> 2];
+    if (in)
+        return in;
+    if (pc & 3) {
+        fault_fill(w, NULL, NULL, 0, "?", RDX_EMU_FAULT_INVALID_INST, pc, 0, 0,
+                   "misaligned program counter");
+        w->stop = 1;
+        w->state = EMU_W_DONE;
+        wk->group_faulted = 1;
+        return NULL;
+    }
+    const emu_range *r = emu_mem_find(&wk->ctx->emu->mem, pc, 4, RDX_EMU_READ);
+    if (!r) {
+        fault_fill(w, NULL, NULL, 0, "(instruction fetch)", RDX_EMU_FAULT_VM, pc, 0, 0,
+                   "instruction fetch from unmapped memory");
+        w->stop = 1;
+        w->state = EMU_W_DONE;
+        wk->group_faulted = 1;
+        return NULL;
+    }
+    size_t avail = r->end - pc;
+    if (avail > RDX_ISA_MAX_BYTES)
+        avail = RDX_ISA_MAX_BYTES;
+    in = arena_new(wk);
+    if (!in) {
+        emu_fault(w, NULL, RDX_EMU_FAULT_INVALID_DISPATCH, pc, 0, 0, "out of host memory");
+        return NULL;
+    }
+    const char *why = NULL;
+    rdx_emu_fault_kind kind = emu_predecode(wk, wk->ctx->emu->target, pc, avail, in, &why);
+    if (kind != RDX_EMU_FAULT_NONE) {
+        uint8_t raw[16];
+        unsigned n = avail < 16 ? (unsigned)avail : 16;
+        memcpy(raw, (const void *)(uintptr_t)pc, n);
+        fault_fill(w, NULL, raw, kind == RDX_EMU_FAULT_UNIMPLEMENTED ? in->size : (n < 8 ? n : 8),
+                   kind == RDX_EMU_FAULT_UNIMPLEMENTED ? emu_op_name(in->op) : "(undecodable)",
+                   kind, pc, 0, 0, why);
+        w->stop = 1;
+        w->state = EMU_W_DONE;
+        wk->group_faulted = 1;
+        wk->arena_used--;
+        return NULL;
+    }
+    p->slot[(pc & 4095) >> 2] = in;
+    return in;
+}
+
+/* --------------------------------------------------------- wave loop */
+
+static void hang_hist_add(rdx_emu_fault *f, uint64_t pc, uint64_t n)
+{
+    for (unsigned i = 0; i < f->nhist; i++)
+        if (f->hist[i].pc == pc) {
+            f->hist[i].count += n;
+            return;
+        }
+    if (f->nhist < 16) {
+        f->hist[f->nhist].pc = pc;
+        f->hist[f->nhist].count = n;
+        f->nhist++;
+    }
+}
+
+typedef struct hang_rec {
+    rdx_emu_fault f; /* only nhist/hist used */
+} hang_rec;
+
+static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
+{
+    emu_counts *c = &wk->c;
+    unsigned slice = EMU_SLICE;
+    const unsigned wide = w->nl == 64;
+    emu_apply_round(w);
+    while (slice--) {
+        emu_inst *in = fetch(wk, w);
+        if (!in)
+            return;
+        in->count++;
+        w->pc = in->pc + in->size;
+        c->by_class[in->cls]++;
+        unsigned cyc = issue_cycles[in->cls];
+        if (wide && (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
+                     in->cls == RDX_EMU_CLASS_WMMA))
+            cyc *= 2;
+        w->cycles += cyc;
+        if (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
+            in->cls == RDX_EMU_CLASS_WMMA)
+            emu_valu_prologue(w, in);
+        in->fn(w, in);
+        if (w->stop) {
+            w->stop = 0;
+            return;
+        }
+        if (++w->ninst >= budget) {
+            if (w->hang_left == 0) {
+                w->hang_left = EMU_HANG_RECORD;
+            } else if (--w->hang_left == 0) {
+                emu_fault(w, in, RDX_EMU_FAULT_HANG, 0, 0, 0, NULL);
+                return;
+            }
+            hang_hist_add(&hr->f, w->pc, 1);
+        }
+    }
+}
+
+/* Complete a hang report of this workgroup with the PCs its waves were at. */
+static void hang_finish(emu_dispatch_ctx *ctx, const emu_wg *wg, emu_wave **ptrs, unsigned nwaves,
+                        const hang_rec *hr)
+{
+    pthread_mutex_lock(&ctx->lock);
+    rdx_emu_fault *f = &ctx->fault;
+    if (f->kind == RDX_EMU_FAULT_HANG && memcmp(f->workgroup, wg->id, sizeof wg->id) == 0 &&
+        f->nhist == 0) {
+        for (unsigned j = 0; j < hr->f.nhist; j++)
+            hang_hist_add(f, hr->f.hist[j].pc, hr->f.hist[j].count);
+        for (unsigned j = 0; j < nwaves; j++)
+            if (ptrs[j]->state != EMU_W_DONE)
+                hang_hist_add(f, ptrs[j]->pc, 1);
+        size_t k = strlen(f->message);
+        k += (size_t)snprintf(
+            f->message + k, sizeof f->message - k,
+            "; budget %" PRIu64 " wave-instructions per wave; PC histogram:", ctx->budget);
+        for (unsigned j = 0; j < f->nhist && k < sizeof f->message; j++)
+            k += (size_t)snprintf(f->message + k, sizeof f->message - k,
+                                  " code+0x%" PRIx64 " x%" PRIu64, f->hist[j].pc - ctx->d->code,
+                                  f->hist[j].count);
+    }
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+/* --------------------------------------------------------- workgroups */
+
+static rdx_status worker_waves(emu_worker *wk, unsigned n)
+{
+    if (wk->nwave_pool >= n)
+        return RDX_OK;
+    size_t bytes = ((size_t)n * sizeof(emu_wave) + 63) & ~(size_t)63;
+    emu_wave *p = aligned_alloc(64, bytes);
+    if (!p)
+        return RDX_ERR_NOMEM;
+    free(wk->wave_pool);
+    wk->wave_pool = p;
+    wk->nwave_pool = n;
+    return RDX_OK;
+}
+
+static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, const uint32_t sz[3],
+                      unsigned nthreads)
+{
+    emu_dispatch_ctx *ctx = wk->ctx;
+    const rdx_emu_dispatch *d = ctx->d;
+    unsigned nvgpr = ctx->nvgpr;
+    memset(w->v, 0, (size_t)nvgpr * sizeof w->v[0]);
+    memset(w->s, 0, sizeof w->s);
+    memset(w->wm, 0, sizeof w->wm);
+    w->wm_exec = 0;
+    w->wm_dirty = 0;
+    w->pc = d->code;
+    w->scc = 0;
+    w->mode = ctx->mode;
+    w->trapsts = 0;
+    w->nl = ctx->nl;
+    w->id = idx;
+    w->state = EMU_W_RUN;
+    w->stop = 0;
+    w->ninst = 0;
+    w->wg = wg;
+    w->wk = wk;
+    w->mr = NULL;
+    w->pg = NULL;
+    w->hang_left = 0;
+    w->scratch_size = ctx->scratch_size;
+    w->scratch = ctx->scratch_size ? wk->scratch + (size_t)idx * w->nl * ctx->scratch_size : NULL;
+    w->scratch_ready = 0;
+    w->cycles = 0;
+    w->vm_n = w->vm_head = w->lgkm_n = w->lgkm_head = 0;
+    w->last_vopd = 0;
+
+    /* User SGPRs (AMDGPUUsage "Initial Kernel Execution State"). */
+    unsigned s = 0;
+    if (d->user_sgpr_count) {
+        for (unsigned i = 0; i < d->user_sgpr_count && i < 16; i++)
+            w->s[i] = d->user_sgpr[i];
+    } else {
+        uint16_t cp = d->code_properties;
+        if (cp & 1) { /* private segment buffer V# (not used with flat scratch) */
+            w->s[s + 0] = 0;
+            w->s[s + 1] = EMU_PRIVATE_APERTURE_HI;
+            w->s[s + 2] = ctx->scratch_size * w->nl;
+            w->s[s + 3] = 0;
+            s += 4;
+        }
+        if (cp & 2) {
+            w->s[s++] = (uint32_t)d->dispatch_ptr;
+            w->s[s++] = (uint32_t)(d->dispatch_ptr >> 32);
+        }
+        if (cp & 4) {
+            w->s[s++] = (uint32_t)d->queue_ptr;
+            w->s[s++] = (uint32_t)(d->queue_ptr >> 32);
+        }
+        if (cp & 8) {
+            w->s[s++] = (uint32_t)d->kernarg;
+            w->s[s++] = (uint32_t)(d->kernarg >> 32);
+        }
+        if (cp & 16) {
+            w->s[s++] = (uint32_t)d->dispatch_id;
+            w->s[s++] = (uint32_t)(d->dispatch_id >> 32);
+        }
+        if (cp & 32) { /* flat scratch init: offset, size */
+            w->s[s++] = 0;
+            w->s[s++] = ctx->scratch_size;
+        }
+        if (cp & 64)
+            w->s[s++] = ctx->scratch_size;
+    }
+    /* System SGPRs follow the USER_SGPR_COUNT user SGPRs. */
+    unsigned r2 = d->rsrc2;
+    s = (r2 >> 1) & 31;
+    if (r2 & (1u << 7))
+        w->s[s++] = wg->id[0];
+    if (r2 & (1u << 8))
+        w->s[s++] = wg->id[1];
+    if (r2 & (1u << 9))
+        w->s[s++] = wg->id[2];
+    if (r2 & (1u << 10))
+        w->s[s++] = wg->nwaves & 63;
+    if (r2 & 1)
+        w->s[s++] = 0; /* private segment wave offset: each wave's scratch starts at 0 */
+
+    /* v0: packed work-item IDs; EXEC: lanes that have a work-item. */
+    uint64_t exec = 0;
+    unsigned t0 = idx * w->nl;
+    unsigned x = t0 % sz[0], y = (t0 / sz[0]) % sz[1], z = t0 / (sz[0] * sz[1]);
+    for (unsigned l = 0; l < w->nl && t0 + l < nthreads; l++) {
+        w->v[0][l] = x | y << 10 | z << 20;
+        exec |= 1ull << l;
+        if (++x == sz[0]) {
+            x = 0;
+            if (++y == sz[1]) {
+                y = 0;
+                z++;
+            }
+        }
+    }
+    emu_set_exec(w, exec);
+}
+
+static void run_group(emu_worker *wk, uint64_t g)
+{
+    emu_dispatch_ctx *ctx = wk->ctx;
+    const rdx_emu_dispatch *d = ctx->d;
+    emu_wg wg;
+    wg.id[0] = (uint32_t)(g % ctx->ngroups[0]);
+    wg.id[1] = (uint32_t)((g / ctx->ngroups[0]) % ctx->ngroups[1]);
+    wg.id[2] = (uint32_t)(g / ((uint64_t)ctx->ngroups[0] * ctx->ngroups[1]));
+    uint32_t sz[3];
+    for (int i = 0; i < 3; i++) {
+        uint32_t full = d->wg[i] ? d->wg[i] : 1, grid = d->grid[i] ? d->grid[i] : 1;
+        uint64_t start = (uint64_t)wg.id[i] * full;
+        sz[i] = (uint32_t)(grid - start < full ? grid - start : full);
+    }
+    unsigned nthreads = sz[0] * sz[1] * sz[2];
+    unsigned nwaves = (nthreads + ctx->nl - 1) / ctx->nl;
+    emu_wave *ptrs[64];
+    wg.waves = ptrs;
+    wg.nwaves = nwaves;
+    wg.lds = wk->lds;
+    wg.lds_size = ctx->lds_size;
+    if (ctx->lds_size)
+        memset(wk->lds, 0, ctx->lds_size);
+    for (unsigned i = 0; i < nwaves; i++) {
+        ptrs[i] = &wk->wave_pool[i];
+        init_wave(wk, &wg, ptrs[i], i, sz, nthreads);
+    }
+    wk->c.workgroups++;
+    wk->c.waves += nwaves;
+    hang_rec hr;
+    hr.f.nhist = 0;
+    wk->group_faulted = 0;
+    for (;;) {
+        unsigned running = 0, waiting = 0;
+        for (unsigned i = 0; i < nwaves && !wk->group_faulted; i++) {
+            emu_wave *w = ptrs[i];
+            if (w->state == EMU_W_RUN)
+                run_wave(wk, w, ctx->budget, &hr);
+            if (w->state == EMU_W_RUN)
+                running++;
+            else if (w->state == EMU_W_BARRIER)
+                waiting++;
+        }
+        if (wk->group_faulted) {
+            hang_finish(ctx, &wg, ptrs, nwaves, &hr);
+            break;
+        }
+        if (running == 0 && waiting == 0)
+            break;
+        if (running == 0) {
+            /* every live wave is at the barrier: release them, synchronising the clocks */
+            uint64_t t = 0;
+            for (unsigned i = 0; i < nwaves; i++)
+                if (ptrs[i]->state == EMU_W_BARRIER && ptrs[i]->cycles > t)
+                    t = ptrs[i]->cycles;
+            for (unsigned i = 0; i < nwaves; i++)
+                if (ptrs[i]->state == EMU_W_BARRIER) {
+                    ptrs[i]->state = EMU_W_RUN;
+                    ptrs[i]->cycles = t;
+                }
+        }
+    }
+    wk->group_faulted = 0;
+    for (unsigned i = 0; i < nwaves; i++) {
+        wk->c.cycles += ptrs[i]->cycles;
+        if (ptrs[i]->cycles > wk->c.max_wave_cycles)
+            wk->c.max_wave_cycles = ptrs[i]->cycles;
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    emu_worker *wk = arg;
+    emu_dispatch_ctx *ctx = wk->ctx;
+    int saved_round = fegetround(); /* the caller's thread may run workgroups: restore it */
+    for (;;) {
+        if (__atomic_load_n(&ctx->stop, __ATOMIC_ACQUIRE))
+            break;
+        uint64_t g = __atomic_fetch_add(&ctx->next_group, 1, __ATOMIC_RELAXED);
+        if (g >= ctx->total_groups)
+            break;
+        run_group(wk, g);
+    }
+    fesetround(saved_round);
+    return NULL;
+}
+
+static void worker_free(emu_worker *wk)
+{
+    for (size_t i = 0; i < wk->nblocks; i++)
+        free(wk->blocks[i]);
+    free(wk->blocks);
+    for (unsigned h = 0; h < 256; h++) {
+        emu_page *p = wk->pages[h];
+        while (p) {
+            emu_page *n = p->next;
+            free(p);
+            p = n;
+        }
+    }
+    free(wk->wave_pool);
+    free(wk->lds);
+    free(wk->scratch);
+}
+
+static int cmp_pc(const void *a, const void *b)
+{
+    const rdx_emu_pc_count *x = a, *y = b;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static rdx_status collect(rdx_emu *emu, emu_worker *wks, unsigned n)
+{
+    rdx_emu_counters *C = &emu->counters;
+    free(emu->pcs);
+    emu->pcs = NULL;
+    memset(C, 0, sizeof *C);
+    size_t cnt = 0;
+    for (unsigned i = 0; i < n; i++)
+        cnt += wks[i].nblocks * 256;
+    rdx_emu_pc_count *pcs = cnt ? malloc(cnt * sizeof *pcs) : NULL;
+    if (cnt && !pcs)
+        return rdx_fail(RDX_ERR_NOMEM, "emu: out of memory collecting counters");
+    size_t k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        emu_worker *wk = &wks[i];
+        for (int c = 0; c < RDX_EMU_CLASS_COUNT; c++) {
+            C->by_class[c] += wk->c.by_class[c];
+            C->wave_insts += wk->c.by_class[c];
+        }
+        C->lane_ops += wk->c.lane_ops;
+        C->vector_insts += wk->c.vector_insts;
+        C->bytes_read += wk->c.bytes_read;
+        C->bytes_written += wk->c.bytes_written;
+        C->lds_bytes += wk->c.lds_bytes;
+        C->scratch_bytes += wk->c.scratch_bytes;
+        C->vopd += wk->c.vopd;
+        C->cycles += wk->c.cycles;
+        if (wk->c.max_wave_cycles > C->max_wave_cycles)
+            C->max_wave_cycles = wk->c.max_wave_cycles;
+        C->waves += wk->c.waves;
+        C->workgroups += wk->c.workgroups;
+        for (unsigned h = 0; h < 256; h++)
+            for (emu_page *p = wk->pages[h]; p; p = p->next)
+                for (unsigned s = 0; s < 1024; s++) {
+                    emu_inst *in = p->slot[s];
+                    if (in && in->count) {
+                        pcs[k].pc = in->pc;
+                        pcs[k].count = in->count;
+                        pcs[k].op = in->op;
+                        k++;
+                    }
+                }
+    }
+    if (k)
+        qsort(pcs, k, sizeof *pcs, cmp_pc);
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (m && pcs[m - 1].pc == pcs[i].pc)
+            pcs[m - 1].count += pcs[i].count;
+        else
+            pcs[m++] = pcs[i];
+    }
+    C->avg_active_lanes = C->vector_insts ? (double)C->lane_ops / (double)C->vector_insts : 0.0;
+    emu->pcs = pcs;
+    C->pcs = pcs;
+    C->npc = m;
+    return RDX_OK;
+}
+
+static unsigned online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+static rdx_status bad_dispatch(rdx_emu *emu, const char *fmt, const char *what, unsigned long v)
+{
+    memset(&emu->fault, 0, sizeof emu->fault);
+    emu->fault.kind = RDX_EMU_FAULT_INVALID_DISPATCH;
+    snprintf(emu->fault.message, sizeof emu->fault.message, fmt, what, v);
+    return rdx_fail(RDX_ERR_INVALID, "%s", emu->fault.message);
+}
+
+rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
+{
+    if (!emu || !d)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_emu_run: NULL %s", emu ? "dispatch" : "emulator");
+    memset(&emu->fault, 0, sizeof emu->fault);
+    emu_dispatch_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.emu = emu;
+    ctx.d = d;
+    ctx.nl = (d->code_properties & (1u << 10)) ? 32 : 64;
+    unsigned wgsize = 1;
+    for (int i = 0; i < 3; i++) {
+        uint32_t w = d->wg[i] ? d->wg[i] : 1, g = d->grid[i] ? d->grid[i] : 1;
+        if (w > 1024)
+            return bad_dispatch(emu, "invalid dispatch: %s size %lu exceeds 1024", "workgroup", w);
+        wgsize *= w;
+        ctx.ngroups[i] = (g + w - 1) / w;
+    }
+    if (wgsize > 1024)
+        return bad_dispatch(emu, "invalid dispatch: %s of %lu work-items exceeds 1024", "workgroup",
+                            wgsize);
+    ctx.total_groups = (uint64_t)ctx.ngroups[0] * ctx.ngroups[1] * ctx.ngroups[2];
+    uint64_t lds = (uint64_t)d->group_segment_size + d->dynamic_lds_size;
+    if (lds > 65536)
+        return bad_dispatch(emu, "invalid dispatch: %s of %lu bytes exceeds 64 KiB", "LDS",
+                            (unsigned long)lds);
+    ctx.lds_size = (uint32_t)lds;
+    if (d->private_segment_size > (1u << 20))
+        return bad_dispatch(emu, "invalid dispatch: %s of %lu bytes per lane exceeds 1 MiB",
+                            "scratch", d->private_segment_size);
+    ctx.scratch_size = (d->private_segment_size + 3) & ~3u;
+    ctx.budget = d->budget ? d->budget : EMU_DEFAULT_BUDGET;
+    uint32_t r1 = d->rsrc1;
+    ctx.mode = ((r1 >> 12) & 0xf) | ((r1 >> 16) & 0xf) << 4 | ((r1 >> 21) & 1) << 8 |
+               ((r1 >> 23) & 1) << 9 | ((r1 >> 26) & 1) << 23;
+    unsigned gran = (r1 & 63) + 1;
+    ctx.nvgpr = d->rsrc1 ? gran * (ctx.nl == 32 ? 8 : 4) : EMU_NVGPR;
+    if (ctx.nvgpr > EMU_NVGPR)
+        ctx.nvgpr = EMU_NVGPR;
+    ctx.fault_group = UINT64_MAX;
+    pthread_mutex_init(&ctx.lock, NULL);
+
+    unsigned nthr = emu->threads ? emu->threads : online_cores();
+    if (nthr > ctx.total_groups)
+        nthr = (unsigned)ctx.total_groups;
+    if (nthr == 0)
+        nthr = 1;
+    emu_worker *wks = calloc(nthr, sizeof *wks);
+    if (!wks) {
+        pthread_mutex_destroy(&ctx.lock);
+        return rdx_fail(RDX_ERR_NOMEM, "emu: out of memory");
+    }
+    unsigned maxwaves = (wgsize + ctx.nl - 1) / ctx.nl;
+    rdx_status st = RDX_OK;
+    for (unsigned i = 0; i < nthr && !st; i++) {
+        wks[i].ctx = &ctx;
+        if (worker_waves(&wks[i], maxwaves))
+            st = RDX_ERR_NOMEM;
+        if (!st && ctx.lds_size && !(wks[i].lds = malloc(ctx.lds_size)))
+            st = RDX_ERR_NOMEM;
+        if (!st && ctx.scratch_size &&
+            !(wks[i].scratch = calloc((size_t)maxwaves * ctx.nl, ctx.scratch_size)))
+            st = RDX_ERR_NOMEM;
+    }
+    if (!st && ctx.total_groups) {
+        if (nthr == 1) {
+            worker_main(&wks[0]);
+        } else {
+            unsigned started = 0;
+            for (; started < nthr; started++)
+                if (pthread_create(&wks[started].thread, NULL, worker_main, &wks[started]))
+                    break;
+            if (started == 0)
+                worker_main(&wks[0]);
+            for (unsigned i = 0; i < started; i++)
+                pthread_join(wks[i].thread, NULL);
+        }
+    }
+    if (st)
+        st = rdx_fail(RDX_ERR_NOMEM, "emu: out of memory for %u waves", maxwaves);
+    rdx_status cs = st ? RDX_OK : collect(emu, wks, nthr);
+    for (unsigned i = 0; i < nthr; i++)
+        worker_free(&wks[i]);
+    free(wks);
+    pthread_mutex_destroy(&ctx.lock);
+    if (st)
+        return st;
+    if (ctx.fault.kind != RDX_EMU_FAULT_NONE) {
+        emu->fault = ctx.fault;
+        return rdx_fail(ctx.fault_status, "%s", ctx.fault.message);
+    }
+    return cs;
+}

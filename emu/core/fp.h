@@ -1,0 +1,202 @@
+/*
+ * emu/core/fp.h — floating-point helpers shared by the VALU semantics:
+ * bit casts, f16/bf16 conversions with round-to-nearest-even (and the other
+ * rounding modes), denormal flushing, IEEE min/max with the hardware's NaN
+ * rules.
+ */
+#ifndef RDX_EMU_CORE_FP_H
+#define RDX_EMU_CORE_FP_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static inline float f32_of(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint32_t u32_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline double f64_of(uint64_t u)
+{
+    double f;
+    memcpy(&f, &u, 8);
+    return f;
+}
+static inline uint64_t u64_of(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, 8);
+    return u;
+}
+
+static inline int f32_is_snan(uint32_t u)
+{
+    return (u & 0x7f800000u) == 0x7f800000u && (u & 0x7fffffu) && !(u & 0x400000u);
+}
+static inline int f32_is_nan(uint32_t u)
+{
+    return (u & 0x7fffffffu) > 0x7f800000u;
+}
+static inline uint32_t f32_flush(uint32_t u)
+{
+    return (u & 0x7f800000u) == 0 ? (u & 0x80000000u) : u;
+}
+static inline uint64_t f64_flush(uint64_t u)
+{
+    return (u & 0x7ff0000000000000ull) == 0 ? (u & 0x8000000000000000ull) : u;
+}
+static inline uint16_t f16_flush(uint16_t u)
+{
+    return (u & 0x7c00u) == 0 ? (uint16_t)(u & 0x8000u) : u;
+}
+
+/* f16 -> f32 (exact). */
+static inline float f16_to_f32(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 31, m = h & 0x3ffu;
+    uint32_t u;
+    if (e == 31)
+        u = s | 0x7f800000u | (m << 13) | (m ? 0x400000u : 0);
+    else if (e)
+        u = s | ((e + 112) << 23) | (m << 13);
+    else if (m) {
+        float f = (float)m * 0x1p-24f;
+        return s ? -f : f;
+    } else
+        u = s;
+    return f32_of(u);
+}
+
+/*
+ * f32 -> f16 with rounding mode rm (0 nearest-even, 1 +inf, 2 -inf, 3 zero).
+ * NaN stays NaN (quiet); overflow gives inf or max-finite per the mode.
+ */
+static inline uint16_t f32_to_f16_rm(float f, unsigned rm)
+{
+    uint32_t u = u32_of(f);
+    uint32_t s = (u >> 16) & 0x8000u;
+    uint32_t a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return (uint16_t)(s | 0x7e00u | ((a >> 13) & 0x3ffu));
+    if (a == 0x7f800000u)
+        return (uint16_t)(s | 0x7c00u);
+    int neg = s != 0;
+    /* value = m * 2^(e) with 24-bit m */
+    int e = (int)(a >> 23);
+    uint32_t m = a & 0x7fffffu;
+    if (e == 0) {
+        if (m == 0)
+            return (uint16_t)s;
+        e = 1;
+    } else
+        m |= 0x800000u;
+    /* target exponent: f16 normal has bias 15; shift so that result mantissa fits 11 bits */
+    int fe = e - 127 + 15; /* f16 biased exponent */
+    int shift;
+    if (fe >= 1)
+        shift = 13;
+    else
+        shift = 13 + (1 - fe), fe = 0;
+    uint32_t q, rem, half;
+    if (shift >= 32) {
+        q = 0;
+        rem = m;
+        half = 0xffffffffu;
+        int up;
+        if (rm == 0)
+            up = 0;
+        else
+            up = (rm == 1 && !neg) || (rm == 2 && neg);
+        q += (uint32_t)(up && m);
+        return (uint16_t)(s | q);
+    }
+    q = m >> shift;
+    rem = m & ((1u << shift) - 1);
+    half = 1u << (shift - 1);
+    int up = 0;
+    if (rm == 0)
+        up = rem > half || (rem == half && (q & 1));
+    else if (rm == 1)
+        up = !neg && rem;
+    else if (rm == 2)
+        up = neg && rem;
+    q += (uint32_t)up;
+    /* q includes the implicit bit for normals (bit 10) */
+    uint32_t r;
+    if (fe == 0) {
+        r = q; /* subnormal (may round up into the smallest normal: 0x400) */
+    } else {
+        if (q >= 0x800u) {
+            q >>= 1;
+            fe++;
+        }
+        if (fe >= 31) {
+            int toinf = rm == 0 || (rm == 1 && !neg) || (rm == 2 && neg);
+            return (uint16_t)(s | (toinf ? 0x7c00u : 0x7bffu));
+        }
+        r = ((uint32_t)fe << 10) | (q & 0x3ffu);
+    }
+    return (uint16_t)(s | r);
+}
+
+static inline uint16_t f32_to_f16(float f)
+{
+    return f32_to_f16_rm(f, 0);
+}
+
+/* bf16 <-> f32 */
+static inline float bf16_to_f32(uint16_t h)
+{
+    return f32_of((uint32_t)h << 16);
+}
+static inline uint16_t f32_to_bf16(float f)
+{
+    uint32_t u = u32_of(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u);
+    u += 0x7fffu + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+
+/* IEEE-mode min/max: a signalling NaN gives a quiet NaN, one quiet NaN gives the other value. */
+static inline uint32_t f32_min_hw(uint32_t a, uint32_t b, int ieee)
+{
+    if (ieee && (f32_is_snan(a) || f32_is_snan(b)))
+        return 0x7fc00000u;
+    if (f32_is_nan(a))
+        return f32_is_nan(b) ? 0x7fc00000u : b;
+    if (f32_is_nan(b))
+        return a;
+    float x = f32_of(a), y = f32_of(b);
+    if (x == y) /* -0 < +0 */
+        return (a & 0x80000000u) ? a : b;
+    return x < y ? a : b;
+}
+static inline uint32_t f32_max_hw(uint32_t a, uint32_t b, int ieee)
+{
+    if (ieee && (f32_is_snan(a) || f32_is_snan(b)))
+        return 0x7fc00000u;
+    if (f32_is_nan(a))
+        return f32_is_nan(b) ? 0x7fc00000u : b;
+    if (f32_is_nan(b))
+        return a;
+    float x = f32_of(a), y = f32_of(b);
+    if (x == y)
+        return (a & 0x80000000u) ? b : a;
+    return x > y ? a : b;
+}
+
+/* Quiet a NaN result the way the hardware does (canonical positive qNaN for generated NaNs). */
+static inline uint32_t f32_canon(uint32_t r)
+{
+    return (r & 0x7fffffffu) > 0x7f800000u ? (r | 0x400000u) : r;
+}
+
+#endif /* RDX_EMU_CORE_FP_H */

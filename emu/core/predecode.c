@@ -1,0 +1,408 @@
+/*
+ * emu/core/predecode.c — turning one decoded rdx_isa_inst (isa/ decoder)
+ * into the emulator's pre-decoded form: handler, operands resolved to
+ * register indices or constants in the operand's format, modifiers.
+ * Done once per PC; the executor caches the result.
+ */
+#include <stdio.h>
+
+#include "emu/core/emu_int.h"
+#include "emu/core/exec.h"
+#include "emu/core/ops.h"
+#include "util/error.h"
+
+/* Inline float constants 0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2*pi) per format. */
+static const uint16_t fconst16[RDX_ISA_FCONST_COUNT] = { 0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
+                                                         0xc000, 0x4400, 0xc400, 0x3118 };
+static const uint16_t fconstbf16[RDX_ISA_FCONST_COUNT] = { 0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000,
+                                                           0xc000, 0x4080, 0xc080, 0x3e22 };
+static const uint32_t fconst32[RDX_ISA_FCONST_COUNT] = { 0x3f000000, 0xbf000000, 0x3f800000,
+                                                         0xbf800000, 0x40000000, 0xc0000000,
+                                                         0x40800000, 0xc0800000, 0x3e22f983 };
+static const uint64_t fconst64[RDX_ISA_FCONST_COUNT] = {
+    0x3fe0000000000000ull, 0xbfe0000000000000ull, 0x3ff0000000000000ull,
+    0xbff0000000000000ull, 0x4000000000000000ull, 0xc000000000000000ull,
+    0x4010000000000000ull, 0xc010000000000000ull, 0x3fc45f306dc9c882ull,
+};
+
+static bool is16(const rdx_isa_opnd_info *info)
+{
+    return info && info->bits == 16;
+}
+
+static void conv(emu_opnd *o, const rdx_isa_opnd *x, const rdx_isa_opnd_info *info, bool e32)
+{
+    memset(o, 0, sizeof *o);
+    unsigned bits = info ? info->bits : 32;
+    unsigned fmt = info ? info->fmt : RDX_ISA_FMT_ANY;
+    o->bits = (uint16_t)bits;
+    o->fmt = (uint8_t)fmt;
+    o->count = x->count;
+    switch (x->kind) {
+    case RDX_ISA_OPND_SGPR:
+        o->kind = EMU_K_SGPR;
+        o->reg = x->reg;
+        break;
+    case RDX_ISA_OPND_TTMP:
+        o->kind = EMU_K_SGPR;
+        o->reg = (uint16_t)(108 + x->reg);
+        break;
+    case RDX_ISA_OPND_VGPR:
+        o->kind = EMU_K_VGPR;
+        o->reg = x->reg;
+        if (e32 && bits == 16 && x->reg >= 128) { /* true16 .h half */
+            o->kind = EMU_K_VHI;
+            o->reg = (uint16_t)(x->reg - 128);
+        }
+        break;
+    case RDX_ISA_OPND_SPECIAL:
+        switch (x->reg) {
+        case RDX_ISA_REG_SCC:
+            o->kind = EMU_K_SCC;
+            break;
+        case RDX_ISA_REG_VCCZ:
+            o->kind = EMU_K_VCCZ;
+            break;
+        case RDX_ISA_REG_EXECZ:
+            o->kind = EMU_K_EXECZ;
+            break;
+        case RDX_ISA_REG_SHARED_BASE:
+            o->kind = EMU_K_CONST;
+            o->val = bits == 64 ? (uint64_t)EMU_SHARED_APERTURE_HI << 32 : EMU_SHARED_APERTURE_HI;
+            break;
+        case RDX_ISA_REG_SHARED_LIMIT:
+            o->kind = EMU_K_CONST;
+            o->val = bits == 64 ? ((uint64_t)EMU_SHARED_APERTURE_HI << 32) | 0xffffffffu
+                                : EMU_SHARED_APERTURE_HI;
+            break;
+        case RDX_ISA_REG_PRIVATE_BASE:
+            o->kind = EMU_K_CONST;
+            o->val = bits == 64 ? (uint64_t)EMU_PRIVATE_APERTURE_HI << 32 : EMU_PRIVATE_APERTURE_HI;
+            break;
+        case RDX_ISA_REG_PRIVATE_LIMIT:
+            o->kind = EMU_K_CONST;
+            o->val = bits == 64 ? ((uint64_t)EMU_PRIVATE_APERTURE_HI << 32) | 0xffffffffu
+                                : EMU_PRIVATE_APERTURE_HI;
+            break;
+        case RDX_ISA_REG_POPS_EXITING_WAVE:
+            o->kind = EMU_K_CONST;
+            o->val = 0;
+            break;
+        default:
+            o->kind = EMU_K_SGPR;
+            o->reg = x->reg < 128 ? x->reg : EMU_NULL;
+            break;
+        }
+        break;
+    case RDX_ISA_OPND_INT: {
+        int64_t v = x->value;
+        o->kind = EMU_K_CONST;
+        if (bits == 64)
+            o->val = (uint64_t)v;
+        else if (fmt == RDX_ISA_FMT_PK_I16 || fmt == RDX_ISA_FMT_PK_F16)
+            o->val = ((uint32_t)v & 0xffff) | ((uint32_t)v & 0xffff) << 16;
+        else
+            o->val = (uint32_t)(int32_t)v;
+        break;
+    }
+    case RDX_ISA_OPND_FLOAT: {
+        unsigned c = (unsigned)x->value % RDX_ISA_FCONST_COUNT;
+        o->kind = EMU_K_CONST;
+        if (fmt == RDX_ISA_FMT_F16)
+            o->val = fconst16[c];
+        else if (fmt == RDX_ISA_FMT_BF16)
+            o->val = fconstbf16[c];
+        else if (fmt == RDX_ISA_FMT_PK_F16)
+            o->val = fconst16[c] | (uint32_t)fconst16[c] << 16;
+        else if (bits == 64)
+            o->val = fconst64[c];
+        else if (bits == 16)
+            o->val = fconst16[c];
+        else
+            o->val = fconst32[c];
+        break;
+    }
+    case RDX_ISA_OPND_LITERAL: {
+        uint32_t v = (uint32_t)x->value;
+        o->kind = EMU_K_CONST;
+        if (bits == 64)
+            o->val = fmt == RDX_ISA_FMT_F64 ? (uint64_t)v << 32 : (uint64_t)v;
+        else
+            o->val = v;
+        break;
+    }
+    case RDX_ISA_OPND_IMM:
+    case RDX_ISA_OPND_BRANCH:
+        o->kind = EMU_K_CONST;
+        o->val = (uint64_t)(int64_t)x->value;
+        break;
+    default:
+        o->kind = EMU_K_NONE;
+        break;
+    }
+}
+
+static bool form_is_e32(unsigned form)
+{
+    return form == RDX_ISA_FORM_E32 || form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_DPP8;
+}
+
+/* Assign operand slot i of `ii` by its role. */
+static void assign(emu_inst *in, unsigned role, const rdx_isa_opnd *x,
+                   const rdx_isa_opnd_info *info, bool e32)
+{
+    emu_opnd o;
+    conv(&o, x, info, e32);
+    switch (role) {
+    case RDX_ISA_ROLE_VDST:
+        in->dst = o;
+        break;
+    case RDX_ISA_ROLE_SDST:
+        in->sdst = o;
+        break;
+    case RDX_ISA_ROLE_SRC0:
+    case RDX_ISA_ROLE_VSRC0:
+        in->src[0] = o;
+        break;
+    case RDX_ISA_ROLE_SRC1:
+    case RDX_ISA_ROLE_VSRC1:
+        in->src[1] = o;
+        break;
+    case RDX_ISA_ROLE_SRC2:
+    case RDX_ISA_ROLE_VSRC2:
+        in->src[2] = o;
+        break;
+    case RDX_ISA_ROLE_K:
+        in->src[2] = o;
+        in->imm = (int32_t)o.val;
+        break;
+    case RDX_ISA_ROLE_SIMM16:
+        in->imm = x->value;
+        if (x->kind != RDX_ISA_OPND_IMM && x->kind != RDX_ISA_OPND_BRANCH)
+            in->src[0] = o;
+        break;
+    case RDX_ISA_ROLE_SDATA:
+        in->dst = o;
+        in->data0 = o;
+        break;
+    case RDX_ISA_ROLE_SBASE:
+        in->sbase = o;
+        break;
+    case RDX_ISA_ROLE_SOFFSET:
+        if (x->kind == RDX_ISA_OPND_IMM)
+            in->offset = x->value;
+        else
+            in->soffset = o;
+        break;
+    case RDX_ISA_ROLE_ADDR:
+    case RDX_ISA_ROLE_VADDR:
+        in->addr = o;
+        break;
+    case RDX_ISA_ROLE_DATA0:
+        in->data0 = o;
+        break;
+    case RDX_ISA_ROLE_DATA1:
+        in->data1 = o;
+        break;
+    case RDX_ISA_ROLE_SADDR:
+        in->saddr = o;
+        break;
+    case RDX_ISA_ROLE_VDATA:
+        in->dst = o;
+        in->data0 = o;
+        break;
+    case RDX_ISA_ROLE_SRSRC:
+        in->srsrc = o;
+        break;
+    case RDX_ISA_ROLE_VCC:
+        if (in->sdst.kind == EMU_K_NONE) {
+            in->sdst = o;
+            in->flags |= EMU_F_VCC_DST;
+        }
+        if (in->src[2].kind == EMU_K_NONE)
+            in->src[2] = o;
+        break;
+    default:
+        break;
+    }
+}
+
+static void mods(emu_inst *in, const rdx_isa_inst *ii)
+{
+    const int32_t *m = ii->mod;
+    in->neg = (uint8_t)m[RDX_ISA_MOD_NEG];
+    in->abs = (uint8_t)m[RDX_ISA_MOD_ABS];
+    in->neg_hi = (uint8_t)m[RDX_ISA_MOD_NEG_HI];
+    in->opsel = (uint8_t)m[RDX_ISA_MOD_OP_SEL];
+    in->opsel_hi = (uint8_t)m[RDX_ISA_MOD_OP_SEL_HI];
+    in->clamp = (uint8_t)m[RDX_ISA_MOD_CLAMP];
+    in->omod = (uint8_t)m[RDX_ISA_MOD_OMOD];
+    if (m[RDX_ISA_MOD_OFFSET])
+        in->offset = m[RDX_ISA_MOD_OFFSET];
+    in->offset = in->offset ? in->offset : m[RDX_ISA_MOD_OFFSET0];
+    if (m[RDX_ISA_MOD_OFFSET0] || m[RDX_ISA_MOD_OFFSET1]) {
+        in->offset = m[RDX_ISA_MOD_OFFSET0];
+        in->offset1 = m[RDX_ISA_MOD_OFFSET1];
+    }
+    in->glc = (uint16_t)m[RDX_ISA_MOD_GLC];
+    in->slc = (uint16_t)m[RDX_ISA_MOD_SLC];
+    in->dlc = (uint16_t)m[RDX_ISA_MOD_DLC];
+    in->gds = (uint16_t)m[RDX_ISA_MOD_GDS];
+    in->idxen = (uint16_t)m[RDX_ISA_MOD_IDXEN];
+    in->offen = (uint16_t)m[RDX_ISA_MOD_OFFEN];
+    in->format = (uint16_t)m[RDX_ISA_MOD_FORMAT];
+    in->dpp_ctrl = (uint32_t)m[RDX_ISA_MOD_DPP_CTRL];
+    in->row_mask = (uint32_t)m[RDX_ISA_MOD_ROW_MASK];
+    in->bank_mask = (uint32_t)m[RDX_ISA_MOD_BANK_MASK];
+    in->bound_ctrl = (uint32_t)m[RDX_ISA_MOD_BOUND_CTRL];
+    in->fi = (uint32_t)m[RDX_ISA_MOD_FI];
+    in->dpp8 = (uint32_t)m[RDX_ISA_MOD_DPP8];
+}
+
+/* The raw VOP3P op_sel_hi bits (bit 14 for src2, bits 59..60 for src0/1). */
+static uint8_t raw_opsel_hi(const uint8_t *b)
+{
+    uint64_t q = 0;
+    for (int i = 0; i < 8; i++)
+        q |= (uint64_t)b[i] << (8 * i);
+    return (uint8_t)(((q >> 59) & 3) | ((q >> 14) & 1) << 2);
+}
+
+/* Fill one VALU op (also a VOPD half) after its operands were assigned. */
+static void finish_valu(emu_inst *in, unsigned enc, unsigned form)
+{
+    if (form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_E64_DPP16) {
+        in->flags |= EMU_F_DPP16;
+        if (in->src[0].kind == EMU_K_VGPR)
+            in->src[0].kind = EMU_K_DPP;
+    } else if (form == RDX_ISA_FORM_DPP8 || form == RDX_ISA_FORM_E64_DPP8) {
+        in->flags |= EMU_F_DPP8;
+        if (in->src[0].kind == EMU_K_VGPR)
+            in->src[0].kind = EMU_K_DPP;
+    }
+    if (form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 || form == RDX_ISA_FORM_E64_DPP8)
+        in->flags |= EMU_F_E64;
+    /* VOP3 16-bit operands: op_sel picks the high half (VOP3P reads op_sel itself). */
+    if (enc != RDX_ISA_ENC_VOP3P && (in->flags & EMU_F_E64)) {
+        for (int i = 0; i < 3; i++)
+            if ((in->opsel >> i & 1) && in->src[i].bits == 16 && in->src[i].kind == EMU_K_VGPR)
+                in->src[i].kind = EMU_K_VHI;
+        if ((in->opsel >> 3 & 1) && in->dst.bits == 16 && in->dst.kind == EMU_K_VGPR)
+            in->dst.kind = EMU_K_VHI;
+    }
+}
+
+rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc, size_t avail,
+                                 emu_inst *in, const char **why)
+{
+    static __thread char msg[256];
+    rdx_isa_inst ii;
+    size_t len = 0;
+    const uint8_t *bytes = (const uint8_t *)(uintptr_t)pc;
+    memset(&ii, 0, sizeof ii);
+    in->pc = pc;
+    if (rdx_isa_decode(t, bytes, avail, &ii, &len) != RDX_OK) {
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        *why = msg;
+        in->size = 4;
+        return RDX_EMU_FAULT_INVALID_INST;
+    }
+    in->size = (uint8_t)len;
+    memcpy(in->raw, bytes, len < 16 ? len : 16);
+    in->op = ii.op;
+    in->form = ii.form;
+    const emu_opinfo *oi = emu_op_info(ii.op);
+    if (!oi || !oi->fn || (ii.op_y && !(emu_op_info(ii.op_y) && emu_op_info(ii.op_y)->fn))) {
+        snprintf(msg, sizeof msg, "the emulator has no semantics for %s",
+                 emu_op_name(oi && oi->fn ? ii.op_y : ii.op));
+        *why = msg;
+        return RDX_EMU_FAULT_UNIMPLEMENTED;
+    }
+    in->fn = oi->fn;
+    in->param = oi->param;
+    in->cls = oi->cls;
+    const rdx_isa_form_info *fi = NULL;
+    if (rdx_isa_op_form(t, ii.op, ii.form, &fi) != RDX_OK || !fi) {
+        snprintf(msg, sizeof msg, "no form information: %s", rdx_error_message());
+        *why = msg;
+        return RDX_EMU_FAULT_INVALID_INST;
+    }
+    in->enc = fi->enc;
+    mods(in, &ii);
+    if (fi->enc == RDX_ISA_ENC_VOP3P)
+        in->opsel_hi = raw_opsel_hi(bytes);
+    bool e32 = form_is_e32(ii.form);
+
+    if (fi->enc == RDX_ISA_ENC_VOPD) {
+        /* VOPD: two VALU ops; the handler runs both halves. */
+        emu_inst *x = emu_worker_inst(wk), *y = emu_worker_inst(wk);
+        const rdx_isa_form_info *fy = NULL;
+        if (!x || !y || rdx_isa_op_form(t, ii.op_y, RDX_ISA_FORM_NATIVE, &fy) != RDX_OK) {
+            snprintf(msg, sizeof msg, "VOPD: cannot resolve the Y op");
+            *why = msg;
+            return RDX_EMU_FAULT_INVALID_INST;
+        }
+        const emu_opinfo *oy = emu_op_info(ii.op_y);
+        *x = *in;
+        *y = *in;
+        y->op = ii.op_y;
+        y->fn = oy->fn;
+        y->param = oy->param;
+        unsigned nx = ii.nx ? ii.nx : fi->nopnd;
+        for (unsigned i = 0; i < ii.nopnd; i++) {
+            emu_inst *h = i < nx ? x : y;
+            const rdx_isa_form_info *f = i < nx ? fi : fy;
+            unsigned k = i < nx ? i : i - nx;
+            const rdx_isa_opnd_info *info = f && k < f->nopnd ? &f->opnd[k] : NULL;
+            unsigned role = info ? info->role : RDX_ISA_ROLE_COUNT;
+            switch (role) {
+            case RDX_ISA_ROLE_VDSTY:
+                role = RDX_ISA_ROLE_VDST;
+                break;
+            case RDX_ISA_ROLE_SRCY0:
+                role = RDX_ISA_ROLE_SRC0;
+                break;
+            case RDX_ISA_ROLE_VSRCY1:
+                role = RDX_ISA_ROLE_SRC1;
+                break;
+            case RDX_ISA_ROLE_KY:
+                role = RDX_ISA_ROLE_K;
+                break;
+            default:
+                break;
+            }
+            assign(h, role, &ii.opnd[i], info, false);
+        }
+        x->flags = y->flags = 0;
+        finish_valu(x, RDX_ISA_ENC_VOP2, RDX_ISA_FORM_E32);
+        finish_valu(y, RDX_ISA_ENC_VOP2, RDX_ISA_FORM_E32);
+        in->vx = x;
+        in->vy = y;
+        in->fn = emu_vopd;
+        in->flags |= EMU_F_VOPD;
+        return RDX_EMU_FAULT_NONE;
+    }
+
+    /* memory forms without a return value (atomics without glc) omit the leading vdst slot */
+    unsigned skip = 0;
+    if (ii.nopnd < fi->nopnd && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
+        (fi->enc == RDX_ISA_ENC_FLAT || fi->enc == RDX_ISA_ENC_GLOBAL ||
+         fi->enc == RDX_ISA_ENC_SCRATCH || fi->enc == RDX_ISA_ENC_DS))
+        skip = 1;
+    for (unsigned i = 0; i < ii.nopnd && i + skip < fi->nopnd; i++)
+        assign(in, fi->opnd[i + skip].role, &ii.opnd[i], &fi->opnd[i + skip], e32);
+    (void)is16;
+    switch (fi->enc) {
+    case RDX_ISA_ENC_VOP1:
+    case RDX_ISA_ENC_VOP2:
+    case RDX_ISA_ENC_VOPC:
+    case RDX_ISA_ENC_VOP3:
+    case RDX_ISA_ENC_VOP3SD:
+    case RDX_ISA_ENC_VOP3P:
+        finish_valu(in, fi->enc, ii.form);
+        break;
+    default:
+        break;
+    }
+    return RDX_EMU_FAULT_NONE;
+}

@@ -1,0 +1,181 @@
+/*
+ * emu/core/sopp.c — program control: branches, s_endpgm, s_barrier,
+ * s_waitcnt*, s_sendmsg, s_sleep/s_nop, hardware registers
+ * (s_getreg/s_setreg), s_round_mode/s_denorm_mode.
+ */
+#include <fenv.h>
+
+#include "emu/core/emu_int.h"
+#include "emu/core/exec.h"
+#include "emu/core/ops.h"
+
+static void branch(emu_wave *w, const emu_inst *in)
+{
+    w->pc = in->pc + in->size + (int64_t)(int16_t)in->imm * 4;
+}
+
+void emu_s_branch(emu_wave *w, const emu_inst *in)
+{
+    branch(w, in);
+}
+
+/* s_cbranch_*: param 0 scc0, 1 scc1, 2 vccz, 3 vccnz, 4 execz, 5 execnz */
+void emu_s_cbranch(emu_wave *w, const emu_inst *in)
+{
+    uint64_t vcc = w->s[EMU_VCC] | (w->nl == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0);
+    int t;
+    switch (in->param) {
+    case 0:
+        t = w->scc == 0;
+        break;
+    case 1:
+        t = w->scc != 0;
+        break;
+    case 2:
+        t = vcc == 0;
+        break;
+    case 3:
+        t = vcc != 0;
+        break;
+    case 4:
+        t = emu_exec(w) == 0;
+        break;
+    default:
+        t = emu_exec(w) != 0;
+        break;
+    }
+    if (t)
+        branch(w, in);
+}
+
+void emu_s_endpgm(emu_wave *w, const emu_inst *in)
+{
+    (void)in;
+    w->state = EMU_W_DONE;
+    w->stop = 1;
+}
+
+void emu_s_barrier(emu_wave *w, const emu_inst *in)
+{
+    (void)in;
+    if (w->wg->nwaves > 1) {
+        w->state = EMU_W_BARRIER;
+        w->stop = 1;
+    }
+}
+
+void emu_s_nop(emu_wave *w, const emu_inst *in)
+{
+    (void)w;
+    (void)in;
+}
+
+void emu_s_sleep(emu_wave *w, const emu_inst *in)
+{
+    w->cycles += 64u * (unsigned)(in->imm & 0x7f);
+}
+
+/* s_waitcnt simm16 (gfx11: vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]). */
+void emu_s_waitcnt(emu_wave *w, const emu_inst *in)
+{
+    unsigned s = (unsigned)in->imm & 0xffff;
+    unsigned vm = (s >> 10) & 63, lgkm = (s >> 4) & 63;
+    if (in->src[0].kind == EMU_K_SGPR)
+        (void)0;
+    emu_cycle_wait(w, vm, lgkm);
+}
+/* s_waitcnt_{vmcnt,vscnt,lgkmcnt,expcnt} sdst, simm16: param 0 vm, 1 vs, 2 lgkm, 3 exp */
+void emu_s_waitcnt_k(emu_wave *w, const emu_inst *in)
+{
+    unsigned n = ((unsigned)in->imm & 0xffff) + emu_s32(w, &in->sdst);
+    if (in->param == 0 || in->param == 1)
+        emu_cycle_wait(w, n > 63 ? 63 : n, 64);
+    else if (in->param == 2)
+        emu_cycle_wait(w, 64, n > 63 ? 63 : n);
+}
+
+/* s_sendmsg: MSG_DEALLOC_VGPRS (3) and the rest are accepted and ignored (no GPU state). */
+void emu_s_sendmsg(emu_wave *w, const emu_inst *in)
+{
+    (void)w;
+    (void)in;
+}
+
+/* s_trap: report it as an unimplemented trap (no trap handler). */
+void emu_s_trap(emu_wave *w, const emu_inst *in)
+{
+    emu_fault(w, in, RDX_EMU_FAULT_UNIMPLEMENTED, 0, 0, 0, "s_trap without a trap handler");
+}
+
+void emu_apply_round(emu_wave *w)
+{
+    static const int modes[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
+    if ((unsigned)fegetround() != (unsigned)modes[w->mode & 3])
+        fesetround(modes[w->mode & 3]);
+}
+
+void emu_s_round_mode(emu_wave *w, const emu_inst *in)
+{
+    w->mode = (w->mode & ~0xfu) | ((unsigned)in->imm & 0xf);
+    emu_apply_round(w);
+}
+void emu_s_denorm_mode(emu_wave *w, const emu_inst *in)
+{
+    w->mode = (w->mode & ~0xf0u) | (((unsigned)in->imm & 0xf) << 4);
+}
+
+/* Hardware registers a kernel can read (ids from rdna3.json "hwreg"). */
+static uint32_t hwreg_read(emu_wave *w, unsigned id)
+{
+    switch (id) {
+    case 1: /* MODE */
+        return w->mode;
+    case 2: /* STATUS: SCC bit 0, EXECZ bit 9, VCCZ bit 10, IN_BARRIER 11 ... */
+        return w->scc | (emu_exec(w) == 0) << 9 | (w->s[EMU_VCC] == 0) << 10 | 1u << 13 |
+               (w->nl == 64) << 29 /* wave64 flag */;
+    case 3:
+        return w->trapsts;
+    case 5: /* GPR_ALLOC: vgpr base/size, sgpr */
+        return ((w->wk->ctx->nvgpr / 8 - 1) & 0xff) << 12;
+    case 6: /* LDS_ALLOC: size in 256-byte blocks at bits 12..20 */
+        return ((w->wg->lds_size + 255) / 256) << 12;
+    case 23: /* HW_ID1: wave id [4:0], simd [9:8], wgp [13:10], sa [16], se [20:18] */
+        return w->id & 31;
+    case 24: /* HW_ID2 */
+        return 0;
+    case 29: /* SHADER_CYCLES */
+        return (uint32_t)(w->cycles & 0xfffff);
+    default:
+        return 0;
+    }
+}
+
+static void hwreg_write(emu_wave *w, unsigned id, uint32_t v, uint32_t mask)
+{
+    if (id == 1) {
+        w->mode = (w->mode & ~mask) | (v & mask);
+        emu_apply_round(w);
+    } else if (id == 3) {
+        w->trapsts = (w->trapsts & ~mask) | (v & mask);
+    }
+}
+
+void emu_s_getreg_b32(emu_wave *w, const emu_inst *in)
+{
+    unsigned s = (unsigned)in->imm & 0xffff;
+    unsigned id = s & 63, off = (s >> 6) & 31, size = ((s >> 11) & 31) + 1;
+    uint32_t v = hwreg_read(w, id) >> off;
+    if (size < 32)
+        v &= (1u << size) - 1;
+    emu_swrite32(w, &in->sdst, v);
+}
+
+/* s_setreg_b32 hwreg, sdst / s_setreg_imm32_b32 hwreg, literal */
+void emu_s_setreg_b32(emu_wave *w, const emu_inst *in)
+{
+    unsigned s = (unsigned)in->imm & 0xffff;
+    unsigned id = s & 63, off = (s >> 6) & 31, size = ((s >> 11) & 31) + 1;
+    uint32_t val = emu_s32(w, &in->sdst); /* an SGPR, or the literal of s_setreg_imm32 */
+    uint32_t mask = (size >= 32 ? 0xffffffffu : ((1u << size) - 1)) << off;
+    hwreg_write(w, id, val << off, mask);
+}

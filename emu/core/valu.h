@@ -1,0 +1,181 @@
+/*
+ * emu/core/valu.h — operand access for the VALU semantics files: sources
+ * with float input modifiers and denormal flushing, results with clamp,
+ * output modifier and flushing, written under the lane write mask.  Every
+ * handler works on whole waves with plain per-lane loops.
+ */
+#ifndef RDX_EMU_CORE_VALU_H
+#define RDX_EMU_CORE_VALU_H
+
+#include <math.h>
+
+#include "emu/core/emu_int.h"
+#include "emu/core/fp.h"
+#include "emu/core/ops.h"
+
+#define NL    (w->nl)
+#define LANES for (unsigned l = 0; l < NL; l++)
+
+/* Raw 32-bit source i. */
+static inline const uint32_t *vsrc(emu_wave *w, const emu_inst *in, int i, uint32_t *tmp)
+{
+    return emu_v32(w, &in->src[i], tmp);
+}
+
+/* f32 source i with abs/neg applied and input denormals flushed per MODE. */
+static inline void vsrcf(emu_wave *w, const emu_inst *in, int i, float *out)
+{
+    uint32_t tmp[EMU_MAX_LANES];
+    const uint32_t *p = emu_v32(w, &in->src[i], tmp);
+    uint32_t clr = (in->abs >> i & 1) ? 0x7fffffffu : 0xffffffffu;
+    uint32_t flip = (in->neg >> i & 1) ? 0x80000000u : 0;
+    if (!(emu_denorm32(w) & 1)) {
+        LANES
+        {
+            uint32_t u = f32_flush(p[l]);
+            out[l] = f32_of((u & clr) ^ flip);
+        }
+    } else {
+        LANES
+        out[l] = f32_of((p[l] & clr) ^ flip);
+    }
+}
+
+/* f64 source i with modifiers. */
+static inline void vsrcd(emu_wave *w, const emu_inst *in, int i, double *out)
+{
+    uint64_t tmp[EMU_MAX_LANES];
+    emu_v64(w, &in->src[i], tmp);
+    uint64_t clr = (in->abs >> i & 1) ? 0x7fffffffffffffffull : ~0ull;
+    uint64_t flip = (in->neg >> i & 1) ? 0x8000000000000000ull : 0;
+    int fl = !(emu_denorm64(w) & 1);
+    LANES
+    {
+        uint64_t u = fl ? f64_flush(tmp[l]) : tmp[l];
+        out[l] = f64_of((u & clr) ^ flip);
+    }
+}
+
+/* f16 source i (low half, or high half for .h / op_sel) as float, with modifiers. */
+static inline void vsrch(emu_wave *w, const emu_inst *in, int i, float *out)
+{
+    uint32_t tmp[EMU_MAX_LANES];
+    const uint32_t *p = emu_v32(w, &in->src[i], tmp);
+    uint16_t clr = (in->abs >> i & 1) ? 0x7fff : 0xffff;
+    uint16_t flip = (in->neg >> i & 1) ? 0x8000 : 0;
+    int fl = !(emu_denorm64(w) & 1);
+    LANES
+    {
+        uint16_t h = (uint16_t)p[l];
+        if (fl)
+            h = f16_flush(h);
+        out[l] = f16_to_f32((uint16_t)((h & clr) ^ flip));
+    }
+}
+
+static inline float omod_clamp(const emu_wave *w, const emu_inst *in, float r)
+{
+    switch (in->omod) {
+    case 1:
+        r *= 2.0f;
+        break;
+    case 2:
+        r *= 4.0f;
+        break;
+    case 3:
+        r *= 0.5f;
+        break;
+    default:
+        break;
+    }
+    if (in->clamp) {
+        if (r != r)
+            r = emu_dx10(w) ? 0.0f : r;
+        else
+            r = r < 0.0f ? 0.0f : r > 1.0f ? 1.0f : r;
+    }
+    return r;
+}
+
+/* Write f32 results: omod, clamp, output flush, canonical NaN, write mask. */
+static inline void vdstf(emu_wave *w, const emu_inst *in, const float *r)
+{
+    uint32_t out[EMU_MAX_LANES];
+    int fl = !(emu_denorm32(w) & 2);
+    if (in->omod || in->clamp) {
+        LANES
+        out[l] = u32_of(omod_clamp(w, in, r[l]));
+    } else {
+        LANES
+        out[l] = u32_of(r[l]);
+    }
+    if (fl) {
+        LANES
+        out[l] = f32_flush(out[l]);
+    }
+    emu_vwrite32(w, &in->dst, out);
+}
+
+static inline void vdstd(emu_wave *w, const emu_inst *in, const double *r)
+{
+    uint64_t out[EMU_MAX_LANES];
+    int fl = !(emu_denorm64(w) & 2);
+    LANES
+    {
+        double x = r[l];
+        if (in->omod == 1)
+            x *= 2.0;
+        else if (in->omod == 2)
+            x *= 4.0;
+        else if (in->omod == 3)
+            x *= 0.5;
+        if (in->clamp)
+            x = x != x ? (emu_dx10(w) ? 0.0 : x) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+        out[l] = u64_of(x);
+        if (fl)
+            out[l] = f64_flush(out[l]);
+    }
+    emu_vwrite64(w, &in->dst, out);
+}
+
+/* Write f16 results (rounded per MODE round bits [3:2]) to the dst half. */
+static inline void vdsth(emu_wave *w, const emu_inst *in, const float *r)
+{
+    uint32_t out[EMU_MAX_LANES];
+    unsigned rm = (w->mode >> 2) & 3;
+    int fl = !(emu_denorm64(w) & 2);
+    LANES
+    {
+        uint16_t h = f32_to_f16_rm(omod_clamp(w, in, r[l]), rm);
+        out[l] = fl ? f16_flush(h) : h;
+    }
+    emu_vwrite16(w, &in->dst, out, 0);
+}
+
+/* Integer results. */
+static inline void vdst(emu_wave *w, const emu_inst *in, const uint32_t *r)
+{
+    emu_vwrite32(w, &in->dst, r);
+}
+
+static inline void vdst16(emu_wave *w, const emu_inst *in, const uint32_t *r)
+{
+    emu_vwrite16(w, &in->dst, r, 0);
+}
+
+/* Lane mask results of compares / carries: bit per lane, inactive lanes 0. */
+static inline void sdst_mask(emu_wave *w, const emu_inst *in, uint64_t m)
+{
+    emu_swrite_mask(w, &in->sdst, m & emu_wm_bits(w));
+}
+
+/* 16-bit integer source as uint32 (low 16 bits meaningful). */
+static inline void vsrc16(emu_wave *w, const emu_inst *in, int i, uint32_t *out)
+{
+    uint32_t tmp[EMU_MAX_LANES];
+    const uint32_t *p = emu_v32(w, &in->src[i], tmp);
+    LANES
+    out[l] = p[l] & 0xffff;
+}
+
+#endif /* RDX_EMU_CORE_VALU_H */

@@ -1,0 +1,176 @@
+/*
+ * emu/core/valu_f16.c — 16-bit float VALU ops.  Sources are widened to f32
+ * (exact), the operation is done in f32/f64 and rounded once to f16 with
+ * the MODE f16 rounding mode; the result goes to the destination half
+ * (the other half is preserved, as gfx11 16-bit ops do).
+ */
+#include "emu/core/valu.h"
+
+#define H2(NAME, EXPR)                                              \
+    void NAME(emu_wave *w, const emu_inst *in)                      \
+    {                                                               \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrch(w, in, 0, a);                                         \
+        vsrch(w, in, 1, b);                                         \
+        LANES                                                       \
+        {                                                           \
+            float x = a[l], y = b[l];                               \
+            r[l] = (EXPR);                                          \
+        }                                                           \
+        vdsth(w, in, r);                                            \
+    }
+#define H1(NAME, EXPR)                            \
+    void NAME(emu_wave *w, const emu_inst *in)    \
+    {                                             \
+        float a[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrch(w, in, 0, a);                       \
+        LANES                                     \
+        {                                         \
+            float x = a[l];                       \
+            r[l] = (EXPR);                        \
+        }                                         \
+        vdsth(w, in, r);                          \
+    }
+#define H3(NAME, EXPR)                                                                \
+    void NAME(emu_wave *w, const emu_inst *in)                                        \
+    {                                                                                 \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrch(w, in, 0, a);                                                           \
+        vsrch(w, in, 1, b);                                                           \
+        vsrch(w, in, 2, c);                                                           \
+        LANES                                                                         \
+        {                                                                             \
+            float x = a[l], y = b[l], z = c[l];                                       \
+            r[l] = (EXPR);                                                            \
+        }                                                                             \
+        vdsth(w, in, r);                                                              \
+    }
+
+static inline float hmin(float x, float y)
+{
+    return f32_of(f32_min_hw(u32_of(x), u32_of(y), 0));
+}
+static inline float hmax(float x, float y)
+{
+    return f32_of(f32_max_hw(u32_of(x), u32_of(y), 0));
+}
+static inline float hmed3(float x, float y, float z)
+{
+    if (x != x || y != y || z != z)
+        return hmin(hmin(x, y), z);
+    return hmax(hmin(x, y), hmin(hmax(x, y), z));
+}
+static inline float hfma(float x, float y, float z)
+{
+    return (float)fma((double)x, (double)y, (double)z);
+}
+static float hsin(float x)
+{
+    return isinf(x) || x != x ? NAN
+                              : (float)sin(((double)x - nearbyint((double)x)) * 6.283185307179586);
+}
+static float hcos(float x)
+{
+    return isinf(x) || x != x ? NAN
+                              : (float)cos(((double)x - nearbyint((double)x)) * 6.283185307179586);
+}
+static float hfrexp_mant(float x)
+{
+    int e;
+    return isinf(x) || x != x ? x : frexpf(x, &e);
+}
+
+H2(emu_v_add_f16, x + y)
+H2(emu_v_sub_f16, x - y)
+H2(emu_v_subrev_f16, y - x)
+H2(emu_v_mul_f16, x *y)
+H2(emu_v_max_f16, hmax(x, y))
+H2(emu_v_min_f16, hmin(x, y))
+H3(emu_v_fma_f16, hfma(x, y, z))
+H3(emu_v_min3_f16, hmin(hmin(x, y), z))
+H3(emu_v_max3_f16, hmax(hmax(x, y), z))
+H3(emu_v_med3_f16, hmed3(x, y, z))
+H3(emu_v_minmax_f16, hmax(hmin(x, y), z))
+H3(emu_v_maxmin_f16, hmin(hmax(x, y), z))
+H1(emu_v_rcp_f16, 1.0f / x)
+H1(emu_v_sqrt_f16, sqrtf(x))
+H1(emu_v_rsq_f16, 1.0f / sqrtf(x))
+H1(emu_v_log_f16, log2f(x))
+H1(emu_v_exp_f16, exp2f(x))
+H1(emu_v_floor_f16, floorf(x))
+H1(emu_v_ceil_f16, ceilf(x))
+H1(emu_v_trunc_f16, truncf(x))
+H1(emu_v_rndne_f16, rintf(x))
+H1(emu_v_fract_f16, isinf(x) ? (x != x ? x : 0.0f * x) : fminf(x - floorf(x), 0x1.ffcp-1f))
+H1(emu_v_sin_f16, hsin(x))
+H1(emu_v_cos_f16, hcos(x))
+H1(emu_v_frexp_mant_f16, hfrexp_mant(x))
+
+void emu_v_fmac_f16(emu_wave *w, const emu_inst *in)
+{
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    vsrch(w, in, 0, a);
+    vsrch(w, in, 1, b);
+    uint32_t tmp[EMU_MAX_LANES];
+    const uint32_t *d = emu_v32(w, &in->dst, tmp);
+    LANES
+    r[l] = hfma(a[l], b[l], f16_to_f32((uint16_t)d[l]));
+    vdsth(w, in, r);
+}
+
+void emu_v_ldexp_f16(emu_wave *w, const emu_inst *in)
+{
+    float a[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    uint32_t tb[EMU_MAX_LANES];
+    vsrch(w, in, 0, a);
+    const uint32_t *b = vsrc(w, in, 1, tb);
+    LANES
+    {
+        int32_t e = (int16_t)b[l];
+        e = e < -100 ? -100 : e > 100 ? 100 : e;
+        r[l] = ldexpf(a[l], e);
+    }
+    vdsth(w, in, r);
+}
+
+void emu_v_frexp_exp_i16_f16(emu_wave *w, const emu_inst *in)
+{
+    float a[EMU_MAX_LANES];
+    uint32_t r[EMU_MAX_LANES];
+    vsrch(w, in, 0, a);
+    LANES
+    {
+        int e = 0;
+        if (!isinf(a[l]) && a[l] == a[l])
+            frexpf(a[l], &e);
+        r[l] = (uint32_t)e & 0xffff;
+    }
+    vdst16(w, in, r);
+}
+
+void emu_v_div_fixup_f16(emu_wave *w, const emu_inst *in)
+{
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    vsrch(w, in, 0, a);
+    vsrch(w, in, 1, b);
+    vsrch(w, in, 2, c);
+    LANES
+    {
+        float s0 = a[l], s1 = b[l], s2 = c[l], d;
+        int sign = signbit(s1) != signbit(s2);
+        if (s2 != s2)
+            d = s2;
+        else if (s1 != s1)
+            d = s1;
+        else if ((s1 == 0.0f && s2 == 0.0f) || (isinf(s1) && isinf(s2)))
+            d = NAN;
+        else if (s1 == 0.0f || isinf(s2))
+            d = sign ? -INFINITY : INFINITY;
+        else if (isinf(s1) || s2 == 0.0f)
+            d = sign ? -0.0f : 0.0f;
+        else
+            d = sign ? -fabsf(s0) : fabsf(s0);
+        r[l] = d;
+    }
+    vdsth(w, in, r);
+}

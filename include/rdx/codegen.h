@@ -1,0 +1,135 @@
+/*
+ * rdx/codegen.h — compiling UOp graphs to RDNA3 machine code.
+ *
+ * The BACK END (this block): a kernel-form graph (docs/codegen-kernel-form.md)
+ * goes through instruction selection, linearize, the register plan and render
+ * into an AMDGPU code object (one kernel, gfx1100, wave32).  The front end
+ * (callify, rangeify, optimize, expand) has its own header,
+ * rdx/codegen_front.h.  See docs/codegen-backend.md.
+ *
+ *   rdx_codegen_kernel *k;
+ *   if (rdx_codegen_compile(ctx, sink, NULL, &k)) puts(rdx_error_message());
+ *   // k->code_object / k->code_object_size: the ELF; k->args: kernarg layout
+ *   uint32_t grid[3], wg[3];
+ *   rdx_codegen_launch(k, var_values, nvars, grid, wg);
+ *   rdx_codegen_kernel_free(k);
+ */
+#ifndef RDX_CODEGEN_H
+#define RDX_CODEGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/ir.h>
+#include <rdx/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------- back end (cg-back) */
+
+/* Printable stages: X(NAME, "name"). */
+#define RDX_CG_STAGE_LIST(X) \
+    X(ISEL, "isel")          \
+    X(LINEAR, "linear")      \
+    X(REGALLOC, "regalloc")  \
+    X(ASM, "asm")
+
+typedef enum rdx_codegen_stage {
+#define RDX_CG_STAGE_ENUM_(n, s) RDX_CG_STAGE_##n,
+    RDX_CG_STAGE_LIST(RDX_CG_STAGE_ENUM_)
+#undef RDX_CG_STAGE_ENUM_
+        RDX_CG_STAGE_COUNT
+} rdx_codegen_stage;
+
+/* Name of a stage ("isel"); "?" when out of range. */
+const char *rdx_codegen_stage_name(rdx_codegen_stage s);
+/* Stage by name; -1 when unknown. */
+int rdx_codegen_stage_find(const char *name);
+
+/* Compile options (zero-initialise; every field has a default). */
+typedef struct rdx_codegen_options {
+    const char *target;   /* NULL = "gfx1100" (the only target so far) */
+    const char *name;     /* kernel symbol; NULL = "kernel" */
+    uint32_t wg_size;     /* workgroup size for idx / GLOBAL dimensions; 0 = 256 */
+    unsigned keep_stages; /* bit (1 << RDX_CG_STAGE_*) keeps that stage's text */
+} rdx_codegen_options;
+
+/* What a kernel argument is. */
+typedef enum rdx_codegen_argkind {
+    RDX_CG_ARG_BUFFER, /* global pointer (PARAM addr=global): 8 bytes */
+    RDX_CG_ARG_VALUE,  /* scalar PARAM by value */
+    RDX_CG_ARG_VAR     /* DEFINE_VAR (int32 or int64) */
+} rdx_codegen_argkind;
+
+typedef struct rdx_codegen_arg {
+    rdx_codegen_argkind kind;
+    int64_t slot;        /* PARAM slot (buffers, values); -1 for vars */
+    const char *name;    /* DEFINE_VAR name (vars), NULL otherwise */
+    rdx_dtype dtype;     /* element dtype (buffers), value dtype (values), int32/int64 (vars) */
+    uint32_t offset;     /* byte offset in the kernarg segment */
+    uint32_t size;       /* bytes */
+    const rdx_uop *node; /* the PARAM / DEFINE_VAR */
+} rdx_codegen_arg;
+
+/* One dispatch dimension: grid = bound (work-items) in that dimension. */
+typedef struct rdx_codegen_dim {
+    const rdx_uop *grid; /* index expression of DEFINE_VARs / CONST: work-items */
+    uint32_t wg;         /* workgroup size */
+} rdx_codegen_dim;
+
+/* A compiled kernel.  Read-only for users; free with rdx_codegen_kernel_free. */
+typedef struct rdx_codegen_kernel {
+    uint8_t *code_object; /* ELF bytes (malloc'd, owned) */
+    size_t code_object_size;
+    rdx_codegen_arg *args; /* in kernarg order */
+    size_t nargs;
+    uint32_t kernarg_size;
+    uint32_t lds_size;
+    uint32_t num_sgprs, num_vgprs, code_size;
+    unsigned ndims; /* dispatch dimensions used (1..3) */
+    rdx_codegen_dim dims[3];
+    char *stage_text[RDX_CG_STAGE_COUNT]; /* kept stages (options.keep_stages), else NULL */
+} rdx_codegen_kernel;
+
+/*
+ * Compile the kernel-form graph under `sink` (a SINK, see
+ * docs/codegen-kernel-form.md) into a code object.  New helper nodes are
+ * built in ctx.  Errors: RDX_ERR_UNSUPPORTED naming the node, op and dtype the
+ * back end cannot lower; RDX_ERR_INVALID for graphs outside the kernel form
+ * (message says which rule); RDX_ERR_RANGE when registers run out;
+ * RDX_ERR_NOMEM.  On success *out is owned by the caller.
+ */
+rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
+                               const rdx_codegen_options *opts, rdx_codegen_kernel **out);
+
+/*
+ * Launch geometry for the DEFINE_VAR values vals[0..nvals) (in the order of
+ * the kernel's RDX_CG_ARG_VAR arguments): grid[] in work-items (HSA
+ * semantics: a last partial workgroup is fine) and wg[] workgroup sizes; unused
+ * dimensions are 1.  RDX_ERR_INVALID when nvals differs from the number of
+ * vars or a grid size is < 1 or > 2^32-1.
+ */
+rdx_status rdx_codegen_launch(const rdx_codegen_kernel *k, const int64_t *vals, size_t nvals,
+                              uint32_t grid[3], uint32_t wg[3]);
+
+/*
+ * Write the kernarg segment: buffer arguments take ptrs[slot], value
+ * arguments values[slot] (bits: integers sign-/zero-extended, floats as
+ * IEEE bits of their dtype in the low bytes), vars vals[k].  `out` has
+ * k->kernarg_size bytes.
+ */
+void rdx_codegen_pack_args(const rdx_codegen_kernel *k, const uint64_t *ptrs,
+                           const uint64_t *values, const int64_t *vals, void *out);
+
+/* Free a kernel (NULL is a no-op). */
+void rdx_codegen_kernel_free(rdx_codegen_kernel *k);
+
+/* ---------------------------------------------- end of back end (cg-back) */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_CODEGEN_H */

@@ -1,0 +1,226 @@
+/*
+ * rdx/emu.h — the RDNA3 (gfx1100) wave emulator.
+ *
+ * An emulator instance runs compute dispatches of RDNA3 machine code on the
+ * host.  GPU virtual addresses are host addresses: a kernel can only touch
+ * memory the caller registered with rdx_emu_map (plus its own LDS and
+ * scratch); any other access stops the dispatch with a VM-fault report.
+ * Faults, unimplemented instructions and hangs (instruction budget) are
+ * reported through rdx_status RDX_ERR_FAULT / RDX_ERR_UNSUPPORTED /
+ * RDX_ERR_TIMEOUT with a message (rdx_error_message()) and a structured
+ * rdx_emu_fault (rdx_emu_last_fault); the host never crashes and the
+ * instance stays usable.
+ *
+ * Workgroups of a dispatch run on a pool of host threads (default: all
+ * cores); the waves of one workgroup run interleaved on one thread with
+ * hardware barrier semantics, so results of race-free kernels are
+ * deterministic.  See docs/emu.md for the initial wave state, the fault
+ * reports and the cycle model.
+ */
+#ifndef RDX_EMU_H
+#define RDX_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An emulator instance (opaque).  Not safe for concurrent dispatches. */
+typedef struct rdx_emu rdx_emu;
+
+/* Access rights of a registered memory range. */
+enum {
+    RDX_EMU_READ = 1u,
+    RDX_EMU_WRITE = 2u,
+    RDX_EMU_RW = 3u,
+};
+
+/*
+ * Create an emulator for `target` ("gfx1100"; NULL means "gfx1100").
+ * Returns RDX_ERR_UNSUPPORTED for other targets, RDX_ERR_NOMEM.  Free with
+ * rdx_emu_destroy.
+ */
+rdx_status rdx_emu_create(const char *target, rdx_emu **out);
+
+/* Destroy an emulator (NULL is ignored).  Registered host memory is not touched. */
+void rdx_emu_destroy(rdx_emu *emu);
+
+/*
+ * Register host memory [addr, addr+size) as GPU-accessible with `access`
+ * (RDX_EMU_READ/WRITE).  The caller keeps ownership; the memory must stay
+ * valid while registered.  Overlapping an existing range is RDX_ERR_INVALID.
+ */
+rdx_status rdx_emu_map(rdx_emu *emu, uint64_t addr, uint64_t size, unsigned access);
+
+/* Remove the range that starts at `addr`; RDX_ERR_NOT_FOUND if none does. */
+rdx_status rdx_emu_unmap(rdx_emu *emu, uint64_t addr);
+
+/* Number of host threads for workgroups; 0 = all online cores (default). */
+void rdx_emu_set_threads(rdx_emu *emu, unsigned threads);
+
+/* Register-level description of one dispatch (zero-initialise, then fill). */
+typedef struct rdx_emu_dispatch {
+    uint64_t code;                 /* address of the first instruction */
+    uint32_t rsrc1, rsrc2, rsrc3;  /* COMPUTE_PGM_RSRC1/2/3 */
+    uint16_t code_properties;      /* kernel descriptor kernel_code_properties (user SGPR enables,
+                                      bit 10 = wave32) */
+    uint32_t grid[3];              /* grid size in work-items (0 is taken as 1) */
+    uint32_t wg[3];                /* workgroup size in work-items (0 is taken as 1) */
+    uint64_t kernarg;              /* kernarg segment address */
+    uint32_t group_segment_size;   /* static LDS bytes (descriptor) */
+    uint32_t dynamic_lds_size;     /* LDS bytes added by the dispatch */
+    uint32_t private_segment_size; /* scratch bytes per lane */
+    uint64_t dispatch_ptr;         /* value of the dispatch-packet SGPR pair when enabled */
+    uint64_t queue_ptr;            /* value of the queue SGPR pair when enabled */
+    uint64_t dispatch_id;          /* value of the dispatch-id SGPR pair when enabled */
+    /* Explicit user SGPR values: when user_sgpr_count > 0 these are loaded into
+       s0.. instead of the values derived from code_properties. */
+    uint32_t user_sgpr[16];
+    uint32_t user_sgpr_count;
+    uint64_t budget; /* max wave-instructions per wave; 0 = default (2e8) */
+} rdx_emu_dispatch;
+
+/*
+ * Fill `d` from a 64-byte AMDHSA kernel descriptor at host address `kd`
+ * (kernel entry = kd + kernel_code_entry_byte_offset; rsrc1/2/3, the
+ * code-properties enables, group and private segment sizes).  Grid,
+ * workgroup size and kernarg are left for the caller.  RDX_ERR_INVALID on
+ * a NULL argument.
+ */
+rdx_status rdx_emu_dispatch_from_descriptor(rdx_emu_dispatch *d, const void *kd);
+
+/* Counter classes of wave-instructions. */
+#define RDX_EMU_CLASS_LIST(X) \
+    X(SALU, "salu")           \
+    X(VALU, "valu")           \
+    X(TRANS, "trans")         \
+    X(VMEM, "vmem")           \
+    X(SMEM, "smem")           \
+    X(LDS, "lds")             \
+    X(BRANCH, "branch")       \
+    X(WMMA, "wmma")           \
+    X(OTHER, "other")
+
+typedef enum rdx_emu_class {
+#define RDX_EMU_CLASS_ENUM_(n, s) RDX_EMU_CLASS_##n,
+    RDX_EMU_CLASS_LIST(RDX_EMU_CLASS_ENUM_)
+#undef RDX_EMU_CLASS_ENUM_
+        RDX_EMU_CLASS_COUNT
+} rdx_emu_class;
+
+/* Name of a class ("salu", ...); "?" when out of range. */
+const char *rdx_emu_class_name(rdx_emu_class c);
+
+/* Execution count of one PC. */
+typedef struct rdx_emu_pc_count {
+    uint64_t pc;
+    uint64_t count; /* wave-instructions executed at pc */
+    uint32_t op;    /* rdx_isa op id */
+} rdx_emu_pc_count;
+
+/* Counters of the last dispatch. */
+typedef struct rdx_emu_counters {
+    uint64_t waves, workgroups;
+    uint64_t wave_insts;                    /* all wave-instructions */
+    uint64_t by_class[RDX_EMU_CLASS_COUNT]; /* wave-instructions per class */
+    uint64_t lane_ops;                      /* sum of active lanes over VALU/VMEM/LDS insts */
+    uint64_t vector_insts;                  /* VALU/VMEM/LDS insts (denominator of lane_ops) */
+    uint64_t bytes_read, bytes_written;     /* global/flat/buffer/SMEM traffic */
+    uint64_t lds_bytes;                     /* LDS bytes read + written */
+    uint64_t scratch_bytes;                 /* scratch bytes read + written */
+    uint64_t vopd;                          /* dual-issued VOPD instructions */
+    uint64_t cycles;                        /* estimated cycles (sum over waves; see docs/emu.md) */
+    uint64_t max_wave_cycles;               /* estimate of the longest wave */
+    double avg_active_lanes;                /* lane_ops / vector_insts */
+    size_t npc;                             /* entries in pcs */
+    const rdx_emu_pc_count *pcs; /* sorted by pc; owned by the emulator, valid until the next
+                                    dispatch or destroy */
+} rdx_emu_counters;
+
+/* Kinds of fault. */
+typedef enum rdx_emu_fault_kind {
+    RDX_EMU_FAULT_NONE = 0,
+    RDX_EMU_FAULT_VM,            /* global/flat/buffer/SMEM address not registered */
+    RDX_EMU_FAULT_LDS,           /* LDS access out of the workgroup's allocation */
+    RDX_EMU_FAULT_SCRATCH,       /* scratch access out of the lane's segment */
+    RDX_EMU_FAULT_INVALID_INST,  /* cannot be decoded */
+    RDX_EMU_FAULT_UNIMPLEMENTED, /* decodes, but the emulator lacks its semantics */
+    RDX_EMU_FAULT_HANG,          /* instruction budget exhausted */
+    RDX_EMU_FAULT_INVALID_DISPATCH,
+} rdx_emu_fault_kind;
+
+/* Structured report of the fault that stopped the last dispatch. */
+typedef struct rdx_emu_fault {
+    rdx_emu_fault_kind kind;
+    uint64_t pc;
+    uint8_t bytes[16]; /* raw instruction bytes at pc */
+    unsigned nbytes;
+    char inst[96];    /* mnemonic (and operands when a disassembler is available) */
+    uint64_t address; /* faulting address (VM/LDS/scratch) */
+    int write;        /* 1 = write access, 0 = read */
+    unsigned lane;    /* first faulting lane */
+    uint32_t workgroup[3];
+    unsigned wave; /* wave index inside the workgroup */
+    /* HANG: histogram of the PCs the hung workgroup's waves executed last. */
+    unsigned nhist;
+    struct {
+        uint64_t pc;
+        uint64_t count;
+    } hist[16];
+    char message[512]; /* the same text as rdx_error_message() after the dispatch */
+} rdx_emu_fault;
+
+/*
+ * Run one dispatch to completion.  Returns RDX_OK, RDX_ERR_FAULT (VM, LDS,
+ * scratch), RDX_ERR_UNSUPPORTED (invalid/unimplemented instruction),
+ * RDX_ERR_TIMEOUT (budget), RDX_ERR_INVALID (bad dispatch), RDX_ERR_NOMEM;
+ * on failure rdx_emu_last_fault describes it.  Counters are kept either way.
+ */
+rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d);
+
+/* Counters of the last dispatch (owned by emu, valid until the next run). */
+const rdx_emu_counters *rdx_emu_get_counters(const rdx_emu *emu);
+
+/* Fault of the last dispatch (kind NONE after success). */
+const rdx_emu_fault *rdx_emu_last_fault(const rdx_emu *emu);
+
+/* One memory range for rdx_emu_run_asm_ex. */
+typedef struct rdx_emu_range {
+    uint64_t addr, size;
+} rdx_emu_range;
+
+/*
+ * remu-compatible entry: run `code` (code_size bytes of gfx1100 wave32
+ * machine code at a host address) on a grid of gx*gy*gz workgroups of
+ * lx*ly*lz work-items with the kernarg pointer in s[0:1], workgroup IDs in
+ * the SGPRs remu used (X in s15 for 1D; X,Y in s14,s15 for 2D; X,Y,Z in
+ * s13..s15 for 3D, i.e. USER_SGPR_COUNT 15/14/13), thread IDs packed in v0,
+ * 64 KiB scratch per lane.  All host memory is accessible (like remu: no
+ * range checks apart from the code).  Returns 0, or a non-zero rdx_status
+ * after printing the fault message to stderr.
+ */
+int run_asm(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+            uint32_t ly, uint32_t lz, uint64_t kernarg);
+
+/*
+ * Like run_asm, with: rsrc2 (0 = remu's default above), scratch bytes per
+ * lane (0 = 64 KiB), target (NULL = "gfx1100"), user SGPR values
+ * (n_user_sgprs values loaded into s0.., replacing the kernarg pointer; 0 =
+ * kernarg in s[0:1]), and the valid memory ranges (nranges == 0: all host
+ * memory accessible; otherwise only these ranges plus the code).  Returns 0
+ * or a non-zero rdx_status; the message is in rdx_error_message().
+ */
+int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz,
+                       uint32_t lx, uint32_t ly, uint32_t lz, uint64_t kernarg, uint32_t rsrc2,
+                       uint32_t scratch_per_lane, const char *target, const uint32_t *user_sgprs,
+                       uint32_t n_user_sgprs, const rdx_emu_range *ranges, uint32_t nranges);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_EMU_H */

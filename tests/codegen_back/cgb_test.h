@@ -1,0 +1,36 @@
+/*
+ * tests/codegen_back/cgb_test.h — shared helpers of the codegen back-end suite:
+ * compile a kernel-form graph and run it on the wave emulator.
+ */
+#ifndef RDX_TESTS_CGB_TEST_H
+#define RDX_TESTS_CGB_TEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/codegen.h>
+#include <rdx/ir.h>
+
+#include "tests/harness/harness.h"
+
+/* Parse a file of tests/data/codegen into ctx; returns its single root (a SINK). */
+const rdx_uop *cgb_parse_file(rdx_ir_ctx *ctx, const char *name);
+const rdx_uop *cgb_parse_text(rdx_ir_ctx *ctx, const char *text);
+
+/*
+ * Compile `sink` and run it once on the emulator: bufs[slot] are the global
+ * buffers (host memory of sizes[slot] bytes, registered read/write), values[slot]
+ * the raw bits of value parameters, vars the DEFINE_VAR values (kernel order).
+ * The kernel is freed unless kout is given.  RDX_OK or the failure (message
+ * recorded).
+ */
+rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, void **bufs,
+                   const size_t *sizes, const uint64_t *values, const int64_t *vars, size_t nvars,
+                   rdx_codegen_kernel **kout);
+
+/* Suites */
+TCase *cgb_tcase_examples(void);
+TCase *cgb_tcase_alu(void);
+TCase *cgb_tcase_tools(void);
+
+#endif

@@ -1,0 +1,11 @@
+/* tests/codegen_back/check_codegen_back.c — the codegen back-end suite. */
+#include "tests/codegen_back/cgb_test.h"
+
+int main(void)
+{
+    Suite *s = suite_create("codegen_back");
+    suite_add_tcase(s, cgb_tcase_examples());
+    suite_add_tcase(s, cgb_tcase_alu());
+    suite_add_tcase(s, cgb_tcase_tools());
+    return rdx_test_main(s);
+}

@@ -1,0 +1,216 @@
+/*
+ * tests/codegen_back/tools_test.c — the produced code objects against LLVM's
+ * tools (llvm-objdump disassembles every instruction, in the order the back
+ * end printed them; llvm-readelf finds the descriptor symbol and metadata),
+ * the `rdx kernel` command, and compile-time errors for input the back end
+ * cannot lower.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tests/codegen_back/cgb_test.h"
+#include "util/error.h"
+
+static const char *const examples[] = { "add.uop",    "saxpy.uop", "sum.uop",
+                                        "matmul.uop", "gated.uop", "lds_reduce.uop" };
+
+/* Mnemonics of instruction lines, _e32/_e64 suffixes dropped, joined by spaces. */
+static char *mnemonics(const char *text, int objdump)
+{
+    size_t cap = strlen(text) + 1, n = 0;
+    char *out = malloc(cap);
+    const char *p = text;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        const char *q = p;
+        while (q < p + len && (*q == ' ' || *q == '\t'))
+            q++;
+        int is_inst = q > p && q < p + len && ((*q >= 'a' && *q <= 'z')) &&
+                      (!objdump || memmem(p, len, "//", 2));
+        if (is_inst) {
+            const char *e = q;
+            while (e < p + len && *e != ' ' && *e != '\t')
+                e++;
+            size_t w = (size_t)(e - q);
+            if (w > 4 && (!strncmp(e - 4, "_e64", 4) || !strncmp(e - 4, "_e32", 4)))
+                w -= 4;
+            memcpy(out + n, q, w);
+            n += w;
+            out[n++] = ' ';
+        }
+        p += len + (eol ? 1 : 0);
+    }
+    out[n] = 0;
+    return out;
+}
+
+START_TEST(objdump_agrees)
+{
+    const char *objdump = rdx_test_llvm_tool("llvm-objdump");
+    ck_assert_ptr_nonnull(objdump);
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *sink = cgb_parse_file(ctx, examples[_i]);
+    rdx_codegen_options o;
+    memset(&o, 0, sizeof o);
+    o.keep_stages = 1u << RDX_CG_STAGE_ASM;
+    o.name = "kern";
+    rdx_codegen_kernel *k;
+    ck_assert_msg(!rdx_codegen_compile(ctx, sink, &o, &k), "%s", rdx_error_message());
+    char *path = rdx_test_tmp_path(examples[_i]);
+    rdx_test_write_file(path, k->code_object, k->code_object_size);
+    const char *argv[] = { objdump, "-d", "--mcpu=gfx1100", path, NULL };
+    rdx_test_proc pr;
+    rdx_test_run(argv, NULL, 0, &pr);
+    ck_assert_msg(pr.status == 0, "llvm-objdump failed: %s", pr.err);
+    ck_assert_msg(!strstr(pr.out, "<unknown>") && !strstr(pr.out, "invalid"), "%s", pr.out);
+    char *a = mnemonics(pr.out, 1), *b = mnemonics(k->stage_text[RDX_CG_STAGE_ASM], 0);
+    ck_assert_msg(!strcmp(a, b), "llvm-objdump: %s\nrdx: %s", a, b);
+    free(a), free(b);
+    rdx_test_proc_free(&pr);
+    const char *rv[] = { rdx_test_llvm_tool("llvm-readelf"), "-s", "--notes", path, NULL };
+    rdx_test_run(rv, NULL, 0, &pr);
+    ck_assert_msg(pr.status == 0, "llvm-readelf failed: %s", pr.err);
+    ck_assert_msg(strstr(pr.out, "kern.kd"), "%s", pr.out);
+    ck_assert_msg(strstr(pr.out, ".kernarg_segment_size"), "%s", pr.out);
+    ck_assert_msg(strstr(pr.out, ".vgpr_count"), "%s", pr.out);
+    ck_assert_msg(strstr(pr.out, "global_buffer"), "%s", pr.out);
+    rdx_test_proc_free(&pr);
+    free(path);
+    rdx_codegen_kernel_free(k);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
+/* Compile text; expect failure with status st and every needle in the message. */
+static void expect_error(const char *text, rdx_status st, const char *n1, const char *n2)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *sink = cgb_parse_text(ctx, text);
+    rdx_codegen_kernel *k = NULL;
+    rdx_status got = rdx_codegen_compile(ctx, sink, NULL, &k);
+    ck_assert_msg(got == st, "status %d, expected %d: %s", got, st, rdx_error_message());
+    ck_assert_ptr_null(k);
+    ck_assert_msg(strstr(rdx_error_message(), n1), "message: %s", rdx_error_message());
+    if (n2)
+        ck_assert_msg(strstr(rdx_error_message(), n2), "message: %s", rdx_error_message());
+    rdx_ir_ctx_destroy(ctx);
+}
+
+#define HEAD                                            \
+    "%n = CONST dtype=index value=64\n%sh = STACK %n\n" \
+    "%a = PARAM %sh slot=0 dtype=float32 addr=global\n" \
+    "%i = RANGE %n axis=0 type=GLOBAL\n%ia = INDEX %a, %i\n%v = LOAD %ia\n"
+#define TAIL "%st = STORE %ia, %r\n%e = END %st, %i\n%k = SINK %e\n"
+
+START_TEST(errors_name_the_problem)
+{
+    expect_error(HEAD "%s1 = STACK %n\n"
+                      "%reg = DEFINE_REG %s1 slot=0 dtype=float32\n%ir = INDEX %reg, %i\n"
+                      "%s0 = STORE %ir, %v\n%ra = AFTER %reg, %s0\n%ir2 = INDEX %ra, %i\n"
+                      "%r = LOAD %ir2\n" TAIL,
+                 RDX_ERR_UNSUPPORTED, "DEFINE_REG indexed by a non-constant", "#");
+    expect_error(HEAD "%c = CONST dtype=float32 value=2\n%w = VECTORIZE %v, %c\n"
+                      "%r = GEP %w ints=(1)\n" TAIL,
+                 RDX_ERR_UNSUPPORTED, "(GEP float32)", "not supported");
+    expect_error(HEAD "%u = CONST dtype=index value=4\n%j = RANGE %u axis=1 type=UNROLL\n"
+                      "%r = REDUCE %v, %j op=ADD axes=()\n" TAIL,
+                 RDX_ERR_UNSUPPORTED, "UNROLL", NULL);
+    expect_error("%n = CONST dtype=index value=4\n%s = SPECIAL %n str=\"blockIdx.x\"\n"
+                 "%sh = STACK %n\n%a = PARAM %sh slot=0 dtype=index addr=global\n"
+                 "%ia = INDEX %a, %s\n%st = STORE %ia, %s\n%k = SINK %st\n",
+                 RDX_ERR_UNSUPPORTED, "blockIdx.x", NULL);
+    expect_error("%n = CONST dtype=index value=20000\n%sh = STACK %n\n"
+                 "%l = DEFINE_LOCAL %sh slot=0 dtype=float32\n%z = CONST dtype=index value=0\n"
+                 "%il = INDEX %l, %z\n%c = CONST dtype=float32 value=1\n%st = STORE %il, %c\n"
+                 "%k = SINK %st\n",
+                 RDX_ERR_RANGE, "64 KiB", NULL);
+    /* a loop whose trip count differs per lane */
+    expect_error(HEAD "%ci = CAST %v dtype=int32\n%m = CONST dtype=int32 value=7\n"
+                      "%b0 = AND %ci, %m\n%b = CAST %b0 dtype=index\n"
+                      "%j = RANGE %b axis=1 type=LOOP\n%jf = CAST %j dtype=float32\n"
+                      "%r = REDUCE %jf, %j op=ADD axes=()\n" TAIL,
+                 RDX_ERR_UNSUPPORTED, "not uniform", NULL);
+    /* the root must be a SINK */
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    rdx_codegen_kernel *k = NULL;
+    ck_assert_int_eq(rdx_codegen_compile(ctx, rdx_ir_int(ctx, 3), NULL, &k), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "SINK"), "%s", rdx_error_message());
+    rdx_codegen_options o;
+    memset(&o, 0, sizeof o);
+    o.target = "gfx1201";
+    ck_assert_int_eq(rdx_codegen_compile(ctx, cgb_parse_file(ctx, "add.uop"), &o, &k),
+                     RDX_ERR_UNSUPPORTED);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
+START_TEST(cli_kernel)
+{
+    const char *rdx = rdx_test_rdx_path();
+    rdx_test_proc p;
+    const char *help[] = { rdx, "kernel", "--help", NULL };
+    ck_assert_int_eq(rdx_test_run(help, NULL, 0, &p), 0);
+    ck_assert_msg(strstr(p.out, "Usage: rdx kernel"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *bad[] = { rdx, "kernel", "-p", "nope", "tests/data/codegen/add.uop", NULL };
+    ck_assert_int_eq(rdx_test_run(bad, NULL, 0, &p), 2);
+    rdx_test_proc_free(&p);
+    const char *missing[] = { rdx, "kernel", "tests/data/codegen/missing.uop", NULL };
+    ck_assert_int_eq(rdx_test_run(missing, NULL, 0, &p), 1);
+    ck_assert_msg(strstr(p.err, "missing.uop"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    char *out = rdx_test_tmp_path("sum.co");
+    const char *ok[] = {
+        rdx, "kernel", "-p", "isel", "-p", "asm", "-o", out, "tests/data/codegen/sum.uop", NULL
+    };
+    ck_assert_int_eq(rdx_test_run(ok, NULL, 0, &p), 0);
+    ck_assert_msg(strstr(p.out, "; ---- isel") && strstr(p.out, "; ---- asm") &&
+                      strstr(p.out, "s_endpgm") && strstr(p.out, "s_cbranch_scc1"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *re[] = { rdx, "readelf", out, NULL };
+    ck_assert_int_eq(rdx_test_run(re, NULL, 0, &p), 0);
+    rdx_test_proc_free(&p);
+    free(out);
+}
+END_TEST
+
+/* Compile time of the examples (printed; the goal is well under 1 ms each). */
+START_TEST(compile_time)
+{
+    for (size_t e = 0; e < sizeof examples / sizeof examples[0]; e++) {
+        rdx_ir_ctx *ctx;
+        ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+        const rdx_uop *sink = cgb_parse_file(ctx, examples[e]);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        enum { REP = 20 };
+        for (int r = 0; r < REP; r++) {
+            rdx_codegen_kernel *k;
+            ck_assert_int_eq(rdx_codegen_compile(ctx, sink, NULL, &k), RDX_OK);
+            rdx_codegen_kernel_free(k);
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double us = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / REP;
+        printf("compile %-16s %8.1f us\n", examples[e], us);
+        rdx_ir_ctx_destroy(ctx);
+    }
+}
+END_TEST
+
+TCase *cgb_tcase_tools(void)
+{
+    TCase *tc = tcase_create("tools");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, objdump_agrees, 0, (int)(sizeof examples / sizeof examples[0]));
+    tcase_add_test(tc, errors_name_the_problem);
+    tcase_add_test(tc, cli_kernel);
+    tcase_add_test(tc, compile_time);
+    return tc;
+}

@@ -1,0 +1,175 @@
+/* tests/emu/check_api.c — API errors, initial wave state, counters and determinism. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/emu/emu_test.h"
+
+START_TEST(api_errors)
+{
+    rdx_emu *e = NULL;
+    ck_assert_int_eq(rdx_emu_create("gfx1201", &e), RDX_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(e);
+    ck_assert_msg(strstr(rdx_error_message(), "gfx1201"), "%s", rdx_error_message());
+    ck_assert_int_eq(rdx_emu_create("nonsense", &e), RDX_ERR_UNSUPPORTED);
+    ck_assert_int_eq(rdx_emu_create(NULL, NULL), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    static char mem[256];
+    ck_assert_int_eq(rdx_emu_map(e, (uint64_t)(uintptr_t)mem, 128, RDX_EMU_RW), RDX_OK);
+    ck_assert_int_eq(rdx_emu_map(e, (uint64_t)(uintptr_t)mem + 64, 128, RDX_EMU_RW),
+                     RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_map(e, 0, 0, RDX_EMU_RW), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_map(e, 0x10000, 16, 0), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_unmap(e, 0x12345), RDX_ERR_NOT_FOUND);
+    ck_assert_int_eq(rdx_emu_unmap(e, (uint64_t)(uintptr_t)mem), RDX_OK);
+    rdx_emu_dispatch d = { 0 };
+    d.wg[0] = 2048;
+    ck_assert_int_eq(rdx_emu_run(e, &d), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_INVALID_DISPATCH);
+    d.wg[0] = 64;
+    d.group_segment_size = 70000;
+    ck_assert_int_eq(rdx_emu_run(e, &d), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_run(NULL, &d), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_dispatch_from_descriptor(NULL, mem), RDX_ERR_INVALID);
+    ck_assert_str_eq(rdx_emu_class_name(RDX_EMU_CLASS_WMMA), "wmma");
+    ck_assert_str_eq(rdx_emu_class_name((rdx_emu_class)99), "?");
+    rdx_emu_destroy(e);
+    rdx_emu_destroy(NULL);
+}
+END_TEST
+
+/*
+ * Initial state per AMDGPUUsage: enabled user SGPRs in order (dispatch ptr,
+ * queue ptr, kernarg ptr, dispatch id), then workgroup IDs after
+ * USER_SGPR_COUNT, workgroup info; v0 = x | y << 10 | z << 20; EXEC = lanes
+ * of the (possibly partial) workgroup.
+ */
+START_TEST(initial_wave_state)
+{
+    size_t len;
+    uint8_t *bytes = et_assemble(
+        "s_load_b64 s[20:21], s[4:5], 0x0\n s_waitcnt lgkmcnt(0)\n"
+        "s_mul_i32 s22, s10, 3\n s_add_u32 s22, s22, s9\n s_mul_i32 s22, s22, 2\n"
+        "s_add_u32 s22, s22, s8\n s_mul_i32 s22, s22, 64\n" /* (z*3+y)*2+x groups, 64 slots */
+        "v_and_b32 v1, 0x3ff, v0\n v_bfe_u32 v2, v0, 10, 10\n v_bfe_u32 v3, v0, 20, 10\n"
+        "v_lshlrev_b32 v4, 1, v2\n v_add_nc_u32 v4, v4, v1\n v_lshlrev_b32 v5, 2, v3\n"
+        "v_add_nc_u32 v4, v4, v5\n" /* flat id in the 2x2x2 block */
+        "v_lshlrev_b32 v4, 3, v4\n v_add_nc_u32 v4, s22, v4\n v_lshlrev_b32 v4, 2, v4\n"
+        "v_mov_b32 v6, s0\n v_mov_b32 v7, s2\n v_mov_b32 v8, s6\n v_mov_b32 v9, s11\n"
+        "v_mov_b32 v10, exec_lo\n v_mov_b32 v11, v0\n v_mov_b32 v12, s7\n"
+        "global_store_b32 v4, v6, s[20:21]\n global_store_b32 v4, v7, s[20:21] offset:4\n"
+        "global_store_b32 v4, v8, s[20:21] offset:8\n global_store_b32 v4, v9, s[20:21] offset:12\n"
+        "global_store_b32 v4, v10, s[20:21] offset:16\n global_store_b32 v4, v11, s[20:21] "
+        "offset:20\n"
+        "global_store_b32 v4, v12, s[20:21] offset:24\n s_endpgm\n",
+        &len);
+    uint8_t *code = aligned_alloc(4096, 4096);
+    memset(code, 0, 4096);
+    memcpy(code, bytes, len);
+    free(bytes);
+    static uint32_t out[2 * 3 * 2 * 64 * 8];
+    memset(out, 0xff, sizeof out);
+    uint64_t karg[2] = { (uint64_t)(uintptr_t)out, 0 };
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)out, sizeof out, RDX_EMU_RW);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)karg, sizeof karg, RDX_EMU_READ);
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)code;
+    d.code_properties =
+        2 | 4 | 8 | 16 | 1u << 10; /* dispatch, queue, kernarg, dispatch id; wave32 */
+    d.rsrc2 = 8u << 1 | 1u << 7 | 1u << 8 | 1u << 9 | 1u << 10 | 2u << 11;
+    d.dispatch_ptr = 0x1111222233334444ull;
+    d.queue_ptr = 0x5555666677778888ull;
+    d.dispatch_id = 0x99;
+    d.kernarg = (uint64_t)(uintptr_t)karg;
+    d.grid[0] = 3; /* 2 groups in x: the second partial (1 of 2) */
+    d.grid[1] = 6;
+    d.grid[2] = 4;
+    d.wg[0] = d.wg[1] = d.wg[2] = 2;
+    rdx_emu_set_threads(e, 4);
+    ck_assert_msg(rdx_emu_run(e, &d) == RDX_OK, "%s", rdx_error_message());
+    const rdx_emu_counters *k = rdx_emu_get_counters(e);
+    ck_assert_uint_eq(k->workgroups, 2 * 3 * 2);
+    for (unsigned g = 0; g < 12; g++) {
+        unsigned gx = g % 2;
+        for (unsigned t = 0; t < 8; t++) {
+            unsigned x = t & 1, y = (t >> 1) & 1, z = t >> 2;
+            uint32_t *r = &out[(g * 64 + t * 8)];
+            if (gx == 1 && x == 1) { /* outside the grid: no work-item */
+                ck_assert_uint_eq(r[0], 0xffffffffu);
+                continue;
+            }
+            ck_assert_uint_eq(r[0], 0x33334444u); /* s0: dispatch ptr lo */
+            ck_assert_uint_eq(r[1], 0x77778888u); /* s2: queue ptr lo */
+            ck_assert_uint_eq(r[2], 0x99u);       /* s6: dispatch id lo */
+            /* s11: workgroup info = waves in the group */
+            ck_assert_uint_eq(r[3], 1u);
+            ck_assert_uint_eq(r[4], gx == 1 ? 0x0fu : 0xffu); /* exec: work-items of the group */
+            ck_assert_uint_eq(r[5], x | y << 10 | z << 20);
+            ck_assert_uint_eq(r[6], 0); /* s7: dispatch id hi */
+        }
+    }
+    rdx_emu_destroy(e);
+    free(code);
+}
+END_TEST
+
+START_TEST(counters_and_determinism)
+{
+    et_case c = { 0 };
+    c.nin = 1;
+    for (unsigned l = 0; l < 32; l++)
+        c.in[l][0] = l;
+    c.body = "v_cmp_gt_u32_e32 vcc_lo, 8, v1\n s_and_saveexec_b32 s20, vcc_lo\n"
+             "v_add_f32 v10, v1, v1\n v_exp_f32 v11, v1\n s_mov_b32 exec_lo, s20\n";
+    c.nout = 2;
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    ck_assert_int_eq(et_run_on(e, &c), RDX_OK);
+    const rdx_emu_counters *k = rdx_emu_get_counters(e);
+    ck_assert_uint_eq(k->waves, 1);
+    ck_assert_uint_eq(k->by_class[RDX_EMU_CLASS_TRANS], 1);
+    ck_assert_uint_eq(k->by_class[RDX_EMU_CLASS_VMEM], 3); /* 1 load, 2 stores */
+    ck_assert_uint_ge(k->cycles, 400);                     /* the load's latency is waited for */
+    uint64_t sum = 0;
+    for (int i = 0; i < RDX_EMU_CLASS_COUNT; i++)
+        sum += k->by_class[i];
+    ck_assert_uint_eq(sum, k->wave_insts);
+    ck_assert(k->avg_active_lanes > 8.0 && k->avg_active_lanes < 32.0);
+    ck_assert_uint_eq(k->bytes_read, 32 * 4);
+    ck_assert_uint_eq(k->bytes_written, 2 * 32 * 4);
+    uint64_t pcsum = 0;
+    for (size_t i = 0; i < k->npc; i++) {
+        pcsum += k->pcs[i].count;
+        if (i)
+            ck_assert_uint_gt(k->pcs[i].pc, k->pcs[i - 1].pc);
+    }
+    ck_assert_uint_eq(pcsum, k->wave_insts);
+    uint32_t first[32][2];
+    for (unsigned l = 0; l < 32; l++) {
+        first[l][0] = c.out[l][0];
+        first[l][1] = c.out[l][1];
+    }
+    ck_assert_int_eq(et_run_on(e, &c), RDX_OK);
+    for (unsigned l = 0; l < 32; l++) {
+        ck_assert_uint_eq(c.out[l][0], first[l][0]);
+        ck_assert_uint_eq(c.out[l][1], first[l][1]);
+        if (l >= 8)
+            ck_assert_uint_eq(c.out[l][0], 0); /* VGPRs start at 0: inactive lanes kept 0 */
+    }
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+Suite *et_suite_api(void)
+{
+    Suite *s = suite_create("emu_api");
+    TCase *t = tcase_create("api");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, api_errors);
+    tcase_add_test(t, initial_wave_state);
+    tcase_add_test(t, counters_and_determinism);
+    suite_add_tcase(s, t);
+    return s;
+}

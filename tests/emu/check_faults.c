@@ -1,0 +1,254 @@
+/*
+ * tests/emu/check_faults.c — faults stop the dispatch with a report (VM
+ * fault with address / direction / PC / instruction / workgroup / wave,
+ * LDS and scratch bounds, invalid and unimplemented instructions, hangs
+ * with a PC histogram); the host survives and the emulator stays usable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/emu/emu_test.h"
+
+static rdx_emu *emu_new(void)
+{
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create("gfx1100", &e), RDX_OK);
+    return e;
+}
+
+START_TEST(oob_load_is_vm_fault)
+{
+    rdx_emu *e = emu_new();
+    et_case c = { 0 };
+    c.sgpr_in[0] = 0x1000; /* s4:s5 = 0x1000: never mapped */
+    c.body = "v_mov_b32 v20, 8\n global_load_b32 v10, v20, s[4:5]\n s_waitcnt vmcnt(0)\n";
+    c.nout = 1;
+    rdx_status st = et_run_on(e, &c);
+    ck_assert_int_eq(st, RDX_ERR_FAULT);
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_VM);
+    ck_assert_uint_eq(f->address, 0x1008);
+    ck_assert_int_eq(f->write, 0);
+    ck_assert_str_eq(f->inst, "global_load_b32");
+    ck_assert_uint_eq(f->workgroup[0], 0);
+    ck_assert_uint_eq(f->wave, 0);
+    const char *m = rdx_error_message();
+    ck_assert_msg(strstr(m, "VM fault") && strstr(m, "0x1008") && strstr(m, "global_load_b32") &&
+                      strstr(m, "read"),
+                  "message: %s", m);
+    /* the emulator stays usable */
+    et_case ok = { 0 };
+    ok.body = "v_mov_b32 v10, 42\n";
+    ok.nout = 1;
+    ck_assert_int_eq(et_run_on(e, &ok), RDX_OK);
+    ck_assert_uint_eq(ok.out[3][0], 42);
+    ck_assert_int_eq(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_NONE);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+START_TEST(oob_store_is_vm_write_fault)
+{
+    et_case c = { 0 };
+    c.sgpr_in[0] = 0x2000;
+    c.body = "v_mov_b32 v20, 4\n global_store_b32 v20, v20, s[4:5] offset:16\n";
+    rdx_emu *e = emu_new();
+    ck_assert_int_eq(et_run_on(e, &c), RDX_ERR_FAULT);
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_VM);
+    ck_assert_int_eq(f->write, 1);
+    ck_assert_uint_eq(f->address, 0x2014);
+    ck_assert_msg(strstr(f->message, "write"), "%s", f->message);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+START_TEST(lds_and_scratch_bounds)
+{
+    et_case c = { 0 };
+    c.lds = 128;
+    c.body = "v_mov_b32 v20, 128\n ds_store_b32 v20, v20\n s_waitcnt lgkmcnt(0)\n";
+    rdx_emu *e = emu_new();
+    ck_assert_int_eq(et_run_on(e, &c), RDX_ERR_FAULT);
+    ck_assert_int_eq(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_LDS);
+    ck_assert_uint_eq(rdx_emu_last_fault(e)->address, 128);
+    et_case s = { 0 };
+    s.scratch = 64;
+    s.body = "v_mov_b32 v20, 64\n scratch_load_b32 v10, v20, off\n s_waitcnt vmcnt(0)\n";
+    ck_assert_int_eq(et_run_on(e, &s), RDX_ERR_FAULT);
+    ck_assert_int_eq(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_SCRATCH);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+START_TEST(unimplemented_instruction)
+{
+    et_case c = { 0 };
+    c.body = "v_interp_p10_f32 v10, v1, v2, v3\n";
+    rdx_emu *e = emu_new();
+    ck_assert_int_eq(et_run_on(e, &c), RDX_ERR_UNSUPPORTED);
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_UNIMPLEMENTED);
+    ck_assert_str_eq(f->inst, "v_interp_p10_f32");
+    ck_assert_uint_eq(f->nbytes, 8);
+    ck_assert_uint_eq(f->bytes[3], 0xcd);
+    ck_assert_msg(strstr(f->message, "v_interp_p10_f32") && strstr(f->message, "CD00000A"), "%s",
+                  f->message);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+START_TEST(invalid_instruction_bytes)
+{
+    /* a code buffer holding an undecodable dword */
+    static uint32_t code[1024] __attribute__((aligned(4096)));
+    code[0] = 0xffffffffu;
+    rdx_emu *e = emu_new();
+    rdx_emu_map(e, (uint64_t)(uintptr_t)code, sizeof code, RDX_EMU_READ);
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)code;
+    d.code_properties = 1u << 10;
+    d.grid[0] = d.wg[0] = 32;
+    ck_assert_int_eq(rdx_emu_run(e, &d), RDX_ERR_UNSUPPORTED);
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_INVALID_INST);
+    ck_assert_uint_eq(f->pc, d.code);
+    ck_assert_msg(strstr(f->message, "FFFFFFFF"), "%s", f->message);
+    /* a PC in unmapped memory: instruction fetch fault */
+    d.code = 0x5000;
+    ck_assert_int_eq(rdx_emu_run(e, &d), RDX_ERR_FAULT);
+    ck_assert_int_eq(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_VM);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+START_TEST(infinite_loop_hangs_with_histogram)
+{
+    et_case c = { 0 };
+    c.budget = 100000;
+    c.body = "s_mov_b32 s20, 0\n LOOP:\n s_add_u32 s20, s20, 1\n s_nop 0\n s_branch LOOP\n";
+    rdx_emu *e = emu_new();
+    ck_assert_int_eq(et_run_on(e, &c), RDX_ERR_TIMEOUT);
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_HANG);
+    ck_assert_uint_ge(f->nhist, 3); /* the three loop instructions */
+    uint64_t total = 0;
+    for (unsigned i = 0; i < f->nhist; i++)
+        total += f->hist[i].count;
+    ck_assert_uint_ge(total, 300);
+    ck_assert_msg(strstr(f->message, "hang") && strstr(f->message, "PC histogram"), "%s",
+                  f->message);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+START_TEST(run_asm_compat)
+{
+    /* remu layout: kernarg pointer in s[0:1], workgroup id X in s15, packed v0 */
+    size_t len;
+    uint8_t *bytes = et_assemble("s_load_b64 s[2:3], s[0:1], 0x0\n s_waitcnt lgkmcnt(0)\n"
+                                 "v_and_b32 v1, 0x3ff, v0\n s_lshl_b32 s4, s15, 5\n"
+                                 "v_add_nc_u32 v2, s4, v1\n v_lshlrev_b32 v3, 2, v2\n"
+                                 "global_store_b32 v3, v2, s[2:3]\n s_endpgm\n",
+                                 &len);
+    static uint32_t out[128];
+    uint64_t args[1] = { (uint64_t)(uintptr_t)out };
+    ck_assert_int_eq(
+        run_asm((uint64_t)(uintptr_t)bytes, len, 4, 1, 1, 32, 1, 1, (uint64_t)(uintptr_t)args), 0);
+    for (unsigned i = 0; i < 128; i++)
+        ck_assert_uint_eq(out[i], i);
+    /* the _ex form with explicit ranges: a store outside them faults with a message */
+    rdx_emu_range r[2] = { { (uint64_t)(uintptr_t)args, sizeof args },
+                           { (uint64_t)(uintptr_t)out, 64 } };
+    int st = rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, len, 4, 1, 1, 32, 1, 1,
+                                (uint64_t)(uintptr_t)args, 0, 0, "gfx1100", NULL, 0, r, 2);
+    ck_assert_int_eq(st, RDX_ERR_FAULT);
+    ck_assert_msg(strstr(rdx_error_message(), "VM fault"), "%s", rdx_error_message());
+    /* bad arguments */
+    ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, 6, 1, 1, 1, 1, 1, 1, 0, 0, 0,
+                                        NULL, NULL, 0, NULL, 0),
+                     RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, len, 1, 1, 1, 1, 1, 1, 0, 0, 0,
+                                        "gfx90a", NULL, 0, NULL, 0),
+                     RDX_ERR_UNSUPPORTED);
+    free(bytes);
+}
+END_TEST
+
+/* Random code never crashes the host: every run ends in success or a reported fault. */
+START_TEST(random_code_is_contained)
+{
+    static uint32_t code[1024] __attribute__((aligned(4096)));
+    static uint32_t data[256];
+    rdx_emu *e = emu_new();
+    rdx_emu_set_threads(e, 1);
+    ck_assert_int_eq(rdx_emu_map(e, (uint64_t)(uintptr_t)code, sizeof code, RDX_EMU_READ), RDX_OK);
+    ck_assert_int_eq(rdx_emu_map(e, (uint64_t)(uintptr_t)data, sizeof data, RDX_EMU_RW), RDX_OK);
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    int outcomes[16] = { 0 };
+    for (int run = 0; run < 300; run++) {
+        for (int i = 0; i < 1024; i++) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            code[i] = (uint32_t)seed;
+        }
+        /* bias toward valid VALU/SALU/memory encodings: keep some top bits from real ops */
+        for (int i = 0; i < 1024; i += 2) {
+            static const uint32_t tops[] = { 0x7e000000u, 0xbe800000u, 0xd7000000u, 0xdc500000u,
+                                             0xd8d80000u, 0x80000000u, 0xf4000000u, 0x4a000000u };
+            code[i] = (code[i] & 0x01ffffffu) | tops[(code[i] >> 27) & 7];
+        }
+        code[1023] = 0xbfb00000u; /* s_endpgm at the end */
+        rdx_emu_dispatch d = { 0 };
+        d.code = (uint64_t)(uintptr_t)code;
+        d.code_properties = (run & 1) ? 1u << 10 : 0; /* wave32 and wave64 */
+        d.rsrc2 = 4u << 1 | 1u << 7;
+        d.grid[0] = 128;
+        d.wg[0] = 64;
+        d.group_segment_size = 256;
+        d.private_segment_size = 64;
+        d.budget = 20000;
+        d.user_sgpr[0] = (uint32_t)(uintptr_t)data;
+        d.user_sgpr[1] = (uint32_t)((uint64_t)(uintptr_t)data >> 32);
+        d.user_sgpr_count = 4;
+        rdx_status st = rdx_emu_run(e, &d);
+        ck_assert(st == RDX_OK || st == RDX_ERR_FAULT || st == RDX_ERR_UNSUPPORTED ||
+                  st == RDX_ERR_TIMEOUT);
+        if (st)
+            ck_assert_int_ne(rdx_emu_last_fault(e)->kind, RDX_EMU_FAULT_NONE);
+        outcomes[st & 15]++;
+    }
+    printf("random code: %d ok, %d faults, %d invalid/unimplemented, %d hangs of 300\n",
+           outcomes[RDX_OK], outcomes[RDX_ERR_FAULT], outcomes[RDX_ERR_UNSUPPORTED],
+           outcomes[RDX_ERR_TIMEOUT]);
+    /* faults of several kinds happened, and the emulator still runs a good kernel */
+    ck_assert_int_gt(outcomes[RDX_ERR_UNSUPPORTED], 0);
+    memset(code, 0, sizeof code);
+    code[0] = 0xbfb00000u;
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)code;
+    d.code_properties = 1u << 10;
+    d.grid[0] = d.wg[0] = 32;
+    ck_assert_int_eq(rdx_emu_run(e, &d), RDX_OK);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
+Suite *et_suite_faults(void)
+{
+    Suite *s = suite_create("emu_faults");
+    TCase *t = tcase_create("faults");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, oob_load_is_vm_fault);
+    tcase_add_test(t, oob_store_is_vm_write_fault);
+    tcase_add_test(t, lds_and_scratch_bounds);
+    tcase_add_test(t, unimplemented_instruction);
+    tcase_add_test(t, invalid_instruction_bytes);
+    tcase_add_test(t, infinite_loop_hangs_with_histogram);
+    tcase_add_test(t, run_asm_compat);
+    tcase_add_test(t, random_code_is_contained);
+    suite_add_tcase(s, t);
+    return s;
+}
