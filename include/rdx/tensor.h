@@ -148,6 +148,11 @@ const rdx_tensor *rdx_tensor_shl(rdx_graph *g, const rdx_tensor *a, const rdx_te
 const rdx_tensor *rdx_tensor_shr(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
 /* a^b = EXP2(LOG2(a) * b) (the spec's POW; a > 0). */
 const rdx_tensor *rdx_tensor_pow(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
+/* a * b + c (the spec's MULACC: ADD(MUL(a, b), c)), broadcast and promoted. */
+const rdx_tensor *rdx_tensor_mulacc(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b,
+                                    const rdx_tensor *c);
+/* The spec's THREEFRY (2x32, 20 rounds) of uint64 counters x under a uint64 key; uint64. */
+const rdx_tensor *rdx_tensor_threefry(rdx_graph *g, const rdx_tensor *x, const rdx_tensor *key);
 /* c ? a : b with c cast to bool; a and b promoted. */
 const rdx_tensor *rdx_tensor_where(rdx_graph *g, const rdx_tensor *c, const rdx_tensor *a,
                                    const rdx_tensor *b);

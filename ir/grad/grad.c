@@ -96,6 +96,13 @@ static const rdx_tensor *index_grad(rdx_graph *g, const rdx_uop *u, const rdx_te
     return acc;
 }
 
+/* The spec's assign form made by COPY of a value: AFTER(buf, STORE(buf, v)). */
+static int is_assign(const rdx_uop *u)
+{
+    return u->op == RDX_OP_AFTER && u->nsrc == 2 && u->src[1]->op == RDX_OP_STORE &&
+           u->src[1]->nsrc == 2 && u->src[1]->src[0] == u->src[0];
+}
+
 /* Contributions of node u with gradient gu to its sources: out[k] (NULL = none). */
 static rdx_status rule(rdx_graph *g, const rdx_uop *u, const rdx_tensor *gu, const rdx_tensor **out)
 {
@@ -155,9 +162,10 @@ static rdx_status rule(rdx_graph *g, const rdx_uop *u, const rdx_tensor *gu, con
         out[0] = rdx_tensor_contiguous(g, gu);
         return RDX_OK;
     case RDX_OP_LOAD:
-        if (u->nsrc != 1 || u->device != a->device)
-            return rdx_fail(RDX_ERR_UNSUPPORTED, "gradient: LOAD across devices or gated");
-        out[0] = gu;
+        if (u->nsrc != 1)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "gradient: gated LOAD");
+        /* a COPY: the gradient goes back to the source's device */
+        out[0] = u->device == a->device ? gu : t_copy_to(g, gu, a->device);
         return RDX_OK;
     case RDX_OP_RESHAPE:
         out[0] = t_reshape_u(g, gu, a->ndim, a->shape);
@@ -259,6 +267,10 @@ static uint32_t grad_srcs(rdx_graph *g, const rdx_uop *u, const rdx_uop **src)
     int w;
     if (t_transcendental(g, u, &w)) {
         src[0] = u->src[0]->src[1];
+        return 1;
+    }
+    if (is_assign(u)) { /* AFTER(buf, STORE(buf, v)): the value flows through */
+        src[0] = u->src[1]->src[1];
         return 1;
     }
     switch ((rdx_op)u->op) {
@@ -381,9 +393,8 @@ rdx_status rdx_gradient(rdx_graph *g, const rdx_tensor *loss, const rdx_tensor *
             st = g->err;
             break;
         }
-        int tr = ns == 1 && u->op == RDX_OP_GETTUPLE;
         for (uint32_t k = 0; k < ns; k++) {
-            const rdx_uop *s = tr ? src[0] : u->src[k];
+            const rdx_uop *s = src[k];
             const rdx_tensor *c = contrib[k];
             if (!c || !t_map_get(&needs, s) || !rdx_dtype_is_float(s->dtype))
                 continue;

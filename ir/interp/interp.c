@@ -496,8 +496,11 @@ static rdx_status eval_param_or_buffer(scope *s, const rdx_uop *u, const int64_t
 {
     unsigned es = dt_size(u->dtype);
     int64_t numel = 1;
-    for (uint32_t k = 0; k < u->ndim; k++)
+    for (uint32_t k = 0; k < u->ndim; k++) {
+        if (dims[k] && numel > IV_MAX_BYTES / 8 / dims[k])
+            return rdx_fail(RDX_ERR_NOMEM, "%s is too large", rdx_op_name((rdx_op)u->op));
         numel *= dims[k];
+    }
     if (u->op == RDX_OP_PARAM && s->params) {
         if (u->arg.i < 0 || u->arg.i >= (int64_t)s->nparams)
             return rdx_fail(RDX_ERR_INVALID, "PARAM slot %" PRId64 " but the call has %u arguments",
@@ -548,9 +551,60 @@ static rdx_status eval_param_or_buffer(scope *s, const rdx_uop *u, const int64_t
     return RDX_OK;
 }
 
+/* Strides of src viewed as shape dims without copying, when its strides allow (NumPy's rule:
+ * every group of old axes merged or split must itself be contiguous).  0 when they do not. */
+static int reshape_view(const ival *src, uint32_t nd, const int64_t *dims, int64_t *str)
+{
+    int64_t od[MAXD], os[MAXD];
+    uint32_t on = 0;
+    for (uint32_t k = 0; k < src->nd; k++) {
+        if (src->dims[k] == 0)
+            return 0;
+        if (src->dims[k] != 1)
+            od[on] = src->dims[k], os[on++] = src->str[k];
+    }
+    uint32_t oi = 0, oj = 1, ni = 0, nj = 1;
+    while (ni < nd && oi < on) {
+        int64_t np = dims[ni], op = od[oi];
+        while (np != op) {
+            if (np < op) {
+                if (nj >= nd)
+                    return 0;
+                np *= dims[nj++];
+            } else {
+                if (oj >= on)
+                    return 0;
+                op *= od[oj++];
+            }
+        }
+        for (uint32_t k = oi; k + 1 < oj; k++)
+            if (os[k] != od[k + 1] * os[k + 1])
+                return 0;
+        str[nj - 1] = os[oj - 1];
+        for (uint32_t k = nj - 1; k > ni; k--)
+            str[k - 1] = str[k] * dims[k];
+        ni = nj++;
+        oi = oj++;
+    }
+    for (uint32_t k = ni; k < nd; k++) {
+        if (dims[k] != 1)
+            return 0;
+        str[k] = 0;
+    }
+    return oi >= on;
+}
+
 static rdx_status eval_reshape(const ival *src, uint32_t nd, const int64_t *dims, ival *out)
 {
     ival d;
+    int64_t vs[MAXD];
+    if (!iv_contig(src) && reshape_view(src, nd, dims, vs)) {
+        *out = iv_ref(src);
+        out->nd = nd;
+        for (uint32_t k = 0; k < nd; k++)
+            out->dims[k] = dims[k], out->str[k] = vs[k];
+        return RDX_OK;
+    }
     if (!iv_contig(src)) {
         rdx_status st = iv_dense(src, &d);
         if (st)

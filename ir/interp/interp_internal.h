@@ -14,6 +14,9 @@
 #include "util/error.h"
 
 #define MAXD RDX_INTERP_MAX_DIMS
+/* Largest value the interpreter allocates (1 TiB: beyond it the shape is an error, not an
+ * allocation attempt). */
+#define IV_MAX_BYTES ((int64_t)1 << 40)
 
 /* Reference-counted element storage. */
 typedef struct istore {

@@ -133,6 +133,10 @@ rdx_status iv_new(ival *v, rdx_dtype dt, uint32_t nd, const int64_t *dims)
     for (uint32_t k = nd; k-- > 0;) {
         v->dims[k] = dims[k];
         v->str[k] = n;
+        if (dims[k] < 0 || (dims[k] && n > IV_MAX_BYTES / 8 / dims[k]))
+            return rdx_fail(RDX_ERR_NOMEM,
+                            "interp: a value of shape with dimension %lld is too large",
+                            (long long)dims[k]);
         n *= dims[k];
     }
     v->st = is_alloc((size_t)n * dt_size(v->dt));
@@ -352,6 +356,22 @@ void el_store(rdx_dtype d, void *p, ielem e)
     }
 }
 
+/* An integer as a double rounded to odd (dropped bits set the last kept bit): a later rounding
+ * to a format of at most 51 bits is then exactly the correctly rounded one. */
+static double int_to_odd_double(int64_t v, int is_unsigned)
+{
+    int neg = !is_unsigned && v < 0;
+    uint64_t m = neg ? 0 - (uint64_t)v : (uint64_t)v;
+    int shift = 0;
+    while ((m >> shift) >= ((uint64_t)1 << 53))
+        shift++;
+    uint64_t kept = m >> shift;
+    if (shift && (m & ((((uint64_t)1) << shift) - 1)))
+        kept |= 1;
+    double d = ldexp((double)kept, shift);
+    return neg ? -d : d;
+}
+
 /* Float -> integer dtype: truncate, saturate, NaN -> 0. */
 static int64_t f2i(rdx_dtype d, double f)
 {
@@ -391,8 +411,10 @@ ielem el_convert(rdx_dtype from, rdx_dtype to, ielem e)
          * (exact below 2^53; float16 overflows long before that) */
         if (to.scalar == RDX_FLOAT32)
             r.f = from.scalar == RDX_UINT64 ? (double)(float)(uint64_t)e.i : (double)(float)e.i;
-        else
+        else if (to.scalar == RDX_FLOAT64)
             r.f = from.scalar == RDX_UINT64 ? (double)(uint64_t)e.i : (double)e.i;
+        else
+            r.f = int_to_odd_double(e.i, from.scalar == RDX_UINT64);
     } else {
         r.i = to.scalar == RDX_BOOL ? e.i != 0 : e.i; /* el_store truncates (wraps) */
         if (to.scalar != RDX_BOOL && to.scalar != RDX_INDEX) {

@@ -147,6 +147,29 @@ const rdx_tensor *rdx_tensor_pow(rdx_graph *g, const rdx_tensor *a, const rdx_te
     return rdx_tensor_exp2(g, rdx_tensor_mul(g, rdx_tensor_log2(g, a), b));
 }
 
+const rdx_tensor *rdx_tensor_mulacc(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b,
+                                    const rdx_tensor *c)
+{
+    if (!prepare(g, "mulacc", &a, &b, PROMOTE))
+        return NULL;
+    const rdx_tensor *m = t_chk(g, "mulacc", rdx_ir_mul(g->ir, a, b));
+    if (!prepare(g, "mulacc", &m, &c, PROMOTE))
+        return NULL;
+    return t_chk(g, "mulacc", rdx_ir_add(g->ir, m, c));
+}
+
+const rdx_tensor *rdx_tensor_threefry(rdx_graph *g, const rdx_tensor *x, const rdx_tensor *key)
+{
+    if (!x || !key || g->err)
+        return NULL;
+    rdx_dtype u64 = rdx_dtype_of(RDX_UINT64);
+    if (!rdx_dtype_eq(x->dtype, u64) || !rdx_dtype_eq(key->dtype, u64))
+        return t_fail(g, RDX_ERR_INVALID, "threefry: counters and key must be uint64");
+    if (!prepare(g, "threefry", &x, &key, PROMOTE))
+        return NULL;
+    return t_chk(g, "threefry", rdx_ir_threefry(g->ir, x, key));
+}
+
 const rdx_tensor *rdx_tensor_where(rdx_graph *g, const rdx_tensor *c, const rdx_tensor *a,
                                    const rdx_tensor *b)
 {

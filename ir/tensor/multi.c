@@ -42,6 +42,11 @@ static const rdx_tensor *copy_dev(rdx_graph *g, const rdx_tensor *t, const rdx_d
     return t_chk(g, "copy", rdx_ir_node(g->ir, RDX_OP_LOAD, &s, 1, &arg));
 }
 
+const rdx_tensor *t_copy_to(rdx_graph *g, const rdx_tensor *t, const rdx_device *dev)
+{
+    return copy_dev(g, t, dev);
+}
+
 const rdx_tensor *rdx_tensor_copy(rdx_graph *g, const rdx_tensor *t, const char *const *devices,
                                   size_t n)
 {

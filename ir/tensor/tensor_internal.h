@@ -90,6 +90,8 @@ rdx_status t_subst(rdx_graph *g, const rdx_uop *root, t_map *repl, int inline_ca
 /* The wrapped transcendental FUNCTIONs (t_wrap_unary bodies recognised structurally). */
 enum { T_TR_EXP2, T_TR_LOG2, T_TR_SIN, T_TR_SQRT, T_TR_COUNT };
 int t_transcendental(rdx_graph *g, const rdx_uop *u, int *which);
+/* COPY (LOAD with a device) of t to dev, materialising a value first. */
+const rdx_tensor *t_copy_to(rdx_graph *g, const rdx_tensor *t, const rdx_device *dev);
 /* Next BUFFER slot. */
 int64_t t_slot(rdx_graph *g);
 

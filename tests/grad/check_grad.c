@@ -10,6 +10,8 @@
 #include "tests/harness/harness.h"
 
 #define MAXP 3
+/* forward: used by the CALL case */
+static const rdx_tensor *f_function(rdx_graph *g, const rdx_tensor *const *p);
 
 typedef struct gcase {
     const char *name;
@@ -119,6 +121,13 @@ U(f_xent, rdx_tensor_cross_entropy(g, p[0],
                                                         (int64_t[]){ 3 }, (int32_t[]){ 1, 0, 3 })))
 U(f_cbackward, rdx_tensor_mul(g, rdx_tensor_contiguous_backward(g, rdx_tensor_exp(g, p[0])), p[0]))
 
+static const char *const DEV2[2] = { "GPU:0", "GPU:1" };
+U(f_allreduce,
+  rdx_tensor_allreduce(g, rdx_tensor_scatter(g, rdx_tensor_mul(g, p[0], p[0]), DEV2, 2)))
+U(f_reduce_dev, rdx_tensor_reduce_dev(g, rdx_tensor_scatter(g, rdx_tensor_sin(g, p[0]), DEV2, 2)))
+U(f_broadcast,
+  rdx_tensor_mul(g, rdx_tensor_broadcast(g, p[0], DEV2, 2), rdx_tensor_broadcast(g, p[0], DEV2, 2)))
+
 static const rdx_tensor *f_conv(rdx_graph *g, const rdx_tensor *const *p)
 {
     rdx_conv_opts o = { { 2, 1 }, { 1, 1 }, { 1, 2 }, 2 };
@@ -148,6 +157,22 @@ static const rdx_tensor *f_function(rdx_graph *g, const rdx_tensor *const *p)
     if (rdx_function_apply(g, fbody, (void *)p[1], p, 1, o, &n))
         return NULL;
     return rdx_tensor_mul(g, o[0], p[0]);
+}
+
+/* The same function invoked through CALL (opaque invocation) instead of FUNCTION. */
+static const rdx_tensor *f_call(rdx_graph *g, const rdx_tensor *const *p)
+{
+    const rdx_tensor *r = f_function(g, p);
+    if (!r)
+        return NULL;
+    const rdx_uop *gt = r->src[0]; /* MUL(GETTUPLE(FUNCTION ...), p0) */
+    if (gt->op != RDX_OP_GETTUPLE)
+        gt = r->src[1];
+    const rdx_uop *fn = gt->src[0];
+    const rdx_uop *call = rdx_ir_node(rdx_graph_ir(g), RDX_OP_CALL, fn->src, fn->nsrc, NULL);
+    rdx_arg a = rdx_arg_none();
+    const rdx_uop *res = rdx_ir_node(rdx_graph_ir(g), RDX_OP_GETTUPLE, &call, 1, &a);
+    return rdx_tensor_mul(g, res, p[0]);
 }
 
 static const gcase cases[] = {
@@ -206,6 +231,10 @@ static const gcase cases[] = {
     { "embedding", 1, { 2 }, { { 4, 3 } }, f_embedding, -2, 2, 1e-6 },
     { "cross_entropy", 1, { 2 }, { { 3, 4 } }, f_xent, -2, 2, 1e-6 },
     { "contiguous_backward", 1, { 1 }, { { 4 } }, f_cbackward, -1, 1, 1e-6 },
+    { "allreduce", 1, { 1 }, { { 8 } }, f_allreduce, -2, 2, 1e-6 },
+    { "reduce_dev", 1, { 1 }, { { 6 } }, f_reduce_dev, -2, 2, 1e-6 },
+    { "broadcast", 1, { 1 }, { { 3 } }, f_broadcast, -2, 2, 1e-6 },
+    { "call", 2, { 1, 1 }, { { 4 }, { 4 } }, f_call, -2, 2, 1e-6 },
     { "function", 2, { 1, 1 }, { { 4 }, { 4 } }, f_function, -2, 2, 1e-6 },
 };
 
@@ -236,6 +265,9 @@ static void run_case(const gcase *c)
     for (int64_t i = 0; i < yn; i++)
         rw[i] = uni(0.5, 1.5);
     const rdx_tensor *R = rdx_tensor_from_data(g, F64(), y->ndim, yd, rw);
+    if (y->device && strcmp(y->device->names[0], "CPU")) /* weights on the result's devices */
+        R = y->device->n > 1 ? rdx_tensor_broadcast(g, R, y->device->names, y->device->n)
+                             : rdx_tensor_copy(g, R, y->device->names, 1);
     const rdx_tensor *loss = rdx_tensor_sum(g, rdx_tensor_mul(g, y, R), 0, NULL, 0);
     const rdx_tensor *gr[MAXP];
     ck_assert_msg(rdx_gradient(g, loss, p, (size_t)c->np, gr) == RDX_OK, "%s: %s", c->name,

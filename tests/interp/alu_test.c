@@ -271,6 +271,17 @@ START_TEST(casts_saturate_wrap_and_round_once)
     ck_assert_int_eq(rdx_array_get_int(&w16, 3), 7);
     ck_assert_int_eq(rdx_array_get_int(&wb, 2), 0);
     ck_assert_int_eq(rdx_array_get_int(&wb, 3), 1);
+    /* int64 -> bfloat16 rounds once: 2^60 + 2^52 + 1 is just above the tie -> 2^60 + 2^53
+     * (through float64 it would be the tie 2^60 + 2^52 and round to even, 2^60) */
+    int64_t big[2] = { ((int64_t)1 << 60) + ((int64_t)1 << 52) + 1,
+                       -(((int64_t)1 << 60) + ((int64_t)1 << 52)) };
+    const rdx_tensor *BI =
+        rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT64), 1, (int64_t[]){ 2 }, big);
+    rdx_array bb = ireal(g, rdx_tensor_cast(g, BI, rdx_dtype_of(RDX_BFLOAT16)));
+    uint16_t bbv[2];
+    memcpy(bbv, bb.data, 4);
+    ck_assert_uint_eq(bbv[0], 0x5d81);
+    ck_assert_uint_eq(bbv[1], 0xdd80); /* the exact tie rounds to even */
     /* float32 -> bfloat16 keeps NaN a NaN */
     float f[2] = { NAN, 1.0f + 0x1p-8f };
     const rdx_tensor *F =

@@ -109,6 +109,10 @@ START_TEST(eval_reports_bad_usage_and_bad_inputs)
     const char *a5[] = { "tests/data/tensor/missing.uop", NULL };
     ck_assert_int_eq(run(a5, &p), 1);
     rdx_test_proc_free(&p);
+    const char *a7[] = { "tests/data/tensor/huge.uop", NULL };
+    ck_assert_int_eq(run(a7, &p), 1);
+    ck_assert_ptr_nonnull(strstr(p.err, "too large"));
+    rdx_test_proc_free(&p);
     const char *a6[] = { "--help", NULL };
     ck_assert_int_eq(run(a6, &p), 0);
     ck_assert_ptr_nonnull(strstr(p.out, "Usage: rdx eval"));

@@ -235,7 +235,8 @@ static rdx_status affine(rdx_graph *g, const rdx_tensor *const *in, size_t nin,
     (void)user;
     outs[0] = rdx_tensor_adds(g, rdx_tensor_muls(g, in[0], 3), 1);
     outs[1] = rdx_tensor_sum(g, in[0], 0, NULL, 0);
-    *nout = 2;
+    outs[2] = rdx_tensor_mean(g, in[0], 0, NULL, 0); /* count from the symbolic size */
+    *nout = 3;
     return RDX_OK;
 }
 
@@ -248,11 +249,11 @@ START_TEST(functions_bind_symbolic_sizes_per_call)
     rdx_function *f;
     ck_assert_int_eq(rdx_function_capture(g, affine, NULL, &ph, 1, &f), RDX_OK);
     float a[3] = { 1, 2, 3 }, b[5] = { 1, 1, 1, 1, 10 };
-    const rdx_tensor *o1[2], *o2[2];
+    const rdx_tensor *o1[3], *o2[3];
     const rdx_tensor *A = buf_f32(g, 1, (int64_t[]){ 3 }, a),
                      *B = buf_f32(g, 1, (int64_t[]){ 5 }, b);
-    ck_assert_int_eq(rdx_function_call(g, f, &A, 1, o1, 2), RDX_OK);
-    ck_assert_int_eq(rdx_function_call(g, f, &B, 1, o2, 2), RDX_OK);
+    ck_assert_int_eq(rdx_function_call(g, f, &A, 1, o1, 3), RDX_OK);
+    ck_assert_int_eq(rdx_function_call(g, f, &B, 1, o2, 3), RDX_OK);
     ck_assert_ptr_eq(o1[0]->src[0]->src[0], o2[0]->src[0]->src[0]); /* one body, two calls */
     ck_assert_int_eq(rdx_tensor_dim(o1[0], 0), 3);
     ck_assert_int_eq(rdx_tensor_dim(o2[0], 0), 5);
@@ -262,6 +263,9 @@ START_TEST(functions_bind_symbolic_sizes_per_call)
     ck_assert_double_eq(rdx_array_get(&s1, 0), 6);
     ck_assert_double_eq(rdx_array_get(&r2, 4), 31);
     ck_assert_double_eq(rdx_array_get(&s2, 0), 14);
+    rdx_array m1 = ireal(g, o1[2]), m2 = ireal(g, o2[2]);
+    ck_assert_double_eq(rdx_array_get(&m1, 0), 2);
+    ck_assert_double_eq_tol(rdx_array_get(&m2, 0), 14.0 / 5, 1e-6);
     /* out of the variable's range */
     float big[101] = { 0 };
     const rdx_tensor *C = buf_f32(g, 1, (int64_t[]){ 101 }, big);

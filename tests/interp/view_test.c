@@ -83,6 +83,80 @@ START_TEST(reshape_of_a_strided_view_and_pad_fill)
 }
 END_TEST
 
+/* Random PERMUTE/FLIP/SHRINK chains reshaped to random factorisations (some reshapes are
+ * strided views, some copies) against index arithmetic done here. */
+START_TEST(random_view_chains_then_reshape)
+{
+    uint64_t seed = 77;
+    for (int trial = 0; trial < 300; trial++) {
+        rdx_graph *g = ig();
+        int64_t d[4];
+        for (int k = 0; k < 4; k++)
+            d[k] = 1 + (int64_t)(irand(&seed) % 4);
+        int64_t total = d[0] * d[1] * d[2] * d[3];
+        float *v = malloc(sizeof(float) * (size_t)total);
+        for (int64_t k = 0; k < total; k++)
+            v[k] = (float)k;
+        int p[4] = { 0, 1, 2, 3 };
+        for (int k = 3; k > 0; k--) {
+            int j = (int)(irand(&seed) % (uint64_t)(k + 1)), t = p[k];
+            p[k] = p[j], p[j] = t;
+        }
+        int fl = (int)(irand(&seed) % 5) - 1; /* -1: no flip */
+        int sh = (int)(irand(&seed) % 5) - 1; /* -1: no shrink */
+        const rdx_tensor *t = rdx_tensor_permute(g, buf_f32(g, 4, d, v), p);
+        int64_t pd[4];
+        for (int k = 0; k < 4; k++)
+            pd[k] = d[p[k]];
+        if (fl >= 0)
+            t = rdx_tensor_flip(g, t, 1, &fl);
+        int64_t rd[4], st[4] = { 0 }, en[4];
+        memcpy(rd, pd, sizeof rd);
+        memcpy(en, pd, sizeof en);
+        if (sh >= 0 && pd[sh] > 1) {
+            st[sh] = 1;
+            rd[sh] = pd[sh] - 1;
+            t = rdx_tensor_shrink(g, t, st, en);
+        } else {
+            sh = -1;
+        }
+        int64_t n = rd[0] * rd[1] * rd[2] * rd[3];
+        /* a random factorisation of n into up to 4 dims */
+        int64_t nd[4], rest = n;
+        uint32_t m = 0;
+        while (m < 3 && rest > 1) {
+            int64_t f = 1 + (int64_t)(irand(&seed) % (uint64_t)rest);
+            while (rest % f)
+                f--;
+            nd[m++] = f;
+            rest /= f;
+        }
+        nd[m++] = rest;
+        rdx_array r = ireal(g, rdx_tensor_reshape(g, t, m, nd));
+        ck_assert_int_eq(r.numel, n);
+        int64_t e = 0;
+        for (int64_t j0 = 0; j0 < rd[0]; j0++)
+            for (int64_t j1 = 0; j1 < rd[1]; j1++)
+                for (int64_t j2 = 0; j2 < rd[2]; j2++)
+                    for (int64_t j3 = 0; j3 < rd[3]; j3++, e++) {
+                        int64_t j[4] = { j0, j1, j2, j3 }, src[4];
+                        if (sh >= 0)
+                            j[sh] += 1;
+                        if (fl >= 0)
+                            j[fl] = pd[fl] - 1 - j[fl];
+                        for (int k = 0; k < 4; k++)
+                            src[p[k]] = j[k];
+                        int64_t flat = ((src[0] * d[1] + src[1]) * d[2] + src[2]) * d[3] + src[3];
+                        ck_assert_msg(rdx_array_get(&r, e) == (double)flat,
+                                      "trial %d elem %lld: %g want %lld", trial, (long long)e,
+                                      rdx_array_get(&r, e), (long long)flat);
+                    }
+        free(v);
+        rdx_graph_destroy(g);
+    }
+}
+END_TEST
+
 START_TEST(index_stack_and_bitcast)
 {
     rdx_graph *g = ig();
@@ -169,12 +243,80 @@ START_TEST(store_after_and_gated_load)
 }
 END_TEST
 
+START_TEST(bindings_and_symbolic_buffers)
+{
+    rdx_interp *ip;
+    rdx_ir_ctx *c;
+    ck_assert_int_eq(rdx_interp_create(&ip), RDX_OK);
+    ck_assert_int_eq(rdx_ir_ctx_create(&c), RDX_OK);
+    const rdx_uop *n = rdx_ir_var(c, "n", 1, 8);
+    const rdx_uop *shape = rdx_ir_shape_u(c, &n, 1);
+    rdx_arg a = rdx_arg_none();
+    a.i = 0;
+    a.dtype = rdx_dtype_of(RDX_INT32);
+    const char *dev = "CPU";
+    a.device = rdx_ir_device(c, &dev, 1);
+    const rdx_uop *buf = rdx_ir_node(c, RDX_OP_BUFFER, &shape, 1, &a);
+    const rdx_uop *sum = rdx_ir_node(
+        c, RDX_OP_REDUCE, &buf, 1,
+        &(rdx_arg){ .sub = RDX_RED_ADD, .ints = rdx_ir_ints(c, (int64_t[]){ 0 }, 1), .nints = 1 });
+    ck_assert_ptr_nonnull(sum);
+    int32_t v[5] = { 1, 2, 3, 4, 5 };
+    rdx_array r;
+    ck_assert_int_eq(rdx_interp_bind(ip, buf, v, sizeof v), RDX_OK);
+    ck_assert_int_eq(rdx_interp_realize(ip, &sum, 1, &r), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "'n' is not bound"));
+    ck_assert_int_eq(rdx_interp_bind_var(ip, n, 9), RDX_ERR_RANGE);
+    ck_assert_int_eq(rdx_interp_bind_var(ip, n, 4), RDX_OK);
+    ck_assert_int_eq(rdx_interp_realize(ip, &sum, 1, &r), RDX_ERR_INVALID); /* 5 values, n = 4 */
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "bound data has 20 bytes"));
+    ck_assert_int_eq(rdx_interp_bind_var(ip, n, 5), RDX_OK);
+    ck_assert_int_eq(rdx_interp_realize(ip, &sum, 1, &r), RDX_OK);
+    ck_assert_int_eq(r.dims[0], 1);
+    ck_assert_int_eq(rdx_array_get_int(&r, 0), 15);
+    ck_assert_int_eq(rdx_interp_bind(ip, buf, v, 3), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_interp_bind(ip, sum, v, 4), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_interp_bind_var(ip, buf, 1), RDX_ERR_INVALID);
+    ck_assert_ptr_null(rdx_interp_bound(ip, sum, NULL));
+    /* codegen-only ops are refused */
+    const rdx_uop *rg = rdx_ir_range(c, rdx_ir_int(c, 4), 0, RDX_AXIS_LOOP);
+    ck_assert_int_eq(rdx_interp_realize(ip, &rg, 1, &r), RDX_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "RANGE"));
+    /* an unbound PARAM outside a FUNCTION */
+    const rdx_uop *pm = rdx_ir_node(c, RDX_OP_PARAM, &shape, 1, &a);
+    ck_assert_int_eq(rdx_interp_realize(ip, &pm, 1, &r), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "no bound data"));
+    rdx_interp_destroy(ip);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
+START_TEST(copy_keeps_values_and_changes_the_device)
+{
+    rdx_graph *g = ig();
+    float v[4] = { 1, 2, 3, 4 };
+    const rdx_tensor *x = buf_f32(g, 1, (int64_t[]){ 4 }, v);
+    const char *d1 = "GPU:1";
+    const rdx_tensor *c1 = rdx_tensor_copy(g, rdx_tensor_muls(g, x, 2), &d1, 1);
+    ck_assert_ptr_nonnull(c1);
+    ck_assert_int_eq(c1->op, RDX_OP_LOAD);
+    ck_assert_str_eq(c1->device->names[0], "GPU:1");
+    rdx_array r = ireal(g, c1);
+    for (int k = 0; k < 4; k++)
+        ck_assert_double_eq(rdx_array_get(&r, k), 2 * v[k]);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *interp_tcase_view(void)
 {
     TCase *tc = tcase_create("view");
     tcase_add_test(tc, permute_flip_shrink_expand_match_index_math);
     tcase_add_test(tc, reshape_of_a_strided_view_and_pad_fill);
+    tcase_add_test(tc, random_view_chains_then_reshape);
     tcase_add_test(tc, index_stack_and_bitcast);
     tcase_add_test(tc, store_after_and_gated_load);
+    tcase_add_test(tc, bindings_and_symbolic_buffers);
+    tcase_add_test(tc, copy_keeps_values_and_changes_the_device);
     return tc;
 }

@@ -275,6 +275,84 @@ START_TEST(reductions_keepdim_and_composites)
 }
 END_TEST
 
+START_TEST(threefry_matches_random123_and_mulacc)
+{
+    rdx_graph *g = tgraph();
+    /* Random123 known answers for threefry2x32-20 (ctr, key -> out), packed hi:lo */
+    uint64_t ctr[3] = { 0, 0xffffffffffffffffull, 0x85a308d3243f6a88ull };
+    uint64_t key[3] = { 0, 0xffffffffffffffffull, 0x0370734413198a2eull };
+    uint64_t want[3] = { 0x99ba4efe6b200159ull, 0xbb002be71cb996fcull, 0x483df7a0c4923a9cull };
+    rdx_dtype u64 = rdx_dtype_of(RDX_UINT64);
+    rdx_array r =
+        treal(g, rdx_tensor_threefry(g, rdx_tensor_from_data(g, u64, 1, (int64_t[]){ 3 }, ctr),
+                                     rdx_tensor_from_data(g, u64, 1, (int64_t[]){ 3 }, key)));
+    for (int k = 0; k < 3; k++)
+        ck_assert_uint_eq((uint64_t)rdx_array_get_int(&r, k), want[k]);
+    expect_error(g, rdx_tensor_threefry(g, rdx_tensor_arange(g, 3), rdx_tensor_const(g, u64, 1)),
+                 "threefry", "uint64", NULL);
+    float a[3] = { 1, 2, 3 }, b[3] = { 4, 5, 6 };
+    const rdx_tensor *A = tf32(g, 1, (int64_t[]){ 3 }, a), *B = tf32(g, 1, (int64_t[]){ 3 }, b);
+    rdx_array m =
+        treal(g, rdx_tensor_mulacc(g, A, B, rdx_tensor_const(g, rdx_dtype_of(RDX_FLOAT32), 0.5)));
+    for (int k = 0; k < 3; k++)
+        ck_assert_double_eq(rdx_array_get(&m, k), a[k] * b[k] + 0.5f);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+/* Every tensor graph prints in the text form, parses back and evaluates to the same values. */
+START_TEST(tensor_graphs_round_trip_through_the_text_form)
+{
+    rdx_graph *g = tgraph();
+    float x[12], w[8];
+    for (int k = 0; k < 12; k++)
+        x[k] = (float)k / 7 - 0.8f;
+    for (int k = 0; k < 8; k++)
+        w[k] = (float)(k % 3) - 1;
+    const rdx_tensor *X = tf32(g, 2, (int64_t[]){ 3, 4 }, x),
+                     *W = tf32(g, 2, (int64_t[]){ 4, 2 }, w);
+    const rdx_tensor *y =
+        rdx_tensor_log_softmax(g, rdx_tensor_gelu(g, rdx_tensor_matmul(g, X, W)), 1);
+    const rdx_tensor *z = rdx_tensor_cumsum(g, rdx_tensor_sqrt(g, rdx_tensor_abs(g, X)), 0);
+    const rdx_tensor *roots[2] = { y, z };
+    rdx_array want[2];
+    ck_assert_int_eq(rdx_graph_realize(g, roots, 2, want), RDX_OK);
+    char *text;
+    ck_assert_int_eq(rdx_ir_print(roots, 2, 0, &text), RDX_OK);
+    rdx_ir_ctx *c;
+    ck_assert_int_eq(rdx_ir_ctx_create(&c), RDX_OK);
+    const rdx_uop **parsed;
+    size_t n;
+    ck_assert_msg(rdx_ir_parse(c, "roundtrip", text, strlen(text), &parsed, &n) == RDX_OK, "%s",
+                  rdx_error_message());
+    ck_assert_uint_eq(n, 2);
+    rdx_interp *ip;
+    ck_assert_int_eq(rdx_interp_create(&ip), RDX_OK);
+    /* the parsed BUFFERs are found by slot */
+    const rdx_uop **order;
+    size_t m;
+    ck_assert_int_eq(rdx_ir_toposort(parsed[0], &order, &m), RDX_OK);
+    for (size_t k = 0; k < m; k++)
+        if (order[k]->op == RDX_OP_BUFFER)
+            ck_assert_int_eq(rdx_interp_bind(ip, order[k],
+                                             order[k]->arg.i == X->arg.i ? (void *)x : (void *)w,
+                                             order[k]->arg.i == X->arg.i ? sizeof x : sizeof w),
+                             RDX_OK);
+    free(order);
+    rdx_array got[2];
+    ck_assert_int_eq(rdx_interp_realize(ip, parsed, 2, got), RDX_OK);
+    for (int r = 0; r < 2; r++) {
+        ck_assert_int_eq(got[r].numel, want[r].numel);
+        ck_assert_mem_eq(got[r].data, want[r].data, (size_t)want[r].numel * 4);
+    }
+    rdx_interp_destroy(ip);
+    free(parsed);
+    free(text);
+    rdx_ir_ctx_destroy(c);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *tensor_tcase_api(void)
 {
     TCase *tc = tcase_create("api");
@@ -284,5 +362,7 @@ TCase *tensor_tcase_api(void)
     tcase_add_test(tc, elementwise_broadcasts_and_promotes);
     tcase_add_test(tc, movement_functions);
     tcase_add_test(tc, reductions_keepdim_and_composites);
+    tcase_add_test(tc, threefry_matches_random123_and_mulacc);
+    tcase_add_test(tc, tensor_graphs_round_trip_through_the_text_form);
     return tc;
 }
