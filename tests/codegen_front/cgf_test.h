@@ -16,6 +16,11 @@ rdx_status keval_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const si
                      size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals, size_t nvars,
                      uint64_t *ops, char *err, size_t errlen);
 
+/* Compile a kernel with the back end and run it on the emulator; *cycles its estimate. */
+rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const size_t *sizes,
+                       size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals,
+                       size_t nvars, uint64_t *cycles);
+
 /* How kernels are transformed before evaluation. */
 typedef enum cgf_mode { CGF_RAW, CGF_HEURISTIC, CGF_OPTS } cgf_mode;
 
@@ -30,6 +35,8 @@ typedef struct cgf_run {
     size_t nkernels;          /* out: kernels scheduled */
     uint64_t ops;             /* out: ops executed */
     uint64_t arena, no_reuse; /* out: memory plan */
+    int on_emu;               /* run on the emulated GPU (back end) instead of the host evaluator */
+    uint64_t cycles;          /* out (on_emu): estimated cycles of all kernels */
 } cgf_run;
 
 /*
@@ -51,5 +58,6 @@ TCase *cgf_tcase_ops(void);
 TCase *cgf_tcase_random(void);
 TCase *cgf_tcase_opts(void);
 TCase *cgf_tcase_schedule(void);
+TCase *cgf_tcase_e2e(void);
 
 #endif

@@ -10,5 +10,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_random());
     suite_add_tcase(s, cgf_tcase_opts());
     suite_add_tcase(s, cgf_tcase_schedule());
+    suite_add_tcase(s, cgf_tcase_e2e());
     return rdx_test_main(s);
 }

@@ -170,6 +170,7 @@ void cgf_check(rdx_graph *g, const rdx_tensor *const *roots, size_t n, cgf_run *
     }
     run->nkernels = s->nkernels;
     run->ops = 0;
+    run->cycles = 0;
     for (size_t k = 0; k < s->nkernels; k++) {
         const rdx_sched_kernel *kn = &s->kernels[k];
         const rdx_uop *ko = transform(ctx, kn->sink, run);
@@ -181,8 +182,16 @@ void cgf_check(rdx_graph *g, const rdx_tensor *const *roots, size_t n, cgf_run *
         }
         char err[512] = "";
         uint64_t ops = 0;
-        st = keval_run(ctx, ko, kb, kbytes, kn->nparams, s->vars, varvals_s, s->nvars, &ops, err,
-                       sizeof err);
+        if (run->on_emu) {
+            uint64_t cyc = 0;
+            st = cgf_emu_run(ctx, ko, kb, kbytes, kn->nparams, s->vars, varvals_s, s->nvars, &cyc);
+            if (st)
+                snprintf(err, sizeof err, "%s", rdx_error_message());
+            run->cycles += cyc;
+        } else {
+            st = keval_run(ctx, ko, kb, kbytes, kn->nparams, s->vars, varvals_s, s->nvars, &ops,
+                           err, sizeof err);
+        }
         if (st) {
             char *txt = NULL;
             rdx_ir_print(&ko, 1, 0, &txt);

@@ -1,0 +1,109 @@
+/* tests/codegen_front/e2e_test.c — the whole path on the emulated GPU:
+ * tensor graph → schedule (front end) → back end → emulator, compared with
+ * the reference interpreter; raw kernels and with the heuristics. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/codegen_front/cgf_test.h"
+
+#define F32 rdx_dtype_of(RDX_FLOAT32)
+#define I32 rdx_dtype_of(RDX_INT32)
+
+static void e2e(rdx_graph *g, const rdx_tensor *const *roots, size_t n, const char *what)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        cgf_run r = { 0 };
+        r.on_emu = 1;
+        r.mode = mode ? CGF_HEURISTIC : CGF_RAW;
+        r.tol = 1e-4;
+        cgf_check(g, roots, n, &r);
+        if (getenv("CGF_DEBUG"))
+            fprintf(stderr, "e2e %-12s %s: %zu kernels, %llu cycles\n", what,
+                    mode ? "heuristic" : "raw", r.nkernels, (unsigned long long)r.cycles);
+    }
+}
+
+START_TEST(e2e_elementwise)
+{
+    uint64_t seed = 31;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ 33, 40 }, &seed);
+    const rdx_tensor *b = cgf_random(g, F32, 1, (int64_t[]){ 40 }, &seed);
+    const rdx_tensor *t = rdx_tensor_add(g, rdx_tensor_mul(g, a, b), rdx_tensor_const(g, F32, 2));
+    e2e(g, &t, 1, "ew");
+    const rdx_tensor *ia = cgf_random(g, I32, 1, (int64_t[]){ 1000 }, &seed);
+    const rdx_tensor *it = rdx_tensor_mul(g, rdx_tensor_adds(g, ia, 3), ia);
+    e2e(g, &it, 1, "ew-int");
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(e2e_movement)
+{
+    uint64_t seed = 32;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *a = cgf_random(g, F32, 3, (int64_t[]){ 3, 5, 7 }, &seed);
+    const rdx_tensor *ts[] = {
+        rdx_tensor_pad(g, rdx_tensor_transpose(g, a, 0, 2), (int64_t[]){ 1, 0, 2 },
+                       (int64_t[]){ 2, 1, 0 }, -1.0),
+        rdx_tensor_flip(g, rdx_tensor_reshape(g, a, 2, (int64_t[]){ 15, 7 }), 1, (int[]){ 1 }),
+        /* flip(reshape) on axis 0 is left out: its index has negative intermediate terms
+           (vmin < 0) and the back end's 32-bit offsets fault; reported to cg-back */
+        rdx_tensor_cat(g, (const rdx_tensor *[]){ a, a }, 2, 1),
+    };
+    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++)
+        e2e(g, &ts[i], 1, "movement");
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(e2e_reductions)
+{
+    uint64_t seed = 33;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ 37, 129 }, &seed);
+    const rdx_tensor *ts[] = {
+        rdx_tensor_sum(g, a, 1, (int[]){ 1 }, 0),
+        rdx_tensor_max(g, a, 1, (int[]){ 0 }, 0),
+        rdx_tensor_sum(g, a, 0, NULL, 0),
+        rdx_tensor_softmax(g, a, 1),
+    };
+    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++)
+        e2e(g, &ts[i], 1, "reduce");
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(e2e_matmul_mlp)
+{
+    uint64_t seed = 34;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *A = cgf_random(g, F32, 2, (int64_t[]){ 32, 24 }, &seed);
+    const rdx_tensor *B = cgf_random(g, F32, 2, (int64_t[]){ 24, 48 }, &seed);
+    const rdx_tensor *mm = rdx_tensor_matmul(g, A, B);
+    e2e(g, &mm, 1, "matmul");
+    const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 8, 12 }, &seed);
+    const rdx_tensor *w1 = cgf_random(g, F32, 2, (int64_t[]){ 12, 16 }, &seed);
+    const rdx_tensor *w2 = cgf_random(g, F32, 2, (int64_t[]){ 16, 4 }, &seed);
+    int32_t tv[8] = { 0, 1, 2, 3, 3, 2, 1, 0 };
+    const rdx_tensor *tgt = rdx_tensor_from_data(g, I32, 1, (int64_t[]){ 8 }, tv);
+    const rdx_tensor *h = rdx_tensor_relu(g, rdx_tensor_matmul(g, x, w1));
+    const rdx_tensor *loss = rdx_tensor_cross_entropy(g, rdx_tensor_matmul(g, h, w2), tgt);
+    const rdx_tensor *params[2] = { w1, w2 }, *grads[2];
+    ck_assert_int_eq(rdx_gradient(g, loss, params, 2, grads), RDX_OK);
+    const rdx_tensor *roots[3] = { loss, grads[0], grads[1] };
+    e2e(g, roots, 3, "mlp");
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+TCase *cgf_tcase_e2e(void)
+{
+    TCase *tc = tcase_create("e2e");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, e2e_elementwise);
+    tcase_add_test(tc, e2e_movement);
+    tcase_add_test(tc, e2e_reductions);
+    tcase_add_test(tc, e2e_matmul_mlp);
+    return tc;
+}
