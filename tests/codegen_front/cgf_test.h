@@ -59,5 +59,6 @@ TCase *cgf_tcase_random(void);
 TCase *cgf_tcase_opts(void);
 TCase *cgf_tcase_schedule(void);
 TCase *cgf_tcase_e2e(void);
+TCase *cgf_tcase_cli(void);
 
 #endif

@@ -11,5 +11,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_opts());
     suite_add_tcase(s, cgf_tcase_schedule());
     suite_add_tcase(s, cgf_tcase_e2e());
+    suite_add_tcase(s, cgf_tcase_cli());
     return rdx_test_main(s);
 }
