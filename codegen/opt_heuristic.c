@@ -29,6 +29,24 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size > 0)
             red = (int)i;
     }
+    /* large reductions to few outputs: a 256-wide grouped reduction (LDS), then unroll by 4 */
+    int64_t outs = 1;
+    int loops = 0;
+    for (size_t i = 0; i < na; i++) {
+        loops |= ax[i].type == RDX_AXIS_LOOP;
+        if (ax[i].type == RDX_AXIS_GLOBAL)
+            outs *= ax[i].size > 0 ? ax[i].size : 1 << 20;
+    }
+    if (red >= 0 && !loops && ax[red].size >= 2048 && outs <= 64) {
+        int64_t s = ax[red].size;
+        if (s % 256)
+            push(opts, cap, n, RDX_OPTOP_PADTO, red, 256, RDX_AXIS_REDUCE);
+        s = (s + 255) / 256 * 256;
+        push(opts, cap, n, RDX_OPTOP_SPLIT, red, 256, RDX_AXIS_GROUP_REDUCE);
+        if ((s / 256) % 4 == 0)
+            push(opts, cap, n, RDX_OPTOP_SPLIT, red, 4, RDX_AXIS_UNROLL);
+        return RDX_OK;
+    }
     /* reductions: unroll the innermost by 4 */
     if (red >= 0 && ax[red].size >= 8 && ax[red].size % 4 == 0)
         push(opts, cap, n, RDX_OPTOP_SPLIT, red, 4, RDX_AXIS_UNROLL);

@@ -74,6 +74,20 @@ START_TEST(e2e_reductions)
 }
 END_TEST
 
+START_TEST(e2e_group_reduce)
+{
+    uint64_t seed = 35;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *x = cgf_random(g, F32, 1, (int64_t[]){ 20000 }, &seed);
+    const rdx_tensor *t = rdx_tensor_sum(g, x, 0, NULL, 0);
+    e2e(g, &t, 1, "sum-20000");
+    const rdx_tensor *xi = cgf_random(g, I32, 2, (int64_t[]){ 2, 4096 }, &seed);
+    const rdx_tensor *ti = rdx_tensor_max(g, xi, 1, (int[]){ 1 }, 0);
+    e2e(g, &ti, 1, "max-2x4096");
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(e2e_matmul_mlp)
 {
     uint64_t seed = 34;
@@ -105,5 +119,6 @@ TCase *cgf_tcase_e2e(void)
     tcase_add_test(tc, e2e_movement);
     tcase_add_test(tc, e2e_reductions);
     tcase_add_test(tc, e2e_matmul_mlp);
+    tcase_add_test(tc, e2e_group_reduce);
     return tc;
 }

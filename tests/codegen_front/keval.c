@@ -34,6 +34,7 @@ static int kfail(keval *K, const char *fmt, const rdx_uop *u, const char *more)
 }
 
 static rdx_value value(keval *K, const rdx_uop *u);
+static rdx_value lds_load(keval *K, const rdx_uop *u);
 
 static rdx_value read_elem(const void *p, rdx_dtype d, int64_t k)
 {
@@ -303,6 +304,12 @@ static rdx_value value(keval *K, const rdx_uop *u)
         break;
     }
     case RDX_OP_LOAD: {
+        const rdx_uop *ix = u->src[0];
+        if (ix->op == RDX_OP_INDEX && ix->src[0]->op == RDX_OP_AFTER &&
+            ix->src[0]->src[0]->op == RDX_OP_DEFINE_LOCAL) {
+            r = lds_load(K, u);
+            break;
+        }
         const rdx_uop *gate = u->nsrc == 3 ? u->src[2] : u->nsrc == 2 ? u->src[1] : NULL;
         if (gate && !value(K, gate).i) {
             r = u->nsrc == 3 ? value(K, u->src[1]) : z;
@@ -347,6 +354,45 @@ static rdx_value value(keval *K, const rdx_uop *u)
     K->stamp[u->id] = K->cur;
     K->val[u->id] = r;
     return r;
+}
+
+/*
+ * A read of LDS after a barrier: the value work-item t stored before the
+ * barrier, evaluated on demand with the storing SPECIAL set to t (the
+ * evaluator runs work-items one after another, so it cannot interleave them).
+ */
+static rdx_value lds_load(keval *K, const rdx_uop *u)
+{
+    rdx_value z = { 0, 0 };
+    const rdx_uop *ix = u->src[0], *after = ix->src[0], *lds = after->src[0];
+    for (uint32_t d = 1; d < after->nsrc; d++) {
+        const rdx_uop *bar = after->src[d];
+        if (bar->op != RDX_OP_BARRIER)
+            continue;
+        for (uint32_t k = 0; k < bar->nsrc; k++) {
+            const rdx_uop *st = bar->src[k];
+            if (st->op != RDX_OP_STORE || st->src[0]->op != RDX_OP_INDEX ||
+                st->src[0]->src[0] != lds || st->src[0]->nsrc != 2 ||
+                st->src[0]->src[1]->op != RDX_OP_SPECIAL)
+                continue;
+            const rdx_uop *sp = st->src[0]->src[1];
+            int64_t t = value(K, ix->src[1]).i, size = value(K, lds->shape[0]).i;
+            if (t < 0 || t >= size) {
+                kfail(K, "keval: %s node #%u: LDS index out of bounds%s", u, NULL);
+                return z;
+            }
+            rdx_value saved = K->val[sp->id];
+            K->val[sp->id].i = t;
+            K->cur++;
+            rdx_value v = value(K, st->src[1]);
+            K->val[sp->id] = saved;
+            K->cur++;
+            K->ops++;
+            return v;
+        }
+    }
+    kfail(K, "keval: %s node #%u: LDS read without a matching store before a barrier%s", u, NULL);
+    return z;
 }
 
 static void special_loop(keval *K, const rdx_uop *sink, const rdx_uop *const *sp, size_t n)

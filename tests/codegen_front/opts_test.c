@@ -90,6 +90,48 @@ START_TEST(opts_reduce)
 }
 END_TEST
 
+START_TEST(opts_group_reduce)
+{
+    uint64_t seed = 16;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *x = cgf_random(g, I32, 1, (int64_t[]){ 1000 }, &seed);
+    const rdx_tensor *t = rdx_tensor_sum(g, x, 0, NULL, 0);
+    /* axis 0 = the reduction (1000) */
+    const seqdef seqs[] = {
+        { { SPLIT(0, 8, GROUP_REDUCE) }, 1 },
+        { { PADTO(0, 256), SPLIT(0, 256, GROUP_REDUCE) }, 2 },
+        { { PADTO(0, 256), SPLIT(0, 64, GROUP_REDUCE), SPLIT(0, 4, UNROLL) }, 3 },
+    };
+    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs);
+    const rdx_tensor *xf = cgf_random(g, F32, 2, (int64_t[]){ 3, 640 }, &seed);
+    const rdx_tensor *m = rdx_tensor_max(g, xf, 1, (int[]){ 1 }, 0);
+    const seqdef ms[] = {
+        { { SPLIT(1, 32, GROUP_REDUCE) }, 1 },
+        { { SPLIT(1, 128, GROUP_REDUCE), SPLIT(1, 5, UNROLL) }, 2 },
+    };
+    run_seqs(g, m, ms, sizeof ms / sizeof *ms);
+    /* the heuristic picks a grouped reduction for a large sum */
+    const rdx_tensor *big = cgf_random(g, F32, 1, (int64_t[]){ 5000 }, &seed);
+    const rdx_tensor *bs = rdx_tensor_sum(g, big, 0, NULL, 0);
+    rdx_schedule *s;
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &bs, 1, &s), RDX_OK);
+    const rdx_uop *k;
+    rdx_opt h[16];
+    size_t nh;
+    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s->kernels[0].sink, &k), RDX_OK);
+    ck_assert_int_eq(rdx_cg_heuristic(k, h, 16, &nh), RDX_OK);
+    ck_assert_uint_ge(nh, 2);
+    ck_assert_int_eq(h[0].op, RDX_OPTOP_PADTO);
+    ck_assert_int_eq(h[1].target, RDX_AXIS_GROUP_REDUCE);
+    rdx_schedule_free(s);
+    cgf_run hr = { 0 };
+    hr.mode = CGF_HEURISTIC;
+    hr.tol = 1e-4;
+    cgf_check(g, &bs, 1, &hr);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(opts_matmul)
 {
     uint64_t seed = 13;
@@ -264,6 +306,7 @@ TCase *cgf_tcase_opts(void)
     tcase_add_test(tc, opts_elementwise);
     tcase_add_test(tc, opts_reduce);
     tcase_add_test(tc, opts_matmul);
+    tcase_add_test(tc, opts_group_reduce);
     tcase_add_test(tc, opts_errors);
     tcase_add_test(tc, beam_search);
     return tc;
