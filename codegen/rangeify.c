@@ -253,6 +253,11 @@ static const rdx_uop *lw_compute(cg_lower *L, const rdx_uop *u, const rdx_uop *c
     case RDX_OP_CONTIGUOUSBACKWARD:
     case RDX_OP_DETACH:
         return lw(L, u->src[0], idx, gate);
+    case RDX_OP_AFTER:
+        /* computing an assignment: the stored value (its buffer is the target's) */
+        if ((L->err = cg_check_assign(u)))
+            return NULL;
+        return lw(L, u->src[1]->src[1], idx, gate);
     case RDX_OP_LOAD: {
         /* (buf), (buf, gate), (buf, alt, gate): tensor-level gates are tensors */
         const rdx_uop *g = u->nsrc >= 2 ? u->src[u->nsrc - 1] : NULL;
@@ -277,8 +282,8 @@ static const rdx_uop *lw_compute(cg_lower *L, const rdx_uop *u, const rdx_uop *c
             return lw_movement(L, u, idx, gate);
         L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: cannot lower %s node #%u (%s)",
                           rdx_op_name((rdx_op)u->op), u->id,
-                          u->op == RDX_OP_AFTER || u->op == RDX_OP_STORE
-                              ? "assignments are not scheduled yet"
+                          u->op == RDX_OP_STORE
+                              ? "a STORE is scheduled only as AFTER(buffer, STORE(buffer, v))"
                               : "not a tensor-level op");
         return NULL;
     }

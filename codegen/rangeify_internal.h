@@ -26,6 +26,9 @@ typedef struct cg_lower {
     cg_map memo;
 } cg_lower;
 
+/* RDX_OK when u (an AFTER) is an assignment the scheduler handles. */
+rdx_status cg_check_assign(const rdx_uop *u);
+
 /*
  * Build the kernel computing nodes[0..n) (all of one shape) into buffers
  * outbufs[0..n): one set of output ranges, a STORE per node.  The kernel's

@@ -55,6 +55,9 @@ static int is_value_src(const rdx_uop *v, uint32_t slot)
     case RDX_OP_PAD:
     case RDX_OP_SHRINK:
         return slot == 0;
+    case RDX_OP_AFTER: /* the target buffer is not read; the STOREs' values are */
+    case RDX_OP_STORE:
+        return slot >= 1;
     case RDX_OP_PARAM:
     case RDX_OP_BUFFER:
     case RDX_OP_RANGE:
@@ -62,6 +65,18 @@ static int is_value_src(const rdx_uop *v, uint32_t slot)
     default:
         return 1;
     }
+}
+
+/* The assignments the scheduler handles: AFTER(PARAM p, STORE(PARAM p, value)). */
+rdx_status cg_check_assign(const rdx_uop *u)
+{
+    if (u->src[0]->op != RDX_OP_PARAM || u->nsrc != 2 || u->src[1]->op != RDX_OP_STORE ||
+        u->src[1]->nsrc != 2 || u->src[1]->src[0] != u->src[0])
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "schedule: AFTER node #%u: only AFTER(buffer, STORE(buffer, value)) "
+                        "assignments are scheduled",
+                        u->id);
+    return RDX_OK;
 }
 
 static rdx_status add_buffer(rdx_schedule *s, rdx_sbuf_kind kind, const rdx_uop *t, rdx_ir_ctx *c)
@@ -258,7 +273,12 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             mat[i] = root; /* an input returned as is: copied */
             continue;
         }
-        if (root || u->op == RDX_OP_CONTIGUOUS || u->op == RDX_OP_LOAD ||
+        if (u->op == RDX_OP_AFTER) {
+            st = cg_check_assign(u);
+            if (st)
+                break;
+        }
+        if (root || u->op == RDX_OP_CONTIGUOUS || u->op == RDX_OP_LOAD || u->op == RDX_OP_AFTER ||
             (u->op == RDX_OP_REDUCE && (dup[i] || users[i] > 1)))
             mat[i] = 1;
         /* propagate duplication to the sources */
@@ -287,11 +307,18 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         for (uint32_t r = 0; r < body->nsrc; r++)
             if (body->src[r] == u && root < 0)
                 root = (int)r;
-        st = add_buffer(s, root >= 0 ? RDX_SBUF_OUTPUT : RDX_SBUF_TEMP, u, ctx);
-        if (st)
-            break;
-        uint32_t b = (uint32_t)(s->nbuffers - 1);
-        s->buffers[b].output = root;
+        uint32_t b;
+        if (u->op == RDX_OP_AFTER) {
+            /* an assignment writes its target buffer in place (an input slot) */
+            b = (uint32_t)u->src[0]->arg.i;
+            s->buffers[b].written = 1;
+        } else {
+            st = add_buffer(s, root >= 0 ? RDX_SBUF_OUTPUT : RDX_SBUF_TEMP, u, ctx);
+            if (st)
+                break;
+            b = (uint32_t)(s->nbuffers - 1);
+            s->buffers[b].output = root;
+        }
         group *g = &G[ng++];
         g->nodes[0] = u;
         g->bufs[0] = b;
@@ -306,6 +333,8 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         for (size_t b = 0; b < s->nbuffers; b++)
             if (s->buffers[b].kind == RDX_SBUF_OUTPUT && s->buffers[b].tensor == u)
                 s->outputs[r] = (uint32_t)b;
+        if (u->op == RDX_OP_AFTER)
+            s->outputs[r] = (uint32_t)u->src[0]->arg.i;
     }
     s->noutputs = nroots;
     /* first lowering: what each kernel reads */

@@ -58,6 +58,7 @@ typedef struct rdx_sched_buffer {
     const rdx_uop *tensor; /* INPUT: the original BUFFER/PARAM; else the tensor it holds */
     int32_t output;        /* OUTPUT: the root index; -1 otherwise */
     int32_t first, last;   /* kernels (schedule order) of first and last use; -1 if none */
+    int written;           /* INPUT written in place by an assignment (AFTER/STORE) */
 } rdx_sched_buffer;
 
 typedef struct rdx_sched_kernel {
@@ -91,9 +92,11 @@ typedef struct rdx_schedule {
  * (simplified with ir-core's symbolic algebra; PAD becomes gated loads with
  * the pad value), reductions REDUCE over new ranges; results of equal shape
  * that are independent share one kernel (several STOREs).  Kernel ranges are
- * LOOP (outputs) and REDUCE, unoptimized.  Errors: RDX_ERR_UNSUPPORTED naming
- * an op the front end cannot lower (CALL, BITCAST that changes the item
- * size, AFTER/STORE assignments), RDX_ERR_INVALID, RDX_ERR_NOMEM.
+ * LOOP (outputs) and REDUCE, unoptimized.  An assignment
+ * AFTER(buffer, STORE(buffer, value)) is a kernel writing the value into that
+ * input buffer in place.  Errors: RDX_ERR_UNSUPPORTED naming an op the front
+ * end cannot lower (CALL, BITCAST that changes the item size, other AFTER
+ * forms), RDX_ERR_INVALID, RDX_ERR_NOMEM.
  */
 rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n,
                            rdx_schedule **out);

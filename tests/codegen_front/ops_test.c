@@ -218,6 +218,34 @@ START_TEST(composites)
 }
 END_TEST
 
+START_TEST(multi_device)
+{
+    uint64_t seed = 6;
+    rdx_graph *g = cgf_graph();
+    const char *devs[2] = { "AMD:0", "AMD:1" };
+    const rdx_tensor *t = cgf_random(g, F32, 1, (int64_t[]){ 6 }, &seed);
+    const rdx_tensor *sh =
+        rdx_tensor_scatter(g, cgf_random(g, F32, 1, (int64_t[]){ 8 }, &seed), devs, 2);
+    const rdx_tensor *ts[] = {
+        rdx_tensor_copy(g, t, devs, 1),
+        rdx_tensor_broadcast(g, t, devs, 2),
+        sh,
+        rdx_tensor_gather_dev(g, sh),
+        rdx_tensor_reduce_dev(g, sh),
+        rdx_tensor_allgather(g, sh),
+        rdx_tensor_reduce_scatter(g, sh),
+        rdx_tensor_allreduce(g, sh),
+        rdx_tensor_muls(g, rdx_tensor_copy(g, rdx_tensor_adds(g, t, 1), devs, 1), 2),
+    };
+    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
+        if (getenv("CGF_DEBUG"))
+            fprintf(stderr, "case %zu\n", i);
+        cgf_check1(g, ts[i]);
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_ops(void)
 {
     TCase *tc = tcase_create("ops");
@@ -228,5 +256,6 @@ TCase *cgf_tcase_ops(void)
     tcase_add_test(tc, reductions);
     tcase_add_test(tc, creation);
     tcase_add_test(tc, composites);
+    tcase_add_test(tc, multi_device);
     return tc;
 }

@@ -267,6 +267,16 @@ START_TEST(errors)
         ck_assert_ptr_nonnull(strstr(rdx_error_message(), "CALL"));
     }
     ck_assert_int_eq(rdx_cg_schedule(ctx, &a, 0, &s), RDX_ERR_INVALID);
+    /* an AFTER whose STORE writes another buffer */
+    const rdx_uop *b1 = rdx_ir_buffer(ctx, 90, F32, "CPU", (int64_t[]){ 4 }, 1);
+    const rdx_uop *b2 = rdx_ir_buffer(ctx, 91, F32, "CPU", (int64_t[]){ 4 }, 1);
+    const rdx_uop *stv[2] = { b2, a };
+    const rdx_uop *sto = rdx_ir_node(ctx, RDX_OP_STORE, stv, 2, NULL);
+    const rdx_uop *afv[2] = { b1, sto };
+    const rdx_uop *aft = rdx_ir_node(ctx, RDX_OP_AFTER, afv, 2, NULL);
+    ck_assert_ptr_nonnull(aft);
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &aft, 1, &s), RDX_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "AFTER(buffer, STORE(buffer, value))"));
     rdx_graph_destroy(g);
 }
 END_TEST
