@@ -50,7 +50,7 @@ rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const 
     if (!st) {
         cap = (co->text_size + 4095) & ~(size_t)4095;
         code = aligned_alloc(4096, cap);
-        kernarg = aligned_alloc(64, 256 + k->kernarg_size);
+        kernarg = aligned_alloc(64, 256 + ((k->kernarg_size + 63) & ~63u));
         if (!code || !kernarg)
             st = rdx_fail(RDX_ERR_NOMEM, "emu run: out of memory");
     }
