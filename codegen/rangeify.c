@@ -158,6 +158,70 @@ static const rdx_uop *lw_stack(cg_lower *L, const rdx_uop *u, const rdx_uop *con
     return acc;
 }
 
+/* Unflatten `flat` over dims d[0..n) into out[0..n). */
+static void unflatten(rdx_ir_ctx *c, const rdx_uop *flat, const rdx_uop *const *d, uint32_t n,
+                      const rdx_uop **out)
+{
+    const rdx_uop *stride = cg_idx(c, 1);
+    for (uint32_t k = n; k-- > 0;) {
+        const rdx_uop *q = rdx_ir_idiv(c, flat, stride);
+        out[k] = k ? rdx_ir_mod(c, q, d[k]) : q;
+        stride = rdx_ir_mul(c, stride, d[k]);
+    }
+}
+
+/*
+ * RESHAPE u (of s): the index of s from u's.  Axes are matched in groups of
+ * equal size products (size-1 axes aside), so only the axes a reshape really
+ * merges or splits get div/mod; symbolic sizes match only when equal.
+ * Nonzero when a size cannot be read (the whole index is then re-split).
+ */
+static int reshape_idx(rdx_ir_ctx *c, const rdx_uop *u, const rdx_uop *s, const rdx_uop *const *idx,
+                       const rdx_uop **sidx)
+{
+    uint32_t po = 0, pi = 0;
+    for (uint32_t k = 0; k < s->ndim; k++)
+        sidx[k] = cg_idx(c, 0);
+    for (;;) {
+        while (po < u->ndim && dim_is(u, po, 1))
+            po++;
+        while (pi < s->ndim && dim_is(s, pi, 1))
+            pi++;
+        if (po == u->ndim || pi == s->ndim)
+            break;
+        uint32_t o0 = po, i0 = pi;
+        if (u->shape[po] == s->shape[pi]) {
+            sidx[pi++] = idx[po++];
+            continue;
+        }
+        int64_t a, b;
+        if (!rdx_uop_dim(u, po, &a) || !rdx_uop_dim(s, pi, &b))
+            goto fallback;
+        po++, pi++;
+        while (a != b) {
+            int64_t d;
+            if (a < b) {
+                if (po == u->ndim || !rdx_uop_dim(u, po, &d))
+                    goto fallback;
+                a *= d;
+                po++;
+            } else {
+                if (pi == s->ndim || !rdx_uop_dim(s, pi, &d))
+                    goto fallback;
+                b *= d;
+                pi++;
+            }
+        }
+        const rdx_uop *flat = cg_flat(c, u->shape + o0, idx + o0, po - o0);
+        unflatten(c, flat, s->shape + i0, pi - i0, sidx + i0);
+    }
+    /* what is left on either side has size 1 */
+    return 0;
+fallback:
+    unflatten(c, cg_flat(c, u->shape, idx, u->ndim), s->shape, s->ndim, sidx);
+    return 0;
+}
+
 static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
                                   const rdx_uop *gate)
 {
@@ -182,21 +246,15 @@ static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *
         for (uint32_t k = 0; k < u->ndim; k++)
             sidx[k] = rdx_ir_add(c, idx[k], u->src[1]->src[k]);
         return lw(L, s, sidx, gate);
-    case RDX_OP_RESHAPE: {
-        const rdx_uop *flat = cg_flat(c, u->shape, idx, u->ndim);
-        const rdx_uop *stride = cg_idx(c, 1);
-        for (uint32_t k = s->ndim; k-- > 0;) {
-            const rdx_uop *q = rdx_ir_idiv(c, flat, stride);
-            sidx[k] = k ? rdx_ir_mod(c, q, s->shape[k]) : q;
-            stride = rdx_ir_mul(c, stride, s->shape[k]);
-        }
+    case RDX_OP_RESHAPE:
+        if (reshape_idx(c, u, s, idx, sidx))
+            return NULL;
         for (uint32_t k = 0; k < s->ndim; k++) {
             const rdx_uop *simp;
             if (sidx[k] && !rdx_ir_simplify(c, sidx[k], &simp))
                 sidx[k] = simp;
         }
         return lw(L, s, sidx, gate);
-    }
     case RDX_OP_PAD: {
         const rdx_uop *valid = NULL;
         for (uint32_t k = 0; k < u->ndim; k++) {
