@@ -71,6 +71,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     unsigned m = o.keep_stages;
     rdx_status st = cg_isel(ctx, sink, &o, &p, k);
     if (!st)
+        cg_merge_loads(&p);
+    if (!st)
         st = cg_linearize(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_ISEL, 0);
@@ -80,6 +82,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         st = cg_regalloc(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_REGALLOC, 1);
+    if (!st && !o.no_vopd)
+        cg_vopd(&p);
     if (!st)
         st = cg_encode(&p, &code, &code_size);
     if (!st)

@@ -92,10 +92,16 @@ rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned coun
 struct rdx_codegen_kernel;
 rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, cg_prog *p,
                    struct rdx_codegen_kernel *k);
+/* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c). */
+rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
+/* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
+unsigned cg_merge_loads(cg_prog *p);
 /* linearize: CFG successors, positions, s_waitcnt placement. */
 rdx_status cg_linearize(cg_prog *p);
 /* regalloc: liveness and linear-scan assignment of every virtual register. */
 rdx_status cg_regalloc(cg_prog *p);
+/* VOPD: fuse independent VALU pairs (after regalloc); returns the number of pairs. */
+unsigned cg_vopd(cg_prog *p);
 /* Print the program (virtual registers as %sN / %vN, physical after allocation). */
 rdx_status cg_print(const cg_prog *p, int physical, char **out);
 /* render: encode p into machine code (malloc'd *code, *len) resolving branches. */

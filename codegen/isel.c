@@ -390,12 +390,16 @@ static int grow(isel *I, uint32_t id)
     uint8_t *f = realloc(I->info, nc);
     if (f)
         I->info = f;
-    if (!v || !h || !d || !f) {
+    uint32_t *sn = realloc(I->seen, nc * sizeof *sn);
+    if (sn)
+        I->seen = sn;
+    if (!v || !h || !d || !f || !sn) {
         I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
         return 0;
     }
     memset(I->have + I->cap, 0, nc - I->cap);
     memset(I->info + I->cap, 0, nc - I->cap);
+    memset(I->seen + I->cap, 0, (nc - I->cap) * sizeof *I->seen);
     I->cap = nc;
     return 1;
 }
@@ -616,6 +620,38 @@ static void close_loop(isel *I, loop_state *ls)
     forget_to(I, ls->mark);
 }
 
+/*
+ * Issue the global loads of the subgraph under `root` that the current scope
+ * can compute now, before the effects that use them: loads are then grouped
+ * (latency overlaps, adjacent ones merge into b64/b128).  Only loads straight
+ * from a PARAM/BUFFER move: anything ordered by AFTER keeps its place.
+ */
+static void preload_walk(isel *I, const rdx_uop *u, uint32_t stamp)
+{
+    if (I->st || !grow(I, u->id) || I->have[u->id] || I->seen[u->id] == stamp)
+        return;
+    I->seen[u->id] = stamp;
+    if (dep(I, u) & ~I->open)
+        return;
+    if (u->op == RDX_OP_LOAD && u->src[0]->op == RDX_OP_INDEX &&
+        (u->src[0]->src[0]->op == RDX_OP_PARAM || u->src[0]->src[0]->op == RDX_OP_BUFFER)) {
+        cg_emit(I, u);
+        return;
+    }
+    if (u->op == RDX_OP_END || u->op == RDX_OP_REDUCE || u->op == RDX_OP_AFTER ||
+        u->op == RDX_OP_BARRIER)
+        return;
+    for (uint32_t k = 0; k < u->nsrc; k++)
+        preload_walk(I, u->src[k], stamp);
+}
+
+static void preload(isel *I, const rdx_uop *root)
+{
+    if (!grow(I, root->id))
+        return;
+    preload_walk(I, root, ++I->stamp);
+}
+
 /* Lower the effect/value `root` inside loops over ranges[0..n) (outermost first). */
 static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges, int n,
                        const rdx_uop *red)
@@ -645,6 +681,7 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
         L &= ~(1ull << loop_num(I, ranges[k]));
         nl++;
     }
+    preload(I, root);
     cg_val v = cg_emit(I, root);
     if (red && !I->st) {
         static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MAX, RDX_OP_MUL, RDX_OP_COUNT };
@@ -662,6 +699,12 @@ static void hoist(isel *I, const rdx_uop *u, uint64_t L)
     if (I->st || !grow(I, u->id) || I->have[u->id])
         return;
     (void)L;
+    if (u->op == RDX_OP_INDEX && u->nsrc > 2) {
+        /* the row-major linear index isel will build: hoist its invariant terms */
+        const rdx_uop *lin = cg_index_linear(I, u);
+        if (lin)
+            hoist(I, lin, L);
+    }
     if (!(dep(I, u) & ~I->open)) {
         if (u->op != RDX_OP_INDEX)
             cg_emit(I, u);
@@ -812,6 +855,83 @@ static cg_val emit_vectorlike(isel *I, const rdx_uop *u)
     return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "op not supported by the back end yet"), none();
 }
 
+/* WMMA_16_16_16_<in>_<out>: one v_wmma per wave over the ISA's wave32 lane layout. */
+static cg_val emit_wmma(isel *I, const rdx_uop *u)
+{
+    const rdx_uop *a = u->src[0], *b = u->src[1], *c = u->src[2];
+    rdx_scalar in = (rdx_scalar)a->dtype.scalar, out = (rdx_scalar)u->dtype.scalar;
+    if (a->dtype.count != 16 || b->dtype.count != 16 || c->dtype.count != 8 ||
+        u->dtype.count != 8 || b->dtype.scalar != in || c->dtype.scalar != out ||
+        out != RDX_FLOAT32 || (in != RDX_FLOAT16 && in != RDX_BFLOAT16))
+        return cg_fail(I, RDX_ERR_UNSUPPORTED, u,
+                       "WMMA shapes/dtypes (supported: A, B half/bfloat16 x16, C, D float32 x8)"),
+               none();
+    if (a->op != RDX_OP_VECTORIZE || b->op != RDX_OP_VECTORIZE)
+        return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "WMMA operands must be VECTORIZEs"), none();
+    cg_val ab[2];
+    rdx_isa_op wop = in == RDX_BFLOAT16 ? RDX_ISA_OP_V_WMMA_F32_16X16X16_BF16
+                                        : RDX_ISA_OP_V_WMMA_F32_16X16X16_F16;
+    for (int m = 0; m < 2; m++) {
+        const rdx_uop *v = m ? b : a;
+        ab[m] = cg_reg(I, CG_V, 8);
+        for (int k = 0; k < 8; k++) {
+            cg_val lo = cg_emit(I, v->src[2 * k]), hi = cg_emit(I, v->src[2 * k + 1]);
+            /* pack the 16-bit patterns as integers (v_pack_b32_f16 would quieten NaNs) */
+            cg_val t = cg_reg(I, CG_V, 1);
+            INS(I, V_AND_B32, 1, cg_r(I, t.vr, 0, 1), cg_i(0xffff), cg_src(I, &lo, 0));
+            INS(I, V_LSHL_OR_B32, 1, cg_r(I, ab[m].vr, (unsigned)k, 1), cg_src(I, &hi, 0), cg_i(16),
+                cg_r(I, t.vr, 0, 1));
+        }
+    }
+    cg_val cv = cg_reg(I, CG_V, 8);
+    for (int k = 0; k < 8; k++) {
+        const rdx_uop *l = c->op == RDX_OP_VECTORIZE ? c->src[k] : NULL;
+        cg_val e;
+        if (l)
+            e = cg_emit(I, l);
+        else if (c->op == RDX_OP_VCONST) {
+            double f;
+            int64_t bits = c->arg.ints[k];
+            memcpy(&f, &bits, 8);
+            float ff = (float)f;
+            uint32_t fb;
+            memcpy(&fb, &ff, 4);
+            e = cg_const(fb, 1);
+        } else {
+            e = cg_emit(I, c); /* another WMMA's result */
+            if (e.n != 8)
+                return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "WMMA accumulator form"), none();
+            cg_val d = cg_reg(I, CG_V, 8);
+            cg_ins(I, wop, 1, 0,
+                   (xo[]){ cg_r(I, d.vr, 0, 8), cg_r(I, ab[0].vr, 0, 8), cg_r(I, ab[1].vr, 0, 8),
+                           cg_r(I, e.vr, 0, 8) },
+                   4);
+            return d;
+        }
+        INS(I, V_MOV_B32, 1, cg_r(I, cv.vr, (unsigned)k, 1), cg_src(I, &e, 0));
+    }
+    cg_val d = cg_reg(I, CG_V, 8);
+    cg_ins(I, wop, 1, 0,
+           (xo[]){ cg_r(I, d.vr, 0, 8), cg_r(I, ab[0].vr, 0, 8), cg_r(I, ab[1].vr, 0, 8),
+                   cg_r(I, cv.vr, 0, 8) },
+           4);
+    return d;
+}
+
+/* GEP of a multi-dword value (a WMMA result): a copy of the lane's dword. */
+static cg_val emit_gep(isel *I, const rdx_uop *u)
+{
+    const rdx_uop *s = u->src[0];
+    if (u->arg.nints != 1 || s->op != RDX_OP_WMMA)
+        return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "GEP of %s", rdx_op_name((rdx_op)s->op)), none();
+    cg_val v = cg_emit(I, s);
+    if (I->st)
+        return none();
+    cg_val r = cg_reg(I, CG_V, 1);
+    INS(I, V_MOV_B32, 1, cg_r(I, r.vr, 0, 1), cg_r(I, v.vr, (unsigned)u->arg.ints[0], 1));
+    return r;
+}
+
 cg_val cg_emit(isel *I, const rdx_uop *u)
 {
     if (I->st || !grow(I, u->id))
@@ -898,6 +1018,16 @@ cg_val cg_emit(isel *I, const rdx_uop *u)
         if (u->dtype.count != 1)
             return emit_vectorlike(I, u);
         v = cg_alu(I, u);
+        break;
+    case RDX_OP_WMMA:
+        v = emit_wmma(I, u);
+        break;
+    case RDX_OP_GEP:
+        v = emit_gep(I, u);
+        break;
+    case RDX_OP_VECTORIZE: /* a container of lanes (WMMA operands): lower them */
+        for (uint32_t k = 0; k < u->nsrc; k++)
+            cg_emit(I, u->src[k]);
         break;
     default:
         return emit_vectorlike(I, u);
@@ -1167,6 +1297,8 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     rdx_status st = rdx_ir_verify(ctx, sink);
     if (st)
         return st;
+    if ((st = cg_devectorize(ctx, sink, &sink)))
+        return st;
     const rdx_uop **topo;
     size_t n;
     if ((st = rdx_ir_toposort(sink, &topo, &n)))
@@ -1183,6 +1315,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
         if (body < 0)
             I.st = RDX_ERR_NOMEM;
         I.cur = body;
+        preload(&I, sink);
         cg_emit(&I, sink);
         INS0(&I, S_ENDPGM, 0);
     }
@@ -1193,6 +1326,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     free(I.have);
     free(I.dep);
     free(I.info);
+    free(I.seen);
     free(I.log);
     return I.st;
 }

@@ -47,9 +47,11 @@ typedef struct isel {
     /* per-node state, indexed by uop id */
     size_t cap;
     cg_val *val;
-    uint8_t *have; /* val[] valid */
-    uint64_t *dep; /* loop ranges the node depends on (bit = loop number) */
-    uint8_t *info; /* bit 0: dep computed, bit 1: uniform known, bit 2: uniform, 3/4 narrow */
+    uint8_t *have;  /* val[] valid */
+    uint64_t *dep;  /* loop ranges the node depends on (bit = loop number) */
+    uint8_t *info;  /* bit 0: dep computed */
+    uint32_t *seen; /* walk stamps (preload) */
+    uint32_t stamp;
     /* loop ranges (LOOP/REDUCE RANGEs), numbered by first sight */
     const rdx_uop *loops[CG_MAX_LOOPS];
     uint32_t loop_vr[CG_MAX_LOOPS];
@@ -135,6 +137,8 @@ uint64_t cg_red_identity(rdx_redop op, rdx_dtype d);
 cg_val cg_normalise(isel *I, const cg_val *v, rdx_dtype d);
 
 /* ---- isel_mem.c */
+/* The row-major linear index of INDEX ix (built in ctx, simplified), NULL for registers. */
+const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix);
 cg_val cg_load(isel *I, const rdx_uop *u);
 void cg_store(isel *I, const rdx_uop *u);
 

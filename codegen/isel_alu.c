@@ -608,7 +608,14 @@ cg_val cg_alu_binary(isel *I, const rdx_uop *u, rdx_op op, rdx_dtype d, int narr
             r = uni ? sop2(I, RDX_ISA_OP_S_ADD_I32, x, y) : vop2(I, RDX_ISA_OP_V_ADD_NC_U32, x, y);
             return cg_normalise(I, &r, d);
         case RDX_OP_MUL:
-            r = uni ? sop2(I, RDX_ISA_OP_S_MUL_I32, x, y) : vop2(I, RDX_ISA_OP_V_MUL_LO_U32, x, y);
+            if (b.kind == VK_CONST && (uint32_t)b.bits &&
+                !((uint32_t)b.bits & ((uint32_t)b.bits - 1))) {
+                int sh = __builtin_ctz((uint32_t)b.bits); /* by a power of two: a shift */
+                r = uni ? sop2(I, RDX_ISA_OP_S_LSHL_B32, x, cg_i(sh))
+                        : vop2(I, RDX_ISA_OP_V_LSHLREV_B32, cg_i(sh), x);
+            } else
+                r = uni ? sop2(I, RDX_ISA_OP_S_MUL_I32, x, y)
+                        : vop2(I, RDX_ISA_OP_V_MUL_LO_U32, x, y);
             return cg_normalise(I, &r, d);
         case RDX_OP_AND:
             return uni ? sop2(I, RDX_ISA_OP_S_AND_B32, x, y) : vop2(I, RDX_ISA_OP_V_AND_B32, x, y);
@@ -1032,6 +1039,51 @@ static cg_val int_to_f64(isel *I, const cg_val *a, mk k)
     return r;
 }
 
+/*
+ * 64-bit int -> f64 rounded to odd: s = hi*2^32 + lo (one rounding), its exact
+ * error by TwoSum, and when inexact an even s moves one ulp toward the exact
+ * value.  Narrowing that to f32 (or, rounded to odd again, to f16/bf16) is
+ * then correctly rounded.
+ */
+static cg_val int64_to_f64_odd(isel *I, const cg_val *a, mk k)
+{
+    cg_val h = cg_reg(I, CG_V, 2), hs = cg_reg(I, CG_V, 2), l = cg_reg(I, CG_V, 2),
+           sum = cg_reg(I, CG_V, 2), bb = cg_reg(I, CG_V, 2), t1 = cg_reg(I, CG_V, 2),
+           t2 = cg_reg(I, CG_V, 2), t3 = cg_reg(I, CG_V, 2), e = cg_reg(I, CG_V, 2);
+    cg_ins(I, k == K_I64 ? RDX_ISA_OP_V_CVT_F64_I32 : RDX_ISA_OP_V_CVT_F64_U32, 1, 0,
+           (xo[]){ D2(h), cg_src(I, a, 1) }, 2);
+    INS(I, V_LDEXP_F64, 1, D2(hs), D2(h), cg_i(32));
+    INS(I, V_CVT_F64_U32, 1, D2(l), cg_src(I, a, 0));
+    INS(I, V_ADD_F64, 1, D2(sum), D2(hs), D2(l));
+    cg_inst *in = INS(I, V_ADD_F64, 1, D2(bb), D2(sum), D2(hs)); /* bb = s - h */
+    if (in)
+        in->in.mod[RDX_ISA_MOD_NEG] = 2;
+    in = INS(I, V_ADD_F64, 1, D2(t1), D2(sum), D2(bb)); /* s - bb */
+    if (in)
+        in->in.mod[RDX_ISA_MOD_NEG] = 2;
+    in = INS(I, V_ADD_F64, 1, D2(t2), D2(hs), D2(t1)); /* h - (s - bb) */
+    if (in)
+        in->in.mod[RDX_ISA_MOD_NEG] = 2;
+    in = INS(I, V_ADD_F64, 1, D2(t3), D2(l), D2(bb)); /* l - bb */
+    if (in)
+        in->in.mod[RDX_ISA_MOD_NEG] = 2;
+    INS(I, V_ADD_F64, 1, D2(e), D2(t2), D2(t3));
+    cg_val inexact = vcmp(I, RDX_ISA_OP_V_CMP_NEQ_F64, D2(e), cg_i(0));
+    cg_val even = vcmp(I, RDX_ISA_OP_V_CMP_EQ_U32, cg_i(0),
+                       D1(vop2(I, RDX_ISA_OP_V_AND_B32, cg_i(1), cg_r(I, sum.vr, 0, 1))));
+    cg_val adj = sop2(I, RDX_ISA_OP_S_AND_B32, D1(inexact), D1(even));
+    /* toward the exact value: +1 in magnitude when e and s have the same sign */
+    cg_val es = vop2(I, RDX_ISA_OP_V_XOR_B32, cg_r(I, e.vr, 1, 1), cg_r(I, sum.vr, 1, 1));
+    cg_val same = vcmp(I, RDX_ISA_OP_V_CMP_LE_I32, cg_i(0), D1(es));
+    cg_val dlo = vsel(I, D1(same), cg_i(1), cg_i(-1));
+    cg_val dhi = vsel(I, D1(same), cg_i(0), cg_i(-1));
+    cg_val dz = vsel(I, D1(adj), D1(dlo), cg_i(0)), dzh = vsel(I, D1(adj), D1(dhi), cg_i(0));
+    cg_val r = cg_reg(I, CG_V, 2), c = s1(I), c2 = s1(I);
+    INS(I, V_ADD_CO_U32, 2, cg_r(I, r.vr, 0, 1), D1(c), cg_r(I, sum.vr, 0, 1), D1(dz));
+    INS(I, V_ADD_CO_CI_U32, 2, cg_r(I, r.vr, 1, 1), D1(c2), cg_r(I, sum.vr, 1, 1), D1(dzh), D1(c));
+    return r;
+}
+
 static cg_val cast(isel *I, const rdx_uop *u, const cg_val *a)
 {
     rdx_dtype from = u->src[0]->dtype, to = u->dtype;
@@ -1091,8 +1143,9 @@ static cg_val cast(isel *I, const rdx_uop *u, const cg_val *a)
             return int_to_f64(I, a, kf);
         cg_val f;
         if (is64(kf) || kt == K_BF16) {
-            /* through f64 (exact for 32-bit ints), rounded to odd before a 16-bit float */
-            cg_val d = int_to_f64(I, a, kf);
+            /* through f64 (exact for 32-bit ints, rounded to odd for 64-bit ones), rounded
+               to odd again before a 16-bit float */
+            cg_val d = is64(kf) ? int64_to_f64_odd(I, a, kf) : int_to_f64(I, a, kf);
             f = kt == K_F32 ? vop1(I, RDX_ISA_OP_V_CVT_F32_F64, D2(d)) : f64_to_f32_odd(I, &d);
         } else
             f = vop1(I, kf == K_I32 ? RDX_ISA_OP_V_CVT_F32_I32 : RDX_ISA_OP_V_CVT_F32_U32,

@@ -59,6 +59,16 @@ static const rdx_uop *linear(isel *I, const rdx_uop *ix, const rdx_uop *st)
     return s;
 }
 
+const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix)
+{
+    const rdx_uop *st = ix->src[0];
+    while (st->op == RDX_OP_AFTER)
+        st = st->src[0];
+    if (st->op == RDX_OP_DEFINE_REG)
+        return NULL;
+    return linear(I, ix, st);
+}
+
 typedef struct addr {
     int space; /* RDX_ADDR_GLOBAL / LOCAL / REG */
     const rdx_uop *st;
@@ -186,16 +196,28 @@ static int address(isel *I, const rdx_uop *ix, addr *a)
         a->voff = cg_to_v(I, &(cg_val){ .kind = VK_CONST, .n = 1, .bits = 0 });
         return !I->st;
     }
-    cg_val xv = cg_emit(I, x);
+    /* the byte offset as a node, so accesses sharing it share one register (and merge) */
+    int64_t xc;
+    const rdx_uop *bx = x;
+    if (size > 1 && x->op == RDX_OP_MUL && rdx_uop_const_int(x->src[1], &xc))
+        bx = rdx_ir_mul(I->ctx, x->src[0], rdx_ir_const_int(I->ctx, x->src[1]->dtype, xc * size));
+    else if (size > 1)
+        bx = rdx_ir_mul(I->ctx, x, rdx_ir_const_int(I->ctx, x->dtype, size));
+    if (!bx) {
+        I->st = RDX_ERR_INVALID;
+        return 0;
+    }
+    cg_val xv = cg_emit(I, bx);
     if (I->st)
         return 0;
+    if (xv.kind == VK_REG && xv.file == CG_V && xv.n == 1) {
+        a->voff = xv;
+        return 1;
+    }
     cg_val r = cg_reg(I, CG_V, 1);
-    xo src = cg_src(I, &xv, 0); /* low dword: byte offsets are < 2^32 */
-    if (size > 1)
-        INS(I, V_LSHLREV_B32, 1, cg_r(I, r.vr, 0, 1), cg_i((int32_t)log2u(size)), src);
-    else
-        INS(I, V_MOV_B32, 1, cg_r(I, r.vr, 0, 1), src);
+    INS(I, V_MOV_B32, 1, cg_r(I, r.vr, 0, 1), cg_src(I, &xv, 0)); /* low dword: offsets < 2^32 */
     a->voff = r;
+    (void)log2u;
     return !I->st;
 }
 

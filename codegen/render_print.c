@@ -137,7 +137,11 @@ static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
     }
     put(b, "  %s%s", name ? name : "?", in->in.form == RDX_ISA_FORM_E64 ? "_e64" : "");
     for (int k = 0; k < in->in.nopnd; k++) {
-        put(b, k ? ", " : " ");
+        if (in->in.op_y && k == in->in.nx) {
+            const char *y = rdx_isa_op_name((rdx_isa_op)in->in.op_y);
+            put(b, " :: %s ", y ? y : "?");
+        } else
+            put(b, k ? ", " : " ");
         opnd(b, p, in, k, physical);
     }
     for (int m = 0; m < RDX_ISA_MOD_COUNT; m++) {

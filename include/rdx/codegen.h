@@ -54,6 +54,7 @@ typedef struct rdx_codegen_options {
     const char *name;     /* kernel symbol; NULL = "kernel" */
     uint32_t wg_size;     /* workgroup size for idx / GLOBAL dimensions; 0 = 256 */
     unsigned keep_stages; /* bit (1 << RDX_CG_STAGE_*) keeps that stage's text */
+    unsigned no_vopd;     /* 1: do not fuse VALU pairs into VOPD dual-issue instructions */
 } rdx_codegen_options;
 
 /* What a kernel argument is. */

@@ -58,7 +58,7 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     }
     size_t cap = (co->text_size + 4095) & ~(size_t)4095;
     code = aligned_alloc(4096, cap);
-    kernarg = aligned_alloc(64, 256 + k->kernarg_size);
+    kernarg = aligned_alloc(64, (256 + k->kernarg_size + 63) & ~(size_t)63);
     if (!code || !kernarg) {
         st = rdx_fail(RDX_ERR_NOMEM, "oom");
         goto out;

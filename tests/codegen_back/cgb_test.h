@@ -32,5 +32,6 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
 TCase *cgb_tcase_examples(void);
 TCase *cgb_tcase_alu(void);
 TCase *cgb_tcase_tools(void);
+TCase *cgb_tcase_vector(void);
 
 #endif

@@ -7,5 +7,6 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_examples());
     suite_add_tcase(s, cgb_tcase_alu());
     suite_add_tcase(s, cgb_tcase_tools());
+    suite_add_tcase(s, cgb_tcase_vector());
     return rdx_test_main(s);
 }

@@ -3,6 +3,7 @@
  * tests/data/codegen compiled and run on the emulator, checked against host
  * loops computing the same values in the same order (so floats are exact).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,102 @@ START_TEST(example_lds_reduce)
 }
 END_TEST
 
+/* A loop over a symbolic bound (may be 0: the guard skips the body) and a MAX reduction. */
+START_TEST(symbolic_loop)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *k = cgb_parse_text(
+        ctx, "%m = DEFINE_VAR name=\"m\" min=0 max=50\n%r = CONST dtype=index value=9\n"
+             "%c = CONST dtype=index value=50\n%shi = STACK %r, %c\n%sho = STACK %r\n"
+             "%in = PARAM %shi slot=0 dtype=float32 addr=global\n"
+             "%out = PARAM %sho slot=1 dtype=float32 addr=global\n"
+             "%out2 = PARAM %sho slot=2 dtype=int32 addr=global\n"
+             "%i = RANGE %r axis=0 type=GLOBAL\n%j = RANGE %m axis=1 type=REDUCE\n"
+             "%ix = INDEX %in, %i, %j\n%v = LOAD %ix\n%mx = REDUCE %v, %j op=MAX axes=()\n"
+             "%j2 = RANGE %m axis=2 type=LOOP\n%ji = CAST %j2 dtype=int32\n"
+             "%cnt = REDUCE %ji, %j2 op=ADD axes=()\n"
+             "%io = INDEX %out, %i\n%st = STORE %io, %mx\n%io2 = INDEX %out2, %i\n"
+             "%st2 = STORE %io2, %cnt\n%g = GROUP %st, %st2\n%e = END %g, %i\n%k = SINK %e\n");
+    enum { R = 9, C = 50 };
+    float *in = malloc(R * C * 4), *out = calloc(R, 4);
+    int32_t *out2 = calloc(R, 4);
+    for (int i = 0; i < R * C; i++)
+        in[i] = (float)((i * 37) % 101) - 50.0f;
+    static const int64_t ms[] = { 0, 1, 17, 50 };
+    for (size_t t = 0; t < 4; t++) {
+        int64_t m = ms[t];
+        void *bufs[3] = { in, out, out2 };
+        size_t sizes[3] = { R * C * 4, R * 4, R * 4 };
+        rdx_status st = cgb_run(ctx, k, NULL, bufs, sizes, NULL, &m, 1, NULL);
+        ck_assert_msg(!st, "m=%lld: %s", (long long)m, rdx_error_message());
+        for (int i = 0; i < R; i++) {
+            float e = -INFINITY;
+            for (int j = 0; j < m; j++)
+                e = in[i * C + j] > e ? in[i * C + j] : e;
+            ck_assert_msg(out[i] == e, "m=%lld out[%d] = %g, expected %g", (long long)m, i, out[i],
+                          e);
+            ck_assert_int_eq(out2[i], (int32_t)(m * (m - 1) / 2));
+        }
+    }
+    free(in), free(out), free(out2);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
+/* Three GLOBAL dimensions (workgroup ids x, y, z; thread ids packed in v0) and one LOCAL
+   split in the SPECIAL form with two dimensions. */
+START_TEST(three_dims)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *k = cgb_parse_text(
+        ctx, "%a = CONST dtype=index value=5\n%b = CONST dtype=index value=7\n"
+             "%c = CONST dtype=index value=9\n%sh = STACK %a, %b, %c\n"
+             "%o = PARAM %sh slot=0 dtype=int32 addr=global\n"
+             "%i = RANGE %a axis=0 type=GLOBAL\n%j = RANGE %b axis=1 type=GLOBAL\n"
+             "%k = RANGE %c axis=2 type=GLOBAL\n%c100 = CONST dtype=index value=100\n"
+             "%c10 = CONST dtype=index value=10\n%i1 = MUL %i, %c100\n%j1 = MUL %j, %c10\n"
+             "%s1 = ADD %i1, %j1\n%s2 = ADD %s1, %k\n%v = CAST %s2 dtype=int32\n"
+             "%x = INDEX %o, %i, %j, %k\n%st = STORE %x, %v\n%e = END %st, %i, %j, %k\n"
+             "%r = SINK %e\n");
+    int32_t out[5 * 7 * 9];
+    memset(out, 0xff, sizeof out);
+    void *bufs[1] = { out };
+    size_t sizes[1] = { sizeof out };
+    rdx_codegen_options o;
+    memset(&o, 0, sizeof o);
+    o.wg_size = 16; /* small workgroups: several in every dimension */
+    ck_assert_msg(!cgb_run(ctx, k, &o, bufs, sizes, NULL, NULL, 0, NULL), "%s",
+                  rdx_error_message());
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 7; j++)
+            for (int kk = 0; kk < 9; kk++)
+                ck_assert_int_eq(out[(i * 7 + j) * 9 + kk], i * 100 + j * 10 + kk);
+    const rdx_uop *k2 = cgb_parse_text(
+        ctx,
+        "%g0 = CONST dtype=index value=3\n%l0 = CONST dtype=index value=8\n"
+        "%g1 = CONST dtype=index value=4\n%l1 = CONST dtype=index value=2\n"
+        "%n0 = CONST dtype=index value=24\n%n1 = CONST dtype=index value=8\n"
+        "%sh = STACK %n1, %n0\n%o = PARAM %sh slot=0 dtype=int32 addr=global\n"
+        "%gx = SPECIAL %g0 str=\"gidx0\"\n%lx = SPECIAL %l0 str=\"lidx0\"\n"
+        "%gy = SPECIAL %g1 str=\"gidx1\"\n%ly = SPECIAL %l1 str=\"lidx1\"\n"
+        "%x0 = MUL %gx, %l0\n%x = ADD %x0, %lx\n%y0 = MUL %gy, %l1\n%y = ADD %y0, %ly\n"
+        "%c1000 = CONST dtype=index value=1000\n%v0 = MUL %y, %c1000\n%v1 = ADD %v0, %x\n"
+        "%v = CAST %v1 dtype=int32\n%ix = INDEX %o, %y, %x\n%st = STORE %ix, %v\n%r = SINK %st\n");
+    int32_t o2[8 * 24];
+    memset(o2, 0xff, sizeof o2);
+    bufs[0] = o2;
+    sizes[0] = sizeof o2;
+    ck_assert_msg(!cgb_run(ctx, k2, NULL, bufs, sizes, NULL, NULL, 0, NULL), "%s",
+                  rdx_error_message());
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 24; x++)
+            ck_assert_int_eq(o2[y * 24 + x], y * 1000 + x);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_examples(void)
 {
     TCase *tc = tcase_create("examples");
@@ -178,5 +275,7 @@ TCase *cgb_tcase_examples(void)
     tcase_add_test(tc, example_matmul);
     tcase_add_test(tc, example_gated);
     tcase_add_test(tc, example_lds_reduce);
+    tcase_add_test(tc, symbolic_loop);
+    tcase_add_test(tc, three_dims);
     return tc;
 }

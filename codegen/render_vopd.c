@@ -1,0 +1,181 @@
+/*
+ * codegen/render_vopd.c — VOPD dual issue: after the register plan, two
+ * independent VALU instructions that have a v_dual_* form are fused into one
+ * VOPD instruction.  A partner is looked for among the next few VALU
+ * instructions of the block (moving it up past VALU instructions it does not
+ * depend on and that do not depend on it).  The encoder has the last word on
+ * the hardware's rules (even/odd destinations, VGPR banks, one literal): a
+ * pair it rejects stays two instructions.
+ */
+#include <string.h>
+
+#include "codegen/cg.h"
+
+typedef struct dual {
+    rdx_isa_op op, dual;
+    int x_ok;    /* may be the X (first) op */
+    int commute; /* sources may be swapped */
+    int nsrc;
+} dual;
+
+static const dual duals[] = {
+    { RDX_ISA_OP_V_ADD_F32, RDX_ISA_OP_V_DUAL_ADD_F32, 1, 1, 2 },
+    { RDX_ISA_OP_V_MUL_F32, RDX_ISA_OP_V_DUAL_MUL_F32, 1, 1, 2 },
+    { RDX_ISA_OP_V_MAX_F32, RDX_ISA_OP_V_DUAL_MAX_F32, 1, 1, 2 },
+    { RDX_ISA_OP_V_MIN_F32, RDX_ISA_OP_V_DUAL_MIN_F32, 1, 1, 2 },
+    { RDX_ISA_OP_V_SUB_F32, RDX_ISA_OP_V_DUAL_SUB_F32, 1, 0, 2 },
+    { RDX_ISA_OP_V_MOV_B32, RDX_ISA_OP_V_DUAL_MOV_B32, 1, 0, 1 },
+    { RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_OP_V_DUAL_ADD_NC_U32, 0, 1, 2 },
+    { RDX_ISA_OP_V_LSHLREV_B32, RDX_ISA_OP_V_DUAL_LSHLREV_B32, 0, 0, 2 },
+    { RDX_ISA_OP_V_AND_B32, RDX_ISA_OP_V_DUAL_AND_B32, 0, 1, 2 },
+};
+
+static const dual *dual_of(const cg_inst *in)
+{
+    if (in->flags & (CG_F_BRANCH | CG_F_WAITCNT))
+        return NULL;
+    if (in->in.form != RDX_ISA_FORM_E64 && in->in.form != RDX_ISA_FORM_E32)
+        return NULL;
+    for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
+        if (in->in.mod[m] && !(m == RDX_ISA_MOD_OP_SEL_HI))
+            return NULL;
+    for (size_t k = 0; k < sizeof duals / sizeof duals[0]; k++)
+        if (duals[k].op == in->in.op) {
+            if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc ||
+                in->in.opnd[0].kind != RDX_ISA_OPND_VGPR || in->in.opnd[0].count != 1)
+                return NULL;
+            return &duals[k];
+        }
+    return NULL;
+}
+
+static int is_valu(const cg_inst *in)
+{
+    return in->in.form == RDX_ISA_FORM_E64 || in->in.form == RDX_ISA_FORM_E32 || dual_of(in);
+}
+
+static int overlap(const rdx_isa_opnd *a, const rdx_isa_opnd *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    if (a->kind == RDX_ISA_OPND_SPECIAL)
+        return a->reg == b->reg;
+    if (a->kind != RDX_ISA_OPND_VGPR && a->kind != RDX_ISA_OPND_SGPR)
+        return 0;
+    unsigned ac = a->count ? a->count : 1, bc = b->count ? b->count : 1;
+    return a->reg < b->reg + bc && b->reg < a->reg + ac;
+}
+
+/* Does `later` depend on `earlier` (RAW, WAR or WAW)? */
+static int depends(const cg_inst *earlier, const cg_inst *later)
+{
+    for (int i = 0; i < earlier->in.nopnd; i++)
+        for (int j = 0; j < later->in.nopnd; j++) {
+            int ew = i < earlier->ndef, lw = j < later->ndef;
+            if ((ew || lw) && overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
+                return 1;
+        }
+    /* v_div_fmas reads VCC implicitly, v_div_scale writes it explicitly: keep them ordered */
+    return 0;
+}
+
+/* The dual form of `in` with src1 a VGPR (swapping commutative sources). */
+static int dual_operands(const cg_inst *in, const dual *d, rdx_isa_opnd *o)
+{
+    o[0] = in->in.opnd[0];
+    o[1] = in->in.opnd[1];
+    if (d->nsrc == 1)
+        return 1;
+    o[2] = in->in.opnd[2];
+    if (o[2].kind != RDX_ISA_OPND_VGPR) {
+        if (!d->commute || o[1].kind != RDX_ISA_OPND_VGPR)
+            return 0;
+        rdx_isa_opnd t = o[1];
+        o[1] = o[2];
+        o[2] = t;
+    }
+    return 1;
+}
+
+static int try_pair(const cg_prog *p, const cg_inst *a, const cg_inst *b, cg_inst *out)
+{
+    const dual *da = dual_of(a), *db = dual_of(b);
+    if (!da || !db || (a->flags & CG_F_PARTIAL) != (b->flags & CG_F_PARTIAL))
+        return 0;
+    /* a came first.  Dual issue reads every source before writing: X may read
+       Y's destination, Y must not read X's.  With a as X, b must not read a's
+       destination; with b as X, neither may read the other's. */
+    int waw = overlap(&a->in.opnd[0], &b->in.opnd[0]), raw_ab = 0, raw_ba = 0;
+    for (int k = b->ndef; k < b->in.nopnd; k++)
+        raw_ab |= overlap(&a->in.opnd[0], &b->in.opnd[k]);
+    for (int k = a->ndef; k < a->in.nopnd; k++)
+        raw_ba |= overlap(&b->in.opnd[0], &a->in.opnd[k]);
+    if (waw || raw_ab)
+        return 0;
+    for (int order = 0; order < 2; order++) {
+        if (order == 1 && raw_ba)
+            continue;
+        const cg_inst *x = order ? b : a, *y = order ? a : b;
+        const dual *dx = order ? db : da, *dy = order ? da : db;
+        if (!dx->x_ok)
+            continue;
+        rdx_isa_opnd ox[3], oy[3];
+        if (!dual_operands(x, dx, ox) || !dual_operands(y, dy, oy))
+            continue;
+        cg_inst m;
+        memset(&m, 0, sizeof m);
+        m.in.op = (uint16_t)dx->dual;
+        m.in.op_y = (uint16_t)dy->dual;
+        m.in.form = RDX_ISA_FORM_NATIVE;
+        m.in.nx = (uint8_t)(1 + dx->nsrc);
+        int n = 0;
+        for (int k = 0; k <= dx->nsrc; k++)
+            m.in.opnd[n++] = ox[k];
+        for (int k = 0; k <= dy->nsrc; k++)
+            m.in.opnd[n++] = oy[k];
+        m.in.nopnd = (uint8_t)n;
+        m.target = -1;
+        m.flags = a->flags & CG_F_PARTIAL;
+        /* defs are the two destinations: keep them first for later dependence checks */
+        m.ndef = 0;
+        uint8_t bytes[RDX_ISA_MAX_BYTES];
+        size_t len;
+        if (rdx_isa_encode(p->tgt, &m.in, bytes, &len))
+            continue;
+        *out = m;
+        return 1;
+    }
+    return 0;
+}
+
+unsigned cg_vopd(cg_prog *p)
+{
+    unsigned pairs = 0;
+    for (size_t bi = 0; bi < p->nblocks; bi++) {
+        cg_block *b = &p->blocks[bi];
+        for (size_t i = 0; i + 1 < b->n; i++) {
+            if (!dual_of(&b->insts[i]))
+                continue;
+            for (size_t j = i + 1; j < b->n && j <= i + 6; j++) {
+                const cg_inst *cj = &b->insts[j];
+                if (!is_valu(cj))
+                    break;
+                /* j must move up past i+1..j-1 */
+                int blocked = 0;
+                for (size_t k = i + 1; k < j && !blocked; k++)
+                    blocked = depends(&b->insts[k], cj) || !is_valu(&b->insts[k]);
+                if (blocked)
+                    continue;
+                cg_inst m;
+                if (!try_pair(p, &b->insts[i], cj, &m))
+                    continue;
+                b->insts[i] = m;
+                memmove(&b->insts[j], &b->insts[j + 1], (b->n - j - 1) * sizeof *b->insts);
+                b->n--;
+                pairs++;
+                break;
+            }
+        }
+    }
+    return pairs;
+}
