@@ -261,16 +261,18 @@ static rdx_status rule(rdx_graph *g, const rdx_uop *u, const rdx_tensor *gu, con
                     rdx_uop_describe(u, s, sizeof s));
 }
 
-/* The data sources of u in the inlined graph (a transcendental GETTUPLE's source is its arg). */
-static uint32_t grad_srcs(rdx_graph *g, const rdx_uop *u, const rdx_uop **src)
+/* The number of gradient sources of u in the inlined graph; *one is the single special source
+ * (a transcendental's argument, an assign's value) or NULL when they are u->src[0..n). */
+static uint32_t grad_nsrc(rdx_graph *g, const rdx_uop *u, const rdx_uop **one)
 {
     int w;
+    *one = NULL;
     if (t_transcendental(g, u, &w)) {
-        src[0] = u->src[0]->src[1];
+        *one = u->src[0]->src[1];
         return 1;
     }
     if (is_assign(u)) { /* AFTER(buf, STORE(buf, v)): the value flows through */
-        src[0] = u->src[1]->src[1];
+        *one = u->src[1]->src[1];
         return 1;
     }
     switch ((rdx_op)u->op) {
@@ -278,7 +280,6 @@ static uint32_t grad_srcs(rdx_graph *g, const rdx_uop *u, const rdx_uop **src)
     case RDX_OP_EXPAND:
     case RDX_OP_PAD:
     case RDX_OP_SHRINK:
-        src[0] = u->src[0];
         return 1;
     case RDX_OP_BUFFER:
     case RDX_OP_PARAM:
@@ -287,11 +288,11 @@ static uint32_t grad_srcs(rdx_graph *g, const rdx_uop *u, const rdx_uop **src)
     case RDX_OP_BIND:
         return 0;
     default:
-        for (uint32_t k = 0; k < u->nsrc && k < 64; k++)
-            src[k] = u->src[k];
-        return u->nsrc < 64 ? u->nsrc : 64;
+        return u->nsrc;
     }
 }
+
+#define GSRC(u, one, k) ((one) ? (one) : (u)->src[k])
 
 rdx_status rdx_gradient(rdx_graph *g, const rdx_tensor *loss, const rdx_tensor *const *params,
                         size_t n, const rdx_tensor **grads)
@@ -317,27 +318,32 @@ rdx_status rdx_gradient(rdx_graph *g, const rdx_tensor *loss, const rdx_tensor *
     size_t cnt = 0, cap = 0;
     t_map seen = { 0 }, grad = { 0 }, needs = { 0 };
     for (size_t k = 0; k < n; k++)
-        t_map_put(&needs, params[k], params[k]);
+        if (!t_map_put(&needs, params[k], params[k]))
+            st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
     {
         size_t sp = 0, scap = 64;
         struct fr {
-            const rdx_uop *u;
+            const rdx_uop *u, *one;
             uint32_t next, ns;
-            const rdx_uop *src[64];
         } *stk = malloc(scap * sizeof *stk);
         if (!stk) {
             st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
             goto out;
         }
-        stk[sp].u = L, stk[sp].next = 0, stk[sp].ns = grad_srcs(g, L, stk[sp].src), sp++;
-        t_map_put(&seen, L, L);
+        stk[sp].u = L, stk[sp].next = 0, stk[sp].ns = grad_nsrc(g, L, &stk[sp].one), sp++;
+        if (!t_map_put(&seen, L, L))
+            st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
         while (sp && !st) {
             struct fr *f = &stk[sp - 1];
             if (f->next < f->ns) {
-                const rdx_uop *c = f->src[f->next++];
+                const rdx_uop *c = GSRC(f->u, f->one, f->next);
+                f->next++;
                 if (t_map_get(&seen, c))
                     continue;
-                t_map_put(&seen, c, c);
+                if (!t_map_put(&seen, c, c)) {
+                    st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
+                    break;
+                }
                 if (sp == scap) {
                     void *ns = realloc(stk, (scap *= 2) * sizeof *stk);
                     if (!ns) {
@@ -347,15 +353,17 @@ rdx_status rdx_gradient(rdx_graph *g, const rdx_tensor *loss, const rdx_tensor *
                     stk = ns;
                     f = &stk[sp - 1];
                 }
-                stk[sp].u = c, stk[sp].next = 0, stk[sp].ns = grad_srcs(g, c, stk[sp].src), sp++;
+                stk[sp].u = c, stk[sp].next = 0, stk[sp].ns = grad_nsrc(g, c, &stk[sp].one), sp++;
                 continue;
             }
             /* does u depend on a parameter? */
             int dep = t_map_get(&needs, f->u) != NULL;
             for (uint32_t k = 0; k < f->ns && !dep; k++)
-                dep = t_map_get(&needs, f->src[k]) != NULL;
-            if (dep && !t_map_get(&needs, f->u))
-                t_map_put(&needs, f->u, f->u);
+                dep = t_map_get(&needs, GSRC(f->u, f->one, k)) != NULL;
+            if (dep && !t_map_get(&needs, f->u) && !t_map_put(&needs, f->u, f->u)) {
+                st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
+                break;
+            }
             if (cnt == cap) {
                 cap = cap ? cap * 2 : 64;
                 void *no = realloc(order, cap * sizeof *order);
@@ -372,35 +380,40 @@ rdx_status rdx_gradient(rdx_graph *g, const rdx_tensor *loss, const rdx_tensor *
     }
     if (st)
         goto out;
-    t_map_put(&grad, L, rdx_tensor_full_like(g, L, 1.0));
+    if (!t_map_put(&grad, L, rdx_tensor_full_like(g, L, 1.0)))
+        st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
     for (size_t i = cnt; i-- > 0 && !st;) {
         const rdx_uop *u = order[i];
         const rdx_tensor *gu = t_map_get(&grad, u);
         if (!gu || !t_map_get(&needs, u) || u->op == RDX_OP_BUFFER || u->op == RDX_OP_PARAM)
             continue;
-        const rdx_uop *src[64];
-        uint32_t ns = grad_srcs(g, u, src);
+        const rdx_uop *one;
+        uint32_t ns = grad_nsrc(g, u, &one);
         int any = 0;
         for (uint32_t k = 0; k < ns; k++)
-            any |= t_map_get(&needs, src[k]) != NULL && rdx_dtype_is_float(src[k]->dtype);
+            any |= t_map_get(&needs, GSRC(u, one, k)) != NULL &&
+                   rdx_dtype_is_float(GSRC(u, one, k)->dtype);
         if (!any)
             continue;
-        const rdx_tensor *contrib[64] = { 0 };
-        st = rule(g, u, gu, contrib);
-        if (st)
-            break;
-        if (g->err) {
-            st = g->err;
+        const rdx_tensor *small[8] = { 0 }, **contrib = small;
+        if (u->nsrc > 8 && !(contrib = calloc(u->nsrc, sizeof *contrib))) {
+            st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
             break;
         }
-        for (uint32_t k = 0; k < ns; k++) {
-            const rdx_uop *s = src[k];
+        st = rule(g, u, gu, contrib);
+        if (!st && g->err)
+            st = g->err;
+        for (uint32_t k = 0; k < ns && !st; k++) {
+            const rdx_uop *s = GSRC(u, one, k);
             const rdx_tensor *c = contrib[k];
             if (!c || !t_map_get(&needs, s) || !rdx_dtype_is_float(s->dtype))
                 continue;
             const rdx_tensor *prev = t_map_get(&grad, s);
-            t_map_put(&grad, s, prev ? rdx_tensor_add(g, prev, c) : c);
+            if (!t_map_put(&grad, s, prev ? rdx_tensor_add(g, prev, c) : c))
+                st = rdx_fail(RDX_ERR_NOMEM, "gradient: out of memory");
         }
+        if (contrib != small)
+            free(contrib);
     }
     for (size_t k = 0; k < n && !st; k++) {
         const rdx_tensor *gk = t_map_get(&grad, params[k]);

@@ -59,8 +59,11 @@ void rdx_interp_release(rdx_interp *ip)
 {
     if (!ip)
         return;
+    iscache *outer = is_cache;
+    is_cache = &ip->cache; /* released results are reused by the next realization */
     for (size_t k = 0; k < ip->nres; k++)
         is_unref(ip->results[k]);
+    is_cache = outer;
     ip->nres = 0;
 }
 
@@ -322,6 +325,31 @@ static void map_put(scope *s, const rdx_uop *u, uint32_t idx)
     s->mvals[h] = idx;
 }
 
+/* Room for `entries` keys at load <= 1/2 (rehashing); nonzero on out-of-memory. */
+static int map_reserve(scope *s, size_t entries)
+{
+    if (entries * 2 <= s->mcap)
+        return 0;
+    size_t oc = s->mcap;
+    uint32_t *ok = s->mkeys, *ov = s->mvals;
+    s->mcap *= 2;
+    s->mkeys = calloc(s->mcap, sizeof *s->mkeys);
+    s->mvals = calloc(s->mcap, sizeof *s->mvals);
+    if (!s->mkeys || !s->mvals) {
+        free(ok), free(ov);
+        return 1;
+    }
+    for (size_t k = 0; k < oc; k++)
+        if (ok[k]) {
+            size_t m = s->mcap - 1, h = ((ok[k] - 1) * 2654435761u) & m;
+            while (s->mkeys[h])
+                h = (h + 1) & m;
+            s->mkeys[h] = ok[k], s->mvals[h] = ov[k];
+        }
+    free(ok), free(ov);
+    return 0;
+}
+
 /* Topological order of the data graph under roots (iterative DFS). */
 static rdx_status build_order(scope *s, const rdx_uop *const *roots, size_t nroots)
 {
@@ -339,6 +367,8 @@ static rdx_status build_order(scope *s, const rdx_uop *const *roots, size_t nroo
     for (size_t r = 0; r < nroots; r++) {
         if (map_find(s, roots[r]) != SIZE_MAX)
             continue;
+        if (map_reserve(s, n + sp + 1))
+            goto oom;
         stack[sp++] = (struct frame){ roots[r], 0 };
         map_put(s, roots[r], UINT32_MAX); /* on the stack */
         while (sp) {
@@ -357,27 +387,10 @@ static rdx_status build_order(scope *s, const rdx_uop *const *roots, size_t nroo
                         goto oom;
                     stack = ns;
                 }
+                if (map_reserve(s, n + sp + 1))
+                    goto oom;
                 stack[sp++] = (struct frame){ c, 0 };
                 map_put(s, c, UINT32_MAX);
-                if (n + sp + 1 > s->mcap / 2) { /* grow the map: rehash */
-                    size_t oc = s->mcap;
-                    uint32_t *ok = s->mkeys, *ov = s->mvals;
-                    s->mcap *= 2;
-                    s->mkeys = calloc(s->mcap, sizeof *s->mkeys);
-                    s->mvals = calloc(s->mcap, sizeof *s->mvals);
-                    if (!s->mkeys || !s->mvals) {
-                        free(ok), free(ov);
-                        goto oom;
-                    }
-                    for (size_t k = 0; k < oc; k++)
-                        if (ok[k]) {
-                            size_t m = s->mcap - 1, h = ((ok[k] - 1) * 2654435761u) & m;
-                            while (s->mkeys[h])
-                                h = (h + 1) & m;
-                            s->mkeys[h] = ok[k], s->mvals[h] = ov[k];
-                        }
-                    free(ok), free(ov);
-                }
                 continue;
             }
             if (n == cap) {
@@ -551,168 +564,6 @@ static rdx_status eval_param_or_buffer(scope *s, const rdx_uop *u, const int64_t
     return RDX_OK;
 }
 
-/* Strides of src viewed as shape dims without copying, when its strides allow (NumPy's rule:
- * every group of old axes merged or split must itself be contiguous).  0 when they do not. */
-static int reshape_view(const ival *src, uint32_t nd, const int64_t *dims, int64_t *str)
-{
-    int64_t od[MAXD], os[MAXD];
-    uint32_t on = 0;
-    for (uint32_t k = 0; k < src->nd; k++) {
-        if (src->dims[k] == 0)
-            return 0;
-        if (src->dims[k] != 1)
-            od[on] = src->dims[k], os[on++] = src->str[k];
-    }
-    uint32_t oi = 0, oj = 1, ni = 0, nj = 1;
-    while (ni < nd && oi < on) {
-        int64_t np = dims[ni], op = od[oi];
-        while (np != op) {
-            if (np < op) {
-                if (nj >= nd)
-                    return 0;
-                np *= dims[nj++];
-            } else {
-                if (oj >= on)
-                    return 0;
-                op *= od[oj++];
-            }
-        }
-        for (uint32_t k = oi; k + 1 < oj; k++)
-            if (os[k] != od[k + 1] * os[k + 1])
-                return 0;
-        str[nj - 1] = os[oj - 1];
-        for (uint32_t k = nj - 1; k > ni; k--)
-            str[k - 1] = str[k] * dims[k];
-        ni = nj++;
-        oi = oj++;
-    }
-    for (uint32_t k = ni; k < nd; k++) {
-        if (dims[k] != 1)
-            return 0;
-        str[k] = 0;
-    }
-    return oi >= on;
-}
-
-static rdx_status eval_reshape(const ival *src, uint32_t nd, const int64_t *dims, ival *out)
-{
-    ival d;
-    int64_t vs[MAXD];
-    if (!iv_contig(src) && reshape_view(src, nd, dims, vs)) {
-        *out = iv_ref(src);
-        out->nd = nd;
-        for (uint32_t k = 0; k < nd; k++)
-            out->dims[k] = dims[k], out->str[k] = vs[k];
-        return RDX_OK;
-    }
-    if (!iv_contig(src)) {
-        rdx_status st = iv_dense(src, &d);
-        if (st)
-            return st;
-    } else {
-        d = iv_ref(src);
-    }
-    *out = d;
-    out->nd = nd;
-    int64_t str = 1;
-    for (uint32_t k = nd; k-- > 0;) {
-        out->dims[k] = dims[k];
-        out->str[k] = str;
-        str *= dims[k];
-    }
-    return RDX_OK;
-}
-
-static rdx_status eval_pad(const ival *src, const int64_t *off, uint32_t nd, const int64_t *dims,
-                           ival *out)
-{
-    rdx_status st = iv_new(out, src->dt, nd, dims); /* zero = the invalid fill */
-    if (st)
-        return st;
-    ival win = *out;
-    for (uint32_t k = 0; k < nd; k++) {
-        win.off += off[k] * win.str[k];
-        win.dims[k] = src->dims[k];
-    }
-    iv_copy(&win, src);
-    return RDX_OK;
-}
-
-static rdx_status read_index(const ival *ix, int64_t j, int64_t *v)
-{
-    ielem e = el_load(ix->dt, iv_ptr(ix, j * (ix->nd ? ix->str[0] : 0)));
-    *v = e.i;
-    return RDX_OK;
-}
-
-static rdx_status eval_index(scope *s, const rdx_uop *u, const int64_t *dims, ival *out)
-{
-    const ival *t = V(s, u->src[0]);
-    uint32_t ni = u->nsrc - 1;
-    ival view = iv_ref(t);
-    int vec = 0;
-    for (uint32_t k = 0; k < ni; k++)
-        if (V(s, u->src[k + 1])->nd == 1)
-            vec = 1;
-    if (!vec) {
-        for (uint32_t k = 0; k < ni; k++) {
-            int64_t i;
-            read_index(V(s, u->src[k + 1]), 0, &i);
-            if (i < 0 || i >= t->dims[k]) {
-                iv_release(&view);
-                return rdx_fail(RDX_ERR_INVALID,
-                                "index %" PRId64 " out of range for axis %u of size %" PRId64, i, k,
-                                t->dims[k]);
-            }
-            view.off += i * t->str[k];
-        }
-        view.nd = t->nd - ni;
-        for (uint32_t k = 0; k < view.nd; k++) {
-            view.dims[k] = t->dims[k + ni];
-            view.str[k] = t->str[k + ni];
-        }
-        *out = view;
-        return RDX_OK;
-    }
-    iv_release(&view);
-    /* gather: out[j..., rest] = t[i_0[j_0] or i_0, ..., rest] */
-    rdx_status st = iv_new(out, t->dt, u->ndim, dims);
-    if (st)
-        return st;
-    int64_t total = iv_numel(out);
-    unsigned es = dt_size(t->dt);
-    uint32_t rest = t->nd - ni;
-    int64_t idx[MAXD] = { 0 };
-    for (int64_t e = 0; e < total; e++) {
-        int64_t off = 0;
-        uint32_t od = 0;
-        for (uint32_t k = 0; k < ni; k++) {
-            const ival *ix = V(s, u->src[k + 1]);
-            int64_t i;
-            if (ix->nd == 1)
-                read_index(ix, idx[od++], &i);
-            else
-                read_index(ix, 0, &i);
-            if (i < 0 || i >= t->dims[k]) {
-                iv_release(out);
-                return rdx_fail(RDX_ERR_INVALID,
-                                "index %" PRId64 " out of range for axis %u of size %" PRId64, i, k,
-                                t->dims[k]);
-            }
-            off += i * t->str[k];
-        }
-        for (uint32_t k = 0; k < rest; k++)
-            off += idx[od + k] * t->str[ni + k];
-        memcpy(iv_ptr(out, e), iv_ptr(t, off), es);
-        for (uint32_t k = u->ndim; k-- > 0;) {
-            if (++idx[k] < dims[k])
-                break;
-            idx[k] = 0;
-        }
-    }
-    return RDX_OK;
-}
-
 static rdx_status eval_store(scope *s, const rdx_uop *u)
 {
     const ival *dst = V(s, u->src[0]);
@@ -811,7 +662,7 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
     case RDX_OP_PARAM:
         return eval_param_or_buffer(s, u, dims, out);
     case RDX_OP_RESHAPE:
-        return eval_reshape(V(s, u->src[0]), u->ndim, dims, out);
+        return mv_reshape(V(s, u->src[0]), u->ndim, dims, out);
     case RDX_OP_PERMUTE: {
         const ival *t = V(s, u->src[0]);
         *out = iv_ref(t);
@@ -856,7 +707,7 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
                 return rdx_fail(RDX_ERR_INVALID,
                                 "axis %u: offset %" PRId64 " + size %" PRId64 " exceeds %" PRId64,
                                 k, off[k], t->dims[k], dims[k]);
-        return eval_pad(t, off, u->ndim, dims, out);
+        return mv_pad(t, off, u->ndim, dims, out);
     }
     case RDX_OP_FLIP: {
         const ival *t = V(s, u->src[0]);
@@ -868,8 +719,14 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
             }
         return RDX_OK;
     }
-    case RDX_OP_INDEX:
-        return eval_index(s, u, dims, out);
+    case RDX_OP_INDEX: {
+        const ival *ix[MAXD];
+        if (u->nsrc - 1 > MAXD)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "too many indices");
+        for (uint32_t k = 1; k < u->nsrc; k++)
+            ix[k - 1] = V(s, u->src[k]);
+        return mv_index(V(s, u->src[0]), ix, u->nsrc - 1, u->ndim, dims, out);
+    }
     case RDX_OP_STACK: {
         st = iv_new(out, u->dtype, u->ndim, dims);
         if (st)

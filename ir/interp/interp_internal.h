@@ -105,6 +105,16 @@ ielem el_convert(rdx_dtype from, rdx_dtype to, ielem e);
 int dt_isfloat(rdx_dtype d);
 int dt_ishalf(rdx_dtype d); /* float16 or bfloat16 */
 
+/* ------------------------------------------------------------- movement */
+
+/* RESHAPE src to dims (a view when the strides allow, else a dense copy). */
+rdx_status mv_reshape(const ival *src, uint32_t nd, const int64_t *dims, ival *out);
+/* PAD: src placed at offsets off in a zero-filled value of shape dims. */
+rdx_status mv_pad(const ival *src, const int64_t *off, uint32_t nd, const int64_t *dims, ival *out);
+/* INDEX t by ix[0..ni) (rank 0: view; rank 1: gather) into shape dims[0..ndim). */
+rdx_status mv_index(const ival *t, const ival *const *ix, uint32_t ni, uint32_t ndim,
+                    const int64_t *dims, ival *out);
+
 /* ------------------------------------------------------------- kernels */
 
 /* out = op(srcs) elementwise over out's shape; srcs already broadcast. */

@@ -134,6 +134,12 @@ static const rdx_tensor *f_conv(rdx_graph *g, const rdx_tensor *const *p)
     return rdx_tensor_conv2d(g, p[0], p[1], p[2], &o);
 }
 
+/* 81 windows: a STACK with more sources than any fixed-size buffer */
+static const rdx_tensor *f_conv9(rdx_graph *g, const rdx_tensor *const *p)
+{
+    return rdx_tensor_conv2d(g, p[0], p[1], NULL, NULL);
+}
+
 static const rdx_tensor *f_pool(rdx_graph *g, const rdx_tensor *const *p)
 {
     int64_t k[2] = { 2, 2 }, s[2] = { 1, 2 };
@@ -225,6 +231,7 @@ static const gcase cases[] = {
     { "matmul", 2, { 2, 2 }, { { 3, 4 }, { 4, 2 } }, f_matmul, -2, 2, 1e-6 },
     { "batched_matmul", 2, { 3, 2 }, { { 2, 3, 4 }, { 4, 2 } }, f_bmm, -2, 2, 1e-6 },
     { "conv2d", 3, { 4, 4, 1 }, { { 1, 4, 5, 5 }, { 4, 2, 2, 2 }, { 4 } }, f_conv, -1, 1, 1e-6 },
+    { "conv2d_9x9", 2, { 4, 4 }, { { 1, 1, 10, 10 }, { 1, 1, 9, 9 } }, f_conv9, -1, 1, 1e-6 },
     { "pooling", 1, { 4 }, { { 1, 2, 4, 4 } }, f_pool, -2, 2, 1e-6 },
     { "gather", 1, { 1 }, { { 5 } }, f_gather, -2, 2, 1e-6 },
     { "scatter_add", 2, { 1, 1 }, { { 5 }, { 3 } }, f_scatter, -2, 2, 1e-6 },

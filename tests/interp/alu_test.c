@@ -233,6 +233,139 @@ START_TEST(float16_and_bfloat16_round_to_nearest_even_once)
 }
 END_TEST
 
+/* float16 against the compiler's own _Float16 arithmetic (an independent implementation). */
+static uint16_t f16_bits(_Float16 h)
+{
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+
+START_TEST(float16_matches_the_compilers_float16)
+{
+    enum { N = 4096 };
+    static uint16_t a[N], b[N];
+    uint64_t seed = 21;
+    for (int k = 0; k < N; k++) {
+        /* finite halves over the whole exponent range, including subnormals */
+        do
+            a[k] = (uint16_t)irand(&seed);
+        while ((a[k] & 0x7c00) == 0x7c00);
+        do
+            b[k] = (uint16_t)irand(&seed);
+        while ((b[k] & 0x7c00) == 0x7c00);
+    }
+    rdx_graph *g = ig();
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    int64_t n = N;
+    const rdx_tensor *A = rdx_tensor_from_data(g, h, 1, &n, a),
+                     *B = rdx_tensor_from_data(g, h, 1, &n, b);
+    rdx_ir_ctx *c = rdx_graph_ir(g);
+    rdx_array add = ireal(g, rdx_ir_add(c, A, B)), mul = ireal(g, rdx_ir_mul(c, A, B));
+    rdx_array rc = ireal(g, rdx_ir_alu1(c, RDX_OP_RECIP, B));
+    rdx_array f32 = ireal(g, rdx_tensor_cast(g, A, rdx_dtype_of(RDX_FLOAT32)));
+    rdx_array back = ireal(
+        g,
+        rdx_tensor_cast(
+            g, rdx_tensor_muls(g, rdx_tensor_cast(g, A, rdx_dtype_of(RDX_FLOAT32)), 1.0009765625),
+            h));
+    const uint16_t *pa = add.data, *pm = mul.data, *pr = rc.data, *pb = back.data;
+    for (int k = 0; k < N; k++) {
+        _Float16 x, y;
+        memcpy(&x, &a[k], 2);
+        memcpy(&y, &b[k], 2);
+        _Float16 s = x + y, m = x * y, r = (_Float16)1 / y;
+        ck_assert_msg(pa[k] == f16_bits(s), "%04x + %04x: %04x, _Float16 %04x", a[k], b[k], pa[k],
+                      f16_bits(s));
+        ck_assert_msg(pm[k] == f16_bits(m), "%04x * %04x: %04x, _Float16 %04x", a[k], b[k], pm[k],
+                      f16_bits(m));
+        if (r == r) /* NaN payloads may differ */
+            ck_assert_msg(pr[k] == f16_bits(r), "1 / %04x: %04x, _Float16 %04x", b[k], pr[k],
+                          f16_bits(r));
+        ck_assert_double_eq(rdx_array_get(&f32, k), (double)(float)x);
+        _Float16 bk = (_Float16)((float)x * 1.0009765625f);
+        ck_assert_msg(pb[k] == f16_bits(bk), "cast back %04x: %04x, _Float16 %04x", a[k], pb[k],
+                      f16_bits(bk));
+    }
+    /* a float16 gemm: products and sums rounded to float16 at every step, like a naive loop */
+    enum { M = 9, K = 13, P = 7 };
+    uint16_t ma[M * K], mb[K * P];
+    for (int k = 0; k < M * K; k++)
+        ma[k] = f16_bits((_Float16)((float)(irand(&seed) % 2001) / 1000.0f - 1.0f));
+    for (int k = 0; k < K * P; k++)
+        mb[k] = f16_bits((_Float16)((float)(irand(&seed) % 2001) / 1000.0f - 1.0f));
+    rdx_array mm =
+        ireal(g, rdx_tensor_matmul(g, rdx_tensor_from_data(g, h, 2, (int64_t[]){ M, K }, ma),
+                                   rdx_tensor_from_data(g, h, 2, (int64_t[]){ K, P }, mb)));
+    const uint16_t *pmm = mm.data;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < P; j++) {
+            _Float16 acc = 0;
+            for (int k = 0; k < K; k++) {
+                _Float16 x, y;
+                memcpy(&x, &ma[i * K + k], 2);
+                memcpy(&y, &mb[k * P + j], 2);
+                _Float16 prod = x * y;
+                acc = acc + prod;
+            }
+            ck_assert_msg(pmm[i * P + j] == f16_bits(acc), "C[%d,%d] %04x, naive %04x", i, j,
+                          pmm[i * P + j], f16_bits(acc));
+        }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+/* bfloat16 against float arithmetic rounded by the usual bit trick (exact products; sums are
+ * rounded twice, which is harmless since float has >= 2*8+2 bits). */
+static uint16_t bf16_rne(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    if ((b & 0x7fffffff) > 0x7f800000)
+        return (uint16_t)((b >> 16) | 0x40);
+    return (uint16_t)((b + 0x7fffu + ((b >> 16) & 1)) >> 16);
+}
+
+static float bf16_val(uint16_t h)
+{
+    uint32_t b = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+START_TEST(bfloat16_matches_float_rounded_once)
+{
+    enum { N = 4096 };
+    static uint16_t a[N], b[N];
+    uint64_t seed = 23;
+    for (int k = 0; k < N; k++) {
+        do
+            a[k] = (uint16_t)irand(&seed);
+        while ((a[k] & 0x7f80) == 0x7f80);
+        do
+            b[k] = (uint16_t)(irand(&seed) & 0xbfff); /* keep products mostly finite */
+        while ((b[k] & 0x7f80) == 0x7f80);
+    }
+    rdx_graph *g = ig();
+    rdx_dtype h = rdx_dtype_of(RDX_BFLOAT16);
+    int64_t n = N;
+    const rdx_tensor *A = rdx_tensor_from_data(g, h, 1, &n, a),
+                     *B = rdx_tensor_from_data(g, h, 1, &n, b);
+    rdx_ir_ctx *c = rdx_graph_ir(g);
+    rdx_array add = ireal(g, rdx_ir_add(c, A, B)), mul = ireal(g, rdx_ir_mul(c, A, B));
+    const uint16_t *pa = add.data, *pm = mul.data;
+    for (int k = 0; k < N; k++) {
+        float x = bf16_val(a[k]), y = bf16_val(b[k]);
+        ck_assert_msg(pa[k] == bf16_rne(x + y), "%04x + %04x: %04x want %04x", a[k], b[k], pa[k],
+                      bf16_rne(x + y));
+        ck_assert_msg(pm[k] == bf16_rne(x * y), "%04x * %04x: %04x want %04x", a[k], b[k], pm[k],
+                      bf16_rne(x * y));
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(casts_saturate_wrap_and_round_once)
 {
     rdx_graph *g = ig();
@@ -384,6 +517,8 @@ TCase *interp_tcase_alu(void)
     tcase_add_test(tc, integer_ops_match_host_c_in_every_width);
     tcase_add_test(tc, float32_ops_match_host_c_including_specials);
     tcase_add_test(tc, float16_and_bfloat16_round_to_nearest_even_once);
+    tcase_add_test(tc, float16_matches_the_compilers_float16);
+    tcase_add_test(tc, bfloat16_matches_float_rounded_once);
     tcase_add_test(tc, casts_saturate_wrap_and_round_once);
     tcase_add_test(tc, primitives_agree_with_the_scalar_evaluator);
     tcase_add_test(tc, integer_division_by_zero_is_an_error_naming_the_node);

@@ -38,6 +38,19 @@ START_TEST(eval_prints_the_spec_prefix_sum_and_a_function)
     ck_assert_int_eq(run(a3, &p), 0);
     ck_assert_str_eq(p.out, "output 0: float16[2] = 1 1.00195312\n");
     rdx_test_proc_free(&p);
+    const char *a5[] = { "tests/data/tensor/symbolic.uop", "-v", "n=3", "-i",
+                         "0=tests/data/tensor/x3.txt",     "-p", NULL };
+    ck_assert_int_eq(run(a5, &p), 0);
+    ck_assert_str_eq(p.out, "output 0: float32[1] = 22.25\n");
+    rdx_test_proc_free(&p);
+    const char *a6[] = { "tests/data/tensor/symbolic.uop", "-i", "0=tests/data/tensor/x3.txt",
+                         NULL };
+    ck_assert_int_eq(run(a6, &p), 1);
+    ck_assert_ptr_nonnull(strstr(p.err, "'n' is not bound"));
+    rdx_test_proc_free(&p);
+    const char *a7[] = { "tests/data/tensor/symbolic.uop", "-v", "m=3", NULL };
+    ck_assert_int_eq(run(a7, &p), 2);
+    rdx_test_proc_free(&p);
     /* without --print: dtype and shape only; unbound buffers read as zeros */
     const char *a4[] = { "tests/data/ir/gemm.uop", NULL };
     ck_assert_int_eq(run(a4, &p), 0);

@@ -308,6 +308,27 @@ START_TEST(copy_keeps_values_and_changes_the_device)
 }
 END_TEST
 
+START_TEST(many_roots_and_deep_chains)
+{
+    rdx_graph *g = ig();
+    enum { R = 3000, D = 5000 };
+    static const rdx_tensor *roots[R];
+    static rdx_array out[R];
+    for (int k = 0; k < R; k++)
+        roots[k] = rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), k);
+    ck_assert_int_eq(rdx_graph_realize(g, roots, R, out), RDX_OK);
+    for (int k = 0; k < R; k++)
+        ck_assert_int_eq(rdx_array_get_int(&out[k], 0), k);
+    /* a chain deeper than any recursion would allow */
+    const rdx_tensor *x = rdx_tensor_const(g, rdx_dtype_of(RDX_INT64), 0);
+    for (int k = 0; k < D; k++)
+        x = rdx_tensor_adds(g, x, 1);
+    rdx_array r = ireal(g, x);
+    ck_assert_int_eq(rdx_array_get_int(&r, 0), D);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *interp_tcase_view(void)
 {
     TCase *tc = tcase_create("view");
@@ -318,5 +339,6 @@ TCase *interp_tcase_view(void)
     tcase_add_test(tc, store_after_and_gated_load);
     tcase_add_test(tc, bindings_and_symbolic_buffers);
     tcase_add_test(tc, copy_keeps_values_and_changes_the_device);
+    tcase_add_test(tc, many_roots_and_deep_chains);
     return tc;
 }
