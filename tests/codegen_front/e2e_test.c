@@ -113,6 +113,103 @@ START_TEST(e2e_matmul_mlp)
 }
 END_TEST
 
+static rdx_status emu_timer(const rdx_uop *k, void *user, double *cost)
+{
+    /* the kernel's PARAMs are flat buffers: allocate them zeroed and time a run */
+    rdx_ir_ctx *ctx = user;
+    const rdx_uop **order = NULL;
+    size_t n = 0, np = 0;
+    rdx_status st = rdx_ir_toposort(k, &order, &n);
+    void *bufs[16] = { 0 };
+    size_t sizes[16] = { 0 };
+    for (size_t i = 0; i < n && !st; i++) {
+        int64_t ne;
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_PARAM || u->arg.i < 0 || u->arg.i >= 16 || !rdx_uop_numel(u, &ne))
+            continue;
+        sizes[u->arg.i] = (size_t)ne * rdx_dtype_itemsize(u->arg.dtype);
+        bufs[u->arg.i] = calloc(1, sizes[u->arg.i] + 64);
+        np = (size_t)u->arg.i + 1 > np ? (size_t)u->arg.i + 1 : np;
+    }
+    uint64_t cyc = 0;
+    if (!st)
+        st = cgf_emu_run(ctx, k, bufs, sizes, np, NULL, NULL, 0, &cyc);
+    *cost = (double)cyc;
+    for (size_t i = 0; i < 16; i++)
+        free(bufs[i]);
+    free(order);
+    return st;
+}
+
+START_TEST(e2e_beam)
+{
+    uint64_t seed = 36;
+    rdx_graph *g = cgf_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_tensor *A = cgf_random(g, F32, 2, (int64_t[]){ 16, 8 }, &seed);
+    const rdx_tensor *B = cgf_random(g, F32, 2, (int64_t[]){ 8, 32 }, &seed);
+    const rdx_tensor *t = rdx_tensor_matmul(g, A, B);
+    rdx_schedule *s;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &t, 1, &s), RDX_OK);
+    const rdx_uop *k, *e;
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &k), RDX_OK);
+    ck_assert_int_eq(rdx_cg_expand(ctx, k, &e), RDX_OK);
+    double base, cost;
+    ck_assert_int_eq(emu_timer(e, ctx, &base), RDX_OK);
+    rdx_beam_opts bo = { .width = 2, .max_steps = 2, .device = "emu-test" };
+    rdx_opt best[16];
+    size_t nb;
+    rdx_cg_beam_cache_clear();
+    ck_assert_int_eq(rdx_cg_beam(ctx, k, emu_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
+    ck_assert(cost <= base);
+    rdx_cg_beam_cache_clear();
+    rdx_schedule_free(s);
+    /* the found opts still compute the product, on the emulator */
+    cgf_run r = { 0 };
+    r.mode = CGF_OPTS;
+    r.opts = best;
+    r.nopts = nb;
+    r.on_emu = 1;
+    r.tol = 1e-4;
+    cgf_check(g, &t, 1, &r);
+    if (getenv("CGF_DEBUG"))
+        fprintf(stderr, "beam on the emulator: %.0f -> %.0f cycles, %zu opts\n", base, cost, nb);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(e2e_symbolic)
+{
+    rdx_graph *g = cgf_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 300);
+    const rdx_uop *dims[2] = { n, rdx_ir_int(ctx, 4) };
+    const rdx_tensor *x = rdx_tensor_empty_sym(g, F32, 2, dims);
+    const rdx_tensor *roots[2] = { rdx_tensor_adds(g, rdx_tensor_muls(g, x, 3), 1),
+                                   rdx_tensor_sum(g, x, 1, (int[]){ 0 }, 0) };
+    static const int64_t vals[] = { 1, 7, 257 };
+    for (size_t i = 0; i < 3; i++) {
+        int64_t v = vals[i];
+        float *d = malloc((size_t)v * 4 * sizeof *d);
+        for (int64_t k = 0; k < v * 4; k++)
+            d[k] = (float)(k % 13) * 0.5f - 2.0f;
+        ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), x, d, (size_t)v * 16), RDX_OK);
+        free(d);
+        for (int mode = 0; mode < 2; mode++) {
+            cgf_run r = { 0 };
+            r.vars = &n;
+            r.varvals = &v;
+            r.nvars = 1;
+            r.on_emu = 1;
+            r.mode = mode ? CGF_HEURISTIC : CGF_RAW;
+            r.tol = 1e-4;
+            cgf_check(g, roots, 2, &r);
+        }
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_e2e(void)
 {
     TCase *tc = tcase_create("e2e");
@@ -122,5 +219,7 @@ TCase *cgf_tcase_e2e(void)
     tcase_add_test(tc, e2e_reductions);
     tcase_add_test(tc, e2e_matmul_mlp);
     tcase_add_test(tc, e2e_group_reduce);
+    tcase_add_test(tc, e2e_beam);
+    tcase_add_test(tc, e2e_symbolic);
     return tc;
 }
