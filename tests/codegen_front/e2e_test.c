@@ -55,6 +55,12 @@ START_TEST(e2e_movement)
     };
     for (size_t i = 0; i < sizeof ts / sizeof *ts; i++)
         e2e(g, &ts[i], 1, "movement");
+    /* multi-output kernels: two elementwise results, two row reductions */
+    const rdx_tensor *b = cgf_random(g, F32, 3, (int64_t[]){ 3, 5, 7 }, &seed);
+    const rdx_tensor *mo[4] = { rdx_tensor_add(g, a, b), rdx_tensor_mul(g, a, b),
+                                rdx_tensor_max(g, a, 1, (int[]){ 2 }, 0),
+                                rdx_tensor_sum(g, a, 1, (int[]){ 2 }, 0) };
+    e2e(g, mo, 4, "multi-out");
     rdx_graph_destroy(g);
 }
 END_TEST
