@@ -104,6 +104,10 @@ START_TEST(e2e_matmul_mlp)
     const rdx_tensor *B = cgf_random(g, F32, 2, (int64_t[]){ 24, 48 }, &seed);
     const rdx_tensor *mm = rdx_tensor_matmul(g, A, B);
     e2e(g, &mm, 1, "matmul");
+    const rdx_tensor *A2 = cgf_random(g, F32, 2, (int64_t[]){ 32, 16 }, &seed);
+    const rdx_tensor *B2 = cgf_random(g, F32, 2, (int64_t[]){ 16, 64 }, &seed);
+    const rdx_tensor *mm2 = rdx_tensor_matmul(g, A2, B2);
+    e2e(g, &mm2, 1, "matmul-64");
     const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 8, 12 }, &seed);
     const rdx_tensor *w1 = cgf_random(g, F32, 2, (int64_t[]){ 12, 16 }, &seed);
     const rdx_tensor *w2 = cgf_random(g, F32, 2, (int64_t[]){ 16, 4 }, &seed);
