@@ -1,0 +1,75 @@
+/* codegen/front_internal.h — shared helpers of the codegen front half
+ * (callify, rangeify, schedule, optimize, expand, beam). */
+#ifndef RDX_CODEGEN_FRONT_INTERNAL_H
+#define RDX_CODEGEN_FRONT_INTERNAL_H
+
+#include <rdx/codegen_front.h>
+#include <rdx/ir.h>
+
+/* A pointer-keyed hash map (open addressing) from a key tuple to a node. */
+typedef struct cg_map {
+    size_t cap, n;
+    struct cg_map_ent *ents;
+} cg_map;
+
+#define CG_KEY_MAX 20
+typedef struct cg_map_ent {
+    uint32_t nkey;
+    const void *key[CG_KEY_MAX];
+    const void *val;
+} cg_map_ent;
+
+void cg_map_free(cg_map *m);
+/* The value stored under key[0..nkey) or NULL. */
+const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey);
+/* Store val under key (replacing).  RDX_ERR_NOMEM. */
+rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val);
+
+/* Index constants and arithmetic (sticky NULL). */
+const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v);
+/* Row-major flat offset of idx[0..n) in shape dims[0..n). */
+const rdx_uop *cg_flat(rdx_ir_ctx *ctx, const rdx_uop *const *dims, const rdx_uop *const *idx,
+                       uint32_t n);
+/* Product of dims[0..n) (index 1 for n = 0). */
+const rdx_uop *cg_prod(rdx_ir_ctx *ctx, const rdx_uop *const *dims, uint32_t n);
+/* AND of two bool gates where NULL means true. */
+const rdx_uop *cg_and(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
+/* The zero (false) constant of dtype d. */
+const rdx_uop *cg_zero(rdx_ir_ctx *ctx, rdx_dtype d);
+/* The identity of a REDUCE op in dtype d. */
+const rdx_uop *cg_identity(rdx_ir_ctx *ctx, rdx_redop op, rdx_dtype d);
+/* Combine a and b with a REDUCE op (ADD, MUL, MAX, MIN as WHERE). */
+const rdx_uop *cg_combine(rdx_ir_ctx *ctx, rdx_redop op, const rdx_uop *a, const rdx_uop *b);
+/* A RANGE with the given bound, axis id and type. */
+const rdx_uop *cg_range(rdx_ir_ctx *ctx, const rdx_uop *bound, int64_t id, rdx_axistype t);
+/* Build node op(src[0..n)) with arg (sticky NULL). */
+const rdx_uop *cg_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t n,
+                       const rdx_arg *arg);
+
+/*
+ * Rebuild the graph under root replacing each range from[k] by the
+ * expression to[k] in value positions; in range positions of END/REDUCE the
+ * range is replaced by the ranges ends[k][0..nends[k]) (none: dropped).
+ * Nodes for which the callback `extra` returns non-NULL get that instead
+ * (called on the rebuilt node).  An END/REDUCE left without ranges becomes
+ * its body (END) or its value (REDUCE).
+ */
+typedef const rdx_uop *(*cg_rebuild_fn)(rdx_ir_ctx *ctx, const rdx_uop *rebuilt, void *user);
+rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                             const rdx_uop *const *to, const rdx_uop *const *const *ends,
+                             const uint32_t *nends, size_t n, cg_rebuild_fn extra, void *user,
+                             const rdx_uop **out);
+
+/* Does u depend on node r (r reachable from u)?  memo-free DFS with a visited map. */
+int cg_depends(const rdx_uop *u, const rdx_uop *r);
+
+/*
+ * Simplify a kernel's integer parts only (INDEX operands, LOAD/STORE gates,
+ * range bounds) with ir-core's symbolic rules.  Value expressions are left
+ * alone: simplifying a WHERE would substitute its condition into the gates of
+ * the loads in its branches and drop them (an unguarded out-of-bounds
+ * address).
+ */
+rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out);
+
+#endif

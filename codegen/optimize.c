@@ -1,0 +1,283 @@
+/* codegen/optimize.c — the optimize stage: axis types of a kernel's ranges
+ * and the OptOps (SPLIT, PADTO, SWAP, NOLOCALS; TC is refused), composed
+ * left to right; rdx_cg_optimize runs axis types, opts (or the heuristic's),
+ * then expand. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/front_internal.h"
+#include "util/error.h"
+
+const char *rdx_optop_name(rdx_optop op)
+{
+    static const char *names[] = {
+#define RDX_OPTOP_NAME_(n) #n,
+        RDX_OPTOP_LIST(RDX_OPTOP_NAME_)
+#undef RDX_OPTOP_NAME_
+    };
+    return (unsigned)op < RDX_OPTOP_COUNT ? names[op] : "?";
+}
+
+rdx_status rdx_cg_axes(const rdx_uop *kernel, rdx_kaxis *axes, size_t *n)
+{
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    rdx_status st = rdx_ir_toposort(kernel, &order, &no);
+    *n = 0;
+    for (size_t i = 0; i < no && !st; i++) {
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_RANGE)
+            continue;
+        if (*n == RDX_CG_MAX_AXES) {
+            st = rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: more than %d ranges", RDX_CG_MAX_AXES);
+            break;
+        }
+        size_t j = *n;
+        while (j > 0 && axes[j - 1].id > u->arg.i) {
+            axes[j] = axes[j - 1];
+            j--;
+        }
+        axes[j].range = u;
+        axes[j].id = u->arg.i;
+        axes[j].type = (rdx_axistype)u->arg.sub;
+        if (!rdx_uop_const_int(u->src[0], &axes[j].size))
+            axes[j].size = -1;
+        (*n)++;
+    }
+    free(order);
+    return st;
+}
+
+static rdx_status replace1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *from,
+                           const rdx_uop *to, const rdx_uop *const *ends, uint32_t nends,
+                           cg_rebuild_fn extra, void *user, const rdx_uop **out)
+{
+    const rdx_uop *const *e[1] = { ends };
+    return cg_replace_ranges(ctx, k, &from, &to, e, &nends, 1, extra, user, out);
+}
+
+rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    rdx_status st = rdx_cg_axes(kernel, ax, &n);
+    *out = kernel;
+    int nglobal = 0;
+    for (size_t i = 0; i < n; i++)
+        nglobal += ax[i].type == RDX_AXIS_GLOBAL;
+    for (size_t i = n; i-- > 0 && !st && nglobal < 3;) {
+        if (ax[i].type != RDX_AXIS_LOOP)
+            continue;
+        const rdx_uop *r = rdx_ir_range(ctx, ax[i].range->src[0], ax[i].id, RDX_AXIS_GLOBAL);
+        if (!r)
+            return RDX_ERR_INVALID;
+        st = replace1(ctx, *out, ax[i].range, r, &r, 1, NULL, NULL, out);
+        nglobal++;
+    }
+    return st;
+}
+
+static int split_ok(rdx_axistype from, rdx_axistype to)
+{
+    if (from == to)
+        return 1;
+    switch (to) {
+    case RDX_AXIS_LOCAL:
+        return from == RDX_AXIS_GLOBAL || from == RDX_AXIS_LOOP;
+    case RDX_AXIS_UPCAST:
+        return from == RDX_AXIS_GLOBAL || from == RDX_AXIS_LOCAL || from == RDX_AXIS_LOOP;
+    case RDX_AXIS_UNROLL:
+        return from == RDX_AXIS_REDUCE || from == RDX_AXIS_GROUP_REDUCE;
+    case RDX_AXIS_GROUP_REDUCE:
+        return from == RDX_AXIS_REDUCE;
+    case RDX_AXIS_THREAD:
+    case RDX_AXIS_LOOP:
+        return from == RDX_AXIS_GLOBAL;
+    default:
+        return 0;
+    }
+}
+
+typedef struct pad_state {
+    const rdx_uop *r, *valid;
+    rdx_redop op;
+    cg_map dep;
+} pad_state;
+
+static int pad_dep(pad_state *P, const rdx_uop *u)
+{
+    if (u == P->r)
+        return 1;
+    const void *k[1] = { u };
+    return cg_map_get(&P->dep, k, 1) != NULL;
+}
+
+static const rdx_uop *pad_fix(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
+{
+    pad_state *P = user;
+    int d = 0;
+    for (uint32_t k = 0; k < u->nsrc && !d; k++)
+        d = pad_dep(P, u->src[k]);
+    const rdx_uop *nu = NULL;
+    if (u->op == RDX_OP_LOAD && pad_dep(P, u->src[0])) {
+        const rdx_uop *g = u->nsrc > 1 ? u->src[u->nsrc - 1] : NULL;
+        const rdx_uop *s[3] = { u->src[0], u->nsrc == 3 ? u->src[1] : cg_zero(ctx, u->dtype),
+                                cg_and(ctx, g, P->valid) };
+        nu = rdx_ir_node(ctx, RDX_OP_LOAD, s, 3, NULL);
+    } else if (u->op == RDX_OP_STORE && pad_dep(P, u->src[0])) {
+        const rdx_uop *s[3] = { u->src[0], u->src[1],
+                                cg_and(ctx, u->nsrc == 3 ? u->src[2] : NULL, P->valid) };
+        nu = rdx_ir_node(ctx, RDX_OP_STORE, s, 3, NULL);
+    } else if (u->op == RDX_OP_REDUCE) {
+        int closes = 0;
+        for (uint32_t k = 1; k < u->nsrc; k++)
+            closes |= u->src[k] == P->r;
+        if (closes) {
+            const rdx_uop **s = malloc(u->nsrc * sizeof *s);
+            if (!s)
+                return NULL;
+            memcpy(s, u->src, u->nsrc * sizeof *s);
+            s[0] = rdx_ir_where(ctx, P->valid, u->src[0],
+                                cg_identity(ctx, (rdx_redop)u->arg.sub, u->dtype));
+            nu = rdx_ir_replace_src(ctx, u, s, u->nsrc);
+            free(s);
+        }
+    }
+    if (d) {
+        const void *k1[1] = { u }, *k2[1] = { nu };
+        cg_map_put(&P->dep, k1, 1, u);
+        if (nu)
+            cg_map_put(&P->dep, k2, 1, nu);
+    }
+    return nu;
+}
+
+static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
+                         int *nolocals, const rdx_uop **out)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    rdx_status st = rdx_cg_axes(k, ax, &n);
+    if (st)
+        return st;
+    if (o->op == RDX_OPTOP_NOLOCALS) {
+        for (size_t i = 0; i < n; i++)
+            if (ax[i].type == RDX_AXIS_LOCAL)
+                return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu NOLOCALS: axis %zu is LOCAL",
+                                pos, i);
+        *nolocals = 1;
+        *out = k;
+        return RDX_OK;
+    }
+    if (o->op == RDX_OPTOP_TC)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "optimize: opt %zu TC: tensor cores are not implemented by the front end",
+                        pos);
+    if (o->op >= RDX_OPTOP_COUNT || o->axis < 0 || (size_t)o->axis >= n)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d of %zu", pos,
+                        rdx_optop_name(o->op), o->axis, n);
+    const rdx_kaxis *a = &ax[o->axis];
+    int64_t maxid = 0;
+    for (size_t i = 0; i < n; i++)
+        maxid = ax[i].id > maxid ? ax[i].id : maxid;
+    if (o->op == RDX_OPTOP_SWAP) {
+        if (o->amount < 0 || (size_t)o->amount >= n || o->amount == o->axis)
+            return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SWAP: bad other axis %lld", pos,
+                            (long long)o->amount);
+        const rdx_kaxis *b = &ax[o->amount];
+        int ra = a->type == RDX_AXIS_REDUCE || a->type == RDX_AXIS_UNROLL ||
+                 a->type == RDX_AXIS_GROUP_REDUCE;
+        int rb = b->type == RDX_AXIS_REDUCE || b->type == RDX_AXIS_UNROLL ||
+                 b->type == RDX_AXIS_GROUP_REDUCE;
+        if (ra != rb)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "optimize: opt %zu SWAP: axes %d (%s) and %lld (%s) differ in kind",
+                            pos, o->axis, rdx_axistype_name(a->type), (long long)o->amount,
+                            rdx_axistype_name(b->type));
+        const rdx_uop *na = rdx_ir_range(ctx, a->range->src[0], b->id, a->type);
+        const rdx_uop *nb = rdx_ir_range(ctx, b->range->src[0], a->id, b->type);
+        const rdx_uop *from[2] = { a->range, b->range }, *to[2] = { na, nb };
+        const rdx_uop *const e0[1] = { na }, *const e1[1] = { nb };
+        const rdx_uop *const *ends[2] = { e0, e1 };
+        uint32_t ne[2] = { 1, 1 };
+        if (!na || !nb)
+            return RDX_ERR_INVALID;
+        return cg_replace_ranges(ctx, k, from, to, ends, ne, 2, NULL, NULL, out);
+    }
+    if (a->size < 0)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d has a symbolic size", pos,
+                        rdx_optop_name(o->op), o->axis);
+    if (o->op == RDX_OPTOP_PADTO) {
+        int64_t m = o->amount;
+        if (m < 1)
+            return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu PADTO: multiple %lld", pos,
+                            (long long)m);
+        int64_t n2 = (a->size + m - 1) / m * m;
+        if (n2 == a->size) {
+            *out = k;
+            return RDX_OK;
+        }
+        pad_state P;
+        memset(&P, 0, sizeof P);
+        P.r = rdx_ir_range(ctx, cg_idx(ctx, n2), a->id, a->type);
+        P.valid = rdx_ir_cmplt(ctx, P.r, cg_idx(ctx, a->size));
+        if (!P.r || !P.valid)
+            return RDX_ERR_INVALID;
+        st = replace1(ctx, k, a->range, P.r, &P.r, 1, pad_fix, &P, out);
+        cg_map_free(&P.dep);
+        return st;
+    }
+    /* SPLIT */
+    int64_t f = o->amount;
+    if (f < 1 || f > a->size || a->size % f)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu SPLIT: %lld does not divide axis %d "
+                        "of size %lld",
+                        pos, (long long)f, o->axis, (long long)a->size);
+    if (!split_ok(a->type, o->target))
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: a %s axis cannot come from %s",
+                        pos, rdx_axistype_name(o->target), rdx_axistype_name(a->type));
+    if (o->target == RDX_AXIS_LOCAL && *nolocals)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: LOCAL after NOLOCALS", pos);
+    const rdx_uop *outer = rdx_ir_range(ctx, cg_idx(ctx, a->size / f), a->id, a->type);
+    const rdx_uop *inner = rdx_ir_range(ctx, cg_idx(ctx, f), maxid + 1, o->target);
+    const rdx_uop *expr =
+        o->top ? rdx_ir_add(ctx, rdx_ir_mul(ctx, inner, cg_idx(ctx, a->size / f)), outer)
+               : rdx_ir_add(ctx, rdx_ir_mul(ctx, outer, cg_idx(ctx, f)), inner);
+    if (!expr)
+        return RDX_ERR_INVALID;
+    const rdx_uop *ends[2] = { outer, inner };
+    return replace1(ctx, k, a->range, expr, ends, 2, NULL, NULL, out);
+}
+
+rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,
+                             const rdx_uop **out)
+{
+    const rdx_uop *k = kernel;
+    int nolocals = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (opts[i].op == RDX_OPTOP_TC && i != 0)
+            return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu TC: TC must be first", i);
+        rdx_status st = apply1(ctx, k, &opts[i], i, &nolocals, &k);
+        if (st)
+            return st;
+    }
+    return cg_simplify_kernel(ctx, k, out);
+}
+
+rdx_status rdx_cg_optimize(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,
+                           const rdx_uop **out)
+{
+    const rdx_uop *k;
+    rdx_opt h[16];
+    rdx_status st = rdx_cg_axis_types(ctx, kernel, &k);
+    if (!st && !opts) {
+        st = rdx_cg_heuristic(k, h, 16, &n);
+        opts = h;
+    }
+    if (!st)
+        st = rdx_cg_apply_opts(ctx, k, opts, n, &k);
+    if (!st)
+        st = rdx_cg_expand(ctx, k, out);
+    return st;
+}

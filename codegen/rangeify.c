@@ -1,0 +1,431 @@
+/* codegen/rangeify.c — rangeify's lowering: a tensor node read at an index
+ * vector (one scalar index node per axis) under a gate becomes a scalar
+ * expression.  Movement ops turn into index arithmetic, PAD into gated
+ * loads with the pad value, REDUCE into REDUCE over new RANGEs, buffers and
+ * materialised nodes into LOADs of a PARAM. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/rangeify_internal.h"
+#include "util/error.h"
+
+static const rdx_uop *lw(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                         const rdx_uop *gate);
+
+static int dim_is(const rdx_uop *u, uint32_t k, int64_t v)
+{
+    int64_t d;
+    return rdx_uop_dim(u, k, &d) && d == v;
+}
+
+static const rdx_uop *param_for(cg_lower *L, uint32_t buf)
+{
+    for (uint32_t k = 0; k < L->nparams; k++)
+        if (L->params[k] == buf)
+            return L->param_nodes[k];
+    if (L->nparams == CG_MAX_PARAMS) {
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: a kernel reading more than %d buffers",
+                          CG_MAX_PARAMS);
+        return NULL;
+    }
+    const rdx_sched_buffer *b = &L->bufs[buf];
+    rdx_arg a = rdx_arg_none();
+    a.i = L->nparams;
+    a.dtype = b->dtype;
+    a.addrspace = RDX_ADDR_GLOBAL;
+    const rdx_uop *sh = rdx_ir_shape_u(L->ctx, &b->numel, 1);
+    const rdx_uop *p = rdx_ir_node(L->ctx, RDX_OP_PARAM, &sh, 1, &a);
+    if (!p)
+        return NULL;
+    L->params[L->nparams] = buf;
+    L->param_nodes[L->nparams++] = p;
+    return p;
+}
+
+static const rdx_uop *load(cg_lower *L, uint32_t buf, const rdx_uop *u, const rdx_uop *const *idx,
+                           const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_uop *p = param_for(L, buf);
+    const rdx_uop *flat = cg_flat(c, u->shape, idx, u->ndim);
+    const rdx_uop *ix = p && flat ? rdx_ir_index(c, p, &flat, 1) : NULL;
+    if (!ix)
+        return NULL;
+    if (!gate)
+        return rdx_ir_node(c, RDX_OP_LOAD, &ix, 1, NULL);
+    const rdx_uop *s[3] = { ix, cg_zero(c, u->dtype), gate };
+    return rdx_ir_node(c, RDX_OP_LOAD, s, 3, NULL);
+}
+
+static int computed_here(const cg_lower *L, const rdx_uop *u)
+{
+    for (size_t k = 0; k < L->ncompute; k++)
+        if (L->compute[k] == u)
+            return 1;
+    return 0;
+}
+
+/* Index of source s (right-aligned broadcast) from the output index of u. */
+static void bcast_idx(cg_lower *L, const rdx_uop *u, const rdx_uop *s, const rdx_uop *const *idx,
+                      const rdx_uop **out)
+{
+    uint32_t off = u->ndim - s->ndim;
+    for (uint32_t k = 0; k < s->ndim; k++)
+        out[k] = (dim_is(s, k, 1) && !dim_is(u, off + k, 1)) ? cg_idx(L->ctx, 0) : idx[off + k];
+}
+
+static const rdx_uop *as_index(rdx_ir_ctx *c, const rdx_uop *v)
+{
+    return v && v->dtype.scalar != RDX_INDEX ? rdx_ir_cast(c, v, rdx_dtype_of(RDX_INDEX)) : v;
+}
+
+/* lo <= x < hi as a bool node (both index nodes). */
+static const rdx_uop *in_range(rdx_ir_ctx *c, const rdx_uop *x, const rdx_uop *lo,
+                               const rdx_uop *hi)
+{
+    const rdx_uop *a = rdx_ir_cmplt(c, rdx_ir_add(c, lo, cg_idx(c, -1)), x);
+    const rdx_uop *b = rdx_ir_cmplt(c, x, hi);
+    return cg_and(c, a, b);
+}
+
+static const rdx_uop *lw_reduce(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                                const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_uop *s = u->src[0];
+    const rdx_uop *sidx[RDX_INTERP_MAX_DIMS_CG], *rs[1 + RDX_INTERP_MAX_DIMS_CG];
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < s->ndim; k++) {
+        int red = 0;
+        for (uint32_t j = 0; j < u->arg.nints; j++)
+            red |= u->arg.ints[j] == (int64_t)k;
+        if (!red) {
+            sidx[k] = idx[k];
+        } else if (dim_is(s, k, 1)) {
+            sidx[k] = cg_idx(c, 0);
+        } else {
+            sidx[k] = cg_range(c, s->shape[k], L->next_axis++, RDX_AXIS_REDUCE);
+            rs[1 + nr++] = sidx[k];
+        }
+    }
+    const rdx_uop *v = lw(L, s, sidx, gate);
+    if (!nr || !v)
+        return v;
+    rs[0] = v;
+    rdx_arg a = rdx_arg_none();
+    a.sub = u->arg.sub;
+    return rdx_ir_node(c, RDX_OP_REDUCE, rs, 1 + nr, &a);
+}
+
+static const rdx_uop *lw_index(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                               const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_uop *t = u->src[0];
+    const rdx_uop *tidx[RDX_INTERP_MAX_DIMS_CG];
+    const rdx_uop *valid = NULL;
+    uint32_t p = 0, k;
+    for (k = 0; k + 1 < u->nsrc; k++) {
+        const rdx_uop *ix = u->src[1 + k];
+        const rdx_uop *v = ix->ndim == 0 ? lw(L, ix, NULL, gate) : lw(L, ix, &idx[p++], gate);
+        v = as_index(c, v);
+        tidx[k] = v;
+        const rdx_uop *ok = in_range(c, v, cg_idx(c, 0), t->shape[k]);
+        valid = cg_and(c, valid, ok);
+    }
+    for (; k < t->ndim; k++)
+        tidx[k] = idx[p++];
+    const rdx_uop *g2 = cg_and(c, gate, valid);
+    const rdx_uop *v = lw(L, t, tidx, g2);
+    return valid ? rdx_ir_where(c, valid, v, cg_zero(c, u->dtype)) : v;
+}
+
+static const rdx_uop *lw_stack(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                               const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    int64_t sel;
+    if (u->nsrc == 0)
+        return cg_zero(c, u->dtype);
+    if (rdx_uop_const_int(idx[0], &sel) && sel >= 0 && sel < (int64_t)u->nsrc)
+        return lw(L, u->src[sel], idx + 1, gate);
+    const rdx_uop *acc = NULL;
+    for (uint32_t k = u->nsrc; k-- > 0;) {
+        const rdx_uop *is = rdx_ir_cmpeq(c, idx[0], cg_idx(c, k));
+        const rdx_uop *v = lw(L, u->src[k], idx + 1, cg_and(c, gate, is));
+        acc = acc ? rdx_ir_where(c, is, v, acc) : v;
+    }
+    return acc;
+}
+
+/* Unflatten `flat` over dims d[0..n) into out[0..n). */
+static void unflatten(rdx_ir_ctx *c, const rdx_uop *flat, const rdx_uop *const *d, uint32_t n,
+                      const rdx_uop **out)
+{
+    const rdx_uop *stride = cg_idx(c, 1);
+    for (uint32_t k = n; k-- > 0;) {
+        const rdx_uop *q = rdx_ir_idiv(c, flat, stride);
+        out[k] = k ? rdx_ir_mod(c, q, d[k]) : q;
+        stride = rdx_ir_mul(c, stride, d[k]);
+    }
+}
+
+/*
+ * RESHAPE u (of s): the index of s from u's.  Axes are matched in groups of
+ * equal size products (size-1 axes aside), so only the axes a reshape really
+ * merges or splits get div/mod; symbolic sizes match only when equal.
+ * Nonzero when a size cannot be read (the whole index is then re-split).
+ */
+static int reshape_idx(rdx_ir_ctx *c, const rdx_uop *u, const rdx_uop *s, const rdx_uop *const *idx,
+                       const rdx_uop **sidx)
+{
+    uint32_t po = 0, pi = 0;
+    for (uint32_t k = 0; k < s->ndim; k++)
+        sidx[k] = cg_idx(c, 0);
+    for (;;) {
+        while (po < u->ndim && dim_is(u, po, 1))
+            po++;
+        while (pi < s->ndim && dim_is(s, pi, 1))
+            pi++;
+        if (po == u->ndim || pi == s->ndim)
+            break;
+        uint32_t o0 = po, i0 = pi;
+        if (u->shape[po] == s->shape[pi]) {
+            sidx[pi++] = idx[po++];
+            continue;
+        }
+        int64_t a, b;
+        if (!rdx_uop_dim(u, po, &a) || !rdx_uop_dim(s, pi, &b))
+            goto fallback;
+        po++, pi++;
+        while (a != b) {
+            int64_t d;
+            if (a < b) {
+                if (po == u->ndim || !rdx_uop_dim(u, po, &d))
+                    goto fallback;
+                a *= d;
+                po++;
+            } else {
+                if (pi == s->ndim || !rdx_uop_dim(s, pi, &d))
+                    goto fallback;
+                b *= d;
+                pi++;
+            }
+        }
+        const rdx_uop *flat = cg_flat(c, u->shape + o0, idx + o0, po - o0);
+        unflatten(c, flat, s->shape + i0, pi - i0, sidx + i0);
+    }
+    /* what is left on either side has size 1 */
+    return 0;
+fallback:
+    unflatten(c, cg_flat(c, u->shape, idx, u->ndim), s->shape, s->ndim, sidx);
+    return 0;
+}
+
+static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                                  const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_uop *s = u->src[0];
+    const rdx_uop *sidx[RDX_INTERP_MAX_DIMS_CG];
+    switch (u->op) {
+    case RDX_OP_PERMUTE:
+        for (uint32_t k = 0; k < u->ndim; k++)
+            sidx[u->arg.ints[k]] = idx[k];
+        return lw(L, s, sidx, gate);
+    case RDX_OP_FLIP:
+        for (uint32_t k = 0; k < u->ndim; k++)
+            sidx[k] = u->arg.ints[k] ? rdx_ir_add(c, rdx_ir_add(c, u->shape[k], cg_idx(c, -1)),
+                                                  rdx_ir_mul(c, idx[k], cg_idx(c, -1)))
+                                     : idx[k];
+        return lw(L, s, sidx, gate);
+    case RDX_OP_EXPAND:
+        bcast_idx(L, u, s, idx, sidx);
+        return lw(L, s, sidx, gate);
+    case RDX_OP_SHRINK:
+        for (uint32_t k = 0; k < u->ndim; k++)
+            sidx[k] = rdx_ir_add(c, idx[k], u->src[1]->src[k]);
+        return lw(L, s, sidx, gate);
+    case RDX_OP_RESHAPE:
+        if (reshape_idx(c, u, s, idx, sidx))
+            return NULL;
+        for (uint32_t k = 0; k < s->ndim; k++) {
+            const rdx_uop *simp;
+            if (sidx[k] && !rdx_ir_simplify(c, sidx[k], &simp))
+                sidx[k] = simp;
+        }
+        return lw(L, s, sidx, gate);
+    case RDX_OP_PAD: {
+        const rdx_uop *valid = NULL;
+        for (uint32_t k = 0; k < u->ndim; k++) {
+            const rdx_uop *o = u->src[1]->src[k];
+            int64_t ov;
+            sidx[k] = rdx_ir_sub(c, idx[k], o);
+            if (rdx_uop_const_int(o, &ov) && ov == 0 && s->shape[k] == u->shape[k])
+                continue;
+            valid = cg_and(c, valid, in_range(c, idx[k], o, rdx_ir_add(c, o, s->shape[k])));
+        }
+        const rdx_uop *v = lw(L, s, sidx, cg_and(c, gate, valid));
+        return valid ? rdx_ir_where(c, valid, v, cg_zero(c, u->dtype)) : v;
+    }
+    case RDX_OP_INDEX:
+        return lw_index(L, u, idx, gate);
+    case RDX_OP_STACK:
+        return lw_stack(L, u, idx, gate);
+    default: /* BITCAST */
+        if (rdx_dtype_itemsize(u->dtype) != rdx_dtype_itemsize(s->dtype)) {
+            L->err = rdx_fail(RDX_ERR_UNSUPPORTED,
+                              "rangeify: BITCAST node #%u changes the item size (%u -> %u bytes)",
+                              u->id, rdx_dtype_itemsize(s->dtype), rdx_dtype_itemsize(u->dtype));
+            return NULL;
+        }
+        {
+            const rdx_uop *v = lw(L, s, idx, gate);
+            return v ? rdx_ir_bitcast(c, v, u->dtype) : NULL;
+        }
+    }
+}
+
+static const rdx_uop *lw_compute(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                                 const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_opinfo *oi = rdx_op_info((rdx_op)u->op);
+    if (oi->flags & RDX_OPF_ELEMENTWISE) {
+        const rdx_uop *src[3], *sidx[RDX_INTERP_MAX_DIMS_CG];
+        for (uint32_t k = 0; k < u->nsrc; k++) {
+            bcast_idx(L, u, u->src[k], idx, sidx);
+            src[k] = lw(L, u->src[k], sidx, gate);
+            if (!src[k])
+                return NULL;
+        }
+        return rdx_ir_replace_src(c, u, src, u->nsrc);
+    }
+    switch (u->op) {
+    case RDX_OP_CONST:
+    case RDX_OP_DEFINE_VAR:
+        return u;
+    case RDX_OP_REDUCE:
+        return lw_reduce(L, u, idx, gate);
+    case RDX_OP_CONTIGUOUS:
+    case RDX_OP_CONTIGUOUSBACKWARD:
+    case RDX_OP_DETACH:
+        return lw(L, u->src[0], idx, gate);
+    case RDX_OP_AFTER:
+        /* computing an assignment: the stored value (its buffer is the target's) */
+        if ((L->err = cg_check_assign(u)))
+            return NULL;
+        return lw(L, u->src[1]->src[1], idx, gate);
+    case RDX_OP_LOAD: {
+        /* (buf), (buf, gate), (buf, alt, gate): tensor-level gates are tensors */
+        const rdx_uop *g = u->nsrc >= 2 ? u->src[u->nsrc - 1] : NULL;
+        const rdx_uop *sidx[RDX_INTERP_MAX_DIMS_CG];
+        const rdx_uop *gv = NULL;
+        if (g) {
+            bcast_idx(L, u, g, idx, sidx);
+            gv = lw(L, g, sidx, gate);
+        }
+        const rdx_uop *v = lw(L, u->src[0], idx, cg_and(c, gate, gv));
+        if (!g)
+            return v;
+        const rdx_uop *alt = cg_zero(c, u->dtype);
+        if (u->nsrc == 3) {
+            bcast_idx(L, u, u->src[1], idx, sidx);
+            alt = lw(L, u->src[1], sidx, gate);
+        }
+        return rdx_ir_where(c, gv, v, alt);
+    }
+    default:
+        if (oi->cat == RDX_CAT_MOVEMENT)
+            return lw_movement(L, u, idx, gate);
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: cannot lower %s node #%u (%s)",
+                          rdx_op_name((rdx_op)u->op), u->id,
+                          u->op == RDX_OP_STORE
+                              ? "a STORE is scheduled only as AFTER(buffer, STORE(buffer, v))"
+                              : "not a tensor-level op");
+        return NULL;
+    }
+}
+
+static const rdx_uop *lw(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                         const rdx_uop *gate)
+{
+    if (!u)
+        return NULL;
+    if (u->ndim > RDX_INTERP_MAX_DIMS_CG) {
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: rank %u > %d", u->ndim,
+                          RDX_INTERP_MAX_DIMS_CG);
+        return NULL;
+    }
+    const void *key[CG_KEY_MAX];
+    key[0] = u;
+    key[1] = gate;
+    for (uint32_t k = 0; k < u->ndim; k++) {
+        if (!idx[k])
+            return NULL;
+        key[2 + k] = idx[k];
+    }
+    const rdx_uop *m = cg_map_get(&L->memo, key, 2 + u->ndim);
+    if (m)
+        return m;
+    const rdx_uop *v;
+    int b = computed_here(L, u) && u->op != RDX_OP_PARAM ? -1 : L->buffer_of(L->user, u);
+    if (b >= 0)
+        v = load(L, (uint32_t)b, u, idx, gate);
+    else
+        v = lw_compute(L, u, idx, gate);
+    if (v && cg_map_put(&L->memo, key, 2 + u->ndim, v))
+        return NULL;
+    return v;
+}
+
+rdx_status cg_build_kernel(cg_lower *L, const rdx_uop *const *nodes, size_t n,
+                           const uint32_t *outbufs, const rdx_uop **sink)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_uop *u0 = nodes[0];
+    const rdx_uop *idx[RDX_INTERP_MAX_DIMS_CG], *rng[1 + RDX_INTERP_MAX_DIMS_CG];
+    const rdx_uop **eff = calloc(n, sizeof *eff);
+    if (!eff)
+        return rdx_fail(RDX_ERR_NOMEM, "rangeify: out of memory");
+    L->compute = nodes;
+    L->ncompute = n;
+    rdx_status st = RDX_OK;
+    if (u0->ndim > RDX_INTERP_MAX_DIMS_CG)
+        st = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: rank %u > %d", u0->ndim,
+                      RDX_INTERP_MAX_DIMS_CG);
+    for (size_t i = 0; i < n && !st; i++)
+        if (!param_for(L, outbufs[i]))
+            st = RDX_ERR_UNSUPPORTED;
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < u0->ndim && !st; k++) {
+        if (dim_is(u0, k, 1)) {
+            idx[k] = cg_idx(c, 0);
+        } else {
+            idx[k] = cg_range(c, u0->shape[k], L->next_axis++, RDX_AXIS_LOOP);
+            rng[1 + nr++] = idx[k];
+        }
+    }
+    for (size_t i = 0; i < n && !st; i++) {
+        const rdx_uop *v = lw(L, nodes[i], idx, NULL);
+        const rdx_uop *flat = cg_flat(c, u0->shape, idx, u0->ndim);
+        const rdx_uop *ix = flat ? rdx_ir_index(c, L->param_nodes[i], &flat, 1) : NULL;
+        const rdx_uop *s = v && ix ? rdx_ir_store(c, ix, v) : NULL;
+        if (s && nr) {
+            rng[0] = s;
+            s = rdx_ir_node(c, RDX_OP_END, rng, 1 + nr, NULL);
+        }
+        if (!s)
+            st = rdx_fail_context(L->err ? L->err : RDX_ERR_INVALID,
+                                  "rangeify: kernel for %s node #%u",
+                                  rdx_op_name((rdx_op)nodes[i]->op), nodes[i]->id);
+        eff[i] = s;
+    }
+    const rdx_uop *k = st ? NULL : rdx_ir_sink(c, eff, n);
+    if (!st && !k)
+        st = rdx_fail_context(RDX_ERR_INVALID, "rangeify: kernel sink");
+    if (!st)
+        st = cg_simplify_kernel(c, k, sink);
+    free(eff);
+    return st;
+}

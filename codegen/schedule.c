@@ -1,0 +1,448 @@
+/* codegen/schedule.c — rangeify's kernel split and the schedule: which
+ * tensors are materialised, which are fused, which independent results share
+ * a kernel, kernel dependencies and buffer lifetimes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/rangeify_internal.h"
+#include "util/error.h"
+
+typedef struct sched_state {
+    rdx_ir_ctx *ctx;
+    const rdx_uop **order; /* topological order of the function body */
+    size_t norder;
+    cg_map pos; /* node -> position + 1 */
+    int *bufid; /* per position: buffer id or -1 */
+    rdx_schedule *s;
+} sched_state;
+
+static size_t pos_of(const sched_state *S, const rdx_uop *u)
+{
+    const void *k[1] = { u };
+    return (size_t)(uintptr_t)cg_map_get(&S->pos, k, 1);
+}
+
+static int buffer_of(void *user, const rdx_uop *u)
+{
+    sched_state *S = user;
+    size_t p = pos_of(S, u);
+    return p ? S->bufid[p - 1] : -1;
+}
+
+/* Does v read its source u at more points than it has elements (recomputation if fused)? */
+static int reads_dup(const rdx_uop *v, const rdx_uop *u, uint32_t slot)
+{
+    if (v->op == RDX_OP_EXPAND)
+        return 1;
+    if (v->op == RDX_OP_INDEX && slot == 0)
+        return 1;
+    if (rdx_op_info((rdx_op)v->op)->flags & RDX_OPF_ELEMENTWISE) {
+        if (u->ndim != v->ndim)
+            return u->ndim != 0 || u->op != RDX_OP_CONST;
+        for (uint32_t k = 0; k < u->ndim; k++)
+            if (u->shape[k] != v->shape[k])
+                return 1;
+    }
+    return 0;
+}
+
+static int is_value_src(const rdx_uop *v, uint32_t slot)
+{
+    switch (v->op) {
+    case RDX_OP_RESHAPE:
+    case RDX_OP_EXPAND:
+    case RDX_OP_PAD:
+    case RDX_OP_SHRINK:
+        return slot == 0;
+    case RDX_OP_AFTER: /* the target buffer is not read; the STOREs' values are */
+    case RDX_OP_STORE:
+        return slot >= 1;
+    case RDX_OP_PARAM:
+    case RDX_OP_BUFFER:
+    case RDX_OP_RANGE:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
+/* The assignments the scheduler handles: AFTER(PARAM p, STORE(PARAM p, value)). */
+rdx_status cg_check_assign(const rdx_uop *u)
+{
+    if (u->src[0]->op != RDX_OP_PARAM || u->nsrc != 2 || u->src[1]->op != RDX_OP_STORE ||
+        u->src[1]->nsrc != 2 || u->src[1]->src[0] != u->src[0])
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "schedule: AFTER node #%u: only AFTER(buffer, STORE(buffer, value)) "
+                        "assignments are scheduled",
+                        u->id);
+    return RDX_OK;
+}
+
+static rdx_status add_buffer(rdx_schedule *s, rdx_sbuf_kind kind, const rdx_uop *t, rdx_ir_ctx *c)
+{
+    rdx_sched_buffer *nb = realloc(s->buffers, (s->nbuffers + 1) * sizeof *nb);
+    if (!nb)
+        return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    s->buffers = nb;
+    rdx_sched_buffer *b = &nb[s->nbuffers++];
+    memset(b, 0, sizeof *b);
+    b->kind = kind;
+    b->dtype = rdx_dtype_scalar(t->dtype);
+    b->tensor = t;
+    b->output = -1;
+    b->first = b->last = -1;
+    const rdx_uop *ne = cg_prod(c, t->shape, t->ndim), *sn = NULL;
+    if (!ne || rdx_ir_simplify(c, ne, &sn))
+        return rdx_fail_context(RDX_ERR_INVALID, "schedule: size of node #%u", t->id);
+    b->numel = sn;
+    return RDX_OK;
+}
+
+typedef struct group {
+    const rdx_uop *nodes[8];
+    uint32_t bufs[8];
+    size_t n;
+    uint32_t *reads; /* buffers read */
+    size_t nreads;
+    int is_copy;
+} group;
+
+static rdx_status lower_group(sched_state *S, group *g, const rdx_uop **sink, uint32_t **params,
+                              uint32_t *nparams)
+{
+    cg_lower L;
+    memset(&L, 0, sizeof L);
+    L.ctx = S->ctx;
+    L.buffer_of = buffer_of;
+    L.user = S;
+    L.bufs = S->s->buffers;
+    rdx_status st = cg_build_kernel(&L, g->nodes, g->n, g->bufs, sink);
+    cg_map_free(&L.memo);
+    if (st)
+        return st;
+    *params = malloc(L.nparams * sizeof **params);
+    if (!*params)
+        return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    memcpy(*params, L.params, L.nparams * sizeof **params);
+    *nparams = L.nparams;
+    return RDX_OK;
+}
+
+static int reads_buf(const group *g, uint32_t b)
+{
+    for (size_t i = 0; i < g->nreads; i++)
+        if (g->reads[i] == b)
+            return 1;
+    return 0;
+}
+
+static int writes_buf(const group *g, uint32_t b)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (g->bufs[i] == b)
+            return 1;
+    return 0;
+}
+
+/* Kernel j depends on kernel i (directly). */
+static int dep(const group *G, size_t i, size_t j)
+{
+    for (size_t k = 0; k < G[i].n; k++)
+        if (reads_buf(&G[j], G[i].bufs[k]))
+            return 1;
+    return 0;
+}
+
+static int same_shape(const rdx_uop *a, const rdx_uop *b)
+{
+    if (a->ndim != b->ndim)
+        return 0;
+    for (uint32_t k = 0; k < a->ndim; k++)
+        if (a->shape[k] != b->shape[k])
+            return 0;
+    return 1;
+}
+
+static void kernel_name(rdx_sched_kernel *k, const group *g)
+{
+    const rdx_uop *u = g->nodes[0];
+    int red = 0;
+    const rdx_uop **order = NULL;
+    size_t n = 0;
+    if (!rdx_ir_toposort(k->sink, &order, &n))
+        for (size_t i = 0; i < n; i++)
+            red |= order[i]->op == RDX_OP_REDUCE;
+    free(order);
+    int p = snprintf(k->name, sizeof k->name, "%s", g->is_copy ? "copy" : red ? "r" : "E");
+    for (uint32_t d = 0; d < u->ndim && p < (int)sizeof k->name - 8; d++) {
+        int64_t v;
+        if (rdx_uop_dim(u, d, &v))
+            p += snprintf(k->name + p, sizeof k->name - p, "_%lld", (long long)v);
+        else
+            p += snprintf(k->name + p, sizeof k->name - p, "_s");
+    }
+}
+
+static rdx_status collect_vars(rdx_schedule *s)
+{
+    for (size_t k = 0; k < s->nkernels; k++) {
+        const rdx_uop **order = NULL;
+        size_t n = 0;
+        rdx_status st = rdx_ir_toposort(s->kernels[k].sink, &order, &n);
+        if (st)
+            return st;
+        for (size_t i = 0; i < n; i++) {
+            if (order[i]->op != RDX_OP_DEFINE_VAR)
+                continue;
+            size_t j;
+            for (j = 0; j < s->nvars && s->vars[j] != order[i]; j++)
+                ;
+            if (j < s->nvars)
+                continue;
+            const rdx_uop **nv = realloc(s->vars, (s->nvars + 1) * sizeof *nv);
+            if (!nv) {
+                free(order);
+                return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+            }
+            s->vars = nv;
+            /* sorted by name, as the back end orders kernel arguments */
+            for (j = s->nvars; j > 0 && strcmp(nv[j - 1]->arg.str, order[i]->arg.str) > 0; j--)
+                nv[j] = nv[j - 1];
+            nv[j] = order[i];
+            s->nvars++;
+        }
+        free(order);
+    }
+    return RDX_OK;
+}
+
+rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t nroots,
+                           rdx_schedule **out)
+{
+    *out = NULL;
+    sched_state S;
+    memset(&S, 0, sizeof S);
+    S.ctx = ctx;
+    rdx_schedule *s = calloc(1, sizeof *s);
+    if (!s)
+        return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    S.s = s;
+    group *G = NULL;
+    size_t ng = 0;
+    char *mat = NULL, *dup = NULL;
+    uint32_t *users = NULL;
+    rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
+    const rdx_uop *body = st ? NULL : s->function->src[0];
+    if (!st)
+        st = rdx_ir_toposort(body, &S.order, &S.norder);
+    size_t N = S.norder;
+    if (!st) {
+        S.bufid = malloc((N + 1) * sizeof *S.bufid);
+        mat = calloc(N + 1, 1);
+        dup = calloc(N + 1, 1);
+        users = calloc(N + 1, sizeof *users);
+        s->outputs = calloc(nroots, sizeof *s->outputs);
+        G = calloc(N + 1, sizeof *G);
+        if (!S.bufid || !mat || !dup || !users || !s->outputs || !G)
+            st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    }
+    for (size_t i = 0; i < N && !st; i++) {
+        const void *k[1] = { S.order[i] };
+        st = cg_map_put(&S.pos, k, 1, (const void *)(uintptr_t)(i + 1));
+        S.bufid[i] = -1;
+    }
+    /* users */
+    for (size_t i = 0; i < N && !st; i++) {
+        const rdx_uop *v = S.order[i];
+        if (v == body)
+            continue;
+        for (uint32_t k = 0; k < v->nsrc; k++)
+            if (is_value_src(v, k))
+                users[pos_of(&S, v->src[k]) - 1]++;
+    }
+    /* materialisation, users before sources */
+    for (size_t i = N; i-- > 0 && !st;) {
+        const rdx_uop *u = S.order[i];
+        if (u == body)
+            continue;
+        int root = 0;
+        for (uint32_t r = 0; r < body->nsrc; r++)
+            root |= body->src[r] == u;
+        if (u->op == RDX_OP_PARAM) {
+            mat[i] = root; /* an input returned as is: copied */
+            continue;
+        }
+        if (u->op == RDX_OP_AFTER) {
+            st = cg_check_assign(u);
+            if (st)
+                break;
+        }
+        if (root || u->op == RDX_OP_CONTIGUOUS || u->op == RDX_OP_LOAD || u->op == RDX_OP_AFTER ||
+            (u->op == RDX_OP_REDUCE && (dup[i] || users[i] > 1)))
+            mat[i] = 1;
+        /* propagate duplication to the sources */
+        for (uint32_t k = 0; k < u->nsrc; k++) {
+            if (!is_value_src(u, k) || u == body)
+                continue;
+            size_t p = pos_of(&S, u->src[k]) - 1;
+            if (reads_dup(u, u->src[k], k) || (!mat[i] && dup[i]))
+                dup[p] = 1;
+        }
+    }
+    /* buffers: inputs (PARAM k = buffer k), then materialised nodes in order */
+    for (uint32_t a = 1; a < (st ? 0 : s->function->nsrc); a++) {
+        const rdx_uop *orig = s->function->src[a];
+        st = add_buffer(s, RDX_SBUF_INPUT, orig, ctx);
+        if (st)
+            break;
+    }
+    for (size_t i = 0; i < N && !st; i++) {
+        const rdx_uop *u = S.order[i];
+        if (u->op == RDX_OP_PARAM)
+            S.bufid[i] = (int)u->arg.i;
+        if (!mat[i])
+            continue;
+        int root = -1;
+        for (uint32_t r = 0; r < body->nsrc; r++)
+            if (body->src[r] == u && root < 0)
+                root = (int)r;
+        uint32_t b;
+        if (u->op == RDX_OP_AFTER) {
+            /* an assignment writes its target buffer in place (an input slot) */
+            b = (uint32_t)u->src[0]->arg.i;
+            s->buffers[b].written = 1;
+        } else {
+            st = add_buffer(s, root >= 0 ? RDX_SBUF_OUTPUT : RDX_SBUF_TEMP, u, ctx);
+            if (st)
+                break;
+            b = (uint32_t)(s->nbuffers - 1);
+            s->buffers[b].output = root;
+        }
+        group *g = &G[ng++];
+        g->nodes[0] = u;
+        g->bufs[0] = b;
+        g->n = 1;
+        g->is_copy = u->op == RDX_OP_LOAD || u->op == RDX_OP_PARAM ||
+                     (u->op == RDX_OP_CONTIGUOUS && u->src[0]->op == RDX_OP_PARAM);
+        if (u->op != RDX_OP_PARAM)
+            S.bufid[i] = (int)b;
+    }
+    for (uint32_t r = 0; r < nroots && !st; r++) {
+        const rdx_uop *u = body->src[r];
+        for (size_t b = 0; b < s->nbuffers; b++)
+            if (s->buffers[b].kind == RDX_SBUF_OUTPUT && s->buffers[b].tensor == u)
+                s->outputs[r] = (uint32_t)b;
+        if (u->op == RDX_OP_AFTER)
+            s->outputs[r] = (uint32_t)u->src[0]->arg.i;
+    }
+    s->noutputs = nroots;
+    /* first lowering: what each kernel reads */
+    for (size_t i = 0; i < ng && !st; i++) {
+        const rdx_uop *sink;
+        uint32_t *params, np;
+        st = lower_group(&S, &G[i], &sink, &params, &np);
+        if (st)
+            break;
+        G[i].reads = params;
+        G[i].nreads = np;
+    }
+    /* multi-output kernels: merge j into i when of equal shape, sharing an input,
+       and every kernel j depends on runs before i */
+    for (size_t j = 1; j < ng && !st; j++) {
+        if (G[j].is_copy || !G[j].n)
+            continue;
+        for (size_t i = 0; i < j; i++) {
+            if (!G[i].n || G[i].is_copy || G[i].n >= 8 || !same_shape(G[i].nodes[0], G[j].nodes[0]))
+                continue;
+            int ok = 1, share = 0;
+            for (size_t k = i; k < j && ok; k++)
+                if (G[k].n && dep(G, k, j))
+                    ok = 0;
+            for (size_t r = 0; r < G[j].nreads && ok; r++)
+                share |= !writes_buf(&G[j], G[j].reads[r]) && reads_buf(&G[i], G[j].reads[r]);
+            if (!ok || !share)
+                continue;
+            G[i].nodes[G[i].n] = G[j].nodes[0];
+            G[i].bufs[G[i].n++] = G[j].bufs[0];
+            G[j].n = 0;
+            break;
+        }
+    }
+    /* final kernels */
+    s->kernels = calloc(ng ? ng : 1, sizeof *s->kernels);
+    int *kidx = calloc(ng ? ng : 1, sizeof *kidx);
+    if (!st && (!s->kernels || !kidx))
+        st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    for (size_t i = 0; i < ng && !st; i++) {
+        if (!G[i].n)
+            continue;
+        rdx_sched_kernel *k = &s->kernels[s->nkernels];
+        kidx[i] = (int)s->nkernels++;
+        st = lower_group(&S, &G[i], &k->sink, &k->params, &k->nparams);
+        if (st)
+            break;
+        k->nouts = (uint32_t)G[i].n;
+        k->is_copy = G[i].is_copy;
+        kernel_name(k, &G[i]);
+        k->deps = calloc(ng, sizeof *k->deps);
+        if (!k->deps) {
+            st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+            break;
+        }
+        uint32_t me = (uint32_t)(s->nkernels - 1);
+        for (uint32_t p = 0; p < k->nparams; p++) {
+            rdx_sched_buffer *b = &s->buffers[k->params[p]];
+            if (b->first < 0)
+                b->first = (int32_t)me;
+            b->last = (int32_t)me;
+            if (p < k->nouts)
+                continue;
+            for (uint32_t q = 0; q < me; q++) {
+                const rdx_sched_kernel *o = &s->kernels[q];
+                for (uint32_t w = 0; w < o->nouts; w++) {
+                    if (o->params[w] != k->params[p])
+                        continue;
+                    uint32_t d;
+                    for (d = 0; d < k->ndeps && k->deps[d] != q; d++)
+                        ;
+                    if (d == k->ndeps)
+                        k->deps[k->ndeps++] = q;
+                }
+            }
+        }
+    }
+    if (!st)
+        st = collect_vars(s);
+    for (size_t i = 0; i < ng; i++)
+        free(G[i].reads);
+    free(G);
+    free(kidx);
+    free(mat);
+    free(dup);
+    free(users);
+    free(S.order);
+    free(S.bufid);
+    cg_map_free(&S.pos);
+    if (st) {
+        rdx_schedule_free(s);
+        return st;
+    }
+    *out = s;
+    return RDX_OK;
+}
+
+void rdx_schedule_free(rdx_schedule *s)
+{
+    if (!s)
+        return;
+    for (size_t k = 0; k < s->nkernels; k++) {
+        free(s->kernels[k].params);
+        free(s->kernels[k].deps);
+    }
+    free(s->kernels);
+    free(s->buffers);
+    free(s->outputs);
+    free(s->vars);
+    free(s);
+}

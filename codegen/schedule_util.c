@@ -1,0 +1,306 @@
+/* codegen/schedule_util.c — small helpers shared by the front-half passes:
+ * a pointer-tuple hash map, index arithmetic, gates, reduce identities, and
+ * range replacement (the primitive every OptOp is built on). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/front_internal.h"
+#include "util/error.h"
+
+static uint64_t key_hash(const void *const *key, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull ^ n;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= (uint64_t)(uintptr_t)key[i];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+void cg_map_free(cg_map *m)
+{
+    free(m->ents);
+    m->ents = NULL;
+    m->cap = m->n = 0;
+}
+
+static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey)
+{
+    if (!m->cap)
+        return NULL;
+    size_t i = key_hash(key, nkey) & (m->cap - 1);
+    for (;;) {
+        cg_map_ent *e = &m->ents[i];
+        if (!e->nkey && !e->val)
+            return e;
+        if (e->nkey == nkey && !memcmp(e->key, key, nkey * sizeof *key))
+            return e;
+        i = (i + 1) & (m->cap - 1);
+    }
+}
+
+const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey)
+{
+    cg_map_ent *e = find(m, key, nkey);
+    return e ? e->val : NULL;
+}
+
+rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val)
+{
+    if (nkey == 0 || nkey > CG_KEY_MAX)
+        return rdx_fail(RDX_ERR_INVALID, "codegen: map key of %u entries", nkey);
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 64;
+        cg_map_ent *ne = calloc(nc, sizeof *ne);
+        if (!ne)
+            return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+        cg_map old = *m;
+        m->ents = ne;
+        m->cap = nc;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.ents[i].nkey)
+                *find(m, old.ents[i].key, old.ents[i].nkey) = old.ents[i];
+        free(old.ents);
+    }
+    cg_map_ent *e = find(m, key, nkey);
+    if (!e->nkey) {
+        m->n++;
+        e->nkey = nkey;
+        memcpy(e->key, key, nkey * sizeof *key);
+    }
+    e->val = val;
+    return RDX_OK;
+}
+
+const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v)
+{
+    return rdx_ir_int(ctx, v);
+}
+
+const rdx_uop *cg_prod(rdx_ir_ctx *ctx, const rdx_uop *const *dims, uint32_t n)
+{
+    const rdx_uop *p = cg_idx(ctx, 1);
+    for (uint32_t k = 0; k < n; k++)
+        p = rdx_ir_mul(ctx, p, dims[k]);
+    return p;
+}
+
+const rdx_uop *cg_flat(rdx_ir_ctx *ctx, const rdx_uop *const *dims, const rdx_uop *const *idx,
+                       uint32_t n)
+{
+    const rdx_uop *off = cg_idx(ctx, 0), *stride = cg_idx(ctx, 1);
+    for (uint32_t k = n; k-- > 0;) {
+        off = rdx_ir_add(ctx, off, rdx_ir_mul(ctx, idx[k], stride));
+        stride = rdx_ir_mul(ctx, stride, dims[k]);
+    }
+    return off;
+}
+
+const rdx_uop *cg_and(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b)
+{
+    if (!a)
+        return b;
+    if (!b || a == b)
+        return a;
+    return rdx_ir_alu2(ctx, RDX_OP_AND, a, b);
+}
+
+const rdx_uop *cg_zero(rdx_ir_ctx *ctx, rdx_dtype d)
+{
+    return rdx_ir_const_like(ctx, d, 0);
+}
+
+const rdx_uop *cg_identity(rdx_ir_ctx *ctx, rdx_redop op, rdx_dtype d)
+{
+    int64_t lo, hi;
+    double flo, fhi;
+    rdx_dtype_range(d, &lo, &hi, &flo, &fhi);
+    int fl = rdx_dtype_is_float(d);
+    switch (op) {
+    case RDX_RED_ADD:
+        return rdx_ir_const_like(ctx, d, 0);
+    case RDX_RED_MUL:
+        return rdx_ir_const_like(ctx, d, 1);
+    case RDX_RED_MAX:
+        return fl ? rdx_ir_const_float(ctx, d, flo) : rdx_ir_const_int(ctx, d, lo);
+    default:
+        return fl ? rdx_ir_const_float(ctx, d, fhi) : rdx_ir_const_int(ctx, d, hi);
+    }
+}
+
+const rdx_uop *cg_combine(rdx_ir_ctx *ctx, rdx_redop op, const rdx_uop *a, const rdx_uop *b)
+{
+    switch (op) {
+    case RDX_RED_ADD:
+        return rdx_ir_add(ctx, a, b);
+    case RDX_RED_MUL:
+        return rdx_ir_mul(ctx, a, b);
+    case RDX_RED_MAX:
+        return rdx_ir_max(ctx, a, b);
+    default:
+        return rdx_ir_where(ctx, rdx_ir_cmplt(ctx, b, a), b, a);
+    }
+}
+
+const rdx_uop *cg_range(rdx_ir_ctx *ctx, const rdx_uop *bound, int64_t id, rdx_axistype t)
+{
+    return rdx_ir_range(ctx, bound, id, t);
+}
+
+const rdx_uop *cg_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t n,
+                       const rdx_arg *arg)
+{
+    return rdx_ir_node(ctx, op, src, n, arg);
+}
+
+static int range_slot(const rdx_uop *u, uint32_t k)
+{
+    return k >= 1 && (u->op == RDX_OP_END || u->op == RDX_OP_REDUCE) &&
+           u->src[k]->op == RDX_OP_RANGE;
+}
+
+rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                             const rdx_uop *const *to, const rdx_uop *const *const *ends,
+                             const uint32_t *nends, size_t n, cg_rebuild_fn extra, void *user,
+                             const rdx_uop **out)
+{
+    const rdx_uop **order = NULL, **src = NULL;
+    size_t no = 0, cap = 0;
+    cg_map m = { 0 };
+    rdx_status st = rdx_ir_toposort(root, &order, &no);
+    for (size_t i = 0; i < no && !st; i++) {
+        const rdx_uop *u = order[i], *nu = NULL;
+        size_t k;
+        for (k = 0; k < n && from[k] != u; k++)
+            ;
+        if (k < n && to[k]) {
+            nu = to[k];
+        } else {
+            size_t need = u->nsrc;
+            for (uint32_t s = 0; s < n; s++)
+                need += nends ? nends[s] : 0;
+            if (need > cap) {
+                cap = need * 2;
+                const rdx_uop **ns = realloc(src, cap * sizeof *ns);
+                if (!ns) {
+                    st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+                    break;
+                }
+                src = ns;
+            }
+            size_t ns = 0;
+            int changed = 0, had_ranges = 0;
+            for (uint32_t s = 0; s < u->nsrc; s++) {
+                const rdx_uop *o = u->src[s];
+                if (range_slot(u, s)) {
+                    had_ranges = 1;
+                    size_t j;
+                    for (j = 0; j < n && from[j] != o; j++)
+                        ;
+                    if (j < n) {
+                        changed = 1;
+                        for (uint32_t e = 0; nends && e < nends[j]; e++)
+                            src[ns++] = ends[j][e];
+                        continue;
+                    }
+                }
+                const rdx_uop *key[1] = { o };
+                const rdx_uop *mv = cg_map_get(&m, (const void *const *)key, 1);
+                src[ns++] = mv ? mv : o;
+                changed |= mv && mv != o;
+            }
+            if (had_ranges && ns == 1) {
+                nu = src[0]; /* END/REDUCE with no range left */
+            } else if (changed || ns != u->nsrc) {
+                nu = rdx_ir_replace_src(ctx, u, src, ns);
+            } else {
+                nu = u;
+            }
+            if (nu && extra) {
+                const rdx_uop *x = extra(ctx, nu, user);
+                if (x)
+                    nu = x;
+            }
+        }
+        if (!nu) {
+            st = rdx_fail_context(RDX_ERR_INVALID, "codegen: rebuilding %s",
+                                  rdx_op_name((rdx_op)u->op));
+            break;
+        }
+        const rdx_uop *key[1] = { u };
+        st = cg_map_put(&m, (const void *const *)key, 1, nu);
+    }
+    if (!st) {
+        const rdx_uop *key[1] = { root };
+        *out = cg_map_get(&m, (const void *const *)key, 1);
+    }
+    free(order);
+    free(src);
+    cg_map_free(&m);
+    return st;
+}
+
+int cg_depends(const rdx_uop *u, const rdx_uop *r)
+{
+    const rdx_uop **order = NULL;
+    size_t n = 0;
+    if (rdx_ir_toposort(u, &order, &n))
+        return 0;
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++)
+        found = order[i] == r;
+    free(order);
+    return found;
+}
+
+static const rdx_uop *simp(rdx_ir_ctx *ctx, const rdx_uop *u)
+{
+    const rdx_uop *o;
+    return rdx_ir_simplify(ctx, u, &o) ? NULL : o;
+}
+
+static const rdx_uop *simplify_node(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
+{
+    (void)user;
+    const rdx_uop *s[4];
+    uint32_t lo = 0, hi = 0;
+    if (u->op == RDX_OP_INDEX && u->nsrc <= 4) {
+        lo = 1;
+        hi = u->nsrc;
+    } else if ((u->op == RDX_OP_LOAD && u->nsrc >= 2) || (u->op == RDX_OP_STORE && u->nsrc == 3)) {
+        lo = u->nsrc - 1;
+        hi = u->nsrc;
+    } else if (u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL) {
+        lo = 0;
+        hi = 1;
+    } else {
+        return NULL;
+    }
+    int changed = 0;
+    for (uint32_t k = 0; k < u->nsrc; k++) {
+        s[k] = u->src[k];
+        if (k >= lo && k < hi) {
+            s[k] = simp(ctx, u->src[k]);
+            if (!s[k])
+                return NULL;
+            changed |= s[k] != u->src[k];
+        }
+    }
+    if (u->op == RDX_OP_LOAD && u->nsrc >= 2) {
+        int64_t g;
+        if (rdx_uop_const_int(s[u->nsrc - 1], &g) && g)
+            return rdx_ir_node(ctx, RDX_OP_LOAD, s, 1, NULL);
+    }
+    if (u->op == RDX_OP_STORE && u->nsrc == 3) {
+        int64_t g;
+        if (rdx_uop_const_int(s[2], &g) && g)
+            return rdx_ir_node(ctx, RDX_OP_STORE, s, 2, NULL);
+    }
+    return changed ? rdx_ir_replace_src(ctx, u, s, u->nsrc) : NULL;
+}
+
+rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out)
+{
+    return cg_replace_ranges(ctx, k, NULL, NULL, NULL, NULL, 0, simplify_node, NULL, out);
+}

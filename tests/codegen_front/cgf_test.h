@@ -1,0 +1,64 @@
+/* tests/codegen_front/cgf_test.h — shared helpers of the codegen front suite. */
+#ifndef RDX_TESTS_CGF_TEST_H
+#define RDX_TESTS_CGF_TEST_H
+
+#include <stdint.h>
+
+#include <rdx/codegen_front.h>
+#include <rdx/interp.h>
+#include <rdx/ir.h>
+#include <rdx/tensor.h>
+
+#include "tests/harness/harness.h"
+
+/* Run one kernel on host buffers (PARAM slot k = bufs[k]); *ops counts executed ops. */
+rdx_status keval_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const size_t *nbytes,
+                     size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals, size_t nvars,
+                     uint64_t *ops, char *err, size_t errlen);
+
+/* Compile a kernel with the back end and run it on the emulator; *cycles its estimate. */
+rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const size_t *sizes,
+                       size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals,
+                       size_t nvars, uint64_t *cycles);
+
+/* How kernels are transformed before evaluation. */
+typedef enum cgf_mode { CGF_RAW, CGF_HEURISTIC, CGF_OPTS } cgf_mode;
+
+typedef struct cgf_run {
+    cgf_mode mode;
+    const rdx_opt *opts; /* CGF_OPTS: applied to every kernel where valid */
+    size_t nopts;
+    const rdx_uop *const *vars; /* DEFINE_VAR bindings for interp and kernels */
+    const int64_t *varvals;
+    size_t nvars;
+    double tol;               /* relative tolerance for floats (0: default by dtype) */
+    size_t nkernels;          /* out: kernels scheduled */
+    uint64_t ops;             /* out: ops executed */
+    uint64_t arena, no_reuse; /* out: memory plan */
+    int on_emu;               /* run on the emulated GPU (back end) instead of the host evaluator */
+    uint64_t cycles;          /* out (on_emu): estimated cycles of all kernels */
+} cgf_run;
+
+/*
+ * Schedule roots of graph g, run every kernel with keval (after the run's
+ * transformation), and compare each output with the reference interpreter.
+ * ck_assert's on any mismatch; returns normally on success.
+ */
+void cgf_check(rdx_graph *g, const rdx_tensor *const *roots, size_t n, cgf_run *run);
+/* cgf_check of one root, raw and with heuristics. */
+void cgf_check1(rdx_graph *g, const rdx_tensor *t);
+
+rdx_graph *cgf_graph(void);
+uint64_t cgf_rand(uint64_t *s);
+/* A tensor of random data of dtype dt. */
+const rdx_tensor *cgf_random(rdx_graph *g, rdx_dtype dt, uint32_t nd, const int64_t *dims,
+                             uint64_t *seed);
+
+TCase *cgf_tcase_ops(void);
+TCase *cgf_tcase_random(void);
+TCase *cgf_tcase_opts(void);
+TCase *cgf_tcase_schedule(void);
+TCase *cgf_tcase_e2e(void);
+TCase *cgf_tcase_cli(void);
+
+#endif

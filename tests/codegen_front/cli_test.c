@@ -1,0 +1,91 @@
+/* tests/codegen_front/cli_test.c — `rdx compile` and `rdx realize --check` on
+ * tensor-level files (tests/data/codegen_front, tests/data/ir), usage and
+ * failure exits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/codegen_front/cgf_test.h"
+
+static rdx_test_proc run(const char *const *args)
+{
+    const char *argv[16];
+    size_t n = 0;
+    argv[n++] = rdx_test_rdx_path();
+    for (; args[n - 1] && n < 15; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    rdx_test_proc p;
+    rdx_test_run(argv, NULL, 0, &p);
+    return p;
+}
+
+START_TEST(realize_check)
+{
+    rdx_test_proc p =
+        run((const char *[]){ "realize", "--check", "tests/data/codegen_front/softmax.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "3 kernels"));
+    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (185 elements)"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "realize", "--check", "--raw", "tests/data/ir/gemm.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "matches the interpreter (24 elements)"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "realize", "--check", "-v", "n=77",
+                              "tests/data/codegen_front/sym_scale.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "(77 elements)"));
+    rdx_test_proc_free(&p);
+    /* errors: a missing variable (exit 1), bad usage (exit 2) */
+    p = run((const char *[]){ "realize", "tests/data/codegen_front/sym_scale.uop", NULL });
+    ck_assert_int_eq(p.status, 1);
+    ck_assert_ptr_nonnull(strstr(p.err, "variable 'n' needs a value"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "realize", NULL });
+    ck_assert_int_eq(p.status, 2);
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "realize", "--help", NULL });
+    ck_assert_int_eq(p.status, 0);
+    ck_assert_ptr_nonnull(strstr(p.out, "Usage: rdx realize"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+START_TEST(compile_stages)
+{
+    char *out = rdx_test_tmp_path("k.co");
+    rdx_test_proc p =
+        run((const char *[]){ "compile", "-o", out, "-p", "schedule", "-p", "expand", "-p", "asm",
+                              "tests/data/codegen_front/softmax.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "schedule: 3 kernels"));
+    ck_assert_ptr_nonnull(strstr(p.out, "; ---- expand (kernel 2)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "; ---- asm (kernel 0)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "s_endpgm"));
+    rdx_test_proc_free(&p);
+    /* three code objects, k.k0.co .. k.k2.co, readable */
+    char *k2 = rdx_test_tmp_path("k.k2.co");
+    p = run((const char *[]){ "readelf", k2, NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "gfx1100"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "compile", "-p", "nope", "tests/data/ir/gemm.uop", NULL });
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "unknown stage 'nope'"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "compile", "tests/data/codegen_front/missing.uop", NULL });
+    ck_assert_int_eq(p.status, 1);
+    rdx_test_proc_free(&p);
+    free(out);
+    free(k2);
+}
+END_TEST
+
+TCase *cgf_tcase_cli(void)
+{
+    TCase *tc = tcase_create("cli");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, realize_check);
+    tcase_add_test(tc, compile_stages);
+    return tc;
+}

@@ -1,0 +1,253 @@
+/* tools/cmd_compile.c — `rdx compile`: a tensor-level UOp file through the whole
+ * codegen pipeline (callify, rangeify, optimize, expand, back end) to code objects. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/codegen.h>
+#include <rdx/codegen_front.h>
+#include <rdx/ir.h>
+
+#include "tools/cli.h"
+#include "tools/emu_launch.h"
+#include "util/error.h"
+#include "util/file.h"
+
+/* Front-end stages printable with --print (the back end's come from rdx/codegen.h). */
+#define FRONT_STAGES(X) \
+    X(SCHEDULE, "schedule") X(RANGEIFY, "rangeify") X(OPTIMIZE, "optimize") X(EXPAND, "expand")
+enum {
+#define E_(n, s) FS_##n,
+    FRONT_STAGES(E_)
+#undef E_
+        FS_COUNT
+};
+static const char *const front_names[] = {
+#define N_(n, s) s,
+    FRONT_STAGES(N_)
+#undef N_
+};
+
+static void usage(FILE *out)
+{
+    fprintf(
+        out,
+        "Usage: rdx compile [options] FILE.uop\n"
+        "Compile the outputs of a tensor-level UOp graph (docs/ir.md text form) through\n"
+        "callify, rangeify, optimize, expand (docs/codegen-frontend.md) and the back end\n"
+        "into gfx1100 code objects, one per kernel of the schedule.\n"
+        "Options:\n"
+        "  -o, --output OUT.co   write the code objects (OUT.co for one kernel, else\n"
+        "                        OUT.k<i>.co per kernel)\n"
+        "  -p, --print STAGE     print a stage (repeatable): schedule, rangeify, optimize,\n"
+        "                        expand, isel, linear, regalloc, asm\n"
+        "      --raw             no OptOps (GLOBAL axes only)\n"
+        "      --beam WIDTH      BEAM search timed on the emulated GPU instead of heuristics\n"
+        "      --cache FILE      BEAM result cache file\n"
+        "  -v, --var NAME=VALUE  value of a DEFINE_VAR (for BEAM timing of symbolic kernels)\n"
+        "  -h, --help            show this help\n"
+        "Without -o and -p, prints one line per kernel: name, buffers, registers, code size.\n");
+}
+
+static int stage_of(const char *s, unsigned *front, unsigned *back)
+{
+    for (int i = 0; i < FS_COUNT; i++)
+        if (!strcmp(s, front_names[i])) {
+            *front |= 1u << i;
+            return 0;
+        }
+    int b = rdx_codegen_stage_find(s);
+    if (b < 0)
+        return -1;
+    *back |= 1u << b;
+    return 0;
+}
+
+static void print_graph(const char *title, size_t k, const rdx_uop *u)
+{
+    char *t = NULL;
+    if (!rdx_ir_print(&u, 1, 0, &t))
+        printf("; ---- %s (kernel %zu)\n%s", title, k, t);
+    free(t);
+}
+
+static char *out_name(const char *outp, size_t k, size_t n)
+{
+    size_t len = strlen(outp) + 32;
+    char *s = malloc(len);
+    if (!s)
+        return NULL;
+    if (n == 1) {
+        snprintf(s, len, "%s", outp);
+        return s;
+    }
+    const char *dot = strrchr(outp, '.');
+    if (dot && !strchr(dot, '/'))
+        snprintf(s, len, "%.*s.k%zu%s", (int)(dot - outp), outp, k, dot);
+    else
+        snprintf(s, len, "%s.k%zu", outp, k);
+    return s;
+}
+
+int rdx_cmd_compile(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' }, { "print", required_argument, NULL, 'p' },
+        { "raw", no_argument, NULL, 'r' },          { "beam", required_argument, NULL, 'b' },
+        { "cache", required_argument, NULL, 'c' },  { "var", required_argument, NULL, 'v' },
+        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+    };
+    const char *outp = NULL, *cache = NULL, *vnames[16];
+    int64_t vvals[16];
+    size_t nv = 0;
+    unsigned front = 0, back = 0, beam = 0;
+    int raw = 0, c;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, "o:p:v:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            outp = optarg;
+            break;
+        case 'p':
+            if (stage_of(optarg, &front, &back))
+                return rdx_cli_usage_error("compile",
+                                           "unknown stage '%s' (schedule, rangeify, optimize, "
+                                           "expand, isel, linear, regalloc, asm)",
+                                           optarg);
+            break;
+        case 'r':
+            raw = 1;
+            break;
+        case 'b': {
+            char *e;
+            long w = strtol(optarg, &e, 10);
+            if (*e || w < 1 || w > 16)
+                return rdx_cli_usage_error("compile", "bad beam width '%s' (1..16)", optarg);
+            beam = (unsigned)w;
+            break;
+        }
+        case 'c':
+            cache = optarg;
+            break;
+        case 'v': {
+            char *eq = strchr(optarg, '=');
+            char *e = NULL;
+            if (!eq || nv == 16)
+                return rdx_cli_usage_error("compile", "bad variable '%s' (NAME=VALUE)", optarg);
+            *eq = 0;
+            vnames[nv] = optarg;
+            vvals[nv] = strtoll(eq + 1, &e, 0);
+            if (*e)
+                return rdx_cli_usage_error("compile", "bad value '%s'", eq + 1);
+            nv++;
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            return RDX_EXIT_OK;
+        default:
+            return rdx_cli_usage_error("compile", "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 1)
+        return rdx_cli_usage_error("compile", "expected one FILE.uop");
+    const char *path = argv[optind];
+    uint8_t *text;
+    size_t len;
+    if (rdx_file_read(path, &text, &len))
+        return rdx_cli_fail("compile");
+    rdx_ir_ctx *ctx = NULL;
+    const rdx_uop **roots = NULL;
+    size_t n = 0;
+    rdx_schedule *s = NULL;
+    int rc = RDX_EXIT_OK;
+    int64_t *svals = NULL;
+    if (rdx_ir_ctx_create(&ctx) || rdx_ir_parse(ctx, path, (const char *)text, len, &roots, &n) ||
+        rdx_cg_schedule(ctx, roots, n, &s)) {
+        rc = rdx_cli_fail("compile");
+        goto out;
+    }
+    svals = calloc(s->nvars + 1, sizeof *svals);
+    if (!svals) {
+        rc = rdx_cli_fail("compile");
+        goto out;
+    }
+    for (size_t k = 0; k < s->nvars; k++)
+        for (size_t j = 0; j < nv; j++)
+            if (!strcmp(vnames[j], s->vars[k]->arg.str))
+                svals[k] = vvals[j];
+    if (front & (1u << FS_SCHEDULE)) {
+        char *t = NULL;
+        if (!rdx_schedule_print(s, 0, &t))
+            printf("; ---- schedule\n%s", t);
+        free(t);
+    }
+    for (size_t k = 0; k < s->nkernels && rc == RDX_EXIT_OK; k++) {
+        const rdx_sched_kernel *kn = &s->kernels[k];
+        if (front & (1u << FS_RANGEIFY))
+            print_graph("rangeify", k, kn->sink);
+        const rdx_uop *typed, *opt, *exp;
+        rdx_opt o[16];
+        size_t no = 0;
+        rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
+        if (!st && beam) {
+            rdx_tool_timer_ctx tc = { ctx, s->vars, svals, s->nvars };
+            rdx_beam_opts bo = {
+                .width = beam, .progress = stderr, .cache_path = cache, .device = "emu-gfx1100"
+            };
+            double cost;
+            st = rdx_cg_beam(ctx, typed, rdx_tool_emu_timer, &tc, &bo, o, 16, &no, &cost);
+        } else if (!st && !raw) {
+            st = rdx_cg_heuristic(typed, o, 16, &no);
+        }
+        if (!st)
+            st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+        if (!st && (front & (1u << FS_OPTIMIZE))) {
+            printf("; opts:");
+            for (size_t i = 0; i < no; i++)
+                printf(" %s(%d,%lld,%s)", rdx_optop_name(o[i].op), o[i].axis,
+                       (long long)o[i].amount, rdx_axistype_name(o[i].target));
+            printf("\n");
+            print_graph("optimize", k, opt);
+        }
+        if (!st)
+            st = rdx_cg_expand(ctx, opt, &exp);
+        if (!st && (front & (1u << FS_EXPAND)))
+            print_graph("expand", k, exp);
+        rdx_codegen_options co;
+        memset(&co, 0, sizeof co);
+        co.name = kn->name;
+        co.keep_stages = back;
+        rdx_codegen_kernel *ck = NULL;
+        if (!st)
+            st = rdx_codegen_compile(ctx, exp, &co, &ck);
+        if (st) {
+            fprintf(stderr, "rdx compile: kernel %zu (%s): %s\n", k, kn->name, rdx_error_message());
+            rc = RDX_EXIT_FAIL;
+            break;
+        }
+        for (int b = 0; b < RDX_CG_STAGE_COUNT; b++)
+            if (ck->stage_text[b])
+                printf("; ---- %s (kernel %zu)\n%s", rdx_codegen_stage_name((rdx_codegen_stage)b),
+                       k, ck->stage_text[b]);
+        if (outp) {
+            char *name = out_name(outp, k, s->nkernels);
+            if (!name || rdx_file_write(name, ck->code_object, ck->code_object_size))
+                rc = rdx_cli_fail("compile");
+            free(name);
+        }
+        if (!outp && !front && !back)
+            printf("kernel %zu %s: %u params, %u SGPRs, %u VGPRs, %u bytes LDS, %u bytes of code\n",
+                   k, kn->name, kn->nparams, ck->num_sgprs, ck->num_vgprs, ck->lds_size,
+                   ck->code_size);
+        rdx_codegen_kernel_free(ck);
+    }
+out:
+    rdx_schedule_free(s);
+    free(svals);
+    free(roots);
+    free(text);
+    rdx_ir_ctx_destroy(ctx);
+    return rc;
+}
