@@ -120,10 +120,10 @@ rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
     }
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_START_X, v, 6);
 
-    uint32_t initiator = rdx_pm4_dispatch_initiator(d->wave32) |
-                         RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS,
-                                         by_items) |
-                         RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, partial);
+    uint32_t initiator =
+        rdx_pm4_dispatch_initiator(d->wave32) |
+        RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS, by_items) |
+        RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, partial);
     const uint32_t *dim = by_items ? d->items : d->grid;
     rdx_pm4_dispatch_direct(cb, dim[0], dim[1], dim[2], initiator);
     if (cb->status)

@@ -170,8 +170,8 @@ START_TEST(dispatch_work_item_grid_with_partial_groups)
     rdx_pm4_cmdbuf_init(&cb);
     ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_OK);
     const uint32_t want_tail[] = {
-        0xc0067602, 0x204, 0, 0, 0, (36u << 16) | 64, (1u << 16) | 2, 1,
-        0xc0031502, 100, 3, 5, 0x8005 | 0x2 | 0x20,
+        0xc0067602, 0x204,      0,   0, 0, (36u << 16) | 64,    (1u << 16) | 2,
+        1,          0xc0031502, 100, 3, 5, 0x8005 | 0x2 | 0x20,
     };
     size_t n = sizeof want_tail / sizeof want_tail[0];
     ck_assert_uint_ge(cb.len, n);
