@@ -346,9 +346,9 @@ typedef struct rdx_pm4_dispatch_desc {
      * partial: NUM_THREAD_*.NUM_THREAD_PARTIAL = items[i] % block[i] and
      * PARTIAL_TG_EN is set. */
     uint32_t items[3];
-    uint32_t lds_bytes;       /* dynamic + static LDS per workgroup (<= 65536) */
-    uint64_t scratch_addr;    /* scratch base (256-aligned); 0 when no scratch */
-    uint32_t scratch_waves;   /* TMPRING_SIZE.WAVES (<= 4095) */
+    uint32_t lds_bytes;          /* dynamic + static LDS per workgroup (<= 65536) */
+    uint64_t scratch_addr;       /* scratch base (256-aligned); 0 when no scratch */
+    uint32_t scratch_waves;      /* TMPRING_SIZE.WAVES (<= 4095) */
     uint32_t scratch_wave_bytes; /* per-wave scratch; rounded up to 256 bytes */
     uint32_t resource_limits;    /* COMPUTE_RESOURCE_LIMITS value (0 = no limits) */
     bool wave32;                 /* CS_W32_EN */
