@@ -123,8 +123,9 @@ static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
     return RDX_OK;
 }
 
-rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
-                             rdx_emudev **emu, rdx_kfd **kfd)
+/* rdx_device_select with the emulated GPU's per-wave instruction budget. */
+static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
+                                uint64_t wave_budget, rdx_emudev **emu, rdx_kfd **kfd)
 {
     *emu = NULL;
     *kfd = NULL;
@@ -150,7 +151,7 @@ rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gp
                     "choose)\n",
                     rdx_error_message());
     }
-    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1 };
+    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1, .wave_budget = wave_budget };
     rdx_emudev *e;
     rdx_status st = rdx_emudev_create(&cfg, &e);
     if (st)
@@ -164,6 +165,12 @@ rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gp
     return RDX_OK;
 }
 
+rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
+                             rdx_emudev **emu, rdx_kfd **kfd)
+{
+    return select_device(kind, gpu, emu_gpus, quiet, 0, emu, kfd);
+}
+
 static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
 {
     if (o->os) {
@@ -173,7 +180,8 @@ static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
         return rdx_kfd_open(dev->os, &dev->kfd);
     }
     rdx_emudev *e;
-    rdx_status st = rdx_device_select(o->kind, dev->gpu, 1, o->quiet, &e, &dev->kfd);
+    rdx_status st =
+        select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget, &e, &dev->kfd);
     if (st)
         return st;
     if (e) {
