@@ -62,12 +62,11 @@ static rdx_status obtain(void *user, uint32_t kind, uint64_t size, rdx_alloc_blo
     return RDX_OK;
 }
 
-static void release(void *user, uint32_t kind, const rdx_alloc_block *b)
+static rdx_status release(void *user, uint32_t kind, const rdx_alloc_block *b)
 {
     rdx_device *dev = user;
     (void)kind;
-    if (rdx_kfd_mem_free(dev->kfd, b->handle))
-        fprintf(stderr, "rdx: freeing GPU memory: %s\n", rdx_error_message());
+    return rdx_kfd_mem_free(dev->kfd, b->handle);
 }
 
 rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
@@ -76,14 +75,22 @@ rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t
     return rdx_alloc_alloc(dev->heap, heap, size, align, out);
 }
 
-void rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
+rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
 {
+    rdx_status st = RDX_OK;
     if (r->size) {
-        rdx_status st = rdx_alloc_free(dev->heap, heap, r->addr);
-        assert(st == RDX_OK);
-        (void)st;
+        st = rdx_alloc_free(dev->heap, heap, r->addr);
+        /* The region is ours, so only the release of its block can fail. */
+        assert(st != RDX_ERR_INVALID);
     }
     memset(r, 0, sizeof *r);
+    return st;
+}
+
+void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
+{
+    if (rt_heap_free(dev, heap, r))
+        fprintf(stderr, "rdx: freeing GPU memory: %s\n", rdx_error_message());
 }
 
 /* ---- choosing the kernel interface ---- */
@@ -324,8 +331,8 @@ rdx_status rdx_device_close(rdx_device *dev)
     }
     rdx_signal_pool_destroy(dev->signals);
     if (dev->heap) {
-        rt_heap_free(dev, RT_HEAP_SYNC, &dev->signal_mem);
-        rdx_alloc_destroy(dev->heap);
+        keep_first(&first, msg, sizeof msg, rt_heap_free(dev, RT_HEAP_SYNC, &dev->signal_mem));
+        keep_first(&first, msg, sizeof msg, rdx_alloc_destroy(dev->heap));
     }
     keep_first(&first, msg, sizeof msg, rdx_kfd_close(dev->kfd));
     rdx_emudev_destroy(dev->emu);

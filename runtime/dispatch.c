@@ -39,7 +39,7 @@ rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
     st = rt_heap_alloc(q->dev, RT_HEAP_DEVICE, wave_bytes * waves, 256, &r);
     if (st)
         return rdx_fail_context(st, "allocating scratch for kernel %s", k->name);
-    rt_heap_free(q->dev, RT_HEAP_DEVICE, &q->scratch);
+    rt_heap_free_or_warn(q->dev, RT_HEAP_DEVICE, &q->scratch);
     q->scratch = r;
     q->scratch_wave_bytes = (uint32_t)wave_bytes;
     q->scratch_waves = waves;
