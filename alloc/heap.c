@@ -8,6 +8,7 @@
  * large buffers; replace the arrays with trees if that ever changes.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,25 +83,42 @@ rdx_status rdx_alloc_create(const rdx_alloc_backing *backing, const rdx_alloc_co
     return RDX_OK;
 }
 
-static void block_release(rdx_alloc *a, uint32_t kind, block *b)
+/* Give b back to the backing and free it; the backing's error, with the
+ * block named. */
+static rdx_status block_release(rdx_alloc *a, uint32_t kind, block *b)
 {
-    a->backing.release(a->backing.user, kind, &b->b);
+    rdx_alloc_block rb = b->b;
+    rdx_status st = a->backing.release(a->backing.user, kind, &rb);
     free(b->segs);
     free(b);
+    if (st)
+        return rdx_fail_context(st, "releasing the %llu-byte backing block at 0x%llx of kind %u",
+                                (unsigned long long)rb.size, (unsigned long long)rb.addr, kind);
+    return RDX_OK;
 }
 
-void rdx_alloc_destroy(rdx_alloc *a)
+rdx_status rdx_alloc_destroy(rdx_alloc *a)
 {
     if (!a)
-        return;
+        return RDX_OK;
+    rdx_status first = RDX_OK;
+    char msg[256] = "";
     for (uint32_t k = 0; k < RDX_ALLOC_MAX_KINDS; k++) {
         heap *h = &a->heaps[k];
-        for (size_t i = 0; i < h->n; i++)
-            block_release(a, k, h->blocks[i]);
+        for (size_t i = 0; i < h->n; i++) {
+            rdx_status st = block_release(a, k, h->blocks[i]);
+            if (st && !first) {
+                first = st;
+                snprintf(msg, sizeof msg, "%s", rdx_error_message());
+            }
+        }
         free(h->blocks);
     }
     pthread_mutex_destroy(&a->mu);
     free(a);
+    if (first)
+        return rdx_fail(first, "%s", msg);
+    return RDX_OK;
 }
 
 /* Where `size` bytes aligned to `align` would go inside free segment s of b. */
@@ -194,7 +212,7 @@ static rdx_status new_block(rdx_alloc *a, uint32_t kind, uint64_t size, uint64_t
     if (b->b.size != bytes || b->b.addr & (a->cfg.block_align - 1) ||
         b->b.addr > UINT64_MAX - bytes) {
         rdx_alloc_block got = b->b;
-        block_release(a, kind, b);
+        (void)block_release(a, kind, b); /* the bad block is the error reported */
         return rdx_fail(RDX_ERR_DEVICE,
                         "backing returned block 0x%llx+%llu for a request of %llu bytes aligned "
                         "to %llu",
@@ -304,14 +322,14 @@ static size_t empty_blocks(const heap *h)
     return n;
 }
 
-static void heap_remove_block(rdx_alloc *a, uint32_t kind, size_t bi)
+static rdx_status heap_remove_block(rdx_alloc *a, uint32_t kind, size_t bi)
 {
     heap *h = &a->heaps[kind];
     block *b = h->blocks[bi];
     h->backing -= b->b.size;
     memmove(&h->blocks[bi], &h->blocks[bi + 1], (h->n - bi - 1) * sizeof *h->blocks);
     h->n--;
-    block_release(a, kind, b);
+    return block_release(a, kind, b);
 }
 
 rdx_status rdx_alloc_free(rdx_alloc *a, uint32_t kind, uint64_t addr)
@@ -358,22 +376,33 @@ rdx_status rdx_alloc_free(rdx_alloc *a, uint32_t kind, uint64_t addr)
         memmove(&b->segs[i], &b->segs[i + 1], (b->nseg - i - 1) * sizeof(seg));
         b->nseg--;
     }
+    rdx_status st = RDX_OK;
     if (b->nalloc == 0 && empty_blocks(h) > a->cfg.keep_empty)
-        heap_remove_block(a, kind, bi);
+        st = heap_remove_block(a, kind, bi);
     pthread_mutex_unlock(&a->mu);
-    return RDX_OK;
+    return st;
 }
 
-void rdx_alloc_trim(rdx_alloc *a)
+rdx_status rdx_alloc_trim(rdx_alloc *a)
 {
+    rdx_status first = RDX_OK;
+    char msg[256] = "";
     pthread_mutex_lock(&a->mu);
     for (uint32_t k = 0; k < RDX_ALLOC_MAX_KINDS; k++) {
         heap *h = &a->heaps[k];
         for (size_t i = h->n; i-- > 0;)
-            if (h->blocks[i]->nalloc == 0)
-                heap_remove_block(a, k, i);
+            if (h->blocks[i]->nalloc == 0) {
+                rdx_status st = heap_remove_block(a, k, i);
+                if (st && !first) {
+                    first = st;
+                    snprintf(msg, sizeof msg, "%s", rdx_error_message());
+                }
+            }
     }
     pthread_mutex_unlock(&a->mu);
+    if (first)
+        return rdx_fail(first, "%s", msg);
+    return RDX_OK;
 }
 
 static void add_stats(const heap *h, rdx_alloc_stats *s)

@@ -36,10 +36,16 @@ static rdx_status check_desc(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
         return invalid(cb, "user_sgpr_count", d->user_sgpr_count,
                        rsrc2_user == 1 ? "1 (rsrc2.USER_SGPR)" : "rsrc2.USER_SGPR");
     uint64_t threads = 1;
+    bool by_items = d->items[0] || d->items[1] || d->items[2];
     for (int i = 0; i < 3; i++) {
         static const char *const gname[] = { "grid[0]", "grid[1]", "grid[2]" };
         static const char *const bname[] = { "block[0]", "block[1]", "block[2]" };
-        if (!d->grid[i])
+        static const char *const iname[] = { "items[0]", "items[1]", "items[2]" };
+        if (by_items && !d->items[i])
+            return invalid(cb, iname[i], d->items[i], ">= 1 (the grid is given in work-items)");
+        if (by_items && d->grid[i])
+            return invalid(cb, gname[i], d->grid[i], "0 when the grid is given in items[]");
+        if (!by_items && !d->grid[i])
             return invalid(cb, gname[i], d->grid[i], ">= 1");
         if (!d->block[i] || d->block[i] > 1024)
             return invalid(cb, bname[i], d->block[i], "1..1024");
@@ -101,15 +107,25 @@ rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
 
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_RESOURCE_LIMITS, &d->resource_limits, 1);
 
-    /* START_X/Y/Z and NUM_THREAD_X/Y/Z are six consecutive registers. */
+    /* START_X/Y/Z and NUM_THREAD_X/Y/Z are six consecutive registers; the
+     * three NUM_THREAD registers share one field layout. */
+    bool by_items = d->items[0] || d->items[1] || d->items[2];
+    bool partial = false;
     v[0] = v[1] = v[2] = 0;
-    v[3] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, d->block[0]);
-    v[4] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_Y, NUM_THREAD_FULL, d->block[1]);
-    v[5] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_Z, NUM_THREAD_FULL, d->block[2]);
+    for (int i = 0; i < 3; i++) {
+        uint32_t rem = by_items ? d->items[i] % d->block[i] : 0;
+        partial |= rem != 0;
+        v[3 + i] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, d->block[i]) |
+                   RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_PARTIAL, rem);
+    }
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_START_X, v, 6);
 
-    rdx_pm4_dispatch_direct(cb, d->grid[0], d->grid[1], d->grid[2],
-                            rdx_pm4_dispatch_initiator(d->wave32));
+    uint32_t initiator =
+        rdx_pm4_dispatch_initiator(d->wave32) |
+        RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS, by_items) |
+        RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, partial);
+    const uint32_t *dim = by_items ? d->items : d->grid;
+    rdx_pm4_dispatch_direct(cb, dim[0], dim[1], dim[2], initiator);
     if (cb->status)
         cb->len = start; /* leave no partial sequence behind */
     return cb->status;

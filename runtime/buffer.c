@@ -94,7 +94,7 @@ void rdx_buffer_free(rdx_buffer *b)
     rt_list_del(&b->link);
     dev->counts.buffers -= !b->internal;
     pthread_mutex_unlock(&dev->lock);
-    rt_heap_free(dev, b->heap, &b->r);
+    rt_heap_free_or_warn(dev, b->heap, &b->r);
     free(b);
 }
 

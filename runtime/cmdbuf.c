@@ -37,7 +37,7 @@ void rdx_cmdbuf_destroy(rdx_cmdbuf *cb)
     for (size_t i = 0; i < cb->nkernargs; i++)
         rdx_buffer_free(cb->kernargs[i]);
     free(cb->kernargs);
-    rt_heap_free(dev, RT_HEAP_CODE, &cb->ib);
+    rt_heap_free_or_warn(dev, RT_HEAP_CODE, &cb->ib);
     rdx_pm4_cmdbuf_free(&cb->pm4);
     free(cb);
 }

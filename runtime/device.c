@@ -62,12 +62,11 @@ static rdx_status obtain(void *user, uint32_t kind, uint64_t size, rdx_alloc_blo
     return RDX_OK;
 }
 
-static void release(void *user, uint32_t kind, const rdx_alloc_block *b)
+static rdx_status release(void *user, uint32_t kind, const rdx_alloc_block *b)
 {
     rdx_device *dev = user;
     (void)kind;
-    if (rdx_kfd_mem_free(dev->kfd, b->handle))
-        fprintf(stderr, "rdx: freeing GPU memory: %s\n", rdx_error_message());
+    return rdx_kfd_mem_free(dev->kfd, b->handle);
 }
 
 rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
@@ -76,14 +75,22 @@ rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t
     return rdx_alloc_alloc(dev->heap, heap, size, align, out);
 }
 
-void rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
+rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
 {
+    rdx_status st = RDX_OK;
     if (r->size) {
-        rdx_status st = rdx_alloc_free(dev->heap, heap, r->addr);
-        assert(st == RDX_OK);
-        (void)st;
+        st = rdx_alloc_free(dev->heap, heap, r->addr);
+        /* The region is ours, so only the release of its block can fail. */
+        assert(st != RDX_ERR_INVALID);
     }
     memset(r, 0, sizeof *r);
+    return st;
+}
+
+void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
+{
+    if (rt_heap_free(dev, heap, r))
+        fprintf(stderr, "rdx: freeing GPU memory: %s\n", rdx_error_message());
 }
 
 /* ---- choosing the kernel interface ---- */
@@ -123,8 +130,9 @@ static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
     return RDX_OK;
 }
 
-rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
-                             rdx_emudev **emu, rdx_kfd **kfd)
+/* rdx_device_select with the emulated GPU's per-wave instruction budget. */
+static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
+                                uint64_t wave_budget, rdx_emudev **emu, rdx_kfd **kfd)
 {
     *emu = NULL;
     *kfd = NULL;
@@ -150,7 +158,7 @@ rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gp
                     "choose)\n",
                     rdx_error_message());
     }
-    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1 };
+    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1, .wave_budget = wave_budget };
     rdx_emudev *e;
     rdx_status st = rdx_emudev_create(&cfg, &e);
     if (st)
@@ -164,6 +172,12 @@ rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gp
     return RDX_OK;
 }
 
+rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
+                             rdx_emudev **emu, rdx_kfd **kfd)
+{
+    return select_device(kind, gpu, emu_gpus, quiet, 0, emu, kfd);
+}
+
 static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
 {
     if (o->os) {
@@ -173,7 +187,8 @@ static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
         return rdx_kfd_open(dev->os, &dev->kfd);
     }
     rdx_emudev *e;
-    rdx_status st = rdx_device_select(o->kind, dev->gpu, 1, o->quiet, &e, &dev->kfd);
+    rdx_status st =
+        select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget, &e, &dev->kfd);
     if (st)
         return st;
     if (e) {
@@ -316,8 +331,8 @@ rdx_status rdx_device_close(rdx_device *dev)
     }
     rdx_signal_pool_destroy(dev->signals);
     if (dev->heap) {
-        rt_heap_free(dev, RT_HEAP_SYNC, &dev->signal_mem);
-        rdx_alloc_destroy(dev->heap);
+        keep_first(&first, msg, sizeof msg, rt_heap_free(dev, RT_HEAP_SYNC, &dev->signal_mem));
+        keep_first(&first, msg, sizeof msg, rdx_alloc_destroy(dev->heap));
     }
     keep_first(&first, msg, sizeof msg, rdx_kfd_close(dev->kfd));
     rdx_emudev_destroy(dev->emu);

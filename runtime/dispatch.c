@@ -5,7 +5,6 @@
  */
 #include "runtime/internal.h"
 
-#include <assert.h>
 #include <string.h>
 
 #define MAX_KERNARG 4096u /* bytes of one kernarg segment (the hardware's limit) */
@@ -40,7 +39,7 @@ rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
     st = rt_heap_alloc(q->dev, RT_HEAP_DEVICE, wave_bytes * waves, 256, &r);
     if (st)
         return rdx_fail_context(st, "allocating scratch for kernel %s", k->name);
-    rt_heap_free(q->dev, RT_HEAP_DEVICE, &q->scratch);
+    rt_heap_free_or_warn(q->dev, RT_HEAP_DEVICE, &q->scratch);
     q->scratch = r;
     q->scratch_wave_bytes = (uint32_t)wave_bytes;
     q->scratch_waves = waves;
@@ -59,8 +58,12 @@ rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g
     d.rsrc3 = k->rsrc3;
     rt_user_sgprs(k, q, kernarg, packet, q->dispatch_id++, d.user_sgpr);
     d.user_sgpr_count = k->user_sgprs;
+    /* A partial last workgroup needs the grid in work-items. */
     for (int i = 0; i < 3; i++) {
-        d.grid[i] = g->groups[i];
+        if (g->partial)
+            d.items[i] = g->items[i];
+        else
+            d.grid[i] = g->groups[i];
         d.block[i] = g->block[i];
     }
     d.lds_bytes = k->lds_bytes + l->dynamic_lds;
@@ -74,26 +77,6 @@ rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g
     rdx_status st = rdx_pm4_dispatch(cb, &d);
     if (st)
         return rdx_fail_context(st, "kernel %s", k->name);
-    if (!g->partial)
-        return RDX_OK;
-    /*
-     * A partial last workgroup: the grid is given in work-items
-     * (USE_THREAD_DIMENSIONS, PARTIAL_TG_EN) and NUM_THREAD_*.PARTIAL holds
-     * the size of the last group.  rdx_pm4_dispatch ends with
-     * SET_SH_REG(START_X..NUM_THREAD_Z) and DISPATCH_DIRECT; patch them.
-     */
-    uint32_t *dw = cb->dw + cb->len - 13;
-    assert(((dw[0] >> 8) & 0xff) == RDX_PM4_OP_SET_SH_REG &&
-           (dw[1] & 0xffff) == RDX_PM4_REG_COMPUTE_START_X - RDX_PM4_SH_REG_START &&
-           ((dw[8] >> 8) & 0xff) == RDX_PM4_OP_DISPATCH_DIRECT);
-    for (int i = 0; i < 3; i++) {
-        uint32_t rem = g->items[i] % g->block[i];
-        dw[5 + i] = RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, g->block[i]) |
-                    RDX_PM4_REG_PUT(COMPUTE_NUM_THREAD_X, NUM_THREAD_PARTIAL, rem);
-        dw[9 + i] = g->items[i];
-    }
-    dw[12] |= RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS, 1) |
-              RDX_PM4_REG_PUT(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, 1);
     return RDX_OK;
 }
 

@@ -160,7 +160,10 @@ struct rdx_cmdbuf {
 /* device.c */
 rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
                          rdx_alloc_region *out);
-void rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
+rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
+/* rt_heap_free for callers that cannot return an error (the void free
+ * functions of the API): a failure is printed on stderr. */
+void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
 /* Record a fault reported by WAIT_EVENTS (the message is the current error
  * message): marks every queue with work in flight as faulted. */
 void rt_device_record_fault(rdx_device *dev);

@@ -217,7 +217,7 @@ static void program_release(rdx_program *p)
         free(p->kernels[i].strings);
     }
     free(p->kernels);
-    rt_heap_free(p->dev, RT_HEAP_CODE, &p->code);
+    rt_heap_free_or_warn(p->dev, RT_HEAP_CODE, &p->code);
     free(p);
 }
 

@@ -41,12 +41,20 @@ static rdx_status kq_create(rdx_queue *q)
     return rdx_kfd_queue_create(q->dev->kfd, q->dev->gpu, kind, RT_RING_BYTES, &q->kq);
 }
 
-static void free_parts(rdx_queue *q)
+/* Free q and its memory; the first failure to give GPU memory back. */
+static rdx_status free_parts(rdx_queue *q)
 {
     rdx_device *dev = q->dev;
-    rt_heap_free(dev, RT_HEAP_DEVICE, &q->scratch);
+    rdx_status st = rt_heap_free(dev, RT_HEAP_DEVICE, &q->scratch);
+    char msg[1024] = "";
+    if (st)
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
     rdx_kernarg_ring_destroy(q->kernargs);
-    rt_heap_free(dev, RT_HEAP_SYNC, &q->aux);
+    rdx_status st2 = rt_heap_free(dev, RT_HEAP_SYNC, &q->aux);
+    if (st2 && !st) {
+        st = st2;
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+    }
     if (q->timeline.slot) {
         pthread_mutex_lock(&dev->lock);
         rdx_signal_pool_release(dev->signals, &q->timeline);
@@ -54,6 +62,7 @@ static void free_parts(rdx_queue *q)
     }
     pthread_mutex_destroy(&q->lock);
     free(q);
+    return st ? rdx_fail(st, "%s", msg) : RDX_OK;
 }
 
 rdx_status rdx_queue_create(rdx_device *dev, rdx_queue_kind kind, rdx_queue **out)
@@ -94,7 +103,7 @@ rdx_status rdx_queue_create(rdx_device *dev, rdx_queue_kind kind, rdx_queue **ou
         snprintf(msg, sizeof msg, "%s", rdx_error_message());
         if (q->ev)
             rdx_kfd_event_destroy(dev->kfd, q->ev);
-        free_parts(q);
+        (void)free_parts(q); /* the creation error is the one reported */
         return rdx_fail(st, "%s", msg);
     }
     pthread_mutex_lock(&dev->lock);
@@ -133,7 +142,11 @@ rdx_status rdx_queue_destroy(rdx_queue *q)
         first = st;
         snprintf(msg, sizeof msg, "%s", rdx_error_message());
     }
-    free_parts(q);
+    st = free_parts(q);
+    if (st && !first) {
+        first = st;
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+    }
     return first ? rdx_fail(first, "%s", msg) : RDX_OK;
 }
 

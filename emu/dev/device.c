@@ -224,6 +224,8 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
             break;
         case AMDKFD_IOC_CREATE_QUEUE:
         case AMDKFD_IOC_DESTROY_QUEUE:
+            if (request == AMDKFD_IOC_DESTROY_QUEUE)
+                emu_queue_mark_destroying(dev, arg);
             emu_wait_idle(dev);
             r = emu_ioctl_queue(dev, request, arg);
             break;

@@ -97,6 +97,12 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     pthread_cond_broadcast(&dev->idle);
     if (st == RDX_OK)
         return 1;
+    if (q->destroying) {
+        /* The queue is being destroyed (e.g. rdx_queue_reset of a hung
+         * queue): its waves are dropped without a fault event. */
+        q->error = 1;
+        return -1;
+    }
     const rdx_emu_fault *f = rdx_emu_last_fault(emu);
     if (f->kind == RDX_EMU_FAULT_VM) {
         int present = emu_bo_find(dev, q->gpu, f->address, 1) != NULL;

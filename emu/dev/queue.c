@@ -99,6 +99,13 @@ int emu_ioctl_queue(rdx_emudev *dev, unsigned long request, void *arg)
     return 0;
 }
 
+void emu_queue_mark_destroying(rdx_emudev *dev, const void *arg)
+{
+    const struct kfd_ioctl_destroy_queue_args *a = arg;
+    if (a->queue_id < EMU_MAX_QUEUES && dev->queues[a->queue_id])
+        dev->queues[a->queue_id]->destroying = 1;
+}
+
 void emu_queue_release_all(rdx_emudev *dev)
 {
     for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)

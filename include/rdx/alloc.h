@@ -54,8 +54,11 @@ typedef struct rdx_alloc_backing {
      * which rdx_alloc_alloc passes on.
      */
     rdx_status (*obtain)(void *user, uint32_t kind, uint64_t size, rdx_alloc_block *out);
-    /* Take back a block obtained earlier (called once per block). */
-    void (*release)(void *user, uint32_t kind, const rdx_alloc_block *block);
+    /* Take back a block obtained earlier (called once per block).  Return
+     * RDX_OK, or an error status (recorded with rdx_fail) when the provider
+     * could not free it; the allocator forgets the block either way and
+     * passes the error on (rdx_alloc_free, rdx_alloc_trim, rdx_alloc_destroy). */
+    rdx_status (*release)(void *user, uint32_t kind, const rdx_alloc_block *block);
     void *user;
 } rdx_alloc_backing;
 
@@ -102,8 +105,9 @@ typedef struct rdx_alloc rdx_alloc;
 rdx_status rdx_alloc_create(const rdx_alloc_backing *backing, const rdx_alloc_config *cfg,
                             rdx_alloc **out);
 /* Release every backing block (live allocations included) and the allocator.
- * NULL is ignored. */
-void rdx_alloc_destroy(rdx_alloc *a);
+ * NULL is ignored (RDX_OK).  Returns the first error of the backing's release
+ * (everything is freed anyway). */
+rdx_status rdx_alloc_destroy(rdx_alloc *a);
 
 /*
  * Allocate `size` >= 1 bytes of `kind` aligned to `align` (power of two; 0
@@ -117,10 +121,13 @@ rdx_status rdx_alloc_alloc(rdx_alloc *a, uint32_t kind, uint64_t size, uint64_t 
 /* Free the allocation starting at `addr` of `kind`, coalescing with free
  * neighbours; a block left empty is released (see keep_empty).
  * RDX_ERR_INVALID when addr is not the start of a live allocation of that kind
- * (double free, wrong kind, foreign address). */
+ * (double free, wrong kind, foreign address); the backing's release error
+ * when releasing the emptied block failed (the allocation is freed and the
+ * block forgotten anyway). */
 rdx_status rdx_alloc_free(rdx_alloc *a, uint32_t kind, uint64_t addr);
-/* Release every empty backing block now. */
-void rdx_alloc_trim(rdx_alloc *a);
+/* Release every empty backing block now.  Returns the first error of the
+ * backing's release (every empty block is forgotten anyway). */
+rdx_status rdx_alloc_trim(rdx_alloc *a);
 /* Statistics of `kind`, or of all kinds summed when kind == UINT32_MAX
  * (fragmentation then uses the largest free range of any kind). */
 void rdx_alloc_get_stats(rdx_alloc *a, uint32_t kind, rdx_alloc_stats *out);

@@ -337,11 +337,18 @@ typedef struct rdx_pm4_dispatch_desc {
         rsrc3;                /* COMPUTE_PGM_RSRC1/2/3 (rsrc2's LDS_SIZE is set from lds_bytes) */
     uint32_t user_sgpr[16];   /* COMPUTE_USER_DATA_0.. */
     uint32_t user_sgpr_count; /* must equal rsrc2.USER_SGPR */
-    uint32_t grid[3];         /* workgroups in x, y, z (each >= 1) */
+    uint32_t grid[3];         /* workgroups in x, y, z (each >= 1); all 0 when items[] is used */
     uint32_t block[3];        /* threads per workgroup (each >= 1, product <= 1024) */
-    uint32_t lds_bytes;       /* dynamic + static LDS per workgroup (<= 65536) */
-    uint64_t scratch_addr;    /* scratch base (256-aligned); 0 when no scratch */
-    uint32_t scratch_waves;   /* TMPRING_SIZE.WAVES (<= 4095) */
+    /* The grid in work-items instead (all 0 = use grid[]; otherwise each >= 1
+     * and grid[] all 0): DISPATCH_DIRECT then counts work-items
+     * (DISPATCH_INITIATOR.USE_THREAD_DIMENSIONS), and when some items[i] is
+     * not a multiple of block[i] the last workgroup in that dimension is
+     * partial: NUM_THREAD_*.NUM_THREAD_PARTIAL = items[i] % block[i] and
+     * PARTIAL_TG_EN is set. */
+    uint32_t items[3];
+    uint32_t lds_bytes;          /* dynamic + static LDS per workgroup (<= 65536) */
+    uint64_t scratch_addr;       /* scratch base (256-aligned); 0 when no scratch */
+    uint32_t scratch_waves;      /* TMPRING_SIZE.WAVES (<= 4095) */
     uint32_t scratch_wave_bytes; /* per-wave scratch; rounded up to 256 bytes */
     uint32_t resource_limits;    /* COMPUTE_RESOURCE_LIMITS value (0 = no limits) */
     bool wave32;                 /* CS_W32_EN */
@@ -353,7 +360,8 @@ typedef struct rdx_pm4_dispatch_desc {
  * PGM_LO/HI, PGM_RSRC1/2, PGM_RSRC3, TMPRING_SIZE, DISPATCH_SCRATCH_BASE_LO/HI,
  * USER_DATA_0..n-1 (when n > 0), RESOURCE_LIMITS, START_X/Y/Z + NUM_THREAD_X/Y/Z,
  * then DISPATCH_DIRECT with COMPUTE_SHADER_EN | FORCE_START_AT_000 (|
- * CS_W32_EN).  Completion (CS partial flush, signal) is left to the caller.
+ * CS_W32_EN) (| USE_THREAD_DIMENSIONS [| PARTIAL_TG_EN] for a grid given in
+ * items[]).  Completion (CS partial flush, signal) is left to the caller.
  * Errors: RDX_ERR_INVALID naming the bad member (alignment, counts, sizes).
  */
 rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d);

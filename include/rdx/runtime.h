@@ -66,6 +66,11 @@ typedef struct rdx_device_options {
     rdx_device_fault_detail_fn fault_detail; /* with `os`: optional */
     void *fault_detail_user;
     bool quiet; /* no notice when AUTO falls back to the emulator */
+    /* When the runtime creates the emulated GPU itself (EMU, or AUTO falling
+     * back; not with `os`): instructions one wave may run before its dispatch
+     * is declared hung and fails with a hang fault report (PC histogram);
+     * 0 = the emulator's default (2e8).  Ignored for a real card. */
+    uint64_t emu_wave_budget;
 } rdx_device_options;
 
 typedef struct rdx_emudev rdx_emudev;

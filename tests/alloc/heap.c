@@ -26,8 +26,9 @@ typedef struct mock {
     int n;
     int live;
     uint64_t next_addr;
-    int fail_next;  /* obtain fails with RDX_ERR_NOMEM */
-    int wrong_size; /* obtain returns a block of the wrong size */
+    int fail_next;    /* obtain fails with RDX_ERR_NOMEM */
+    int wrong_size;   /* obtain returns a block of the wrong size */
+    int fail_release; /* release fails with RDX_ERR_DEVICE (after freeing) */
     uint64_t align;
     pthread_mutex_t mu;
 } mock;
@@ -60,7 +61,7 @@ static rdx_status mock_obtain(void *user, uint32_t kind, uint64_t size, rdx_allo
     return RDX_OK;
 }
 
-static void mock_release(void *user, uint32_t kind, const rdx_alloc_block *b)
+static rdx_status mock_release(void *user, uint32_t kind, const rdx_alloc_block *b)
 {
     mock *m = user;
     pthread_mutex_lock(&m->mu);
@@ -71,7 +72,12 @@ static void mock_release(void *user, uint32_t kind, const rdx_alloc_block *b)
     free(mb->b.cpu);
     mb->live = 0;
     m->live--;
+    int fail = m->fail_release;
     pthread_mutex_unlock(&m->mu);
+    if (fail)
+        return rdx_fail(RDX_ERR_DEVICE, "mock: release of 0x%llx failed",
+                        (unsigned long long)b->addr);
+    return RDX_OK;
 }
 
 static mock *mock_new(uint64_t align)
@@ -423,6 +429,53 @@ START_TEST(concurrent_alloc_free)
 }
 END_TEST
 
+static void check_release_error(void)
+{
+    const char *msg = rdx_error_message();
+    ck_assert_msg(
+        strstr(msg, "releasing the 65536-byte backing block at 0x7f0000000000 of kind 1") &&
+            strstr(msg, "mock: release of 0x7f0000000000 failed"),
+        "message: %s", msg);
+}
+
+/* A backing whose release fails: free, trim and destroy pass the error on,
+ * and the allocator forgets the block anyway. */
+START_TEST(release_failures_are_passed_on)
+{
+    for (int how = 0; how < 3; how++) {
+        mock *m = mock_new(4096);
+        rdx_alloc *a = new_alloc(m, 65536, RDX_ALLOC_BEST_FIT, how == 1 ? 1 : 0);
+        rdx_alloc_region r;
+        ck_assert_int_eq(rdx_alloc_alloc(a, 1, 100, 0, &r), RDX_OK);
+        ck_assert_int_eq(m->live, 1);
+        if (how != 2) /* 0: the free releases the block; 1: it is kept */
+            m->fail_release = how == 0;
+        if (how != 2)
+            ck_assert_int_eq(rdx_alloc_free(a, 1, r.addr), how == 0 ? RDX_ERR_DEVICE : RDX_OK);
+        if (how == 0)
+            check_release_error();
+        m->fail_release = 1;
+        if (how == 1) {
+            ck_assert_int_eq(rdx_alloc_trim(a), RDX_ERR_DEVICE);
+            check_release_error();
+        }
+        rdx_alloc_stats st;
+        rdx_alloc_get_stats(a, 1, &st);
+        ck_assert_uint_eq(st.blocks, how == 2 ? 1 : 0);
+        ck_assert_uint_eq(st.backing, how == 2 ? 65536 : 0);
+        ck_assert_int_eq(m->live, how == 2 ? 1 : 0);
+        /* The allocation is gone whatever the backing said. */
+        if (how != 2)
+            ck_assert_int_eq(rdx_alloc_free(a, 1, r.addr), RDX_ERR_INVALID);
+        ck_assert_int_eq(rdx_alloc_destroy(a), how == 2 ? RDX_ERR_DEVICE : RDX_OK);
+        if (how == 2)
+            check_release_error();
+        ck_assert_int_eq(m->live, 0);
+        free(m);
+    }
+}
+END_TEST
+
 TCase *alloc_heap_tcase(void)
 {
     TCase *tc = tcase_create("heap");
@@ -435,5 +488,6 @@ TCase *alloc_heap_tcase(void)
     tcase_add_test(tc, errors_leave_state_unchanged);
     tcase_add_test(tc, create_destroy_loops_release_everything);
     tcase_add_test(tc, concurrent_alloc_free);
+    tcase_add_test(tc, release_failures_are_passed_on);
     return tc;
 }

@@ -193,6 +193,15 @@ START_TEST(hung_kernel_times_out_then_reports_hang)
     rdx_emudev_last_error(f.dev, err, sizeof err);
     ck_assert_msg(strstr(err, "dispatch 1x1x1 faulted"), "%s", err);
     ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &done, 1, 0, 0), RDX_ERR_TIMEOUT);
+    /* A queue destroyed while its kernel spins: DESTROY_QUEUE waits for the
+     * dispatch, which then ends without a hardware exception (KFD preempts a
+     * destroyed queue's waves). */
+    rdx_kfd_queue *q2;
+    ck_assert_int_eq(rdx_kfd_queue_create(f.kfd, 0, RDX_KFD_QUEUE_COMPUTE, 4096, &q2), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_queue_submit(q2, cb.dw, cb.len), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &done, 1, 0, 10), RDX_ERR_TIMEOUT);
+    ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q2), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &hw, 1, 0, 50), RDX_ERR_TIMEOUT);
     rdx_pm4_cmdbuf_free(&cb);
     ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, done), RDX_OK);
     ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, hw), RDX_OK);

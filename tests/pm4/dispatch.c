@@ -154,6 +154,51 @@ START_TEST(dispatch_wave64_no_acquire_no_user_sgprs)
 }
 END_TEST
 
+/* A grid of 100x3x5 work-items in 64x2x1 groups: DISPATCH_DIRECT counts
+ * work-items, NUM_THREAD_X/Y carry the partial sizes 100 % 64 = 36 and
+ * 3 % 2 = 1 in bits 16..31 (gc_11_0_0_sh_mask.h NUM_THREAD_PARTIAL), and the
+ * initiator adds PARTIAL_TG_EN (bit 1) and USE_THREAD_DIMENSIONS (bit 5). */
+START_TEST(dispatch_work_item_grid_with_partial_groups)
+{
+    rdx_pm4_dispatch_desc d = sample_desc();
+    d.acquire = false;
+    memset(d.grid, 0, sizeof d.grid);
+    d.items[0] = 100;
+    d.items[1] = 3;
+    d.items[2] = 5;
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_OK);
+    const uint32_t want_tail[] = {
+        0xc0067602, 0x204,      0,   0, 0, (36u << 16) | 64,    (1u << 16) | 2,
+        1,          0xc0031502, 100, 3, 5, 0x8005 | 0x2 | 0x20,
+    };
+    size_t n = sizeof want_tail / sizeof want_tail[0];
+    ck_assert_uint_ge(cb.len, n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(cb.dw[cb.len - n + i] == want_tail[i], "tail dword %zu: 0x%08x, want 0x%08x",
+                      i, cb.dw[cb.len - n + i], want_tail[i]);
+    char *text = pm4_test_disasm(&cb, 0);
+    CHECK_HAS(text, "NUM_THREAD_PARTIAL=0x24");
+    CHECK_HAS(text, "USE_THREAD_DIMENSIONS=0x1");
+    CHECK_HAS(text, "PARTIAL_TG_EN=0x1");
+    free(text);
+    rdx_pm4_cmdbuf_free(&cb);
+
+    /* Work-items that fill whole groups: thread dimensions, no partial group. */
+    d.items[0] = 128;
+    d.items[1] = 4;
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_OK);
+    const uint32_t want_full[] = { 64, 2, 1, 0xc0031502, 128, 4, 5, 0x8005 | 0x20 };
+    n = sizeof want_full / sizeof want_full[0];
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(cb.dw[cb.len - n + i] == want_full[i], "tail dword %zu: 0x%08x, want 0x%08x",
+                      i, cb.dw[cb.len - n + i], want_full[i]);
+    rdx_pm4_cmdbuf_free(&cb);
+}
+END_TEST
+
 START_TEST(dispatch_golden_disassembly)
 {
     rdx_pm4_cmdbuf cb;
@@ -197,6 +242,8 @@ START_TEST(dispatch_descriptor_errors)
         { 7, "scratch_wave_bytes" },
         { 8, "SCRATCH_EN" },
         { 9, "user_sgpr_count = 17" },
+        { 10, "items[2] = 0" },
+        { 11, "grid[0] = 8 (0x8), expected 0 when the grid is given in items[]" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rdx_pm4_dispatch_desc d = sample_desc();
@@ -233,6 +280,13 @@ START_TEST(dispatch_descriptor_errors)
         case 9:
             d.user_sgpr_count = 17;
             break;
+        case 10:
+            memset(d.grid, 0, sizeof d.grid);
+            d.items[0] = d.items[1] = 7;
+            break;
+        case 11:
+            d.items[0] = d.items[1] = d.items[2] = 7;
+            break;
         }
         rdx_pm4_cmdbuf cb;
         rdx_pm4_cmdbuf_init(&cb);
@@ -261,6 +315,7 @@ TCase *pm4_dispatch_tcase(void)
     tcase_add_test(tc, dispatch_sequence_exact_dwords);
     tcase_add_test(tc, dispatch_wave64_no_acquire_no_user_sgprs);
     tcase_add_test(tc, dispatch_golden_disassembly);
+    tcase_add_test(tc, dispatch_work_item_grid_with_partial_groups);
     tcase_add_test(tc, dispatch_descriptor_errors);
     tcase_add_test(tc, dispatch_into_small_fixed_buffer_leaves_nothing);
     return tc;

@@ -13,7 +13,7 @@
 
 #include "tests/runtime/rt_test.h"
 
-char *rt_kernels_co, *rt_asm_co;
+char *rt_kernels_co, *rt_asm_co, *rt_spin_co;
 
 /* Built before the suite runs, so without Check's assertions (they need a
  * running test): fork/exec, a private directory removed at exit. */
@@ -77,9 +77,10 @@ static void build_kernels(void)
     owner = getpid();
     atexit(cleanup);
     char *clang = tool("clang"), *lld = tool("ld.lld"), *mc = tool("llvm-mc");
-    char *obj = in_dir("kernels.o"), *aobj = in_dir("add_value.o");
+    char *obj = in_dir("kernels.o"), *aobj = in_dir("add_value.o"), *sobj = in_dir("spin.o");
     rt_kernels_co = in_dir("kernels.co");
     rt_asm_co = in_dir("add_value.co");
+    rt_spin_co = in_dir("spin.co");
     char *cc[] = { clang,
                    "-x",
                    "cl",
@@ -110,6 +111,18 @@ static void build_kernels(void)
     run_tool(as);
     char *ld2[] = { lld, "-shared", aobj, "-o", rt_asm_co, NULL };
     run_tool(ld2);
+    char *as3[] = { mc,
+                    "-triple=amdgcn-amd-amdhsa",
+                    "-mcpu=gfx1100",
+                    "-filetype=obj",
+                    "tests/data/runtime/spin.s",
+                    "-o",
+                    sobj,
+                    NULL };
+    run_tool(as3);
+    char *ld3[] = { lld, "-shared", sobj, "-o", rt_spin_co, NULL };
+    run_tool(ld3);
+    free(sobj);
     free(obj);
     free(aobj);
     free(clang);
@@ -127,10 +140,12 @@ int main(void)
     suite_add_tcase(s, rt_tcase_sync());
     suite_add_tcase(s, rt_tcase_oracle());
     suite_add_tcase(s, rt_tcase_faults());
+    suite_add_tcase(s, rt_tcase_hang());
     suite_add_tcase(s, rt_tcase_inject());
     suite_add_tcase(s, rt_tcase_cli());
     int rc = rdx_test_main(s);
     free(rt_kernels_co);
     free(rt_asm_co);
+    free(rt_spin_co);
     return rc;
 }

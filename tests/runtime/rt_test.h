@@ -11,6 +11,7 @@
 /* Code objects built once by main (clang-19 + ld.lld, llvm-mc + ld.lld). */
 extern char *rt_kernels_co; /* tests/data/runtime/kernels.cl, -O2 */
 extern char *rt_asm_co;     /* tests/data/runtime/add_value.s (no metadata) */
+extern char *rt_spin_co;    /* tests/data/runtime/spin.s (an endless s_branch loop) */
 
 typedef struct rt_fixture {
     rdx_emudev *emu;
@@ -43,6 +44,7 @@ TCase *rt_tcase_dispatch(void);
 TCase *rt_tcase_sync(void);
 TCase *rt_tcase_oracle(void);
 TCase *rt_tcase_faults(void);
+TCase *rt_tcase_hang(void);
 TCase *rt_tcase_inject(void);
 TCase *rt_tcase_cli(void);
 

@@ -184,10 +184,52 @@ START_TEST(every_call_site_fails_cleanly)
 }
 END_TEST
 
+static void detail_fn(void *user, char *buf, size_t size)
+{
+    rdx_emudev_last_error(user, buf, size);
+}
+
+/* A KFD free that fails while the device closes (the heaps give their blocks
+ * back through alloc/'s release callback) is returned by rdx_device_close. */
+START_TEST(free_failure_at_close_is_returned)
+{
+    int heap_block_seen = 0;
+    for (uint32_t nth = 1; nth <= 12; nth++) {
+        rdx_emudev *emu;
+        RT_OK(rdx_emudev_create(NULL, &emu));
+        rdx_device_options o = { .os = rdx_emudev_os(emu),
+                                 .fault_detail = detail_fn,
+                                 .fault_detail_user = emu };
+        rdx_device *dev;
+        RT_OK(rdx_device_open(&o, &dev));
+        rdx_buffer *b;
+        RT_OK(rdx_buffer_alloc(dev, 4096, RDX_MEM_DEVICE, &b));
+        rdx_buffer_free(b);
+        RT_OK(rdx_emudev_inject(emu, AMDKFD_IOC_FREE_MEMORY_OF_GPU, nth, EIO));
+        rdx_status st = rdx_device_close(dev);
+        int fired = rdx_emudev_inject_pending(emu) == 0;
+        /* Every failed free is reported; none is swallowed. */
+        ck_assert_int_eq(st != RDX_OK, fired);
+        if (fired) {
+            const char *m = rdx_error_message();
+            ck_assert_msg(strstr(m, "AMDKFD_IOC_FREE_MEMORY_OF_GPU"), "message: %s", m);
+            heap_block_seen |= strstr(m, "releasing the") != NULL;
+        }
+        rdx_emudev_stats e;
+        rdx_emudev_get_stats(emu, &e);
+        ck_assert_uint_eq(e.open_fds, 0);
+        ck_assert_uint_eq(e.bos, 0);
+        rdx_emudev_destroy(emu);
+    }
+    ck_assert_msg(heap_block_seen, "no failed heap block release was reported");
+}
+END_TEST
+
 TCase *rt_tcase_inject(void)
 {
     TCase *tc = tcase_create("inject");
     tcase_set_timeout(tc, 240);
     tcase_add_loop_test(tc, every_call_site_fails_cleanly, 0, (int)(sizeof calls / sizeof *calls));
+    tcase_add_test(tc, free_failure_at_close_is_returned);
     return tc;
 }
