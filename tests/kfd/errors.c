@@ -254,9 +254,10 @@ START_TEST(bad_pointers_are_efault_not_crashes)
 {
     raw r;
     raw_open(&r);
-    void *hole = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    /* An inaccessible page, kept reserved for the whole test: an unmapped hole
+     * could be reused by another thread's mapping before the ioctls read it. */
+    void *hole = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     ck_assert_ptr_ne(hole, MAP_FAILED);
-    munmap(hole, 4096);
     uint64_t bad = (uint64_t)(uintptr_t)hole;
     /* The argument itself. */
     ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_VERSION, hole), -EFAULT);
@@ -293,6 +294,7 @@ START_TEST(bad_pointers_are_efault_not_crashes)
     ck_assert_int_eq(io(&r, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr), 0);
     ck_assert_int_eq(r.os->munmap(r.os->ctx, va, 4096), 0);
     raw_close(&r);
+    munmap(hole, 4096);
 }
 END_TEST
 
