@@ -38,77 +38,91 @@ static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
     return b ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &b, 1, &a) : NULL;
 }
 
+typedef struct tc_info {
+    const rdx_uop *store, *red, *x, *y, *m, *n, *kr;
+    int64_t M, N, K;
+    rdx_scalar in;
+} tc_info;
+
+/* Does kernel k (axes ax[0..na)) fit the TC pattern?  NULL, or why not. */
+static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, int32_t axis,
+                            tc_info *T)
+{
+    if (na != 3 || ax[0].type != RDX_AXIS_GLOBAL || ax[1].type != RDX_AXIS_GLOBAL ||
+        ax[2].type != RDX_AXIS_REDUCE || axis != 2)
+        return "needs a kernel with two GLOBAL axes and one REDUCE axis (axis 2)";
+    for (size_t i = 0; i < 3; i++)
+        if (ax[i].size < 16 || ax[i].size % 16)
+            return "an axis size is not a multiple of 16";
+    if (ax[2].size / 16 > TC_MAX_KTILES)
+        return "K is over 64 tiles";
+    if (k->op != RDX_OP_SINK || k->nsrc != 1 || k->src[0]->op != RDX_OP_END ||
+        k->src[0]->src[0]->op != RDX_OP_STORE || k->src[0]->src[0]->nsrc != 2)
+        return "not a single-store kernel";
+    T->store = k->src[0]->src[0];
+    T->red = NULL;
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    if (rdx_ir_toposort(T->store, &order, &no))
+        return "out of memory";
+    int nred = 0;
+    for (size_t i = 0; i < no; i++)
+        if (order[i]->op == RDX_OP_REDUCE) {
+            T->red = order[i];
+            nred++;
+        }
+    free(order);
+    const rdx_uop *red = T->red;
+    if (nred != 1 || red->arg.sub != RDX_RED_ADD || red->nsrc != 2 || red->src[1] != ax[2].range ||
+        red->src[0]->op != RDX_OP_MUL ||
+        (red->dtype.scalar != RDX_FLOAT32 && red->dtype.scalar != RDX_FLOAT16 &&
+         red->dtype.scalar != RDX_BFLOAT16))
+        return "needs one REDUCE(ADD) of a product over the REDUCE axis";
+    rdx_scalar sa = RDX_VOID, sb = RDX_VOID;
+    T->x = half_operand(red->src[0]->src[0], &sa);
+    T->y = half_operand(red->src[0]->src[1], &sb);
+    if (!T->x || !T->y || sa != sb)
+        return "the product's operands must both be float16 or both bfloat16";
+    T->in = sa;
+    const rdx_uop *r0 = ax[0].range, *r1 = ax[1].range;
+    int x0 = cg_depends(T->x, r0), x1 = cg_depends(T->x, r1), y0 = cg_depends(T->y, r0),
+        y1 = cg_depends(T->y, r1);
+    if (x0 && !x1 && y1 && !y0) {
+        T->m = r0, T->n = r1, T->M = ax[0].size, T->N = ax[1].size;
+    } else if (x1 && !x0 && y0 && !y1) {
+        T->m = r1, T->n = r0, T->M = ax[1].size, T->N = ax[0].size;
+    } else {
+        return "the operands do not split into A(m, k) and B(k, n)";
+    }
+    T->kr = ax[2].range;
+    T->K = ax[2].size;
+    return NULL;
+}
+
+int cg_tc_applicable(const rdx_uop *k)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    tc_info T;
+    return !rdx_cg_axes(k, ax, &n) && !tc_match(k, ax, n, 2, &T);
+}
+
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out)
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
-    size_t n;
-    rdx_status st = rdx_cg_axes(k, ax, &n);
+    size_t na;
+    tc_info T;
+    rdx_status st = rdx_cg_axes(k, ax, &na);
     if (st)
         return st;
-    if (n != 3 || ax[0].type != RDX_AXIS_GLOBAL || ax[1].type != RDX_AXIS_GLOBAL ||
-        ax[2].type != RDX_AXIS_REDUCE || o->axis != 2)
-        return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "optimize: opt %zu TC: needs a kernel with two GLOBAL axes and one "
-                        "REDUCE axis (axis 2)",
-                        pos);
-    for (size_t i = 0; i < 3; i++)
-        if (ax[i].size < 16 || ax[i].size % 16)
-            return rdx_fail(RDX_ERR_UNSUPPORTED,
-                            "optimize: opt %zu TC: axis %zu has size %lld, not a multiple of 16",
-                            pos, i, (long long)ax[i].size);
-    if (ax[2].size / 16 > TC_MAX_KTILES)
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: opt %zu TC: K = %lld is over %d tiles", pos,
-                        (long long)ax[2].size, TC_MAX_KTILES);
-    /* the one STORE of the kernel and its one REDUCE */
-    if (k->op != RDX_OP_SINK || k->nsrc != 1 || k->src[0]->op != RDX_OP_END ||
-        k->src[0]->src[0]->op != RDX_OP_STORE || k->src[0]->src[0]->nsrc != 2)
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: opt %zu TC: not a single-store kernel",
-                        pos);
-    const rdx_uop *store = k->src[0]->src[0], *red = NULL;
-    const rdx_uop **order = NULL;
-    size_t no = 0;
-    st = rdx_ir_toposort(store, &order, &no);
-    for (size_t i = 0; i < no && !st; i++)
-        if (order[i]->op == RDX_OP_REDUCE)
-            red = red ? (const rdx_uop *)1 : order[i];
-    free(order);
-    if (st)
-        return st;
-    if (!red || red == (const rdx_uop *)1 || red->arg.sub != RDX_RED_ADD || red->nsrc != 2 ||
-        red->src[1] != ax[2].range || red->src[0]->op != RDX_OP_MUL ||
-        (red->dtype.scalar != RDX_FLOAT32 && red->dtype.scalar != RDX_FLOAT16 &&
-         red->dtype.scalar != RDX_BFLOAT16))
-        return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "optimize: opt %zu TC: needs one REDUCE(ADD) of a product over the "
-                        "REDUCE axis",
-                        pos);
-    rdx_scalar sa = RDX_VOID, sb = RDX_VOID;
-    const rdx_uop *x = half_operand(red->src[0]->src[0], &sa);
-    const rdx_uop *y = half_operand(red->src[0]->src[1], &sb);
-    if (!x || !y || sa != sb)
-        return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "optimize: opt %zu TC: the product's operands must both be float16 or "
-                        "both bfloat16",
-                        pos);
-    const rdx_uop *r0 = ax[0].range, *r1 = ax[1].range, *kr = ax[2].range;
-    /* which output axis is M (used by x) and which N (used by y) */
-    int x0 = cg_depends(x, r0), x1 = cg_depends(x, r1), y0 = cg_depends(y, r0),
-        y1 = cg_depends(y, r1);
-    const rdx_uop *m, *nn;
-    if (x0 && !x1 && y1 && !y0) {
-        m = r0;
-        nn = r1;
-    } else if (x1 && !x0 && y0 && !y1) {
-        m = r1;
-        nn = r0;
-    } else {
-        return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "optimize: opt %zu TC: the operands do not split into A(m, k) and "
-                        "B(k, n)",
-                        pos);
-    }
-    int64_t M = m == r0 ? ax[0].size : ax[1].size, N = nn == r0 ? ax[0].size : ax[1].size;
+    const char *why = tc_match(k, ax, na, o->axis, &T);
+    if (why)
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: opt %zu TC: %s", pos, why);
+    const rdx_uop *store = T.store, *red = T.red, *x = T.x, *y = T.y, *m = T.m, *nn = T.n,
+                  *kr = T.kr;
+    int64_t M = T.M, N = T.N;
+    rdx_scalar sa = T.in;
     const rdx_uop *gn = special(ctx, N / 16, "gidx0"), *gm = special(ctx, M / 16, "gidx1");
     const rdx_uop *lane = special(ctx, 32, "lidx0");
     const rdx_uop *c16 = cg_idx(ctx, 16);
@@ -127,7 +141,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
             z[v] = rdx_ir_const_float(ctx, rdx_dtype_of(RDX_FLOAT32), 0.0);
         acc = rdx_ir_node(ctx, RDX_OP_VECTORIZE, z, 8, NULL);
     }
-    for (int64_t t = 0; t < ax[2].size / 16 && acc; t++) {
+    for (int64_t t = 0; t < T.K / 16 && acc; t++) {
         const rdx_uop *av[16], *bv[16];
         for (int i = 0; i < 16; i++) {
             const rdx_uop *kk = cg_idx(ctx, t * 16 + i);

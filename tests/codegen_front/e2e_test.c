@@ -263,6 +263,27 @@ START_TEST(e2e_tensor_cores)
     ck_assert_int_eq(rdx_cg_optimize(rdx_graph_ir(g), s->kernels[0].sink, tc, 1, &o),
                      RDX_ERR_UNSUPPORTED);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "not a multiple of 16"));
+    /* the heuristics pick TC for a half matmul */
+    {
+        const rdx_tensor *H =
+            cgf_random(g, rdx_dtype_of(RDX_FLOAT16), 2, (int64_t[]){ 16, 32 }, &seed);
+        const rdx_tensor *hm = rdx_tensor_matmul(g, H, rdx_tensor_transpose(g, H, 0, 1));
+        rdx_schedule *s2;
+        ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &hm, 1, &s2), RDX_OK);
+        const rdx_uop *k2;
+        rdx_opt h[16];
+        size_t nh;
+        ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s2->kernels[0].sink, &k2), RDX_OK);
+        ck_assert_int_eq(rdx_cg_heuristic(k2, h, 16, &nh), RDX_OK);
+        ck_assert_uint_eq(nh, 1);
+        ck_assert_int_eq(h[0].op, RDX_OPTOP_TC);
+        rdx_schedule_free(s2);
+        cgf_run hr = { 0 };
+        hr.mode = CGF_HEURISTIC;
+        hr.on_emu = 1;
+        hr.tol = 0.1;
+        cgf_check(g, &hm, 1, &hr);
+    }
     rdx_schedule_free(s);
     rdx_graph_destroy(g);
 }
