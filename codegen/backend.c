@@ -157,3 +157,65 @@ void rdx_codegen_pack_args(const rdx_codegen_kernel *k, const uint64_t *ptrs,
         memcpy(o + ar->offset, &v, ar->size); /* little-endian low bytes */
     }
 }
+
+rdx_status rdx_codegen_program(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_kernel *k,
+                               const rdx_uop **out)
+{
+    const char *text = k->stage_text[RDX_CG_STAGE_ASM];
+    if (!text)
+        return rdx_fail(RDX_ERR_INVALID, "codegen program: the kernel was compiled without "
+                                         "keep_stages & (1 << RDX_CG_STAGE_ASM)");
+    size_t cap = 64, n = 0;
+    const rdx_uop **ins = malloc(cap * sizeof *ins);
+    if (!ins)
+        return rdx_fail(RDX_ERR_NOMEM, "codegen program: out of memory");
+    rdx_status st = RDX_OK;
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        const char *q = p;
+        while (q < p + len && *q == ' ')
+            q++;
+        size_t l = (size_t)(p + len - q);
+        /* instructions and block labels; the register summary comment is not code */
+        if (l && *q != ';') {
+            const char *sc = memchr(q, ';', l); /* drop "; -> bbN" successor notes */
+            if (sc)
+                l = (size_t)(sc - q);
+            while (l && q[l - 1] == ' ')
+                l--;
+            rdx_arg a = rdx_arg_none();
+            a.str = rdx_ir_str(ctx, q, l);
+            a.len = (uint32_t)l;
+            a.dtype = rdx_dtype_of(RDX_VOID);
+            const rdx_uop *u;
+            if (!a.str || (st = rdx_ir_make(ctx, RDX_OP_INS, NULL, 0, &a, (int32_t)n, &u)))
+                break;
+            if (n == cap) {
+                const rdx_uop **ni = realloc(ins, 2 * cap * sizeof *ins);
+                if (!ni) {
+                    st = rdx_fail(RDX_ERR_NOMEM, "codegen program: out of memory");
+                    break;
+                }
+                ins = ni, cap *= 2;
+            }
+            ins[n++] = u;
+        }
+        p += len + (eol ? 1 : 0);
+    }
+    const rdx_uop *lin = NULL, *bin = NULL;
+    if (!st)
+        st = rdx_ir_make(ctx, RDX_OP_LINEAR, ins, n, NULL, 0, &lin);
+    if (!st) {
+        rdx_arg a = rdx_arg_none();
+        a.str = rdx_ir_str(ctx, (const char *)k->code_object, k->code_object_size);
+        a.len = (uint32_t)k->code_object_size;
+        st = a.str ? rdx_ir_make(ctx, RDX_OP_BINARY, NULL, 0, &a, 0, &bin) : RDX_ERR_NOMEM;
+    }
+    if (!st) {
+        const rdx_uop *src[3] = { sink, lin, bin };
+        st = rdx_ir_make(ctx, RDX_OP_PROGRAM, src, 3, NULL, 0, out);
+    }
+    free(ins);
+    return st;
+}

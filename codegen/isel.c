@@ -559,8 +559,6 @@ typedef struct loop_state {
     size_t mark;
 } loop_state;
 
-static void hoist(isel *I, const rdx_uop *u, uint64_t L);
-
 static void open_loop(isel *I, loop_state *ls, const rdx_uop *r)
 {
     ls->r = r;
@@ -620,36 +618,75 @@ static void close_loop(isel *I, loop_state *ls)
     forget_to(I, ls->mark);
 }
 
-/*
- * Issue the global loads of the subgraph under `root` that the current scope
- * can compute now, before the effects that use them: loads are then grouped
- * (latency overlaps, adjacent ones merge into b64/b128).  Only loads straight
- * from a PARAM/BUFFER move: anything ordered by AFTER keeps its place.
- */
-static void preload_walk(isel *I, const rdx_uop *u, uint32_t stamp)
+static int is_pure(rdx_op op)
 {
-    if (I->st || !grow(I, u->id) || I->have[u->id] || I->seen[u->id] == stamp)
-        return;
-    I->seen[u->id] = stamp;
-    if (dep(I, u) & ~I->open)
-        return;
-    if (u->op == RDX_OP_LOAD && u->src[0]->op == RDX_OP_INDEX &&
-        (u->src[0]->src[0]->op == RDX_OP_PARAM || u->src[0]->src[0]->op == RDX_OP_BUFFER)) {
-        cg_emit(I, u);
-        return;
-    }
-    if (u->op == RDX_OP_END || u->op == RDX_OP_REDUCE || u->op == RDX_OP_AFTER ||
-        u->op == RDX_OP_BARRIER)
-        return;
-    for (uint32_t k = 0; k < u->nsrc; k++)
-        preload_walk(I, u->src[k], stamp);
+    return (rdx_op_info(op)->flags & RDX_OPF_ELEMENTWISE) || op == RDX_OP_BITCAST ||
+           op == RDX_OP_CONST || op == RDX_OP_GEP;
 }
 
-static void preload(isel *I, const rdx_uop *root)
+static int param_load(const rdx_uop *u)
 {
-    if (!grow(I, root->id))
+    return u->op == RDX_OP_LOAD && u->src[0]->op == RDX_OP_INDEX &&
+           (u->src[0]->src[0]->op == RDX_OP_PARAM || u->src[0]->src[0]->op == RDX_OP_BUFFER);
+}
+
+static int in_scope(isel *I, const rdx_uop *u)
+{
+    return grow(I, u->id) && !I->have[u->id] && !(dep(I, u) & ~I->open);
+}
+
+/*
+ * Lower everything under `root` that the current scope can compute (depends
+ * on no loop that is not open), in topological order:
+ *  - first the pure values and the global loads straight from a PARAM/BUFFER
+ *    (loads are issued before the effects that use them: latencies overlap and
+ *    adjacent ones merge; anything ordered by AFTER keeps its place), and the
+ *    invariant terms of the row-major linearisation of each INDEX;
+ *  - then the rest (stores, inner loops, barriers, register accesses).
+ * Before a loop opens this hoists its invariants; it also keeps lowering from
+ * recursing deeply (a long chain of ALU ops cannot exhaust the stack).
+ */
+static void scope_emit(isel *I, const rdx_uop *root)
+{
+    const rdx_uop **topo;
+    size_t n;
+    rdx_status st = rdx_ir_toposort(root, &topo, &n);
+    if (st) {
+        I->st = st;
         return;
-    preload_walk(I, root, ++I->stamp);
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n && !I->st; i++) {
+            const rdx_uop *u = topo[i];
+            if (!in_scope(I, u) && u->op != RDX_OP_INDEX)
+                continue;
+            if (u->op == RDX_OP_RANGE || u->op == RDX_OP_DEFINE_LOCAL || u->op == RDX_OP_DEFINE_REG)
+                continue;
+            if (u->op == RDX_OP_INDEX) {
+                if (pass || u->nsrc <= 2)
+                    continue;
+                const rdx_uop *lin = cg_index_linear(I, u), **lt;
+                size_t ln;
+                if (!lin || rdx_ir_toposort(lin, &lt, &ln))
+                    continue;
+                for (size_t q = 0; q < ln && !I->st; q++)
+                    if (is_pure((rdx_op)lt[q]->op) && in_scope(I, lt[q]))
+                        cg_emit(I, lt[q]);
+                free(lt);
+                continue;
+            }
+            if (pass == 0 && !is_pure((rdx_op)u->op) && !param_load(u))
+                continue;
+            switch ((rdx_op)u->op) {
+            case RDX_OP_STACK: /* shape operands */
+            case RDX_OP_SINK:
+            case RDX_OP_GROUP:
+                continue;
+            default:
+                cg_emit(I, u);
+            }
+        }
+    free(topo);
 }
 
 /* Lower the effect/value `root` inside loops over ranges[0..n) (outermost first). */
@@ -658,16 +695,15 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
 {
     loop_state ls[CG_MAX_LOOPS];
     int nl = 0;
-    uint64_t L = 0;
     for (int k = 0; k < n; k++)
         if (!is_thread_range(ranges[k]))
-            L |= 1ull << loop_num(I, ranges[k]);
+            loop_num(I, ranges[k]); /* numbered outer first */
     cg_val acc;
     memset(&acc, 0, sizeof acc);
     if (red) {
         unsigned w = cg_words(I, red);
         int file = red->dtype.scalar == RDX_BOOL ? CG_S : CG_V;
-        hoist(I, root, L);
+        scope_emit(I, root);
         acc = cg_reg(I, file, w);
         uint64_t id = cg_red_identity((rdx_redop)red->arg.sub, red->dtype);
         cg_val c = cg_const(id, w);
@@ -676,12 +712,11 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
     for (int k = 0; k < n && !I->st; k++) {
         if (is_thread_range(ranges[k]))
             continue;
-        hoist(I, root, L);
+        scope_emit(I, root);
         open_loop(I, &ls[nl], ranges[k]);
-        L &= ~(1ull << loop_num(I, ranges[k]));
         nl++;
     }
-    preload(I, root);
+    scope_emit(I, root);
     cg_val v = cg_emit(I, root);
     if (red && !I->st) {
         static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MAX, RDX_OP_MUL, RDX_OP_COUNT };
@@ -692,31 +727,6 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
     while (nl > 0)
         close_loop(I, &ls[--nl]);
     return red ? acc : v;
-}
-
-static void hoist(isel *I, const rdx_uop *u, uint64_t L)
-{
-    if (I->st || !grow(I, u->id) || I->have[u->id])
-        return;
-    (void)L;
-    if (u->op == RDX_OP_INDEX && u->nsrc > 2) {
-        /* the row-major linear index isel will build: hoist its invariant terms */
-        const rdx_uop *lin = cg_index_linear(I, u);
-        if (lin)
-            hoist(I, lin, L);
-    }
-    if (!(dep(I, u) & ~I->open)) {
-        if (u->op != RDX_OP_INDEX)
-            cg_emit(I, u);
-        else
-            for (uint32_t k = 0; k < u->nsrc; k++)
-                hoist(I, u->src[k], L);
-        return;
-    }
-    if (u->op == RDX_OP_RANGE)
-        return;
-    for (uint32_t k = 0; k < u->nsrc; k++)
-        hoist(I, u->src[k], L);
 }
 
 /* ----------------------------------------------------------- ABI values */
@@ -1315,7 +1325,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
         if (body < 0)
             I.st = RDX_ERR_NOMEM;
         I.cur = body;
-        preload(&I, sink);
+        scope_emit(&I, sink);
         cg_emit(&I, sink);
         INS0(&I, S_ENDPGM, 0);
     }

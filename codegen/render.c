@@ -20,6 +20,23 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
             if (x.opnd[k].kind == RDX_ISA_OPND_BRANCH)
                 x.opnd[k].value = branch;
     }
+    /* VOP1/VOP2 built as VOP3 take the 4-byte-shorter e32 encoding when it can
+       say the same (no modifiers, src1 a VGPR, no SGPR carry or mask): the
+       encoder is the judge, a rejected e32 stays e64 */
+    const rdx_isa_form_info *fi;
+    if (x.form == RDX_ISA_FORM_E64 &&
+        !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_AUTO, &fi) &&
+        (fi->enc == RDX_ISA_ENC_VOP1 || fi->enc == RDX_ISA_ENC_VOP2)) {
+        int mods = 0;
+        for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
+            mods |= x.mod[m] != 0;
+        if (!mods) {
+            rdx_isa_inst y = x;
+            y.form = RDX_ISA_FORM_E32;
+            if (!rdx_isa_encode(p->tgt, &y, out, len))
+                return RDX_OK;
+        }
+    }
     rdx_status st = rdx_isa_encode(p->tgt, &x, out, len);
     if (st)
         return rdx_fail_context(st, "render: %s", rdx_isa_op_name((rdx_isa_op)x.op));

@@ -124,6 +124,17 @@ rdx_status rdx_codegen_launch(const rdx_codegen_kernel *k, const int64_t *vals, 
 void rdx_codegen_pack_args(const rdx_codegen_kernel *k, const uint64_t *ptrs,
                            const uint64_t *values, const int64_t *vals, void *out);
 
+/*
+ * The compiled kernel in the spec's terms: PROGRAM(sink, LINEAR(INS ...),
+ * BINARY(code object)), built in ctx.  One INS per line of the final
+ * assembly (str = the instruction with physical registers, or a block label
+ * "bbN:"; dtype void; tag = its position, so equal lines stay distinct).
+ * k must have been compiled with keep_stages including RDX_CG_STAGE_ASM
+ * (RDX_ERR_INVALID otherwise); RDX_ERR_NOMEM.
+ */
+rdx_status rdx_codegen_program(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_kernel *k,
+                               const rdx_uop **out);
+
 /* Free a kernel (NULL is a no-op). */
 void rdx_codegen_kernel_free(rdx_codegen_kernel *k);
 

@@ -203,6 +203,43 @@ START_TEST(compile_time)
 }
 END_TEST
 
+/* PROGRAM(sink, LINEAR(INS...), BINARY): one INS per assembly line, the code object as bytes. */
+START_TEST(program_uop)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *sink = cgb_parse_file(ctx, "sum.uop");
+    rdx_codegen_kernel *k;
+    const rdx_uop *prog;
+    ck_assert_int_eq(rdx_codegen_compile(ctx, sink, NULL, &k), RDX_OK);
+    ck_assert_int_eq(rdx_codegen_program(ctx, sink, k, &prog), RDX_ERR_INVALID);
+    rdx_codegen_kernel_free(k);
+    rdx_codegen_options o;
+    memset(&o, 0, sizeof o);
+    o.keep_stages = 1u << RDX_CG_STAGE_ASM;
+    ck_assert_int_eq(rdx_codegen_compile(ctx, sink, &o, &k), RDX_OK);
+    ck_assert_msg(!rdx_codegen_program(ctx, sink, k, &prog), "%s", rdx_error_message());
+    ck_assert_int_eq(prog->op, RDX_OP_PROGRAM);
+    const rdx_uop *lin = prog->src[1], *bin = prog->src[2];
+    ck_assert_int_eq(lin->op, RDX_OP_LINEAR);
+    ck_assert_int_eq(bin->op, RDX_OP_BINARY);
+    ck_assert_uint_eq(bin->arg.len, k->code_object_size);
+    ck_assert_mem_eq(bin->arg.str, k->code_object, k->code_object_size);
+    ck_assert_str_eq(lin->src[0]->arg.str, "bb0:");
+    ck_assert_str_eq(lin->src[lin->nsrc - 1]->arg.str, "s_endpgm");
+    int loads = 0;
+    for (uint32_t i = 0; i < lin->nsrc; i++) {
+        ck_assert_int_eq(lin->src[i]->op, RDX_OP_INS);
+        ck_assert_int_eq(lin->src[i]->tag, (int32_t)i);
+        loads += !strncmp(lin->src[i]->arg.str, "global_load", 11);
+    }
+    ck_assert_int_eq(loads, 1);
+    ck_assert_int_eq(rdx_ir_verify(ctx, prog), RDX_OK);
+    rdx_codegen_kernel_free(k);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_tools(void)
 {
     TCase *tc = tcase_create("tools");
@@ -211,5 +248,6 @@ TCase *cgb_tcase_tools(void)
     tcase_add_test(tc, errors_name_the_problem);
     tcase_add_test(tc, cli_kernel);
     tcase_add_test(tc, compile_time);
+    tcase_add_test(tc, program_uop);
     return tc;
 }

@@ -315,6 +315,39 @@ START_TEST(recip_specials)
 }
 END_TEST
 
+/* A 20000-deep chain of ALU ops compiles (lowering does not recurse per node) and runs. */
+START_TEST(deep_chain)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *A = param(ctx, 0, RDX_INT32, 64), *O = param(ctx, 1, RDX_INT32, 64);
+    const rdx_uop *i = rdx_ir_range(ctx, rdx_ir_int(ctx, 64), 0, RDX_AXIS_GLOBAL);
+    const rdx_uop *v = load(ctx, A, i);
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32);
+    for (int k = 0; k < 20000; k++)
+        v = k % 2 ? rdx_ir_add(ctx, v, rdx_ir_const_int(ctx, i32, k % 7))
+                  : rdx_ir_alu2(ctx, RDX_OP_XOR, v, rdx_ir_const_int(ctx, i32, k % 5));
+    const rdx_uop *es[2] = { store(ctx, O, i, v), i };
+    const rdx_uop *e = rdx_ir_node(ctx, RDX_OP_END, es, 2, NULL);
+    const rdx_uop *sink = rdx_ir_sink(ctx, &e, 1);
+    ck_assert_msg(sink != NULL, "%s", rdx_error_message());
+    int32_t a[64], o[64];
+    for (int k = 0; k < 64; k++)
+        a[k] = k * 1000 - 7;
+    void *bufs[2] = { a, o };
+    size_t sizes[2] = { sizeof a, sizeof o };
+    ck_assert_msg(!cgb_run(ctx, sink, NULL, bufs, sizes, NULL, NULL, 0, NULL), "%s",
+                  rdx_error_message());
+    for (int k = 0; k < 64; k++) {
+        uint32_t x = (uint32_t)a[k];
+        for (int q = 0; q < 20000; q++)
+            x = q % 2 ? x + (uint32_t)(q % 7) : x ^ (uint32_t)(q % 5);
+        ck_assert_int_eq(o[k], (int32_t)x);
+    }
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_vector(void)
 {
     TCase *tc = tcase_create("vector");
@@ -324,5 +357,6 @@ TCase *cgb_tcase_vector(void)
     tcase_add_test(tc, vopd_pairs);
     tcase_add_test(tc, int64_to_float_rounding);
     tcase_add_test(tc, recip_specials);
+    tcase_add_test(tc, deep_chain);
     return tc;
 }
