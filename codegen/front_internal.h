@@ -63,6 +63,11 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
 /* Does u depend on node r (r reachable from u)?  memo-free DFS with a visited map. */
 int cg_depends(const rdx_uop *u, const rdx_uop *r);
 
+/* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
+int cg_tc_applicable(const rdx_uop *k);
+rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
+                       const rdx_uop **out);
+
 /*
  * Simplify a kernel's integer parts only (INDEX operands, LOAD/STORE gates,
  * range bounds) with ir-core's symbolic rules.  Value expressions are left

@@ -22,6 +22,11 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
     rdx_status st = rdx_cg_axes(kernel, ax, &na);
     if (st)
         return st;
+    /* float16/bfloat16 matmul tiles: tensor cores */
+    if (cg_tc_applicable(kernel)) {
+        push(opts, cap, n, RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP);
+        return RDX_OK;
+    }
     int g[3], ng = 0, red = -1;
     for (size_t i = 0; i < na; i++) {
         if (ax[i].type == RDX_AXIS_GLOBAL && ng < 3)

@@ -170,9 +170,7 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
         return RDX_OK;
     }
     if (o->op == RDX_OPTOP_TC)
-        return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "optimize: opt %zu TC: tensor cores are not implemented by the front end",
-                        pos);
+        return cg_apply_tc(ctx, k, o, pos, out);
     if (o->op >= RDX_OPTOP_COUNT || o->axis < 0 || (size_t)o->axis >= n)
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d of %zu", pos,
                         rdx_optop_name(o->op), o->axis, n);

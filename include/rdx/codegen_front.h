@@ -131,7 +131,10 @@ typedef enum rdx_optop {
  * by axis id (rdx_cg_axes).  SPLIT: amount = factor k, target = new sub-axis
  * type, top = 0 splits n into (n/k, k) with the new axis inner, 1 into
  * (k, n/k) with it outer.  PADTO: amount = multiple m.  SWAP: amount = other
- * axis.  NOLOCALS, TC: as the spec (TC is not implemented: RDX_ERR_UNSUPPORTED).
+ * axis.  NOLOCALS as the spec.  TC (axis = the REDUCE
+ * axis, 2): a kernel C[M,N] = sum_k A[m,k]*B[k,n] of float16/bfloat16 operands
+ * (M, N, K multiples of 16, K <= 1024) becomes one wave per 16x16 tile running
+ * WMMA over the K tiles; it must be the first opt.
  */
 typedef struct rdx_opt {
     rdx_optop op;
@@ -179,7 +182,8 @@ rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_o
 
 /*
  * Hand-coded heuristics (no search): for kernel (after rdx_cg_axis_types)
- * write up to cap opts: upcast of the innermost output axis by 4 for
+ * write up to cap opts: TC for float16/bfloat16 matmul tiles, a 256-wide
+ * GROUP_REDUCE for large reductions to few outputs, upcast of the innermost output axis by 4 for
  * elementwise kernels, unroll of reductions by 4, a workgroup of 32..256
  * work-items (a multiple of wave32) over the innermost global axes (2-D
  * 16x16 tiles for matmul-like kernels), padding to a multiple of 32 when

@@ -3,6 +3,7 @@
  * the reference interpreter; raw kernels and with the heuristics. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/codegen_front/cgf_test.h"
 
@@ -220,6 +221,74 @@ START_TEST(e2e_symbolic)
 }
 END_TEST
 
+START_TEST(e2e_tensor_cores)
+{
+    uint64_t seed = 37;
+    rdx_graph *g = cgf_graph();
+    rdx_opt tc[1] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 } };
+    static const rdx_scalar types[2] = { RDX_FLOAT16, RDX_BFLOAT16 };
+    for (int ti = 0; ti < 2; ti++) {
+        rdx_dtype h = rdx_dtype_of(types[ti]);
+        const rdx_tensor *A = cgf_random(g, h, 2, (int64_t[]){ 32, 48 }, &seed);
+        const rdx_tensor *B = cgf_random(g, h, 2, (int64_t[]){ 48, 64 }, &seed);
+        /* a half matmul, and a float32-accumulated one with a fused relu */
+        const rdx_tensor *roots[2] = {
+            rdx_tensor_matmul(g, A, B),
+            rdx_tensor_relu(
+                g, rdx_tensor_matmul(g, rdx_tensor_cast(g, A, F32), rdx_tensor_cast(g, B, F32))),
+        };
+        for (int r = 0; r < 2; r++) {
+            cgf_run run = { 0 };
+            run.mode = CGF_OPTS;
+            run.opts = tc;
+            run.nopts = 1;
+            run.on_emu = 1;
+            /* root 0: the interpreter accumulates 48 products sequentially in the half
+               dtype (partial sums near 16 have an ulp of 1/64 in float16, 1/8 in
+               bfloat16), WMMA in float32: compare loosely; root 1 accumulates in float32 */
+            run.tol = r ? 1e-3 : ti ? 0.6 : 0.1;
+            cgf_check(g, &roots[r], 1, &run);
+            if (getenv("CGF_DEBUG"))
+                fprintf(stderr, "e2e TC %s %d: %llu cycles\n", ti ? "bf16" : "f16", r,
+                        (unsigned long long)run.cycles);
+        }
+    }
+    /* TC refuses sizes that are not multiples of 16 */
+    const rdx_tensor *A = cgf_random(g, rdx_dtype_of(RDX_FLOAT16), 2, (int64_t[]){ 20, 16 }, &seed);
+    const rdx_tensor *B = cgf_random(g, rdx_dtype_of(RDX_FLOAT16), 2, (int64_t[]){ 16, 16 }, &seed);
+    const rdx_tensor *t = rdx_tensor_matmul(g, A, B);
+    rdx_schedule *s;
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &t, 1, &s), RDX_OK);
+    const rdx_uop *o;
+    ck_assert_int_eq(rdx_cg_optimize(rdx_graph_ir(g), s->kernels[0].sink, tc, 1, &o),
+                     RDX_ERR_UNSUPPORTED);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "not a multiple of 16"));
+    /* the heuristics pick TC for a half matmul */
+    {
+        const rdx_tensor *H =
+            cgf_random(g, rdx_dtype_of(RDX_FLOAT16), 2, (int64_t[]){ 16, 32 }, &seed);
+        const rdx_tensor *hm = rdx_tensor_matmul(g, H, rdx_tensor_transpose(g, H, 0, 1));
+        rdx_schedule *s2;
+        ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &hm, 1, &s2), RDX_OK);
+        const rdx_uop *k2;
+        rdx_opt h[16];
+        size_t nh;
+        ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s2->kernels[0].sink, &k2), RDX_OK);
+        ck_assert_int_eq(rdx_cg_heuristic(k2, h, 16, &nh), RDX_OK);
+        ck_assert_uint_eq(nh, 1);
+        ck_assert_int_eq(h[0].op, RDX_OPTOP_TC);
+        rdx_schedule_free(s2);
+        cgf_run hr = { 0 };
+        hr.mode = CGF_HEURISTIC;
+        hr.on_emu = 1;
+        hr.tol = 0.1;
+        cgf_check(g, &hm, 1, &hr);
+    }
+    rdx_schedule_free(s);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_e2e(void)
 {
     TCase *tc = tcase_create("e2e");
@@ -231,5 +300,6 @@ TCase *cgf_tcase_e2e(void)
     tcase_add_test(tc, e2e_group_reduce);
     tcase_add_test(tc, e2e_beam);
     tcase_add_test(tc, e2e_symbolic);
+    tcase_add_test(tc, e2e_tensor_cores);
     return tc;
 }

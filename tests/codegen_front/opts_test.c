@@ -186,7 +186,7 @@ START_TEST(opts_errors)
     expect_opt_error(g, k, (rdx_opt)SWAP(0, 1), RDX_ERR_INVALID, "differ in kind");
     expect_opt_error(g, k, (rdx_opt)PADTO(0, 0), RDX_ERR_INVALID, "multiple 0");
     rdx_opt tc = { RDX_OPTOP_TC, 1, 0, RDX_AXIS_WARP, 0 };
-    expect_opt_error(g, k, tc, RDX_ERR_UNSUPPORTED, "tensor cores");
+    expect_opt_error(g, k, tc, RDX_ERR_UNSUPPORTED, "TC: needs a kernel with two GLOBAL axes");
     rdx_opt two[2] = { NOLOCALS, SPLIT(0, 2, LOCAL) };
     const rdx_uop *out;
     ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, two, 2, &out), RDX_ERR_INVALID);
