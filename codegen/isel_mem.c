@@ -152,7 +152,9 @@ static int address(isel *I, const rdx_uop *ix, addr *a)
     const rdx_uop *x = lin;
     if (rdx_uop_const_int(lin, &c))
         x = NULL;
-    else if (lin->op == RDX_OP_ADD && rdx_uop_const_int(lin->src[1], &c))
+    else if (lin->op == RDX_OP_ADD && rdx_uop_const_int(lin->src[1], &c) && lin->src[0]->vmin >= 0)
+        /* The rest becomes an unsigned 32-bit offset: fold only when it cannot
+         * be negative (FLIP gives e.g. 98 - 7r + j, whose rest 91 - 7r + j may be). */
         x = lin->src[0];
     else
         c = 0;
