@@ -242,6 +242,17 @@ def candidates(fam):
             vf = fmap(ve)
             dvals = defaults(ve, used_fields(ins, ve) | {"vsrc0", "row_mask", "bank_mask"})
             dvals["vsrc0"] = 7
+            # promoted ops whose src2 is a scalar carry/mask (v_cndmask_b32, v_*_co_ci_u32)
+            # reject a VGPR src2: a few candidates with s8 / vcc_lo there
+            for s2 in ((8, 106) if dvals.get("src2") else ()):
+                y = dict(dvals, src2=s2)
+                if kind == "DPP16":
+                    y.update(dpp=0x111, src0_neg=1, src1_abs=1, neg=1, abs=2)
+                else:
+                    y["src0"] = 233
+                    for i in range(8):
+                        y["lane_sel_%d" % i] = 7 - i
+                out.append((encode(dict(ve, _lit=True), y, opf), names))
             if kind == "DPP16":
                 dvals["src0"] = 250
                 for ctrl in (0x1B, 0xE4, 0x111, 0x101, 0x121, 0x141, 0x140, 0x150, 0x15F,
