@@ -565,7 +565,11 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
         const char *name;
     } pairs[] = { { RDX_ISA_ROLE_SRC0, RDX_ISA_ROLE_SRCY0, "src0" },
                   { RDX_ISA_ROLE_SRC1, RDX_ISA_ROLE_VSRCY1, "src1" } };
-    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+    /* RDNA4 exception (llvm-mc 19 for gfx12): when both halves are v_dual_mov_b32,
+     * Y's src0 is read through another port, so the src0 banks may coincide */
+    bool movmov = e->t->family == RDX_ISA_FAMILY_RDNA4 && in->op == RDX_ISA_OP_V_DUAL_MOV_B32 &&
+                  in->op_y == RDX_ISA_OP_V_DUAL_MOV_B32;
+    for (size_t p = movmov ? 1 : 0; p < sizeof pairs / sizeof pairs[0]; p++) {
         const rdx_isa_opnd *ox = NULL, *oy = NULL;
         for (unsigned i = 0; i < nx; i++)
             if (isa_slot_info[rx->first + i].role == pairs[p].x)

@@ -13,18 +13,19 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "Usage: rdx dis [options] IN\n"
-               "\n"
-               "Disassemble an HSA code object or, with --raw, a file of bare instruction\n"
-               "bytes.  Instructions are printed as llvm-mc/llvm-objdump print them; a code\n"
-               "object becomes a listing rdx as accepts again (kernel labels, each\n"
-               "descriptor as an .amdhsa_kernel block, the metadata as .amdgpu_metadata).\n"
-               "\n"
-               "Options:\n"
-               "      --raw           IN holds raw instruction bytes (needs --arch)\n"
-               "      --arch GFX      gfx1100 or gfx1201\n"
-               "      --no-addr       do not print the offset and encoding comments\n"
-               "  -h, --help          this help\n");
+    fprintf(f,
+            "Usage: rdx dis [options] IN\n"
+            "\n"
+            "Disassemble an HSA code object or, with --raw, a file of bare instruction\n"
+            "bytes.  Instructions are printed as llvm-mc/llvm-objdump print them; a code\n"
+            "object becomes a listing rdx as accepts again (kernel labels, each\n"
+            "descriptor as an .amdhsa_kernel block, the metadata as .amdgpu_metadata).\n"
+            "\n"
+            "Options:\n"
+            "      --raw           IN holds raw instruction bytes (needs --arch)\n"
+            "      --arch GFX      gfx1100, gfx1201, ... (the targets of isa/targets/targets.txt)\n"
+            "      --no-addr       do not print the offset and encoding comments\n"
+            "  -h, --help          this help\n");
 }
 
 int rdx_cmd_dis(int argc, char **argv)
@@ -58,7 +59,7 @@ int rdx_cmd_dis(int argc, char **argv)
     if (optind + 1 != argc)
         return rdx_cli_usage_error("dis", "expected one input file");
     if (raw && !arch)
-        return rdx_cli_usage_error("dis", "--raw needs --arch gfx1100|gfx1201");
+        return rdx_cli_usage_error("dis", "--raw needs --arch GFX (e.g. gfx1100)");
     const rdx_isa_target *t = NULL;
     if (arch && !(t = rdx_isa_target_find(arch)))
         return rdx_cli_usage_error("dis", "unknown target '%s'", arch);

@@ -26,7 +26,8 @@ extern "C" {
 /* Options of rdx_asm_assemble.  Zero-initialise, then set what you need. */
 typedef struct rdx_asm_options {
     const char *filename; /* used in diagnostics; NULL means "<input>" */
-    const char *arch;     /* "gfx1100", "gfx1201"; NULL: taken from .amdgcn_target, else gfx1100 */
+    const char *arch;     /* a target of rdx_isa_target_*: "gfx1100", "gfx1201", ...; NULL: taken
+                             from .amdgcn_target, else gfx1100 */
 } rdx_asm_options;
 
 /* One diagnostic. */

@@ -2,6 +2,7 @@
  * isa/asm/asm.c — rdx_asm_assemble: the line loop (labels, directives,
  * instructions), fixups once every label is known, and the result.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,16 +272,12 @@ rdx_status rdx_asm_assemble(const char *src, size_t len, const rdx_asm_options *
     rdx_asm_state st;
     memset(&st, 0, sizeof st);
     st.file = opts && opts->filename ? opts->filename : "<input>";
-    st.gfx = 1100;
+    st.target = rdx_asm_target_find("gfx1100", 7, &st.gfx);
+    assert(st.target);
     if (opts && opts->arch) {
-        if (!strcmp(opts->arch, "gfx1100"))
-            st.gfx = 1100;
-        else if (!strcmp(opts->arch, "gfx1201"))
-            st.gfx = 1201;
-        else
-            return rdx_fail(RDX_ERR_INVALID,
-                            "rdx_asm_assemble: unknown target '%s' (expected gfx1100 or gfx1201)",
-                            opts->arch);
+        if (!(st.target = rdx_asm_target_find(opts->arch, strlen(opts->arch), &st.gfx)))
+            return rdx_fail(RDX_ERR_INVALID, "rdx_asm_assemble: unknown target '%s' (expected %s)",
+                            opts->arch, rdx_asm_target_list());
         st.gfx_from_option = true;
     }
     /* Block comments are blanked in a copy; without any, the input is used as is. */

@@ -308,19 +308,19 @@ static void do_target(rdx_asm_state *st, rdx_lexer *lx)
     const char prefix[] = "amdgcn-amd-amdhsa--";
     size_t pl = sizeof prefix - 1;
     unsigned col = t->col;
+    const char *p = NULL;
+    size_t plen = 0;
     unsigned gfx = 0;
+    const rdx_isa_target *target = NULL;
     if (t->len > pl && !memcmp(t->text, prefix, pl)) {
-        const char *p = t->text + pl, *e = t->text + t->len;
-        const char *q = p;
+        p = t->text + pl;
+        const char *e = t->text + t->len, *q = p;
         while (q < e && *q != ':')
             q++;
-        if ((size_t)(q - p) == 7 && !memcmp(p, "gfx1100", 7))
-            gfx = 1100;
-        else if ((size_t)(q - p) == 7 && !memcmp(p, "gfx1201", 7))
-            gfx = 1201;
-        else {
-            rdx_asm_error(st, col, "unsupported target '%.*s' (rdx knows gfx1100 and gfx1201)",
-                          (int)(q - p), p);
+        plen = (size_t)(q - p);
+        if (!(target = rdx_asm_target_find(p, plen, &gfx))) {
+            rdx_asm_error(st, col, "unsupported target '%.*s' (rdx knows %s)", (int)plen, p,
+                          rdx_asm_target_list());
             return;
         }
     } else {
@@ -338,6 +338,7 @@ static void do_target(rdx_asm_state *st, rdx_lexer *lx)
         return;
     }
     st->gfx = gfx;
+    st->target = target;
 }
 
 /* .type NAME, @function|@object|STT_FUNC|STT_OBJECT|... */

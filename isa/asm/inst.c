@@ -1401,7 +1401,7 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
 
 static const rdx_isa_target *state_target(rdx_asm_state *st)
 {
-    return rdx_isa_target_find(st->gfx >= 1200 ? "gfx1201" : "gfx1100");
+    return st->target;
 }
 
 typedef struct alias {

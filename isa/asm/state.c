@@ -1,6 +1,8 @@
 /* isa/asm/state.c — diagnostics, symbols, sections and fixups of the assembler. */
 #include "isa/asm/state.h"
 
+#include <assert.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,4 +186,41 @@ void rdx_asm_add_fixup(rdx_asm_state *st, const rdx_asm_fixup *f)
 bool rdx_asm_grow(rdx_asm_state *st, void **ptr, size_t *cap, size_t n, size_t elem)
 {
     return grow(st, ptr, cap, n, elem);
+}
+
+const rdx_isa_target *rdx_asm_target_find(const char *name, size_t len, unsigned *gfx)
+{
+    for (size_t i = 0; i < rdx_isa_target_count(); i++) {
+        const rdx_isa_target *t = rdx_isa_target_at(i);
+        if (strlen(t->name) != len || memcmp(t->name, name, len))
+            continue;
+        /* the table's names are gfx<digits> (RDNA3/RDNA4): their number orders the generations */
+        char *end;
+        unsigned long n = strtoul(t->name + 3, &end, 10);
+        assert(*end == '\0' && n >= 1100);
+        *gfx = (unsigned)n;
+        return t;
+    }
+    return NULL;
+}
+
+static char target_list[256];
+
+static void build_target_list(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rdx_isa_target_count(); i++) {
+        int k = snprintf(target_list + n, sizeof target_list - n, "%s%s", i ? ", " : "",
+                         rdx_isa_target_at(i)->name);
+        if (k < 0 || (size_t)k >= sizeof target_list - n)
+            break;
+        n += (size_t)k;
+    }
+}
+
+const char *rdx_asm_target_list(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_target_list);
+    return target_list;
 }

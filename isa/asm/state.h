@@ -62,11 +62,12 @@ typedef struct rdx_asm_state {
     const char *src; /* the input, or src_copy when it had block comments */
     char *src_copy;  /* comment-blanked copy (owned), or NULL */
     const char *end;
-    unsigned line;          /* current 1-based line */
-    const char *line_start; /* its first character */
-    unsigned gfx;           /* 1100 or 1201 */
-    bool gfx_from_option;   /* set by the caller: .amdgcn_target must agree */
-    bool gfx_fixed;         /* an instruction was assembled: the target can no longer change */
+    unsigned line;                /* current 1-based line */
+    const char *line_start;       /* its first character */
+    unsigned gfx;                 /* the target's number: 1100 for gfx1100, 1201 for gfx1201 */
+    const rdx_isa_target *target; /* the target (isa-core's table), matching gfx */
+    bool gfx_from_option;         /* set by the caller: .amdgcn_target must agree */
+    bool gfx_fixed; /* an instruction was assembled: the target can no longer change */
 
     /* Inside `.amdhsa_kernel NAME` (kd_open) until `.end_amdhsa_kernel`. */
     bool kd_open;
@@ -145,6 +146,11 @@ bool rdx_asm_grow(rdx_asm_state *st, void **ptr, size_t *cap, size_t n, size_t e
 void rdx_asm_set_symbol(rdx_asm_state *st, rdx_lexer *lx, const rdx_tok *name);
 /* Handle a directive line; lx's current token is the directive name. */
 void rdx_asm_directive(rdx_asm_state *st, rdx_lexer *lx);
+/* The target named name[0..len) ("gfx1102") in isa-core's target table, with its
+ * number in *gfx (1102); NULL (nothing set) for a name the table lacks. */
+const rdx_isa_target *rdx_asm_target_find(const char *name, size_t len, unsigned *gfx);
+/* "gfx1100, gfx1101, ..." — the targets rdx knows, for error messages. */
+const char *rdx_asm_target_list(void);
 /* Handle a line inside an .amdhsa_kernel block (current token: first of the line). */
 void rdx_asm_kd_line(rdx_asm_state *st, rdx_lexer *lx);
 /* Start a kernel block named `name`; returns false after an error. */

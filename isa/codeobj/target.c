@@ -1,32 +1,52 @@
 /*
- * isa/codeobj/target.c — the GPU targets rdx knows: name, EF_AMDGPU_MACH
- * value (from LLVM's ELF.h / AMDGPUUsage "AMDGPU EF_AMDGPU_MACH Values"),
- * generation.  The one place target names map to e_flags.
+ * isa/codeobj/target.c — the code-object view of the GPU targets.  The one
+ * target table is isa-core's (isa/targets/targets.txt, generated into
+ * rdx_isa_target_*: name, family, EF_AMDGPU_MACH value); every row here is
+ * derived from it, so adding a target there adds it here.
  */
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdx/codeobj.h>
+#include <rdx/isa.h>
 
-/* X(name, mach, major, minor, stepping, xnack, sramecc) */
-#define RDX_CODEOBJ_TARGETS(X)                  \
-    X("gfx1100", 0x041, 11, 0, 0, false, false) \
-    X("gfx1101", 0x046, 11, 0, 1, false, false) \
-    X("gfx1102", 0x047, 11, 0, 2, false, false) \
-    X("gfx1103", 0x044, 11, 0, 3, false, false) \
-    X("gfx1150", 0x043, 11, 5, 0, false, false) \
-    X("gfx1151", 0x04a, 11, 5, 1, false, false) \
-    X("gfx1152", 0x055, 11, 5, 2, false, false) \
-    X("gfx1200", 0x048, 12, 0, 0, false, false) \
-    X("gfx1201", 0x04e, 12, 0, 1, false, false)
+#include "isa/gen/isa_tables.h" /* ISA_NTARGETS: the size of isa-core's target table */
 
-static const rdx_codeobj_target targets[] = {
-#define X(name, mach, major, minor, stepping, xnack, sramecc) \
-    { name, mach, major, minor, stepping, xnack, sramecc },
-    RDX_CODEOBJ_TARGETS(X)
-#undef X
-};
+static rdx_codeobj_target targets[ISA_NTARGETS];
+static size_t num_targets;
+static pthread_once_t targets_once = PTHREAD_ONCE_INIT;
 
-enum { NUM_TARGETS = sizeof targets / sizeof targets[0] };
+/* gfx<major><minor><stepping>: the last two characters are hex digits (LLVM's naming). */
+static unsigned hexdig(char c)
+{
+    return c >= '0' && c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
+}
+
+static void build_targets(void)
+{
+    for (size_t i = 0; i < rdx_isa_target_count() && i < ISA_NTARGETS; i++) {
+        const rdx_isa_target *t = rdx_isa_target_at(i);
+        size_t n = strlen(t->name);
+        assert(n >= 6 && !strncmp(t->name, "gfx", 3));
+        rdx_codeobj_target *c = &targets[num_targets++];
+        c->name = t->name;
+        c->mach = t->elf_mach;
+        c->major = (unsigned)strtoul(t->name + 3, NULL, 10) / 100;
+        c->minor = hexdig(t->name[n - 2]);
+        c->stepping = hexdig(t->name[n - 1]);
+        assert(c->major == (t->family == RDX_ISA_FAMILY_RDNA3 ? 11u : 12u));
+        /* AMDGPUUsage's processor table: no RDNA3 or RDNA4 target supports XNACK or SRAMECC */
+        c->xnack_supported = false;
+        c->sramecc_supported = false;
+    }
+}
+
+static void init(void)
+{
+    pthread_once(&targets_once, build_targets);
+}
 
 /* EF_AMDGPU_FEATURE_*_V4 "unsupported" encodings are 0; no gfx11/12 target has the features. */
 #define EF_AMDGPU_MACH_MASK 0x0ffu
@@ -38,7 +58,8 @@ const rdx_codeobj_target *rdx_codeobj_target_find(const char *name)
         return NULL;
     if (!strncmp(name, prefix, sizeof prefix - 1))
         name += sizeof prefix - 1;
-    for (size_t i = 0; i < NUM_TARGETS; i++)
+    init();
+    for (size_t i = 0; i < num_targets; i++)
         if (!strcmp(targets[i].name, name))
             return &targets[i];
     return NULL;
@@ -46,7 +67,8 @@ const rdx_codeobj_target *rdx_codeobj_target_find(const char *name)
 
 const rdx_codeobj_target *rdx_codeobj_target_by_mach(uint32_t mach)
 {
-    for (size_t i = 0; i < NUM_TARGETS; i++)
+    init();
+    for (size_t i = 0; i < num_targets; i++)
         if (targets[i].mach == (mach & EF_AMDGPU_MACH_MASK))
             return &targets[i];
     return NULL;
@@ -60,12 +82,14 @@ uint32_t rdx_codeobj_target_mach(const char *name)
 
 size_t rdx_codeobj_target_count(void)
 {
-    return NUM_TARGETS;
+    init();
+    return num_targets;
 }
 
 const rdx_codeobj_target *rdx_codeobj_target_at(size_t i)
 {
-    return i < NUM_TARGETS ? &targets[i] : NULL;
+    init();
+    return i < num_targets ? &targets[i] : NULL;
 }
 
 uint32_t rdx_codeobj_target_eflags(const rdx_codeobj_target *t)

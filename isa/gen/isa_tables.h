@@ -109,7 +109,7 @@ enum isa_fld {
     FLD_COUNT
 };
 
-#define ISA_NTARGETS 2
+#define ISA_NTARGETS 9
 #define ISA_NFAMILIES 2
 /* clang-format on */
 

@@ -12,5 +12,6 @@ void asm_add_dis_tests(Suite *s);
 void asm_add_clang_s_tests(Suite *s);
 void asm_add_alias_tests(Suite *s);
 void asm_add_kd_tests(Suite *s);
+void asm_add_line_tests(Suite *s);
 
 #endif

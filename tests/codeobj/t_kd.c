@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/isa.h>
+
 #include "tests/codeobj/co_test.h"
 
 /* Directives LLVM 19 does not accept, with the reason. */
@@ -266,6 +268,23 @@ START_TEST(targets_match_llvm)
         ck_assert_str_eq(name, t->name);
     }
     ck_assert_ptr_null(rdx_codeobj_target_at(rdx_codeobj_target_count()));
+    /* derived from isa-core's table, row for row (one source of truth) */
+    ck_assert_uint_eq(rdx_codeobj_target_count(), rdx_isa_target_count());
+    for (size_t i = 0; i < rdx_isa_target_count(); i++) {
+        ck_assert_str_eq(rdx_codeobj_target_at(i)->name, rdx_isa_target_at(i)->name);
+        ck_assert_uint_eq(rdx_codeobj_target_at(i)->mach, rdx_isa_target_at(i)->elf_mach);
+    }
+    const rdx_codeobj_target *t = rdx_codeobj_target_find("gfx1151");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(t->major, 11);
+    ck_assert_uint_eq(t->minor, 5);
+    ck_assert_uint_eq(t->stepping, 1);
+    ck_assert(!t->xnack_supported && !t->sramecc_supported);
+    t = rdx_codeobj_target_find("amdgcn-amd-amdhsa--gfx1200");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(t->major, 12);
+    ck_assert_uint_eq(t->minor, 0);
+    ck_assert_uint_eq(t->stepping, 0);
 }
 END_TEST
 

@@ -213,8 +213,17 @@ typedef struct wcfg {
 } wcfg;
 
 static const wcfg wcfgs[] = {
-    { "gfx1100", 11, 5, 0x41 }, { "gfx1201", 12, 5, 0x4e }, { "gfx1100", 11, 4, 0x41 },
-    { "gfx1102", 11, 5, 0x47 }, { "gfx1150", 11, 5, 0x43 }, { "gfx1200", 12, 5, 0x48 },
+    { "gfx1100", 11, 5, 0x41 },
+    { "gfx1201", 12, 5, 0x4e },
+    { "gfx1100", 11, 4, 0x41 },
+    { "gfx1102", 11, 5, 0x47 },
+    { "gfx1150", 11, 5, 0x43 },
+    { "gfx1200", 12, 5, 0x48 },
+    /* every other target of isa/targets/targets.txt: its mach as llvm-readelf names it */
+    { "gfx1101", 11, 5, 0x46 },
+    { "gfx1103", 11, 5, 0x44 },
+    { "gfx1151", 11, 5, 0x4a },
+    { "gfx1152", 11, 5, 0x55 },
 };
 
 START_TEST(write_accepted_by_llvm)

@@ -131,3 +131,17 @@ v_cmp_eq_i16 vcc_lo, -47, v1
 v_add_f32_e64 v0, v1, neg(2.0)
 v_add_f32_e64 v0, |v1|, neg(0x12345678)
 v_fma_f32 v0, neg(|v1|), v2, neg(1)
+// promoted VOP1/VOP2 ops in the e64 DPP16 / DPP8 forms
+v_add_f32_e64_dpp v0, v1, v2 row_shl:1
+v_add_f32_e64_dpp v0, -v1, |v2| row_shl:1 row_mask:0xf bank_mask:0xf
+v_add_f32_e64_dpp v0, v1, v2 clamp row_shl:1
+v_add_f32_e64_dpp v0, v1, v2 dpp8:[7,6,5,4,3,2,1,0]
+v_mov_b32_e64_dpp v0, v1 quad_perm:[3,2,1,0]
+v_mov_b32_e64_dpp v0, v1 dpp8:[7,6,5,4,3,2,1,0]
+v_cmp_eq_f32_e64_dpp s0, v1, v2 row_shl:1
+v_add_co_ci_u32_e64_dpp v0, s2, v1, v2, s4 row_shl:1
+v_add_co_ci_u32_e64_dpp v0, vcc_lo, v1, v2, vcc_lo dpp8:[7,6,5,4,3,2,1,0]
+v_sub_co_ci_u32_e64_dpp v0, s2, v1, v2, s4 row_shl:1
+v_subrev_co_ci_u32_e64_dpp v0, s2, v1, v2, s4 row_shl:1
+v_cndmask_b32_e64_dpp v0, v1, v2, s4 row_shl:1
+v_cndmask_b32_e64_dpp v0, -v1, |v2|, s4 dpp8:[7,6,5,4,3,2,1,0]

@@ -31,3 +31,17 @@ s_endpgm
 tbuffer_load_format_xyzw v[0:3], v4, s[0:3], null format:[BUF_FMT_32_32_32_32_FLOAT] offen
 global_load_dword v1, v[2:3], off
 s_add_u32 s0, s1, s2
+// promoted VOP1/VOP2 ops in the e64 DPP16 / DPP8 forms
+v_add_f32_e64_dpp v0, v1, v2 row_shl:1
+v_add_f32_e64_dpp v0, -v1, |v2| row_shl:1 row_mask:0xf bank_mask:0xf
+v_add_f32_e64_dpp v0, v1, v2 clamp row_shl:1
+v_add_f32_e64_dpp v0, v1, v2 dpp8:[7,6,5,4,3,2,1,0]
+v_mov_b32_e64_dpp v0, v1 quad_perm:[3,2,1,0]
+v_mov_b32_e64_dpp v0, v1 dpp8:[7,6,5,4,3,2,1,0]
+v_cmp_eq_f32_e64_dpp s0, v1, v2 row_shl:1
+v_add_co_ci_u32_e64_dpp v0, s2, v1, v2, s4 row_shl:1
+v_add_co_ci_u32_e64_dpp v0, vcc_lo, v1, v2, vcc_lo dpp8:[7,6,5,4,3,2,1,0]
+v_sub_co_ci_u32_e64_dpp v0, s2, v1, v2, s4 row_shl:1
+v_subrev_co_ci_u32_e64_dpp v0, s2, v1, v2, s4 row_shl:1
+v_cndmask_b32_e64_dpp v0, v1, v2, s4 row_shl:1
+v_cndmask_b32_e64_dpp v0, -v1, |v2|, s4 dpp8:[7,6,5,4,3,2,1,0]
