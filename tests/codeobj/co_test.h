@@ -19,6 +19,10 @@
 
 /* Run an LLVM tool ("llvm-readelf", ...) with arguments (NULL-terminated);
  * ck_assert that it exits 0; returns its malloc'd stdout. */
+/* The LLVM release whose clang and tools the oracle helpers run (19 unless a
+ * test sets it; each Check test runs in its own process). */
+extern int co_llvm_major;
+
 char *co_llvm(const char *tool, ...);
 
 /* Compile CO_KERNELS_CL for `mcpu` with extra clang flags (space-separated,

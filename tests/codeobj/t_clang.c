@@ -1,5 +1,5 @@
 /*
- * tests/codeobj/t_clang.c — rdx's reader on clang-19's code objects.
+ * tests/codeobj/t_clang.c — rdx's reader on clang-19's and clang-22's code objects.
  *
  * The OpenCL kernels of tests/data/codeobj/kernels.cl are compiled at test
  * time for gfx1100 and gfx1201 (shared objects linked by ld.lld and
@@ -40,6 +40,15 @@ static const config configs[] = {
     { "gfx1201", "-mcode-object-version=6", 12, 6, true, 2 },
 };
 enum { NUM_CONFIGS = sizeof configs / sizeof configs[0] };
+
+/* clang 22 (code object v6 by default), checked against LLVM 22's own tools. */
+static const config configs22[] = {
+    { "gfx1100", "", 11, 6, true, 2 },
+    { "gfx1201", "", 12, 6, true, 2 },
+    { "gfx1100", "-mwavefrontsize64", 11, 6, false, 2 },
+    { "gfx1100", "-mcode-object-version=5", 11, 5, true, 2 },
+};
+enum { NUM_CONFIGS22 = sizeof configs22 / sizeof configs22[0] };
 
 /* Value of `path` in the flattened oracle, or NULL. */
 static const char *oracle_get(const co_lines *l, const char *path)
@@ -211,9 +220,11 @@ static void check_config(const config *c, bool reloc)
 
     /* Header. */
     char *hdr = co_llvm("llvm-readelf", "-h", path, (char *)NULL);
-    char flags[64];
+    char flags[64], flags_lc[64]; /* LLVM 19 prints the hex digits upper-case, 22 lower-case */
     snprintf(flags, sizeof flags, "0x%" PRIX32 ", %s", co->e_flags, co->target->name);
-    ck_assert_msg(strstr(hdr, flags), "%s: llvm-readelf -h lacks 'Flags: %s'", what, flags);
+    snprintf(flags_lc, sizeof flags_lc, "0x%" PRIx32 ", %s", co->e_flags, co->target->name);
+    ck_assert_msg(strstr(hdr, flags) || strstr(hdr, flags_lc),
+                  "%s: llvm-readelf -h lacks 'Flags: %s'", what, flags);
     ck_assert_str_eq(co->target->name, c->mcpu);
     char abi[64];
     snprintf(abi, sizeof abi, "ABI Version:                       %u", co->abi_version);
@@ -361,11 +372,27 @@ START_TEST(clang_relocatable_objects)
 }
 END_TEST
 
+START_TEST(clang22_shared_objects)
+{
+    co_llvm_major = 22;
+    check_config(&configs22[_i], false);
+}
+END_TEST
+
+START_TEST(clang22_relocatable_objects)
+{
+    co_llvm_major = 22;
+    check_config(&configs22[_i], true);
+}
+END_TEST
+
 TCase *co_tcase_clang(void)
 {
     TCase *tc = tcase_create("clang");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, clang_shared_objects, 0, NUM_CONFIGS);
     tcase_add_loop_test(tc, clang_relocatable_objects, 0, 2);
+    tcase_add_loop_test(tc, clang22_shared_objects, 0, NUM_CONFIGS22);
+    tcase_add_loop_test(tc, clang22_relocatable_objects, 0, 2);
     return tc;
 }

@@ -183,6 +183,13 @@ const char *rdx_test_llvm_tool(const char *name)
     return NULL;
 }
 
+const char *rdx_test_llvm_tool_version(const char *name, int major)
+{
+    static _Thread_local char path[4096];
+    snprintf(path, sizeof path, "/usr/lib/llvm-%d/bin/%s", major, name);
+    return access(path, X_OK) == 0 ? path : NULL;
+}
+
 static char tmp_root[256];
 static pid_t tmp_owner;
 

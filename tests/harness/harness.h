@@ -46,6 +46,13 @@ const char *rdx_test_cc(void);
 const char *rdx_test_llvm_tool(const char *name);
 
 /*
+ * Path of LLVM `major`'s tool `name` (/usr/lib/llvm-<major>/bin/<name>), or
+ * NULL when that version is not installed.  For tests that check rdx against
+ * more than one LLVM release (scripts/setup installs 19 and 22).
+ */
+const char *rdx_test_llvm_tool_version(const char *name, int major);
+
+/*
  * A path "<tmpdir>/<name>" inside a private temporary directory created on
  * first use and removed, with everything in it, when the creating process
  * exits.  Returns a malloc'd string.
