@@ -1,11 +1,22 @@
 /* tools/cmd_realize.c — `rdx realize`: compile a tensor-level UOp file and run
- * the whole schedule on the emulated GPU; --check compares every output with
- * the reference interpreter. */
+ * the whole schedule through the runtime (rdx/runtime.h) on the default device
+ * (emulated unless a real card is present, or --device); --check compares
+ * every output with the reference interpreter. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* rdx/runtime.h and rdx/ir.h both declare the public names rdx_arg (kernel
+ * argument / node argument) and rdx_device (runtime device / IR device name);
+ * the runtime's are renamed for this file, which needs both headers.  (Names
+ * only: the functions link by their own names.) */
+#define rdx_arg    rdx_rt_arg
+#define rdx_device rdx_rt_device
+#include <rdx/runtime.h>
+#undef rdx_arg
+#undef rdx_device
 
 #include <rdx/codegen.h>
 #include <rdx/codegen_front.h>
@@ -13,7 +24,6 @@
 #include <rdx/ir.h>
 
 #include "tools/cli.h"
-#include "tools/emu_launch.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -22,19 +32,23 @@ static void usage(FILE *out)
     fprintf(out,
             "Usage: rdx realize [options] FILE.uop\n"
             "Compile the outputs of a tensor-level UOp graph (docs/codegen-frontend.md) and run\n"
-            "every kernel of the schedule on the emulated gfx1100.\n"
+            "every kernel of the schedule through the runtime on the default device (RDX_DEVICE,\n"
+            "else a real card on /dev/kfd, else the emulated gfx1100).\n"
             "Options:\n"
             "  -i, --input SLOT=FILE  raw bytes for the BUFFER/PARAM with that slot; unbound\n"
             "                         inputs get pseudo-random values (see --seed)\n"
             "  -v, --var NAME=VALUE   bind a DEFINE_VAR\n"
             "      --seed N           seed of the pseudo-random inputs (default 1)\n"
             "      --raw              no OptOps\n"
+            "      --device KIND      emu (the emulated gfx1100), kfd (a real card) or auto\n"
+            "                         (default: RDX_DEVICE, else a card, else the emulator)\n"
             "      --check            compare every output with the reference interpreter\n"
             "                         (integers exactly, floats within a relative 1e-3;\n"
             "                         exit 1 on a mismatch)\n"
             "  -p, --print            print the outputs' values\n"
             "  -h, --help             show this help\n"
-            "Prints one line per kernel: name, estimated cycles, wave-instructions.\n");
+            "Prints one line per kernel: name and the GPU time of its dispatch (from the\n"
+            "dispatch's GPU timestamps; on the emulator this is emulation time).\n");
 }
 
 static uint64_t mix(uint64_t *s)
@@ -111,14 +125,102 @@ static int64_t size_of(const rdx_uop *e, const rdx_schedule *s, const int64_t *v
     return rdx_ir_eval(e, s->vars, vv, s->nvars, &r) ? -1 : r.i;
 }
 
+/* Longest wait for one dispatch (a hung wave on the emulator fails sooner, by its budget). */
+#define REALIZE_WAIT_MS 600000u
+
+/*
+ * Compile kernel-form `sink` and run it once on queue q: PARAM slot p uses
+ * bufs[p] (p < nbufs), DEFINE_VARs take varvals[j] of vars[j].  The code
+ * object the back end produces is loaded as it is; the grid is the one
+ * rdx_codegen_launch reports, in work-items.  *ns: the dispatch's GPU time.
+ */
+static rdx_status run_kernel(rdx_rt_device *dev, rdx_queue *q, rdx_ir_ctx *ctx, const rdx_uop *sink,
+                             const char *name, rdx_buffer *const *bufs, size_t nbufs,
+                             const rdx_uop *const *vars, const int64_t *varvals, size_t nvars,
+                             uint64_t *ns)
+{
+    rdx_codegen_options co;
+    memset(&co, 0, sizeof co);
+    co.name = name;
+    rdx_codegen_kernel *k = NULL;
+    rdx_program *prog = NULL;
+    const rdx_kernel *kern = NULL;
+    rdx_status st = rdx_codegen_compile(ctx, sink, &co, &k);
+    if (st)
+        return st;
+    rdx_rt_arg *args = calloc(k->nargs + 1, sizeof *args);
+    int64_t *kv = calloc(k->nargs + 1, sizeof *kv);
+    size_t nkv = 0;
+    if (!args || !kv)
+        st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    for (size_t a = 0; a < k->nargs && !st; a++) {
+        const rdx_codegen_arg *ar = &k->args[a];
+        if (ar->kind == RDX_CG_ARG_BUFFER) {
+            if (ar->slot < 0 || (size_t)ar->slot >= nbufs)
+                st = rdx_fail(RDX_ERR_INVALID, "realize: no buffer for PARAM slot %lld",
+                              (long long)ar->slot);
+            else
+                args[a] = rdx_arg_buffer(bufs[ar->slot]);
+        } else if (ar->kind == RDX_CG_ARG_VAR) {
+            size_t j;
+            for (j = 0; j < nvars && vars[j] != ar->node; j++)
+                ;
+            if (j == nvars) {
+                st = rdx_fail(RDX_ERR_INVALID, "realize: variable '%s' has no value", ar->name);
+            } else {
+                kv[nkv++] = varvals[j];
+                args[a] = ar->size == 8 ? rdx_arg_u64((uint64_t)varvals[j])
+                                        : rdx_arg_i32((int32_t)varvals[j]);
+            }
+        } else {
+            st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                          "realize: value argument (PARAM slot %lld) not supported",
+                          (long long)ar->slot);
+        }
+    }
+    rdx_launch l;
+    memset(&l, 0, sizeof l);
+    if (!st)
+        st = rdx_codegen_launch(k, kv, nkv, l.global, l.block);
+    if (!st)
+        st = rdx_program_load(dev, k->code_object, k->code_object_size, name, &prog);
+    if (!st)
+        st = rdx_program_find(prog, name, &kern);
+    uint64_t ticket = 0;
+    if (!st) {
+        l.kernel = kern;
+        l.args = args;
+        l.nargs = (uint32_t)k->nargs;
+        st = rdx_queue_dispatch(q, &l, &ticket);
+    }
+    if (!st)
+        st = rdx_queue_wait(q, ticket, REALIZE_WAIT_MS);
+    if (!st)
+        st = rdx_queue_dispatch_time(q, ticket, ns);
+    rdx_program_free(prog);
+    free(args);
+    free(kv);
+    rdx_codegen_kernel_free(k);
+    return st;
+}
+
 int rdx_cmd_realize(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "input", required_argument, NULL, 'i' }, { "var", required_argument, NULL, 'v' },
-        { "seed", required_argument, NULL, 's' },  { "raw", no_argument, NULL, 'r' },
-        { "check", no_argument, NULL, 'c' },       { "print", no_argument, NULL, 'p' },
-        { "help", no_argument, NULL, 'h' },        { NULL, 0, NULL, 0 },
+        { "input", required_argument, NULL, 'i' },
+        { "var", required_argument, NULL, 'v' },
+        { "seed", required_argument, NULL, 's' },
+        { "raw", no_argument, NULL, 'r' },
+        { "check", no_argument, NULL, 'c' },
+        { "print", no_argument, NULL, 'p' },
+        { "device", required_argument, NULL, 'd' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
     };
+    rdx_device_options dopts;
+    memset(&dopts, 0, sizeof dopts);
+    dopts.kind = RDX_DEVICE_AUTO;
+    dopts.emu_wave_budget = 2000000000ull;
     const char *vnames[16], *inpaths[64];
     long long inslots[64];
     int64_t vvals[16];
@@ -163,6 +265,17 @@ int rdx_cmd_realize(int argc, char **argv)
         case 'p':
             print = 1;
             break;
+        case 'd':
+            if (!strcmp(optarg, "emu"))
+                dopts.kind = RDX_DEVICE_EMU;
+            else if (!strcmp(optarg, "kfd"))
+                dopts.kind = RDX_DEVICE_KFD;
+            else if (!strcmp(optarg, "auto"))
+                dopts.kind = RDX_DEVICE_AUTO;
+            else
+                return rdx_cli_usage_error("realize", "unknown device '%s' (emu, kfd or auto)",
+                                           optarg);
+            break;
         case 'h':
             usage(stdout);
             return RDX_EXIT_OK;
@@ -186,6 +299,9 @@ int rdx_cmd_realize(int argc, char **argv)
     size_t *bytes = NULL;
     int64_t *svals = NULL;
     rdx_array *want = NULL;
+    rdx_rt_device *dev = NULL;
+    rdx_queue *q = NULL;
+    rdx_buffer **gbuf = NULL;
     int rc = RDX_EXIT_OK;
     if (rdx_ir_ctx_create(&ctx) || rdx_interp_create(&ip) ||
         rdx_ir_parse(ctx, path, (const char *)text, len, &roots, &n) ||
@@ -197,7 +313,8 @@ int rdx_cmd_realize(int argc, char **argv)
     mem = calloc(s->nbuffers + 1, sizeof *mem);
     bytes = calloc(s->nbuffers + 1, sizeof *bytes);
     want = calloc(n + 1, sizeof *want);
-    if (!svals || !mem || !bytes || !want) {
+    gbuf = calloc(s->nbuffers + 1, sizeof *gbuf);
+    if (!svals || !mem || !bytes || !want || !gbuf) {
         rc = rdx_cli_fail("realize");
         goto out;
     }
@@ -261,37 +378,53 @@ int rdx_cmd_realize(int argc, char **argv)
             goto out;
         }
     }
+    if (rdx_device_open(&dopts, &dev) || rdx_queue_create(dev, RDX_QUEUE_COMPUTE, &q)) {
+        rc = rdx_cli_fail("realize");
+        goto out;
+    }
+    for (size_t b = 0; b < s->nbuffers; b++) {
+        /* 64 spare bytes, as kernels may read whole vectors at a buffer's end */
+        if (rdx_buffer_alloc(dev, bytes[b] + 64, RDX_MEM_DEVICE, &gbuf[b]) ||
+            (s->buffers[b].kind == RDX_SBUF_INPUT && bytes[b] &&
+             rdx_buffer_upload(gbuf[b], 0, mem[b], bytes[b]))) {
+            fprintf(stderr, "rdx realize: buffer %zu: %s\n", b, rdx_error_message());
+            rc = RDX_EXIT_FAIL;
+            goto out;
+        }
+    }
     uint64_t total = 0;
     for (size_t k = 0; k < s->nkernels; k++) {
         const rdx_sched_kernel *kn = &s->kernels[k];
         const rdx_uop *ko;
-        void *kb[64];
-        size_t ks[64];
-        rdx_tool_launch l = { 0, 0 };
+        rdx_buffer *kb[64];
+        uint64_t ns = 0;
         static const rdx_opt none[1];
         rdx_status st = kn->nparams > 64
                             ? rdx_fail(RDX_ERR_UNSUPPORTED, "kernel with more than 64 buffers")
                             : rdx_cg_optimize(ctx, kn->sink, raw ? none : NULL, 0, &ko);
-        for (uint32_t p = 0; p < kn->nparams && p < 64; p++) {
-            kb[p] = mem[kn->params[p]];
-            ks[p] = bytes[kn->params[p]];
-        }
-        rdx_codegen_options co;
-        memset(&co, 0, sizeof co);
-        co.name = kn->name;
+        for (uint32_t p = 0; p < kn->nparams && p < 64; p++)
+            kb[p] = gbuf[kn->params[p]];
         if (!st)
-            st = rdx_tool_launch_kernel(ctx, ko, &co, kb, ks, kn->nparams, s->vars, svals, s->nvars,
-                                        &l);
+            st = run_kernel(dev, q, ctx, ko, kn->name, kb, kn->nparams, s->vars, svals, s->nvars,
+                            &ns);
         if (st) {
             fprintf(stderr, "rdx realize: kernel %zu (%s): %s\n", k, kn->name, rdx_error_message());
             rc = RDX_EXIT_FAIL;
             goto out;
         }
-        total += l.cycles;
-        printf("kernel %zu %-20s %12llu cycles %10llu wave-instructions\n", k, kn->name,
-               (unsigned long long)l.cycles, (unsigned long long)l.wave_insts);
+        total += ns;
+        printf("kernel %zu %-20s %12llu ns\n", k, kn->name, (unsigned long long)ns);
     }
-    printf("total %llu estimated cycles, %zu kernels\n", (unsigned long long)total, s->nkernels);
+    for (size_t r = 0; r < n; r++) {
+        size_t b = s->outputs[r];
+        if (bytes[b] && rdx_buffer_download(gbuf[b], 0, mem[b], bytes[b])) {
+            fprintf(stderr, "rdx realize: output %zu: %s\n", r, rdx_error_message());
+            rc = RDX_EXIT_FAIL;
+            goto out;
+        }
+    }
+    printf("total %llu ns GPU time on %s, %zu kernels\n", (unsigned long long)total,
+           rdx_device_get_info(dev)->os_name, s->nkernels);
     if (check && rdx_interp_realize(ip, roots, n, want)) {
         rc = rdx_cli_fail("realize");
         goto out;
@@ -332,6 +465,14 @@ int rdx_cmd_realize(int argc, char **argv)
         }
     }
 out:
+    /* the queue first: destroying it waits for work still using the buffers */
+    if (rdx_queue_destroy(q) && rc == RDX_EXIT_OK)
+        rc = rdx_cli_fail("realize");
+    for (size_t b = 0; s && gbuf && b < s->nbuffers; b++)
+        rdx_buffer_free(gbuf[b]);
+    free(gbuf);
+    if (rdx_device_close(dev) && rc == RDX_EXIT_OK)
+        rc = rdx_cli_fail("realize");
     for (size_t b = 0; s && mem && b < s->nbuffers; b++)
         free(mem[b]);
     free(mem);

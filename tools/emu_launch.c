@@ -1,4 +1,5 @@
-/* tools/emu_launch.c — run one compiled kernel on the wave emulator. */
+/* tools/emu_launch.c — run one compiled kernel on the wave emulator (the BEAM
+ * timer of `rdx compile --beam`). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,10 +10,19 @@
 #include "tools/emu_launch.h"
 #include "util/error.h"
 
-rdx_status rdx_tool_launch_kernel(rdx_ir_ctx *ctx, const rdx_uop *sink,
-                                  const rdx_codegen_options *o, void **bufs, const size_t *sizes,
-                                  size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals,
-                                  size_t nvars, rdx_tool_launch *out)
+typedef struct rdx_tool_launch {
+    uint64_t cycles, wave_insts; /* the emulator's counters of the dispatch */
+} rdx_tool_launch;
+
+/*
+ * Compile `sink` (options o, may be NULL) and run it once: PARAM slot k uses
+ * bufs[k] of sizes[k] bytes (k < nbufs); DEFINE_VARs take varvals[j] of
+ * vars[j].  Errors of the back end and the emulator (message recorded).
+ */
+static rdx_status launch_kernel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o,
+                                void **bufs, const size_t *sizes, size_t nbufs,
+                                const rdx_uop *const *vars, const int64_t *varvals, size_t nvars,
+                                rdx_tool_launch *out)
 {
     rdx_codegen_kernel *k = NULL;
     rdx_codeobj *co = NULL;
@@ -144,10 +154,10 @@ rdx_status rdx_tool_emu_timer(const rdx_uop *kernel, void *user, double *cost)
         if ((size_t)u->arg.i + 1 > np)
             np = (size_t)u->arg.i + 1;
     }
-    rdx_tool_launch l;
+    rdx_tool_launch l = { 0, 0 };
     if (!st)
-        st = rdx_tool_launch_kernel(t->ctx, kernel, NULL, bufs, sizes, np, t->vars, t->varvals,
-                                    t->nvars, &l);
+        st =
+            launch_kernel(t->ctx, kernel, NULL, bufs, sizes, np, t->vars, t->varvals, t->nvars, &l);
     if (!st)
         *cost = (double)l.cycles;
     for (size_t i = 0; i < 64; i++)

@@ -1,5 +1,5 @@
-/* tests/codegen_front/cli_test.c — `rdx compile` and `rdx realize --check` on
- * tensor-level files (tests/data/codegen_front, tests/data/ir), usage and
+/* tests/codegen_front/cli_test.c — `rdx compile` and `rdx realize --check`
+ * (through the runtime) on tensor-level files (tests/data/codegen_front, tests/data/ir), usage and
  * failure exits. */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +43,17 @@ START_TEST(realize_check)
                               "tests/data/codegen_front/sym_scale.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "(77 elements)"));
+    rdx_test_proc_free(&p);
+    /* --device emu: through the runtime on the emulated card, whatever RDX_DEVICE says */
+    p = run((const char *[]){ "realize", "--check", "--device", "emu", "tests/data/ir/gemm.uop",
+                              NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "GPU time on emu, 1 kernels"));
+    ck_assert_ptr_nonnull(strstr(p.out, "matches the interpreter (24 elements)"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "realize", "--device", "nope", "tests/data/ir/gemm.uop", NULL });
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "unknown device 'nope'"));
     rdx_test_proc_free(&p);
     /* errors: a missing variable (exit 1), bad usage (exit 2) */
     p = run((const char *[]){ "realize", "tests/data/codegen_front/sym_scale.uop", NULL });
