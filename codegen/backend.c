@@ -184,7 +184,7 @@ rdx_status rdx_codegen_program(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_c
                 l = (size_t)(sc - q);
             while (l && q[l - 1] == ' ')
                 l--;
-            rdx_arg a = rdx_arg_none();
+            rdx_uop_arg a = rdx_uop_arg_none();
             a.str = rdx_ir_str(ctx, q, l);
             a.len = (uint32_t)l;
             a.dtype = rdx_dtype_of(RDX_VOID);
@@ -207,7 +207,7 @@ rdx_status rdx_codegen_program(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_c
     if (!st)
         st = rdx_ir_make(ctx, RDX_OP_LINEAR, ins, n, NULL, 0, &lin);
     if (!st) {
-        rdx_arg a = rdx_arg_none();
+        rdx_uop_arg a = rdx_uop_arg_none();
         a.str = rdx_ir_str(ctx, (const char *)k->code_object, k->code_object_size);
         a.len = (uint32_t)k->code_object_size;
         st = a.str ? rdx_ir_make(ctx, RDX_OP_BINARY, NULL, 0, &a, 0, &bin) : RDX_ERR_NOMEM;

@@ -77,7 +77,7 @@ rdx_status rdx_cg_callify(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n
         }
         if (u->op != RDX_OP_BUFFER && u->op != RDX_OP_PARAM)
             continue;
-        rdx_arg a = rdx_arg_none();
+        rdx_uop_arg a = rdx_uop_arg_none();
         a.i = (int64_t)nb;
         a.dtype = u->arg.dtype;
         a.device = u->arg.device;

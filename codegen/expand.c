@@ -142,13 +142,13 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
         return st;
     if (!red)
         return rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis closed by no REDUCE");
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.str = rdx_ir_str(ctx, "lidx0", 5);
     const rdx_uop *lid = rdx_ir_node(ctx, RDX_OP_SPECIAL, &g->src[0], 1, &a);
     const rdx_uop *part = NULL;
     if (lid && !rdx_ir_substitute(ctx, red->src[0], &g, &lid, 1, &part))
         part = without(ctx, red, g, part);
-    rdx_arg la = rdx_arg_none();
+    rdx_uop_arg la = rdx_uop_arg_none();
     la.i = 0;
     la.dtype = rdx_dtype_scalar(red->dtype);
     const rdx_uop *sh = rdx_ir_shape(ctx, &k, 1);
@@ -163,7 +163,7 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
         after && j ? rdx_ir_node(ctx, RDX_OP_LOAD,
                                  (const rdx_uop *[]){ rdx_ir_index(ctx, after, &j, 1) }, 1, NULL)
                    : NULL;
-    rdx_arg ra = rdx_arg_none();
+    rdx_uop_arg ra = rdx_uop_arg_none();
     ra.sub = red->arg.sub;
     const rdx_uop *tot =
         ld ? rdx_ir_node(ctx, RDX_OP_REDUCE, (const rdx_uop *[]){ ld, j }, 2, &ra) : NULL;
@@ -192,7 +192,7 @@ static rdx_status gpudims(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_kaxis *ax
                             rdx_axistype_name(t));
         char name[16];
         snprintf(name, sizeof name, "%s%d", t == RDX_AXIS_GLOBAL ? "gidx" : "lidx", (*cnt)++);
-        rdx_arg a = rdx_arg_none();
+        rdx_uop_arg a = rdx_uop_arg_none();
         a.str = rdx_ir_str(ctx, name, strlen(name));
         from[nf] = ax[i].range;
         to[nf] = rdx_ir_node(ctx, RDX_OP_SPECIAL, &ax[i].range->src[0], 1, &a);

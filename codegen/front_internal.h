@@ -44,7 +44,7 @@ const rdx_uop *cg_combine(rdx_ir_ctx *ctx, rdx_redop op, const rdx_uop *a, const
 const rdx_uop *cg_range(rdx_ir_ctx *ctx, const rdx_uop *bound, int64_t id, rdx_axistype t);
 /* Build node op(src[0..n)) with arg (sticky NULL). */
 const rdx_uop *cg_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t n,
-                       const rdx_arg *arg);
+                       const rdx_uop_arg *arg);
 
 /*
  * Rebuild the graph under root replacing each range from[k] by the

@@ -39,7 +39,7 @@ static const rdx_uop *lane(dv *D, const rdx_uop *x, int64_t k)
     }
     if (x->op == RDX_OP_GEP)
         return lane(D, x->src[0], x->arg.ints[k]);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.ints = rdx_ir_ints(D->ctx, &k, 1);
     a.nints = 1;
     return rdx_ir_node(D->ctx, RDX_OP_GEP, &x, 1, &a);
@@ -90,7 +90,7 @@ static const rdx_uop *rebuild(dv *D, const rdx_uop *u, const rdx_uop *const *src
             const rdx_uop *ls[3];
             for (uint32_t s = 0; s < u->nsrc && s < 3; s++)
                 ls[s] = lane(D, src[s], k);
-            rdx_arg a = u->arg;
+            rdx_uop_arg a = u->arg;
             if (op == RDX_OP_CAST || op == RDX_OP_BITCAST)
                 a.dtype = rdx_dtype_scalar(a.dtype);
             l[k] = rdx_ir_node(D->ctx, op, ls, u->nsrc, &a);

@@ -32,7 +32,7 @@ static const rdx_uop *subst2(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *r
 
 static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.str = rdx_ir_str(ctx, name, strlen(name));
     const rdx_uop *b = cg_idx(ctx, bound);
     return b ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &b, 1, &a) : NULL;
@@ -131,7 +131,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *ncol = rdx_ir_add(ctx, rdx_ir_mul(ctx, gn, c16), l16);
     const char *name =
         sa == RDX_FLOAT16 ? "WMMA_16_16_16_half_float" : "WMMA_16_16_16_bfloat16_float";
-    rdx_arg wa = rdx_arg_none();
+    rdx_uop_arg wa = rdx_uop_arg_none();
     wa.str = rdx_ir_str(ctx, name, strlen(name));
     wa.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 8);
     const rdx_uop *acc;
@@ -159,7 +159,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     /* one STORE per result lane: D[2v + l/16][l%16] */
     const rdx_uop *stores[8];
     for (int v = 0; v < 8; v++) {
-        rdx_arg ga = rdx_arg_none();
+        rdx_uop_arg ga = rdx_uop_arg_none();
         int64_t lanev = v;
         ga.ints = rdx_ir_ints(ctx, &lanev, 1);
         ga.nints = 1;

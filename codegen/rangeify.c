@@ -29,7 +29,7 @@ static const rdx_uop *param_for(cg_lower *L, uint32_t buf)
         return NULL;
     }
     const rdx_sched_buffer *b = &L->bufs[buf];
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = L->nparams;
     a.dtype = b->dtype;
     a.addrspace = RDX_ADDR_GLOBAL;
@@ -112,7 +112,7 @@ static const rdx_uop *lw_reduce(cg_lower *L, const rdx_uop *u, const rdx_uop *co
     if (!nr || !v)
         return v;
     rs[0] = v;
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.sub = u->arg.sub;
     return rdx_ir_node(c, RDX_OP_REDUCE, rs, 1 + nr, &a);
 }

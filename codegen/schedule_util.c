@@ -149,7 +149,7 @@ const rdx_uop *cg_range(rdx_ir_ctx *ctx, const rdx_uop *bound, int64_t id, rdx_a
 }
 
 const rdx_uop *cg_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t n,
-                       const rdx_arg *arg)
+                       const rdx_uop_arg *arg)
 {
     return rdx_ir_node(ctx, op, src, n, arg);
 }

@@ -5,7 +5,7 @@
 #include "ir/ir_internal.h"
 
 const rdx_uop *rdx_ir_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                           const rdx_arg *arg)
+                           const rdx_uop_arg *arg)
 {
     for (size_t k = 0; k < nsrc; k++)
         if (!src[k])
@@ -42,7 +42,7 @@ const rdx_uop *rdx_ir_const_int(rdx_ir_ctx *ctx, rdx_dtype d, int64_t v)
 {
     if (rdx_dtype_is_float(d))
         return rdx_ir_const_float(ctx, d, (double)v);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = d;
     a.i = d.scalar == RDX_BOOL ? v != 0 : v;
     return rdx_ir_node(ctx, RDX_OP_CONST, NULL, 0, &a);
@@ -52,7 +52,7 @@ const rdx_uop *rdx_ir_const_float(rdx_ir_ctx *ctx, rdx_dtype d, double v)
 {
     if (!rdx_dtype_is_float(d))
         return rdx_ir_const_int(ctx, d, (int64_t)v);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = d;
     a.f = rdx_ir_round_float(d, v);
     return rdx_ir_node(ctx, RDX_OP_CONST, NULL, 0, &a);
@@ -78,7 +78,7 @@ const rdx_uop *rdx_ir_int(rdx_ir_ctx *ctx, int64_t v)
 
 const rdx_uop *rdx_ir_var(rdx_ir_ctx *ctx, const char *name, int64_t lo, int64_t hi)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.str = name;
     a.len = (uint32_t)strlen(name);
     a.i = lo, a.j = hi;
@@ -88,7 +88,7 @@ const rdx_uop *rdx_ir_var(rdx_ir_ctx *ctx, const char *name, int64_t lo, int64_t
 const rdx_uop *rdx_ir_range(rdx_ir_ctx *ctx, const rdx_uop *bound, int64_t axis_id,
                             rdx_axistype type)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = axis_id;
     a.sub = (uint8_t)type;
     return rdx_ir_node(ctx, RDX_OP_RANGE, &bound, 1, &a);
@@ -118,7 +118,7 @@ const rdx_uop *rdx_ir_buffer(rdx_ir_ctx *ctx, int64_t slot, rdx_dtype d, const c
     const rdx_uop *s = rdx_ir_shape(ctx, dims, n);
     if (!s)
         return NULL;
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = slot;
     a.dtype = d;
     a.device = rdx_ir_device(ctx, &device, 1);
@@ -182,14 +182,14 @@ const rdx_uop *rdx_ir_where(rdx_ir_ctx *ctx, const rdx_uop *c, const rdx_uop *a,
 
 const rdx_uop *rdx_ir_cast(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_dtype d)
 {
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.dtype = d;
     return rdx_ir_node(ctx, RDX_OP_CAST, &a, 1, &arg);
 }
 
 const rdx_uop *rdx_ir_bitcast(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_dtype d)
 {
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.dtype = d;
     return rdx_ir_node(ctx, RDX_OP_BITCAST, &a, 1, &arg);
 }
@@ -248,7 +248,7 @@ const rdx_uop *rdx_ir_shrink(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *o
 
 const rdx_uop *rdx_ir_permute(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *order, size_t n)
 {
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.ints = order, arg.nints = (uint32_t)n;
     return rdx_ir_node(ctx, RDX_OP_PERMUTE, &a, 1, &arg);
 }
@@ -256,7 +256,7 @@ const rdx_uop *rdx_ir_permute(rdx_ir_ctx *ctx, const rdx_uop *a, const int64_t *
 const rdx_uop *rdx_ir_reduce(rdx_ir_ctx *ctx, const rdx_uop *a, rdx_redop op, const int64_t *axes,
                              size_t n)
 {
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.sub = (uint8_t)op, arg.ints = axes, arg.nints = (uint32_t)n;
     return rdx_ir_node(ctx, RDX_OP_REDUCE, &a, 1, &arg);
 }

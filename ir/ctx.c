@@ -178,7 +178,7 @@ const int64_t *rdx_ir_ints(rdx_ir_ctx *ctx, const int64_t *v, size_t n)
     return intern(ctx, BLOB_INTS, n ? (const void *)v : (const void *)&none, n * sizeof *v, 0);
 }
 
-const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_t n)
+const rdx_uop_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_t n)
 {
     if (n < 1 || n > 4096) {
         rdx_fail(RDX_ERR_INVALID, "device: need 1..4096 names, got %zu", n);
@@ -190,14 +190,14 @@ const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_
         if (!tmp[k])
             return NULL;
     }
-    /* The key is the array of interned name pointers; an rdx_device sits after it. */
+    /* The key is the array of interned name pointers; an rdx_uop_device sits after it. */
     size_t keylen = n * sizeof(char *);
     size_t pad = (16 - keylen % 16) % 16;
     unsigned char *p =
-        (unsigned char *)intern(ctx, BLOB_DEV, tmp, keylen, pad + sizeof(rdx_device));
+        (unsigned char *)intern(ctx, BLOB_DEV, tmp, keylen, pad + sizeof(rdx_uop_device));
     if (!p)
         return NULL;
-    rdx_device *d = (rdx_device *)(p + keylen + pad);
+    rdx_uop_device *d = (rdx_uop_device *)(p + keylen + pad);
     d->n = (uint32_t)n;
     d->names = (const char *const *)p;
     return d;
@@ -206,9 +206,9 @@ const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_
 /* ------------------------------------------------------------ hash-consing */
 
 /* Keep only the fields the op's schema uses, interned. */
-static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_arg *in, rdx_arg *a)
+static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop_arg *in, rdx_uop_arg *a)
 {
-    static const rdx_arg zero;
+    static const rdx_uop_arg zero;
     memset(a, 0, sizeof *a);
     if (!in)
         in = &zero;
@@ -290,7 +290,7 @@ static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_arg *in, rdx_a
             return RDX_ERR_NOMEM;
     }
     if (a->device) { /* re-intern a device built elsewhere */
-        const rdx_device *d = rdx_ir_device(ctx, a->device->names, a->device->n);
+        const rdx_uop_device *d = rdx_ir_device(ctx, a->device->names, a->device->n);
         if (!d)
             return RDX_ERR_NOMEM;
         a->device = d;
@@ -298,7 +298,7 @@ static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_arg *in, rdx_a
     return RDX_OK;
 }
 
-static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, const rdx_arg *a,
+static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, const rdx_uop_arg *a,
                           int32_t tag)
 {
     uint64_t h = rdx_mix64(op, (uint64_t)(uint32_t)tag);
@@ -318,7 +318,7 @@ static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, con
 }
 
 static int node_eq(const rdx_uop *u, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                   const rdx_arg *a, int32_t tag, uint32_t h)
+                   const rdx_uop_arg *a, int32_t tag, uint32_t h)
 {
     if (u->hash != h || u->op != op || u->tag != tag || u->nsrc != nsrc)
         return 0;
@@ -357,7 +357,7 @@ static rdx_status grow_table(rdx_ir_ctx *ctx)
 }
 
 rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                       const rdx_arg *arg_in, int32_t tag, const rdx_uop **out)
+                       const rdx_uop_arg *arg_in, int32_t tag, const rdx_uop **out)
 {
     const rdx_opinfo *info = rdx_op_info(op);
     if (!info)
@@ -367,7 +367,7 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
             return rdx_fail(RDX_ERR_INVALID, "%s: source %zu is NULL", info->name, k);
     if (nsrc > 0xfffffff)
         return rdx_fail(RDX_ERR_INVALID, "%s: too many sources", info->name);
-    rdx_arg arg;
+    rdx_uop_arg arg;
     rdx_status st = canon_arg(ctx, op, arg_in, &arg);
     if (st)
         return st;

@@ -20,7 +20,7 @@
 
 static rdx_status cint(rdx_ir_ctx *ctx, int64_t v, const rdx_uop **out)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = rdx_dtype_of(RDX_INDEX);
     a.i = v;
     return rdx_ir_make(ctx, RDX_OP_CONST, NULL, 0, &a, 0, out);
@@ -292,7 +292,7 @@ static rdx_status set_dims(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims,
 
 /* ---------------------------------------------------------- devices */
 
-static const rdx_device *first_device(const rdx_uop *u)
+static const rdx_uop_device *first_device(const rdx_uop *u)
 {
     for (uint32_t k = 0; k < u->nsrc; k++)
         if (u->src[k]->device)
@@ -302,7 +302,7 @@ static const rdx_device *first_device(const rdx_uop *u)
 
 static rdx_status devices_agree(rdx_uop *u)
 {
-    const rdx_device *d = first_device(u);
+    const rdx_uop_device *d = first_device(u);
     for (uint32_t k = 0; k < u->nsrc; k++)
         if (u->src[k]->device && u->src[k]->device != d)
             FAIL(DEVICE_MISMATCH, "source %u is on %s, source 0 on %s", k,
@@ -810,7 +810,7 @@ static rdx_status derive_call(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
 static rdx_status derive_source(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
 {
     char d0[48];
-    rdx_arg *a = &u->arg;
+    rdx_uop_arg *a = &u->arg;
     switch ((rdx_op)u->op) {
     case RDX_OP_CONST:
         if (a->dtype.scalar == RDX_VOID || a->dtype.ptr || a->dtype.count != 1)

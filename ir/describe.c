@@ -121,7 +121,7 @@ rdx_status rdx_ir_rule_fail(const rdx_uop *u, rdx_rule r, const char *fmt, ...)
     return rdx_fail(RDX_ERR_INVALID, "%s: [%s] %s", head, rdx_rule_name(r), detail);
 }
 
-static void device(sbuf *b, const rdx_device *d)
+static void device(sbuf *b, const rdx_uop_device *d)
 {
     if (d->n == 1) {
         put(b, "%s", d->names[0]);

@@ -64,9 +64,9 @@ const char *rdx_rule_name(rdx_rule r)
     return (unsigned)r < RDX_RULE_COUNT ? rule_names[r] : "?";
 }
 
-rdx_arg rdx_arg_none(void)
+rdx_uop_arg rdx_uop_arg_none(void)
 {
-    rdx_arg a;
+    rdx_uop_arg a;
     memset(&a, 0, sizeof a);
     return a;
 }

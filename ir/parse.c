@@ -437,7 +437,7 @@ static rdx_status parse_node(parser *p, const rdx_uop **out, int32_t *tag_out,
     }
     unsigned req, opt, seen = 0;
     schema_keys(info->argk, &req, &opt);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     int32_t tag = 0;
     int64_t list[MAX_LIST];
     const char *value_at = NULL;

@@ -78,7 +78,7 @@ static rdx_status put_dtype(rdx_buf *b, rdx_dtype d)
     return rdx_buf_printf(b, " dtype=%s", rdx_dtype_str(d, tmp, sizeof tmp));
 }
 
-static rdx_status put_place(rdx_buf *b, const rdx_arg *a)
+static rdx_status put_place(rdx_buf *b, const rdx_uop_arg *a)
 {
     rdx_status st = RDX_OK;
     if (a->device) {
@@ -100,7 +100,7 @@ static rdx_status put_place(rdx_buf *b, const rdx_arg *a)
 
 static rdx_status put_arg(rdx_buf *b, const rdx_uop *u)
 {
-    const rdx_arg *a = &u->arg;
+    const rdx_uop_arg *a = &u->arg;
     rdx_status st = RDX_OK;
     switch (rdx_op_info((rdx_op)u->op)->argk) {
     case RDX_ARGK_NONE:

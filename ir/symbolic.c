@@ -473,7 +473,7 @@ static const rdx_uop *refine_branch(rdx_match *m, const rdx_uop *c, const rdx_uo
         return x;
     const rdx_uop *from[8], *to[8], *y, *z;
     for (int i = 0; i < n; i++) { /* a bounded stand-in for each variable */
-        rdx_arg a = rdx_arg_none();
+        rdx_uop_arg a = rdx_uop_arg_none();
         a.str = "gate", a.i = f[i].lo, a.j = f[i].hi;
         const rdx_uop *proxy;
         if (rdx_ir_make(m->ctx, RDX_OP_DEFINE_VAR, NULL, 0, &a, -1 - (int32_t)f[i].v->id, &proxy))

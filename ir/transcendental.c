@@ -17,7 +17,7 @@ typedef struct fb {
 
 static const rdx_uop *C(fb *b, double v)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = rdx_dtype_scalar(b->d);
     a.f = rdx_ir_round_float(a.dtype, v);
     return rdx_ir_node(b->ctx, RDX_OP_CONST, NULL, 0, &a); /* scalars only: see begin() */

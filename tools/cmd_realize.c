@@ -8,15 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* rdx/runtime.h and rdx/ir.h both declare the public names rdx_arg (kernel
- * argument / node argument) and rdx_device (runtime device / IR device name);
- * the runtime's are renamed for this file, which needs both headers.  (Names
- * only: the functions link by their own names.) */
-#define rdx_arg    rdx_rt_arg
-#define rdx_device rdx_rt_device
 #include <rdx/runtime.h>
-#undef rdx_arg
-#undef rdx_device
 
 #include <rdx/codegen.h>
 #include <rdx/codegen_front.h>
@@ -134,7 +126,7 @@ static int64_t size_of(const rdx_uop *e, const rdx_schedule *s, const int64_t *v
  * object the back end produces is loaded as it is; the grid is the one
  * rdx_codegen_launch reports, in work-items.  *ns: the dispatch's GPU time.
  */
-static rdx_status run_kernel(rdx_rt_device *dev, rdx_queue *q, rdx_ir_ctx *ctx, const rdx_uop *sink,
+static rdx_status run_kernel(rdx_device *dev, rdx_queue *q, rdx_ir_ctx *ctx, const rdx_uop *sink,
                              const char *name, rdx_buffer *const *bufs, size_t nbufs,
                              const rdx_uop *const *vars, const int64_t *varvals, size_t nvars,
                              uint64_t *ns)
@@ -148,7 +140,7 @@ static rdx_status run_kernel(rdx_rt_device *dev, rdx_queue *q, rdx_ir_ctx *ctx, 
     rdx_status st = rdx_codegen_compile(ctx, sink, &co, &k);
     if (st)
         return st;
-    rdx_rt_arg *args = calloc(k->nargs + 1, sizeof *args);
+    rdx_arg *args = calloc(k->nargs + 1, sizeof *args);
     int64_t *kv = calloc(k->nargs + 1, sizeof *kv);
     size_t nkv = 0;
     if (!args || !kv)
@@ -299,7 +291,7 @@ int rdx_cmd_realize(int argc, char **argv)
     size_t *bytes = NULL;
     int64_t *svals = NULL;
     rdx_array *want = NULL;
-    rdx_rt_device *dev = NULL;
+    rdx_device *dev = NULL;
     rdx_queue *q = NULL;
     rdx_buffer **gbuf = NULL;
     int rc = RDX_EXIT_OK;

@@ -22,7 +22,7 @@ static double now(void)
 typedef struct plain {
     int op;
     const struct plain *src[2];
-    rdx_arg arg;
+    rdx_uop_arg arg;
     rdx_dtype dtype;
 } plain;
 

@@ -162,7 +162,7 @@ enum {
 };
 
 /*
- * Argument schemas: which fields of rdx_arg an op uses (see rdx_arg).
+ * Argument schemas: which fields of rdx_uop_arg an op uses (see rdx_uop_arg).
  */
 typedef enum rdx_argk {
     RDX_ARGK_NONE,     /* no arg */
@@ -323,18 +323,18 @@ const char *rdx_axistype_name(rdx_axistype a);
 /* ------------------------------------------------------------------- nodes */
 
 /* An interned device: one name, or an n-tuple (n > 1) for multi-device buffers. */
-typedef struct rdx_device {
+typedef struct rdx_uop_device {
     uint32_t n;
     const char *const *names;
-} rdx_device;
+} rdx_uop_device;
 
 /*
  * The argument of a node.  Which fields are meaningful is given by the op's
- * schema (rdx_argk); unused fields must be zero (rdx_arg_none()).  Strings,
+ * schema (rdx_argk); unused fields must be zero (rdx_uop_arg_none()).  Strings,
  * byte strings, int tuples and devices are interned by the context
  * (rdx_ir_str, rdx_ir_ints, rdx_ir_device), so they compare by pointer.
  */
-typedef struct rdx_arg {
+typedef struct rdx_uop_arg {
     rdx_dtype dtype;
     uint8_t addrspace; /* rdx_addrspace */
     uint8_t sub;       /* reduce op / axis type */
@@ -345,11 +345,11 @@ typedef struct rdx_arg {
     uint32_t nints;
     uint32_t len; /* bytes in str (BYTES); strlen otherwise */
     const char *str;
-    const rdx_device *device;
-} rdx_arg;
+    const rdx_uop_device *device;
+} rdx_uop_arg;
 
 /* An all-zero argument. */
-rdx_arg rdx_arg_none(void);
+rdx_uop_arg rdx_uop_arg_none(void);
 
 typedef struct rdx_uop rdx_uop;
 
@@ -371,10 +371,10 @@ struct rdx_uop {
     rdx_dtype dtype;
     const rdx_uop *const *src;
     const rdx_uop *const *shape;
-    const rdx_device *device;
+    const rdx_uop_device *device;
     int64_t vmin, vmax;
     double fmin, fmax;
-    rdx_arg arg;
+    rdx_uop_arg arg;
 };
 
 typedef struct rdx_ir_ctx rdx_ir_ctx;
@@ -390,7 +390,7 @@ size_t rdx_ir_node_count(const rdx_ir_ctx *ctx);
 const char *rdx_ir_str(rdx_ir_ctx *ctx, const char *s, size_t len);
 const int64_t *rdx_ir_ints(rdx_ir_ctx *ctx, const int64_t *v, size_t n);
 /* A device from n names (n >= 1). */
-const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_t n);
+const rdx_uop_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_t n);
 
 /*
  * THE constructor.  Returns the unique node for (op, src[0..nsrc), *arg, tag)
@@ -400,11 +400,11 @@ const rdx_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, size_
  * message "OP(src shapes/dtypes): rule: detail".
  */
 rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                       const rdx_arg *arg, int32_t tag, const rdx_uop **out);
+                       const rdx_uop_arg *arg, int32_t tag, const rdx_uop **out);
 
 /* Sticky-error builders: NULL on failure (message recorded), NULL sources give NULL. */
 const rdx_uop *rdx_ir_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                           const rdx_arg *arg);
+                           const rdx_uop_arg *arg);
 /* `u` with a different src list (same op, arg, tag). */
 const rdx_uop *rdx_ir_replace_src(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *const *src,
                                   size_t nsrc);

@@ -9,12 +9,12 @@
 
 #include "ir/tensor/tensor_internal.h"
 
-static const rdx_tensor *make_buffer(rdx_graph *g, rdx_dtype dt, const rdx_device *dev,
+static const rdx_tensor *make_buffer(rdx_graph *g, rdx_dtype dt, const rdx_uop_device *dev,
                                      const rdx_uop *shape)
 {
     if (!shape)
         return t_irfail(g, "empty");
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = t_slot(g);
     a.dtype = rdx_dtype_scalar(dt);
     a.device = dev;
@@ -65,7 +65,7 @@ const rdx_tensor *rdx_tensor_from_data_on(rdx_graph *g, rdx_dtype dt, uint32_t n
         return NULL;
     if (dt.scalar == RDX_VOID)
         return t_fail(g, RDX_ERR_INVALID, "from_data: void dtype");
-    const rdx_device *dev = g->dev;
+    const rdx_uop_device *dev = g->dev;
     if (devices) {
         if (!ndev)
             return t_fail(g, RDX_ERR_INVALID, "from_data: empty device tuple");

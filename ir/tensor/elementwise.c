@@ -261,7 +261,7 @@ const rdx_tensor *rdx_tensor_bitcast(rdx_graph *g, const rdx_tensor *a, rdx_dtyp
 
 const rdx_uop *t_unary_param(rdx_graph *g, const rdx_tensor *a)
 {
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.i = 0;
     arg.dtype = a->dtype;
     arg.device = a->device;
@@ -281,7 +281,7 @@ const rdx_tensor *t_wrap_unary(rdx_graph *g, const char *op, t_unary_decomp f, c
     const rdx_uop *tup = rdx_ir_node(g->ir, RDX_OP_TUPLE, &body, 1, NULL);
     const rdx_uop *fs[2] = { tup, a };
     const rdx_uop *fn = rdx_ir_node(g->ir, RDX_OP_FUNCTION, fs, 2, NULL);
-    rdx_arg gi = rdx_arg_none();
+    rdx_uop_arg gi = rdx_uop_arg_none();
     gi.i = 0;
     return t_chk(g, op, rdx_ir_node(g->ir, RDX_OP_GETTUPLE, &fn, 1, &gi));
 }

@@ -12,7 +12,7 @@
 
 static const rdx_uop *placeholder(rdx_graph *g, int64_t slot, const rdx_uop *like)
 {
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.i = slot;
     arg.dtype = like->dtype;
     arg.device = like->device;
@@ -197,7 +197,7 @@ rdx_status rdx_function_call(rdx_graph *g, const rdx_function *f, const rdx_tens
     }
     free(src);
     for (size_t k = 0; k < nout && !st; k++) {
-        rdx_arg gi = rdx_arg_none();
+        rdx_uop_arg gi = rdx_uop_arg_none();
         gi.i = (int64_t)k;
         outs[k] = rdx_ir_node(g->ir, RDX_OP_GETTUPLE, &fnode, 1, &gi);
         if (!outs[k])

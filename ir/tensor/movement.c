@@ -88,7 +88,7 @@ const rdx_tensor *rdx_tensor_permute(rdx_graph *g, const rdx_tensor *a, const in
                           t_shape_str(a, sa, sizeof sa));
         o[k] = ax;
     }
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.ints = rdx_ir_ints(g->ir, o, a->ndim);
     arg.nints = a->ndim;
     return t_chk(g, "permute", rdx_ir_node(g->ir, RDX_OP_PERMUTE, &a, 1, &arg));
@@ -249,7 +249,7 @@ const rdx_tensor *rdx_tensor_flip(rdx_graph *g, const rdx_tensor *a, uint32_t na
             return NULL;
         f[ax] = 1;
     }
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.ints = rdx_ir_ints(g->ir, f, a->ndim);
     arg.nints = a->ndim;
     return t_chk(g, "flip", rdx_ir_node(g->ir, RDX_OP_FLIP, &a, 1, &arg));

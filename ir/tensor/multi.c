@@ -18,7 +18,7 @@ const rdx_tensor *t_materialize(rdx_graph *g, const rdx_tensor *a)
         return NULL;
     if (a->addrspace != RDX_ADDR_NONE)
         return a;
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.i = t_slot(g);
     arg.dtype = a->dtype;
     arg.device = a->device ? a->device : g->dev;
@@ -31,18 +31,18 @@ const rdx_tensor *t_materialize(rdx_graph *g, const rdx_tensor *a)
     return t_chk(g, "copy", store ? rdx_ir_node(g->ir, RDX_OP_AFTER, av, 2, NULL) : NULL);
 }
 
-static const rdx_tensor *copy_dev(rdx_graph *g, const rdx_tensor *t, const rdx_device *dev)
+static const rdx_tensor *copy_dev(rdx_graph *g, const rdx_tensor *t, const rdx_uop_device *dev)
 {
     const rdx_tensor *s = t_materialize(g, t);
     if (!s)
         return NULL;
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.device = dev;
     arg.addrspace = RDX_ADDR_GLOBAL;
     return t_chk(g, "copy", rdx_ir_node(g->ir, RDX_OP_LOAD, &s, 1, &arg));
 }
 
-const rdx_tensor *t_copy_to(rdx_graph *g, const rdx_tensor *t, const rdx_device *dev)
+const rdx_tensor *t_copy_to(rdx_graph *g, const rdx_tensor *t, const rdx_uop_device *dev)
 {
     return copy_dev(g, t, dev);
 }
@@ -54,7 +54,7 @@ const rdx_tensor *rdx_tensor_copy(rdx_graph *g, const rdx_tensor *t, const char 
         return NULL;
     if (!devices || n == 0)
         return t_fail(g, RDX_ERR_INVALID, "copy: no device");
-    const rdx_device *dev = rdx_ir_device(g->ir, devices, n);
+    const rdx_uop_device *dev = rdx_ir_device(g->ir, devices, n);
     if (!dev)
         return t_irfail(g, "copy");
     if (n > 1) {
@@ -80,7 +80,7 @@ const rdx_tensor *rdx_tensor_replicated(rdx_graph *g, const rdx_tensor *t)
 }
 
 /* T.reshape(1, s).expand(n, s).copy(D).replicated(0) for T of s elements. */
-static const rdx_tensor *replicate(rdx_graph *g, const rdx_tensor *t, const rdx_device *dev)
+static const rdx_tensor *replicate(rdx_graph *g, const rdx_tensor *t, const rdx_uop_device *dev)
 {
     int64_t s = rdx_tensor_numel(t), n = dev->n;
     int64_t r[2] = { 1, s }, e[2] = { n, s };
@@ -111,7 +111,7 @@ const rdx_tensor *rdx_tensor_broadcast(rdx_graph *g, const rdx_tensor *t, const 
         return NULL;
     if (n < 2)
         return t_fail(g, RDX_ERR_INVALID, "broadcast: needs at least 2 devices");
-    const rdx_device *dev = rdx_ir_device(g->ir, devs, n);
+    const rdx_uop_device *dev = rdx_ir_device(g->ir, devs, n);
     return dev ? replicate(g, t, dev) : t_irfail(g, "broadcast");
 }
 
@@ -129,7 +129,7 @@ const rdx_tensor *rdx_tensor_gather_dev(rdx_graph *g, const rdx_tensor *t)
 {
     if (!t || g->err || !check_1d(g, "gather", t, 1))
         return NULL;
-    const rdx_device *d0 = rdx_ir_device(g->ir, t->device->names, 1);
+    const rdx_uop_device *d0 = rdx_ir_device(g->ir, t->device->names, 1);
     return d0 ? copy_dev(g, t, d0) : t_irfail(g, "gather");
 }
 

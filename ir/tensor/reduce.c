@@ -13,7 +13,7 @@ const rdx_tensor *t_reduce(rdx_graph *g, const rdx_tensor *a, rdx_redop op, uint
 {
     if (!a)
         return NULL;
-    rdx_arg arg = rdx_arg_none();
+    rdx_uop_arg arg = rdx_uop_arg_none();
     arg.sub = (uint8_t)op;
     arg.ints = rdx_ir_ints(g->ir, axes, naxes);
     arg.nints = naxes;

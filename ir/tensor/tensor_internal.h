@@ -26,7 +26,7 @@ struct rdx_function {
 struct rdx_graph {
     rdx_ir_ctx *ir;
     rdx_interp *ip;
-    const rdx_device *dev;
+    const rdx_uop_device *dev;
     int64_t next_slot;
     rdx_status err;
     char *errmsg;
@@ -91,7 +91,7 @@ rdx_status t_subst(rdx_graph *g, const rdx_uop *root, t_map *repl, int inline_ca
 enum { T_TR_EXP2, T_TR_LOG2, T_TR_SIN, T_TR_SQRT, T_TR_COUNT };
 int t_transcendental(rdx_graph *g, const rdx_uop *u, int *which);
 /* COPY (LOAD with a device) of t to dev, materialising a value first. */
-const rdx_tensor *t_copy_to(rdx_graph *g, const rdx_tensor *t, const rdx_device *dev);
+const rdx_tensor *t_copy_to(rdx_graph *g, const rdx_tensor *t, const rdx_uop_device *dev);
 /* Next BUFFER slot. */
 int64_t t_slot(rdx_graph *g);
 

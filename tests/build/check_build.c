@@ -57,6 +57,27 @@ START_TEST(public_headers_standalone)
 }
 END_TEST
 
+START_TEST(umbrella_header_lists_every_header)
+{
+    /* rdx/rdx.h includes every public header, so compiling it (the test above)
+     * checks they all compile together: no clashing public names. */
+    char *umbrella = rdx_test_read_file("include/rdx/rdx.h", NULL);
+    DIR *d = opendir("include/rdx");
+    ck_assert_ptr_nonnull(d);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".h") || !strcmp(e->d_name, "rdx.h"))
+            continue;
+        char line[512];
+        snprintf(line, sizeof line, "#include <rdx/%s>", e->d_name);
+        ck_assert_msg(strstr(umbrella, line) != NULL, "include/rdx/rdx.h lacks '%s'", line);
+    }
+    closedir(d);
+    free(umbrella);
+}
+END_TEST
+
 START_TEST(kfd_ioctl_header_resolves)
 {
     /* Debian's <linux/kfd_ioctl.h> includes <drm/drm.h>, which only libdrm-dev
@@ -208,6 +229,7 @@ int main(void)
     TCase *tc = tcase_create("build");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, public_headers_standalone);
+    tcase_add_test(tc, umbrella_header_lists_every_header);
     tcase_add_test(tc, kfd_ioctl_header_resolves);
     tcase_add_test(tc, shared_library_soname);
     tcase_add_test(tc, rdx_help_and_version);

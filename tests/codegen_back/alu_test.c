@@ -295,7 +295,7 @@ static int one(rdx_dtype a, rdx_dtype o, int depth, int64_t n, char *why, size_t
     gen g = { ctx, a, { NULL, NULL }, NULL, 0 };
     const rdx_uop *N = rdx_ir_int(ctx, n);
     const rdx_uop *sh = rdx_ir_shape(ctx, &n, 1);
-    rdx_arg pa = rdx_arg_none();
+    rdx_uop_arg pa = rdx_uop_arg_none();
     pa.dtype = a;
     pa.addrspace = RDX_ADDR_GLOBAL;
     const rdx_uop *in[2], *out;

@@ -12,7 +12,7 @@
 static const rdx_uop *param(rdx_ir_ctx *ctx, int64_t slot, rdx_scalar s, int64_t n)
 {
     const rdx_uop *sh = rdx_ir_shape(ctx, &n, 1);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = slot;
     a.dtype = rdx_dtype_of(s);
     a.addrspace = RDX_ADDR_GLOBAL;
@@ -32,7 +32,7 @@ static const rdx_uop *store(rdx_ir_ctx *ctx, const rdx_uop *buf, const rdx_uop *
 
 static const rdx_uop *gep(rdx_ir_ctx *ctx, const rdx_uop *v, int64_t k)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.ints = rdx_ir_ints(ctx, &k, 1);
     a.nints = 1;
     return rdx_ir_node(ctx, RDX_OP_GEP, &v, 1, &a);
@@ -59,7 +59,7 @@ START_TEST(vector_upcast)
     double w[4] = { 1.5, -2, 0.25, 3 };
     int64_t wb[4];
     memcpy(wb, w, sizeof wb);
-    rdx_arg ca = rdx_arg_none();
+    rdx_uop_arg ca = rdx_uop_arg_none();
     ca.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 4);
     ca.ints = rdx_ir_ints(ctx, wb, 4);
     ca.nints = 4;
@@ -122,8 +122,9 @@ START_TEST(wmma_tile)
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *A = param(ctx, 0, RDX_FLOAT16, 256), *B = param(ctx, 1, RDX_FLOAT16, 256),
                   *C = param(ctx, 2, RDX_FLOAT32, 256), *D = param(ctx, 3, RDX_FLOAT32, 256);
-    const rdx_uop *l = rdx_ir_node(ctx, RDX_OP_SPECIAL, (const rdx_uop *[]){ rdx_ir_int(ctx, 32) },
-                                   1, &(rdx_arg){ .str = rdx_ir_str(ctx, "lidx0", 5), .len = 5 });
+    const rdx_uop *l =
+        rdx_ir_node(ctx, RDX_OP_SPECIAL, (const rdx_uop *[]){ rdx_ir_int(ctx, 32) }, 1,
+                    &(rdx_uop_arg){ .str = rdx_ir_str(ctx, "lidx0", 5), .len = 5 });
     ck_assert_ptr_nonnull(l);
     const rdx_uop *c16 = rdx_ir_int(ctx, 16);
     const rdx_uop *row = rdx_ir_mod(ctx, l, c16), *half = rdx_ir_idiv(ctx, l, c16);
@@ -139,7 +140,7 @@ START_TEST(wmma_tile)
     const rdx_uop *ws[3] = { rdx_ir_node(ctx, RDX_OP_VECTORIZE, la, 16, NULL),
                              rdx_ir_node(ctx, RDX_OP_VECTORIZE, lb, 16, NULL),
                              rdx_ir_node(ctx, RDX_OP_VECTORIZE, lc, 8, NULL) };
-    rdx_arg wa = rdx_arg_none();
+    rdx_uop_arg wa = rdx_uop_arg_none();
     wa.str = rdx_ir_str(ctx, "WMMA_16_16_16_half_float", 24);
     wa.len = 24;
     wa.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 8);

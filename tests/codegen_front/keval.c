@@ -150,7 +150,7 @@ static rdx_value combine(keval *K, const rdx_uop *red, rdx_value a, rdx_value b)
     /* acc OP v in the reduce's dtype via ir-core's evaluator on a 2-leaf graph */
     rdx_ir_ctx *c = K->ctx;
     const rdx_uop *sh = rdx_ir_shape(c, NULL, 0);
-    rdx_arg pa = rdx_arg_none();
+    rdx_uop_arg pa = rdx_uop_arg_none();
     pa.dtype = red->dtype;
     pa.i = 1000;
     const rdx_uop *A = rdx_ir_node(c, RDX_OP_PARAM, &sh, 1, &pa);

@@ -260,7 +260,7 @@ START_TEST(errors)
     const rdx_uop *body = rdx_ir_node(ctx, RDX_OP_TUPLE, &a, 1, NULL);
     const rdx_uop *cs[2] = { body, a };
     const rdx_uop *call = rdx_ir_node(ctx, RDX_OP_CALL, cs, 2, NULL);
-    rdx_arg gi = rdx_arg_none();
+    rdx_uop_arg gi = rdx_uop_arg_none();
     const rdx_uop *gt = call ? rdx_ir_node(ctx, RDX_OP_GETTUPLE, &call, 1, &gi) : NULL;
     if (gt) {
         ck_assert_int_eq(rdx_cg_schedule(ctx, &gt, 1, &s), RDX_ERR_UNSUPPORTED);

@@ -176,7 +176,7 @@ static const rdx_tensor *f_call(rdx_graph *g, const rdx_tensor *const *p)
         gt = r->src[1];
     const rdx_uop *fn = gt->src[0];
     const rdx_uop *call = rdx_ir_node(rdx_graph_ir(g), RDX_OP_CALL, fn->src, fn->nsrc, NULL);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     const rdx_uop *res = rdx_ir_node(rdx_graph_ir(g), RDX_OP_GETTUPLE, &call, 1, &a);
     return rdx_tensor_mul(g, res, p[0]);
 }

@@ -231,7 +231,7 @@ START_TEST(store_after_and_gated_load)
     uint8_t gate[4] = { 1, 0, 1, 0 };
     const rdx_tensor *gt =
         rdx_tensor_from_data(g, rdx_dtype_of(RDX_BOOL), 1, (int64_t[]){ 4 }, gate);
-    rdx_arg la = rdx_arg_none();
+    rdx_uop_arg la = rdx_uop_arg_none();
     const rdx_uop *ls[3] = { x, rdx_ir_const_float(c, rdx_dtype_of(RDX_FLOAT32), -1), gt };
     const rdx_uop *ld = rdx_ir_node(c, RDX_OP_LOAD, ls, 3, &la);
     ck_assert_ptr_nonnull(ld);
@@ -251,15 +251,16 @@ START_TEST(bindings_and_symbolic_buffers)
     ck_assert_int_eq(rdx_ir_ctx_create(&c), RDX_OK);
     const rdx_uop *n = rdx_ir_var(c, "n", 1, 8);
     const rdx_uop *shape = rdx_ir_shape_u(c, &n, 1);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = 0;
     a.dtype = rdx_dtype_of(RDX_INT32);
     const char *dev = "CPU";
     a.device = rdx_ir_device(c, &dev, 1);
     const rdx_uop *buf = rdx_ir_node(c, RDX_OP_BUFFER, &shape, 1, &a);
-    const rdx_uop *sum = rdx_ir_node(
-        c, RDX_OP_REDUCE, &buf, 1,
-        &(rdx_arg){ .sub = RDX_RED_ADD, .ints = rdx_ir_ints(c, (int64_t[]){ 0 }, 1), .nints = 1 });
+    const rdx_uop *sum = rdx_ir_node(c, RDX_OP_REDUCE, &buf, 1,
+                                     &(rdx_uop_arg){ .sub = RDX_RED_ADD,
+                                                     .ints = rdx_ir_ints(c, (int64_t[]){ 0 }, 1),
+                                                     .nints = 1 });
     ck_assert_ptr_nonnull(sum);
     int32_t v[5] = { 1, 2, 3, 4, 5 };
     rdx_array r;

@@ -42,7 +42,7 @@ static void fx_init(fx *f)
 
 static const rdx_uop *ints_node(fx *f, rdx_op op, const rdx_uop *s, const int64_t *v, size_t n)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.ints = v;
     a.nints = (uint32_t)n;
     return rdx_ir_node(f->c, op, &s, 1, &a);
@@ -60,7 +60,7 @@ static const rdx_uop *shape(fx *f, int64_t a, int64_t b, int n)
 }
 
 static const rdx_uop *N(fx *f, rdx_op op, const rdx_uop *a, const rdx_uop *b, const rdx_uop *c,
-                        const rdx_arg *arg)
+                        const rdx_uop_arg *arg)
 {
     const rdx_uop *s[3] = { a, b, c };
     size_t n = c ? 3 : b ? 2 : a ? 1 : 0;
@@ -73,23 +73,23 @@ static void d_sources(void)
     fx_init(&f);
     DESC(f.B, "float32[3,4] device=AMD addr=global min_max=[-inf,inf]");
     const char *devs[2] = { "AMD:0", "AMD:1" };
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = 3, a.dtype = f.f32, a.device = rdx_ir_device(f.c, devs, 2);
     DESC(N(&f, RDX_OP_BUFFER, shape(&f, 8, 2, 2), NULL, NULL, &a),
          "float32[8,2] device=(AMD:0,AMD:1) addr=global axis=0 min_max=[-inf,inf]");
     const rdx_uop *sym[2] = { ci(&f, f.idx, 2), f.n };
-    a = rdx_arg_none();
+    a = rdx_uop_arg_none();
     a.i = 1, a.dtype = rdx_dtype_of(RDX_FLOAT16);
     DESC(N(&f, RDX_OP_PARAM, rdx_ir_shape_u(f.c, sym, 2), NULL, NULL, &a),
          "float16[2,n] min_max=[-inf,inf]");
     DESC(ci(&f, f.i32, 5), "int32[] min_max=[5,5]");
     DESC(rdx_ir_const_float(f.c, f.f32, 1.5), "float32[] min_max=[1.5,1.5]");
-    a = rdx_arg_none();
+    a = rdx_uop_arg_none();
     a.str = "abc", a.len = 3;
     DESC(N(&f, RDX_OP_BINARY, NULL, NULL, NULL, &a), "uint8[3] min_max=[0,255]");
     DESC(f.n, "index[] min_max=[1,8]");
     DESC(N(&f, RDX_OP_BIND, f.n, ci(&f, f.idx, 4), NULL, NULL), "index[] min_max=[1,8]");
-    a = rdx_arg_none();
+    a = rdx_uop_arg_none();
     a.i = 0, a.dtype = f.f32;
     DESC(N(&f, RDX_OP_DEFINE_LOCAL, shape(&f, 16, 0, 1), NULL, NULL, &a),
          "float32[16] addr=local min_max=[-inf,inf]");
@@ -134,7 +134,7 @@ static void d_movement(void)
          "float16[3,8] device=AMD addr=global min_max=[-inf,inf]");
     /* symbolic reshape: [2,n] -> [n,2] */
     const rdx_uop *sym[2] = { ci(&f, f.idx, 2), f.n }, *sym2[2] = { f.n, ci(&f, f.idx, 2) };
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = f.f32;
     const rdx_uop *p = IR_OK(N(&f, RDX_OP_PARAM, rdx_ir_shape_u(f.c, sym, 2), NULL, NULL, &a));
     DESC(N(&f, RDX_OP_RESHAPE, p, rdx_ir_shape_u(f.c, sym2, 2), NULL, NULL),
@@ -151,12 +151,12 @@ static void d_reduce_call_memory_order(void)
 {
     fx f;
     fx_init(&f);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     const int64_t ax[1] = { 1 };
     a.sub = RDX_RED_ADD, a.ints = ax, a.nints = 1;
     DESC(N(&f, RDX_OP_REDUCE, f.B, NULL, NULL, &a), "float32[3,1] device=AMD min_max=[-inf,inf]");
     /* FUNCTION(TUPLE(PARAM0 + PARAM0), B) and its GETTUPLE */
-    rdx_arg pa = rdx_arg_none();
+    rdx_uop_arg pa = rdx_uop_arg_none();
     pa.dtype = f.f32;
     const rdx_uop *p0 = IR_OK(N(&f, RDX_OP_PARAM, shape(&f, 3, 4, 2), NULL, NULL, &pa));
     const rdx_uop *tup = IR_OK(N(&f, RDX_OP_TUPLE, rdx_ir_add(f.c, p0, p0), NULL, NULL, NULL));
@@ -164,7 +164,7 @@ static void d_reduce_call_memory_order(void)
     const rdx_uop *fn = IR_OK(N(&f, RDX_OP_FUNCTION, tup, f.B, NULL, NULL));
     DESC(fn, "void[] device=AMD");
     DESC(N(&f, RDX_OP_CALL, tup, f.B, NULL, NULL), "void[] device=AMD");
-    rdx_arg gi = rdx_arg_none();
+    rdx_uop_arg gi = rdx_uop_arg_none();
     DESC(N(&f, RDX_OP_GETTUPLE, fn, NULL, NULL, &gi), "float32[3,4] device=AMD min_max=[-inf,inf]");
     /* symbolic PARAM shape is replaced by the argument's */
     const rdx_uop *psh[1] = { f.n };
@@ -175,7 +175,7 @@ static void d_reduce_call_memory_order(void)
                 NULL, NULL));
     DESC(N(&f, RDX_OP_GETTUPLE, fs, NULL, NULL, &gi), "float32[4] device=AMD min_max=[-inf,inf]");
     /* LOAD / STORE / BUFFERIZE / AFTER */
-    rdx_arg la = rdx_arg_none();
+    rdx_uop_arg la = rdx_uop_arg_none();
     la.addrspace = RDX_ADDR_REG;
     DESC(N(&f, RDX_OP_LOAD, f.B, NULL, NULL, &la),
          "float32[3,4] device=AMD addr=reg min_max=[-inf,inf]");
@@ -190,10 +190,10 @@ static void d_reduce_call_memory_order(void)
     const rdx_uop *r0 = IR_OK(rdx_ir_range(f.c, ci(&f, f.idx, 4), 0, RDX_AXIS_GLOBAL));
     const rdx_uop *r1 = IR_OK(rdx_ir_range(f.c, ci(&f, f.idx, 3), 1, RDX_AXIS_LOOP));
     DESC(r0, "index[] min_max=[0,3]");
-    rdx_arg ba = rdx_arg_none();
+    rdx_uop_arg ba = rdx_uop_arg_none();
     DESC(N(&f, RDX_OP_BUFFERIZE, rdx_ir_add(f.c, r0, r1), r0, r1, &ba),
          "index[4,3] addr=global min_max=[0,5]");
-    rdx_arg ra = rdx_arg_none();
+    rdx_uop_arg ra = rdx_uop_arg_none();
     ra.sub = RDX_RED_MAX;
     const rdx_uop *red = IR_OK(N(&f, RDX_OP_REDUCE, rdx_ir_cast(f.c, r1, f.f32), r1, NULL, &ra));
     DESC(red, "float32[] min_max=[-inf,inf]");
@@ -243,7 +243,7 @@ static void d_elementwise(void)
     /* broadcasting: [3,4] + [4] and [3,1] * [1,4] */
     DESC(rdx_ir_add(f.c, f.B, f.B4), "float32[3,4] device=AMD min_max=[-inf,inf]");
     const rdx_uop *c31 = IR_OK(N(&f, RDX_OP_RESHAPE, f.B4, shape(&f, 1, 4, 2), NULL, NULL));
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     const int64_t ax[1] = { 1 };
     a.ints = ax, a.nints = 1;
     const rdx_uop *r31 = IR_OK(N(&f, RDX_OP_REDUCE, f.B, NULL, NULL, &a));
@@ -261,11 +261,11 @@ static void d_codegen_and_vectors(void)
     fx_init(&f);
     const rdx_uop *st = IR_OK(N(&f, RDX_OP_STORE, f.B, rdx_ir_add(f.c, f.B, f.B), NULL, NULL));
     DESC(N(&f, RDX_OP_BARRIER, st, NULL, NULL, NULL), "void[] device=AMD");
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.str = "v_add_f32", a.dtype = f.f32;
     const rdx_uop *k1 = rdx_ir_const_float(f.c, f.f32, 1), *k2 = rdx_ir_const_float(f.c, f.f32, 2);
     DESC(N(&f, RDX_OP_INS, k1, k2, NULL, &a), "float32[] min_max=[-inf,inf]");
-    rdx_arg sa = rdx_arg_none();
+    rdx_uop_arg sa = rdx_uop_arg_none();
     sa.str = "gidx0";
     DESC(N(&f, RDX_OP_SPECIAL, ci(&f, f.idx, 64), NULL, NULL, &sa), "index[] min_max=[0,63]");
     const rdx_uop *iff =
@@ -287,7 +287,7 @@ static void d_codegen_and_vectors(void)
     sa.str = "kernel void k() {}";
     const rdx_uop *src = IR_OK(N(&f, RDX_OP_SOURCE, NULL, NULL, NULL, &sa));
     DESC(src, "void[]");
-    rdx_arg ba = rdx_arg_none();
+    rdx_uop_arg ba = rdx_uop_arg_none();
     ba.str = "\x7f"
              "ELF",
     ba.len = 4;
@@ -297,7 +297,7 @@ static void d_codegen_and_vectors(void)
     const int64_t g02[2] = { 0, 2 };
     DESC(ints_node(&f, RDX_OP_GEP, v8, g02, 2), "float32x2[] min_max=[1,1]");
     DESC(ints_node(&f, RDX_OP_GEP, v8, g02, 1), "float32[] min_max=[1,1]");
-    rdx_arg va = rdx_arg_none();
+    rdx_uop_arg va = rdx_uop_arg_none();
     const int64_t vals[2] = { 1, 5 };
     va.dtype = rdx_dtype_vec(f.i32, 2), va.ints = vals, va.nints = 2;
     DESC(N(&f, RDX_OP_VCONST, NULL, NULL, NULL, &va), "int32x2[] min_max=[1,5]");
@@ -358,7 +358,7 @@ START_TEST(shard_axis)
     fx f;
     fx_init(&f);
     const char *devs[2] = { "AMD:0", "AMD:1" };
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = f.f32, a.device = rdx_ir_device(f.c, devs, 2);
     const rdx_uop *b = IR_OK(N(&f, RDX_OP_BUFFER, shape(&f, 8, 2, 2), NULL, NULL, &a));
     ck_assert_int_eq(b->axis, 0);
@@ -370,14 +370,14 @@ START_TEST(shard_axis)
     /* [8,2] -> [4,4]: no output axis starts at offset 0 with size 8 */
     ck_assert_int_eq(IR_OK(N(&f, RDX_OP_RESHAPE, b, rdx_ir_shape(f.c, d4, 2), NULL, NULL))->axis,
                      -1);
-    rdx_arg r = rdx_arg_none();
+    rdx_uop_arg r = rdx_uop_arg_none();
     const int64_t ax0[1] = { 0 }, ax1[1] = { 1 };
     r.ints = ax0, r.nints = 1;
     ck_assert_int_eq(IR_OK(N(&f, RDX_OP_REDUCE, b, NULL, NULL, &r))->axis, -1);
     r.ints = ax1;
     ck_assert_int_eq(IR_OK(N(&f, RDX_OP_REDUCE, b, NULL, NULL, &r))->axis, 0);
     ck_assert_int_eq(IR_OK(rdx_ir_add(f.c, b, b))->axis, 0);
-    rdx_arg l = rdx_arg_none();
+    rdx_uop_arg l = rdx_uop_arg_none();
     l.device = rdx_ir_device(f.c, devs, 1);
     ck_assert_int_eq(IR_OK(N(&f, RDX_OP_LOAD, b, NULL, NULL, &l))->axis, -1); /* copy: none */
     rdx_ir_ctx_destroy(f.c);

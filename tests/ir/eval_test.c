@@ -10,7 +10,7 @@
 static const rdx_uop *leaf(rdx_ir_ctx *c, rdx_scalar d, int slot)
 {
     const rdx_uop *shape = IR_OK(rdx_ir_shape(c, NULL, 0));
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.i = slot, a.dtype = rdx_dtype_of(d);
     return IR_OK(rdx_ir_node(c, RDX_OP_PARAM, &shape, 1, &a));
 }

@@ -229,7 +229,7 @@ static const rdx_uop *renumber(rdx_match *m)
     const rdx_uop *r = m->root;
     if (r->tag == 1)
         return NULL;
-    rdx_arg a = r->arg;
+    rdx_uop_arg a = r->arg;
     a.i = st->next++;
     const rdx_uop *out;
     if (rdx_ir_make(m->ctx, RDX_OP_RANGE, r->src, r->nsrc, &a, 1, &out)) {
@@ -326,7 +326,7 @@ START_TEST(function_inline)
     int64_t d[1] = { 4 };
     rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
     const rdx_uop *sh = IR_OK(rdx_ir_shape(c, d, 1));
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.dtype = f32;
     const rdx_uop *p0 = IR_OK(rdx_ir_node(c, RDX_OP_PARAM, &sh, 1, &a));
     a.i = 1;

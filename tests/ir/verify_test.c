@@ -20,7 +20,7 @@ static const rdx_uop *shp(vf *v, int64_t a, int64_t b, int n)
 
 /* rdx_ir_make with up to 3 sources; returns the status. */
 static rdx_status mk(vf *v, rdx_op op, const rdx_uop *a, const rdx_uop *b, const rdx_uop *c,
-                     const rdx_arg *arg)
+                     const rdx_uop_arg *arg)
 {
     const rdx_uop *s[3] = { a, b, c }, *out;
     size_t n = c ? 3 : b ? 2 : a ? 1 : 0;
@@ -29,7 +29,7 @@ static rdx_status mk(vf *v, rdx_op op, const rdx_uop *a, const rdx_uop *b, const
 
 static rdx_status ints(vf *v, rdx_op op, const rdx_uop *s, const int64_t *vals, uint32_t n)
 {
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     a.ints = vals, a.nints = n;
     return mk(v, op, s, NULL, NULL, &a);
 }
@@ -39,7 +39,7 @@ static rdx_status violate(vf *v, rdx_rule r)
 {
     rdx_ir_ctx *c = v->c;
     rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32), i32 = rdx_dtype_of(RDX_INT32);
-    rdx_arg a = rdx_arg_none();
+    rdx_uop_arg a = rdx_uop_arg_none();
     switch (r) {
     case RDX_RULE_ARITY:
         return mk(v, RDX_OP_ADD, v->B, NULL, NULL, NULL);
