@@ -21,6 +21,10 @@
 
 #define F32 rdx_dtype_of(RDX_FLOAT32)
 
+/* Matmul size (scaled down from 1024 to keep the emulated run short). */
+#define MM_N    512
+#define MM_SIZE "512x512x512"
+
 static double now(void)
 {
     struct timespec t;
@@ -276,6 +280,27 @@ static void report(const char *what, const char *size, const figures *r, const f
     fflush(stdout);
 }
 
+/* Time and run rdx on `t` (destroys g), then clang's <cl>.cl; print one line. */
+static int compare(const char *what, const char *size, rdx_graph *g, const rdx_tensor *t,
+                   const char *cl, size_t nbufs, const size_t *bytes, const cl_dispatch *d,
+                   size_t nd)
+{
+    figures r, c;
+    int rc = rdx_side(g, t, &r);
+    rdx_graph_destroy(g);
+    if (rc)
+        printf("%-10s %-14s rdx: FAILED: %s\n", what, size, rdx_error_message());
+    int crc = clang_side(cl, nbufs, bytes, d, nd, &c);
+    if (crc)
+        printf("%-10s %-14s clang: FAILED (see stderr)\n", what, size);
+    else if (rc)
+        printf("%-10s %-14s clang: %zu kern %8.3f ms %10llu winst %10llu cyc\n", what, size,
+               c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
+    else
+        report(what, size, &r, &c);
+    return rc || crc;
+}
+
 static int bench_ew(void)
 {
     const int64_t n = 1 << 20;
@@ -286,16 +311,9 @@ static int bench_ew(void)
     const rdx_tensor *t = rdx_tensor_relu(
         g, rdx_tensor_adds(
                g, rdx_tensor_add(g, rdx_tensor_mul(g, x, y), rdx_tensor_muls(g, x, 0.5)), 1.0));
-    figures r, c;
-    int rc = rdx_side(g, t, &r);
-    rdx_graph_destroy(g);
     size_t bytes[3] = { 4 * (size_t)n, 4 * (size_t)n, 4 * (size_t)n };
     cl_dispatch d = { { (uint32_t)n, 1, 1 }, { 256, 1, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n } };
-    if (!rc)
-        rc = clang_side("ew", 3, bytes, &d, 1, &c);
-    if (!rc)
-        report("ew-chain", "n=1048576", &r, &c);
-    return rc;
+    return compare("ew-chain", "n=1048576", g, t, "ew", 3, bytes, &d, 1);
 }
 
 static int bench_sum(void)
@@ -305,42 +323,78 @@ static int bench_sum(void)
     if (rdx_graph_create(&g, NULL))
         return -1;
     const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_empty(g, F32, 1, &n), 0, NULL, 0);
-    figures r, c;
-    int rc = rdx_side(g, t, &r);
-    rdx_graph_destroy(g);
     enum { GROUPS = 256 };
     size_t bytes[3] = { 4 * (size_t)n, 4 * GROUPS, 4 };
     cl_dispatch d[2] = {
         { { GROUPS * 256, 1, 1 }, { 256, 1, 1 }, 2, { 1, 0 }, 2, { (int32_t)n, GROUPS * 256 } },
         { { 256, 1, 1 }, { 256, 1, 1 }, 2, { 2, 1 }, 2, { GROUPS, 256 } },
     };
-    if (!rc)
-        rc = clang_side("sum", 3, bytes, d, 2, &c);
-    if (!rc)
-        report("sum", "n=1048576", &r, &c);
-    return rc;
+    return compare("sum", "n=1048576", g, t, "sum", 3, bytes, d, 2);
 }
 
 static int bench_matmul(void)
 {
-    const int64_t n = 256, dims[2] = { n, n };
+    const int64_t n = MM_N, dims[2] = { n, n };
     rdx_graph *g = NULL;
     if (rdx_graph_create(&g, NULL))
         return -1;
     const rdx_tensor *t =
         rdx_tensor_matmul(g, rdx_tensor_empty(g, F32, 2, dims), rdx_tensor_empty(g, F32, 2, dims));
-    figures r, c;
-    int rc = rdx_side(g, t, &r);
-    rdx_graph_destroy(g);
     size_t bytes[3] = { 4 * (size_t)(n * n), 4 * (size_t)(n * n), 4 * (size_t)(n * n) };
     cl_dispatch d = {
         { (uint32_t)n / 2, (uint32_t)n / 2, 1 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n }
     };
-    if (!rc)
-        rc = clang_side("matmul", 3, bytes, &d, 1, &c);
-    if (!rc)
-        report("matmul-f32", "256x256x256", &r, &c);
-    return rc;
+    return compare("matmul-f32", MM_SIZE, g, t, "matmul", 3, bytes, &d, 1);
+}
+
+static int bench_rows(int layernorm)
+{
+    const int64_t rows = 1024, cols = 1024, dims[2] = { rows, cols };
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    const rdx_tensor *x = rdx_tensor_empty(g, F32, 2, dims);
+    const rdx_tensor *t =
+        layernorm ? rdx_tensor_layernorm(g, x, 1, NULL, NULL, 1e-5) : rdx_tensor_softmax(g, x, -1);
+    size_t bytes[2] = { 4 * (size_t)(rows * cols), 4 * (size_t)(rows * cols) };
+    cl_dispatch d = {
+        { 256 * (uint32_t)rows, 1, 1 }, { 256, 1, 1 }, 2, { 0, 1 }, 1, { (int32_t)cols }
+    };
+    return compare(layernorm ? "layernorm" : "softmax", "1024x1024", g, t,
+                   layernorm ? "layernorm" : "softmax", 2, bytes, &d, 1);
+}
+
+static int bench_matmul_f16(void)
+{
+    const int64_t n = MM_N, dims[2] = { n, n };
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    const rdx_tensor *t =
+        rdx_tensor_matmul(g, rdx_tensor_empty(g, h, 2, dims), rdx_tensor_empty(g, h, 2, dims));
+    size_t bytes[3] = { 2 * (size_t)(n * n), 2 * (size_t)(n * n), 2 * (size_t)(n * n) };
+    cl_dispatch d = {
+        { (uint32_t)n / 2, (uint32_t)n / 2, 1 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n }
+    };
+    return compare("matmul-f16", MM_SIZE, g, t, "matmul_f16", 3, bytes, &d, 1);
+}
+
+static int bench_conv2d(void)
+{
+    const int64_t C = 64, H = 32, W = 32, xd[4] = { 1, C, H, W }, wd[4] = { C, C, 3, 3 };
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    rdx_conv_opts o = { { 1, 1 }, { 1, 1 }, { 1, 1 }, 1 };
+    const rdx_tensor *t = rdx_tensor_conv2d(g, rdx_tensor_empty(g, F32, 4, xd),
+                                            rdx_tensor_empty(g, F32, 4, wd), NULL, &o);
+    size_t bytes[3] = { 4 * (size_t)(C * H * W), 4 * (size_t)(C * H * W), 4 * (size_t)(C * C * 9) };
+    cl_dispatch d = {
+        { (uint32_t)W, (uint32_t)H, (uint32_t)C / 4 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 3,
+        { (int32_t)C, (int32_t)H, (int32_t)W }
+    };
+    return compare("conv2d-3x3", "1x64x32x32,o64", g, t, "conv2d", 3, bytes, &d, 1);
 }
 
 int main(void)
@@ -350,7 +404,11 @@ int main(void)
            "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles\n");
     fails += bench_ew() != 0;
     fails += bench_sum() != 0;
+    fails += bench_rows(0) != 0;
     fails += bench_matmul() != 0;
+    fails += bench_matmul_f16() != 0;
+    fails += bench_conv2d() != 0;
+    fails += bench_rows(1) != 0;
     if (fails)
         printf("bench_kernels: %d benchmark(s) failed (see stderr)\n", fails);
     return fails ? 1 : 0;
