@@ -31,6 +31,40 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Cross-check of the two sides: inputs get the same pseudo-random values (clang buffer b
+   holds input tensor ins[b], NULL for outputs), then the outputs are compared. */
+static struct check {
+    const rdx_tensor *ins[4];
+    int cl_out;         /* clang buffer of the final output */
+    float *rdx, *clang; /* outputs as floats (malloc'd) */
+    size_t nrdx, nclang;
+} chk;
+
+static void fill(void *p, size_t bytes, rdx_dtype dt, unsigned seed)
+{
+    int half = rdx_dtype_itemsize(dt) == 2;
+    size_t n = bytes / (half ? 2 : 4);
+    uint32_t h = 2166136261u ^ seed * 16777619u;
+    for (size_t i = 0; i < n; i++) {
+        h = h * 1664525u + 1013904223u;
+        float v = (float)((h >> 8) % 2001u) / 1000.0f - 1.0f;
+        if (half)
+            ((_Float16 *)p)[i] = (_Float16)v;
+        else
+            ((float *)p)[i] = v;
+    }
+}
+
+static float *to_floats(const void *p, size_t bytes, rdx_dtype dt, size_t *n)
+{
+    int half = rdx_dtype_itemsize(dt) == 2;
+    *n = bytes / (half ? 2 : 4);
+    float *o = malloc(*n * sizeof *o + 1);
+    for (size_t i = 0; o && i < *n; i++)
+        o[i] = half ? (float)((const _Float16 *)p)[i] : ((const float *)p)[i];
+    return o;
+}
+
 typedef struct figures {
     double compile_s;
     unsigned long long wave_insts, cycles;
@@ -119,6 +153,9 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         mem[b] = calloc(1, bytes[b] + 64);
         if (!mem[b])
             rc = -1;
+        for (unsigned j = 0; !rc && j < 4; j++)
+            if (chk.ins[j] && chk.ins[j] == s->buffers[b].tensor)
+                fill(mem[b], bytes[b], s->buffers[b].dtype, j);
     }
     f->nkernels = s->nkernels;
     for (size_t k = 0; k < s->nkernels && !rc; k++) {
@@ -183,6 +220,10 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         rdx_codeobj_free(cob);
         rdx_codegen_kernel_free(ck);
     }
+    if (!rc) {
+        const rdx_sched_buffer *ob = &s->buffers[s->outputs[0]];
+        chk.rdx = to_floats(mem[s->outputs[0]], bytes[s->outputs[0]], ob->dtype, &chk.nrdx);
+    }
     for (size_t b = 0; mem && b < s->nbuffers; b++)
         free(mem[b]);
     free(mem);
@@ -202,8 +243,8 @@ typedef struct cl_dispatch {
 } cl_dispatch;
 
 /* Compile tests/data/bench/<name>.cl (timed) and run its kernel <name> for each dispatch. */
-static int clang_side(const char *name, size_t nbufs, const size_t *bytes, const cl_dispatch *ds,
-                      size_t nds, figures *f)
+static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_dtype dt,
+                      const cl_dispatch *ds, size_t nds, figures *f)
 {
     memset(f, 0, sizeof *f);
     char dir[] = "/tmp/rdx_bench_kernels_XXXXXX";
@@ -239,6 +280,8 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, const
     for (size_t b = 0; b < nbufs && !rc; b++)
         if (!(mem[b] = calloc(1, bytes[b] + 64)))
             rc = -1;
+        else if (b < 4 && chk.ins[b])
+            fill(mem[b], bytes[b], dt, (unsigned)b);
     if (!rc)
         rc = rdx_codeobj_kd_pack(&co->kernels[ki].kd, 11, kd) ? -1 : 0;
     f->nkernels = nds;
@@ -259,6 +302,8 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, const
         rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + co->kernels[ki].code_offset, kd,
                           ds[i].grid, ds[i].wg, ka, sizeof ka, kb, kbytes, (size_t)ds[i].nbufs, f);
     }
+    if (!rc)
+        chk.clang = to_floats(mem[chk.cl_out], bytes[chk.cl_out], dt, &chk.nclang);
     for (size_t b = 0; mem && b < nbufs; b++)
         free(mem[b]);
     free(mem);
@@ -269,34 +314,47 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, const
 
 /* --------------------------------------------------------------------- suite */
 
-static void report(const char *what, const char *size, const figures *r, const figures *c)
+static void report(const char *what, const char *size, const figures *r, const figures *c,
+                   double diff)
 {
     printf("%-10s %-14s rdx: %zu kern %8.3f ms %10llu winst %10llu cyc | clang: %zu kern %8.3f "
-           "ms %10llu winst %10llu cyc | rdx/clang: compile %6.3f winst %5.2f cyc %5.2f\n",
+           "ms %10llu winst %10llu cyc | rdx/clang: compile %6.3f winst %5.2f cyc %5.2f | "
+           "max|rdx-clang| %.2g\n",
            what, size, r->nkernels, 1e3 * r->compile_s, r->wave_insts, r->cycles, c->nkernels,
            1e3 * c->compile_s, c->wave_insts, c->cycles, r->compile_s / c->compile_s,
-           (double)r->wave_insts / (double)c->wave_insts, (double)r->cycles / (double)c->cycles);
+           (double)r->wave_insts / (double)c->wave_insts, (double)r->cycles / (double)c->cycles,
+           diff);
     fflush(stdout);
 }
 
 /* Time and run rdx on `t` (destroys g), then clang's <cl>.cl; print one line. */
 static int compare(const char *what, const char *size, rdx_graph *g, const rdx_tensor *t,
-                   const char *cl, size_t nbufs, const size_t *bytes, const cl_dispatch *d,
-                   size_t nd)
+                   const char *cl, size_t nbufs, const size_t *bytes, rdx_dtype dt,
+                   const cl_dispatch *d, size_t nd)
 {
     figures r, c;
     int rc = rdx_side(g, t, &r);
     rdx_graph_destroy(g);
     if (rc)
         printf("%-10s %-14s rdx: FAILED: %s\n", what, size, rdx_error_message());
-    int crc = clang_side(cl, nbufs, bytes, d, nd, &c);
+    int crc = clang_side(cl, nbufs, bytes, dt, d, nd, &c);
+    double diff = chk.rdx && chk.clang && chk.nrdx == chk.nclang ? 0.0 : -1.0;
+    for (size_t i = 0; diff >= 0 && i < chk.nrdx; i++) {
+        double e = (double)chk.rdx[i] - (double)chk.clang[i];
+        e = e < 0 ? -e : e;
+        if (e > diff || e != e)
+            diff = e;
+    }
+    free(chk.rdx);
+    free(chk.clang);
+    memset(&chk, 0, sizeof chk);
     if (crc)
         printf("%-10s %-14s clang: FAILED (see stderr)\n", what, size);
     else if (rc)
         printf("%-10s %-14s clang: %zu kern %8.3f ms %10llu winst %10llu cyc\n", what, size,
                c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
     else
-        report(what, size, &r, &c);
+        report(what, size, &r, &c, diff);
     return rc || crc;
 }
 
@@ -312,7 +370,9 @@ static int bench_ew(void)
                g, rdx_tensor_add(g, rdx_tensor_mul(g, x, y), rdx_tensor_muls(g, x, 0.5)), 1.0));
     size_t bytes[3] = { 4 * (size_t)n, 4 * (size_t)n, 4 * (size_t)n };
     cl_dispatch d = { { (uint32_t)n, 1, 1 }, { 256, 1, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n } };
-    return compare("ew-chain", "n=1048576", g, t, "ew", 3, bytes, &d, 1);
+    chk.ins[1] = x;
+    chk.ins[2] = y;
+    return compare("ew-chain", "n=1048576", g, t, "ew", 3, bytes, F32, &d, 1);
 }
 
 static int bench_sum(void)
@@ -321,14 +381,17 @@ static int bench_sum(void)
     rdx_graph *g = NULL;
     if (rdx_graph_create(&g, NULL))
         return -1;
-    const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_empty(g, F32, 1, &n), 0, NULL, 0);
+    const rdx_tensor *x = rdx_tensor_empty(g, F32, 1, &n);
+    const rdx_tensor *t = rdx_tensor_sum(g, x, 0, NULL, 0);
+    chk.ins[0] = x;
+    chk.cl_out = 2;
     enum { GROUPS = 256 };
     size_t bytes[3] = { 4 * (size_t)n, 4 * GROUPS, 4 };
     cl_dispatch d[2] = {
         { { GROUPS * 256, 1, 1 }, { 256, 1, 1 }, 2, { 1, 0 }, 2, { (int32_t)n, GROUPS * 256 } },
         { { 256, 1, 1 }, { 256, 1, 1 }, 2, { 2, 1 }, 2, { GROUPS, 256 } },
     };
-    return compare("sum", "n=1048576", g, t, "sum", 3, bytes, d, 2);
+    return compare("sum", "n=1048576", g, t, "sum", 3, bytes, F32, d, 2);
 }
 
 static int bench_matmul(void)
@@ -339,13 +402,13 @@ static int bench_matmul(void)
     rdx_graph *g = NULL;
     if (rdx_graph_create(&g, NULL))
         return -1;
-    const rdx_tensor *t =
-        rdx_tensor_matmul(g, rdx_tensor_empty(g, F32, 2, dims), rdx_tensor_empty(g, F32, 2, dims));
+    const rdx_tensor *t = rdx_tensor_matmul(g, chk.ins[1] = rdx_tensor_empty(g, F32, 2, dims),
+                                            chk.ins[2] = rdx_tensor_empty(g, F32, 2, dims));
     size_t bytes[3] = { 4 * (size_t)(n * n), 4 * (size_t)(n * n), 4 * (size_t)(n * n) };
     cl_dispatch d = {
         { (uint32_t)n / 2, (uint32_t)n / 2, 1 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n }
     };
-    return compare("matmul-f32", size, g, t, "matmul", 3, bytes, &d, 1);
+    return compare("matmul-f32", size, g, t, "matmul", 3, bytes, F32, &d, 1);
 }
 
 static int bench_rows(int layernorm)
@@ -358,11 +421,12 @@ static int bench_rows(int layernorm)
     const rdx_tensor *t =
         layernorm ? rdx_tensor_layernorm(g, x, 1, NULL, NULL, 1e-5) : rdx_tensor_softmax(g, x, -1);
     size_t bytes[2] = { 4 * (size_t)(rows * cols), 4 * (size_t)(rows * cols) };
+    chk.ins[1] = x;
     cl_dispatch d = {
         { 256 * (uint32_t)rows, 1, 1 }, { 256, 1, 1 }, 2, { 0, 1 }, 1, { (int32_t)cols }
     };
     return compare(layernorm ? "layernorm" : "softmax", "1024x1024", g, t,
-                   layernorm ? "layernorm" : "softmax", 2, bytes, &d, 1);
+                   layernorm ? "layernorm" : "softmax", 2, bytes, F32, &d, 1);
 }
 
 static int bench_matmul_f16(void)
@@ -374,13 +438,13 @@ static int bench_matmul_f16(void)
     if (rdx_graph_create(&g, NULL))
         return -1;
     rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
-    const rdx_tensor *t =
-        rdx_tensor_matmul(g, rdx_tensor_empty(g, h, 2, dims), rdx_tensor_empty(g, h, 2, dims));
+    const rdx_tensor *t = rdx_tensor_matmul(g, chk.ins[1] = rdx_tensor_empty(g, h, 2, dims),
+                                            chk.ins[2] = rdx_tensor_empty(g, h, 2, dims));
     size_t bytes[3] = { 2 * (size_t)(n * n), 2 * (size_t)(n * n), 2 * (size_t)(n * n) };
     cl_dispatch d = {
         { (uint32_t)n / 2, (uint32_t)n / 2, 1 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n }
     };
-    return compare("matmul-f16", size, g, t, "matmul_f16", 3, bytes, &d, 1);
+    return compare("matmul-f16", size, g, t, "matmul_f16", 3, bytes, h, &d, 1);
 }
 
 static int bench_conv2d(void)
@@ -390,14 +454,14 @@ static int bench_conv2d(void)
     if (rdx_graph_create(&g, NULL))
         return -1;
     rdx_conv_opts o = { { 1, 1 }, { 1, 1 }, { 1, 1 }, 1 };
-    const rdx_tensor *t = rdx_tensor_conv2d(g, rdx_tensor_empty(g, F32, 4, xd),
-                                            rdx_tensor_empty(g, F32, 4, wd), NULL, &o);
+    const rdx_tensor *t = rdx_tensor_conv2d(g, chk.ins[1] = rdx_tensor_empty(g, F32, 4, xd),
+                                            chk.ins[2] = rdx_tensor_empty(g, F32, 4, wd), NULL, &o);
     size_t bytes[3] = { 4 * (size_t)(C * H * W), 4 * (size_t)(C * H * W), 4 * (size_t)(C * C * 9) };
     cl_dispatch d = {
         { (uint32_t)W, (uint32_t)H, (uint32_t)C / 4 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 3,
         { (int32_t)C, (int32_t)H, (int32_t)W }
     };
-    return compare("conv2d-3x3", "1x64x32x32,o64", g, t, "conv2d", 3, bytes, &d, 1);
+    return compare("conv2d-3x3", "1x64x32x32,o64", g, t, "conv2d", 3, bytes, F32, &d, 1);
 }
 
 int main(void)
