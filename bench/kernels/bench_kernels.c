@@ -1,0 +1,482 @@
+/*
+ * bench/kernels/bench_kernels.c — kernel quality and compile speed: a fixed suite of
+ * tensor programs compiled by rdx (schedule, axis types, heuristics, expand, back end)
+ * and run on the wave emulator, against hand-written OpenCL C versions
+ * (tests/data/bench/<name>.cl) compiled at bench time by clang-19 -O3 and run on the
+ * same emulator.  Prints compile time, wave-instructions and estimated cycles of both,
+ * and the ratios rdx/clang.  Sizes are scaled down so the whole run stays short; the
+ * sizes used are printed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdx/codegen.h>
+#include <rdx/codegen_front.h>
+#include <rdx/codeobj.h>
+#include <rdx/emu.h>
+#include <rdx/tensor.h>
+
+#define F32 rdx_dtype_of(RDX_FLOAT32)
+
+/* Matmul size: the suite's full 1024 (about 40 s of the run on the emulator). */
+#define MM_N 1024
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Cross-check of the two sides: inputs get the same pseudo-random values (clang buffer b
+   holds input tensor ins[b], NULL for outputs), then the outputs are compared. */
+static struct check {
+    const rdx_tensor *ins[4];
+    int cl_out;         /* clang buffer of the final output */
+    float *rdx, *clang; /* outputs as floats (malloc'd) */
+    size_t nrdx, nclang;
+} chk;
+
+static void fill(void *p, size_t bytes, rdx_dtype dt, unsigned seed)
+{
+    int half = rdx_dtype_itemsize(dt) == 2;
+    size_t n = bytes / (half ? 2 : 4);
+    uint32_t h = 2166136261u ^ seed * 16777619u;
+    for (size_t i = 0; i < n; i++) {
+        h = h * 1664525u + 1013904223u;
+        float v = (float)((h >> 8) % 2001u) / 1000.0f - 1.0f;
+        if (half)
+            ((_Float16 *)p)[i] = (_Float16)v;
+        else
+            ((float *)p)[i] = v;
+    }
+}
+
+static float *to_floats(const void *p, size_t bytes, rdx_dtype dt, size_t *n)
+{
+    int half = rdx_dtype_itemsize(dt) == 2;
+    *n = bytes / (half ? 2 : 4);
+    float *o = malloc(*n * sizeof *o + 1);
+    for (size_t i = 0; o && i < *n; i++)
+        o[i] = half ? (float)((const _Float16 *)p)[i] : ((const float *)p)[i];
+    return o;
+}
+
+typedef struct figures {
+    double compile_s;
+    unsigned long long wave_insts, cycles;
+    size_t nkernels;
+} figures;
+
+/* Run one dispatch: code object text `code` (page-aligned, `cap` bytes), descriptor kd,
+   buffers[0..nbufs) of bytes[], kernarg of kasize bytes.  Adds the counters to *f. */
+static int run_dispatch(const uint8_t *code, size_t cap, uint64_t entry, const uint8_t kd[64],
+                        const uint32_t grid[3], const uint32_t wg[3], void *kernarg,
+                        uint32_t kasize, void *const *bufs, const size_t *bytes, size_t nbufs,
+                        figures *f)
+{
+    rdx_emu *emu = NULL;
+    rdx_emu_dispatch d;
+    memset(&d, 0, sizeof d);
+    rdx_status st = rdx_emu_dispatch_from_descriptor(&d, kd);
+    if (!st)
+        st = rdx_emu_create("gfx1100", &emu);
+    if (!st)
+        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)code, cap, RDX_EMU_READ);
+    if (!st && kasize)
+        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)kernarg, kasize, RDX_EMU_READ);
+    for (size_t b = 0; b < nbufs && !st; b++)
+        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)bufs[b], bytes[b], RDX_EMU_RW);
+    if (!st) {
+        d.code = entry;
+        d.kernarg = (uint64_t)(uintptr_t)kernarg;
+        d.budget = 2000000000ull;
+        memcpy(d.grid, grid, sizeof d.grid);
+        memcpy(d.wg, wg, sizeof d.wg);
+        st = rdx_emu_run(emu, &d);
+    }
+    if (!st) {
+        const rdx_emu_counters *c = rdx_emu_get_counters(emu);
+        f->wave_insts += c->wave_insts;
+        f->cycles += c->cycles;
+    } else {
+        fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
+    }
+    rdx_emu_destroy(emu);
+    return st ? -1 : 0;
+}
+
+/* Copy a code object's text into page-aligned memory the emulator can map. */
+static uint8_t *load_text(const rdx_codeobj *co, size_t *cap)
+{
+    *cap = (co->text_size + 4095) & ~(size_t)4095;
+    uint8_t *code = aligned_alloc(4096, *cap);
+    if (code) {
+        memset(code, 0, *cap);
+        memcpy(code, co->text, co->text_size);
+    }
+    return code;
+}
+
+/* ---------------------------------------------------------------------- rdx */
+
+/* Compile every kernel of the schedule of `root` (timed) and run them in order. */
+static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
+{
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    memset(f, 0, sizeof *f);
+    if (rdx_graph_status(g)) {
+        fprintf(stderr, "bench_kernels: graph: %s\n", rdx_graph_error(g));
+        return -1;
+    }
+    double t0 = now();
+    rdx_schedule *s = NULL;
+    const rdx_uop *roots[1] = { root };
+    if (rdx_cg_schedule(ctx, roots, 1, &s)) {
+        fprintf(stderr, "bench_kernels: schedule: %s\n", rdx_error_message());
+        return -1;
+    }
+    f->compile_s += now() - t0;
+    void **mem = calloc(s->nbuffers + 1, sizeof *mem);
+    size_t *bytes = calloc(s->nbuffers + 1, sizeof *bytes);
+    int rc = mem && bytes ? 0 : -1;
+    for (size_t b = 0; b < s->nbuffers && !rc; b++) {
+        int64_t n = 0;
+        if (!rdx_uop_const_int(s->buffers[b].numel, &n)) {
+            rc = -1;
+            break;
+        }
+        bytes[b] = (size_t)n * rdx_dtype_itemsize(s->buffers[b].dtype);
+        mem[b] = calloc(1, bytes[b] + 64);
+        if (!mem[b])
+            rc = -1;
+        for (unsigned j = 0; !rc && j < 4; j++)
+            if (chk.ins[j] && chk.ins[j] == s->buffers[b].tensor)
+                fill(mem[b], bytes[b], s->buffers[b].dtype, j);
+    }
+    f->nkernels = s->nkernels;
+    for (size_t k = 0; k < s->nkernels && !rc; k++) {
+        const rdx_sched_kernel *kn = &s->kernels[k];
+        t0 = now();
+        const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
+        rdx_opt o[16];
+        size_t no = 0;
+        rdx_codegen_kernel *ck = NULL;
+        rdx_codegen_options co;
+        memset(&co, 0, sizeof co);
+        co.name = kn->name;
+        rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
+        if (!st)
+            st = rdx_cg_heuristic(typed, o, 16, &no);
+        if (!st)
+            st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+        if (!st)
+            st = rdx_cg_expand(ctx, opt, &exp);
+        if (!st)
+            st = rdx_codegen_compile(ctx, exp, &co, &ck);
+        f->compile_s += now() - t0;
+        rdx_codeobj *cob = NULL;
+        uint8_t *code = NULL, *kernarg = NULL, kd[64];
+        size_t cap = 0;
+        uint32_t grid[3], wg[3];
+        if (!st)
+            st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
+        if (!st)
+            st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
+        if (!st)
+            st = rdx_codeobj_kd_pack(&cob->kernels[0].kd, 11, kd);
+        if (st) {
+            fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
+                    rdx_error_message());
+            rc = -1;
+        }
+        void *kb[64];
+        size_t kbytes[64];
+        uint64_t ptrs[64] = { 0 };
+        if (!rc && kn->nparams > 64)
+            rc = -1;
+        for (uint32_t p = 0; !rc && p < kn->nparams; p++) {
+            kb[p] = mem[kn->params[p]];
+            kbytes[p] = bytes[kn->params[p]];
+            ptrs[p] = (uint64_t)(uintptr_t)kb[p];
+        }
+        if (!rc) {
+            code = load_text(cob, &cap);
+            kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u));
+            if (!code || !kernarg)
+                rc = -1;
+        }
+        if (!rc) {
+            uint64_t values[64] = { 0 };
+            rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
+            rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + cob->kernels[0].code_offset,
+                              kd, grid, wg, kernarg, ck->kernarg_size, kb, kbytes, kn->nparams, f);
+        }
+        free(code);
+        free(kernarg);
+        rdx_codeobj_free(cob);
+        rdx_codegen_kernel_free(ck);
+    }
+    if (!rc) {
+        const rdx_sched_buffer *ob = &s->buffers[s->outputs[0]];
+        chk.rdx = to_floats(mem[s->outputs[0]], bytes[s->outputs[0]], ob->dtype, &chk.nrdx);
+    }
+    for (size_t b = 0; mem && b < s->nbuffers; b++)
+        free(mem[b]);
+    free(mem);
+    free(bytes);
+    rdx_schedule_free(s);
+    return rc;
+}
+
+/* -------------------------------------------------------------------- clang */
+
+typedef struct cl_dispatch {
+    uint32_t grid[3], wg[3];
+    int nbufs;
+    int buf[4]; /* indices into the case's buffers, in argument order */
+    int nints;
+    int32_t ints[4];
+} cl_dispatch;
+
+/* Compile tests/data/bench/<name>.cl (timed) and run its kernel <name> for each dispatch. */
+static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_dtype dt,
+                      const cl_dispatch *ds, size_t nds, figures *f)
+{
+    memset(f, 0, sizeof *f);
+    char dir[] = "/tmp/rdx_bench_kernels_XXXXXX";
+    if (!mkdtemp(dir))
+        return -1;
+    char obj[128], cmd[1024];
+    snprintf(obj, sizeof obj, "%s/k.co", dir);
+    const char *clang =
+        access("/usr/lib/llvm-19/bin/clang", X_OK) == 0 ? "/usr/lib/llvm-19/bin/clang" : "clang-19";
+    snprintf(cmd, sizeof cmd,
+             "%s -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O3 "
+             "-o %s tests/data/bench/%s.cl",
+             clang, obj, name);
+    double t0 = now();
+    int rc = system(cmd);
+    f->compile_s = now() - t0;
+    rdx_codeobj *co = NULL;
+    if (rc == 0 && rdx_codeobj_read_file(obj, &co) != RDX_OK)
+        rc = -1;
+    remove(obj);
+    rmdir(dir);
+    if (rc) {
+        fprintf(stderr, "bench_kernels: cannot build tests/data/bench/%s.cl\n", name);
+        return -1;
+    }
+    size_t ki;
+    for (ki = 0; ki < co->num_kernels && strcmp(co->kernels[ki].name, name); ki++)
+        ;
+    size_t cap = 0;
+    uint8_t *code = ki < co->num_kernels ? load_text(co, &cap) : NULL, kd[64];
+    void **mem = calloc(nbufs, sizeof *mem);
+    rc = code && mem ? 0 : -1;
+    for (size_t b = 0; b < nbufs && !rc; b++)
+        if (!(mem[b] = calloc(1, bytes[b] + 64)))
+            rc = -1;
+        else if (b < 4 && chk.ins[b])
+            fill(mem[b], bytes[b], dt, (unsigned)b);
+    if (!rc)
+        rc = rdx_codeobj_kd_pack(&co->kernels[ki].kd, 11, kd) ? -1 : 0;
+    f->nkernels = nds;
+    for (size_t i = 0; i < nds && !rc; i++) {
+        _Alignas(64) uint8_t ka[256];
+        uint32_t off = 0;
+        void *kb[4];
+        size_t kbytes[4];
+        memset(ka, 0, sizeof ka);
+        for (int b = 0; b < ds[i].nbufs; b++, off += 8) {
+            kb[b] = mem[ds[i].buf[b]];
+            kbytes[b] = bytes[ds[i].buf[b]];
+            uint64_t p = (uint64_t)(uintptr_t)kb[b];
+            memcpy(ka + off, &p, 8);
+        }
+        for (int v = 0; v < ds[i].nints; v++, off += 4)
+            memcpy(ka + off, &ds[i].ints[v], 4);
+        rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + co->kernels[ki].code_offset, kd,
+                          ds[i].grid, ds[i].wg, ka, sizeof ka, kb, kbytes, (size_t)ds[i].nbufs, f);
+    }
+    if (!rc)
+        chk.clang = to_floats(mem[chk.cl_out], bytes[chk.cl_out], dt, &chk.nclang);
+    for (size_t b = 0; mem && b < nbufs; b++)
+        free(mem[b]);
+    free(mem);
+    free(code);
+    rdx_codeobj_free(co);
+    return rc;
+}
+
+/* --------------------------------------------------------------------- suite */
+
+static void report(const char *what, const char *size, const figures *r, const figures *c,
+                   double diff)
+{
+    printf("%-10s %-14s rdx: %zu kern %8.3f ms %10llu winst %10llu cyc | clang: %zu kern %8.3f "
+           "ms %10llu winst %10llu cyc | rdx/clang: compile %6.3f winst %5.2f cyc %5.2f | "
+           "max|rdx-clang| %.2g\n",
+           what, size, r->nkernels, 1e3 * r->compile_s, r->wave_insts, r->cycles, c->nkernels,
+           1e3 * c->compile_s, c->wave_insts, c->cycles, r->compile_s / c->compile_s,
+           (double)r->wave_insts / (double)c->wave_insts, (double)r->cycles / (double)c->cycles,
+           diff);
+    fflush(stdout);
+}
+
+/* Time and run rdx on `t` (destroys g), then clang's <cl>.cl; print one line. */
+static int compare(const char *what, const char *size, rdx_graph *g, const rdx_tensor *t,
+                   const char *cl, size_t nbufs, const size_t *bytes, rdx_dtype dt,
+                   const cl_dispatch *d, size_t nd)
+{
+    figures r, c;
+    int rc = rdx_side(g, t, &r);
+    rdx_graph_destroy(g);
+    if (rc)
+        printf("%-10s %-14s rdx: FAILED: %s\n", what, size, rdx_error_message());
+    int crc = clang_side(cl, nbufs, bytes, dt, d, nd, &c);
+    double diff = chk.rdx && chk.clang && chk.nrdx == chk.nclang ? 0.0 : -1.0;
+    for (size_t i = 0; diff >= 0 && i < chk.nrdx; i++) {
+        double e = (double)chk.rdx[i] - (double)chk.clang[i];
+        e = e < 0 ? -e : e;
+        if (e > diff || e != e)
+            diff = e;
+    }
+    free(chk.rdx);
+    free(chk.clang);
+    memset(&chk, 0, sizeof chk);
+    if (crc)
+        printf("%-10s %-14s clang: FAILED (see stderr)\n", what, size);
+    else if (rc)
+        printf("%-10s %-14s clang: %zu kern %8.3f ms %10llu winst %10llu cyc\n", what, size,
+               c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
+    else
+        report(what, size, &r, &c, diff);
+    return rc || crc;
+}
+
+static int bench_ew(void)
+{
+    const int64_t n = 1 << 20;
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    const rdx_tensor *x = rdx_tensor_empty(g, F32, 1, &n), *y = rdx_tensor_empty(g, F32, 1, &n);
+    const rdx_tensor *t = rdx_tensor_relu(
+        g, rdx_tensor_adds(
+               g, rdx_tensor_add(g, rdx_tensor_mul(g, x, y), rdx_tensor_muls(g, x, 0.5)), 1.0));
+    size_t bytes[3] = { 4 * (size_t)n, 4 * (size_t)n, 4 * (size_t)n };
+    cl_dispatch d = { { (uint32_t)n, 1, 1 }, { 256, 1, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n } };
+    chk.ins[1] = x;
+    chk.ins[2] = y;
+    return compare("ew-chain", "n=1048576", g, t, "ew", 3, bytes, F32, &d, 1);
+}
+
+static int bench_sum(void)
+{
+    const int64_t n = 1 << 20;
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    const rdx_tensor *x = rdx_tensor_empty(g, F32, 1, &n);
+    const rdx_tensor *t = rdx_tensor_sum(g, x, 0, NULL, 0);
+    chk.ins[0] = x;
+    chk.cl_out = 2;
+    enum { GROUPS = 256 };
+    size_t bytes[3] = { 4 * (size_t)n, 4 * GROUPS, 4 };
+    cl_dispatch d[2] = {
+        { { GROUPS * 256, 1, 1 }, { 256, 1, 1 }, 2, { 1, 0 }, 2, { (int32_t)n, GROUPS * 256 } },
+        { { 256, 1, 1 }, { 256, 1, 1 }, 2, { 2, 1 }, 2, { GROUPS, 256 } },
+    };
+    return compare("sum", "n=1048576", g, t, "sum", 3, bytes, F32, d, 2);
+}
+
+static int bench_matmul(void)
+{
+    const int64_t n = MM_N, dims[2] = { n, n };
+    char size[48];
+    snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)n, (long long)n, (long long)n);
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    const rdx_tensor *t = rdx_tensor_matmul(g, chk.ins[1] = rdx_tensor_empty(g, F32, 2, dims),
+                                            chk.ins[2] = rdx_tensor_empty(g, F32, 2, dims));
+    size_t bytes[3] = { 4 * (size_t)(n * n), 4 * (size_t)(n * n), 4 * (size_t)(n * n) };
+    cl_dispatch d = {
+        { (uint32_t)n / 2, (uint32_t)n / 2, 1 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n }
+    };
+    return compare("matmul-f32", size, g, t, "matmul", 3, bytes, F32, &d, 1);
+}
+
+static int bench_rows(int layernorm)
+{
+    const int64_t rows = 1024, cols = 1024, dims[2] = { rows, cols };
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    const rdx_tensor *x = rdx_tensor_empty(g, F32, 2, dims);
+    const rdx_tensor *t =
+        layernorm ? rdx_tensor_layernorm(g, x, 1, NULL, NULL, 1e-5) : rdx_tensor_softmax(g, x, -1);
+    size_t bytes[2] = { 4 * (size_t)(rows * cols), 4 * (size_t)(rows * cols) };
+    chk.ins[1] = x;
+    cl_dispatch d = {
+        { 256 * (uint32_t)rows, 1, 1 }, { 256, 1, 1 }, 2, { 0, 1 }, 1, { (int32_t)cols }
+    };
+    return compare(layernorm ? "layernorm" : "softmax", "1024x1024", g, t,
+                   layernorm ? "layernorm" : "softmax", 2, bytes, F32, &d, 1);
+}
+
+static int bench_matmul_f16(void)
+{
+    const int64_t n = MM_N, dims[2] = { n, n };
+    char size[48];
+    snprintf(size, sizeof size, "%lldx%lldx%lld", (long long)n, (long long)n, (long long)n);
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    const rdx_tensor *t = rdx_tensor_matmul(g, chk.ins[1] = rdx_tensor_empty(g, h, 2, dims),
+                                            chk.ins[2] = rdx_tensor_empty(g, h, 2, dims));
+    size_t bytes[3] = { 2 * (size_t)(n * n), 2 * (size_t)(n * n), 2 * (size_t)(n * n) };
+    cl_dispatch d = {
+        { (uint32_t)n / 2, (uint32_t)n / 2, 1 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 1, { (int32_t)n }
+    };
+    return compare("matmul-f16", size, g, t, "matmul_f16", 3, bytes, h, &d, 1);
+}
+
+static int bench_conv2d(void)
+{
+    const int64_t C = 64, H = 32, W = 32, xd[4] = { 1, C, H, W }, wd[4] = { C, C, 3, 3 };
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    rdx_conv_opts o = { { 1, 1 }, { 1, 1 }, { 1, 1 }, 1 };
+    const rdx_tensor *t = rdx_tensor_conv2d(g, chk.ins[1] = rdx_tensor_empty(g, F32, 4, xd),
+                                            chk.ins[2] = rdx_tensor_empty(g, F32, 4, wd), NULL, &o);
+    size_t bytes[3] = { 4 * (size_t)(C * H * W), 4 * (size_t)(C * H * W), 4 * (size_t)(C * C * 9) };
+    cl_dispatch d = {
+        { (uint32_t)W, (uint32_t)H, (uint32_t)C / 4 }, { 16, 16, 1 }, 3, { 0, 1, 2 }, 3,
+        { (int32_t)C, (int32_t)H, (int32_t)W }
+    };
+    return compare("conv2d-3x3", "1x64x32x32,o64", g, t, "conv2d", 3, bytes, F32, &d, 1);
+}
+
+int main(void)
+{
+    int fails = 0;
+    printf("bench_kernels: rdx (heuristics, no BEAM) vs hand-written OpenCL (clang-19 -O3), "
+           "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles\n");
+    fails += bench_ew() != 0;
+    fails += bench_sum() != 0;
+    fails += bench_rows(0) != 0;
+    fails += bench_matmul() != 0;
+    fails += bench_matmul_f16() != 0;
+    fails += bench_conv2d() != 0;
+    fails += bench_rows(1) != 0;
+    if (fails)
+        printf("bench_kernels: %d benchmark(s) failed (see stderr)\n", fails);
+    return fails ? 1 : 0;
+}
