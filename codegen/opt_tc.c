@@ -10,7 +10,7 @@
 #include "codegen/front_internal.h"
 #include "util/error.h"
 
-#define TC_MAX_KTILES 64
+#define TC_MAX_KTILES 8
 
 /* x with a CAST from float16/bfloat16 removed; NULL when x is not of those dtypes. */
 static const rdx_uop *half_operand(const rdx_uop *x, rdx_scalar *sc)
@@ -55,7 +55,7 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
         if (ax[i].size < 16 || ax[i].size % 16)
             return "an axis size is not a multiple of 16";
     if (ax[2].size / 16 > TC_MAX_KTILES)
-        return "K is over 64 tiles";
+        return "K is over 8 tiles (all K tiles are unrolled: more would exceed the VGPRs)";
     if (k->op != RDX_OP_SINK || k->nsrc != 1 || k->src[0]->op != RDX_OP_END ||
         k->src[0]->src[0]->op != RDX_OP_STORE || k->src[0]->src[0]->nsrc != 2)
         return "not a single-store kernel";
