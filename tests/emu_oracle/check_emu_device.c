@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdx/codeobj.h>
 #include <rdx/emu.h>
 #include <rdx/isa.h>
 
@@ -22,64 +21,13 @@ typedef struct emu_run_ctx {
     uint8_t seen[RDX_ISA_OP_COUNT];
 } emu_run_ctx;
 
-/* Load the code object, register code/kernarg/buffers, dispatch, unregister. */
+/* Run the launch on the emulator and note which ops it executed. */
 static int run_on_emu(void *user, const rdx_oracle_launch *l, char *msg, size_t msglen)
 {
     emu_run_ctx *c = user;
-    rdx_codeobj *co = NULL;
-    if (rdx_codeobj_read(l->code, l->code_size, l->kernel_name, &co)) {
-        snprintf(msg, msglen, "code object: %s", rdx_error_message());
+    if (rdx_oracle_run_on_emu(c->emu, l, msg, msglen))
         return 1;
-    }
-    const rdx_codeobj_kernel *k = NULL;
-    for (size_t i = 0; i < co->num_kernels; i++)
-        if (!strcmp(co->kernels[i].name, l->kernel_name))
-            k = &co->kernels[i];
-    size_t cap = (co->text_size + 4095) & ~(size_t)4095;
-    uint8_t *code = k ? aligned_alloc(4096, cap ? cap : 4096) : NULL;
-    uint8_t kd[64];
-    if (!k || !code || rdx_codeobj_kd_pack(&k->kd, 11, kd)) {
-        snprintf(msg, msglen, "kernel %s: %s", l->kernel_name,
-                 k ? "cannot pack its descriptor" : "not in the code object");
-        free(code);
-        rdx_codeobj_free(co);
-        return 1;
-    }
-    memset(code, 0, cap ? cap : 4096);
-    memcpy(code, co->text, co->text_size);
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    rdx_emu_dispatch_from_descriptor(&d, kd);
-    d.code = (uint64_t)(uintptr_t)code + k->code_offset;
-    rdx_codeobj_free(co);
-    for (int i = 0; i < 3; i++) {
-        d.grid[i] = l->grid[i];
-        d.wg[i] = l->block[i];
-    }
-    d.kernarg = (uint64_t)(uintptr_t)l->kernarg;
-    rdx_emu *e = c->emu;
-    rdx_status st = rdx_emu_map(e, (uint64_t)(uintptr_t)code, cap ? cap : 4096, RDX_EMU_READ);
-    if (!st && l->kernarg_size)
-        st = rdx_emu_map(e, d.kernarg, l->kernarg_size, RDX_EMU_READ);
-    int mapped = 0;
-    for (; !st && mapped < l->nbufs; mapped++)
-        if (l->bufs[mapped].size)
-            st = rdx_emu_map(e, (uint64_t)(uintptr_t)l->bufs[mapped].data, l->bufs[mapped].size,
-                             RDX_EMU_RW);
-    if (!st)
-        st = rdx_emu_run(e, &d);
-    if (st)
-        snprintf(msg, msglen, "%s", rdx_error_message());
-    for (int i = 0; i < mapped; i++)
-        if (l->bufs[i].size)
-            rdx_emu_unmap(e, (uint64_t)(uintptr_t)l->bufs[i].data);
-    if (l->kernarg_size)
-        rdx_emu_unmap(e, d.kernarg);
-    rdx_emu_unmap(e, (uint64_t)(uintptr_t)code);
-    free(code);
-    if (st)
-        return 1;
-    const rdx_emu_counters *cnt = rdx_emu_get_counters(e);
+    const rdx_emu_counters *cnt = rdx_emu_get_counters(c->emu);
     for (size_t i = 0; i < cnt->npc; i++)
         if (cnt->pcs[i].op < RDX_ISA_OP_COUNT)
             c->seen[cnt->pcs[i].op] = 1;

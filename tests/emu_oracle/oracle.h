@@ -315,6 +315,14 @@ int rdx_oracle_run_one(rdx_oracle *o, int i, int opt_index, rdx_oracle_run_fn ru
  * with the kernel, level and the first mismatches.  Returns the number of failed
  * launches (device_failed + mismatched + skipped).
  */
+/*
+ * Run launch `l` directly on emulator `e`: load its code object, register the
+ * code, kernarg and buffers, dispatch from the kernel descriptor, unregister.
+ * Returns 0, or 1 with the reason in msg.
+ */
+typedef struct rdx_emu rdx_emu;
+int rdx_oracle_run_on_emu(rdx_emu *e, const rdx_oracle_launch *l, char *msg, size_t msglen);
+
 int rdx_oracle_run_all(rdx_oracle *o, rdx_oracle_run_fn run, void *user, rdx_oracle_summary *sum,
                        FILE *log);
 

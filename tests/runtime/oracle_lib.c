@@ -4,6 +4,7 @@
  */
 #include "tests/emu_oracle/compare.c"
 #include "tests/emu_oracle/compile.c"
+#include "tests/emu_oracle/emu_direct.c"
 #include "tests/emu_oracle/hostrun.c"
 #include "tests/emu_oracle/jobs.c"
 #include "tests/emu_oracle/manifest.c"

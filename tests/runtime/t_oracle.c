@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdx/codeobj.h>
 #include <rdx/emu.h>
 
 #include "tests/emu_oracle/oracle.h"
@@ -41,60 +40,11 @@ typedef struct ctx {
     int disagreements;
 } ctx;
 
-/* Run l directly on the emulator (include/rdx/emu.h), in place on l's buffers.  0 or -1. */
+/* Run l directly on the emulator, in place on l's buffers.  0 or -1. */
 static int run_direct(ctx *c, const rdx_oracle_launch *l)
 {
-    rdx_codeobj *co = NULL;
-    if (rdx_codeobj_read(l->code, l->code_size, l->kernel_name, &co))
-        return -1;
-    const rdx_codeobj_kernel *k = NULL;
-    for (size_t i = 0; i < co->num_kernels; i++)
-        if (!strcmp(co->kernels[i].name, l->kernel_name))
-            k = &co->kernels[i];
-    size_t cap = (co->text_size + 4095) & ~(size_t)4095;
-    if (!cap)
-        cap = 4096;
-    uint8_t kd[64];
-    uint8_t *code = k ? aligned_alloc(4096, cap) : NULL;
-    if (!code || rdx_codeobj_kd_pack(&k->kd, 11, kd)) {
-        free(code);
-        rdx_codeobj_free(co);
-        return -1;
-    }
-    memset(code, 0, cap);
-    memcpy(code, co->text, co->text_size);
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    rdx_emu_dispatch_from_descriptor(&d, kd);
-    d.code = (uint64_t)(uintptr_t)code + k->code_offset;
-    rdx_codeobj_free(co);
-    for (int i = 0; i < 3; i++) {
-        d.grid[i] = l->grid[i];
-        d.wg[i] = l->block[i];
-    }
-    d.kernarg = (uint64_t)(uintptr_t)l->kernarg;
-    rdx_status st = rdx_emu_map(c->emu, (uint64_t)(uintptr_t)code, cap, RDX_EMU_READ);
-    int code_mapped = !st, kernarg_mapped = 0, mapped = 0;
-    if (!st && l->kernarg_size) {
-        st = rdx_emu_map(c->emu, d.kernarg, l->kernarg_size, RDX_EMU_READ);
-        kernarg_mapped = !st;
-    }
-    for (; !st && mapped < l->nbufs; mapped++)
-        if (l->bufs[mapped].size &&
-            (st = rdx_emu_map(c->emu, (uint64_t)(uintptr_t)l->bufs[mapped].data,
-                              l->bufs[mapped].size, RDX_EMU_RW)))
-            break;
-    if (!st)
-        st = rdx_emu_run(c->emu, &d);
-    for (int i = 0; i < mapped; i++)
-        if (l->bufs[i].size)
-            rdx_emu_unmap(c->emu, (uint64_t)(uintptr_t)l->bufs[i].data);
-    if (kernarg_mapped)
-        rdx_emu_unmap(c->emu, d.kernarg);
-    if (code_mapped)
-        rdx_emu_unmap(c->emu, (uint64_t)(uintptr_t)code);
-    free(code);
-    return st ? -1 : 0;
+    char msg[512];
+    return rdx_oracle_run_on_emu(c->emu, l, msg, sizeof msg) ? -1 : 0;
 }
 
 static int run_runtime(ctx *c, const rdx_oracle_launch *l, char *msg, size_t msglen);
