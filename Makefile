@@ -46,7 +46,7 @@ ALL_CFLAGS = $(CSTD) $(OPT) -g $(WARN) -fPIC -pthread $(SANITIZE) $(PKG_CFLAGS) 
 LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm
 LDFLAGS  ?=
 
-LIB_DIRS := util ir codegen isa alloc pm4 kfd runtime emu
+LIB_DIRS := util ir codegen isa alloc pm4 kfd runtime emu realize
 LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
@@ -68,7 +68,7 @@ SHARED := $(BUILD)/librdx.so.$(VERSION)
 RDX    := $(BUILD)/rdx
 
 CLANG_FORMAT ?= $(shell command -v clang-format-19 || command -v clang-format)
-FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu tools tests bench fuzz \
+FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu realize tools tests bench fuzz examples \
     \( -name '*.c' -o -name '*.h' \) -not -path '*/gen/*' -not -path 'tests/data/*' 2>/dev/null | sort)
 
 # rdx's main job end to end on the default device (see scripts/demo).
