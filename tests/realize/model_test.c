@@ -3,6 +3,7 @@
  * output against the interpreter, and the loss against a plain C forward
  * pass; with the heuristics, raw kernels, and BEAM. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,25 @@ START_TEST(mlp_profile_isa)
 }
 END_TEST
 
+/* examples/mlp (make examples): the README's MLP runs and checks itself against the
+ * interpreter; a mismatch exits 1 */
+START_TEST(example_program)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/mlp", rdx_test_build_dir());
+    const char *argv[] = { path, "8", NULL };
+    rdx_test_proc p;
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s%s", p.out, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "loss    matches the interpreter (1 elements)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "dL/dw1  matches the interpreter (2048 elements)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "dL/db2  matches the interpreter (10 elements)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "memory plan"));
+    ck_assert_ptr_nonnull(strstr(p.out, "-- generated ISA"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 TCase *rz_tcase_model(void)
 {
     TCase *tc = tcase_create("model");
@@ -121,5 +141,6 @@ TCase *rz_tcase_model(void)
     tcase_add_test(tc, mlp_heuristic);
     tcase_add_test(tc, mlp_raw);
     tcase_add_test(tc, mlp_profile_isa);
+    tcase_add_test(tc, example_program);
     return tc;
 }
