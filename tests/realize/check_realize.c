@@ -11,5 +11,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_model());
     suite_add_tcase(s, rz_tcase_report());
     suite_add_tcase(s, rz_tcase_errors());
+    suite_add_tcase(s, rz_tcase_cli());
     return rdx_test_main(s);
 }

@@ -40,5 +40,6 @@ TCase *rz_tcase_ops(void);
 TCase *rz_tcase_model(void);
 TCase *rz_tcase_report(void);
 TCase *rz_tcase_errors(void);
+TCase *rz_tcase_cli(void);
 
 #endif
