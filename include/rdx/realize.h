@@ -124,7 +124,9 @@ void rdx_realize_result_free(rdx_realize_result *r);
  * with rdx_tensor_from_data or bound in rdx_graph_interp(g)) compiled and
  * run on dev as rdx_realize_run does.  out[0..n) are filled like the
  * interpreter's (rdx_tensor_realize): their data belongs to the graph and is
- * freed by rdx_graph_destroy.  report (may be NULL) receives the report,
+ * freed by rdx_graph_destroy (each call keeps its results until then: they are
+ * held as the data of new BUFFERs of the graph, which rdx_interp_release does
+ * not free).  report (may be NULL) receives the report,
  * the caller's (rdx_realize_report_free).  A graph with a recorded error
  * refuses (that status); a NULL tensor or device is RDX_ERR_INVALID;
  * otherwise the errors of rdx_realize_run.  Failures are not recorded in the
