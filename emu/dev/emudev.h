@@ -75,7 +75,10 @@ typedef struct emu_queue {
     uint32_t doorbell_index; /* 64-bit slot in the gpu's doorbell slice */
     uint64_t rptr;           /* dwords (PM4) or bytes (SDMA), unwrapped */
     int error;
-    int destroying; /* DESTROY_QUEUE is waiting for its running dispatch */
+    /* DESTROY_QUEUE (or the teardown of the process / device) is waiting for
+     * the queue's running dispatch: atomic, also the wave emulator's cancel
+     * flag (rdx_emu_dispatch.cancel), so a hung dispatch stops promptly. */
+    int destroying;
     uint32_t sh_regs[EMU_SH_REG_COUNT];
     uint32_t *uconfig_regs; /* the UCONFIG window, lazily allocated */
     size_t ib_pos[4];       /* resume points inside nested indirect buffers */
@@ -182,6 +185,8 @@ int emu_ioctl_queue(rdx_emudev *dev, unsigned long request, void *arg);
  * DESTROY_QUEUE; an unknown id is ignored) so that dispatch ends without a
  * fault report, as KFD preempts a destroyed queue's waves silently. */
 void emu_queue_mark_destroying(rdx_emudev *dev, const void *arg);
+/* Mark every queue destroying: the process or the device goes away. */
+void emu_queue_cancel_all(rdx_emudev *dev);
 void emu_queue_release_all(rdx_emudev *dev);
 void emu_event_release_all(rdx_emudev *dev);
 
