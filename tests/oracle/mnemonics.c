@@ -1,12 +1,12 @@
 /*
- * tests/emu_oracle/mnemonics.c — the instructions the corpus's code objects contain
+ * tests/oracle/mnemonics.c — the instructions the corpus's code objects contain
  * (llvm-objdump -d over all of them, one run): what an emulator must implement to
  * run the corpus, and where each instruction first appears.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 #include "tests/harness/harness.h"
 
 static int by_name(const void *a, const void *b)

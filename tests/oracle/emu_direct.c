@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/emu_direct.c — run one oracle launch directly on the wave
+ * tests/oracle/emu_direct.c — run one oracle launch directly on the wave
  * emulator (rdx_emu_run_codeobj of include/rdx/emu.h): the emulator's oracle
  * test and the runtime's direct-emulator reference both use it.
  */
@@ -8,7 +8,7 @@
 
 #include <rdx/emu.h>
 
-#include "tests/emu_oracle/oracle.h"
+#include "tests/oracle/oracle.h"
 
 int rdx_oracle_run_on_emu(rdx_emu *e, const rdx_oracle_launch *l, char *msg, size_t msglen)
 {

@@ -1,4 +1,4 @@
-/* tests/emu_oracle/oracle_int.h — helpers shared by the oracle's files. */
+/* tests/oracle/oracle_int.h — helpers shared by the oracle's files. */
 #ifndef RDX_TESTS_EMU_ORACLE_INT_H
 #define RDX_TESTS_EMU_ORACLE_INT_H
 
@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tests/emu_oracle/oracle.h"
+#include "tests/oracle/oracle.h"
 
 /* IEEE binary16 / bfloat16 <-> binary32/64 (round to nearest even, NaN kept quiet). */
 uint16_t rdx_oracle_f32_to_f16(float f);

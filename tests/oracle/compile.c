@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/compile.c — compiling the corpus for gfx1100 with clang-19 at
+ * tests/oracle/compile.c — compiling the corpus for gfx1100 with clang-19 at
  * every level, and checking each code object: ELF header, AMDHSA metadata against
  * the manifest (arguments, ABI offsets, wavefront size).
  *
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 #define EM_AMDGPU              224
 #define EF_AMDGPU_MACH_GFX1100 0x041u
