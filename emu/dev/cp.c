@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <rdx/pm4.h>
+
 #define SPIN_NS      50000 /* busy-poll this long after the last work */
 #define SLEEP_MIN_NS 20000
 #define SLEEP_MAX_NS 1000000
@@ -26,6 +28,37 @@ uint64_t emu_gpu_clock(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) / 10;
+}
+
+/* One encoding serves both engines (PM4 WAIT_REG_MEM.FUNCTION, SDMA POLL_REGMEM.FUNC). */
+_Static_assert(RDX_PM4_V_SDMA_FUNC_ALWAYS == RDX_PM4_V_WAIT_FUNC_ALWAYS &&
+                   RDX_PM4_V_SDMA_FUNC_LT == RDX_PM4_V_WAIT_FUNC_LT &&
+                   RDX_PM4_V_SDMA_FUNC_LE == RDX_PM4_V_WAIT_FUNC_LE &&
+                   RDX_PM4_V_SDMA_FUNC_EQ == RDX_PM4_V_WAIT_FUNC_EQ &&
+                   RDX_PM4_V_SDMA_FUNC_NE == RDX_PM4_V_WAIT_FUNC_NE &&
+                   RDX_PM4_V_SDMA_FUNC_GE == RDX_PM4_V_WAIT_FUNC_GE &&
+                   RDX_PM4_V_SDMA_FUNC_GT == RDX_PM4_V_WAIT_FUNC_GT,
+               "SDMA and PM4 wait functions differ");
+
+int emu_wait_compare(uint32_t func, uint64_t v, uint64_t ref)
+{
+    switch (func) {
+    case RDX_PM4_V_WAIT_FUNC_ALWAYS:
+        return 1;
+    case RDX_PM4_V_WAIT_FUNC_LT:
+        return v < ref;
+    case RDX_PM4_V_WAIT_FUNC_LE:
+        return v <= ref;
+    case RDX_PM4_V_WAIT_FUNC_EQ:
+        return v == ref;
+    case RDX_PM4_V_WAIT_FUNC_NE:
+        return v != ref;
+    case RDX_PM4_V_WAIT_FUNC_GE:
+        return v >= ref;
+    case RDX_PM4_V_WAIT_FUNC_GT:
+        return v > ref;
+    }
+    return -1;
 }
 
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)

@@ -210,6 +210,16 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 uint64_t emu_gpu_clock(void);
+/* The comparison `func` of WAIT_REG_MEM (RDX_PM4_V_WAIT_FUNC_*) and SDMA
+ * POLL_REGMEM (RDX_PM4_V_SDMA_FUNC_*, the same encoding) of v against ref:
+ * 1 true, 0 false, -1 a reserved function. */
+int emu_wait_compare(uint32_t func, uint64_t v, uint64_t ref);
+
+/* A 64-bit GPU address from the packet's low and high dwords. */
+static inline uint64_t emu_addr64(uint32_t lo, uint32_t hi)
+{
+    return (uint64_t)hi << 32 | lo;
+}
 
 /* dispatch.c: DISPATCH_DIRECT of dim x/y/z workgroups on the wave emulator
  * with the queue's shadow registers: 1 done, -1 failed (fault raised). */
