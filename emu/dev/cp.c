@@ -14,6 +14,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <rdx/pm4.h>
@@ -94,6 +96,31 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
                    write ? "write" : "read", (unsigned long long)len, (unsigned long long)va,
                    b ? "read-only page" : "page not mapped", (unsigned long long)bad);
     return NULL;
+}
+
+const uint32_t *emu_ring_pending(rdx_emudev *dev, emu_queue *q, size_t start, size_t n)
+{
+    const uint32_t *ring = emu_cp_access(dev, q, q->ring, q->ring_size, 0);
+    size_t ring_dw = q->ring_size / 4;
+    if (!ring || start + n <= ring_dw)
+        return ring ? ring + start : NULL;
+    if (!q->linear && !(q->linear = malloc(q->ring_size))) {
+        emu_queue_fail(dev, q, "out of host memory");
+        return NULL;
+    }
+    memcpy(q->linear, ring + start, (ring_dw - start) * 4);
+    memcpy(q->linear + (ring_dw - start), ring, (n - (ring_dw - start)) * 4);
+    return q->linear;
+}
+
+void emu_ring_advance(rdx_emudev *dev, emu_queue *q, uint64_t by)
+{
+    q->rptr += by;
+    if (by) {
+        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
+        if (rp)
+            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
+    }
 }
 
 /* Run queue q if its doorbell moved; returns 1 when it made progress. */

@@ -210,6 +210,12 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 uint64_t emu_gpu_clock(void);
+/* The n pending dwords of q's ring from dword `start` as one array (copied
+ * to q->linear when they wrap around the end), or NULL after failing q. */
+const uint32_t *emu_ring_pending(rdx_emudev *dev, emu_queue *q, size_t start, size_t n);
+/* Advance q's read pointer by `by` (dwords for PM4, bytes for SDMA) and
+ * publish it at the client's read-pointer address. */
+void emu_ring_advance(rdx_emudev *dev, emu_queue *q, uint64_t by);
 /* The comparison `func` of WAIT_REG_MEM (RDX_PM4_V_WAIT_FUNC_*) and SDMA
  * POLL_REGMEM (RDX_PM4_V_SDMA_FUNC_*, the same encoding) of v against ref:
  * 1 true, 0 false, -1 a reserved function. */

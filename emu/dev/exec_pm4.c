@@ -347,27 +347,12 @@ int emu_pm4_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
                        (unsigned long long)(q->rptr + ring_dw));
         return -1;
     }
-    const uint32_t *ring = emu_cp_access(dev, q, q->ring, q->ring_size, 0);
-    if (!ring)
+    size_t n = (size_t)(wptr - q->rptr);
+    const uint32_t *lin = emu_ring_pending(dev, q, (size_t)(q->rptr % ring_dw), n);
+    if (!lin)
         return -1;
-    size_t n = (size_t)(wptr - q->rptr), start = (size_t)(q->rptr % ring_dw);
-    const uint32_t *lin = ring + start;
-    if (start + n > ring_dw) { /* the pending packets wrap: make them contiguous */
-        if (!q->linear && !(q->linear = malloc(q->ring_size))) {
-            emu_queue_fail(dev, q, "out of host memory");
-            return -1;
-        }
-        memcpy(q->linear, ring + start, (ring_dw - start) * 4);
-        memcpy(q->linear + (ring_dw - start), ring, (n - (ring_dw - start)) * 4);
-        lin = q->linear;
-    }
     size_t pos = 0;
     int r = run_stream(dev, q, lin, n, &pos, 0);
-    q->rptr += pos;
-    if (pos) {
-        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
-        if (rp)
-            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
-    }
+    emu_ring_advance(dev, q, pos);
     return r;
 }

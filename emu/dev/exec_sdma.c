@@ -128,21 +128,10 @@ int emu_sdma_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
                        (unsigned long long)(q->rptr + q->ring_size));
         return -1;
     }
-    const uint32_t *ring = emu_cp_access(dev, q, q->ring, q->ring_size, 0);
-    if (!ring)
+    size_t n = (size_t)(wptr - q->rptr) / 4;
+    const uint32_t *lin = emu_ring_pending(dev, q, (size_t)(q->rptr / 4 % (q->ring_size / 4)), n);
+    if (!lin)
         return -1;
-    size_t ring_dw = q->ring_size / 4;
-    size_t n = (size_t)(wptr - q->rptr) / 4, start = (size_t)(q->rptr / 4 % ring_dw);
-    const uint32_t *lin = ring + start;
-    if (start + n > ring_dw) {
-        if (!q->linear && !(q->linear = malloc(q->ring_size))) {
-            emu_queue_fail(dev, q, "out of host memory");
-            return -1;
-        }
-        memcpy(q->linear, ring + start, (ring_dw - start) * 4);
-        memcpy(q->linear + (ring_dw - start), ring, (n - (ring_dw - start)) * 4);
-        lin = q->linear;
-    }
     rdx_pm4_iter it;
     rdx_pm4_iter_init(&it, lin, n, true);
     size_t pos = 0;
@@ -160,11 +149,6 @@ int emu_sdma_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
         dev->stats.packets++;
         pos = it.pos;
     }
-    q->rptr += pos * 4;
-    if (pos) {
-        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
-        if (rp)
-            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
-    }
+    emu_ring_advance(dev, q, pos * 4);
     return r;
 }
