@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdx/codeobj.h>
 #include <rdx/emu.h>
 
 #include "realize/realize_internal.h"
@@ -18,12 +17,13 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
                          size_t nbufs, const int64_t *kv, size_t nkv, uint64_t *cycles,
                          uint64_t *insts)
 {
-    rdx_codeobj *co = NULL;
     rdx_emu *emu = NULL;
-    uint8_t *code = NULL, *kernarg = NULL;
     rdx_status st = RDX_OK;
     uint64_t *ptrs = calloc(nbufs + 1, sizeof *ptrs), *values = calloc(nbufs + 1, sizeof *values);
-    if (!ptrs || !values)
+    rdx_emu_buffer *eb = calloc(nbufs + 1, sizeof *eb);
+    uint8_t *kernarg = calloc(1, k->kernarg_size + 1);
+    size_t neb = 0;
+    if (!ptrs || !values || !eb || !kernarg)
         st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     for (size_t a = 0; a < k->nargs && !st; a++) {
         const rdx_codegen_arg *ar = &k->args[a];
@@ -36,62 +36,33 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
             st = rdx_fail(RDX_ERR_UNSUPPORTED, "realize: value argument (slot %lld) not supported",
                           (long long)ar->slot);
     }
-    if (!st)
-        st = rdx_codeobj_read(k->code_object, k->code_object_size, "compiled kernel", &co);
-    if (!st && co->num_kernels < 1)
-        st = rdx_fail(RDX_ERR_INVALID, "realize: compiled code object has no kernel");
-    size_t cap = 0;
+    /* each buffer the kernel takes, with the 64 spare bytes vector reads may touch */
+    for (size_t p = 0; p < nbufs && !st; p++)
+        if (ptrs[p])
+            eb[neb++] = (rdx_emu_buffer){ bufs[p], sizes[p] + 64, RDX_EMU_RW };
+    rdx_emu_launch l = { .kernarg = kernarg,
+                         .kernarg_size = k->kernarg_size,
+                         .bufs = eb,
+                         .nbufs = neb,
+                         .budget = RZ_EMU_BUDGET };
     if (!st) {
-        cap = (co->text_size + 4095) & ~(size_t)4095;
-        code = aligned_alloc(4096, cap ? cap : 4096);
-        kernarg = aligned_alloc(64, 256 + ((k->kernarg_size + 63) & ~63u));
-        if (!code || !kernarg)
-            st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
-    }
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    uint8_t kd[64];
-    if (!st) {
-        memset(code, 0, cap);
-        memcpy(code, co->text, co->text_size);
         rdx_codegen_pack_args(k, ptrs, values, kv, kernarg);
-        st = rdx_codeobj_kd_pack(&co->kernels[0].kd, 11, kd);
-    }
-    if (!st)
-        st = rdx_emu_dispatch_from_descriptor(&d, kd);
-    if (!st) {
-        d.code = (uint64_t)(uintptr_t)code + co->kernels[0].code_offset;
-        d.kernarg = (uint64_t)(uintptr_t)kernarg;
-        d.budget = RZ_EMU_BUDGET;
-        st = rdx_codegen_launch(k, kv, nkv, d.grid, d.wg);
+        st = rdx_codegen_launch(k, kv, nkv, l.grid, l.wg);
     }
     if (!st)
         st = rdx_emu_create("gfx1100", &emu);
     if (!st)
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)code, cap, RDX_EMU_READ);
-    if (!st && k->kernarg_size)
-        st = rdx_emu_map(emu, d.kernarg, k->kernarg_size, RDX_EMU_READ);
-    /* each buffer once (a slot may repeat), with the 64 spare bytes vector reads may touch */
-    for (size_t p = 0; p < nbufs && !st; p++) {
-        int used = 0;
-        for (size_t a = 0; a < k->nargs; a++)
-            used |= k->args[a].kind == RDX_CG_ARG_BUFFER && (size_t)k->args[a].slot == p;
-        if (used && bufs[p])
-            st = rdx_emu_map(emu, (uint64_t)(uintptr_t)bufs[p], sizes[p] + 64, RDX_EMU_RW);
-    }
-    if (!st)
-        st = rdx_emu_run(emu, &d);
+        st = rdx_emu_run_codeobj(emu, k->code_object, k->code_object_size, NULL, &l);
     if (!st) {
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         *cycles = c->cycles;
         *insts = c->wave_insts;
     }
     rdx_emu_destroy(emu);
-    free(code);
     free(kernarg);
+    free(eb);
     free(ptrs);
     free(values);
-    rdx_codeobj_free(co);
     return st;
 }
 
