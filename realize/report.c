@@ -10,7 +10,8 @@ void rdx_realize_report_free(rdx_realize_report *r)
     if (!r)
         return;
     for (size_t k = 0; r->kernels && k < r->nkernels; k++)
-        free(r->kernels[k].isa);
+        for (int st = 0; st < RDX_CG_STAGE_COUNT; st++)
+            free(r->kernels[k].stage_text[st]);
     free(r->kernels);
     free(r);
 }

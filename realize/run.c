@@ -170,7 +170,7 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = kn->name;
-    co.keep_stages = o->keep_isa ? 1u << RDX_CG_STAGE_ASM : 0;
+    co.keep_stages = o->keep_stages | (o->keep_isa ? 1u << RDX_CG_STAGE_ASM : 0);
     if (!st)
         st = rdx_codegen_compile(r->ctx, ko, &co, &ck);
     rk->compile_ms = now_ms() - t0;
@@ -187,9 +187,10 @@ static rdx_status run_kernel(rz_run *r, size_t k)
         rk->num_vgprs = ck->num_vgprs;
         rk->lds_bytes = ck->lds_size;
         rk->code_bytes = ck->code_size;
-        if (ck->stage_text[RDX_CG_STAGE_ASM] &&
-            !(rk->isa = strdup(ck->stage_text[RDX_CG_STAGE_ASM])))
-            st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+        for (int t = 0; t < RDX_CG_STAGE_COUNT && !st; t++)
+            if (ck->stage_text[t] && !(rk->stage_text[t] = strdup(ck->stage_text[t])))
+                st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+        rk->isa = rk->stage_text[RDX_CG_STAGE_ASM];
     }
     for (uint32_t p = 0; p < kn->nparams && !st; p++) {
         kb[p] = r->arena;

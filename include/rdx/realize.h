@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include <rdx/alloc.h>
+#include <rdx/codegen.h>
 #include <rdx/codegen_front.h>
 #include <rdx/interp.h>
 #include <rdx/ir.h>
@@ -55,7 +56,10 @@ typedef struct rdx_realize_options {
      * on a copy of its buffers, for its estimated cycles and wave-instructions
      * (rdx_realize_kernel.est_cycles); ignored on a real card. */
     int profile;
-    int keep_isa;                 /* 1: keep each kernel's assembly (rdx_realize_kernel.isa) */
+    int keep_isa; /* 1: keep each kernel's assembly (rdx_realize_kernel.isa) */
+    /* Back-end stages whose text to keep per kernel: bits 1 << RDX_CG_STAGE_* (isel,
+     * linear, regalloc, asm; rdx/codegen.h) into rdx_realize_kernel.stage_text. */
+    unsigned keep_stages;
     FILE *log;                    /* one line per kernel as it completes, or NULL */
     const char *const *var_names; /* values of the DEFINE_VARs (symbolic sizes), by name */
     const int64_t *var_values;
@@ -67,17 +71,18 @@ typedef struct rdx_realize_options {
 
 /* One kernel of the schedule as it ran. */
 typedef struct rdx_realize_kernel {
-    char name[48];                      /* the schedule's name ("r_8_4", "E_64") */
-    uint32_t nparams;                   /* buffers it reads and writes */
-    uint32_t global[3], block[3];       /* dispatch: work-items and workgroup size */
-    uint32_t num_sgprs, num_vgprs;      /* registers per wave */
-    uint32_t lds_bytes, code_bytes;     /* static LDS, machine code */
-    size_t nopts;                       /* OptOps applied (heuristics or BEAM) */
-    rdx_opt opts[RDX_REALIZE_MAX_OPTS]; /* in order */
-    double compile_ms;                  /* host time: optimize + compile */
-    uint64_t gpu_ns;                    /* GPU time of the dispatch (its two timestamps) */
-    uint64_t est_cycles, wave_insts;    /* the wave emulator's estimate (profile), else 0 */
-    char *isa;                          /* assembly text (keep_isa), else NULL */
+    char name[48];                        /* the schedule's name ("r_8_4", "E_64") */
+    uint32_t nparams;                     /* buffers it reads and writes */
+    uint32_t global[3], block[3];         /* dispatch: work-items and workgroup size */
+    uint32_t num_sgprs, num_vgprs;        /* registers per wave */
+    uint32_t lds_bytes, code_bytes;       /* static LDS, machine code */
+    size_t nopts;                         /* OptOps applied (heuristics or BEAM) */
+    rdx_opt opts[RDX_REALIZE_MAX_OPTS];   /* in order */
+    double compile_ms;                    /* host time: optimize + compile */
+    uint64_t gpu_ns;                      /* GPU time of the dispatch (its two timestamps) */
+    uint64_t est_cycles, wave_insts;      /* the wave emulator's estimate (profile), else 0 */
+    char *stage_text[RDX_CG_STAGE_COUNT]; /* kept stages (keep_stages), else NULL */
+    const char *isa; /* the assembly, stage_text[RDX_CG_STAGE_ASM] (keep_isa), else NULL */
 } rdx_realize_kernel;
 
 /* What a realization did.  Free with rdx_realize_report_free. */

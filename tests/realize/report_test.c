@@ -36,6 +36,7 @@ START_TEST(profile_and_isa)
     ck_assert_ptr_nonnull(strstr(hk->isa, "s_endpgm"));
     ck_assert_ptr_nonnull(strstr(hk->isa, "global_store"));
     ck_assert_ptr_null(rk->isa);
+    ck_assert_ptr_null(hk->stage_text[RDX_CG_STAGE_ISEL]);
     if (h->emulated) {
         ck_assert_str_eq(h->os, "emu");
         ck_assert_uint_gt(hk->est_cycles, 0);
@@ -142,6 +143,28 @@ START_TEST(log_lines)
 }
 END_TEST
 
+START_TEST(stages)
+{
+    uint64_t seed = 25;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *x = rz_random(g, F32, 1, (int64_t[]){ 300 }, &seed);
+    const rdx_tensor *y = rdx_tensor_sqrt(g, rdx_tensor_abs(g, x));
+    rdx_realize_options o = { .keep_stages = 1u << RDX_CG_STAGE_ISEL | 1u << RDX_CG_STAGE_ASM };
+    rdx_realize_report *rep = rz_check(g, dev, &y, 1, &o, 1e-5);
+    ck_assert_uint_eq(rep->nkernels, 1);
+    const rdx_realize_kernel *k = &rep->kernels[0];
+    ck_assert_ptr_nonnull(k->stage_text[RDX_CG_STAGE_ISEL]);
+    ck_assert_ptr_nonnull(k->stage_text[RDX_CG_STAGE_ASM]);
+    ck_assert_ptr_null(k->stage_text[RDX_CG_STAGE_LINEAR]);
+    ck_assert_ptr_eq(k->isa, k->stage_text[RDX_CG_STAGE_ASM]);
+    ck_assert_ptr_nonnull(strstr(k->isa, "s_endpgm"));
+    rdx_realize_report_free(rep);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_report(void)
 {
     TCase *tc = tcase_create("report");
@@ -150,5 +173,6 @@ TCase *rz_tcase_report(void)
     tcase_add_test(tc, memory_plan_reuse);
     tcase_add_test(tc, beam);
     tcase_add_test(tc, log_lines);
+    tcase_add_test(tc, stages);
     return tc;
 }
