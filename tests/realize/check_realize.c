@@ -12,5 +12,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_report());
     suite_add_tcase(s, rz_tcase_errors());
     suite_add_tcase(s, rz_tcase_cli());
+    suite_add_tcase(s, rz_tcase_random());
     return rdx_test_main(s);
 }

@@ -41,5 +41,6 @@ TCase *rz_tcase_model(void);
 TCase *rz_tcase_report(void);
 TCase *rz_tcase_errors(void);
 TCase *rz_tcase_cli(void);
+TCase *rz_tcase_random(void);
 
 #endif
