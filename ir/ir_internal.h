@@ -56,6 +56,15 @@ void rdx_pmap_free(rdx_pmap *m);
 rdx_status rdx_ir_topo_many(const rdx_uop *const *roots, size_t n, rdx_pmap *num,
                             const rdx_uop ***order, size_t *count);
 
+/*
+ * rdx_ir_substitute, except that a node for which keep(u) is true is kept as
+ * it is, with everything under it (the same nodes elsewhere are replaced).
+ * keep may be NULL.
+ */
+rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                                  const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
+                                  const rdx_uop **out);
+
 /* 1 (and reset) when a rule reported a failure since the last call. */
 int rdx_rewriter_failed_(rdx_rewriter *rw);
 

@@ -225,6 +225,13 @@ rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root
 rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                              const rdx_uop *const *to, size_t n, const rdx_uop **out)
 {
+    return rdx_ir_substitute_keep(ctx, root, from, to, n, NULL, out);
+}
+
+rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                                  const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
+                                  const rdx_uop **out)
+{
     rdx_pmap map = { 0 };
     const rdx_uop **order = NULL, **buf = NULL;
     size_t cnt = 0, cap = 0;
@@ -237,6 +244,11 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
         const rdx_uop *u = order[i];
         if (rdx_pmap_get(&map, u))
             continue;
+        if (keep && keep(u)) { /* kept whole: nothing under it is replaced */
+            if ((st = rdx_pmap_put(&map, u, u)))
+                break;
+            continue;
+        }
         if (u->nsrc > cap) {
             const rdx_uop **nb = realloc(buf, u->nsrc * 2 * sizeof *nb);
             if (!nb) {
