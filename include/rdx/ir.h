@@ -523,7 +523,8 @@ const char *rdx_uop_describe(const rdx_uop *u, char *buf, size_t n);
     X(VECTOR_LANES, "vector lanes")                \
     X(VOID_OPERAND, "void operand")                \
     X(RANGE_SCOPE, "range used outside its scope") \
-    X(RANGE_UNCLOSED, "range not closed")
+    X(RANGE_UNCLOSED, "range not closed")          \
+    X(NUMEL_OVERFLOW, "element count overflow")
 
 typedef enum rdx_rule {
 #define RDX_RULE_ENUM_(n, t) RDX_RULE_##n,
