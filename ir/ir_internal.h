@@ -25,11 +25,21 @@ typedef struct rdx_blob {
     const void *ptr;
 } rdx_blob;
 
+/*
+ * A node table entry (8 bytes, 8 to a cache line): the node's hash and its
+ * id + 1 (0 = empty); the node is nodes[id].  A probe touches one line and
+ * reads a node only when the hashes agree.
+ */
+typedef struct rdx_slot {
+    uint32_t hash;
+    uint32_t id1;
+} rdx_slot;
+
 struct rdx_ir_ctx {
     rdx_arena arena;
-    const rdx_uop **slots; /* open addressing, NULL = empty */
-    uint32_t *hashes;      /* hash of slots[i]: probes compare these before touching nodes */
-    size_t cap, count;
+    rdx_slot *slots;       /* open addressing (linear probing), power-of-two cap */
+    const rdx_uop **nodes; /* by id */
+    size_t cap, count, ncap;
     rdx_blob *blobs;
     size_t bcap, bcount;
     rdx_rewriter *sym;
