@@ -88,8 +88,20 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out)
         free(c);
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     }
+    const char *v = getenv("RDX_IR_VERIFY");
+    c->verify = v && *v && strcmp(v, "0") != 0;
     *out = c;
     return RDX_OK;
+}
+
+void rdx_ir_ctx_set_verify(rdx_ir_ctx *ctx, int on)
+{
+    ctx->verify = on != 0;
+}
+
+int rdx_ir_ctx_verify(const rdx_ir_ctx *ctx)
+{
+    return ctx->verify;
 }
 
 void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)

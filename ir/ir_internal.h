@@ -44,6 +44,7 @@ struct rdx_ir_ctx {
     size_t bcap, bcount;
     rdx_rewriter *sym;
     int building; /* re-entrancy depth of rdx_ir_make */
+    int verify;   /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
 };
 
 /* Pointer -> pointer hash map (open addressing, keys never NULL). */

@@ -385,6 +385,16 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out);
 void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx);
 /* Number of distinct nodes created so far. */
 size_t rdx_ir_node_count(const rdx_ir_ctx *ctx);
+/*
+ * Verify-after-rewrite: when on, rdx_ir_rewrite (and so rdx_ir_simplify)
+ * runs rdx_ir_verify on every result and fails with its message when the
+ * graph does not verify.  Off by default (rewrites stay fast); a new context
+ * starts on when the environment variable RDX_IR_VERIFY is set to anything
+ * but "" or "0" (the test suites set it).
+ */
+void rdx_ir_ctx_set_verify(rdx_ir_ctx *ctx, int on);
+/* 1 when verify-after-rewrite is on for ctx. */
+int rdx_ir_ctx_verify(const rdx_ir_ctx *ctx);
 
 /* Interning (owned by ctx; NULL on out-of-memory with the error recorded). */
 const char *rdx_ir_str(rdx_ir_ctx *ctx, const char *s, size_t len);
@@ -608,8 +618,9 @@ enum { RDX_RW_BOTTOM_UP = 0, RDX_RW_TOP_DOWN = 1 };
  * the result.  Bottom-up rewrites sources first, top-down tries each node
  * before its sources.  Memoised: each distinct node is processed once.
  * RDX_ERR_INVALID "rewrite cycle" when a rule sequence leads back to a node
- * being rewritten, or when a node needs more than 10000 steps.  Debug builds
- * (no NDEBUG) also run rdx_ir_verify on the result.
+ * being rewritten, or when a node needs more than 10000 steps.  With
+ * verify-after-rewrite on (rdx_ir_ctx_set_verify, RDX_IR_VERIFY=1) the result
+ * is also checked by rdx_ir_verify.
  */
 rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root, int mode,
                           void *user, const rdx_uop **out);
