@@ -732,6 +732,24 @@ static rdx_status derive_movement(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **d
         u->axis = u->axis >= 0 ? u->axis + 1 : -1;
         return RDX_OK;
     }
+    case RDX_OP_REPLICATED: {
+        /* the spec's replicated(k): the shard axis k of a tensor on an n-tuple device holds n
+         * identical copies; the result drops it (each device holds the whole rest), no axis */
+        int64_t k = u->arg.i, dk;
+        uint32_t nd = t->device ? t->device->n : 0;
+        if (k < 0 || k >= (int64_t)t->ndim)
+            FAIL(ARG, "axis %" PRId64 " of a rank-%u source", k, t->ndim);
+        if (nd < 2 || t->axis != k)
+            FAIL(DEVICE_MISMATCH, "axis %" PRId64 " is not the shard axis of a device tuple", k);
+        if (!rdx_uop_dim(t, (uint32_t)k, &dk) || dk != (int64_t)nd)
+            FAIL(SHAPE_MISMATCH, "axis %" PRId64 " must have one copy per device (%u)", k, nd);
+        for (uint32_t j = 0, o = 0; j < t->ndim; j++)
+            if (j != (uint32_t)k)
+                dims[o++] = t->shape[j];
+        u->ndim = t->ndim - 1;
+        u->axis = -1;
+        return RDX_OK;
+    }
     case RDX_OP_BITCAST: {
         rdx_dtype to = u->arg.dtype;
         char d0[48], d1[48];
@@ -1092,8 +1110,9 @@ static rdx_status derive_other(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims
             u->shape = s->shape;
         return RDX_OK;
     }
-    case RDX_OP_LOAD:
-        TRY(need_storage(u, 0));
+    case RDX_OP_LOAD: /* from storage or, as the spec's CONTIGUOUS/COPY, from a computed value */
+        if (s->dtype.scalar == RDX_VOID)
+            FAIL(VOID_OPERAND, "loaded source has no value");
         if (u->nsrc == 2)
             TRY(need_bool(u, 1));
         if (u->nsrc == 3) {

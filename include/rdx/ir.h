@@ -173,7 +173,7 @@ typedef enum rdx_argk {
     RDX_ARGK_SLOT,     /* i = slot, dtype (DEFINE_LOCAL, DEFINE_REG) */
     RDX_ARGK_INTS,     /* ints (PERMUTE order, FLIP 0/1 flags, GEP lanes, UNROLL/CONTRACT pairs) */
     RDX_ARGK_REDUCE,   /* sub = reduce op (RDX_RED_*), ints = axes */
-    RDX_ARGK_INDEX,    /* i = index (GETTUPLE) */
+    RDX_ARGK_INDEX,    /* i = index (GETTUPLE), axis (REPLICATED) */
     RDX_ARGK_PLACE,    /* device (optional), addrspace (LOAD, BUFFERIZE) */
     RDX_ARGK_RANGE,    /* i = axis id, sub = axis type (RDX_AXIS_*) */
     RDX_ARGK_VAR,      /* str = name, i = min, j = max */
@@ -206,6 +206,7 @@ typedef enum rdx_argk {
     X(INDEX, 1, -1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
     X(STACK, 0, -1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
     X(BITCAST, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_DTYPE)                                         \
+    X(REPLICATED, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_INDEX)                                      \
     /* reduce */                                                                                  \
     X(REDUCE, 1, -1, RDX_CAT_REDUCE, RDX_OPF_ENDS_RANGE, RDX_ARGK_REDUCE)                         \
     /* calls */                                                                                   \

@@ -88,8 +88,8 @@ static rdx_status violate(vf *v, rdx_rule r)
         return mk(v, RDX_OP_CONST, NULL, NULL, NULL, &a);
     case RDX_RULE_DEVICE_MISMATCH:
         return mk(v, RDX_OP_ADD, v->B, v->Bcpu, NULL, NULL);
-    case RDX_RULE_NOT_STORAGE:
-        return mk(v, RDX_OP_LOAD, rdx_ir_add(c, v->B, v->B), NULL, NULL, &a);
+    case RDX_RULE_NOT_STORAGE: /* a value can be loaded, but not stored into */
+        return mk(v, RDX_OP_STORE, rdx_ir_add(c, v->B, v->B), v->B, NULL, NULL);
     case RDX_RULE_TUPLE_INDEX:
         a.i = 3;
         return mk(v, RDX_OP_GETTUPLE, rdx_ir_node(c, RDX_OP_TUPLE, &v->B, 1, NULL), NULL, NULL, &a);
@@ -172,7 +172,7 @@ static const char *expected_op(rdx_rule r)
     case RDX_RULE_CONST_RANGE:
         return "CONST(";
     case RDX_RULE_NOT_STORAGE:
-        return "LOAD(";
+        return "STORE(";
     case RDX_RULE_TUPLE_INDEX:
         return "GETTUPLE(";
     case RDX_RULE_VECTOR_LANES:
