@@ -105,11 +105,18 @@ void emu_s_trap(emu_wave *w, const emu_inst *in)
     emu_fault(w, in, RDX_EMU_FAULT_UNIMPLEMENTED, 0, 0, 0, "s_trap without a trap handler");
 }
 
-void emu_apply_round(emu_wave *w)
+/* The host FPU rounding mode of MODE rounding field value rm. */
+int emu_fe_mode(unsigned rm)
 {
     static const int modes[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
-    if ((unsigned)fegetround() != (unsigned)modes[w->mode & 3])
-        fesetround(modes[w->mode & 3]);
+    return modes[rm & 3];
+}
+
+void emu_apply_round(emu_wave *w)
+{
+    int m = emu_fe_mode(w->mode & 3);
+    if (fegetround() != m)
+        fesetround(m);
 }
 
 void emu_s_round_mode(emu_wave *w, const emu_inst *in)

@@ -54,5 +54,6 @@ Suite *et_suite_salu(void);
 Suite *et_suite_mem(void);
 Suite *et_suite_faults(void);
 Suite *et_suite_api(void);
+Suite *et_suite_fpmode(void);
 
 #endif
