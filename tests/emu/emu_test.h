@@ -55,5 +55,6 @@ Suite *et_suite_mem(void);
 Suite *et_suite_faults(void);
 Suite *et_suite_api(void);
 Suite *et_suite_fpmode(void);
+Suite *et_suite_ctrl(void);
 
 #endif
