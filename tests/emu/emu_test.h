@@ -56,5 +56,6 @@ Suite *et_suite_faults(void);
 Suite *et_suite_api(void);
 Suite *et_suite_fpmode(void);
 Suite *et_suite_ctrl(void);
+Suite *et_suite_mimg(void);
 
 #endif
