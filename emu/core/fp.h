@@ -7,6 +7,7 @@
 #ifndef RDX_EMU_CORE_FP_H
 #define RDX_EMU_CORE_FP_H
 
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -274,6 +275,34 @@ static inline double fp_rne(double x)
 static inline float fp_rnef(float x)
 {
     return (float)fp_rne((double)x);
+}
+
+/*
+ * fma(x, y, z) in double rounded to odd (inexact results get their last bit set), for
+ * results that are rounded again to a narrower type in mode rm (f16, f32: 53 >= p + 2
+ * makes that second rounding correct in every mode).  The host FPU is switched to round-toward-zero
+ * around the operation; volatile operands keep the operation between the flag clear and
+ * the flag test.
+ */
+static inline double fma_rto(double x, double y, double z, unsigned rm)
+{
+    int old = fegetround();
+    /* an exact zero takes its sign from the target mode (-0 only when rounding down) */
+    fesetround(rm == 2 ? FE_DOWNWARD : FE_TOWARDZERO);
+    feclearexcept(FE_INEXACT);
+    volatile double vx = x, vy = y, vz = z;
+    volatile double r = fma(vx, vy, vz);
+    int inexact = fetestexcept(FE_INEXACT) != 0;
+    double d = r;
+    if (inexact && rm == 2) { /* rounded down: redo toward zero for the odd rounding */
+        fesetround(FE_TOWARDZERO);
+        r = fma(vx, vy, vz);
+        d = r;
+    }
+    fesetround(old);
+    if (inexact && isfinite(d))
+        d = f64_of(u64_of(d) | 1);
+    return d;
 }
 
 /* bf16 <-> f32 */

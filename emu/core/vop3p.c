@@ -296,15 +296,22 @@ void emu_v_fma_mix(emu_wave *w, const emu_inst *in)
                 x = -x;
             v[i] = x;
         }
-        float res = fmaf(v[0], v[1], v[2]);
-        if (in->clamp)
-            res = res != res ? 0.0f : res < 0 ? 0 : res > 1 ? 1 : res;
-        if (in->param == 0)
+        if (in->param == 0) {
+            float res = fmaf(v[0], v[1], v[2]);
+            if (in->clamp)
+                res = res != res ? 0.0f : res < 0 ? 0 : res > 1 ? 1 : res;
             r[l] = u32_of(res);
-        else if (in->param == 1)
-            r[l] = (w->v[in->dst.reg][l] & 0xffff0000u) | f32_to_f16_rm(res, rm);
+            continue;
+        }
+        /* f16 result: one rounding from the exact fma (rounded to odd in double first) */
+        double res = fma_rto(v[0], v[1], v[2], rm);
+        if (in->clamp)
+            res = res != res ? 0.0 : res < 0 ? 0 : res > 1 ? 1 : res;
+        uint32_t h = f64_to_f16_rm(res, rm);
+        if (in->param == 1)
+            r[l] = (w->v[in->dst.reg][l] & 0xffff0000u) | h;
         else
-            r[l] = (w->v[in->dst.reg][l] & 0xffffu) | (uint32_t)f32_to_f16_rm(res, rm) << 16;
+            r[l] = (w->v[in->dst.reg][l] & 0xffffu) | h << 16;
     }
     vdst(w, in, r);
 }

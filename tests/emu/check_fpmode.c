@@ -281,7 +281,8 @@ static uint16_t rand_h(uint64_t *st, int denormal_heavy)
     return h;
 }
 
-/* v_add_f16 / v_mul_f16 / v_fma_f16 / v_pk_fma_f16 under the four f16 modes (f32 mode RNE). */
+/* v_add_f16 / v_mul_f16 / v_fma_f16 / v_pk_fma_f16 / v_fma_mixlo_f16 (f32 sources holding the
+ * same values) under the four f16 modes (f32 mode RNE). */
 START_TEST(f16_round_modes)
 {
     uint64_t st = 12345;
@@ -301,8 +302,10 @@ START_TEST(f16_round_modes)
         c.rsrc1 = rsrc1_of(0, r64, 3, 3);
         c.body = "v_mov_b32 v10, 0\n v_mov_b32 v11, 0\n v_mov_b32 v12, 0\n"
                  "v_add_f16 v10, v1, v3\n v_mul_f16 v11, v1, v2\n v_fma_f16 v12, v1, v2, v3\n"
-                 "v_pk_fma_f16 v13, v1, v2, v3 op_sel_hi:[0,0,0]\n";
-        c.nout = 4;
+                 "v_pk_fma_f16 v13, v1, v2, v3 op_sel_hi:[0,0,0]\n"
+                 "v_cvt_f32_f16 v20, v1\n v_cvt_f32_f16 v21, v2\n v_cvt_f32_f16 v22, v3\n"
+                 "v_mov_b32 v14, 0\n v_fma_mixlo_f16 v14, v20, v21, v22\n";
+        c.nout = 5;
         et_ok(&c);
         for (unsigned l = 0; l < 32; l++) {
             double x = h_val((uint16_t)c.in[l][0]), y = h_val((uint16_t)c.in[l][1]),
@@ -323,6 +326,8 @@ START_TEST(f16_round_modes)
             ck_assert_msg((c.out[l][3] & 0xffff) == wf,
                           "v_pk_fma_f16 rm %u lane %u: %04x want %04x", r64, l,
                           c.out[l][3] & 0xffff, wf);
+            ck_assert_msg(c.out[l][4] == wf, "v_fma_mixlo_f16 rm %u lane %u: %04x want %04x", r64,
+                          l, c.out[l][4], wf);
         }
     }
 }
