@@ -347,8 +347,12 @@ void emu_v_addsub_co(emu_wave *w, const emu_inst *in)
         B = t;
     }
     uint64_t cin = (p & 4) ? emu_sread_mask(w, &in->src[2]) : 0;
-    LANES
-    ci[l] = (uint32_t)(cin >> l) & 1;
+    if (cin) {
+        LANES
+        ci[l] = (uint32_t)(cin >> l) & 1;
+    } else {
+        memset(ci, 0, sizeof ci);
+    }
     if (p & 1) {
         LANES
         {
@@ -370,9 +374,14 @@ void emu_v_addsub_co(emu_wave *w, const emu_inst *in)
             LANES
         r[l] = co[l] ? 0xffffffffu : r[l];
     }
+    /* carry-out mask, 8 lanes per step: the 0/1 bytes gathered by a multiply */
     uint64_t cout = 0;
-    LANES
-    cout |= (uint64_t)co[l] << l;
+    for (unsigned g = 0; g < NL; g += 8) {
+        uint64_t bytes = 0;
+        for (unsigned k = 0; k < 8; k++)
+            bytes |= (uint64_t)co[g + k] << (8 * k);
+        cout |= ((bytes * 0x0102040810204080ull) >> 56) << g;
+    }
     vdst(w, in, r);
     sdst_mask(w, in, cout);
 }
