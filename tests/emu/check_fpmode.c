@@ -282,11 +282,12 @@ static uint16_t rand_h(uint64_t *st, int denormal_heavy)
 }
 
 /* v_add_f16 / v_mul_f16 / v_fma_f16 / v_pk_fma_f16 / v_fma_mixlo_f16 (f32 sources holding the
- * same values) under the four f16 modes (f32 mode RNE). */
+ * same values) under the four f16 modes, with the f32 mode RNE and then another one. */
 START_TEST(f16_round_modes)
 {
     uint64_t st = 12345;
-    for (unsigned r64 = 0; r64 < 4; r64++) {
+    for (unsigned run = 0; run < 8; run++) {
+        unsigned r64 = run & 3, r32 = run < 4 ? 0 : 3 - r64; /* the f32 mode must not matter */
         et_case c = { 0 };
         c.nin = 3;
         for (unsigned l = 0; l < 32; l++) {
@@ -299,7 +300,7 @@ START_TEST(f16_round_modes)
             c.in[l][1] = y;
             c.in[l][2] = z | (uint32_t)x << 16;
         }
-        c.rsrc1 = rsrc1_of(0, r64, 3, 3);
+        c.rsrc1 = rsrc1_of(r32, r64, 3, 3);
         c.body = "v_mov_b32 v10, 0\n v_mov_b32 v11, 0\n v_mov_b32 v12, 0\n"
                  "v_add_f16 v10, v1, v3\n v_mul_f16 v11, v1, v2\n v_fma_f16 v12, v1, v2, v3\n"
                  "v_pk_fma_f16 v13, v1, v2, v3 op_sel_hi:[0,0,0]\n"
