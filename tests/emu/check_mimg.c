@@ -31,6 +31,14 @@ static void make_tdesc(uint32_t *t, const void *base, unsigned fmt, unsigned w, 
     t[4] = dfield | base_array << 16;
 }
 
+/* Image memory: 256-byte aligned (the T# base), size rounded up as aligned_alloc requires. */
+static void *img_alloc(size_t bytes)
+{
+    void *p = aligned_alloc(256, (bytes + 255) & ~(size_t)255);
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
 static rdx_emu *new_emu(void *img, size_t bytes)
 {
     rdx_emu *e;
@@ -44,7 +52,7 @@ static rdx_emu *new_emu(void *img, size_t bytes)
 START_TEST(load_2d_rgba32f_pitch_and_swizzle)
 {
     enum { W = 13, H = 7, P = 16 };
-    float *img = aligned_alloc(256, P * H * 16);
+    float *img = img_alloc(P * H * 16);
     for (unsigned i = 0; i < P * H * 4; i++)
         img[i] = (float)i * 0.5f - 3.0f;
     rdx_emu *e = new_emu(img, P * H * 16);
@@ -82,8 +90,8 @@ END_TEST
 START_TEST(unorm8_and_f16_formats)
 {
     enum { W = 9, H = 8 };
-    uint8_t *img = aligned_alloc(256, 4096);
-    uint16_t *h16 = aligned_alloc(256, 4096);
+    uint8_t *img = img_alloc(4096);
+    uint16_t *h16 = img_alloc(4096);
     for (unsigned i = 0; i < W * H * 4; i++)
         img[i] = (uint8_t)(i * 37 + 11);
     for (unsigned i = 0; i < W * H * 4; i++) {
@@ -153,7 +161,7 @@ END_TEST
 START_TEST(dims_and_arrays)
 {
     enum { W = 5, H = 3, D = 4 };
-    uint32_t *img = aligned_alloc(256, W * H * D * 8);
+    uint32_t *img = img_alloc(W * H * D * 8);
     for (unsigned i = 0; i < W * H * D * 2; i++)
         img[i] = 0x1000 + i;
     rdx_emu *e = new_emu(img, W * H * D * 8);
@@ -225,7 +233,7 @@ END_TEST
 START_TEST(atomics_pck_resinfo)
 {
     enum { W = 40, H = 2 };
-    uint32_t *img = aligned_alloc(256, W * H * 4);
+    uint32_t *img = img_alloc(W * H * 4);
     for (unsigned i = 0; i < W * H; i++)
         img[i] = i * 3;
     uint32_t orig[W * H];
@@ -295,7 +303,7 @@ END_TEST
 START_TEST(sample_point)
 {
     enum { W = 8, H = 4 };
-    float *img = aligned_alloc(256, W * H * 4);
+    float *img = img_alloc(W * H * 4);
     for (unsigned i = 0; i < W * H; i++)
         img[i] = 10.0f + (float)i;
     rdx_emu *e = new_emu(img, W * H * 4);
@@ -354,7 +362,7 @@ END_TEST
 /* Unsupported layouts and unmapped images stop the dispatch with a report. */
 START_TEST(mimg_faults)
 {
-    uint32_t *img = aligned_alloc(256, 4096);
+    uint32_t *img = img_alloc(4096);
     memset(img, 0, 4096);
     rdx_emu *e = new_emu(img, 4096);
     et_case c = { 0 };
