@@ -26,9 +26,8 @@
  * Only mip level 0 of the resource is addressed (BASE_LEVEL 0, or a mip argument
  * selecting level 0); other levels, tiled layouts, MSAA and unknown types stop the
  * dispatch with an UNIMPLEMENTED fault naming the field.  Coordinates outside the view
- * read 0 (with the format's default 1 for w: none, the hardware returns 0) and drop
- * stores and atomics.  DST_SEL applies to loads and samples; stores write the dmask
- * channels in order and keep the others.
+ * read 0 in every channel and drop stores and atomics.  DST_SEL applies to loads and
+ * samples; stores write the dmask channels in order and keep the others.
  *
  * The S# (sampler, 4 SGPRs): word0 CLAMP_X [2:0], CLAMP_Y [5:3], CLAMP_Z [8:6],
  * FORCE_UNNORMALIZED [15]; word2 XY_MAG_FILTER [21:20], XY_MIN_FILTER [23:22],
