@@ -2,6 +2,7 @@
  * isa/asm/print.c — rdx_asm_print_inst: an instruction as LLVM 19's AMDGPU
  * instruction printer writes it (operands, then modifiers in LLVM's order).
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,21 +18,7 @@ typedef struct out {
     bool overflow;
 } out;
 
-static void put(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(out *o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = o->len < o->cap ? o->cap - o->len : 0;
-    int n = vsnprintf(o->buf + (o->len < o->cap ? o->len : o->cap - 1), room ? room : 1, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= room)
-        o->overflow = true;
-    else
-        o->len += (size_t)n;
-}
-
-/* Fast paths of put() for the common pieces: plain text and unsigned numbers. */
+/* Fast paths of put() for the common pieces: plain text and numbers. */
 static void put_n(out *o, const char *s, size_t n)
 {
     if (o->overflow || o->len + n + 1 > o->cap) {
@@ -42,6 +29,8 @@ static void put_n(out *o, const char *s, size_t n)
     o->len += n;
     o->buf[o->len] = 0;
 }
+
+#define put_lit(o, s) put_n(o, s, sizeof(s) - 1)
 
 static void put_s(out *o, const char *s)
 {
@@ -59,9 +48,71 @@ static void put_u(out *o, unsigned v)
     put_n(o, tmp + n, sizeof tmp - n);
 }
 
-static void reg_range(out *o, const char *file, unsigned reg, unsigned count)
+static void put_x(out *o, unsigned v)
 {
-    put_s(o, file);
+    char tmp[8];
+    size_t n = sizeof tmp;
+    do {
+        tmp[--n] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    put_n(o, tmp + n, sizeof tmp - n);
+}
+
+static void put_d(out *o, int v)
+{
+    if (v < 0) {
+        put_n(o, "-", 1);
+        put_u(o, (unsigned)-(int64_t)v);
+    } else {
+        put_u(o, (unsigned)v);
+    }
+}
+
+/* printf-style output for the conversions the printer uses (%u %d %x %s %c),
+   without the C library's formatter: this is the disassembler's hot path. */
+static void put(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *lit = fmt;
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%')
+            continue;
+        put_n(o, lit, (size_t)(p - lit));
+        switch (*++p) {
+        case 'u':
+            put_u(o, va_arg(ap, unsigned));
+            break;
+        case 'd':
+            put_d(o, va_arg(ap, int));
+            break;
+        case 'x':
+            put_x(o, va_arg(ap, unsigned));
+            break;
+        case 's':
+            put_s(o, va_arg(ap, const char *));
+            break;
+        case 'c': {
+            char c = (char)va_arg(ap, int);
+            put_n(o, &c, 1);
+            break;
+        }
+        default:
+            assert(!"put: unsupported conversion");
+            break;
+        }
+        lit = p + 1;
+    }
+    put_n(o, lit, strlen(lit));
+    va_end(ap);
+}
+
+#define reg_range(o, file, reg, count) reg_range_n(o, file, sizeof(file) - 1, reg, count)
+static void reg_range_n(out *o, const char *file, size_t flen, unsigned reg, unsigned count)
+{
+    put_n(o, file, flen);
     if (count <= 1) {
         put_u(o, reg);
         return;
@@ -154,7 +205,7 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
         };
         unsigned id0 = u & 15, skip = (u >> 4) & 7, id1 = (u >> 7) & 15;
         if (!id0 && !skip && !id1) {
-            put(o, "0");
+            put_lit(o, "0");
             return;
         }
         const char *sep = "";
@@ -179,7 +230,7 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
             put(o, "hwreg(%u", id);
         if (off != 0 || size != 32)
             put(o, ", %u, %u", off, size);
-        put(o, ")");
+        put_lit(o, ")");
         return;
     }
     case RDX_IMM_SENDMSG: {
@@ -283,7 +334,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         put(o, "%u", (uint32_t)p->value & 0xffff);
         break;
     case RDX_ISA_OPND_OFF:
-        put(o, "off");
+        put_lit(o, "off");
         break;
     case RDX_ISA_OPND_IMM:
         if (enc == RDX_ISA_ENC_SMEM && role == RDX_ISA_ROLE_SDATA) {
@@ -292,7 +343,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         }
         if (enc == RDX_ISA_ENC_SMEM && role == RDX_ISA_ROLE_SOFFSET && p->value == 0 &&
             in->mod[RDX_ISA_MOD_OFFSET] == 0 && t->family == RDX_ISA_FAMILY_RDNA3) {
-            put(o, "null");
+            put_lit(o, "null");
             break;
         }
         if (role == RDX_ISA_ROLE_ATTR) {
@@ -302,7 +353,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         print_imm(o, t, rdx_syntax_imm_style((rdx_isa_op)in->op, enc, role), p->value);
         break;
     default:
-        put(o, "/*?*/");
+        put_lit(o, "/*?*/");
         break;
     }
 }
@@ -329,7 +380,7 @@ static void print_bits_list(out *o, const char *name, unsigned mask, unsigned n)
     put(o, " %s:[", name);
     for (unsigned i = 0; i < n; i++)
         put(o, "%s%u", i ? "," : "", (mask >> i) & 1);
-    put(o, "]");
+    put_lit(o, "]");
 }
 
 static void print_dpp16(out *o, const rdx_isa_inst *in)
@@ -344,9 +395,9 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
     else if (c >= 0x121 && c <= 0x12f)
         put(o, " row_ror:%u", c & 15);
     else if (c == 0x140)
-        put(o, " row_mirror");
+        put_lit(o, " row_mirror");
     else if (c == 0x141)
-        put(o, " row_half_mirror");
+        put_lit(o, " row_half_mirror");
     else if (c >= 0x150 && c <= 0x15f)
         put(o, " row_share:%u", c & 15);
     else if (c >= 0x160 && c <= 0x16f)
@@ -359,9 +410,9 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
     rb[26] = hexd[in->mod[RDX_ISA_MOD_BANK_MASK] & 15];
     put_n(o, rb, sizeof rb - 1);
     if (in->mod[RDX_ISA_MOD_BOUND_CTRL])
-        put(o, " bound_ctrl:1");
+        put_lit(o, " bound_ctrl:1");
     if (in->mod[RDX_ISA_MOD_FI])
-        put(o, " fi:1");
+        put_lit(o, " fi:1");
 }
 
 /* ds_swizzle_b32's offset as LLVM spells it: offset:swizzle(MODE,...). */
@@ -390,23 +441,23 @@ static void print_swizzle(out *o, unsigned v)
         put(o, " offset:swizzle(BROADCAST,%u,%u)", group, or_m);
         return;
     }
-    put(o, " offset:swizzle(BITMASK_PERM,\"");
+    put_lit(o, " offset:swizzle(BITMASK_PERM,\"");
     for (unsigned bit = 16; bit; bit >>= 1) {
         char c = !(and_m & bit) ? ((or_m & bit) ? '1' : '0') : (xor_m & bit) ? 'i' : 'p';
         put(o, "%c", c);
     }
-    put(o, "\")");
+    put_lit(o, "\")");
 }
 
 static void print_dpp8(out *o, const rdx_isa_inst *in)
 {
     unsigned v = (unsigned)in->mod[RDX_ISA_MOD_DPP8];
-    put(o, " dpp8:[");
+    put_lit(o, " dpp8:[");
     for (unsigned i = 0; i < 8; i++)
         put(o, "%s%u", i ? "," : "", (v >> (3 * i)) & 7);
-    put(o, "]");
+    put_lit(o, "]");
     if (in->mod[RDX_ISA_MOD_FI])
-        put(o, " fi:1");
+        put_lit(o, " fi:1");
 }
 
 /* Cache policy: gfx11 glc slc dlc, gfx12 th: scope: (and nv). */
@@ -424,15 +475,15 @@ static void print_cpol(out *o, const rdx_isa_target *t, const rdx_isa_inst *in)
         if (in->mod[RDX_ISA_MOD_SCOPE])
             put(o, " scope:%s", rdx_syntax_scope_names[in->mod[RDX_ISA_MOD_SCOPE] & 3]);
         if (in->mod[RDX_ISA_MOD_NV])
-            put(o, " nv");
+            put_lit(o, " nv");
         return;
     }
     if (in->mod[RDX_ISA_MOD_GLC])
-        put(o, " glc");
+        put_lit(o, " glc");
     if (in->mod[RDX_ISA_MOD_SLC])
-        put(o, " slc");
+        put_lit(o, " slc");
     if (in->mod[RDX_ISA_MOD_DLC])
-        put(o, " dlc");
+        put_lit(o, " dlc");
 }
 
 static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
@@ -457,7 +508,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_NEG_HI] && !mix)
             print_bits_list(o, "neg_hi", (unsigned)m[RDX_ISA_MOD_NEG_HI], nsrc);
         if (m[RDX_ISA_MOD_CLAMP])
-            put(o, " clamp");
+            put_lit(o, " clamp");
         break;
     }
     case RDX_ISA_ENC_VOP1:
@@ -494,7 +545,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                 print_bits_list(o, "op_sel", mask, n + dst);
         }
         if (m[RDX_ISA_MOD_CLAMP])
-            put(o, " clamp");
+            put_lit(o, " clamp");
         if (m[RDX_ISA_MOD_OMOD])
             put(o, " %s",
                 m[RDX_ISA_MOD_OMOD] == 1   ? "mul:2"
@@ -505,7 +556,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_OP_SEL])
             print_bits_list(o, "op_sel", (unsigned)m[RDX_ISA_MOD_OP_SEL], 4);
         if (m[RDX_ISA_MOD_CLAMP])
-            put(o, " clamp");
+            put_lit(o, " clamp");
         put(o, " wait_exp:%d", m[RDX_ISA_MOD_WAIT_EXP]);
         break;
     case RDX_ISA_ENC_LDSDIR:
@@ -541,7 +592,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_OFFSET1])
             put(o, " offset1:%d", m[RDX_ISA_MOD_OFFSET1]);
         if (m[RDX_ISA_MOD_GDS])
-            put(o, " gds");
+            put_lit(o, " gds");
         break;
     case RDX_ISA_ENC_FLAT:
     case RDX_ISA_ENC_GLOBAL:
@@ -566,14 +617,14 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                 put(o, " format:%d", m[RDX_ISA_MOD_FORMAT]);
         }
         if (m[RDX_ISA_MOD_IDXEN])
-            put(o, " idxen");
+            put_lit(o, " idxen");
         if (m[RDX_ISA_MOD_OFFEN])
-            put(o, " offen");
+            put_lit(o, " offen");
         if (m[RDX_ISA_MOD_OFFSET])
             put(o, " offset:%d", m[RDX_ISA_MOD_OFFSET]);
         print_cpol(o, t, in);
         if (m[RDX_ISA_MOD_TFE])
-            put(o, " tfe");
+            put_lit(o, " tfe");
         break;
     }
     case RDX_ISA_ENC_MIMG:
@@ -584,25 +635,25 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (rdx_isa_mod_allowed(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form, RDX_ISA_MOD_DIM))
             put(o, " dim:%s", rdx_syntax_dim_names[m[RDX_ISA_MOD_DIM] & 7]);
         if (m[RDX_ISA_MOD_UNORM])
-            put(o, " unorm");
+            put_lit(o, " unorm");
         print_cpol(o, t, in);
         if (m[RDX_ISA_MOD_R128])
-            put(o, " r128");
+            put_lit(o, " r128");
         if (m[RDX_ISA_MOD_A16])
-            put(o, " a16");
+            put_lit(o, " a16");
         if (m[RDX_ISA_MOD_TFE])
-            put(o, " tfe");
+            put_lit(o, " tfe");
         if (m[RDX_ISA_MOD_LWE])
-            put(o, " lwe");
+            put_lit(o, " lwe");
         if (m[RDX_ISA_MOD_D16])
-            put(o, " d16");
+            put_lit(o, " d16");
         break;
     case RDX_ISA_ENC_EXP:
     case RDX_ISA_ENC_VEXPORT:
         if (m[RDX_ISA_MOD_DONE])
-            put(o, " done");
+            put_lit(o, " done");
         if (m[RDX_ISA_MOD_ROW_EN])
-            put(o, " row_en");
+            put_lit(o, " row_en");
         break;
     default:
         break;
@@ -632,16 +683,19 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
     for (unsigned i = from; i < to; i++) {
         bool is_vaddr = nsa && i >= first_vaddr && i < first_vaddr + nvaddr;
         if (in_list && !is_vaddr) {
-            put(o, "]");
+            put_lit(o, "]");
             in_list = false;
         }
         /* "exp mrt0 v0, ...": no comma after the export target. */
         bool after_target =
             i > from && fi && i - 1 < fi->nopnd && fi->opnd[i - 1].role == RDX_ISA_ROLE_TARGET;
-        put_s(o, first || after_target ? " " : ", ");
+        if (first || after_target)
+            put_n(o, " ", 1);
+        else
+            put_n(o, ", ", 2);
         first = false;
         if (is_vaddr && !in_list) {
-            put(o, "[");
+            put_lit(o, "[");
             in_list = true;
         }
         unsigned si;
@@ -664,7 +718,7 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         bool sext = neg && int_src && !rdx_syntax_is_mix((rdx_isa_op)in->op) &&
                     strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_cndmask", 9) != 0;
         if (sext) {
-            put(o, "sext(");
+            put_lit(o, "sext(");
             neg = false;
         }
         /* A negated constant is written neg(c): "-2.0" would be another constant. */
@@ -684,12 +738,20 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             put_n(o, ")", 1);
     }
     if (in_list)
-        put(o, "]");
+        put_lit(o, "]");
 }
 
 rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf,
                               size_t cap)
 {
+    size_t len;
+    return rdx_syntax_print_inst(t, in, buf, cap, &len);
+}
+
+rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf,
+                                 size_t cap, size_t *len)
+{
+    *len = 0;
     if (!t || !in || !buf || !cap)
         return rdx_fail(RDX_ERR_INVALID, "rdx_asm_print_inst: NULL argument");
     out o = { buf, cap, 0, false };
@@ -703,8 +765,8 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
                         rdx_isa_form_name((rdx_isa_form)in->form), t->name);
     rdx_isa_enc enc = (rdx_isa_enc)fi->enc;
     char mn[96];
-    rdx_syntax_mnemonic(t, in, mn, sizeof mn);
-    put_s(&o, mn);
+    size_t mnlen = rdx_syntax_mnemonic(t, in, mn, sizeof mn);
+    put_n(&o, mn, mnlen);
     unsigned nsrc = 0;
     for (unsigned i = 0; i < fi->nopnd; i++) {
         unsigned si;
@@ -728,9 +790,10 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
     /* s_endpgm 0 prints bare. */
     if (in->nopnd == 1 && in->opnd[0].kind == RDX_ISA_OPND_IMM && in->opnd[0].value == 0 &&
         in->op == RDX_ISA_OP_S_ENDPGM)
-        o.len = strlen(mn), buf[o.len] = 0;
+        o.len = mnlen, buf[o.len] = 0;
     print_mods(&o, t, in, fi, enc, nsrc);
     if (o.overflow)
         return rdx_fail(RDX_ERR_RANGE, "rdx_asm_print_inst: %zu bytes are too few for %s", cap, mn);
+    *len = o.len;
     return RDX_OK;
 }

@@ -286,7 +286,7 @@ unsigned rdx_syntax_op_sel_hi_default(rdx_isa_op op, unsigned nsrc)
     return 7; /* the field's three bits, also for two-source ops */
 }
 
-void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap)
+size_t rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap)
 {
     const char *name = rdx_isa_op_name(in->op);
     if (in->form == RDX_ISA_FORM_NATIVE || in->form == RDX_ISA_FORM_AUTO) {
@@ -295,7 +295,7 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
             n = cap - 1;
         memcpy(buf, name ? name : "?", n);
         buf[n] = 0;
-        return;
+        return n;
     }
     const rdx_isa_form_info *nat = NULL;
     rdx_isa_enc native = RDX_ISA_ENC_COUNT;
@@ -327,7 +327,17 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
     default:
         break;
     }
-    snprintf(buf, cap, "%s%s", name ? name : "?", suffix);
+    if (!name)
+        name = "?";
+    size_t n = strlen(name), k = strlen(suffix);
+    if (n >= cap)
+        n = cap - 1;
+    if (k >= cap - n)
+        k = cap - n - 1;
+    memcpy(buf, name, n);
+    memcpy(buf + n, suffix, k);
+    buf[n + k] = 0;
+    return n + k;
 }
 
 bool rdx_syntax_is_mix(rdx_isa_op op)

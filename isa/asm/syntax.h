@@ -67,8 +67,12 @@ extern const char *const rdx_syntax_scope_names[4];
 /* Default op_sel_hi of a VOP3P op with n sources (LLVM omits it when equal). */
 unsigned rdx_syntax_op_sel_hi_default(rdx_isa_op op, unsigned nsrc);
 
-/* Mnemonic spelled as LLVM prints it for the form ("v_add_f32_e32"). */
-void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap);
+/* rdx_asm_print_inst that also gives the text's length (*len; 0 on failure). */
+rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf,
+                                 size_t cap, size_t *len);
+
+/* Mnemonic spelled as LLVM prints it for the form ("v_add_f32_e32"); its length. */
+size_t rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap);
 
 /* v_fma_mix*: neg_lo/neg_hi are written as -x / |x|. */
 bool rdx_syntax_is_mix(rdx_isa_op op);
