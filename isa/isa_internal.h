@@ -140,7 +140,11 @@ bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rd
  * exist for them, the encoder writes the fixed bits with isa_bvh_fixed_bits
  * and the decoder does not report them, as LLVM does.
  */
-bool isa_bvh_row(const isa_row *row);
+static inline bool isa_bvh_row(const isa_row *row)
+{
+    return row->op == RDX_ISA_OP_IMAGE_BVH_INTERSECT_RAY ||
+           row->op == RDX_ISA_OP_IMAGE_BVH64_INTERSECT_RAY;
+}
 void isa_bvh_fixed_bits(const isa_family *fam, const isa_row *row, uint32_t *w);
 
 #endif /* RDX_ISA_INTERNAL_H */

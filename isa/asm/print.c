@@ -37,15 +37,26 @@ static void put_s(out *o, const char *s)
     put_n(o, s, strlen(s));
 }
 
-static void put_u(out *o, unsigned v)
+/* Decimal digits of v, written backwards ending at `end`; returns the start. */
+static char *utoa_end(char *end, unsigned v)
 {
-    char tmp[12];
-    size_t n = sizeof tmp;
     do {
-        tmp[--n] = (char)('0' + v % 10);
+        *--end = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    put_n(o, tmp + n, sizeof tmp - n);
+    return end;
+}
+
+static void put_u(out *o, unsigned v)
+{
+    if (v < 10) {
+        char c = (char)('0' + v);
+        put_n(o, &c, 1);
+        return;
+    }
+    char tmp[12];
+    char *p = utoa_end(tmp + sizeof tmp, v);
+    put_n(o, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 static void put_x(out *o, unsigned v)
@@ -109,19 +120,24 @@ static void put(out *o, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A register or range: s5, v[4:7], ttmp[0:1] (built in one piece). */
 #define reg_range(o, file, reg, count) reg_range_n(o, file, sizeof(file) - 1, reg, count)
 static void reg_range_n(out *o, const char *file, size_t flen, unsigned reg, unsigned count)
 {
-    put_n(o, file, flen);
+    char tmp[40];
+    char *end = tmp + sizeof tmp, *p = end;
     if (count <= 1) {
-        put_u(o, reg);
-        return;
+        p = utoa_end(p, reg);
+    } else {
+        *--p = ']';
+        p = utoa_end(p, reg + count - 1);
+        *--p = ':';
+        p = utoa_end(p, reg);
+        *--p = '[';
     }
-    put_n(o, "[", 1);
-    put_u(o, reg);
-    put_n(o, ":", 1);
-    put_u(o, reg + count - 1);
-    put_n(o, "]", 1);
+    p -= flen;
+    memcpy(p, file, flen);
+    put_n(o, p, (size_t)(end - p));
 }
 
 static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t v)

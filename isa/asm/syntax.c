@@ -1,5 +1,6 @@
 /* isa/asm/syntax.c — LLVM's AMDGPU spelling of registers, constants and immediates. */
 #include "isa/asm/syntax.h"
+#include "isa/isa_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -297,18 +298,19 @@ size_t rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char
         buf[n] = 0;
         return n;
     }
-    const rdx_isa_form_info *nat = NULL;
-    rdx_isa_enc native = RDX_ISA_ENC_COUNT;
-    if (rdx_isa_op_form(t, in->op, RDX_ISA_FORM_AUTO, &nat) == RDX_OK)
-        native = (rdx_isa_enc)nat->enc;
+    /* the op's rows (tables, not rdx_isa_op_form: this is the disassembler's hot path) */
+    const isa_family *fam = &isa_families[t->family];
+    const int16_t *rows = rdx_isa_op_available(t, (rdx_isa_op)in->op) ? fam->oprows[in->op] : NULL;
+    int native_row = !rows ? -1 : rows[0] >= 0 ? rows[0] : rows[1];
+    rdx_isa_enc native =
+        native_row >= 0 ? (rdx_isa_enc)fam->rows[native_row].enc : RDX_ISA_ENC_COUNT;
     bool promoted =
         native == RDX_ISA_ENC_VOP1 || native == RDX_ISA_ENC_VOP2 || native == RDX_ISA_ENC_VOPC;
     const char *suffix = "";
     switch (in->form) {
     case RDX_ISA_FORM_E32: {
         /* LLVM writes _e32 only when a VOP3 form of the op exists too. */
-        const rdx_isa_form_info *e64 = NULL;
-        bool has_e64 = rdx_isa_op_form(t, in->op, RDX_ISA_FORM_E64, &e64) == RDX_OK;
+        bool has_e64 = rows && rows[1] >= 0;
         suffix =
             in->nopnd == 0 || !has_e64 || in->op == RDX_ISA_OP_V_READFIRSTLANE_B32 ? "" : "_e32";
         break;
