@@ -123,6 +123,9 @@ static inline bool isa_atomic_returns(const rdx_isa_target *t, const int32_t *mo
 
 /* The row of `op` for `form` (DPP forms map to their E32/E64 row), or NULL. */
 const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
+/* rdx_isa_op_form without an error record: NULL when the target lacks the op
+ * or the form (for callers that try forms, like the assembler). */
+const rdx_isa_form_info *isa_form_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
 
 /*
  * Whether modifier `mod` exists for `row` in `form`, and (for plain one-field

@@ -18,6 +18,7 @@
 
 #include "isa/asm/state.h"
 #include "isa/asm/syntax.h"
+#include "isa/isa_internal.h"
 #include "util/error.h"
 
 typedef enum pkind { P_REG, P_INT, P_FLOAT, P_OFF, P_ATTR, P_EXPR } pkind;
@@ -1264,8 +1265,8 @@ static bool slot_in_list(const popnd *ps, unsigned i)
 static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form, const pinst *pi,
                  unsigned mn_col, rdx_isa_inst *in)
 {
-    const rdx_isa_form_info *fi;
-    if (rdx_isa_op_form(c->t, op, form, &fi) != RDX_OK)
+    const rdx_isa_form_info *fi = isa_form_of(c->t, op, form);
+    if (!fi && rdx_isa_op_form(c->t, op, form, &fi) != RDX_OK) /* for its message */
         return bind_err(c, mn_col, "%s", rdx_error_message());
     rdx_isa_enc enc = (rdx_isa_enc)fi->enc;
     c->op = op;
@@ -1476,8 +1477,7 @@ static bool mnemonic(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *t, 
 static bool parse_items(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *t, rdx_isa_op op,
                         pinst *pi)
 {
-    const rdx_isa_form_info *nat = NULL;
-    rdx_isa_op_form(t, op, RDX_ISA_FORM_AUTO, &nat);
+    const rdx_isa_form_info *nat = isa_form_of(t, op, RDX_ISA_FORM_AUTO);
     unsigned first = pi->n;
     for (;;) {
         const rdx_tok *tk = &lx->tok;
@@ -1623,8 +1623,7 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
         cands[nc++] = RDX_ISA_FORM_DPP16;
         cands[nc++] = RDX_ISA_FORM_E64_DPP16;
     } else {
-        const rdx_isa_form_info *fi;
-        if (rdx_isa_op_form(t, op, RDX_ISA_FORM_E32, &fi) == RDX_OK) {
+        if (isa_form_of(t, op, RDX_ISA_FORM_E32)) {
             cands[nc++] = RDX_ISA_FORM_E32;
             cands[nc++] = RDX_ISA_FORM_E64;
         } else {
@@ -1635,8 +1634,8 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
     bind_ctx first = { 0 };
     bool have_first = false;
     for (unsigned k = 0; k < nc; k++) {
-        const rdx_isa_form_info *fi;
-        if (rdx_isa_op_form(t, op, cands[k], &fi) != RDX_OK)
+        const rdx_isa_form_info *fi = isa_form_of(t, op, cands[k]);
+        if (!fi)
             continue;
         bind_ctx c = { .st = st, .t = t };
         rdx_isa_inst in;

@@ -16,9 +16,8 @@ void rdx_lex_init(rdx_lexer *lx, const char *line, const char *end)
 
 const char *rdx_lex_next_line(const char *p, const char *end)
 {
-    while (p < end && *p != '\n')
-        p++;
-    return p < end ? p + 1 : end;
+    const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+    return nl ? nl + 1 : end;
 }
 
 static inline bool is_digit(int c)
@@ -164,7 +163,7 @@ static void lex_one(rdx_lexer *lx, rdx_tok *t)
     } else if (char_class[c] == K_PUNCT) {
         t->kind = RDX_TOK_PUNCT;
         t->len = 1;
-        if (lx->p + 1 < e && strchr(":|&<>=!", c) && strchr(":|&<>=", lx->p[1]))
+        if (lx->p + 1 < e && char_class[(unsigned char)lx->p[1]] == K_PUNCT)
             for (const char *const *pp = two_char_puncts; *pp; pp++)
                 if (lx->p[0] == (*pp)[0] && lx->p[1] == (*pp)[1])
                     t->len = 2;
@@ -186,14 +185,6 @@ rdx_tok rdx_lex_peek(const rdx_lexer *lx)
     rdx_lexer copy = *lx;
     lex_one(&copy, &copy.tok);
     return copy.tok;
-}
-
-bool rdx_tok_is(const rdx_tok *t, const char *s)
-{
-    /* Punctuation is one or two characters. */
-    if (t->kind != RDX_TOK_PUNCT || t->text[0] != s[0])
-        return false;
-    return s[1] ? t->len == 2 && t->text[1] == s[1] && !s[2] : t->len == 1;
 }
 
 bool rdx_tok_ident_is(const rdx_tok *t, const char *s)

@@ -10,6 +10,7 @@
 #include <rdx/asm.h>
 
 #include "isa/asm/syntax.h"
+#include "isa/isa_internal.h"
 #include "util/error.h"
 
 typedef struct out {
@@ -774,8 +775,8 @@ rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in
     buf[0] = 0;
     if (!rdx_isa_op_name((rdx_isa_op)in->op))
         return rdx_fail(RDX_ERR_INVALID, "rdx_asm_print_inst: unknown op %u", in->op);
-    const rdx_isa_form_info *fi = NULL;
-    if (rdx_isa_op_form(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form, &fi) != RDX_OK)
+    const rdx_isa_form_info *fi = isa_form_of(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form);
+    if (!fi)
         return rdx_fail(RDX_ERR_INVALID, "rdx_asm_print_inst: %s has no %s form on %s",
                         rdx_isa_op_name((rdx_isa_op)in->op),
                         rdx_isa_form_name((rdx_isa_form)in->form), t->name);
