@@ -276,8 +276,7 @@ static rdx_status dec_vopd(dec *d, const isa_layout *L, size_t *len)
     if (!dm->map || ox >= dm->size || oy >= dm->size || dm->map[ox] < 0 || dm->map[oy] < 0)
         return bad(d, "unknown VOPD opcode");
     const isa_row *rx = &d->fam->rows[dm->map[ox]], *ry = &d->fam->rows[dm->map[oy]];
-    if (!rdx_isa_op_available(d->t, (rdx_isa_op)rx->op) ||
-        !rdx_isa_op_available(d->t, (rdx_isa_op)ry->op))
+    if (!isa_op_avail(d->t, rx->op) || !isa_op_avail(d->t, ry->op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "decode %s: VOPD op not available on this target",
                         d->t->name);
     in->op = rx->op;
@@ -317,7 +316,10 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
                         wave_size);
     dec d;
     memset(&d, 0, sizeof d);
-    memset(out, 0, sizeof *out);
+    /* copied from a zero object, not memset: compilers turn a memset of this
+     * size into `rep stos`, slow to start, on the decoder's hot path */
+    static const rdx_isa_inst zero_inst;
+    memcpy(out, &zero_inst, sizeof *out);
     d.wave64 = wave_size == 64;
     d.t = t;
     d.fam = &isa_families[t->family];
@@ -345,7 +347,7 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
     if (!dm->map || key >= dm->size || dm->map[key] < 0)
         return bad(&d, "unknown opcode");
     const isa_row *row = &d.fam->rows[dm->map[key]];
-    if (!rdx_isa_op_available(t, (rdx_isa_op)row->op))
+    if (!isa_op_avail(t, row->op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "decode %s: %s is not available on this target",
                         t->name, rdx_isa_op_name((rdx_isa_op)row->op));
     L = &d.fam->layouts[row->enc]; /* VOP3SD / GLOBAL / SCRATCH share the class's bits */

@@ -197,7 +197,7 @@ bool rdx_isa_op_available(const rdx_isa_target *t, rdx_isa_op op)
 
 const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form)
 {
-    if (!rdx_isa_op_available(t, op))
+    if (!t || !isa_op_avail(t, op))
         return NULL;
     const isa_family *fam = &isa_families[t->family];
     const int16_t *r = fam->oprows[op];

@@ -121,6 +121,13 @@ static inline bool isa_atomic_returns(const rdx_isa_target *t, const int32_t *mo
                                              : (mod[RDX_ISA_MOD_TH] & 1) != 0;
 }
 
+/* rdx_isa_op_available for the hot paths (t valid, op any value). */
+static inline bool isa_op_avail(const rdx_isa_target *t, unsigned op)
+{
+    return op != 0 && op < RDX_ISA_OP_COUNT && t->index < ISA_NTARGETS &&
+           ((isa_target_avail[t->index][op / 32] >> (op % 32)) & 1u);
+}
+
 /* The row of `op` for `form` (DPP forms map to their E32/E64 row), or NULL. */
 const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
 /* rdx_isa_op_form without an error record: NULL when the target lacks the op

@@ -687,7 +687,7 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
 {
     bool image = enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
     unsigned nvaddr = 0, first_vaddr = 0;
-    for (unsigned i = from; fi && i < to && i < fi->nopnd; i++)
+    for (unsigned i = from; image && fi && i < to && i < fi->nopnd; i++)
         if (fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR) {
             if (!nvaddr)
                 first_vaddr = i;
@@ -697,6 +697,9 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         nvaddr = 1 + (in->nopnd - fi->nopnd);
     bool nsa = nvaddr > 1 && image;
     bool first = true, in_list = false;
+    /* source modifiers exist only on VALU encodings, and only when a bit is set */
+    bool srcmods = is_vop(enc) && (in->mod[RDX_ISA_MOD_NEG] | in->mod[RDX_ISA_MOD_ABS] |
+                                   in->mod[RDX_ISA_MOD_NEG_HI]) != 0;
     for (unsigned i = from; i < to; i++) {
         bool is_vaddr = nsa && i >= first_vaddr && i < first_vaddr + nvaddr;
         if (in_list && !is_vaddr) {
@@ -717,8 +720,7 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         }
         unsigned si;
         bool neg = false, abs = false;
-        if (fi && i < fi->nopnd && is_vop(enc) &&
-            is_src_role((rdx_isa_role)fi->opnd[i].role, &si)) {
+        if (srcmods && fi && i < fi->nopnd && is_src_role((rdx_isa_role)fi->opnd[i].role, &si)) {
             if (enc != RDX_ISA_ENC_VOP3P) {
                 neg = (in->mod[RDX_ISA_MOD_NEG] >> si) & 1;
                 abs = (in->mod[RDX_ISA_MOD_ABS] >> si) & 1;
@@ -729,7 +731,7 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         }
         /* Integer sources write the neg bit as sext(); v_ldexp_f16's exponent is one. */
         bool int_src =
-            fi && i < fi->nopnd &&
+            neg && fi && i < fi->nopnd &&
             (fi->opnd[i].fmt == RDX_ISA_FMT_B ||
              (fi->opnd[i].role == RDX_ISA_ROLE_SRC1 && in->op == RDX_ISA_OP_V_LDEXP_F16));
         bool sext = neg && int_src && !rdx_syntax_is_mix((rdx_isa_op)in->op) &&
