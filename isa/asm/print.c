@@ -88,8 +88,8 @@ static void put(out *o, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    const char *lit = fmt;
-    for (const char *p = fmt; *p; p++) {
+    const char *lit = fmt, *p = fmt;
+    for (; *p; p++) {
         if (*p != '%')
             continue;
         put_n(o, lit, (size_t)(p - lit));
@@ -117,7 +117,7 @@ static void put(out *o, const char *fmt, ...)
         }
         lit = p + 1;
     }
-    put_n(o, lit, strlen(lit));
+    put_n(o, lit, (size_t)(p - lit));
     va_end(ap);
 }
 
