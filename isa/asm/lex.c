@@ -82,6 +82,11 @@ static void lex_number(rdx_lexer *lx, rdx_tok *t)
             return;
         }
     }
+    /* A leading 0 followed by digits is octal, as in llvm-mc (010 is 8). */
+    if (base == 10 && p + 1 < e && p[0] == '0' && is_digit(p[1])) {
+        base = 8;
+        d = p + 1;
+    }
     uint64_t v = 0;
     bool ovf = false;
     const char *q = d;
@@ -96,6 +101,12 @@ static void lex_number(rdx_lexer *lx, rdx_tok *t)
     t->ival = v;
     t->overflow = ovf;
     t->len = (size_t)(q - p);
+    if (base == 8 && q < e && is_digit(*q)) { /* 08, 019: not octal */
+        while (q < e && is_digit(*q))
+            q++;
+        t->kind = RDX_TOK_ERROR;
+        t->len = (size_t)(q - p);
+    }
 }
 
 static const char *const two_char_puncts[] = { "::", "||", "&&", "<<", ">>", "<=",

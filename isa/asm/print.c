@@ -681,21 +681,32 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         print_dpp8(o, in);
 }
 
+/* Address VGPRs of an image op among operands [from, to) (more than one: an
+ * NSA list), the first at *first; 0 for other encodings. */
+static unsigned image_addrs(const rdx_isa_inst *in, const rdx_isa_form_info *fi, unsigned from,
+                            unsigned to, rdx_isa_enc enc, unsigned *first)
+{
+    if (!fi || (enc != RDX_ISA_ENC_MIMG && enc != RDX_ISA_ENC_VIMAGE && enc != RDX_ISA_ENC_VSAMPLE))
+        return 0;
+    unsigned n = 0;
+    for (unsigned i = from; i < to && i < fi->nopnd; i++)
+        if (fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR) {
+            if (!n)
+                *first = i;
+            n++;
+        }
+    if (in->nopnd > fi->nopnd && n)
+        n = 1 + (in->nopnd - fi->nopnd);
+    return n;
+}
+
 /* Operands [from, to) of `in` with source modifiers, comma-separated. */
 static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                            const rdx_isa_form_info *fi, unsigned from, unsigned to, rdx_isa_enc enc)
 {
-    bool image = enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
-    unsigned nvaddr = 0, first_vaddr = 0;
-    for (unsigned i = from; image && fi && i < to && i < fi->nopnd; i++)
-        if (fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR) {
-            if (!nvaddr)
-                first_vaddr = i;
-            nvaddr++;
-        }
-    if (image && fi && in->nopnd > fi->nopnd && nvaddr)
-        nvaddr = 1 + (in->nopnd - fi->nopnd);
-    bool nsa = nvaddr > 1 && image;
+    unsigned first_vaddr = 0;
+    unsigned nvaddr = image_addrs(in, fi, from, to, enc, &first_vaddr);
+    bool nsa = nvaddr > 1;
     bool first = true, in_list = false;
     /* source modifiers exist only on VALU encodings, and only when a bit is set */
     bool srcmods = is_vop(enc) && (in->mod[RDX_ISA_MOD_NEG] | in->mod[RDX_ISA_MOD_ABS] |
@@ -786,6 +797,12 @@ rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in
     char mn[96];
     size_t mnlen = rdx_syntax_mnemonic(t, in, mn, sizeof mn);
     put_n(&o, mn, mnlen);
+    /* LLVM prints RDNA3's sampler ops in NSA form with two spaces after the mnemonic. */
+    unsigned first_vaddr = 0;
+    if (enc == RDX_ISA_ENC_MIMG && image_addrs(in, fi, 0, in->nopnd, enc, &first_vaddr) > 1)
+        for (unsigned i = 0; i < fi->nopnd; i++)
+            if (fi->opnd[i].role == RDX_ISA_ROLE_SSAMP)
+                put_n(&o, " ", 1);
     unsigned nsrc = 0;
     for (unsigned i = 0; i < fi->nopnd; i++) {
         unsigned si;

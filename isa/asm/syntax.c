@@ -454,6 +454,27 @@ bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id)
     return name_to_id(buffmts, N_(buffmts), 3, name, len, id);
 }
 
+int rdx_syntax_buffmt_split(const char *dfmt, size_t dlen, const char *nfmt, size_t nlen)
+{
+    /* LLVM's split spelling names the unified format BUF_FMT_<data>_<num>;
+       BUF_DATA_FORMAT_INVALID goes with the default number format only. */
+    if (!dfmt)
+        dfmt = "8", dlen = 1;
+    if (!nfmt)
+        nfmt = "UNORM", nlen = 5;
+    if (dlen == 7 && !memcmp(dfmt, "INVALID", 7))
+        return nlen == 5 && !memcmp(nfmt, "UNORM", 5) ? 0 : -1;
+    char name[64];
+    if (8 + dlen + 1 + nlen >= sizeof name)
+        return -1;
+    memcpy(name, "BUF_FMT_", 8);
+    memcpy(name + 8, dfmt, dlen);
+    name[8 + dlen] = '_';
+    memcpy(name + 9 + dlen, nfmt, nlen);
+    unsigned id;
+    return rdx_syntax_buffmt_find(name, 9 + dlen + nlen, &id) ? (int)id : -1;
+}
+
 bool rdx_syntax_literal16(rdx_isa_op op, rdx_isa_enc enc, unsigned bits)
 {
     if (bits != 16)

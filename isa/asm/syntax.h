@@ -53,6 +53,10 @@ bool rdx_syntax_version_find(const char *name, size_t len, unsigned *id);
 /* MTBUF format names (BUF_FMT_*), ids 0..63. */
 const char *rdx_syntax_buffmt_name(unsigned id);
 bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id);
+/* The unified format of LLVM's split spelling format:[BUF_DATA_FORMAT_<d>,
+ * BUF_NUM_FORMAT_<n>]: `dfmt`/`nfmt` are the <d>/<n> parts (NULL: the default,
+ * 8 / UNORM); -1 when the pair has no unified format ("unsupported format"). */
+int rdx_syntax_buffmt_split(const char *dfmt, size_t dlen, const char *nfmt, size_t nlen);
 
 /* MIMG dim names (SQ_RSRC_IMG_*), index 0..7. */
 extern const char *const rdx_syntax_dim_names[8];
