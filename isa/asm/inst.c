@@ -322,6 +322,16 @@ static bool parse_operand(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
 
 /* ---- special immediates: waitcnt, hwreg, sendmsg, delay_alu, depctr ---- */
 
+/* *o becomes the finished value of a symbolic immediate (hwreg(...), s_waitcnt
+ * counters, ...); true. */
+static bool func_value(popnd *o, uint32_t v)
+{
+    o->kind = P_INT;
+    o->ival = v;
+    o->from_func = true;
+    return true;
+}
+
 typedef struct cnt_field {
     const char *name;
     unsigned lo, width;
@@ -371,12 +381,7 @@ static bool parse_named_counts(rdx_asm_state *st, rdx_lexer *lx, const cnt_field
         if (rdx_tok_is(&lx->tok, "&") || rdx_tok_is(&lx->tok, ","))
             rdx_lex_next(lx);
     }
-    if (!any)
-        return false;
-    o->kind = P_INT;
-    o->ival = v;
-    o->from_func = true;
-    return true;
+    return any && func_value(o, v);
 }
 
 static bool parse_delay_alu(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
@@ -413,12 +418,7 @@ static bool parse_delay_alu(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
         if (rdx_tok_is(&lx->tok, "|"))
             rdx_lex_next(lx);
     }
-    if (!any)
-        return false;
-    o->kind = P_INT;
-    o->ival = v;
-    o->from_func = true;
-    return true;
+    return any && func_value(o, v);
 }
 
 /* hwreg(ID|NAME[, offset, size]) or sendmsg(NAME|id[, op[, stream]]) */
@@ -469,10 +469,7 @@ static bool parse_func(rdx_asm_state *st, rdx_lexer *lx, bool hwreg, popnd *o)
         }
         v = id;
     }
-    o->kind = P_INT;
-    o->ival = v;
-    o->from_func = true;
-    return true;
+    return func_value(o, v);
 }
 
 /* LLVM's structured hwreg operand {id: N, offset: N, size: N}: every field
@@ -515,10 +512,7 @@ static bool parse_hwreg_struct(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
         rdx_asm_error(st, o->col, "invalid hwreg operand (id 0-63, offset 0-31, size 1-32)");
         return false;
     }
-    o->kind = P_INT;
-    o->ival = val[0] | val[1] << 6 | (val[2] - 1) << 11;
-    o->from_func = true;
-    return true;
+    return func_value(o, (uint32_t)(val[0] | val[1] << 6 | (val[2] - 1) << 11));
 }
 
 /* A special immediate operand when `style` calls for one and the text matches. */
@@ -563,15 +557,9 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
             return parse_func(st, lx, false, o) ? 1 : -1;
         return 0;
     case RDX_IMM_EXP_TARGET:
-        if (rdx_syntax_exp_target_find(t->text, t->len, &id)) {
-            o->kind = P_INT;
-            o->ival = id;
-            rdx_lex_next(lx);
-            return 1;
-        }
-        return 0;
     case RDX_IMM_VERSION:
-        if (rdx_syntax_version_find(t->text, t->len, &id)) {
+        if (style == RDX_IMM_EXP_TARGET ? rdx_syntax_exp_target_find(t->text, t->len, &id)
+                                        : rdx_syntax_version_find(t->text, t->len, &id)) {
             o->kind = P_INT;
             o->ival = id;
             rdx_lex_next(lx);
@@ -584,6 +572,33 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
 }
 
 /* ------------------------------------------------------------ modifiers */
+
+/* NAME:[l0,l1,...]: `n` lane ids of `bits` bits each (quad_perm, dpp8), packed
+ * l0 first; the current token is NAME. */
+static bool parse_lane_list(rdx_asm_state *st, rdx_lexer *lx, unsigned n, unsigned bits,
+                            int32_t *out)
+{
+    rdx_lex_next(lx);
+    rdx_lex_next(lx);
+    if (!expect(st, lx, "[", "'['"))
+        return false;
+    int32_t v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int64_t x;
+        unsigned c = lx->tok.col;
+        if (!small_int(st, lx, &x))
+            return false;
+        if (x < 0 || x >= (1 << bits)) {
+            rdx_asm_error(st, c, "expected a %u-bit lane id", bits);
+            return false;
+        }
+        v |= (int32_t)x << (bits * i);
+        if (!expect(st, lx, i + 1 < n ? "," : "]", i + 1 < n ? "','" : "']'"))
+            return false;
+    }
+    *out = v;
+    return true;
+}
 
 static bool parse_bit_list(rdx_asm_state *st, rdx_lexer *lx, int32_t *out, unsigned *len)
 {
@@ -710,6 +725,19 @@ static bool colon_int(rdx_asm_state *st, rdx_lexer *lx, int64_t *v)
     if (!expect(st, lx, ":", "':'"))
         return false;
     return small_int(st, lx, v);
+}
+
+/* ":N" with lo <= N <= hi; else the error `what` at column `col` (the modifier's). */
+static bool colon_int_in(rdx_asm_state *st, rdx_lexer *lx, int64_t lo, int64_t hi, unsigned col,
+                         const char *what, int64_t *v)
+{
+    if (!colon_int(st, lx, v))
+        return false;
+    if (*v < lo || *v > hi) {
+        rdx_asm_error(st, col, "%s", what);
+        return false;
+    }
+    return true;
 }
 
 static void set_mod(pinst *pi, rdx_isa_mod m, int32_t v)
@@ -886,24 +914,16 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
     if (tok_text_is(t, "index_key") && colon) {
         rdx_lex_next(lx);
         int64_t v;
-        if (!colon_int(st, lx, &v))
+        if (!colon_int_in(st, lx, 0, 3, col, "invalid index_key value (0-3)", &v))
             return -1;
-        if (v < 0 || v > 3) {
-            rdx_asm_error(st, col, "invalid index_key value (0-3)");
-            return -1;
-        }
         set_mod(pi, RDX_ISA_MOD_OP_SEL, (int32_t)v);
         return 1;
     }
     if (tok_text_is(t, "byte_sel") && colon && rdx_syntax_byte_sel_kind(op)) {
         rdx_lex_next(lx);
         int64_t v;
-        if (!colon_int(st, lx, &v))
+        if (!colon_int_in(st, lx, 0, 3, col, "invalid byte_sel value (0-3)", &v))
             return -1;
-        if (v < 0 || v > 3) {
-            rdx_asm_error(st, col, "invalid byte_sel value (0-3)");
-            return -1;
-        }
         int32_t hi = (int32_t)(v >> 1) & 1, lo = (int32_t)v & 1;
         set_mod(pi, RDX_ISA_MOD_OP_SEL,
                 rdx_syntax_byte_sel_kind(op) == 1 ? (hi | lo << 1) : (lo << 2 | hi << 3));
@@ -948,27 +968,14 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
                 pi->op_sel_len = len;
             return 1;
         }
-    if (tok_text_is(t, "quad_perm") && colon) {
-        rdx_lex_next(lx);
-        rdx_lex_next(lx);
-        if (!expect(st, lx, "[", "'['"))
+    bool quad = tok_text_is(t, "quad_perm");
+    if ((quad || tok_text_is(t, "dpp8")) && colon) { /* lane selects: 4 x 2 or 8 x 3 bits */
+        int32_t v;
+        if (!parse_lane_list(st, lx, quad ? 4 : 8, quad ? 2 : 3, &v))
             return -1;
-        int32_t v = 0;
-        for (unsigned i = 0; i < 4; i++) {
-            int64_t x;
-            unsigned c = lx->tok.col;
-            if (!small_int(st, lx, &x))
-                return -1;
-            if (x < 0 || x > 3) {
-                rdx_asm_error(st, c, "expected a 2-bit lane id");
-                return -1;
-            }
-            v |= (int32_t)x << (2 * i);
-            if (!expect(st, lx, i < 3 ? "," : "]", i < 3 ? "','" : "']'"))
-                return -1;
-        }
-        set_mod(pi, RDX_ISA_MOD_DPP_CTRL, v);
-        pi->dpp16 = true;
+        set_mod(pi, quad ? RDX_ISA_MOD_DPP_CTRL : RDX_ISA_MOD_DPP8, v);
+        pi->dpp16 |= quad;
+        pi->dpp8 |= !quad;
         return 1;
     }
     static const struct {
@@ -1004,36 +1011,9 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         bool bc = tok_text_is(t, "bound_ctrl");
         rdx_lex_next(lx);
         int64_t v;
-        if (!colon_int(st, lx, &v))
+        if (!colon_int_in(st, lx, 0, 1, col, "expected 0 or 1", &v))
             return -1;
-        if (v != 0 && v != 1) {
-            rdx_asm_error(st, col, "expected 0 or 1");
-            return -1;
-        }
         set_mod(pi, bc ? RDX_ISA_MOD_BOUND_CTRL : RDX_ISA_MOD_FI, (int32_t)v);
-        return 1;
-    }
-    if (tok_text_is(t, "dpp8") && colon) {
-        rdx_lex_next(lx);
-        rdx_lex_next(lx);
-        if (!expect(st, lx, "[", "'['"))
-            return -1;
-        int32_t v = 0;
-        for (unsigned i = 0; i < 8; i++) {
-            int64_t x;
-            unsigned c = lx->tok.col;
-            if (!small_int(st, lx, &x))
-                return -1;
-            if (x < 0 || x > 7) {
-                rdx_asm_error(st, c, "expected a 3-bit lane id");
-                return -1;
-            }
-            v |= (int32_t)x << (3 * i);
-            if (!expect(st, lx, i < 7 ? "," : "]", i < 7 ? "','" : "']'"))
-                return -1;
-        }
-        set_mod(pi, RDX_ISA_MOD_DPP8, v);
-        pi->dpp8 = true;
         return 1;
     }
     if (tok_text_is(t, "dim") && colon) {
@@ -1350,21 +1330,7 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
 
 static bool src_index(const rdx_isa_opnd_info *si, unsigned *k)
 {
-    if (!si)
-        return false;
-    switch (si->role) {
-    case RDX_ISA_ROLE_SRC0:
-        *k = 0;
-        return true;
-    case RDX_ISA_ROLE_SRC1:
-        *k = 1;
-        return true;
-    case RDX_ISA_ROLE_SRC2:
-        *k = 2;
-        return true;
-    default:
-        return false;
-    }
+    return si && rdx_syntax_src_index(si->role, k);
 }
 
 static bool is_mem_enc(rdx_isa_enc e)

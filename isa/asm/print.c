@@ -375,23 +375,6 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
     }
 }
 
-static bool is_src_role(rdx_isa_role r, unsigned *idx)
-{
-    switch (r) {
-    case RDX_ISA_ROLE_SRC0:
-        *idx = 0;
-        return true;
-    case RDX_ISA_ROLE_SRC1:
-        *idx = 1;
-        return true;
-    case RDX_ISA_ROLE_SRC2:
-        *idx = 2;
-        return true;
-    default:
-        return false;
-    }
-}
-
 static void print_bits_list(out *o, const char *name, unsigned mask, unsigned n)
 {
     put(o, " %s:[", name);
@@ -547,7 +530,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
             bool src16 = false;
             for (unsigned i = 0; fi && i < fi->nopnd; i++) {
                 unsigned si;
-                if (is_src_role((rdx_isa_role)fi->opnd[i].role, &si) && fi->opnd[i].bits <= 16)
+                if (rdx_syntax_src_index((unsigned)fi->opnd[i].role, &si) && fi->opnd[i].bits <= 16)
                     src16 = true;
             }
             /* The destination's element is printed for 16-bit data (and three sources). */
@@ -731,7 +714,8 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         }
         unsigned si;
         bool neg = false, abs = false;
-        if (srcmods && fi && i < fi->nopnd && is_src_role((rdx_isa_role)fi->opnd[i].role, &si)) {
+        if (srcmods && fi && i < fi->nopnd &&
+            rdx_syntax_src_index((unsigned)fi->opnd[i].role, &si)) {
             if (enc != RDX_ISA_ENC_VOP3P) {
                 neg = (in->mod[RDX_ISA_MOD_NEG] >> si) & 1;
                 abs = (in->mod[RDX_ISA_MOD_ABS] >> si) & 1;
@@ -806,7 +790,7 @@ rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in
     unsigned nsrc = 0;
     for (unsigned i = 0; i < fi->nopnd; i++) {
         unsigned si;
-        if (is_src_role((rdx_isa_role)fi->opnd[i].role, &si) && si + 1 > nsrc)
+        if (rdx_syntax_src_index((unsigned)fi->opnd[i].role, &si) && si + 1 > nsrc)
             nsrc = si + 1;
     }
     if (rdx_syntax_no_operands((rdx_isa_op)in->op)) {

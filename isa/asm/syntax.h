@@ -78,6 +78,16 @@ rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in
 /* Mnemonic spelled as LLVM prints it for the form ("v_add_f32_e32"); its length. */
 size_t rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap);
 
+/* Whether `role` is source 0, 1 or 2 (its index in *k): the sources that take
+ * neg/abs and op_sel bits. */
+static inline bool rdx_syntax_src_index(unsigned role, unsigned *k)
+{
+    if (role != RDX_ISA_ROLE_SRC0 && role != RDX_ISA_ROLE_SRC1 && role != RDX_ISA_ROLE_SRC2)
+        return false;
+    *k = role - RDX_ISA_ROLE_SRC0;
+    return true;
+}
+
 /* v_fma_mix*: neg_lo/neg_hi are written as -x / |x|. */
 bool rdx_syntax_is_mix(rdx_isa_op op);
 /* Ops LLVM writes without operands although the encoding has fields. */
