@@ -426,3 +426,12 @@ s_nop 0 // comment
 v_add_f32 v0, v1, v2 ; c
 s_nop 0;s_nop 1
 s_nop 0 ;; x
+image_sample  v[0:3], [v4, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_sample v[0:3], [v4,  v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_sample v[0:3], [ v4, v6 ], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_sample v[0:3],[v4,v6],s[0:7],s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_sample v[0:3], [v4, v6, v7], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_3D
+image_load v[0:3], [v4,  v6], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
+image_bvh_intersect_ray v[4:7], [v9,  v10, v[11:13], v[14:16], v[17:19]], s[4:7]
+image_sample v[0:3], [v4, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D ; c
+image_sample v[0:3], [v4, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D // c
