@@ -99,6 +99,7 @@ static bool primary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value
         if (t->len == 1 && t->text[0] == '.') {
             v->section = st->dot_fixed ? st->dot_section : st->cur;
             v->v = st->dot_fixed ? st->dot_value : (int64_t)st->data[st->cur].len;
+            v->label = true;
             rdx_lex_next(lx);
             return true;
         }
@@ -114,6 +115,7 @@ static bool primary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value
         if (s->defined) {
             v->v = s->value;
             v->section = s->section;
+            v->label = s->section != RDX_ASM_ABS;
         } else {
             v->resolved = false;
             v->undef = t->text;
@@ -134,6 +136,7 @@ static bool apply(rdx_asm_state *st, unsigned col, const char *op, rdx_asm_value
                   const rdx_asm_value *b)
 {
     mark_unresolved(a, b);
+    a->label |= b->label;
     if (!a->resolved)
         return true;
     int64_t x = a->v, y = b->v;

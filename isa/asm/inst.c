@@ -31,8 +31,9 @@ typedef struct popnd {
     int64_t ival;
     double fval;
     bool neg, abs, sext;
-    bool hi;        /* vN.h: high 16-bit half */
-    bool from_func; /* hwreg(...), sendmsg(...): a finished immediate */
+    bool hi;         /* vN.h: high 16-bit half */
+    bool from_func;  /* hwreg(...), sendmsg(...): a finished immediate */
+    bool from_label; /* computed from labels: llvm-mc encodes a literal, never inline */
     unsigned col;
     const char *expr; /* P_EXPR: expression text (a label not yet defined) */
     bool list_start, list_end;
@@ -242,6 +243,7 @@ static bool parse_value(rdx_asm_state *st, rdx_lexer *lx, popnd *o, bool no_bar)
     }
     o->kind = P_INT;
     o->ival = v.v;
+    o->from_label = v.label;
     return true;
 }
 
@@ -1280,6 +1282,14 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
         }
         if (p->from_func)
             return bind_err(c, p->col, "this operand takes no symbolic value");
+        /* llvm-mc cannot fold a label difference while parsing: it is a 32-bit literal
+           (s_mov_b32 s0, end-start), even when small */
+        if (p->from_label && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)) && v >= INT32_MIN &&
+            v <= UINT32_MAX && !(si && rdx_syntax_literal16(c->op, c->enc, si->bits))) {
+            o->kind = RDX_ISA_OPND_LITERAL;
+            o->value = (int32_t)(uint32_t)v;
+            return true;
+        }
         /* A literal whose bits are an inline float constant is encoded as that constant. */
         if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && v > 64 && v <= UINT32_MAX) {
             int fc = rdx_syntax_float_of_bits((uint32_t)v, (rdx_isa_fmt)si->fmt, si->bits);

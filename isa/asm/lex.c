@@ -141,7 +141,16 @@ static void lex_one(rdx_lexer *lx, rdx_tok *t)
         return;
     }
     int c = (unsigned char)*lx->p;
-    if (char_class[c] == K_IDENT && !(c == '.' && lx->p + 1 < e && is_digit(lx->p[1]))) {
+    /* '.' and a digit start a number (.5), unless letters follow the digits (.2byte) */
+    bool dot_num = false;
+    if (c == '.' && lx->p + 1 < e && is_digit(lx->p[1])) {
+        const char *q = lx->p + 1;
+        while (q < e && is_digit(*q))
+            q++;
+        dot_num = !(q < e && char_class[(unsigned char)*q] == K_IDENT && *q != '.' && *q != 'e' &&
+                    *q != 'E');
+    }
+    if (char_class[c] == K_IDENT && !dot_num) {
         const char *q = lx->p + 1;
         while (q < e && (char_class[(unsigned char)*q] == K_IDENT ||
                          char_class[(unsigned char)*q] == K_DIGIT || *q == '@'))
