@@ -188,6 +188,8 @@ int main(void)
     } margs = { c, a, b, mn };
     rdx_emu_map(e, (uint64_t)(uintptr_t)&margs, sizeof margs, RDX_EMU_READ);
 
+    float *c1 = malloc(sizeof(float) * (size_t)mn * mn); /* the 1-thread matmul result */
+    int differ = 0;
     unsigned threads[2] = { 1, all };
     double lane1[2] = { 0, 0 }, cpu1[2] = { 0, 0 };
     for (int t = 0; t < (all > 1 ? 2 : 1); t++) {
@@ -221,10 +223,14 @@ int main(void)
         if (t == 0) {
             lane1[1] = r.lane_ops / r.secs;
             cpu1[1] = r.cpu;
+            if (c1)
+                memcpy(c1, c, sizeof(float) * (size_t)mn * mn);
         } else {
+            differ = c1 && memcmp(c1, c, sizeof(float) * (size_t)mn * mn) != 0;
             printf("matmul scaling %u threads: %.2fx of 1 thread wall-clock; CPU-seconds %.2fx of "
-                   "1 thread\n",
-                   threads[t], r.lane_ops / r.secs / lane1[1], r.cpu / cpu1[1]);
+                   "1 thread; result %s the 1-thread result\n",
+                   threads[t], r.lane_ops / r.secs / lane1[1], r.cpu / cpu1[1],
+                   differ ? "DIFFERS from" : "bit-identical to");
         }
     }
     int bad = 0;
@@ -236,6 +242,11 @@ int main(void)
     }
     if (bad)
         fprintf(stderr, "bench_emu: matmul result is wrong\n");
+    if (differ) {
+        fprintf(stderr, "bench_emu: matmul results differ between 1 and %u threads\n", all);
+        bad = 1;
+    }
+    free(c1);
     rdx_emu_destroy(e);
     free(x);
     free(y);

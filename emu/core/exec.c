@@ -96,6 +96,8 @@ static const char *fault_kind_name(rdx_emu_fault_kind k)
         return "hang";
     case RDX_EMU_FAULT_INVALID_DISPATCH:
         return "invalid dispatch";
+    case RDX_EMU_FAULT_TRAP:
+        return "trap";
     default:
         return "fault";
     }

@@ -7,6 +7,7 @@
 #ifndef RDX_EMU_CORE_FP_H
 #define RDX_EMU_CORE_FP_H
 
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -149,6 +150,159 @@ static inline uint16_t f32_to_f16_rm(float f, unsigned rm)
 static inline uint16_t f32_to_f16(float f)
 {
     return f32_to_f16_rm(f, 0);
+}
+
+/* Number of significant bits of m (0 for 0). */
+static inline int fp_bitlen128(unsigned __int128 m)
+{
+    uint64_t hi = (uint64_t)(m >> 64), lo = (uint64_t)m;
+    return hi ? 128 - __builtin_clzll(hi) : lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+/*
+ * The f16 nearest to (-1)^neg * m * 2^e (m != 0) in rounding mode rm (0 nearest-even,
+ * 1 +inf, 2 -inf, 3 zero): one rounding, denormal results included; overflow gives inf or
+ * max-finite per the mode.
+ */
+static inline uint16_t f16_round_exact(int neg, unsigned __int128 m, int e, unsigned rm)
+{
+    uint16_t s = neg ? 0x8000u : 0;
+    int n = fp_bitlen128(m);
+    int top = e + n - 1;                 /* value in [2^top, 2^(top+1)) */
+    int t = top >= -14 ? top - 10 : -24; /* exponent of the result's lsb */
+    uint64_t q;
+    int up = 0;
+    if (t <= e) {
+        if (e - t > 20)
+            q = 1u << 12; /* far beyond the range: overflow below */
+        else
+            q = (uint64_t)(m << (e - t));
+    } else {
+        unsigned sh = (unsigned)(t - e);
+        unsigned __int128 rem, half;
+        if (sh >= 128) {
+            q = 0;
+            rem = m;
+            half = 0; /* rem < half in effect */
+            up = rm == 0 ? 0 : (rm == 1 && !neg) || (rm == 2 && neg);
+        } else {
+            q = (uint64_t)(m >> sh);
+            rem = m & (((unsigned __int128)1 << sh) - 1);
+            half = (unsigned __int128)1 << (sh - 1);
+            if (rm == 0)
+                up = rem > half || (rem == half && (q & 1));
+            else if (rm == 1)
+                up = !neg && rem;
+            else if (rm == 2)
+                up = neg && rem;
+        }
+    }
+    q += (uint64_t)up;
+    if (q >= 0x800u) { /* the rounding carried into a new binade */
+        q >>= 1;
+        t++;
+    }
+    if (q < 0x400u) /* denormal (t == -24) or zero */
+        return (uint16_t)(s | q);
+    int fe = t + 25;
+    if (fe >= 31 || q >= 0x800u) {
+        int toinf = rm == 0 || (rm == 1 && !neg) || (rm == 2 && neg);
+        return (uint16_t)(s | (toinf ? 0x7c00u : 0x7bffu));
+    }
+    return (uint16_t)(s | (uint32_t)fe << 10 | (q & 0x3ffu));
+}
+
+/* f64 -> f16 with rounding mode rm, one rounding (NaN stays NaN, quiet). */
+static inline uint16_t f64_to_f16_rm(double d, unsigned rm)
+{
+    uint64_t u = u64_of(d);
+    int neg = (int)(u >> 63);
+    uint64_t a = u & 0x7fffffffffffffffull;
+    if (a > 0x7ff0000000000000ull)
+        return (uint16_t)((neg ? 0x8000u : 0) | 0x7e00u | ((a >> 42) & 0x3ffu));
+    if (a == 0x7ff0000000000000ull)
+        return (uint16_t)((neg ? 0x8000u : 0) | 0x7c00u);
+    if (a == 0)
+        return neg ? 0x8000u : 0;
+    int be = (int)(a >> 52);
+    uint64_t m = a & 0xfffffffffffffull;
+    if (be)
+        m |= 1ull << 52;
+    else
+        be = 1;
+    return f16_round_exact(neg, m, be - 1075, rm);
+}
+
+/*
+ * fma of three f16 values (given exactly as doubles) rounded to odd at 53 bits: the
+ * returned double rounds to the correctly rounded f16 result in any mode (53 >= 11 + 2),
+ * so f16 fma needs only f64_to_f16_rm after it.  rm decides the sign of an exact zero.
+ */
+static inline double f16_fma_rto(double x, double y, double z, unsigned rm)
+{
+    if (!isfinite(x) || !isfinite(y) || !isfinite(z))
+        return fma(x, y, z); /* inf / NaN results are exact */
+    int64_t mx = (int64_t)(x * 0x1p24), my = (int64_t)(y * 0x1p24), mz = (int64_t)(z * 0x1p24);
+    __int128 p = (__int128)mx * my, sz = (__int128)mz * ((__int128)1 << 24), s = p + sz;
+    if (s == 0) {
+        int sp = signbit(x) != signbit(y), sgz = signbit(z) != 0;
+        int neg = (p == 0 && sz == 0) ? ((sp && sgz) || (rm == 2 && (sp || sgz))) : rm == 2;
+        return neg ? -0.0 : 0.0;
+    }
+    int neg = s < 0;
+    unsigned __int128 m = neg ? (unsigned __int128)(-s) : (unsigned __int128)s;
+    int n = fp_bitlen128(m), e = -48;
+    if (n > 53) {
+        unsigned sh = (unsigned)(n - 53);
+        int sticky = (m & (((unsigned __int128)1 << sh) - 1)) != 0;
+        m = (m >> sh) | (unsigned)sticky;
+        e += (int)sh;
+    }
+    double r = ldexp((double)(uint64_t)m, e);
+    return neg ? -r : r;
+}
+
+/* Round to the nearest integer, ties to even, whatever the host rounding mode. */
+static inline double fp_rne(double x)
+{
+    if (!(fabs(x) < 0x1p52))
+        return x; /* already an integer, inf or NaN */
+    double r = floor(x), d = x - r;
+    if (d > 0.5 || (d == 0.5 && fmod(r, 2.0) != 0.0))
+        r += 1.0;
+    return copysign(r, x);
+}
+static inline float fp_rnef(float x)
+{
+    return (float)fp_rne((double)x);
+}
+
+/*
+ * fma(x, y, z) in double rounded to odd (inexact results get their last bit set), for
+ * results that are rounded again to a narrower type in mode rm (f16, f32: 53 >= p + 2
+ * makes that second rounding correct in every mode).  The host FPU is switched to round-toward-zero
+ * around the operation; volatile operands keep the operation between the flag clear and
+ * the flag test.
+ */
+static inline double fma_rto(double x, double y, double z, unsigned rm)
+{
+    int old = fegetround();
+    /* an exact zero takes its sign from the target mode (-0 only when rounding down) */
+    fesetround(rm == 2 ? FE_DOWNWARD : FE_TOWARDZERO);
+    feclearexcept(FE_INEXACT);
+    volatile double vx = x, vy = y, vz = z;
+    volatile double r = fma(vx, vy, vz);
+    int inexact = fetestexcept(FE_INEXACT) != 0;
+    double d = r;
+    if (inexact && rm == 2) { /* rounded down: redo toward zero for the odd rounding */
+        fesetround(FE_TOWARDZERO);
+        r = fma(vx, vy, vz);
+        d = r;
+    }
+    fesetround(old);
+    if (inexact && isfinite(d))
+        d = f64_of(u64_of(d) | 1);
+    return d;
 }
 
 /* bf16 <-> f32 */

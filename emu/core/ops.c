@@ -35,7 +35,7 @@ static int lookup(const char *name, emu_opinfo *oi)
             return 1;
         }
     return emu_cmp_family(name, oi) || emu_vm_family(name, oi) || emu_ds_family(name, oi) ||
-           emu_vmfmt_family(name, oi);
+           emu_vmfmt_family(name, oi) || emu_mimg_family(name, oi);
 }
 
 static void build(void)

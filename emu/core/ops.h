@@ -28,6 +28,26 @@ int emu_vm_family(const char *name, emu_opinfo *oi);
 int emu_ds_family(const char *name, emu_opinfo *oi);
 int emu_vmfmt_family(const char *name, emu_opinfo *oi);
 
+/* Atomic function names ("add_u32", "min_i32", ...) -> function code (vmem.c). */
+int emu_vm_parse_atomic(const char *s, unsigned *a, unsigned *is64);
+/* One 32-bit atomic of function code f on *p (host atomics when shared); returns the old value. */
+uint32_t emu_vm_atomic32(unsigned f, uint32_t *p, uint32_t x, uint32_t cmp, int shared);
+
+/* MIMG image loads, stores, atomics, resinfo and point sampling (mimg.c). */
+void emu_mimg(emu_wave *w, const emu_inst *in);
+int emu_mimg_family(const char *name, emu_opinfo *oi);
+
+/*
+ * Formatted elements (vmem_fmt.c): read the four channels of one element of format id
+ * (missing ones 0, 0, 0, 1; *is_float: the channels are f32 bit patterns), or write the
+ * channels whose bit is set in mask (the others of the element kept).  Return 0 for an
+ * invalid format id.
+ */
+int emu_fmt_read(unsigned id, const uint8_t *elem, uint32_t val[4], int *is_float);
+int emu_fmt_write(unsigned id, uint8_t *elem, const uint32_t val[4], unsigned mask);
+/* The raw bits of channel c of one element (no conversion), sign-extended when sgn. */
+uint32_t emu_fmt_raw(unsigned id, const uint8_t *elem, unsigned c, int sgn);
+
 /* Format id -> components and element bytes (NULL for an invalid id); see buffmt.def. */
 const void *emu_buffmt(unsigned id, unsigned *comps, unsigned *bytes);
 void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in);

@@ -440,6 +440,11 @@ void emu_s_movrel_b32(emu_wave *w, const emu_inst *in)
         emu_opnd o = in->src[0];
         o.reg = (uint16_t)((o.reg + m0) & 127);
         D32(emu_s32(w, &o));
+    } else if (in->param == 2) { /* SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]] */
+        emu_opnd o = in->src[0], d = in->sdst;
+        o.reg = (uint16_t)((o.reg + (m0 & 0x3ff)) & 127);
+        d.reg = (uint16_t)((d.reg + ((m0 >> 16) & 0x3ff)) & 127);
+        emu_swrite32(w, &d, emu_s32(w, &o));
     } else {
         emu_opnd o = in->sdst;
         o.reg = (uint16_t)((o.reg + m0) & 127);

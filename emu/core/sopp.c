@@ -4,6 +4,7 @@
  * (s_getreg/s_setreg), s_round_mode/s_denorm_mode.
  */
 #include <fenv.h>
+#include <stdio.h>
 
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
@@ -99,17 +100,91 @@ void emu_s_sendmsg(emu_wave *w, const emu_inst *in)
     (void)in;
 }
 
-/* s_trap: report it as an unimplemented trap (no trap handler). */
+/*
+ * s_trap: the hardware jumps to the trap handler at TBA with the trap id in TTMP1.
+ * The emulator installs no trap handler (compute dispatches run without one), so a
+ * trap stops the dispatch with a TRAP fault naming the trap id (SIMM16[7:0]; HSA's
+ * ids: 2 = llvm.trap / abort, 3 = llvm.debugtrap) at the s_trap's own PC.
+ */
 void emu_s_trap(emu_wave *w, const emu_inst *in)
 {
-    emu_fault(w, in, RDX_EMU_FAULT_UNIMPLEMENTED, 0, 0, 0, "s_trap without a trap handler");
+    unsigned id = (unsigned)in->imm & 0xffu;
+    char what[128];
+    snprintf(what, sizeof what, "trap id %u%s with no trap handler installed", id,
+             id == 2   ? " (llvm.trap)"
+             : id == 3 ? " (llvm.debugtrap)"
+                       : "");
+    emu_fault(w, in, RDX_EMU_FAULT_TRAP, 0, 0, 0, what);
+}
+
+/* s_rfe_b64: return from the trap handler: PC = S0 (the privilege bit has no effect here). */
+void emu_s_rfe_b64(emu_wave *w, const emu_inst *in)
+{
+    w->pc = emu_s64(w, &in->src[0]) & ~3ull;
+}
+
+/*
+ * s_subvector_loop_begin / _end (SOPK: SDST, SIMM16 branch offset): run the code between
+ * them once for the low 32 lanes and once for the high 32 lanes of a wave64 (RDNA ISA
+ * guide; the gfx11 pseudocode table has no entry).  Begin: with lanes in EXEC[31:0],
+ * save EXEC[63:32] in SDST and clear it (low pass); otherwise SDST = 0 and the body runs
+ * for the high lanes only.  End: after the low pass (EXEC[63:32] == 0) with saved high
+ * lanes, EXEC[63:32] = SDST, SDST = EXEC[31:0], EXEC[31:0] = 0 and branch back to the
+ * body; after the high pass EXEC[31:0] = SDST.  In wave32 EXEC[63:32] is 0: both
+ * instructions fall through with SDST = 0.
+ */
+static void sopk_fields(const emu_inst *in, unsigned *sdst, int32_t *simm)
+{
+    uint32_t word;
+    memcpy(&word, in->raw, 4);
+    *sdst = (word >> 16) & 127;
+    *simm = (int16_t)(word & 0xffff);
+}
+
+void emu_s_subvector_loop_begin(emu_wave *w, const emu_inst *in)
+{
+    unsigned d;
+    int32_t simm;
+    sopk_fields(in, &d, &simm);
+    uint64_t e = emu_exec(w);
+    uint32_t saved = 0;
+    if ((uint32_t)e != 0) {
+        saved = (uint32_t)(e >> 32);
+        emu_set_exec(w, e & 0xffffffffull);
+    }
+    w->s[emu_sdst_reg(d)] = saved;
+}
+
+void emu_s_subvector_loop_end(emu_wave *w, const emu_inst *in)
+{
+    unsigned d;
+    int32_t simm;
+    sopk_fields(in, &d, &simm);
+    unsigned r = emu_sdst_reg(d);
+    uint64_t e = emu_exec(w);
+    if ((e >> 32) == 0) {
+        if (w->s[r] != 0 && w->nl == 64) {
+            emu_set_exec(w, (uint64_t)w->s[r] << 32);
+            w->s[r] = (uint32_t)e;
+            w->pc = in->pc + 4 + (int64_t)simm * 4;
+        }
+    } else {
+        emu_set_exec(w, (e & ~0xffffffffull) | w->s[r]);
+    }
+}
+
+/* The host FPU rounding mode of MODE rounding field value rm. */
+int emu_fe_mode(unsigned rm)
+{
+    static const int modes[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
+    return modes[rm & 3];
 }
 
 void emu_apply_round(emu_wave *w)
 {
-    static const int modes[4] = { FE_TONEAREST, FE_UPWARD, FE_DOWNWARD, FE_TOWARDZERO };
-    if ((unsigned)fegetround() != (unsigned)modes[w->mode & 3])
-        fesetround(modes[w->mode & 3]);
+    int m = emu_fe_mode(w->mode & 3);
+    if (fegetround() != m)
+        fesetround(m);
 }
 
 void emu_s_round_mode(emu_wave *w, const emu_inst *in)

@@ -7,6 +7,7 @@
 #ifndef RDX_EMU_CORE_VALU_H
 #define RDX_EMU_CORE_VALU_H
 
+#include <fenv.h>
 #include <math.h>
 
 #include "emu/core/emu_int.h"
@@ -116,40 +117,87 @@ static inline void vdstf(emu_wave *w, const emu_inst *in, const float *r)
     emu_vwrite32(w, &in->dst, out);
 }
 
+/* omod and clamp of an f16/f64 result computed in double. */
+static inline double omod_clamp_d(const emu_wave *w, const emu_inst *in, double x)
+{
+    if (in->omod == 1)
+        x *= 2.0;
+    else if (in->omod == 2)
+        x *= 4.0;
+    else if (in->omod == 3)
+        x *= 0.5;
+    if (in->clamp)
+        x = x != x ? (emu_dx10(w) ? 0.0 : x) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+    return x;
+}
+
+/* MODE's f16/f64 rounding mode (FP_ROUND[3:2]). */
+static inline unsigned emu_round64(const emu_wave *w)
+{
+    return (w->mode >> 2) & 3;
+}
+
+/*
+ * Write f16 results to the dst half: each double (exact, or rounded to odd at 53 bits)
+ * is rounded once to f16 in MODE's f16/f64 rounding mode; output denormals flushed per
+ * FP_DENORM[7:6].
+ */
+static inline void vdsthd(emu_wave *w, const emu_inst *in, const double *r)
+{
+    uint32_t out[EMU_MAX_LANES];
+    unsigned rm = emu_round64(w);
+    int fl = !(emu_denorm64(w) & 2);
+    LANES
+    {
+        uint16_t h = f64_to_f16_rm(omod_clamp_d(w, in, r[l]), rm);
+        out[l] = fl ? f16_flush(h) : h;
+    }
+    emu_vwrite16(w, &in->dst, out, 0);
+}
+
+/* The same for results held exactly in f32 (conversions from f32 / integers). */
+static inline void vdsth(emu_wave *w, const emu_inst *in, const float *r)
+{
+    double d[EMU_MAX_LANES];
+    LANES
+    d[l] = r[l];
+    vdsthd(w, in, d);
+}
+
+/*
+ * f64 ops round in MODE's f16/f64 mode, while the host FPU holds the f32 mode
+ * (emu_apply_round): f64_round_enter switches the host FPU when the two differ and
+ * f64_round_leave switches back.  The empty asm statements take the operand and
+ * result arrays so the compiler cannot move the arithmetic across the mode switches.
+ */
+int emu_fe_mode(unsigned rm);
+static inline int f64_round_enter(const emu_wave *w, const void *a, const void *b, const void *c)
+{
+    __asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory");
+    if (emu_round64(w) == emu_round32(w))
+        return 0;
+    fesetround(emu_fe_mode(emu_round64(w)));
+    __asm__ volatile("" : : "r"(a), "r"(b), "r"(c) : "memory");
+    return 1;
+}
+static inline void f64_round_leave(const emu_wave *w, int entered, const void *r)
+{
+    __asm__ volatile("" : : "r"(r) : "memory");
+    if (entered)
+        fesetround(emu_fe_mode(emu_round32(w)));
+}
+
 static inline void vdstd(emu_wave *w, const emu_inst *in, const double *r)
 {
     uint64_t out[EMU_MAX_LANES];
     int fl = !(emu_denorm64(w) & 2);
     LANES
     {
-        double x = r[l];
-        if (in->omod == 1)
-            x *= 2.0;
-        else if (in->omod == 2)
-            x *= 4.0;
-        else if (in->omod == 3)
-            x *= 0.5;
-        if (in->clamp)
-            x = x != x ? (emu_dx10(w) ? 0.0 : x) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
-        out[l] = u64_of(x);
+        out[l] = u64_of(omod_clamp_d(w, in, r[l]));
         if (fl)
             out[l] = f64_flush(out[l]);
     }
     emu_vwrite64(w, &in->dst, out);
-}
-
-/* Write f16 results (rounded per MODE round bits [3:2]) to the dst half. */
-static inline void vdsth(emu_wave *w, const emu_inst *in, const float *r)
-{
-    uint32_t out[EMU_MAX_LANES];
-    unsigned rm = (w->mode >> 2) & 3;
-    int fl = !(emu_denorm64(w) & 2);
-    LANES
-    {
-        uint16_t h = f32_to_f16_rm(omod_clamp(w, in, r[l]), rm);
-        out[l] = fl ? f16_flush(h) : h;
-    }
-    emu_vwrite16(w, &in->dst, out, 0);
 }
 
 /* Integer results. */

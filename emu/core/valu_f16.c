@@ -1,121 +1,125 @@
 /*
- * emu/core/valu_f16.c — 16-bit float VALU ops.  Sources are widened to f32
- * (exact), the operation is done in f32/f64 and rounded once to f16 with
- * the MODE f16 rounding mode; the result goes to the destination half
- * (the other half is preserved, as gfx11 16-bit ops do).
+ * emu/core/valu_f16.c — 16-bit float VALU ops.  Sources are widened to double
+ * (exact), the operation is done in double — exactly for add/sub/mul, rounded
+ * to odd at 53 bits for fma (f16_fma_rto) — and rounded once to f16 with
+ * MODE's f16/f64 rounding mode (FP_ROUND[3:2]); the result goes to the
+ * destination half (the other half is preserved, as gfx11 16-bit ops do).
  */
 #include "emu/core/valu.h"
 
-#define H2(NAME, EXPR)                                              \
-    void NAME(emu_wave *w, const emu_inst *in)                      \
-    {                                                               \
-        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
-        vsrch(w, in, 0, a);                                         \
-        vsrch(w, in, 1, b);                                         \
-        LANES                                                       \
-        {                                                           \
-            float x = a[l], y = b[l];                               \
-            r[l] = (EXPR);                                          \
-        }                                                           \
-        vdsth(w, in, r);                                            \
-    }
-#define H1(NAME, EXPR)                            \
+#define H2(NAME, EXPR)                            \
     void NAME(emu_wave *w, const emu_inst *in)    \
     {                                             \
-        float a[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES]; \
+        double r[EMU_MAX_LANES];                  \
+        unsigned rm = emu_round64(w);             \
+        (void)rm;                                 \
         vsrch(w, in, 0, a);                       \
+        vsrch(w, in, 1, b);                       \
         LANES                                     \
         {                                         \
-            float x = a[l];                       \
+            double x = a[l], y = b[l];            \
             r[l] = (EXPR);                        \
         }                                         \
-        vdsth(w, in, r);                          \
+        vdsthd(w, in, r);                         \
     }
-#define H3(NAME, EXPR)                                                                \
-    void NAME(emu_wave *w, const emu_inst *in)                                        \
-    {                                                                                 \
-        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
-        vsrch(w, in, 0, a);                                                           \
-        vsrch(w, in, 1, b);                                                           \
-        vsrch(w, in, 2, c);                                                           \
-        LANES                                                                         \
-        {                                                                             \
-            float x = a[l], y = b[l], z = c[l];                                       \
-            r[l] = (EXPR);                                                            \
-        }                                                                             \
-        vdsth(w, in, r);                                                              \
+#define H1(NAME, EXPR)                         \
+    void NAME(emu_wave *w, const emu_inst *in) \
+    {                                          \
+        float a[EMU_MAX_LANES];                \
+        double r[EMU_MAX_LANES];               \
+        vsrch(w, in, 0, a);                    \
+        LANES                                  \
+        {                                      \
+            double x = a[l];                   \
+            r[l] = (EXPR);                     \
+        }                                      \
+        vdsthd(w, in, r);                      \
+    }
+#define H3(NAME, EXPR)                                              \
+    void NAME(emu_wave *w, const emu_inst *in)                      \
+    {                                                               \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES]; \
+        double r[EMU_MAX_LANES];                                    \
+        unsigned rm = emu_round64(w);                               \
+        (void)rm;                                                   \
+        vsrch(w, in, 0, a);                                         \
+        vsrch(w, in, 1, b);                                         \
+        vsrch(w, in, 2, c);                                         \
+        LANES                                                       \
+        {                                                           \
+            double x = a[l], y = b[l], z = c[l];                    \
+            r[l] = (EXPR);                                          \
+        }                                                           \
+        vdsthd(w, in, r);                                           \
     }
 
-static inline float hmin(float x, float y)
+static inline double hmin(double x, double y)
 {
-    return f32_of(f32_min_hw(u32_of(x), u32_of(y), 0));
+    return f32_of(f32_min_hw(u32_of((float)x), u32_of((float)y), 0));
 }
-static inline float hmax(float x, float y)
+static inline double hmax(double x, double y)
 {
-    return f32_of(f32_max_hw(u32_of(x), u32_of(y), 0));
+    return f32_of(f32_max_hw(u32_of((float)x), u32_of((float)y), 0));
 }
-static inline float hmed3(float x, float y, float z)
+static inline double hmed3(double x, double y, double z)
 {
     if (x != x || y != y || z != z)
         return hmin(hmin(x, y), z);
     return hmax(hmin(x, y), hmin(hmax(x, y), z));
 }
-static inline float hfma(float x, float y, float z)
+static double hsin(double x)
 {
-    return (float)fma((double)x, (double)y, (double)z);
+    return isinf(x) || x != x ? NAN : sin((x - fp_rne(x)) * 6.283185307179586);
 }
-static float hsin(float x)
+static double hcos(double x)
 {
-    return isinf(x) || x != x ? NAN
-                              : (float)sin(((double)x - nearbyint((double)x)) * 6.283185307179586);
+    return isinf(x) || x != x ? NAN : cos((x - fp_rne(x)) * 6.283185307179586);
 }
-static float hcos(float x)
-{
-    return isinf(x) || x != x ? NAN
-                              : (float)cos(((double)x - nearbyint((double)x)) * 6.283185307179586);
-}
-static float hfrexp_mant(float x)
+static double hfrexp_mant(double x)
 {
     int e;
-    return isinf(x) || x != x ? x : frexpf(x, &e);
+    return isinf(x) || x != x ? x : frexp(x, &e);
 }
 
-H2(emu_v_add_f16, x + y)
-H2(emu_v_sub_f16, x - y)
-H2(emu_v_subrev_f16, y - x)
+H2(emu_v_add_f16, f16_fma_rto(x, 1.0, y, rm)) /* exact, and -0 under RD */
+H2(emu_v_sub_f16, f16_fma_rto(x, 1.0, -y, rm))
+H2(emu_v_subrev_f16, f16_fma_rto(y, 1.0, -x, rm))
 H2(emu_v_mul_f16, x *y)
 H2(emu_v_max_f16, hmax(x, y))
 H2(emu_v_min_f16, hmin(x, y))
-H3(emu_v_fma_f16, hfma(x, y, z))
+H3(emu_v_fma_f16, f16_fma_rto(x, y, z, rm))
 H3(emu_v_min3_f16, hmin(hmin(x, y), z))
 H3(emu_v_max3_f16, hmax(hmax(x, y), z))
 H3(emu_v_med3_f16, hmed3(x, y, z))
 H3(emu_v_minmax_f16, hmax(hmin(x, y), z))
 H3(emu_v_maxmin_f16, hmin(hmax(x, y), z))
-H1(emu_v_rcp_f16, 1.0f / x)
-H1(emu_v_sqrt_f16, sqrtf(x))
-H1(emu_v_rsq_f16, 1.0f / sqrtf(x))
-H1(emu_v_log_f16, log2f(x))
-H1(emu_v_exp_f16, exp2f(x))
-H1(emu_v_floor_f16, floorf(x))
-H1(emu_v_ceil_f16, ceilf(x))
-H1(emu_v_trunc_f16, truncf(x))
-H1(emu_v_rndne_f16, rintf(x))
-H1(emu_v_fract_f16, isinf(x) ? (x != x ? x : 0.0f * x) : fminf(x - floorf(x), 0x1.ffcp-1f))
+H1(emu_v_rcp_f16, 1.0 / x)
+H1(emu_v_sqrt_f16, sqrt(x))
+H1(emu_v_rsq_f16, 1.0 / sqrt(x))
+H1(emu_v_log_f16, log2(x))
+H1(emu_v_exp_f16, exp2(x))
+H1(emu_v_floor_f16, floor(x))
+H1(emu_v_ceil_f16, ceil(x))
+H1(emu_v_trunc_f16, trunc(x))
+H1(emu_v_rndne_f16, fp_rne(x))
+H1(emu_v_fract_f16, isinf(x) ? (x != x ? x : 0.0 * x) : fmin(x - floor(x), 0x1.ffcp-1))
 H1(emu_v_sin_f16, hsin(x))
 H1(emu_v_cos_f16, hcos(x))
 H1(emu_v_frexp_mant_f16, hfrexp_mant(x))
 
 void emu_v_fmac_f16(emu_wave *w, const emu_inst *in)
 {
-    float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES];
+    double r[EMU_MAX_LANES];
+    unsigned rm = emu_round64(w);
     vsrch(w, in, 0, a);
     vsrch(w, in, 1, b);
     uint32_t tmp[EMU_MAX_LANES];
     const uint32_t *d = emu_v32(w, &in->dst, tmp);
     LANES
-    r[l] = hfma(a[l], b[l], f16_to_f32((uint16_t)d[l]));
-    vdsth(w, in, r);
+    r[l] = f16_fma_rto(a[l], b[l], f16_to_f32((uint16_t)d[l]), rm);
+    vdsthd(w, in, r);
 }
 
 void emu_v_ldexp_f16(emu_wave *w, const emu_inst *in)

@@ -11,11 +11,13 @@
         double a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
         vsrcd(w, in, 0, a);                                          \
         vsrcd(w, in, 1, b);                                          \
+        int rs_ = f64_round_enter(w, a, b, b);                       \
         LANES                                                        \
         {                                                            \
             double x = a[l], y = b[l];                               \
             r[l] = (EXPR);                                           \
         }                                                            \
+        f64_round_leave(w, rs_, r);                                  \
         vdstd(w, in, r);                                             \
     }
 #define D1(NAME, EXPR)                             \
@@ -23,11 +25,13 @@
     {                                              \
         double a[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
         vsrcd(w, in, 0, a);                        \
+        int rs_ = f64_round_enter(w, a, a, a);     \
         LANES                                      \
         {                                          \
             double x = a[l];                       \
             r[l] = (EXPR);                         \
         }                                          \
+        f64_round_leave(w, rs_, r);                \
         vdstd(w, in, r);                           \
     }
 #define D3(NAME, EXPR)                                                                 \
@@ -37,11 +41,13 @@
         vsrcd(w, in, 0, a);                                                            \
         vsrcd(w, in, 1, b);                                                            \
         vsrcd(w, in, 2, c);                                                            \
+        int rs_ = f64_round_enter(w, a, b, c);                                         \
         LANES                                                                          \
         {                                                                              \
             double x = a[l], y = b[l], z = c[l];                                       \
             r[l] = (EXPR);                                                             \
         }                                                                              \
+        f64_round_leave(w, rs_, r);                                                    \
         vdstd(w, in, r);                                                               \
     }
 
@@ -83,7 +89,7 @@ D3(emu_v_fma_f64, fma(x, y, z))
 D1(emu_v_trunc_f64, trunc(x))
 D1(emu_v_ceil_f64, ceil(x))
 D1(emu_v_floor_f64, floor(x))
-D1(emu_v_rndne_f64, rint(x))
+D1(emu_v_rndne_f64, fp_rne(x))
 D1(emu_v_fract_f64, isinf(x) ? (x != x ? x : 0.0 * x) : fmin(x - floor(x), 0x1.fffffffffffffp-1))
 D1(emu_v_rcp_f64, 1.0 / x)
 D1(emu_v_rsq_f64, 1.0 / sqrt(x))
@@ -96,12 +102,14 @@ void emu_v_ldexp_f64(emu_wave *w, const emu_inst *in)
     uint32_t tb[EMU_MAX_LANES];
     vsrcd(w, in, 0, a);
     const uint32_t *b = vsrc(w, in, 1, tb);
+    int rs = f64_round_enter(w, a, b, b);
     LANES
     {
         int32_t e = (int32_t)b[l];
         e = e < -3000 ? -3000 : e > 3000 ? 3000 : e;
         r[l] = ldexp(a[l], e);
     }
+    f64_round_leave(w, rs, r);
     vdstd(w, in, r);
 }
 
@@ -173,9 +181,11 @@ void emu_v_div_fmas_f64(emu_wave *w, const emu_inst *in)
     vsrcd(w, in, 1, b);
     vsrcd(w, in, 2, c);
     uint64_t vcc = w->s[EMU_VCC] | (w->nl == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0);
+    int rs = f64_round_enter(w, a, b, c);
     LANES
     r[l] = ((vcc >> l) & 1) ? (exp64(c[l]) > 1023 ? 0x1p128 : 0x1p-128) * fma(a[l], b[l], c[l])
                             : fma(a[l], b[l], c[l]);
+    f64_round_leave(w, rs, r);
     vdstd(w, in, r);
 }
 

@@ -347,8 +347,12 @@ void emu_v_addsub_co(emu_wave *w, const emu_inst *in)
         B = t;
     }
     uint64_t cin = (p & 4) ? emu_sread_mask(w, &in->src[2]) : 0;
-    LANES
-    ci[l] = (uint32_t)(cin >> l) & 1;
+    if (cin) {
+        LANES
+        ci[l] = (uint32_t)(cin >> l) & 1;
+    } else {
+        memset(ci, 0, sizeof ci);
+    }
     if (p & 1) {
         LANES
         {
@@ -370,9 +374,14 @@ void emu_v_addsub_co(emu_wave *w, const emu_inst *in)
             LANES
         r[l] = co[l] ? 0xffffffffu : r[l];
     }
+    /* carry-out mask, 8 lanes per step: the 0/1 bytes gathered by a multiply */
     uint64_t cout = 0;
-    LANES
-    cout |= (uint64_t)co[l] << l;
+    for (unsigned g = 0; g < NL; g += 8) {
+        uint64_t bytes = 0;
+        for (unsigned k = 0; k < 8; k++)
+            bytes |= (uint64_t)co[g + k] << (8 * k);
+        cout |= ((bytes * 0x0102040810204080ull) >> 56) << g;
+    }
     vdst(w, in, r);
     sdst_mask(w, in, cout);
 }
@@ -454,6 +463,21 @@ void emu_v_swap_b32(emu_wave *w, const emu_inst *in)
         }
     }
 }
+/* v_swaprel_b32: swap v[D + M0[25:16]] and v[S0 + M0[9:0]] in the active lanes. */
+void emu_v_swaprel_b32(emu_wave *w, const emu_inst *in)
+{
+    uint32_t m0 = w->s[EMU_M0];
+    uint32_t *a = w->v[(in->dst.reg + ((m0 >> 16) & 0x3ff)) & 255];
+    uint32_t *b = w->v[(in->src[0].reg + (m0 & 0x3ff)) & 255];
+    LANES
+    {
+        if (w->wm[l]) {
+            uint32_t t = a[l];
+            a[l] = b[l];
+            b[l] = t;
+        }
+    }
+}
 void emu_v_swap_b16(emu_wave *w, const emu_inst *in)
 {
     uint32_t A[EMU_MAX_LANES], D[EMU_MAX_LANES];
@@ -468,15 +492,19 @@ void emu_v_swap_b16(emu_wave *w, const emu_inst *in)
     emu_vwrite16(w, &s, D, 0);
 }
 
-/* v_movrels (param 0: D = v[S0+M0]), v_movreld (1: v[D+M0] = S0), v_movrelsd (2: both) */
+/*
+ * v_movrels (param 0: D = v[S0+M0]), v_movreld (1: v[D+M0] = S0), v_movrelsd (2: both),
+ * v_movrelsd_2 (3: v[D + M0[25:16]] = v[S0 + M0[9:0]])
+ */
 void emu_v_movrel(emu_wave *w, const emu_inst *in)
 {
     uint32_t m0 = w->s[EMU_M0];
+    uint32_t ms = in->param == 3 ? m0 & 0x3ff : m0, md = in->param == 3 ? (m0 >> 16) & 0x3ff : m0;
     emu_opnd s = in->src[0], d = in->dst;
     if (in->param != 1 && s.kind == EMU_K_VGPR)
-        s.reg = (uint16_t)((s.reg + m0) & 255);
+        s.reg = (uint16_t)((s.reg + ms) & 255);
     if (in->param != 0 && d.kind == EMU_K_VGPR)
-        d.reg = (uint16_t)((d.reg + m0) & 255);
+        d.reg = (uint16_t)((d.reg + md) & 255);
     uint32_t tmp[EMU_MAX_LANES], r[EMU_MAX_LANES];
     const uint32_t *p = emu_v32(w, &s, tmp);
     LANES

@@ -344,7 +344,7 @@ static void store_lane(emu_wave *w, const emu_inst *in, unsigned l, uint8_t *p, 
     }
 }
 
-static uint32_t atomic32(unsigned f, uint32_t *p, uint32_t x, uint32_t cmp, int shared)
+uint32_t emu_vm_atomic32(unsigned f, uint32_t *p, uint32_t x, uint32_t cmp, int shared)
 {
     uint32_t old = shared ? __atomic_load_n(p, __ATOMIC_RELAXED) : *p;
     for (;;) {
@@ -584,7 +584,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
                 if (f == A_CMPSWAP || f == A_FCMPSWAP)
                     c = w->v[(sr + 1) & 255][l];
                 uint32_t *q = (uint32_t *)(void *)ptr[l];
-                uint32_t old = atomic32(f, q, x, c, shared);
+                uint32_t old = emu_vm_atomic32(f, q, x, c, shared);
                 if (ret)
                     w->v[dr][l] = old;
             }

@@ -262,6 +262,79 @@ void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in)
         w->wk->c.bytes_read += moved;
 }
 
+/* Raw bits of channel c (bit offset and width from the format). */
+static uint32_t raw_comp(const buffmt *f, const uint8_t *elem, unsigned bytes, unsigned c)
+{
+    unsigned shift = 0;
+    for (unsigned i = 0; i < c; i++)
+        shift += f->bits[i];
+    unsigned b = f->bits[c];
+    if (b == 32) {
+        uint32_t raw;
+        memcpy(&raw, elem + shift / 8, 4);
+        return raw;
+    }
+    uint64_t packed = 0;
+    memcpy(&packed, elem, bytes < 8 ? bytes : 8);
+    return (uint32_t)(packed >> shift) & ((1u << b) - 1);
+}
+
+int emu_fmt_read(unsigned id, const uint8_t *elem, uint32_t val[4], int *is_float)
+{
+    unsigned comps, bytes;
+    const buffmt *f = emu_buffmt(id, &comps, &bytes);
+    if (!f)
+        return 0;
+    *is_float = f->nfmt != NF_UINT && f->nfmt != NF_SINT;
+    for (unsigned c = 0; c < 4; c++) {
+        if (c < comps) {
+            int isf;
+            val[c] = unpack_comp(f, c, raw_comp(f, elem, bytes, c), &isf);
+        } else {
+            val[c] = c == 3 ? (*is_float ? 0x3f800000u : 1u) : 0u;
+        }
+    }
+    return 1;
+}
+
+uint32_t emu_fmt_raw(unsigned id, const uint8_t *elem, unsigned c, int sgn)
+{
+    unsigned comps, bytes;
+    const buffmt *f = emu_buffmt(id, &comps, &bytes);
+    if (!f || c >= comps)
+        return 0;
+    uint32_t raw = raw_comp(f, elem, bytes, c);
+    unsigned b = f->bits[c];
+    if (sgn && b < 32)
+        raw = (uint32_t)((int32_t)(raw << (32 - b)) >> (32 - b));
+    return raw;
+}
+
+int emu_fmt_write(unsigned id, uint8_t *elem, const uint32_t val[4], unsigned mask)
+{
+    unsigned comps, bytes;
+    const buffmt *f = emu_buffmt(id, &comps, &bytes);
+    if (!f)
+        return 0;
+    uint64_t np = 0;
+    memcpy(&np, elem, bytes < 8 ? bytes : 8);
+    unsigned shift = 0;
+    for (unsigned c = 0; c < comps; c++) {
+        unsigned b = f->bits[c];
+        if ((mask >> c) & 1) {
+            uint32_t q = pack_comp(f, c, val[c]);
+            if (b == 32)
+                memcpy(elem + shift / 8, &q, 4);
+            else
+                np = (np & ~(((1ull << b) - 1) << shift)) | (uint64_t)q << shift;
+        }
+        shift += b;
+    }
+    if (f->bits[0] != 32)
+        memcpy(elem, &np, bytes < 8 ? bytes : 8);
+    return 1;
+}
+
 /* Family parser: [t]buffer_{load,store}[_d16][_hi]_format_{x,xy,xyz,xyzw} */
 int emu_vmfmt_family(const char *name, emu_opinfo *oi)
 {

@@ -38,16 +38,16 @@ void emu_v_pk_f16(emu_wave *w, const emu_inst *in)
             float x = fneg_h(in, 0, h, s[0][h][l]), y = fneg_h(in, 1, h, s[1][h][l]), z = 0;
             if (three)
                 z = fneg_h(in, 2, h, s[2][h][l]);
-            float v;
+            double v;
             switch (in->param) {
             case 0:
-                v = x + y;
+                v = f16_fma_rto(x, 1.0, y, rm); /* exact; -0 under RD */
                 break;
             case 1:
-                v = x * y;
+                v = (double)x * y;
                 break;
             case 2:
-                v = (float)fma((double)x, (double)y, (double)z);
+                v = f16_fma_rto(x, y, z, rm);
                 break;
             case 3:
                 v = f32_of(f32_min_hw(u32_of(x), u32_of(y), 0));
@@ -57,8 +57,8 @@ void emu_v_pk_f16(emu_wave *w, const emu_inst *in)
                 break;
             }
             if (in->clamp)
-                v = v != v ? 0.0f : v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
-            out |= (uint32_t)f32_to_f16_rm(v, rm) << (16 * h);
+                v = v != v ? 0.0 : v < 0.0 ? 0.0 : v > 1.0 ? 1.0 : v;
+            out |= (uint32_t)f64_to_f16_rm(v, rm) << (16 * h);
         }
         r[l] = out;
     }
@@ -171,8 +171,7 @@ void emu_v_pk_fmac_f16(emu_wave *w, const emu_inst *in)
             float x = f16_to_f32((uint16_t)(A[l] >> (16 * h)));
             float y = f16_to_f32((uint16_t)(B[l] >> (16 * h)));
             float z = f16_to_f32((uint16_t)(D[l] >> (16 * h)));
-            out |= (uint32_t)f32_to_f16_rm((float)fma((double)x, (double)y, (double)z), rm)
-                   << (16 * h);
+            out |= (uint32_t)f64_to_f16_rm(f16_fma_rto(x, y, z, rm), rm) << (16 * h);
         }
         r[l] = out;
     }
@@ -297,15 +296,22 @@ void emu_v_fma_mix(emu_wave *w, const emu_inst *in)
                 x = -x;
             v[i] = x;
         }
-        float res = fmaf(v[0], v[1], v[2]);
-        if (in->clamp)
-            res = res != res ? 0.0f : res < 0 ? 0 : res > 1 ? 1 : res;
-        if (in->param == 0)
+        if (in->param == 0) {
+            float res = fmaf(v[0], v[1], v[2]);
+            if (in->clamp)
+                res = res != res ? 0.0f : res < 0 ? 0 : res > 1 ? 1 : res;
             r[l] = u32_of(res);
-        else if (in->param == 1)
-            r[l] = (w->v[in->dst.reg][l] & 0xffff0000u) | f32_to_f16_rm(res, rm);
+            continue;
+        }
+        /* f16 result: one rounding from the exact fma (rounded to odd in double first) */
+        double res = fma_rto(v[0], v[1], v[2], rm);
+        if (in->clamp)
+            res = res != res ? 0.0 : res < 0 ? 0 : res > 1 ? 1 : res;
+        uint32_t h = f64_to_f16_rm(res, rm);
+        if (in->param == 1)
+            r[l] = (w->v[in->dst.reg][l] & 0xffff0000u) | h;
         else
-            r[l] = (w->v[in->dst.reg][l] & 0xffffu) | (uint32_t)f32_to_f16_rm(res, rm) << 16;
+            r[l] = (w->v[in->dst.reg][l] & 0xffffu) | h << 16;
     }
     vdst(w, in, r);
 }

@@ -6,17 +6,16 @@
  * column is at half k%2 of VGPR k/2 (f16/bf16), byte k%4 of VGPR k/4 (iu8),
  * nibble k%8 of VGPR k/8 (iu4).  D/C: VGPR i of lane l is element
  * (row 2i + l/16, column l%16); 16-bit results sit in the half op_sel[2]
- * names.
+ * names.  Wave64: A/B as in wave32 (lanes 32-63 replicate lanes 0-31; lanes
+ * 0-15 are read), D/C in 4 VGPRs: lanes 0-31 hold the rows wave32 keeps in
+ * VGPRs 0-3 and lanes 32-63 those of VGPRs 4-7, i.e. VGPR i of lane l is
+ * element (row 2i + (l%32)/16 + 8*(l/32), column l%16).
  */
 #include "emu/core/valu.h"
 
 /* param: 0 f32<-f16, 1 f32<-bf16, 2 f16<-f16, 3 bf16<-bf16, 4 i32<-iu8, 5 i32<-iu4 */
 void emu_v_wmma(emu_wave *w, const emu_inst *in)
 {
-    if (w->nl != 32) {
-        emu_fault(w, in, RDX_EMU_FAULT_UNIMPLEMENTED, 0, 0, 0, "WMMA in wave64 is not emulated");
-        return;
-    }
     unsigned p = in->param, ar = in->src[0].reg, br = in->src[1].reg, dr = in->dst.reg;
     int hi = (in->opsel >> 2) & 1;
     double A[16][16], B[16][16];
@@ -42,10 +41,11 @@ void emu_v_wmma(emu_wave *w, const emu_inst *in)
             }
         }
     }
-    uint32_t out[8][32];
-    for (unsigned i = 0; i < 8; i++) {
-        for (unsigned l = 0; l < 32; l++) {
-            unsigned row = 2 * i + l / 16, col = l % 16;
+    unsigned nl = w->nl, nd = nl == 32 ? 8 : 4;
+    uint32_t out[8][EMU_MAX_LANES];
+    for (unsigned i = 0; i < nd; i++) {
+        for (unsigned l = 0; l < nl; l++) {
+            unsigned row = 2 * i + (l % 32) / 16 + 8 * (l / 32), col = l % 16;
             uint32_t c;
             if (in->src[2].kind == EMU_K_VGPR)
                 c = w->v[(in->src[2].reg + i) & 255][l];
@@ -74,7 +74,7 @@ void emu_v_wmma(emu_wave *w, const emu_inst *in)
             }
         }
     }
-    for (unsigned i = 0; i < 8; i++)
-        for (unsigned l = 0; l < 32; l++)
+    for (unsigned i = 0; i < nd; i++)
+        for (unsigned l = 0; l < nl; l++)
             w->v[(dr + i) & 255][l] = out[i][l];
 }

@@ -159,6 +159,7 @@ typedef enum rdx_emu_fault_kind {
     RDX_EMU_FAULT_UNIMPLEMENTED, /* decodes, but the emulator lacks its semantics */
     RDX_EMU_FAULT_HANG,          /* instruction budget exhausted */
     RDX_EMU_FAULT_INVALID_DISPATCH,
+    RDX_EMU_FAULT_TRAP, /* s_trap with no trap handler installed (status RDX_ERR_FAULT) */
 } rdx_emu_fault_kind;
 
 /* Structured report of the fault that stopped the last dispatch. */

@@ -659,33 +659,36 @@ START_TEST(wave_ops_follow_lane_rules)
 }
 END_TEST
 
-/* The WMMA kernel (f16, bf16, iu8) computes the 32x32x32 product. */
+/* The WMMA kernel (f16, bf16, iu8; wave32 and wave64) computes the 32x32x32 product. */
 START_TEST(wmma_is_matrix_product)
 {
-    void *in[RDX_ORACLE_MAX_ARGS];
-    inputs("wmma", in);
-    const float *df = expected("wmma", 0), *db = expected("wmma", 1);
-    const int32_t *di = expected("wmma", 2);
-    const uint16_t *a = in[3], *b = in[4], *abf = in[5], *bbf = in[6];
-    const int8_t *a8 = in[7], *b8 = in[8];
-    for (int r = 0; r < 32; r++)
-        for (int c = 0; c < 32; c++) {
-            double f = 0, g = 0;
-            int32_t n = 0;
-            for (int k = 0; k < 32; k++) {
-                f += rdx_oracle_f16_to_double(a[r * 32 + k]) *
-                     rdx_oracle_f16_to_double(b[k * 32 + c]);
-                g += rdx_oracle_bf16_to_double(abf[r * 32 + k]) *
-                     rdx_oracle_bf16_to_double(bbf[k * 32 + c]);
-                n += a8[r * 32 + k] * b8[k * 32 + c];
+    static const char *const ids[] = { "wmma", "wmma_w64" };
+    for (int id = 0; id < 2; id++) {
+        void *in[RDX_ORACLE_MAX_ARGS];
+        inputs(ids[id], in);
+        const float *df = expected(ids[id], 0), *db = expected(ids[id], 1);
+        const int32_t *di = expected(ids[id], 2);
+        const uint16_t *a = in[3], *b = in[4], *abf = in[5], *bbf = in[6];
+        const int8_t *a8 = in[7], *b8 = in[8];
+        for (int r = 0; r < 32; r++)
+            for (int c = 0; c < 32; c++) {
+                double f = 0, g = 0;
+                int32_t n = 0;
+                for (int k = 0; k < 32; k++) {
+                    f += rdx_oracle_f16_to_double(a[r * 32 + k]) *
+                         rdx_oracle_f16_to_double(b[k * 32 + c]);
+                    g += rdx_oracle_bf16_to_double(abf[r * 32 + k]) *
+                         rdx_oracle_bf16_to_double(bbf[k * 32 + c]);
+                    n += a8[r * 32 + k] * b8[k * 32 + c];
+                }
+                ck_assert_msg(df[r * 32 + c] == f, "%s: f16 D[%d][%d] = %g, want %g", ids[id], r, c,
+                              df[r * 32 + c], f);
+                ck_assert_msg(db[r * 32 + c] == g, "%s: bf16 D[%d][%d] = %g, want %g", ids[id], r,
+                              c, db[r * 32 + c], g);
+                ck_assert_int_eq(di[r * 32 + c], n);
             }
-            ck_assert_msg(df[r * 32 + c] == f, "f16 D[%d][%d] = %g, want %g", r, c, df[r * 32 + c],
-                          f);
-            ck_assert_msg(db[r * 32 + c] == g, "bf16 D[%d][%d] = %g, want %g", r, c, db[r * 32 + c],
-                          g);
-            ck_assert_int_eq(di[r * 32 + c], n);
-        }
-    rdx_oracle_free_buffers(rdx_oracle_find("wmma"), in);
+        rdx_oracle_free_buffers(rdx_oracle_find(ids[id]), in);
+    }
 }
 END_TEST
 

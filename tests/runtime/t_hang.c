@@ -155,6 +155,25 @@ START_TEST(reset_cancels_a_spinning_dispatch_at_once)
 }
 END_TEST
 
+START_TEST(destroy_after_a_timed_out_wait_does_not_wait_again)
+{
+    hang_fixture h;
+    /* Only the cancel hook ends this dispatch: rdx_queue_destroy must not
+     * spend its own 10 s finishing work the caller already saw hang. */
+    hang_open(&h, 1000000000000ull);
+    uint64_t t = spin(&h, 2);
+    ck_assert_int_eq(rdx_queue_wait(h.q, t, 20), RDX_ERR_TIMEOUT);
+    double t0 = now_s();
+    RT_OK(rdx_queue_destroy(h.q));
+    double el = now_s() - t0;
+    ck_assert_msg(el < 3.0, "destroying a queue with a hung dispatch took %.2f s", el);
+    /* The device stays usable with a fresh queue. */
+    RT_OK(rdx_queue_create(h.dev, RDX_QUEUE_COMPUTE, &h.q));
+    add_one_works(&h);
+    hang_close(&h);
+}
+END_TEST
+
 TCase *rt_tcase_hang(void)
 {
     TCase *tc = tcase_create("hang");
@@ -162,5 +181,6 @@ TCase *rt_tcase_hang(void)
     tcase_add_test(tc, hang_budget_from_device_options_ends_the_dispatch);
     tcase_add_test(tc, wait_on_a_spinning_kernel_times_out_promptly);
     tcase_add_test(tc, reset_cancels_a_spinning_dispatch_at_once);
+    tcase_add_test(tc, destroy_after_a_timed_out_wait_does_not_wait_again);
     return tc;
 }

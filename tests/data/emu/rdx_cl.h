@@ -177,6 +177,7 @@ typedef _Float16 half2 __attribute__((vector_size(4)));
 typedef _Float16 half16 __attribute__((vector_size(32)));
 typedef short short16 __attribute__((vector_size(32)));
 typedef float float8 __attribute__((vector_size(32)));
+typedef float float4 __attribute__((vector_size(16)));
 typedef int int8 __attribute__((vector_size(32)));
 typedef int int4 __attribute__((vector_size(16)));
 #ifndef __cplusplus
@@ -537,22 +538,21 @@ static inline int rdx_cl_update_dpp(int old, int x, uint ctrl, bool bound_ctrl)
     rdx_cl_update_dpp((old), (x), (ctrl), (bc))
 
 /*
- * WMMA 16x16x16, wave32 (v_wmma_*_16x16x16_*): D = A x B + C.  Lane l holds row l%16
- * of A and column l%16 of B (16 elements over k; lanes 16-31 repeat lanes 0-15), and
- * elements D[2e + l/16][l%16], e = 0..7, of C and D.  Products are summed in double
- * and rounded once: exact for the integer-valued inputs the corpus uses.
+ * WMMA 16x16x16 (v_wmma_*_16x16x16_*): D = A x B + C.  Lane l holds row l%16 of A and
+ * column l%16 of B (16 elements over k; the other lanes repeat lanes 0-15).  C and D:
+ * wave32 lane l holds D[2e + l/16][l%16], e = 0..7; wave64 lane l holds
+ * D[2e + (l%32)/16 + 8*(l/32)][l%16], e = 0..3 (lanes 32-63 take the rows wave32 keeps
+ * in elements 4-7).  Products are summed in double and rounded once: exact for the
+ * integer-valued inputs the corpus uses.
  */
-static inline void rdx_cl_wmma_check(void)
+static inline uint rdx_cl_wmma_row(uint e, uint lane)
 {
-    if (rdx_cl_cur.wave_size != 32) {
-        fprintf(stderr, "rdx_cl_host: the WMMA model is for wave32 only\n");
-        exit(3);
-    }
+    return 2u * e + (lane % 32u) / 16u + 8u * (lane / 32u);
 }
 static inline double rdx_cl_bf16(short h) { return rdx_as_float((uint)(ushort)h << 16); }
-static inline float8 rdx_cl_wmma_f32(const void *a, const void *b, int bf16, float8 c)
+/* n accumulator elements c[] -> d[] (n = 256 / wave size) */
+static inline void rdx_cl_wmma_f32(const void *a, const void *b, int bf16, const float *c, float *d)
 {
-    rdx_cl_wmma_check();
     struct {
         half16 fa, fb;
         short16 sa, sb;
@@ -566,10 +566,9 @@ static inline float8 rdx_cl_wmma_f32(const void *a, const void *b, int bf16, flo
         memcpy(&in.fb, b, sizeof in.fb);
     }
     const uint64_t *v = rdx_cl_host_wave_exchange(&in, sizeof in);
-    uint lane = rdx_cl_cur.lane;
-    float8 d;
-    for (int e = 0; e < 8; e++) {
-        uint row = 2u * (uint)e + lane / 16u, col = lane % 16u;
+    uint lane = rdx_cl_cur.lane, n = 256u / rdx_cl_cur.wave_size;
+    for (uint e = 0; e < n; e++) {
+        uint row = rdx_cl_wmma_row(e, lane), col = lane % 16u;
         __typeof__(in) A, B;
         memcpy(&A, &RDX_CL_LANE(v, row), sizeof A);
         memcpy(&B, &RDX_CL_LANE(v, col), sizeof B);
@@ -579,27 +578,16 @@ static inline float8 rdx_cl_wmma_f32(const void *a, const void *b, int bf16, flo
                         : (double)A.fa[k] * (double)B.fb[k];
         d[e] = (float)acc;
     }
-    return d;
 }
-static inline float8 rdx_cl_wmma_f16(half16 a, half16 b, float8 c)
+static inline void rdx_cl_wmma_i32(bool as, int4 a, bool bs, int4 b, const int *c, int *d)
 {
-    return rdx_cl_wmma_f32(&a, &b, 0, c);
-}
-static inline float8 rdx_cl_wmma_bf16(short16 a, short16 b, float8 c)
-{
-    return rdx_cl_wmma_f32(&a, &b, 1, c);
-}
-static inline int8 rdx_cl_wmma_iu8(bool as, int4 a, bool bs, int4 b, int8 c)
-{
-    rdx_cl_wmma_check();
     struct {
         int4 a, b;
     } in = { a, b };
     const uint64_t *v = rdx_cl_host_wave_exchange(&in, sizeof in);
-    uint lane = rdx_cl_cur.lane;
-    int8 d;
-    for (int e = 0; e < 8; e++) {
-        uint row = 2u * (uint)e + lane / 16u, col = lane % 16u;
+    uint lane = rdx_cl_cur.lane, n = 256u / rdx_cl_cur.wave_size;
+    for (uint e = 0; e < n; e++) {
+        uint row = rdx_cl_wmma_row(e, lane), col = lane % 16u;
         __typeof__(in) A, B;
         memcpy(&A, &RDX_CL_LANE(v, row), sizeof A);
         memcpy(&B, &RDX_CL_LANE(v, col), sizeof B);
@@ -612,12 +600,65 @@ static inline int8 rdx_cl_wmma_iu8(bool as, int4 a, bool bs, int4 b, int8 c)
         }
         d[e] = (int)acc;
     }
+}
+static inline void rdx_cl_wmma_size(uint want)
+{
+    if (rdx_cl_cur.wave_size != want) {
+        fprintf(stderr, "rdx_cl_host: a wave%u WMMA builtin in a wave%u kernel\n", want,
+                rdx_cl_cur.wave_size);
+        exit(3);
+    }
+}
+static inline float8 rdx_cl_wmma_f16(half16 a, half16 b, float8 c)
+{
+    float8 d;
+    rdx_cl_wmma_size(32);
+    rdx_cl_wmma_f32(&a, &b, 0, (const float *)&c, (float *)&d);
+    return d;
+}
+static inline float8 rdx_cl_wmma_bf16(short16 a, short16 b, float8 c)
+{
+    float8 d;
+    rdx_cl_wmma_size(32);
+    rdx_cl_wmma_f32(&a, &b, 1, (const float *)&c, (float *)&d);
+    return d;
+}
+static inline int8 rdx_cl_wmma_iu8(bool as, int4 a, bool bs, int4 b, int8 c)
+{
+    int8 d;
+    rdx_cl_wmma_size(32);
+    rdx_cl_wmma_i32(as, a, bs, b, (const int *)&c, (int *)&d);
+    return d;
+}
+static inline float4 rdx_cl_wmma_f16_w64(half16 a, half16 b, float4 c)
+{
+    float4 d;
+    rdx_cl_wmma_size(64);
+    rdx_cl_wmma_f32(&a, &b, 0, (const float *)&c, (float *)&d);
+    return d;
+}
+static inline float4 rdx_cl_wmma_bf16_w64(short16 a, short16 b, float4 c)
+{
+    float4 d;
+    rdx_cl_wmma_size(64);
+    rdx_cl_wmma_f32(&a, &b, 1, (const float *)&c, (float *)&d);
+    return d;
+}
+static inline int4 rdx_cl_wmma_iu8_w64(bool as, int4 a, bool bs, int4 b, int4 c)
+{
+    int4 d;
+    rdx_cl_wmma_size(64);
+    rdx_cl_wmma_i32(as, a, bs, b, (const int *)&c, (int *)&d);
     return d;
 }
 #define __builtin_amdgcn_wmma_f32_16x16x16_f16_w32(a, b, c) rdx_cl_wmma_f16((a), (b), (c))
 #define __builtin_amdgcn_wmma_f32_16x16x16_bf16_w32(a, b, c) rdx_cl_wmma_bf16((a), (b), (c))
 #define __builtin_amdgcn_wmma_i32_16x16x16_iu8_w32(as, a, bs, b, c, clamp)              \
     rdx_cl_wmma_iu8((as), (a), (bs), (b), (c))
+#define __builtin_amdgcn_wmma_f32_16x16x16_f16_w64(a, b, c) rdx_cl_wmma_f16_w64((a), (b), (c))
+#define __builtin_amdgcn_wmma_f32_16x16x16_bf16_w64(a, b, c) rdx_cl_wmma_bf16_w64((a), (b), (c))
+#define __builtin_amdgcn_wmma_i32_16x16x16_iu8_w64(as, a, bs, b, c, clamp)              \
+    rdx_cl_wmma_iu8_w64((as), (a), (bs), (b), (c))
 #endif
 
 #ifdef RDX_GPU
