@@ -46,7 +46,7 @@ ALL_CFLAGS = $(CSTD) $(OPT) -g $(WARN) -fPIC -pthread $(SANITIZE) $(PKG_CFLAGS) 
 LDLIBS_ALL = $(PKG_LIBS) -lpthread -lm
 LDFLAGS  ?=
 
-LIB_DIRS := util ir codegen isa alloc pm4 kfd runtime emu
+LIB_DIRS := util ir codegen isa alloc pm4 kfd runtime emu realize
 LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c $(d)/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 
@@ -67,19 +67,22 @@ BENCH_COMMON_SRCS := $(sort $(wildcard bench/common/*.c))
 BENCH_COMMON_OBJS := $(BENCH_COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
 BENCH_BINS := $(BENCHES:%=$(BUILD)/bench/%)
 
+# examples/*.c: small programs over the public API, one binary each (`make examples`).
+EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
+
 STATIC := $(BUILD)/librdx.a
 SHARED := $(BUILD)/librdx.so.$(VERSION)
 RDX    := $(BUILD)/rdx
 
 CLANG_FORMAT ?= $(shell command -v clang-format-19 || command -v clang-format)
-FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu tools tests bench fuzz \
+FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu realize tools tests bench fuzz examples \
     \( -name '*.c' -o -name '*.h' \) -not -path '*/gen/*' -not -path 'tests/data/*' 2>/dev/null | sort)
 
 # rdx's main job end to end on the default device (see scripts/demo).
-demo: all
+demo: all examples
 	@RDX_BUILD=$(BUILD) scripts/demo
 
-.PHONY: all demo check asan bench install uninstall format format-check setup clean tests benches
+.PHONY: all demo check asan bench install uninstall format format-check setup clean tests benches examples
 .DEFAULT_GOAL := all
 
 all: $(STATIC) $(BUILD)/librdx.so $(RDX)
@@ -125,9 +128,14 @@ $(BUILD)/bench/%: $$(call objs_of,$$(wildcard bench/$$*/*.c)) $(BENCH_COMMON_OBJ
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $(filter %.o,$^) $(STATIC) $(LDLIBS_ALL)
 
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $< $(STATIC) $(LDLIBS_ALL)
+
 $(BUILD)/obj/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
 
-tests: $(SUITE_BINS) $(RDX)
+examples: $(EXAMPLE_BINS)
+tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS)
 benches: $(BENCH_BINS) $(RDX)
 
 check:

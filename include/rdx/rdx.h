@@ -20,6 +20,7 @@
 #include <rdx/os.h>
 #include <rdx/pm4.h>
 #include <rdx/pm4_defs.h>
+#include <rdx/realize.h>
 #include <rdx/runtime.h>
 #include <rdx/status.h>
 #include <rdx/tensor.h>

@@ -1,0 +1,61 @@
+/* realize/realize_internal.h — shared by the files of realize/: one dispatch
+ * of a compiled kernel through the runtime, one run on the wave emulator, and
+ * the BEAM timer built from them. */
+#ifndef RDX_REALIZE_INTERNAL_H
+#define RDX_REALIZE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/codegen.h>
+#include <rdx/realize.h>
+
+/* Default longest wait for one dispatch (a hung wave on the emulator fails sooner, by its budget).
+ */
+#define RZ_WAIT_MS 600000u
+
+/*
+ * The values of k's DEFINE_VAR arguments in kernarg order into kv[k->nargs]
+ * (*nkv of them): vars[j] takes vals[j].  RDX_ERR_INVALID naming a variable
+ * without a value.
+ */
+rdx_status rz_kernel_vars(const rdx_codegen_kernel *k, const rdx_uop *const *vars,
+                          const int64_t *vals, size_t nvars, int64_t *kv, size_t *nkv);
+
+/*
+ * Load compiled kernel k on dev (symbol `name`) and dispatch it once on q:
+ * PARAM slot p is bufs[p] at byte offset offs[p] (offs may be NULL: 0), p <
+ * nbufs; DEFINE_VARs take kv[0..nkv).  Waits up to timeout_ms (a timeout
+ * resets the queue); *ns the dispatch's GPU time, global/block its shape.
+ */
+rdx_status rz_dispatch(rdx_device *dev, rdx_queue *q, const rdx_codegen_kernel *k, const char *name,
+                       rdx_buffer *const *bufs, const uint64_t *offs, size_t nbufs,
+                       const int64_t *kv, size_t nkv, uint32_t timeout_ms, uint64_t *ns,
+                       uint32_t global[3], uint32_t block[3]);
+
+/*
+ * Run compiled kernel k once on a private wave emulator (rdx/emu.h): PARAM
+ * slot p reads and writes host memory bufs[p] of sizes[p] bytes (p < nbufs;
+ * each with 64 readable spare bytes); DEFINE_VARs take kv[0..nkv).
+ * *cycles / *insts: the emulator's estimated cycles and wave-instructions.
+ */
+rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
+                         size_t nbufs, const int64_t *kv, size_t nkv, uint64_t *cycles,
+                         uint64_t *insts);
+
+/* The BEAM timer's context (rdx_cg_timer user data). */
+typedef struct rz_timer {
+    rdx_ir_ctx *ctx;
+    rdx_device *dev; /* on_device: where candidates are dispatched */
+    rdx_queue *q;
+    int on_device; /* 1: GPU timestamps (ns); 0: the wave emulator's estimated cycles */
+    const rdx_uop *const *vars;
+    const int64_t *vals;
+    size_t nvars;
+    uint32_t timeout_ms;
+} rz_timer;
+
+/* rdx_cg_timer: compile `kernel` and time one run on zeroed buffers sized from its PARAMs. */
+rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double *cost);
+
+#endif

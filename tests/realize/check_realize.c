@@ -1,0 +1,17 @@
+/* tests/realize/check_realize.c — the realize suite: tensor programs built in C
+ * with rdx/tensor.h, compiled and run on the default device through
+ * rdx/realize.h (the emulated gfx1100 here), compared with the reference
+ * interpreter. */
+#include "tests/realize/rz_test.h"
+
+int main(void)
+{
+    Suite *s = suite_create("realize");
+    suite_add_tcase(s, rz_tcase_ops());
+    suite_add_tcase(s, rz_tcase_model());
+    suite_add_tcase(s, rz_tcase_report());
+    suite_add_tcase(s, rz_tcase_errors());
+    suite_add_tcase(s, rz_tcase_cli());
+    suite_add_tcase(s, rz_tcase_random());
+    return rdx_test_main(s);
+}

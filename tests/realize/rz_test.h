@@ -1,0 +1,46 @@
+/* tests/realize/rz_test.h — shared helpers of the realize suite: tensors built
+ * with rdx/tensor.h, realized on the default device (rdx/realize.h) and
+ * compared with the reference interpreter (rdx_graph_realize). */
+#ifndef RDX_TESTS_RZ_TEST_H
+#define RDX_TESTS_RZ_TEST_H
+
+#include <stdint.h>
+
+#include <rdx/realize.h>
+#include <rdx/tensor.h>
+
+#include "tests/harness/harness.h"
+
+#define F32 rdx_dtype_of(RDX_FLOAT32)
+#define F16 rdx_dtype_of(RDX_FLOAT16)
+#define I32 rdx_dtype_of(RDX_INT32)
+#define I64 rdx_dtype_of(RDX_INT64)
+#define U8  rdx_dtype_of(RDX_UINT8)
+
+/* The default device (RDX_DEVICE, else a card, else the emulated gfx1100), quietly. */
+rdx_device *rz_device(void);
+/* Close it, asserting no buffer, program or queue of ours is left on it. */
+void rz_device_close(rdx_device *dev);
+
+rdx_graph *rz_graph(void);
+/* A tensor of pseudo-random data: floats in [-2, 2), integers in [-9, 9]. */
+const rdx_tensor *rz_random(rdx_graph *g, rdx_dtype dt, uint32_t nd, const int64_t *dims,
+                            uint64_t *seed);
+
+/*
+ * Realize roots[0..n) on dev with options opt (may be NULL) and with the
+ * interpreter, and assert every output equal: same dtype and shape, integers
+ * and bools bit-exact, floats within rtol relative to max(|want|, 1).
+ * Returns the report (the caller frees it).
+ */
+rdx_realize_report *rz_check(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *roots,
+                             size_t n, const rdx_realize_options *opt, double rtol);
+
+TCase *rz_tcase_ops(void);
+TCase *rz_tcase_model(void);
+TCase *rz_tcase_report(void);
+TCase *rz_tcase_errors(void);
+TCase *rz_tcase_cli(void);
+TCase *rz_tcase_random(void);
+
+#endif
