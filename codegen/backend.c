@@ -1,7 +1,7 @@
 /*
  * codegen/backend.c — the back end's entry points: the pipeline isel →
- * linearize → regalloc → render in a straight line, launch geometry and
- * kernarg packing.
+ * linearize → regalloc (with spilling) → VOPD → hazards → s_delay_alu → render
+ * in a straight line, launch geometry and kernarg packing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +84,11 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         st = keep(&p, k, m, RDX_CG_STAGE_REGALLOC, 1);
     if (!st && !o.no_vopd)
         cg_vopd(&p);
+    /* gfx11 wait states, then the s_delay_alu stall hints (they see the inserted ones) */
+    if (!st)
+        st = cg_hazards(&p, NULL);
+    if (!st)
+        st = cg_delay_alu(&p, NULL);
     if (!st)
         st = cg_encode(&p, &code, &code_size);
     if (!st)

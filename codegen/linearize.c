@@ -10,6 +10,7 @@
  * n = loads issued after it; SMEM returns out of order, so lgkmcnt(0) while
  * one is pending).  s_barrier waits for every LDS access.  At the end of a
  * block everything pending is waited for (loop headers start clean).
+ * Linearizing again first drops the waits placed before (after spill code).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,15 @@ static rdx_status place_waits(cg_prog *p, int bi)
 
 rdx_status cg_linearize(cg_prog *p)
 {
+    /* idempotent: the register plan re-linearizes after inserting spill code */
+    for (size_t bi = 0; bi < p->nblocks; bi++) {
+        cg_block *b = &p->blocks[bi];
+        size_t n = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (!(b->insts[i].flags & CG_F_WAITCNT))
+                b->insts[n++] = b->insts[i];
+        b->n = n;
+    }
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         rdx_status st = place_waits(p, (int)bi);
         if (st)

@@ -8,5 +8,7 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_alu());
     suite_add_tcase(s, cgb_tcase_tools());
     suite_add_tcase(s, cgb_tcase_vector());
+    suite_add_tcase(s, cgb_tcase_spill());
+    suite_add_tcase(s, cgb_tcase_hazard());
     return rdx_test_main(s);
 }
