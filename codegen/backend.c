@@ -82,6 +82,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         st = cg_regalloc(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_REGALLOC, 1);
+    if (!st)
+        cg_inline_constants(&p);
     if (!st && !o.no_vopd)
         cg_vopd(&p);
     /* gfx11 wait states, then the s_delay_alu stall hints (they see the inserted ones) */

@@ -137,6 +137,9 @@ rdx_status cg_regalloc(cg_prog *p);
    temporary, reloaded before and stored after the instruction (VGPRs to scratch, SGPRs to
    lanes of a VGPR).  The spilled registers are no longer referenced afterwards. */
 rdx_status cg_spill_insert(cg_prog *p, const uint8_t *spill);
+/* Literals in VALU float slots that have an inline form become inline constants
+   (render_const.c, after regalloc); returns how many. */
+unsigned cg_inline_constants(cg_prog *p);
 /* VOPD: fuse independent VALU pairs (after regalloc); returns the number of pairs. */
 unsigned cg_vopd(cg_prog *p);
 /* gfx11 hazards (hazard.c, after VOPD): s_waitcnt_depctr before a VALU use of a TRANS

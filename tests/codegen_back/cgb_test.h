@@ -35,5 +35,6 @@ TCase *cgb_tcase_tools(void);
 TCase *cgb_tcase_vector(void);
 TCase *cgb_tcase_spill(void);
 TCase *cgb_tcase_hazard(void);
+TCase *cgb_tcase_const(void);
 
 #endif

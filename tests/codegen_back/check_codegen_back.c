@@ -10,5 +10,6 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_vector());
     suite_add_tcase(s, cgb_tcase_spill());
     suite_add_tcase(s, cgb_tcase_hazard());
+    suite_add_tcase(s, cgb_tcase_const());
     return rdx_test_main(s);
 }
