@@ -128,6 +128,9 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
 rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
 /* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
 unsigned cg_merge_loads(cg_prog *p);
+/* Packed f16: lane pairs of 16-bit loads, f16 add/mul/max/min and 16-bit stores as
+   VOP3P (pack_f16.c, after isel); returns the number of packed ops. */
+unsigned cg_pack_f16(cg_prog *p);
 /* linearize: CFG successors, positions, s_waitcnt placement. */
 rdx_status cg_linearize(cg_prog *p);
 /* regalloc: liveness and linear-scan assignment of every virtual register; spills

@@ -82,7 +82,10 @@ static rdx_status place_waits(cg_prog *p, int bi)
                 uint32_t vr = in->vr[k];
                 if (!vr)
                     continue;
-                for (int j = 0; j < q.nvm; j++)
+                /* VMEM loads return in order: a load writing (or, d16, merging into) the
+                   register of a pending load needs no wait for it */
+                int vm_waw = (in->flags & CG_F_VMEM_LOAD) && k < in->ndef;
+                for (int j = 0; j < q.nvm && !vm_waw; j++)
                     if (q.vm[j] == vr && q.nvm - j - 1 < vm)
                         vm = q.nvm - j - 1;
                 for (int j = 0; j < q.nlg; j++)

@@ -36,5 +36,6 @@ TCase *cgb_tcase_vector(void);
 TCase *cgb_tcase_spill(void);
 TCase *cgb_tcase_hazard(void);
 TCase *cgb_tcase_const(void);
+TCase *cgb_tcase_pack(void);
 
 #endif
