@@ -36,6 +36,7 @@ static const dinfo NONE_INFO = { 0, VALU_MAX, 0, TRANS_MAX, VALU_MAX, 0 };
 
 typedef struct dstate {
     dinfo u[CG_HW_UNITS];
+    uint64_t live[CG_HW_UNITS / 64]; /* units that may hold a pending write */
 } dstate;
 
 static int is_none(const dinfo *d)
@@ -47,6 +48,14 @@ static void st_clear(dstate *s)
 {
     for (int i = 0; i < CG_HW_UNITS; i++)
         s->u[i] = NONE_INFO;
+    memset(s->live, 0, sizeof s->live);
+}
+
+static void st_set(dstate *s, int r, const dinfo *d)
+{
+    s->u[r] = *d;
+    if (!is_none(d))
+        s->live[r / 64] |= 1ull << (r % 64);
 }
 
 static uint8_t mx(uint8_t a, uint8_t b)
@@ -143,20 +152,40 @@ static cg_inst delay_inst(unsigned imm)
 
 static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *inserted)
 {
-    long last_delay = -1; /* index of an s_delay_alu with room for a second delay */
+    long last_delay = -1; /* index in out[] of an s_delay_alu with room for a second delay */
     int last_sgpr_from_valu = -1;
-    for (size_t i = 0; i < p->blocks[b].n; i++) {
-        const rdx_isa_inst *in = &p->blocks[b].insts[i].in;
-        if (in->op == RDX_ISA_OP_S_DELAY_ALU)
+    cg_block *bl = &p->blocks[b];
+    size_t m = 0, cap = emit ? bl->n + bl->n / 2 + 4 : 0;
+    cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
+    if (emit && !out)
+        return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    for (size_t i = 0; i < bl->n; i++) {
+        const rdx_isa_inst *in = &bl->insts[i].in;
+        if (emit && m + 2 > cap) {
+            cap = 2 * cap + 2;
+            cg_inst *no = realloc(out, cap * sizeof *no);
+            if (!no) {
+                free(out);
+                return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+            }
+            out = no;
+        }
+        if (in->op == RDX_ISA_OP_S_DELAY_ALU) {
+            if (emit)
+                out[m++] = bl->insts[i];
             continue;
+        }
         cg_hw h;
         cg_hw_classify(p->tgt, in, &h);
         if ((h.type == CG_HW_SALU || h.type == CG_HW_SMEM) && last_sgpr_from_valu >= 0) {
             dinfo li = s->u[last_sgpr_from_valu];
             if (!is_none(&li)) {
-                for (int r = 0; r < CG_HW_UNITS; r++)
-                    if (s->u[r].valu_num >= li.valu_num && s->u[r].valu_cycles > 0)
-                        s->u[r] = NONE_INFO;
+                for (int w = 0; w < CG_HW_UNITS / 64; w++)
+                    for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+                        int r = w * 64 + __builtin_ctzll(lm);
+                        if (s->u[r].valu_num >= li.valu_num && s->u[r].valu_cycles > 0)
+                            s->u[r] = NONE_INFO; /* its live bit goes at the next advance */
+                    }
                 last_sgpr_from_valu = -1;
             }
         }
@@ -183,30 +212,37 @@ static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *in
                     }
             unsigned imm = emit ? delay_imm(&d) : 0;
             if (imm) {
-                long skip = last_delay >= 0 ? (long)i - last_delay - 1 : 99;
+                long skip = last_delay >= 0 ? (long)m - last_delay - 1 : 99;
                 if (!(imm & 0x780) && last_delay >= 0 && skip < 6) {
-                    rdx_isa_opnd *o = &p->blocks[b].insts[last_delay].in.opnd[0];
+                    rdx_isa_opnd *o = &out[last_delay].in.opnd[0];
                     o->value |= (int32_t)(imm << 7 | (unsigned)skip << 4);
                     last_delay = -1;
                 } else {
-                    cg_inst f = delay_inst(imm);
-                    rdx_status st = cg_block_insert(p, b, i, &f);
-                    if (st)
-                        return st;
+                    out[m] = delay_inst(imm);
                     (*inserted)++;
-                    last_delay = (imm & 0x780) ? -1 : (long)i;
-                    i++;
-                    in = &p->blocks[b].insts[i].in;
+                    last_delay = (imm & 0x780) ? -1 : (long)m;
+                    m++;
                 }
             }
         }
         if (h.type == CG_HW_SALU || h.type == CG_HW_VALU || h.type == CG_HW_TRANS) {
             dinfo n = info_new(h.type, h.latency);
             for (int k = 0; k < h.ndef; k++)
-                s->u[h.def[k]] = n;
+                st_set(s, h.def[k], &n);
         }
-        for (int r = 0; r < CG_HW_UNITS; r++)
-            info_advance(&s->u[r], h.type, h.cycles);
+        if (emit)
+            out[m++] = bl->insts[i];
+        for (int w = 0; w < CG_HW_UNITS / 64; w++)
+            for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+                int r = w * 64 + __builtin_ctzll(lm);
+                info_advance(&s->u[r], h.type, h.cycles);
+                if (is_none(&s->u[r]))
+                    s->live[w] &= ~(1ull << (r % 64));
+            }
+    }
+    if (emit) {
+        free(bl->insts);
+        bl->insts = out, bl->n = m, bl->cap = cap;
     }
     return RDX_OK;
 }
@@ -234,8 +270,10 @@ rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
                 for (size_t q = 0; q < nb; q++)
                     if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
                         for (int r = 0; r < CG_HW_UNITS; r++)
-                            if (!is_none(&out[q].u[r]))
+                            if (!is_none(&out[q].u[r])) {
                                 info_merge(&cur->u[r], &out[q].u[r]);
+                                cur->live[r / 64] |= 1ull << (r % 64);
+                            }
                 st = run_block(p, (int)b, cur, emit, inserted);
                 if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
                     out[b] = *cur;

@@ -35,21 +35,28 @@
 typedef struct hz {
     uint8_t valus[256], trans[256]; /* since the TRANS write of each VGPR; NONE */
     uint8_t wmma[256];              /* VGPRs of the last WMMA's D, no VALU since */
+    uint16_t ntrans, nwmma;         /* entries set (0: nothing to scan) */
 } hz;
 
 static void hz_clear_trans(hz *s)
 {
     memset(s->valus, NONE, sizeof s->valus);
     memset(s->trans, NONE, sizeof s->trans);
+    s->ntrans = 0;
 }
 
 /* The worst of two states: the most recent writes (NONE = 255 is the largest). */
 static void hz_merge(hz *d, const hz *s)
 {
+    if (!s->ntrans && !s->nwmma)
+        return;
+    d->ntrans = d->nwmma = 0;
     for (int r = 0; r < 256; r++) {
         d->valus[r] = s->valus[r] < d->valus[r] ? s->valus[r] : d->valus[r];
         d->trans[r] = s->trans[r] < d->trans[r] ? s->trans[r] : d->trans[r];
         d->wmma[r] |= s->wmma[r];
+        d->ntrans = (uint16_t)(d->ntrans + (d->valus[r] != NONE));
+        d->nwmma = (uint16_t)(d->nwmma + d->wmma[r]);
     }
 }
 
@@ -69,12 +76,12 @@ static int needs(const hz *s, const rdx_isa_inst *in, const cg_hw *h)
 {
     if (!is_valu(h))
         return 0;
-    for (int k = 0; k < h->nuse; k++) {
+    for (int k = 0; k < h->nuse && s->ntrans; k++) {
         int u = h->use[k] - 256;
         if (u >= 0 && s->valus[u] != NONE)
             return 1;
     }
-    if (h->wmma)
+    if (h->wmma && s->nwmma)
         for (int k = 1; k <= 2 && k < in->nopnd; k++) {
             const rdx_isa_opnd *o = &in->opnd[k];
             if (o->kind != RDX_ISA_OPND_VGPR)
@@ -92,24 +99,33 @@ static void step(hz *s, const rdx_isa_inst *in, const cg_hw *h)
     if (h->type == CG_HW_VMEM || h->type == CG_HW_DS || h->type == CG_HW_EXP || is_depctr_va0(in))
         hz_clear_trans(s);
     if (is_valu(h)) {
-        for (int r = 0; r < 256; r++) {
+        for (int r = 0; r < 256 && s->ntrans; r++) {
             if (s->valus[r] == NONE)
                 continue;
             s->valus[r]++;
             s->trans[r] = (uint8_t)(s->trans[r] + (h->type == CG_HW_TRANS));
-            if (s->valus[r] > 5 || s->trans[r] > 1)
+            if (s->valus[r] > 5 || s->trans[r] > 1) {
                 s->valus[r] = s->trans[r] = NONE;
+                s->ntrans--;
+            }
         }
-        memset(s->wmma, 0, sizeof s->wmma);
+        if (s->nwmma)
+            memset(s->wmma, 0, sizeof s->wmma);
+        s->nwmma = 0;
     }
     if (h->type == CG_HW_TRANS)
         for (int k = 0; k < h->ndef; k++)
-            if (h->def[k] >= 256)
-                s->valus[h->def[k] - 256] = s->trans[h->def[k] - 256] = 0;
+            if (h->def[k] >= 256) {
+                int r = h->def[k] - 256;
+                s->ntrans = (uint16_t)(s->ntrans + (s->valus[r] == NONE));
+                s->valus[r] = s->trans[r] = 0;
+            }
     if (h->wmma && in->nopnd >= 1 && in->opnd[0].kind == RDX_ISA_OPND_VGPR)
         for (unsigned w = 0; w < (in->opnd[0].count ? in->opnd[0].count : 1u); w++)
-            if (in->opnd[0].reg + w < 256)
+            if (in->opnd[0].reg + w < 256 && !s->wmma[in->opnd[0].reg + w]) {
                 s->wmma[in->opnd[0].reg + w] = 1;
+                s->nwmma++;
+            }
 }
 
 static cg_inst fix_inst(int kind)
@@ -132,10 +148,24 @@ static cg_inst fix_inst(int kind)
 /* Run block b from entry state s; with emit, insert the fixes. */
 static rdx_status run_block(cg_prog *p, int b, hz *s, int emit, unsigned *inserted)
 {
-    for (size_t i = 0; i < p->blocks[b].n; i++) {
+    cg_block *bl = &p->blocks[b];
+    size_t m = 0, cap = emit ? bl->n + 8 : 0;
+    cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
+    if (emit && !out)
+        return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
+    for (size_t i = 0; i < bl->n; i++) {
         cg_hw h;
-        const rdx_isa_inst *in = &p->blocks[b].insts[i].in;
+        const rdx_isa_inst *in = &bl->insts[i].in;
         cg_hw_classify(p->tgt, in, &h);
+        if (emit && m + 2 > cap) {
+            cap = 2 * cap + 2;
+            cg_inst *no = realloc(out, cap * sizeof *no);
+            if (!no) {
+                free(out);
+                return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
+            }
+            out = no;
+        }
         int need = needs(s, in, &h);
         if (need) {
             cg_inst f = fix_inst(need);
@@ -145,15 +175,17 @@ static rdx_status run_block(cg_prog *p, int b, hz *s, int emit, unsigned *insert
             if (need == 1)
                 hz_clear_trans(s); /* the depctr waits for every VALU result */
             if (emit) {
-                rdx_status st = cg_block_insert(p, b, i, &f);
-                if (st)
-                    return st;
+                out[m++] = f;
                 (*inserted)++;
-                i++;
-                in = &p->blocks[b].insts[i].in;
             }
         }
         step(s, in, &h);
+        if (emit)
+            out[m++] = bl->insts[i];
+    }
+    if (emit) {
+        free(bl->insts);
+        bl->insts = out, bl->n = m, bl->cap = cap;
     }
     return RDX_OK;
 }
@@ -171,6 +203,7 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
     for (size_t b = 0; b < nb; b++) {
         hz_clear_trans(&out[b]);
         memset(out[b].wmma, 0, sizeof out[b].wmma);
+        out[b].nwmma = 0;
     }
     rdx_status st = RDX_OK;
     /* exits to a fixed point, then one emitting pass */
@@ -180,6 +213,7 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
             for (size_t b = 0; b < nb && !st; b++) {
                 hz_clear_trans(&cur);
                 memset(cur.wmma, 0, sizeof cur.wmma);
+                cur.nwmma = 0;
                 for (size_t q = 0; q < nb; q++)
                     if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
                         hz_merge(&cur, &out[q]);

@@ -66,6 +66,12 @@ static rdx_status place_waits(cg_prog *p, int bi)
     wq q;
     memset(&q, 0, sizeof q);
     cg_block *b = &p->blocks[bi];
+    /* the waits go in with one rebuild of the block at the end */
+    size_t nw = 0, wcap = 0;
+    struct {
+        size_t at;
+        cg_inst w;
+    } *ws = NULL;
     for (size_t i = 0; i <= b->n; i++) {
         const cg_inst *in = i < b->n ? &b->insts[i] : NULL;
         int term = !in || (in->flags & CG_F_BRANCH) || in->in.op == RDX_ISA_OP_S_ENDPGM;
@@ -103,12 +109,18 @@ static rdx_status place_waits(cg_prog *p, int bi)
                 lg = smem_pending ? 0 : MAXQ / 2;
         }
         if ((vm < q.nvm) || (lg < q.nlg)) {
-            cg_inst w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
-            rdx_status st = cg_block_insert(p, bi, i, &w);
-            if (st)
-                return st;
-            b = &p->blocks[bi];
-            i++;
+            if (nw == wcap) {
+                wcap = wcap ? 2 * wcap : 16;
+                void *nws = realloc(ws, wcap * sizeof *ws);
+                if (!nws) {
+                    free(ws);
+                    return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
+                }
+                ws = nws;
+            }
+            ws[nw].at = i;
+            ws[nw].w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
+            nw++;
             if (vm < q.nvm)
                 drop_vm(&q, vm);
             if (lg < q.nlg)
@@ -125,6 +137,23 @@ static rdx_status place_waits(cg_prog *p, int bi)
             q.nlg++;
         }
     }
+    if (nw) {
+        cg_inst *out = malloc((b->n + nw) * sizeof *out);
+        if (!out) {
+            free(ws);
+            return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
+        }
+        size_t m = 0, k = 0;
+        for (size_t i = 0; i <= b->n; i++) {
+            while (k < nw && ws[k].at == i)
+                out[m++] = ws[k++].w;
+            if (i < b->n)
+                out[m++] = b->insts[i];
+        }
+        free(b->insts);
+        b->insts = out, b->n = m, b->cap = m;
+    }
+    free(ws);
     return RDX_OK;
 }
 

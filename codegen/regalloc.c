@@ -119,6 +119,16 @@ static rdx_status intervals(const cg_prog *p, uint32_t *start, uint32_t *end)
                 end[v] = q > end[v] ? q : end[v];
             }
         }
+        /* a memory load whose result is never read still writes its register when it
+           returns: keep the register until the block's end, where everything is waited for */
+        for (size_t i = 0; i < bl->n; i++) {
+            const cg_inst *in = &bl->insts[i];
+            if (!(in->flags & (CG_F_VMEM_LOAD | CG_F_LGKM)) || !in->ndef || !in->vr[0])
+                continue;
+            uint32_t v = in->vr[0], q = 2 * (bl->start + (uint32_t)i) + 1;
+            if (end[v] == q && !BIT(lout, b, v))
+                end[v] = b1;
+        }
     }
 #undef BIT
 #undef SET

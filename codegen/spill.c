@@ -183,17 +183,16 @@ static rdx_status xfer(sp *S, uint32_t v, uint32_t t, int store, cg_inst *out, i
     return RDX_OK;
 }
 
-/* Rewrite instruction i of block b; *adv = instructions now covering it. */
-static rdx_status rewrite(sp *S, int b, size_t i, size_t *adv)
+/* Rewrite one instruction: the reloads before it into pre[], the stores after it into post[]. */
+static rdx_status rewrite(sp *S, cg_inst *inp, cg_inst *pre, int *npre_, cg_inst *post, int *npost_)
 {
     cg_prog *p = S->p;
-    cg_inst in = p->blocks[b].insts[i];
+    cg_inst in = *inp;
     uint32_t done[RDX_ISA_MAX_OPNDS], tmp[RDX_ISA_MAX_OPNDS];
     int nd = 0;
-    cg_inst pre[MAXSPILL], post[MAXSPILL];
     int npre = 0, npost = 0;
     rdx_status st = RDX_OK;
-    *adv = 1;
+    *npre_ = *npost_ = 0;
     for (int k = 0; k < in.in.nopnd; k++) {
         uint32_t v = in.vr[k];
         if (!v || v >= S->nslot || S->slot[v] == -2)
@@ -240,15 +239,9 @@ static rdx_status rewrite(sp *S, int b, size_t i, size_t *adv)
         for (int j = 0; j < nd; j++)
             if (in.vr[k] && in.vr[k] == done[j])
                 in.vr[k] = tmp[j];
-    p->blocks[b].insts[i] = in;
-    for (int j = 0; j < npre; j++)
-        if ((st = cg_block_insert(p, b, i + (size_t)j, &pre[j])))
-            return st;
-    for (int j = 0; j < npost; j++)
-        if ((st = cg_block_insert(p, b, i + (size_t)npre + 1 + (size_t)j, &post[j])))
-            return st;
+    *inp = in;
     p->spill_insts += (uint32_t)(npre + npost);
-    *adv = (size_t)(npre + 1 + npost);
+    *npre_ = npre, *npost_ = npost;
     return RDX_OK;
 }
 
@@ -263,12 +256,48 @@ rdx_status cg_spill_insert(cg_prog *p, const uint8_t *spill)
     for (uint32_t v = 0; v < S.nslot; v++)
         S.slot[v] = spill[v] ? -1 : -2;
     rdx_status st = RDX_OK;
-    for (size_t b = 0; b < p->nblocks && !st; b++)
-        for (size_t i = 0; i < p->blocks[b].n && !st;) {
-            size_t adv;
-            st = rewrite(&S, (int)b, i, &adv);
-            i += adv;
+    cg_inst *pre = malloc(2 * MAXSPILL * sizeof *pre), *post = pre ? pre + MAXSPILL : NULL;
+    if (!pre)
+        st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory (spilling)");
+    /* each block is rebuilt once: reloads, the instruction, stores */
+    for (size_t b = 0; b < p->nblocks && !st; b++) {
+        cg_block *bl = &p->blocks[b];
+        size_t cap = bl->n + 16, m = 0;
+        cg_inst *out = malloc(cap * sizeof *out);
+        if (!out) {
+            st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory (spilling)");
+            break;
         }
+        for (size_t i = 0; i < bl->n && !st; i++) {
+            cg_inst in = bl->insts[i];
+            int npre, npost;
+            st = rewrite(&S, &in, pre, &npre, post, &npost);
+            bl = &p->blocks[b];
+            if (st)
+                break;
+            if (m + (size_t)(npre + npost) + 1 > cap) {
+                size_t nc = 2 * cap + (size_t)(npre + npost) + 1;
+                cg_inst *no = realloc(out, nc * sizeof *no);
+                if (!no) {
+                    st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory (spilling)");
+                    break;
+                }
+                out = no, cap = nc;
+            }
+            memcpy(out + m, pre, (size_t)npre * sizeof *out);
+            m += (size_t)npre;
+            out[m++] = in;
+            memcpy(out + m, post, (size_t)npost * sizeof *out);
+            m += (size_t)npost;
+        }
+        if (st) {
+            free(out);
+            break;
+        }
+        free(bl->insts);
+        bl->insts = out, bl->n = m, bl->cap = cap;
+    }
+    free(pre);
     free(S.slot);
     return st;
 }
