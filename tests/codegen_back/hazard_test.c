@@ -122,10 +122,10 @@ static void check_kernel(const char *asmtext, const char *name, int *ndelays, in
     p = strchr(p + 1, '\n') + 1;
     cg_prog prog;
     prog_init(&prog);
-    char want[1 << 14];
-    size_t wn = 0;
+    char want[1 << 14], want_text[1 << 14];
+    size_t wn = 0, wtn = 0;
     int k = 0, done = 0;
-    want[0] = 0;
+    want[0] = want_text[0] = 0;
     while (*p && !done) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
@@ -156,6 +156,7 @@ static void check_kernel(const char *asmtext, const char *name, int *ndelays, in
             if (in->op == RDX_ISA_OP_S_DELAY_ALU)
                 wn += (size_t)snprintf(want + wn, sizeof want - wn, "delay:%d@%d ",
                                        in->opnd[0].value, k),
+                    wtn += (size_t)snprintf(want_text + wtn, sizeof want_text - wtn, "%s\n", q),
                     (*ndelays)++;
             else if (in->op == RDX_ISA_OP_V_NOP)
                 wn += (size_t)snprintf(want + wn, sizeof want - wn, "v_nop@%d ", k), (*nfix)++;
@@ -175,6 +176,19 @@ static void check_kernel(const char *asmtext, const char *name, int *ndelays, in
     char *got = inserted(&prog, 1);
     ck_assert_msg(!strcmp(got, want), "%s:\nclang: %s\nrdx:   %s", name, want, got);
     free(got);
+    /* the printed form is llvm's: instid0(..) | instskip(..) | instid1(..) */
+    char *txt = NULL;
+    ck_assert_int_eq(cg_print(&prog, 1, &txt), RDX_OK);
+    char printed[1 << 14];
+    size_t pn = 0;
+    printed[0] = 0;
+    for (const char *l = strstr(txt, "s_delay_alu"); l; l = strstr(l + 1, "s_delay_alu")) {
+        const char *e = strchr(l, '\n');
+        pn += (size_t)snprintf(printed + pn, sizeof printed - pn, "%.*s\n", (int)(e - l), l);
+    }
+    ck_assert_msg(!strcmp(printed, want_text), "%s:\nclang:\n%s\nrdx:\n%s", name, want_text,
+                  printed);
+    free(txt);
     cg_prog_free(&prog);
 }
 
@@ -285,6 +299,13 @@ START_TEST(hazard_rules)
     run_passes(&p);
     char *got = inserted(&p, 1);
     ck_assert_msg(!strcmp(got, s->want), "sequence %d: want '%s', got '%s'", _i, s->want, got);
+    /* what was inserted encodes */
+    for (size_t i = 0; i < p.blocks[0].n; i++) {
+        uint8_t bytes[RDX_ISA_MAX_BYTES];
+        size_t len;
+        ck_assert_msg(!rdx_isa_encode(p.tgt, &p.blocks[0].insts[i].in, bytes, &len),
+                      "sequence %d: %s", _i, rdx_error_message());
+    }
     free(got);
     cg_prog_free(&p);
 }
