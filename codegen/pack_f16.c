@@ -266,6 +266,21 @@ static rdx_status rewrite(pk *S, int b, size_t g0)
             }
         }
     }
+    /* lanes still read as scalars: reads anywhere but at the dropped places */
+    uint8_t *needed = calloc(p->nvregs + 1, 1);
+    if (!needed) {
+        free(first), free(second), free(out);
+        return rdx_fail(RDX_ERR_NOMEM, "pack f16: out of memory");
+    }
+    for (size_t bb = 0; bb < p->nblocks; bb++)
+        for (size_t k = 0; k < p->blocks[bb].n; k++) {
+            if ((int)bb == b && second[k] >= 0)
+                continue;
+            const cg_inst *in = &p->blocks[bb].insts[k];
+            for (int o = in->ndef; o < in->in.nopnd; o++)
+                if (in->vr[o] && S->gof[in->vr[o]] >= (int32_t)g0)
+                    needed[in->vr[o]] = 1;
+        }
     /* the pair at the first one's place (then the lanes still read as scalars); the
        second one's place is dropped */
     size_t m = 0;
@@ -291,12 +306,7 @@ static rdx_status rewrite(pk *S, int b, size_t g0)
             out[m++] = *in; /* already the packed op */
         for (int h = 0; h < 2; h++) {
             uint32_t lane = g->half[h];
-            int needed = 0;
-            for (size_t bb = 0; bb < p->nblocks && !needed; bb++)
-                for (size_t k = 0; k < p->blocks[bb].n && !needed; k++)
-                    needed = !((int)bb == b && second[k] >= 0) && /* dropped */
-                             reads(&p->blocks[bb].insts[k], lane);
-            if (!needed)
+            if (!needed[lane])
                 continue;
             if (h == 1)
                 out[m++] = mk(p, RDX_ISA_OP_V_LSHRREV_B32, lane, g->packed, 16);
@@ -309,7 +319,7 @@ static rdx_status rewrite(pk *S, int b, size_t g0)
     bl->insts = out;
     bl->n = m;
     bl->cap = 2 * n + 4 * (S->ng - g0) + 1;
-    free(first), free(second);
+    free(first), free(second), free(needed);
     return RDX_OK;
 }
 
@@ -329,6 +339,11 @@ unsigned cg_pack_f16(cg_prog *p)
                     S.ndef[p->blocks[b].insts[i].vr[k]]++;
     unsigned pairs = 0;
     for (size_t b = 0; b < p->nblocks; b++) {
+        int any = 0; /* only blocks with 16-bit loads can pair anything */
+        for (size_t i = 0; i < p->blocks[b].n && !any; i++)
+            any = u16_load(&p->blocks[b].insts[i]);
+        if (!any)
+            continue;
         /* vregs grow as groups are made: size the maps for this block's worst case */
         size_t need = p->nvregs + p->blocks[b].n + 1;
         int32_t *gof = realloc(S.gof, need * sizeof *gof);
