@@ -351,6 +351,68 @@ START_TEST(spill_sgprs_to_lanes)
 }
 END_TEST
 
+/*
+ * The same arguments used inside a reduction loop: out[i] = sum over k < KR of
+ * sum_j p_j * (i + j + k) (wrapping int32), so the uniform values are live
+ * around the back edge and reloaded from their lanes in every iteration.
+ */
+enum { KR = 5, NPL = 130 };
+
+START_TEST(spill_sgprs_in_loop)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    tb b = { 0 };
+    add(&b, "%%N = CONST dtype=index value=%d\n%%sh = STACK %%N\n%%s0d = STACK\n", NT);
+    add(&b, "%%KR = CONST dtype=index value=%d\n", KR);
+    add(&b, "%%O = PARAM %%sh slot=0 dtype=int32 addr=global\n");
+    add(&b, "%%i = RANGE %%N axis=0 type=GLOBAL\n%%k = RANGE %%KR axis=1 type=REDUCE\n");
+    add(&b, "%%ik = ADD %%i, %%k\n%%ii = CAST %%ik dtype=int32\n");
+    for (int j = 0; j < NPL; j++) {
+        add(&b, "%%p%d = PARAM %%s0d slot=%d dtype=int32\n", j, j + 1);
+        add(&b, "%%c%d = CONST dtype=int32 value=%d\n%%a%d = ADD %%ii, %%c%d\n", j, j, j, j);
+        add(&b, "%%m%d = MUL %%p%d, %%a%d\n", j, j, j);
+        if (j)
+            add(&b, "%%s%d = ADD %%s%d, %%m%d\n", j, j - 1, j);
+        else
+            add(&b, "%%s0 = ADD %%m0, %%c0\n");
+    }
+    add(&b, "%%acc = REDUCE %%s%d, %%k op=ADD axes=()\n", NPL - 1);
+    add(&b, "%%xo = INDEX %%O, %%i\n%%st = STORE %%xo, %%acc\n");
+    add(&b, "%%e = END %%st, %%i\n%%z = SINK %%e\nreturn %%z\n");
+    const rdx_uop *sink = cgb_parse_text(ctx, b.s);
+    int32_t *o = calloc(NT, 4);
+    uint64_t values[NPL + 1] = { 0 };
+    uint32_t p[NPL];
+    for (int j = 0; j < NPL; j++) {
+        p[j] = (uint32_t)(j * 40503u) ^ 0x13572468u;
+        values[j + 1] = p[j];
+    }
+    void *bufs[1] = { o };
+    size_t sizes[1] = { NT * 4 };
+    rdx_codegen_options opt = { .keep_stages = 1u << RDX_CG_STAGE_REGALLOC };
+    rdx_codegen_kernel *k = NULL;
+    rdx_status st = cgb_run(ctx, sink, &opt, bufs, sizes, values, NULL, 0, &k);
+    ck_assert_msg(!st, "%s", rdx_error_message());
+    unsigned sv, bytes, ss;
+    spills_of(k, &sv, &bytes, &ss);
+    ck_assert_uint_gt(ss, 0);
+    for (int i = 0; i < NT; i++) {
+        uint32_t acc = 0;
+        for (int kk = 0; kk < KR; kk++) {
+            uint32_t s = 0;
+            for (int j = 0; j < NPL; j++)
+                s += p[j] * (uint32_t)(i + kk + j);
+            acc += s;
+        }
+        ck_assert_msg((uint32_t)o[i] == acc, "o[%d] = %d, expected %d", i, o[i], (int32_t)acc);
+    }
+    rdx_codegen_kernel_free(k);
+    free(o), free(b.s);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_spill(void)
 {
     TCase *tc = tcase_create("spill");
@@ -360,5 +422,6 @@ TCase *cgb_tcase_spill(void)
     tcase_add_test(tc, no_spill_when_it_fits);
     tcase_add_test(tc, spill_define_reg_array);
     tcase_add_test(tc, spill_sgprs_to_lanes);
+    tcase_add_test(tc, spill_sgprs_in_loop);
     return tc;
 }
