@@ -1,7 +1,7 @@
 /*
  * codegen/backend.c — the back end's entry points: the pipeline isel →
- * linearize → regalloc → render in a straight line, launch geometry and
- * kernarg packing.
+ * linearize → regalloc (with spilling) → VOPD → hazards → s_delay_alu → render
+ * in a straight line, launch geometry and kernarg packing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +73,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     if (!st)
         cg_merge_loads(&p);
     if (!st)
+        cg_pack_f16(&p);
+    if (!st)
         st = cg_linearize(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_ISEL, 0);
@@ -82,8 +84,15 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         st = cg_regalloc(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_REGALLOC, 1);
+    if (!st)
+        cg_inline_constants(&p);
     if (!st && !o.no_vopd)
         cg_vopd(&p);
+    /* gfx11 wait states, then the s_delay_alu stall hints (they see the inserted ones) */
+    if (!st)
+        st = cg_hazards(&p, NULL);
+    if (!st)
+        st = cg_delay_alu(&p, NULL);
     if (!st)
         st = cg_encode(&p, &code, &code_size);
     if (!st)

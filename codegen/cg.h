@@ -24,29 +24,31 @@
 enum { CG_S = 0, CG_V = 1 }; /* register files */
 
 typedef struct cg_vreg {
-    uint8_t file;  /* CG_S / CG_V */
-    uint8_t size;  /* dwords */
-    uint8_t align; /* dwords (1, 2, 4) */
-    int16_t phys;  /* physical register after allocation (or fixed), -1 before */
-    uint8_t fixed; /* pre-coloured (ABI registers) */
+    uint8_t file;    /* CG_S / CG_V */
+    uint8_t size;    /* dwords */
+    uint8_t align;   /* dwords (1, 2, 4) */
+    int16_t phys;    /* physical register after allocation (or fixed), -1 before */
+    uint8_t fixed;   /* pre-coloured (ABI registers) */
+    uint8_t nospill; /* spill temporaries and SGPR-spill lane VGPRs: never spilled */
 } cg_vreg;
 
 enum {
     CG_F_PARTIAL = 1 << 0, /* executes under a narrowed EXEC: its defs do not kill */
     CG_F_VMEM_LOAD = 1 << 1,
-    CG_F_LGKM = 1 << 2,      /* DS or SMEM: counts in lgkmcnt */
-    CG_F_SMEM = 1 << 3,      /* SMEM (returns out of order) */
-    CG_F_BARRIER = 1 << 4,   /* s_barrier: needs every LDS access done */
-    CG_F_BRANCH = 1 << 5,    /* target is a block id */
-    CG_F_WAITCNT = 1 << 6,   /* inserted s_waitcnt */
-    CG_F_VMEM_STORE = 1 << 7 /* global store (vscnt) */
+    CG_F_LGKM = 1 << 2,       /* DS or SMEM: counts in lgkmcnt */
+    CG_F_SMEM = 1 << 3,       /* SMEM (returns out of order) */
+    CG_F_BARRIER = 1 << 4,    /* s_barrier: needs every LDS access done */
+    CG_F_BRANCH = 1 << 5,     /* target is a block id */
+    CG_F_WAITCNT = 1 << 6,    /* inserted s_waitcnt */
+    CG_F_VMEM_STORE = 1 << 7, /* global store (vscnt) */
+    CG_F_SPILL = 1 << 8       /* spill code inserted by the register plan (spill.c) */
 };
 
 typedef struct cg_inst {
     rdx_isa_inst in;
     uint32_t vr[RDX_ISA_MAX_OPNDS];
     uint8_t ndef;
-    uint8_t flags;
+    uint16_t flags;
     int32_t target; /* branch target block (CG_F_BRANCH) */
 } cg_inst;
 
@@ -70,6 +72,12 @@ typedef struct cg_prog {
     uint32_t wgid_enable[3]; /* which workgroup ids are enabled */
     uint32_t tid_dims;       /* 0 = none needed, else 1..3 (v0 packed) */
     uint32_t lds_size;
+    /* spilling (spill.c): scratch bytes per lane, spilled dwords per file, SGPR-spill lanes */
+    uint32_t scratch_size;
+    uint32_t spill_dwords[2];
+    uint32_t spill_lanes; /* SGPR dwords kept in lanes of spill_lane_vr[] */
+    uint32_t spill_lane_vr[8];
+    uint32_t spill_insts; /* spill stores + reloads inserted */
 } cg_prog;
 
 /* ------------------------------------------------------------ cg_prog */
@@ -87,6 +95,30 @@ rdx_status cg_block_insert(cg_prog *p, int b, size_t at, const cg_inst *in);
 /* Operand constructors for virtual registers. */
 rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned count);
 
+/* ------------------------------------------------------------ hardware view (hw.c) */
+enum {
+    CG_HW_OTHER = 0,
+    CG_HW_SALU,
+    CG_HW_VALU,
+    CG_HW_TRANS,
+    CG_HW_SMEM,
+    CG_HW_VMEM,
+    CG_HW_DS,
+    CG_HW_EXP
+};
+#define CG_HW_UNITS 512 /* register units: s0..s127 by operand code, v0..v255 at 256 */
+#define CG_HW_MAXU  48
+typedef struct cg_hw {
+    uint8_t type;    /* CG_HW_* */
+    uint8_t latency; /* cycles until a result is ready (SALU/VALU/TRANS) */
+    uint8_t cycles;  /* issue cycles (s_nop N: N + 1) */
+    uint8_t wmma;
+    uint8_t ndef, nuse;
+    uint16_t def[CG_HW_MAXU], use[CG_HW_MAXU];
+} cg_hw;
+/* Class, latency and register units of a physical instruction. */
+void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
+
 /* ------------------------------------------------------------ stages */
 /* isel: the graph under `sink` into p.  Fills kernel-level info in k. */
 struct rdx_codegen_kernel;
@@ -96,12 +128,28 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
 rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
 /* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
 unsigned cg_merge_loads(cg_prog *p);
+/* Packed f16: lane pairs of 16-bit loads, f16 add/mul/max/min and 16-bit stores as
+   VOP3P (pack_f16.c, after isel); returns the number of packed ops. */
+unsigned cg_pack_f16(cg_prog *p);
 /* linearize: CFG successors, positions, s_waitcnt placement. */
 rdx_status cg_linearize(cg_prog *p);
-/* regalloc: liveness and linear-scan assignment of every virtual register. */
+/* regalloc: liveness and linear-scan assignment of every virtual register; spills
+   (spill.c) and re-linearizes when a file runs out. */
 rdx_status cg_regalloc(cg_prog *p);
+/* spill: every reference to a virtual register with spill[v] set goes through a short-lived
+   temporary, reloaded before and stored after the instruction (VGPRs to scratch, SGPRs to
+   lanes of a VGPR).  The spilled registers are no longer referenced afterwards. */
+rdx_status cg_spill_insert(cg_prog *p, const uint8_t *spill);
+/* Literals in VALU float slots that have an inline form become inline constants
+   (render_const.c, after regalloc); returns how many. */
+unsigned cg_inline_constants(cg_prog *p);
 /* VOPD: fuse independent VALU pairs (after regalloc); returns the number of pairs. */
 unsigned cg_vopd(cg_prog *p);
+/* gfx11 hazards (hazard.c, after VOPD): s_waitcnt_depctr before a VALU use of a TRANS
+   result, v_nop between dependent WMMAs.  Returns the number of instructions inserted. */
+rdx_status cg_hazards(cg_prog *p, unsigned *inserted);
+/* s_delay_alu (delay_alu.c, last): dependent SALU/VALU/TRANS stalls, as LLVM does for gfx11. */
+rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted);
 /* Print the program (virtual registers as %sN / %vN, physical after allocation). */
 rdx_status cg_print(const cg_prog *p, int physical, char **out);
 /* render: encode p into machine code (malloc'd *code, *len) resolving branches. */

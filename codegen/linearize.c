@@ -10,6 +10,7 @@
  * n = loads issued after it; SMEM returns out of order, so lgkmcnt(0) while
  * one is pending).  s_barrier waits for every LDS access.  At the end of a
  * block everything pending is waited for (loop headers start clean).
+ * Linearizing again first drops the waits placed before (after spill code).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,12 @@ static rdx_status place_waits(cg_prog *p, int bi)
     wq q;
     memset(&q, 0, sizeof q);
     cg_block *b = &p->blocks[bi];
+    /* the waits go in with one rebuild of the block at the end */
+    size_t nw = 0, wcap = 0;
+    struct {
+        size_t at;
+        cg_inst w;
+    } *ws = NULL;
     for (size_t i = 0; i <= b->n; i++) {
         const cg_inst *in = i < b->n ? &b->insts[i] : NULL;
         int term = !in || (in->flags & CG_F_BRANCH) || in->in.op == RDX_ISA_OP_S_ENDPGM;
@@ -81,7 +88,10 @@ static rdx_status place_waits(cg_prog *p, int bi)
                 uint32_t vr = in->vr[k];
                 if (!vr)
                     continue;
-                for (int j = 0; j < q.nvm; j++)
+                /* VMEM loads return in order: a load writing (or, d16, merging into) the
+                   register of a pending load needs no wait for it */
+                int vm_waw = (in->flags & CG_F_VMEM_LOAD) && k < in->ndef;
+                for (int j = 0; j < q.nvm && !vm_waw; j++)
                     if (q.vm[j] == vr && q.nvm - j - 1 < vm)
                         vm = q.nvm - j - 1;
                 for (int j = 0; j < q.nlg; j++)
@@ -99,12 +109,18 @@ static rdx_status place_waits(cg_prog *p, int bi)
                 lg = smem_pending ? 0 : MAXQ / 2;
         }
         if ((vm < q.nvm) || (lg < q.nlg)) {
-            cg_inst w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
-            rdx_status st = cg_block_insert(p, bi, i, &w);
-            if (st)
-                return st;
-            b = &p->blocks[bi];
-            i++;
+            if (nw == wcap) {
+                wcap = wcap ? 2 * wcap : 16;
+                void *nws = realloc(ws, wcap * sizeof *ws);
+                if (!nws) {
+                    free(ws);
+                    return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
+                }
+                ws = nws;
+            }
+            ws[nw].at = i;
+            ws[nw].w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
+            nw++;
             if (vm < q.nvm)
                 drop_vm(&q, vm);
             if (lg < q.nlg)
@@ -121,11 +137,37 @@ static rdx_status place_waits(cg_prog *p, int bi)
             q.nlg++;
         }
     }
+    if (nw) {
+        cg_inst *out = malloc((b->n + nw) * sizeof *out);
+        if (!out) {
+            free(ws);
+            return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
+        }
+        size_t m = 0, k = 0;
+        for (size_t i = 0; i <= b->n; i++) {
+            while (k < nw && ws[k].at == i)
+                out[m++] = ws[k++].w;
+            if (i < b->n)
+                out[m++] = b->insts[i];
+        }
+        free(b->insts);
+        b->insts = out, b->n = m, b->cap = m;
+    }
+    free(ws);
     return RDX_OK;
 }
 
 rdx_status cg_linearize(cg_prog *p)
 {
+    /* idempotent: the register plan re-linearizes after inserting spill code */
+    for (size_t bi = 0; bi < p->nblocks; bi++) {
+        cg_block *b = &p->blocks[bi];
+        size_t n = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (!(b->insts[i].flags & CG_F_WAITCNT))
+                b->insts[n++] = b->insts[i];
+        b->n = n;
+    }
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         rdx_status st = place_waits(p, (int)bi);
         if (st)

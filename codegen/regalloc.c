@@ -9,7 +9,17 @@
  * need no alignment on gfx11.  Pre-coloured ABI registers (kernarg pointer,
  * workgroup ids, v0) keep their registers for the whole kernel.  A write of a
  * register's first dword that is not under a narrowed EXEC kills the old
- * value.  No spilling: running out is RDX_ERR_RANGE naming the file.
+ * value.
+ *
+ * Spilling, only when a file runs out: when an interval finds no register,
+ * the interval among it and the ones holding registers of its file at that
+ * point whose end is furthest away is spilled (Poletto & Sarkar's rule) and
+ * its registers are freed; the scan goes on, so one round picks every spill.
+ * spill.c then rewrites the program (temporaries reloaded before / stored
+ * after each instruction naming a spilled register), linearize places the
+ * waits again, and the plan starts over.  Temporaries are never spilled, so
+ * this ends; a kernel where one point needs more than the file even so is
+ * RDX_ERR_RANGE naming the file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +43,14 @@ static int cmp_iv(const void *a, const void *b)
     return x->vr < y->vr ? -1 : x->vr > y->vr;
 }
 
-rdx_status cg_regalloc(cg_prog *p)
+/* Live intervals of every virtual register: start[v] = UINT32_MAX when unused. */
+static rdx_status intervals(const cg_prog *p, uint32_t *start, uint32_t *end)
 {
     size_t nv = p->nvregs, nb = p->nblocks;
     size_t words = (nv + 63) / 64;
     uint64_t *mem = calloc(words * nb * 4 + 1, sizeof(uint64_t));
-    uint32_t *start = malloc((nv + 1) * sizeof *start), *end = malloc((nv + 1) * sizeof *end);
-    iv *ivs = malloc((nv + 1) * sizeof *ivs);
-    rdx_status st = RDX_OK;
-    if (!mem || !start || !end || !ivs) {
-        st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
-        goto out;
-    }
+    if (!mem)
+        return rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
     uint64_t *use = mem, *def = mem + words * nb, *lin = mem + 2 * words * nb,
              *lout = mem + 3 * words * nb;
 #define BIT(s, b, v) ((s)[(size_t)(b) * words + (v) / 64] & (1ull << ((v) % 64)))
@@ -113,19 +119,38 @@ rdx_status cg_regalloc(cg_prog *p)
                 end[v] = q > end[v] ? q : end[v];
             }
         }
+        /* a memory load whose result is never read still writes its register when it
+           returns: keep the register until the block's end, where everything is waited for */
+        for (size_t i = 0; i < bl->n; i++) {
+            const cg_inst *in = &bl->insts[i];
+            if (!(in->flags & (CG_F_VMEM_LOAD | CG_F_LGKM)) || !in->ndef || !in->vr[0])
+                continue;
+            uint32_t v = in->vr[0], q = 2 * (bl->start + (uint32_t)i) + 1;
+            if (end[v] == q && !BIT(lout, b, v))
+                end[v] = b1;
+        }
     }
-    /* linear scan */
-    size_t n = 0;
-    for (size_t v = 1; v < nv; v++)
-        if (start[v] != UINT32_MAX && !p->vregs[v].fixed)
-            ivs[n++] = (iv){ (uint32_t)v, start[v], end[v] };
-    qsort(ivs, n, sizeof *ivs, cmp_iv);
+#undef BIT
+#undef SET
+    free(mem);
+    return RDX_OK;
+}
+
+/* Linear scan over ivs[0..n); spill[v] is set for the registers to spill
+   (*nspill of them).  RDX_OK with *nspill = 0 when everything has a register. */
+static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsigned *nspill)
+{
     uint32_t busy_until[2][NVGPR]; /* position after which the register is free */
+    int32_t owner[2][NVGPR];       /* interval holding it (index into ivs), -1 none */
     uint8_t fixed[2][NVGPR];
     memset(busy_until, 0, sizeof busy_until);
     memset(fixed, 0, sizeof fixed);
+    for (int f = 0; f < 2; f++)
+        for (int r = 0; r < NVGPR; r++)
+            owner[f][r] = -1;
     uint32_t hi[2] = { 0, 0 };
-    for (size_t v = 1; v < nv; v++) {
+    *nspill = 0;
+    for (size_t v = 1; v < p->nvregs; v++) {
         const cg_vreg *r = &p->vregs[v];
         if (!r->fixed)
             continue;
@@ -139,30 +164,101 @@ rdx_status cg_regalloc(cg_prog *p)
         int f = r->file;
         unsigned lim = f == CG_S ? NSGPR : NVGPR, al = r->align ? r->align : 1;
         int found = -1;
-        for (unsigned reg = 0; reg + r->size <= lim; reg += al) {
-            int ok = 1;
-            for (unsigned w = 0; w < r->size && ok; w++)
-                ok = !fixed[f][reg + w] && busy_until[f][reg + w] <= ivs[i].start;
-            if (ok) {
-                found = (int)reg;
-                break;
+        for (;;) {
+            for (unsigned reg = 0; reg + r->size <= lim; reg += al) {
+                int ok = 1;
+                for (unsigned w = 0; w < r->size && ok; w++)
+                    ok = !fixed[f][reg + w] && busy_until[f][reg + w] <= ivs[i].start;
+                if (ok) {
+                    found = (int)reg;
+                    break;
+                }
             }
+            if (found >= 0)
+                break;
+            /* spill the interval that ends furthest away: this one or a holder */
+            int64_t best = r->nospill ? -1 : (int64_t)i;
+            uint32_t best_end = r->nospill ? 0 : ivs[i].end;
+            for (unsigned reg = 0; reg < lim; reg++) {
+                int32_t j = owner[f][reg];
+                if (j < 0 || busy_until[f][reg] <= ivs[i].start || p->vregs[ivs[j].vr].nospill)
+                    continue;
+                if (best < 0 || ivs[j].end > best_end)
+                    best = j, best_end = ivs[j].end;
+            }
+            if (best < 0)
+                return rdx_fail(RDX_ERR_RANGE,
+                                "regalloc: the kernel needs more than %u %s at one point, "
+                                "even with spilling",
+                                lim, f == CG_S ? "SGPRs" : "VGPRs");
+            spill[ivs[best].vr] = 1;
+            (*nspill)++;
+            if (best == (int64_t)i)
+                break;
+            for (unsigned reg = 0; reg < lim; reg++)
+                if (owner[f][reg] == (int32_t)best)
+                    owner[f][reg] = -1, busy_until[f][reg] = 0;
         }
-        if (found < 0) {
-            st = rdx_fail(RDX_ERR_RANGE,
-                          "regalloc: the kernel needs more than %u %s live at once "
-                          "(spilling is not implemented)",
-                          lim, f == CG_S ? "SGPRs" : "VGPRs");
-            goto out;
-        }
+        if (found < 0)
+            continue;
         r->phys = (int16_t)found;
-        for (unsigned w = 0; w < r->size; w++)
+        for (unsigned w = 0; w < r->size; w++) {
             busy_until[f][found + w] = ivs[i].end + 1;
+            owner[f][found + w] = (int32_t)i;
+        }
         uint32_t top = (uint32_t)found + r->size;
         hi[f] = top > hi[f] ? top : hi[f];
     }
+    p->num_sgprs = hi[CG_S];
+    p->num_vgprs = hi[CG_V] ? hi[CG_V] : 1;
+    return RDX_OK;
+}
+
+#define MAX_ROUNDS 16
+
+rdx_status cg_regalloc(cg_prog *p)
+{
+    uint32_t *start = NULL, *end = NULL;
+    iv *ivs = NULL;
+    uint8_t *spill = NULL;
+    rdx_status st = RDX_OK;
+    for (int round = 0;; round++) {
+        size_t nv = p->nvregs;
+        free(start), free(end), free(ivs), free(spill);
+        start = malloc((nv + 1) * sizeof *start), end = malloc((nv + 1) * sizeof *end);
+        ivs = malloc((nv + 1) * sizeof *ivs);
+        spill = calloc(nv + 1, 1);
+        if (!start || !end || !ivs || !spill) {
+            st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
+            goto out;
+        }
+        if ((st = intervals(p, start, end)))
+            goto out;
+        size_t n = 0;
+        for (size_t v = 1; v < nv; v++) {
+            if (!p->vregs[v].fixed)
+                p->vregs[v].phys = -1;
+            if (start[v] != UINT32_MAX && !p->vregs[v].fixed)
+                ivs[n++] = (iv){ (uint32_t)v, start[v], end[v] };
+        }
+        qsort(ivs, n, sizeof *ivs, cmp_iv);
+        unsigned nspill;
+        if ((st = scan(p, ivs, n, spill, &nspill)))
+            goto out;
+        if (!nspill)
+            break;
+        if (round + 1 >= MAX_ROUNDS) {
+            st = rdx_fail(RDX_ERR_RANGE,
+                          "regalloc: still out of registers after %d rounds of "
+                          "spilling",
+                          MAX_ROUNDS);
+            goto out;
+        }
+        if ((st = cg_spill_insert(p, spill)) || (st = cg_linearize(p)))
+            goto out;
+    }
     /* rewrite operands */
-    for (size_t b = 0; b < nb; b++) {
+    for (size_t b = 0; b < p->nblocks; b++) {
         cg_block *bl = &p->blocks[b];
         for (size_t i = 0; i < bl->n; i++) {
             cg_inst *in = &bl->insts[i];
@@ -178,12 +274,10 @@ rdx_status cg_regalloc(cg_prog *p)
             }
         }
     }
-    p->num_sgprs = hi[CG_S];
-    p->num_vgprs = hi[CG_V] ? hi[CG_V] : 1;
 out:
-    free(mem);
     free(start);
     free(end);
     free(ivs);
+    free(spill);
     return st;
 }

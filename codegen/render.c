@@ -118,6 +118,10 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
     rdx_kernel_descriptor *kd = &ker.kd;
     rdx_codeobj_kd_init(kd, major);
     kd->group_segment_fixed_size = p->lds_size;
+    /* spill slots: architected flat scratch (no user SGPRs), the private segment
+       enabled and sized per work-item, as clang does for gfx11 */
+    kd->private_segment_fixed_size = p->scratch_size;
+    kd->enable_private_segment = p->scratch_size != 0;
     kd->kernarg_size = k->kernarg_size;
     kd->granulated_workitem_vgpr_count = rdx_codeobj_vgpr_granules(major, true, p->num_vgprs);
     kd->float_denorm_mode_32 = 3; /* keep denormals, as the IR's IEEE semantics */

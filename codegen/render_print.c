@@ -122,6 +122,32 @@ static void opnd(sbuf *b, const cg_prog *p, const cg_inst *in, int k, int physic
     }
 }
 
+/* s_delay_alu's operand as llvm-mc prints it: instid0(..) | instskip(..) | instid1(..). */
+static void delay_alu(sbuf *b, int v)
+{
+    static const char *const id[] = { "NO_DEP",        "VALU_DEP_1",    "VALU_DEP_2",
+                                      "VALU_DEP_3",    "VALU_DEP_4",    "TRANS32_DEP_1",
+                                      "TRANS32_DEP_2", "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1",
+                                      "SALU_CYCLE_1",  "SALU_CYCLE_2",  "SALU_CYCLE_3" };
+    static const char *const skip[] = { "SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4" };
+    int i0 = v & 15, sk = (v >> 4) & 7, i1 = (v >> 7) & 15;
+    if (i0 >= 12 || i1 >= 12 || sk >= 6 || (v >> 11)) {
+        put(b, " %d", v);
+        return;
+    }
+    const char *sep = " ";
+    if (i0) {
+        put(b, "%sinstid0(%s)", sep, id[i0]);
+        sep = " | ";
+    }
+    if (sk) {
+        put(b, "%sinstskip(%s)", sep, skip[sk]);
+        sep = " | ";
+    }
+    if (i1)
+        put(b, "%sinstid1(%s)", sep, id[i1]);
+}
+
 static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
 {
     const char *name = rdx_isa_op_name((rdx_isa_op)in->in.op);
@@ -132,6 +158,12 @@ static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
             put(b, " vmcnt(%d)", vm);
         if (lg != 63)
             put(b, " lgkmcnt(%d)", lg);
+        put(b, "\n");
+        return;
+    }
+    if (in->in.op == RDX_ISA_OP_S_DELAY_ALU) {
+        put(b, "  s_delay_alu");
+        delay_alu(b, in->in.opnd[0].value);
         put(b, "\n");
         return;
     }
@@ -169,8 +201,14 @@ rdx_status cg_print(const cg_prog *p, int physical, char **out)
         for (size_t i = 0; i < bl->n; i++)
             inst(&b, p, &bl->insts[i], physical);
     }
-    if (physical)
+    if (physical) {
         put(&b, "; %u SGPRs, %u VGPRs, %u bytes LDS\n", p->num_sgprs, p->num_vgprs, p->lds_size);
+        put(&b,
+            "; spills: %u VGPR dwords (%u bytes scratch), %u SGPR dwords (%u lanes), %u "
+            "instructions\n",
+            p->spill_dwords[CG_V], p->scratch_size, p->spill_dwords[CG_S], p->spill_lanes,
+            p->spill_insts);
+    }
     if (b.oom || !b.s) {
         free(b.s);
         return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory printing");

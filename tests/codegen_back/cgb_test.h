@@ -33,5 +33,9 @@ TCase *cgb_tcase_examples(void);
 TCase *cgb_tcase_alu(void);
 TCase *cgb_tcase_tools(void);
 TCase *cgb_tcase_vector(void);
+TCase *cgb_tcase_spill(void);
+TCase *cgb_tcase_hazard(void);
+TCase *cgb_tcase_const(void);
+TCase *cgb_tcase_pack(void);
 
 #endif

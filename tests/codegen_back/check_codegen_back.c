@@ -8,5 +8,9 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_alu());
     suite_add_tcase(s, cgb_tcase_tools());
     suite_add_tcase(s, cgb_tcase_vector());
+    suite_add_tcase(s, cgb_tcase_spill());
+    suite_add_tcase(s, cgb_tcase_hazard());
+    suite_add_tcase(s, cgb_tcase_const());
+    suite_add_tcase(s, cgb_tcase_pack());
     return rdx_test_main(s);
 }

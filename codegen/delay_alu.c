@@ -1,0 +1,290 @@
+/*
+ * codegen/delay_alu.c — s_delay_alu for gfx11: the SIMD does not switch to
+ * another wave while an ALU instruction waits for the result of a recent one,
+ * so the program says where such stalls are (`s_delay_alu instid0(...) |
+ * instskip(...) | instid1(...)`), and the wave yields instead.  Correctness
+ * does not depend on it; throughput on hardware does.
+ *
+ * The model is LLVM's (AMDGPUInsertDelayAlu with the GFX11 scheduling model,
+ * see hw.c for the latencies), so the output matches clang's for the same
+ * instruction sequence.  Per register unit we keep the last writer's state:
+ * how many non-TRANS VALUs / TRANS were issued since a VALU / TRANS write
+ * (VALU_DEP_1..4, TRANS32_DEP_1..3) and the cycles left until it completes,
+ * and the cycles left of an SALU write (SALU_CYCLE_1..3).  A SALU/VALU/TRANS
+ * instruction reading a unit with a pending write gets the delay; VMEM, DS
+ * and EXP instructions (and s_waitcnt_depctr va_vdst(0)) wait for every VALU
+ * result, so they clear the state; an SALU or SMEM reading an SGPR a VALU
+ * wrote waits for that VALU and every older one.  A second delay within the
+ * next five instructions goes into the same s_delay_alu (instskip/instid1).
+ * Block entry states merge the predecessors' exits (to a fixed point).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "util/error.h"
+
+enum { VALU_MAX = 5, TRANS_MAX = 4, SALU_MAX = 4 };
+
+typedef struct dinfo {
+    uint8_t valu_cycles, valu_num;
+    uint8_t trans_cycles, trans_num, trans_num_valu;
+    uint8_t salu_cycles;
+} dinfo;
+
+static const dinfo NONE_INFO = { 0, VALU_MAX, 0, TRANS_MAX, VALU_MAX, 0 };
+
+typedef struct dstate {
+    dinfo u[CG_HW_UNITS];
+    uint64_t live[CG_HW_UNITS / 64]; /* units that may hold a pending write */
+} dstate;
+
+static int is_none(const dinfo *d)
+{
+    return !memcmp(d, &NONE_INFO, sizeof *d);
+}
+
+static void st_clear(dstate *s)
+{
+    for (int i = 0; i < CG_HW_UNITS; i++)
+        s->u[i] = NONE_INFO;
+    memset(s->live, 0, sizeof s->live);
+}
+
+static void st_set(dstate *s, int r, const dinfo *d)
+{
+    s->u[r] = *d;
+    if (!is_none(d))
+        s->live[r / 64] |= 1ull << (r % 64);
+}
+
+static uint8_t mx(uint8_t a, uint8_t b)
+{
+    return a > b ? a : b;
+}
+static uint8_t mn(uint8_t a, uint8_t b)
+{
+    return a < b ? a : b;
+}
+
+static void info_merge(dinfo *d, const dinfo *s)
+{
+    d->valu_cycles = mx(d->valu_cycles, s->valu_cycles);
+    d->valu_num = mn(d->valu_num, s->valu_num);
+    d->trans_cycles = mx(d->trans_cycles, s->trans_cycles);
+    d->trans_num = mn(d->trans_num, s->trans_num);
+    d->trans_num_valu = mn(d->trans_num_valu, s->trans_num_valu);
+    d->salu_cycles = mx(d->salu_cycles, s->salu_cycles);
+}
+
+static dinfo info_new(int type, unsigned latency)
+{
+    dinfo d = NONE_INFO;
+    if (type == CG_HW_VALU)
+        d.valu_cycles = (uint8_t)latency, d.valu_num = 0;
+    else if (type == CG_HW_TRANS)
+        d.trans_cycles = (uint8_t)latency, d.trans_num = 0, d.trans_num_valu = 0;
+    else if (type == CG_HW_SALU)
+        d.salu_cycles = (uint8_t)(latency < SALU_MAX ? latency : SALU_MAX);
+    return d;
+}
+
+/* After issuing an instruction of `type` taking `cycles`. */
+static void info_advance(dinfo *d, int type, unsigned cycles)
+{
+    if (is_none(d))
+        return;
+    d->valu_num = (uint8_t)(d->valu_num + (type == CG_HW_VALU));
+    if (d->valu_num >= VALU_MAX || d->valu_cycles <= cycles)
+        d->valu_num = VALU_MAX, d->valu_cycles = 0;
+    else
+        d->valu_cycles = (uint8_t)(d->valu_cycles - cycles);
+    d->trans_num = (uint8_t)(d->trans_num + (type == CG_HW_TRANS));
+    d->trans_num_valu = (uint8_t)(d->trans_num_valu + (type == CG_HW_VALU));
+    if (d->trans_num >= TRANS_MAX || d->trans_cycles <= cycles)
+        d->trans_num = TRANS_MAX, d->trans_num_valu = VALU_MAX, d->trans_cycles = 0;
+    else
+        d->trans_cycles = (uint8_t)(d->trans_cycles - cycles);
+    if (d->salu_cycles <= cycles)
+        d->salu_cycles = 0;
+    else
+        d->salu_cycles = (uint8_t)(d->salu_cycles - cycles);
+}
+
+static int waits_for_valu(const rdx_isa_inst *in, const cg_hw *h)
+{
+    return h->type == CG_HW_VMEM || h->type == CG_HW_DS || h->type == CG_HW_EXP ||
+           in->op == RDX_ISA_OP_S_SENDMSG_RTN_B32 || in->op == RDX_ISA_OP_S_SENDMSG_RTN_B64 ||
+           (in->op == RDX_ISA_OP_S_WAITCNT_DEPCTR && in->nopnd >= 1 &&
+            ((in->opnd[0].value >> 12) & 15) == 0);
+}
+
+/* The s_delay_alu field for waiting on `d` (0: nothing to wait for). */
+static unsigned delay_imm(const dinfo *d)
+{
+    unsigned imm = 0;
+    if (d->trans_num < TRANS_MAX)
+        imm |= 4u + d->trans_num;
+    if (d->valu_num < VALU_MAX && d->valu_num <= d->trans_num_valu)
+        imm |= (imm & 15) ? (unsigned)d->valu_num << 7 : d->valu_num;
+    if (d->salu_cycles) {
+        if (imm & 0x780)
+            ; /* no room left for the SALU delay: dropped, as LLVM does */
+        else if (imm & 15)
+            imm |= (d->salu_cycles + 8u) << 7;
+        else
+            imm |= d->salu_cycles + 8u;
+    }
+    return imm;
+}
+
+static cg_inst delay_inst(unsigned imm)
+{
+    cg_inst f;
+    memset(&f, 0, sizeof f);
+    f.target = -1;
+    f.in.op = RDX_ISA_OP_S_DELAY_ALU;
+    f.in.form = RDX_ISA_FORM_NATIVE;
+    f.in.nopnd = 1;
+    f.in.opnd[0] = rdx_isa_imm((int32_t)imm);
+    return f;
+}
+
+static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *inserted)
+{
+    long last_delay = -1; /* index in out[] of an s_delay_alu with room for a second delay */
+    int last_sgpr_from_valu = -1;
+    cg_block *bl = &p->blocks[b];
+    size_t m = 0, cap = emit ? bl->n + bl->n / 2 + 4 : 0;
+    cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
+    if (emit && !out)
+        return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    for (size_t i = 0; i < bl->n; i++) {
+        const rdx_isa_inst *in = &bl->insts[i].in;
+        if (emit && m + 2 > cap) {
+            cap = 2 * cap + 2;
+            cg_inst *no = realloc(out, cap * sizeof *no);
+            if (!no) {
+                free(out);
+                return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+            }
+            out = no;
+        }
+        if (in->op == RDX_ISA_OP_S_DELAY_ALU) {
+            if (emit)
+                out[m++] = bl->insts[i];
+            continue;
+        }
+        cg_hw h;
+        cg_hw_classify(p->tgt, in, &h);
+        if ((h.type == CG_HW_SALU || h.type == CG_HW_SMEM) && last_sgpr_from_valu >= 0) {
+            dinfo li = s->u[last_sgpr_from_valu];
+            if (!is_none(&li)) {
+                for (int w = 0; w < CG_HW_UNITS / 64; w++)
+                    for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+                        int r = w * 64 + __builtin_ctzll(lm);
+                        if (s->u[r].valu_num >= li.valu_num && s->u[r].valu_cycles > 0)
+                            s->u[r] = NONE_INFO; /* its live bit goes at the next advance */
+                    }
+                last_sgpr_from_valu = -1;
+            }
+        }
+        if (waits_for_valu(in, &h)) {
+            st_clear(s);
+        } else if (h.type != CG_HW_OTHER && h.type != CG_HW_SMEM && h.type != CG_HW_VMEM &&
+                   h.type != CG_HW_DS && h.type != CG_HW_EXP) {
+            dinfo d = NONE_INFO;
+            for (int k = 0; k < h.nuse; k++) {
+                dinfo *e = &s->u[h.use[k]];
+                /* v_writelane's destination is also read (the other lanes): LLVM ignores it */
+                if (in->op == RDX_ISA_OP_V_WRITELANE_B32 && h.use[k] >= 256)
+                    continue;
+                if (!is_none(e)) {
+                    info_merge(&d, e);
+                    *e = NONE_INFO;
+                }
+            }
+            if (h.type == CG_HW_VALU || h.type == CG_HW_TRANS)
+                for (int k = 0; k < h.ndef; k++)
+                    if (h.def[k] < 256) {
+                        last_sgpr_from_valu = h.def[k];
+                        break;
+                    }
+            unsigned imm = emit ? delay_imm(&d) : 0;
+            if (imm) {
+                long skip = last_delay >= 0 ? (long)m - last_delay - 1 : 99;
+                if (!(imm & 0x780) && last_delay >= 0 && skip < 6) {
+                    rdx_isa_opnd *o = &out[last_delay].in.opnd[0];
+                    o->value |= (int32_t)(imm << 7 | (unsigned)skip << 4);
+                    last_delay = -1;
+                } else {
+                    out[m] = delay_inst(imm);
+                    (*inserted)++;
+                    last_delay = (imm & 0x780) ? -1 : (long)m;
+                    m++;
+                }
+            }
+        }
+        if (h.type == CG_HW_SALU || h.type == CG_HW_VALU || h.type == CG_HW_TRANS) {
+            dinfo n = info_new(h.type, h.latency);
+            for (int k = 0; k < h.ndef; k++)
+                st_set(s, h.def[k], &n);
+        }
+        if (emit)
+            out[m++] = bl->insts[i];
+        for (int w = 0; w < CG_HW_UNITS / 64; w++)
+            for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+                int r = w * 64 + __builtin_ctzll(lm);
+                info_advance(&s->u[r], h.type, h.cycles);
+                if (is_none(&s->u[r]))
+                    s->live[w] &= ~(1ull << (r % 64));
+            }
+    }
+    if (emit) {
+        free(bl->insts);
+        bl->insts = out, bl->n = m, bl->cap = cap;
+    }
+    return RDX_OK;
+}
+
+rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
+{
+    size_t nb = p->nblocks;
+    unsigned dummy = 0;
+    if (!inserted)
+        inserted = &dummy;
+    *inserted = 0;
+    dstate *out = malloc((nb + 1) * sizeof *out), *cur = malloc(sizeof *cur);
+    rdx_status st = RDX_OK;
+    if (!out || !cur) {
+        st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+        goto done;
+    }
+    for (size_t b = 0; b < nb; b++)
+        st_clear(&out[b]);
+    for (int emit = 0; emit < 2 && !st; emit++)
+        for (int changed = 1, round = 0; changed && !st && round < 64; round++) {
+            changed = 0;
+            for (size_t b = 0; b < nb && !st; b++) {
+                st_clear(cur);
+                for (size_t q = 0; q < nb; q++)
+                    if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
+                        for (int r = 0; r < CG_HW_UNITS; r++)
+                            if (!is_none(&out[q].u[r])) {
+                                info_merge(&cur->u[r], &out[q].u[r]);
+                                cur->live[r / 64] |= 1ull << (r % 64);
+                            }
+                st = run_block(p, (int)b, cur, emit, inserted);
+                if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
+                    out[b] = *cur;
+                    changed = 1;
+                }
+            }
+            if (emit)
+                break;
+        }
+done:
+    free(out);
+    free(cur);
+    return st;
+}

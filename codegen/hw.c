@@ -1,0 +1,205 @@
+/*
+ * codegen/hw.c — what the gfx11 pipeline sees of one machine instruction:
+ * its issue class (SALU, VALU, TRANS, SMEM, VMEM, DS, ...), the latency of its
+ * results (LLVM's GFX11 scheduling model: VALU 5 cycles, 64-bit VALU 6,
+ * integer multiply 8, f64 38, TRANS 10 (f64 TRANS 40), SALU 2), its issue
+ * cycles, and the register units it reads and writes (s0..s127 by operand
+ * code, so vcc_lo = 106, m0 = 125, exec_lo = 126; VGPRs from 256).  Reads and
+ * writes come from the operand roles of the ISA tables, so the hazard and
+ * s_delay_alu passes work on any instruction, physical operands only.
+ */
+#include <string.h>
+
+#include "codegen/cg.h"
+
+static int is_trans(rdx_isa_op op, int *f64)
+{
+    *f64 = 0;
+    switch (op) {
+    case RDX_ISA_OP_V_RCP_F64:
+    case RDX_ISA_OP_V_RSQ_F64:
+    case RDX_ISA_OP_V_SQRT_F64:
+        *f64 = 1;
+        return 1;
+    case RDX_ISA_OP_V_EXP_F32:
+    case RDX_ISA_OP_V_LOG_F32:
+    case RDX_ISA_OP_V_RCP_F32:
+    case RDX_ISA_OP_V_RCP_IFLAG_F32:
+    case RDX_ISA_OP_V_RSQ_F32:
+    case RDX_ISA_OP_V_SQRT_F32:
+    case RDX_ISA_OP_V_SIN_F32:
+    case RDX_ISA_OP_V_COS_F32:
+    case RDX_ISA_OP_V_EXP_F16:
+    case RDX_ISA_OP_V_LOG_F16:
+    case RDX_ISA_OP_V_RCP_F16:
+    case RDX_ISA_OP_V_RSQ_F16:
+    case RDX_ISA_OP_V_SQRT_F16:
+    case RDX_ISA_OP_V_SIN_F16:
+    case RDX_ISA_OP_V_COS_F16:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int accumulates(rdx_isa_op op)
+{
+    const char *n = rdx_isa_op_name(op);
+    return n &&
+           (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_"));
+}
+
+static unsigned valu_latency(rdx_isa_op op, const rdx_isa_form_info *fi)
+{
+    switch (op) {
+    case RDX_ISA_OP_V_MUL_LO_U32:
+    case RDX_ISA_OP_V_MUL_HI_U32:
+    case RDX_ISA_OP_V_MUL_HI_I32:
+    case RDX_ISA_OP_V_MAD_U64_U32:
+    case RDX_ISA_OP_V_MAD_I64_I32:
+        return 8;
+    case RDX_ISA_OP_V_LSHLREV_B64:
+    case RDX_ISA_OP_V_LSHRREV_B64:
+    case RDX_ISA_OP_V_ASHRREV_I64:
+        return 6;
+    default:
+        break;
+    }
+    for (unsigned k = 0; fi && k < fi->nopnd; k++)
+        if (fi->opnd[k].fmt == RDX_ISA_FMT_F64)
+            return 38;
+    return 5;
+}
+
+static void add_units(cg_hw *h, int def, const rdx_isa_opnd *o)
+{
+    int base;
+    unsigned n = o->count ? o->count : 1;
+    if (o->kind == RDX_ISA_OPND_VGPR)
+        base = 256 + o->reg;
+    else if (o->kind == RDX_ISA_OPND_SGPR)
+        base = o->reg;
+    else if (o->kind == RDX_ISA_OPND_SPECIAL && o->reg < 128 && o->reg != RDX_ISA_REG_NULL)
+        base = o->reg;
+    else
+        return;
+    for (unsigned w = 0; w < n; w++) {
+        int u = base + (int)w;
+        if (u >= CG_HW_UNITS)
+            return;
+        if (def && h->ndef < CG_HW_MAXU)
+            h->def[h->ndef++] = (uint16_t)u;
+        else if (!def && h->nuse < CG_HW_MAXU)
+            h->use[h->nuse++] = (uint16_t)u;
+    }
+}
+
+void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
+{
+    memset(h, 0, sizeof *h);
+    h->cycles = 1;
+    rdx_isa_op op = (rdx_isa_op)in->op;
+    const rdx_isa_form_info *fi = NULL;
+    if (rdx_isa_op_form(t, op, (rdx_isa_form)in->form, &fi))
+        fi = NULL;
+    int enc = fi ? fi->enc : -1;
+    int f64 = 0;
+    switch (enc) {
+    case RDX_ISA_ENC_SOP1:
+    case RDX_ISA_ENC_SOP2:
+    case RDX_ISA_ENC_SOPC:
+    case RDX_ISA_ENC_SOPK:
+    case RDX_ISA_ENC_SOPP:
+        h->type = CG_HW_SALU;
+        h->latency = 2;
+        break;
+    case RDX_ISA_ENC_SMEM:
+        h->type = CG_HW_SMEM;
+        break;
+    case RDX_ISA_ENC_VOP1:
+    case RDX_ISA_ENC_VOP2:
+    case RDX_ISA_ENC_VOPC:
+    case RDX_ISA_ENC_VOP3:
+    case RDX_ISA_ENC_VOP3SD:
+    case RDX_ISA_ENC_VOP3P:
+    case RDX_ISA_ENC_VOPD:
+    case RDX_ISA_ENC_VINTERP:
+        if (is_trans(op, &f64)) {
+            h->type = CG_HW_TRANS;
+            h->latency = f64 ? 40 : 10;
+        } else {
+            h->type = CG_HW_VALU;
+            h->latency = (uint8_t)valu_latency(op, fi);
+        }
+        break;
+    case RDX_ISA_ENC_DS:
+        h->type = CG_HW_DS;
+        break;
+    case RDX_ISA_ENC_FLAT:
+    case RDX_ISA_ENC_GLOBAL:
+    case RDX_ISA_ENC_SCRATCH:
+    case RDX_ISA_ENC_MUBUF:
+    case RDX_ISA_ENC_MTBUF:
+    case RDX_ISA_ENC_MIMG:
+        h->type = CG_HW_VMEM;
+        break;
+    case RDX_ISA_ENC_EXP:
+        h->type = CG_HW_EXP;
+        break;
+    default:
+        h->type = CG_HW_OTHER;
+        break;
+    }
+    if (op == RDX_ISA_OP_S_NOP && in->nopnd >= 1)
+        h->cycles = (uint8_t)((in->opnd[0].value & 15) + 1);
+    h->wmma =
+        op == RDX_ISA_OP_V_WMMA_F32_16X16X16_F16 || op == RDX_ISA_OP_V_WMMA_F32_16X16X16_BF16 ||
+        op == RDX_ISA_OP_V_WMMA_F16_16X16X16_F16 || op == RDX_ISA_OP_V_WMMA_BF16_16X16X16_BF16 ||
+        op == RDX_ISA_OP_V_WMMA_I32_16X16X16_IU8 || op == RDX_ISA_OP_V_WMMA_I32_16X16X16_IU4;
+    if (!fi)
+        return;
+    /* a VOPD pair's operand slots are X's then Y's; the roles come from both ops */
+    const rdx_isa_form_info *fy = NULL;
+    if (enc == RDX_ISA_ENC_VOPD && in->op_y &&
+        rdx_isa_op_form(t, (rdx_isa_op)in->op_y, RDX_ISA_FORM_NATIVE, &fy))
+        fy = NULL;
+    /* accumulating ops read their destination too (LLVM: src2 tied to vdst) */
+    int acc_x = accumulates(op), acc_y = in->op_y && accumulates((rdx_isa_op)in->op_y);
+    for (int k = 0; k < in->nopnd; k++) {
+        const rdx_isa_opnd_info *oi = NULL;
+        if (enc == RDX_ISA_ENC_VOPD && k >= in->nx) {
+            if (fy && (unsigned)(k - in->nx) < fy->nopnd)
+                oi = &fy->opnd[k - in->nx];
+        } else if ((unsigned)k < fi->nopnd)
+            oi = &fi->opnd[k];
+        int role = oi ? oi->role : -1;
+        int def = 0, use = 1;
+        switch (role) {
+        case RDX_ISA_ROLE_VDST:
+        case RDX_ISA_ROLE_SDST:
+            def = 1, use = role == RDX_ISA_ROLE_VDST && acc_x;
+            break;
+        case RDX_ISA_ROLE_VDSTY:
+            def = 1, use = acc_y;
+            break;
+        case RDX_ISA_ROLE_SDATA: /* SMEM loads */
+            def = h->type == CG_HW_SMEM && strstr(rdx_isa_op_name(op), "_load") != NULL;
+            use = !def;
+            break;
+        case RDX_ISA_ROLE_VCC:
+            /* the implied vcc of e32 compares, carries and cndmask: not tracked (LLVM's model
+               treats it as an implicit operand; this back end allocates no VCC) */
+            def = use = 0;
+            break;
+        default:
+            break;
+        }
+        if (role == RDX_ISA_ROLE_SDST && enc == RDX_ISA_ENC_SOPK &&
+            strstr(rdx_isa_op_name(op), "s_cmpk") != NULL)
+            def = 0, use = 1;
+        if (def)
+            add_units(h, 1, &in->opnd[k]);
+        if (use)
+            add_units(h, 0, &in->opnd[k]);
+    }
+}
