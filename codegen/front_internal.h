@@ -65,6 +65,8 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r);
 
 /* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
 int cg_tc_applicable(const rdx_uop *k);
+/* The axis (index into rdx_cg_axes) a TC opt applies to, -1 when TC does not fit. */
+int cg_tc_axis(const rdx_uop *k);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
 

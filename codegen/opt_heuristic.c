@@ -24,7 +24,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
         return st;
     /* float16/bfloat16 matmul tiles: tensor cores */
     if (cg_tc_applicable(kernel)) {
-        push(opts, cap, n, RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP);
+        push(opts, cap, n, RDX_OPTOP_TC, cg_tc_axis(kernel), 0, RDX_AXIS_WARP);
         return RDX_OK;
     }
     int g[3], ng = 0, red = -1;
