@@ -668,7 +668,7 @@ static void scope_emit(isel *I, const rdx_uop *root)
             if (u->op == RDX_OP_RANGE || u->op == RDX_OP_DEFINE_LOCAL || u->op == RDX_OP_DEFINE_REG)
                 continue;
             /* WMMA: fragment loads go with their fragment, accumulated tiles with their REDUCE */
-            if ((I->info[u->id] & CG_INFO_ACC_BOUND) ||
+            if ((I->info[u->id] & (CG_INFO_ACC_BOUND | CG_INFO_LAZY)) ||
                 ((I->info[u->id] & CG_INFO_FRAG_MEMBER) && param_load(u)))
                 continue;
             if (u->op == RDX_OP_INDEX) {

@@ -51,6 +51,7 @@ typedef struct cg_frag {
 /* isel.info bits */
 #define CG_INFO_FRAG_MEMBER 2 /* a LOAD loaded as part of a WMMA fragment */
 #define CG_INFO_ACC_BOUND   4 /* a WMMA/CAT accumulated by its REDUCE (not lowered alone) */
+#define CG_INFO_LAZY        8 /* a fragment load's index: lowered only on demand */
 
 typedef struct isel {
     rdx_ir_ctx *ctx;
@@ -177,9 +178,8 @@ cg_val cg_normalise(isel *I, const cg_val *v, rdx_dtype d);
 const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix);
 cg_val cg_load(isel *I, const rdx_uop *u);
 void cg_store(isel *I, const rdx_uop *u);
-/* An ungated global load `op` at INDEX ix (of a PARAM/BUFFER) into dwords [sub, sub+count)
-   of vreg dst (WMMA fragments).  0 on failure (error recorded). */
-int cg_load_global_raw(isel *I, const rdx_uop *ix, rdx_isa_op op, uint32_t dst, unsigned sub,
-                       unsigned count);
+/* The address of a global buffer access at INDEX ix (of a PARAM/BUFFER): SGPR pair base,
+   VGPR byte offset voff, folded constant imm (WMMA fragments).  0 on failure (recorded). */
+int cg_global_addr(isel *I, const rdx_uop *ix, uint32_t *base, uint32_t *voff, int32_t *imm);
 
 #endif

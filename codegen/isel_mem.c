@@ -314,20 +314,15 @@ static void mem_load(isel *I, const addr *a, rdx_dtype d, const cg_val *dst, uns
     }
 }
 
-int cg_load_global_raw(isel *I, const rdx_uop *ix, rdx_isa_op op, uint32_t dst, unsigned sub,
-                       unsigned count)
+int cg_global_addr(isel *I, const rdx_uop *ix, uint32_t *base, uint32_t *voff, int32_t *imm)
 {
     addr a;
     if (!address(I, ix, &a))
         return 0;
     if (a.space != RDX_ADDR_GLOBAL)
         return cg_fail(I, RDX_ERR_INVALID, ix, "internal: not a global buffer access");
-    cg_inst *in = cg_ins(
-        I, op, 1, CG_F_VMEM_LOAD,
-        (xo[]){ cg_r(I, dst, sub, count), cg_r(I, a.voff.vr, 0, 1), cg_r(I, a.base.vr, 0, 2) }, 3);
-    if (in)
-        in->in.mod[RDX_ISA_MOD_OFFSET] = a.imm;
-    return in != NULL;
+    *base = a.base.vr, *voff = a.voff.vr, *imm = a.imm;
+    return 1;
 }
 
 cg_val cg_load(isel *I, const rdx_uop *u)

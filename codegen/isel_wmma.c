@@ -94,9 +94,15 @@ void cg_wmma_mark(isel *I, const rdx_uop *const *topo, size_t n)
     for (size_t i = 0; i < n && !I->st; i++) {
         const rdx_uop *u = topo[i];
         if (cg_wmma_frag_node(u)) {
-            for (int k = 0; k < 16; k++)
+            for (int k = 0; k < 16; k++) {
+                const rdx_uop *ix = u->src[k]->src[0];
                 if (cg_node_grow(I, u->src[k]->id))
                     I->info[u->src[k]->id] |= CG_INFO_FRAG_MEMBER;
+                /* the fragment addresses its lanes from lane 0's offset */
+                if (ix->nsrc == 2 && ix->src[1]->op == RDX_OP_ADD &&
+                    cg_node_grow(I, ix->src[1]->id))
+                    I->info[ix->src[1]->id] |= CG_INFO_LAZY;
+            }
         } else if (u->op == RDX_OP_REDUCE && u->dtype.count > 1) {
             const rdx_uop *tiles[CG_WMMA_MAX_TILES];
             unsigned nt = acc_tiles(u, tiles, CG_WMMA_MAX_TILES);
@@ -141,7 +147,8 @@ static const rdx_uop *split_const(const rdx_uop *lin, int64_t *c)
     return lin;
 }
 
-static int contiguous(isel *I, const rdx_uop *vec)
+/* Element offsets of the lanes from lane 0 (the same non-constant part); 0 if they differ. */
+static int lane_deltas(isel *I, const rdx_uop *vec, int64_t *delta)
 {
     const rdx_uop *x0 = NULL;
     int64_t c0 = 0;
@@ -153,10 +160,51 @@ static int contiguous(isel *I, const rdx_uop *vec)
         const rdx_uop *x = split_const(lin, &c);
         if (!k)
             x0 = x, c0 = c;
-        else if (x != x0 || c != c0 + k)
+        else if (x != x0)
             return 0;
+        delta[k] = c - c0;
     }
     return 1;
+}
+
+/* Lane 0's address of a fragment and the offset registers made for the other lanes. */
+typedef struct frag_addr {
+    uint32_t base, voff0;
+    int32_t imm0;
+    int n;
+    uint32_t voff[16];
+    int64_t at[16]; /* byte delta voff[i] adds to voff0 */
+} frag_addr;
+
+/* Global load `op` at lane 0's address + delta bytes into dwords [0, count) of dst, reusing an
+   offset register when the rest fits the 13-bit offset field (one v_add per 8 KiB of spread). */
+static void frag_load(isel *I, frag_addr *F, int64_t delta, rdx_isa_op op, uint32_t dst,
+                      unsigned count)
+{
+    uint32_t voff = F->voff0;
+    int64_t imm = F->imm0 + delta;
+    for (int i = 0; i < F->n && (imm < -4096 || imm > 4095); i++)
+        if (F->imm0 + delta - F->at[i] >= -4096 && F->imm0 + delta - F->at[i] <= 4095)
+            voff = F->voff[i], imm = F->imm0 + delta - F->at[i];
+    if ((imm < -4096 || imm > 4095) && F->n < 16) {
+        /* a new offset register centred so that the next 8 KiB reuse it */
+        int64_t at = delta + 4096;
+        if (F->imm0 + delta - at < -4096 || at > INT32_MAX || at < INT32_MIN)
+            at = delta;
+        uint32_t r = cg_new(I, CG_V, 1);
+        INS(I, V_ADD_NC_U32, 1, cg_r(I, r, 0, 1), cg_i((int32_t)at), cg_r(I, F->voff0, 0, 1));
+        F->voff[F->n] = r, F->at[F->n++] = at;
+        voff = r, imm = F->imm0 + delta - at;
+    }
+    if (imm < -4096 || imm > 4095) {
+        cg_fail(I, RDX_ERR_UNSUPPORTED, NULL, "WMMA fragment lanes too far apart");
+        return;
+    }
+    cg_inst *in =
+        cg_ins(I, op, 1, CG_F_VMEM_LOAD,
+               (xo[]){ cg_r(I, dst, 0, count), cg_r(I, voff, 0, 1), cg_r(I, F->base, 0, 2) }, 3);
+    if (in)
+        in->in.mod[RDX_ISA_MOD_OFFSET] = (int32_t)imm;
 }
 
 /* VECTORIZE of 16 halves: issue the loads of a load fragment now; the handle. */
@@ -167,16 +215,25 @@ cg_val cg_wmma_frag(isel *I, const rdx_uop *vec)
         return none();
     cg_val h = none();
     h.bits = (uint64_t)fi + 1;
-    if (!cg_wmma_frag_node(vec)) {
-        I->frags[fi].kind = CG_FRAG_LANES;
+    I->frags[fi].kind = CG_FRAG_LANES; /* packed from the lanes' values */
+    if (!cg_wmma_frag_node(vec))
         return h;
-    }
-    if (contiguous(I, vec)) {
+    int64_t d[16];
+    frag_addr F;
+    memset(&F, 0, sizeof F);
+    if (!lane_deltas(I, vec, d))
+        return h;
+    if (!cg_global_addr(I, vec->src[0]->src[0], &F.base, &F.voff0, &F.imm0))
+        return h;
+    int contiguous = 1;
+    for (int k = 0; k < 16; k++)
+        contiguous &= d[k] == k;
+    if (contiguous) {
         I->frags[fi].kind = CG_FRAG_B128;
         for (int p = 0; p < 2 && !I->st; p++) {
             uint32_t r = cg_new(I, CG_V, 4);
             I->frags[fi].part[p] = r;
-            cg_load_global_raw(I, vec->src[8 * p]->src[0], RDX_ISA_OP_GLOBAL_LOAD_B128, r, 0, 4);
+            frag_load(I, &F, 16 * p, RDX_ISA_OP_GLOBAL_LOAD_B128, r, 4);
         }
         return h;
     }
@@ -184,7 +241,7 @@ cg_val cg_wmma_frag(isel *I, const rdx_uop *vec)
     for (int k = 0; k < 16 && !I->st; k++) {
         uint32_t r = cg_new(I, CG_V, 1);
         I->frags[fi].part[k] = r;
-        cg_load_global_raw(I, vec->src[k]->src[0], RDX_ISA_OP_GLOBAL_LOAD_U16, r, 0, 1);
+        frag_load(I, &F, 2 * d[k], RDX_ISA_OP_GLOBAL_LOAD_U16, r, 1);
     }
     return h;
 }
