@@ -95,21 +95,24 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
     if (!T->x || !T->y || sa != sb)
         return "the product's operands must both be float16 or both bfloat16";
     T->in = sa;
-    /* M: only A depends on it; N: only B; a third GLOBAL axis is the batch */
+    /* M: the innermost axis only A depends on; N: the innermost only B depends on; a third
+       GLOBAL axis is the batch */
+    int im = -1, in = -1;
     for (size_t i = 0; i < ng; i++) {
         int dx = cg_depends(T->x, g[i]->range), dy = cg_depends(T->y, g[i]->range);
-        if (dx && !dy && !T->m)
-            T->m = g[i]->range, T->M = g[i]->size;
-        else if (dy && !dx && !T->n)
-            T->n = g[i]->range, T->N = g[i]->size;
-        else if (!T->b)
-            T->b = g[i]->range, T->B = g[i]->size;
-        else
-            return "the operands do not split into A(m, k) and B(k, n)";
+        if (dx && !dy)
+            im = (int)i;
+        else if (dy && !dx)
+            in = (int)i;
     }
-    if (!T->m || !T->n)
+    if (im < 0 || in < 0)
         return "the operands do not split into A(m, k) and B(k, n)";
-    if (T->b && ng == 2)
+    T->m = g[im]->range, T->M = g[im]->size;
+    T->n = g[in]->range, T->N = g[in]->size;
+    for (size_t i = 0; i < ng; i++)
+        if ((int)i != im && (int)i != in)
+            T->b = g[i]->range, T->B = g[i]->size;
+    if (!T->m || !T->n)
         return "the operands do not split into A(m, k) and B(k, n)";
     T->kr = ax[axis].range;
     T->K = ax[axis].size;

@@ -88,6 +88,175 @@ START_TEST(tc_half_out)
 }
 END_TEST
 
+/* The heuristics' opts for the (single) kernel of t. */
+static size_t heuristic_of(rdx_graph *g, const rdx_tensor *t, rdx_opt *h)
+{
+    rdx_schedule *s;
+    const rdx_uop *k;
+    size_t nh = 0;
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &t, 1, &s), RDX_OK);
+    ck_assert_uint_eq(s->nkernels, 1);
+    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s->kernels[0].sink, &k), RDX_OK);
+    ck_assert_int_eq(rdx_cg_heuristic(k, h, 16, &nh), RDX_OK);
+    rdx_schedule_free(s);
+    return nh;
+}
+
+START_TEST(tc_batched)
+{
+    uint64_t seed = 23;
+    static const rdx_scalar types[2] = { RDX_FLOAT16, RDX_BFLOAT16 };
+    for (int ti = 0; ti < 2; ti++) {
+        rdx_graph *g = cgf_graph();
+        rdx_dtype h = rdx_dtype_of(types[ti]);
+        /* [3, 32, 48] @ [3, 48, 64]: the batch is a third GLOBAL axis (gidx2) */
+        const rdx_tensor *A = cgf_random(g, h, 3, (int64_t[]){ 3, 32, 48 }, &seed);
+        const rdx_tensor *B = cgf_random(g, h, 3, (int64_t[]){ 3, 48, 64 }, &seed);
+        const rdx_tensor *t =
+            rdx_tensor_matmul(g, rdx_tensor_cast(g, A, F32), rdx_tensor_cast(g, B, F32));
+        rdx_opt o[16];
+        ck_assert_uint_eq(heuristic_of(g, t, o), 1);
+        ck_assert_int_eq(o[0].op, RDX_OPTOP_TC);
+        ck_assert_int_eq(o[0].axis, 3);
+        run_tc(g, t, 3, 0, 1e-3);
+        run_tc(g, t, 3, RDX_TC_TILING(1, 2, 2, 1, 1), 1e-3);
+        /* a batch only A has: [2, 32, 32] @ [32, 48] */
+        const rdx_tensor *A2 = cgf_random(g, h, 3, (int64_t[]){ 2, 32, 32 }, &seed);
+        const rdx_tensor *B2 = cgf_random(g, h, 2, (int64_t[]){ 32, 48 }, &seed);
+        run_tc(g, rdx_tensor_matmul(g, rdx_tensor_cast(g, A2, F32), rdx_tensor_cast(g, B2, F32)), 3,
+               0, 1e-3);
+        rdx_graph_destroy(g);
+    }
+}
+END_TEST
+
+/* operand layouts: B transposed (its columns contiguous: b128 fragments), A transposed (u16
+   fragments), and a fused epilogue reading a bias per column */
+START_TEST(tc_layouts_epilogue)
+{
+    uint64_t seed = 29;
+    rdx_graph *g = cgf_graph();
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    const rdx_tensor *X = cgf_random(g, h, 2, (int64_t[]){ 64, 96 }, &seed);
+    const rdx_tensor *W = cgf_random(g, h, 2, (int64_t[]){ 32, 96 }, &seed);
+    const rdx_tensor *bias = cgf_random(g, F32, 1, (int64_t[]){ 32 }, &seed);
+    /* relu(X @ W^T + bias): a linear layer */
+    const rdx_tensor *lin = rdx_tensor_relu(
+        g,
+        rdx_tensor_add(g,
+                       rdx_tensor_matmul(g, rdx_tensor_cast(g, X, F32),
+                                         rdx_tensor_transpose(g, rdx_tensor_cast(g, W, F32), 0, 1)),
+                       bias));
+    run_tc(g, lin, 2, 0, 1e-3);
+    run_tc(g, lin, 2, RDX_TC_TILING(2, 2, 1, 1, 2), 1e-3);
+    /* X^T @ X: A read down its columns */
+    const rdx_tensor *xtx = rdx_tensor_matmul(
+        g, rdx_tensor_transpose(g, rdx_tensor_cast(g, X, F32), 0, 1), rdx_tensor_cast(g, X, F32));
+    run_tc(g, xtx, 2, 0, 1e-3);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+/* A larger half matmul through the heuristics (TC with its default tiling and a K loop of 16
+   iterations) on the emulator. */
+START_TEST(tc_heuristic_large)
+{
+    uint64_t seed = 31;
+    rdx_graph *g = cgf_graph();
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    const rdx_tensor *A = cgf_random(g, h, 2, (int64_t[]){ 256, 512 }, &seed);
+    const rdx_tensor *B = cgf_random(g, h, 2, (int64_t[]){ 512, 256 }, &seed);
+    const rdx_tensor *t =
+        rdx_tensor_matmul(g, rdx_tensor_cast(g, A, F32), rdx_tensor_cast(g, B, F32));
+    rdx_opt o[16];
+    ck_assert_uint_eq(heuristic_of(g, t, o), 1);
+    ck_assert_int_eq(o[0].op, RDX_OPTOP_TC);
+    cgf_run run = { 0 };
+    run.mode = CGF_HEURISTIC;
+    run.on_emu = 1;
+    run.tol = 1e-3;
+    cgf_check(g, &t, 1, &run);
+    if (getenv("CGF_DEBUG"))
+        fprintf(stderr, "TC heuristic 256x512x256: %llu cycles\n", (unsigned long long)run.cycles);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+static void expect_tc_error(rdx_graph *g, const rdx_tensor *t, int axis, int64_t amount,
+                            const char *frag)
+{
+    rdx_schedule *s;
+    const rdx_uop *k, *out;
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &t, 1, &s), RDX_OK);
+    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s->kernels[s->nkernels - 1].sink, &k),
+                     RDX_OK);
+    rdx_opt o = { RDX_OPTOP_TC, axis, amount, RDX_AXIS_WARP, 0 };
+    ck_assert_int_eq(rdx_cg_apply_opts(rdx_graph_ir(g), k, &o, 1, &out), RDX_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(rdx_error_message(), frag), "message '%s' lacks '%s'", rdx_error_message(),
+                  frag);
+    rdx_schedule_free(s);
+}
+
+/* Kernels TC does not fit are refused with the reason; the heuristics then fall back to the
+   other opts and the result is still right. */
+START_TEST(tc_fallbacks)
+{
+    uint64_t seed = 37;
+    rdx_graph *g = cgf_graph();
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    const rdx_tensor *A = cgf_random(g, h, 2, (int64_t[]){ 32, 48 }, &seed);
+    const rdx_tensor *B = cgf_random(g, h, 2, (int64_t[]){ 48, 32 }, &seed);
+    /* sizes not multiples of 16 (M = 20, K = 24) */
+    const rdx_tensor *odd = rdx_tensor_matmul(g, cgf_random(g, h, 2, (int64_t[]){ 20, 24 }, &seed),
+                                              cgf_random(g, h, 2, (int64_t[]){ 24, 16 }, &seed));
+    expect_tc_error(g, odd, 2, 0, "not a multiple of 16");
+    rdx_opt o[16];
+    size_t n = heuristic_of(g, odd, o);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_ne(o[i].op, RDX_OPTOP_TC);
+    cgf_run run = { 0 };
+    run.mode = CGF_HEURISTIC;
+    run.on_emu = 1;
+    run.tol = 0.1;
+    cgf_check(g, &odd, 1, &run);
+    /* float32 operands */
+    const rdx_tensor *f32 =
+        rdx_tensor_matmul(g, cgf_random(g, F32, 2, (int64_t[]){ 16, 16 }, &seed),
+                          cgf_random(g, F32, 2, (int64_t[]){ 16, 16 }, &seed));
+    expect_tc_error(g, f32, 2, 0, "must both be float16 or both bfloat16");
+    /* mixed float16 and bfloat16 operands */
+    const rdx_tensor *mixed = rdx_tensor_matmul(
+        g, rdx_tensor_cast(g, A, F32),
+        rdx_tensor_cast(
+            g, cgf_random(g, rdx_dtype_of(RDX_BFLOAT16), 2, (int64_t[]){ 48, 32 }, &seed), F32));
+    expect_tc_error(g, mixed, 2, 0, "must both be float16 or both bfloat16");
+    /* a plain reduction, not a product of two operands */
+    const rdx_tensor *sum = rdx_tensor_sum(g, A, 1, (int[]){ 1 }, 0);
+    expect_tc_error(g, sum, 1, 0, "needs a kernel with two GLOBAL axes");
+    /* a max-reduction of a product */
+    const rdx_tensor *mx =
+        rdx_tensor_max(g,
+                       rdx_tensor_mul(g, rdx_tensor_reshape(g, A, 3, (int64_t[]){ 32, 48, 1 }),
+                                      rdx_tensor_reshape(g, B, 3, (int64_t[]){ 1, 48, 32 })),
+                       1, (int[]){ 1 }, 0);
+    expect_tc_error(g, mx, 2, 0, "REDUCE(ADD) of a product");
+    /* two batch axes: the fourth output axis stays a LOOP */
+    const rdx_tensor *b2 =
+        rdx_tensor_matmul(g, cgf_random(g, h, 4, (int64_t[]){ 2, 2, 16, 16 }, &seed),
+                          cgf_random(g, h, 4, (int64_t[]){ 2, 2, 16, 16 }, &seed));
+    expect_tc_error(g, b2, 4, 0, "an axis of another type");
+    /* bad tilings */
+    const rdx_tensor *mm = rdx_tensor_matmul(g, A, B);
+    expect_tc_error(g, mm, 2, RDX_TC_TILING(3, 1, 1, 1, 1), "must be 1, 2, 4 or 8");
+    expect_tc_error(g, mm, 2, RDX_TC_TILING(4, 4, 1, 1, 1), "more than 8 output tiles");
+    expect_tc_error(g, mm, 2, RDX_TC_TILING(4, 1, 1, 1, 1), "tm*wm must divide M/16");
+    expect_tc_error(g, mm, 2, RDX_TC_TILING(1, 1, 1, 1, 2), "ku K/16");
+    expect_tc_error(g, mm, 2, -1, "bad tiling amount");
+    expect_tc_error(g, mm, 1, 0, "needs a kernel with two GLOBAL axes");
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_tc(void)
 {
     TCase *tc = tcase_create("tc");
@@ -95,5 +264,9 @@ TCase *cgf_tcase_tc(void)
     tcase_add_test(tc, tc_k_loop);
     tcase_add_test(tc, tc_tilings);
     tcase_add_test(tc, tc_half_out);
+    tcase_add_test(tc, tc_batched);
+    tcase_add_test(tc, tc_layouts_epilogue);
+    tcase_add_test(tc, tc_heuristic_large);
+    tcase_add_test(tc, tc_fallbacks);
     return tc;
 }
