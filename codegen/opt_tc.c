@@ -179,6 +179,31 @@ int cg_tc_applicable(const rdx_uop *k)
     return cg_tc_axis(k) >= 0;
 }
 
+size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t na, n = 0;
+    tc_info T;
+    int axis = cg_tc_axis(k);
+    if (axis < 0 || rdx_cg_axes(k, ax, &na) || tc_match(k, ax, na, axis, &T))
+        return 0;
+    static const int tiles[][2] = { { 4, 2 }, { 4, 1 }, { 2, 2 }, { 2, 1 }, { 1, 1 } };
+    if (n < cap) {
+        rdx_opt d = { RDX_OPTOP_TC, axis, 0, RDX_AXIS_WARP, 0 };
+        opts[n++] = d;
+    }
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
+        for (int ku = 1; ku <= 2; ku *= 2) {
+            tc_tiling tl;
+            int64_t amt = RDX_TC_TILING(tiles[t][0], tiles[t][1], 1, 1, ku);
+            if (n < cap && !tc_tiling_of(&T, amt, &tl)) {
+                rdx_opt o = { RDX_OPTOP_TC, axis, amt, RDX_AXIS_WARP, 0 };
+                opts[n++] = o;
+            }
+        }
+    return n;
+}
+
 static const rdx_uop *wmma_node(rdx_ir_ctx *ctx, rdx_scalar in, const rdx_uop *a, const rdx_uop *b,
                                 const rdx_uop *c)
 {

@@ -257,6 +257,75 @@ START_TEST(tc_fallbacks)
 }
 END_TEST
 
+/* BEAM's timer: the kernel on the emulator with zeroed flat buffers (estimated cycles). */
+static rdx_status tc_timer(const rdx_uop *k, void *user, double *cost)
+{
+    const rdx_uop **order = NULL;
+    size_t n = 0, np = 0;
+    rdx_status st = rdx_ir_toposort(k, &order, &n);
+    void *bufs[8] = { 0 };
+    size_t sizes[8] = { 0 };
+    for (size_t i = 0; i < n && !st; i++) {
+        int64_t ne;
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_PARAM || u->arg.i < 0 || u->arg.i >= 8 || !rdx_uop_numel(u, &ne))
+            continue;
+        sizes[u->arg.i] = (size_t)ne * rdx_dtype_itemsize(u->arg.dtype);
+        bufs[u->arg.i] = calloc(1, sizes[u->arg.i] + 64);
+        np = (size_t)u->arg.i + 1 > np ? (size_t)u->arg.i + 1 : np;
+    }
+    uint64_t cyc = 0;
+    if (!st)
+        st = cgf_emu_run(user, k, bufs, sizes, np, NULL, NULL, 0, &cyc);
+    *cost = (double)cyc;
+    for (size_t i = 0; i < 8; i++)
+        free(bufs[i]);
+    free(order);
+    return st;
+}
+
+/* BEAM's first step offers the TC tilings; on a half matmul it picks one, at most as slow as
+   the heuristics' default, and the result is right. */
+START_TEST(tc_beam)
+{
+    uint64_t seed = 41;
+    rdx_graph *g = cgf_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+    const rdx_tensor *t = mm32(g, h, 64, 64, 64, &seed);
+    rdx_schedule *s;
+    const rdx_uop *k, *o, *e;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &t, 1, &s), RDX_OK);
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &k), RDX_OK);
+    rdx_opt d = { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 };
+    double dcost, cost;
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, &d, 1, &o), RDX_OK);
+    ck_assert_int_eq(rdx_cg_expand(ctx, o, &e), RDX_OK);
+    ck_assert_int_eq(tc_timer(e, ctx, &dcost), RDX_OK);
+    rdx_beam_opts bo = { .width = 2, .max_steps = 1, .device = "emu-tc-test" };
+    rdx_opt best[16];
+    size_t nb;
+    rdx_cg_beam_cache_clear();
+    ck_assert_int_eq(rdx_cg_beam(ctx, k, tc_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
+    rdx_cg_beam_cache_clear();
+    ck_assert_uint_ge(nb, 1);
+    ck_assert_int_eq(best[0].op, RDX_OPTOP_TC);
+    ck_assert(cost <= dcost);
+    rdx_schedule_free(s);
+    cgf_run r = { 0 };
+    r.mode = CGF_OPTS;
+    r.opts = best;
+    r.nopts = nb;
+    r.on_emu = 1;
+    r.tol = 1e-3;
+    cgf_check(g, &t, 1, &r);
+    if (getenv("CGF_DEBUG"))
+        fprintf(stderr, "TC beam: default %.0f, best %.0f cycles (amount %llx)\n", dcost, cost,
+                (unsigned long long)best[0].amount);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_tc(void)
 {
     TCase *tc = tcase_create("tc");
@@ -268,5 +337,6 @@ TCase *cgf_tcase_tc(void)
     tcase_add_test(tc, tc_layouts_epilogue);
     tcase_add_test(tc, tc_heuristic_large);
     tcase_add_test(tc, tc_fallbacks);
+    tcase_add_test(tc, tc_beam);
     return tc;
 }
