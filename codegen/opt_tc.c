@@ -31,6 +31,14 @@ static const rdx_uop *subst(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *co
     return u && !rdx_ir_substitute(ctx, u, from, to, n, &out) ? out : NULL;
 }
 
+/* u simplified (index arithmetic handed to substitutions: the kernel's later simplification
+   of every INDEX then has less to do); NULL on failure. */
+static const rdx_uop *simp(rdx_ir_ctx *ctx, const rdx_uop *u)
+{
+    const rdx_uop *o;
+    return u && !rdx_ir_simplify(ctx, u, &o) ? o : NULL;
+}
+
 static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
 {
     rdx_uop_arg a = rdx_uop_arg_none();
@@ -268,14 +276,16 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     for (int u = 0; u < tl.ku; u++) {
         const rdx_uop *kt =
             rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), cg_idx(ctx, u));
-        const rdx_uop *fa[8], *fb[8];
+        const rdx_uop *fa[8], *fb[8], *rc[16];
+        for (int f = 0; f < tm + tn; f++)
+            rc[f] = simp(ctx, rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16));
         for (int f = 0; f < tm + tn; f++) {
             const rdx_uop *lanes[16];
             for (int e = 0; e < 16; e++) {
-                const rdx_uop *kk = rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e));
+                const rdx_uop *kk =
+                    simp(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e)));
                 const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
-                const rdx_uop *to[3] = { kk, rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16),
-                                         gb };
+                const rdx_uop *to[3] = { kk, rc[f], gb };
                 lanes[e] = subst(ctx, f < tm ? T.x : T.y, from, to, T.b ? 3 : 2);
                 if (!lanes[e])
                     return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
@@ -309,8 +319,8 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
             if (d && T.red->dtype.scalar != RDX_FLOAT32)
                 d = rdx_ir_cast(ctx, d, T.red->dtype);
             const rdx_uop *row =
-                rdx_ir_add(ctx, row0[t / tn], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi));
-            const rdx_uop *col = rdx_ir_add(ctx, col0[t % tn], l16);
+                simp(ctx, rdx_ir_add(ctx, row0[t / tn], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi)));
+            const rdx_uop *col = simp(ctx, rdx_ir_add(ctx, col0[t % tn], l16));
             const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
             stores[8 * t + v] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
             if (!stores[8 * t + v])
