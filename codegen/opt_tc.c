@@ -49,6 +49,7 @@ static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
 
 typedef struct tc_info {
     const rdx_uop *store, *red, *x, *y, *m, *n, *kr, *b;
+    const rdx_uop *kvalid; /* K padded (PADTO): the product is WHERE(kvalid, x*y, 0) */
     int64_t M, N, K, B, kid;
     rdx_scalar in;
 } tc_info;
@@ -56,7 +57,7 @@ typedef struct tc_info {
 /* Does kernel k (axes ax[0..na)) fit the TC pattern with `axis` its REDUCE axis?  NULL, or why
    not. */
 static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, int32_t axis,
-                            tc_info *T)
+                            tc_info *T, int pad)
 {
     memset(T, 0, sizeof *T);
     const rdx_kaxis *g[3];
@@ -77,7 +78,7 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
         if (ax[i].size < 1)
             return "an axis has a symbolic size";
     if (k->op != RDX_OP_SINK || k->nsrc != 1 || k->src[0]->op != RDX_OP_END ||
-        k->src[0]->src[0]->op != RDX_OP_STORE || k->src[0]->src[0]->nsrc != 2)
+        k->src[0]->src[0]->op != RDX_OP_STORE)
         return "not a single-store kernel";
     T->store = k->src[0]->src[0];
     const rdx_uop **order = NULL;
@@ -91,15 +92,20 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
             nred++;
         }
     free(order);
-    const rdx_uop *red = T->red;
+    const rdx_uop *red = T->red, *val = nred == 1 ? red->src[0] : NULL;
+    double z = 1;
+    if (val && val->op == RDX_OP_WHERE && rdx_uop_const_val(val->src[2], &z) && z == 0) {
+        T->kvalid = val->src[0]; /* a padded K: WHERE(k < K, x*y, 0) */
+        val = val->src[1];
+    }
     if (nred != 1 || red->arg.sub != RDX_RED_ADD || red->nsrc != 2 ||
-        red->src[1] != ax[axis].range || red->src[0]->op != RDX_OP_MUL ||
+        red->src[1] != ax[axis].range || val->op != RDX_OP_MUL ||
         (red->dtype.scalar != RDX_FLOAT32 && red->dtype.scalar != RDX_FLOAT16 &&
          red->dtype.scalar != RDX_BFLOAT16))
         return "needs one REDUCE(ADD) of a product over the REDUCE axis";
     rdx_scalar sa = RDX_VOID, sb = RDX_VOID;
-    T->x = half_operand(red->src[0]->src[0], &sa);
-    T->y = half_operand(red->src[0]->src[1], &sb);
+    T->x = half_operand(val->src[0], &sa);
+    T->y = half_operand(val->src[1], &sb);
     if (!T->x || !T->y || sa != sb)
         return "the product's operands must both be float16 or both bfloat16";
     T->in = sa;
@@ -125,8 +131,8 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
     T->kr = ax[axis].range;
     T->K = ax[axis].size;
     T->kid = ax[axis].id;
-    if (T->M % 16 || T->N % 16 || T->K % 16)
-        return "an axis size is not a multiple of 16 (M, N and K must be; no padding)";
+    if (!pad && (T->M % 16 || T->N % 16 || T->K % 16))
+        return "an axis size is not a multiple of 16 (M, N and K must be; RDX_TC_PAD pads them)";
     return NULL;
 }
 
@@ -147,6 +153,11 @@ static tc_tiling tc_default(const tc_info *T)
 
 static const char *tc_tiling_of(const tc_info *T, int64_t amount, tc_tiling *t)
 {
+    if (!amount) {
+        *t = tc_default(T);
+        return NULL;
+    }
+    amount &= ~RDX_TC_PAD;
     if (!amount) {
         *t = tc_default(T);
         return NULL;
@@ -178,7 +189,20 @@ int cg_tc_axis(const rdx_uop *k)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (ax[i].type == RDX_AXIS_REDUCE)
-            return tc_match(k, ax, n, (int32_t)i, &T) ? -1 : (int)i;
+            return tc_match(k, ax, n, (int32_t)i, &T, 0) ? -1 : (int)i;
+    return -1;
+}
+
+int cg_tc_pad_axis(const rdx_uop *k)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    tc_info T;
+    if (rdx_cg_axes(k, ax, &n))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE)
+            return tc_match(k, ax, n, (int32_t)i, &T, 1) ? -1 : (int)i;
     return -1;
 }
 
@@ -193,7 +217,7 @@ size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap)
     size_t na, n = 0;
     tc_info T;
     int axis = cg_tc_axis(k);
-    if (axis < 0 || rdx_cg_axes(k, ax, &na) || tc_match(k, ax, na, axis, &T))
+    if (axis < 0 || rdx_cg_axes(k, ax, &na) || tc_match(k, ax, na, axis, &T, 0))
         return 0;
     static const int tiles[][2] = { { 4, 2 }, { 4, 1 }, { 2, 2 }, { 2, 1 }, { 1, 1 } };
     if (n < cap) {
@@ -234,7 +258,22 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     rdx_status st = rdx_cg_axes(k, ax, &na);
     if (st)
         return st;
-    const char *why = tc_match(k, ax, na, o->axis, &T);
+    int pad = (o->amount & RDX_TC_PAD) != 0;
+    const char *why = tc_match(k, ax, na, o->axis, &T, pad);
+    if (!why && (T.M % 16 || T.N % 16 || T.K % 16)) {
+        /* RDX_TC_PAD: PADTO 16 of M, N, K (loads and stores gated, the product WHERE'd) */
+        rdx_opt p[3];
+        size_t np = 0;
+        for (size_t i = 0; i < na; i++)
+            if ((ax[i].range == T.m || ax[i].range == T.n || ax[i].range == T.kr) &&
+                ax[i].size % 16) {
+                rdx_opt q = { RDX_OPTOP_PADTO, (int32_t)i, 16, ax[i].type, 0 };
+                p[np++] = q;
+            }
+        if ((st = rdx_cg_apply_opts(ctx, k, p, np, &k)) || (st = rdx_cg_axes(k, ax, &na)))
+            return rdx_fail_context(st, "optimize: opt %zu TC: padding", pos);
+        why = tc_match(k, ax, na, o->axis, &T, 0);
+    }
     if (!why)
         why = tc_tiling_of(&T, o->amount, &tl);
     if (why)
@@ -261,6 +300,13 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         row0[i] = rdx_ir_mul(ctx, rdx_ir_add(ctx, mt, cg_idx(ctx, i)), c16);
     for (int j = 0; j < tn; j++)
         col0[j] = rdx_ir_mul(ctx, rdx_ir_add(ctx, ntl, cg_idx(ctx, j)), c16);
+    /* padded K: both operands are 0 beyond K (0 * 0, never 0 * inf) */
+    const rdx_uop *xs = T.x, *ys = T.y;
+    if (T.kvalid) {
+        const rdx_uop *z = rdx_ir_const_float(ctx, rdx_dtype_of(T.in), 0.0);
+        xs = rdx_ir_where(ctx, T.kvalid, xs, z);
+        ys = rdx_ir_where(ctx, T.kvalid, ys, z);
+    }
     /* the K loop: kt = kr * ku + u */
     const rdx_uop *kr = cg_range(ctx, cg_idx(ctx, T.K / (16 * tl.ku)), T.kid, RDX_AXIS_REDUCE);
     const rdx_uop *zero;
@@ -286,7 +332,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
                     simp(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e)));
                 const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
                 const rdx_uop *to[3] = { kk, rc[f], gb };
-                lanes[e] = subst(ctx, f < tm ? T.x : T.y, from, to, T.b ? 3 : 2);
+                lanes[e] = subst(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2);
                 if (!lanes[e])
                     return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
             }

@@ -140,6 +140,8 @@ typedef enum rdx_optop {
 /* TC's amount: every wave computes tm x tn 16x16 output tiles, a workgroup has
    wm x wn waves, the K loop does ku 16-deep K tiles per iteration (each 1, 2,
    4 or 8; tm * tn <= 8; tm*wm must divide M/16, tn*wn N/16, ku K/16). */
+/* TC's amount bit: pad M, N and K to multiples of 16 (loads and stores gated, PADTO-style). */
+#define RDX_TC_PAD ((int64_t)1 << 20)
 #define RDX_TC_TILING(tm, tn, wm, wn, ku)                                            \
     ((int64_t)(tm) | (int64_t)(tn) << 4 | (int64_t)(wm) << 8 | (int64_t)(wn) << 12 | \
      (int64_t)(ku) << 16)

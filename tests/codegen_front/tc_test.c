@@ -210,15 +210,25 @@ START_TEST(tc_fallbacks)
     const rdx_tensor *odd = rdx_tensor_matmul(g, cgf_random(g, h, 2, (int64_t[]){ 20, 24 }, &seed),
                                               cgf_random(g, h, 2, (int64_t[]){ 24, 16 }, &seed));
     expect_tc_error(g, odd, 2, 0, "not a multiple of 16");
+    /* ... which RDX_TC_PAD pads (PADTO 16: gated loads and stores); the heuristics use it */
     rdx_opt o[16];
-    size_t n = heuristic_of(g, odd, o);
-    for (size_t i = 0; i < n; i++)
-        ck_assert_int_ne(o[i].op, RDX_OPTOP_TC);
+    ck_assert_uint_eq(heuristic_of(g, odd, o), 1);
+    ck_assert_int_eq(o[0].op, RDX_OPTOP_TC);
+    ck_assert_int_eq(o[0].amount, RDX_TC_PAD);
     cgf_run run = { 0 };
     run.mode = CGF_HEURISTIC;
     run.on_emu = 1;
     run.tol = 0.1;
     cgf_check(g, &odd, 1, &run);
+    /* padded M, N and K with float32 accumulation, several tilings, a batch */
+    const rdx_tensor *podd = mm32(g, h, 60, 24, 36, &seed);
+    run_tc(g, podd, 2, RDX_TC_PAD, 1e-3);
+    run_tc(g, podd, 2, RDX_TC_PAD | RDX_TC_TILING(1, 1, 1, 1, 2), 1e-3);
+    run_tc(g, podd, 2, RDX_TC_PAD | RDX_TC_TILING(2, 1, 2, 1, 1), 1e-3);
+    const rdx_tensor *pb = rdx_tensor_matmul(
+        g, rdx_tensor_cast(g, cgf_random(g, h, 3, (int64_t[]){ 2, 17, 33 }, &seed), F32),
+        rdx_tensor_cast(g, cgf_random(g, h, 3, (int64_t[]){ 2, 33, 5 }, &seed), F32));
+    run_tc(g, pb, 3, RDX_TC_PAD, 1e-3);
     /* float32 operands */
     const rdx_tensor *f32 =
         rdx_tensor_matmul(g, cgf_random(g, F32, 2, (int64_t[]){ 16, 16 }, &seed),
