@@ -146,7 +146,7 @@ static tc_tiling tc_default(const tc_info *T)
     int64_t m16 = T->M / 16, n16 = T->N / 16, k16 = T->K / 16;
     tc_tiling t = { 1, 1, 1, 1, 1 };
     t.tm = m16 % 4 == 0 ? 4 : m16 % 2 == 0 ? 2 : 1;
-    t.tn = n16 % 2 == 0 && t.tm == 4 ? 2 : 1;
+    t.tn = n16 % 2 == 0 ? 2 : 1; /* 4x2, 2x2 or 1x2 tiles per wave */
     t.ku = k16 % 2 == 0 ? 2 : 1;
     return t;
 }
