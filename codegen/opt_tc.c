@@ -51,6 +51,7 @@ typedef struct tc_info {
     const rdx_uop *store, *red, *x, *y, *m, *n, *kr, *b;
     const rdx_uop *kvalid; /* K padded (PADTO): the product is WHERE(kvalid, x*y, 0) */
     int64_t M, N, K, B, kid;
+    int padded; /* RDX_TC_PAD padded an axis: operands are gated loads (packed lane by lane) */
     rdx_scalar in;
 } tc_info;
 
@@ -148,6 +149,10 @@ static tc_tiling tc_default(const tc_info *T)
     t.tm = m16 % 4 == 0 ? 4 : m16 % 2 == 0 ? 2 : 1;
     t.tn = n16 % 2 == 0 ? 2 : 1; /* 4x2, 2x2 or 1x2 tiles per wave */
     t.ku = k16 % 2 == 0 ? 2 : 1;
+    if (T->padded) { /* every lane of a gated fragment is its own register until packed */
+        t.tm = t.tm > 2 ? 2 : t.tm;
+        t.ku = 1;
+    }
     return t;
 }
 
@@ -273,6 +278,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         if ((st = rdx_cg_apply_opts(ctx, k, p, np, &k)) || (st = rdx_cg_axes(k, ax, &na)))
             return rdx_fail_context(st, "optimize: opt %zu TC: padding", pos);
         why = tc_match(k, ax, na, o->axis, &T, 0);
+        T.padded = 1;
     }
     if (!why)
         why = tc_tiling_of(&T, o->amount, &tl);
