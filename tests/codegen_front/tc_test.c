@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/codegen.h>
+
 #include "tests/codegen_front/cgf_test.h"
 #include "util/error.h"
 
@@ -336,6 +338,45 @@ START_TEST(tc_beam)
 }
 END_TEST
 
+/* The heuristics' TC (default tilings, padded or not) compiles for a spread of shapes: the
+   tiling fits the 256 VGPRs. */
+START_TEST(tc_default_shapes)
+{
+    static const int m16[] = { 1, 3, 4, 8 }, n16[] = { 1, 2, 3, 8 }, k16[] = { 1, 3, 64 };
+    int n = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            for (int c = 0; c < 3; c++)
+                for (int pad = 0; pad < 2; pad++) {
+                    rdx_graph *g = cgf_graph();
+                    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+                    rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
+                    int64_t M = 16 * m16[a] - 3 * pad, N = 16 * n16[b], K = 16 * k16[c] - 5 * pad;
+                    const rdx_tensor *t =
+                        rdx_tensor_matmul(g, rdx_tensor_empty(g, h, 2, (int64_t[]){ M, K }),
+                                          rdx_tensor_empty(g, h, 2, (int64_t[]){ K, N }));
+                    rdx_schedule *s;
+                    const rdx_uop *k, *o;
+                    rdx_opt h16[16];
+                    size_t nh;
+                    rdx_codegen_kernel *ck = NULL;
+                    ck_assert_int_eq(rdx_cg_schedule(ctx, &t, 1, &s), RDX_OK);
+                    ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &k), RDX_OK);
+                    ck_assert_int_eq(rdx_cg_heuristic(k, h16, 16, &nh), RDX_OK);
+                    ck_assert_int_eq(h16[0].op, RDX_OPTOP_TC);
+                    ck_assert_int_eq(rdx_cg_optimize(ctx, s->kernels[0].sink, NULL, 0, &o), RDX_OK);
+                    rdx_status st = rdx_codegen_compile(ctx, o, NULL, &ck);
+                    ck_assert_msg(st == RDX_OK, "%lldx%lldx%lld: %s", (long long)M, (long long)K,
+                                  (long long)N, rdx_error_message());
+                    rdx_codegen_kernel_free(ck);
+                    rdx_schedule_free(s);
+                    rdx_graph_destroy(g);
+                    n++;
+                }
+    ck_assert_int_eq(n, 96);
+}
+END_TEST
+
 TCase *cgf_tcase_tc(void)
 {
     TCase *tc = tcase_create("tc");
@@ -348,5 +389,6 @@ TCase *cgf_tcase_tc(void)
     tcase_add_test(tc, tc_heuristic_large);
     tcase_add_test(tc, tc_fallbacks);
     tcase_add_test(tc, tc_beam);
+    tcase_add_test(tc, tc_default_shapes);
     return tc;
 }
