@@ -65,6 +65,13 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r);
 
 /* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
 int cg_tc_applicable(const rdx_uop *k);
+/* The axis (index into rdx_cg_axes) a TC opt applies to, -1 when TC does not fit. */
+int cg_tc_axis(const rdx_uop *k);
+/* The same when TC fits only with RDX_TC_PAD (M, N or K not a multiple of 16), else -1. */
+int cg_tc_pad_axis(const rdx_uop *k);
+/* TC opts worth timing for k (BEAM's first step): the default tiling, then tm x tn in
+   {4x2, 4x1, 2x2, 2x1, 1x1} with ku 1 and 2 where they fit; their count (0: TC does not fit). */
+size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
 

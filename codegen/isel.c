@@ -404,6 +404,11 @@ static int grow(isel *I, uint32_t id)
     return 1;
 }
 
+int cg_node_grow(isel *I, uint32_t id)
+{
+    return grow(I, id);
+}
+
 static int is_thread_range(const rdx_uop *u)
 {
     return u->op == RDX_OP_RANGE && (u->arg.sub == RDX_AXIS_GLOBAL || u->arg.sub == RDX_AXIS_LOCAL);
@@ -662,6 +667,10 @@ static void scope_emit(isel *I, const rdx_uop *root)
                 continue;
             if (u->op == RDX_OP_RANGE || u->op == RDX_OP_DEFINE_LOCAL || u->op == RDX_OP_DEFINE_REG)
                 continue;
+            /* WMMA: fragment loads go with their fragment, accumulated tiles with their REDUCE */
+            if ((I->info[u->id] & (CG_INFO_ACC_BOUND | CG_INFO_LAZY)) ||
+                ((I->info[u->id] & CG_INFO_FRAG_MEMBER) && param_load(u)))
+                continue;
             if (u->op == RDX_OP_INDEX) {
                 if (pass || u->nsrc <= 2)
                     continue;
@@ -675,7 +684,7 @@ static void scope_emit(isel *I, const rdx_uop *root)
                 free(lt);
                 continue;
             }
-            if (pass == 0 && !is_pure((rdx_op)u->op) && !param_load(u))
+            if (pass == 0 && !is_pure((rdx_op)u->op) && !param_load(u) && !cg_wmma_frag_node(u))
                 continue;
             switch ((rdx_op)u->op) {
             case RDX_OP_STACK: /* shape operands */
@@ -700,7 +709,11 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
             loop_num(I, ranges[k]); /* numbered outer first */
     cg_val acc;
     memset(&acc, 0, sizeof acc);
-    if (red) {
+    int vred = red && red->dtype.count > 1; /* WMMA tiles accumulated around the loops */
+    if (vred) {
+        scope_emit(I, root);
+        acc = cg_wmma_acc_init(I, red);
+    } else if (red) {
         unsigned w = cg_words(I, red);
         int file = red->dtype.scalar == RDX_BOOL ? CG_S : CG_V;
         scope_emit(I, root);
@@ -717,8 +730,14 @@ static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *range
         nl++;
     }
     scope_emit(I, root);
-    cg_val v = cg_emit(I, root);
-    if (red && !I->st) {
+    cg_val v;
+    memset(&v, 0, sizeof v);
+    if (vred) {
+        if (!I->st)
+            cg_wmma_acc_step(I, red, &acc);
+    } else
+        v = cg_emit(I, root);
+    if (red && !vred && !I->st) {
         static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MAX, RDX_OP_MUL, RDX_OP_COUNT };
         cg_val t =
             cg_alu_binary(I, red, ops[red->arg.sub], red->dtype, cg_narrow(I, red), &acc, &v);
@@ -865,83 +884,6 @@ static cg_val emit_vectorlike(isel *I, const rdx_uop *u)
     return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "op not supported by the back end yet"), none();
 }
 
-/* WMMA_16_16_16_<in>_<out>: one v_wmma per wave over the ISA's wave32 lane layout. */
-static cg_val emit_wmma(isel *I, const rdx_uop *u)
-{
-    const rdx_uop *a = u->src[0], *b = u->src[1], *c = u->src[2];
-    rdx_scalar in = (rdx_scalar)a->dtype.scalar, out = (rdx_scalar)u->dtype.scalar;
-    if (a->dtype.count != 16 || b->dtype.count != 16 || c->dtype.count != 8 ||
-        u->dtype.count != 8 || b->dtype.scalar != in || c->dtype.scalar != out ||
-        out != RDX_FLOAT32 || (in != RDX_FLOAT16 && in != RDX_BFLOAT16))
-        return cg_fail(I, RDX_ERR_UNSUPPORTED, u,
-                       "WMMA shapes/dtypes (supported: A, B half/bfloat16 x16, C, D float32 x8)"),
-               none();
-    if (a->op != RDX_OP_VECTORIZE || b->op != RDX_OP_VECTORIZE)
-        return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "WMMA operands must be VECTORIZEs"), none();
-    cg_val ab[2];
-    rdx_isa_op wop = in == RDX_BFLOAT16 ? RDX_ISA_OP_V_WMMA_F32_16X16X16_BF16
-                                        : RDX_ISA_OP_V_WMMA_F32_16X16X16_F16;
-    for (int m = 0; m < 2; m++) {
-        const rdx_uop *v = m ? b : a;
-        ab[m] = cg_reg(I, CG_V, 8);
-        for (int k = 0; k < 8; k++) {
-            cg_val lo = cg_emit(I, v->src[2 * k]), hi = cg_emit(I, v->src[2 * k + 1]);
-            /* pack the 16-bit patterns as integers (v_pack_b32_f16 would quieten NaNs) */
-            cg_val t = cg_reg(I, CG_V, 1);
-            INS(I, V_AND_B32, 1, cg_r(I, t.vr, 0, 1), cg_i(0xffff), cg_src(I, &lo, 0));
-            INS(I, V_LSHL_OR_B32, 1, cg_r(I, ab[m].vr, (unsigned)k, 1), cg_src(I, &hi, 0), cg_i(16),
-                cg_r(I, t.vr, 0, 1));
-        }
-    }
-    cg_val cv = cg_reg(I, CG_V, 8);
-    for (int k = 0; k < 8; k++) {
-        const rdx_uop *l = c->op == RDX_OP_VECTORIZE ? c->src[k] : NULL;
-        cg_val e;
-        if (l)
-            e = cg_emit(I, l);
-        else if (c->op == RDX_OP_VCONST) {
-            double f;
-            int64_t bits = c->arg.ints[k];
-            memcpy(&f, &bits, 8);
-            float ff = (float)f;
-            uint32_t fb;
-            memcpy(&fb, &ff, 4);
-            e = cg_const(fb, 1);
-        } else {
-            e = cg_emit(I, c); /* another WMMA's result */
-            if (e.n != 8)
-                return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "WMMA accumulator form"), none();
-            cg_val d = cg_reg(I, CG_V, 8);
-            cg_ins(I, wop, 1, 0,
-                   (xo[]){ cg_r(I, d.vr, 0, 8), cg_r(I, ab[0].vr, 0, 8), cg_r(I, ab[1].vr, 0, 8),
-                           cg_r(I, e.vr, 0, 8) },
-                   4);
-            return d;
-        }
-        INS(I, V_MOV_B32, 1, cg_r(I, cv.vr, (unsigned)k, 1), cg_src(I, &e, 0));
-    }
-    cg_val d = cg_reg(I, CG_V, 8);
-    cg_ins(I, wop, 1, 0,
-           (xo[]){ cg_r(I, d.vr, 0, 8), cg_r(I, ab[0].vr, 0, 8), cg_r(I, ab[1].vr, 0, 8),
-                   cg_r(I, cv.vr, 0, 8) },
-           4);
-    return d;
-}
-
-/* GEP of a multi-dword value (a WMMA result): a copy of the lane's dword. */
-static cg_val emit_gep(isel *I, const rdx_uop *u)
-{
-    const rdx_uop *s = u->src[0];
-    if (u->arg.nints != 1 || s->op != RDX_OP_WMMA)
-        return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "GEP of %s", rdx_op_name((rdx_op)s->op)), none();
-    cg_val v = cg_emit(I, s);
-    if (I->st)
-        return none();
-    cg_val r = cg_reg(I, CG_V, 1);
-    INS(I, V_MOV_B32, 1, cg_r(I, r.vr, 0, 1), cg_r(I, v.vr, (unsigned)u->arg.ints[0], 1));
-    return r;
-}
-
 cg_val cg_emit(isel *I, const rdx_uop *u)
 {
     if (I->st || !grow(I, u->id))
@@ -1030,12 +972,16 @@ cg_val cg_emit(isel *I, const rdx_uop *u)
         v = cg_alu(I, u);
         break;
     case RDX_OP_WMMA:
-        v = emit_wmma(I, u);
+        v = cg_wmma(I, u);
         break;
     case RDX_OP_GEP:
-        v = emit_gep(I, u);
+        v = cg_wmma_gep(I, u);
         break;
-    case RDX_OP_VECTORIZE: /* a container of lanes (WMMA operands): lower them */
+    case RDX_OP_VECTORIZE: /* WMMA operands: fragments of halves, or lanes (C) */
+        if (u->nsrc == 16 && (u->dtype.scalar == RDX_FLOAT16 || u->dtype.scalar == RDX_BFLOAT16)) {
+            v = cg_wmma_frag(I, u);
+            break;
+        }
         for (uint32_t k = 0; k < u->nsrc; k++)
             cg_emit(I, u->src[k]);
         break;
@@ -1320,7 +1266,9 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     I.cur = I.entry_block;
     if (I.entry_block < 0)
         I.st = RDX_ERR_NOMEM;
-    else if (!prepass(&I, topo, n, o)) {
+    else
+        cg_wmma_mark(&I, topo, n);
+    if (!I.st && !prepass(&I, topo, n, o)) {
         int body = cg_block_new(p);
         if (body < 0)
             I.st = RDX_ERR_NOMEM;
@@ -1338,5 +1286,6 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     free(I.info);
     free(I.seen);
     free(I.log);
+    free(I.frags);
     return I.st;
 }

@@ -38,6 +38,21 @@ typedef struct xo {
 
 #define CG_MAX_LOOPS 64
 
+/* A WMMA operand fragment (isel_wmma.c): its loads, issued early, and its packed VGPRs. */
+enum { CG_FRAG_LANES = 0, CG_FRAG_B128, CG_FRAG_U16 };
+typedef struct cg_frag {
+    const rdx_uop *vec; /* the VECTORIZE */
+    uint32_t part[16];  /* loaded parts (B128: 2 x 4 dwords; U16: 16 x 1) */
+    uint32_t packed;    /* 8-dword operand vreg, 0 until packed */
+    uint64_t open;      /* loops open when packed */
+    int kind;
+} cg_frag;
+#define CG_WMMA_MAX_TILES 16
+/* isel.info bits */
+#define CG_INFO_FRAG_MEMBER 2 /* a LOAD loaded as part of a WMMA fragment */
+#define CG_INFO_ACC_BOUND   4 /* a WMMA/CAT accumulated by its REDUCE (not lowered alone) */
+#define CG_INFO_LAZY        8 /* a fragment load's index: lowered only on demand */
+
 typedef struct isel {
     rdx_ir_ctx *ctx;
     cg_prog *p;
@@ -82,6 +97,9 @@ typedef struct isel {
         uint8_t words;
     } regs[32];
     int nregs;
+    /* WMMA fragments (isel_wmma.c) */
+    cg_frag *frags;
+    size_t nfrags, fragcap;
 } isel;
 
 /* ---- isel.c */
@@ -125,6 +143,25 @@ cg_val cg_widen(isel *I, const cg_val *v, int is_signed);
 /* The constant bits of a CONST node in its machine form. */
 uint64_t cg_const_bits(const rdx_uop *u);
 
+/* Make sure per-node arrays cover id (0 on out-of-memory, error recorded). */
+int cg_node_grow(isel *I, uint32_t id);
+
+/* ---- isel_wmma.c */
+/* Mark fragment member loads and accumulated WMMAs (info bits) over the kernel's nodes. */
+void cg_wmma_mark(isel *I, const rdx_uop *const *topo, size_t n);
+/* Is u a VECTORIZE of 16 ungated loads of one global buffer (a fragment loaded as a unit)? */
+int cg_wmma_frag_node(const rdx_uop *u);
+/* A VECTORIZE of 16 halves: issue its loads (load fragments); a handle (VK_NONE, bits = id). */
+cg_val cg_wmma_frag(isel *I, const rdx_uop *vec);
+/* A WMMA outside an accumulating REDUCE: a fresh 8-dword result. */
+cg_val cg_wmma(isel *I, const rdx_uop *u);
+/* GEP of a WMMA result or of an accumulating REDUCE: one dword copied. */
+cg_val cg_wmma_gep(isel *I, const rdx_uop *u);
+/* An accumulating REDUCE (float32x8n of WMMA tiles): zeroed accumulator registers. */
+cg_val cg_wmma_acc_init(isel *I, const rdx_uop *red);
+/* One iteration of it: every tile's WMMA chain into acc, in place. */
+void cg_wmma_acc_step(isel *I, const rdx_uop *red, const cg_val *acc);
+
 /* ---- isel_alu.c */
 /* Lower an elementwise node (ADD ... WHERE, CAST, BITCAST, RECIP, TRUNC). */
 cg_val cg_alu(isel *I, const rdx_uop *u);
@@ -141,5 +178,8 @@ cg_val cg_normalise(isel *I, const cg_val *v, rdx_dtype d);
 const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix);
 cg_val cg_load(isel *I, const rdx_uop *u);
 void cg_store(isel *I, const rdx_uop *u);
+/* The address of a global buffer access at INDEX ix (of a PARAM/BUFFER): SGPR pair base,
+   VGPR byte offset voff, folded constant imm (WMMA fragments).  0 on failure (recorded). */
+int cg_global_addr(isel *I, const rdx_uop *ix, uint32_t *base, uint32_t *voff, int32_t *imm);
 
 #endif

@@ -3,8 +3,9 @@
  * taken apart: an elementwise op on vectors becomes a VECTORIZE of the same
  * op on each lane; GEP of a VECTORIZE / VCONST / CAT picks the lane (a
  * multi-lane GEP becomes a VECTORIZE of the picked lanes); CAT becomes a
- * VECTORIZE.  What is left are VECTORIZEs feeding WMMA and GEPs of WMMA
- * results, which instruction selection handles.
+ * VECTORIZE (except a CAT of WMMA results, kept for an accumulating REDUCE).
+ * What is left are VECTORIZEs feeding WMMA, GEPs of WMMA results and of
+ * accumulating REDUCEs, which instruction selection handles (isel_wmma.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,12 @@ static const rdx_uop *rebuild(dv *D, const rdx_uop *u, const rdx_uop *const *src
         return vec(D, l, u->arg.nints);
     }
     if (op == RDX_OP_CAT) {
+        /* a CAT of WMMA results (the output tiles an accumulating REDUCE keeps) stays */
+        int tiles = 1;
+        for (uint32_t s = 0; s < u->nsrc; s++)
+            tiles &= src[s]->op == RDX_OP_WMMA;
+        if (tiles)
+            return rdx_ir_replace_src(D->ctx, u, src, u->nsrc);
         const rdx_uop *l[256];
         unsigned m = 0;
         for (uint32_t s = 0; s < u->nsrc; s++)

@@ -314,6 +314,17 @@ static void mem_load(isel *I, const addr *a, rdx_dtype d, const cg_val *dst, uns
     }
 }
 
+int cg_global_addr(isel *I, const rdx_uop *ix, uint32_t *base, uint32_t *voff, int32_t *imm)
+{
+    addr a;
+    if (!address(I, ix, &a))
+        return 0;
+    if (a.space != RDX_ADDR_GLOBAL)
+        return cg_fail(I, RDX_ERR_INVALID, ix, "internal: not a global buffer access");
+    *base = a.base.vr, *voff = a.voff.vr, *imm = a.imm;
+    return 1;
+}
+
 cg_val cg_load(isel *I, const rdx_uop *u)
 {
     cg_val none;

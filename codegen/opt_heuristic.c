@@ -23,8 +23,10 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
     if (st)
         return st;
     /* float16/bfloat16 matmul tiles: tensor cores */
-    if (cg_tc_applicable(kernel)) {
-        push(opts, cap, n, RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP);
+    int tca = cg_tc_axis(kernel), tcp = tca < 0 ? cg_tc_pad_axis(kernel) : -1;
+    if (tca >= 0 || tcp >= 0) { /* tcp: sizes padded to multiples of 16 */
+        push(opts, cap, n, RDX_OPTOP_TC, tca >= 0 ? tca : tcp, tca >= 0 ? 0 : RDX_TC_PAD,
+             RDX_AXIS_WARP);
         return RDX_OK;
     }
     int g[3], ng = 0, red = -1;

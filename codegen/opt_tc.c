@@ -1,16 +1,17 @@
 /* codegen/opt_tc.c — the TC OptOp: a matmul-like kernel (one REDUCE(ADD) over
- * K of a product of float16/bfloat16 operands, two output axes M and N)
- * becomes one wave per 16x16 output tile running v_wmma_f32_16x16x16 over the
- * K tiles (unrolled), in the back end's WMMA form (docs/codegen-kernel-form.md):
- * lane l holds row l%16 of the A tile and column l%16 of the B tile; lane v of
- * the result in work-item l is D[2v + l/16][l%16]. */
+ * K of a product of float16/bfloat16 operands, output axes M and N, and
+ * optionally a batch axis) becomes WMMA tiles in the back end's WMMA form
+ * (docs/codegen-kernel-form.md): lane l holds row l%16 of an A tile and
+ * column l%16 of a B tile; lane v of a result in work-item l is
+ * D[2v + l/16][l%16].  Each wave computes tm x tn 16x16 output tiles (A and B
+ * fragments reused across them), wm x wn waves per workgroup; the K tiles are
+ * a REDUCE loop (unrolled ku times inside the body) whose value is the CAT of
+ * the tiles' WMMA chains, accumulated in registers by the back end. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "codegen/front_internal.h"
 #include "util/error.h"
-
-#define TC_MAX_KTILES 8
 
 /* x with a CAST from float16/bfloat16 removed; NULL when x is not of those dtypes. */
 static const rdx_uop *half_operand(const rdx_uop *x, rdx_scalar *sc)
@@ -23,11 +24,19 @@ static const rdx_uop *half_operand(const rdx_uop *x, rdx_scalar *sc)
     return x;
 }
 
-static const rdx_uop *subst2(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *r1,
-                             const rdx_uop *v1, const rdx_uop *r2, const rdx_uop *v2)
+static const rdx_uop *subst(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *const *from,
+                            const rdx_uop *const *to, size_t n)
 {
-    const rdx_uop *from[2] = { r1, r2 }, *to[2] = { v1, v2 }, *out;
-    return rdx_ir_substitute(ctx, u, from, to, 2, &out) ? NULL : out;
+    const rdx_uop *out;
+    return u && !rdx_ir_substitute(ctx, u, from, to, n, &out) ? out : NULL;
+}
+
+/* u simplified (index arithmetic handed to substitutions: the kernel's later simplification
+   of every INDEX then has less to do); NULL on failure. */
+static const rdx_uop *simp(rdx_ir_ctx *ctx, const rdx_uop *u)
+{
+    const rdx_uop *o;
+    return u && !rdx_ir_simplify(ctx, u, &o) ? o : NULL;
 }
 
 static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
@@ -39,28 +48,40 @@ static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
 }
 
 typedef struct tc_info {
-    const rdx_uop *store, *red, *x, *y, *m, *n, *kr;
-    int64_t M, N, K;
+    const rdx_uop *store, *red, *x, *y, *m, *n, *kr, *b;
+    const rdx_uop *kvalid; /* K padded (PADTO): the product is WHERE(kvalid, x*y, 0) */
+    int64_t M, N, K, B, kid;
+    int padded; /* RDX_TC_PAD padded an axis: operands are gated loads (packed lane by lane) */
     rdx_scalar in;
 } tc_info;
 
-/* Does kernel k (axes ax[0..na)) fit the TC pattern?  NULL, or why not. */
+/* Does kernel k (axes ax[0..na)) fit the TC pattern with `axis` its REDUCE axis?  NULL, or why
+   not. */
 static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, int32_t axis,
-                            tc_info *T)
+                            tc_info *T, int pad)
 {
-    if (na != 3 || ax[0].type != RDX_AXIS_GLOBAL || ax[1].type != RDX_AXIS_GLOBAL ||
-        ax[2].type != RDX_AXIS_REDUCE || axis != 2)
-        return "needs a kernel with two GLOBAL axes and one REDUCE axis (axis 2)";
-    for (size_t i = 0; i < 3; i++)
-        if (ax[i].size < 16 || ax[i].size % 16)
-            return "an axis size is not a multiple of 16";
-    if (ax[2].size / 16 > TC_MAX_KTILES)
-        return "K is over 8 tiles (all K tiles are unrolled: more would exceed the VGPRs)";
+    memset(T, 0, sizeof *T);
+    const rdx_kaxis *g[3];
+    size_t ng = 0, nr = 0;
+    for (size_t i = 0; i < na; i++) {
+        if (ax[i].type == RDX_AXIS_GLOBAL && ng < 3)
+            g[ng++] = &ax[i];
+        else if (ax[i].type == RDX_AXIS_REDUCE)
+            nr++;
+        else
+            return "needs a kernel with two GLOBAL axes (M, N; a third for a batch) and one "
+                   "REDUCE axis (the opt's axis): an axis of another type";
+    }
+    if (ng < 2 || nr != 1 || axis < 0 || (size_t)axis >= na || ax[axis].type != RDX_AXIS_REDUCE)
+        return "needs a kernel with two GLOBAL axes (M, N; a third for a batch) and one REDUCE "
+               "axis (the opt's axis)";
+    for (size_t i = 0; i < na; i++)
+        if (ax[i].size < 1)
+            return "an axis has a symbolic size";
     if (k->op != RDX_OP_SINK || k->nsrc != 1 || k->src[0]->op != RDX_OP_END ||
-        k->src[0]->src[0]->op != RDX_OP_STORE || k->src[0]->src[0]->nsrc != 2)
+        k->src[0]->src[0]->op != RDX_OP_STORE)
         return "not a single-store kernel";
     T->store = k->src[0]->src[0];
-    T->red = NULL;
     const rdx_uop **order = NULL;
     size_t no = 0;
     if (rdx_ir_toposort(T->store, &order, &no))
@@ -72,39 +93,164 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
             nred++;
         }
     free(order);
-    const rdx_uop *red = T->red;
-    if (nred != 1 || red->arg.sub != RDX_RED_ADD || red->nsrc != 2 || red->src[1] != ax[2].range ||
-        red->src[0]->op != RDX_OP_MUL ||
+    const rdx_uop *red = T->red, *val = nred == 1 ? red->src[0] : NULL;
+    double z = 1;
+    if (val && val->op == RDX_OP_WHERE && rdx_uop_const_val(val->src[2], &z) && z == 0) {
+        T->kvalid = val->src[0]; /* a padded K: WHERE(k < K, x*y, 0) */
+        val = val->src[1];
+    }
+    if (nred != 1 || red->arg.sub != RDX_RED_ADD || red->nsrc != 2 ||
+        red->src[1] != ax[axis].range || val->op != RDX_OP_MUL ||
         (red->dtype.scalar != RDX_FLOAT32 && red->dtype.scalar != RDX_FLOAT16 &&
          red->dtype.scalar != RDX_BFLOAT16))
         return "needs one REDUCE(ADD) of a product over the REDUCE axis";
     rdx_scalar sa = RDX_VOID, sb = RDX_VOID;
-    T->x = half_operand(red->src[0]->src[0], &sa);
-    T->y = half_operand(red->src[0]->src[1], &sb);
+    T->x = half_operand(val->src[0], &sa);
+    T->y = half_operand(val->src[1], &sb);
     if (!T->x || !T->y || sa != sb)
         return "the product's operands must both be float16 or both bfloat16";
     T->in = sa;
-    const rdx_uop *r0 = ax[0].range, *r1 = ax[1].range;
-    int x0 = cg_depends(T->x, r0), x1 = cg_depends(T->x, r1), y0 = cg_depends(T->y, r0),
-        y1 = cg_depends(T->y, r1);
-    if (x0 && !x1 && y1 && !y0) {
-        T->m = r0, T->n = r1, T->M = ax[0].size, T->N = ax[1].size;
-    } else if (x1 && !x0 && y0 && !y1) {
-        T->m = r1, T->n = r0, T->M = ax[1].size, T->N = ax[0].size;
-    } else {
-        return "the operands do not split into A(m, k) and B(k, n)";
+    /* M: the innermost axis only A depends on; N: the innermost only B depends on; a third
+       GLOBAL axis is the batch */
+    int im = -1, in = -1;
+    for (size_t i = 0; i < ng; i++) {
+        int dx = cg_depends(T->x, g[i]->range), dy = cg_depends(T->y, g[i]->range);
+        if (dx && !dy)
+            im = (int)i;
+        else if (dy && !dx)
+            in = (int)i;
     }
-    T->kr = ax[2].range;
-    T->K = ax[2].size;
+    if (im < 0 || in < 0)
+        return "the operands do not split into A(m, k) and B(k, n)";
+    T->m = g[im]->range, T->M = g[im]->size;
+    T->n = g[in]->range, T->N = g[in]->size;
+    for (size_t i = 0; i < ng; i++)
+        if ((int)i != im && (int)i != in)
+            T->b = g[i]->range, T->B = g[i]->size;
+    if (!T->m || !T->n)
+        return "the operands do not split into A(m, k) and B(k, n)";
+    T->kr = ax[axis].range;
+    T->K = ax[axis].size;
+    T->kid = ax[axis].id;
+    if (!pad && (T->M % 16 || T->N % 16 || T->K % 16))
+        return "an axis size is not a multiple of 16 (M, N and K must be; RDX_TC_PAD pads them)";
     return NULL;
 }
 
-int cg_tc_applicable(const rdx_uop *k)
+/* The tiling of a TC opt's amount (0: the default for the sizes). */
+typedef struct tc_tiling {
+    int tm, tn, wm, wn, ku;
+} tc_tiling;
+
+static tc_tiling tc_default(const tc_info *T)
+{
+    int64_t m16 = T->M / 16, n16 = T->N / 16, k16 = T->K / 16;
+    tc_tiling t = { 1, 1, 1, 1, 1 };
+    t.tm = m16 % 4 == 0 ? 4 : m16 % 2 == 0 ? 2 : 1;
+    t.tn = n16 % 2 == 0 ? 2 : 1; /* 4x2, 2x2 or 1x2 tiles per wave */
+    t.ku = k16 % 2 == 0 ? 2 : 1;
+    if (T->padded) { /* every lane of a gated fragment is its own register until packed */
+        t.tm = t.tm > 2 ? 2 : t.tm;
+        t.ku = 1;
+    }
+    return t;
+}
+
+static const char *tc_tiling_of(const tc_info *T, int64_t amount, tc_tiling *t)
+{
+    if (!amount) {
+        *t = tc_default(T);
+        return NULL;
+    }
+    amount &= ~RDX_TC_PAD;
+    if (!amount) {
+        *t = tc_default(T);
+        return NULL;
+    }
+    if (amount < 0 || amount >> 20)
+        return "bad tiling amount (RDX_TC_TILING(tm, tn, wm, wn, ku))";
+    int f[5];
+    for (int i = 0; i < 5; i++) {
+        f[i] = (int)((amount >> (4 * i)) & 15);
+        if (f[i] != 1 && f[i] != 2 && f[i] != 4 && f[i] != 8)
+            return "bad tiling amount: each of tm, tn, wm, wn, ku must be 1, 2, 4 or 8";
+    }
+    t->tm = f[0], t->tn = f[1], t->wm = f[2], t->wn = f[3], t->ku = f[4];
+    if (t->tm * t->tn > 8)
+        return "bad tiling: more than 8 output tiles per wave (tm * tn)";
+    if (t->wm * t->wn > 16)
+        return "bad tiling: more than 16 waves per workgroup (wm * wn)";
+    if ((T->M / 16) % (t->tm * t->wm) || (T->N / 16) % (t->tn * t->wn) || (T->K / 16) % t->ku)
+        return "bad tiling: tm*wm must divide M/16, tn*wn N/16 and ku K/16";
+    return NULL;
+}
+
+int cg_tc_axis(const rdx_uop *k)
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
     tc_info T;
-    return !rdx_cg_axes(k, ax, &n) && !tc_match(k, ax, n, 2, &T);
+    if (rdx_cg_axes(k, ax, &n))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE)
+            return tc_match(k, ax, n, (int32_t)i, &T, 0) ? -1 : (int)i;
+    return -1;
+}
+
+int cg_tc_pad_axis(const rdx_uop *k)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    tc_info T;
+    if (rdx_cg_axes(k, ax, &n))
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE)
+            return tc_match(k, ax, n, (int32_t)i, &T, 1) ? -1 : (int)i;
+    return -1;
+}
+
+int cg_tc_applicable(const rdx_uop *k)
+{
+    return cg_tc_axis(k) >= 0;
+}
+
+size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap)
+{
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t na, n = 0;
+    tc_info T;
+    int axis = cg_tc_axis(k);
+    if (axis < 0 || rdx_cg_axes(k, ax, &na) || tc_match(k, ax, na, axis, &T, 0))
+        return 0;
+    static const int tiles[][2] = { { 4, 2 }, { 4, 1 }, { 2, 2 }, { 2, 1 }, { 1, 1 } };
+    if (n < cap) {
+        rdx_opt d = { RDX_OPTOP_TC, axis, 0, RDX_AXIS_WARP, 0 };
+        opts[n++] = d;
+    }
+    for (size_t t = 0; t < sizeof tiles / sizeof tiles[0]; t++)
+        for (int ku = 1; ku <= 2; ku *= 2) {
+            tc_tiling tl;
+            int64_t amt = RDX_TC_TILING(tiles[t][0], tiles[t][1], 1, 1, ku);
+            if (n < cap && !tc_tiling_of(&T, amt, &tl)) {
+                rdx_opt o = { RDX_OPTOP_TC, axis, amt, RDX_AXIS_WARP, 0 };
+                opts[n++] = o;
+            }
+        }
+    return n;
+}
+
+static const rdx_uop *wmma_node(rdx_ir_ctx *ctx, rdx_scalar in, const rdx_uop *a, const rdx_uop *b,
+                                const rdx_uop *c)
+{
+    const char *name =
+        in == RDX_FLOAT16 ? "WMMA_16_16_16_half_float" : "WMMA_16_16_16_bfloat16_float";
+    rdx_uop_arg wa = rdx_uop_arg_none();
+    wa.str = rdx_ir_str(ctx, name, strlen(name));
+    wa.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 8);
+    const rdx_uop *ws[3] = { a, b, c };
+    return a && b && c ? rdx_ir_node(ctx, RDX_OP_WMMA, ws, 3, &wa) : NULL;
 }
 
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
@@ -113,67 +259,125 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t na;
     tc_info T;
+    tc_tiling tl;
     rdx_status st = rdx_cg_axes(k, ax, &na);
     if (st)
         return st;
-    const char *why = tc_match(k, ax, na, o->axis, &T);
+    int pad = (o->amount & RDX_TC_PAD) != 0;
+    const char *why = tc_match(k, ax, na, o->axis, &T, pad);
+    if (!why && (T.M % 16 || T.N % 16 || T.K % 16)) {
+        /* RDX_TC_PAD: PADTO 16 of M, N, K (loads and stores gated, the product WHERE'd) */
+        rdx_opt p[3];
+        size_t np = 0;
+        for (size_t i = 0; i < na; i++)
+            if ((ax[i].range == T.m || ax[i].range == T.n || ax[i].range == T.kr) &&
+                ax[i].size % 16) {
+                rdx_opt q = { RDX_OPTOP_PADTO, (int32_t)i, 16, ax[i].type, 0 };
+                p[np++] = q;
+            }
+        if ((st = rdx_cg_apply_opts(ctx, k, p, np, &k)) || (st = rdx_cg_axes(k, ax, &na)))
+            return rdx_fail_context(st, "optimize: opt %zu TC: padding", pos);
+        why = tc_match(k, ax, na, o->axis, &T, 0);
+        T.padded = 1;
+    }
+    if (!why)
+        why = tc_tiling_of(&T, o->amount, &tl);
     if (why)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: opt %zu TC: %s", pos, why);
-    const rdx_uop *store = T.store, *red = T.red, *x = T.x, *y = T.y, *m = T.m, *nn = T.n,
-                  *kr = T.kr;
-    int64_t M = T.M, N = T.N;
-    rdx_scalar sa = T.in;
-    const rdx_uop *gn = special(ctx, N / 16, "gidx0"), *gm = special(ctx, M / 16, "gidx1");
-    const rdx_uop *lane = special(ctx, 32, "lidx0");
-    const rdx_uop *c16 = cg_idx(ctx, 16);
+    const int tm = tl.tm, tn = tl.tn, nw = tl.wm * tl.wn, nt = tm * tn;
+    /* workgroup ids, wave and lane */
+    const rdx_uop *gn = special(ctx, T.N / (16 * tn * tl.wn), "gidx0");
+    const rdx_uop *gm = special(ctx, T.M / (16 * tm * tl.wm), "gidx1");
+    const rdx_uop *gb = T.b ? special(ctx, T.B, "gidx2") : NULL;
+    const rdx_uop *lid = special(ctx, 32 * nw, "lidx0");
+    const rdx_uop *c16 = cg_idx(ctx, 16), *c32 = cg_idx(ctx, 32);
+    const rdx_uop *lane = nw > 1 ? rdx_ir_mod(ctx, lid, c32) : lid;
+    const rdx_uop *wave = nw > 1 ? rdx_ir_idiv(ctx, lid, c32) : cg_idx(ctx, 0);
+    const rdx_uop *wvn = tl.wn > 1 ? rdx_ir_mod(ctx, wave, cg_idx(ctx, tl.wn)) : cg_idx(ctx, 0);
+    const rdx_uop *wvm = tl.wn > 1 ? rdx_ir_idiv(ctx, wave, cg_idx(ctx, tl.wn)) : wave;
     const rdx_uop *l16 = rdx_ir_mod(ctx, lane, c16), *hi = rdx_ir_idiv(ctx, lane, c16);
-    const rdx_uop *mrow = rdx_ir_add(ctx, rdx_ir_mul(ctx, gm, c16), l16);
-    const rdx_uop *ncol = rdx_ir_add(ctx, rdx_ir_mul(ctx, gn, c16), l16);
-    const char *name =
-        sa == RDX_FLOAT16 ? "WMMA_16_16_16_half_float" : "WMMA_16_16_16_bfloat16_float";
-    rdx_uop_arg wa = rdx_uop_arg_none();
-    wa.str = rdx_ir_str(ctx, name, strlen(name));
-    wa.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 8);
-    const rdx_uop *acc;
+    /* first row of tile i, first column of tile j */
+    const rdx_uop *row0[8], *col0[8];
+    const rdx_uop *mt = rdx_ir_mul(
+        ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gm, cg_idx(ctx, tl.wm)), wvm), cg_idx(ctx, tm));
+    const rdx_uop *ntl = rdx_ir_mul(
+        ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gn, cg_idx(ctx, tl.wn)), wvn), cg_idx(ctx, tn));
+    for (int i = 0; i < tm; i++)
+        row0[i] = rdx_ir_mul(ctx, rdx_ir_add(ctx, mt, cg_idx(ctx, i)), c16);
+    for (int j = 0; j < tn; j++)
+        col0[j] = rdx_ir_mul(ctx, rdx_ir_add(ctx, ntl, cg_idx(ctx, j)), c16);
+    /* padded K: both operands are 0 beyond K (0 * 0, never 0 * inf) */
+    const rdx_uop *xs = T.x, *ys = T.y;
+    if (T.kvalid) {
+        const rdx_uop *z = rdx_ir_const_float(ctx, rdx_dtype_of(T.in), 0.0);
+        xs = rdx_ir_where(ctx, T.kvalid, xs, z);
+        ys = rdx_ir_where(ctx, T.kvalid, ys, z);
+    }
+    /* the K loop: kt = kr * ku + u */
+    const rdx_uop *kr = cg_range(ctx, cg_idx(ctx, T.K / (16 * tl.ku)), T.kid, RDX_AXIS_REDUCE);
+    const rdx_uop *zero;
     {
         const rdx_uop *z[8];
         for (int v = 0; v < 8; v++)
             z[v] = rdx_ir_const_float(ctx, rdx_dtype_of(RDX_FLOAT32), 0.0);
-        acc = rdx_ir_node(ctx, RDX_OP_VECTORIZE, z, 8, NULL);
+        zero = rdx_ir_node(ctx, RDX_OP_VECTORIZE, z, 8, NULL);
     }
-    for (int64_t t = 0; t < T.K / 16 && acc; t++) {
-        const rdx_uop *av[16], *bv[16];
-        for (int i = 0; i < 16; i++) {
-            const rdx_uop *kk = cg_idx(ctx, t * 16 + i);
-            av[i] = subst2(ctx, x, m, mrow, kr, kk);
-            bv[i] = subst2(ctx, y, kr, kk, nn, ncol);
-            if (!av[i] || !bv[i])
-                return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
+    const rdx_uop *acc[8];
+    for (int t = 0; t < nt; t++)
+        acc[t] = zero;
+    for (int u = 0; u < tl.ku; u++) {
+        const rdx_uop *kt =
+            rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), cg_idx(ctx, u));
+        const rdx_uop *fa[8], *fb[8], *rc[16];
+        for (int f = 0; f < tm + tn; f++)
+            rc[f] = simp(ctx, rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16));
+        for (int f = 0; f < tm + tn; f++) {
+            const rdx_uop *lanes[16];
+            for (int e = 0; e < 16; e++) {
+                const rdx_uop *kk =
+                    simp(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e)));
+                const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
+                const rdx_uop *to[3] = { kk, rc[f], gb };
+                lanes[e] = subst(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2);
+                if (!lanes[e])
+                    return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
+            }
+            const rdx_uop *v = rdx_ir_node(ctx, RDX_OP_VECTORIZE, lanes, 16, NULL);
+            if (f < tm)
+                fa[f] = v;
+            else
+                fb[f - tm] = v;
         }
-        const rdx_uop *ws[3] = { rdx_ir_node(ctx, RDX_OP_VECTORIZE, av, 16, NULL),
-                                 rdx_ir_node(ctx, RDX_OP_VECTORIZE, bv, 16, NULL), acc };
-        acc = ws[0] && ws[1] ? rdx_ir_node(ctx, RDX_OP_WMMA, ws, 3, &wa) : NULL;
+        for (int i = 0; i < tm; i++)
+            for (int j = 0; j < tn; j++)
+                acc[i * tn + j] = wmma_node(ctx, T.in, fa[i], fb[j], acc[i * tn + j]);
     }
-    if (!acc)
+    const rdx_uop *val = nt > 1 ? rdx_ir_node(ctx, RDX_OP_CAT, acc, (size_t)nt, NULL) : acc[0];
+    rdx_uop_arg ra = rdx_uop_arg_none();
+    ra.sub = RDX_RED_ADD;
+    const rdx_uop *rs[2] = { val, kr };
+    const rdx_uop *red = val && kr ? rdx_ir_node(ctx, RDX_OP_REDUCE, rs, 2, &ra) : NULL;
+    if (!red)
         return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC accumulation");
-    /* one STORE per result lane: D[2v + l/16][l%16] */
-    const rdx_uop *stores[8];
-    for (int v = 0; v < 8; v++) {
-        rdx_uop_arg ga = rdx_uop_arg_none();
-        int64_t lanev = v;
-        ga.ints = rdx_ir_ints(ctx, &lanev, 1);
-        ga.nints = 1;
-        const rdx_uop *d = rdx_ir_node(ctx, RDX_OP_GEP, &acc, 1, &ga);
-        if (d && red->dtype.scalar != RDX_FLOAT32)
-            d = rdx_ir_cast(ctx, d, red->dtype);
-        const rdx_uop *row =
-            rdx_ir_add(ctx, rdx_ir_mul(ctx, gm, c16), rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi));
-        const rdx_uop *st1 =
-            d ? rdx_ir_substitute(ctx, store, &red, &d, 1, &st1) ? NULL : st1 : NULL;
-        stores[v] = st1 ? subst2(ctx, st1, m, row, nn, ncol) : NULL;
-        if (!stores[v])
-            return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC stores");
-    }
-    *out = rdx_ir_sink(ctx, stores, 8);
+    /* one STORE per tile and result lane: D[2v + l/16][l%16] */
+    const rdx_uop *stores[64];
+    for (int t = 0; t < nt; t++)
+        for (int v = 0; v < 8; v++) {
+            rdx_uop_arg ga = rdx_uop_arg_none();
+            int64_t lanev = 8 * t + v;
+            ga.ints = rdx_ir_ints(ctx, &lanev, 1);
+            ga.nints = 1;
+            const rdx_uop *d = rdx_ir_node(ctx, RDX_OP_GEP, &red, 1, &ga);
+            if (d && T.red->dtype.scalar != RDX_FLOAT32)
+                d = rdx_ir_cast(ctx, d, T.red->dtype);
+            const rdx_uop *row =
+                simp(ctx, rdx_ir_add(ctx, row0[t / tn], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi)));
+            const rdx_uop *col = simp(ctx, rdx_ir_add(ctx, col0[t % tn], l16));
+            const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
+            stores[8 * t + v] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
+            if (!stores[8 * t + v])
+                return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC stores");
+        }
+    *out = rdx_ir_sink(ctx, stores, (size_t)(8 * nt));
     return *out ? RDX_OK : rdx_fail_context(RDX_ERR_INVALID, "optimize: TC kernel");
 }

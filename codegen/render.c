@@ -30,6 +30,11 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
         int mods = 0;
         for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
             mods |= x.mod[m] != 0;
+        /* 16-bit VGPR operands of e32 forms are true16 on gfx11: v128..v255 name the high
+           halves of v0..v127, so a VGPR >= 128 there keeps the e64 form */
+        for (int k = 0; k < x.nopnd && k < fi->nopnd; k++)
+            mods |= fi->opnd[k].bits == 16 && x.opnd[k].kind == RDX_ISA_OPND_VGPR &&
+                    x.opnd[k].reg >= 128;
         if (!mods) {
             rdx_isa_inst y = x;
             y.form = RDX_ISA_FORM_E32;

@@ -68,6 +68,7 @@ static float *to_floats(const void *p, size_t bytes, rdx_dtype dt, size_t *n)
 typedef struct figures {
     double compile_s;
     unsigned long long wave_insts, cycles;
+    unsigned long long wmma; /* v_wmma wave-instructions */
     size_t nkernels;
 } figures;
 
@@ -102,6 +103,7 @@ static int run_dispatch(const uint8_t *code, size_t cap, uint64_t entry, const u
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         f->wave_insts += c->wave_insts;
         f->cycles += c->cycles;
+        f->wmma += c->by_class[RDX_EMU_CLASS_WMMA];
     } else {
         fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
     }
@@ -355,6 +357,9 @@ static int compare(const char *what, const char *size, rdx_graph *g, const rdx_t
                c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
     else
         report(what, size, &r, &c, diff);
+    if (!rc) /* whether rdx's kernels use the tensor cores */
+        printf("%-10s %-14s rdx WMMA: %s (%llu v_wmma wave-instructions)\n", what, size,
+               r.wmma ? "yes" : "no", r.wmma);
     return rc || crc;
 }
 

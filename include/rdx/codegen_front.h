@@ -131,11 +131,20 @@ typedef enum rdx_optop {
  * by axis id (rdx_cg_axes).  SPLIT: amount = factor k, target = new sub-axis
  * type, top = 0 splits n into (n/k, k) with the new axis inner, 1 into
  * (k, n/k) with it outer.  PADTO: amount = multiple m.  SWAP: amount = other
- * axis.  NOLOCALS as the spec.  TC (axis = the REDUCE
- * axis, 2): a kernel C[M,N] = sum_k A[m,k]*B[k,n] of float16/bfloat16 operands
- * (M, N, K multiples of 16, K <= 1024) becomes one wave per 16x16 tile running
- * WMMA over the K tiles; it must be the first opt.
+ * axis.  NOLOCALS as the spec.  TC (axis = the REDUCE axis): a kernel
+ * C[b?, M, N] = sum_k A[b?, m, k] * B[b?, k, n] of float16/bfloat16 operands
+ * (two GLOBAL axes M, N and optionally a third, a batch; M, N, K multiples
+ * of 16) becomes WMMA tiles with a K loop; amount = 0 picks the tiling,
+ * RDX_TC_TILING(...) sets it; it must be the first opt.
  */
+/* TC's amount: every wave computes tm x tn 16x16 output tiles, a workgroup has
+   wm x wn waves, the K loop does ku 16-deep K tiles per iteration (each 1, 2,
+   4 or 8; tm * tn <= 8; tm*wm must divide M/16, tn*wn N/16, ku K/16). */
+/* TC's amount bit: pad M, N and K to multiples of 16 (loads and stores gated, PADTO-style). */
+#define RDX_TC_PAD ((int64_t)1 << 20)
+#define RDX_TC_TILING(tm, tn, wm, wn, ku)                                            \
+    ((int64_t)(tm) | (int64_t)(tn) << 4 | (int64_t)(wm) << 8 | (int64_t)(wn) << 12 | \
+     (int64_t)(ku) << 16)
 typedef struct rdx_opt {
     rdx_optop op;
     int32_t axis;
