@@ -21,8 +21,10 @@
 
 #define F32 rdx_dtype_of(RDX_FLOAT32)
 
-/* Matmul size: the suite's full 1024 (about 40 s of the run on the emulator). */
-#define MM_N 1024
+/* Matmul size: the suite's full 1024 (-n N changes it, a multiple of 32, for quick runs). */
+static int64_t MM_N = 1024;
+/* -v: per kernel the opts chosen and the counters per instruction class. */
+static int verbose;
 
 static double now(void)
 {
@@ -69,7 +71,23 @@ typedef struct figures {
     double compile_s;
     unsigned long long wave_insts, cycles;
     size_t nkernels;
+    unsigned long long by_class[RDX_EMU_CLASS_COUNT], waves;
 } figures;
+
+static void print_classes(const char *side, const figures *f)
+{
+    if (!verbose)
+        return;
+    unsigned long long issue = 0;
+    static const unsigned cost[RDX_EMU_CLASS_COUNT] = { 1, 1, 4, 4, 1, 2, 2, 32, 1 };
+    printf("  %-5s waves %llu:", side, f->waves);
+    for (int c = 0; c < RDX_EMU_CLASS_COUNT; c++) {
+        printf(" %s %llu", rdx_emu_class_name((rdx_emu_class)c), f->by_class[c]);
+        issue += cost[c] * f->by_class[c];
+    }
+    printf(" | issue cycles ~%llu, stalls ~%llu\n", issue,
+           f->cycles > issue ? f->cycles - issue : 0);
+}
 
 /* Run one dispatch: code object text `code` (page-aligned, `cap` bytes), descriptor kd,
    buffers[0..nbufs) of bytes[], kernarg of kasize bytes.  Adds the counters to *f. */
@@ -102,6 +120,9 @@ static int run_dispatch(const uint8_t *code, size_t cap, uint64_t entry, const u
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         f->wave_insts += c->wave_insts;
         f->cycles += c->cycles;
+        f->waves += c->waves;
+        for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
+            f->by_class[k] += c->by_class[k];
     } else {
         fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
     }
@@ -171,6 +192,14 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
         if (!st)
             st = rdx_cg_heuristic(typed, o, 16, &no);
+        if (!st && verbose) {
+            printf("  rdx kernel %zu %s opts:", k, kn->name);
+            for (size_t i = 0; i < no; i++)
+                printf(" %s(%d,%lld,%s%s)", rdx_optop_name(o[i].op), o[i].axis,
+                       (long long)o[i].amount, rdx_axistype_name(o[i].target),
+                       o[i].top ? ",top" : "");
+            printf("\n");
+        }
         if (!st)
             st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
         if (!st)
@@ -355,6 +384,10 @@ static int compare(const char *what, const char *size, rdx_graph *g, const rdx_t
                c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
     else
         report(what, size, &r, &c, diff);
+    if (!rc)
+        print_classes("rdx", &r);
+    if (!crc)
+        print_classes("clang", &c);
     return rc || crc;
 }
 
@@ -464,18 +497,58 @@ static int bench_conv2d(void)
     return compare("conv2d-3x3", "1x64x32x32,o64", g, t, "conv2d", 3, bytes, F32, &d, 1);
 }
 
-int main(void)
+static int bench_softmax(void)
 {
-    int fails = 0;
+    return bench_rows(0);
+}
+
+static int bench_layernorm(void)
+{
+    return bench_rows(1);
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(void);
+} suite[] = {
+    { "ew-chain", bench_ew },           { "sum", bench_sum },
+    { "softmax", bench_softmax },       { "matmul-f32", bench_matmul },
+    { "matmul-f16", bench_matmul_f16 }, { "conv2d-3x3", bench_conv2d },
+    { "layernorm", bench_layernorm },
+};
+
+static int usage(const char *argv0, int rc)
+{
+    printf("Usage: %s [-v] [-n N] [NAME...]\n"
+           "Runs the kernel suite (or the named kernels:",
+           argv0);
+    for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
+        printf(" %s", suite[i].name);
+    printf(").\n  -v  print the opts chosen and the counters per instruction class\n"
+           "  -n  matmul size N (a multiple of 32; default 1024)\n");
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int fails = 0, opt;
+    while ((opt = getopt(argc, argv, "vn:h")) != -1) {
+        if (opt == 'v')
+            verbose = 1;
+        else if (opt == 'n' && atoi(optarg) >= 32 && atoi(optarg) % 32 == 0)
+            MM_N = atoi(optarg);
+        else
+            return usage(argv[0], opt == 'h' ? 0 : 2);
+    }
     printf("bench_kernels: rdx (heuristics, no BEAM) vs hand-written OpenCL (clang-19 -O3), "
            "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles\n");
-    fails += bench_ew() != 0;
-    fails += bench_sum() != 0;
-    fails += bench_rows(0) != 0;
-    fails += bench_matmul() != 0;
-    fails += bench_matmul_f16() != 0;
-    fails += bench_conv2d() != 0;
-    fails += bench_rows(1) != 0;
+    for (size_t i = 0; i < sizeof suite / sizeof *suite; i++) {
+        int pick = optind == argc;
+        for (int a = optind; a < argc; a++)
+            pick |= !strcmp(argv[a], suite[i].name);
+        if (pick)
+            fails += suite[i].fn() != 0;
+    }
     if (fails)
         printf("bench_kernels: %d benchmark(s) failed (see stderr)\n", fails);
     return fails ? 1 : 0;
