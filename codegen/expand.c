@@ -49,7 +49,11 @@ static rdx_status unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     size_t no = 0;
     const rdx_uop *k = kernel;
     rdx_status st = rdx_ir_toposort(kernel, &order, &no);
-    /* REDUCEs closing r: the op over the copies */
+    /* REDUCEs closing r: the op over the copies (all replaced in one substitution) */
+    size_t nred = 0;
+    const rdx_uop **from = st ? NULL : malloc(2 * (no + 1) * sizeof *from), **to = from + no + 1;
+    if (!st && !from)
+        st = rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i];
         if (u->op != RDX_OP_REDUCE || !closes(u, r))
@@ -60,9 +64,14 @@ static rdx_status unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
             acc = acc ? cg_combine(ctx, (rdx_redop)u->arg.sub, acc, c) : c;
         }
         const rdx_uop *nr = acc ? without(ctx, u, r, acc) : NULL;
-        if (!nr || rdx_ir_substitute(ctx, k, &u, &nr, 1, &k))
+        if (!nr)
             st = rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling REDUCE node #%u", u->id);
+        from[nred] = u;
+        to[nred++] = nr;
     }
+    if (!st && nred && rdx_ir_substitute(ctx, k, from, to, nred, &k))
+        st = rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling REDUCEs");
+    free(from);
     free(order);
     if (st)
         return st;
@@ -209,18 +218,21 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
     rdx_status st = rdx_cg_axes(k, ax, &n);
-    for (size_t i = 0; i < n && !st; i++) {
-        rdx_axistype t = ax[i].type;
-        if (t == RDX_AXIS_WARP || t == RDX_AXIS_THREAD)
-            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: %s axes are not lowered by the front end",
-                            rdx_axistype_name(t));
-        if (t != RDX_AXIS_UPCAST && t != RDX_AXIS_UNROLL)
-            continue;
-        if (ax[i].size < 0)
-            return rdx_fail(RDX_ERR_INVALID, "expand: %s axis with a symbolic size",
-                            rdx_axistype_name(t));
-        st = unroll(ctx, k, ax[i].range, ax[i].size, &k);
-    }
+    /* UNROLL axes first (inside the REDUCEs, before upcasts copy them), then UPCAST */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n && !st; i++) {
+            rdx_axistype t = ax[i].type;
+            if (t == RDX_AXIS_WARP || t == RDX_AXIS_THREAD)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: %s axes are not lowered by the front end",
+                                rdx_axistype_name(t));
+            if (t != (pass ? RDX_AXIS_UPCAST : RDX_AXIS_UNROLL))
+                continue;
+            if (ax[i].size < 0)
+                return rdx_fail(RDX_ERR_INVALID, "expand: %s axis with a symbolic size",
+                                rdx_axistype_name(t));
+            st = unroll(ctx, k, ax[i].range, ax[i].size, &k);
+        }
     int locals = 0;
     if (!st)
         st = rdx_cg_axes(k, ax, &n);

@@ -25,6 +25,49 @@
 static int64_t MM_N = 1024;
 /* -v: per kernel the opts chosen and the counters per instruction class. */
 static int verbose;
+/* -o: opts for every kernel instead of the heuristics' (development). */
+static rdx_opt user_opts[16];
+static size_t nuser_opts;
+static int have_user_opts;
+
+/* Parse "OP:axis:amount:TYPE[:top],..." (OP SPLIT, PADTO, SWAP, NOLOCALS, TC; TYPE a
+   letter of the AxisType table: g l w t L R G u r). */
+static int parse_opts(const char *s)
+{
+    static const char letters[] = "glwtLRGur";
+    nuser_opts = 0;
+    while (*s && nuser_opts < 16) {
+        char name[16];
+        int axis = 0, top = 0, used = 0;
+        long long amt = 0;
+        char t = 'L';
+        int got = sscanf(s, "%15[A-Z]:%d:%lld:%c:%d%n", name, &axis, &amt, &t, &top, &used);
+        if (got < 5)
+            got = sscanf(s, "%15[A-Z]:%d:%lld:%c%n", name, &axis, &amt, &t, &used);
+        if (got < 4)
+            got = sscanf(s, "%15[A-Z]:%d:%lld%n", name, &axis, &amt, &used);
+        if (got < 3)
+            got = sscanf(s, "%15[A-Z]%n", name, &used);
+        if (got < 1)
+            return -1;
+        rdx_opt o = { RDX_OPTOP_COUNT, axis, amt, RDX_AXIS_LOOP, top };
+        for (int k = 0; k < RDX_OPTOP_COUNT; k++)
+            if (!strcmp(name, rdx_optop_name((rdx_optop)k)))
+                o.op = (rdx_optop)k;
+        const char *l = strchr(letters, t);
+        if (o.op == RDX_OPTOP_COUNT || !l || !t)
+            return -1;
+        o.target = (rdx_axistype)(l - letters);
+        user_opts[nuser_opts++] = o;
+        s += used;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    have_user_opts = 1;
+    return 0;
+}
 
 static double now(void)
 {
@@ -190,7 +233,10 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         memset(&co, 0, sizeof co);
         co.name = kn->name;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-        if (!st)
+        if (!st && have_user_opts) {
+            memcpy(o, user_opts, sizeof user_opts);
+            no = nuser_opts;
+        } else if (!st)
             st = rdx_cg_heuristic(typed, o, 16, &no);
         if (!st && verbose) {
             printf("  rdx kernel %zu %s opts:", k, kn->name);
@@ -519,22 +565,26 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [NAME...]\n"
+    printf("Usage: %s [-v] [-n N] [-o OPTS] [NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
         printf(" %s", suite[i].name);
     printf(").\n  -v  print the opts chosen and the counters per instruction class\n"
-           "  -n  matmul size N (a multiple of 32; default 1024)\n");
+           "  -n  matmul size N (a multiple of 32; default 1024)\n"
+           "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
+           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n");
     return rc;
 }
 
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:h")) != -1) {
+    while ((opt = getopt(argc, argv, "vn:o:h")) != -1) {
         if (opt == 'v')
             verbose = 1;
+        else if (opt == 'o' && !parse_opts(optarg))
+            ;
         else if (opt == 'n' && atoi(optarg) >= 32 && atoi(optarg) % 32 == 0)
             MM_N = atoi(optarg);
         else
