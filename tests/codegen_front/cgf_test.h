@@ -60,5 +60,6 @@ TCase *cgf_tcase_opts(void);
 TCase *cgf_tcase_schedule(void);
 TCase *cgf_tcase_e2e(void);
 TCase *cgf_tcase_cli(void);
+TCase *cgf_tcase_tiles(void);
 
 #endif
