@@ -143,7 +143,7 @@ static rdx_status gpudims(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_kaxis *ax
  * The axes are listed once, on the kernel before unrolling: gpudims rewrites
  * the small kernel, the unrolling copies the result, GROUP_REDUCE is lowered
  * on the copies (its range is not unrolled), and one simplification pass
- * folds the constants the unrolling substituted.
+ * folds the constants the unrolling substituted (cg_simplify_unrolled).
  */
 rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out)
 {
@@ -172,6 +172,6 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     if (!st && gr >= 0)
         st = group_reduce(ctx, k, ax, n, (size_t)gr, &k);
     if (!st)
-        st = cg_simplify_kernel(ctx, k, out);
+        st = cg_simplify_unrolled(ctx, k, out);
     return st;
 }

@@ -95,5 +95,13 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
  * address).
  */
 rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out);
+/*
+ * The same after unrolling a simplified kernel (expand): index parts made of
+ * ADD/MUL/CONST over ranges, thread ids and variables only get their
+ * constants collected into one trailing ADD (what the back end folds into
+ * offsets; copies differing in constants share the rest), cheaply; the other
+ * parts are simplified as above.
+ */
+rdx_status cg_simplify_unrolled(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out);
 
 #endif

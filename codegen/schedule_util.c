@@ -301,7 +301,53 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r)
 /* The integer/bool parts of a kernel that are simplified, and their results. */
 typedef struct simp_state {
     cg_pmap done; /* part -> simplified */
+    int linear;   /* cg_simplify_unrolled: linear index parts only get their constants split */
 } simp_state;
+
+/* Is index expression u made of ADD, MUL, CONST and leaves (ranges, thread ids,
+   variables) only?  Bounded walk. */
+static int linear_part(const rdx_uop *u, int depth)
+{
+    if (depth > 64 || u->dtype.scalar != RDX_INDEX || u->dtype.count != 1)
+        return 0;
+    switch ((rdx_op)u->op) {
+    case RDX_OP_CONST:
+    case RDX_OP_RANGE:
+    case RDX_OP_SPECIAL:
+    case RDX_OP_DEFINE_VAR:
+        return 1;
+    case RDX_OP_ADD:
+    case RDX_OP_MUL:
+        return linear_part(u->src[0], depth + 1) && linear_part(u->src[1], depth + 1);
+    default:
+        return 0;
+    }
+}
+
+/* A linear index expression as rest + *c with the constants of its sums and of the
+   products by constants collected into *c (exact integer arithmetic); NULL for 0. */
+static const rdx_uop *split_const(rdx_ir_ctx *ctx, const rdx_uop *u, int64_t *c)
+{
+    int64_t k;
+    if (rdx_uop_const_int(u, &k)) {
+        *c = k;
+        return NULL;
+    }
+    *c = 0;
+    if (u->op == RDX_OP_ADD) {
+        int64_t c0, c1;
+        const rdx_uop *a = split_const(ctx, u->src[0], &c0), *b = split_const(ctx, u->src[1], &c1);
+        *c = c0 + c1;
+        return !a ? b : !b ? a : rdx_ir_add(ctx, a, b);
+    }
+    if (u->op == RDX_OP_MUL && rdx_uop_const_int(u->src[1], &k)) {
+        int64_t c0;
+        const rdx_uop *a = split_const(ctx, u->src[0], &c0);
+        *c = c0 * k;
+        return a ? rdx_ir_mul(ctx, a, u->src[1]) : NULL;
+    }
+    return u;
+}
 
 static const rdx_uop *simp(rdx_ir_ctx *ctx, simp_state *S, const rdx_uop *u)
 {
@@ -365,12 +411,14 @@ static const rdx_uop *simplify_node(rdx_ir_ctx *ctx, const rdx_uop *u, void *use
  * (rewriting is bottom-up, so each part simplifies as it would alone, and
  * shared subexpressions are simplified once).
  */
-rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out)
+static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
+                                  const rdx_uop **out)
 {
     const rdx_uop **order = NULL, **parts = NULL;
     size_t no = 0, np = 0;
     simp_state S;
     memset(&S, 0, sizeof S);
+    S.linear = linear;
     rdx_status st = rdx_ir_toposort(k, &order, &no);
     if (!st && !(parts = malloc((4 * no + 1) * sizeof *parts)))
         st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
@@ -388,6 +436,21 @@ rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *
         }
     }
     cg_pmap_free(&seen);
+    if (S.linear) { /* linear index parts: constants split out; the rest simplified */
+        size_t keep = 0;
+        for (size_t i = 0; i < np && !st; i++) {
+            if (!linear_part(parts[i], 0)) {
+                parts[keep++] = parts[i];
+                continue;
+            }
+            int64_t c;
+            const rdx_uop *r = split_const(ctx, parts[i], &c);
+            r = !r ? rdx_ir_int(ctx, c) : c ? rdx_ir_add(ctx, r, rdx_ir_int(ctx, c)) : r;
+            st = r ? cg_pmap_put(&S.done, parts[i], r)
+                   : rdx_fail_context(RDX_ERR_INVALID, "codegen: folding an index");
+        }
+        np = keep;
+    }
     const rdx_uop *grp = NULL, *sg = NULL;
     if (!st && np > 1 && (grp = rdx_ir_node(ctx, RDX_OP_GROUP, parts, np, NULL)) &&
         !rdx_ir_simplify(ctx, grp, &sg) && sg && sg->op == RDX_OP_GROUP && sg->nsrc == np) {
@@ -401,4 +464,14 @@ rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *
         st = cg_replace_ranges(ctx, k, NULL, NULL, NULL, NULL, 0, simplify_node, &S, out);
     cg_pmap_free(&S.done);
     return st;
+}
+
+rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out)
+{
+    return simplify_kernel(ctx, k, 0, out);
+}
+
+rdx_status cg_simplify_unrolled(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out)
+{
+    return simplify_kernel(ctx, k, 1, out);
 }
