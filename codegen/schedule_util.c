@@ -357,6 +357,12 @@ static const rdx_uop *simp(rdx_ir_ctx *ctx, simp_state *S, const rdx_uop *u)
     return rdx_ir_simplify(ctx, u, &o) ? NULL : o;
 }
 
+/* A comparison of floats (the decompositions' range checks): nothing to simplify. */
+static int float_cond(const rdx_uop *c)
+{
+    return (c->op == RDX_OP_CMPLT || c->op == RDX_OP_CMPNE) && rdx_dtype_is_float(c->src[0]->dtype);
+}
+
 /* Which sources of u are simplified: [*lo, *hi). */
 static int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
 {
@@ -366,8 +372,9 @@ static int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
     } else if ((u->op == RDX_OP_LOAD && u->nsrc >= 2) || (u->op == RDX_OP_STORE && u->nsrc == 3)) {
         *lo = u->nsrc - 1;
         *hi = u->nsrc;
-    } else if (u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL || u->op == RDX_OP_WHERE) {
-        *lo = 0; /* bounds; a WHERE's condition (not its branches: see front_internal.h) */
+    } else if (u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
+               (u->op == RDX_OP_WHERE && !float_cond(u->src[0]))) {
+        *lo = 0; /* bounds; a WHERE's index condition (not its branches: front_internal.h) */
         *hi = 1;
     } else {
         return 0;
