@@ -650,7 +650,18 @@ static int in_scope(isel *I, const rdx_uop *u)
  */
 #define SCOPE_LOAD_DWORDS 96
 
+static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only);
+
 static void scope_emit(isel *I, const rdx_uop *root)
+{
+    scope_emit_mode(I, root, 0);
+}
+
+/* loads_only: just the loads-first pass (the caller lowers the values on demand, one
+   after the other, so their temporaries do not all live at once), unless the graph is
+   large enough for on-demand lowering to recurse deeply. */
+#define SCOPE_ON_DEMAND_MAX 4096
+static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only)
 {
     const rdx_uop **topo;
     size_t n;
@@ -672,7 +683,7 @@ static void scope_emit(isel *I, const rdx_uop *root)
         budget -= w;
         cg_emit(I, u);
     }
-    for (int pass = 1; pass < 3; pass++)
+    for (int pass = 1; pass < 3 && !(loads_only && n <= SCOPE_ON_DEMAND_MAX); pass++)
         for (size_t i = 0; i < n && !I->st; i++) {
             const rdx_uop *u = topo[i];
             if ((!in_scope(I, u) && u->op != RDX_OP_INDEX) || (I->info[u->id] & 2))
@@ -838,7 +849,8 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
     for (int i = 0; i < nred && !I->st; i++)
         if (contractible(reds[i]) && (accs[i].file == CG_V && accs[i].n == 1))
             sum_terms(I, reds[i]->src[0], terms, 1);
-    scope_emit(I, root);
+    /* a reduction's terms are lowered one by one as they are accumulated */
+    scope_emit_mode(I, root, nred > 0);
     if (!nred)
         cg_emit(I, root);
     for (int i = 0; i < nred && !I->st; i++)
