@@ -25,6 +25,8 @@
 static int64_t MM_N = 1024;
 /* -v: per kernel the opts chosen and the counters per instruction class. */
 static int verbose;
+/* -b W: BEAM search of width W (timed on the emulator) instead of the heuristics. */
+static unsigned beam_width;
 /* -o: opts for every kernel instead of the heuristics' (development). */
 static rdx_opt user_opts[16];
 static size_t nuser_opts;
@@ -124,6 +126,7 @@ typedef struct figures {
     unsigned long long wave_insts, cycles;
     size_t nkernels;
     unsigned long long by_class[RDX_EMU_CLASS_COUNT], waves;
+    double beam_s; /* BEAM search (-b), not part of compile_s */
 } figures;
 
 static void print_classes(const char *side, const figures *f)
@@ -194,6 +197,82 @@ static uint8_t *load_text(const rdx_codeobj *co, size_t *cap)
     return code;
 }
 
+/* Run compiled kernel ck of schedule kernel kn on the buffers mem[] (bytes[]) of the
+   schedule; adds the counters to *f. */
+static int run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn, void *const *mem,
+                      const size_t *bytes, figures *f)
+{
+    rdx_codeobj *cob = NULL;
+    uint8_t *code = NULL, *kernarg = NULL, kd[64];
+    size_t cap = 0;
+    uint32_t grid[3], wg[3];
+    int rc = 0;
+    rdx_status st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
+    if (!st)
+        st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
+    if (!st)
+        st = rdx_codeobj_kd_pack(&cob->kernels[0].kd, 11, kd);
+    if (st) {
+        fprintf(stderr, "bench_kernels: kernel %s: %s\n", kn->name, rdx_error_message());
+        rc = -1;
+    }
+    void *kb[64];
+    size_t kbytes[64];
+    uint64_t ptrs[64] = { 0 };
+    if (!rc && kn->nparams > 64)
+        rc = -1;
+    for (uint32_t p = 0; !rc && p < kn->nparams; p++) {
+        kb[p] = mem[kn->params[p]];
+        kbytes[p] = bytes[kn->params[p]];
+        ptrs[p] = (uint64_t)(uintptr_t)kb[p];
+    }
+    if (!rc) {
+        code = load_text(cob, &cap);
+        kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u));
+        if (!code || !kernarg)
+            rc = -1;
+    }
+    if (!rc) {
+        uint64_t values[64] = { 0 };
+        rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
+        rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + cob->kernels[0].code_offset, kd,
+                          grid, wg, kernarg, ck->kernarg_size, kb, kbytes, kn->nparams, f);
+    }
+    free(code);
+    free(kernarg);
+    rdx_codeobj_free(cob);
+    return rc;
+}
+
+/* BEAM's timer: a candidate kernel compiled and run on the schedule's buffers; its cost is
+   the emulator's estimated cycles. */
+typedef struct beam_env {
+    rdx_ir_ctx *ctx;
+    const rdx_sched_kernel *kn;
+    void *const *mem;
+    const size_t *bytes;
+} beam_env;
+
+static rdx_status beam_timer(const rdx_uop *kernel, void *user, double *cost)
+{
+    const beam_env *e = user;
+    rdx_codegen_kernel *ck = NULL;
+    rdx_codegen_options co;
+    memset(&co, 0, sizeof co);
+    co.name = e->kn->name;
+    rdx_status st = rdx_codegen_compile(e->ctx, kernel, &co, &ck);
+    if (st)
+        return st;
+    figures f;
+    memset(&f, 0, sizeof f);
+    int rc = run_kernel(ck, e->kn, e->mem, e->bytes, &f);
+    rdx_codegen_kernel_free(ck);
+    if (rc)
+        return RDX_ERR_INVALID; /* the candidate is skipped (run_kernel printed why) */
+    *cost = (double)f.cycles;
+    return RDX_OK;
+}
+
 /* ---------------------------------------------------------------------- rdx */
 
 /* Compile every kernel of the schedule of `root` (timed) and run them in order. */
@@ -245,6 +324,15 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         if (!st && have_user_opts) {
             memcpy(o, user_opts, sizeof user_opts);
             no = nuser_opts;
+        } else if (!st && beam_width) {
+            /* the search is not compile time: timed apart */
+            double b0 = cpu_now();
+            beam_env env = { ctx, kn, mem, bytes };
+            rdx_beam_opts bo = { beam_width, 0, verbose ? stdout : NULL, NULL, "emu-gfx1100" };
+            st = rdx_cg_beam(ctx, typed, beam_timer, &env, &bo, o, 16, &no, NULL);
+            double b1 = cpu_now();
+            f->beam_s += b1 - b0;
+            t0 += b1 - b0;
         } else if (!st)
             st = rdx_cg_heuristic(typed, o, 16, &no);
         if (!st && verbose) {
@@ -262,46 +350,13 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         if (!st)
             st = rdx_codegen_compile(ctx, exp, &co, &ck);
         f->compile_s += cpu_now() - t0;
-        rdx_codeobj *cob = NULL;
-        uint8_t *code = NULL, *kernarg = NULL, kd[64];
-        size_t cap = 0;
-        uint32_t grid[3], wg[3];
-        if (!st)
-            st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
-        if (!st)
-            st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
-        if (!st)
-            st = rdx_codeobj_kd_pack(&cob->kernels[0].kd, 11, kd);
         if (st) {
             fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
                     rdx_error_message());
             rc = -1;
         }
-        void *kb[64];
-        size_t kbytes[64];
-        uint64_t ptrs[64] = { 0 };
-        if (!rc && kn->nparams > 64)
-            rc = -1;
-        for (uint32_t p = 0; !rc && p < kn->nparams; p++) {
-            kb[p] = mem[kn->params[p]];
-            kbytes[p] = bytes[kn->params[p]];
-            ptrs[p] = (uint64_t)(uintptr_t)kb[p];
-        }
-        if (!rc) {
-            code = load_text(cob, &cap);
-            kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u));
-            if (!code || !kernarg)
-                rc = -1;
-        }
-        if (!rc) {
-            uint64_t values[64] = { 0 };
-            rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
-            rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + cob->kernels[0].code_offset,
-                              kd, grid, wg, kernarg, ck->kernarg_size, kb, kbytes, kn->nparams, f);
-        }
-        free(code);
-        free(kernarg);
-        rdx_codeobj_free(cob);
+        if (!rc)
+            rc = run_kernel(ck, kn, mem, bytes, f);
         rdx_codegen_kernel_free(ck);
     }
     if (!rc) {
@@ -439,6 +494,8 @@ static int compare(const char *what, const char *size, rdx_graph *g, const rdx_t
                c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
     else
         report(what, size, &r, &c, diff);
+    if (!rc && beam_width)
+        printf("  rdx   BEAM search %.1f s (CPU)\n", r.beam_s);
     if (!rc)
         print_classes("rdx", &r);
     if (!crc)
@@ -574,13 +631,15 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [-o OPTS] [NAME...]\n"
+    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
         printf(" %s", suite[i].name);
     printf(").\n  -v  print the opts chosen and the counters per instruction class\n"
            "  -n  matmul size N (a multiple of 32; default 1024)\n"
+           "  -b  BEAM search of width W (1..16) timed on the emulator, from the heuristics'\n"
+           "      opts (slow: every candidate runs the whole kernel; use -n for matmuls)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
            "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n");
     return rc;
@@ -589,9 +648,11 @@ static int usage(const char *argv0, int rc)
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:o:h")) != -1) {
+    while ((opt = getopt(argc, argv, "vn:o:b:h")) != -1) {
         if (opt == 'v')
             verbose = 1;
+        else if (opt == 'b' && atoi(optarg) >= 1 && atoi(optarg) <= 16)
+            beam_width = (unsigned)atoi(optarg);
         else if (opt == 'o' && !parse_opts(optarg))
             ;
         else if (opt == 'n' && atoi(optarg) >= 32 && atoi(optarg) % 32 == 0)
@@ -599,9 +660,10 @@ int main(int argc, char **argv)
         else
             return usage(argv[0], opt == 'h' ? 0 : 2);
     }
-    printf("bench_kernels: rdx (heuristics, no BEAM) vs hand-written OpenCL (clang-19 -O3), "
+    printf("bench_kernels: rdx (%s) vs hand-written OpenCL (clang-19 -O3), "
            "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles; compile: rdx "
-           "thread CPU time (schedule + every kernel), clang wall time\n");
+           "thread CPU time (schedule + every kernel), clang wall time\n",
+           beam_width ? "BEAM on the emulator" : "heuristics, no BEAM");
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++) {
         int pick = optind == argc;
         for (int a = optind; a < argc; a++)
