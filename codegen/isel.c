@@ -650,7 +650,20 @@ static int in_scope(isel *I, const rdx_uop *u)
  */
 #define SCOPE_LOAD_DWORDS 96
 
-static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only);
+static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int loads_only);
+
+static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only)
+{
+    const rdx_uop **topo;
+    size_t n;
+    rdx_status st = rdx_ir_toposort(root, &topo, &n);
+    if (st) {
+        I->st = st;
+        return;
+    }
+    scope_emit_topo(I, topo, n, loads_only);
+    free(topo);
+}
 
 static void scope_emit(isel *I, const rdx_uop *root)
 {
@@ -661,15 +674,8 @@ static void scope_emit(isel *I, const rdx_uop *root)
    after the other, so their temporaries do not all live at once), unless the graph is
    large enough for on-demand lowering to recurse deeply. */
 #define SCOPE_ON_DEMAND_MAX 4096
-static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only)
+static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int loads_only)
 {
-    const rdx_uop **topo;
-    size_t n;
-    rdx_status st = rdx_ir_toposort(root, &topo, &n);
-    if (st) {
-        I->st = st;
-        return;
-    }
     /* pass 0: the global loads first (up to a budget of destination dwords), so
        their latencies overlap and the arithmetic waits as late as it can */
     unsigned budget = SCOPE_LOAD_DWORDS;
@@ -714,7 +720,6 @@ static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only)
                 cg_emit(I, u);
             }
         }
-    free(topo);
 }
 
 static int contractible(const rdx_uop *red)
@@ -827,8 +832,13 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
     for (int k = 0; k < n; k++)
         if (!is_thread_range(ranges[k]))
             loop_num(I, ranges[k]); /* numbered outer first */
-    if (nred)
-        scope_emit(I, root);
+    const rdx_uop **topo = NULL;
+    size_t ntopo = 0;
+    rdx_status tst = rdx_ir_toposort(root, &topo, &ntopo);
+    if (tst) {
+        I->st = tst;
+        return;
+    }
     for (int i = 0; i < nred && !I->st; i++) {
         const rdx_uop *red = reds[i];
         unsigned w = cg_words(I, red);
@@ -841,7 +851,7 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
     for (int k = 0; k < n && !I->st; k++) {
         if (is_thread_range(ranges[k]))
             continue;
-        scope_emit(I, root);
+        scope_emit_topo(I, topo, ntopo, 0);
         open_loop(I, &ls[nl], ranges[k]);
         nl++;
     }
@@ -850,7 +860,8 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
         if (contractible(reds[i]) && (accs[i].file == CG_V && accs[i].n == 1))
             sum_terms(I, reds[i]->src[0], terms, 1);
     /* a reduction's terms are lowered one by one as they are accumulated */
-    scope_emit_mode(I, root, nred > 0);
+    scope_emit_topo(I, topo, ntopo, nred > 0);
+    free(topo);
     if (!nred)
         cg_emit(I, root);
     for (int i = 0; i < nred && !I->st; i++)
@@ -867,15 +878,37 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
  * (AFTER, STORE, END, BARRIER, WMMA, registers, LDS): such a REDUCE keeps its
  * own loop.
  */
+static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap);
+
 static int mark_value(isel *I, const rdx_uop *r, const rdx_uop ***stk, size_t *cap)
+{
+    return mark_values(I, &r, 1, stk, cap);
+}
+
+/* mark_value of several REDUCEs under one stamp (the union of their value graphs). */
+static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap)
 {
     uint32_t s = ++I->stamp;
     size_t sp = 0;
     int ok = 1;
-    if (!grow(I, r->src[0]->id))
-        return 0;
-    (*stk)[sp++] = r->src[0];
-    I->seen[r->src[0]->id] = s;
+    for (int i = 0; i < nr; i++) {
+        const rdx_uop *v = r[i]->src[0];
+        if (!grow(I, v->id))
+            return 0;
+        if (I->seen[v->id] == s)
+            continue;
+        if (sp == *cap) {
+            size_t nc = *cap * 2;
+            const rdx_uop **ns = realloc(*stk, nc * sizeof *ns);
+            if (!ns) {
+                I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
+                return 0;
+            }
+            *stk = ns, *cap = nc;
+        }
+        (*stk)[sp++] = v;
+        I->seen[v->id] = s;
+    }
     while (sp && ok) {
         const rdx_uop *u = (*stk)[--sp];
         switch ((rdx_op)u->op) {
@@ -925,20 +958,36 @@ static int mark_value(isel *I, const rdx_uop *r, const rdx_uop ***stk, size_t *c
 static int reduce_group(isel *I, const rdx_uop *u, const rdx_uop **grp)
 {
     grp[0] = u;
-    int ng = 1;
+    int ng = 1, nc = 1;
     size_t cap = 64;
-    const rdx_uop **stk = malloc(cap * sizeof *stk);
+    const rdx_uop **stk = malloc(cap * sizeof *stk), *cand[CG_MAX_RED_GROUP];
     if (!stk)
         return 1;
-    for (size_t i = 0; i < I->nreds && ng < CG_MAX_RED_GROUP && !I->st; i++) {
+    cand[0] = u;
+    for (size_t i = 0; i < I->nreds && nc < CG_MAX_RED_GROUP && !I->st; i++) {
         const rdx_uop *s = I->reds[i];
         if (s == u || s->nsrc != u->nsrc || s->arg.nints || !grow(I, s->id) || I->have[s->id])
             continue;
         int same = 1;
         for (uint32_t k = 1; k < u->nsrc && same; k++)
             same = s->src[k] == u->src[k];
-        if (!same || (dep(I, s) & ~I->open))
-            continue;
+        if (same && !(dep(I, s) & ~I->open))
+            cand[nc++] = s;
+    }
+    /* the usual case (an upcast's copies): one walk over all values finds no effect and
+       no candidate read by another; else the candidates are checked pairwise */
+    if (nc > 1 && mark_values(I, cand, nc, &stk, &cap)) {
+        int indep = 1;
+        for (int j = 0; j < nc && indep; j++)
+            indep = I->seen[cand[j]->id] != I->stamp;
+        if (indep) {
+            memcpy(grp, cand, (size_t)nc * sizeof *grp);
+            free(stk);
+            return nc;
+        }
+    }
+    for (int i = 1; i < nc && !I->st; i++) {
+        const rdx_uop *s = cand[i];
         if (ng == 1 && !mark_value(I, u, &stk, &cap))
             break; /* u itself has effects: no grouping */
         /* s must not read u or an earlier member, nor they s */
