@@ -140,7 +140,7 @@ static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq,
         nolocals |= seq->ops[i].op == RDX_OPTOP_NOLOCALS;
     for (size_t i = 0; i < na; i++)
         locals |= ax[i].type == RDX_AXIS_LOCAL;
-    static const int64_t f[] = { 2, 3, 4, 5, 7, 8, 16, 32, 64, 128, 256 };
+    static const int64_t f[] = { 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 32, 64, 128, 256 };
     for (size_t i = 0; i < na; i++) {
         rdx_axistype t = ax[i].type;
         int64_t sz = ax[i].size;
@@ -155,8 +155,8 @@ static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq,
                 tg[ntg++] = RDX_AXIS_LOCAL;
             if ((t == RDX_AXIS_GLOBAL || t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) && f[j] <= 8)
                 tg[ntg++] = RDX_AXIS_UPCAST;
-            if (t == RDX_AXIS_REDUCE && f[j] <= 8)
-                tg[ntg++] = RDX_AXIS_UNROLL;
+            if (t == RDX_AXIS_REDUCE && f[j] <= 16)
+                tg[ntg++] = RDX_AXIS_UNROLL; /* up to 16: a 3x3 window's 9 taps, k by 16 */
             for (size_t q = 0; q < ntg && n < cap; q++) {
                 rdx_opt x = { RDX_OPTOP_SPLIT, (int32_t)i, f[j], tg[q], 0 };
                 c[n++] = x;
@@ -225,6 +225,16 @@ rdx_status rdx_cg_beam(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_cg_timer time
             return rdx_fail(RDX_ERR_INVALID, "beam: the unoptimized kernel cannot be timed: %s",
                             rdx_error_message());
         win = beam[0];
+        /* the heuristics' opts start in the beam too: the search never ends worse */
+        beam_seq h = { .n = 0 };
+        if (!rdx_cg_heuristic(kernel, h.ops, BEAM_MAX_STEPS, &h.n) && h.n &&
+            !time_seq(ctx, kernel, &h, timer, user)) {
+            beam[nbeam++] = h;
+            qsort(beam, nbeam, sizeof *beam, seq_cmp);
+            nbeam = nbeam < width ? nbeam : width;
+            win = beam[0];
+        }
+        rdx_error_clear();
         rdx_opt *cand = malloc(512 * sizeof *cand);
         pool = malloc(BEAM_MAX_WIDTH * 512 * sizeof *pool);
         if (!cand || !pool) {

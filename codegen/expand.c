@@ -1,7 +1,7 @@
 /* codegen/expand.c — the expand stage: UPCAST and UNROLL ranges are unrolled
- * (the body duplicated per value; a REDUCE over an UNROLL range becomes the
- * op over the copies), then the gpudims step turns GLOBAL/LOCAL ranges into
- * SPECIAL gidx/lidx when the kernel has workgroup (LOCAL) axes. */
+ * (expand_unroll.c: the body duplicated per value; a REDUCE over an UNROLL
+ * range becomes the op over the copies), GROUP_REDUCE is lowered, then the gpudims step turns
+ * GLOBAL/LOCAL ranges into SPECIAL gidx/lidx when the kernel has workgroup (LOCAL) axes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +15,6 @@ static int closes(const rdx_uop *u, const rdx_uop *r)
         if (u->src[k] == r)
             return 1;
     return 0;
-}
-
-/* node with range r (bound k) substituted by i, for each i */
-static const rdx_uop *subst(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *r, int64_t i)
-{
-    const rdx_uop *c = cg_idx(ctx, i), *out;
-    if (!c || rdx_ir_substitute(ctx, u, &r, &c, 1, &out))
-        return NULL;
-    return out;
 }
 
 static const rdx_uop *without(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *r,
@@ -40,61 +31,6 @@ static const rdx_uop *without(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *
     const rdx_uop *o = n == 1 ? first : rdx_ir_replace_src(ctx, u, s, n);
     free(s);
     return o;
-}
-
-static rdx_status unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *r, int64_t n,
-                         const rdx_uop **out)
-{
-    const rdx_uop **order = NULL;
-    size_t no = 0;
-    const rdx_uop *k = kernel;
-    rdx_status st = rdx_ir_toposort(kernel, &order, &no);
-    /* REDUCEs closing r: the op over the copies */
-    for (size_t i = 0; i < no && !st; i++) {
-        const rdx_uop *u = order[i];
-        if (u->op != RDX_OP_REDUCE || !closes(u, r))
-            continue;
-        const rdx_uop *acc = NULL;
-        for (int64_t v = 0; v < n; v++) {
-            const rdx_uop *c = subst(ctx, u->src[0], r, v);
-            acc = acc ? cg_combine(ctx, (rdx_redop)u->arg.sub, acc, c) : c;
-        }
-        const rdx_uop *nr = acc ? without(ctx, u, r, acc) : NULL;
-        if (!nr || rdx_ir_substitute(ctx, k, &u, &nr, 1, &k))
-            st = rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling REDUCE node #%u", u->id);
-    }
-    free(order);
-    if (st)
-        return st;
-    /* SINK sources closing r: one copy per value */
-    if (k->op != RDX_OP_SINK)
-        return rdx_fail(RDX_ERR_INVALID, "expand: kernel root is %s, not SINK",
-                        rdx_op_name((rdx_op)k->op));
-    size_t cap = (size_t)k->nsrc * (size_t)n + 1, ns = 0;
-    const rdx_uop **s = malloc(cap * sizeof *s);
-    if (!s)
-        return rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
-    for (uint32_t j = 0; j < k->nsrc && !st; j++) {
-        const rdx_uop *e = k->src[j];
-        if (e->op != RDX_OP_END || !closes(e, r)) {
-            s[ns++] = e;
-            continue;
-        }
-        for (int64_t v = 0; v < n && !st; v++) {
-            const rdx_uop *b = subst(ctx, e->src[0], r, v);
-            const rdx_uop *ne = b ? without(ctx, e, r, b) : NULL;
-            if (!ne)
-                st = rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling END node #%u", e->id);
-            s[ns++] = ne;
-        }
-    }
-    if (!st) {
-        *out = rdx_ir_sink(ctx, s, ns);
-        if (!*out)
-            st = RDX_ERR_INVALID;
-    }
-    free(s);
-    return st;
 }
 
 /* Gate every global STORE under `gate`. */
@@ -203,42 +139,39 @@ static rdx_status gpudims(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_kaxis *ax
     return cg_replace_ranges(ctx, k, from, to, ends, ne, nf, NULL, NULL, out);
 }
 
+/*
+ * The axes are listed once, on the kernel before unrolling: gpudims rewrites
+ * the small kernel, the unrolling copies the result, GROUP_REDUCE is lowered
+ * on the copies (its range is not unrolled), and one simplification pass
+ * folds the constants the unrolling substituted (cg_simplify_unrolled).
+ */
 rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out)
 {
     const rdx_uop *k = kernel;
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
     rdx_status st = rdx_cg_axes(k, ax, &n);
+    int locals = 0, gr = -1;
     for (size_t i = 0; i < n && !st; i++) {
         rdx_axistype t = ax[i].type;
         if (t == RDX_AXIS_WARP || t == RDX_AXIS_THREAD)
             return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: %s axes are not lowered by the front end",
                             rdx_axistype_name(t));
-        if (t != RDX_AXIS_UPCAST && t != RDX_AXIS_UNROLL)
-            continue;
-        if (ax[i].size < 0)
-            return rdx_fail(RDX_ERR_INVALID, "expand: %s axis with a symbolic size",
-                            rdx_axistype_name(t));
-        st = unroll(ctx, k, ax[i].range, ax[i].size, &k);
-    }
-    int locals = 0;
-    if (!st)
-        st = rdx_cg_axes(k, ax, &n);
-    for (size_t i = 0; i < n && !st; i++)
-        if (ax[i].type == RDX_AXIS_GROUP_REDUCE) {
+        locals |= t == RDX_AXIS_LOCAL;
+        if (t == RDX_AXIS_GROUP_REDUCE && gr < 0) {
             if (ax[i].size < 0)
                 return rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis with a symbolic size");
-            st = group_reduce(ctx, k, ax, n, i, &k);
+            gr = (int)i;
             locals = 1;
-            if (!st)
-                st = rdx_cg_axes(k, ax, &n);
-            break;
         }
-    for (size_t i = 0; i < n && !st; i++)
-        locals |= ax[i].type == RDX_AXIS_LOCAL;
+    }
     if (!st && locals)
         st = gpudims(ctx, k, ax, n, &k);
     if (!st)
-        st = cg_simplify_kernel(ctx, k, out);
+        st = cg_expand_unroll(ctx, k, ax, n, &k);
+    if (!st && gr >= 0)
+        st = group_reduce(ctx, k, ax, n, (size_t)gr, &k);
+    if (!st)
+        st = cg_simplify_unrolled(ctx, k, out);
     return st;
 }

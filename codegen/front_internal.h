@@ -25,6 +25,21 @@ const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey);
 /* Store val under key (replacing).  RDX_ERR_NOMEM. */
 rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val);
 
+/* A pointer -> pointer hash map (open addressing, 16-byte entries): the node maps of
+   whole-kernel rebuilds. */
+typedef struct cg_pmap {
+    size_t cap, n;
+    struct cg_pmap_ent {
+        const void *key, *val;
+    } *ents;
+} cg_pmap;
+
+void cg_pmap_free(cg_pmap *m);
+/* The value stored under key, or NULL. */
+const void *cg_pmap_get(const cg_pmap *m, const void *key);
+/* Store val under key (non-NULL; replacing).  RDX_ERR_NOMEM. */
+rdx_status cg_pmap_put(cg_pmap *m, const void *key, const void *val);
+
 /* Index constants and arithmetic (sticky NULL). */
 const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v);
 /* Row-major flat offset of idx[0..n) in shape dims[0..n). */
@@ -63,6 +78,10 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
 /* Does u depend on node r (r reachable from u)?  memo-free DFS with a visited map. */
 int cg_depends(const rdx_uop *u, const rdx_uop *r);
 
+/* Expand's unrolling of every UPCAST/UNROLL range among ax[0..n) in one pass (expand_unroll.c). */
+rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax, size_t n,
+                            const rdx_uop **out);
+
 /* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
 int cg_tc_applicable(const rdx_uop *k);
 /* The axis (index into rdx_cg_axes) a TC opt applies to, -1 when TC does not fit. */
@@ -83,5 +102,13 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
  * address).
  */
 rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out);
+/*
+ * The same after unrolling a simplified kernel (expand): index parts made of
+ * ADD/MUL/CONST over ranges, thread ids and variables only get their
+ * constants collected into one trailing ADD (what the back end folds into
+ * offsets; copies differing in constants share the rest), cheaply; the other
+ * parts are simplified as above.
+ */
+rdx_status cg_simplify_unrolled(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out);
 
 #endif

@@ -643,7 +643,9 @@ static int in_scope(isel *I, const rdx_uop *u)
 /*
  * Lower everything under `root` that the current scope can compute (depends
  * on no loop that is not open), in topological order:
- *  - first the pure values and the global loads straight from a PARAM/BUFFER
+ *  - first the global loads straight from a PARAM/BUFFER, until their
+ *    destinations reach SCOPE_LOAD_DWORDS registers (the rest below);
+ *  - then the pure values and the global loads straight from a PARAM/BUFFER
  *    (loads are issued before the effects that use them: latencies overlap and
  *    adjacent ones merge; anything ordered by AFTER keeps its place), and the
  *    invariant terms of the row-major linearisation of each INDEX;
@@ -651,7 +653,11 @@ static int in_scope(isel *I, const rdx_uop *u)
  * Before a loop opens this hoists its invariants; it also keeps lowering from
  * recursing deeply (a long chain of ALU ops cannot exhaust the stack).
  */
-static void scope_emit(isel *I, const rdx_uop *root)
+#define SCOPE_LOAD_DWORDS 96
+
+static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int loads_only);
+
+static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only)
 {
     const rdx_uop **topo;
     size_t n;
@@ -660,10 +666,39 @@ static void scope_emit(isel *I, const rdx_uop *root)
         I->st = st;
         return;
     }
-    for (int pass = 0; pass < 2; pass++)
+    scope_emit_topo(I, topo, n, loads_only);
+    free(topo);
+}
+
+static void scope_emit(isel *I, const rdx_uop *root)
+{
+    scope_emit_mode(I, root, 0);
+}
+
+/* loads_only: just the loads-first pass (the caller lowers the values on demand, one
+   after the other, so their temporaries do not all live at once), unless the graph is
+   large enough for on-demand lowering to recurse deeply. */
+#define SCOPE_ON_DEMAND_MAX 4096
+static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int loads_only)
+{
+    /* pass 0: the global loads first (up to a budget of destination dwords), so
+       their latencies overlap and the arithmetic waits as late as it can */
+    unsigned budget = SCOPE_LOAD_DWORDS;
+    for (size_t i = 0; i < n && !I->st && budget; i++) {
+        const rdx_uop *u = topo[i];
+        if (!param_load(u) || !in_scope(I, u) || u->dtype.count != 1 ||
+            (I->info[u->id] & (CG_INFO_FRAG_MEMBER | CG_INFO_ACC_BOUND | CG_INFO_LAZY)))
+            continue; /* WMMA fragment loads go with their fragment */
+        unsigned w = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1;
+        if (w > budget)
+            break;
+        budget -= w;
+        cg_emit(I, u);
+    }
+    for (int pass = 1; pass < 3 && !(loads_only && n <= SCOPE_ON_DEMAND_MAX); pass++)
         for (size_t i = 0; i < n && !I->st; i++) {
             const rdx_uop *u = topo[i];
-            if (!in_scope(I, u) && u->op != RDX_OP_INDEX)
+            if ((!in_scope(I, u) && u->op != RDX_OP_INDEX) || (I->info[u->id] & CG_INFO_DEFERRED))
                 continue;
             if (u->op == RDX_OP_RANGE || u->op == RDX_OP_DEFINE_LOCAL || u->op == RDX_OP_DEFINE_REG)
                 continue;
@@ -672,7 +707,7 @@ static void scope_emit(isel *I, const rdx_uop *root)
                 ((I->info[u->id] & CG_INFO_FRAG_MEMBER) && param_load(u)))
                 continue;
             if (u->op == RDX_OP_INDEX) {
-                if (pass || u->nsrc <= 2)
+                if (pass > 1 || u->nsrc <= 2)
                     continue;
                 const rdx_uop *lin = cg_index_linear(I, u), **lt;
                 size_t ln;
@@ -684,7 +719,7 @@ static void scope_emit(isel *I, const rdx_uop *root)
                 free(lt);
                 continue;
             }
-            if (pass == 0 && !is_pure((rdx_op)u->op) && !param_load(u) && !cg_wmma_frag_node(u))
+            if (pass == 1 && !is_pure((rdx_op)u->op) && !param_load(u) && !cg_wmma_frag_node(u))
                 continue;
             switch ((rdx_op)u->op) {
             case RDX_OP_STACK: /* shape operands */
@@ -695,57 +730,299 @@ static void scope_emit(isel *I, const rdx_uop *root)
                 cg_emit(I, u);
             }
         }
-    free(topo);
 }
 
-/* Lower the effect/value `root` inside loops over ranges[0..n) (outermost first). */
-static cg_val in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges, int n,
-                       const rdx_uop *red)
+static int contractible(const rdx_uop *red)
+{
+    return red->arg.sub == RDX_RED_ADD && red->dtype.scalar == RDX_FLOAT32 && red->dtype.count == 1;
+}
+
+static int is_f32(const rdx_uop *u, rdx_op op)
+{
+    return u->op == op && u->dtype.scalar == RDX_FLOAT32 && u->dtype.count == 1;
+}
+
+/*
+ * The terms of the float32 ADD tree v (ADDs computed already are terms
+ * themselves) into terms[MAX_TERMS]; returns their count.  With `defer`, the
+ * tree's ADDs and MUL terms get CG_INFO_DEFERRED: scope_emit leaves them to the
+ * contraction.
+ */
+#define MAX_TERMS 256
+static size_t sum_terms(isel *I, const rdx_uop *v, const rdx_uop **terms, int defer)
+{
+    const rdx_uop *stk[MAX_TERMS];
+    size_t sp = 0, nt = 0;
+    stk[sp++] = v;
+    while (sp && !I->st) {
+        const rdx_uop *u = stk[--sp];
+        if (!grow(I, u->id))
+            return 0;
+        int comp = I->have[u->id];
+        if (is_f32(u, RDX_OP_ADD) && !comp && nt + sp + 2 <= MAX_TERMS) {
+            stk[sp++] = u->src[1];
+            stk[sp++] = u->src[0];
+        } else
+            terms[nt++] = u;
+        if (defer && !comp && (is_f32(u, RDX_OP_ADD) || is_f32(u, RDX_OP_MUL)))
+            I->info[u->id] |= CG_INFO_DEFERRED;
+    }
+    return nt;
+}
+
+/* acc OP= v, the result written straight into acc when the op is one instruction
+   defining a fresh register nothing has read yet (no copy). */
+static void acc_update(isel *I, const rdx_uop *red, rdx_op op, cg_val *acc, const cg_val *v)
+{
+    cg_block *bl = &I->p->blocks[I->cur];
+    size_t mark = bl->n;
+    cg_val t = cg_alu_binary(I, red, op, red->dtype, cg_narrow(I, red), acc, v);
+    bl = &I->p->blocks[I->cur];
+    if (I->st)
+        return;
+    if (t.kind == VK_REG && t.file == acc->file && t.n == acc->n && bl->n == mark + 1 &&
+        bl->insts[mark].ndef == 1 && bl->insts[mark].vr[0] == t.vr &&
+        !(bl->insts[mark].flags & CG_F_PARTIAL)) {
+        int read = 0;
+        for (int k = 1; k < bl->insts[mark].in.nopnd; k++)
+            read |= bl->insts[mark].vr[k] == t.vr;
+        if (!read) {
+            bl->insts[mark].vr[0] = acc->vr;
+            return;
+        }
+    }
+    cg_copy(I, acc, &t);
+}
+
+/*
+ * The update of REDUCE red's accumulator by one iteration's value.  A float32
+ * sum of products (the value a tree of ADDs over MULs, as a matmul or an
+ * unrolled dot product gives) is contracted: acc = fma(a, b, acc) per
+ * product (one rounding per product, as fp-contract in C compilers), the other
+ * terms added one by one.
+ */
+static void accumulate(isel *I, const rdx_uop *red, cg_val *acc)
+{
+    static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MAX, RDX_OP_MUL, RDX_OP_COUNT };
+    rdx_op op = ops[red->arg.sub];
+    const rdx_uop *v0 = red->src[0];
+    if (!contractible(red) || acc->file != CG_V || acc->n != 1) {
+        cg_val v = cg_emit(I, v0);
+        acc_update(I, red, op, acc, &v);
+        return;
+    }
+    const rdx_uop *terms[MAX_TERMS];
+    size_t nt = sum_terms(I, v0, terms, 0);
+    for (size_t i = 0; i < nt && !I->st; i++) {
+        const rdx_uop *u = terms[i];
+        if (is_f32(u, RDX_OP_MUL) && !I->have[u->id]) {
+            cg_val a = cg_emit(I, u->src[0]), b = cg_emit(I, u->src[1]);
+            if (I->st)
+                return;
+            INS(I, V_FMA_F32, 1, cg_r(I, acc->vr, 0, 1), cg_src(I, &a, 0), cg_src(I, &b, 0),
+                cg_r(I, acc->vr, 0, 1));
+        } else {
+            cg_val v = cg_emit(I, u);
+            acc_update(I, red, op, acc, &v);
+        }
+    }
+}
+
+/*
+ * Lower the effect/value `root` inside loops over ranges[0..n) (outermost
+ * first).  With reds[0..nred) (REDUCEs over exactly these ranges whose values
+ * `root` covers), one accumulator per REDUCE is kept in registers across the
+ * loops and accs[] receives them.
+ */
+static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges, int n,
+                     const rdx_uop *const *reds, int nred, cg_val *accs)
 {
     loop_state ls[CG_MAX_LOOPS];
     int nl = 0;
     for (int k = 0; k < n; k++)
         if (!is_thread_range(ranges[k]))
             loop_num(I, ranges[k]); /* numbered outer first */
-    cg_val acc;
-    memset(&acc, 0, sizeof acc);
-    int vred = red && red->dtype.count > 1; /* WMMA tiles accumulated around the loops */
-    if (vred) {
-        scope_emit(I, root);
-        acc = cg_wmma_acc_init(I, red);
-    } else if (red) {
+    const rdx_uop **topo = NULL;
+    size_t ntopo = 0;
+    rdx_status tst = rdx_ir_toposort(root, &topo, &ntopo);
+    if (tst) {
+        I->st = tst;
+        return;
+    }
+    /* WMMA tiles accumulated around the loops (such a REDUCE has a loop of its own) */
+    int vred = nred == 1 && reds[0]->dtype.count > 1;
+    for (int i = 0; i < nred && !I->st; i++) {
+        const rdx_uop *red = reds[i];
+        if (vred) {
+            scope_emit_topo(I, topo, ntopo, 0);
+            accs[i] = cg_wmma_acc_init(I, red);
+            continue;
+        }
         unsigned w = cg_words(I, red);
         int file = red->dtype.scalar == RDX_BOOL ? CG_S : CG_V;
-        scope_emit(I, root);
-        acc = cg_reg(I, file, w);
+        accs[i] = cg_reg(I, file, w);
         uint64_t id = cg_red_identity((rdx_redop)red->arg.sub, red->dtype);
         cg_val c = cg_const(id, w);
-        cg_copy(I, &acc, &c);
+        cg_copy(I, &accs[i], &c);
     }
     for (int k = 0; k < n && !I->st; k++) {
         if (is_thread_range(ranges[k]))
             continue;
-        scope_emit(I, root);
+        scope_emit_topo(I, topo, ntopo, 0);
         open_loop(I, &ls[nl], ranges[k]);
         nl++;
     }
-    scope_emit(I, root);
-    cg_val v;
-    memset(&v, 0, sizeof v);
-    if (vred) {
-        if (!I->st)
-            cg_wmma_acc_step(I, red, &acc);
-    } else
-        v = cg_emit(I, root);
-    if (red && !vred && !I->st) {
-        static const rdx_op ops[] = { RDX_OP_ADD, RDX_OP_MAX, RDX_OP_MUL, RDX_OP_COUNT };
-        cg_val t =
-            cg_alu_binary(I, red, ops[red->arg.sub], red->dtype, cg_narrow(I, red), &acc, &v);
-        cg_copy(I, &acc, &t);
+    const rdx_uop *terms[MAX_TERMS];
+    for (int i = 0; i < nred && !I->st; i++)
+        if (contractible(reds[i]) && (accs[i].file == CG_V && accs[i].n == 1))
+            sum_terms(I, reds[i]->src[0], terms, 1);
+    /* a reduction's terms are lowered one by one as they are accumulated */
+    scope_emit_topo(I, topo, ntopo, nred > 0 && !vred);
+    free(topo);
+    if (!nred)
+        cg_emit(I, root);
+    for (int i = 0; i < nred && !I->st; i++) {
+        if (vred)
+            cg_wmma_acc_step(I, reds[i], &accs[i]);
+        else
+            accumulate(I, reds[i], &accs[i]);
     }
+    /* (CG_INFO_DEFERRED stays on the contracted nodes: they have values until the loop
+       closes and then depend on a closed range; it only stops eager lowering) */
     while (nl > 0)
         close_loop(I, &ls[--nl]);
-    return red ? acc : v;
+}
+
+/*
+ * Mark (with a new stamp) the value graph of REDUCE r below the nodes that
+ * already have values; 0 when it contains an effect or ordered storage access
+ * (AFTER, STORE, END, BARRIER, WMMA, registers, LDS): such a REDUCE keeps its
+ * own loop.
+ */
+static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap);
+
+static int mark_value(isel *I, const rdx_uop *r, const rdx_uop ***stk, size_t *cap)
+{
+    return mark_values(I, &r, 1, stk, cap);
+}
+
+/* mark_value of several REDUCEs under one stamp (the union of their value graphs). */
+static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap)
+{
+    uint32_t s = ++I->stamp;
+    size_t sp = 0;
+    int ok = 1;
+    for (int i = 0; i < nr; i++) {
+        const rdx_uop *v = r[i]->src[0];
+        if (!grow(I, v->id))
+            return 0;
+        if (I->seen[v->id] == s)
+            continue;
+        if (sp == *cap) {
+            size_t nc = *cap * 2;
+            const rdx_uop **ns = realloc(*stk, nc * sizeof *ns);
+            if (!ns) {
+                I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
+                return 0;
+            }
+            *stk = ns, *cap = nc;
+        }
+        (*stk)[sp++] = v;
+        I->seen[v->id] = s;
+    }
+    while (sp && ok) {
+        const rdx_uop *u = (*stk)[--sp];
+        switch ((rdx_op)u->op) {
+        case RDX_OP_AFTER:
+        case RDX_OP_STORE:
+        case RDX_OP_END:
+        case RDX_OP_BARRIER:
+        case RDX_OP_WMMA:
+        case RDX_OP_DEFINE_REG:
+        case RDX_OP_DEFINE_LOCAL:
+            ok = 0;
+            continue;
+        default:
+            break;
+        }
+        if (I->have[u->id])
+            continue;
+        for (uint32_t k = 0; k < u->nsrc && ok; k++) {
+            const rdx_uop *x = u->src[k];
+            if (!grow(I, x->id))
+                return 0;
+            if (I->seen[x->id] == s)
+                continue;
+            I->seen[x->id] = s;
+            if (sp == *cap) {
+                size_t nc = *cap * 2;
+                const rdx_uop **ns = realloc(*stk, nc * sizeof *ns);
+                if (!ns) {
+                    I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
+                    return 0;
+                }
+                *stk = ns, *cap = nc;
+            }
+            (*stk)[sp++] = x;
+        }
+    }
+    return ok;
+}
+
+#define CG_MAX_RED_GROUP 64
+
+/*
+ * The REDUCEs that can share u's loops: over the same ranges, not lowered
+ * yet, computable in the current scope, free of effects, and independent of
+ * u and of each other (none reads another's result).  grp[0] = u.
+ */
+static int reduce_group(isel *I, const rdx_uop *u, const rdx_uop **grp)
+{
+    grp[0] = u;
+    int ng = 1, nc = 1;
+    size_t cap = 64;
+    const rdx_uop **stk = malloc(cap * sizeof *stk), *cand[CG_MAX_RED_GROUP];
+    if (!stk)
+        return 1;
+    cand[0] = u;
+    for (size_t i = 0; i < I->nreds && nc < CG_MAX_RED_GROUP && !I->st; i++) {
+        const rdx_uop *s = I->reds[i];
+        if (s == u || s->nsrc != u->nsrc || s->arg.nints || !grow(I, s->id) || I->have[s->id])
+            continue;
+        int same = 1;
+        for (uint32_t k = 1; k < u->nsrc && same; k++)
+            same = s->src[k] == u->src[k];
+        if (same && !(dep(I, s) & ~I->open))
+            cand[nc++] = s;
+    }
+    /* the usual case (an upcast's copies): one walk over all values finds no effect and
+       no candidate read by another; else the candidates are checked pairwise */
+    if (nc > 1 && mark_values(I, cand, nc, &stk, &cap)) {
+        int indep = 1;
+        for (int j = 0; j < nc && indep; j++)
+            indep = I->seen[cand[j]->id] != I->stamp;
+        if (indep) {
+            memcpy(grp, cand, (size_t)nc * sizeof *grp);
+            free(stk);
+            return nc;
+        }
+    }
+    for (int i = 1; i < nc && !I->st; i++) {
+        const rdx_uop *s = cand[i];
+        if (ng == 1 && !mark_value(I, u, &stk, &cap))
+            break; /* u itself has effects: no grouping */
+        /* s must not read u or an earlier member, nor they s */
+        int indep = mark_value(I, s, &stk, &cap);
+        for (int j = 0; j < ng && indep; j++)
+            indep = I->seen[grp[j]->id] != I->stamp;
+        for (int j = 0; j < ng && indep; j++) {
+            indep = mark_value(I, grp[j], &stk, &cap) && I->seen[s->id] != I->stamp;
+        }
+        if (indep)
+            grp[ng++] = s;
+    }
+    free(stk);
+    return ng;
 }
 
 /* ----------------------------------------------------------- ABI values */
@@ -860,15 +1137,33 @@ static cg_val emit_after(isel *I, const rdx_uop *u)
 static cg_val emit_end(isel *I, const rdx_uop *u)
 {
     /* Close ranges in source order: the first is the outermost. */
-    in_loops(I, u->src[0], u->src + 1, (int)u->nsrc - 1, NULL);
+    in_loops(I, u->src[0], u->src + 1, (int)u->nsrc - 1, NULL, 0, NULL);
     return none();
 }
 
+/* A REDUCE, together with the other REDUCEs over the same ranges that can share its loops
+   (e.g. the copies of an upcast axis): one loop nest, one accumulator each. */
 static cg_val emit_reduce(isel *I, const rdx_uop *u)
 {
     if (u->arg.nints)
         return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "tensor-level REDUCE (axes) in a kernel"), none();
-    return in_loops(I, u->src[0], u->src + 1, (int)u->nsrc - 1, u);
+    const rdx_uop *grp[CG_MAX_RED_GROUP], *vals[CG_MAX_RED_GROUP];
+    cg_val accs[CG_MAX_RED_GROUP];
+    int ng = reduce_group(I, u, grp);
+    const rdx_uop *root = u->src[0];
+    if (ng > 1) {
+        for (int i = 0; i < ng; i++)
+            vals[i] = grp[i]->src[0];
+        root = rdx_ir_node(I->ctx, RDX_OP_GROUP, vals, (size_t)ng, NULL);
+        if (!root) {
+            I->st = rdx_fail(RDX_ERR_NOMEM, "isel: grouping REDUCE node %%%u", u->id);
+            return none();
+        }
+    }
+    in_loops(I, root, u->src + 1, (int)u->nsrc - 1, grp, ng, accs);
+    for (int i = 1; i < ng; i++)
+        remember(I, grp[i], accs[i]);
+    return accs[0];
 }
 
 static cg_val emit_barrier(isel *I, const rdx_uop *u)
@@ -1045,6 +1340,9 @@ static rdx_status prepass(isel *I, const rdx_uop *const *topo, size_t n,
             if (np >= 256)
                 return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "more than 256 parameters"), I->st;
             params[np++] = u;
+            break;
+        case RDX_OP_REDUCE:
+            I->reds[I->nreds++] = u;
             break;
         case RDX_OP_DEFINE_VAR:
             if (nv >= 64)
@@ -1266,6 +1564,8 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     I.cur = I.entry_block;
     if (I.entry_block < 0)
         I.st = RDX_ERR_NOMEM;
+    else if (!(I.reds = malloc((n + 1) * sizeof *I.reds)))
+        I.st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
     else
         cg_wmma_mark(&I, topo, n);
     if (!I.st && !prepass(&I, topo, n, o)) {
@@ -1277,6 +1577,8 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
         cg_emit(&I, sink);
         INS0(&I, S_ENDPGM, 0);
     }
+    if (!I.st)
+        cg_dce(p); /* hoisted values that ended up unused */
     free(topo);
     for (int r = 0; r < I.nregs; r++)
         free(I.regs[r].vr);
@@ -1286,6 +1588,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     free(I.info);
     free(I.seen);
     free(I.log);
+    free(I.reds);
     free(I.frags);
     return I.st;
 }

@@ -49,9 +49,10 @@ typedef struct cg_frag {
 } cg_frag;
 #define CG_WMMA_MAX_TILES 16
 /* isel.info bits */
-#define CG_INFO_FRAG_MEMBER 2 /* a LOAD loaded as part of a WMMA fragment */
-#define CG_INFO_ACC_BOUND   4 /* a WMMA/CAT accumulated by its REDUCE (not lowered alone) */
-#define CG_INFO_LAZY        8 /* a fragment load's index: lowered only on demand */
+#define CG_INFO_FRAG_MEMBER 2  /* a LOAD loaded as part of a WMMA fragment */
+#define CG_INFO_ACC_BOUND   4  /* a WMMA/CAT accumulated by its REDUCE (not lowered alone) */
+#define CG_INFO_LAZY        8  /* a fragment load's index: lowered only on demand */
+#define CG_INFO_DEFERRED    16 /* a contracted f32 ADD/MUL: lowered by its REDUCE's accumulation */
 
 typedef struct isel {
     rdx_ir_ctx *ctx;
@@ -65,8 +66,11 @@ typedef struct isel {
     uint8_t *have;  /* val[] valid */
     uint64_t *dep;  /* loop ranges the node depends on (bit = loop number) */
     uint8_t *info;  /* bit 0: dep computed */
-    uint32_t *seen; /* walk stamps (preload) */
+    uint32_t *seen; /* walk stamps (reduce grouping) */
     uint32_t stamp;
+    /* the kernel's REDUCE nodes (candidates for sharing a loop) */
+    const rdx_uop **reds;
+    size_t nreds;
     /* loop ranges (LOOP/REDUCE RANGEs), numbered by first sight */
     const rdx_uop *loops[CG_MAX_LOOPS];
     uint32_t loop_vr[CG_MAX_LOOPS];
@@ -172,6 +176,10 @@ cg_val cg_alu_binary(isel *I, const rdx_uop *where, rdx_op op, rdx_dtype d, int 
 uint64_t cg_red_identity(rdx_redop op, rdx_dtype d);
 /* Normalise a 1-dword small int to dtype d (sign/zero extension). */
 cg_val cg_normalise(isel *I, const cg_val *v, rdx_dtype d);
+
+/* ---- isel_dce.c */
+/* Remove ALU instructions whose results nobody reads; returns how many. */
+unsigned cg_dce(cg_prog *p);
 
 /* ---- isel_mem.c */
 /* The row-major linear index of INDEX ix (built in ctx, simplified), NULL for registers. */

@@ -73,6 +73,51 @@ rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const vo
     return RDX_OK;
 }
 
+void cg_pmap_free(cg_pmap *m)
+{
+    free(m->ents);
+    m->ents = NULL;
+    m->cap = m->n = 0;
+}
+
+static struct cg_pmap_ent *pfind(const cg_pmap *m, const void *key)
+{
+    uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+    size_t i = (size_t)(h >> 20) & (m->cap - 1);
+    while (m->ents[i].key && m->ents[i].key != key)
+        i = (i + 1) & (m->cap - 1);
+    return &m->ents[i];
+}
+
+const void *cg_pmap_get(const cg_pmap *m, const void *key)
+{
+    return m->cap ? pfind(m, key)->val : NULL;
+}
+
+rdx_status cg_pmap_put(cg_pmap *m, const void *key, const void *val)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 256;
+        struct cg_pmap_ent *ne = calloc(nc, sizeof *ne);
+        if (!ne)
+            return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+        cg_pmap old = *m;
+        m->ents = ne;
+        m->cap = nc;
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.ents[i].key)
+                *pfind(m, old.ents[i].key) = old.ents[i];
+        free(old.ents);
+    }
+    struct cg_pmap_ent *e = pfind(m, key);
+    if (!e->key) {
+        m->n++;
+        e->key = key;
+    }
+    e->val = val;
+    return RDX_OK;
+}
+
 const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v)
 {
     return rdx_ir_int(ctx, v);
@@ -167,7 +212,7 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
 {
     const rdx_uop **order = NULL, **src = NULL;
     size_t no = 0, cap = 0;
-    cg_map m = { 0 };
+    cg_pmap m = { 0 };
     rdx_status st = rdx_ir_toposort(root, &order, &no);
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i], *nu = NULL;
@@ -205,8 +250,7 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
                         continue;
                     }
                 }
-                const rdx_uop *key[1] = { o };
-                const rdx_uop *mv = cg_map_get(&m, (const void *const *)key, 1);
+                const rdx_uop *mv = cg_pmap_get(&m, o);
                 src[ns++] = mv ? mv : o;
                 changed |= mv && mv != o;
             }
@@ -228,16 +272,16 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
                                   rdx_op_name((rdx_op)u->op));
             break;
         }
-        const rdx_uop *key[1] = { u };
-        st = cg_map_put(&m, (const void *const *)key, 1, nu);
+        if (nu != u)
+            st = cg_pmap_put(&m, u, nu);
     }
     if (!st) {
-        const rdx_uop *key[1] = { root };
-        *out = cg_map_get(&m, (const void *const *)key, 1);
+        const rdx_uop *r = cg_pmap_get(&m, root);
+        *out = r ? r : root;
     }
     free(order);
     free(src);
-    cg_map_free(&m);
+    cg_pmap_free(&m);
     return st;
 }
 
@@ -254,53 +298,187 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r)
     return found;
 }
 
-static const rdx_uop *simp(rdx_ir_ctx *ctx, const rdx_uop *u)
+/* The integer/bool parts of a kernel that are simplified, and their results. */
+typedef struct simp_state {
+    cg_pmap done; /* part -> simplified */
+    int linear;   /* cg_simplify_unrolled: linear index parts only get their constants split */
+} simp_state;
+
+/* Is index expression u made of ADD, MUL, CONST and leaves (ranges, thread ids,
+   variables) only?  Bounded walk. */
+static int linear_part(const rdx_uop *u, int depth)
 {
-    const rdx_uop *o;
+    if (depth > 64 || u->dtype.scalar != RDX_INDEX || u->dtype.count != 1)
+        return 0;
+    switch ((rdx_op)u->op) {
+    case RDX_OP_CONST:
+    case RDX_OP_RANGE:
+    case RDX_OP_SPECIAL:
+    case RDX_OP_DEFINE_VAR:
+        return 1;
+    case RDX_OP_ADD:
+    case RDX_OP_MUL:
+        return linear_part(u->src[0], depth + 1) && linear_part(u->src[1], depth + 1);
+    default:
+        return 0;
+    }
+}
+
+/* A linear index expression as rest + *c with the constants of its sums and of the
+   products by constants collected into *c (exact integer arithmetic); NULL for 0. */
+static const rdx_uop *split_const(rdx_ir_ctx *ctx, const rdx_uop *u, int64_t *c)
+{
+    int64_t k;
+    if (rdx_uop_const_int(u, &k)) {
+        *c = k;
+        return NULL;
+    }
+    *c = 0;
+    if (u->op == RDX_OP_ADD) {
+        int64_t c0, c1;
+        const rdx_uop *a = split_const(ctx, u->src[0], &c0), *b = split_const(ctx, u->src[1], &c1);
+        *c = c0 + c1;
+        return !a ? b : !b ? a : rdx_ir_add(ctx, a, b);
+    }
+    if (u->op == RDX_OP_MUL && rdx_uop_const_int(u->src[1], &k)) {
+        int64_t c0;
+        const rdx_uop *a = split_const(ctx, u->src[0], &c0);
+        *c = c0 * k;
+        return a ? rdx_ir_mul(ctx, a, u->src[1]) : NULL;
+    }
+    return u;
+}
+
+static const rdx_uop *simp(rdx_ir_ctx *ctx, simp_state *S, const rdx_uop *u)
+{
+    const rdx_uop *o = cg_pmap_get(&S->done, u);
+    if (o)
+        return o;
     return rdx_ir_simplify(ctx, u, &o) ? NULL : o;
+}
+
+/* A comparison of floats (the decompositions' range checks): nothing to simplify. */
+static int float_cond(const rdx_uop *c)
+{
+    return (c->op == RDX_OP_CMPLT || c->op == RDX_OP_CMPNE) && rdx_dtype_is_float(c->src[0]->dtype);
+}
+
+/* Which sources of u are simplified: [*lo, *hi). */
+static int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
+{
+    if (u->op == RDX_OP_INDEX && u->nsrc <= 4) {
+        *lo = 1;
+        *hi = u->nsrc;
+    } else if ((u->op == RDX_OP_LOAD && u->nsrc >= 2) || (u->op == RDX_OP_STORE && u->nsrc == 3)) {
+        *lo = u->nsrc - 1;
+        *hi = u->nsrc;
+    } else if (u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
+               (u->op == RDX_OP_WHERE && !float_cond(u->src[0]))) {
+        *lo = 0; /* bounds; a WHERE's index condition (not its branches: front_internal.h) */
+        *hi = 1;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 static const rdx_uop *simplify_node(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
 {
-    (void)user;
+    simp_state *S = user;
     const rdx_uop *s[4];
     uint32_t lo = 0, hi = 0;
-    if (u->op == RDX_OP_INDEX && u->nsrc <= 4) {
-        lo = 1;
-        hi = u->nsrc;
-    } else if ((u->op == RDX_OP_LOAD && u->nsrc >= 2) || (u->op == RDX_OP_STORE && u->nsrc == 3)) {
-        lo = u->nsrc - 1;
-        hi = u->nsrc;
-    } else if (u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL) {
-        lo = 0;
-        hi = 1;
-    } else {
+    if (!simp_slots(u, &lo, &hi))
         return NULL;
-    }
     int changed = 0;
     for (uint32_t k = 0; k < u->nsrc; k++) {
         s[k] = u->src[k];
         if (k >= lo && k < hi) {
-            s[k] = simp(ctx, u->src[k]);
+            s[k] = simp(ctx, S, u->src[k]);
             if (!s[k])
                 return NULL;
             changed |= s[k] != u->src[k];
         }
     }
-    if (u->op == RDX_OP_LOAD && u->nsrc >= 2) {
-        int64_t g;
-        if (rdx_uop_const_int(s[u->nsrc - 1], &g) && g)
+    int64_t g;
+    if (u->op == RDX_OP_WHERE && rdx_uop_const_int(s[0], &g))
+        return g ? s[1] : s[2];
+    if (u->op == RDX_OP_LOAD && u->nsrc >= 2 && rdx_uop_const_int(s[u->nsrc - 1], &g)) {
+        if (g)
             return rdx_ir_node(ctx, RDX_OP_LOAD, s, 1, NULL);
+        /* never loads: the alternative value */
+        return u->nsrc == 3 ? s[1] : cg_zero(ctx, u->dtype);
     }
-    if (u->op == RDX_OP_STORE && u->nsrc == 3) {
-        int64_t g;
-        if (rdx_uop_const_int(s[2], &g) && g)
-            return rdx_ir_node(ctx, RDX_OP_STORE, s, 2, NULL);
-    }
+    if (u->op == RDX_OP_STORE && u->nsrc == 3 && rdx_uop_const_int(s[2], &g) && g)
+        return rdx_ir_node(ctx, RDX_OP_STORE, s, 2, NULL);
     return changed ? rdx_ir_replace_src(ctx, u, s, u->nsrc) : NULL;
+}
+
+/*
+ * All parts are simplified in one rdx_ir_simplify call over a GROUP of them
+ * (rewriting is bottom-up, so each part simplifies as it would alone, and
+ * shared subexpressions are simplified once).
+ */
+static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
+                                  const rdx_uop **out)
+{
+    const rdx_uop **order = NULL, **parts = NULL;
+    size_t no = 0, np = 0;
+    simp_state S;
+    memset(&S, 0, sizeof S);
+    S.linear = linear;
+    rdx_status st = rdx_ir_toposort(k, &order, &no);
+    if (!st && !(parts = malloc((4 * no + 1) * sizeof *parts)))
+        st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+    cg_pmap seen = { 0 };
+    for (size_t i = 0; i < no && !st; i++) {
+        uint32_t lo, hi;
+        if (!simp_slots(order[i], &lo, &hi))
+            continue;
+        for (uint32_t j = lo; j < hi && !st; j++) {
+            const rdx_uop *x = order[i]->src[j];
+            if (x->op == RDX_OP_CONST || cg_pmap_get(&seen, x))
+                continue;
+            parts[np++] = x;
+            st = cg_pmap_put(&seen, x, x);
+        }
+    }
+    cg_pmap_free(&seen);
+    if (S.linear) { /* linear index parts: constants split out; the rest simplified */
+        size_t keep = 0;
+        for (size_t i = 0; i < np && !st; i++) {
+            if (!linear_part(parts[i], 0)) {
+                parts[keep++] = parts[i];
+                continue;
+            }
+            int64_t c;
+            const rdx_uop *r = split_const(ctx, parts[i], &c);
+            r = !r ? rdx_ir_int(ctx, c) : c ? rdx_ir_add(ctx, r, rdx_ir_int(ctx, c)) : r;
+            st = r ? cg_pmap_put(&S.done, parts[i], r)
+                   : rdx_fail_context(RDX_ERR_INVALID, "codegen: folding an index");
+        }
+        np = keep;
+    }
+    const rdx_uop *grp = NULL, *sg = NULL;
+    if (!st && np > 1 && (grp = rdx_ir_node(ctx, RDX_OP_GROUP, parts, np, NULL)) &&
+        !rdx_ir_simplify(ctx, grp, &sg) && sg && sg->op == RDX_OP_GROUP && sg->nsrc == np) {
+        for (size_t i = 0; i < np && !st; i++)
+            st = cg_pmap_put(&S.done, parts[i], sg->src[i]);
+    }
+    rdx_error_clear(); /* a failed batch falls back to one part at a time */
+    free(parts);
+    free(order);
+    if (!st)
+        st = cg_replace_ranges(ctx, k, NULL, NULL, NULL, NULL, 0, simplify_node, &S, out);
+    cg_pmap_free(&S.done);
+    return st;
 }
 
 rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out)
 {
-    return cg_replace_ranges(ctx, k, NULL, NULL, NULL, NULL, 0, simplify_node, NULL, out);
+    return simplify_kernel(ctx, k, 0, out);
+}
+
+rdx_status cg_simplify_unrolled(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out)
+{
+    return simplify_kernel(ctx, k, 1, out);
 }

@@ -21,13 +21,69 @@
 
 #define F32 rdx_dtype_of(RDX_FLOAT32)
 
-/* Matmul size: the suite's full 1024 (about 40 s of the run on the emulator). */
-#define MM_N 1024
+/* Matmul size: the suite's full 1024 (-n N changes it, a multiple of 32, for quick runs). */
+static int64_t MM_N = 1024;
+/* -v: per kernel the opts chosen and the counters per instruction class. */
+static int verbose;
+/* -b W: BEAM search of width W (timed on the emulator) instead of the heuristics. */
+static unsigned beam_width;
+/* -o: opts for every kernel instead of the heuristics' (development). */
+static rdx_opt user_opts[16];
+static size_t nuser_opts;
+static int have_user_opts;
+
+/* Parse "OP:axis:amount:TYPE[:top],..." (OP SPLIT, PADTO, SWAP, NOLOCALS, TC; TYPE a
+   letter of the AxisType table: g l w t L R G u r). */
+static int parse_opts(const char *s)
+{
+    static const char letters[] = "glwtLRGur";
+    nuser_opts = 0;
+    while (*s && nuser_opts < 16) {
+        char name[16];
+        int axis = 0, top = 0, used = 0;
+        long long amt = 0;
+        char t = 'L';
+        int got = sscanf(s, "%15[A-Z]:%d:%lld:%c:%d%n", name, &axis, &amt, &t, &top, &used);
+        if (got < 5)
+            got = sscanf(s, "%15[A-Z]:%d:%lld:%c%n", name, &axis, &amt, &t, &used);
+        if (got < 4)
+            got = sscanf(s, "%15[A-Z]:%d:%lld%n", name, &axis, &amt, &used);
+        if (got < 3)
+            got = sscanf(s, "%15[A-Z]%n", name, &used);
+        if (got < 1)
+            return -1;
+        rdx_opt o = { RDX_OPTOP_COUNT, axis, amt, RDX_AXIS_LOOP, top };
+        for (int k = 0; k < RDX_OPTOP_COUNT; k++)
+            if (!strcmp(name, rdx_optop_name((rdx_optop)k)))
+                o.op = (rdx_optop)k;
+        const char *l = strchr(letters, t);
+        if (o.op == RDX_OPTOP_COUNT || !l || !t)
+            return -1;
+        o.target = (rdx_axistype)(l - letters);
+        user_opts[nuser_opts++] = o;
+        s += used;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return -1;
+    }
+    have_user_opts = 1;
+    return 0;
+}
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* rdx compiles in this thread: its CPU time, which other load on the machine does not
+   inflate (clang runs as a child process and is timed by the wall clock). */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -70,7 +126,24 @@ typedef struct figures {
     unsigned long long wave_insts, cycles;
     unsigned long long wmma; /* v_wmma wave-instructions */
     size_t nkernels;
+    unsigned long long by_class[RDX_EMU_CLASS_COUNT], waves;
+    double beam_s; /* BEAM search (-b), not part of compile_s */
 } figures;
+
+static void print_classes(const char *side, const figures *f)
+{
+    if (!verbose)
+        return;
+    unsigned long long issue = 0;
+    static const unsigned cost[RDX_EMU_CLASS_COUNT] = { 1, 1, 4, 4, 1, 2, 2, 32, 1 };
+    printf("  %-5s waves %llu:", side, f->waves);
+    for (int c = 0; c < RDX_EMU_CLASS_COUNT; c++) {
+        printf(" %s %llu", rdx_emu_class_name((rdx_emu_class)c), f->by_class[c]);
+        issue += cost[c] * f->by_class[c];
+    }
+    printf(" | issue cycles ~%llu, stalls ~%llu\n", issue,
+           f->cycles > issue ? f->cycles - issue : 0);
+}
 
 /* Run one dispatch: code object text `code` (page-aligned, `cap` bytes), descriptor kd,
    buffers[0..nbufs) of bytes[], kernarg of kasize bytes.  Adds the counters to *f. */
@@ -104,6 +177,9 @@ static int run_dispatch(const uint8_t *code, size_t cap, uint64_t entry, const u
         f->wave_insts += c->wave_insts;
         f->cycles += c->cycles;
         f->wmma += c->by_class[RDX_EMU_CLASS_WMMA];
+        f->waves += c->waves;
+        for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
+            f->by_class[k] += c->by_class[k];
     } else {
         fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
     }
@@ -123,6 +199,82 @@ static uint8_t *load_text(const rdx_codeobj *co, size_t *cap)
     return code;
 }
 
+/* Run compiled kernel ck of schedule kernel kn on the buffers mem[] (bytes[]) of the
+   schedule; adds the counters to *f. */
+static int run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn, void *const *mem,
+                      const size_t *bytes, figures *f)
+{
+    rdx_codeobj *cob = NULL;
+    uint8_t *code = NULL, *kernarg = NULL, kd[64];
+    size_t cap = 0;
+    uint32_t grid[3], wg[3];
+    int rc = 0;
+    rdx_status st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
+    if (!st)
+        st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
+    if (!st)
+        st = rdx_codeobj_kd_pack(&cob->kernels[0].kd, 11, kd);
+    if (st) {
+        fprintf(stderr, "bench_kernels: kernel %s: %s\n", kn->name, rdx_error_message());
+        rc = -1;
+    }
+    void *kb[64];
+    size_t kbytes[64];
+    uint64_t ptrs[64] = { 0 };
+    if (!rc && kn->nparams > 64)
+        rc = -1;
+    for (uint32_t p = 0; !rc && p < kn->nparams; p++) {
+        kb[p] = mem[kn->params[p]];
+        kbytes[p] = bytes[kn->params[p]];
+        ptrs[p] = (uint64_t)(uintptr_t)kb[p];
+    }
+    if (!rc) {
+        code = load_text(cob, &cap);
+        kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u));
+        if (!code || !kernarg)
+            rc = -1;
+    }
+    if (!rc) {
+        uint64_t values[64] = { 0 };
+        rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
+        rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + cob->kernels[0].code_offset, kd,
+                          grid, wg, kernarg, ck->kernarg_size, kb, kbytes, kn->nparams, f);
+    }
+    free(code);
+    free(kernarg);
+    rdx_codeobj_free(cob);
+    return rc;
+}
+
+/* BEAM's timer: a candidate kernel compiled and run on the schedule's buffers; its cost is
+   the emulator's estimated cycles. */
+typedef struct beam_env {
+    rdx_ir_ctx *ctx;
+    const rdx_sched_kernel *kn;
+    void *const *mem;
+    const size_t *bytes;
+} beam_env;
+
+static rdx_status beam_timer(const rdx_uop *kernel, void *user, double *cost)
+{
+    const beam_env *e = user;
+    rdx_codegen_kernel *ck = NULL;
+    rdx_codegen_options co;
+    memset(&co, 0, sizeof co);
+    co.name = e->kn->name;
+    rdx_status st = rdx_codegen_compile(e->ctx, kernel, &co, &ck);
+    if (st)
+        return st;
+    figures f;
+    memset(&f, 0, sizeof f);
+    int rc = run_kernel(ck, e->kn, e->mem, e->bytes, &f);
+    rdx_codegen_kernel_free(ck);
+    if (rc)
+        return RDX_ERR_INVALID; /* the candidate is skipped (run_kernel printed why) */
+    *cost = (double)f.cycles;
+    return RDX_OK;
+}
+
 /* ---------------------------------------------------------------------- rdx */
 
 /* Compile every kernel of the schedule of `root` (timed) and run them in order. */
@@ -134,14 +286,14 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         fprintf(stderr, "bench_kernels: graph: %s\n", rdx_graph_error(g));
         return -1;
     }
-    double t0 = now();
+    double t0 = cpu_now();
     rdx_schedule *s = NULL;
     const rdx_uop *roots[1] = { root };
     if (rdx_cg_schedule(ctx, roots, 1, &s)) {
         fprintf(stderr, "bench_kernels: schedule: %s\n", rdx_error_message());
         return -1;
     }
-    f->compile_s += now() - t0;
+    f->compile_s += cpu_now() - t0;
     void **mem = calloc(s->nbuffers + 1, sizeof *mem);
     size_t *bytes = calloc(s->nbuffers + 1, sizeof *bytes);
     int rc = mem && bytes ? 0 : -1;
@@ -162,7 +314,7 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
     f->nkernels = s->nkernels;
     for (size_t k = 0; k < s->nkernels && !rc; k++) {
         const rdx_sched_kernel *kn = &s->kernels[k];
-        t0 = now();
+        t0 = cpu_now();
         const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
         rdx_opt o[16];
         size_t no = 0;
@@ -171,55 +323,43 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         memset(&co, 0, sizeof co);
         co.name = kn->name;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-        if (!st)
+        if (!st && have_user_opts) {
+            memcpy(o, user_opts, sizeof user_opts);
+            no = nuser_opts;
+        } else if (!st && beam_width) {
+            /* the search is not compile time: timed apart (wall: the emulator runs the
+               candidates on its own threads) */
+            double b0 = cpu_now(), w0 = now();
+            beam_env env = { ctx, kn, mem, bytes };
+            rdx_beam_opts bo = { beam_width, 0, verbose ? stdout : NULL, NULL, "emu-gfx1100" };
+            st = rdx_cg_beam(ctx, typed, beam_timer, &env, &bo, o, 16, &no, NULL);
+            double b1 = cpu_now();
+            f->beam_s += now() - w0;
+            t0 += b1 - b0;
+        } else if (!st)
             st = rdx_cg_heuristic(typed, o, 16, &no);
+        if (!st && verbose) {
+            printf("  rdx kernel %zu %s opts:", k, kn->name);
+            for (size_t i = 0; i < no; i++)
+                printf(" %s(%d,%lld,%s%s)", rdx_optop_name(o[i].op), o[i].axis,
+                       (long long)o[i].amount, rdx_axistype_name(o[i].target),
+                       o[i].top ? ",top" : "");
+            printf("\n");
+        }
         if (!st)
             st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
         if (!st)
             st = rdx_cg_expand(ctx, opt, &exp);
         if (!st)
             st = rdx_codegen_compile(ctx, exp, &co, &ck);
-        f->compile_s += now() - t0;
-        rdx_codeobj *cob = NULL;
-        uint8_t *code = NULL, *kernarg = NULL, kd[64];
-        size_t cap = 0;
-        uint32_t grid[3], wg[3];
-        if (!st)
-            st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
-        if (!st)
-            st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
-        if (!st)
-            st = rdx_codeobj_kd_pack(&cob->kernels[0].kd, 11, kd);
+        f->compile_s += cpu_now() - t0;
         if (st) {
             fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
                     rdx_error_message());
             rc = -1;
         }
-        void *kb[64];
-        size_t kbytes[64];
-        uint64_t ptrs[64] = { 0 };
-        if (!rc && kn->nparams > 64)
-            rc = -1;
-        for (uint32_t p = 0; !rc && p < kn->nparams; p++) {
-            kb[p] = mem[kn->params[p]];
-            kbytes[p] = bytes[kn->params[p]];
-            ptrs[p] = (uint64_t)(uintptr_t)kb[p];
-        }
-        if (!rc) {
-            code = load_text(cob, &cap);
-            kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u));
-            if (!code || !kernarg)
-                rc = -1;
-        }
-        if (!rc) {
-            uint64_t values[64] = { 0 };
-            rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
-            rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + cob->kernels[0].code_offset,
-                              kd, grid, wg, kernarg, ck->kernarg_size, kb, kbytes, kn->nparams, f);
-        }
-        free(code);
-        free(kernarg);
-        rdx_codeobj_free(cob);
+        if (!rc)
+            rc = run_kernel(ck, kn, mem, bytes, f);
         rdx_codegen_kernel_free(ck);
     }
     if (!rc) {
@@ -360,6 +500,12 @@ static int compare(const char *what, const char *size, rdx_graph *g, const rdx_t
     if (!rc) /* whether rdx's kernels use the tensor cores */
         printf("%-10s %-14s rdx WMMA: %s (%llu v_wmma wave-instructions)\n", what, size,
                r.wmma ? "yes" : "no", r.wmma);
+    if (!rc && beam_width)
+        printf("  rdx   BEAM search %.1f s\n", r.beam_s);
+    if (!rc)
+        print_classes("rdx", &r);
+    if (!crc)
+        print_classes("clang", &c);
     return rc || crc;
 }
 
@@ -469,18 +615,68 @@ static int bench_conv2d(void)
     return compare("conv2d-3x3", "1x64x32x32,o64", g, t, "conv2d", 3, bytes, F32, &d, 1);
 }
 
-int main(void)
+static int bench_softmax(void)
 {
-    int fails = 0;
-    printf("bench_kernels: rdx (heuristics, no BEAM) vs hand-written OpenCL (clang-19 -O3), "
-           "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles\n");
-    fails += bench_ew() != 0;
-    fails += bench_sum() != 0;
-    fails += bench_rows(0) != 0;
-    fails += bench_matmul() != 0;
-    fails += bench_matmul_f16() != 0;
-    fails += bench_conv2d() != 0;
-    fails += bench_rows(1) != 0;
+    return bench_rows(0);
+}
+
+static int bench_layernorm(void)
+{
+    return bench_rows(1);
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(void);
+} suite[] = {
+    { "ew-chain", bench_ew },           { "sum", bench_sum },
+    { "softmax", bench_softmax },       { "matmul-f32", bench_matmul },
+    { "matmul-f16", bench_matmul_f16 }, { "conv2d-3x3", bench_conv2d },
+    { "layernorm", bench_layernorm },
+};
+
+static int usage(const char *argv0, int rc)
+{
+    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [NAME...]\n"
+           "Runs the kernel suite (or the named kernels:",
+           argv0);
+    for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
+        printf(" %s", suite[i].name);
+    printf(").\n  -v  print the opts chosen and the counters per instruction class\n"
+           "  -n  matmul size N (a multiple of 32; default 1024)\n"
+           "  -b  BEAM search of width W (1..16) timed on the emulator, from the heuristics'\n"
+           "      opts (slow: every candidate runs the whole kernel; use -n for matmuls)\n"
+           "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
+           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n");
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int fails = 0, opt;
+    while ((opt = getopt(argc, argv, "vn:o:b:h")) != -1) {
+        if (opt == 'v')
+            verbose = 1;
+        else if (opt == 'b' && atoi(optarg) >= 1 && atoi(optarg) <= 16)
+            beam_width = (unsigned)atoi(optarg);
+        else if (opt == 'o' && !parse_opts(optarg))
+            ;
+        else if (opt == 'n' && atoi(optarg) >= 32 && atoi(optarg) % 32 == 0)
+            MM_N = atoi(optarg);
+        else
+            return usage(argv[0], opt == 'h' ? 0 : 2);
+    }
+    printf("bench_kernels: rdx (%s) vs hand-written OpenCL (clang-19 -O3), "
+           "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles; compile: rdx "
+           "thread CPU time (schedule + every kernel), clang wall time\n",
+           beam_width ? "BEAM on the emulator" : "heuristics, no BEAM");
+    for (size_t i = 0; i < sizeof suite / sizeof *suite; i++) {
+        int pick = optind == argc;
+        for (int a = optind; a < argc; a++)
+            pick |= !strcmp(argv[a], suite[i].name);
+        if (pick)
+            fails += suite[i].fn() != 0;
+    }
     if (fails)
         printf("bench_kernels: %d benchmark(s) failed (see stderr)\n", fails);
     return fails ? 1 : 0;

@@ -13,5 +13,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_e2e());
     suite_add_tcase(s, cgf_tcase_cli());
     suite_add_tcase(s, cgf_tcase_tc());
+    suite_add_tcase(s, cgf_tcase_tiles());
     return rdx_test_main(s);
 }

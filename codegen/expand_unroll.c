@@ -1,0 +1,340 @@
+/*
+ * codegen/expand_unroll.c — expand's unrolling of UPCAST and UNROLL ranges in
+ * one pass over the kernel.
+ *
+ * Every node gets the set D of expanded ranges it depends on and one copy per
+ * assignment of values to D (mixed radix, the lowest range fastest): a RANGE
+ * of the set is its constants 0..n-1, any other node is rebuilt per
+ * assignment from its sources' copies (a source reads the projection of the
+ * assignment onto its own set), a REDUCE closing expanded ranges combines the
+ * copies over them in order (then keeps its other ranges), and an END in the
+ * SINK closing expanded ranges becomes one END per assignment.  The work is
+ * proportional to the expanded kernel, not to (copies x kernel) as
+ * substituting range by range would be.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/front_internal.h"
+#include "util/error.h"
+
+#define XMAX    16         /* expanded ranges per kernel */
+#define XCOPIES (1u << 14) /* copies of one node */
+
+typedef struct xinfo {
+    uint32_t mask;  /* expanded ranges the node depends on (bit j = xr[j]) */
+    uint32_t count; /* copies (list of ENDs for a closing END) */
+    size_t off;     /* first copy in pool */
+    int list;       /* an END closing expanded ranges: `count` ENDs, all kept */
+} xinfo;
+
+typedef struct xstate {
+    rdx_ir_ctx *ctx;
+    const rdx_uop *xr[XMAX];
+    int64_t sz[XMAX];
+    int nx;
+    cg_pmap idx; /* node -> info index + 1 */
+    xinfo *info;
+    const rdx_uop **pool;
+    size_t npool, cappool;
+} xstate;
+
+static int xbit(const xstate *X, const rdx_uop *r)
+{
+    for (int j = 0; j < X->nx; j++)
+        if (X->xr[j] == r)
+            return j;
+    return -1;
+}
+
+static uint32_t count_of(const xstate *X, uint32_t mask)
+{
+    uint64_t c = 1;
+    for (int j = 0; j < X->nx; j++)
+        if (mask >> j & 1)
+            c *= (uint64_t)X->sz[j];
+    return c > XCOPIES ? 0 : (uint32_t)c;
+}
+
+/* Index of assignment v[] in the copies of a node with set `mask`. */
+static uint32_t proj(const xstate *X, uint32_t mask, const int64_t *v)
+{
+    uint64_t i = 0, stride = 1;
+    for (int j = 0; j < X->nx; j++)
+        if (mask >> j & 1) {
+            i += (uint64_t)v[j] * stride;
+            stride *= (uint64_t)X->sz[j];
+        }
+    return (uint32_t)i;
+}
+
+/* Next assignment of the ranges in mask (lowest fastest); 0 after the last. */
+static int next(const xstate *X, uint32_t mask, int64_t *v)
+{
+    for (int j = 0; j < X->nx; j++) {
+        if (!(mask >> j & 1))
+            continue;
+        if (++v[j] < X->sz[j])
+            return 1;
+        v[j] = 0;
+    }
+    return 0;
+}
+
+static const xinfo *info_of(const xstate *X, const rdx_uop *u)
+{
+    uintptr_t k = (uintptr_t)cg_pmap_get(&X->idx, u);
+    return k ? &X->info[k - 1] : NULL;
+}
+
+/* Copy of source s under assignment v (s itself when it was not rebuilt). */
+static const rdx_uop *copy_of(const xstate *X, const rdx_uop *s, const int64_t *v)
+{
+    const xinfo *i = info_of(X, s);
+    if (!i)
+        return s;
+    return X->pool[i->off + (i->list ? 0 : proj(X, i->mask, v))];
+}
+
+static rdx_status reserve(xstate *X, size_t more)
+{
+    if (X->npool + more <= X->cappool)
+        return RDX_OK;
+    size_t nc = (X->cappool + more) * 2;
+    const rdx_uop **np = realloc(X->pool, nc * sizeof *np);
+    if (!np)
+        return rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+    X->pool = np;
+    X->cappool = nc;
+    return RDX_OK;
+}
+
+/* u without the expanded ranges among src[1..] (END/REDUCE), body/value `first`. */
+static const rdx_uop *drop_ranges(xstate *X, const rdx_uop *u, const rdx_uop *first)
+{
+    const rdx_uop *s[64];
+    size_t n = 0;
+    if (u->nsrc > 64)
+        return NULL;
+    s[n++] = first;
+    for (uint32_t k = 1; k < u->nsrc; k++)
+        if (xbit(X, u->src[k]) < 0)
+            s[n++] = u->src[k];
+    return n == 1 ? first : rdx_ir_replace_src(X->ctx, u, s, n);
+}
+
+static int is_const(const rdx_uop *u, int64_t *v)
+{
+    return u->op == RDX_OP_CONST && rdx_uop_const_int(u, v);
+}
+
+/*
+ * u rebuilt with sources s[]: folded when the unrolled constants decide it
+ * (integer/bool ALU ops over constants evaluated; WHERE, AND, OR with a
+ * constant condition; a LOAD gated by a constant), so the branches of a
+ * STACK's WHERE chain that an unrolled index never takes are not copied
+ * further.
+ */
+static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const *s)
+{
+    rdx_ir_ctx *ctx = X->ctx;
+    int64_t c;
+    rdx_op op = (rdx_op)u->op;
+    if (op == RDX_OP_WHERE && is_const(s[0], &c))
+        return c ? s[1] : s[2];
+    if ((op == RDX_OP_AND || op == RDX_OP_OR) && u->dtype.scalar == RDX_BOOL)
+        for (int k = 0; k < 2; k++)
+            if (is_const(s[k], &c))
+                return (op == RDX_OP_AND) == (c != 0) ? s[1 - k] : s[k];
+    if (op == RDX_OP_LOAD && u->nsrc >= 2 && is_const(s[u->nsrc - 1], &c)) {
+        if (c)
+            return rdx_ir_node(ctx, RDX_OP_LOAD, s, 1, NULL);
+        return u->nsrc == 3 ? s[1] : cg_zero(ctx, u->dtype);
+    }
+    const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
+    if (!r || !(rdx_op_info(op)->flags & RDX_OPF_ELEMENTWISE) || rdx_dtype_is_float(u->dtype) ||
+        u->dtype.count != 1)
+        return r;
+    for (uint32_t k = 0; k < u->nsrc; k++)
+        if (s[k]->op != RDX_OP_CONST || rdx_dtype_is_float(s[k]->dtype))
+            return r;
+    rdx_value v;
+    if (rdx_ir_eval(r, NULL, NULL, 0, &v)) {
+        rdx_error_clear(); /* e.g. a division by zero: left to run time */
+        return r;
+    }
+    return rdx_ir_const_int(ctx, u->dtype, v.i);
+}
+
+static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
+{
+    xinfo in = { 0, 1, 0, 0 };
+    int j = u->op == RDX_OP_RANGE ? xbit(X, u) : -1;
+    uint32_t closed = 0, m = 0;
+    int changed = 0;
+    for (uint32_t k = 0; k < u->nsrc; k++) {
+        const xinfo *si = info_of(X, u->src[k]);
+        if (!si)
+            continue;
+        if (si->list && u->op != RDX_OP_SINK)
+            return rdx_fail(RDX_ERR_UNSUPPORTED,
+                            "expand: an END closing UPCAST ranges is used by %s (only the "
+                            "SINK may)",
+                            rdx_op_name((rdx_op)u->op));
+        m |= si->mask;
+        changed = 1;
+    }
+    if ((u->op == RDX_OP_REDUCE || u->op == RDX_OP_END))
+        for (uint32_t k = 1; k < u->nsrc; k++) {
+            int b = xbit(X, u->src[k]);
+            if (b >= 0)
+                closed |= 1u << b;
+        }
+    if (j < 0 && !changed && !closed)
+        return RDX_OK; /* unchanged: no info */
+    rdx_status st;
+    int64_t v[XMAX] = { 0 };
+    if (j >= 0) {
+        in.mask = 1u << j;
+        in.count = (uint32_t)X->sz[j];
+        if ((st = reserve(X, in.count)))
+            return st;
+        in.off = X->npool;
+        for (int64_t i = 0; i < X->sz[j]; i++)
+            X->pool[X->npool++] = cg_idx(X->ctx, i);
+    } else if (u->op == RDX_OP_SINK) {
+        size_t ns = 0, cap = 0;
+        for (uint32_t k = 0; k < u->nsrc; k++) {
+            const xinfo *si = info_of(X, u->src[k]);
+            cap += si ? si->count : 1;
+        }
+        const rdx_uop **s = malloc((cap + 1) * sizeof *s);
+        if (!s)
+            return rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+        for (uint32_t k = 0; k < u->nsrc; k++) {
+            const xinfo *si = info_of(X, u->src[k]);
+            if (si && !si->list && si->mask)
+                st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                              "expand: a SINK source still depends on an UPCAST/UNROLL range");
+            uint32_t c = si ? si->count : 1;
+            for (uint32_t i = 0; i < c; i++) {
+                const rdx_uop *e = si ? X->pool[si->off + i] : u->src[k];
+                int dup = 0;
+                for (size_t q = 0; q < ns && !dup; q++)
+                    dup = s[q] == e;
+                if (!dup)
+                    s[ns++] = e;
+            }
+        }
+        const rdx_uop *r = rdx_ir_sink(X->ctx, s, ns);
+        free(s);
+        if (!r)
+            return rdx_fail_context(RDX_ERR_INVALID, "expand: rebuilding the SINK");
+        if ((st = reserve(X, 1)))
+            return st;
+        in.off = X->npool;
+        X->pool[X->npool++] = r;
+    } else {
+        uint32_t om = m & ~closed;
+        uint32_t oc = count_of(X, om), cc = count_of(X, closed);
+        if (!oc || !cc || (uint64_t)oc * cc > XCOPIES)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: more than %u copies of node %%%u",
+                            XCOPIES, u->id);
+        int is_end = u->op == RDX_OP_END && closed;
+        if (is_end && om)
+            return rdx_fail(RDX_ERR_UNSUPPORTED,
+                            "expand: END node %%%u closes UPCAST ranges inside another "
+                            "expanded range",
+                            u->id);
+        in.mask = is_end ? 0 : om;
+        in.count = is_end ? cc : oc;
+        in.list = is_end;
+        if ((st = reserve(X, in.count)))
+            return st;
+        in.off = X->npool;
+        const rdx_uop *s[64];
+        if (u->nsrc > 64)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: node %%%u has %u sources", u->id,
+                            u->nsrc);
+        do { /* over the node's own set */
+            const rdx_uop *r = NULL;
+            if (u->op == RDX_OP_REDUCE && closed) {
+                /* the op over the copies of the closed ranges (in order) */
+                const rdx_uop *acc = NULL;
+                int64_t w[XMAX];
+                memcpy(w, v, sizeof w);
+                for (int q = 0; q < X->nx; q++)
+                    if (closed >> q & 1)
+                        w[q] = 0;
+                do {
+                    const rdx_uop *c = copy_of(X, u->src[0], w);
+                    acc = acc ? cg_combine(X->ctx, (rdx_redop)u->arg.sub, acc, c) : c;
+                } while (next(X, closed, w));
+                r = acc ? drop_ranges(X, u, acc) : NULL;
+            } else if (is_end) {
+                int64_t w[XMAX] = { 0 };
+                do {
+                    r = drop_ranges(X, u, copy_of(X, u->src[0], w));
+                    if (!r)
+                        break;
+                    X->pool[X->npool++] = r;
+                } while (next(X, closed, w));
+                if (!r)
+                    return rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling END node %%%u",
+                                            u->id);
+                break;
+            } else {
+                for (uint32_t k = 0; k < u->nsrc; k++)
+                    s[k] = copy_of(X, u->src[k], v);
+                r = rebuild(X, u, s);
+            }
+            if (!r)
+                return rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling node %%%u (%s)", u->id,
+                                        rdx_op_name((rdx_op)u->op));
+            X->pool[X->npool++] = r;
+        } while (next(X, in.mask, v));
+    }
+    X->info[pos] = in;
+    return cg_pmap_put(&X->idx, u, (const void *)(uintptr_t)(pos + 1));
+}
+
+rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax, size_t n,
+                            const rdx_uop **out)
+{
+    xstate X;
+    memset(&X, 0, sizeof X);
+    X.ctx = ctx;
+    *out = kernel;
+    for (size_t i = 0; i < n; i++) {
+        if (ax[i].type != RDX_AXIS_UPCAST && ax[i].type != RDX_AXIS_UNROLL)
+            continue;
+        if (ax[i].size < 0)
+            return rdx_fail(RDX_ERR_INVALID, "expand: %s axis with a symbolic size",
+                            rdx_axistype_name(ax[i].type));
+        if (X.nx == XMAX)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: more than %d UPCAST/UNROLL axes", XMAX);
+        X.xr[X.nx] = ax[i].range;
+        X.sz[X.nx++] = ax[i].size;
+    }
+    if (!X.nx)
+        return RDX_OK;
+    if (kernel->op != RDX_OP_SINK)
+        return rdx_fail(RDX_ERR_INVALID, "expand: kernel root is %s, not SINK",
+                        rdx_op_name((rdx_op)kernel->op));
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    rdx_status st = rdx_ir_toposort(kernel, &order, &no);
+    if (!st && !(X.info = calloc(no + 1, sizeof *X.info)))
+        st = rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+    for (size_t i = 0; i < no && !st; i++)
+        st = visit(&X, order[i], i);
+    if (!st) {
+        const xinfo *ki = info_of(&X, kernel);
+        *out = ki ? X.pool[ki->off] : kernel;
+    }
+    free(order);
+    free(X.info);
+    free(X.pool);
+    cg_pmap_free(&X.idx);
+    return st;
+}
