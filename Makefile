@@ -55,7 +55,11 @@ TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/obj/%.o)
 
 HARNESS_SRCS := $(sort $(wildcard tests/harness/*.c))
 HARNESS_OBJS := $(HARNESS_SRCS:%.c=$(BUILD)/obj/%.o)
-SUITES := $(sort $(filter-out harness data,$(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.c)))))
+# tests/oracle/ is a shared test library, not a suite: the clang-vs-host kernel
+# oracle, built once and linked into the suites listed in ORACLE_USERS.
+ORACLE_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/oracle/*.c)))
+ORACLE_USERS := emu_oracle runtime
+SUITES := $(sort $(filter-out harness data oracle,$(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.c)))))
 SUITE_BINS := $(SUITES:%=$(BUILD)/tests/%)
 
 BENCHES := $(sort $(filter-out common,$(patsubst bench/%/,%,$(dir $(wildcard bench/*/*.c)))))
@@ -114,6 +118,8 @@ objs_of = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 $(BUILD)/tests/%: $$(call objs_of,$$(wildcard tests/$$*/*.c)) $(HARNESS_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $(filter %.o,$^) $(STATIC) $(CHECK_LIBS) $(LDLIBS_ALL)
+
+$(ORACLE_USERS:%=$(BUILD)/tests/%): $(ORACLE_OBJS)
 
 $(BUILD)/bench/%: $$(call objs_of,$$(wildcard bench/$$*/*.c)) $(BENCH_COMMON_OBJS) $(STATIC)
 	@mkdir -p $(dir $@)

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ir/ir_internal.h"
 
@@ -83,15 +84,24 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out)
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     c->cap = 1024;
     c->slots = calloc(c->cap, sizeof *c->slots);
-    c->hashes = calloc(c->cap, sizeof *c->hashes);
-    if (!c->slots || !c->hashes) {
-        free(c->slots);
-        free(c->hashes);
+    if (!c->slots) {
         free(c);
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     }
+    const char *v = getenv("RDX_IR_VERIFY");
+    c->verify = v && *v && strcmp(v, "0") != 0;
     *out = c;
     return RDX_OK;
+}
+
+void rdx_ir_ctx_set_verify(rdx_ir_ctx *ctx, int on)
+{
+    ctx->verify = on != 0;
+}
+
+int rdx_ir_ctx_verify(const rdx_ir_ctx *ctx)
+{
+    return ctx->verify;
 }
 
 void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
@@ -101,7 +111,7 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
     rdx_rewriter_free(ctx->sym);
     rdx_arena_free(&ctx->arena);
     free(ctx->slots);
-    free(ctx->hashes);
+    free(ctx->nodes);
     free(ctx->blobs);
     free(ctx);
 }
@@ -328,30 +338,44 @@ static int node_eq(const rdx_uop *u, rdx_op op, const rdx_uop *const *src, size_
     return !memcmp(&u->arg, a, sizeof *a);
 }
 
+/*
+ * A zeroed node table of cap entries.  Probes land at random places, so a large
+ * table is backed by huge pages where the kernel offers them (one TLB entry
+ * per 2 MiB instead of per 4 KiB): node creation is bound by these misses.
+ */
+static rdx_slot *table_alloc(size_t cap)
+{
+    size_t bytes = cap * sizeof(rdx_slot);
+#ifdef MADV_HUGEPAGE
+    enum { HUGE = 2 << 20 };
+    if (bytes >= HUGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE, bytes))
+            return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE);
+        memset(p, 0, bytes);
+        return p;
+    }
+#endif
+    return calloc(cap, sizeof(rdx_slot));
+}
+
 static rdx_status grow_table(rdx_ir_ctx *ctx)
 {
     size_t ncap = ctx->cap * 2;
-    const rdx_uop **ns = calloc(ncap, sizeof *ns);
-    uint32_t *nh = calloc(ncap, sizeof *nh);
-    if (!ns || !nh) {
-        free(ns);
-        free(nh);
+    rdx_slot *ns = table_alloc(ncap);
+    if (!ns)
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory growing the node table");
-    }
-    for (size_t i = 0; i < ctx->cap; i++) {
-        const rdx_uop *u = ctx->slots[i];
-        if (!u)
+    for (size_t i = 0; i < ctx->cap; i++) { /* the stored hashes: no node is touched */
+        if (!ctx->slots[i].id1)
             continue;
-        size_t j = u->hash & (ncap - 1);
-        while (ns[j])
+        size_t j = ctx->slots[i].hash & (ncap - 1);
+        while (ns[j].id1)
             j = (j + 1) & (ncap - 1);
-        ns[j] = u;
-        nh[j] = u->hash;
+        ns[j] = ctx->slots[i];
     }
     free(ctx->slots);
-    free(ctx->hashes);
     ctx->slots = ns;
-    ctx->hashes = nh;
     ctx->cap = ncap;
     return RDX_OK;
 }
@@ -373,10 +397,13 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
         return st;
     uint32_t h = node_hash(op, src, nsrc, &arg, tag);
     size_t mask = ctx->cap - 1;
-    for (size_t i = h & mask; ctx->slots[i]; i = (i + 1) & mask) {
-        if (ctx->hashes[i] == h && node_eq(ctx->slots[i], op, src, nsrc, &arg, tag, h)) {
-            *out = ctx->slots[i];
-            return RDX_OK;
+    for (size_t i = h & mask; ctx->slots[i].id1; i = (i + 1) & mask) {
+        if (ctx->slots[i].hash == h) {
+            const rdx_uop *v = ctx->nodes[ctx->slots[i].id1 - 1];
+            if (node_eq(v, op, src, nsrc, &arg, tag, h)) {
+                *out = v;
+                return RDX_OK;
+            }
         }
     }
     /* New node: derive its properties (may build other nodes, e.g. CONST dims). */
@@ -395,6 +422,14 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
         return st;
     if ((ctx->count + 1) * 4 > ctx->cap * 3 && (st = grow_table(ctx)))
         return st;
+    if (ctx->count == ctx->ncap) {
+        size_t nn = ctx->ncap ? ctx->ncap * 2 : 1024;
+        const rdx_uop **nb = nn < UINT32_MAX ? realloc(ctx->nodes, nn * sizeof *nb) : NULL;
+        if (!nb)
+            return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory creating %s", info->name);
+        ctx->nodes = nb;
+        ctx->ncap = nn;
+    }
     size_t bytes = sizeof(rdx_uop) + nsrc * sizeof(rdx_uop *);
     int copy_dims = tmp.ndim && !tmp.shape;
     if (copy_dims)
@@ -414,10 +449,10 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     u->id = (uint32_t)ctx->count;
     mask = ctx->cap - 1;
     size_t i = h & mask;
-    while (ctx->slots[i])
+    while (ctx->slots[i].id1)
         i = (i + 1) & mask;
-    ctx->slots[i] = u;
-    ctx->hashes[i] = h;
+    ctx->slots[i] = (rdx_slot){ h, u->id + 1 };
+    ctx->nodes[u->id] = u;
     ctx->count++;
     *out = u;
     return RDX_OK;

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ir/ir_internal.h"
@@ -471,21 +472,59 @@ static rdx_status need_scalar_int(rdx_uop *u, uint32_t k)
     return RDX_OK;
 }
 
+/*
+ * Product of the non-zero concrete dims of d[0..n) in *p; 0 when it exceeds
+ * INT64_MAX.  Every node's shape keeps this product in int64 (rule
+ * NUMEL_OVERFLOW), so element counts, strides and offsets computed from a
+ * valid shape never overflow.
+ */
+static int nonzero_product(const rdx_uop *const *d, uint32_t n, int64_t *p)
+{
+    *p = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        int64_t v;
+        if (rdx_uop_const_int(d[k], &v) && v > 0 && __builtin_mul_overflow(*p, v, p))
+            return 0;
+    }
+    return 1;
+}
+
+/* The NUMEL_OVERFLOW rule for dims d[0..n) of u (what names them in the message). */
+static rdx_status dims_fit(rdx_uop *u, const char *what, const rdx_uop *const *d, uint32_t n)
+{
+    int64_t p;
+    if (nonzero_product(d, n, &p))
+        return RDX_OK;
+    char b[256];
+    size_t o = 0;
+    b[0] = 0;
+    for (uint32_t k = 0; k < n && o + 24 < sizeof b; k++) {
+        int64_t v;
+        if (rdx_uop_const_int(d[k], &v))
+            o += (size_t)snprintf(b + o, sizeof b - o, "%s%" PRId64, k ? "," : "", v);
+        else
+            o += (size_t)snprintf(b + o, sizeof b - o, "%s?", k ? "," : "");
+    }
+    FAIL(NUMEL_OVERFLOW, "%s [%s] is too large: its element count exceeds INT64_MAX", what, b);
+}
+
 /* Element count of a dims list split into a constant product and symbolic factors. */
 static int numel_parts(const rdx_uop *const *d, uint32_t n, int64_t *c, const rdx_uop **sym,
                        uint32_t *nsym)
 {
-    *c = 1;
+    int zero = 0;
     *nsym = 0;
     for (uint32_t k = 0; k < n; k++) {
         int64_t v;
-        if (rdx_uop_const_int(d[k], &v)) {
-            if (__builtin_mul_overflow(*c, v, c))
-                return 0;
-        } else {
+        if (rdx_uop_const_int(d[k], &v))
+            zero |= v == 0;
+        else
             sym[(*nsym)++] = d[k];
-        }
     }
+    if (!nonzero_product(d, n, c))
+        return 0;
+    if (zero)
+        *c = 0;
     return 1;
 }
 
@@ -513,9 +552,8 @@ static int reshape_axis(const rdx_uop *src, const rdx_uop **dims, uint32_t n)
         return -1;
     int64_t pre = 1, sz, v;
     for (int k = 0; k < src->axis; k++) {
-        if (!rdx_uop_dim(src, (uint32_t)k, &v))
+        if (!rdx_uop_dim(src, (uint32_t)k, &v) || __builtin_mul_overflow(pre, v, &pre))
             return -1;
-        pre *= v;
     }
     if (!rdx_uop_dim(src, (uint32_t)src->axis, &sz))
         return -1;
@@ -525,7 +563,8 @@ static int reshape_axis(const rdx_uop *src, const rdx_uop **dims, uint32_t n)
             return -1;
         if (p == pre && v == sz)
             return (int)k;
-        p *= v;
+        if (__builtin_mul_overflow(p, v, &p))
+            return -1;
     }
     return -1;
 }
@@ -577,8 +616,10 @@ static rdx_status derive_movement(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **d
         int64_t c0, c1;
         const rdx_uop *s0[RDX_IR_MAX_DIMS], *s1[RDX_IR_MAX_DIMS];
         uint32_t n0, n1;
+        TRY(dims_fit(u, "source shape", t->shape, t->ndim));
+        TRY(dims_fit(u, "target shape", dims, n));
         if (!numel_parts(t->shape, t->ndim, &c0, s0, &n0) || !numel_parts(dims, n, &c1, s1, &n1))
-            FAIL(RESHAPE_NUMEL, "element count overflows");
+            FAIL(NUMEL_OVERFLOW, "element count overflows");
         if (c0 != c1 || !same_multiset(s0, n0, s1, n1)) {
             char a[128], b[128];
             rdx_ir_shape_str(t, a, sizeof a);
@@ -626,7 +667,9 @@ static rdx_status derive_movement(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **d
             int known = rdx_uop_const_int(large, &big);
             if (!known)
                 big = large->vmax;
-            if (o < 0 || (known && o + s > big) || (!known && small == large && o != 0)) {
+            int64_t end;
+            int ov = __builtin_add_overflow(o, s, &end); /* offset + size past INT64_MAX */
+            if (o < 0 || (known && (ov || end > big)) || (!known && small == large && o != 0)) {
                 if (pad)
                     FAIL(PAD_RANGE,
                          "axis %u: offset %" PRId64 " + size %" PRId64
@@ -689,6 +732,24 @@ static rdx_status derive_movement(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **d
         u->axis = u->axis >= 0 ? u->axis + 1 : -1;
         return RDX_OK;
     }
+    case RDX_OP_REPLICATED: {
+        /* the spec's replicated(k): the shard axis k of a tensor on an n-tuple device holds n
+         * identical copies; the result drops it (each device holds the whole rest), no axis */
+        int64_t k = u->arg.i, dk;
+        uint32_t nd = t->device ? t->device->n : 0;
+        if (k < 0 || k >= (int64_t)t->ndim)
+            FAIL(ARG, "axis %" PRId64 " of a rank-%u source", k, t->ndim);
+        if (nd < 2 || t->axis != k)
+            FAIL(DEVICE_MISMATCH, "axis %" PRId64 " is not the shard axis of a device tuple", k);
+        if (!rdx_uop_dim(t, (uint32_t)k, &dk) || dk != (int64_t)nd)
+            FAIL(SHAPE_MISMATCH, "axis %" PRId64 " must have one copy per device (%u)", k, nd);
+        for (uint32_t j = 0, o = 0; j < t->ndim; j++)
+            if (j != (uint32_t)k)
+                dims[o++] = t->shape[j];
+        u->ndim = t->ndim - 1;
+        u->axis = -1;
+        return RDX_OK;
+    }
     case RDX_OP_BITCAST: {
         rdx_dtype to = u->arg.dtype;
         char d0[48], d1[48];
@@ -702,15 +763,26 @@ static rdx_status derive_movement(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **d
             u->ndim = t->ndim, u->shape = t->shape;
             return RDX_OK;
         }
-        int64_t last;
-        if (!t->ndim || !rdx_uop_dim(t, t->ndim - 1, &last) || (last * a) % b)
+        /* last * a / b without overflow: with g = gcd(a, b), last must be a multiple of b/g */
+        unsigned g = a, r = b;
+        while (r) {
+            unsigned x = g % r;
+            g = r, r = x;
+        }
+        int64_t last = 0, out;
+        if (!t->ndim || !rdx_uop_dim(t, t->ndim - 1, &last) || last % (int64_t)(b / g))
             FAIL(BITCAST_SIZE,
                  "%s (%u bytes) to %s (%u bytes) needs a constant last axis "
                  "whose byte size divides",
                  rdx_dtype_str(t->dtype, d0, sizeof d0), a, rdx_dtype_str(to, d1, sizeof d1), b);
+        if (__builtin_mul_overflow(last / (int64_t)(b / g), (int64_t)(a / g), &out))
+            FAIL(NUMEL_OVERFLOW,
+                 "last axis of %" PRId64
+                 " x %u bytes holds more than INT64_MAX elements of %u bytes",
+                 last, a, b);
         for (uint32_t k = 0; k + 1 < t->ndim; k++)
             dims[k] = t->shape[k];
-        TRY(cint(ctx, last * a / b, &dims[t->ndim - 1]));
+        TRY(cint(ctx, out, &dims[t->ndim - 1]));
         u->ndim = t->ndim;
         return RDX_OK;
     }
@@ -1038,8 +1110,9 @@ static rdx_status derive_other(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims
             u->shape = s->shape;
         return RDX_OK;
     }
-    case RDX_OP_LOAD:
-        TRY(need_storage(u, 0));
+    case RDX_OP_LOAD: /* from storage or, as the spec's CONTIGUOUS/COPY, from a computed value */
+        if (s->dtype.scalar == RDX_VOID)
+            FAIL(VOID_OPERAND, "loaded source has no value");
         if (u->nsrc == 2)
             TRY(need_bool(u, 1));
         if (u->nsrc == 3) {
@@ -1184,5 +1257,7 @@ rdx_status rdx_ir_derive(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
         return st;
     if (u->ndim == 0)
         u->shape = NULL;
+    else
+        TRY(dims_fit(u, "shape", u->shape ? u->shape : dims, u->ndim));
     return RDX_OK;
 }

@@ -25,15 +25,26 @@ typedef struct rdx_blob {
     const void *ptr;
 } rdx_blob;
 
+/*
+ * A node table entry (8 bytes, 8 to a cache line): the node's hash and its
+ * id + 1 (0 = empty); the node is nodes[id].  A probe touches one line and
+ * reads a node only when the hashes agree.
+ */
+typedef struct rdx_slot {
+    uint32_t hash;
+    uint32_t id1;
+} rdx_slot;
+
 struct rdx_ir_ctx {
     rdx_arena arena;
-    const rdx_uop **slots; /* open addressing, NULL = empty */
-    uint32_t *hashes;      /* hash of slots[i]: probes compare these before touching nodes */
-    size_t cap, count;
+    rdx_slot *slots;       /* open addressing (linear probing), power-of-two cap */
+    const rdx_uop **nodes; /* by id */
+    size_t cap, count, ncap;
     rdx_blob *blobs;
     size_t bcap, bcount;
     rdx_rewriter *sym;
     int building; /* re-entrancy depth of rdx_ir_make */
+    int verify;   /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
 };
 
 /* Pointer -> pointer hash map (open addressing, keys never NULL). */
@@ -55,6 +66,15 @@ void rdx_pmap_free(rdx_pmap *m);
  */
 rdx_status rdx_ir_topo_many(const rdx_uop *const *roots, size_t n, rdx_pmap *num,
                             const rdx_uop ***order, size_t *count);
+
+/*
+ * rdx_ir_substitute, except that a node for which keep(u) is true is kept as
+ * it is, with everything under it (the same nodes elsewhere are replaced).
+ * keep may be NULL.
+ */
+rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                                  const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
+                                  const rdx_uop **out);
 
 /* 1 (and reset) when a rule reported a failure since the last call. */
 int rdx_rewriter_failed_(rdx_rewriter *rw);

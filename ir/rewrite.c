@@ -210,11 +210,9 @@ rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root
     rdx_status st = run(&e, root);
     if (!st)
         *out = rdx_pmap_get(&e.memo, root);
-#ifndef NDEBUG
-    /* debug builds: every rewrite stage hands on a verified graph */
-    if (!st && (st = rdx_ir_verify(ctx, *out)))
+    /* verify-after-rewrite (off by default; RDX_IR_VERIFY=1, the test suites) */
+    if (!st && ctx->verify && (st = rdx_ir_verify(ctx, *out)))
         st = rdx_fail_context(st, "graph after rewrite does not verify");
-#endif
     rdx_pmap_free(&e.memo);
     rdx_pmap_free(&e.inprog);
     free(e.stack);
@@ -224,6 +222,13 @@ rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root
 
 rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                              const rdx_uop *const *to, size_t n, const rdx_uop **out)
+{
+    return rdx_ir_substitute_keep(ctx, root, from, to, n, NULL, out);
+}
+
+rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
+                                  const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
+                                  const rdx_uop **out)
 {
     rdx_pmap map = { 0 };
     const rdx_uop **order = NULL, **buf = NULL;
@@ -237,6 +242,11 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
         const rdx_uop *u = order[i];
         if (rdx_pmap_get(&map, u))
             continue;
+        if (keep && keep(u)) { /* kept whole: nothing under it is replaced */
+            if ((st = rdx_pmap_put(&map, u, u)))
+                break;
+            continue;
+        }
         if (u->nsrc > cap) {
             const rdx_uop **nb = realloc(buf, u->nsrc * 2 * sizeof *nb);
             if (!nb) {

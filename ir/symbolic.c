@@ -464,6 +464,28 @@ static int gate_facts(const rdx_uop *c, int truth, fact *f, int n, int max)
     return n;
 }
 
+/*
+ * A WHERE evaluates both branches (a GPU selects between them), so a memory
+ * access in a branch also executes where the condition does not hold: what
+ * the condition implies must not reach its address or its gate (dropping a
+ * LOAD gate, or turning a safe `r % 3` address into `r`, would read out of
+ * bounds).  Branch knowledge is applied to values only: these ops are kept
+ * whole.
+ */
+static int is_access(const rdx_uop *u)
+{
+    switch ((rdx_op)u->op) {
+    case RDX_OP_LOAD:
+    case RDX_OP_STORE:
+    case RDX_OP_INDEX:
+    case RDX_OP_BUFFERIZE:
+    case RDX_OP_ATOMICADD:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Simplify a branch of WHERE knowing the gate's truth value there. */
 static const rdx_uop *refine_branch(rdx_match *m, const rdx_uop *c, const rdx_uop *x, int truth)
 {
@@ -481,8 +503,9 @@ static const rdx_uop *refine_branch(rdx_match *m, const rdx_uop *c, const rdx_uo
         from[i] = f[i].v, to[i] = proxy;
     }
     /* substituting back can leave sums out of canonical order (ids differ): simplify again */
-    if (rdx_ir_substitute(m->ctx, x, from, to, (size_t)n, &y) || rdx_ir_simplify(m->ctx, y, &z) ||
-        rdx_ir_substitute(m->ctx, z, to, from, (size_t)n, &y) || rdx_ir_simplify(m->ctx, y, &z))
+    if (rdx_ir_substitute_keep(m->ctx, x, from, to, (size_t)n, is_access, &y) ||
+        rdx_ir_simplify(m->ctx, y, &z) || rdx_ir_substitute(m->ctx, z, to, from, (size_t)n, &y) ||
+        rdx_ir_simplify(m->ctx, y, &z))
         return chk(m, NULL);
     return z;
 }
@@ -493,8 +516,8 @@ static const rdx_uop *where_gate(rdx_match *m)
     if (c->op == RDX_OP_CONST || c->ndim)
         return NULL;
     const rdx_uop *t = cst(m, c->dtype, 1), *f = cst(m, c->dtype, 0), *a2, *b2;
-    if (!t || !f || rdx_ir_substitute(m->ctx, a, &c, &t, 1, &a2) ||
-        rdx_ir_substitute(m->ctx, b, &c, &f, 1, &b2)) {
+    if (!t || !f || rdx_ir_substitute_keep(m->ctx, a, &c, &t, 1, is_access, &a2) ||
+        rdx_ir_substitute_keep(m->ctx, b, &c, &f, 1, is_access, &b2)) {
         rdx_rw_fail(m);
         return NULL;
     }

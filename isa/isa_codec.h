@@ -22,8 +22,22 @@
 const char *isa_kind_name(unsigned kind);
 
 /* Read / write a bit field of `width` bits at bit `lo` of the little-endian words. */
-uint32_t isa_get(const uint32_t *w, unsigned lo, unsigned width);
-void isa_put(uint32_t *w, unsigned lo, unsigned width, uint32_t val);
+static inline uint32_t isa_get(const uint32_t *w, unsigned lo, unsigned width)
+{
+    uint64_t v = w[lo / 32] | ((uint64_t)w[lo / 32 + 1] << 32);
+    v >>= lo % 32;
+    return (uint32_t)(v & ((width >= 32) ? 0xffffffffu : ((1u << width) - 1)));
+}
+
+static inline void isa_put(uint32_t *w, unsigned lo, unsigned width, uint32_t val)
+{
+    uint64_t mask = ((width >= 32) ? 0xffffffffull : ((1ull << width) - 1)) << (lo % 32);
+    uint64_t v = ((uint64_t)val << (lo % 32)) & mask;
+    uint64_t cur = w[lo / 32] | ((uint64_t)w[lo / 32 + 1] << 32);
+    cur = (cur & ~mask) | v;
+    w[lo / 32] = (uint32_t)cur;
+    w[lo / 32 + 1] = (uint32_t)(cur >> 32);
+}
 
 /* Whether `code` is one of the RDX_ISA_REG_* special operand codes. */
 bool isa_special_known(unsigned code);

@@ -192,6 +192,38 @@ static void dec_mods(dec *d, const isa_row *row, const isa_layout *L, rdx_isa_fo
         cand |= 1ull << RDX_ISA_MOD_OP_SEL_HI;
     if (row->enc == RDX_ISA_ENC_DS)
         cand |= 1ull << RDX_ISA_MOD_OFFSET;
+    /* Modifiers without a rule of their own in isa_mod_ok are the layout's plain
+     * field (isa_mod_ok's default case): read them directly, the hot path. */
+    const uint64_t ruled =
+        1ull << RDX_ISA_MOD_DPP_CTRL | 1ull << RDX_ISA_MOD_ROW_MASK |
+        1ull << RDX_ISA_MOD_BANK_MASK | 1ull << RDX_ISA_MOD_BOUND_CTRL | 1ull << RDX_ISA_MOD_FI |
+        1ull << RDX_ISA_MOD_DPP8 | 1ull << RDX_ISA_MOD_NEG | 1ull << RDX_ISA_MOD_ABS |
+        1ull << RDX_ISA_MOD_FORMAT | 1ull << RDX_ISA_MOD_OP_SEL_HI | 1ull << RDX_ISA_MOD_OFFSET |
+        1ull << RDX_ISA_MOD_OFFSET0 | 1ull << RDX_ISA_MOD_OFFSET1;
+    const uint64_t bvh_fixed = 1ull << RDX_ISA_MOD_DMASK | 1ull << RDX_ISA_MOD_DIM |
+                               1ull << RDX_ISA_MOD_UNORM | 1ull << RDX_ISA_MOD_R128;
+    uint64_t rule = ruled;
+    /* ... and those whose rule comes down to the plain field for this row */
+    if (!isa_is_e32_enc(row->enc))
+        rule &= ~(1ull << RDX_ISA_MOD_NEG | 1ull << RDX_ISA_MOD_ABS);
+    if (!(row->flags & ROW_OFFSET_OPND) && row->enc != RDX_ISA_ENC_DS)
+        rule &= ~(1ull << RDX_ISA_MOD_OFFSET);
+    if (!(row->flags & ROW_FMT1))
+        rule &= ~(1ull << RDX_ISA_MOD_FORMAT);
+    uint64_t plain = cand & ~rule;
+    if (isa_bvh_row(row))
+        plain &= ~bvh_fixed;
+    cand &= rule;
+    for (; plain; plain &= plain - 1) {
+        unsigned m = (unsigned)__builtin_ctzll(plain);
+        if (L->mod[m] == FLD_NONE)
+            continue;
+        const isa_field *f = &L->f[L->mod[m]];
+        if (!f->width)
+            continue;
+        uint32_t v = isa_get(d->w, f->lo, f->width);
+        in->mod[m] = f->sign ? (int32_t)(v << (32 - f->width)) >> (32 - f->width) : (int32_t)v;
+    }
     for (; cand; cand &= cand - 1) {
         unsigned m = (unsigned)__builtin_ctzll(cand);
         const isa_field *f;
@@ -244,8 +276,7 @@ static rdx_status dec_vopd(dec *d, const isa_layout *L, size_t *len)
     if (!dm->map || ox >= dm->size || oy >= dm->size || dm->map[ox] < 0 || dm->map[oy] < 0)
         return bad(d, "unknown VOPD opcode");
     const isa_row *rx = &d->fam->rows[dm->map[ox]], *ry = &d->fam->rows[dm->map[oy]];
-    if (!rdx_isa_op_available(d->t, (rdx_isa_op)rx->op) ||
-        !rdx_isa_op_available(d->t, (rdx_isa_op)ry->op))
+    if (!isa_op_avail(d->t, rx->op) || !isa_op_avail(d->t, ry->op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "decode %s: VOPD op not available on this target",
                         d->t->name);
     in->op = rx->op;
@@ -285,7 +316,10 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
                         wave_size);
     dec d;
     memset(&d, 0, sizeof d);
-    memset(out, 0, sizeof *out);
+    /* copied from a zero object, not memset: compilers turn a memset of this
+     * size into `rep stos`, slow to start, on the decoder's hot path */
+    static const rdx_isa_inst zero_inst;
+    memcpy(out, &zero_inst, sizeof *out);
     d.wave64 = wave_size == 64;
     d.t = t;
     d.fam = &isa_families[t->family];
@@ -313,7 +347,7 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
     if (!dm->map || key >= dm->size || dm->map[key] < 0)
         return bad(&d, "unknown opcode");
     const isa_row *row = &d.fam->rows[dm->map[key]];
-    if (!rdx_isa_op_available(t, (rdx_isa_op)row->op))
+    if (!isa_op_avail(t, row->op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "decode %s: %s is not available on this target",
                         t->name, rdx_isa_op_name((rdx_isa_op)row->op));
     L = &d.fam->layouts[row->enc]; /* VOP3SD / GLOBAL / SCRATCH share the class's bits */

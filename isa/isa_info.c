@@ -111,23 +111,41 @@ const char *rdx_isa_op_name(rdx_isa_op op)
     return isa_op_names[op];
 }
 
+/* Mnemonic -> op: an open-addressing hash of isa_op_names, built once
+ * (pthread_once: thread-safe); the assembler looks up every mnemonic. */
+#define OP_HASH_SIZE 8192u
+_Static_assert(OP_HASH_SIZE >= 2 * RDX_ISA_OP_COUNT, "op hash load factor");
+static uint16_t op_hash[OP_HASH_SIZE];
+static pthread_once_t op_hash_once = PTHREAD_ONCE_INIT;
+
+static uint32_t name_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static void op_hash_init(void)
+{
+    for (unsigned op = 1; op < RDX_ISA_OP_COUNT; op++) {
+        uint32_t h = name_hash(isa_op_names[op], strlen(isa_op_names[op]));
+        while (op_hash[h % OP_HASH_SIZE])
+            h++;
+        op_hash[h % OP_HASH_SIZE] = (uint16_t)op;
+    }
+}
+
 static int find_exact(const char *name, size_t len)
 {
-    /* Binary search: isa_op_names[1..] is sorted (generator sorts). */
-    int lo = 1, hi = RDX_ISA_OP_COUNT - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        int c = strncmp(isa_op_names[mid], name, len);
-        if (c == 0 && isa_op_names[mid][len] != '\0')
-            c = 1;
-        if (c == 0)
-            return mid;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
+    pthread_once(&op_hash_once, op_hash_init);
+    for (uint32_t h = name_hash(name, len);; h++) {
+        unsigned op = op_hash[h % OP_HASH_SIZE];
+        if (!op)
+            return 0;
+        if (!strncmp(isa_op_names[op], name, len) && isa_op_names[op][len] == 0)
+            return (int)op;
     }
-    return 0;
 }
 
 static bool ends_with(const char *s, size_t n, const char *suf, size_t *base)
@@ -179,7 +197,7 @@ bool rdx_isa_op_available(const rdx_isa_target *t, rdx_isa_op op)
 
 const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form)
 {
-    if (!rdx_isa_op_available(t, op))
+    if (!t || !isa_op_avail(t, op))
         return NULL;
     const isa_family *fam = &isa_families[t->family];
     const int16_t *r = fam->oprows[op];
@@ -214,7 +232,12 @@ const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form f
     return idx >= 0 ? &fam->rows[idx] : NULL;
 }
 
-/* Form infos are built on demand into a per-row cache keyed by (family, row). */
+const rdx_isa_form_info *isa_form_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form)
+{
+    const isa_row *row = t ? isa_row_of(t, op, form) : NULL;
+    return row ? &isa_form_infos[t->family][row - isa_families[t->family].rows] : NULL;
+}
+
 rdx_status rdx_isa_op_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form,
                            const rdx_isa_form_info **out)
 {

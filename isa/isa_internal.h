@@ -121,8 +121,18 @@ static inline bool isa_atomic_returns(const rdx_isa_target *t, const int32_t *mo
                                              : (mod[RDX_ISA_MOD_TH] & 1) != 0;
 }
 
+/* rdx_isa_op_available for the hot paths (t valid, op any value). */
+static inline bool isa_op_avail(const rdx_isa_target *t, unsigned op)
+{
+    return op != 0 && op < RDX_ISA_OP_COUNT && t->index < ISA_NTARGETS &&
+           ((isa_target_avail[t->index][op / 32] >> (op % 32)) & 1u);
+}
+
 /* The row of `op` for `form` (DPP forms map to their E32/E64 row), or NULL. */
 const isa_row *isa_row_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
+/* rdx_isa_op_form without an error record: NULL when the target lacks the op
+ * or the form (for callers that try forms, like the assembler). */
+const rdx_isa_form_info *isa_form_of(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
 
 /*
  * Whether modifier `mod` exists for `row` in `form`, and (for plain one-field
@@ -140,7 +150,11 @@ bool isa_mod_ok(const isa_family *fam, const isa_row *row, rdx_isa_form form, rd
  * exist for them, the encoder writes the fixed bits with isa_bvh_fixed_bits
  * and the decoder does not report them, as LLVM does.
  */
-bool isa_bvh_row(const isa_row *row);
+static inline bool isa_bvh_row(const isa_row *row)
+{
+    return row->op == RDX_ISA_OP_IMAGE_BVH_INTERSECT_RAY ||
+           row->op == RDX_ISA_OP_IMAGE_BVH64_INTERSECT_RAY;
+}
 void isa_bvh_fixed_bits(const isa_family *fam, const isa_row *row, uint32_t *w);
 
 #endif /* RDX_ISA_INTERNAL_H */

@@ -9,12 +9,6 @@ static bool is_e32_enc(unsigned enc)
     return enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC;
 }
 
-bool isa_bvh_row(const isa_row *row)
-{
-    return row->op == RDX_ISA_OP_IMAGE_BVH_INTERSECT_RAY ||
-           row->op == RDX_ISA_OP_IMAGE_BVH64_INTERSECT_RAY;
-}
-
 /* Fields a BVH ray-intersection op fixes (LLVM neither prints nor accepts them):
  * dmask 0xf, dim 1D, unorm (gfx11) and r128 set. */
 static bool bvh_implicit(rdx_isa_mod mod)

@@ -125,6 +125,7 @@ struct rdx_queue {
     uint64_t submitted;                /* last ticket handed out */
     uint64_t failed_from, failed_upto; /* tickets in [from, upto] were lost to the last fault */
     int faulted;                       /* recreate the KFD queue before the next submission */
+    int timed_out; /* a wait on this queue ran out of time (the GPU looked hung) */
     char fault_msg[1024];
 
     /* compute queues */

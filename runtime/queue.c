@@ -123,7 +123,13 @@ rdx_status rdx_queue_destroy(rdx_queue *q)
     rdx_device *dev = q->dev;
     rdx_status first = RDX_OK;
     char msg[1024] = "";
-    if (!q->faulted && q->kq && !lost(q, q->submitted)) {
+    /* Finish the work in flight — unless a wait on this queue already timed
+     * out: the caller has seen the hang, destroying the queue abandons that
+     * work (the KFD queue is destroyed, which preempts it) instead of waiting
+     * for it once more. */
+    bool hung = __atomic_load_n(&q->timed_out, __ATOMIC_ACQUIRE) &&
+                rdx_queue_completed(q) < rdx_queue_submitted(q);
+    if (!q->faulted && q->kq && !lost(q, q->submitted) && !hung) {
         first = rdx_queue_finish(q, RT_INTERNAL_WAIT_MS);
         if (first)
             snprintf(msg, sizeof msg, "rdx_queue_destroy: %s", rdx_error_message());
@@ -195,6 +201,7 @@ rdx_status rdx_queue_reset(rdx_queue *q)
         __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&q->timed_out, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&dev->lock);
     rdx_status st = rt_queue_ready(q);
     pthread_mutex_unlock(&q->lock);
@@ -298,8 +305,10 @@ rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t 
         uint64_t el = rt_now_ns() - start;
         if (timeout_ms != UINT32_MAX && el >= limit) {
             char who[32] = "fence";
-            if (q)
+            if (q) {
                 snprintf(who, sizeof who, "queue %u", qid(q));
+                __atomic_store_n(&q->timed_out, 1, __ATOMIC_RELEASE);
+            }
             return rdx_fail(RDX_ERR_TIMEOUT,
                             "%s: value %llu not reached after %u ms (it is %llu): the GPU seems "
                             "hung",
@@ -327,6 +336,8 @@ rdx_status rdx_queue_wait(rdx_queue *q, uint64_t ticket, uint32_t timeout_ms)
                         "rdx_queue_wait: ticket %llu was never submitted (last %llu)",
                         (unsigned long long)ticket, (unsigned long long)rdx_queue_submitted(q));
     rdx_status st = rt_wait_value(q->dev, q, &q->timeline.slot->value, ticket, q->ev, timeout_ms);
+    if (st == RDX_OK && rdx_queue_completed(q) >= rdx_queue_submitted(q))
+        __atomic_store_n(&q->timed_out, 0, __ATOMIC_RELEASE); /* it caught up after all */
     if (st == RDX_OK && q->kernargs) {
         pthread_mutex_lock(&q->lock);
         rdx_kernarg_ring_complete(q->kernargs, rdx_queue_completed(q));

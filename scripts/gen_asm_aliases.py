@@ -61,6 +61,13 @@ RULES = [
     ("_min_num_", "_min_"), ("_max_num_", "_max_"), ("v_add_co_ci_u32", "v_addc_co_u32"),
     ("v_sub_co_ci_u32", "v_subb_co_u32"), ("v_subrev_co_ci_u32", "v_subbrev_co_u32"),
     ("_co_ci_", "_ci_"), ("_nc_", "_"), ("s_wait_", "s_waitcnt_"),
+    ("v_mad_co_", "v_mad_"), ("s_wait_alu", "s_waitcnt_depctr"), ("export", "exp"),
+    ("exp", "export"), ("_pk_rtz_", "_pkrtz_"), ("_pk_norm_", "_pknorm_"),
+    ("ds_param_load", "lds_param_load"), ("ds_direct_load", "lds_direct_load"),
+    ("_sub_clamp_u32", "_csub_u32"), ("_sub_clamp_u32", "_csub"), ("_add_uint", "_add"),
+    ("_sub_uint", "_sub"), ("_min_int", "_smin"), ("_min_uint", "_umin"), ("_max_int", "_smax"),
+    ("_max_uint", "_umax"), ("_inc_uint", "_inc"), ("_dec_uint", "_dec"),
+    ("s_set_inst_prefetch_distance", "s_inst_prefetch"),
 ]
 
 SUFFIXES = ["_e64_dpp", "_e32", "_e64", "_dpp", ""]

@@ -10,7 +10,9 @@ batch; the text it prints is assembled again by llvm-mc in one batch, and a
 line is kept only when LLVM's assembler reproduces the candidate's bytes
 exactly.  So every corpus line is (LLVM's canonical text, LLVM's bytes).
 
-Writes tests/data/isa/<target>.txt:  "<hex bytes>\\t<llvm text>" per line,
+Writes tests/data/isa/<target>.txt:  "<hex bytes>\\t<llvm text>" per line
+(gfx1100 and gfx1201: up to 24 lines per mnemonic; the other targets up to
+SMALL_CAP), for every target of isa/targets/targets.txt (--targets: a subset),
 and tests/data/isa/<target>.ops: the op names (mnemonic without _e32/_e64/
 _dpp) llvm-mc accepted for the target, one per line.
 
@@ -49,11 +51,13 @@ def read_targets():
 
 TARGETS = read_targets()
 
-# The first-class targets: their corpus (tests/data/isa/<t>.{txt,ops}) is
-# committed and checked by tests/isa/check_isa_corpus.c.  Every other target of
-# targets.txt is probed the same way, but only its isa/targets/<t>.dpp (and with
-# --excludes its .exclude) is written.
-CORPUS_TARGETS = ("gfx1100", "gfx1201")
+# Every target's corpus (tests/data/isa/<t>.{txt,ops}) is committed and checked
+# by tests/isa/check_isa_corpus.c and tests/asm.  The first-class targets keep
+# up to 24 lines per mnemonic; the others a smaller corpus (every mnemonic the
+# target accepts, each form, up to SMALL_CAP lines of distinct shapes), since
+# they share the family's tables with their first-class sibling.
+FIRST_CLASS = ("gfx1100", "gfx1201")
+SMALL_CAP = 4
 
 # Candidate values per field kind.
 SRC_VALUES = [258, 3, 8, 106, 108, 124, 125, 126, 128, 129, 192, 193, 208, 240, 242, 248, 255,
@@ -357,6 +361,38 @@ def oracle(mc, cpu, cands):
     return keep
 
 
+def trim_small(lines, cap=SMALL_CAP):
+    """Up to `cap` lines per mnemonic, distinct shapes (the text with numbers
+    hidden) first."""
+    groups = {}
+    for b, t in sorted(lines, key=lambda bt: (bt[1], bt[0])):
+        groups.setdefault(t.split()[0], []).append((b, t))
+    out = []
+    for m, g in groups.items():
+        shapes, picked = set(), []
+        for b, t in g:
+            sh = re.sub(r"0x[0-9a-fA-F]+|[0-9]+", "#", t)
+            if sh not in shapes and len(picked) < cap:
+                shapes.add(sh)
+                picked.append((b, t))
+        out.extend(picked)
+    # ops that occur only as a VOPD Y half (v_dual_lshlrev_b32) need a line too
+    covered = {o for _, t in out for o in line_ops(t)}
+    for b, t in sorted(lines, key=lambda bt: (bt[1], bt[0])):
+        if any(o not in covered for o in line_ops(t)):
+            out.append((b, t))
+            covered.update(line_ops(t))
+    return out
+
+
+def line_ops(text):
+    """The ops of a corpus line: its mnemonic's, and a VOPD pair's Y op."""
+    ops = [mnemonic_op(text)]
+    if " :: " in text:
+        ops.append(mnemonic_op(text.split(" :: ", 1)[1]))
+    return ops
+
+
 def trim(lines, cap=24):
     """Keep every distinct operand/modifier shape of each mnemonic (the text with
     numbers hidden), then fill up to `cap` lines per mnemonic."""
@@ -442,22 +478,28 @@ def main():
     ap.add_argument("--llvm-mc", default="/usr/lib/llvm-19/bin/llvm-mc")
     ap.add_argument("--isa-dir", default=os.path.join(ROOT, "..", "shared", "isa"))
     ap.add_argument("--excludes", action="store_true")
+    ap.add_argument("--targets", help="comma-separated subset of the targets (default: all)")
     args = ap.parse_args()
+    only = set(args.targets.split(",")) if args.targets else None
     outdir = os.path.join(ROOT, "tests", "data", "isa")
     os.makedirs(outdir, exist_ok=True)
     fams = {}
     for cpu, famname in TARGETS:
         fams[famname] = GEN.load_family(args.isa_dir, famname)
     for cpu, famname in TARGETS:
+        if only is not None and cpu not in only:
+            continue
         cands = candidates(fams[famname])
-        keep = trim(oracle(args.llvm_mc, cpu, cands))
+        accepted = oracle(args.llvm_mc, cpu, cands)
+        keep = trim(accepted)
         keep.sort(key=lambda bt: (mnemonic_op(bt[1]), len(bt[0]), bt[0]))
-        if cpu in CORPUS_TARGETS:
-            with open(os.path.join(outdir, cpu + ".txt"), "w") as f:
-                f.write("# llvm-mc oracle corpus for %s: hex bytes, a tab, LLVM's text "
-                        "(scripts/gen_isa_corpus.py)\n" % cpu)
-                for b, t in keep:
-                    f.write("%s\t%s\n" % (b.hex(), t))
+        corpus = keep if cpu in FIRST_CLASS else trim_small(keep)
+        corpus.sort(key=lambda bt: (mnemonic_op(bt[1]), len(bt[0]), bt[0]))
+        with open(os.path.join(outdir, cpu + ".txt"), "w") as f:
+            f.write("# llvm-mc oracle corpus for %s: hex bytes, a tab, LLVM's text "
+                    "(scripts/gen_isa_corpus.py)\n" % cpu)
+            for b, t in corpus:
+                f.write("%s\t%s\n" % (b.hex(), t))
         ops = set()
         for b, t in keep:
             ops.add(mnemonic_op(t))
@@ -465,12 +507,11 @@ def main():
                 ops.add(mnemonic_op(t.split(" :: ", 1)[1]))
         ops = sorted(ops)
         write_dpp(cpu, keep)
-        if cpu in CORPUS_TARGETS:
-            with open(os.path.join(outdir, cpu + ".ops"), "w") as f:
-                f.write("# ops llvm-mc accepts for %s (scripts/gen_isa_corpus.py)\n" % cpu)
-                for o in ops:
-                    f.write(o + "\n")
-        print("%s: %d lines, %d ops" % (cpu, len(keep), len(ops)))
+        with open(os.path.join(outdir, cpu + ".ops"), "w") as f:
+            f.write("# ops llvm-mc accepts for %s (scripts/gen_isa_corpus.py)\n" % cpu)
+            for o in ops:
+                f.write(o + "\n")
+        print("%s: %d lines, %d ops" % (cpu, len(corpus), len(ops)))
         if args.excludes:
             write_excludes(args.llvm_mc, cpu, fams[famname], set(ops))
 

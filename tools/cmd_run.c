@@ -42,11 +42,16 @@ static void help(void)
            "  --device emu|kfd  the emulated GPU or a real card (default: RDX_DEVICE,\n"
            "                    else a real card when /dev/kfd has one, else emu)\n"
            "  --repeat N        dispatch N times (default 1)\n"
-           "  --timeout MS      wait at most MS milliseconds per dispatch (default 60000)\n"
+           "  --timeout MS      wait at most MS milliseconds per dispatch (default 60000);\n"
+           "                    then the dispatch is abandoned (its queue is reset)\n"
+           "  --wave-budget N   emulated GPU only: a wave that runs more than N\n"
+           "                    instructions ends its dispatch with a hang report (the\n"
+           "                    PC histogram of where the waves were); default 200000000\n"
            "  -h, --help        show this help\n"
            "\n"
            "Exit status: 0 success, 1 the run failed (a GPU fault is printed with its\n"
-           "address and program counter; a hang ends in a timeout), 2 bad usage.\n");
+           "address and program counter; a hang ends in a timeout, or on the emulated\n"
+           "GPU in a hang report at the wave budget), 2 bad usage.\n");
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -185,9 +190,9 @@ static void signature(const rdx_kernel *k, char *buf, size_t size)
 
 static int run(run_state *s, const char *path, const char *kname, const rdx_launch *base,
                const cli_out *outs, int nouts, rdx_device_kind kind, uint64_t repeat,
-               uint32_t timeout)
+               uint32_t timeout, uint64_t wave_budget)
 {
-    rdx_device_options o = { .kind = kind };
+    rdx_device_options o = { .kind = kind, .emu_wave_budget = wave_budget };
     if (rdx_device_open(&o, &s->dev))
         return rdx_cli_fail(CMD);
     const rdx_device_info *di = rdx_device_get_info(s->dev);
@@ -241,8 +246,17 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
     uint64_t total = 0;
     for (uint64_t r = 0; r < repeat; r++) {
         uint64_t t, ns;
-        if (rdx_queue_dispatch(s->q, &l, &t) || rdx_queue_wait(s->q, t, timeout))
+        if (rdx_queue_dispatch(s->q, &l, &t))
             return rdx_cli_fail(CMD);
+        rdx_status st = rdx_queue_wait(s->q, t, timeout);
+        if (st) {
+            int rc = rdx_cli_fail(CMD);
+            /* Abandon a hung dispatch: the queue is recreated (on the emulated
+             * GPU its waves stop at once), so closing does not wait for it. */
+            if (st == RDX_ERR_TIMEOUT && rdx_queue_reset(s->q))
+                rdx_cli_fail(CMD);
+            return rc;
+        }
         if (rdx_queue_dispatch_time(s->q, t, &ns))
             return rdx_cli_fail(CMD);
         total += ns;
@@ -271,13 +285,17 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
 
 int rdx_cmd_run(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "kernel", required_argument, NULL, 'k' }, { "grid", required_argument, NULL, 'g' },
-        { "block", required_argument, NULL, 'b' },  { "arg", required_argument, NULL, 'a' },
-        { "out", required_argument, NULL, 'o' },    { "device", required_argument, NULL, 'd' },
-        { "repeat", required_argument, NULL, 'r' }, { "timeout", required_argument, NULL, 't' },
-        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 }
-    };
+    static const struct option opts[] = { { "kernel", required_argument, NULL, 'k' },
+                                          { "grid", required_argument, NULL, 'g' },
+                                          { "block", required_argument, NULL, 'b' },
+                                          { "arg", required_argument, NULL, 'a' },
+                                          { "out", required_argument, NULL, 'o' },
+                                          { "device", required_argument, NULL, 'd' },
+                                          { "repeat", required_argument, NULL, 'r' },
+                                          { "timeout", required_argument, NULL, 't' },
+                                          { "wave-budget", required_argument, NULL, 'w' },
+                                          { "help", no_argument, NULL, 'h' },
+                                          { NULL, 0, NULL, 0 } };
     run_state s;
     memset(&s, 0, sizeof s);
     const char *kname = NULL;
@@ -286,7 +304,7 @@ int rdx_cmd_run(int argc, char **argv)
     int have_grid = 0, have_block = 0, nouts = 0, rc = RDX_EXIT_OK;
     cli_out outs[MAX_OUTS];
     rdx_device_kind kind = RDX_DEVICE_AUTO;
-    uint64_t repeat = 1, timeout = 60000;
+    uint64_t repeat = 1, timeout = 60000, wave_budget = 0;
     optind = 0; /* full reinitialisation: main parsed with "+" */
     opterr = 0;
     int c;
@@ -348,6 +366,11 @@ int rdx_cmd_run(int argc, char **argv)
             if (parse_u64(optarg, &timeout) || timeout == 0 || timeout >= UINT32_MAX)
                 rc = rdx_cli_usage_error(CMD, "--timeout %s: expected milliseconds >= 1", optarg);
             break;
+        case 'w':
+            if (parse_u64(optarg, &wave_budget) || wave_budget == 0)
+                rc = rdx_cli_usage_error(CMD, "--wave-budget %s: expected instructions >= 1",
+                                         optarg);
+            break;
         case 'h':
             help();
             for (int i = 0; i < s.nargs; i++)
@@ -364,7 +387,8 @@ int rdx_cmd_run(int argc, char **argv)
     if (rc == RDX_EXIT_OK && (!have_grid || !have_block))
         rc = rdx_cli_usage_error(CMD, "--grid and --block are required");
     if (rc == RDX_EXIT_OK)
-        rc = run(&s, argv[optind], kname, &l, outs, nouts, kind, repeat, (uint32_t)timeout);
+        rc = run(&s, argv[optind], kname, &l, outs, nouts, kind, repeat, (uint32_t)timeout,
+                 wave_budget);
     cleanup(&s);
     return rc;
 }

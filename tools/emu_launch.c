@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include <rdx/codegen_front.h>
-#include <rdx/codeobj.h>
 #include <rdx/emu.h>
 
 #include "tools/emu_launch.h"
@@ -25,16 +24,16 @@ static rdx_status launch_kernel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_
                                 rdx_tool_launch *out)
 {
     rdx_codegen_kernel *k = NULL;
-    rdx_codeobj *co = NULL;
     rdx_emu *emu = NULL;
-    uint8_t *code = NULL, *kernarg = NULL;
     rdx_status st = rdx_codegen_compile(ctx, sink, o, &k);
     if (st)
         return st;
     uint64_t *ptrs = calloc(nbufs + 1, sizeof *ptrs), *values = calloc(nbufs + 1, sizeof *values);
     int64_t *kv = calloc(k->nargs + 1, sizeof *kv);
-    size_t nkv = 0;
-    if (!ptrs || !values || !kv)
+    rdx_emu_buffer *eb = calloc(k->nargs + 1, sizeof *eb);
+    uint8_t *kernarg = calloc(1, k->kernarg_size + 1);
+    size_t nkv = 0, neb = 0;
+    if (!ptrs || !values || !kv || !eb || !kernarg)
         st = rdx_fail(RDX_ERR_NOMEM, "launch: out of memory");
     for (size_t a = 0; a < k->nargs && !st; a++) {
         const rdx_codegen_arg *ar = &k->args[a];
@@ -42,8 +41,10 @@ static rdx_status launch_kernel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_
             if (ar->slot < 0 || (size_t)ar->slot >= nbufs)
                 st = rdx_fail(RDX_ERR_INVALID, "launch: no buffer for PARAM slot %lld",
                               (long long)ar->slot);
-            else
+            else {
                 ptrs[ar->slot] = (uint64_t)(uintptr_t)bufs[ar->slot];
+                eb[neb++] = (rdx_emu_buffer){ bufs[ar->slot], sizes[ar->slot], RDX_EMU_RW };
+            }
         } else if (ar->kind == RDX_CG_ARG_VAR) {
             size_t j;
             for (j = 0; j < nvars && vars[j] != ar->node; j++)
@@ -57,56 +58,30 @@ static rdx_status launch_kernel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_
                           (long long)ar->slot);
         }
     }
-    if (!st)
-        st = rdx_codeobj_read(k->code_object, k->code_object_size, "compiled kernel", &co);
-    size_t cap = 0;
+    rdx_emu_launch l = { .kernarg = kernarg,
+                         .kernarg_size = k->kernarg_size,
+                         .bufs = eb,
+                         .nbufs = neb,
+                         .budget = 2000000000ull };
     if (!st) {
-        cap = (co->text_size + 4095) & ~(size_t)4095;
-        code = aligned_alloc(4096, cap);
-        kernarg = aligned_alloc(64, 256 + ((k->kernarg_size + 63) & ~63u));
-        if (!code || !kernarg)
-            st = rdx_fail(RDX_ERR_NOMEM, "launch: out of memory");
-    }
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    uint8_t kd[64];
-    if (!st) {
-        memset(code, 0, cap);
-        memcpy(code, co->text, co->text_size);
         rdx_codegen_pack_args(k, ptrs, values, kv, kernarg);
-        st = rdx_codeobj_kd_pack(&co->kernels[0].kd, 11, kd);
-    }
-    if (!st)
-        st = rdx_emu_dispatch_from_descriptor(&d, kd);
-    if (!st) {
-        d.code = (uint64_t)(uintptr_t)code + co->kernels[0].code_offset;
-        d.kernarg = (uint64_t)(uintptr_t)kernarg;
-        d.budget = 2000000000ull;
-        st = rdx_codegen_launch(k, kv, nkv, d.grid, d.wg);
+        st = rdx_codegen_launch(k, kv, nkv, l.grid, l.wg);
     }
     if (!st)
         st = rdx_emu_create("gfx1100", &emu);
     if (!st)
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)code, cap, RDX_EMU_READ);
-    if (!st && k->kernarg_size)
-        st = rdx_emu_map(emu, d.kernarg, k->kernarg_size, RDX_EMU_READ);
-    for (size_t a = 0; a < k->nargs && !st; a++)
-        if (k->args[a].kind == RDX_CG_ARG_BUFFER && sizes[k->args[a].slot])
-            st = rdx_emu_map(emu, ptrs[k->args[a].slot], sizes[k->args[a].slot], RDX_EMU_RW);
-    if (!st)
-        st = rdx_emu_run(emu, &d);
+        st = rdx_emu_run_codeobj(emu, k->code_object, k->code_object_size, NULL, &l);
     if (!st && out) {
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         out->cycles = c->cycles;
         out->wave_insts = c->wave_insts;
     }
     rdx_emu_destroy(emu);
-    free(code);
     free(kernarg);
+    free(eb);
     free(ptrs);
     free(values);
     free(kv);
-    rdx_codeobj_free(co);
     rdx_codegen_kernel_free(k);
     return st;
 }

@@ -2,7 +2,8 @@
  * bench/ir/bench_ir.c — UOp construction rate with hash-consing (new nodes
  * and re-creation hits) against plain malloc'd nodes without consing or
  * derivation, and full symbolic simplification of a large index expression
- * against building it.  Ratios are against baselines measured in this run.
+ * against building it.  Ratios are against baselines measured in this run;
+ * times are CPU time (user + system, page faults included).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +12,11 @@
 
 #include <rdx/ir.h>
 
+/* CPU time of this process (user + system): steadier than wall time on a shared machine. */
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -32,6 +34,37 @@ static void fail(const char *what)
 {
     fprintf(stderr, "bench_ir: %s: %s\n", what, rdx_error_message());
     exit(1);
+}
+
+enum { D = 6, REPS = 40 };
+
+/* Flatten a 6-d index over ranges, unflatten it with // and %, re-flatten; REPS copies summed. */
+static const rdx_uop *build_index(rdx_ir_ctx *c)
+{
+    static const int64_t dims[D] = { 3, 5, 7, 4, 6, 8 };
+    const rdx_uop *sum = NULL;
+    for (int rep = 0; rep < REPS; rep++) {
+        const rdx_uop *r[D], *flat = rdx_ir_int(c, 0);
+        for (int k = 0; k < D; k++) {
+            r[k] = rdx_ir_range(c, rdx_ir_int(c, dims[k]), rep * D + k, RDX_AXIS_LOOP);
+            flat = rdx_ir_add(c, rdx_ir_mul(c, flat, rdx_ir_int(c, dims[k])), r[k]);
+        }
+        /* unflatten: idx_k = (flat // stride_k) % dim_k; then flatten again */
+        const rdx_uop *again = rdx_ir_int(c, 0);
+        int64_t stride = 1;
+        const rdx_uop *parts[D];
+        for (int k = D - 1; k >= 0; k--) {
+            parts[k] =
+                rdx_ir_mod(c, rdx_ir_idiv(c, flat, rdx_ir_int(c, stride)), rdx_ir_int(c, dims[k]));
+            stride *= dims[k];
+        }
+        for (int k = 0; k < D; k++)
+            again = rdx_ir_add(c, rdx_ir_mul(c, again, rdx_ir_int(c, dims[k])), parts[k]);
+        sum = sum ? rdx_ir_add(c, sum, again) : again;
+    }
+    if (!sum)
+        fail("build index");
+    return sum;
 }
 
 int main(void)
@@ -87,50 +120,33 @@ int main(void)
     free(var);
     rdx_ir_ctx_destroy(c);
 
-    /* ---- symbolic: flatten a 6-d index over ranges, unflatten with // and %, re-flatten */
-    if (rdx_ir_ctx_create(&c))
-        fail("context");
-    enum { D = 6, REPS = 40 };
-    static const int64_t dims[D] = { 3, 5, 7, 4, 6, 8 };
-    t0 = now();
-    const rdx_uop *sum = NULL;
-    for (int rep = 0; rep < REPS; rep++) {
-        const rdx_uop *r[D], *flat = rdx_ir_int(c, 0);
-        for (int k = 0; k < D; k++) {
-            r[k] = rdx_ir_range(c, rdx_ir_int(c, dims[k]), rep * D + k, RDX_AXIS_LOOP);
-            flat = rdx_ir_add(c, rdx_ir_mul(c, flat, rdx_ir_int(c, dims[k])), r[k]);
-        }
-        /* unflatten: idx_k = (flat // stride_k) % dim_k; then flatten again */
-        const rdx_uop *again = rdx_ir_int(c, 0);
-        int64_t stride = 1;
-        const rdx_uop *parts[D];
-        for (int k = D - 1; k >= 0; k--) {
-            parts[k] =
-                rdx_ir_mod(c, rdx_ir_idiv(c, flat, rdx_ir_int(c, stride)), rdx_ir_int(c, dims[k]));
-            stride *= dims[k];
-        }
-        for (int k = 0; k < D; k++)
-            again = rdx_ir_add(c, rdx_ir_mul(c, again, rdx_ir_int(c, dims[k])), parts[k]);
-        sum = sum ? rdx_ir_add(c, sum, again) : again;
+    /* ---- symbolic: the same simplification without and with verify-after-rewrite */
+    double t_build = 0, t_simp[2] = { 0, 0 };
+    size_t before = 0, after = 0;
+    for (int verify = 0; verify < 2; verify++) {
+        if (rdx_ir_ctx_create(&c))
+            fail("context");
+        rdx_ir_ctx_set_verify(c, verify);
+        t0 = now();
+        const rdx_uop *sum = build_index(c);
+        t_build = now() - t0;
+        const rdx_uop **order;
+        rdx_ir_toposort(sum, &order, &before);
+        free(order);
+        t0 = now();
+        const rdx_uop *s;
+        if (rdx_ir_simplify(c, sum, &s))
+            fail("simplify");
+        t_simp[verify] = now() - t0;
+        rdx_ir_toposort(s, &order, &after);
+        free(order);
+        rdx_ir_ctx_destroy(c);
     }
-    if (!sum)
-        fail("build index");
-    double t_build = now() - t0;
-    const rdx_uop **order;
-    size_t before, after;
-    rdx_ir_toposort(sum, &order, &before);
-    free(order);
-    t0 = now();
-    const rdx_uop *s;
-    if (rdx_ir_simplify(c, sum, &s))
-        fail("simplify");
-    double t_simp = now() - t0;
-    rdx_ir_toposort(s, &order, &after);
-    free(order);
     printf("symbolic: %d-d index unflatten/reflatten x%d: %zu -> %zu nodes\n", D, REPS, before,
            after);
     printf("  build %.2f ms, simplify %.2f ms (%.1fx the build time)\n", t_build * 1e3,
-           t_simp * 1e3, t_simp / t_build);
-    rdx_ir_ctx_destroy(c);
+           t_simp[0] * 1e3, t_simp[0] / t_build);
+    printf("  simplify with verify-after-rewrite (RDX_IR_VERIFY=1) %.2f ms (%.1fx)\n",
+           t_simp[1] * 1e3, t_simp[1] / t_simp[0]);
     return 0;
 }

@@ -311,6 +311,11 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
     emu_counts *c = &wk->c;
     unsigned slice = EMU_SLICE;
     const unsigned wide = w->nl == 64;
+    /* Cancel hook (rdx_emu_dispatch.cancel), read once per slice: once set,
+     * the wave ends as if its budget ran out now (hang report). */
+    const int *cancel = wk->ctx->d->cancel;
+    if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE) && budget > w->ninst)
+        budget = w->ninst;
     emu_apply_round(w);
     while (slice--) {
         emu_inst *in = fetch(wk, w);
@@ -358,9 +363,13 @@ static void hang_finish(emu_dispatch_ctx *ctx, const emu_wg *wg, emu_wave **ptrs
             if (ptrs[j]->state != EMU_W_DONE)
                 hang_hist_add(f, ptrs[j]->pc, 1);
         size_t k = strlen(f->message);
-        k += (size_t)snprintf(
-            f->message + k, sizeof f->message - k,
-            "; budget %" PRIu64 " wave-instructions per wave; PC histogram:", ctx->budget);
+        if (ctx->d->cancel && __atomic_load_n(ctx->d->cancel, __ATOMIC_ACQUIRE))
+            k += (size_t)snprintf(f->message + k, sizeof f->message - k,
+                                  "; cancelled by the caller; PC histogram:");
+        else
+            k += (size_t)snprintf(
+                f->message + k, sizeof f->message - k,
+                "; budget %" PRIu64 " wave-instructions per wave; PC histogram:", ctx->budget);
         for (unsigned j = 0; j < f->nhist && k < sizeof f->message; j++)
             k += (size_t)snprintf(f->message + k, sizeof f->message - k,
                                   " code+0x%" PRIx64 " x%" PRIu64, f->hist[j].pc - ctx->d->code,

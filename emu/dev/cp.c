@@ -14,7 +14,11 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+
+#include <rdx/pm4.h>
 
 #define SPIN_NS      50000 /* busy-poll this long after the last work */
 #define SLEEP_MIN_NS 20000
@@ -26,6 +30,37 @@ uint64_t emu_gpu_clock(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) / 10;
+}
+
+/* One encoding serves both engines (PM4 WAIT_REG_MEM.FUNCTION, SDMA POLL_REGMEM.FUNC). */
+_Static_assert(RDX_PM4_V_SDMA_FUNC_ALWAYS == RDX_PM4_V_WAIT_FUNC_ALWAYS &&
+                   RDX_PM4_V_SDMA_FUNC_LT == RDX_PM4_V_WAIT_FUNC_LT &&
+                   RDX_PM4_V_SDMA_FUNC_LE == RDX_PM4_V_WAIT_FUNC_LE &&
+                   RDX_PM4_V_SDMA_FUNC_EQ == RDX_PM4_V_WAIT_FUNC_EQ &&
+                   RDX_PM4_V_SDMA_FUNC_NE == RDX_PM4_V_WAIT_FUNC_NE &&
+                   RDX_PM4_V_SDMA_FUNC_GE == RDX_PM4_V_WAIT_FUNC_GE &&
+                   RDX_PM4_V_SDMA_FUNC_GT == RDX_PM4_V_WAIT_FUNC_GT,
+               "SDMA and PM4 wait functions differ");
+
+int emu_wait_compare(uint32_t func, uint64_t v, uint64_t ref)
+{
+    switch (func) {
+    case RDX_PM4_V_WAIT_FUNC_ALWAYS:
+        return 1;
+    case RDX_PM4_V_WAIT_FUNC_LT:
+        return v < ref;
+    case RDX_PM4_V_WAIT_FUNC_LE:
+        return v <= ref;
+    case RDX_PM4_V_WAIT_FUNC_EQ:
+        return v == ref;
+    case RDX_PM4_V_WAIT_FUNC_NE:
+        return v != ref;
+    case RDX_PM4_V_WAIT_FUNC_GE:
+        return v >= ref;
+    case RDX_PM4_V_WAIT_FUNC_GT:
+        return v > ref;
+    }
+    return -1;
 }
 
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
@@ -61,6 +96,31 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
                    write ? "write" : "read", (unsigned long long)len, (unsigned long long)va,
                    b ? "read-only page" : "page not mapped", (unsigned long long)bad);
     return NULL;
+}
+
+const uint32_t *emu_ring_pending(rdx_emudev *dev, emu_queue *q, size_t start, size_t n)
+{
+    const uint32_t *ring = emu_cp_access(dev, q, q->ring, q->ring_size, 0);
+    size_t ring_dw = q->ring_size / 4;
+    if (!ring || start + n <= ring_dw)
+        return ring ? ring + start : NULL;
+    if (!q->linear && !(q->linear = malloc(q->ring_size))) {
+        emu_queue_fail(dev, q, "out of host memory");
+        return NULL;
+    }
+    memcpy(q->linear, ring + start, (ring_dw - start) * 4);
+    memcpy(q->linear + (ring_dw - start), ring, (n - (ring_dw - start)) * 4);
+    return q->linear;
+}
+
+void emu_ring_advance(rdx_emudev *dev, emu_queue *q, uint64_t by)
+{
+    q->rptr += by;
+    if (by) {
+        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
+        if (rp)
+            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
+    }
 }
 
 /* Run queue q if its doorbell moved; returns 1 when it made progress. */

@@ -100,6 +100,13 @@ static int emu_close(void *ctx, int fd)
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
+    if (emu_fd_kind_of(dev, fd, NULL) == EMU_FD_KFD) {
+        int kfd_open = 0;
+        for (int j = 0; j < EMU_MAX_FDS; j++)
+            kfd_open += dev->fds[j] == EMU_FD_KFD;
+        if (kfd_open == 1) /* the process's queues go: stop what they run */
+            emu_queue_cancel_all(dev);
+    }
     emu_wait_idle(dev);
     int r = -EBADF;
     if (emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE) {
@@ -373,6 +380,7 @@ void rdx_emudev_destroy(rdx_emudev *dev)
     if (dev->os.ctx) {
         pthread_mutex_lock(&dev->lock);
         dev->stop = 1;
+        emu_queue_cancel_all(dev); /* a running dispatch ends promptly */
         pthread_cond_broadcast(&dev->cp_wake);
         pthread_mutex_unlock(&dev->lock);
         if (dev->cp_thread)

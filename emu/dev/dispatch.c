@@ -11,7 +11,10 @@
  * instance whose registered memory follows the buffers mapped to that GPU.
  * A VM fault raises the memory-fault event with the faulting address; other
  * faults (bad instruction, hang) raise the hardware-exception event.  The
- * queue stops in both cases.
+ * queue stops in both cases.  The queue's `destroying` flag is the
+ * dispatch's cancel hook: destroying the queue (or closing the process's
+ * last /dev/kfd fd, or destroying the device) ends a running dispatch within
+ * a few thousand instructions per wave, silently.
  */
 #include "emu/dev/emudev.h"
 #include "kfd/compat/kfd_ioctl_flags.h"
@@ -87,6 +90,7 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
         SCRATCH_GRANULE;
     d.private_segment_size = wave_bytes / (wave32 ? 32 : 64);
     d.budget = dev->wave_budget;
+    d.cancel = &q->destroying; /* DESTROY_QUEUE stops a hung dispatch (emu_queue_mark_destroying) */
     /* Run with the lock dropped so WAIT_EVENTS (with its timeout) and event
      * calls proceed; calls that change mappings or queues wait (emu_wait_idle). */
     dev->dispatching++;
@@ -97,7 +101,7 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     pthread_cond_broadcast(&dev->idle);
     if (st == RDX_OK)
         return 1;
-    if (q->destroying) {
+    if (__atomic_load_n(&q->destroying, __ATOMIC_ACQUIRE)) {
         /* The queue is being destroyed (e.g. rdx_queue_reset of a hung
          * queue): its waves are dropped without a fault event. */
         q->error = 1;

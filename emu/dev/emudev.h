@@ -75,7 +75,10 @@ typedef struct emu_queue {
     uint32_t doorbell_index; /* 64-bit slot in the gpu's doorbell slice */
     uint64_t rptr;           /* dwords (PM4) or bytes (SDMA), unwrapped */
     int error;
-    int destroying; /* DESTROY_QUEUE is waiting for its running dispatch */
+    /* DESTROY_QUEUE (or the teardown of the process / device) is waiting for
+     * the queue's running dispatch: atomic, also the wave emulator's cancel
+     * flag (rdx_emu_dispatch.cancel), so a hung dispatch stops promptly. */
+    int destroying;
     uint32_t sh_regs[EMU_SH_REG_COUNT];
     uint32_t *uconfig_regs; /* the UCONFIG window, lazily allocated */
     size_t ib_pos[4];       /* resume points inside nested indirect buffers */
@@ -182,6 +185,8 @@ int emu_ioctl_queue(rdx_emudev *dev, unsigned long request, void *arg);
  * DESTROY_QUEUE; an unknown id is ignored) so that dispatch ends without a
  * fault report, as KFD preempts a destroyed queue's waves silently. */
 void emu_queue_mark_destroying(rdx_emudev *dev, const void *arg);
+/* Mark every queue destroying: the process or the device goes away. */
+void emu_queue_cancel_all(rdx_emudev *dev);
 void emu_queue_release_all(rdx_emudev *dev);
 void emu_event_release_all(rdx_emudev *dev);
 
@@ -205,6 +210,22 @@ void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, in
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 uint64_t emu_gpu_clock(void);
+/* The n pending dwords of q's ring from dword `start` as one array (copied
+ * to q->linear when they wrap around the end), or NULL after failing q. */
+const uint32_t *emu_ring_pending(rdx_emudev *dev, emu_queue *q, size_t start, size_t n);
+/* Advance q's read pointer by `by` (dwords for PM4, bytes for SDMA) and
+ * publish it at the client's read-pointer address. */
+void emu_ring_advance(rdx_emudev *dev, emu_queue *q, uint64_t by);
+/* The comparison `func` of WAIT_REG_MEM (RDX_PM4_V_WAIT_FUNC_*) and SDMA
+ * POLL_REGMEM (RDX_PM4_V_SDMA_FUNC_*, the same encoding) of v against ref:
+ * 1 true, 0 false, -1 a reserved function. */
+int emu_wait_compare(uint32_t func, uint64_t v, uint64_t ref);
+
+/* A 64-bit GPU address from the packet's low and high dwords. */
+static inline uint64_t emu_addr64(uint32_t lo, uint32_t hi)
+{
+    return (uint64_t)hi << 32 | lo;
+}
 
 /* dispatch.c: DISPATCH_DIRECT of dim x/y/z workgroups on the wave emulator
  * with the queue's shadow registers: 1 done, -1 failed (fault raised). */

@@ -28,11 +28,6 @@ static uint32_t get(const rdx_pm4_packet *p, rdx_pm4_field f)
     return rdx_pm4_get(p, f);
 }
 
-static uint64_t addr64(uint32_t lo, uint32_t hi)
-{
-    return (uint64_t)hi << 32 | lo;
-}
-
 /* Shadow register `reg` (absolute dword offset), or NULL outside the SH/UCONFIG windows. */
 static uint32_t *shadow(emu_queue *q, uint32_t reg)
 {
@@ -44,27 +39,6 @@ static uint32_t *shadow(emu_queue *q, uint32_t reg)
         return q->uconfig_regs ? &q->uconfig_regs[reg - RDX_PM4_UCONFIG_REG_START] : NULL;
     }
     return NULL;
-}
-
-static int compare(uint32_t func, uint64_t v, uint64_t ref)
-{
-    switch (func) {
-    case RDX_PM4_V_WAIT_FUNC_ALWAYS:
-        return 1;
-    case RDX_PM4_V_WAIT_FUNC_LT:
-        return v < ref;
-    case RDX_PM4_V_WAIT_FUNC_LE:
-        return v <= ref;
-    case RDX_PM4_V_WAIT_FUNC_EQ:
-        return v == ref;
-    case RDX_PM4_V_WAIT_FUNC_NE:
-        return v != ref;
-    case RDX_PM4_V_WAIT_FUNC_GE:
-        return v >= ref;
-    case RDX_PM4_V_WAIT_FUNC_GT:
-        return v > ref;
-    }
-    return -1;
 }
 
 /* Write `n` bytes to GPU address `va`; 0 or -1 (fault raised). */
@@ -99,9 +73,9 @@ static int release_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     uint32_t int_sel = get(p, RDX_PM4_F_RELEASE_MEM_INT_SEL);
     uint32_t dst_sel = get(p, RDX_PM4_F_RELEASE_MEM_DST_SEL);
     uint64_t va =
-        addr64(get(p, RDX_PM4_F_RELEASE_MEM_ADDR_LO), get(p, RDX_PM4_F_RELEASE_MEM_ADDR_HI));
+        emu_addr64(get(p, RDX_PM4_F_RELEASE_MEM_ADDR_LO), get(p, RDX_PM4_F_RELEASE_MEM_ADDR_HI));
     uint64_t data =
-        addr64(get(p, RDX_PM4_F_RELEASE_MEM_DATA_LO), get(p, RDX_PM4_F_RELEASE_MEM_DATA_HI));
+        emu_addr64(get(p, RDX_PM4_F_RELEASE_MEM_DATA_LO), get(p, RDX_PM4_F_RELEASE_MEM_DATA_HI));
     if (data_sel != RDX_PM4_V_DATA_SEL_NONE && dst_sel != RDX_PM4_V_REL_DST_SEL_MC &&
         dst_sel != RDX_PM4_V_REL_DST_SEL_TC_L2)
         return fail(dev, q, p, "unsupported DST_SEL");
@@ -145,18 +119,18 @@ static int wait_reg_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, 
         func = get(p, RDX_PM4_F_WAIT_REG_MEM64_FUNCTION);
         space = get(p, RDX_PM4_F_WAIT_REG_MEM64_MEM_SPACE);
         op = get(p, RDX_PM4_F_WAIT_REG_MEM64_OPERATION);
-        va = addr64(get(p, RDX_PM4_F_WAIT_REG_MEM64_POLL_ADDR_LO),
-                    get(p, RDX_PM4_F_WAIT_REG_MEM64_POLL_ADDR_HI));
-        ref = addr64(get(p, RDX_PM4_F_WAIT_REG_MEM64_REFERENCE_LO),
-                     get(p, RDX_PM4_F_WAIT_REG_MEM64_REFERENCE_HI));
-        mask = addr64(get(p, RDX_PM4_F_WAIT_REG_MEM64_MASK_LO),
-                      get(p, RDX_PM4_F_WAIT_REG_MEM64_MASK_HI));
+        va = emu_addr64(get(p, RDX_PM4_F_WAIT_REG_MEM64_POLL_ADDR_LO),
+                        get(p, RDX_PM4_F_WAIT_REG_MEM64_POLL_ADDR_HI));
+        ref = emu_addr64(get(p, RDX_PM4_F_WAIT_REG_MEM64_REFERENCE_LO),
+                         get(p, RDX_PM4_F_WAIT_REG_MEM64_REFERENCE_HI));
+        mask = emu_addr64(get(p, RDX_PM4_F_WAIT_REG_MEM64_MASK_LO),
+                          get(p, RDX_PM4_F_WAIT_REG_MEM64_MASK_HI));
     } else {
         func = get(p, RDX_PM4_F_WAIT_REG_MEM_FUNCTION);
         space = get(p, RDX_PM4_F_WAIT_REG_MEM_MEM_SPACE);
         op = get(p, RDX_PM4_F_WAIT_REG_MEM_OPERATION);
-        va = addr64(get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_LO),
-                    get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_HI));
+        va = emu_addr64(get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_LO),
+                        get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_HI));
         ref = get(p, RDX_PM4_F_WAIT_REG_MEM_REFERENCE);
         mask = get(p, RDX_PM4_F_WAIT_REG_MEM_MASK);
     }
@@ -178,7 +152,7 @@ static int wait_reg_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, 
     } else {
         return fail(dev, q, p, "unsupported MEM_SPACE");
     }
-    int ok = compare(func, v & mask, ref);
+    int ok = emu_wait_compare(func, v & mask, ref);
     if (ok < 0)
         return fail(dev, q, p, "reserved compare FUNCTION");
     return ok;
@@ -187,8 +161,8 @@ static int wait_reg_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, 
 static int write_data(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
 {
     uint32_t sel = get(p, RDX_PM4_F_WRITE_DATA_DST_SEL);
-    uint64_t va =
-        addr64(get(p, RDX_PM4_F_WRITE_DATA_DST_ADDR_LO), get(p, RDX_PM4_F_WRITE_DATA_DST_ADDR_HI));
+    uint64_t va = emu_addr64(get(p, RDX_PM4_F_WRITE_DATA_DST_ADDR_LO),
+                             get(p, RDX_PM4_F_WRITE_DATA_DST_ADDR_HI));
     int one = get(p, RDX_PM4_F_WRITE_DATA_WR_ONE_ADDR);
     const uint32_t *data = p->dw + 4;
     uint32_t n = p->ndw - 4;
@@ -226,10 +200,10 @@ static int copy_data(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     uint32_t src_sel = get(p, RDX_PM4_F_COPY_DATA_SRC_SEL);
     uint32_t dst_sel = get(p, RDX_PM4_F_COPY_DATA_DST_SEL);
     size_t n = get(p, RDX_PM4_F_COPY_DATA_COUNT_SEL) ? 8 : 4;
-    uint64_t src =
-        addr64(get(p, RDX_PM4_F_COPY_DATA_SRC_ADDR_LO), get(p, RDX_PM4_F_COPY_DATA_SRC_ADDR_HI));
-    uint64_t dst =
-        addr64(get(p, RDX_PM4_F_COPY_DATA_DST_ADDR_LO), get(p, RDX_PM4_F_COPY_DATA_DST_ADDR_HI));
+    uint64_t src = emu_addr64(get(p, RDX_PM4_F_COPY_DATA_SRC_ADDR_LO),
+                              get(p, RDX_PM4_F_COPY_DATA_SRC_ADDR_HI));
+    uint64_t dst = emu_addr64(get(p, RDX_PM4_F_COPY_DATA_DST_ADDR_LO),
+                              get(p, RDX_PM4_F_COPY_DATA_DST_ADDR_HI));
     uint64_t v = 0;
     if (src_sel == RDX_PM4_V_CD_SRC_SEL_IMMEDIATE) {
         v = n == 8 ? src : (uint32_t)src;
@@ -268,8 +242,8 @@ static int indirect_buffer(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *
 {
     if (depth >= MAX_IB_DEPTH)
         return fail(dev, q, p, "indirect buffers nested too deep");
-    uint64_t va = addr64(get(p, RDX_PM4_F_INDIRECT_BUFFER_IB_BASE_LO),
-                         get(p, RDX_PM4_F_INDIRECT_BUFFER_IB_BASE_HI));
+    uint64_t va = emu_addr64(get(p, RDX_PM4_F_INDIRECT_BUFFER_IB_BASE_LO),
+                             get(p, RDX_PM4_F_INDIRECT_BUFFER_IB_BASE_HI));
     uint32_t n = get(p, RDX_PM4_F_INDIRECT_BUFFER_IB_SIZE);
     if (va & 3)
         return fail(dev, q, p, "misaligned IB_BASE");
@@ -325,8 +299,8 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, int dept
                             get(p, RDX_PM4_F_DISPATCH_DIRECT_INITIATOR));
     case RDX_PM4_OP_DISPATCH_INDIRECT: {
         uint32_t dim[3];
-        uint64_t va = addr64(get(p, RDX_PM4_F_DISPATCH_INDIRECT_ADDR_LO),
-                             get(p, RDX_PM4_F_DISPATCH_INDIRECT_ADDR_HI));
+        uint64_t va = emu_addr64(get(p, RDX_PM4_F_DISPATCH_INDIRECT_ADDR_LO),
+                                 get(p, RDX_PM4_F_DISPATCH_INDIRECT_ADDR_HI));
         if (va & 3)
             return fail(dev, q, p, "misaligned dimensions address");
         if (gpu_read(dev, q, va, dim, sizeof dim))
@@ -373,27 +347,12 @@ int emu_pm4_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
                        (unsigned long long)(q->rptr + ring_dw));
         return -1;
     }
-    const uint32_t *ring = emu_cp_access(dev, q, q->ring, q->ring_size, 0);
-    if (!ring)
+    size_t n = (size_t)(wptr - q->rptr);
+    const uint32_t *lin = emu_ring_pending(dev, q, (size_t)(q->rptr % ring_dw), n);
+    if (!lin)
         return -1;
-    size_t n = (size_t)(wptr - q->rptr), start = (size_t)(q->rptr % ring_dw);
-    const uint32_t *lin = ring + start;
-    if (start + n > ring_dw) { /* the pending packets wrap: make them contiguous */
-        if (!q->linear && !(q->linear = malloc(q->ring_size))) {
-            emu_queue_fail(dev, q, "out of host memory");
-            return -1;
-        }
-        memcpy(q->linear, ring + start, (ring_dw - start) * 4);
-        memcpy(q->linear + (ring_dw - start), ring, (n - (ring_dw - start)) * 4);
-        lin = q->linear;
-    }
     size_t pos = 0;
     int r = run_stream(dev, q, lin, n, &pos, 0);
-    q->rptr += pos;
-    if (pos) {
-        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
-        if (rp)
-            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
-    }
+    emu_ring_advance(dev, q, pos);
     return r;
 }

@@ -21,11 +21,6 @@ static int is(const rdx_pm4_packet *p, rdx_sdma_packet k)
     return p->sdma && p->sdma == rdx_sdma_packet_info_get(k);
 }
 
-static uint64_t addr64(uint32_t lo, uint32_t hi)
-{
-    return (uint64_t)hi << 32 | lo;
-}
-
 #define F(p, f) rdx_sdma_get((p), RDX_SDMA_F_##f)
 
 static int fail(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, const char *what)
@@ -35,35 +30,14 @@ static int fail(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, const ch
     return -1;
 }
 
-static int sdma_compare(uint32_t func, uint32_t v, uint32_t ref)
-{
-    switch (func) {
-    case RDX_PM4_V_SDMA_FUNC_ALWAYS:
-        return 1;
-    case RDX_PM4_V_SDMA_FUNC_LT:
-        return v < ref;
-    case RDX_PM4_V_SDMA_FUNC_LE:
-        return v <= ref;
-    case RDX_PM4_V_SDMA_FUNC_EQ:
-        return v == ref;
-    case RDX_PM4_V_SDMA_FUNC_NE:
-        return v != ref;
-    case RDX_PM4_V_SDMA_FUNC_GE:
-        return v >= ref;
-    case RDX_PM4_V_SDMA_FUNC_GT:
-        return v > ref;
-    }
-    return -1;
-}
-
 static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
 {
     if (is(p, RDX_SDMA_PKT_NOP) || is(p, RDX_SDMA_PKT_TIMESTAMP_SET))
         return 1;
     if (is(p, RDX_SDMA_PKT_COPY_LINEAR)) {
         uint64_t n = (uint64_t)F(p, COPY_LINEAR_COUNT) + 1;
-        uint64_t src = addr64(F(p, COPY_LINEAR_SRC_ADDR_LO), F(p, COPY_LINEAR_SRC_ADDR_HI));
-        uint64_t dst = addr64(F(p, COPY_LINEAR_DST_ADDR_LO), F(p, COPY_LINEAR_DST_ADDR_HI));
+        uint64_t src = emu_addr64(F(p, COPY_LINEAR_SRC_ADDR_LO), F(p, COPY_LINEAR_SRC_ADDR_HI));
+        uint64_t dst = emu_addr64(F(p, COPY_LINEAR_DST_ADDR_LO), F(p, COPY_LINEAR_DST_ADDR_HI));
         const void *s = emu_cp_access(dev, q, src, n, 0);
         void *d = s ? emu_cp_access(dev, q, dst, n, 1) : NULL;
         if (!d)
@@ -73,7 +47,7 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     }
     if (is(p, RDX_SDMA_PKT_WRITE_LINEAR)) {
         uint64_t n = (uint64_t)F(p, WRITE_LINEAR_COUNT) + 1;
-        uint64_t dst = addr64(F(p, WRITE_LINEAR_DST_ADDR_LO), F(p, WRITE_LINEAR_DST_ADDR_HI));
+        uint64_t dst = emu_addr64(F(p, WRITE_LINEAR_DST_ADDR_LO), F(p, WRITE_LINEAR_DST_ADDR_HI));
         if (dst & 3)
             return fail(dev, q, p, "misaligned destination");
         void *d = emu_cp_access(dev, q, dst, n * 4, 1);
@@ -84,7 +58,7 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     }
     if (is(p, RDX_SDMA_PKT_CONST_FILL)) {
         uint64_t n = (uint64_t)F(p, CONST_FILL_COUNT) + 1;
-        uint64_t dst = addr64(F(p, CONST_FILL_DST_ADDR_LO), F(p, CONST_FILL_DST_ADDR_HI));
+        uint64_t dst = emu_addr64(F(p, CONST_FILL_DST_ADDR_LO), F(p, CONST_FILL_DST_ADDR_HI));
         uint32_t v = F(p, CONST_FILL_SRC_DATA), size = F(p, CONST_FILL_FILLSIZE);
         if (size != RDX_PM4_V_FILLSIZE_DWORD && size != RDX_PM4_V_FILLSIZE_BYTE)
             return fail(dev, q, p, "unsupported FILLSIZE");
@@ -101,7 +75,7 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
         return 1;
     }
     if (is(p, RDX_SDMA_PKT_FENCE)) {
-        uint64_t dst = addr64(F(p, FENCE_ADDR_LO), F(p, FENCE_ADDR_HI));
+        uint64_t dst = emu_addr64(F(p, FENCE_ADDR_LO), F(p, FENCE_ADDR_HI));
         uint32_t v = F(p, FENCE_DATA);
         if (dst & 3)
             return fail(dev, q, p, "misaligned address");
@@ -118,21 +92,21 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     if (is(p, RDX_SDMA_PKT_POLL_REGMEM)) {
         if (!F(p, POLL_REGMEM_MEM_POLL))
             return fail(dev, q, p, "register polling is not supported");
-        uint64_t va = addr64(F(p, POLL_REGMEM_ADDR_LO), F(p, POLL_REGMEM_ADDR_HI));
+        uint64_t va = emu_addr64(F(p, POLL_REGMEM_ADDR_LO), F(p, POLL_REGMEM_ADDR_HI));
         if (va & 3)
             return fail(dev, q, p, "misaligned address");
         const uint32_t *s = emu_cp_access(dev, q, va, 4, 0);
         if (!s)
             return -1;
         uint32_t v = __atomic_load_n(s, __ATOMIC_ACQUIRE) & F(p, POLL_REGMEM_MASK);
-        int ok = sdma_compare(F(p, POLL_REGMEM_FUNC), v, F(p, POLL_REGMEM_VALUE));
+        int ok = emu_wait_compare(F(p, POLL_REGMEM_FUNC), v, F(p, POLL_REGMEM_VALUE));
         return ok < 0 ? fail(dev, q, p, "reserved FUNC") : ok;
     }
     if (is(p, RDX_SDMA_PKT_TIMESTAMP_GET) || is(p, RDX_SDMA_PKT_TIMESTAMP_GET_GLOBAL)) {
-        uint64_t va =
-            is(p, RDX_SDMA_PKT_TIMESTAMP_GET)
-                ? addr64(F(p, TIMESTAMP_GET_ADDR_LO), F(p, TIMESTAMP_GET_ADDR_HI))
-                : addr64(F(p, TIMESTAMP_GET_GLOBAL_ADDR_LO), F(p, TIMESTAMP_GET_GLOBAL_ADDR_HI));
+        uint64_t va = is(p, RDX_SDMA_PKT_TIMESTAMP_GET)
+                          ? emu_addr64(F(p, TIMESTAMP_GET_ADDR_LO), F(p, TIMESTAMP_GET_ADDR_HI))
+                          : emu_addr64(F(p, TIMESTAMP_GET_GLOBAL_ADDR_LO),
+                                       F(p, TIMESTAMP_GET_GLOBAL_ADDR_HI));
         if (va & 7)
             return fail(dev, q, p, "misaligned address");
         uint64_t *d = emu_cp_access(dev, q, va, 8, 1);
@@ -154,21 +128,10 @@ int emu_sdma_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
                        (unsigned long long)(q->rptr + q->ring_size));
         return -1;
     }
-    const uint32_t *ring = emu_cp_access(dev, q, q->ring, q->ring_size, 0);
-    if (!ring)
+    size_t n = (size_t)(wptr - q->rptr) / 4;
+    const uint32_t *lin = emu_ring_pending(dev, q, (size_t)(q->rptr / 4 % (q->ring_size / 4)), n);
+    if (!lin)
         return -1;
-    size_t ring_dw = q->ring_size / 4;
-    size_t n = (size_t)(wptr - q->rptr) / 4, start = (size_t)(q->rptr / 4 % ring_dw);
-    const uint32_t *lin = ring + start;
-    if (start + n > ring_dw) {
-        if (!q->linear && !(q->linear = malloc(q->ring_size))) {
-            emu_queue_fail(dev, q, "out of host memory");
-            return -1;
-        }
-        memcpy(q->linear, ring + start, (ring_dw - start) * 4);
-        memcpy(q->linear + (ring_dw - start), ring, (n - (ring_dw - start)) * 4);
-        lin = q->linear;
-    }
     rdx_pm4_iter it;
     rdx_pm4_iter_init(&it, lin, n, true);
     size_t pos = 0;
@@ -186,11 +149,6 @@ int emu_sdma_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)
         dev->stats.packets++;
         pos = it.pos;
     }
-    q->rptr += pos * 4;
-    if (pos) {
-        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
-        if (rp)
-            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
-    }
+    emu_ring_advance(dev, q, pos * 4);
     return r;
 }

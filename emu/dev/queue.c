@@ -103,7 +103,14 @@ void emu_queue_mark_destroying(rdx_emudev *dev, const void *arg)
 {
     const struct kfd_ioctl_destroy_queue_args *a = arg;
     if (a->queue_id < EMU_MAX_QUEUES && dev->queues[a->queue_id])
-        dev->queues[a->queue_id]->destroying = 1;
+        __atomic_store_n(&dev->queues[a->queue_id]->destroying, 1, __ATOMIC_RELEASE);
+}
+
+void emu_queue_cancel_all(rdx_emudev *dev)
+{
+    for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)
+        if (dev->queues[i])
+            __atomic_store_n(&dev->queues[i]->destroying, 1, __ATOMIC_RELEASE);
 }
 
 void emu_queue_release_all(rdx_emudev *dev)

@@ -233,6 +233,17 @@ static int list_n(uint32_t n, rdx_os_dir_fn fn, void *user)
     return 0;
 }
 
+/* Call fn on each of the n names. */
+static int list_names(const char *const *names, size_t n, rdx_os_dir_fn fn, void *user)
+{
+    for (size_t i = 0; i < n; i++) {
+        int r = fn(user, names[i]);
+        if (r)
+            return r;
+    }
+    return 0;
+}
+
 int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *user)
 {
     size_t tl = strlen(TOPO);
@@ -241,12 +252,7 @@ int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *us
     const char *p = path + tl, *rest;
     if (!strcmp(p, "") || !strcmp(p, "/")) {
         static const char *const top[] = { "generation_id", "system_properties", "nodes" };
-        for (size_t i = 0; i < 3; i++) {
-            int r = fn(user, top[i]);
-            if (r)
-                return r;
-        }
-        return 0;
+        return list_names(top, sizeof top / sizeof top[0], fn, user);
     }
     if (!strcmp(p, "/nodes"))
         return list_n(dev->num_gpus + 1, fn, user);
@@ -256,12 +262,7 @@ int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *us
     if (!strcmp(rest, "")) {
         static const char *const files[] = { "gpu_id",    "name",   "properties",
                                              "mem_banks", "caches", "io_links" };
-        for (size_t i = 0; i < 6; i++) {
-            int r = fn(user, files[i]);
-            if (r)
-                return r;
-        }
-        return 0;
+        return list_names(files, sizeof files / sizeof files[0], fn, user);
     }
     if (!strcmp(rest, "/mem_banks"))
         return list_n(1, fn, user);

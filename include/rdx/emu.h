@@ -82,6 +82,14 @@ typedef struct rdx_emu_dispatch {
     uint32_t user_sgpr[16];
     uint32_t user_sgpr_count;
     uint64_t budget; /* max wave-instructions per wave; 0 = default (2e8) */
+    /* Cancel hook (NULL = none): the wave scheduler reads *cancel atomically
+       every 4096 wave-instructions of each wave; once it is non-zero the
+       dispatch ends like an exhausted budget — a HANG report with a PC
+       histogram, RDX_ERR_TIMEOUT — after at most ~4600 more instructions per
+       running wave.  The flag is the caller's; it must stay valid during
+       rdx_emu_run and is never written by the emulator.  Set it from any
+       thread with __atomic_store_n(flag, 1, __ATOMIC_RELEASE). */
+    const int *cancel;
 } rdx_emu_dispatch;
 
 /*
@@ -222,6 +230,65 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
                        uint32_t lx, uint32_t ly, uint32_t lz, uint64_t kernarg, uint32_t rsrc2,
                        uint32_t scratch_per_lane, const char *target, const uint32_t *user_sgprs,
                        uint32_t n_user_sgprs, const rdx_emu_range *ranges, uint32_t nranges);
+
+/* ------------------------------------------------ running a code object */
+
+struct rdx_codeobj; /* rdx/codeobj.h */
+
+/* A host buffer made GPU-accessible for the dispatch of rdx_emu_run_codeobj. */
+typedef struct rdx_emu_buffer {
+    void *data;      /* host address = GPU address (the kernel gets it through the kernarg) */
+    size_t size;     /* bytes; 0 = nothing to map */
+    unsigned access; /* RDX_EMU_READ / RDX_EMU_WRITE / RDX_EMU_RW; 0 = RW */
+} rdx_emu_buffer;
+
+/* One dispatch of a kernel of a code object (zero-initialise, then fill). */
+typedef struct rdx_emu_launch {
+    uint32_t grid[3]; /* grid size in work-items (0 is taken as 1); partial groups allowed */
+    uint32_t wg[3];   /* workgroup size in work-items (0 is taken as 1) */
+    /* The kernarg segment as the kernel reads it (explicit + hidden arguments,
+       buffer addresses included).  It is copied to 64-byte aligned memory of
+       max(kernarg_size, the descriptor's kernarg_size) bytes, zero-padded. */
+    const void *kernarg;
+    size_t kernarg_size;
+    const rdx_emu_buffer *bufs; /* registered for the dispatch; an exact repeat of an
+                                   earlier entry (same data and size) is registered once */
+    size_t nbufs;
+    uint32_t dynamic_lds_size; /* LDS bytes added to the descriptor's static LDS */
+    uint64_t budget;           /* max wave-instructions per wave; 0 = the emulator's default */
+    const int *cancel;         /* cancel hook, see rdx_emu_dispatch.cancel; NULL = none */
+} rdx_emu_launch;
+
+/*
+ * Run kernel `kernel` of the AMDGPU code object (ELF) at `elf` (`size`
+ * bytes, read with rdx_codeobj_read; the caller keeps it) once on `emu`:
+ * copy the code to page-aligned memory, register it (read-only), the
+ * kernarg copy (read-only) and the buffers of `launch`, dispatch from the
+ * kernel's descriptor (rdx_emu_dispatch_from_descriptor) with the launch's
+ * grid, workgroup size, LDS, budget and cancel hook, then unregister
+ * everything it registered and free its copies — on success and on every
+ * error.  `kernel` NULL picks the code object's only kernel.  Ranges `emu`
+ * already had registered stay as they are (a launch buffer overlapping one
+ * is an error).  Afterwards rdx_emu_get_counters / rdx_emu_last_fault
+ * describe the dispatch exactly as after rdx_emu_run.
+ *
+ * Errors (message recorded; nothing stays registered): RDX_ERR_INVALID for
+ * NULL emu/elf/launch, an unknown kernel name (the message lists the
+ * kernels), no kernel name with several kernels, a kernarg_size without
+ * kernarg bytes, a buffer that overlaps a registered range; the code
+ * object reader's RDX_ERR_PARSE / RDX_ERR_UNSUPPORTED (a non-gfx11
+ * target); RDX_ERR_NOMEM; and every status of rdx_emu_run (fault, hang,
+ * unimplemented instruction, invalid dispatch).
+ */
+rdx_status rdx_emu_run_codeobj(rdx_emu *emu, const void *elf, size_t size, const char *kernel,
+                               const rdx_emu_launch *launch);
+
+/*
+ * rdx_emu_run_codeobj on a code object already read by rdx_codeobj_read
+ * (`co` is only read; read it once, dispatch it many times).
+ */
+rdx_status rdx_emu_run_kernel(rdx_emu *emu, const struct rdx_codeobj *co, const char *kernel,
+                              const rdx_emu_launch *launch);
 
 #ifdef __cplusplus
 }

@@ -173,7 +173,7 @@ typedef enum rdx_argk {
     RDX_ARGK_SLOT,     /* i = slot, dtype (DEFINE_LOCAL, DEFINE_REG) */
     RDX_ARGK_INTS,     /* ints (PERMUTE order, FLIP 0/1 flags, GEP lanes, UNROLL/CONTRACT pairs) */
     RDX_ARGK_REDUCE,   /* sub = reduce op (RDX_RED_*), ints = axes */
-    RDX_ARGK_INDEX,    /* i = index (GETTUPLE) */
+    RDX_ARGK_INDEX,    /* i = index (GETTUPLE), axis (REPLICATED) */
     RDX_ARGK_PLACE,    /* device (optional), addrspace (LOAD, BUFFERIZE) */
     RDX_ARGK_RANGE,    /* i = axis id, sub = axis type (RDX_AXIS_*) */
     RDX_ARGK_VAR,      /* str = name, i = min, j = max */
@@ -206,6 +206,7 @@ typedef enum rdx_argk {
     X(INDEX, 1, -1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
     X(STACK, 0, -1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_NONE)                                           \
     X(BITCAST, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_DTYPE)                                         \
+    X(REPLICATED, 1, 1, RDX_CAT_MOVEMENT, 0, RDX_ARGK_INDEX)                                      \
     /* reduce */                                                                                  \
     X(REDUCE, 1, -1, RDX_CAT_REDUCE, RDX_OPF_ENDS_RANGE, RDX_ARGK_REDUCE)                         \
     /* calls */                                                                                   \
@@ -385,6 +386,16 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out);
 void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx);
 /* Number of distinct nodes created so far. */
 size_t rdx_ir_node_count(const rdx_ir_ctx *ctx);
+/*
+ * Verify-after-rewrite: when on, rdx_ir_rewrite (and so rdx_ir_simplify)
+ * runs rdx_ir_verify on every result and fails with its message when the
+ * graph does not verify.  Off by default (rewrites stay fast); a new context
+ * starts on when the environment variable RDX_IR_VERIFY is set to anything
+ * but "" or "0" (the test suites set it).
+ */
+void rdx_ir_ctx_set_verify(rdx_ir_ctx *ctx, int on);
+/* 1 when verify-after-rewrite is on for ctx. */
+int rdx_ir_ctx_verify(const rdx_ir_ctx *ctx);
 
 /* Interning (owned by ctx; NULL on out-of-memory with the error recorded). */
 const char *rdx_ir_str(rdx_ir_ctx *ctx, const char *s, size_t len);
@@ -523,7 +534,8 @@ const char *rdx_uop_describe(const rdx_uop *u, char *buf, size_t n);
     X(VECTOR_LANES, "vector lanes")                \
     X(VOID_OPERAND, "void operand")                \
     X(RANGE_SCOPE, "range used outside its scope") \
-    X(RANGE_UNCLOSED, "range not closed")
+    X(RANGE_UNCLOSED, "range not closed")          \
+    X(NUMEL_OVERFLOW, "element count overflow")
 
 typedef enum rdx_rule {
 #define RDX_RULE_ENUM_(n, t) RDX_RULE_##n,
@@ -607,8 +619,9 @@ enum { RDX_RW_BOTTOM_UP = 0, RDX_RW_TOP_DOWN = 1 };
  * the result.  Bottom-up rewrites sources first, top-down tries each node
  * before its sources.  Memoised: each distinct node is processed once.
  * RDX_ERR_INVALID "rewrite cycle" when a rule sequence leads back to a node
- * being rewritten, or when a node needs more than 10000 steps.  Debug builds
- * (no NDEBUG) also run rdx_ir_verify on the result.
+ * being rewritten, or when a node needs more than 10000 steps.  With
+ * verify-after-rewrite on (rdx_ir_ctx_set_verify, RDX_IR_VERIFY=1) the result
+ * is also checked by rdx_ir_verify.
  */
 rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root, int mode,
                           void *user, const rdx_uop **out);

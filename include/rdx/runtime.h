@@ -306,7 +306,10 @@ typedef enum rdx_queue_kind {
  * slots).  Errors: the failing kernel call. */
 rdx_status rdx_queue_create(rdx_device *dev, rdx_queue_kind kind, rdx_queue **out);
 /* Wait (up to 10 s) for the queue's work, then destroy it.  NULL: no-op.
- * Returns the wait's error when it did not finish (the queue is destroyed anyway). */
+ * Returns the wait's error when it did not finish (the queue is destroyed anyway).
+ * When a wait on this queue already timed out and its work is still not done,
+ * the work is abandoned without a further wait (destroying the queue preempts
+ * it) and the call succeeds. */
 rdx_status rdx_queue_destroy(rdx_queue *q);
 
 /*

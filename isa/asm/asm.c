@@ -282,7 +282,10 @@ rdx_status rdx_asm_assemble(const char *src, size_t len, const rdx_asm_options *
     }
     /* Block comments are blanked in a copy; without any, the input is used as is. */
     const char *text = src ? src : "";
-    bool blocks = len >= 2 && memmem(text, len, "/*", 2) != NULL;
+    bool blocks = false;
+    for (const char *q = text; !blocks && (q = memchr(q, '/', len - (size_t)(q - text))) != NULL;
+         q++)
+        blocks = q + 1 < text + len && q[1] == '*';
     char *copy = blocks ? blank_block_comments(text, len) : NULL;
     if (blocks && !copy)
         return rdx_fail(RDX_ERR_NOMEM, "out of memory assembling %s", st.file);

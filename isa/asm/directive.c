@@ -341,20 +341,29 @@ static void do_target(rdx_asm_state *st, rdx_lexer *lx)
     st->target = target;
 }
 
-/* .type NAME, @function|@object|STT_FUNC|STT_OBJECT|... */
-static void do_type(rdx_asm_state *st, rdx_lexer *lx)
+/* "NAME," starting .type and .size: the name in *name, the lexer past the comma. */
+static bool symbol_comma(rdx_asm_state *st, rdx_lexer *lx, rdx_tok *name)
 {
     if (lx->tok.kind != RDX_TOK_IDENT) {
         rdx_asm_error(st, lx->tok.col, "expected symbol name");
-        return;
+        return false;
     }
-    rdx_tok name = lx->tok;
+    *name = lx->tok;
     rdx_lex_next(lx);
     if (!rdx_tok_is(&lx->tok, ",")) {
         rdx_asm_error(st, lx->tok.col, "expected comma");
-        return;
+        return false;
     }
     rdx_lex_next(lx);
+    return true;
+}
+
+/* .type NAME, @function|@object|STT_FUNC|STT_OBJECT|... */
+static void do_type(rdx_asm_state *st, rdx_lexer *lx)
+{
+    rdx_tok name;
+    if (!symbol_comma(st, lx, &name))
+        return;
     if (rdx_tok_is(&lx->tok, "@") || rdx_tok_is(&lx->tok, "%"))
         rdx_lex_next(lx);
     const rdx_tok *t = &lx->tok;
@@ -380,17 +389,9 @@ static void do_type(rdx_asm_state *st, rdx_lexer *lx)
 /* .size NAME, EXPR (a label difference, usually .Lend-NAME) */
 static void do_size(rdx_asm_state *st, rdx_lexer *lx)
 {
-    if (lx->tok.kind != RDX_TOK_IDENT) {
-        rdx_asm_error(st, lx->tok.col, "expected symbol name");
+    rdx_tok name;
+    if (!symbol_comma(st, lx, &name))
         return;
-    }
-    rdx_tok name = lx->tok;
-    rdx_lex_next(lx);
-    if (!rdx_tok_is(&lx->tok, ",")) {
-        rdx_asm_error(st, lx->tok.col, "expected comma");
-        return;
-    }
-    rdx_lex_next(lx);
     unsigned col = lx->tok.col;
     rdx_asm_value v;
     if (!rdx_asm_expr(st, lx, false, &v) || !rdx_asm_expect_end(st, lx))

@@ -14,10 +14,12 @@ typedef struct binop {
     int prec;
 } binop;
 
+/* GNU as precedences, as llvm-mc uses them for ELF targets (not C's): bit
+ * operators bind tighter than + and -, shifts as tight as * and /. */
 static const binop binops[] = {
-    { "||", 1 }, { "&&", 2 }, { "|", 3 },  { "^", 4 },  { "&", 5 },  { "==", 6 }, { "!=", 6 },
-    { "<>", 6 }, { "<", 7 },  { "<=", 7 }, { ">", 7 },  { ">=", 7 }, { "<<", 8 }, { ">>", 8 },
-    { "+", 9 },  { "-", 9 },  { "*", 10 }, { "/", 10 }, { "%", 10 },
+    { "||", 1 }, { "&&", 2 }, { "==", 3 }, { "!=", 3 }, { "<>", 3 }, { "<", 3 }, { "<=", 3 },
+    { ">", 3 },  { ">=", 3 }, { "+", 4 },  { "-", 4 },  { "|", 5 },  { "^", 5 }, { "&", 5 },
+    { "*", 6 },  { "/", 6 },  { "%", 6 },  { "<<", 6 }, { ">>", 6 },
 };
 
 static int binop_prec(const rdx_tok *t, bool no_bar, const char **which)
@@ -97,6 +99,7 @@ static bool primary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value
         if (t->len == 1 && t->text[0] == '.') {
             v->section = st->dot_fixed ? st->dot_section : st->cur;
             v->v = st->dot_fixed ? st->dot_value : (int64_t)st->data[st->cur].len;
+            v->label = true;
             rdx_lex_next(lx);
             return true;
         }
@@ -112,6 +115,7 @@ static bool primary(rdx_asm_state *st, rdx_lexer *lx, bool no_bar, rdx_asm_value
         if (s->defined) {
             v->v = s->value;
             v->section = s->section;
+            v->label = s->section != RDX_ASM_ABS;
         } else {
             v->resolved = false;
             v->undef = t->text;
@@ -132,6 +136,7 @@ static bool apply(rdx_asm_state *st, unsigned col, const char *op, rdx_asm_value
                   const rdx_asm_value *b)
 {
     mark_unresolved(a, b);
+    a->label |= b->label;
     if (!a->resolved)
         return true;
     int64_t x = a->v, y = b->v;
@@ -186,18 +191,19 @@ static bool apply(rdx_asm_state *st, unsigned col, const char *op, rdx_asm_value
         a->v = x && y;
     else if (!strcmp(op, "||"))
         a->v = x || y;
+    /* comparisons are -1 (all bits set) when true, as in llvm-mc and GNU as */
     else if (!strcmp(op, "=="))
-        a->v = x == y;
+        a->v = -(int64_t)(x == y);
     else if (!strcmp(op, "!=") || !strcmp(op, "<>"))
-        a->v = x != y;
+        a->v = -(int64_t)(x != y);
     else if (!strcmp(op, "<"))
-        a->v = x < y;
+        a->v = -(int64_t)(x < y);
     else if (!strcmp(op, "<="))
-        a->v = x <= y;
+        a->v = -(int64_t)(x <= y);
     else if (!strcmp(op, ">"))
-        a->v = x > y;
+        a->v = -(int64_t)(x > y);
     else if (!strcmp(op, ">="))
-        a->v = x >= y;
+        a->v = -(int64_t)(x >= y);
     return true;
 }
 

@@ -18,6 +18,7 @@
 
 #include "isa/asm/state.h"
 #include "isa/asm/syntax.h"
+#include "isa/isa_internal.h"
 #include "util/error.h"
 
 typedef enum pkind { P_REG, P_INT, P_FLOAT, P_OFF, P_ATTR, P_EXPR } pkind;
@@ -30,8 +31,9 @@ typedef struct popnd {
     int64_t ival;
     double fval;
     bool neg, abs, sext;
-    bool hi;        /* vN.h: high 16-bit half */
-    bool from_func; /* hwreg(...), sendmsg(...): a finished immediate */
+    bool hi;         /* vN.h: high 16-bit half */
+    bool from_func;  /* hwreg(...), sendmsg(...): a finished immediate */
+    bool from_label; /* computed from labels: llvm-mc encodes a literal, never inline */
     unsigned col;
     const char *expr; /* P_EXPR: expression text (a label not yet defined) */
     bool list_start, list_end;
@@ -241,6 +243,7 @@ static bool parse_value(rdx_asm_state *st, rdx_lexer *lx, popnd *o, bool no_bar)
     }
     o->kind = P_INT;
     o->ival = v.v;
+    o->from_label = v.label;
     return true;
 }
 
@@ -321,21 +324,40 @@ static bool parse_operand(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
 
 /* ---- special immediates: waitcnt, hwreg, sendmsg, delay_alu, depctr ---- */
 
+/* *o becomes the finished value of a symbolic immediate (hwreg(...), s_waitcnt
+ * counters, ...); true. */
+static bool func_value(popnd *o, uint32_t v)
+{
+    o->kind = P_INT;
+    o->ival = v;
+    o->from_func = true;
+    return true;
+}
+
 typedef struct cnt_field {
     const char *name;
     unsigned lo, width;
 } cnt_field;
 
 static bool parse_named_counts(rdx_asm_state *st, rdx_lexer *lx, const cnt_field *f, size_t nf,
-                               uint32_t init, bool clear_first, popnd *o)
+                               uint32_t init, bool clear_first, bool sat_ok, popnd *o)
 {
     uint32_t v = init;
     bool any = false;
     while (lx->tok.kind == RDX_TOK_IDENT) {
         size_t k;
-        for (k = 0; k < nf; k++)
+        bool sat = false; /* vmcnt_sat(n): n clamped to the field, as llvm-mc */
+        for (k = 0; k < nf; k++) {
+            size_t nl = strlen(f[k].name);
             if (tok_text_is(&lx->tok, f[k].name))
                 break;
+            if (sat_ok && lx->tok.kind == RDX_TOK_IDENT && lx->tok.len == nl + 4 &&
+                !strncasecmp(lx->tok.text, f[k].name, nl) &&
+                !strncasecmp(lx->tok.text + nl, "_sat", 4)) {
+                sat = true;
+                break;
+            }
+        }
         if (k == nf)
             break;
         rdx_lex_next(lx);
@@ -348,6 +370,8 @@ static bool parse_named_counts(rdx_asm_state *st, rdx_lexer *lx, const cnt_field
         if (!expect(st, lx, ")", "')'"))
             return false;
         uint32_t mask = ((1u << f[k].width) - 1);
+        if (sat && (uint64_t)x > mask)
+            x = mask;
         if (x < 0 || (uint64_t)x > mask) {
             rdx_asm_error(st, col, "too large value for %s", f[k].name);
             return false;
@@ -359,12 +383,7 @@ static bool parse_named_counts(rdx_asm_state *st, rdx_lexer *lx, const cnt_field
         if (rdx_tok_is(&lx->tok, "&") || rdx_tok_is(&lx->tok, ","))
             rdx_lex_next(lx);
     }
-    if (!any)
-        return false;
-    o->kind = P_INT;
-    o->ival = v;
-    o->from_func = true;
-    return true;
+    return any && func_value(o, v);
 }
 
 static bool parse_delay_alu(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
@@ -401,12 +420,7 @@ static bool parse_delay_alu(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
         if (rdx_tok_is(&lx->tok, "|"))
             rdx_lex_next(lx);
     }
-    if (!any)
-        return false;
-    o->kind = P_INT;
-    o->ival = v;
-    o->from_func = true;
-    return true;
+    return any && func_value(o, v);
 }
 
 /* hwreg(ID|NAME[, offset, size]) or sendmsg(NAME|id[, op[, stream]]) */
@@ -457,10 +471,50 @@ static bool parse_func(rdx_asm_state *st, rdx_lexer *lx, bool hwreg, popnd *o)
         }
         v = id;
     }
-    o->kind = P_INT;
-    o->ival = v;
-    o->from_func = true;
-    return true;
+    return func_value(o, v);
+}
+
+/* LLVM's structured hwreg operand {id: N, offset: N, size: N}: every field
+ * optional (0, 0, 32), each at most once, values absolute expressions. */
+static bool parse_hwreg_struct(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
+{
+    static const char *const names[3] = { "id", "offset", "size" };
+    int64_t val[3] = { 0, 0, 32 };
+    bool seen[3] = { false, false, false };
+    rdx_lex_next(lx); /* { */
+    while (!rdx_tok_is(&lx->tok, "}")) {
+        unsigned k = 0;
+        while (k < 3 && !tok_text_is(&lx->tok, names[k]))
+            k++;
+        if (k == 3) {
+            rdx_asm_error(st, lx->tok.col, "field name expected (id, offset or size)");
+            return false;
+        }
+        if (seen[k]) {
+            rdx_asm_error(st, lx->tok.col, "duplicate field");
+            return false;
+        }
+        seen[k] = true;
+        rdx_lex_next(lx);
+        if (!expect(st, lx, ":", "':'"))
+            return false;
+        if (!small_int(st, lx, &val[k]))
+            return false;
+        if (!rdx_tok_is(&lx->tok, ","))
+            break;
+        rdx_lex_next(lx);
+        if (rdx_tok_is(&lx->tok, "}")) {
+            rdx_asm_error(st, lx->tok.col, "field name expected (id, offset or size)");
+            return false;
+        }
+    }
+    if (!expect(st, lx, "}", "'}'"))
+        return false;
+    if (val[0] < 0 || val[0] > 63 || val[1] < 0 || val[1] > 31 || val[2] < 1 || val[2] > 32) {
+        rdx_asm_error(st, o->col, "invalid hwreg operand (id 0-63, offset 0-31, size 1-32)");
+        return false;
+    }
+    return func_value(o, (uint32_t)(val[0] | val[1] << 6 | (val[2] - 1) << 11));
 }
 
 /* A special immediate operand when `style` calls for one and the text matches. */
@@ -477,17 +531,19 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
     memset(o, 0, sizeof *o);
     o->col = lx->tok.col;
     const rdx_tok *t = &lx->tok;
+    if (style == RDX_IMM_HWREG && rdx_tok_is(t, "{"))
+        return parse_hwreg_struct(st, lx, o) ? 1 : -1;
     if (t->kind != RDX_TOK_IDENT)
         return 0;
     unsigned id;
     size_t before = st->ndiags;
     switch (style) {
     case RDX_IMM_WAITCNT:
-        if (parse_named_counts(st, lx, waitcnt, 3, 0xfff7, false, o))
+        if (parse_named_counts(st, lx, waitcnt, 3, 0xfff7, false, true, o))
             return 1;
         return st->ndiags > before ? -1 : 0;
     case RDX_IMM_DEPCTR:
-        if (parse_named_counts(st, lx, depctr, 7, 0xff9f, false, o))
+        if (parse_named_counts(st, lx, depctr, 7, 0xff9f, false, false, o))
             return 1;
         return st->ndiags > before ? -1 : 0;
     case RDX_IMM_DELAY_ALU:
@@ -503,15 +559,9 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
             return parse_func(st, lx, false, o) ? 1 : -1;
         return 0;
     case RDX_IMM_EXP_TARGET:
-        if (rdx_syntax_exp_target_find(t->text, t->len, &id)) {
-            o->kind = P_INT;
-            o->ival = id;
-            rdx_lex_next(lx);
-            return 1;
-        }
-        return 0;
     case RDX_IMM_VERSION:
-        if (rdx_syntax_version_find(t->text, t->len, &id)) {
+        if (style == RDX_IMM_EXP_TARGET ? rdx_syntax_exp_target_find(t->text, t->len, &id)
+                                        : rdx_syntax_version_find(t->text, t->len, &id)) {
             o->kind = P_INT;
             o->ival = id;
             rdx_lex_next(lx);
@@ -524,6 +574,33 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
 }
 
 /* ------------------------------------------------------------ modifiers */
+
+/* NAME:[l0,l1,...]: `n` lane ids of `bits` bits each (quad_perm, dpp8), packed
+ * l0 first; the current token is NAME. */
+static bool parse_lane_list(rdx_asm_state *st, rdx_lexer *lx, unsigned n, unsigned bits,
+                            int32_t *out)
+{
+    rdx_lex_next(lx);
+    rdx_lex_next(lx);
+    if (!expect(st, lx, "[", "'['"))
+        return false;
+    int32_t v = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int64_t x;
+        unsigned c = lx->tok.col;
+        if (!small_int(st, lx, &x))
+            return false;
+        if (x < 0 || x >= (1 << bits)) {
+            rdx_asm_error(st, c, "expected a %u-bit lane id", bits);
+            return false;
+        }
+        v |= (int32_t)x << (bits * i);
+        if (!expect(st, lx, i + 1 < n ? "," : "]", i + 1 < n ? "','" : "']'"))
+            return false;
+    }
+    *out = v;
+    return true;
+}
 
 static bool parse_bit_list(rdx_asm_state *st, rdx_lexer *lx, int32_t *out, unsigned *len)
 {
@@ -652,6 +729,19 @@ static bool colon_int(rdx_asm_state *st, rdx_lexer *lx, int64_t *v)
     return small_int(st, lx, v);
 }
 
+/* ":N" with lo <= N <= hi; else the error `what` at column `col` (the modifier's). */
+static bool colon_int_in(rdx_asm_state *st, rdx_lexer *lx, int64_t lo, int64_t hi, unsigned col,
+                         const char *what, int64_t *v)
+{
+    if (!colon_int(st, lx, v))
+        return false;
+    if (*v < lo || *v > hi) {
+        rdx_asm_error(st, col, "%s", what);
+        return false;
+    }
+    return true;
+}
+
 static void set_mod(pinst *pi, rdx_isa_mod m, int32_t v)
 {
     pi->mod[m] = v;
@@ -701,6 +791,56 @@ static bool is_modifier_word(const rdx_tok *t)
  * A modifier word at the current token.  Returns 1 (parsed), 0 (not a
  * modifier: the caller treats it as an operand), -1 (error reported).
  */
+
+/* format:[BUF_DATA_FORMAT_<d>, BUF_NUM_FORMAT_<n>] (either part may be left
+ * out, in either order), LLVM's older split spelling of the unified format.
+ * The current token is the first name, at column `bcol`. */
+static int parse_split_format(rdx_asm_state *st, rdx_lexer *lx, pinst *pi, unsigned bcol)
+{
+    static const char dpre[] = "BUF_DATA_FORMAT_", npre[] = "BUF_NUM_FORMAT_";
+    const char *part[2] = { NULL, NULL }; /* data, number */
+    size_t plen[2] = { 0, 0 };
+    for (;;) {
+        const rdx_tok *tk = &lx->tok;
+        int which = -1;
+        size_t pl = 0;
+        if (tk->kind == RDX_TOK_IDENT && tk->len > sizeof dpre - 1 &&
+            !memcmp(tk->text, dpre, sizeof dpre - 1))
+            which = 0, pl = sizeof dpre - 1;
+        else if (tk->kind == RDX_TOK_IDENT && tk->len > sizeof npre - 1 &&
+                 !memcmp(tk->text, npre, sizeof npre - 1))
+            which = 1, pl = sizeof npre - 1;
+        if (which < 0) {
+            rdx_asm_error(st, tk->col,
+                          "expected a BUF_FMT_*, BUF_DATA_FORMAT_* or BUF_NUM_FORMAT_* "
+                          "format name");
+            return -1;
+        }
+        if (part[which]) {
+            rdx_asm_error(st, tk->col,
+                          which ? "duplicate numeric format" : "duplicate data format");
+            return -1;
+        }
+        part[which] = tk->text + pl;
+        plen[which] = tk->len - pl;
+        rdx_lex_next(lx);
+        if (rdx_tok_is(&lx->tok, ",") && !part[0] + !part[1]) {
+            rdx_lex_next(lx);
+            continue;
+        }
+        if (!expect(st, lx, "]", "']'"))
+            return -1;
+        break;
+    }
+    int fid = rdx_syntax_buffmt_split(part[0], plen[0], part[1], plen[1]);
+    if (fid < 0) {
+        rdx_asm_error(st, bcol, "unsupported format");
+        return -1;
+    }
+    set_mod(pi, RDX_ISA_MOD_FORMAT, fid);
+    return 1;
+}
+
 static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst *pi)
 {
     const rdx_tok *t = &lx->tok;
@@ -776,24 +916,16 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
     if (tok_text_is(t, "index_key") && colon) {
         rdx_lex_next(lx);
         int64_t v;
-        if (!colon_int(st, lx, &v))
+        if (!colon_int_in(st, lx, 0, 3, col, "invalid index_key value (0-3)", &v))
             return -1;
-        if (v < 0 || v > 3) {
-            rdx_asm_error(st, col, "invalid index_key value (0-3)");
-            return -1;
-        }
         set_mod(pi, RDX_ISA_MOD_OP_SEL, (int32_t)v);
         return 1;
     }
     if (tok_text_is(t, "byte_sel") && colon && rdx_syntax_byte_sel_kind(op)) {
         rdx_lex_next(lx);
         int64_t v;
-        if (!colon_int(st, lx, &v))
+        if (!colon_int_in(st, lx, 0, 3, col, "invalid byte_sel value (0-3)", &v))
             return -1;
-        if (v < 0 || v > 3) {
-            rdx_asm_error(st, col, "invalid byte_sel value (0-3)");
-            return -1;
-        }
         int32_t hi = (int32_t)(v >> 1) & 1, lo = (int32_t)v & 1;
         set_mod(pi, RDX_ISA_MOD_OP_SEL,
                 rdx_syntax_byte_sel_kind(op) == 1 ? (hi | lo << 1) : (lo << 2 | hi << 3));
@@ -838,27 +970,14 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
                 pi->op_sel_len = len;
             return 1;
         }
-    if (tok_text_is(t, "quad_perm") && colon) {
-        rdx_lex_next(lx);
-        rdx_lex_next(lx);
-        if (!expect(st, lx, "[", "'['"))
+    bool quad = tok_text_is(t, "quad_perm");
+    if ((quad || tok_text_is(t, "dpp8")) && colon) { /* lane selects: 4 x 2 or 8 x 3 bits */
+        int32_t v;
+        if (!parse_lane_list(st, lx, quad ? 4 : 8, quad ? 2 : 3, &v))
             return -1;
-        int32_t v = 0;
-        for (unsigned i = 0; i < 4; i++) {
-            int64_t x;
-            unsigned c = lx->tok.col;
-            if (!small_int(st, lx, &x))
-                return -1;
-            if (x < 0 || x > 3) {
-                rdx_asm_error(st, c, "expected a 2-bit lane id");
-                return -1;
-            }
-            v |= (int32_t)x << (2 * i);
-            if (!expect(st, lx, i < 3 ? "," : "]", i < 3 ? "','" : "']'"))
-                return -1;
-        }
-        set_mod(pi, RDX_ISA_MOD_DPP_CTRL, v);
-        pi->dpp16 = true;
+        set_mod(pi, quad ? RDX_ISA_MOD_DPP_CTRL : RDX_ISA_MOD_DPP8, v);
+        pi->dpp16 |= quad;
+        pi->dpp8 |= !quad;
         return 1;
     }
     static const struct {
@@ -894,36 +1013,9 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         bool bc = tok_text_is(t, "bound_ctrl");
         rdx_lex_next(lx);
         int64_t v;
-        if (!colon_int(st, lx, &v))
+        if (!colon_int_in(st, lx, 0, 1, col, "expected 0 or 1", &v))
             return -1;
-        if (v != 0 && v != 1) {
-            rdx_asm_error(st, col, "expected 0 or 1");
-            return -1;
-        }
         set_mod(pi, bc ? RDX_ISA_MOD_BOUND_CTRL : RDX_ISA_MOD_FI, (int32_t)v);
-        return 1;
-    }
-    if (tok_text_is(t, "dpp8") && colon) {
-        rdx_lex_next(lx);
-        rdx_lex_next(lx);
-        if (!expect(st, lx, "[", "'['"))
-            return -1;
-        int32_t v = 0;
-        for (unsigned i = 0; i < 8; i++) {
-            int64_t x;
-            unsigned c = lx->tok.col;
-            if (!small_int(st, lx, &x))
-                return -1;
-            if (x < 0 || x > 7) {
-                rdx_asm_error(st, c, "expected a 3-bit lane id");
-                return -1;
-            }
-            v |= (int32_t)x << (3 * i);
-            if (!expect(st, lx, i < 7 ? "," : "]", i < 7 ? "','" : "']'"))
-                return -1;
-        }
-        set_mod(pi, RDX_ISA_MOD_DPP8, v);
-        pi->dpp8 = true;
         return 1;
     }
     if (tok_text_is(t, "dim") && colon) {
@@ -961,18 +1053,16 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         rdx_lex_next(lx);
         if (rdx_tok_is(&lx->tok, "[")) {
             rdx_lex_next(lx);
-            unsigned fid;
+            unsigned fid, bcol = lx->tok.col;
             if (lx->tok.kind == RDX_TOK_IDENT &&
                 rdx_syntax_buffmt_find(lx->tok.text, lx->tok.len, &fid)) {
                 set_mod(pi, RDX_ISA_MOD_FORMAT, (int32_t)fid);
-            } else {
-                rdx_asm_error(st, lx->tok.col, "expected a BUF_FMT_* format name");
-                return -1;
+                rdx_lex_next(lx);
+                if (!expect(st, lx, "]", "']'"))
+                    return -1;
+                return 1;
             }
-            rdx_lex_next(lx);
-            if (!expect(st, lx, "]", "']'"))
-                return -1;
-            return 1;
+            return parse_split_format(st, lx, pi, bcol);
         }
         int64_t v;
         if (!small_int(st, lx, &v))
@@ -1155,6 +1245,12 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
                         "expected an absolute expression (labels only as branch "
                         "targets)");
     case P_FLOAT: {
+        /* +0.0 has all bits clear: the inline integer 0, as llvm-mc encodes it */
+        if (p->fval == 0.0 && !signbit(p->fval) && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT))) {
+            o->kind = RDX_ISA_OPND_INT;
+            o->value = 0;
+            return true;
+        }
         int fc = fconst_of(p->fval);
         if (fc >= 0 && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT))) {
             o->kind = RDX_ISA_OPND_FLOAT;
@@ -1186,6 +1282,14 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
         }
         if (p->from_func)
             return bind_err(c, p->col, "this operand takes no symbolic value");
+        /* llvm-mc cannot fold a label difference while parsing: it is a 32-bit literal
+           (s_mov_b32 s0, end-start), even when small */
+        if (p->from_label && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)) && v >= INT32_MIN &&
+            v <= UINT32_MAX && !(si && rdx_syntax_literal16(c->op, c->enc, si->bits))) {
+            o->kind = RDX_ISA_OPND_LITERAL;
+            o->value = (int32_t)(uint32_t)v;
+            return true;
+        }
         /* A literal whose bits are an inline float constant is encoded as that constant. */
         if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && v > 64 && v <= UINT32_MAX) {
             int fc = rdx_syntax_float_of_bits((uint32_t)v, (rdx_isa_fmt)si->fmt, si->bits);
@@ -1194,6 +1298,17 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
                 o->value = fc;
                 return true;
             }
+        }
+        /* A 32-bit (16-bit) value whose bits read as a small negative integer is
+           that inline constant: 0xffffffff is -1, as llvm-mc encodes it. */
+        if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT))) {
+            bool lit16 = rdx_syntax_literal16(c->op, c->enc, si->bits);
+            if (!lit16 && si->bits <= 32 && v > INT32_MAX && v <= UINT32_MAX &&
+                (int32_t)(uint32_t)v >= -16)
+                v = (int32_t)(uint32_t)v;
+            else if (lit16 && si->fmt == RDX_ISA_FMT_F16 && v > INT16_MAX && v <= UINT16_MAX &&
+                     (int16_t)(uint16_t)v >= -16) /* f16 operands only, not 16-bit integers */
+                v = (int16_t)(uint16_t)v;
         }
         if (v >= -16 && v <= 64 && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT))) {
             o->kind = RDX_ISA_OPND_INT;
@@ -1225,21 +1340,7 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
 
 static bool src_index(const rdx_isa_opnd_info *si, unsigned *k)
 {
-    if (!si)
-        return false;
-    switch (si->role) {
-    case RDX_ISA_ROLE_SRC0:
-        *k = 0;
-        return true;
-    case RDX_ISA_ROLE_SRC1:
-        *k = 1;
-        return true;
-    case RDX_ISA_ROLE_SRC2:
-        *k = 2;
-        return true;
-    default:
-        return false;
-    }
+    return si && rdx_syntax_src_index(si->role, k);
 }
 
 static bool is_mem_enc(rdx_isa_enc e)
@@ -1260,12 +1361,47 @@ static bool slot_in_list(const popnd *ps, unsigned i)
     return false;
 }
 
+/*
+ * A 32-bit VALU encoding has no source modifiers: llvm-mc applies neg/abs of a
+ * constant to a floating-point source to the constant itself (abs clears, neg
+ * flips the sign bit of the double, or of the integer's bits at the operand's
+ * size), so `neg(2.0)` is -2.0 and `neg(1)` the literal 0x80000001.
+ */
+static void fold_fp_mods(popnd *p, const rdx_isa_opnd_info *si, rdx_isa_op op)
+{
+    unsigned k;
+    /* v_cndmask_b32 takes floating-point source modifiers too */
+    bool fp = si && (si->fmt == RDX_ISA_FMT_F16 || si->fmt == RDX_ISA_FMT_BF16 ||
+                     si->fmt == RDX_ISA_FMT_F32 || si->fmt == RDX_ISA_FMT_F64 ||
+                     op == RDX_ISA_OP_V_CNDMASK_B32);
+    if (!(p->neg || p->abs) || p->sext || !src_index(si, &k) || !fp ||
+        (p->kind != P_INT && p->kind != P_FLOAT))
+        return;
+    if (p->kind == P_FLOAT) {
+        if (p->abs)
+            p->fval = fabs(p->fval);
+        if (p->neg)
+            p->fval = -p->fval;
+    } else {
+        unsigned bits = si->bits == 16 || si->bits == 64 ? si->bits : 32;
+        uint64_t v = (uint64_t)p->ival, sign = 1ull << (bits - 1);
+        if (bits < 64)
+            v &= (1ull << bits) - 1;
+        if (p->abs)
+            v &= ~sign;
+        if (p->neg)
+            v ^= sign;
+        p->ival = (int64_t)v;
+    }
+    p->neg = p->abs = false;
+}
+
 /* Bind the parsed operands to `form`'s slots; false (c->err set) if they do not fit. */
 static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form, const pinst *pi,
                  unsigned mn_col, rdx_isa_inst *in)
 {
-    const rdx_isa_form_info *fi;
-    if (rdx_isa_op_form(c->t, op, form, &fi) != RDX_OK)
+    const rdx_isa_form_info *fi = isa_form_of(c->t, op, form);
+    if (!fi && rdx_isa_op_form(c->t, op, form, &fi) != RDX_OK) /* for its message */
         return bind_err(c, mn_col, "%s", rdx_error_message());
     rdx_isa_enc enc = (rdx_isa_enc)fi->enc;
     c->op = op;
@@ -1336,6 +1472,19 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
     if (is_mem_enc(enc) && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
         n + 1 == fi->nopnd && rdx_syntax_is_atomic_noret(c->t, in))
         skip = 1;
+    /* VOPC in 32-bit encodings: the vcc destination may be left out, as llvm-mc
+       allows (v_cmp_eq_u32 v1, v2). */
+    if (enc == RDX_ISA_ENC_VOPC && fi->nopnd && n + 1 == fi->nopnd &&
+        fi->opnd[0].role == RDX_ISA_ROLE_VCC && n < MAX_P) {
+        memmove(ps + 1, ps, n * sizeof ps[0]);
+        memset(&ps[0], 0, sizeof ps[0]);
+        ps[0].kind = P_REG;
+        ps[0].file = RDX_ISA_OPND_SPECIAL;
+        ps[0].reg = RDX_ISA_REG_VCC_LO;
+        ps[0].count = 1;
+        ps[0].col = mn_col;
+        n++;
+    }
     bool image = enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
     unsigned extra = 0; /* NSA list items beyond the first address slot */
     if (image) {
@@ -1369,6 +1518,8 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
         };
         if (enc == RDX_ISA_ENC_VOPD)
             si = &vopd_any;
+        if (form == RDX_ISA_FORM_E32)
+            fold_fp_mods(&ps[i], si, op);
         if (!convert(c, &ps[i], si, i, &in->opnd[i]))
             return false;
         if (i < RDX_ISA_MAX_OPNDS)
@@ -1476,8 +1627,7 @@ static bool mnemonic(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *t, 
 static bool parse_items(rdx_asm_state *st, rdx_lexer *lx, const rdx_isa_target *t, rdx_isa_op op,
                         pinst *pi)
 {
-    const rdx_isa_form_info *nat = NULL;
-    rdx_isa_op_form(t, op, RDX_ISA_FORM_AUTO, &nat);
+    const rdx_isa_form_info *nat = isa_form_of(t, op, RDX_ISA_FORM_AUTO);
     unsigned first = pi->n;
     for (;;) {
         const rdx_tok *tk = &lx->tok;
@@ -1623,8 +1773,7 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
         cands[nc++] = RDX_ISA_FORM_DPP16;
         cands[nc++] = RDX_ISA_FORM_E64_DPP16;
     } else {
-        const rdx_isa_form_info *fi;
-        if (rdx_isa_op_form(t, op, RDX_ISA_FORM_E32, &fi) == RDX_OK) {
+        if (isa_form_of(t, op, RDX_ISA_FORM_E32)) {
             cands[nc++] = RDX_ISA_FORM_E32;
             cands[nc++] = RDX_ISA_FORM_E64;
         } else {
@@ -1635,8 +1784,8 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
     bind_ctx first = { 0 };
     bool have_first = false;
     for (unsigned k = 0; k < nc; k++) {
-        const rdx_isa_form_info *fi;
-        if (rdx_isa_op_form(t, op, cands[k], &fi) != RDX_OK)
+        const rdx_isa_form_info *fi = isa_form_of(t, op, cands[k]);
+        if (!fi)
             continue;
         bind_ctx c = { .st = st, .t = t };
         rdx_isa_inst in;
@@ -1664,6 +1813,24 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
             if (changed && rdx_isa_encode(t, &in, bytes, &len) == RDX_OK) {
                 emit_inst(st, &in, bytes, len, &c);
                 goto out;
+            }
+            /* VOPD binds every operand as a source: an integer whose bits are an
+               inline float may be a K constant (v_dual_fmaak_f32 ..., 0x3f800000),
+               which only takes literals; try each such one as a literal. */
+            for (unsigned i = 0; c.enc == RDX_ISA_ENC_VOPD && i < in.nopnd && i < pi->n; i++) {
+                const popnd *pp = &pi->p[i];
+                if (in.opnd[i].kind != RDX_ISA_OPND_FLOAT ||
+                    (pp->kind != P_INT && pp->kind != P_FLOAT))
+                    continue;
+                rdx_isa_opnd keep = in.opnd[i];
+                in.opnd[i] =
+                    rdx_isa_literal(pp->kind == P_INT ? (uint32_t)pp->ival
+                                                      : float_literal(pp->fval, RDX_ISA_FMT_F32));
+                if (rdx_isa_encode(t, &in, bytes, &len) == RDX_OK) {
+                    emit_inst(st, &in, bytes, len, &c);
+                    goto out;
+                }
+                in.opnd[i] = keep;
             }
         }
         if (!have_first) {

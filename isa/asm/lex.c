@@ -16,9 +16,8 @@ void rdx_lex_init(rdx_lexer *lx, const char *line, const char *end)
 
 const char *rdx_lex_next_line(const char *p, const char *end)
 {
-    while (p < end && *p != '\n')
-        p++;
-    return p < end ? p + 1 : end;
+    const char *nl = p < end ? memchr(p, '\n', (size_t)(end - p)) : NULL;
+    return nl ? nl + 1 : end;
 }
 
 static inline bool is_digit(int c)
@@ -83,6 +82,11 @@ static void lex_number(rdx_lexer *lx, rdx_tok *t)
             return;
         }
     }
+    /* A leading 0 followed by digits is octal, as in llvm-mc (010 is 8). */
+    if (base == 10 && p + 1 < e && p[0] == '0' && is_digit(p[1])) {
+        base = 8;
+        d = p + 1;
+    }
     uint64_t v = 0;
     bool ovf = false;
     const char *q = d;
@@ -97,6 +101,12 @@ static void lex_number(rdx_lexer *lx, rdx_tok *t)
     t->ival = v;
     t->overflow = ovf;
     t->len = (size_t)(q - p);
+    if (base == 8 && q < e && is_digit(*q)) { /* 08, 019: not octal */
+        while (q < e && is_digit(*q))
+            q++;
+        t->kind = RDX_TOK_ERROR;
+        t->len = (size_t)(q - p);
+    }
 }
 
 static const char *const two_char_puncts[] = { "::", "||", "&&", "<<", ">>", "<=",
@@ -131,7 +141,16 @@ static void lex_one(rdx_lexer *lx, rdx_tok *t)
         return;
     }
     int c = (unsigned char)*lx->p;
-    if (char_class[c] == K_IDENT && !(c == '.' && lx->p + 1 < e && is_digit(lx->p[1]))) {
+    /* '.' and a digit start a number (.5), unless letters follow the digits (.2byte) */
+    bool dot_num = false;
+    if (c == '.' && lx->p + 1 < e && is_digit(lx->p[1])) {
+        const char *q = lx->p + 1;
+        while (q < e && is_digit(*q))
+            q++;
+        dot_num = !(q < e && char_class[(unsigned char)*q] == K_IDENT && *q != '.' && *q != 'e' &&
+                    *q != 'E');
+    }
+    if (char_class[c] == K_IDENT && !dot_num) {
         const char *q = lx->p + 1;
         while (q < e && (char_class[(unsigned char)*q] == K_IDENT ||
                          char_class[(unsigned char)*q] == K_DIGIT || *q == '@'))
@@ -164,7 +183,7 @@ static void lex_one(rdx_lexer *lx, rdx_tok *t)
     } else if (char_class[c] == K_PUNCT) {
         t->kind = RDX_TOK_PUNCT;
         t->len = 1;
-        if (lx->p + 1 < e && strchr(":|&<>=!", c) && strchr(":|&<>=", lx->p[1]))
+        if (lx->p + 1 < e && char_class[(unsigned char)lx->p[1]] == K_PUNCT)
             for (const char *const *pp = two_char_puncts; *pp; pp++)
                 if (lx->p[0] == (*pp)[0] && lx->p[1] == (*pp)[1])
                     t->len = 2;
@@ -186,14 +205,6 @@ rdx_tok rdx_lex_peek(const rdx_lexer *lx)
     rdx_lexer copy = *lx;
     lex_one(&copy, &copy.tok);
     return copy.tok;
-}
-
-bool rdx_tok_is(const rdx_tok *t, const char *s)
-{
-    /* Punctuation is one or two characters. */
-    if (t->kind != RDX_TOK_PUNCT || t->text[0] != s[0])
-        return false;
-    return s[1] ? t->len == 2 && t->text[1] == s[1] && !s[2] : t->len == 1;
 }
 
 bool rdx_tok_ident_is(const rdx_tok *t, const char *s)

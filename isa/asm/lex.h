@@ -49,8 +49,14 @@ const rdx_tok *rdx_lex_next(rdx_lexer *lx);
 rdx_tok rdx_lex_peek(const rdx_lexer *lx);
 /* The next non-blank character after the current token (0 at the end of the source). */
 char rdx_lex_peek_char(const rdx_lexer *lx);
-/* True if the current token is the punctuation `s` ("," or "::" ...). */
-bool rdx_tok_is(const rdx_tok *t, const char *s);
+/* True if the current token is the punctuation `s` ("," or "::" ...: one or two characters). */
+static inline bool rdx_tok_is(const rdx_tok *t, const char *s)
+{
+    /* Punctuation is one or two characters (s is one of them). */
+    if (t->kind != RDX_TOK_PUNCT || t->text[0] != s[0])
+        return false;
+    return s[1] ? t->len == 2 && t->text[1] == s[1] : t->len == 1;
+}
 /* True if the current token is an identifier equal to `s` (case-insensitive). */
 bool rdx_tok_ident_is(const rdx_tok *t, const char *s);
 /* Start of the next line after `p` (past the '\n'), or `end`. */

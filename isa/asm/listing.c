@@ -6,57 +6,146 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rdx/asm.h>
 #include <rdx/codeobj.h>
 #include <rdx/isa.h>
 
+#include "isa/asm/syntax.h"
 #include "util/error.h"
+
+/* The listing is built in a large buffer written with one fwrite per 64 KiB:
+   per-line stdio calls would cost as much as decoding. */
+typedef struct lbuf {
+    FILE *f;
+    size_t len;
+    char b[1 << 16];
+} lbuf;
+
+/* Room for one line: an instruction's text, its address and words, a label. */
+#define LINE_ROOM 2048
+
+static void lb_flush(lbuf *o)
+{
+    if (o->len)
+        fwrite(o->b, 1, o->len, o->f);
+    o->len = 0;
+}
+
+static void lb_reserve(lbuf *o, size_t n)
+{
+    if (o->len + n > sizeof o->b)
+        lb_flush(o);
+}
+
+static void lb_put(lbuf *o, const char *s, size_t n)
+{
+    if (n > sizeof o->b / 2) {
+        lb_flush(o);
+        fwrite(s, 1, n, o->f);
+        return;
+    }
+    lb_reserve(o, n);
+    memcpy(o->b + o->len, s, n);
+    o->len += n;
+}
+
+static void lb_str(lbuf *o, const char *s)
+{
+    lb_put(o, s, strlen(s));
+}
+
+/* `digits` hex digits of v (upper case, as llvm-objdump writes words). */
+static void lb_hex(lbuf *o, uint64_t v, unsigned digits)
+{
+    lb_reserve(o, digits);
+    for (unsigned i = digits; i-- > 0; v >>= 4)
+        o->b[o->len + i] = "0123456789ABCDEF"[v & 15];
+    o->len += digits;
+}
+
+static void lb_hexl(lbuf *o, uint64_t v)
+{
+    char tmp[16];
+    unsigned n = sizeof tmp;
+    do {
+        tmp[--n] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v);
+    lb_put(o, tmp + n, sizeof tmp - n);
+}
 
 void rdx_asm_disassemble(FILE *f, const rdx_isa_target *t, const uint8_t *code, size_t n,
                          uint64_t base, const char *const *labels, const uint64_t *label_offsets,
                          size_t nlabels, unsigned flags)
 {
+    lbuf *o = malloc(sizeof *o);
+    if (!o) {
+        fputs("; out of memory\n", f);
+        return;
+    }
+    o->f = f;
+    o->len = 0;
     size_t off = 0;
-    char text[512];
     while (off < n) {
         for (size_t i = 0; i < nlabels; i++)
             if (label_offsets[i] == off) {
                 /* Kernel entries are 256-byte aligned; say so, so that a listing
                    whose literals re-assemble shorter keeps them aligned. */
-                fprintf(f, "%s%s%s:\n", off ? "\n" : "", off % 256 == 0 ? "\t.p2align 8\n" : "",
-                        labels[i]);
+                if (off)
+                    lb_put(o, "\n", 1);
+                if (off % 256 == 0)
+                    lb_str(o, "\t.p2align 8\n");
+                lb_str(o, labels[i]);
+                lb_put(o, ":\n", 2);
             }
         rdx_isa_inst in;
         size_t len = 0;
         size_t tl = 0;
         bool decoded = false;
+        lb_reserve(o, LINE_ROOM);
+        char *text = o->b + o->len + 1;
         if (rdx_isa_decode(t, code + off, n - off, &in, &len) == RDX_OK &&
-            rdx_asm_print_inst(t, &in, text, sizeof text) == RDX_OK) {
-            fputc('\t', f);
-            fputs(text, f);
-            tl = strlen(text);
+            rdx_syntax_print_inst(t, &in, text, 512, &tl) == RDX_OK) {
+            o->b[o->len] = '\t';
+            o->len += 1 + tl;
             decoded = true;
         } else if (n - off >= 4) {
             len = 4;
             uint32_t w = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |
                          (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
-            tl = (size_t)fprintf(f, "\t.long 0x%08x ; invalid instruction encoding", w) - 1;
+            static const char pre[] = "\t.long 0x", post[] = " ; invalid instruction encoding";
+            lb_put(o, pre, sizeof pre - 1);
+            for (int i = 7; i >= 0; i--)
+                o->b[o->len++] = "0123456789abcdef"[(w >> (4 * i)) & 15];
+            lb_put(o, post, sizeof post - 1);
+            tl = sizeof pre - 2 + 8 + sizeof post - 1;
         } else {
             len = 1;
-            tl = (size_t)fprintf(f, "\t.byte 0x%02x ; trailing byte", code[off]) - 1;
+            static const char pre[] = "\t.byte 0x", post[] = " ; trailing byte";
+            lb_put(o, pre, sizeof pre - 1);
+            o->b[o->len++] = "0123456789abcdef"[code[off] >> 4];
+            o->b[o->len++] = "0123456789abcdef"[code[off] & 15];
+            lb_put(o, post, sizeof post - 1);
+            tl = sizeof pre - 2 + 2 + sizeof post - 1;
         }
         if (!(flags & RDX_ASM_DIS_NO_ADDR)) {
             /* llvm-objdump's layout: the comment at column 59 after the tab. */
-            for (; tl < 59; tl++)
-                fputc(' ', f);
-            fprintf(f, "// %012llX:", (unsigned long long)(base + off));
+            if (tl < 59) {
+                memset(o->b + o->len, ' ', 59 - tl);
+                o->len += 59 - tl;
+            }
+            lb_put(o, "// ", 3);
+            lb_hex(o, base + off, 12);
+            lb_put(o, ":", 1);
             for (size_t k = 0; k + 4 <= len; k += 4) {
                 uint32_t w = 0;
                 for (size_t b = 0; b < 4; b++)
                     w |= (uint32_t)code[off + k + b] << (8 * b);
-                fprintf(f, " %08X", w);
+                lb_put(o, " ", 1);
+                lb_hex(o, w, 8);
             }
             /* Branch targets as <symbol+0xoffset>. */
             for (unsigned i = 0; decoded && i < in.nopnd; i++) {
@@ -70,13 +159,20 @@ void rdx_asm_disassemble(FILE *f, const rdx_isa_target *t, const uint8_t *code, 
                         sym = labels[l];
                         at = label_offsets[l];
                     }
-                if (sym && target >= 0 && (uint64_t)target < n)
-                    fprintf(f, " <%s+0x%llx>", sym, (unsigned long long)((uint64_t)target - at));
+                if (sym && target >= 0 && (uint64_t)target < n) {
+                    lb_put(o, " <", 2);
+                    lb_str(o, sym);
+                    lb_put(o, "+0x", 3);
+                    lb_hexl(o, (uint64_t)target - at);
+                    lb_put(o, ">", 1);
+                }
             }
         }
-        fputc('\n', f);
+        lb_put(o, "\n", 1);
         off += len;
     }
+    lb_flush(o);
+    free(o);
 }
 
 /* One descriptor as the .amdhsa_kernel block that assembles back to it. */

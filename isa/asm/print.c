@@ -2,6 +2,7 @@
  * isa/asm/print.c — rdx_asm_print_inst: an instruction as LLVM 19's AMDGPU
  * instruction printer writes it (operands, then modifiers in LLVM's order).
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <rdx/asm.h>
 
 #include "isa/asm/syntax.h"
+#include "isa/isa_internal.h"
 #include "util/error.h"
 
 typedef struct out {
@@ -17,21 +19,7 @@ typedef struct out {
     bool overflow;
 } out;
 
-static void put(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(out *o, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = o->len < o->cap ? o->cap - o->len : 0;
-    int n = vsnprintf(o->buf + (o->len < o->cap ? o->len : o->cap - 1), room ? room : 1, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= room)
-        o->overflow = true;
-    else
-        o->len += (size_t)n;
-}
-
-/* Fast paths of put() for the common pieces: plain text and unsigned numbers. */
+/* Fast paths of put() for the common pieces: plain text and numbers. */
 static void put_n(out *o, const char *s, size_t n)
 {
     if (o->overflow || o->len + n + 1 > o->cap) {
@@ -43,34 +31,114 @@ static void put_n(out *o, const char *s, size_t n)
     o->buf[o->len] = 0;
 }
 
+#define put_lit(o, s) put_n(o, s, sizeof(s) - 1)
+
 static void put_s(out *o, const char *s)
 {
     put_n(o, s, strlen(s));
 }
 
+/* Decimal digits of v, written backwards ending at `end`; returns the start. */
+static char *utoa_end(char *end, unsigned v)
+{
+    do {
+        *--end = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return end;
+}
+
 static void put_u(out *o, unsigned v)
 {
+    if (v < 10) {
+        char c = (char)('0' + v);
+        put_n(o, &c, 1);
+        return;
+    }
     char tmp[12];
+    char *p = utoa_end(tmp + sizeof tmp, v);
+    put_n(o, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+static void put_x(out *o, unsigned v)
+{
+    char tmp[8];
     size_t n = sizeof tmp;
     do {
-        tmp[--n] = (char)('0' + v % 10);
-        v /= 10;
+        tmp[--n] = "0123456789abcdef"[v & 15];
+        v >>= 4;
     } while (v);
     put_n(o, tmp + n, sizeof tmp - n);
 }
 
-static void reg_range(out *o, const char *file, unsigned reg, unsigned count)
+static void put_d(out *o, int v)
 {
-    put_s(o, file);
-    if (count <= 1) {
-        put_u(o, reg);
-        return;
+    if (v < 0) {
+        put_n(o, "-", 1);
+        put_u(o, (unsigned)-(int64_t)v);
+    } else {
+        put_u(o, (unsigned)v);
     }
-    put_n(o, "[", 1);
-    put_u(o, reg);
-    put_n(o, ":", 1);
-    put_u(o, reg + count - 1);
-    put_n(o, "]", 1);
+}
+
+/* printf-style output for the conversions the printer uses (%u %d %x %s %c),
+   without the C library's formatter: this is the disassembler's hot path. */
+static void put(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *lit = fmt, *p = fmt;
+    for (; *p; p++) {
+        if (*p != '%')
+            continue;
+        put_n(o, lit, (size_t)(p - lit));
+        switch (*++p) {
+        case 'u':
+            put_u(o, va_arg(ap, unsigned));
+            break;
+        case 'd':
+            put_d(o, va_arg(ap, int));
+            break;
+        case 'x':
+            put_x(o, va_arg(ap, unsigned));
+            break;
+        case 's':
+            put_s(o, va_arg(ap, const char *));
+            break;
+        case 'c': {
+            char c = (char)va_arg(ap, int);
+            put_n(o, &c, 1);
+            break;
+        }
+        default:
+            assert(!"put: unsupported conversion");
+            break;
+        }
+        lit = p + 1;
+    }
+    put_n(o, lit, (size_t)(p - lit));
+    va_end(ap);
+}
+
+/* A register or range: s5, v[4:7], ttmp[0:1] (built in one piece). */
+#define reg_range(o, file, reg, count) reg_range_n(o, file, sizeof(file) - 1, reg, count)
+static void reg_range_n(out *o, const char *file, size_t flen, unsigned reg, unsigned count)
+{
+    char tmp[40];
+    char *end = tmp + sizeof tmp, *p = end;
+    if (count <= 1) {
+        p = utoa_end(p, reg);
+    } else {
+        *--p = ']';
+        p = utoa_end(p, reg + count - 1);
+        *--p = ':';
+        p = utoa_end(p, reg);
+        *--p = '[';
+    }
+    p -= flen;
+    memcpy(p, file, flen);
+    put_n(o, p, (size_t)(end - p));
 }
 
 static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t v)
@@ -154,7 +222,7 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
         };
         unsigned id0 = u & 15, skip = (u >> 4) & 7, id1 = (u >> 7) & 15;
         if (!id0 && !skip && !id1) {
-            put(o, "0");
+            put_lit(o, "0");
             return;
         }
         const char *sep = "";
@@ -179,7 +247,7 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
             put(o, "hwreg(%u", id);
         if (off != 0 || size != 32)
             put(o, ", %u, %u", off, size);
-        put(o, ")");
+        put_lit(o, ")");
         return;
     }
     case RDX_IMM_SENDMSG: {
@@ -283,7 +351,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         put(o, "%u", (uint32_t)p->value & 0xffff);
         break;
     case RDX_ISA_OPND_OFF:
-        put(o, "off");
+        put_lit(o, "off");
         break;
     case RDX_ISA_OPND_IMM:
         if (enc == RDX_ISA_ENC_SMEM && role == RDX_ISA_ROLE_SDATA) {
@@ -292,7 +360,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         }
         if (enc == RDX_ISA_ENC_SMEM && role == RDX_ISA_ROLE_SOFFSET && p->value == 0 &&
             in->mod[RDX_ISA_MOD_OFFSET] == 0 && t->family == RDX_ISA_FAMILY_RDNA3) {
-            put(o, "null");
+            put_lit(o, "null");
             break;
         }
         if (role == RDX_ISA_ROLE_ATTR) {
@@ -302,25 +370,8 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         print_imm(o, t, rdx_syntax_imm_style((rdx_isa_op)in->op, enc, role), p->value);
         break;
     default:
-        put(o, "/*?*/");
+        put_lit(o, "/*?*/");
         break;
-    }
-}
-
-static bool is_src_role(rdx_isa_role r, unsigned *idx)
-{
-    switch (r) {
-    case RDX_ISA_ROLE_SRC0:
-        *idx = 0;
-        return true;
-    case RDX_ISA_ROLE_SRC1:
-        *idx = 1;
-        return true;
-    case RDX_ISA_ROLE_SRC2:
-        *idx = 2;
-        return true;
-    default:
-        return false;
     }
 }
 
@@ -329,7 +380,7 @@ static void print_bits_list(out *o, const char *name, unsigned mask, unsigned n)
     put(o, " %s:[", name);
     for (unsigned i = 0; i < n; i++)
         put(o, "%s%u", i ? "," : "", (mask >> i) & 1);
-    put(o, "]");
+    put_lit(o, "]");
 }
 
 static void print_dpp16(out *o, const rdx_isa_inst *in)
@@ -344,9 +395,9 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
     else if (c >= 0x121 && c <= 0x12f)
         put(o, " row_ror:%u", c & 15);
     else if (c == 0x140)
-        put(o, " row_mirror");
+        put_lit(o, " row_mirror");
     else if (c == 0x141)
-        put(o, " row_half_mirror");
+        put_lit(o, " row_half_mirror");
     else if (c >= 0x150 && c <= 0x15f)
         put(o, " row_share:%u", c & 15);
     else if (c >= 0x160 && c <= 0x16f)
@@ -359,9 +410,9 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
     rb[26] = hexd[in->mod[RDX_ISA_MOD_BANK_MASK] & 15];
     put_n(o, rb, sizeof rb - 1);
     if (in->mod[RDX_ISA_MOD_BOUND_CTRL])
-        put(o, " bound_ctrl:1");
+        put_lit(o, " bound_ctrl:1");
     if (in->mod[RDX_ISA_MOD_FI])
-        put(o, " fi:1");
+        put_lit(o, " fi:1");
 }
 
 /* ds_swizzle_b32's offset as LLVM spells it: offset:swizzle(MODE,...). */
@@ -390,23 +441,23 @@ static void print_swizzle(out *o, unsigned v)
         put(o, " offset:swizzle(BROADCAST,%u,%u)", group, or_m);
         return;
     }
-    put(o, " offset:swizzle(BITMASK_PERM,\"");
+    put_lit(o, " offset:swizzle(BITMASK_PERM,\"");
     for (unsigned bit = 16; bit; bit >>= 1) {
         char c = !(and_m & bit) ? ((or_m & bit) ? '1' : '0') : (xor_m & bit) ? 'i' : 'p';
         put(o, "%c", c);
     }
-    put(o, "\")");
+    put_lit(o, "\")");
 }
 
 static void print_dpp8(out *o, const rdx_isa_inst *in)
 {
     unsigned v = (unsigned)in->mod[RDX_ISA_MOD_DPP8];
-    put(o, " dpp8:[");
+    put_lit(o, " dpp8:[");
     for (unsigned i = 0; i < 8; i++)
         put(o, "%s%u", i ? "," : "", (v >> (3 * i)) & 7);
-    put(o, "]");
+    put_lit(o, "]");
     if (in->mod[RDX_ISA_MOD_FI])
-        put(o, " fi:1");
+        put_lit(o, " fi:1");
 }
 
 /* Cache policy: gfx11 glc slc dlc, gfx12 th: scope: (and nv). */
@@ -424,15 +475,15 @@ static void print_cpol(out *o, const rdx_isa_target *t, const rdx_isa_inst *in)
         if (in->mod[RDX_ISA_MOD_SCOPE])
             put(o, " scope:%s", rdx_syntax_scope_names[in->mod[RDX_ISA_MOD_SCOPE] & 3]);
         if (in->mod[RDX_ISA_MOD_NV])
-            put(o, " nv");
+            put_lit(o, " nv");
         return;
     }
     if (in->mod[RDX_ISA_MOD_GLC])
-        put(o, " glc");
+        put_lit(o, " glc");
     if (in->mod[RDX_ISA_MOD_SLC])
-        put(o, " slc");
+        put_lit(o, " slc");
     if (in->mod[RDX_ISA_MOD_DLC])
-        put(o, " dlc");
+        put_lit(o, " dlc");
 }
 
 static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
@@ -457,7 +508,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_NEG_HI] && !mix)
             print_bits_list(o, "neg_hi", (unsigned)m[RDX_ISA_MOD_NEG_HI], nsrc);
         if (m[RDX_ISA_MOD_CLAMP])
-            put(o, " clamp");
+            put_lit(o, " clamp");
         break;
     }
     case RDX_ISA_ENC_VOP1:
@@ -479,7 +530,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
             bool src16 = false;
             for (unsigned i = 0; fi && i < fi->nopnd; i++) {
                 unsigned si;
-                if (is_src_role((rdx_isa_role)fi->opnd[i].role, &si) && fi->opnd[i].bits <= 16)
+                if (rdx_syntax_src_index((unsigned)fi->opnd[i].role, &si) && fi->opnd[i].bits <= 16)
                     src16 = true;
             }
             /* The destination's element is printed for 16-bit data (and three sources). */
@@ -494,7 +545,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                 print_bits_list(o, "op_sel", mask, n + dst);
         }
         if (m[RDX_ISA_MOD_CLAMP])
-            put(o, " clamp");
+            put_lit(o, " clamp");
         if (m[RDX_ISA_MOD_OMOD])
             put(o, " %s",
                 m[RDX_ISA_MOD_OMOD] == 1   ? "mul:2"
@@ -505,7 +556,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_OP_SEL])
             print_bits_list(o, "op_sel", (unsigned)m[RDX_ISA_MOD_OP_SEL], 4);
         if (m[RDX_ISA_MOD_CLAMP])
-            put(o, " clamp");
+            put_lit(o, " clamp");
         put(o, " wait_exp:%d", m[RDX_ISA_MOD_WAIT_EXP]);
         break;
     case RDX_ISA_ENC_LDSDIR:
@@ -541,7 +592,7 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (m[RDX_ISA_MOD_OFFSET1])
             put(o, " offset1:%d", m[RDX_ISA_MOD_OFFSET1]);
         if (m[RDX_ISA_MOD_GDS])
-            put(o, " gds");
+            put_lit(o, " gds");
         break;
     case RDX_ISA_ENC_FLAT:
     case RDX_ISA_ENC_GLOBAL:
@@ -566,14 +617,14 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                 put(o, " format:%d", m[RDX_ISA_MOD_FORMAT]);
         }
         if (m[RDX_ISA_MOD_IDXEN])
-            put(o, " idxen");
+            put_lit(o, " idxen");
         if (m[RDX_ISA_MOD_OFFEN])
-            put(o, " offen");
+            put_lit(o, " offen");
         if (m[RDX_ISA_MOD_OFFSET])
             put(o, " offset:%d", m[RDX_ISA_MOD_OFFSET]);
         print_cpol(o, t, in);
         if (m[RDX_ISA_MOD_TFE])
-            put(o, " tfe");
+            put_lit(o, " tfe");
         break;
     }
     case RDX_ISA_ENC_MIMG:
@@ -584,25 +635,25 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         if (rdx_isa_mod_allowed(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form, RDX_ISA_MOD_DIM))
             put(o, " dim:%s", rdx_syntax_dim_names[m[RDX_ISA_MOD_DIM] & 7]);
         if (m[RDX_ISA_MOD_UNORM])
-            put(o, " unorm");
+            put_lit(o, " unorm");
         print_cpol(o, t, in);
         if (m[RDX_ISA_MOD_R128])
-            put(o, " r128");
+            put_lit(o, " r128");
         if (m[RDX_ISA_MOD_A16])
-            put(o, " a16");
+            put_lit(o, " a16");
         if (m[RDX_ISA_MOD_TFE])
-            put(o, " tfe");
+            put_lit(o, " tfe");
         if (m[RDX_ISA_MOD_LWE])
-            put(o, " lwe");
+            put_lit(o, " lwe");
         if (m[RDX_ISA_MOD_D16])
-            put(o, " d16");
+            put_lit(o, " d16");
         break;
     case RDX_ISA_ENC_EXP:
     case RDX_ISA_ENC_VEXPORT:
         if (m[RDX_ISA_MOD_DONE])
-            put(o, " done");
+            put_lit(o, " done");
         if (m[RDX_ISA_MOD_ROW_EN])
-            put(o, " row_en");
+            put_lit(o, " row_en");
         break;
     default:
         break;
@@ -613,41 +664,58 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         print_dpp8(o, in);
 }
 
+/* Address VGPRs of an image op among operands [from, to) (more than one: an
+ * NSA list), the first at *first; 0 for other encodings. */
+static unsigned image_addrs(const rdx_isa_inst *in, const rdx_isa_form_info *fi, unsigned from,
+                            unsigned to, rdx_isa_enc enc, unsigned *first)
+{
+    if (!fi || (enc != RDX_ISA_ENC_MIMG && enc != RDX_ISA_ENC_VIMAGE && enc != RDX_ISA_ENC_VSAMPLE))
+        return 0;
+    unsigned n = 0;
+    for (unsigned i = from; i < to && i < fi->nopnd; i++)
+        if (fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR) {
+            if (!n)
+                *first = i;
+            n++;
+        }
+    if (in->nopnd > fi->nopnd && n)
+        n = 1 + (in->nopnd - fi->nopnd);
+    return n;
+}
+
 /* Operands [from, to) of `in` with source modifiers, comma-separated. */
 static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
                            const rdx_isa_form_info *fi, unsigned from, unsigned to, rdx_isa_enc enc)
 {
-    bool image = enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
-    unsigned nvaddr = 0, first_vaddr = 0;
-    for (unsigned i = from; fi && i < to && i < fi->nopnd; i++)
-        if (fi->opnd[i].role == RDX_ISA_ROLE_VADDR && in->opnd[i].kind == RDX_ISA_OPND_VGPR) {
-            if (!nvaddr)
-                first_vaddr = i;
-            nvaddr++;
-        }
-    if (image && fi && in->nopnd > fi->nopnd && nvaddr)
-        nvaddr = 1 + (in->nopnd - fi->nopnd);
-    bool nsa = nvaddr > 1 && image;
+    unsigned first_vaddr = 0;
+    unsigned nvaddr = image_addrs(in, fi, from, to, enc, &first_vaddr);
+    bool nsa = nvaddr > 1;
     bool first = true, in_list = false;
+    /* source modifiers exist only on VALU encodings, and only when a bit is set */
+    bool srcmods = is_vop(enc) && (in->mod[RDX_ISA_MOD_NEG] | in->mod[RDX_ISA_MOD_ABS] |
+                                   in->mod[RDX_ISA_MOD_NEG_HI]) != 0;
     for (unsigned i = from; i < to; i++) {
         bool is_vaddr = nsa && i >= first_vaddr && i < first_vaddr + nvaddr;
         if (in_list && !is_vaddr) {
-            put(o, "]");
+            put_lit(o, "]");
             in_list = false;
         }
         /* "exp mrt0 v0, ...": no comma after the export target. */
         bool after_target =
             i > from && fi && i - 1 < fi->nopnd && fi->opnd[i - 1].role == RDX_ISA_ROLE_TARGET;
-        put_s(o, first || after_target ? " " : ", ");
+        if (first || after_target)
+            put_n(o, " ", 1);
+        else
+            put_n(o, ", ", 2);
         first = false;
         if (is_vaddr && !in_list) {
-            put(o, "[");
+            put_lit(o, "[");
             in_list = true;
         }
         unsigned si;
         bool neg = false, abs = false;
-        if (fi && i < fi->nopnd && is_vop(enc) &&
-            is_src_role((rdx_isa_role)fi->opnd[i].role, &si)) {
+        if (srcmods && fi && i < fi->nopnd &&
+            rdx_syntax_src_index((unsigned)fi->opnd[i].role, &si)) {
             if (enc != RDX_ISA_ENC_VOP3P) {
                 neg = (in->mod[RDX_ISA_MOD_NEG] >> si) & 1;
                 abs = (in->mod[RDX_ISA_MOD_ABS] >> si) & 1;
@@ -658,13 +726,13 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
         }
         /* Integer sources write the neg bit as sext(); v_ldexp_f16's exponent is one. */
         bool int_src =
-            fi && i < fi->nopnd &&
+            neg && fi && i < fi->nopnd &&
             (fi->opnd[i].fmt == RDX_ISA_FMT_B ||
              (fi->opnd[i].role == RDX_ISA_ROLE_SRC1 && in->op == RDX_ISA_OP_V_LDEXP_F16));
         bool sext = neg && int_src && !rdx_syntax_is_mix((rdx_isa_op)in->op) &&
                     strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_cndmask", 9) != 0;
         if (sext) {
-            put(o, "sext(");
+            put_lit(o, "sext(");
             neg = false;
         }
         /* A negated constant is written neg(c): "-2.0" would be another constant. */
@@ -684,31 +752,45 @@ static void print_operands(out *o, const rdx_isa_target *t, const rdx_isa_inst *
             put_n(o, ")", 1);
     }
     if (in_list)
-        put(o, "]");
+        put_lit(o, "]");
 }
 
 rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf,
                               size_t cap)
 {
+    size_t len;
+    return rdx_syntax_print_inst(t, in, buf, cap, &len);
+}
+
+rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf,
+                                 size_t cap, size_t *len)
+{
+    *len = 0;
     if (!t || !in || !buf || !cap)
         return rdx_fail(RDX_ERR_INVALID, "rdx_asm_print_inst: NULL argument");
     out o = { buf, cap, 0, false };
     buf[0] = 0;
     if (!rdx_isa_op_name((rdx_isa_op)in->op))
         return rdx_fail(RDX_ERR_INVALID, "rdx_asm_print_inst: unknown op %u", in->op);
-    const rdx_isa_form_info *fi = NULL;
-    if (rdx_isa_op_form(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form, &fi) != RDX_OK)
+    const rdx_isa_form_info *fi = isa_form_of(t, (rdx_isa_op)in->op, (rdx_isa_form)in->form);
+    if (!fi)
         return rdx_fail(RDX_ERR_INVALID, "rdx_asm_print_inst: %s has no %s form on %s",
                         rdx_isa_op_name((rdx_isa_op)in->op),
                         rdx_isa_form_name((rdx_isa_form)in->form), t->name);
     rdx_isa_enc enc = (rdx_isa_enc)fi->enc;
     char mn[96];
-    rdx_syntax_mnemonic(t, in, mn, sizeof mn);
-    put_s(&o, mn);
+    size_t mnlen = rdx_syntax_mnemonic(t, in, mn, sizeof mn);
+    put_n(&o, mn, mnlen);
+    /* LLVM prints RDNA3's sampler ops in NSA form with two spaces after the mnemonic. */
+    unsigned first_vaddr = 0;
+    if (enc == RDX_ISA_ENC_MIMG && image_addrs(in, fi, 0, in->nopnd, enc, &first_vaddr) > 1)
+        for (unsigned i = 0; i < fi->nopnd; i++)
+            if (fi->opnd[i].role == RDX_ISA_ROLE_SSAMP)
+                put_n(&o, " ", 1);
     unsigned nsrc = 0;
     for (unsigned i = 0; i < fi->nopnd; i++) {
         unsigned si;
-        if (is_src_role((rdx_isa_role)fi->opnd[i].role, &si) && si + 1 > nsrc)
+        if (rdx_syntax_src_index((unsigned)fi->opnd[i].role, &si) && si + 1 > nsrc)
             nsrc = si + 1;
     }
     if (rdx_syntax_no_operands((rdx_isa_op)in->op)) {
@@ -728,9 +810,10 @@ rdx_status rdx_asm_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, c
     /* s_endpgm 0 prints bare. */
     if (in->nopnd == 1 && in->opnd[0].kind == RDX_ISA_OPND_IMM && in->opnd[0].value == 0 &&
         in->op == RDX_ISA_OP_S_ENDPGM)
-        o.len = strlen(mn), buf[o.len] = 0;
+        o.len = mnlen, buf[o.len] = 0;
     print_mods(&o, t, in, fi, enc, nsrc);
     if (o.overflow)
         return rdx_fail(RDX_ERR_RANGE, "rdx_asm_print_inst: %zu bytes are too few for %s", cap, mn);
+    *len = o.len;
     return RDX_OK;
 }

@@ -37,6 +37,7 @@ typedef struct rdx_asm_value {
     int64_t v;
     int section;       /* RDX_ASM_ABS or the section the value is relative to */
     bool resolved;     /* false: names a symbol not (yet) defined */
+    bool label;        /* computed from a label or '.' (a label difference is absolute) */
     const char *undef; /* first undefined symbol, for messages (points into source) */
     size_t undef_len;
 } rdx_asm_value;

@@ -1,5 +1,6 @@
 /* isa/asm/syntax.c — LLVM's AMDGPU spelling of registers, constants and immediates. */
 #include "isa/asm/syntax.h"
+#include "isa/isa_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -286,7 +287,7 @@ unsigned rdx_syntax_op_sel_hi_default(rdx_isa_op op, unsigned nsrc)
     return 7; /* the field's three bits, also for two-source ops */
 }
 
-void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap)
+size_t rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap)
 {
     const char *name = rdx_isa_op_name(in->op);
     if (in->form == RDX_ISA_FORM_NATIVE || in->form == RDX_ISA_FORM_AUTO) {
@@ -295,20 +296,21 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
             n = cap - 1;
         memcpy(buf, name ? name : "?", n);
         buf[n] = 0;
-        return;
+        return n;
     }
-    const rdx_isa_form_info *nat = NULL;
-    rdx_isa_enc native = RDX_ISA_ENC_COUNT;
-    if (rdx_isa_op_form(t, in->op, RDX_ISA_FORM_AUTO, &nat) == RDX_OK)
-        native = (rdx_isa_enc)nat->enc;
+    /* the op's rows (tables, not rdx_isa_op_form: this is the disassembler's hot path) */
+    const isa_family *fam = &isa_families[t->family];
+    const int16_t *rows = rdx_isa_op_available(t, (rdx_isa_op)in->op) ? fam->oprows[in->op] : NULL;
+    int native_row = !rows ? -1 : rows[0] >= 0 ? rows[0] : rows[1];
+    rdx_isa_enc native =
+        native_row >= 0 ? (rdx_isa_enc)fam->rows[native_row].enc : RDX_ISA_ENC_COUNT;
     bool promoted =
         native == RDX_ISA_ENC_VOP1 || native == RDX_ISA_ENC_VOP2 || native == RDX_ISA_ENC_VOPC;
     const char *suffix = "";
     switch (in->form) {
     case RDX_ISA_FORM_E32: {
         /* LLVM writes _e32 only when a VOP3 form of the op exists too. */
-        const rdx_isa_form_info *e64 = NULL;
-        bool has_e64 = rdx_isa_op_form(t, in->op, RDX_ISA_FORM_E64, &e64) == RDX_OK;
+        bool has_e64 = rows && rows[1] >= 0;
         suffix =
             in->nopnd == 0 || !has_e64 || in->op == RDX_ISA_OP_V_READFIRSTLANE_B32 ? "" : "_e32";
         break;
@@ -327,7 +329,17 @@ void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *
     default:
         break;
     }
-    snprintf(buf, cap, "%s%s", name ? name : "?", suffix);
+    if (!name)
+        name = "?";
+    size_t n = strlen(name), k = strlen(suffix);
+    if (n >= cap)
+        n = cap - 1;
+    if (k >= cap - n)
+        k = cap - n - 1;
+    memcpy(buf, name, n);
+    memcpy(buf + n, suffix, k);
+    buf[n + k] = 0;
+    return n + k;
 }
 
 bool rdx_syntax_is_mix(rdx_isa_op op)
@@ -440,6 +452,27 @@ const char *rdx_syntax_buffmt_name(unsigned id)
 bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id)
 {
     return name_to_id(buffmts, N_(buffmts), 3, name, len, id);
+}
+
+int rdx_syntax_buffmt_split(const char *dfmt, size_t dlen, const char *nfmt, size_t nlen)
+{
+    /* LLVM's split spelling names the unified format BUF_FMT_<data>_<num>;
+       BUF_DATA_FORMAT_INVALID goes with the default number format only. */
+    if (!dfmt)
+        dfmt = "8", dlen = 1;
+    if (!nfmt)
+        nfmt = "UNORM", nlen = 5;
+    if (dlen == 7 && !memcmp(dfmt, "INVALID", 7))
+        return nlen == 5 && !memcmp(nfmt, "UNORM", 5) ? 0 : -1;
+    char name[64];
+    if (8 + dlen + 1 + nlen >= sizeof name)
+        return -1;
+    memcpy(name, "BUF_FMT_", 8);
+    memcpy(name + 8, dfmt, dlen);
+    name[8 + dlen] = '_';
+    memcpy(name + 9 + dlen, nfmt, nlen);
+    unsigned id;
+    return rdx_syntax_buffmt_find(name, 9 + dlen + nlen, &id) ? (int)id : -1;
 }
 
 bool rdx_syntax_literal16(rdx_isa_op op, rdx_isa_enc enc, unsigned bits)

@@ -53,6 +53,10 @@ bool rdx_syntax_version_find(const char *name, size_t len, unsigned *id);
 /* MTBUF format names (BUF_FMT_*), ids 0..63. */
 const char *rdx_syntax_buffmt_name(unsigned id);
 bool rdx_syntax_buffmt_find(const char *name, size_t len, unsigned *id);
+/* The unified format of LLVM's split spelling format:[BUF_DATA_FORMAT_<d>,
+ * BUF_NUM_FORMAT_<n>]: `dfmt`/`nfmt` are the <d>/<n> parts (NULL: the default,
+ * 8 / UNORM); -1 when the pair has no unified format ("unsupported format"). */
+int rdx_syntax_buffmt_split(const char *dfmt, size_t dlen, const char *nfmt, size_t nlen);
 
 /* MIMG dim names (SQ_RSRC_IMG_*), index 0..7. */
 extern const char *const rdx_syntax_dim_names[8];
@@ -67,8 +71,22 @@ extern const char *const rdx_syntax_scope_names[4];
 /* Default op_sel_hi of a VOP3P op with n sources (LLVM omits it when equal). */
 unsigned rdx_syntax_op_sel_hi_default(rdx_isa_op op, unsigned nsrc);
 
-/* Mnemonic spelled as LLVM prints it for the form ("v_add_f32_e32"). */
-void rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap);
+/* rdx_asm_print_inst that also gives the text's length (*len; 0 on failure). */
+rdx_status rdx_syntax_print_inst(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf,
+                                 size_t cap, size_t *len);
+
+/* Mnemonic spelled as LLVM prints it for the form ("v_add_f32_e32"); its length. */
+size_t rdx_syntax_mnemonic(const rdx_isa_target *t, const rdx_isa_inst *in, char *buf, size_t cap);
+
+/* Whether `role` is source 0, 1 or 2 (its index in *k): the sources that take
+ * neg/abs and op_sel bits. */
+static inline bool rdx_syntax_src_index(unsigned role, unsigned *k)
+{
+    if (role != RDX_ISA_ROLE_SRC0 && role != RDX_ISA_ROLE_SRC1 && role != RDX_ISA_ROLE_SRC2)
+        return false;
+    *k = role - RDX_ISA_ROLE_SRC0;
+    return true;
+}
 
 /* v_fma_mix*: neg_lo/neg_hi are written as -x / |x|. */
 bool rdx_syntax_is_mix(rdx_isa_op op);

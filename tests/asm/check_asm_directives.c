@@ -91,6 +91,13 @@ START_TEST(kernel_gfx1201_matches_clang)
 }
 END_TEST
 
+/* .set/= symbols in operands, label differences, . and numbered data directives. */
+START_TEST(symbols_match_clang)
+{
+    compare_with_clang("tests/data/asm/symbols_gfx1100.s", "gfx1100");
+}
+END_TEST
+
 START_TEST(data_and_alignment)
 {
     const char *src = ".text\ns_endpgm\n.p2align 4\ns_endpgm\n.data\n.byte 1, 2\n.short 0x304\n"
@@ -351,6 +358,7 @@ void asm_add_directive_tests(Suite *s)
     tcase_add_test(tc, kernel_gfx1100_matches_clang);
     tcase_add_test(tc, kernel_gfx1201_matches_clang);
     tcase_add_test(tc, data_and_alignment);
+    tcase_add_test(tc, symbols_match_clang);
     suite_add_tcase(s, tc);
 }
 

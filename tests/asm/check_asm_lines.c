@@ -8,6 +8,10 @@
  *   tests/data/asm/targets.s: every target of isa-core's table (RDNA3.5's
  *     scalar float ops, RDNA4's waits, DPP forms), selected by
  *     .amdgcn_target and by the --arch option.
+ *   tests/data/asm/syntax.s: spellings found by differential testing against
+ *     llvm-mc (number bases, expressions and GNU precedence, register names,
+ *     inline/literal choice, neg/abs of constants, omitted vcc, split buffer
+ *     formats, structured hwreg, *_sat counters, comments, legacy names).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +23,7 @@
 #include "tests/asm/asm_test.h"
 #include "tests/harness/harness.h"
 
-enum { MAX_LINES = 64 };
+enum { MAX_LINES = 512 };
 
 /* llvm-mc's verdict per line: error lines from stderr, encodings in order from stdout. */
 static void check_lines(const char *path, const char *target)
@@ -93,6 +97,18 @@ START_TEST(vopd_rules_gfx1201)
 }
 END_TEST
 
+START_TEST(syntax_gfx1100)
+{
+    check_lines("tests/data/asm/syntax.s", "gfx1100");
+}
+END_TEST
+
+START_TEST(syntax_gfx1201)
+{
+    check_lines("tests/data/asm/syntax.s", "gfx1201");
+}
+END_TEST
+
 /* Every target: per-line validity, and the assembler selects it by directive and option. */
 START_TEST(every_target)
 {
@@ -138,6 +154,8 @@ void asm_add_line_tests(Suite *s)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, vopd_rules_gfx1100);
     tcase_add_test(tc, vopd_rules_gfx1201);
+    tcase_add_test(tc, syntax_gfx1100);
+    tcase_add_test(tc, syntax_gfx1201);
     tcase_add_loop_test(tc, every_target, 0, (int)rdx_isa_target_count());
     tcase_add_test(tc, unknown_target);
     suite_add_tcase(s, tc);

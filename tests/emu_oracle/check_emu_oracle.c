@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 #include "tests/emu_oracle/suite.h"
 #include "tests/harness/harness.h"
 

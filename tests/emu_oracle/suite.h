@@ -17,7 +17,7 @@
 
 #include <check.h>
 
-#include "tests/emu_oracle/oracle.h"
+#include "tests/oracle/oracle.h"
 
 /* Unchecked fixture: prepares the suite's oracle once (in the parent process, before
  * the first test case that needs it); later calls do nothing.  main() frees it. */

@@ -251,6 +251,7 @@ char *rdx_test_read_file(const char *path, size_t *len)
 
 int rdx_test_main(Suite *s)
 {
+    setenv("RDX_IR_VERIFY", "1", 0); /* IR rewrites verify their results in tests (docs/ir.md) */
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -34,5 +34,6 @@ int main(void)
     suite_add_tcase(s, ir_tcase_eval());
     suite_add_tcase(s, ir_tcase_decomp());
     suite_add_tcase(s, ir_tcase_cli());
+    suite_add_tcase(s, ir_tcase_gate());
     return rdx_test_main(s);
 }

@@ -22,6 +22,11 @@ START_TEST(check_prints_output_properties)
     ck_assert_int_eq(run("check", "tests/data/ir/index.uop", NULL, &p), 0);
     ck_assert_str_eq(p.out, "output 0: ADD index[] min_max=[0,83]\n");
     rdx_test_proc_free(&p);
+    /* the spec's broadcast collective ends in REPLICATED: (2,4) on 2 devices -> (4,) */
+    ck_assert_int_eq(run("check", "tests/data/ir/replicated.uop", NULL, &p), 0);
+    ck_assert_str_eq(p.out, "output 0: REPLICATED float32[4] device=(AMD:0,AMD:1) addr=global "
+                            "min_max=[-inf,inf]\n");
+    rdx_test_proc_free(&p);
 }
 END_TEST
 

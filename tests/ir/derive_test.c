@@ -132,6 +132,34 @@ static void d_movement(void)
          "int32[3,4] device=AMD addr=global min_max=[-2147483648,2147483647]");
     DESC(rdx_ir_bitcast(f.c, f.B, rdx_dtype_of(RDX_FLOAT16)),
          "float16[3,8] device=AMD addr=global min_max=[-inf,inf]");
+    /* REPLICATED(k): the spec's broadcast, T.reshape(1,s).expand(n,s).copy(D).replicated(0) */
+    {
+        const char *devs[2] = { "AMD:0", "AMD:1" };
+        rdx_uop_arg cp = rdx_uop_arg_none();
+        cp.device = rdx_ir_device(f.c, devs, 2), cp.addrspace = RDX_ADDR_GLOBAL;
+        const rdx_uop *x = IR_OK(N(&f, RDX_OP_EXPAND, r14, shape(&f, 2, 4, 2), NULL, NULL));
+        const rdx_uop *onD = IR_OK(N(&f, RDX_OP_LOAD, x, NULL, NULL, &cp));
+        ck_assert_int_eq(onD->axis, 0);
+        rdx_uop_arg k = rdx_uop_arg_none();
+        DESC(N(&f, RDX_OP_REPLICATED, onD, NULL, NULL, &k),
+             "float32[4] device=(AMD:0,AMD:1) addr=global min_max=[-inf,inf]");
+        /* not the shard axis, no device tuple, a copy count other than the device count */
+        k.i = 1;
+        ck_assert_ptr_null(N(&f, RDX_OP_REPLICATED, onD, NULL, NULL, &k));
+        ck_assert_ptr_nonnull(strstr(rdx_error_message(), "[device mismatch] axis 1 is not the "
+                                                          "shard axis of a device tuple"));
+        k.i = 2;
+        ck_assert_ptr_null(N(&f, RDX_OP_REPLICATED, onD, NULL, NULL, &k));
+        ck_assert_ptr_nonnull(strstr(rdx_error_message(), "[arg] axis 2 of a rank-2 source"));
+        k.i = 0;
+        ck_assert_ptr_null(N(&f, RDX_OP_REPLICATED, f.B, NULL, NULL, &k));
+        ck_assert_ptr_nonnull(strstr(rdx_error_message(), "[device mismatch]"));
+        const rdx_uop *x3 = IR_OK(N(&f, RDX_OP_EXPAND, r14, shape(&f, 3, 4, 2), NULL, NULL));
+        const rdx_uop *on3 = IR_OK(N(&f, RDX_OP_LOAD, x3, NULL, NULL, &cp));
+        ck_assert_ptr_null(N(&f, RDX_OP_REPLICATED, on3, NULL, NULL, &k));
+        ck_assert_ptr_nonnull(strstr(rdx_error_message(),
+                                     "[shape mismatch] axis 0 must have one copy per device (2)"));
+    }
     /* symbolic reshape: [2,n] -> [n,2] */
     const rdx_uop *sym[2] = { ci(&f, f.idx, 2), f.n }, *sym2[2] = { f.n, ci(&f, f.idx, 2) };
     rdx_uop_arg a = rdx_uop_arg_none();
@@ -183,7 +211,17 @@ static void d_reduce_call_memory_order(void)
     la.device = rdx_ir_device(f.c, devs, 2), la.addrspace = RDX_ADDR_GLOBAL;
     DESC(N(&f, RDX_OP_LOAD, f.B, NULL, NULL, &la),
          "float32[3,4] device=(AMD:0,AMD:1) addr=global axis=0 min_max=[-inf,inf]");
+    /* LOAD of a computed value: the spec's CONTIGUOUS (a new anonymous buffer) */
+    const rdx_uop *sum = IR_OK(rdx_ir_add(f.c, f.Bi, ci(&f, f.i32, 1)));
+    la.device = NULL, la.addrspace = RDX_ADDR_GLOBAL;
+    DESC(N(&f, RDX_OP_LOAD, sum, NULL, NULL, &la),
+         "int32[3,4] device=AMD addr=global min_max=[-2147483648,2147483647]");
+    la.addrspace = RDX_ADDR_NONE;
+    DESC(N(&f, RDX_OP_LOAD, sum, rdx_ir_cmplt(f.c, f.Bi, ci(&f, f.i32, 3)), NULL, &la),
+         "int32[3,4] device=AMD min_max=[-2147483648,2147483647]");
     const rdx_uop *st = IR_OK(N(&f, RDX_OP_STORE, f.B, rdx_ir_add(f.c, f.B, f.B), NULL, NULL));
+    ck_assert_ptr_null(N(&f, RDX_OP_LOAD, st, NULL, NULL, NULL)); /* but not of a void */
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "[void operand]"));
     DESC(st, "void[] device=AMD");
     DESC(N(&f, RDX_OP_AFTER, f.B, st, NULL, NULL),
          "float32[3,4] device=AMD addr=global min_max=[-inf,inf]");

@@ -98,7 +98,7 @@ END_TEST
 
 START_TEST(op_table)
 {
-    ck_assert_int_eq(RDX_OP_COUNT, 67);
+    ck_assert_int_eq(RDX_OP_COUNT, 68);
     for (int op = 0; op < RDX_OP_COUNT; op++) {
         const rdx_opinfo *i = rdx_op_info((rdx_op)op);
         ck_assert_ptr_nonnull(i);

@@ -350,6 +350,64 @@ START_TEST(function_inline)
 }
 END_TEST
 
+/* A (wrong) pass that drops the END closing a loop: the result leaves the RANGE open. */
+static const rdx_uop *drop_end(rdx_match *m)
+{
+    return m->caps[0];
+}
+
+/*
+ * Verify-after-rewrite is an option of the context: RDX_IR_VERIFY (set by the
+ * test harness) turns it on for new contexts; off, a rewrite hands on its
+ * result unchecked.
+ */
+START_TEST(verify_after_rewrite_is_an_option)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    ck_assert_int_eq(rdx_ir_ctx_verify(c), 1); /* the harness sets RDX_IR_VERIFY=1 */
+    rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
+    int64_t d4 = 4;
+    const rdx_uop *buf = IR_OK(rdx_ir_buffer(c, 0, f32, "AMD", &d4, 1));
+    const rdx_uop *rg = IR_OK(rdx_ir_range(c, rdx_ir_int(c, 4), 0, RDX_AXIS_LOOP));
+    const rdx_uop *ix = IR_OK(rdx_ir_index(c, buf, &rg, 1));
+    const rdx_uop *st = IR_OK(rdx_ir_store(c, ix, rdx_ir_const_float(c, f32, 2)));
+    const rdx_uop *end = IR_OK(rdx_ir_node(c, RDX_OP_END, (const rdx_uop *[]){ st, rg }, 2, NULL));
+    const rdx_uop *sink = IR_OK(rdx_ir_sink(c, &end, 1));
+    static const rdx_pattern_rule rules[] = { { "(END $s $r)", drop_end } };
+    rdx_rewriter *rw = make_rw(rules, 1);
+    const rdx_uop *out = NULL;
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, sink, RDX_RW_BOTTOM_UP, NULL, &out), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "graph after rewrite does not verify") &&
+                      strstr(rdx_error_message(), "[range not closed]"),
+                  "%s", rdx_error_message());
+    rdx_ir_ctx_set_verify(c, 0);
+    ck_assert_int_eq(rdx_ir_ctx_verify(c), 0);
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, sink, RDX_RW_BOTTOM_UP, NULL, &out), RDX_OK);
+    ck_assert_ptr_eq(out, rdx_ir_sink(c, &st, 1));
+    ck_assert_int_eq(rdx_ir_verify(c, out), RDX_ERR_INVALID); /* still there, unchecked */
+    rdx_ir_ctx_set_verify(c, 1);
+    ck_assert_int_eq(rdx_ir_rewrite(c, rw, sink, RDX_RW_BOTTOM_UP, NULL, &out), RDX_ERR_INVALID);
+    rdx_rewriter_free(rw);
+    rdx_ir_ctx_destroy(c);
+    /* the environment decides for new contexts */
+    static const struct {
+        const char *v;
+        int on;
+    } env[] = { { "0", 0 }, { "", 0 }, { "1", 1 }, { "yes", 1 } };
+    for (size_t k = 0; k < sizeof env / sizeof *env; k++) {
+        setenv("RDX_IR_VERIFY", env[k].v, 1);
+        c = ir_ctx();
+        ck_assert_int_eq(rdx_ir_ctx_verify(c), env[k].on);
+        rdx_ir_ctx_destroy(c);
+    }
+    unsetenv("RDX_IR_VERIFY");
+    c = ir_ctx();
+    ck_assert_int_eq(rdx_ir_ctx_verify(c), 0); /* the library's default */
+    rdx_ir_ctx_destroy(c);
+    setenv("RDX_IR_VERIFY", "1", 1);
+}
+END_TEST
+
 TCase *ir_tcase_rewrite(void)
 {
     TCase *tc = tcase_create("rewrite");
@@ -365,5 +423,6 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, rule_errors_propagate);
     tcase_add_test(tc, substitute_and_toposort);
     tcase_add_test(tc, function_inline);
+    tcase_add_test(tc, verify_after_rewrite_is_an_option);
     return tc;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/runtime/rt_test.h"
@@ -130,6 +131,50 @@ START_TEST(run_gpu_fault_exits_1_with_the_report)
 }
 END_TEST
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* An endless kernel (tests/data/runtime/spin.s): --wave-budget turns it into a
+ * hang report with the PC histogram, quickly, exit 1; with a budget too large
+ * to matter, --timeout abandons the dispatch and rdx exits promptly (the
+ * queue reset cancels the emulated dispatch). */
+START_TEST(run_hang_reports_at_the_wave_budget)
+{
+    rdx_test_proc p;
+    double t0 = now_s();
+    const char *a[] = {
+        rt_spin_co, "--grid", "2", "--block", "32", "--wave-budget", "100000", NULL
+    };
+    int rc = rdx(a, &p);
+    double el = now_s() - t0;
+    ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
+    ck_assert_msg(strstr(p.err, "hang") && strstr(p.err, "PC histogram") &&
+                      strstr(p.err, "budget 100000 wave-instructions") && strstr(p.err, "code+0x0"),
+                  "stderr: %s", p.err);
+    ck_assert_msg(el < 10.0, "the hang report took %.1f s", el);
+    rdx_test_proc_free(&p);
+
+    t0 = now_s();
+    const char *b[] = { rt_spin_co,      "--grid",        "1",         "--block", "32",
+                        "--wave-budget", "1000000000000", "--timeout", "200",     NULL };
+    rc = rdx(b, &p);
+    el = now_s() - t0;
+    ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
+    ck_assert_msg(strstr(p.err, "not reached after 200 ms"), "stderr: %s", p.err);
+    ck_assert_msg(el < 8.0, "rdx run took %.1f s to give up on a hung dispatch", el);
+    rdx_test_proc_free(&p);
+
+    const char *c[] = { rt_spin_co, "--grid", "1", "--block", "32", "--wave-budget", "0", NULL };
+    ck_assert_int_eq(rdx(c, &p), 2);
+    ck_assert_msg(strstr(p.err, "--wave-budget 0"), "stderr: %s", p.err);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 /* The whole end-to-end path (device open, device buffers and SDMA uploads,
  * program load, dispatch, wait, download, close) under valgrind: no invalid
  * access, no leak.  Skipped (with a note) where valgrind is not installed. */
@@ -188,6 +233,7 @@ TCase *rt_tcase_cli(void)
     tcase_add_test(tc, run_writes_outputs_and_times);
     tcase_add_test(tc, run_usage_errors_exit_2);
     tcase_add_test(tc, run_gpu_fault_exits_1_with_the_report);
+    tcase_add_test(tc, run_hang_reports_at_the_wave_budget);
     tcase_add_test(tc, run_is_valgrind_clean);
     return tc;
 }

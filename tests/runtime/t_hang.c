@@ -2,7 +2,8 @@
  * an s_branch to itself) on the emulated GPU opened through the runtime: a
  * wait with a timeout returns RDX_ERR_TIMEOUT promptly, the per-wave
  * instruction budget of rdx_device_options turns the hang into a fault with
- * a PC histogram, and the device keeps working afterwards. */
+ * a PC histogram, resetting the queue cancels a spinning dispatch at once,
+ * and the device keeps working afterwards. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -132,11 +133,54 @@ START_TEST(wait_on_a_spinning_kernel_times_out_promptly)
 }
 END_TEST
 
+START_TEST(reset_cancels_a_spinning_dispatch_at_once)
+{
+    hang_fixture h;
+    /* 10^12 instructions per wave: only the cancel hook of the emulated
+     * device (DESTROY_QUEUE of the reset) can end these dispatches. */
+    hang_open(&h, 1000000000000ull);
+    for (int round = 0; round < 2; round++) {
+        uint64_t t = spin(&h, 4);
+        ck_assert_int_eq(rdx_queue_wait(h.q, t, 20), RDX_ERR_TIMEOUT);
+        double t0 = now_s();
+        RT_OK(rdx_queue_reset(h.q));
+        double el = now_s() - t0;
+        ck_assert_msg(el < 3.0, "resetting a queue with a spinning dispatch took %.2f s", el);
+        ck_assert_int_eq(rdx_queue_wait(h.q, t, 100), RDX_ERR_FAULT);
+        ck_assert_msg(strstr(rdx_error_message(), "abandoned by rdx_queue_reset"), "%s",
+                      rdx_error_message());
+        add_one_works(&h);
+    }
+    hang_close(&h);
+}
+END_TEST
+
+START_TEST(destroy_after_a_timed_out_wait_does_not_wait_again)
+{
+    hang_fixture h;
+    /* Only the cancel hook ends this dispatch: rdx_queue_destroy must not
+     * spend its own 10 s finishing work the caller already saw hang. */
+    hang_open(&h, 1000000000000ull);
+    uint64_t t = spin(&h, 2);
+    ck_assert_int_eq(rdx_queue_wait(h.q, t, 20), RDX_ERR_TIMEOUT);
+    double t0 = now_s();
+    RT_OK(rdx_queue_destroy(h.q));
+    double el = now_s() - t0;
+    ck_assert_msg(el < 3.0, "destroying a queue with a hung dispatch took %.2f s", el);
+    /* The device stays usable with a fresh queue. */
+    RT_OK(rdx_queue_create(h.dev, RDX_QUEUE_COMPUTE, &h.q));
+    add_one_works(&h);
+    hang_close(&h);
+}
+END_TEST
+
 TCase *rt_tcase_hang(void)
 {
     TCase *tc = tcase_create("hang");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, hang_budget_from_device_options_ends_the_dispatch);
     tcase_add_test(tc, wait_on_a_spinning_kernel_times_out_promptly);
+    tcase_add_test(tc, reset_cancels_a_spinning_dispatch_at_once);
+    tcase_add_test(tc, destroy_after_a_timed_out_wait_does_not_wait_again);
     return tc;
 }

@@ -1,12 +1,12 @@
 /*
  * tests/runtime/t_oracle.c — the emulator suite's clang-compiled OpenCL
- * kernels (tests/emu_oracle: every manifest kernel at -O0, -O2, -O3) loaded
+ * kernels (tests/oracle: every manifest kernel at -O0, -O2, -O3) loaded
  * by the runtime, their arguments laid out by the runtime from the code
  * object's metadata, dispatched through kfd/pm4 on the emulated GPU and
  * compared with the host build of the same source.
  *
  * Each launch also runs directly on the wave emulator with the oracle's own
- * kernarg segment (packed by tests/emu_oracle from the metadata,
+ * kernarg segment (packed by tests/oracle from the metadata,
  * independently of the runtime): the runtime's outputs must equal those
  * bit for bit, so any difference is the runtime's (argument layout, grid,
  * copies), while a kernel the emulator itself gets wrong fails the host
@@ -18,7 +18,7 @@
 
 #include <rdx/emu.h>
 
-#include "tests/emu_oracle/oracle.h"
+#include "tests/oracle/oracle.h"
 #include "tests/runtime/rt_test.h"
 
 static rdx_arg scalar(const rdx_oracle_arg *a)

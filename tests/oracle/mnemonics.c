@@ -1,12 +1,12 @@
 /*
- * tests/emu_oracle/mnemonics.c — the instructions the corpus's code objects contain
+ * tests/oracle/mnemonics.c — the instructions the corpus's code objects contain
  * (llvm-objdump -d over all of them, one run): what an emulator must implement to
  * run the corpus, and where each instruction first appears.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 #include "tests/harness/harness.h"
 
 static int by_name(const void *a, const void *b)
@@ -34,32 +34,12 @@ rdx_oracle_mnemonic *rdx_oracle_mnemonics(const rdx_oracle *o, int *count, char 
         rdx_oracle_err(err, errlen, "llvm-objdump not found");
         return NULL;
     }
-    int nco = rdx_oracle_code_object_count(o);
-    const char **av = calloc((size_t)nco + 8, sizeof *av);
-    char *out = rdx_oracle_dupf("%s/objdump.txt", o->dir);
-    int n = 0;
-    if (av && out) {
-        av[n++] = objdump;
-        av[n++] = "-d";
-        av[n++] = "--no-show-raw-insn";
-        av[n++] = "--no-leading-addr";
-        av[n++] = "--mcpu=gfx1100";
-        for (int i = 0; i < o->nk; i++)
-            for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
-                if (!o->ks[i].co_err[opt])
-                    av[n++] = o->ks[i].co_path[opt];
-        av[n] = NULL;
-    }
-    rdx_oracle_job job = { .argv = av, .out_path = out };
-    char *text = NULL;
-    if (av && out) {
-        rdx_oracle_run_jobs(&job, 1, 1);
-        text = job.status == 0 ? rdx_oracle_slurp(out, NULL) : NULL;
-    }
-    free(av);
-    free(out);
+    const char *const head[] = { objdump,          "-d", "--no-show-raw-insn", "--no-leading-addr",
+                                 "--mcpu=gfx1100", NULL };
+    int status;
+    char *text = rdx_oracle_tool_on_code_objects(o, head, "objdump.txt", &status);
     if (!text) {
-        rdx_oracle_err(err, errlen, "llvm-objdump -d failed (status %d)", job.status);
+        rdx_oracle_err(err, errlen, "llvm-objdump -d failed (status %d)", status);
         return NULL;
     }
     int cap = 256, nm = 0;

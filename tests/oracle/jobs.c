@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/jobs.c — running compiler and host-kernel processes a few at a
+ * tests/oracle/jobs.c — running compiler and host-kernel processes a few at a
  * time, and small file helpers.
  */
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 extern char **environ;
 

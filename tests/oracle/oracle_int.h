@@ -1,4 +1,4 @@
-/* tests/emu_oracle/oracle_int.h — helpers shared by the oracle's files. */
+/* tests/oracle/oracle_int.h — helpers shared by the oracle's files. */
 #ifndef RDX_TESTS_EMU_ORACLE_INT_H
 #define RDX_TESTS_EMU_ORACLE_INT_H
 
@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tests/emu_oracle/oracle.h"
+#include "tests/oracle/oracle.h"
 
 /* IEEE binary16 / bfloat16 <-> binary32/64 (round to nearest even, NaN kept quiet). */
 uint16_t rdx_oracle_f32_to_f16(float f);
@@ -94,6 +94,11 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra);
 /* Read every code object's metadata with one llvm-readelf and check it against
  * the manifest; sets co_err on mismatch. */
 void rdx_oracle_read_metadata(rdx_oracle *o);
+/* Run one tool process: the NULL-terminated `head` (program and options), then
+ * every prepared code object's path; its output goes to <o->dir>/<out_name>.
+ * Returns that output (malloc'd), or NULL with the exit status in *status. */
+char *rdx_oracle_tool_on_code_objects(const rdx_oracle *o, const char *const *head,
+                                      const char *out_name, int *status);
 
 /* Write every entry's generated host source; add the host compile jobs (the runner
  * once, the entries batched with gcc -c) to jobs (room for o->jobs + 1); returns

@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/metadata.c — the AMDHSA kernel metadata as llvm-readelf --notes
+ * tests/oracle/metadata.c — the AMDHSA kernel metadata as llvm-readelf --notes
  * prints it (YAML): per kernel its arguments (offset, size, value kind, type name)
  * and segment sizes.
  */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 /* One "key: value" line: the key's column, whether it opens a list item. */
 typedef struct md_line {

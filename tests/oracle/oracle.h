@@ -1,5 +1,8 @@
 /*
- * tests/emu_oracle/oracle.h — the emulator's kernel oracle.
+ * tests/oracle/oracle.h — the emulator's kernel oracle.
+ *
+ * A shared test library, not a Check suite: the Makefile builds the .c files of tests/oracle
+ * once and links the objects into the suites that use it (emu_oracle, runtime).
  *
  * The corpus (tests/data/emu/kernels/NAME.cl, listed in tests/data/emu/kernels.def)
  * is compiled at test time by clang-19 into gfx1100 code objects at -O0, -O2 and -O3,

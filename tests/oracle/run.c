@@ -1,12 +1,12 @@
 /*
- * tests/emu_oracle/run.c — packing the kernel-argument segment and running a
+ * tests/oracle/run.c — packing the kernel-argument segment and running a
  * device (the emulator, later) against the oracle.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 static void put(uint8_t *seg, uint32_t off, uint32_t size, uint64_t v)
 {

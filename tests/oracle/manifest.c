@@ -1,12 +1,12 @@
 /*
- * tests/emu_oracle/manifest.c — the corpus manifest (tests/data/emu/kernels.def)
+ * tests/oracle/manifest.c — the corpus manifest (tests/data/emu/kernels.def)
  * as a table, element types, argument layout and deterministic input buffers.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 /* ---- the manifest ---------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/compile.c — compiling the corpus for gfx1100 with clang-19 at
+ * tests/oracle/compile.c — compiling the corpus for gfx1100 with clang-19 at
  * every level, and checking each code object: ELF header, AMDHSA metadata against
  * the manifest (arguments, ABI offsets, wavefront size).
  *
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 #define EM_AMDGPU              224
 #define EF_AMDGPU_MACH_GFX1100 0x041u
@@ -319,21 +319,20 @@ static char *check_args(const rdx_oracle_kernel *k, const rdx_oracle_md *md)
     return NULL;
 }
 
-void rdx_oracle_read_metadata(rdx_oracle *o)
+char *rdx_oracle_tool_on_code_objects(const rdx_oracle *o, const char *const *head,
+                                      const char *out_name, int *status)
 {
-    int nco = 0;
-    for (int i = 0; i < o->nk; i++)
-        for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
-            nco += o->ks[i].co_err[opt] == NULL;
-    if (nco == 0)
-        return;
-    const char **av = calloc((size_t)nco + 4, sizeof *av);
-    char *out = rdx_oracle_dupf("%s/notes.txt", o->dir);
+    int nhead = 0;
+    while (head[nhead])
+        nhead++;
+    const char **av = calloc((size_t)(nhead + rdx_oracle_code_object_count(o) + 1), sizeof *av);
+    char *out = rdx_oracle_dupf("%s/%s", o->dir, out_name);
     char *text = NULL;
+    *status = -1;
     if (av && out) {
         int n = 0;
-        av[n++] = o->readelf;
-        av[n++] = "--notes";
+        for (; n < nhead; n++)
+            av[n] = head[n];
         for (int i = 0; i < o->nk; i++)
             for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
                 if (!o->ks[i].co_err[opt])
@@ -341,8 +340,21 @@ void rdx_oracle_read_metadata(rdx_oracle *o)
         av[n] = NULL;
         rdx_oracle_job job = { .argv = av, .out_path = out };
         rdx_oracle_run_jobs(&job, 1, 1);
+        *status = job.status;
         text = job.status == 0 ? rdx_oracle_slurp(out, NULL) : NULL;
     }
+    free(av);
+    free(out);
+    return text;
+}
+
+void rdx_oracle_read_metadata(rdx_oracle *o)
+{
+    int nco = rdx_oracle_code_object_count(o), status;
+    if (nco == 0)
+        return;
+    const char *const head[] = { o->readelf, "--notes", NULL };
+    char *text = rdx_oracle_tool_on_code_objects(o, head, "notes.txt", &status);
     for (int i = 0; i < o->nk; i++) {
         rdx_oracle_prepared *p = &o->ks[i];
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
@@ -375,6 +387,4 @@ void rdx_oracle_read_metadata(rdx_oracle *o)
         }
     }
     free(text);
-    free(av);
-    free(out);
 }

@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/oracle.c — preparing the oracle (clang-19 code objects at three
+ * tests/oracle/oracle.c — preparing the oracle (clang-19 code objects at three
  * levels, host executables, host results), releasing it, and its queries.
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 #include "tests/harness/harness.h"
 
 static double now(void)

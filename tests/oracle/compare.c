@@ -1,5 +1,5 @@
 /*
- * tests/emu_oracle/compare.c — comparing a device's output buffers with the host's:
+ * tests/oracle/compare.c — comparing a device's output buffers with the host's:
  * bit-exact integers, floats by ulp distance or absolute error; half and bfloat16
  * conversions.
  */
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/emu_oracle/oracle_int.h"
+#include "tests/oracle/oracle_int.h"
 
 uint16_t rdx_oracle_f32_to_f16(float f)
 {
