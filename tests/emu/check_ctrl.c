@@ -3,14 +3,15 @@
  * instructions: s_trap (a TRAP fault naming the trap id and PC: no trap
  * handler is installed), s_rfe_b64, s_subvector_loop_begin/end in wave64
  * and wave32, v_swaprel_b32, v_movrelsd_2_b32, s_movrelsd_2_b32, and the
- * other s_movrel / v_movrel forms.  Expected values follow the ISA guide's
- * pseudocode, written out by hand per lane.
+ * other s_movrel / v_movrel forms; a clang-compiled __builtin_trap.  Expected values follow the ISA
+ * guide's pseudocode, written out by hand per lane.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/emu/emu_test.h"
+#include "util/error.h"
 
 START_TEST(trap_reports_id_and_pc)
 {
@@ -39,6 +40,62 @@ START_TEST(trap_reports_id_and_pc)
     ck_assert_int_eq(et_run_on(e, &c), RDX_OK);
     ck_assert_uint_eq(c.out[9][0], 5);
     rdx_emu_destroy(e);
+}
+END_TEST
+
+/* clang's own __builtin_trap (s_trap 2) in a compiled kernel, run with rdx_emu_run_codeobj. */
+START_TEST(clang_builtin_trap)
+{
+    static const char src[] = "__kernel void k(__global int *p) {\n"
+                              "  unsigned i = __builtin_amdgcn_workitem_id_x();\n"
+                              "  if (p[i] < 0) __builtin_trap();\n"
+                              "  p[i] = p[i] * 2;\n"
+                              "}\n";
+    char *cl = rdx_test_tmp_path("trap.cl"), *co = rdx_test_tmp_path("trap.co");
+    rdx_test_write_file(cl, src, sizeof src - 1);
+    char clang[512];
+    const char *t = rdx_test_llvm_tool("clang");
+    ck_assert_msg(t != NULL, "clang-19 not found");
+    snprintf(clang, sizeof clang, "%s", t);
+    const char *argv[] = {
+        clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-nogpulib", "-O2", "-o", co,
+        cl,    NULL
+    };
+    rdx_test_proc pr;
+    rdx_test_run(argv, NULL, 0, &pr);
+    ck_assert_msg(pr.status == 0, "clang failed:\n%s", pr.err);
+    rdx_test_proc_free(&pr);
+    size_t len;
+    uint8_t *elf = (uint8_t *)rdx_test_read_file(co, &len);
+    int32_t p[64];
+    for (int i = 0; i < 64; i++)
+        p[i] = i + 1;
+    void *arg = p;
+    rdx_emu_buffer buf = { p, sizeof p, RDX_EMU_RW };
+    rdx_emu_launch l;
+    memset(&l, 0, sizeof l);
+    l.grid[0] = 64;
+    l.wg[0] = 64;
+    l.kernarg = &arg;
+    l.kernarg_size = sizeof arg;
+    l.bufs = &buf;
+    l.nbufs = 1;
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create("gfx1100", &e), RDX_OK);
+    ck_assert_msg(rdx_emu_run_codeobj(e, elf, len, "k", &l) == RDX_OK, "%s", rdx_error_message());
+    for (int i = 0; i < 64; i++)
+        ck_assert_int_eq(p[i], 2 * (i + 1));
+    p[37] = -5; /* this work-item traps */
+    ck_assert_int_eq(rdx_emu_run_codeobj(e, elf, len, "k", &l), RDX_ERR_FAULT);
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_TRAP);
+    ck_assert_str_eq(f->inst, "s_trap 2");
+    ck_assert_msg(strstr(f->message, "trap id 2 (llvm.trap) with no trap handler"), "%s",
+                  f->message);
+    rdx_emu_destroy(e);
+    free(elf);
+    free(cl);
+    free(co);
 }
 END_TEST
 
@@ -158,6 +215,7 @@ Suite *et_suite_ctrl(void)
     TCase *t = tcase_create("ctrl");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, trap_reports_id_and_pc);
+    tcase_add_test(t, clang_builtin_trap);
     tcase_add_test(t, rfe_jumps);
     tcase_add_test(t, relative_moves);
     tcase_add_test(t, subvector_loop_wave64);
