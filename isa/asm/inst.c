@@ -1417,6 +1417,14 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
     popnd ps[MAX_P + 1];
     unsigned n = pi->n;
     memcpy(ps, pi->p, n * sizeof ps[0]);
+    /* A DPP form needs its control (llvm-mc rejects row_mask:, fi: ... alone). */
+    if ((form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_E64_DPP16) &&
+        !pi->mod_set[RDX_ISA_MOD_DPP_CTRL])
+        return bind_err(c, mn_col,
+                        "expected a DPP control (quad_perm:, row_shl:, row_mirror, ...)");
+    if ((form == RDX_ISA_FORM_DPP8 || form == RDX_ISA_FORM_E64_DPP8) &&
+        !pi->mod_set[RDX_ISA_MOD_DPP8])
+        return bind_err(c, mn_col, "expected dpp8:[...]");
     /* Defaults LLVM applies to omitted modifiers. */
     if ((form == RDX_ISA_FORM_DPP16 || form == RDX_ISA_FORM_E64_DPP16)) {
         if (!pi->mod_set[RDX_ISA_MOD_ROW_MASK])

@@ -403,7 +403,7 @@ static void print_dpp16(out *o, const rdx_isa_inst *in)
     else if (c >= 0x160 && c <= 0x16f)
         put(o, " row_xmask:%u", c & 15);
     else
-        put(o, " /* invalid dpp_ctrl 0x%x */", c);
+        put_lit(o, " /* Invalid dpp_ctrl value */");
     static const char hexd[] = "0123456789abcdef";
     char rb[] = " row_mask:0x? bank_mask:0x?";
     rb[12] = hexd[in->mod[RDX_ISA_MOD_ROW_MASK] & 15];

@@ -435,3 +435,16 @@ image_load v[0:3], [v4,  v6], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D
 image_bvh_intersect_ray v[4:7], [v9,  v10, v[11:13], v[14:16], v[17:19]], s[4:7]
 image_sample v[0:3], [v4, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D ; c
 image_sample v[0:3], [v4, v6], s[0:7], s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D // c
+v_subrev_f32_dpp v29, |v35|, v224 row_mask:0x8 bank_mask:0xa bound_ctrl:1 fi:1
+v_mov_b32 v0, v1 row_mask:0x8
+v_mov_b32_dpp v0, v1
+v_mov_b32_dpp v0, v1 fi:1
+v_mov_b32 v0, v1 quad_perm:[0,1,2,3]
+v_mov_b32_dpp v0, v1 quad_perm:[0,1,2,3] fi:1
+v_mov_b32 v0, v1 dpp8:[0,1,2,3,4,5,6,7]
+v_mov_b32_dpp v0, v1 dpp8:[0,1,2,3,4,5,6,7] fi:1
+v_add_f32_e64_dpp v0, v1, v2 row_shl:1
+v_add_f32_e64_dpp v0, v1, v2
+v_add_f32_e64_dpp v0, v1, v2 dpp8:[0,1,2,3,4,5,6,7]
+v_cmp_eq_u32_e64_dpp s0, v1, v2 row_shl:1
+v_cmp_eq_u32_e64_dpp s0, v1, v2 fi:1
