@@ -278,6 +278,7 @@ END_TEST
 TCase *ir_tcase_gate(void)
 {
     TCase *tc = tcase_create("gate");
+    tcase_set_timeout(tc, 60); /* ASan on a loaded shared machine exceeded Check's default 4 s */
     tcase_add_test(tc, where_keeps_the_load_gate);
     tcase_add_test(tc, where_keeps_a_nested_load_gate);
     tcase_add_test(tc, where_keeps_the_load_address);
