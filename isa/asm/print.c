@@ -443,7 +443,10 @@ static void print_swizzle(out *o, unsigned v)
     }
     put_lit(o, " offset:swizzle(BITMASK_PERM,\"");
     for (unsigned bit = 16; bit; bit >>= 1) {
-        char c = !(and_m & bit) ? ((or_m & bit) ? '1' : '0') : (xor_m & bit) ? 'i' : 'p';
+        /* what the lane bit becomes, as LLVM spells it: ((b & and) | or) ^ xor is
+           a constant when or is set or and is clear, else b itself or inverted */
+        bool a = and_m & bit, r = or_m & bit, x = xor_m & bit;
+        char c = r || !a ? ((r != x) ? '1' : '0') : x ? 'i' : 'p';
         put(o, "%c", c);
     }
     put_lit(o, "\")");
