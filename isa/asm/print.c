@@ -443,7 +443,10 @@ static void print_swizzle(out *o, unsigned v)
     }
     put_lit(o, " offset:swizzle(BITMASK_PERM,\"");
     for (unsigned bit = 16; bit; bit >>= 1) {
-        char c = !(and_m & bit) ? ((or_m & bit) ? '1' : '0') : (xor_m & bit) ? 'i' : 'p';
+        /* what the lane bit becomes, as LLVM spells it: ((b & and) | or) ^ xor is
+           a constant when or is set or and is clear, else b itself or inverted */
+        bool a = and_m & bit, r = or_m & bit, x = xor_m & bit;
+        char c = r || !a ? ((r != x) ? '1' : '0') : x ? 'i' : 'p';
         put(o, "%c", c);
     }
     put_lit(o, "\")");
@@ -496,16 +499,17 @@ static void print_mods(out *o, const rdx_isa_target *t, const rdx_isa_inst *in,
         unsigned def_hi = rdx_syntax_op_sel_hi_default((rdx_isa_op)in->op, nsrc);
         bool mix = rdx_syntax_is_mix((rdx_isa_op)in->op);
         bool swmmac = !strncmp(rdx_isa_op_name((rdx_isa_op)in->op), "v_swmmac", 8);
+        /* bits of absent sources are not shown (LLVM rejects such encodings) */
+        unsigned hmask = (1u << nsrc) - 1;
         if (m[RDX_ISA_MOD_OP_SEL] && swmmac) /* the sparse index selector */
             put(o, " index_key:%d", m[RDX_ISA_MOD_OP_SEL]);
-        else if (m[RDX_ISA_MOD_OP_SEL])
+        else if ((unsigned)m[RDX_ISA_MOD_OP_SEL] & hmask)
             print_bits_list(o, "op_sel", (unsigned)m[RDX_ISA_MOD_OP_SEL], nsrc);
-        unsigned hmask = (1u << nsrc) - 1;
         if (((unsigned)m[RDX_ISA_MOD_OP_SEL_HI] & hmask) != (def_hi & hmask))
             print_bits_list(o, "op_sel_hi", (unsigned)m[RDX_ISA_MOD_OP_SEL_HI], nsrc);
-        if (m[RDX_ISA_MOD_NEG] && !mix)
+        if (((unsigned)m[RDX_ISA_MOD_NEG] & hmask) && !mix)
             print_bits_list(o, "neg_lo", (unsigned)m[RDX_ISA_MOD_NEG], nsrc);
-        if (m[RDX_ISA_MOD_NEG_HI] && !mix)
+        if (((unsigned)m[RDX_ISA_MOD_NEG_HI] & hmask) && !mix)
             print_bits_list(o, "neg_hi", (unsigned)m[RDX_ISA_MOD_NEG_HI], nsrc);
         if (m[RDX_ISA_MOD_CLAMP])
             put_lit(o, " clamp");

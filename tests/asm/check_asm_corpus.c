@@ -212,6 +212,60 @@ START_TEST(nsa_spacing)
 }
 END_TEST
 
+/* ds_swizzle_b32 offsets of every kind (random 15-bit values: quad-perm,
+ * swap, reverse, broadcast and bitmask modes, masks with and without a
+ * spelling of their own) print exactly as llvm-mc --disassemble prints them. */
+START_TEST(swizzle_offsets)
+{
+    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    enum { N = 400 };
+    uint8_t code[8 * N];
+    char *hexin = calloc(N, 48), *q = hexin;
+    uint32_t seed = 12345;
+    for (unsigned i = 0; i < N; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t w0 = 0xd8d40000u | ((seed >> 8) & 0xffffu), w1 = 0x02000001u;
+        for (unsigned b = 0; b < 4; b++) {
+            code[8 * i + b] = (uint8_t)(w0 >> (8 * b));
+            code[8 * i + 4 + b] = (uint8_t)(w1 >> (8 * b));
+        }
+        for (unsigned b = 0; b < 8; b++)
+            q += sprintf(q, "0x%02x ", code[8 * i + b]);
+        *q++ = '\n';
+    }
+    char *path = rdx_test_tmp_path("swizzle.hex");
+    rdx_test_write_file(path, hexin, (size_t)(q - hexin));
+    const char *argv[] = { rdx_test_llvm_tool("llvm-mc"),
+                           "-triple=amdgcn-amd-amdhsa",
+                           "-mcpu=gfx1100",
+                           "--disassemble",
+                           path,
+                           NULL };
+    rdx_test_proc p;
+    ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 0);
+    char *mc = p.out, *line;
+    unsigned i = 0, same = 0;
+    while ((line = strtok_r(mc, "\n", &mc)) != NULL) {
+        if (!strstr(line, "ds_"))
+            continue;
+        ck_assert_uint_lt(i, N);
+        rdx_isa_inst in;
+        size_t len;
+        char out[512];
+        ck_assert_int_eq(rdx_isa_decode(t, code + 8 * i, 8, &in, &len), RDX_OK);
+        ck_assert_int_eq(rdx_asm_print_inst(t, &in, out, sizeof out), RDX_OK);
+        ck_assert_str_eq(out, line + 1);
+        same++;
+        i++;
+    }
+    ck_assert_uint_eq(same, N);
+    printf("gfx1100: %u random ds_swizzle_b32 offsets print exactly as llvm-mc\n", same);
+    rdx_test_proc_free(&p);
+    free(path);
+    free(hexin);
+}
+END_TEST
+
 static void disassemble_corpus(const char *target)
 {
     corpus c;
@@ -266,5 +320,6 @@ void asm_add_corpus_tests(Suite *s)
     tcase_add_loop_test(tc, assemble_target, 0, (int)rdx_isa_target_count());
     tcase_add_loop_test(tc, disassemble_target, 0, (int)rdx_isa_target_count());
     tcase_add_test(tc, nsa_spacing);
+    tcase_add_test(tc, swizzle_offsets);
     suite_add_tcase(s, tc);
 }
