@@ -43,8 +43,9 @@ struct rdx_ir_ctx {
     rdx_blob *blobs;
     size_t bcap, bcount;
     rdx_rewriter *sym;
-    int building; /* re-entrancy depth of rdx_ir_make */
-    int verify;   /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
+    int building;     /* re-entrancy depth of rdx_ir_make */
+    int verify;       /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
+    int refine_depth; /* WHERE branches being refined (ir/symbolic.c) */
 };
 
 /* Pointer -> pointer hash map (open addressing, keys never NULL). */

@@ -486,12 +486,16 @@ static int is_access(const rdx_uop *u)
     }
 }
 
+enum { REFINE_DEPTH = 1 };
+
 /* Simplify a branch of WHERE knowing the gate's truth value there. */
 static const rdx_uop *refine_branch(rdx_match *m, const rdx_uop *c, const rdx_uop *x, int truth)
 {
     fact f[8];
     int n = gate_facts(c, truth, f, 0, 8);
-    if (!n || x->op == RDX_OP_CONST)
+    /* each level re-simplifies the branch with its own stand-ins: WHEREs nested in branches
+     * would cost exponential time, so only the REFINE_DEPTH outermost levels refine */
+    if (!n || x->op == RDX_OP_CONST || m->ctx->refine_depth >= REFINE_DEPTH)
         return x;
     const rdx_uop *from[8], *to[8], *y, *z;
     for (int i = 0; i < n; i++) { /* a bounded stand-in for each variable */
@@ -503,11 +507,13 @@ static const rdx_uop *refine_branch(rdx_match *m, const rdx_uop *c, const rdx_uo
         from[i] = f[i].v, to[i] = proxy;
     }
     /* substituting back can leave sums out of canonical order (ids differ): simplify again */
-    if (rdx_ir_substitute_keep(m->ctx, x, from, to, (size_t)n, is_access, &y) ||
-        rdx_ir_simplify(m->ctx, y, &z) || rdx_ir_substitute(m->ctx, z, to, from, (size_t)n, &y) ||
-        rdx_ir_simplify(m->ctx, y, &z))
-        return chk(m, NULL);
-    return z;
+    m->ctx->refine_depth++;
+    int bad = rdx_ir_substitute_keep(m->ctx, x, from, to, (size_t)n, is_access, &y) ||
+              rdx_ir_simplify(m->ctx, y, &z) ||
+              rdx_ir_substitute(m->ctx, z, to, from, (size_t)n, &y) ||
+              rdx_ir_simplify(m->ctx, y, &z);
+    m->ctx->refine_depth--;
+    return bad ? chk(m, NULL) : z;
 }
 
 static const rdx_uop *where_gate(rdx_match *m)

@@ -227,6 +227,34 @@ START_TEST(where_and_gates)
 }
 END_TEST
 
+/*
+ * WHEREs nested in WHERE branches: each level refines its branches with the
+ * gate's bounds only at the outermost level (deeper levels would re-simplify
+ * the whole chain below with their own stand-ins: exponential in the depth).
+ * 40 levels simplify to the same function.
+ */
+START_TEST(nested_where_chain)
+{
+    env e;
+    env_init(&e);
+    const rdx_uop *x = IR_OK(rdx_ir_var(e.c, "w", 0, 1000)), *prev = K(&e, 0);
+    for (int k = 1; k <= 40; k++) {
+        const rdx_uop *g = LT(x, K(&e, 3 * k));
+        const rdx_uop *s = ADD(DIV(ADD(x, K(&e, 1)), K(&e, 4)), prev);
+        prev = IR_OK(WHERE(g, s, prev));
+    }
+    const rdx_uop *out = simp(&e, prev);
+    ck_assert_ptr_eq(simp(&e, out), out); /* a fixed point */
+    for (int64_t w = 0; w <= 130; w++) {
+        rdx_value v = { w, 0 }, a, b;
+        ck_assert_int_eq(rdx_ir_eval(prev, &x, &v, 1, &a), RDX_OK);
+        ck_assert_int_eq(rdx_ir_eval(out, &x, &v, 1, &b), RDX_OK);
+        ck_assert_int_eq(a.i, b.i);
+    }
+    rdx_ir_ctx_destroy(e.c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ random */
 
 static const rdx_uop *gen_int(env *e, uint64_t *st, int depth);
@@ -359,6 +387,7 @@ TCase *ir_tcase_symbolic(void)
     tcase_add_test(tc, compares_from_bounds);
     tcase_add_test(tc, compares_normalise);
     tcase_add_test(tc, where_and_gates);
+    tcase_add_test(tc, nested_where_chain);
     tcase_add_loop_test(tc, random_expressions_keep_their_values, 0, 4);
     return tc;
 }
