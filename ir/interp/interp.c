@@ -672,6 +672,17 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
         }
         return RDX_OK;
     }
+    case RDX_OP_REPLICATED: { /* the copies along axis k are identical: a view of copy 0 */
+        const ival *t = V(s, u->src[0]);
+        uint32_t k = (uint32_t)u->arg.i;
+        *out = iv_ref(t);
+        for (uint32_t j = k; j + 1 < t->nd; j++) {
+            out->dims[j] = t->dims[j + 1];
+            out->str[j] = t->str[j + 1];
+        }
+        out->nd = t->nd - 1;
+        return RDX_OK;
+    }
     case RDX_OP_EXPAND: {
         iv_broadcast(V(s, u->src[0]), u->ndim, dims, out);
         *out = iv_ref(out);

@@ -51,6 +51,12 @@ START_TEST(eval_prints_the_spec_prefix_sum_and_a_function)
     const char *a7[] = { "tests/data/tensor/symbolic.uop", "-v", "m=3", NULL };
     ck_assert_int_eq(run(a7, &p), 2);
     rdx_test_proc_free(&p);
+    /* the spec's broadcast to two devices, REPLICATED back: the tensor itself */
+    const char *a8[] = { "tests/data/ir/replicated.uop", "-i", "0=tests/data/tensor/ramp4.txt",
+                         "-p", NULL };
+    ck_assert_int_eq(run(a8, &p), 0);
+    ck_assert_str_eq(p.out, "output 0: float32[4] = 1 2 3 4\n");
+    rdx_test_proc_free(&p);
     /* without --print: dtype and shape only; unbound buffers read as zeros */
     const char *a4[] = { "tests/data/ir/gemm.uop", NULL };
     ck_assert_int_eq(run(a4, &p), 0);
