@@ -325,19 +325,22 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *acc[8];
     for (int t = 0; t < nt; t++)
         acc[t] = zero;
+    /* every index expression is simplified once (simplifying is the costly part of this
+       rewrite): the operand rows/columns once per kernel, the K lanes once per step u */
+    const rdx_uop *rc[16];
+    for (int f = 0; f < tm + tn; f++)
+        rc[f] = simp(ctx, rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16));
     for (int u = 0; u < tl.ku; u++) {
         const rdx_uop *kt =
             rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), cg_idx(ctx, u));
-        const rdx_uop *fa[8], *fb[8], *rc[16];
-        for (int f = 0; f < tm + tn; f++)
-            rc[f] = simp(ctx, rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16));
+        const rdx_uop *fa[8], *fb[8], *kk[16];
+        for (int e = 0; e < 16; e++)
+            kk[e] = simp(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e)));
         for (int f = 0; f < tm + tn; f++) {
             const rdx_uop *lanes[16];
             for (int e = 0; e < 16; e++) {
-                const rdx_uop *kk =
-                    simp(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e)));
                 const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
-                const rdx_uop *to[3] = { kk, rc[f], gb };
+                const rdx_uop *to[3] = { kk[e], rc[f], gb };
                 lanes[e] = subst(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2);
                 if (!lanes[e])
                     return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
@@ -360,7 +363,13 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     if (!red)
         return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC accumulation");
     /* one STORE per tile and result lane: D[2v + l/16][l%16] */
-    const rdx_uop *stores[64];
+    const rdx_uop *stores[64], *cols[8], *rows[8][8];
+    for (int j = 0; j < tn; j++)
+        cols[j] = simp(ctx, rdx_ir_add(ctx, col0[j], l16));
+    for (int i = 0; i < tm; i++)
+        for (int v = 0; v < 8; v++)
+            rows[i][v] =
+                simp(ctx, rdx_ir_add(ctx, row0[i], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi)));
     for (int t = 0; t < nt; t++)
         for (int v = 0; v < 8; v++) {
             rdx_uop_arg ga = rdx_uop_arg_none();
@@ -370,9 +379,8 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
             const rdx_uop *d = rdx_ir_node(ctx, RDX_OP_GEP, &red, 1, &ga);
             if (d && T.red->dtype.scalar != RDX_FLOAT32)
                 d = rdx_ir_cast(ctx, d, T.red->dtype);
-            const rdx_uop *row =
-                simp(ctx, rdx_ir_add(ctx, row0[t / tn], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi)));
-            const rdx_uop *col = simp(ctx, rdx_ir_add(ctx, col0[t % tn], l16));
+            const rdx_uop *row = rows[t / tn][v];
+            const rdx_uop *col = cols[t % tn];
             const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
             stores[8 * t + v] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
             if (!stores[8 * t + v])

@@ -29,6 +29,9 @@ static int verbose;
 static unsigned beam_width;
 /* -o: opts for every kernel instead of the heuristics' (development). */
 static rdx_opt user_opts[16];
+/* -c R: compile only (no emulator, no clang), R times; prints the first and the mean
+   compile time and a hash of every kernel's code object (to check codegen is unchanged). */
+static int compile_reps;
 static size_t nuser_opts;
 static int have_user_opts;
 
@@ -469,11 +472,74 @@ static void report(const char *what, const char *size, const figures *r, const f
     fflush(stdout);
 }
 
+/* -c: compile the schedule of `t` compile_reps times (destroys g); print the first and the
+   mean time and an FNV-1a hash of each kernel's code object. */
+static int compile_only(const char *what, rdx_graph *g, const rdx_tensor *t)
+{
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    double first = 0, total = 0;
+    int rc = rdx_graph_status(g) ? -1 : 0;
+    uint64_t hash = 1469598103934665603ull;
+    size_t nk = 0;
+    for (int rep = 0; rep < compile_reps && !rc; rep++) {
+        double t0 = cpu_now();
+        rdx_schedule *s = NULL;
+        const rdx_uop *roots[1] = { t };
+        rc = rdx_cg_schedule(ctx, roots, 1, &s) ? -1 : 0;
+        nk = rc ? 0 : s->nkernels;
+        for (size_t k = 0; k < nk && !rc; k++) {
+            const rdx_sched_kernel *kn = &s->kernels[k];
+            const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
+            rdx_opt o[16];
+            size_t no = 0;
+            rdx_codegen_kernel *ck = NULL;
+            rdx_codegen_options co;
+            memset(&co, 0, sizeof co);
+            co.name = kn->name;
+            rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
+            if (!st && have_user_opts) {
+                memcpy(o, user_opts, sizeof user_opts);
+                no = nuser_opts;
+            } else if (!st)
+                st = rdx_cg_heuristic(typed, o, 16, &no);
+            if (!st)
+                st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+            if (!st)
+                st = rdx_cg_expand(ctx, opt, &exp);
+            if (!st)
+                st = rdx_codegen_compile(ctx, exp, &co, &ck);
+            if (st) {
+                fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
+                        rdx_error_message());
+                rc = -1;
+            }
+            for (size_t i = 0; !rc && rep == 0 && i < ck->code_object_size; i++)
+                hash = (hash ^ ck->code_object[i]) * 1099511628211ull;
+            rdx_codegen_kernel_free(ck);
+        }
+        rdx_schedule_free(s);
+        double dt = cpu_now() - t0;
+        if (rep == 0)
+            first = dt;
+        total += dt;
+    }
+    rdx_graph_destroy(g);
+    if (rc)
+        printf("%-10s compile FAILED: %s\n", what, rdx_error_message());
+    else
+        printf("%-10s %zu kern  compile first %8.3f ms  mean of %d %8.3f ms  code %016llx\n", what,
+               nk, 1e3 * first, compile_reps, 1e3 * total / compile_reps, (unsigned long long)hash);
+    memset(&chk, 0, sizeof chk);
+    return rc;
+}
+
 /* Time and run rdx on `t` (destroys g), then clang's <cl>.cl; print one line. */
 static int compare(const char *what, const char *size, rdx_graph *g, const rdx_tensor *t,
                    const char *cl, size_t nbufs, const size_t *bytes, rdx_dtype dt,
                    const cl_dispatch *d, size_t nd)
 {
+    if (compile_reps)
+        return compile_only(what, g, t);
     figures r, c;
     int rc = rdx_side(g, t, &r);
     rdx_graph_destroy(g);
@@ -637,7 +703,7 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [NAME...]\n"
+    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [-c R] [NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
@@ -647,20 +713,24 @@ static int usage(const char *argv0, int rc)
            "  -b  BEAM search of width W (1..16) timed on the emulator, from the heuristics'\n"
            "      opts (slow: every candidate runs the whole kernel; use -n for matmuls)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
-           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n");
+           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n"
+           "  -c  compile only, R times (no emulator, no clang): first and mean compile time\n"
+           "      and a hash of the code objects (profiling the compiler)\n");
     return rc;
 }
 
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:o:b:h")) != -1) {
+    while ((opt = getopt(argc, argv, "vn:o:b:c:h")) != -1) {
         if (opt == 'v')
             verbose = 1;
         else if (opt == 'b' && atoi(optarg) >= 1 && atoi(optarg) <= 16)
             beam_width = (unsigned)atoi(optarg);
         else if (opt == 'o' && !parse_opts(optarg))
             ;
+        else if (opt == 'c' && atoi(optarg) >= 1)
+            compile_reps = atoi(optarg);
         else if (opt == 'n' && atoi(optarg) >= 32 && atoi(optarg) % 32 == 0)
             MM_N = atoi(optarg);
         else
