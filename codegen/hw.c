@@ -8,6 +8,7 @@
  * writes come from the operand roles of the ISA tables, so the hazard and
  * s_delay_alu passes work on any instruction, physical operands only.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "codegen/cg.h"
@@ -42,11 +43,34 @@ static int is_trans(rdx_isa_op op, int *f64)
     }
 }
 
+/* Per-op name facts, built once (cg_hw_classify runs for every instruction of every kernel in
+   two passes; matching names each time was a visible share of compile time). */
+enum { NAME_ACC = 1, NAME_LOAD = 2 };
+static uint8_t name_facts[RDX_ISA_OP_COUNT];
+static pthread_once_t name_facts_once = PTHREAD_ONCE_INIT;
+
+static void name_facts_init(void)
+{
+    for (int op = 0; op < RDX_ISA_OP_COUNT; op++) {
+        const char *n = rdx_isa_op_name((rdx_isa_op)op);
+        if (!n)
+            continue;
+        if (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_"))
+            name_facts[op] |= NAME_ACC;
+        if (strstr(n, "_load"))
+            name_facts[op] |= NAME_LOAD;
+    }
+}
+
+static int name_fact(rdx_isa_op op, int fact)
+{
+    pthread_once(&name_facts_once, name_facts_init);
+    return (unsigned)op < RDX_ISA_OP_COUNT && (name_facts[op] & fact);
+}
+
 static int accumulates(rdx_isa_op op)
 {
-    const char *n = rdx_isa_op_name(op);
-    return n &&
-           (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_"));
+    return name_fact(op, NAME_ACC);
 }
 
 static unsigned valu_latency(rdx_isa_op op, const rdx_isa_form_info *fi)
@@ -183,7 +207,7 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
             def = 1, use = acc_y;
             break;
         case RDX_ISA_ROLE_SDATA: /* SMEM loads */
-            def = h->type == CG_HW_SMEM && strstr(rdx_isa_op_name(op), "_load") != NULL;
+            def = h->type == CG_HW_SMEM && name_fact(op, NAME_LOAD);
             use = !def;
             break;
         case RDX_ISA_ROLE_VCC:
