@@ -124,8 +124,11 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
 struct rdx_codegen_kernel;
 rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, cg_prog *p,
                    struct rdx_codegen_kernel *k);
-/* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c). */
-rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
+/* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c).
+   When the graph had nothing to devectorize (out = sink), topo_out and ntopo get its
+   topological order (malloc'd, the caller frees it); otherwise NULL/0. */
+rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out,
+                          const rdx_uop ***topo_out, size_t *ntopo);
 /* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
 unsigned cg_merge_loads(cg_prog *p);
 /* Packed f16: lane pairs of 16-bit loads, f16 add/mul/max/min and 16-bit stores as
