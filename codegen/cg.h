@@ -118,6 +118,11 @@ typedef struct cg_hw {
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
+/* cg_hw_classify of every instruction of p: hw[b][i] for instruction i of block b (the
+   dataflow passes visit each block several times); NULL on out-of-memory.  Freed by
+   cg_hw_free_prog(hw, p->nblocks). */
+cg_hw **cg_hw_classify_prog(const cg_prog *p);
+void cg_hw_free_prog(cg_hw **hw, size_t nblocks);
 
 /* ------------------------------------------------------------ stages */
 /* isel: the graph under `sink` into p.  Fills kernel-level info in k. */

@@ -9,6 +9,7 @@
  * s_delay_alu passes work on any instruction, physical operands only.
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/cg.h"
@@ -226,4 +227,26 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
         if (use)
             add_units(h, 0, &in->opnd[k]);
     }
+}
+
+cg_hw **cg_hw_classify_prog(const cg_prog *p)
+{
+    cg_hw **hw = calloc(p->nblocks + 1, sizeof *hw);
+    for (size_t b = 0; hw && b < p->nblocks; b++) {
+        const cg_block *bl = &p->blocks[b];
+        if (!(hw[b] = malloc((bl->n + 1) * sizeof *hw[b]))) {
+            cg_hw_free_prog(hw, p->nblocks);
+            return NULL;
+        }
+        for (size_t i = 0; i < bl->n; i++)
+            cg_hw_classify(p->tgt, &bl->insts[i].in, &hw[b][i]);
+    }
+    return hw;
+}
+
+void cg_hw_free_prog(cg_hw **hw, size_t nblocks)
+{
+    for (size_t b = 0; hw && b < nblocks; b++)
+        free(hw[b]);
+    free(hw);
 }
