@@ -8,7 +8,7 @@
  * writes come from the operand roles of the ISA tables, so the hazard and
  * s_delay_alu passes work on any instruction, physical operands only.
  */
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,29 +44,28 @@ static int is_trans(rdx_isa_op op, int *f64)
     }
 }
 
-/* Per-op name facts, built once (cg_hw_classify runs for every instruction of every kernel in
-   two passes; matching names each time was a visible share of compile time). */
-enum { NAME_ACC = 1, NAME_LOAD = 2 };
-static uint8_t name_facts[RDX_ISA_OP_COUNT];
-static pthread_once_t name_facts_once = PTHREAD_ONCE_INIT;
-
-static void name_facts_init(void)
-{
-    for (int op = 0; op < RDX_ISA_OP_COUNT; op++) {
-        const char *n = rdx_isa_op_name((rdx_isa_op)op);
-        if (!n)
-            continue;
-        if (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_"))
-            name_facts[op] |= NAME_ACC;
-        if (strstr(n, "_load"))
-            name_facts[op] |= NAME_LOAD;
-    }
-}
+/* Per-op name facts, each computed on first use and kept (cg_hw_classify runs for every
+   instruction of every kernel; matching names each time was a visible share of compile
+   time).  0 = not yet known; relaxed atomics: racing threads store the same value. */
+enum { NAME_KNOWN = 1, NAME_ACC = 2, NAME_LOAD = 4 };
+static _Atomic uint8_t name_facts[RDX_ISA_OP_COUNT];
 
 static int name_fact(rdx_isa_op op, int fact)
 {
-    pthread_once(&name_facts_once, name_facts_init);
-    return (unsigned)op < RDX_ISA_OP_COUNT && (name_facts[op] & fact);
+    if ((unsigned)op >= RDX_ISA_OP_COUNT)
+        return 0;
+    unsigned f = atomic_load_explicit(&name_facts[op], memory_order_relaxed);
+    if (!f) {
+        const char *n = rdx_isa_op_name(op);
+        f = NAME_KNOWN;
+        if (n &&
+            (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_")))
+            f |= NAME_ACC;
+        if (n && strstr(n, "_load"))
+            f |= NAME_LOAD;
+        atomic_store_explicit(&name_facts[op], (uint8_t)f, memory_order_relaxed);
+    }
+    return (f & (unsigned)fact) != 0;
 }
 
 static int accumulates(rdx_isa_op op)
