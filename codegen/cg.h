@@ -118,14 +118,22 @@ typedef struct cg_hw {
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
+/* cg_hw_classify of every instruction of p: hw[b][i] for instruction i of block b (the
+   dataflow passes visit each block several times); NULL on out-of-memory.  Freed by
+   cg_hw_free_prog(hw, p->nblocks). */
+cg_hw **cg_hw_classify_prog(const cg_prog *p);
+void cg_hw_free_prog(cg_hw **hw, size_t nblocks);
 
 /* ------------------------------------------------------------ stages */
 /* isel: the graph under `sink` into p.  Fills kernel-level info in k. */
 struct rdx_codegen_kernel;
 rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, cg_prog *p,
                    struct rdx_codegen_kernel *k);
-/* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c). */
-rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out);
+/* isel's first step: vector ALU ops to VECTORIZEs of lanes, GEPs folded (isel_devec.c).
+   When the graph had nothing to devectorize (out = sink), topo_out and ntopo get its
+   topological order (malloc'd, the caller frees it); otherwise NULL/0. */
+rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out,
+                          const rdx_uop ***topo_out, size_t *ntopo);
 /* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
 unsigned cg_merge_loads(cg_prog *p);
 /* Packed f16: lane pairs of 16-bit loads, f16 add/mul/max/min and 16-bit stores as

@@ -150,7 +150,8 @@ static cg_inst delay_inst(unsigned imm)
     return f;
 }
 
-static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *inserted)
+static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int emit,
+                            unsigned *inserted)
 {
     long last_delay = -1; /* index in out[] of an s_delay_alu with room for a second delay */
     int last_sgpr_from_valu = -1;
@@ -175,9 +176,8 @@ static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *in
                 out[m++] = bl->insts[i];
             continue;
         }
-        cg_hw h;
-        cg_hw_classify(p->tgt, in, &h);
-        if ((h.type == CG_HW_SALU || h.type == CG_HW_SMEM) && last_sgpr_from_valu >= 0) {
+        const cg_hw *h = &hw[i];
+        if ((h->type == CG_HW_SALU || h->type == CG_HW_SMEM) && last_sgpr_from_valu >= 0) {
             dinfo li = s->u[last_sgpr_from_valu];
             if (!is_none(&li)) {
                 for (int w = 0; w < CG_HW_UNITS / 64; w++)
@@ -189,25 +189,25 @@ static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *in
                 last_sgpr_from_valu = -1;
             }
         }
-        if (waits_for_valu(in, &h)) {
+        if (waits_for_valu(in, h)) {
             st_clear(s);
-        } else if (h.type != CG_HW_OTHER && h.type != CG_HW_SMEM && h.type != CG_HW_VMEM &&
-                   h.type != CG_HW_DS && h.type != CG_HW_EXP) {
+        } else if (h->type != CG_HW_OTHER && h->type != CG_HW_SMEM && h->type != CG_HW_VMEM &&
+                   h->type != CG_HW_DS && h->type != CG_HW_EXP) {
             dinfo d = NONE_INFO;
-            for (int k = 0; k < h.nuse; k++) {
-                dinfo *e = &s->u[h.use[k]];
+            for (int k = 0; k < h->nuse; k++) {
+                dinfo *e = &s->u[h->use[k]];
                 /* v_writelane's destination is also read (the other lanes): LLVM ignores it */
-                if (in->op == RDX_ISA_OP_V_WRITELANE_B32 && h.use[k] >= 256)
+                if (in->op == RDX_ISA_OP_V_WRITELANE_B32 && h->use[k] >= 256)
                     continue;
                 if (!is_none(e)) {
                     info_merge(&d, e);
                     *e = NONE_INFO;
                 }
             }
-            if (h.type == CG_HW_VALU || h.type == CG_HW_TRANS)
-                for (int k = 0; k < h.ndef; k++)
-                    if (h.def[k] < 256) {
-                        last_sgpr_from_valu = h.def[k];
+            if (h->type == CG_HW_VALU || h->type == CG_HW_TRANS)
+                for (int k = 0; k < h->ndef; k++)
+                    if (h->def[k] < 256) {
+                        last_sgpr_from_valu = h->def[k];
                         break;
                     }
             unsigned imm = emit ? delay_imm(&d) : 0;
@@ -225,17 +225,17 @@ static rdx_status run_block(cg_prog *p, int b, dstate *s, int emit, unsigned *in
                 }
             }
         }
-        if (h.type == CG_HW_SALU || h.type == CG_HW_VALU || h.type == CG_HW_TRANS) {
-            dinfo n = info_new(h.type, h.latency);
-            for (int k = 0; k < h.ndef; k++)
-                st_set(s, h.def[k], &n);
+        if (h->type == CG_HW_SALU || h->type == CG_HW_VALU || h->type == CG_HW_TRANS) {
+            dinfo n = info_new(h->type, h->latency);
+            for (int k = 0; k < h->ndef; k++)
+                st_set(s, h->def[k], &n);
         }
         if (emit)
             out[m++] = bl->insts[i];
         for (int w = 0; w < CG_HW_UNITS / 64; w++)
             for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
                 int r = w * 64 + __builtin_ctzll(lm);
-                info_advance(&s->u[r], h.type, h.cycles);
+                info_advance(&s->u[r], h->type, h->cycles);
                 if (is_none(&s->u[r]))
                     s->live[w] &= ~(1ull << (r % 64));
             }
@@ -255,8 +255,9 @@ rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
         inserted = &dummy;
     *inserted = 0;
     dstate *out = malloc((nb + 1) * sizeof *out), *cur = malloc(sizeof *cur);
+    cg_hw **hw = cg_hw_classify_prog(p);
     rdx_status st = RDX_OK;
-    if (!out || !cur) {
+    if (!out || !cur || !hw) {
         st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
         goto done;
     }
@@ -274,7 +275,7 @@ rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
                                 info_merge(&cur->u[r], &out[q].u[r]);
                                 cur->live[r / 64] |= 1ull << (r % 64);
                             }
-                st = run_block(p, (int)b, cur, emit, inserted);
+                st = run_block(p, (int)b, hw[b], cur, emit, inserted);
                 if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
                     out[b] = *cur;
                     changed = 1;
@@ -284,6 +285,7 @@ rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
                 break;
         }
 done:
+    cg_hw_free_prog(hw, nb);
     free(out);
     free(cur);
     return st;

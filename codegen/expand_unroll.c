@@ -33,7 +33,8 @@ typedef struct xstate {
     const rdx_uop *xr[XMAX];
     int64_t sz[XMAX];
     int nx;
-    cg_pmap idx; /* node -> info index + 1 */
+    uint32_t *idx; /* node id -> info index + 1 (dense: ids of the kernel's nodes) */
+    uint32_t maxid;
     xinfo *info;
     const rdx_uop **pool;
     size_t npool, cappool;
@@ -83,7 +84,7 @@ static int next(const xstate *X, uint32_t mask, int64_t *v)
 
 static const xinfo *info_of(const xstate *X, const rdx_uop *u)
 {
-    uintptr_t k = (uintptr_t)cg_pmap_get(&X->idx, u);
+    uint32_t k = u->id <= X->maxid ? X->idx[u->id] : 0;
     return k ? &X->info[k - 1] : NULL;
 }
 
@@ -295,7 +296,8 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
         } while (next(X, in.mask, v));
     }
     X->info[pos] = in;
-    return cg_pmap_put(&X->idx, u, (const void *)(uintptr_t)(pos + 1));
+    X->idx[u->id] = (uint32_t)pos + 1;
+    return RDX_OK;
 }
 
 rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax, size_t n,
@@ -324,7 +326,10 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
     const rdx_uop **order = NULL;
     size_t no = 0;
     rdx_status st = rdx_ir_toposort(kernel, &order, &no);
-    if (!st && !(X.info = calloc(no + 1, sizeof *X.info)))
+    for (size_t i = 0; i < no && !st; i++)
+        X.maxid = order[i]->id > X.maxid ? order[i]->id : X.maxid;
+    if (!st && (!(X.info = calloc(no + 1, sizeof *X.info)) ||
+                !(X.idx = calloc((size_t)X.maxid + 1, sizeof *X.idx))))
         st = rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
     for (size_t i = 0; i < no && !st; i++)
         st = visit(&X, order[i], i);
@@ -335,6 +340,6 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
     free(order);
     free(X.info);
     free(X.pool);
-    cg_pmap_free(&X.idx);
+    free(X.idx);
     return st;
 }

@@ -74,6 +74,12 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
                              const rdx_uop *const *to, const rdx_uop *const *const *ends,
                              const uint32_t *nends, size_t n, cg_rebuild_fn extra, void *user,
                              const rdx_uop **out);
+/* The same over order[0..no), the topological order of root's graph (rdx_ir_toposort), for
+   callers that already have it. */
+rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *order,
+                                size_t no, const rdx_uop *const *from, const rdx_uop *const *to,
+                                const rdx_uop *const *const *ends, const uint32_t *nends, size_t n,
+                                cg_rebuild_fn extra, void *user, const rdx_uop **out);
 
 /* Does u depend on node r (r reachable from u)?  memo-free DFS with a visited map. */
 int cg_depends(const rdx_uop *u, const rdx_uop *r);

@@ -146,7 +146,7 @@ static cg_inst fix_inst(int kind)
 }
 
 /* Run block b from entry state s; with emit, insert the fixes. */
-static rdx_status run_block(cg_prog *p, int b, hz *s, int emit, unsigned *inserted)
+static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit, unsigned *inserted)
 {
     cg_block *bl = &p->blocks[b];
     size_t m = 0, cap = emit ? bl->n + 8 : 0;
@@ -154,9 +154,8 @@ static rdx_status run_block(cg_prog *p, int b, hz *s, int emit, unsigned *insert
     if (emit && !out)
         return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
     for (size_t i = 0; i < bl->n; i++) {
-        cg_hw h;
+        const cg_hw *h = &hw[i];
         const rdx_isa_inst *in = &bl->insts[i].in;
-        cg_hw_classify(p->tgt, in, &h);
         if (emit && m + 2 > cap) {
             cap = 2 * cap + 2;
             cg_inst *no = realloc(out, cap * sizeof *no);
@@ -166,7 +165,7 @@ static rdx_status run_block(cg_prog *p, int b, hz *s, int emit, unsigned *insert
             }
             out = no;
         }
-        int need = needs(s, in, &h);
+        int need = needs(s, in, h);
         if (need) {
             cg_inst f = fix_inst(need);
             cg_hw fh;
@@ -179,7 +178,7 @@ static rdx_status run_block(cg_prog *p, int b, hz *s, int emit, unsigned *insert
                 (*inserted)++;
             }
         }
-        step(s, in, &h);
+        step(s, in, h);
         if (emit)
             out[m++] = bl->insts[i];
     }
@@ -198,8 +197,12 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
         inserted = &dummy;
     *inserted = 0;
     hz *out = malloc((nb + 1) * sizeof *out), cur;
-    if (!out)
+    cg_hw **hw = cg_hw_classify_prog(p);
+    if (!out || !hw) {
+        free(out);
+        cg_hw_free_prog(hw, nb);
         return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
+    }
     for (size_t b = 0; b < nb; b++) {
         hz_clear_trans(&out[b]);
         memset(out[b].wmma, 0, sizeof out[b].wmma);
@@ -217,7 +220,7 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
                 for (size_t q = 0; q < nb; q++)
                     if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
                         hz_merge(&cur, &out[q]);
-                st = run_block(p, (int)b, &cur, emit, inserted);
+                st = run_block(p, (int)b, hw[b], &cur, emit, inserted);
                 if (!emit && memcmp(&cur, &out[b], sizeof cur)) {
                     out[b] = cur;
                     changed = 1;
@@ -226,6 +229,7 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
             if (emit)
                 break;
         }
+    cg_hw_free_prog(hw, nb);
     free(out);
     return st;
 }

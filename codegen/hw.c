@@ -8,6 +8,8 @@
  * writes come from the operand roles of the ISA tables, so the hazard and
  * s_delay_alu passes work on any instruction, physical operands only.
  */
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/cg.h"
@@ -42,11 +44,33 @@ static int is_trans(rdx_isa_op op, int *f64)
     }
 }
 
+/* Per-op name facts, each computed on first use and kept (cg_hw_classify runs for every
+   instruction of every kernel; matching names each time was a visible share of compile
+   time).  0 = not yet known; relaxed atomics: racing threads store the same value. */
+enum { NAME_KNOWN = 1, NAME_ACC = 2, NAME_LOAD = 4 };
+static _Atomic uint8_t name_facts[RDX_ISA_OP_COUNT];
+
+static int name_fact(rdx_isa_op op, int fact)
+{
+    if ((unsigned)op >= RDX_ISA_OP_COUNT)
+        return 0;
+    unsigned f = atomic_load_explicit(&name_facts[op], memory_order_relaxed);
+    if (!f) {
+        const char *n = rdx_isa_op_name(op);
+        f = NAME_KNOWN;
+        if (n &&
+            (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_")))
+            f |= NAME_ACC;
+        if (n && strstr(n, "_load"))
+            f |= NAME_LOAD;
+        atomic_store_explicit(&name_facts[op], (uint8_t)f, memory_order_relaxed);
+    }
+    return (f & (unsigned)fact) != 0;
+}
+
 static int accumulates(rdx_isa_op op)
 {
-    const char *n = rdx_isa_op_name(op);
-    return n &&
-           (strstr(n, "fmac") || strstr(n, "dot2acc") || strstr(n, "dot2c") || strstr(n, "_mac_"));
+    return name_fact(op, NAME_ACC);
 }
 
 static unsigned valu_latency(rdx_isa_op op, const rdx_isa_form_info *fi)
@@ -183,7 +207,7 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
             def = 1, use = acc_y;
             break;
         case RDX_ISA_ROLE_SDATA: /* SMEM loads */
-            def = h->type == CG_HW_SMEM && strstr(rdx_isa_op_name(op), "_load") != NULL;
+            def = h->type == CG_HW_SMEM && name_fact(op, NAME_LOAD);
             use = !def;
             break;
         case RDX_ISA_ROLE_VCC:
@@ -202,4 +226,26 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
         if (use)
             add_units(h, 0, &in->opnd[k]);
     }
+}
+
+cg_hw **cg_hw_classify_prog(const cg_prog *p)
+{
+    cg_hw **hw = calloc(p->nblocks + 1, sizeof *hw);
+    for (size_t b = 0; hw && b < p->nblocks; b++) {
+        const cg_block *bl = &p->blocks[b];
+        if (!(hw[b] = malloc((bl->n + 1) * sizeof *hw[b]))) {
+            cg_hw_free_prog(hw, p->nblocks);
+            return NULL;
+        }
+        for (size_t i = 0; i < bl->n; i++)
+            cg_hw_classify(p->tgt, &bl->insts[i].in, &hw[b][i]);
+    }
+    return hw;
+}
+
+void cg_hw_free_prog(cg_hw **hw, size_t nblocks)
+{
+    for (size_t b = 0; hw && b < nblocks; b++)
+        free(hw[b]);
+    free(hw);
 }

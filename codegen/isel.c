@@ -655,26 +655,6 @@ static int in_scope(isel *I, const rdx_uop *u)
  */
 #define SCOPE_LOAD_DWORDS 96
 
-static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int loads_only);
-
-static void scope_emit_mode(isel *I, const rdx_uop *root, int loads_only)
-{
-    const rdx_uop **topo;
-    size_t n;
-    rdx_status st = rdx_ir_toposort(root, &topo, &n);
-    if (st) {
-        I->st = st;
-        return;
-    }
-    scope_emit_topo(I, topo, n, loads_only);
-    free(topo);
-}
-
-static void scope_emit(isel *I, const rdx_uop *root)
-{
-    scope_emit_mode(I, root, 0);
-}
-
 /* loads_only: just the loads-first pass (the caller lowers the values on demand, one
    after the other, so their temporaries do not all live at once), unless the graph is
    large enough for on-demand lowering to recurse deeply. */
@@ -745,7 +725,7 @@ static int is_f32(const rdx_uop *u, rdx_op op)
 /*
  * The terms of the float32 ADD tree v (ADDs computed already are terms
  * themselves) into terms[MAX_TERMS]; returns their count.  With `defer`, the
- * tree's ADDs and MUL terms get CG_INFO_DEFERRED: scope_emit leaves them to the
+ * tree's ADDs and MUL terms get CG_INFO_DEFERRED: scope_emit_topo leaves them to the
  * contraction.
  */
 #define MAX_TERMS 256
@@ -1551,11 +1531,11 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     rdx_status st = rdx_ir_verify(ctx, sink);
     if (st)
         return st;
-    if ((st = cg_devectorize(ctx, sink, &sink)))
+    const rdx_uop **topo = NULL;
+    size_t n = 0;
+    if ((st = cg_devectorize(ctx, sink, &sink, &topo, &n)))
         return st;
-    const rdx_uop **topo;
-    size_t n;
-    if ((st = rdx_ir_toposort(sink, &topo, &n)))
+    if (!topo && (st = rdx_ir_toposort(sink, &topo, &n))) /* devectorized: a new graph */
         return st;
     isel I;
     memset(&I, 0, sizeof I);
@@ -1573,7 +1553,7 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
         if (body < 0)
             I.st = RDX_ERR_NOMEM;
         I.cur = body;
-        scope_emit(&I, sink);
+        scope_emit_topo(&I, topo, n, 0); /* the kernel's order, sorted once above */
         cg_emit(&I, sink);
         INS0(&I, S_ENDPGM, 0);
     }

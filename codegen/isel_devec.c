@@ -107,8 +107,11 @@ static const rdx_uop *rebuild(dv *D, const rdx_uop *u, const rdx_uop *const *src
     return rdx_ir_replace_src(D->ctx, u, src, u->nsrc);
 }
 
-rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out)
+rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **out,
+                          const rdx_uop ***topo_out, size_t *ntopo)
 {
+    *topo_out = NULL;
+    *ntopo = 0;
     const rdx_uop **topo;
     size_t n;
     rdx_status st = rdx_ir_toposort(sink, &topo, &n);
@@ -128,8 +131,11 @@ rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **
     int any = 0;
     for (size_t i = 0; i < n && !any; i++)
         any = topo[i]->dtype.count > 1 || topo[i]->op == RDX_OP_GEP;
-    if (!any) {
+    if (!any) { /* unchanged: the caller gets the order too */
         *out = sink;
+        *topo_out = topo;
+        *ntopo = n;
+        topo = NULL;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {

@@ -37,17 +37,30 @@ static int plain_load(const cg_inst *in)
            in->vr[1] && in->vr[2];
 }
 
-static void rename_all(cg_prog *p, uint32_t from, uint32_t to, unsigned sub)
+/* The renaming of merged loads' destinations: vreg v becomes dword sub[v] of to[v]
+   (to[v] == 0: unchanged).  Collected while merging and applied once at the end: a
+   merged destination is a fresh vreg and no longer a plain load, so no chains form, and
+   the merge decisions only compare (vreg, register) pairs, which a renaming that is one
+   to one on them leaves equal or unequal as they were. */
+typedef struct renames {
+    uint32_t *to;
+    uint8_t *sub;
+    size_t n;
+} renames;
+
+static void rename_apply(cg_prog *p, const renames *r)
 {
     for (size_t b = 0; b < p->nblocks; b++) {
         cg_block *bl = &p->blocks[b];
         for (size_t i = 0; i < bl->n; i++) {
             cg_inst *in = &bl->insts[i];
-            for (int k = 0; k < in->in.nopnd; k++)
-                if (in->vr[k] == from) {
-                    in->vr[k] = to;
-                    in->in.opnd[k].reg = (uint16_t)(in->in.opnd[k].reg + sub);
+            for (int k = 0; k < in->in.nopnd; k++) {
+                uint32_t v = in->vr[k];
+                if (v && v < r->n && r->to[v]) {
+                    in->vr[k] = r->to[v];
+                    in->in.opnd[k].reg = (uint16_t)(in->in.opnd[k].reg + r->sub[v]);
                 }
+            }
         }
     }
 }
@@ -55,17 +68,30 @@ static void rename_all(cg_prog *p, uint32_t from, uint32_t to, unsigned sub)
 unsigned cg_merge_loads(cg_prog *p)
 {
     unsigned merged = 0;
+    /* the vregs that exist now: only they can be renamed (merging adds new ones) */
+    renames r = { calloc(p->nvregs + 1, sizeof *r.to), calloc(p->nvregs + 1, 1), p->nvregs };
+    if (!r.to || !r.sub) {
+        free(r.to);
+        free(r.sub);
+        return 0; /* no memory: the loads stay unmerged (correct, only slower) */
+    }
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         cg_block *b = &p->blocks[bi];
+        /* loads merged into an earlier one: dead, the block compacted at its end */
+        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
+        if (!dead)
+            continue;
         for (size_t i = 0; i < b->n; i++) {
             cg_inst *first = &b->insts[i];
-            if (!plain_load(first))
+            if (dead[i] || !plain_load(first))
                 continue;
             uint32_t va = first->vr[1], sa = first->vr[2];
             int32_t c = first->in.mod[RDX_ISA_MOD_OFFSET];
             size_t at[4] = { i, 0, 0, 0 };
-            for (size_t j = i + 1; j < b->n; j++) {
+            for (size_t j = i + 1; j < b->n && !(at[1] && at[2] && at[3]); j++) {
                 const cg_inst *in = &b->insts[j];
+                if (dead[j])
+                    continue;
                 if ((in->flags & (CG_F_VMEM_STORE | CG_F_BRANCH)) || writes_exec(in) ||
                     writes(in, va) || writes(in, sa))
                     break;
@@ -83,31 +109,33 @@ unsigned cg_merge_loads(cg_prog *p)
                 continue;
             uint32_t dst = cg_vreg_new(p, CG_V, n);
             if (!dst)
-                return merged;
+                break;
             first = &b->insts[i];
-            uint32_t old[4];
-            for (unsigned k = 0; k < n; k++)
-                old[k] = b->insts[at[k]].vr[0];
+            for (unsigned k = 0; k < n; k++) {
+                uint32_t old = b->insts[at[k]].vr[0];
+                if (old < r.n) {
+                    r.to[old] = dst;
+                    r.sub[old] = (uint8_t)k;
+                }
+            }
             first->in.op = n == 2   ? RDX_ISA_OP_GLOBAL_LOAD_B64
                            : n == 3 ? RDX_ISA_OP_GLOBAL_LOAD_B96
                                     : RDX_ISA_OP_GLOBAL_LOAD_B128;
             first->in.opnd[0] = cg_vopnd(p, dst, 0, n);
             first->vr[0] = dst;
-            /* drop the other loads, highest position first */
-            for (unsigned k = n - 1; k >= 1; k--) {
-                size_t m = k;
-                for (unsigned q = 1; q < n; q++)
-                    if (at[q] > at[m])
-                        m = q;
-                size_t pos = at[m];
-                memmove(&b->insts[pos], &b->insts[pos + 1], (b->n - pos - 1) * sizeof *b->insts);
-                b->n--;
-                at[m] = 0;
-            }
-            for (unsigned k = 0; k < n; k++)
-                rename_all(p, old[k], dst, k);
+            for (unsigned k = 1; k < n; k++)
+                dead[at[k]] = 1;
             merged++;
         }
+        size_t m = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (!dead[i])
+                b->insts[m++] = b->insts[i];
+        b->n = m;
+        free(dead);
     }
+    rename_apply(p, &r);
+    free(r.to);
+    free(r.sub);
     return merged;
 }

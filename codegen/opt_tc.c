@@ -39,6 +39,25 @@ static const rdx_uop *simp(rdx_ir_ctx *ctx, const rdx_uop *u)
     return u && !rdx_ir_simplify(ctx, u, &o) ? o : NULL;
 }
 
+/* xs[0..n) simplified in place, all in one rdx_ir_simplify call over a GROUP of them
+   (bottom-up rewriting: each simplifies as it would alone, shared parts once); one at a
+   time if the batch fails.  NULL entries (a failed build) stay NULL. */
+static void simp_all(rdx_ir_ctx *ctx, const rdx_uop **xs, size_t n)
+{
+    int ok = 1;
+    for (size_t i = 0; i < n; i++)
+        ok &= xs[i] != NULL;
+    const rdx_uop *g = ok && n > 1 ? rdx_ir_node(ctx, RDX_OP_GROUP, xs, n, NULL) : NULL, *sg;
+    if (g && !rdx_ir_simplify(ctx, g, &sg) && sg && sg->op == RDX_OP_GROUP && sg->nsrc == n) {
+        for (size_t i = 0; i < n; i++)
+            xs[i] = sg->src[i];
+        return;
+    }
+    rdx_error_clear();
+    for (size_t i = 0; i < n; i++)
+        xs[i] = simp(ctx, xs[i]);
+}
+
 static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
 {
     rdx_uop_arg a = rdx_uop_arg_none();
@@ -325,19 +344,32 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *acc[8];
     for (int t = 0; t < nt; t++)
         acc[t] = zero;
+    /* every index expression is built once and all are simplified in one call
+       (simplifying is the costly part of this rewrite): the operand rows/columns
+       rc, the K lanes kk of each step u, the result rows and columns */
+    const rdx_uop *ix[16 + 8 * 16 + 8 + 64];
+    const rdx_uop **rc = ix, **kks = rc + tm + tn, **cols = kks + 16 * tl.ku, **rows = cols + tn;
+    for (int f = 0; f < tm + tn; f++)
+        rc[f] = rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16);
     for (int u = 0; u < tl.ku; u++) {
         const rdx_uop *kt =
             rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), cg_idx(ctx, u));
-        const rdx_uop *fa[8], *fb[8], *rc[16];
-        for (int f = 0; f < tm + tn; f++)
-            rc[f] = simp(ctx, rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16));
+        for (int e = 0; e < 16; e++)
+            kks[16 * u + e] = rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e));
+    }
+    for (int j = 0; j < tn; j++)
+        cols[j] = rdx_ir_add(ctx, col0[j], l16);
+    for (int i = 0; i < tm; i++)
+        for (int v = 0; v < 8; v++)
+            rows[8 * i + v] = rdx_ir_add(ctx, row0[i], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi));
+    simp_all(ctx, ix, (size_t)(rows + 8 * tm - ix));
+    for (int u = 0; u < tl.ku; u++) {
+        const rdx_uop *fa[8], *fb[8], **kk = kks + 16 * u;
         for (int f = 0; f < tm + tn; f++) {
             const rdx_uop *lanes[16];
             for (int e = 0; e < 16; e++) {
-                const rdx_uop *kk =
-                    simp(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e)));
                 const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
-                const rdx_uop *to[3] = { kk, rc[f], gb };
+                const rdx_uop *to[3] = { kk[e], rc[f], gb };
                 lanes[e] = subst(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2);
                 if (!lanes[e])
                     return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
@@ -370,9 +402,8 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
             const rdx_uop *d = rdx_ir_node(ctx, RDX_OP_GEP, &red, 1, &ga);
             if (d && T.red->dtype.scalar != RDX_FLOAT32)
                 d = rdx_ir_cast(ctx, d, T.red->dtype);
-            const rdx_uop *row =
-                simp(ctx, rdx_ir_add(ctx, row0[t / tn], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi)));
-            const rdx_uop *col = simp(ctx, rdx_ir_add(ctx, col0[t % tn], l16));
+            const rdx_uop *row = rows[8 * (t / tn) + v];
+            const rdx_uop *col = cols[t % tn];
             const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
             stores[8 * t + v] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
             if (!stores[8 * t + v])

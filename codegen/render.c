@@ -55,47 +55,41 @@ rdx_status cg_encode(const cg_prog *p, uint8_t **code, size_t *len)
         ninst += p->blocks[b].n;
     uint32_t *off = malloc((ninst + 1) * sizeof *off);
     uint32_t *boff = malloc((p->nblocks + 1) * sizeof *boff);
-    uint8_t *buf = NULL;
+    uint8_t *buf = malloc(ninst * RDX_ISA_MAX_BYTES + 4);
     rdx_status st = RDX_OK;
-    if (!off || !boff) {
+    if (!off || !boff || !buf) {
         st = rdx_fail(RDX_ERR_NOMEM, "render: out of memory");
         goto fail;
     }
-    /* pass 1: sizes (branch immediates do not change them) */
+    /* pass 1: every instruction encoded in place (branch immediates do not change the
+       sizes: a branch is encoded with offset 0 here and again in pass 2) */
     size_t k = 0;
     for (size_t b = 0; b < p->nblocks; b++) {
         boff[b] = (uint32_t)total;
         for (size_t i = 0; i < p->blocks[b].n; i++, k++) {
-            uint8_t tmp[RDX_ISA_MAX_BYTES];
             size_t n;
-            if ((st = enc(p, &p->blocks[b].insts[i], 0, tmp, &n)))
+            if ((st = enc(p, &p->blocks[b].insts[i], 0, buf + total, &n)))
                 goto fail;
             off[k] = (uint32_t)total;
             total += n;
         }
     }
     boff[p->nblocks] = (uint32_t)total;
-    buf = malloc(total ? total : 4);
-    if (!buf) {
-        st = rdx_fail(RDX_ERR_NOMEM, "render: out of memory");
-        goto fail;
-    }
+    /* pass 2: the branches, now that the block offsets are known */
     k = 0;
     for (size_t b = 0; b < p->nblocks; b++)
         for (size_t i = 0; i < p->blocks[b].n; i++, k++) {
             const cg_inst *in = &p->blocks[b].insts[i];
-            int32_t br = 0;
+            if (!(in->flags & CG_F_BRANCH))
+                continue;
+            int64_t d = ((int64_t)boff[in->target] - (int64_t)(off[k] + 4)) / 4;
+            if (d < -32768 || d > 32767) {
+                st = rdx_fail(RDX_ERR_RANGE, "render: branch of %lld dwords", (long long)d);
+                goto fail;
+            }
             size_t n;
             uint8_t tmp[RDX_ISA_MAX_BYTES];
-            if (in->flags & CG_F_BRANCH) {
-                int64_t d = ((int64_t)boff[in->target] - (int64_t)(off[k] + 4)) / 4;
-                if (d < -32768 || d > 32767) {
-                    st = rdx_fail(RDX_ERR_RANGE, "render: branch of %lld dwords", (long long)d);
-                    goto fail;
-                }
-                br = (int32_t)d;
-            }
-            if ((st = enc(p, in, br, tmp, &n)))
+            if ((st = enc(p, in, (int32_t)d, tmp, &n)))
                 goto fail;
             memcpy(buf + off[k], tmp, n);
         }

@@ -7,6 +7,7 @@
  * the hardware's rules (even/odd destinations, VGPR banks, one literal): a
  * pair it rejects stays two instructions.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/cg.h"
@@ -153,29 +154,44 @@ unsigned cg_vopd(cg_prog *p)
     unsigned pairs = 0;
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         cg_block *b = &p->blocks[bi];
+        /* an instruction paired into an earlier one is marked dead and the block is
+           compacted once at the end (the window counts live instructions only, as if each
+           pairing had removed it at once) */
+        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
+        if (!dead)
+            continue; /* nothing to pair, or no memory: the block stays unpaired */
         for (size_t i = 0; i + 1 < b->n; i++) {
-            if (!dual_of(&b->insts[i]))
+            if (dead[i] || !dual_of(&b->insts[i]))
                 continue;
-            for (size_t j = i + 1; j < b->n && j <= i + 6; j++) {
+            int live = 0;
+            for (size_t j = i + 1; j < b->n && live < 6; j++) {
+                if (dead[j])
+                    continue;
+                live++;
                 const cg_inst *cj = &b->insts[j];
                 if (!is_valu(cj))
                     break;
-                /* j must move up past i+1..j-1 */
+                /* j must move up past the live i+1..j-1 */
                 int blocked = 0;
                 for (size_t k = i + 1; k < j && !blocked; k++)
-                    blocked = depends(&b->insts[k], cj) || !is_valu(&b->insts[k]);
+                    blocked = !dead[k] && (depends(&b->insts[k], cj) || !is_valu(&b->insts[k]));
                 if (blocked)
                     continue;
                 cg_inst m;
                 if (!try_pair(p, &b->insts[i], cj, &m))
                     continue;
                 b->insts[i] = m;
-                memmove(&b->insts[j], &b->insts[j + 1], (b->n - j - 1) * sizeof *b->insts);
-                b->n--;
+                dead[j] = 1;
                 pairs++;
                 break;
             }
         }
+        size_t n = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (!dead[i])
+                b->insts[n++] = b->insts[i];
+        b->n = n;
+        free(dead);
     }
     return pairs;
 }

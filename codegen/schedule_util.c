@@ -210,10 +210,24 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
                              const uint32_t *nends, size_t n, cg_rebuild_fn extra, void *user,
                              const rdx_uop **out)
 {
-    const rdx_uop **order = NULL, **src = NULL;
-    size_t no = 0, cap = 0;
-    cg_pmap m = { 0 };
+    const rdx_uop **order = NULL;
+    size_t no = 0;
     rdx_status st = rdx_ir_toposort(root, &order, &no);
+    if (!st)
+        st = cg_replace_ranges_in(ctx, root, order, no, from, to, ends, nends, n, extra, user, out);
+    free(order);
+    return st;
+}
+
+rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *order,
+                                size_t no, const rdx_uop *const *from, const rdx_uop *const *to,
+                                const rdx_uop *const *const *ends, const uint32_t *nends, size_t n,
+                                cg_rebuild_fn extra, void *user, const rdx_uop **out)
+{
+    const rdx_uop **src = NULL;
+    size_t cap = 0;
+    cg_pmap m = { 0 };
+    rdx_status st = RDX_OK;
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i], *nu = NULL;
         size_t k;
@@ -279,7 +293,6 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
         const rdx_uop *r = cg_pmap_get(&m, root);
         *out = r ? r : root;
     }
-    free(order);
     free(src);
     cg_pmap_free(&m);
     return st;
@@ -466,9 +479,10 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
     }
     rdx_error_clear(); /* a failed batch falls back to one part at a time */
     free(parts);
+    if (!st) /* the rebuild walks the same order (one toposort per simplification) */
+        st = cg_replace_ranges_in(ctx, k, order, no, NULL, NULL, NULL, NULL, 0, simplify_node, &S,
+                                  out);
     free(order);
-    if (!st)
-        st = cg_replace_ranges(ctx, k, NULL, NULL, NULL, NULL, 0, simplify_node, &S, out);
     cg_pmap_free(&S.done);
     return st;
 }

@@ -29,6 +29,9 @@ static int verbose;
 static unsigned beam_width;
 /* -o: opts for every kernel instead of the heuristics' (development). */
 static rdx_opt user_opts[16];
+/* -c R: compile only (no emulator, no clang), R times; prints the first and the mean
+   compile time and a hash of every kernel's code object (to check codegen is unchanged). */
+static int compile_reps;
 static size_t nuser_opts;
 static int have_user_opts;
 
@@ -145,33 +148,31 @@ static void print_classes(const char *side, const figures *f)
            f->cycles > issue ? f->cycles - issue : 0);
 }
 
-/* Run one dispatch: code object text `code` (page-aligned, `cap` bytes), descriptor kd,
-   buffers[0..nbufs) of bytes[], kernarg of kasize bytes.  Adds the counters to *f. */
-static int run_dispatch(const uint8_t *code, size_t cap, uint64_t entry, const uint8_t kd[64],
-                        const uint32_t grid[3], const uint32_t wg[3], void *kernarg,
-                        uint32_t kasize, void *const *bufs, const size_t *bytes, size_t nbufs,
-                        figures *f)
+/* Run kernel `kernel` of code object co once on a fresh emulated gfx1100 (the emulator's
+   rdx_emu_run_kernel: code, kernarg of kasize bytes and buffers[0..nbufs) of bytes[]
+   registered for the dispatch).  Adds the counters to *f. */
+static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_t grid[3],
+                        const uint32_t wg[3], const void *kernarg, uint32_t kasize,
+                        void *const *bufs, const size_t *bytes, size_t nbufs, figures *f)
 {
     rdx_emu *emu = NULL;
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    rdx_status st = rdx_emu_dispatch_from_descriptor(&d, kd);
+    rdx_emu_buffer eb[64];
+    if (nbufs > 64)
+        return -1;
+    for (size_t b = 0; b < nbufs; b++)
+        eb[b] = (rdx_emu_buffer){ bufs[b], bytes[b], RDX_EMU_RW };
+    rdx_emu_launch l;
+    memset(&l, 0, sizeof l);
+    memcpy(l.grid, grid, sizeof l.grid);
+    memcpy(l.wg, wg, sizeof l.wg);
+    l.kernarg = kernarg;
+    l.kernarg_size = kasize;
+    l.bufs = eb;
+    l.nbufs = nbufs;
+    l.budget = 2000000000ull;
+    rdx_status st = rdx_emu_create("gfx1100", &emu);
     if (!st)
-        st = rdx_emu_create("gfx1100", &emu);
-    if (!st)
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)code, cap, RDX_EMU_READ);
-    if (!st && kasize)
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)kernarg, kasize, RDX_EMU_READ);
-    for (size_t b = 0; b < nbufs && !st; b++)
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)bufs[b], bytes[b], RDX_EMU_RW);
-    if (!st) {
-        d.code = entry;
-        d.kernarg = (uint64_t)(uintptr_t)kernarg;
-        d.budget = 2000000000ull;
-        memcpy(d.grid, grid, sizeof d.grid);
-        memcpy(d.wg, wg, sizeof d.wg);
-        st = rdx_emu_run(emu, &d);
-    }
+        st = rdx_emu_run_kernel(emu, co, kernel, &l);
     if (!st) {
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         f->wave_insts += c->wave_insts;
@@ -187,33 +188,18 @@ static int run_dispatch(const uint8_t *code, size_t cap, uint64_t entry, const u
     return st ? -1 : 0;
 }
 
-/* Copy a code object's text into page-aligned memory the emulator can map. */
-static uint8_t *load_text(const rdx_codeobj *co, size_t *cap)
-{
-    *cap = (co->text_size + 4095) & ~(size_t)4095;
-    uint8_t *code = aligned_alloc(4096, *cap);
-    if (code) {
-        memset(code, 0, *cap);
-        memcpy(code, co->text, co->text_size);
-    }
-    return code;
-}
-
 /* Run compiled kernel ck of schedule kernel kn on the buffers mem[] (bytes[]) of the
    schedule; adds the counters to *f. */
 static int run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn, void *const *mem,
                       const size_t *bytes, figures *f)
 {
     rdx_codeobj *cob = NULL;
-    uint8_t *code = NULL, *kernarg = NULL, kd[64];
-    size_t cap = 0;
+    uint8_t *kernarg = NULL;
     uint32_t grid[3], wg[3];
     int rc = 0;
     rdx_status st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
     if (!st)
         st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
-    if (!st)
-        st = rdx_codeobj_kd_pack(&cob->kernels[0].kd, 11, kd);
     if (st) {
         fprintf(stderr, "bench_kernels: kernel %s: %s\n", kn->name, rdx_error_message());
         rc = -1;
@@ -228,19 +214,14 @@ static int run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn, 
         kbytes[p] = bytes[kn->params[p]];
         ptrs[p] = (uint64_t)(uintptr_t)kb[p];
     }
-    if (!rc) {
-        code = load_text(cob, &cap);
-        kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u));
-        if (!code || !kernarg)
-            rc = -1;
-    }
+    if (!rc && !(kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u))))
+        rc = -1;
     if (!rc) {
         uint64_t values[64] = { 0 };
         rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
-        rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + cob->kernels[0].code_offset, kd,
-                          grid, wg, kernarg, ck->kernarg_size, kb, kbytes, kn->nparams, f);
+        rc = run_dispatch(cob, kn->name, grid, wg, kernarg, ck->kernarg_size, kb, kbytes,
+                          kn->nparams, f);
     }
-    free(code);
     free(kernarg);
     rdx_codeobj_free(cob);
     return rc;
@@ -415,17 +396,13 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_d
     size_t ki;
     for (ki = 0; ki < co->num_kernels && strcmp(co->kernels[ki].name, name); ki++)
         ;
-    size_t cap = 0;
-    uint8_t *code = ki < co->num_kernels ? load_text(co, &cap) : NULL, kd[64];
     void **mem = calloc(nbufs, sizeof *mem);
-    rc = code && mem ? 0 : -1;
+    rc = ki < co->num_kernels && mem ? 0 : -1;
     for (size_t b = 0; b < nbufs && !rc; b++)
         if (!(mem[b] = calloc(1, bytes[b] + 64)))
             rc = -1;
         else if (b < 4 && chk.ins[b])
             fill(mem[b], bytes[b], dt, (unsigned)b);
-    if (!rc)
-        rc = rdx_codeobj_kd_pack(&co->kernels[ki].kd, 11, kd) ? -1 : 0;
     f->nkernels = nds;
     for (size_t i = 0; i < nds && !rc; i++) {
         _Alignas(64) uint8_t ka[256];
@@ -441,15 +418,14 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_d
         }
         for (int v = 0; v < ds[i].nints; v++, off += 4)
             memcpy(ka + off, &ds[i].ints[v], 4);
-        rc = run_dispatch(code, cap, (uint64_t)(uintptr_t)code + co->kernels[ki].code_offset, kd,
-                          ds[i].grid, ds[i].wg, ka, sizeof ka, kb, kbytes, (size_t)ds[i].nbufs, f);
+        rc = run_dispatch(co, name, ds[i].grid, ds[i].wg, ka, sizeof ka, kb, kbytes,
+                          (size_t)ds[i].nbufs, f);
     }
     if (!rc)
         chk.clang = to_floats(mem[chk.cl_out], bytes[chk.cl_out], dt, &chk.nclang);
     for (size_t b = 0; mem && b < nbufs; b++)
         free(mem[b]);
     free(mem);
-    free(code);
     rdx_codeobj_free(co);
     return rc;
 }
@@ -469,11 +445,74 @@ static void report(const char *what, const char *size, const figures *r, const f
     fflush(stdout);
 }
 
+/* -c: compile the schedule of `t` compile_reps times (destroys g); print the first and the
+   mean time and an FNV-1a hash of each kernel's code object. */
+static int compile_only(const char *what, rdx_graph *g, const rdx_tensor *t)
+{
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    double first = 0, total = 0;
+    int rc = rdx_graph_status(g) ? -1 : 0;
+    uint64_t hash = 1469598103934665603ull;
+    size_t nk = 0;
+    for (int rep = 0; rep < compile_reps && !rc; rep++) {
+        double t0 = cpu_now();
+        rdx_schedule *s = NULL;
+        const rdx_uop *roots[1] = { t };
+        rc = rdx_cg_schedule(ctx, roots, 1, &s) ? -1 : 0;
+        nk = rc ? 0 : s->nkernels;
+        for (size_t k = 0; k < nk && !rc; k++) {
+            const rdx_sched_kernel *kn = &s->kernels[k];
+            const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
+            rdx_opt o[16];
+            size_t no = 0;
+            rdx_codegen_kernel *ck = NULL;
+            rdx_codegen_options co;
+            memset(&co, 0, sizeof co);
+            co.name = kn->name;
+            rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
+            if (!st && have_user_opts) {
+                memcpy(o, user_opts, sizeof user_opts);
+                no = nuser_opts;
+            } else if (!st)
+                st = rdx_cg_heuristic(typed, o, 16, &no);
+            if (!st)
+                st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+            if (!st)
+                st = rdx_cg_expand(ctx, opt, &exp);
+            if (!st)
+                st = rdx_codegen_compile(ctx, exp, &co, &ck);
+            if (st) {
+                fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
+                        rdx_error_message());
+                rc = -1;
+            }
+            for (size_t i = 0; !rc && rep == 0 && i < ck->code_object_size; i++)
+                hash = (hash ^ ck->code_object[i]) * 1099511628211ull;
+            rdx_codegen_kernel_free(ck);
+        }
+        rdx_schedule_free(s);
+        double dt = cpu_now() - t0;
+        if (rep == 0)
+            first = dt;
+        total += dt;
+    }
+    rdx_graph_destroy(g);
+    if (rc)
+        printf("%-10s compile FAILED: %s\n", what, rdx_error_message());
+    else
+        printf("%-10s %zu kern  compile first %8.3f ms  mean of %d %8.3f ms  code %016llx\n", what,
+               nk, 1e3 * first, compile_reps, 1e3 * total / compile_reps, (unsigned long long)hash);
+    memset(&chk, 0, sizeof chk);
+    return rc;
+}
+
 /* Time and run rdx on `t` (destroys g), then clang's <cl>.cl; print one line. */
 static int compare(const char *what, const char *size, rdx_graph *g, const rdx_tensor *t,
                    const char *cl, size_t nbufs, const size_t *bytes, rdx_dtype dt,
                    const cl_dispatch *d, size_t nd)
 {
+    if (compile_reps)
+        return compile_only(what, g, t);
     figures r, c;
     int rc = rdx_side(g, t, &r);
     rdx_graph_destroy(g);
@@ -637,7 +676,7 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [NAME...]\n"
+    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [-c R] [NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
@@ -647,20 +686,24 @@ static int usage(const char *argv0, int rc)
            "  -b  BEAM search of width W (1..16) timed on the emulator, from the heuristics'\n"
            "      opts (slow: every candidate runs the whole kernel; use -n for matmuls)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
-           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n");
+           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n"
+           "  -c  compile only, R times (no emulator, no clang): first and mean compile time\n"
+           "      and a hash of the code objects (profiling the compiler)\n");
     return rc;
 }
 
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:o:b:h")) != -1) {
+    while ((opt = getopt(argc, argv, "vn:o:b:c:h")) != -1) {
         if (opt == 'v')
             verbose = 1;
         else if (opt == 'b' && atoi(optarg) >= 1 && atoi(optarg) <= 16)
             beam_width = (unsigned)atoi(optarg);
         else if (opt == 'o' && !parse_opts(optarg))
             ;
+        else if (opt == 'c' && atoi(optarg) >= 1)
+            compile_reps = atoi(optarg);
         else if (opt == 'n' && atoi(optarg) >= 32 && atoi(optarg) % 32 == 0)
             MM_N = atoi(optarg);
         else
