@@ -272,7 +272,13 @@ static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *
         return lw_index(L, u, idx, gate);
     case RDX_OP_STACK:
         return lw_stack(L, u, idx, gate);
-    default: /* BITCAST */
+    case RDX_OP_REPLICATED: { /* identical copies along shard axis k: read copy 0 */
+        uint32_t k = (uint32_t)u->arg.i;
+        for (uint32_t j = 0; j < s->ndim; j++)
+            sidx[j] = j < k ? idx[j] : j == k ? cg_idx(c, 0) : idx[j - 1];
+        return lw(L, s, sidx, gate);
+    }
+    case RDX_OP_BITCAST:
         if (rdx_dtype_itemsize(u->dtype) != rdx_dtype_itemsize(s->dtype)) {
             L->err = rdx_fail(RDX_ERR_UNSUPPORTED,
                               "rangeify: BITCAST node #%u changes the item size (%u -> %u bytes)",
@@ -283,6 +289,10 @@ static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *
             const rdx_uop *v = lw(L, s, idx, gate);
             return v ? rdx_ir_bitcast(c, v, u->dtype) : NULL;
         }
+    default:
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED, "rangeify: movement op %s (node #%u) is not lowered",
+                          rdx_op_name((rdx_op)u->op), u->id);
+        return NULL;
     }
 }
 
