@@ -225,6 +225,8 @@ static int address(isel *I, const rdx_uop *ix, addr *a)
 
 static rdx_isa_op gload_op(rdx_dtype d)
 {
+    if (rdx_dtype_itemsize(d) == 8) /* int64/uint64/float64 and index (stored as int64) */
+        return RDX_ISA_OP_GLOBAL_LOAD_B64;
     switch ((rdx_scalar)d.scalar) {
     case RDX_BOOL:
     case RDX_UINT8:
@@ -248,6 +250,8 @@ static rdx_isa_op gload_op(rdx_dtype d)
 
 static rdx_isa_op lload_op(rdx_dtype d)
 {
+    if (rdx_dtype_itemsize(d) == 8)
+        return RDX_ISA_OP_DS_LOAD_B64;
     switch ((rdx_scalar)d.scalar) {
     case RDX_BOOL:
     case RDX_UINT8:

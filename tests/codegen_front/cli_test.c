@@ -39,6 +39,12 @@ START_TEST(realize_check)
         ck_assert_ptr_nonnull(strstr(p.out, "matches the interpreter (105 elements)"));
         rdx_test_proc_free(&p);
     }
+    /* a BUFFER of dtype index: 8-byte elements, loaded with global_load_b64 */
+    p = run((const char *[]){ "realize", "--check", "--seed=5",
+                              "tests/data/codegen_front/index_buffer.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "matches the interpreter (4 elements)"));
+    rdx_test_proc_free(&p);
     /* REPLICATED (the spec's broadcast to two devices and back): copy 0 is read */
     p = run((const char *[]){ "realize", "--check", "tests/data/ir/replicated.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
