@@ -886,30 +886,37 @@ static int mark_value(isel *I, const rdx_uop *r, const rdx_uop ***stk, size_t *c
     return mark_values(I, &r, 1, stk, cap);
 }
 
+/* Mark x with stamp s and push it on the walk's stack, unless marked already; 0 on failure. */
+static int mark_push(isel *I, uint32_t s, const rdx_uop *x, const rdx_uop ***stk, size_t *cap,
+                     size_t *sp)
+{
+    if (!grow(I, x->id))
+        return 0;
+    if (I->seen[x->id] == s)
+        return 1;
+    I->seen[x->id] = s;
+    if (*sp == *cap) {
+        size_t nc = *cap * 2;
+        const rdx_uop **ns = realloc(*stk, nc * sizeof *ns);
+        if (!ns) {
+            I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
+            return 0;
+        }
+        *stk = ns, *cap = nc;
+    }
+    (*stk)[(*sp)++] = x;
+    return 1;
+}
+
 /* mark_value of several REDUCEs under one stamp (the union of their value graphs). */
 static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap)
 {
     uint32_t s = ++I->stamp;
     size_t sp = 0;
     int ok = 1;
-    for (int i = 0; i < nr; i++) {
-        const rdx_uop *v = r[i]->src[0];
-        if (!grow(I, v->id))
+    for (int i = 0; i < nr; i++)
+        if (!mark_push(I, s, r[i]->src[0], stk, cap, &sp))
             return 0;
-        if (I->seen[v->id] == s)
-            continue;
-        if (sp == *cap) {
-            size_t nc = *cap * 2;
-            const rdx_uop **ns = realloc(*stk, nc * sizeof *ns);
-            if (!ns) {
-                I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
-                return 0;
-            }
-            *stk = ns, *cap = nc;
-        }
-        (*stk)[sp++] = v;
-        I->seen[v->id] = s;
-    }
     while (sp && ok) {
         const rdx_uop *u = (*stk)[--sp];
         switch ((rdx_op)u->op) {
@@ -927,24 +934,9 @@ static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop *
         }
         if (I->have[u->id])
             continue;
-        for (uint32_t k = 0; k < u->nsrc && ok; k++) {
-            const rdx_uop *x = u->src[k];
-            if (!grow(I, x->id))
+        for (uint32_t k = 0; k < u->nsrc && ok; k++)
+            if (!mark_push(I, s, u->src[k], stk, cap, &sp))
                 return 0;
-            if (I->seen[x->id] == s)
-                continue;
-            I->seen[x->id] = s;
-            if (sp == *cap) {
-                size_t nc = *cap * 2;
-                const rdx_uop **ns = realloc(*stk, nc * sizeof *ns);
-                if (!ns) {
-                    I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
-                    return 0;
-                }
-                *stk = ns, *cap = nc;
-            }
-            (*stk)[sp++] = x;
-        }
     }
     return ok;
 }

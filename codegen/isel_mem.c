@@ -239,10 +239,6 @@ static rdx_isa_op gload_op(rdx_dtype d)
     case RDX_FLOAT16:
     case RDX_BFLOAT16:
         return RDX_ISA_OP_GLOBAL_LOAD_U16;
-    case RDX_INT64:
-    case RDX_UINT64:
-    case RDX_FLOAT64:
-        return RDX_ISA_OP_GLOBAL_LOAD_B64;
     default:
         return RDX_ISA_OP_GLOBAL_LOAD_B32;
     }
@@ -264,10 +260,6 @@ static rdx_isa_op lload_op(rdx_dtype d)
     case RDX_FLOAT16:
     case RDX_BFLOAT16:
         return RDX_ISA_OP_DS_LOAD_U16;
-    case RDX_INT64:
-    case RDX_UINT64:
-    case RDX_FLOAT64:
-        return RDX_ISA_OP_DS_LOAD_B64;
     default:
         return RDX_ISA_OP_DS_LOAD_B32;
     }

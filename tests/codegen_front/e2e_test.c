@@ -124,34 +124,6 @@ START_TEST(e2e_matmul_mlp)
 }
 END_TEST
 
-static rdx_status emu_timer(const rdx_uop *k, void *user, double *cost)
-{
-    /* the kernel's PARAMs are flat buffers: allocate them zeroed and time a run */
-    rdx_ir_ctx *ctx = user;
-    const rdx_uop **order = NULL;
-    size_t n = 0, np = 0;
-    rdx_status st = rdx_ir_toposort(k, &order, &n);
-    void *bufs[16] = { 0 };
-    size_t sizes[16] = { 0 };
-    for (size_t i = 0; i < n && !st; i++) {
-        int64_t ne;
-        const rdx_uop *u = order[i];
-        if (u->op != RDX_OP_PARAM || u->arg.i < 0 || u->arg.i >= 16 || !rdx_uop_numel(u, &ne))
-            continue;
-        sizes[u->arg.i] = (size_t)ne * rdx_dtype_itemsize(u->arg.dtype);
-        bufs[u->arg.i] = calloc(1, sizes[u->arg.i] + 64);
-        np = (size_t)u->arg.i + 1 > np ? (size_t)u->arg.i + 1 : np;
-    }
-    uint64_t cyc = 0;
-    if (!st)
-        st = cgf_emu_run(ctx, k, bufs, sizes, np, NULL, NULL, 0, &cyc);
-    *cost = (double)cyc;
-    for (size_t i = 0; i < 16; i++)
-        free(bufs[i]);
-    free(order);
-    return st;
-}
-
 START_TEST(e2e_beam)
 {
     uint64_t seed = 36;
@@ -166,12 +138,12 @@ START_TEST(e2e_beam)
     ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &k), RDX_OK);
     ck_assert_int_eq(rdx_cg_expand(ctx, k, &e), RDX_OK);
     double base, cost;
-    ck_assert_int_eq(emu_timer(e, ctx, &base), RDX_OK);
+    ck_assert_int_eq(cgf_emu_timer(e, ctx, &base), RDX_OK);
     rdx_beam_opts bo = { .width = 2, .max_steps = 2, .device = "emu-test" };
     rdx_opt best[16];
     size_t nb;
     rdx_cg_beam_cache_clear();
-    ck_assert_int_eq(rdx_cg_beam(ctx, k, emu_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
+    ck_assert_int_eq(rdx_cg_beam(ctx, k, cgf_emu_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
     ck_assert(cost <= base);
     rdx_cg_beam_cache_clear();
     rdx_schedule_free(s);

@@ -67,3 +67,31 @@ rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const 
     rdx_codegen_kernel_free(k);
     return st;
 }
+
+rdx_status cgf_emu_timer(const rdx_uop *k, void *user, double *cost)
+{
+    /* the kernel's PARAMs are flat buffers: allocate them zeroed and time a run */
+    rdx_ir_ctx *ctx = user;
+    const rdx_uop **order = NULL;
+    size_t n = 0, np = 0;
+    rdx_status st = rdx_ir_toposort(k, &order, &n);
+    void *bufs[16] = { 0 };
+    size_t sizes[16] = { 0 };
+    for (size_t i = 0; i < n && !st; i++) {
+        int64_t ne;
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_PARAM || u->arg.i < 0 || u->arg.i >= 16 || !rdx_uop_numel(u, &ne))
+            continue;
+        sizes[u->arg.i] = (size_t)ne * rdx_dtype_itemsize(u->arg.dtype);
+        bufs[u->arg.i] = calloc(1, sizes[u->arg.i] + 64);
+        np = (size_t)u->arg.i + 1 > np ? (size_t)u->arg.i + 1 : np;
+    }
+    uint64_t cyc = 0;
+    if (!st)
+        st = cgf_emu_run(ctx, k, bufs, sizes, np, NULL, NULL, 0, &cyc);
+    *cost = (double)cyc;
+    for (size_t i = 0; i < 16; i++)
+        free(bufs[i]);
+    free(order);
+    return st;
+}

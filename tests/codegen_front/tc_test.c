@@ -269,33 +269,6 @@ START_TEST(tc_fallbacks)
 }
 END_TEST
 
-/* BEAM's timer: the kernel on the emulator with zeroed flat buffers (estimated cycles). */
-static rdx_status tc_timer(const rdx_uop *k, void *user, double *cost)
-{
-    const rdx_uop **order = NULL;
-    size_t n = 0, np = 0;
-    rdx_status st = rdx_ir_toposort(k, &order, &n);
-    void *bufs[8] = { 0 };
-    size_t sizes[8] = { 0 };
-    for (size_t i = 0; i < n && !st; i++) {
-        int64_t ne;
-        const rdx_uop *u = order[i];
-        if (u->op != RDX_OP_PARAM || u->arg.i < 0 || u->arg.i >= 8 || !rdx_uop_numel(u, &ne))
-            continue;
-        sizes[u->arg.i] = (size_t)ne * rdx_dtype_itemsize(u->arg.dtype);
-        bufs[u->arg.i] = calloc(1, sizes[u->arg.i] + 64);
-        np = (size_t)u->arg.i + 1 > np ? (size_t)u->arg.i + 1 : np;
-    }
-    uint64_t cyc = 0;
-    if (!st)
-        st = cgf_emu_run(user, k, bufs, sizes, np, NULL, NULL, 0, &cyc);
-    *cost = (double)cyc;
-    for (size_t i = 0; i < 8; i++)
-        free(bufs[i]);
-    free(order);
-    return st;
-}
-
 /* BEAM's first step offers the TC tilings; on a half matmul it picks one, at most as slow as
    the heuristics' default, and the result is right. */
 START_TEST(tc_beam)
@@ -313,12 +286,12 @@ START_TEST(tc_beam)
     double dcost, cost;
     ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, &d, 1, &o), RDX_OK);
     ck_assert_int_eq(rdx_cg_expand(ctx, o, &e), RDX_OK);
-    ck_assert_int_eq(tc_timer(e, ctx, &dcost), RDX_OK);
+    ck_assert_int_eq(cgf_emu_timer(e, ctx, &dcost), RDX_OK);
     rdx_beam_opts bo = { .width = 2, .max_steps = 1, .device = "emu-tc-test" };
     rdx_opt best[16];
     size_t nb;
     rdx_cg_beam_cache_clear();
-    ck_assert_int_eq(rdx_cg_beam(ctx, k, tc_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
+    ck_assert_int_eq(rdx_cg_beam(ctx, k, cgf_emu_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
     rdx_cg_beam_cache_clear();
     ck_assert_uint_ge(nb, 1);
     ck_assert_int_eq(best[0].op, RDX_OPTOP_TC);
