@@ -1,7 +1,9 @@
 /* tools/cli.c — shared helpers of the rdx subcommands. */
 #include "tools/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 
 #include <rdx/status.h>
 
@@ -20,4 +22,15 @@ int rdx_cli_fail(const char *cmd)
 {
     fprintf(stderr, "rdx %s: %s\n", cmd, rdx_error_message());
     return RDX_EXIT_FAIL;
+}
+
+int rdx_cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || *s == '-')
+        return -1;
+    *out = v;
+    return 0;
 }

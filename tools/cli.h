@@ -4,6 +4,7 @@
 #ifndef RDX_TOOLS_CLI_H
 #define RDX_TOOLS_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes of every subcommand. */
@@ -22,5 +23,9 @@ int rdx_cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Print "rdx <cmd>: <rdx_error_message()>" to stderr and return RDX_EXIT_FAIL. */
 int rdx_cli_fail(const char *cmd);
+
+/* Parse a whole unsigned number (decimal, 0x hex or 0 octal) into *out; -1 when s is
+ * not one (empty, trailing text, a minus sign, out of range), else 0. */
+int rdx_cli_parse_u64(const char *s, uint64_t *out);
 
 #endif /* RDX_TOOLS_CLI_H */

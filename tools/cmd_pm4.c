@@ -34,17 +34,6 @@ static void help(void)
            "file, 2 bad usage.\n");
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-')
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Parse hex text into dwords; returns a malloc'd array or NULL (error recorded). */
 static uint32_t *parse_hex(const char *path, const char *text, size_t *ndw)
 {
@@ -129,16 +118,16 @@ int rdx_cmd_pm4(int argc, char **argv)
             o.sdma = true;
             break;
         case OPT_BASE:
-            if (parse_u64(optarg, &o.base))
+            if (rdx_cli_parse_u64(optarg, &o.base))
                 return rdx_cli_usage_error("pm4", "--base: '%s' is not an address", optarg);
             o.has_base = true;
             break;
         case OPT_OFFSET:
-            if (parse_u64(optarg, &offset) || offset % 4)
+            if (rdx_cli_parse_u64(optarg, &offset) || offset % 4)
                 return rdx_cli_usage_error("pm4", "--offset: '%s' is not a multiple of 4", optarg);
             break;
         case OPT_COUNT:
-            if (parse_u64(optarg, &count))
+            if (rdx_cli_parse_u64(optarg, &count))
                 return rdx_cli_usage_error("pm4", "--count: '%s' is not a number", optarg);
             break;
         case OPT_HEX:

@@ -54,17 +54,6 @@ static void help(void)
            "GPU in a hang report at the wave budget), 2 bad usage.\n");
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *s == '-')
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_dims(const char *s, uint32_t d[3])
 {
     d[0] = d[1] = d[2] = 1;
@@ -74,7 +63,7 @@ static int parse_dims(const char *s, uint32_t d[3])
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         uint64_t v;
-        if (n == 3 || parse_u64(tok, &v) || v == 0 || v > UINT32_MAX)
+        if (n == 3 || rdx_cli_parse_u64(tok, &v) || v == 0 || v > UINT32_MAX)
             return -1;
         d[n++] = (uint32_t)v;
     }
@@ -116,14 +105,14 @@ static int parse_arg(const char *spec, cli_arg *a)
         return 0;
     }
     if (kl == 5 && !strncmp(spec, "zeros", 5)) {
-        if (parse_u64(v, &a->size) || a->size == 0)
+        if (rdx_cli_parse_u64(v, &a->size) || a->size == 0)
             return rdx_cli_usage_error(CMD, "--arg %s: expected a byte count >= 1", spec);
         a->is_buffer = 1;
         return 0;
     }
     if (kl == 3 && (!strncmp(spec, "u32", 3) || !strncmp(spec, "u64", 3))) {
         uint64_t x;
-        if (parse_u64(v, &x) || (spec[1] == '3' && x > UINT32_MAX))
+        if (rdx_cli_parse_u64(v, &x) || (spec[1] == '3' && x > UINT32_MAX))
             return rdx_cli_usage_error(CMD, "--arg %s: expected an unsigned %s-bit integer", spec,
                                        spec[1] == '3' ? "32" : "64");
         a->arg = spec[1] == '3' ? rdx_arg_u32((uint32_t)x) : rdx_arg_u64(x);
@@ -340,7 +329,7 @@ int rdx_cmd_run(int argc, char **argv)
             }
             if (colon)
                 *colon = 0;
-            if (!colon || parse_u64(optarg, &n) || n >= MAX_ARGS || !colon[1]) {
+            if (!colon || rdx_cli_parse_u64(optarg, &n) || n >= MAX_ARGS || !colon[1]) {
                 if (colon)
                     *colon = ':';
                 rc = rdx_cli_usage_error(CMD, "--out %s: expected N:FILE", optarg);
@@ -359,15 +348,15 @@ int rdx_cmd_run(int argc, char **argv)
                 rc = rdx_cli_usage_error(CMD, "--device %s: expected emu or kfd", optarg);
             break;
         case 'r':
-            if (parse_u64(optarg, &repeat) || repeat == 0)
+            if (rdx_cli_parse_u64(optarg, &repeat) || repeat == 0)
                 rc = rdx_cli_usage_error(CMD, "--repeat %s: expected a count >= 1", optarg);
             break;
         case 't':
-            if (parse_u64(optarg, &timeout) || timeout == 0 || timeout >= UINT32_MAX)
+            if (rdx_cli_parse_u64(optarg, &timeout) || timeout == 0 || timeout >= UINT32_MAX)
                 rc = rdx_cli_usage_error(CMD, "--timeout %s: expected milliseconds >= 1", optarg);
             break;
         case 'w':
-            if (parse_u64(optarg, &wave_budget) || wave_budget == 0)
+            if (rdx_cli_parse_u64(optarg, &wave_budget) || wave_budget == 0)
                 rc = rdx_cli_usage_error(CMD, "--wave-budget %s: expected instructions >= 1",
                                          optarg);
             break;
