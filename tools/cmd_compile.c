@@ -10,7 +10,7 @@
 #include <rdx/ir.h>
 
 #include "tools/cli.h"
-#include "tools/emu_launch.h"
+#include "realize/realize_internal.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -192,12 +192,13 @@ int rdx_cmd_compile(int argc, char **argv)
         size_t no = 0;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
         if (!st && beam) {
-            rdx_tool_timer_ctx tc = { ctx, s->vars, svals, s->nvars };
+            /* realize's BEAM timer: each candidate on the wave emulator (estimated cycles) */
+            rz_timer tc = { .ctx = ctx, .vars = s->vars, .vals = svals, .nvars = s->nvars };
             rdx_beam_opts bo = {
                 .width = beam, .progress = stderr, .cache_path = cache, .device = "emu-gfx1100"
             };
             double cost;
-            st = rdx_cg_beam(ctx, typed, rdx_tool_emu_timer, &tc, &bo, o, 16, &no, &cost);
+            st = rdx_cg_beam(ctx, typed, rz_beam_timer, &tc, &bo, o, 16, &no, &cost);
         } else if (!st && !raw) {
             st = rdx_cg_heuristic(typed, o, 16, &no);
         }

@@ -99,6 +99,17 @@ START_TEST(compile_stages)
     ck_assert_msg(p.status == 0, "%s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "gfx1100"));
     rdx_test_proc_free(&p);
+    /* --beam: candidates timed on the wave emulator (realize's BEAM timer) */
+    char *bk = rdx_test_tmp_path("beam.co");
+    p = run((const char *[]){ "compile", "--beam", "2", "-o", bk, "tests/data/ir/gemm.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.err, "beam step 1:"));
+    ck_assert_ptr_nonnull(strstr(p.err, "valid, best"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "readelf", bk, NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    free(bk);
     p = run((const char *[]){ "compile", "-p", "nope", "tests/data/ir/gemm.uop", NULL });
     ck_assert_int_eq(p.status, 2);
     ck_assert_ptr_nonnull(strstr(p.err, "unknown stage 'nope'"));
