@@ -46,12 +46,21 @@ struct rdx_ir_ctx {
     int building;     /* re-entrancy depth of rdx_ir_make */
     int verify;       /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
     int refine_depth; /* WHERE branches being refined (ir/symbolic.c) */
+    /* rdx_ir_simplify's results kept across calls (ir/rewrite.c): simp[id] is the id + 1
+       of what node id simplifies to, 0 when not known; grown on demand */
+    uint32_t *simp;
+    size_t simp_cap;
 };
 
-/* Pointer -> pointer hash map (open addressing, keys never NULL). */
+/* Pointer -> pointer hash map (open addressing, keys never NULL); a key and its
+   value share one entry, so a probe reads one cache line. */
+typedef struct rdx_pmap_ent {
+    const void *key;
+    const void *val;
+} rdx_pmap_ent;
+
 typedef struct rdx_pmap {
-    const void **keys;
-    const void **vals;
+    rdx_pmap_ent *ents;
     size_t cap, count;
 } rdx_pmap;
 

@@ -23,6 +23,7 @@ typedef struct engine {
     rdx_rewriter *rw;
     void *user;
     int topdown;
+    int persist;     /* results also read from and kept in ctx->simp (rdx_ir_simplify) */
     rdx_pmap memo;   /* node -> final result */
     rdx_pmap inprog; /* node -> 1 while being rewritten (its frame started), 2 when done */
     frame *stack;
@@ -30,6 +31,48 @@ typedef struct engine {
     const rdx_uop **srcbuf;
     size_t srccap;
 } engine;
+
+/*
+ * rdx_ir_simplify's results outlive the call: every node is immutable and the
+ * symbolic rules are a function of the node alone (at refine depth 0), so what
+ * a node simplified to once is what it simplifies to again, and the three
+ * simplifications of one kernel (and the next kernels') skip what is done.
+ */
+static const rdx_uop *persist_get(const rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    if (n->id >= ctx->simp_cap || !ctx->simp[n->id] || ctx->nodes[n->id] != n)
+        return NULL;
+    return ctx->nodes[ctx->simp[n->id] - 1];
+}
+
+/* Keep n -> r (a cache: skipped when there is no memory). */
+static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
+{
+    if (n->id >= ctx->count || ctx->nodes[n->id] != n || r->id >= ctx->count ||
+        ctx->nodes[r->id] != r)
+        return;
+    if (n->id >= ctx->simp_cap) {
+        size_t nc = ctx->simp_cap ? ctx->simp_cap : 4096;
+        while (nc <= n->id || nc < ctx->count)
+            nc *= 2;
+        uint32_t *ns = realloc(ctx->simp, nc * sizeof *ns);
+        if (!ns)
+            return;
+        memset(ns + ctx->simp_cap, 0, (nc - ctx->simp_cap) * sizeof *ns);
+        ctx->simp = ns;
+        ctx->simp_cap = nc;
+    }
+    ctx->simp[n->id] = r->id + 1;
+}
+
+/* The final result of n when known (this rewrite, or an earlier simplification). */
+static const rdx_uop *memo_get(const engine *e, const rdx_uop *n)
+{
+    const rdx_uop *r = rdx_pmap_get(&e->memo, n);
+    if (!r && e->persist)
+        r = persist_get(e->ctx, n);
+    return r;
+}
 
 static rdx_status push(engine *e, const rdx_uop *n, uint32_t steps)
 {
@@ -66,6 +109,10 @@ static rdx_status finish(engine *e, const rdx_uop *n, const rdx_uop *result)
     rdx_status st = rdx_pmap_put(&e->memo, n, result);
     if (!st && result != n && !rdx_pmap_get(&e->memo, result))
         st = rdx_pmap_put(&e->memo, result, result);
+    if (e->persist) {
+        persist_put(e->ctx, n, result);
+        persist_put(e->ctx, result, result);
+    }
     if (!st)
         st = rdx_pmap_put(&e->inprog, n, (void *)2);
     e->sp--;
@@ -96,7 +143,7 @@ static const rdx_uop *rebuild(engine *e, const rdx_uop *n, int *changed)
     }
     *changed = 0;
     for (uint32_t k = 0; k < n->nsrc; k++) {
-        const rdx_uop *r = rdx_pmap_get(&e->memo, n->src[k]);
+        const rdx_uop *r = memo_get(e, n->src[k]);
         e->srcbuf[k] = r;
         if (r != n->src[k])
             *changed = 1;
@@ -116,7 +163,7 @@ static rdx_status run(engine *e, const rdx_uop *root)
         frame *f = &e->stack[e->sp - 1];
         const rdx_uop *n = f->n, *y;
         if (f->stage == 0) {
-            if (rdx_pmap_get(&e->memo, n)) { /* a duplicate pending frame */
+            if (memo_get(e, n)) { /* a duplicate pending frame, or simplified before */
                 e->sp--;
                 continue;
             }
@@ -140,7 +187,7 @@ static rdx_status run(engine *e, const rdx_uop *root)
             {
                 uint32_t steps = f->steps;
                 for (uint32_t k = n->nsrc; k-- > 0 && !st;)
-                    if (!rdx_pmap_get(&e->memo, n->src[k]))
+                    if (!memo_get(e, n->src[k]))
                         st = push(e, n->src[k], steps); /* reports a cycle if active */
             }
             break;
@@ -156,7 +203,7 @@ static rdx_status run(engine *e, const rdx_uop *root)
                 break;
             }
             if (changed) {
-                const rdx_uop *m = rdx_pmap_get(&e->memo, n2);
+                const rdx_uop *m = memo_get(e, n2);
                 if (m) {
                     st = finish(e, n, m);
                     break;
@@ -183,9 +230,11 @@ static rdx_status run(engine *e, const rdx_uop *root)
             break;
         }
         case 3: {
-            const rdx_uop *r = rdx_pmap_get(&e->memo, f->alias);
+            const rdx_uop *r = memo_get(e, f->alias);
             /* an intermediate rebuilt node (bottom-up) shares the result */
             if (f->mid) {
+                if (e->persist)
+                    persist_put(e->ctx, f->mid, r);
                 st = rdx_pmap_put(&e->memo, f->mid, r);
                 st = st ? st : rdx_pmap_put(&e->inprog, f->mid, (void *)2);
             }
@@ -206,10 +255,11 @@ rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root
     e.rw = rw;
     e.user = user;
     e.topdown = mode == RDX_RW_TOP_DOWN;
+    e.persist = rw == ctx->sym && !user && !e.topdown && !ctx->refine_depth;
     rdx_rewriter_failed_(rw);
     rdx_status st = run(&e, root);
     if (!st)
-        *out = rdx_pmap_get(&e.memo, root);
+        *out = memo_get(&e, root);
     /* verify-after-rewrite (off by default; RDX_IR_VERIFY=1, the test suites) */
     if (!st && ctx->verify && (st = rdx_ir_verify(ctx, *out)))
         st = rdx_fail_context(st, "graph after rewrite does not verify");
