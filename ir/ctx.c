@@ -108,6 +108,7 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
     free(ctx->nodes);
     free(ctx->blobs);
     free(ctx->simp);
+    rdx_nmap_levels_free(ctx);
     free(ctx);
 }
 
