@@ -160,7 +160,7 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
         if (s[k]->op != RDX_OP_CONST || rdx_dtype_is_float(s[k]->dtype))
             return r;
     rdx_value v;
-    if (rdx_ir_eval(r, NULL, NULL, 0, &v)) {
+    if (!rdx_ir_fold_const(r, &v)) {
         rdx_error_clear(); /* e.g. a division by zero: left to run time */
         return r;
     }

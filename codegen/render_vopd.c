@@ -123,6 +123,16 @@ static int try_pair(const cg_prog *p, const cg_inst *a, const cg_inst *b, cg_ins
         rdx_isa_opnd ox[3], oy[3];
         if (!dual_operands(x, dx, ox) || !dual_operands(y, dy, oy))
             continue;
+        /* what the encoder is sure to reject, told apart before it formats its message:
+           destinations of one parity, and on RDNA3 sources of one VGPR bank */
+        if ((ox[0].reg & 1) == (oy[0].reg & 1))
+            continue;
+        int clash = 0;
+        for (int k = 1; k <= dx->nsrc && k <= dy->nsrc; k++)
+            clash |= p->tgt->family == RDX_ISA_FAMILY_RDNA3 && ox[k].kind == RDX_ISA_OPND_VGPR &&
+                     oy[k].kind == RDX_ISA_OPND_VGPR && ox[k].reg % 4 == oy[k].reg % 4;
+        if (clash)
+            continue;
         cg_inst m;
         memset(&m, 0, sizeof m);
         m.in.op = (uint16_t)dx->dual;

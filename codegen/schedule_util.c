@@ -337,9 +337,20 @@ static int linear_part(const rdx_uop *u, int depth)
     }
 }
 
+/* split_const's results by node (the unrolled index parts share most of their terms). */
+typedef struct split_memo {
+    cg_pmap at; /* node -> index + 1 in r[] */
+    struct split_res {
+        const rdx_uop *rest;
+        int64_t c;
+    } *r;
+    size_t n, cap;
+    int nomem;
+} split_memo;
+
 /* A linear index expression as rest + *c with the constants of its sums and of the
    products by constants collected into *c (exact integer arithmetic); NULL for 0. */
-static const rdx_uop *split_const(rdx_ir_ctx *ctx, const rdx_uop *u, int64_t *c)
+static const rdx_uop *split_const(rdx_ir_ctx *ctx, split_memo *M, const rdx_uop *u, int64_t *c)
 {
     int64_t k;
     if (rdx_uop_const_int(u, &k)) {
@@ -347,19 +358,39 @@ static const rdx_uop *split_const(rdx_ir_ctx *ctx, const rdx_uop *u, int64_t *c)
         return NULL;
     }
     *c = 0;
+    if (u->op != RDX_OP_ADD && u->op != RDX_OP_MUL)
+        return u;
+    size_t at = (size_t)(uintptr_t)cg_pmap_get(&M->at, u);
+    if (at) {
+        *c = M->r[at - 1].c;
+        return M->r[at - 1].rest;
+    }
+    const rdx_uop *rest = u;
     if (u->op == RDX_OP_ADD) {
         int64_t c0, c1;
-        const rdx_uop *a = split_const(ctx, u->src[0], &c0), *b = split_const(ctx, u->src[1], &c1);
+        const rdx_uop *a = split_const(ctx, M, u->src[0], &c0),
+                      *b = split_const(ctx, M, u->src[1], &c1);
         *c = c0 + c1;
-        return !a ? b : !b ? a : rdx_ir_add(ctx, a, b);
-    }
-    if (u->op == RDX_OP_MUL && rdx_uop_const_int(u->src[1], &k)) {
+        rest = !a ? b : !b ? a : rdx_ir_add(ctx, a, b);
+    } else if (rdx_uop_const_int(u->src[1], &k)) {
         int64_t c0;
-        const rdx_uop *a = split_const(ctx, u->src[0], &c0);
+        const rdx_uop *a = split_const(ctx, M, u->src[0], &c0);
         *c = c0 * k;
-        return a ? rdx_ir_mul(ctx, a, u->src[1]) : NULL;
+        rest = a ? rdx_ir_mul(ctx, a, u->src[1]) : NULL;
     }
-    return u;
+    if (M->n == M->cap) {
+        size_t nc = M->cap ? M->cap * 2 : 256;
+        struct split_res *nr = realloc(M->r, nc * sizeof *nr);
+        if (!nr) {
+            M->nomem = 1;
+            return rest;
+        }
+        M->r = nr, M->cap = nc;
+    }
+    M->r[M->n++] = (struct split_res){ rest, *c };
+    if (cg_pmap_put(&M->at, u, (const void *)(uintptr_t)M->n))
+        M->nomem = 1;
+    return rest;
 }
 
 static const rdx_uop *simp(rdx_ir_ctx *ctx, simp_state *S, const rdx_uop *u)
@@ -458,17 +489,24 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
     cg_pmap_free(&seen);
     if (S.linear) { /* linear index parts: constants split out; the rest simplified */
         size_t keep = 0;
+        split_memo M;
+        memset(&M, 0, sizeof M);
         for (size_t i = 0; i < np && !st; i++) {
             if (!linear_part(parts[i], 0)) {
                 parts[keep++] = parts[i];
                 continue;
             }
             int64_t c;
-            const rdx_uop *r = split_const(ctx, parts[i], &c);
+            const rdx_uop *r = split_const(ctx, &M, parts[i], &c);
+            if (M.nomem)
+                st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
             r = !r ? rdx_ir_int(ctx, c) : c ? rdx_ir_add(ctx, r, rdx_ir_int(ctx, c)) : r;
-            st = r ? cg_pmap_put(&S.done, parts[i], r)
-                   : rdx_fail_context(RDX_ERR_INVALID, "codegen: folding an index");
+            if (!st)
+                st = r ? cg_pmap_put(&S.done, parts[i], r)
+                       : rdx_fail_context(RDX_ERR_INVALID, "codegen: folding an index");
         }
+        cg_pmap_free(&M.at);
+        free(M.r);
         np = keep;
     }
     const rdx_uop *grp = NULL, *sg = NULL;

@@ -701,6 +701,15 @@ typedef struct rdx_value {
 rdx_status rdx_ir_eval(const rdx_uop *root, const rdx_uop *const *leaves, const rdx_value *vals,
                        size_t nleaves, rdx_value *out);
 
+/*
+ * rdx_ir_eval of one node whose sources are all scalar CONSTs, without
+ * building a plan (constant folding): 1 with *out set; 0 when u is not such a
+ * node (not an op rdx_ir_eval evaluates, a CONST itself, not scalar, or a
+ * source not a CONST), or when its evaluation fails (e.g. integer division
+ * by zero: the message is recorded as rdx_ir_eval records it).
+ */
+int rdx_ir_fold_const(const rdx_uop *u, rdx_value *out);
+
 /* The same, prepared once and run many times (for sweeps over inputs). */
 typedef struct rdx_evalplan rdx_evalplan;
 /* Check and order the graph; errors as rdx_ir_eval.  Free with rdx_evalplan_free. */
