@@ -90,7 +90,8 @@ static int split_ok(rdx_axistype from, rdx_axistype to)
         return from == RDX_AXIS_REDUCE || from == RDX_AXIS_GROUP_REDUCE;
     case RDX_AXIS_GROUP_REDUCE:
         return from == RDX_AXIS_REDUCE;
-    case RDX_AXIS_THREAD:
+    case RDX_AXIS_WARP: /* lanes of a wave: output axes only (expand's gpudims) */
+        return from == RDX_AXIS_GLOBAL || from == RDX_AXIS_LOOP;
     case RDX_AXIS_LOOP:
         return from == RDX_AXIS_GLOBAL;
     default:
@@ -162,9 +163,9 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
         return st;
     if (o->op == RDX_OPTOP_NOLOCALS) {
         for (size_t i = 0; i < n; i++)
-            if (ax[i].type == RDX_AXIS_LOCAL)
-                return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu NOLOCALS: axis %zu is LOCAL",
-                                pos, i);
+            if (ax[i].type == RDX_AXIS_LOCAL || ax[i].type == RDX_AXIS_WARP)
+                return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu NOLOCALS: axis %zu is %s", pos,
+                                i, rdx_axistype_name(ax[i].type));
         *nolocals = 1;
         *out = k;
         return RDX_OK;
@@ -232,11 +233,23 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
                         "optimize: opt %zu SPLIT: %lld does not divide axis %d "
                         "of size %lld",
                         pos, (long long)f, o->axis, (long long)a->size);
+    if (o->target == RDX_AXIS_THREAD)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "optimize: opt %zu SPLIT: THREAD axes (CPU threads) do not exist on the "
+                        "GPU target; use GLOBAL/LOCAL splits",
+                        pos);
+    if (o->target == RDX_AXIS_WARP && a->type != RDX_AXIS_WARP && !split_ok(a->type, o->target))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu SPLIT: a WARP axis cannot come from axis %d (%s): "
+                        "WARP lanes split an output axis (GLOBAL or LOOP); a reduction is "
+                        "shared between work-items with GROUP_REDUCE",
+                        pos, o->axis, rdx_axistype_name(a->type));
     if (!split_ok(a->type, o->target))
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: a %s axis cannot come from %s",
                         pos, rdx_axistype_name(o->target), rdx_axistype_name(a->type));
-    if (o->target == RDX_AXIS_LOCAL && *nolocals)
-        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: LOCAL after NOLOCALS", pos);
+    if ((o->target == RDX_AXIS_LOCAL || o->target == RDX_AXIS_WARP) && *nolocals)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: %s after NOLOCALS", pos,
+                        rdx_axistype_name(o->target));
     const rdx_uop *outer = rdx_ir_range(ctx, cg_idx(ctx, a->size / f), a->id, a->type);
     const rdx_uop *inner = rdx_ir_range(ctx, cg_idx(ctx, f), maxid + 1, o->target);
     const rdx_uop *expr =
