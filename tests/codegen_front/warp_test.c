@@ -105,6 +105,14 @@ START_TEST(warp_elementwise)
         { { SPLIT(0, 7, WARP), SPLIT(1, 13, WARP) }, 2 }, /* 91 lanes: three waves */
     };
     run_seqs(g, u, odd, sizeof odd / sizeof *odd, 1);
+    /* four output axes: the outermost stays a LOOP (0), the other three are GLOBAL */
+    const rdx_tensor *y = cgf_random(g, I32, 4, (int64_t[]){ 6, 3, 4, 5 }, &seed);
+    const rdx_tensor *v = rdx_tensor_add(g, y, rdx_tensor_const(g, I32, 7));
+    const seqdef loops[] = {
+        { { SPLIT(0, 6, WARP) }, 1 },
+        { { SPLIT(0, 2, WARP), SPLIT(3, 5, WARP), SPLIT(2, 2, LOCAL) }, 3 },
+    };
+    run_seqs(g, v, loops, sizeof loops / sizeof *loops, 1);
     rdx_graph_destroy(g);
 }
 END_TEST
