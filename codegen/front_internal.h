@@ -88,6 +88,12 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r);
 rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax, size_t n,
                             const rdx_uop **out);
 
+/* Expand's gpudims mapping (expand.c): for the GLOBAL, LOCAL and WARP axes among ax[0..n),
+   from[k] = the RANGE and to[k] = its SPECIAL gidx/lidx expression, *nf pairs (arrays of
+   RDX_CG_MAX_AXES).  RDX_ERR_UNSUPPORTED when the axes do not fit 3 + 3 dimensions. */
+rdx_status cg_gpudims_map(rdx_ir_ctx *ctx, const rdx_kaxis *ax, size_t n, const rdx_uop **from,
+                          const rdx_uop **to, size_t *nf);
+
 /* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
 int cg_tc_applicable(const rdx_uop *k);
 /* The axis (index into rdx_cg_axes) a TC opt applies to, -1 when TC does not fit. */
