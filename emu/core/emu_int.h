@@ -156,7 +156,7 @@ typedef struct emu_wave {
     int scratch_ready;   /* scratch zeroed */
     /* cycle model */
     uint64_t cycles;
-    uint64_t issue; /* the issue part of cycles (kernel estimate) */
+    uint64_t issue;                      /* the issue part of cycles (kernel estimate) */
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
@@ -517,6 +517,36 @@ static inline void emu_touch(emu_wave *w, uint64_t a, uint64_t n, unsigned rw, i
         if (l >= e)
             break;
     }
+}
+
+/*
+ * emu_touch for a whole vector-memory instruction whose active lanes access
+ * n bytes at a[l] within [lo, hi + n): when that spans at most 64 lines,
+ * counts the distinct lines (one L0 request each) from a bit mask; else lane
+ * by lane as emu_touch.
+ */
+static inline void emu_touch_lanes(emu_wave *w, const uint64_t *a, uint64_t exec, unsigned n,
+                                   uint64_t lo, uint64_t hi, unsigned rw)
+{
+    uint64_t b = lo / EMU_DEV_LINE, e = (hi + n - 1) / EMU_DEV_LINE;
+    if (e - b >= 64) {
+        emu_touch_begin(w);
+        for (unsigned l = 0; l < w->nl; l++)
+            if ((exec >> l) & 1)
+                emu_touch(w, a[l], n, rw, 1);
+        return;
+    }
+    uint64_t m = 0;
+    if (e - b <= 1) /* lo is in line b and hi + n - 1 in line e: both touched, nothing else */
+        m = e == b ? 1 : 3;
+    else
+        for (unsigned l = 0; l < w->nl; l++)
+            if ((exec >> l) & 1)
+                m |= 1ull << (a[l] / EMU_DEV_LINE - b) | 1ull
+                                                             << ((a[l] + n - 1) / EMU_DEV_LINE - b);
+    w->wk->c.l0_lines += emu_popcount(m);
+    for (; m; m &= m - 1)
+        emu_lines_mark(&w->wk->lines, b + (unsigned)__builtin_ctzll(m), rw);
 }
 
 /* Mnemonic of an op id for reports. */

@@ -623,8 +623,7 @@ static int cmp_pc(const void *a, const void *b)
 }
 
 /* The kernel estimate of the dispatch (emu/core/model.c) into C->est_*. */
-static void estimate(const emu_dispatch_ctx *ctx, emu_worker *wks, unsigned n,
-                     rdx_emu_counters *C)
+static void estimate(const emu_dispatch_ctx *ctx, emu_worker *wks, unsigned n, rdx_emu_counters *C)
 {
     emu_model_in mi;
     memset(&mi, 0, sizeof mi);

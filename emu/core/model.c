@@ -63,7 +63,7 @@ static emu_lchunk *lines_chunk(emu_lines *t, uint64_t key, int create)
     return c;
 }
 
-void emu_lines_mark(emu_lines *t, uint64_t line, unsigned rw)
+void emu_lines_mark_slow(emu_lines *t, uint64_t line, unsigned rw)
 {
     uint64_t key = line >> EMU_LCHUNK_SHIFT;
     emu_lchunk *c = t->last;
@@ -343,8 +343,8 @@ void emu_model_run(const emu_model_in *in, rdx_emu_counters *C)
     model_ctx *m = calloc(1, sizeof *m);
     unsigned cus = in->wgp_mode ? 2 : 1; /* CUs per unit */
     unsigned wps = emu_model_waves_per_simd(in->nl, in->vgprs);
-    int lds_alloc = (int)((in->lds + EMU_DEV_LDS_GRANULE - 1) / EMU_DEV_LDS_GRANULE *
-                          EMU_DEV_LDS_GRANULE);
+    int lds_alloc =
+        (int)((in->lds + EMU_DEV_LDS_GRANULE - 1) / EMU_DEV_LDS_GRANULE * EMU_DEV_LDS_GRANULE);
     int lds_unit = (int)(EMU_DEV_LDS_PER_CU * cus), bars = (int)(EMU_DEV_BARRIERS_CU * cus);
     unsigned simds = EMU_DEV_SIMDS_PER_CU * cus, nunits = EMU_DEV_CUS / cus;
     /* resident groups per unit with every resource free (reported) */
@@ -399,7 +399,7 @@ void emu_model_run(const emu_model_in *in, rdx_emu_counters *C)
     C->est_dram_bytes = (in->dram_rd_lines + in->dram_wr_lines) * EMU_DEV_LINE;
     double dram = (double)C->est_dram_bytes / EMU_DEV_DRAM_BPC;
     double best = compute;
-    rdx_emu_bound b = in->waves == 0 ? RDX_EMU_BOUND_NONE
+    rdx_emu_bound b = in->waves == 0            ? RDX_EMU_BOUND_NONE
                       : compute <= issue * 1.01 ? RDX_EMU_BOUND_ISSUE
                                                 : RDX_EMU_BOUND_LATENCY;
     if (l0 > best) {

@@ -71,8 +71,23 @@ typedef struct emu_lines {
     int oom; /* a chunk could not be allocated: its lines are not counted */
 } emu_lines;
 
-/* Mark `line` read (rw bit 0) and/or written (rw bit 1). */
-void emu_lines_mark(emu_lines *t, uint64_t line, unsigned rw);
+/* Mark `line` read (rw bit 0) and/or written (rw bit 1): emu_lines_mark_slow
+   when it is not in the last chunk used. */
+void emu_lines_mark_slow(emu_lines *t, uint64_t line, unsigned rw);
+static inline void emu_lines_mark(emu_lines *t, uint64_t line, unsigned rw)
+{
+    emu_lchunk *c = t->last;
+    if (!c || c->key != line >> EMU_LCHUNK_SHIFT) {
+        emu_lines_mark_slow(t, line, rw);
+        return;
+    }
+    unsigned i = (unsigned)(line & ((1u << EMU_LCHUNK_SHIFT) - 1));
+    uint64_t bit = 1ull << (i & 63);
+    if (rw & 1)
+        c->rd[i >> 6] |= bit;
+    if (rw & 2)
+        c->wr[i >> 6] |= bit;
+}
 /* Free everything (the struct itself is the caller's). */
 void emu_lines_free(emu_lines *t);
 /*

@@ -510,10 +510,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
                 w->wk->c.bytes_written += (uint64_t)cnt * n;
             else
                 w->wk->c.bytes_read += (uint64_t)cnt * n;
-            emu_touch_begin(w);
-            for (unsigned l = 0; l < w->nl; l++)
-                if ((exec >> l) & 1)
-                    emu_touch(w, a[l], n, write ? 2u : 1u, 1);
+            emu_touch_lanes(w, a, exec, n, lo, hi, write ? 2u : 1u);
             if (t == T_B32) {
                 uint32_t *v = w->v[dir == 0 ? in->dst.reg : in->data0.reg];
                 if (dir == 0) {

@@ -168,8 +168,8 @@ typedef struct rdx_emu_counters {
     uint32_t est_waves_per_simd; /* occupancy: resident waves per SIMD the VGPRs allow */
     uint32_t est_groups_per_wgp; /* resident workgroups per WGP (per CU in CU mode) */
     rdx_emu_bound est_bound;     /* which term est_kernel_cycles is */
-    double avg_active_lanes;                /* lane_ops / vector_insts */
-    size_t npc;                             /* entries in pcs */
+    double avg_active_lanes;     /* lane_ops / vector_insts */
+    size_t npc;                  /* entries in pcs */
     const rdx_emu_pc_count *pcs; /* sorted by pc; owned by the emulator, valid until the next
                                     dispatch or destroy */
 } rdx_emu_counters;
