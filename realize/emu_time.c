@@ -15,7 +15,7 @@
 
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
                          size_t nbufs, const int64_t *kv, size_t nkv, uint64_t *cycles,
-                         uint64_t *insts)
+                         uint64_t *insts, uint64_t *kcycles)
 {
     rdx_emu *emu = NULL;
     rdx_status st = RDX_OK;
@@ -57,6 +57,8 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         *cycles = c->cycles;
         *insts = c->wave_insts;
+        if (kcycles)
+            *kcycles = c->est_kernel_cycles;
     }
     rdx_emu_destroy(emu);
     free(kernarg);
@@ -137,7 +139,7 @@ rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double *cost)
         st = rz_dispatch(t->dev, t->q, k, co.name, dbuf, NULL, np, kv, nkv, t->timeout_ms, &a, NULL,
                          NULL);
     else if (!st)
-        st = rz_emu_launch(k, host, sizes, np, kv, nkv, &a, &b);
+        st = rz_emu_launch(k, host, sizes, np, kv, nkv, &a, &b, NULL);
     if (!st)
         *cost = (double)a;
     for (size_t i = 0; i < RZ_TIMER_MAX_PARAMS; i++) {

@@ -37,11 +37,12 @@ rdx_status rz_dispatch(rdx_device *dev, rdx_queue *q, const rdx_codegen_kernel *
  * Run compiled kernel k once on a private wave emulator (rdx/emu.h): PARAM
  * slot p reads and writes host memory bufs[p] of sizes[p] bytes (p < nbufs;
  * each with 64 readable spare bytes); DEFINE_VARs take kv[0..nkv).
- * *cycles / *insts: the emulator's estimated cycles and wave-instructions.
+ * *cycles / *insts: the emulator's estimated cycles and wave-instructions;
+ * *kcycles (when not NULL): its kernel time estimate (est_kernel_cycles).
  */
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
                          size_t nbufs, const int64_t *kv, size_t nkv, uint64_t *cycles,
-                         uint64_t *insts);
+                         uint64_t *insts, uint64_t *kcycles);
 
 /* The BEAM timer's context (rdx_cg_timer user data). */
 typedef struct rz_timer {

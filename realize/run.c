@@ -147,7 +147,8 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
             st = rdx_buffer_download(r->arena, r->offsets[b], host[p], sizes[p]);
     }
     if (!st)
-        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &rk->est_cycles, &rk->wave_insts);
+        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &rk->est_cycles, &rk->wave_insts,
+                           &rk->est_kernel_cycles);
     for (uint32_t p = 0; host && p < kn->nparams; p++)
         free(host[p]);
     free(host);
@@ -211,8 +212,9 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     if (o->log) {
         fprintf(o->log, "kernel %zu %-20s %10.3f us", k, rk->name, (double)rk->gpu_ns / 1e3);
         if (rk->est_cycles)
-            fprintf(o->log, " %12llu est. cycles %10llu wave-insts",
-                    (unsigned long long)rk->est_cycles, (unsigned long long)rk->wave_insts);
+            fprintf(o->log, " %12llu est. cycles %10llu kernel cycles %10llu wave-insts",
+                    (unsigned long long)rk->est_cycles, (unsigned long long)rk->est_kernel_cycles,
+                    (unsigned long long)rk->wave_insts);
         fprintf(o->log, "\n");
     }
     return RDX_OK;
@@ -303,6 +305,7 @@ static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *co
         if (!st) {
             rep->total_ns += rep->kernels[k].gpu_ns;
             rep->total_cycles += rep->kernels[k].est_cycles;
+            rep->total_kernel_cycles += rep->kernels[k].est_kernel_cycles;
             rep->total_wave_insts += rep->kernels[k].wave_insts;
             rep->compile_ms += rep->kernels[k].compile_ms;
         }

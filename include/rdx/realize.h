@@ -71,16 +71,17 @@ typedef struct rdx_realize_options {
 
 /* One kernel of the schedule as it ran. */
 typedef struct rdx_realize_kernel {
-    char name[48];                        /* the schedule's name ("r_8_4", "E_64") */
-    uint32_t nparams;                     /* buffers it reads and writes */
-    uint32_t global[3], block[3];         /* dispatch: work-items and workgroup size */
-    uint32_t num_sgprs, num_vgprs;        /* registers per wave */
-    uint32_t lds_bytes, code_bytes;       /* static LDS, machine code */
-    size_t nopts;                         /* OptOps applied (heuristics or BEAM) */
-    rdx_opt opts[RDX_REALIZE_MAX_OPTS];   /* in order */
-    double compile_ms;                    /* host time: optimize + compile */
-    uint64_t gpu_ns;                      /* GPU time of the dispatch (its two timestamps) */
-    uint64_t est_cycles, wave_insts;      /* the wave emulator's estimate (profile), else 0 */
+    char name[48];                      /* the schedule's name ("r_8_4", "E_64") */
+    uint32_t nparams;                   /* buffers it reads and writes */
+    uint32_t global[3], block[3];       /* dispatch: work-items and workgroup size */
+    uint32_t num_sgprs, num_vgprs;      /* registers per wave */
+    uint32_t lds_bytes, code_bytes;     /* static LDS, machine code */
+    size_t nopts;                       /* OptOps applied (heuristics or BEAM) */
+    rdx_opt opts[RDX_REALIZE_MAX_OPTS]; /* in order */
+    double compile_ms;                  /* host time: optimize + compile */
+    uint64_t gpu_ns;                    /* GPU time of the dispatch (its two timestamps) */
+    uint64_t est_cycles, wave_insts;    /* the wave emulator's estimate (profile), else 0 */
+    uint64_t est_kernel_cycles; /* its kernel time estimate (rdx_emu_counters, profile), else 0 */
     char *stage_text[RDX_CG_STAGE_COUNT]; /* kept stages (keep_stages), else NULL */
     const char *isa; /* the assembly, stage_text[RDX_CG_STAGE_ASM] (keep_isa), else NULL */
 } rdx_realize_kernel;
@@ -95,6 +96,7 @@ typedef struct rdx_realize_report {
     size_t nbuffers;             /* schedule buffers (inputs, outputs, temporaries) */
     rdx_plan_stats memory;       /* memory.arena = peak bytes with reuse, memory.no_reuse */
     uint64_t total_ns, total_cycles, total_wave_insts;
+    uint64_t total_kernel_cycles; /* sum of est_kernel_cycles */
     double compile_ms;
 } rdx_realize_report;
 
