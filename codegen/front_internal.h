@@ -100,6 +100,13 @@ size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
 
+/* The LDS OptOp (lds_stage.c).  cg_lds_request checks opt o (position pos) on the kernel it
+   applies to and records the REDUCE axis' id in *axis_id (-1 before: a second one is an
+   error); cg_lds_stage stages the loads for that axis after all other opts. */
+rdx_status cg_lds_request(const rdx_uop *kernel, const rdx_opt *o, size_t pos, int64_t *axis_id);
+rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id, size_t pos,
+                        const rdx_uop **out);
+
 /*
  * Simplify a kernel's integer parts only (INDEX operands, LOAD/STORE gates,
  * range bounds) with ir-core's symbolic rules.  Value expressions are left
