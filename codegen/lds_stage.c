@@ -133,10 +133,12 @@ static void order_axes(stage_state *S, staged *s, uint32_t mask)
         }
     int64_t inner = S->ax[s->axes[s->nd - 1]].size;
     unsigned item = rdx_dtype_itemsize(s->load->dtype);
+    /* the widest v that divides the innermost axis, preferring one whose slots fill the
+       workgroup evenly (no gated last slot: gated loads do not merge) */
     s->v = 1;
-    if (str[s->nd - 1] == 1)
+    for (int pass = 0; pass < 2 && s->v == 1 && str[s->nd - 1] == 1; pass++)
         for (int64_t v = item > 4 ? 2 : 4; v > 1 && s->v == 1; v /= 2)
-            if (inner % v == 0)
+            if (inner % v == 0 && (pass || (s->size / v) % S->wg == 0))
                 s->v = v;
 }
 
@@ -224,6 +226,8 @@ static rdx_status pick(stage_state *S, const rdx_uop *kernel, int ri, staged *st
             if (!(mask >> a & 1) || (int)a == ri)
                 continue;
             rdx_axistype t = S->ax[a].type;
+            if (S->ax[a].size == 1)
+                continue; /* the constant 0 (e.g. the outer part of a fully unrolled axis) */
             if (tile_axis(t)) {
                 s.axes[s.nd++] = (int)a;
                 s.size *= S->ax[a].size;
