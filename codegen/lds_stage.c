@@ -366,3 +366,91 @@ rdx_status cg_lds_request(const rdx_uop *kernel, const rdx_opt *o, size_t pos, i
     *axis_id = ax[o->axis].id;
     return RDX_OK;
 }
+
+size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, size_t nseq,
+                         rdx_opt *c, size_t cap)
+{
+    int locals = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < nseq; i++)
+        if (seq[i].op == RDX_OPTOP_LDS || seq[i].op == RDX_OPTOP_TC)
+            return 0;
+    for (size_t i = 0; i < na; i++)
+        locals |= ax[i].type == RDX_AXIS_LOCAL;
+    for (size_t i = 0; i < na && locals && n < cap; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size != 1) {
+            rdx_opt o = { RDX_OPTOP_LDS, (int32_t)i, 0, RDX_AXIS_LOOP, 0 };
+            c[n++] = o;
+        }
+    return n;
+}
+
+/* The back end issues a scope's global loads up front up to this many destination dwords
+   (codegen/isel.c SCOPE_LOAD_DWORDS); loads beyond it are issued where they are used, each
+   waiting its own latency. */
+#define LDS_LOAD_BUDGET 96
+
+int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx_opt *o, size_t n)
+{
+    int64_t up[RDX_CG_MAX_AXES], loc[RDX_CG_MAX_AXES], unr[RDX_CG_MAX_AXES], wg = 1;
+    int r = -1;
+    for (size_t i = 0; i < na; i++)
+        up[i] = loc[i] = unr[i] = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (o[i].op != RDX_OPTOP_SPLIT || o[i].axis < 0 || (size_t)o[i].axis >= na)
+            return -1; /* padded, swapped or split sub-axes: not estimated */
+        int64_t *f = o[i].target == RDX_AXIS_UPCAST   ? up
+                     : o[i].target == RDX_AXIS_LOCAL  ? loc
+                     : o[i].target == RDX_AXIS_UNROLL ? unr
+                                                      : NULL;
+        if (!f)
+            return -1;
+        f[o[i].axis] *= o[i].amount;
+        wg *= o[i].target == RDX_AXIS_LOCAL ? o[i].amount : 1;
+    }
+    for (size_t i = 0; i < na; i++) /* one reduction loop (fully unrolled ones are not) */
+        if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size != 1 && ax[i].size != unr[i])
+            r = r == -1 ? (int)i : -2;
+    if (r < 0 || wg == 1)
+        return -1;
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    if (rdx_ir_toposort(kernel, &order, &no))
+        return -1;
+    int64_t plain = 0, staged = 0, bytes = 0, share_max = 0;
+    int ok = 1, any = 0;
+    for (size_t i = 0; i < no && ok; i++) {
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_LOAD || u->src[0]->op != RDX_OP_INDEX ||
+            u->src[0]->src[0]->op != RDX_OP_PARAM || u->dtype.count != 1)
+            continue;
+        uint32_t mask;
+        int lok;
+        if (load_mask(u, ax, na, &mask, &lok) || !lok) {
+            ok = 0;
+            break;
+        }
+        int64_t words = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1, per = 1, tile = 1;
+        int shared = 0;
+        for (size_t a = 0; a < na; a++) {
+            if (mask >> a & 1) {
+                per *= up[a] * unr[a];
+                tile *= up[a] * unr[a] * loc[a];
+            } else
+                shared |= loc[a] > 1;
+        }
+        plain += per * words;
+        if (shared && (mask >> r & 1) && tile > 1) {
+            int64_t sh = (tile + wg - 1) / wg;
+            staged += sh * words;
+            bytes += (tile * (int64_t)rdx_dtype_itemsize(u->dtype) + 15) / 16 * 16;
+            share_max = sh > share_max ? sh : share_max;
+            any = 1;
+        } else
+            staged += per * words;
+    }
+    free(order);
+    int pays = ok && any && plain > LDS_LOAD_BUDGET && staged <= LDS_LOAD_BUDGET &&
+               bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE;
+    return pays ? r : -1;
+}

@@ -10,6 +10,7 @@
 
 #include <rdx/codegen.h>
 
+#include "codegen/front_internal.h" /* cg_lds_pays, cg_lds_candidates */
 #include "tests/codegen_front/cgf_test.h"
 
 #define F32 rdx_dtype_of(RDX_FLOAT32)
@@ -290,6 +291,48 @@ START_TEST(lds_refused)
 }
 END_TEST
 
+/* The heuristics' rule (cg_lds_pays) on a 256^3 matmul with 4x4 register tiles and a 16x16
+   workgroup: k unrolled by 8 loads 4*8 + 8*4 = 64 dwords per iteration and work-item (the
+   back end issues up to 96 at once: no LDS); by 16, 128 dwords, staged 1024/256 + 1024/256
+   = 8: LDS of axis 2.  The heuristics' own choice (k by 8) gets no LDS; BEAM's candidates
+   offer LDS of the REDUCE axis once there are LOCAL axes. */
+START_TEST(lds_heuristic)
+{
+    uint64_t seed = 97;
+    rdx_graph *g = cgf_graph();
+    const rdx_uop *k = kernel_of(g, mm(g, F32, 256, 256, 256, &seed));
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t na;
+    ck_assert_int_eq(rdx_cg_axes(k, ax, &na), RDX_OK);
+    ck_assert_uint_eq(na, 3);
+    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 4, UPCAST), SPL(2, 16, UNROLL), SPL(1, 16, LOCAL),
+                    SPL(0, 16, LOCAL) };
+    ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), 2);
+    o[2].amount = 8;
+    ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), -1);
+    ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 3), -1); /* no workgroup */
+    rdx_opt h[16];
+    size_t nh;
+    ck_assert_int_eq(rdx_cg_heuristic(k, h, 16, &nh), RDX_OK);
+    for (size_t i = 0; i < nh; i++)
+        ck_assert_int_ne(h[i].op, RDX_OPTOP_LDS);
+    /* BEAM's candidates */
+    rdx_opt c[4];
+    ck_assert_uint_eq(cg_lds_candidates(ax, na, NULL, 0, c, 4), 0); /* no LOCAL axes */
+    const rdx_uop *k2;
+    ck_assert_int_eq(rdx_cg_apply_opts(rdx_graph_ir(g), k, o, 5, &k2), RDX_OK);
+    ck_assert_int_eq(rdx_cg_axes(k2, ax, &na), RDX_OK);
+    ck_assert_uint_eq(cg_lds_candidates(ax, na, o, 5, c, 4), 1);
+    ck_assert_int_eq(c[0].op, RDX_OPTOP_LDS);
+    ck_assert_int_eq(c[0].axis, 2);
+    rdx_opt with[6];
+    memcpy(with, o, sizeof o);
+    with[5] = c[0];
+    ck_assert_uint_eq(cg_lds_candidates(ax, na, with, 6, c, 4), 0); /* one LDS only */
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_lds(void)
 {
     TCase *tc = tcase_create("lds");
@@ -300,5 +343,6 @@ TCase *cgf_tcase_lds(void)
     tcase_add_test(tc, lds_conv);
     tcase_add_test(tc, lds_symbolic);
     tcase_add_test(tc, lds_refused);
+    tcase_add_test(tc, lds_heuristic);
     return tc;
 }
