@@ -106,6 +106,22 @@ size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
 
+/* The LDS OptOp (lds_stage.c).  cg_lds_request checks opt o (position pos) on the kernel it
+   applies to and records the REDUCE axis' id in *axis_id (-1 before: a second one is an
+   error); cg_lds_stage stages the loads for that axis after all other opts. */
+rdx_status cg_lds_request(const rdx_uop *kernel, const rdx_opt *o, size_t pos, int64_t *axis_id);
+rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id, size_t pos,
+                        const rdx_uop **out);
+/* BEAM's LDS candidates for a kernel with axes ax[0..na) after seq[0..nseq): LDS of each
+   REDUCE axis when it has LOCAL axes and seq has no LDS or TC; their count. */
+size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, size_t nseq,
+                         rdx_opt *c, size_t cap);
+/* The heuristics' test: with SPLITs o[0..n) of the axis-typed kernel (axes ax[0..na)), does
+   staging pay?  It does when the register tile's global loads per iteration and work-item
+   exceed what the back end issues up front (96 dwords: the rest wait one by one) and the
+   staged kernel's share loads fit in it.  The REDUCE axis to stage, or -1. */
+int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx_opt *o, size_t n);
+
 /*
  * Simplify a kernel's integer parts only (INDEX operands, LOAD/STORE gates,
  * range bounds) with ir-core's symbolic rules.  Value expressions are left

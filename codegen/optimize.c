@@ -292,11 +292,20 @@ rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_o
 {
     const rdx_uop *k = kernel;
     int nolocals = 0;
+    int64_t lds = -1; /* LDS: the axis id staged after all other opts (lds_stage.c) */
+    size_t lds_pos = 0;
     for (size_t i = 0; i < n; i++) {
         if (opts[i].op == RDX_OPTOP_TC && i != 0)
             return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu TC: TC must be first", i);
         rdx_status st =
-            apply1(ctx, k, &opts[i], i, &nolocals, i > 0 && opts[0].op == RDX_OPTOP_TC, &k);
+            opts[i].op == RDX_OPTOP_LDS
+                ? cg_lds_request(k, &opts[i], lds_pos = i, &lds)
+                : apply1(ctx, k, &opts[i], i, &nolocals, i > 0 && opts[0].op == RDX_OPTOP_TC, &k);
+        if (st)
+            return st;
+    }
+    if (lds >= 0) {
+        rdx_status st = cg_lds_stage(ctx, k, lds, lds_pos, &k);
         if (st)
             return st;
     }

@@ -118,7 +118,8 @@ rdx_status rdx_schedule_print(const rdx_schedule *s, int with_kernels, char **ou
 /* ------------------------------------------------------------ optimize */
 
 /* OptOps: X(NAME). */
-#define RDX_OPTOP_LIST(X) X(SPLIT) X(PADTO) X(SWAP) X(NOLOCALS) X(TC)
+/* LDS is rdx's own (not one of the spec's): see rdx_opt and docs/codegen-frontend.md. */
+#define RDX_OPTOP_LIST(X) X(SPLIT) X(PADTO) X(SWAP) X(NOLOCALS) X(TC) X(LDS)
 typedef enum rdx_optop {
 #define RDX_OPTOP_ENUM_(n) RDX_OPTOP_##n,
     RDX_OPTOP_LIST(RDX_OPTOP_ENUM_)
@@ -136,6 +137,14 @@ typedef enum rdx_optop {
  * (two GLOBAL axes M, N and optionally a third, a batch; M, N, K multiples
  * of 16) becomes WMMA tiles with a K loop; amount = 0 picks the tiling,
  * RDX_TC_TILING(...) sets it; it must be the first opt.
+ * LDS (axis = a REDUCE axis, amount 0; at most one; rdx's extension): after
+ * all other opts, every global load of the kernel that depends on that axis
+ * and not on some LOCAL axis (several work-items read the same elements in
+ * one iteration) is staged through LDS: per iteration the workgroup loads the
+ * load's tile (its index over the LOCAL, UPCAST and UNROLL axes) into a
+ * DEFINE_LOCAL cooperatively between two BARRIERs and reads it from there.
+ * Needs LOCAL axes and at least one such load; RDX_ERR_RANGE when the tiles
+ * exceed 64 KiB of LDS or 64 loads per work-item.
  */
 /* TC's amount: every wave computes tm x tn 16x16 output tiles, a workgroup has
    wm x wn waves, the K loop does ku 16-deep K tiles per iteration (each 1, 2,
