@@ -21,10 +21,6 @@ rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const 
                        size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals,
                        size_t nvars, uint64_t *cycles);
 
-/* A BEAM timer (rdx_cg_beam): kernel k run once by cgf_emu_run with zeroed flat
-   buffers for its PARAMs (at most 16); *cost = estimated cycles.  user: the IR context. */
-rdx_status cgf_emu_timer(const rdx_uop *k, void *user, double *cost);
-
 /* How kernels are transformed before evaluation. */
 typedef enum cgf_mode { CGF_RAW, CGF_HEURISTIC, CGF_OPTS } cgf_mode;
 
