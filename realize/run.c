@@ -106,12 +106,11 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
     const rdx_uop *typed, *opt;
     rdx_status st = rdx_cg_axis_types(r->ctx, kn->sink, &typed);
     if (!st && o->beam) {
-        rz_timer t = { r->ctx,      r->dev,
-                       r->q,        o->beam_on_device || !r->res->report->emulated,
-                       r->s->vars,  r->vals,
-                       r->s->nvars, o->timeout_ms };
+        int on_device = o->beam_on_device || !r->res->report->emulated;
+        rdx_cg_timer fn = NULL;
+        rdx_realize_beam_timer *t = NULL;
         char devkey[64];
-        snprintf(devkey, sizeof devkey, "%s-%s", t.on_device ? "dev" : "emu",
+        snprintf(devkey, sizeof devkey, "%s-%s", on_device ? "dev" : "emu",
                  rdx_device_get_info(r->dev)->target);
         rdx_beam_opts bo = { .width = o->beam,
                              .max_steps = o->beam_steps,
@@ -119,8 +118,13 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
                              .cache_path = o->beam_cache,
                              .device = devkey };
         double cost;
-        st = rdx_cg_beam(r->ctx, typed, rz_beam_timer, &t, &bo, rk->opts, RDX_REALIZE_MAX_OPTS,
-                         &rk->nopts, &cost);
+        st = rdx_realize_beam_timer_create(r->ctx, on_device ? r->dev : NULL,
+                                           on_device ? r->q : NULL, r->s->vars, r->vals,
+                                           r->s->nvars, o->timeout_ms, &fn, &t);
+        if (!st)
+            st = rdx_cg_beam(r->ctx, typed, fn, t, &bo, rk->opts, RDX_REALIZE_MAX_OPTS, &rk->nopts,
+                             &cost);
+        rdx_realize_beam_timer_free(t);
     } else if (!st && !o->raw) {
         st = rdx_cg_heuristic(typed, rk->opts, RDX_REALIZE_MAX_OPTS, &rk->nopts);
     }
@@ -146,9 +150,14 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
         else if (sizes[p])
             st = rdx_buffer_download(r->arena, r->offsets[b], host[p], sizes[p]);
     }
+    rdx_realize_emu_stats es;
     if (!st)
-        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &rk->est_cycles, &rk->wave_insts,
-                           &rk->est_kernel_cycles);
+        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &es);
+    if (!st) {
+        rk->est_cycles = es.cycles;
+        rk->wave_insts = es.wave_insts;
+        rk->est_kernel_cycles = es.kernel_cycles;
+    }
     for (uint32_t p = 0; host && p < kn->nparams; p++)
         free(host[p]);
     free(host);

@@ -9,9 +9,9 @@
 #include <rdx/codegen.h>
 #include <rdx/codegen_front.h>
 #include <rdx/ir.h>
+#include <rdx/realize.h>
 
 #include "tools/cli.h"
-#include "realize/realize_internal.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -203,12 +203,17 @@ int rdx_cmd_compile(int argc, char **argv)
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
         if (!st && beam) {
             /* realize's BEAM timer: each candidate on the wave emulator (estimated cycles) */
-            rz_timer tc = { .ctx = ctx, .vars = s->vars, .vals = svals, .nvars = s->nvars };
+            rdx_cg_timer fn = NULL;
+            rdx_realize_beam_timer *tc = NULL;
             rdx_beam_opts bo = {
                 .width = beam, .progress = stderr, .cache_path = cache, .device = "emu-gfx1100"
             };
             double cost;
-            st = rdx_cg_beam(ctx, typed, rz_beam_timer, &tc, &bo, o, 16, &no, &cost);
+            st = rdx_realize_beam_timer_create(ctx, NULL, NULL, s->vars, svals, s->nvars, 0, &fn,
+                                               &tc);
+            if (!st)
+                st = rdx_cg_beam(ctx, typed, fn, tc, &bo, o, 16, &no, &cost);
+            rdx_realize_beam_timer_free(tc);
         } else if (!st && !raw) {
             st = rdx_cg_heuristic(typed, o, 16, &no);
         }

@@ -37,5 +37,6 @@ TCase *cgb_tcase_spill(void);
 TCase *cgb_tcase_hazard(void);
 TCase *cgb_tcase_const(void);
 TCase *cgb_tcase_pack(void);
+TCase *cgb_tcase_bind(void);
 
 #endif

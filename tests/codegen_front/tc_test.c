@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <rdx/codegen.h>
+#include <rdx/realize.h>
 
 #include "tests/codegen_front/cgf_test.h"
 #include "util/error.h"
@@ -286,12 +287,18 @@ START_TEST(tc_beam)
     double dcost, cost;
     ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, &d, 1, &o), RDX_OK);
     ck_assert_int_eq(rdx_cg_expand(ctx, o, &e), RDX_OK);
-    ck_assert_int_eq(cgf_emu_timer(e, ctx, &dcost), RDX_OK);
+    /* realize's BEAM timer on the wave emulator: estimated cycles */
+    rdx_cg_timer fn;
+    rdx_realize_beam_timer *tm;
+    ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &tm),
+                     RDX_OK);
+    ck_assert_int_eq(fn(e, tm, &dcost), RDX_OK);
     rdx_beam_opts bo = { .width = 2, .max_steps = 1, .device = "emu-tc-test" };
     rdx_opt best[16];
     size_t nb;
     rdx_cg_beam_cache_clear();
-    ck_assert_int_eq(rdx_cg_beam(ctx, k, cgf_emu_timer, ctx, &bo, best, 16, &nb, &cost), RDX_OK);
+    ck_assert_int_eq(rdx_cg_beam(ctx, k, fn, tm, &bo, best, 16, &nb, &cost), RDX_OK);
+    rdx_realize_beam_timer_free(tm);
     rdx_cg_beam_cache_clear();
     ck_assert_uint_ge(nb, 1);
     ck_assert_int_eq(best[0].op, RDX_OPTOP_TC);
