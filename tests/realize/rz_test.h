@@ -42,5 +42,6 @@ TCase *rz_tcase_report(void);
 TCase *rz_tcase_errors(void);
 TCase *rz_tcase_cli(void);
 TCase *rz_tcase_random(void);
+TCase *rz_tcase_fuzz_regress(void); /* fuzz_regress_test.c */
 
 #endif
