@@ -360,6 +360,9 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
         if (!is_f(t) || c->inexact[ti] >= 2) /* half-precision rounding noise, amplified */
             break;
         unsigned w = (unsigned)rn(s, 14);
+        /* exp, sin, cos and pow amplify an input's rounding difference: exact inputs only */
+        if (c->inexact[ti] && (w <= 1 || w == 4 || w == 5 || w == 12))
+            w = 8;
         logf_(c, "un%u(t%d) ", w, ti);
         switch (w) {
         case 0:
@@ -922,6 +925,15 @@ static void note_unsup(const char *m)
 /* Tolerance of a float output: its dtype's, or looser when it went through rounded
    arithmetic (class 1..3: float32, float16, bfloat16; the two sides may round and
    accumulate differently, e.g. a bfloat16 sum accumulated in float32 by WMMA). */
+static unsigned nslow;
+
+static void note_slow(uint64_t seed, const char *kernel)
+{
+    nslow++;
+    printf("SLOW seed %llu: kernel %s over the emulator budget\n", (unsigned long long)seed,
+           kernel);
+}
+
 static double tol_of(rdx_scalar sc, int cls)
 {
     static const double loose[4] = { 0, 1e-3, 6e-2, 3e-1 };
@@ -1026,7 +1038,7 @@ static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t
         o.beam = 2;
         o.beam_steps = 2;
     }
-    o.timeout_ms = 60000;
+    o.timeout_ms = 20000;
     const char *names[1] = { "n" };
     if (c->var) {
         o.var_names = names;
@@ -1035,6 +1047,10 @@ static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t
     }
     rdx_array got[3];
     rdx_status st = rdx_tensor_realize_on(c->g, device, c->roots, c->nroots, &o, got, NULL);
+    if (st == RDX_ERR_TIMEOUT) {
+        note_slow(c->seed, "(realize)");
+        return FZ_UNSUP;
+    }
     if (st)
         return classify_error(st, mode_names[mode]);
     for (size_t r = 0; r < c->nroots; r++)
@@ -1225,7 +1241,11 @@ static fz_result run_direct(fz_case *c, int mode, const rdx_array *want, size_t 
             st = rdx_codegen_launch(ck, kv, nkv, l.grid, l.wg);
             if (!st)
                 st = rdx_emu_run_codeobj(emu, ck->code_object, ck->code_object_size, NULL, &l);
-            if (st) {
+            if (st == RDX_ERR_TIMEOUT) {
+                /* over the budget: slow (e.g. a big reduction left serial), not wrong */
+                note_slow(c->seed, kn->name);
+                res = FZ_UNSUP;
+            } else if (st) {
                 snprintf(failmsg, sizeof failmsg, "%s: kernel %zu (%s) run: error %d: %s", where, k,
                          kn->name, (int)st, rdx_error_message());
                 res = FZ_FAIL;
@@ -1522,6 +1542,8 @@ int main(int argc, char **argv)
     printf("fuzz_realize: %ld cases from seed %llu in %.1f s, %ld findings\n", n,
            (unsigned long long)seed,
            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, found);
+    if (nslow)
+        printf("  %u cases over the emulator budget (slow kernels)\n", nslow);
     for (size_t k = 0; k < nunsup; k++)
         printf("  refused %5u x: %s\n", unsup_counts[k], unsup_msgs[k]);
     rdx_emu_destroy(emu);
