@@ -34,10 +34,50 @@ START_TEST(tc_softmax_epilogue_spills)
 }
 END_TEST
 
+/* seed 20435: MIN over a bool axis kept in a loop (a symbolic size) started its accumulator,
+   a lane mask in an SGPR, at 1 (lane 0 only) instead of every lane: all but lane 0 of
+   each wave came out false. */
+START_TEST(bool_min_loop_identity)
+{
+    uint64_t seed = 20435;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 600);
+    const rdx_uop *dims[2] = { rdx_ir_int(rdx_graph_ir(g), 40), n };
+    rdx_dtype b = rdx_dtype_of(RDX_BOOL);
+    const rdx_tensor *x = rdx_tensor_empty_sym(g, b, 2, dims);
+    const rdx_tensor *outs[2] = { rdx_tensor_min(g, x, 1, (int[]){ 1 }, 0),
+                                  rdx_tensor_max(g, x, 1, (int[]){ 1 }, 0) };
+    static const int64_t vals[] = { 1, 2, 9 };
+    for (size_t k = 0; k < 3; k++) {
+        int64_t v = vals[k];
+        /* mostly true, so the MIN is true in some rows */
+        uint8_t *data = rz_random_data(rdx_dtype_of(RDX_UINT8), 40 * v, &seed);
+        for (int64_t i = 0; i < 40 * v; i++)
+            data[i] = data[i] % 5 != 0;
+        ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), x, data, (size_t)(40 * v)), RDX_OK);
+        free(data);
+        ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, v), RDX_OK);
+        const char *names[1] = { "n" };
+        rdx_realize_options o = { .var_names = names, .var_values = &v, .nvars = 1 };
+        rdx_array want;
+        ck_assert_int_eq(rdx_tensor_realize(g, outs[0], &want), RDX_OK);
+        int64_t ntrue = 0;
+        for (int64_t i = 0; i < 40; i++)
+            ntrue += ((uint8_t *)want.data)[i] != 0;
+        ck_assert_int_gt(ntrue, 0);
+        check_free(g, dev, outs, 2, &o, 0);
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, tc_softmax_epilogue_spills);
+    tcase_add_test(tc, bool_min_loop_identity);
     return tc;
 }
