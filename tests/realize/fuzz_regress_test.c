@@ -73,11 +73,37 @@ START_TEST(bool_min_loop_identity)
 }
 END_TEST
 
+/* seed 30067: a cumulative sum of randn (THREEFRY + Box-Muller per element) upcast by 4
+   and unrolled by 8 by the heuristics has a loop body of ~140 KiB; its backward
+   s_cbranch_scc1 was out of the 16-bit dword offset's reach ("render: branch of -35527
+   dwords").  Such branches now jump through s_getpc/s_setpc. */
+START_TEST(far_branch)
+{
+    uint64_t seed = 30067;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *x = rz_random(g, F32, 2, (int64_t[]){ 4, 64 }, &seed);
+    const rdx_tensor *r = rdx_tensor_randn(g, F32, 2, (int64_t[]){ 4, 64 }, 5);
+    const rdx_tensor *out = rdx_tensor_cumsum(g, rdx_tensor_add(g, x, r), 1);
+    rdx_realize_options o = { .keep_isa = 1 };
+    ck_assert_ptr_nonnull(out);
+    rdx_realize_report *rep = rz_check(g, dev, &out, 1, &o, 1e-3);
+    int far = 0;
+    for (size_t k = 0; k < rep->nkernels; k++)
+        far |= rep->kernels[k].code_bytes > 131072 && strstr(rep->kernels[k].isa, "s_setpc_b64");
+    ck_assert_msg(far, "no kernel over 128 KiB with a long branch");
+    rdx_realize_report_free(rep);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, tc_softmax_epilogue_spills);
     tcase_add_test(tc, bool_min_loop_identity);
+    tcase_add_test(tc, far_branch);
     return tc;
 }
