@@ -866,6 +866,8 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
         int file = red->dtype.scalar == RDX_BOOL ? CG_S : CG_V;
         accs[i] = cg_reg(I, file, w);
         uint64_t id = cg_red_identity((rdx_redop)red->arg.sub, red->dtype);
+        if (file == CG_S && id) /* a bool is a lane mask: true (MIN's identity) is every lane */
+            id = 0xffffffffu;
         cg_val c = cg_const(id, w);
         cg_copy(I, &accs[i], &c);
     }
