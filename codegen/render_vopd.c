@@ -167,11 +167,18 @@ unsigned cg_vopd(cg_prog *p)
         /* an instruction paired into an earlier one is marked dead and the block is
            compacted once at the end (the window counts live instructions only, as if each
            pairing had removed it at once) */
-        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
+        /* per instruction: dead (paired into an earlier one), has a dual form, is VALU
+           (classified once; a pair's VOPD is reclassified) */
+        uint8_t *dead = b->n > 1 ? calloc(3 * b->n, 1) : NULL;
         if (!dead)
             continue; /* nothing to pair, or no memory: the block stays unpaired */
+        uint8_t *has_dual = dead + b->n, *valu = has_dual + b->n;
+        for (size_t i = 0; i < b->n; i++) {
+            has_dual[i] = dual_of(&b->insts[i]) != NULL;
+            valu[i] = has_dual[i] || is_valu(&b->insts[i]);
+        }
         for (size_t i = 0; i + 1 < b->n; i++) {
-            if (dead[i] || !dual_of(&b->insts[i]))
+            if (dead[i] || !has_dual[i])
                 continue;
             int live = 0;
             for (size_t j = i + 1; j < b->n && live < 6; j++) {
@@ -179,18 +186,20 @@ unsigned cg_vopd(cg_prog *p)
                     continue;
                 live++;
                 const cg_inst *cj = &b->insts[j];
-                if (!is_valu(cj))
+                if (!valu[j])
                     break;
                 /* j must move up past the live i+1..j-1 */
                 int blocked = 0;
                 for (size_t k = i + 1; k < j && !blocked; k++)
-                    blocked = !dead[k] && (depends(&b->insts[k], cj) || !is_valu(&b->insts[k]));
-                if (blocked)
+                    blocked = !dead[k] && (!valu[k] || depends(&b->insts[k], cj));
+                if (blocked || !has_dual[j])
                     continue;
                 cg_inst m;
                 if (!try_pair(p, &b->insts[i], cj, &m))
                     continue;
                 b->insts[i] = m;
+                has_dual[i] = dual_of(&m) != NULL;
+                valu[i] = has_dual[i] || is_valu(&m);
                 dead[j] = 1;
                 pairs++;
                 break;
