@@ -25,21 +25,6 @@ const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey);
 /* Store val under key (replacing).  RDX_ERR_NOMEM. */
 rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val);
 
-/* A pointer -> pointer hash map (open addressing, 16-byte entries): the node maps of
-   whole-kernel rebuilds. */
-typedef struct cg_pmap {
-    size_t cap, n;
-    struct cg_pmap_ent {
-        const void *key, *val;
-    } *ents;
-} cg_pmap;
-
-void cg_pmap_free(cg_pmap *m);
-/* The value stored under key, or NULL. */
-const void *cg_pmap_get(const cg_pmap *m, const void *key);
-/* Store val under key (non-NULL; replacing).  RDX_ERR_NOMEM. */
-rdx_status cg_pmap_put(cg_pmap *m, const void *key, const void *val);
-
 /* Index constants and arithmetic (sticky NULL). */
 const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v);
 /* Row-major flat offset of idx[0..n) in shape dims[0..n). */

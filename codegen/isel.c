@@ -371,10 +371,16 @@ cg_val cg_widen(isel *I, const cg_val *v, int is_signed)
 
 /* --------------------------------------------------------- node facts */
 
-static int grow(isel *I, uint32_t id)
+static int grow_to(isel *I, uint32_t id);
+
+/* Room in the per-node arrays for node id (the check inlined: it runs for every visit). */
+static inline int grow(isel *I, uint32_t id)
 {
-    if (id < I->cap)
-        return 1;
+    return id < I->cap || grow_to(I, id);
+}
+
+static int grow_to(isel *I, uint32_t id)
+{
     size_t nc = I->cap ? I->cap : 1024;
     while (nc <= id)
         nc *= 2;
