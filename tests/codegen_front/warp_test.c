@@ -372,6 +372,32 @@ START_TEST(warp_tc_then_opts)
 }
 END_TEST
 
+/* the command line: `rdx compile -p optimize` of a half matmul shows TC's WARP axes, `-p expand`
+   their lidx0, and `rdx realize --check` runs it */
+START_TEST(warp_cli)
+{
+    const char *file = "tests/data/codegen/tc_matmul_f16.uop";
+    const char *c[] = {
+        rdx_test_rdx_path(), "compile", "-p", "optimize", "-p", "expand", file, NULL
+    };
+    rdx_test_proc p;
+    rdx_test_run(c, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "; opts: TC(2,0,WARP)"));
+    const char *opt = strstr(p.out, "---- optimize"), *exp = strstr(p.out, "---- expand");
+    ck_assert(opt && exp && opt < exp);
+    ck_assert_int_eq(count(opt, "type=WARP"), 2); /* both in the optimize stage */
+    ck_assert_int_eq(count(exp, "type=WARP"), 0);
+    ck_assert_int_eq(count(exp, "str=\"lidx0\""), 1);
+    rdx_test_proc_free(&p);
+    const char *r[] = { rdx_test_rdx_path(), "realize", "--check", file, NULL };
+    rdx_test_run(r, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (2048 elements)"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 static void expect_opts_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
                               rdx_status want, const char *frag)
 {
@@ -446,5 +472,6 @@ TCase *cgf_tcase_warp(void)
     tcase_add_test(tc, warp_tc);
     tcase_add_test(tc, warp_tc_then_opts);
     tcase_add_test(tc, warp_errors);
+    tcase_add_test(tc, warp_cli);
     return tc;
 }
