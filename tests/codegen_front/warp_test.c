@@ -91,6 +91,7 @@ START_TEST(warp_elementwise)
         { { SPLIT(1, 16, WARP), SPLIT(0, 2, UPCAST), SPLIT(1, 2, UPCAST) }, 3 },
         { { SPLIT(1, 4, LOCAL), SPLIT(0, 2, LOCAL), SPLIT(1, 8, WARP) }, 3 },
         { { SPLIT(1, 8, WARP), SWAP(0, 1) }, 2 },
+        { { SPLIT(1, 8, WARP), SWAP(1, 2) }, 2 },          /* the WARP axis before a GLOBAL one */
         { { SPLIT(0, 48, WARP), SPLIT(1, 16, WARP) }, 2 }, /* 768 lanes */
     };
     run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
@@ -99,6 +100,7 @@ START_TEST(warp_elementwise)
     const rdx_tensor *u = rdx_tensor_exp2(g, rdx_tensor_mul(g, x, x));
     const seqdef odd[] = {
         { { SPLIT(1, 13, WARP) }, 1 },
+        { { SPLIT(1, 13, WARP), PADTO(2, 16) }, 2 }, /* a padded WARP axis: gated lanes */
         { { PADTO(1, 16), SPLIT(1, 16, WARP) }, 2 },
         { { PADTO(1, 32), SPLIT(1, 32, WARP), PADTO(0, 8), SPLIT(0, 2, LOCAL) }, 4 },
         { { PADTO(0, 4), SPLIT(0, 4, WARP), PADTO(1, 15), SPLIT(1, 5, WARP) }, 4 },
