@@ -206,8 +206,9 @@ rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_o
  * GROUP_REDUCE for large reductions to few outputs, upcast of the innermost output axis by 4 for
  * elementwise kernels, unroll of reductions by 4, a workgroup of 32..256
  * work-items (a multiple of wave32) over the innermost global axes (2-D
- * 16x16 tiles for matmul-like kernels), padding to a multiple of 32 when
- * nothing divides.  *n = number written.
+ * 16x16 tiles for matmul-like kernels), LDS staging of the tiles a
+ * workgroup shares when it lowers the emulator's estimate (docs/codegen-frontend.md,
+ * "LDS staging"), padding to a multiple of 32 when nothing divides.  *n = number written.
  */
 rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, size_t *n);
 

@@ -286,6 +286,10 @@ START_TEST(lds_refused)
     rdx_opt share[] = { SPL(1, 8, UPCAST), SPL(0, 8, UPCAST), SPL(2, 64, UNROLL),
                         SPL(1, 2, LOCAL),  SPL(0, 2, LOCAL),  LDS(2) };
     refused(g, big, share, 6, RDX_ERR_RANGE, "loads per work-item");
+    /* after TC the kernel is WMMA tiles over SPECIAL lanes (its K loop is axis 0) */
+    const rdx_tensor *h = mm(g, F16, 32, 32, 32, &seed);
+    rdx_opt tc[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(0) };
+    refused(g, h, tc, 2, RDX_ERR_INVALID, "no LOCAL axes");
     ck_assert_str_eq(rdx_optop_name(RDX_OPTOP_LDS), "LDS");
     rdx_graph_destroy(g);
 }
@@ -294,8 +298,9 @@ END_TEST
 /* The heuristics' rule (cg_lds_pays) on a 256^3 matmul with 4x4 register tiles and a 16x16
    workgroup: k unrolled by 8 loads 4*8 + 8*4 = 64 dwords per iteration and work-item (the
    back end issues up to 96 at once: no LDS); by 16, 128 dwords, staged 1024/256 + 1024/256
-   = 8: LDS of axis 2.  The heuristics' own choice (k by 8) gets no LDS; BEAM's candidates
-   offer LDS of the REDUCE axis once there are LOCAL axes. */
+   = 8: LDS of axis 2.  At 1024^3 the tiles' address windows make it pay, at 512^3 not.  The
+   heuristics' own choice at 256^3 (k by 8) gets no LDS; BEAM's candidates offer LDS of the
+   REDUCE axis once there are LOCAL axes. */
 START_TEST(lds_heuristic)
 {
     uint64_t seed = 97;
@@ -311,6 +316,17 @@ START_TEST(lds_heuristic)
     o[2].amount = 8;
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), -1);
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 3), -1); /* no workgroup */
+    /* 1024^3, k by 8: A's tile rows 4096 bytes apart: 3 x 4096 + 7 x 4 bytes, 4 windows;
+       B's 7 x 4096 + 3 x 4, 8: 12 >= 9 */
+    const rdx_uop *kb = kernel_of(g, mm(g, F32, 1024, 1024, 1024, &seed));
+    rdx_kaxis bx[RDX_CG_MAX_AXES];
+    size_t nb;
+    ck_assert_int_eq(rdx_cg_axes(kb, bx, &nb), RDX_OK);
+    ck_assert_int_eq(cg_lds_pays(kb, bx, nb, o, 5), 2);
+    /* 512^3: 2 + 4 windows */
+    const rdx_uop *km = kernel_of(g, mm(g, F32, 512, 512, 512, &seed));
+    ck_assert_int_eq(rdx_cg_axes(km, bx, &nb), RDX_OK);
+    ck_assert_int_eq(cg_lds_pays(km, bx, nb, o, 5), -1);
     rdx_opt h[16];
     size_t nh;
     ck_assert_int_eq(rdx_cg_heuristic(k, h, 16, &nh), RDX_OK);
