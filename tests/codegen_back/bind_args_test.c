@@ -244,6 +244,9 @@ START_TEST(bind_errors)
     f.vals[0] = 2147483648ll; /* b past int32 */
     expect_fail(&f, &b, RDX_ERR_RANGE, "variable 'b' = 2147483648");
     f.vals[0] = val_b;
+    b.vals = NULL;
+    expect_fail(&f, &b, RDX_ERR_INVALID, "2 variable values bound, expected their array");
+    b.vals = f.vals;
     ck_assert_int_eq(rdx_codegen_bind_args(NULL, &b, NULL, NULL, NULL), RDX_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "NULL kernel"));
     ck_assert_int_eq(rdx_codegen_bind_args(f.k, NULL, NULL, NULL, NULL), RDX_ERR_INVALID);
