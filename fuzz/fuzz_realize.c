@@ -33,7 +33,7 @@
  * Stand-alone (long runs, reproducible):
  *   make fuzz-realize        (build/fuzz-realize, against build/librdx.a)
  *   nice -n 10 build/fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]
- *                                 [--mode raw|heur|beam|opts|hdirect] [-v]
+ *                                 [--mode raw|heur|beam|opts|hdirect] [--dtype D] [-v]
  *   build/fuzz-realize --seed S --count 1 -v     (replay one case)
  * As a libFuzzer target (`make fuzz`, build/fuzz/fuzz_realize): the input
  * bytes are hashed into the seed; a finding aborts.
@@ -279,7 +279,7 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
     }
     rdx_dtype dt = t->dtype;
     int ax = nd ? (int)rn(s, nd) : 0;
-    unsigned kind = (unsigned)rn(s, 30);
+    unsigned kind = (unsigned)rn(s, 31);
     const rdx_tensor *r = NULL, *p;
     int inexact = c->inexact[ti];
     switch (kind) {
@@ -769,6 +769,17 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
         inexact |= is_f(t) && w <= 1;
         break;
     }
+    case 29: { /* the gradient of sum(t * t) with respect to the first input */
+        const rdx_tensor *in0 = c->pool[0];
+        if (!is_f(t) || !is_f(in0) || c->var || c->inexact[ti] >= 2)
+            break;
+        logf_(c, "grad(t%d) ", ti);
+        const rdx_tensor *loss = rdx_tensor_sum(g, rdx_tensor_mul(g, t, t), 0, NULL, 0);
+        if (loss && rdx_gradient(g, loss, &in0, 1, &r) != RDX_OK)
+            r = NULL;
+        inexact = 1;
+        break;
+    }
     default: { /* where with a bool condition from the pool or fresh */
         const rdx_tensor *cond = NULL;
         for (int k = c->npool - 1; k >= 0 && !cond; k--)
@@ -797,6 +808,8 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
     return r;
 }
 
+static int force_dtype = -1; /* --dtype: the first input's dtype */
+
 /* Build case `seed` with at most maxops ops (0: the drawn count). */
 static void gen(fz_case *c, uint64_t seed, int maxops, int only_root)
 {
@@ -812,6 +825,8 @@ static void gen(fz_case *c, uint64_t seed, int maxops, int only_root)
     rdx_dtype dt = D(all_dts[rn(&s, NDTS)]);
     if (rn(&s, 3) == 0)
         dt = D(RDX_FLOAT32);
+    if (force_dtype >= 0)
+        dt = D((rdx_scalar)force_dtype);
     int nin = 1 + (int)rn(&s, 3);
     if (rn(&s, 4) == 0) { /* symbolic size */
         c->var = rdx_graph_var(c->g, "n", 1, 600);
@@ -1515,12 +1530,21 @@ int main(int argc, char **argv)
                 fprintf(stderr, "fuzz_realize: unknown mode '%s'\n", m);
                 return 2;
             }
+        } else if (!strcmp(a, "--dtype") && v) {
+            const char *m = argv[++i];
+            for (size_t k = 0; k < NDTS; k++)
+                if (!strcmp(m, rdx_dtype_str(D(all_dts[k]), (char[24]){ 0 }, 24)))
+                    force_dtype = (int)all_dts[k];
+            if (force_dtype < 0) {
+                fprintf(stderr, "fuzz_realize: unknown dtype '%s'\n", m);
+                return 2;
+            }
         } else if (!strcmp(a, "-v"))
             verbose = 1;
         else {
             fprintf(stderr, "usage: fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]\n"
                             "                    [--mode raw|heur|beam|opts|hdirect] [--maxops K]\n"
-                            "                    [--root R] [-v]\n");
+                            "                    [--root R] [--dtype NAME] [-v]\n");
             return !strcmp(a, "--help") ? 0 : 2;
         }
     }
