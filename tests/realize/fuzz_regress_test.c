@@ -137,6 +137,37 @@ START_TEST(padto_after_tc)
 }
 END_TEST
 
+/* seed 33963: an output that simplifies to a constant (it reads only the padding of a
+   padded reduction of x) leaves x, of symbolic size n, an input of the schedule that no
+   kernel reads; the schedule's variables came from the kernels only, so realize could not
+   size x ("size of buffer 0: eval: DEFINE_VAR #9 has no value"). */
+START_TEST(symbolic_input_not_read)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 600);
+    const rdx_uop *dims[2] = { n, rdx_ir_int(rdx_graph_ir(g), 4) };
+    const rdx_tensor *x = rdx_tensor_empty_sym(g, I32, 2, dims);
+    const rdx_tensor *t =
+        rdx_tensor_reshape(g, rdx_tensor_sum(g, x, 0, NULL, 0), 1, (int64_t[]){ 1 });
+    const rdx_tensor *p = rdx_tensor_pad(g, t, (int64_t[]){ 0 }, (int64_t[]){ 2 }, 7);
+    const rdx_tensor *out = rdx_tensor_shrink(g, p, (int64_t[]){ 1 }, (int64_t[]){ 2 });
+    int64_t v = 3;
+    int32_t data[12] = { 0 };
+    ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), x, data, sizeof data), RDX_OK);
+    ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, v), RDX_OK);
+    const char *names[1] = { "n" };
+    rdx_realize_options o = { .var_names = names, .var_values = &v, .nvars = 1 };
+    check_free(g, dev, &out, 1, &o, 0);
+    rdx_array got;
+    ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &out, 1, &o, &got, NULL), RDX_OK);
+    ck_assert_int_eq(got.numel, 1);
+    ck_assert_int_eq(((int32_t *)got.data)[0], 7);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -145,5 +176,6 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, bool_min_loop_identity);
     tcase_add_test(tc, far_branch);
     tcase_add_test(tc, padto_after_tc);
+    tcase_add_test(tc, symbolic_input_not_read);
     return tc;
 }
