@@ -182,7 +182,8 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
  * the spec allows from the axis' type (LOCAL from g/L, UPCAST from g/l/L,
  * UNROLL from R/G, GROUP_REDUCE from R, THREAD from g, or the same type);
  * PADTO a concrete bound (loads, stores and reductions are gated by the
- * original bound; reductions see their identity); SWAP two axes of the same
+ * original bound; reductions see their identity; not after TC, which pads
+ * with RDX_TC_PAD); SWAP two axes of the same
  * type class; NOLOCALS forbids later LOCAL axes.  Errors: RDX_ERR_INVALID
  * naming the opt and its position.
  */
