@@ -204,3 +204,10 @@ clean:
 .PHONY: asm-aliases
 asm-aliases:
 	python3 scripts/gen_asm_aliases.py --llvm-mc $(or $(wildcard /usr/lib/llvm-19/bin/llvm-mc),llvm-mc)
+
+# --- fuzz-realize: the stand-alone differential fuzzer of the code generator
+# (fuzz/fuzz_realize.c against librdx; `make fuzz` also builds it for libFuzzer).
+.PHONY: fuzz-realize
+fuzz-realize: $(BUILD)/fuzz-realize
+$(BUILD)/fuzz-realize: fuzz/fuzz_realize.c $(STATIC)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DRDX_FUZZ_STANDALONE -o $@ $< $(STATIC) $(LDLIBS_ALL)

@@ -92,6 +92,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     if (!st)
         st = cg_hazards_delay_alu(&p);
     if (!st)
+        st = cg_long_branches(&p);
+    if (!st)
         st = cg_encode(&p, &code, &code_size);
     if (!st)
         st = cg_render(&p, k, o.name ? o.name : "kernel", code, code_size);

@@ -41,7 +41,8 @@ enum {
     CG_F_BRANCH = 1 << 5,     /* target is a block id */
     CG_F_WAITCNT = 1 << 6,    /* inserted s_waitcnt */
     CG_F_VMEM_STORE = 1 << 7, /* global store (vscnt) */
-    CG_F_SPILL = 1 << 8       /* spill code inserted by the register plan (spill.c) */
+    CG_F_SPILL = 1 << 8,      /* spill code inserted by the register plan (spill.c) */
+    CG_F_LONGBR = 1 << 9      /* s_add_u32 of a long branch: literal = target - here */
 };
 
 typedef struct cg_inst {
@@ -136,6 +137,9 @@ rdx_status cg_devectorize(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_uop **
                           const rdx_uop ***topo_out, size_t *ntopo);
 /* isel's last step: adjacent 32-bit global loads into b64/b96/b128 (isel_merge.c). */
 unsigned cg_merge_loads(cg_prog *p);
+/* Branches that may not reach their target (±32768 dwords) become s_getpc/s_setpc
+   jumps through a fresh SGPR pair (render_branch.c; after the register plan). */
+rdx_status cg_long_branches(cg_prog *p);
 /* Packed f16: lane pairs of 16-bit loads, f16 add/mul/max/min and 16-bit stores as
    VOP3P (pack_f16.c, after isel); returns the number of packed ops. */
 unsigned cg_pack_f16(cg_prog *p);

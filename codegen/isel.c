@@ -641,6 +641,17 @@ static int param_load(const rdx_uop *u)
            (u->src[0]->src[0]->op == RDX_OP_PARAM || u->src[0]->src[0]->op == RDX_OP_BUFFER);
 }
 
+/* A LOAD from a DEFINE_LOCAL (through AFTERs). */
+static int lds_load(const rdx_uop *u)
+{
+    if (u->op != RDX_OP_LOAD || u->src[0]->op != RDX_OP_INDEX)
+        return 0;
+    const rdx_uop *b = u->src[0]->src[0];
+    while (b->op == RDX_OP_AFTER)
+        b = b->src[0];
+    return b->op == RDX_OP_DEFINE_LOCAL;
+}
+
 static int in_scope(isel *I, const rdx_uop *u)
 {
     return grow(I, u->id) && !I->have[u->id] && !(dep(I, u) & ~I->open);
@@ -675,6 +686,19 @@ static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int l
         if (!param_load(u) || !in_scope(I, u) || u->dtype.count != 1 ||
             (I->info[u->id] & (CG_INFO_FRAG_MEMBER | CG_INFO_ACC_BOUND | CG_INFO_LAZY)))
             continue; /* WMMA fragment loads go with their fragment */
+        unsigned w = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1;
+        if (w > budget)
+            break;
+        budget -= w;
+        cg_emit(I, u);
+    }
+    /* then the LDS loads of the scope (codegen/lds_stage.c's staged tiles: their stores and
+       barriers come with them), so their latencies overlap too */
+    for (size_t i = 0; i < n && !I->st && budget; i++) {
+        const rdx_uop *u = topo[i];
+        if (!lds_load(u) || !in_scope(I, u) || u->dtype.count != 1 ||
+            (I->info[u->id] & (CG_INFO_FRAG_MEMBER | CG_INFO_ACC_BOUND | CG_INFO_LAZY)))
+            continue;
         unsigned w = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1;
         if (w > budget)
             break;
@@ -848,6 +872,8 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
         int file = red->dtype.scalar == RDX_BOOL ? CG_S : CG_V;
         accs[i] = cg_reg(I, file, w);
         uint64_t id = cg_red_identity((rdx_redop)red->arg.sub, red->dtype);
+        if (file == CG_S && id) /* a bool is a lane mask: true (MIN's identity) is every lane */
+            id = 0xffffffffu;
         cg_val c = cg_const(id, w);
         cg_copy(I, &accs[i], &c);
     }
@@ -914,6 +940,18 @@ static int mark_push(isel *I, uint32_t s, const rdx_uop *x, const rdx_uop ***stk
     return 1;
 }
 
+/* A node of the LDS staging the LDS OptOp builds (codegen/lds_stage.c): a DEFINE_LOCAL, an
+   AFTER of one, a STORE into one, a BARRIER.  Its stores do not depend on the copies of an
+   upcast REDUCE (one staging per iteration serves them all), so such REDUCEs may share a loop. */
+static int lds_staging(const rdx_uop *u)
+{
+    const rdx_uop *b = u->op == RDX_OP_STORE ? u->src[0]->src[0] : u->op == RDX_OP_AFTER ? u : NULL;
+    while (b && b->op == RDX_OP_AFTER)
+        b = b->src[0];
+    return u->op == RDX_OP_BARRIER || u->op == RDX_OP_DEFINE_LOCAL ||
+           (b && b->op == RDX_OP_DEFINE_LOCAL);
+}
+
 /* mark_value of several REDUCEs under one stamp (the union of their value graphs). */
 static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap)
 {
@@ -928,11 +966,15 @@ static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop *
         switch ((rdx_op)u->op) {
         case RDX_OP_AFTER:
         case RDX_OP_STORE:
-        case RDX_OP_END:
         case RDX_OP_BARRIER:
+        case RDX_OP_DEFINE_LOCAL:
+            if (lds_staging(u))
+                break; /* LDS staging (codegen/lds_stage.c): shared, emitted once per iteration */
+            ok = 0;
+            continue;
+        case RDX_OP_END:
         case RDX_OP_WMMA:
         case RDX_OP_DEFINE_REG:
-        case RDX_OP_DEFINE_LOCAL:
             ok = 0;
             continue;
         default:

@@ -3,6 +3,7 @@
  * resolved, the kernel descriptor and the metadata, written as a code object
  * by isa/codeobj's writer.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,17 @@ rdx_status cg_encode(const cg_prog *p, uint8_t **code, size_t *len)
     for (size_t b = 0; b < p->nblocks; b++)
         for (size_t i = 0; i < p->blocks[b].n; i++, k++) {
             const cg_inst *in = &p->blocks[b].insts[i];
+            if (in->flags & CG_F_LONGBR) { /* render_branch.c: the jump's distance */
+                cg_inst y = *in;
+                size_t n, n0 = (k + 1 < ninst ? off[k + 1] : boff[b + 1]) - off[k];
+                uint8_t tmp[RDX_ISA_MAX_BYTES];
+                y.in.opnd[2] = rdx_isa_literal((uint32_t)(boff[in->target] - off[k]));
+                if ((st = enc(p, &y, 0, tmp, &n)))
+                    goto fail;
+                assert(n == n0);
+                memcpy(buf + off[k], tmp, n);
+                continue;
+            }
             if (!(in->flags & CG_F_BRANCH))
                 continue;
             int64_t d = ((int64_t)boff[in->target] - (int64_t)(off[k] + 4)) / 4;

@@ -29,7 +29,9 @@
 #include "codegen/cg.h"
 #include "util/error.h"
 
-#define MAXSPILL    96         /* instructions inserted around one instruction */
+#define MAXSPILL                                                                            \
+    640 /* instructions inserted around one instruction (a 64-dword WMMA accumulator partly \
+           written by one v_mov: 2 x 64 scratch ops + addresses) */
 #define MAX_SCRATCH (1u << 16) /* bytes per lane: well under the 1 MiB limit */
 
 typedef struct sp {

@@ -13,5 +13,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_errors());
     suite_add_tcase(s, rz_tcase_cli());
     suite_add_tcase(s, rz_tcase_random());
+    suite_add_tcase(s, rz_tcase_fuzz_regress());
     return rdx_test_main(s);
 }

@@ -23,7 +23,10 @@ rdx_device *rz_device(void);
 void rz_device_close(rdx_device *dev);
 
 rdx_graph *rz_graph(void);
-/* A tensor of pseudo-random data: floats in [-2, 2), integers in [-9, 9]. */
+/* n elements of pseudo-random data of any scalar dtype (malloc'd, caller frees): floats in
+   [-2, 2), signed integers in [-9, 9] (unsigned ones wrap), uint8 any byte, bools 0/1. */
+void *rz_random_data(rdx_dtype dt, int64_t n, uint64_t *seed);
+/* A tensor of pseudo-random data (rz_random_data). */
 const rdx_tensor *rz_random(rdx_graph *g, rdx_dtype dt, uint32_t nd, const int64_t *dims,
                             uint64_t *seed);
 
@@ -42,5 +45,6 @@ TCase *rz_tcase_report(void);
 TCase *rz_tcase_errors(void);
 TCase *rz_tcase_cli(void);
 TCase *rz_tcase_random(void);
+TCase *rz_tcase_fuzz_regress(void); /* fuzz_regress_test.c */
 
 #endif

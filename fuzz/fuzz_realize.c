@@ -1,0 +1,1769 @@
+/*
+ * fuzz/fuzz_realize.c — differential fuzzer of the code generator: random
+ * tensor programs (rdx/tensor.h) compiled for gfx1100 and run on the emulated
+ * GPU, every output compared with the reference interpreter.
+ *
+ * One seed makes one case: 1..3 random inputs (shapes of 1, primes, odd
+ * sizes, powers of two, large; every dtype: bool, int8..uint64, float16,
+ * bfloat16, float32, float64; integers small or full-range), then 1..12
+ * random ops picked from the whole tensor API (broadcast elementwise
+ * arithmetic, integer division and modulo by constants and tensors, shifts,
+ * bitwise ops, comparisons + where, casts, transcendentals, movement ops,
+ * reductions, softmax/layernorm/argmax/cumsum, matmul (float16 ones WMMA
+ * sized), conv2d and pooling, gather/index/one_hot/cat/stack, rand), and
+ * 1..3 of the results as outputs.  A quarter of the cases have a symbolic
+ * size (DEFINE_VAR) bound to three values.  Each case runs in one mode:
+ *
+ *   raw / heur / beam  rdx_tensor_realize_on through the whole driver path
+ *                      (emulated device): no OptOps, the heuristics, BEAM 2;
+ *   opts / hdirect     schedule + random valid OptOp sequences (SPLIT to every
+ *                      axis type, PADTO, SWAP, NOLOCALS, TC) or the heuristics,
+ *                      compiled and run on the wave emulator with every buffer
+ *                      registered separately (inputs read-only, outputs with a
+ *                      canary tail), so an out-of-bounds access faults.
+ *
+ * Integers must match bit for bit, floats within a relative tolerance per
+ * dtype (max(|want|, 1) scaled, as rdx_realize_compare).  A compile error
+ * with RDX_ERR_UNSUPPORTED is a clean "cannot lower" (tallied and printed);
+ * any other error, a fault, a hang, a mismatch or a crash is a finding: the
+ * case is reduced (shortest op prefix and single outputs that still fail)
+ * and written to OUT/seed-<S>/ as graph.uop (+ in<slot>.bin inputs and the
+ * `rdx realize` command line in its header).
+ *
+ * Stand-alone (long runs, reproducible):
+ *   make fuzz-realize        (build/fuzz-realize, against build/librdx.a)
+ *   nice -n 10 build/fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]
+ *                                 [--mode raw|heur|beam|opts|hdirect] [--dtype D] [-v]
+ *   build/fuzz-realize --seed S --count 1 -v     (replay one case)
+ * As a libFuzzer target (`make fuzz`, build/fuzz/fuzz_realize): the input
+ * bytes are hashed into the seed; a finding aborts.
+ */
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdx/codegen.h>
+#include <rdx/codegen_front.h>
+#include <rdx/emu.h>
+#include <rdx/realize.h>
+#include <rdx/runtime.h>
+#include <rdx/tensor.h>
+
+/* ------------------------------------------------------------ random */
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint64_t rn(uint64_t *s, uint64_t n)
+{
+    return n ? mix(s) % n : 0;
+}
+
+/* ------------------------------------------------------------ the case */
+
+enum { M_RAW, M_HEUR, M_BEAM, M_OPTS, M_HDIRECT, M_COUNT };
+static const char *const mode_names[M_COUNT] = { "raw", "heur", "beam", "opts", "hdirect" };
+
+#define POOL 96
+
+typedef struct fz_case {
+    uint64_t seed;
+    rdx_graph *g;
+    int mode;
+    const rdx_tensor *pool[POOL];
+    unsigned char inexact[POOL]; /* float values that may differ slightly between the two */
+    int npool;
+    int nops, maxops;
+    const rdx_tensor *roots[3];
+    unsigned char rootcls[3]; /* the roots' inexact classes */
+    size_t nroots;
+    int only_root; /* reduction: keep only this root (-1: all) */
+    /* symbolic size */
+    const rdx_uop *var;
+    const rdx_tensor *symin;
+    int64_t symdims[3]; /* -1 at the symbolic axis */
+    uint32_t symnd;
+    int64_t varvals[3];
+    size_t nvals;
+    char log[2048];
+    size_t loglen;
+} fz_case;
+
+static void logf_(fz_case *c, const char *fmt, ...)
+{
+    if (c->loglen >= sizeof c->log - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(c->log + c->loglen, sizeof c->log - c->loglen, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        c->loglen += (size_t)n;
+    if (c->loglen > sizeof c->log - 1)
+        c->loglen = sizeof c->log - 1;
+}
+
+static const rdx_scalar all_dts[] = { RDX_BOOL,   RDX_INT8,    RDX_UINT8,    RDX_INT16,
+                                      RDX_UINT16, RDX_INT32,   RDX_UINT32,   RDX_INT64,
+                                      RDX_UINT64, RDX_FLOAT16, RDX_BFLOAT16, RDX_FLOAT32,
+                                      RDX_FLOAT64 };
+#define NDTS (sizeof all_dts / sizeof *all_dts)
+
+static rdx_dtype D(rdx_scalar s)
+{
+    return rdx_dtype_of(s);
+}
+static int is_f(const rdx_tensor *t)
+{
+    return rdx_dtype_is_float(t->dtype);
+}
+static int is_bool(const rdx_tensor *t)
+{
+    return t->dtype.scalar == RDX_BOOL;
+}
+static int is_i(const rdx_tensor *t)
+{
+    return !is_f(t) && !is_bool(t);
+}
+static int bits_of(const rdx_tensor *t)
+{
+    return 8 * (int)rdx_dtype_itemsize(t->dtype);
+}
+
+/* Random bytes of n elements of dt (full: integers over their whole range). */
+static void *rand_data(uint64_t *s, rdx_dtype dt, int64_t n, int full)
+{
+    size_t is = rdx_dtype_itemsize(dt);
+    uint8_t *p = calloc((size_t)n + 1, is);
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t r = mix(s);
+        double f = (double)(int64_t)(r % 1024) / 256.0 - 2.0;
+        int64_t v = full ? (int64_t)r : (int64_t)(r % 19) - 9;
+        uint8_t *q = p + (size_t)i * is;
+        switch (dt.scalar) {
+        case RDX_BOOL:
+            *q = r & 1;
+            break;
+        case RDX_FLOAT16: {
+            uint16_t h = rdx_f64_to_f16(f);
+            memcpy(q, &h, 2);
+            break;
+        }
+        case RDX_BFLOAT16: {
+            uint16_t h = rdx_f64_to_bf16(f);
+            memcpy(q, &h, 2);
+            break;
+        }
+        case RDX_FLOAT32: {
+            float x = (float)f;
+            memcpy(q, &x, 4);
+            break;
+        }
+        case RDX_FLOAT64:
+            memcpy(q, &f, 8);
+            break;
+        default:
+            if (rdx_dtype_is_unsigned(dt) && !full)
+                v = (int64_t)(r % 23);
+            memcpy(q, &v, is); /* little-endian: the low bytes */
+            break;
+        }
+    }
+    return p;
+}
+
+static const rdx_tensor *input(fz_case *c, uint64_t *s, rdx_dtype dt, uint32_t nd,
+                               const int64_t *dims)
+{
+    int64_t n = 1;
+    for (uint32_t k = 0; k < nd; k++)
+        n *= dims[k];
+    int full = rdx_dtype_is_int(dt) && rn(s, 4) == 0;
+    void *p = rand_data(s, dt, n, full);
+    const rdx_tensor *t = rdx_tensor_from_data(c->g, dt, nd, dims, p);
+    free(p);
+    return t;
+}
+
+static const int64_t sizes[] = { 1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 64, 97, 128, 257 };
+#define NSIZES (sizeof sizes / sizeof *sizes)
+
+static int64_t rand_size(uint64_t *s)
+{
+    if (rn(s, 40) == 0)
+        return rn(s, 2) ? 1000 : 4099;
+    return sizes[rn(s, NSIZES)];
+}
+
+static int64_t numel_of(const rdx_tensor *t)
+{
+    return rdx_tensor_numel(t);
+}
+
+/* A fresh input broadcastable against t (some axes 1, maybe fewer leading axes). */
+static const rdx_tensor *partner(fz_case *c, uint64_t *s, const rdx_tensor *t, rdx_dtype dt)
+{
+    uint32_t nd = rdx_tensor_ndim(t);
+    if (nd == 0 || rn(s, 8) == 0)
+        return rdx_tensor_const(c->g, dt, rdx_dtype_is_float(dt) ? 0.75 : 3);
+    /* a pool tensor of the same shape and dtype */
+    if (rn(s, 3) == 0) {
+        for (int k = c->npool - 1; k >= 0; k--) {
+            const rdx_tensor *p = c->pool[k];
+            if (p == t || p->dtype.scalar != dt.scalar || rdx_tensor_ndim(p) != nd)
+                continue;
+            int same = 1;
+            for (uint32_t d = 0; d < nd; d++)
+                same &= rdx_tensor_dim(p, (int)d) == rdx_tensor_dim(t, (int)d) &&
+                        rdx_tensor_dim(t, (int)d) >= 0;
+            if (same)
+                return p;
+        }
+    }
+    uint32_t drop = (uint32_t)rn(s, nd);
+    int64_t d[8];
+    for (uint32_t k = drop; k < nd; k++) {
+        int64_t v = rdx_tensor_dim(t, (int)k);
+        d[k - drop] = v < 0 || rn(s, 3) == 0 ? 1 : v;
+    }
+    return input(c, s, dt, nd - drop, d);
+}
+
+static const rdx_tensor *cnst(fz_case *c, const rdx_tensor *t, double v)
+{
+    return rdx_tensor_const(c->g, t->dtype, v);
+}
+
+/* A strictly positive float tensor from t: |t| + 0.5. */
+static const rdx_tensor *pos(fz_case *c, const rdx_tensor *t)
+{
+    return rdx_tensor_adds(c->g, rdx_tensor_abs(c->g, t), 0.5);
+}
+
+/* t as a value range safe to cast to integer dtype dt. */
+static const rdx_tensor *safe_for_int(fz_case *c, const rdx_tensor *t, rdx_dtype dt)
+{
+    if (!is_f(t))
+        return t;
+    if (rdx_dtype_is_unsigned(dt) || dt.scalar == RDX_BOOL)
+        return rdx_tensor_clamp(c->g, t, 0, 100);
+    return rdx_tensor_clamp(c->g, t, -100, 100);
+}
+
+static int numel_ok(const rdx_tensor *t)
+{
+    int64_t n = numel_of(t);
+    return n < 0 || n <= 300000;
+}
+
+/* One random op on t; NULL when it does not apply (the graph error is cleared). */
+static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti)
+{
+    rdx_graph *g = c->g;
+    uint32_t nd = rdx_tensor_ndim(t);
+    int64_t d[8] = { 0 };
+    int sym = 0;
+    for (uint32_t k = 0; k < nd; k++) {
+        d[k] = rdx_tensor_dim(t, (int)k);
+        sym |= d[k] < 0;
+    }
+    rdx_dtype dt = t->dtype;
+    int ax = nd ? (int)rn(s, nd) : 0;
+    unsigned kind = (unsigned)rn(s, 31);
+    const rdx_tensor *r = NULL, *p;
+    int inexact = c->inexact[ti];
+    switch (kind) {
+    case 0:
+    case 1:
+    case 2: { /* broadcast arithmetic */
+        static const char *const nm[] = { "add", "sub", "mul", "maximum", "minimum", "mulacc" };
+        unsigned w = (unsigned)rn(s, 6);
+        p = partner(c, s, t, dt);
+        logf_(c, "%s(t%d) ", nm[w], ti);
+        if (w == 0)
+            r = rdx_tensor_add(g, t, p);
+        else if (w == 1)
+            r = rdx_tensor_sub(g, t, p);
+        else if (w == 2)
+            r = rdx_tensor_mul(g, t, p);
+        else if (w == 3)
+            r = rdx_tensor_maximum(g, t, p);
+        else if (w == 4)
+            r = rdx_tensor_minimum(g, t, p);
+        else
+            r = rdx_tensor_mulacc(g, t, p, partner(c, s, t, dt));
+        inexact |= is_f(t) && (dt.scalar == RDX_FLOAT16 || dt.scalar == RDX_BFLOAT16 || w >= 2);
+        break;
+    }
+    case 3: /* division */
+        if (is_f(t)) {
+            logf_(c, "div(t%d) ", ti);
+            r = rdx_tensor_div(g, t, pos(c, partner(c, s, t, dt)));
+            inexact = 1;
+        } else if (is_i(t)) {
+            static const int64_t sc[] = {
+                1, 2, 3, 5, 6, 7, 10, 16, 100, 255, 641, 1000003, -3, -7
+            };
+            int64_t v = sc[rn(s, rdx_dtype_is_unsigned(dt) ? 12 : 14)];
+            if (bits_of(t) <= 8 && (v > 100 || v < -100))
+                v = 7;
+            if (bits_of(t) == 16 && v > 1000)
+                v = 641;
+            int m = (int)rn(s, 2);
+            logf_(c, "%s(t%d, %lld) ", m ? "mod" : "idiv", ti, (long long)v);
+            r = m ? rdx_tensor_mod(g, t, cnst(c, t, (double)v))
+                  : rdx_tensor_idiv(g, t, cnst(c, t, (double)v));
+        }
+        break;
+    case 4: /* integer division by a tensor in [1, 8] */
+        if (is_i(t)) {
+            p = rdx_tensor_adds(g, rdx_tensor_and(g, partner(c, s, t, dt), cnst(c, t, 7)), 1);
+            int m = (int)rn(s, 2);
+            logf_(c, "%s(t%d, tensor) ", m ? "mod" : "idiv", ti);
+            r = m ? rdx_tensor_mod(g, t, p) : rdx_tensor_idiv(g, t, p);
+        }
+        break;
+    case 5: /* shifts */
+        if (is_i(t)) {
+            int sh = (int)rn(s, (uint64_t)bits_of(t));
+            int left = (int)rn(s, 2);
+            logf_(c, "%s(t%d, %d) ", left ? "shl" : "shr", ti, sh);
+            p = cnst(c, t, sh);
+            if (rn(s, 3) == 0) /* by a tensor */
+                p = rdx_tensor_and(g, partner(c, s, t, dt), cnst(c, t, bits_of(t) - 1));
+            r = left ? rdx_tensor_shl(g, t, p) : rdx_tensor_shr(g, t, p);
+        }
+        break;
+    case 6: /* bitwise */
+        if (!is_f(t)) {
+            unsigned w = (unsigned)rn(s, 4);
+            logf_(c, "bit%u(t%d) ", w, ti);
+            p = partner(c, s, t, dt);
+            r = w == 0   ? rdx_tensor_xor(g, t, p)
+                : w == 1 ? rdx_tensor_or(g, t, p)
+                : w == 2 ? rdx_tensor_and(g, t, p)
+                         : rdx_tensor_not(g, t);
+        }
+        break;
+    case 7:
+    case 8: {                                /* transcendentals */
+        if (!is_f(t) || c->inexact[ti] >= 2) /* half-precision rounding noise, amplified */
+            break;
+        unsigned w = (unsigned)rn(s, 14);
+        /* exp, sin, cos and pow amplify an input's rounding difference: exact inputs only */
+        if (c->inexact[ti] && (w <= 1 || w == 4 || w == 5 || w == 12))
+            w = 8;
+        logf_(c, "un%u(t%d) ", w, ti);
+        switch (w) {
+        case 0:
+            r = rdx_tensor_exp(g, t);
+            break;
+        case 1:
+            r = rdx_tensor_exp2(g, t);
+            break;
+        case 2:
+            r = rdx_tensor_log(g, pos(c, t));
+            break;
+        case 3:
+            r = rdx_tensor_log2(g, pos(c, t));
+            break;
+        case 4:
+            r = rdx_tensor_sin(g, t);
+            break;
+        case 5:
+            r = rdx_tensor_cos(g, t);
+            break;
+        case 6:
+            r = rdx_tensor_sqrt(g, rdx_tensor_abs(g, t));
+            break;
+        case 7:
+            r = rdx_tensor_rsqrt(g, pos(c, t));
+            break;
+        case 8:
+            r = rdx_tensor_sigmoid(g, t);
+            break;
+        case 9:
+            r = rdx_tensor_tanh(g, t);
+            break;
+        case 10:
+            r = rdx_tensor_gelu(g, t);
+            break;
+        case 11:
+            r = rdx_tensor_recip(g, pos(c, t));
+            break;
+        case 12:
+            r = rdx_tensor_pow(g, pos(c, t), rdx_tensor_clamp(g, partner(c, s, t, dt), -2, 2));
+            break;
+        default:
+            r = rdx_tensor_neg(g, t);
+            break;
+        }
+        inexact |= w != 13;
+        break;
+    }
+    case 9: { /* simple unary */
+        unsigned w = (unsigned)rn(s, 5);
+        logf_(c, "simple%u(t%d) ", w, ti);
+        if (is_bool(t))
+            r = rdx_tensor_not(g, t);
+        else if (w == 0)
+            r = rdx_tensor_relu(g, t);
+        else if (w == 1)
+            r = rdx_tensor_abs(g, t);
+        else if (w == 2)
+            r = rdx_tensor_clamp(g, t, -1, 3);
+        else if (w == 3 && is_f(t) && !inexact)
+            r = rdx_tensor_trunc(g, rdx_tensor_muls(g, t, 3));
+        else if (!rdx_dtype_is_unsigned(dt))
+            r = rdx_tensor_neg(g, t);
+        break;
+    }
+    case 10:
+    case 11: { /* compare + where */
+        if (inexact)
+            break;
+        unsigned w = (unsigned)rn(s, 6);
+        p = partner(c, s, t, dt);
+        const rdx_tensor *cmp = w == 0   ? rdx_tensor_cmplt(g, t, p)
+                                : w == 1 ? rdx_tensor_cmpgt(g, t, p)
+                                : w == 2 ? rdx_tensor_cmple(g, t, p)
+                                : w == 3 ? rdx_tensor_cmpge(g, t, p)
+                                : w == 4 ? rdx_tensor_cmpeq(g, t, p)
+                                         : rdx_tensor_cmpne(g, t, p);
+        unsigned how = (unsigned)rn(s, 3);
+        logf_(c, "cmp%u/%u(t%d) ", w, how, ti);
+        if (how == 0)
+            r = cmp;
+        else if (how == 1)
+            r = rdx_tensor_where(g, cmp, t, partner(c, s, t, dt));
+        else
+            r = rdx_tensor_where(g, cmp, rdx_tensor_const(g, dt, 1), t);
+        break;
+    }
+    case 12:
+    case 13: { /* cast */
+        rdx_dtype to = D(all_dts[rn(s, NDTS)]);
+        if (rdx_dtype_is_float(t->dtype) && !rdx_dtype_is_float(to) && inexact)
+            break;
+        logf_(c, "cast(t%d, %s) ", ti, rdx_dtype_str(to, (char[24]){ 0 }, 24));
+        const rdx_tensor *src = rdx_dtype_is_float(to) ? t : safe_for_int(c, t, to);
+        /* a negative or large integer to a narrower float/unsigned is fine (wraps / rounds) */
+        r = rdx_tensor_cast(g, src, to);
+        if (rdx_dtype_is_float(to) && !rdx_dtype_is_float(t->dtype) && rdx_dtype_itemsize(to) <= 2)
+            inexact = 1; /* large integers round */
+        if (!rdx_dtype_is_float(to))
+            inexact = 0;
+        break;
+    }
+    case 14:
+    case 15:
+    case 16: { /* movement */
+        unsigned w = (unsigned)rn(s, 9);
+        logf_(c, "move%u(t%d) ", w, ti);
+        if (nd == 0)
+            w = 8;
+        switch (w) {
+        case 0: {
+            int order[8];
+            for (uint32_t k = 0; k < nd; k++)
+                order[k] = (int)k;
+            for (uint32_t k = nd; k > 1; k--) {
+                uint32_t j = (uint32_t)rn(s, k);
+                int tmp = order[k - 1];
+                order[k - 1] = order[j];
+                order[j] = tmp;
+            }
+            r = rdx_tensor_permute(g, t, order);
+            break;
+        }
+        case 1:
+            r = rdx_tensor_flip(g, t, 1, &ax);
+            break;
+        case 2: {
+            if (sym)
+                break;
+            int64_t b[8], a[8];
+            for (uint32_t k = 0; k < nd; k++) {
+                b[k] = (int64_t)rn(s, 3);
+                a[k] = (int64_t)rn(s, 4);
+            }
+            r = rdx_tensor_pad(g, t, b, a, is_f(t) ? -0.5 : is_bool(t) ? 1 : 2);
+            break;
+        }
+        case 3: {
+            if (sym)
+                break;
+            int64_t st[8], en[8];
+            for (uint32_t k = 0; k < nd; k++) {
+                st[k] = (int64_t)rn(s, (uint64_t)(d[k] + 1) / 2);
+                en[k] = d[k] - (int64_t)rn(s, (uint64_t)(d[k] - st[k]));
+                if (en[k] <= st[k])
+                    en[k] = st[k] + 1;
+            }
+            r = rdx_tensor_shrink(g, t, st, en);
+            break;
+        }
+        case 4: {
+            if (sym)
+                break;
+            int64_t n = numel_of(t);
+            int64_t f = 1;
+            static const int64_t fs[] = { 2, 3, 4, 5, 7, 8, 16 };
+            for (int k = 0; k < 4; k++) {
+                int64_t cand = fs[rn(s, 7)];
+                if (n % cand == 0) {
+                    f = cand;
+                    break;
+                }
+            }
+            if (rn(s, 2))
+                r = rdx_tensor_reshape(g, t, 2, (int64_t[]){ n / f, f });
+            else
+                r = rdx_tensor_reshape(g, t, 3, (int64_t[]){ f, 1, n / f });
+            break;
+        }
+        case 5: { /* expand a new leading axis */
+            if (nd >= 4)
+                break;
+            int64_t one[8], e[8];
+            one[0] = 1;
+            e[0] = (int64_t)rn(s, 4) + 2;
+            for (uint32_t k = 0; k < nd; k++)
+                one[k + 1] = e[k + 1] = d[k];
+            if (sym)
+                break;
+            r = rdx_tensor_expand(g, rdx_tensor_reshape(g, t, nd + 1, one), nd + 1, e);
+            break;
+        }
+        case 6: /* strided slice */
+            if (sym || d[ax] < 2)
+                break;
+            r = rdx_tensor_slice(g, t, ax, (int64_t)rn(s, 2), d[ax], (int64_t)rn(s, 3) + 1);
+            break;
+        case 7:
+            r = rdx_tensor_contiguous(g, t);
+            break;
+        default: /* a scalar broadcast */
+            if (nd == 0)
+                r = rdx_tensor_expand(g, rdx_tensor_reshape(g, t, 1, (int64_t[]){ 1 }), 1,
+                                      (int64_t[]){ 7 });
+            else
+                r = rdx_tensor_transpose(g, t, 0, -1);
+            break;
+        }
+        break;
+    }
+    case 17:
+    case 18:
+    case 19:
+    case 20: { /* reductions */
+        if (nd == 0)
+            break;
+        unsigned w = (unsigned)rn(s, 10);
+        int keep = (int)rn(s, 2);
+        int axes[2] = { ax, (ax + 1) % (int)nd };
+        uint32_t nax = nd > 1 && rn(s, 3) == 0 ? 2 : 1;
+        if (rn(s, 8) == 0)
+            nax = 0;
+        /* float16/bfloat16: the interpreter accumulates in the dtype itself, so long sums
+           lose everything (2000 ones stall near 2048); keep them short */
+        if (is_f(t) && rdx_dtype_itemsize(dt) == 2) {
+            int64_t cnt = 1;
+            for (uint32_t k = 0; k < nd; k++)
+                if (nax == 0 || (int)k == axes[0] || (nax == 2 && (int)k == axes[1]))
+                    cnt *= d[k] < 0 ? 1000 : d[k];
+            if (cnt > 256 || (w == 7 && d[ax] > 256))
+                break;
+        }
+        logf_(c, "red%u(t%d, ax %d/%u, keep %d) ", w, ti, ax, nax, keep);
+        switch (w) {
+        case 0:
+        case 1:
+            r = rdx_tensor_sum(g, t, nax, axes, keep);
+            inexact |= is_f(t);
+            break;
+        case 2:
+            r = rdx_tensor_max(g, t, nax, axes, keep);
+            break;
+        case 3:
+            r = rdx_tensor_min(g, t, nax, axes, keep);
+            break;
+        case 4: /* prod over a short axis */
+            if (sym || d[ax] > 8)
+                break;
+            r = rdx_tensor_prod(g, t, 1, &ax, keep);
+            inexact |= is_f(t);
+            break;
+        case 5:
+            if (!is_f(t))
+                break;
+            r = rn(s, 2) ? rdx_tensor_mean(g, t, nax, axes, keep)
+                         : rdx_tensor_var(g, t, nax, axes, keep, (int)rn(s, 2));
+            inexact = 1;
+            break;
+        case 6:
+            if (inexact || is_bool(t))
+                break;
+            r = rdx_tensor_argmax(g, t, ax, keep);
+            inexact = 0;
+            break;
+        case 7:
+            if (sym && d[ax] < 0)
+                break;
+            if (d[ax] > 300)
+                break;
+            r = rdx_tensor_cumsum(g, t, ax);
+            inexact |= is_f(t);
+            break;
+        case 8:
+            if (!is_f(t))
+                break;
+            r = rn(s, 3) ? rdx_tensor_softmax(g, t, ax) : rdx_tensor_log_softmax(g, t, ax);
+            inexact = 1;
+            break;
+        default:
+            if (!is_f(t))
+                break;
+            r = rdx_tensor_layernorm(g, t, 1, NULL, NULL, 1e-5);
+            inexact = 1;
+            break;
+        }
+        if (r && keep && rn(s, 2)) /* broadcast back */
+            r = rdx_tensor_sub(g, t, r);
+        break;
+    }
+    case 21:
+    case 22: { /* matmul */
+        if (nd == 0 || is_bool(t))
+            break;
+        int64_t k = d[nd - 1];
+        if (k < 0 || k > 300 || (is_f(t) && rdx_dtype_itemsize(dt) == 2 && k > 256))
+            break;
+        int64_t n2 = rn(s, 3) == 0 ? 16 * (int64_t)(rn(s, 4) + 1) : rand_size(s);
+        if (n2 > 300)
+            n2 = 17;
+        logf_(c, "matmul(t%d, %lld) ", ti, (long long)n2);
+        p = input(c, s, dt, 2, (int64_t[]){ k, n2 });
+        if (rn(s, 3) == 0)
+            p = rdx_tensor_transpose(g, input(c, s, dt, 2, (int64_t[]){ n2, k }), 0, 1);
+        r = rdx_tensor_matmul(g, t, p);
+        inexact |= is_f(t);
+        break;
+    }
+    case 23: { /* a WMMA-sized half matmul as a fresh source, added to t if possible */
+        static const int64_t m16[] = { 16, 32, 48, 64 };
+        int64_t M = m16[rn(s, 4)], N = m16[rn(s, 4)], K = m16[rn(s, 4)];
+        rdx_dtype hd = D(rn(s, 2) ? RDX_FLOAT16 : RDX_BFLOAT16);
+        logf_(c, "wmma(%lld,%lld,%lld) ", (long long)M, (long long)N, (long long)K);
+        const rdx_tensor *a = input(c, s, hd, 2, (int64_t[]){ M, K });
+        const rdx_tensor *b = input(c, s, hd, 2, (int64_t[]){ K, N });
+        if (rn(s, 2))
+            r = rdx_tensor_matmul(g, a, b);
+        else
+            r = rdx_tensor_matmul(g, rdx_tensor_cast(g, a, D(RDX_FLOAT32)), b);
+        inexact = 1;
+        break;
+    }
+    case 24: { /* conv / pool over a fresh NCHW input */
+        if (!is_f(t) || nd < 2 || sym)
+            break;
+        int64_t C = (int64_t)rn(s, 3) + 1, H = (int64_t)rn(s, 9) + 3, W = (int64_t)rn(s, 9) + 3;
+        const rdx_tensor *x = input(c, s, dt, 4, (int64_t[]){ 2, C, H, W });
+        unsigned w = (unsigned)rn(s, 3);
+        logf_(c, "conv%u(C%lld H%lld W%lld) ", w, (long long)C, (long long)H, (long long)W);
+        if (w == 0) {
+            int64_t O = (int64_t)rn(s, 4) + 1;
+            const rdx_tensor *wt = input(c, s, dt, 4, (int64_t[]){ O, C, 3, 3 });
+            rdx_conv_opts co = {
+                { (int64_t)rn(s, 2) + 1, 1 }, { (int64_t)rn(s, 2), 1 }, { 1, 1 }, 1
+            };
+            r = rdx_tensor_conv2d(g, x, wt, rn(s, 2) ? input(c, s, dt, 1, &O) : NULL, &co);
+        } else if (w == 1) {
+            r = rdx_tensor_max_pool2d(g, x, (int64_t[]){ 2, 2 }, (int64_t[]){ 2, 1 },
+                                      (int64_t[]){ 0, 1 });
+        } else {
+            r = rdx_tensor_avg_pool2d(g, x, (int64_t[]){ 3, 2 }, (int64_t[]){ 1, 2 },
+                                      (int64_t[]){ 1, 0 });
+        }
+        inexact = 1;
+        break;
+    }
+    case 25: { /* index / gather / one_hot */
+        if (nd == 0 || sym)
+            break;
+        int64_t kk = (int64_t)rn(s, 9) + 1;
+        int32_t *iv = malloc(sizeof *iv * (size_t)kk);
+        for (int64_t i = 0; i < kk; i++)
+            iv[i] = (int32_t)rn(s, (uint64_t)d[0]);
+        const rdx_tensor *idx = rdx_tensor_from_data(g, D(RDX_INT32), 1, &kk, iv);
+        free(iv);
+        unsigned w = (unsigned)rn(s, 3);
+        logf_(c, "index%u(t%d, %lld) ", w, ti, (long long)kk);
+        if (w == 0)
+            r = rdx_tensor_index(g, t, 1, &idx);
+        else if (w == 1 && nd == 1)
+            r = rdx_tensor_gather(g, t, idx);
+        else
+            r = rdx_tensor_add(g, rdx_tensor_one_hot(g, idx, d[0], dt), rdx_tensor_const(g, dt, 1));
+        break;
+    }
+    case 26: { /* cat / stack */
+        if (nd == 0 || sym)
+            break;
+        int64_t e[8];
+        memcpy(e, d, sizeof e);
+        e[ax] = (int64_t)rn(s, 5) + 1;
+        const rdx_tensor *ts[3] = { t, input(c, s, dt, nd, e), NULL };
+        logf_(c, "cat(t%d, ax %d) ", ti, ax);
+        if (rn(s, 2))
+            r = rdx_tensor_cat(g, ts, 2, ax);
+        else {
+            ts[1] = partner(c, s, t, dt);
+            ts[1] = rdx_tensor_add(g, ts[1], rdx_tensor_zeros(g, dt, nd, d));
+            r = rdx_tensor_stack(g, ts, 2, (int)rn(s, nd + 1));
+        }
+        break;
+    }
+    case 27: { /* split */
+        if (nd == 0 || sym || d[ax] < 2)
+            break;
+        const rdx_tensor *outs[2];
+        int64_t a = (int64_t)rn(s, (uint64_t)d[ax] - 1) + 1;
+        logf_(c, "split(t%d, ax %d, %lld) ", ti, ax, (long long)a);
+        if (rdx_tensor_split(g, t, ax, (int64_t[]){ a, d[ax] - a }, 2, outs) == RDX_OK)
+            r = outs[rn(s, 2)];
+        break;
+    }
+    case 28: { /* random generators / arange / eye, combined with t */
+        if (sym || nd == 0)
+            break;
+        unsigned w = (unsigned)rn(s, 5);
+        const rdx_tensor *src;
+        logf_(c, "rng%u(t%d) ", w, ti);
+        if (w == 0 && is_f(t))
+            src = rdx_tensor_rand(g, dt, nd, d, mix(s) % 1000);
+        else if (w == 1 && is_f(t))
+            src = rdx_tensor_randn(g, D(RDX_FLOAT32), nd, d, mix(s) % 1000);
+        else if (w == 2)
+            src = rdx_tensor_randint(g, -50, 50, nd, d, mix(s) % 1000);
+        else if (w == 3)
+            src = rdx_tensor_arange(g, d[nd - 1]);
+        else
+            src = nd >= 2 && d[nd - 1] == d[nd - 2] ? rdx_tensor_eye(g, d[nd - 1], dt)
+                                                    : rdx_tensor_arange(g, d[nd - 1]);
+        if (is_bool(t))
+            r = rdx_tensor_where(g, t, rdx_tensor_cast(g, src, D(RDX_FLOAT32)),
+                                 rdx_tensor_const(g, D(RDX_FLOAT32), -1));
+        else
+            r = rdx_tensor_add(g, t, rdx_tensor_cast(g, safe_for_int(c, src, dt), dt));
+        inexact |= is_f(t) && w <= 1;
+        break;
+    }
+    case 29: { /* the gradient of sum(t * t) with respect to the first input */
+        const rdx_tensor *in0 = c->pool[0];
+        if (!is_f(t) || !is_f(in0) || c->var || c->inexact[ti] >= 2)
+            break;
+        logf_(c, "grad(t%d) ", ti);
+        const rdx_tensor *loss = rdx_tensor_sum(g, rdx_tensor_mul(g, t, t), 0, NULL, 0);
+        if (loss && rdx_gradient(g, loss, &in0, 1, &r) != RDX_OK)
+            r = NULL;
+        inexact = 1;
+        break;
+    }
+    default: { /* where with a bool condition from the pool or fresh */
+        const rdx_tensor *cond = NULL;
+        for (int k = c->npool - 1; k >= 0 && !cond; k--)
+            if (is_bool(c->pool[k]) && rn(s, 2))
+                cond = c->pool[k];
+        if (!cond)
+            cond = partner(c, s, t, D(RDX_BOOL));
+        logf_(c, "where(t%d) ", ti);
+        r = rdx_tensor_where(g, cond, t, partner(c, s, t, dt));
+        break;
+    }
+    }
+    if (!r || rdx_graph_status(g) != RDX_OK || !numel_ok(r) || rdx_tensor_ndim(r) > 6) {
+        rdx_graph_clear_error(g);
+        logf_(c, "- ");
+        return NULL;
+    }
+    /* 0 exact, 1 rounded in float32/64, 2 in float16, 3 in bfloat16 (the worst seen) */
+    int cls = !inexact || !is_f(r)              ? 0
+              : r->dtype.scalar == RDX_BFLOAT16 ? 3
+              : r->dtype.scalar == RDX_FLOAT16  ? 2
+                                                : 1;
+    if (inexact && is_f(r) && c->inexact[ti] > cls)
+        cls = c->inexact[ti];
+    c->inexact[c->npool] = (unsigned char)cls;
+    return r;
+}
+
+static int force_dtype = -1; /* --dtype: the first input's dtype */
+
+/* Build case `seed` with at most maxops ops (0: the drawn count). */
+static void gen(fz_case *c, uint64_t seed, int maxops, int only_root)
+{
+    memset(c, 0, sizeof *c);
+    c->seed = seed;
+    c->maxops = maxops;
+    c->only_root = only_root;
+    rdx_graph_create(&c->g, NULL);
+    uint64_t ms = seed ^ 0x6d6f6465ull, s = seed;
+    c->mode = (int)rn(&ms, M_COUNT);
+    if (c->mode == M_BEAM && rn(&ms, 4)) /* BEAM is slow: fewer of those */
+        c->mode = M_HEUR;
+    rdx_dtype dt = D(all_dts[rn(&s, NDTS)]);
+    if (rn(&s, 3) == 0)
+        dt = D(RDX_FLOAT32);
+    if (force_dtype >= 0)
+        dt = D((rdx_scalar)force_dtype);
+    int nin = 1 + (int)rn(&s, 3);
+    if (rn(&s, 4) == 0) { /* symbolic size */
+        c->var = rdx_graph_var(c->g, "n", 1, 600);
+        c->symnd = 1 + (uint32_t)rn(&s, 3);
+        uint32_t sax = (uint32_t)rn(&s, c->symnd);
+        const rdx_uop *dims[3];
+        for (uint32_t k = 0; k < c->symnd; k++) {
+            c->symdims[k] = k == sax ? -1 : sizes[rn(&s, 10)];
+            dims[k] = k == sax ? c->var : rdx_ir_int(rdx_graph_ir(c->g), c->symdims[k]);
+        }
+        c->symin = rdx_tensor_empty_sym(c->g, dt, c->symnd, dims);
+        c->pool[c->npool++] = c->symin;
+        c->varvals[0] = 1;
+        c->varvals[1] = (int64_t[]){ 2, 7, 13, 31 }[rn(&s, 4)];
+        c->varvals[2] = (int64_t[]){ 64, 97, 257, 600 }[rn(&s, 4)];
+        c->nvals = 3;
+        logf_(c, "sym(%u dims, axis %u) ", c->symnd, sax);
+        nin = 1;
+    } else {
+        for (int i = 0; i < nin; i++) {
+            uint32_t nd = (uint32_t)rn(&s, 4) + (rn(&s, 6) == 0 ? 0 : 1);
+            int64_t d[4];
+            int64_t tot = 1;
+            for (uint32_t k = 0; k < nd; k++) {
+                d[k] = rand_size(&s);
+                if (tot * d[k] > 70000)
+                    d[k] = 1 + (int64_t)rn(&s, 5);
+                tot *= d[k];
+            }
+            c->pool[c->npool++] = input(c, &s, i == 0 ? dt : D(all_dts[rn(&s, NDTS)]), nd, d);
+        }
+    }
+    int nops = 1 + (int)rn(&s, 12);
+    if (maxops > 0 && maxops < nops)
+        nops = maxops;
+    int made = 0;
+    for (int tries = 0; made < nops && tries < nops * 8 && c->npool < POOL - 1; tries++) {
+        /* mostly the newest tensor, sometimes an older one */
+        int ti = rn(&s, 3) ? c->npool - 1 : (int)rn(&s, (uint64_t)c->npool);
+        logf_(c, "t%d=", c->npool);
+        const rdx_tensor *r = op(c, &s, c->pool[ti], ti);
+        if (!r)
+            continue;
+        c->pool[c->npool++] = r;
+        made++;
+    }
+    c->nops = made;
+    /* outputs: the newest, maybe one or two others */
+    c->rootcls[c->nroots] = c->inexact[c->npool - 1];
+    c->roots[c->nroots++] = c->pool[c->npool - 1];
+    for (int k = 0; k < 2 && c->npool > 2; k++)
+        if (rn(&s, 3) == 0) {
+            int pi = 1 + (int)rn(&s, (uint64_t)c->npool - 1);
+            c->rootcls[c->nroots] = c->inexact[pi];
+            c->roots[c->nroots++] = c->pool[pi];
+        }
+    if (only_root >= 0 && (size_t)only_root < c->nroots) {
+        c->roots[0] = c->roots[only_root];
+        c->rootcls[0] = c->rootcls[only_root];
+        c->nroots = 1;
+    }
+}
+
+/* Bind the symbolic input's data for value v (deterministic per seed and v). */
+static void bind_sym(fz_case *c, int64_t v)
+{
+    if (!c->var)
+        return;
+    if (!c->symin) { /* a parsed graph (--uop): its data is bound already */
+        rdx_interp_bind_var(rdx_graph_interp(c->g), c->var, v);
+        return;
+    }
+    int64_t n = 1;
+    for (uint32_t k = 0; k < c->symnd; k++)
+        n *= c->symdims[k] < 0 ? v : c->symdims[k];
+    uint64_t s = c->seed * 31 + (uint64_t)v;
+    void *p = rand_data(&s, c->symin->dtype, n, 0);
+    rdx_interp_bind(rdx_graph_interp(c->g), c->symin, p,
+                    (size_t)n * rdx_dtype_itemsize(c->symin->dtype));
+    rdx_interp_bind_var(rdx_graph_interp(c->g), c->var, v);
+    free(p);
+}
+
+/* ------------------------------------------------------------ checking */
+
+typedef enum { FZ_OK, FZ_UNSUP, FZ_FAIL } fz_result;
+
+static char failmsg[2048];
+static char unsup_msgs[64][160];
+static unsigned unsup_counts[64];
+static size_t nunsup;
+static int verbose;
+
+static void note_unsup(const char *m)
+{
+    char key[160];
+    snprintf(key, sizeof key, "%s", m);
+    /* numbers vary per case: replace digit runs by one '#' */
+    size_t o = 0;
+    for (size_t i = 0; key[i]; i++)
+        if (!(key[i] >= '0' && key[i] <= '9' && o && key[o - 1] == '#'))
+            key[o++] = key[i] >= '0' && key[i] <= '9' ? '#' : key[i];
+    key[o] = 0;
+    for (size_t k = 0; k < nunsup; k++)
+        if (!strcmp(unsup_msgs[k], key)) {
+            unsup_counts[k]++;
+            return;
+        }
+    if (nunsup < 64) {
+        snprintf(unsup_msgs[nunsup], sizeof unsup_msgs[nunsup], "%s", key);
+        unsup_counts[nunsup++] = 1;
+    }
+}
+
+/* Tolerance of a float output: its dtype's, or looser when it went through rounded
+   arithmetic (class 1..3: float32, float16, bfloat16; the two sides may round and
+   accumulate differently, e.g. a bfloat16 sum accumulated in float32 by WMMA). */
+static unsigned nslow;
+
+static void note_slow(uint64_t seed, const char *kernel)
+{
+    nslow++;
+    printf("SLOW seed %llu: kernel %s over the emulator budget\n", (unsigned long long)seed,
+           kernel);
+}
+
+static double tol_of(rdx_scalar sc, int cls)
+{
+    static const double loose[4] = { 0, 1e-3, 6e-2, 3e-1 };
+    double t = 0;
+    switch (sc) {
+    case RDX_FLOAT16:
+        t = 3e-2;
+        break;
+    case RDX_BFLOAT16:
+        t = 1e-1;
+        break;
+    case RDX_FLOAT32:
+        t = 2e-4;
+        break;
+    case RDX_FLOAT64:
+        t = 1e-9;
+        break;
+    default:
+        return 0;
+    }
+    return loose[cls & 3] > t ? loose[cls & 3] : t;
+}
+
+static double elem(const rdx_array *a, int64_t i)
+{
+    return rdx_array_get(a, i);
+}
+
+/* Compare one output; 0 when equal, else writes failmsg. */
+static int compare(const rdx_array *want, const rdx_array *got, size_t r, const char *where,
+                   int cls)
+{
+    if (want->dtype.scalar != got->dtype.scalar || want->numel != got->numel ||
+        want->ndim != got->ndim) {
+        snprintf(failmsg, sizeof failmsg, "%s: output %zu: dtype/shape differ (%u/%lld vs %u/%lld)",
+                 where, r, want->dtype.scalar, (long long)want->numel, got->dtype.scalar,
+                 (long long)got->numel);
+        return 1;
+    }
+    size_t is = rdx_dtype_itemsize(want->dtype);
+    int fl = rdx_dtype_is_float(want->dtype);
+    double tol = tol_of(want->dtype.scalar, cls);
+    int64_t bad = 0, first = -1;
+    /* rounded values that cancel: the error scales with the output's magnitude, not the
+       element's (a sum of terms of 1000 in bfloat16 that comes out at 20) */
+    double floor_ = 1;
+    if (fl && cls) {
+        double big = 0;
+        for (int64_t i = 0; i < want->numel; i++)
+            if (isfinite(elem(want, i)))
+                big = fmax(big, fabs(elem(want, i)));
+        floor_ = fmax(1, big * (cls >= 2 ? 0.25 : 0.01));
+    }
+    for (int64_t i = 0; i < want->numel; i++) {
+        int ok;
+        if (!fl) {
+            ok = !memcmp((const uint8_t *)want->data + i * is, (const uint8_t *)got->data + i * is,
+                         is);
+            if (!ok && want->dtype.scalar == RDX_BOOL)
+                ok = !((const uint8_t *)want->data)[i] == !((const uint8_t *)got->data)[i] &&
+                     ((const uint8_t *)got->data)[i] <= 1;
+        } else {
+            double a = elem(want, i), b = elem(got, i);
+            ok = (isnan(a) && isnan(b)) || a == b || fabs(a - b) <= tol * fmax(fabs(a), floor_);
+        }
+        if (!ok && bad++ == 0)
+            first = i;
+    }
+    /* half-precision chains: the interpreter rounds every partial sum to the dtype while
+       the device accumulates in float32; a few elements off by more than the tolerance
+       are that (checked by hand against double precision), a wrong kernel is off in many */
+    if (!bad || (cls >= 2 && bad * 20 <= want->numel))
+        return 0;
+    char w[64], g2[64];
+    if (fl) {
+        snprintf(w, sizeof w, "%.9g", elem(want, first));
+        snprintf(g2, sizeof g2, "%.9g", elem(got, first));
+    } else {
+        snprintf(w, sizeof w, "%lld", (long long)rdx_array_get_int(want, first));
+        snprintf(g2, sizeof g2, "%lld", (long long)rdx_array_get_int(got, first));
+    }
+    snprintf(failmsg, sizeof failmsg,
+             "%s: output %zu (%s, %lld elements): %lld differ, first [%lld]: device %s, "
+             "interpreter %s",
+             where, r, rdx_dtype_str(want->dtype, (char[24]){ 0 }, 24), (long long)want->numel,
+             (long long)bad, (long long)first, g2, w);
+    return 1;
+}
+
+static rdx_device *device;
+static rdx_emu *emu;
+static int cur_mode_override = -1;
+
+/* Errors that are a clean refusal: RDX_ERR_UNSUPPORTED naming what cannot be lowered. */
+static fz_result classify_error(rdx_status st, const char *where)
+{
+    const char *m = rdx_error_message();
+    if (st == RDX_ERR_UNSUPPORTED && !strstr(m, "fault") && !strstr(m, "FAULT")) {
+        note_unsup(m);
+        return FZ_UNSUP;
+    }
+    snprintf(failmsg, sizeof failmsg, "%s: error %d: %s", where, (int)st, m);
+    return FZ_FAIL;
+}
+
+static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t vi)
+{
+    rdx_realize_options o;
+    memset(&o, 0, sizeof o);
+    o.raw = mode == M_RAW;
+    if (mode == M_BEAM) {
+        o.beam = 2;
+        o.beam_steps = 2;
+    }
+    o.timeout_ms = 20000;
+    const char *names[1] = { "n" };
+    if (c->var) {
+        o.var_names = names;
+        o.var_values = &c->varvals[vi];
+        o.nvars = 1;
+    }
+    rdx_array got[3];
+    rdx_status st = rdx_tensor_realize_on(c->g, device, c->roots, c->nroots, &o, got, NULL);
+    if (st == RDX_ERR_TIMEOUT) {
+        note_slow(c->seed, "(realize)");
+        return FZ_UNSUP;
+    }
+    if (st)
+        return classify_error(st, mode_names[mode]);
+    for (size_t r = 0; r < c->nroots; r++)
+        if (compare(&want[r], &got[r], r, mode_names[mode], c->rootcls[r]))
+            return FZ_FAIL;
+    return FZ_OK;
+}
+
+/* ---- the direct path: own buffers, random OptOps, the wave emulator */
+
+#define SLACK 256
+static char opt_text[1024];
+
+static void opt_str(const rdx_opt *o, size_t n, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < n && at < len; k++)
+        at += (size_t)snprintf(buf + at, len - at, "%s(%d,%lld,%s%s) ", rdx_optop_name(o[k].op),
+                               o[k].axis, (long long)o[k].amount, rdx_axistype_name(o[k].target),
+                               o[k].top ? ",top" : "");
+}
+
+/* Random OptOps for a typed kernel: each candidate kept only when the prefix applies. */
+static size_t rand_opts(rdx_ir_ctx *ctx, const rdx_uop *typed, uint64_t *s, rdx_opt *o, size_t cap)
+{
+    size_t n = 0;
+    int want = 1 + (int)rn(s, 5);
+    /* weighted: the lowered targets often; THREAD is refused by expand (a clean error) */
+    static const rdx_axistype tg[] = {
+        RDX_AXIS_LOCAL,  RDX_AXIS_LOCAL,        RDX_AXIS_LOCAL,        RDX_AXIS_UPCAST,
+        RDX_AXIS_UPCAST, RDX_AXIS_UPCAST,       RDX_AXIS_UNROLL,       RDX_AXIS_UNROLL,
+        RDX_AXIS_UNROLL, RDX_AXIS_GROUP_REDUCE, RDX_AXIS_GROUP_REDUCE, RDX_AXIS_REDUCE,
+        RDX_AXIS_LOOP,   RDX_AXIS_GLOBAL,       RDX_AXIS_WARP,         RDX_AXIS_THREAD
+    };
+    static const int64_t amts[] = { 2, 3, 4, 5, 7, 8, 16, 32, 64, 128, 256 };
+    const rdx_uop *cur = typed;
+    for (int tries = 0; (int)n < want && tries < 40 && n < cap; tries++) {
+        rdx_kaxis ax[RDX_CG_MAX_AXES];
+        size_t na = 0;
+        if (rdx_cg_axes(cur, ax, &na) || na == 0)
+            break;
+        rdx_opt cand;
+        memset(&cand, 0, sizeof cand);
+        cand.axis = (int32_t)rn(s, na);
+        unsigned w = (unsigned)rn(s, 20);
+        if (w < 13) {
+            cand.op = RDX_OPTOP_SPLIT;
+            cand.amount = amts[rn(s, 11)];
+            if (ax[cand.axis].size > 0 && rn(s, 2)) { /* a divisor of the bound */
+                int64_t sz = ax[cand.axis].size;
+                for (int k = 0; k < 6; k++) {
+                    int64_t a = amts[rn(s, 11)];
+                    if (sz % a == 0 && a < sz) {
+                        cand.amount = a;
+                        break;
+                    }
+                }
+            }
+            cand.target = tg[rn(s, sizeof tg / sizeof *tg)];
+            cand.top = rn(s, 4) == 0;
+        } else if (w < 16) {
+            cand.op = RDX_OPTOP_PADTO;
+            cand.amount = amts[rn(s, 11)];
+        } else if (w < 18) {
+            cand.op = RDX_OPTOP_SWAP;
+            cand.amount = (int64_t)rn(s, na);
+        } else if (w < 19) {
+            cand.op = RDX_OPTOP_NOLOCALS;
+        } else {
+            if (n)
+                continue; /* TC must be the first */
+            cand.op = RDX_OPTOP_TC;
+            cand.amount = rn(s, 3) ? 0 : RDX_TC_PAD;
+        }
+        o[n] = cand;
+        const rdx_uop *next;
+        if (rdx_cg_apply_opts(ctx, typed, o, n + 1, &next) == RDX_OK) {
+            n++;
+            cur = next;
+        }
+    }
+    return n;
+}
+
+/* FUZZ_OPTS="K:OP,axis,amount,target[,top] OP,...;K:..." sets kernel K's opts by hand
+   (triage: which op of a finding matters); target is an axis type name (LOCAL, UPCAST). */
+static size_t env_opts(size_t kernel, rdx_opt *o, size_t cap)
+{
+    const char *e = getenv("FUZZ_OPTS");
+    size_t n = 0;
+    for (const char *p = e; p && *p;) {
+        char *end;
+        size_t k = (size_t)strtoul(p, &end, 10);
+        if (*end != ':')
+            break;
+        p = end + 1;
+        while (*p && *p != ';') {
+            char name[16] = "", tgt[16] = "";
+            int axis = 0, top = 0, used = 0;
+            long long amt = 0;
+            if (sscanf(p, "%15[A-Z],%d,%lld,%15[A-Z_]%n", name, &axis, &amt, tgt, &used) < 4)
+                return n;
+            p += used;
+            if (*p == ',') {
+                top = (int)strtol(p + 1, &end, 10);
+                p = end;
+            }
+            while (*p == ' ')
+                p++;
+            if (k != kernel || n == cap)
+                continue;
+            rdx_opt x = { 0, axis, amt, 0, top };
+            for (int q = 0; q < RDX_OPTOP_COUNT; q++)
+                if (!strcmp(name, rdx_optop_name((rdx_optop)q)))
+                    x.op = (rdx_optop)q;
+            for (int q = 0; q < RDX_AXIS_COUNT; q++)
+                if (!strcmp(tgt, rdx_axistype_name((rdx_axistype)q)))
+                    x.target = (rdx_axistype)q;
+            o[n++] = x;
+        }
+        if (*p == ';')
+            p++;
+    }
+    return n;
+}
+
+static int64_t eval_numel(const rdx_uop *e, const rdx_schedule *s, int64_t v)
+{
+    int64_t out;
+    if (rdx_uop_const_int(e, &out))
+        return out;
+    rdx_value vals[8], r;
+    for (size_t k = 0; k < s->nvars && k < 8; k++)
+        vals[k].i = v;
+    if (rdx_ir_eval(e, s->vars, vals, s->nvars, &r))
+        return -1;
+    return r.i;
+}
+
+static fz_result run_direct(fz_case *c, int mode, const rdx_array *want, size_t vi)
+{
+    rdx_ir_ctx *ctx = rdx_graph_ir(c->g);
+    rdx_interp *ip = rdx_graph_interp(c->g);
+    const char *where = mode_names[mode];
+    rdx_schedule *s = NULL;
+    rdx_status st = rdx_cg_schedule(ctx, c->roots, c->nroots, &s);
+    if (st)
+        return classify_error(st, "schedule");
+    int64_t v = c->var ? c->varvals[vi] : 0;
+    fz_result res = FZ_OK;
+    uint8_t **mem = calloc(s->nbuffers, sizeof *mem);
+    size_t *bytes = calloc(s->nbuffers, sizeof *bytes);
+    for (size_t b = 0; b < s->nbuffers; b++) {
+        const rdx_sched_buffer *sb = &s->buffers[b];
+        int64_t ne = eval_numel(sb->numel, s, v);
+        bytes[b] = (size_t)(ne < 0 ? 0 : ne) * rdx_dtype_itemsize(sb->dtype);
+        size_t alloc = (bytes[b] + SLACK + 4095) & ~(size_t)4095;
+        mem[b] = aligned_alloc(4096, alloc);
+        memset(mem[b], 0xA5, alloc); /* garbage: a read before a write shows */
+        if (sb->kind == RDX_SBUF_INPUT) {
+            size_t nb = 0;
+            const void *d = rdx_interp_bound(ip, sb->tensor, &nb);
+            memset(mem[b], 0, bytes[b]);
+            if (d)
+                memcpy(mem[b], d, nb < bytes[b] ? nb : bytes[b]);
+        }
+    }
+    opt_text[0] = 0;
+    for (size_t k = 0; k < s->nkernels && res == FZ_OK; k++) {
+        const rdx_sched_kernel *kn = &s->kernels[k];
+        const rdx_uop *typed = NULL, *opt = NULL, *ko = NULL;
+        rdx_opt o[16];
+        size_t no = 0;
+        st = rdx_cg_axis_types(ctx, kn->sink, &typed);
+        if (!st) {
+            if (getenv("FUZZ_OPTS"))
+                no = env_opts(k, o, 16);
+            else if (mode == M_HDIRECT)
+                st = rdx_cg_heuristic(typed, o, 16, &no);
+            else {
+                uint64_t os = c->seed * 977 + k;
+                no = rand_opts(ctx, typed, &os, o, 8);
+            }
+        }
+        char ot[512];
+        opt_str(o, no, ot, sizeof ot);
+        size_t tl = strlen(opt_text);
+        snprintf(opt_text + tl, sizeof opt_text - tl, "k%zu: %s; ", k, ot);
+        if (!st)
+            st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+        if (!st)
+            st = rdx_cg_expand(ctx, opt, &ko);
+        if (!st && getenv("FUZZ_PRINT")) { /* triage: the kernel after opts and after expand */
+            const rdx_uop *both[2] = { opt, ko };
+            for (int q = 0; q < 2; q++) {
+                char *t = NULL;
+                if (!rdx_ir_print(&both[q], 1, 0, &t))
+                    printf("; kernel %zu %s\n%s\n", k, q ? "expanded" : "optimized", t);
+                free(t);
+            }
+        }
+        if (st) {
+            res = classify_error(st, "optimize");
+            break;
+        }
+        rdx_codegen_kernel *ck = NULL;
+        st = rdx_codegen_compile(ctx, ko, NULL, &ck);
+        if (st) {
+            res = classify_error(st, "compile");
+            break;
+        }
+        uint64_t ptrs[64] = { 0 }, values[64] = { 0 };
+        int64_t kv[8];
+        size_t nkv = 0;
+        rdx_emu_buffer eb[64];
+        size_t neb = 0;
+        for (size_t a = 0; a < ck->nargs && res == FZ_OK; a++) {
+            const rdx_codegen_arg *ar = &ck->args[a];
+            if (ar->kind == RDX_CG_ARG_BUFFER && ar->slot >= 0 && ar->slot < (int64_t)kn->nparams &&
+                neb < 64) {
+                uint32_t b = kn->params[ar->slot];
+                ptrs[ar->slot] = (uint64_t)(uintptr_t)mem[b];
+                int ro = (uint32_t)ar->slot >= kn->nouts;
+                eb[neb++] =
+                    (rdx_emu_buffer){ mem[b], bytes[b] + SLACK, ro ? RDX_EMU_READ : RDX_EMU_RW };
+            } else if (ar->kind == RDX_CG_ARG_VAR && nkv < 8) {
+                kv[nkv++] = v;
+            } else {
+                snprintf(failmsg, sizeof failmsg, "%s: kernel %zu: unexpected argument %zu", where,
+                         k, a);
+                res = FZ_FAIL;
+            }
+        }
+        uint8_t *kernarg = calloc(1, ck->kernarg_size + 16);
+        rdx_emu_launch l;
+        memset(&l, 0, sizeof l);
+        l.kernarg = kernarg;
+        l.kernarg_size = ck->kernarg_size;
+        l.bufs = eb;
+        l.nbufs = neb;
+        l.budget = 30000000;
+        if (res == FZ_OK) {
+            rdx_codegen_pack_args(ck, ptrs, values, kv, kernarg);
+            st = rdx_codegen_launch(ck, kv, nkv, l.grid, l.wg);
+            if (!st)
+                st = rdx_emu_run_codeobj(emu, ck->code_object, ck->code_object_size, NULL, &l);
+            if (st == RDX_ERR_TIMEOUT) {
+                /* over the budget: slow (e.g. a big reduction left serial), not wrong */
+                note_slow(c->seed, kn->name);
+                res = FZ_UNSUP;
+            } else if (st) {
+                snprintf(failmsg, sizeof failmsg, "%s: kernel %zu (%s) run: error %d: %s", where, k,
+                         kn->name, (int)st, rdx_error_message());
+                res = FZ_FAIL;
+            }
+        }
+        free(kernarg);
+        rdx_codegen_kernel_free(ck);
+        /* written buffers: the tail past the end untouched */
+        for (uint32_t p = 0; p < kn->nouts && res == FZ_OK; p++) {
+            uint8_t *m = mem[kn->params[p]];
+            size_t nb = bytes[kn->params[p]];
+            for (size_t i = 0; i < SLACK; i++)
+                if (m[nb + i] != 0xA5) {
+                    snprintf(failmsg, sizeof failmsg,
+                             "%s: kernel %zu (%s) wrote past the end of param %u (%zu bytes) at "
+                             "+%zu",
+                             where, k, kn->name, p, nb, i);
+                    res = FZ_FAIL;
+                    break;
+                }
+        }
+    }
+    for (size_t r = 0; r < c->nroots && res == FZ_OK; r++) {
+        size_t b = s->outputs[r];
+        rdx_array got = want[r];
+        got.data = mem[b];
+        if ((size_t)want[r].numel * rdx_dtype_itemsize(want[r].dtype) != bytes[b]) {
+            snprintf(failmsg, sizeof failmsg, "%s: output %zu: %zu bytes, expected %lld elements",
+                     where, r, bytes[b], (long long)want[r].numel);
+            res = FZ_FAIL;
+        } else if (compare(&want[r], &got, r, where, c->rootcls[r])) {
+            res = FZ_FAIL;
+        }
+    }
+    for (size_t b = 0; b < s->nbuffers; b++)
+        free(mem[b]);
+    free(mem);
+    free(bytes);
+    rdx_schedule_free(s);
+    return res;
+}
+
+/* Run a built case in its mode (all variable values); FZ_FAIL leaves failmsg. */
+static fz_result run_case(fz_case *c)
+{
+    int mode = cur_mode_override >= 0 ? cur_mode_override : c->mode;
+    fz_result worst = FZ_OK;
+    for (size_t vi = 0; vi < (c->var ? c->nvals : 1); vi++) {
+        if (c->var)
+            bind_sym(c, c->varvals[vi]);
+        rdx_array want[3];
+        rdx_status st = rdx_graph_realize(c->g, c->roots, c->nroots, want);
+        if (st) {
+            /* the interpreter refuses (e.g. an op it lacks): not a codegen finding */
+            note_unsup(rdx_error_message());
+            return FZ_UNSUP;
+        }
+        fz_result r =
+            mode <= M_BEAM ? run_realize(c, mode, want, vi) : run_direct(c, mode, want, vi);
+        if (r == FZ_FAIL) {
+            if (c->var) {
+                size_t l = strlen(failmsg);
+                snprintf(failmsg + l, sizeof failmsg - l, " [n = %lld]", (long long)c->varvals[vi]);
+            }
+            return FZ_FAIL;
+        }
+        if (r == FZ_UNSUP)
+            worst = FZ_UNSUP;
+    }
+    return worst;
+}
+
+/* ------------------------------------------------------------ reporting */
+
+static const char *outdir = "fuzz-out";
+
+static void write_repro(fz_case *c, const char *msg)
+{
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/seed-%llu", outdir, (unsigned long long)c->seed);
+    mkdir(outdir, 0755);
+    mkdir(dir, 0755);
+    char *txt = NULL;
+    rdx_ir_print(c->roots, c->nroots, 0, &txt);
+    snprintf(path, sizeof path, "%s/graph.uop", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        free(txt);
+        return;
+    }
+    int mode = cur_mode_override >= 0 ? cur_mode_override : c->mode;
+    fprintf(f, "; fuzz_realize seed %llu, mode %s, %d ops (max %d), root %d\n",
+            (unsigned long long)c->seed, mode_names[mode], c->nops, c->maxops, c->only_root);
+    fprintf(f, "; ops: %s\n", c->log);
+    fprintf(f, "; finding: %s\n", msg);
+    if (mode == M_OPTS || mode == M_HDIRECT)
+        fprintf(f, "; opts: %s\n", opt_text);
+    fprintf(f, "; replay: build/fuzz-realize --seed %llu --count 1 --maxops %d --root %d -v\n",
+            (unsigned long long)c->seed, c->maxops, c->only_root);
+    fprintf(f, "; rdx realize %s --check%s", path,
+            mode == M_RAW    ? " --raw"
+            : mode == M_BEAM ? " --beam 2"
+                             : "");
+    /* inputs */
+    for (size_t r = 0; r < c->nroots; r++) {
+        const rdx_uop **order = NULL;
+        size_t n = 0;
+        if (rdx_ir_toposort(c->roots[r], &order, &n))
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            if (order[i]->op != RDX_OP_BUFFER)
+                continue;
+            size_t nb = 0;
+            const void *d = rdx_interp_bound(rdx_graph_interp(c->g), order[i], &nb);
+            if (!d)
+                continue;
+            char ip[640];
+            snprintf(ip, sizeof ip, "%s/in%lld.bin", dir, (long long)order[i]->arg.i);
+            FILE *b = fopen(ip, "wb");
+            if (b) {
+                fwrite(d, 1, nb, b);
+                fclose(b);
+            }
+            if (!strstr(txt ? txt : "", "") || 1)
+                fprintf(f, " -i %lld=%s", (long long)order[i]->arg.i, ip);
+        }
+        free(order);
+    }
+    if (c->var)
+        fprintf(f, " -v n=<value from the finding>");
+    fprintf(f, "\n%s", txt ? txt : "");
+    fclose(f);
+    free(txt);
+    printf("    reproducer: %s\n", path);
+}
+
+/* Shrink a failing case: the shortest op prefix that still fails, then one root. */
+static void reduce_and_report(uint64_t seed, const char *first_msg)
+{
+    char msg[2048];
+    snprintf(msg, sizeof msg, "%s", first_msg);
+    fz_case c;
+    int best_ops = 0, best_root = -1;
+    gen(&c, seed, 0, -1);
+    int full_ops = c.nops;
+    rdx_graph_destroy(c.g);
+    for (int k = 1; k < full_ops; k++) {
+        gen(&c, seed, k, -1);
+        fz_result r = run_case(&c);
+        rdx_graph_destroy(c.g);
+        if (r == FZ_FAIL) {
+            best_ops = k;
+            snprintf(msg, sizeof msg, "%s", failmsg);
+            break;
+        }
+    }
+    gen(&c, seed, best_ops, -1);
+    size_t nr = c.nroots;
+    rdx_graph_destroy(c.g);
+    for (int r = 0; r < (int)nr && nr > 1; r++) {
+        gen(&c, seed, best_ops, r);
+        fz_result res = run_case(&c);
+        rdx_graph_destroy(c.g);
+        if (res == FZ_FAIL) {
+            best_root = r;
+            snprintf(msg, sizeof msg, "%s", failmsg);
+            break;
+        }
+    }
+    gen(&c, seed, best_ops, best_root);
+    run_case(&c); /* for opt_text */
+    printf("    reduced: %d ops, root %d: %s\n", c.nops, best_root, msg);
+    write_repro(&c, msg);
+    rdx_graph_destroy(c.g);
+}
+
+/* ------------------------------------------------------------ a reproducer file */
+
+/* Load FILE (.uop text) as a case: its returns are the roots, BUFFER slot k takes the
+   bytes of in<k>.bin next to it when present (else random data), the DEFINE_VAR (at
+   most one) the value var.  0 on success. */
+static int load_uop(fz_case *c, const char *file, int64_t var, int mode)
+{
+    memset(c, 0, sizeof *c);
+    c->only_root = -1;
+    c->mode = mode < 0 ? M_OPTS : mode;
+    rdx_graph_create(&c->g, NULL);
+    size_t len = 0;
+    FILE *f = fopen(file, "rb");
+    char *text = NULL;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        len = (size_t)ftell(f);
+        fseek(f, 0, SEEK_SET);
+        text = malloc(len + 1);
+        if (text && fread(text, 1, len, f) != len)
+            len = 0;
+        fclose(f);
+    }
+    const rdx_uop **roots = NULL;
+    size_t nroots = 0;
+    if (!text || rdx_ir_parse(rdx_graph_ir(c->g), file, text, len, &roots, &nroots)) {
+        fprintf(stderr, "fuzz_realize: %s: %s\n", file, text ? rdx_error_message() : "unreadable");
+        free(text);
+        return 1;
+    }
+    free(text);
+    for (size_t r = 0; r < nroots && r < 3; r++)
+        c->roots[c->nroots++] = roots[r];
+    free(roots);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = 0;
+    else
+        dir[0] = 0;
+    uint64_t s = 1;
+    for (size_t r = 0; r < c->nroots; r++) {
+        const rdx_uop **order = NULL;
+        size_t n = 0;
+        if (rdx_ir_toposort(c->roots[r], &order, &n))
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            const rdx_uop *u = order[i];
+            if (u->op == RDX_OP_DEFINE_VAR)
+                c->var = u;
+            if (u->op != RDX_OP_BUFFER || rdx_interp_bound(rdx_graph_interp(c->g), u, NULL))
+                continue;
+            char path[600];
+            snprintf(path, sizeof path, "%sin%lld.bin", dir, (long long)u->arg.i);
+            FILE *b = fopen(path, "rb");
+            int64_t ne = 1;
+            for (uint32_t d = 0; d < u->ndim; d++) {
+                int64_t v = 0;
+                if (!rdx_uop_const_int(u->shape[d], &v))
+                    v = var;
+                ne *= v;
+            }
+            size_t nb = (size_t)ne * rdx_dtype_itemsize(u->dtype);
+            uint8_t *data = b ? calloc(1, nb + 1) : rand_data(&s, u->dtype, ne, 0);
+            if (b) {
+                size_t got = fread(data, 1, nb, b);
+                fclose(b);
+                if (got != nb)
+                    fprintf(stderr, "fuzz_realize: %s has %zu bytes, expected %zu\n", path, got,
+                            nb);
+            }
+            rdx_interp_bind(rdx_graph_interp(c->g), u, data, nb);
+            free(data);
+        }
+        free(order);
+    }
+    if (c->var) {
+        c->varvals[0] = var;
+        c->nvals = 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ drivers */
+
+static volatile uint64_t current_seed;
+
+static void on_signal(int sig)
+{
+    char buf[128];
+    int n = snprintf(buf, sizeof buf, "\nfuzz_realize: signal %d in seed %llu\n", sig,
+                     (unsigned long long)current_seed);
+    if (n > 0)
+        (void)!write(2, buf, (size_t)n);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int setup(void)
+{
+    if (device)
+        return 0;
+    rdx_device_options o;
+    memset(&o, 0, sizeof o);
+    o.kind = RDX_DEVICE_AUTO;
+    o.quiet = true;
+    if (rdx_device_open(&o, &device) || rdx_emu_create("gfx1100", &emu)) {
+        fprintf(stderr, "fuzz_realize: %s\n", rdx_error_message());
+        return 1;
+    }
+    signal(SIGSEGV, on_signal);
+    signal(SIGABRT, on_signal);
+    signal(SIGBUS, on_signal);
+    signal(SIGFPE, on_signal);
+    return 0;
+}
+
+/* One case: 0 ok/unsupported, 1 finding (reduced and reported). */
+static int one(uint64_t seed, int maxops, int only_root, int reduce)
+{
+    current_seed = seed;
+    fz_case c;
+    gen(&c, seed, maxops, only_root);
+    if (verbose)
+        printf("seed %llu: %s, %d ops, %zu roots%s: %s\n", (unsigned long long)seed,
+               mode_names[cur_mode_override >= 0 ? cur_mode_override : c.mode], c.nops, c.nroots,
+               c.var ? " (symbolic)" : "", c.log);
+    fz_result r = run_case(&c);
+    if (verbose && (c.mode == M_OPTS || c.mode == M_HDIRECT || cur_mode_override >= M_OPTS))
+        printf("    opts: %s\n", opt_text);
+    if (r == FZ_FAIL) {
+        printf("FINDING seed %llu (%s): %s\n", (unsigned long long)seed,
+               mode_names[cur_mode_override >= 0 ? cur_mode_override : c.mode], failmsg);
+        if (reduce) {
+            char m[2048];
+            snprintf(m, sizeof m, "%s", failmsg);
+            rdx_graph_destroy(c.g);
+            reduce_and_report(seed, m);
+            fflush(stdout);
+            return 1;
+        }
+    }
+    rdx_graph_destroy(c.g);
+    fflush(stdout);
+    return r == FZ_FAIL;
+}
+
+#ifdef RDX_FUZZ_STANDALONE
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    long count = -1, maxops = 0, root = -1;
+    const char *uop_file = NULL;
+    int64_t uop_var = 1;
+    double limit = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--seed") && v)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--count") && v)
+            count = strtol(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--time") && v)
+            limit = strtod(argv[++i], NULL);
+        else if (!strcmp(a, "--out") && v)
+            outdir = argv[++i];
+        else if (!strcmp(a, "--maxops") && v)
+            maxops = strtol(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--root") && v)
+            root = strtol(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--mode") && v) {
+            const char *m = argv[++i];
+            for (int k = 0; k < M_COUNT; k++)
+                if (!strcmp(m, mode_names[k]))
+                    cur_mode_override = k;
+            if (cur_mode_override < 0) {
+                fprintf(stderr, "fuzz_realize: unknown mode '%s'\n", m);
+                return 2;
+            }
+        } else if (!strcmp(a, "--dtype") && v) {
+            const char *m = argv[++i];
+            for (size_t k = 0; k < NDTS; k++)
+                if (!strcmp(m, rdx_dtype_str(D(all_dts[k]), (char[24]){ 0 }, 24)))
+                    force_dtype = (int)all_dts[k];
+            if (force_dtype < 0) {
+                fprintf(stderr, "fuzz_realize: unknown dtype '%s'\n", m);
+                return 2;
+            }
+        } else if (!strcmp(a, "--uop") && v) {
+            uop_file = argv[++i];
+        } else if (!strcmp(a, "--var") && v) {
+            uop_var = strtoll(argv[++i], NULL, 0);
+        } else if (!strcmp(a, "-v"))
+            verbose = 1;
+        else {
+            fprintf(
+                stderr,
+                "usage: fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]\n"
+                "                    [--mode raw|heur|beam|opts|hdirect] [--maxops K]\n"
+                "                    [--root R] [--dtype NAME] [-v]\n"
+                "       fuzz-realize --uop FILE [--var V] [--mode M]   (FUZZ_OPTS=... for opts)\n");
+            return !strcmp(a, "--help") ? 0 : 2;
+        }
+    }
+    if (count < 0 && limit <= 0)
+        count = 100;
+    if (setup())
+        return 1;
+    if (uop_file) { /* run a reproducer file once in the mode given (default opts) */
+        fz_case c;
+        if (load_uop(&c, uop_file, uop_var, cur_mode_override))
+            return 2;
+        cur_mode_override = c.mode;
+        fz_result r = run_case(&c);
+        if (c.mode >= M_OPTS)
+            printf("opts: %s\n", opt_text);
+        printf("%s: %s\n", uop_file, r == FZ_FAIL ? failmsg : r == FZ_UNSUP ? "refused" : "ok");
+        rdx_graph_destroy(c.g);
+        rdx_emu_destroy(emu);
+        rdx_device_close(device);
+        return r == FZ_FAIL;
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long n = 0, found = 0;
+    for (;; n++) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        if ((count >= 0 && n >= count) || (limit > 0 && el >= limit))
+            break;
+        found += one(seed + (uint64_t)n, (int)maxops, (int)root, 1);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("fuzz_realize: %ld cases from seed %llu in %.1f s, %ld findings\n", n,
+           (unsigned long long)seed,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, found);
+    if (nslow)
+        printf("  %u cases over the emulator budget (slow kernels)\n", nslow);
+    for (size_t k = 0; k < nunsup; k++)
+        printf("  refused %5u x: %s\n", unsup_counts[k], unsup_msgs[k]);
+    rdx_emu_destroy(emu);
+    rdx_device_close(device);
+    return found != 0;
+}
+#else
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (setup())
+        abort();
+    uint64_t seed = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < size; i++)
+        seed = (seed ^ data[i]) * 0x100000001b3ull;
+    if (one(seed, 0, -1, 1))
+        abort();
+    return 0;
+}
+#endif

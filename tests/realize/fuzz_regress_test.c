@@ -1,0 +1,181 @@
+/* tests/realize/fuzz_regress_test.c — reduced cases found by the differential
+ * fuzzer (fuzz/fuzz_realize.c), each realized on the default device and
+ * compared with the interpreter; the comment of each test names the seed and
+ * what was wrong. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/realize/rz_test.h"
+
+static void check_free(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *ts, size_t n,
+                       const rdx_realize_options *o, double rtol)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(ts[i] != NULL, "build: %s", rdx_graph_error(g));
+    rdx_realize_report_free(rz_check(g, dev, ts, n, o, rtol));
+}
+
+/* seed 3340: a float16 matmul (TC by the heuristics, 2x4 WMMA tiles per wave) with a
+   softmax epilogue spills a 64-dword accumulator; one v_mov_b32 writing part of it
+   needed more spill code than the spiller's per-instruction limit (96): "regalloc: too
+   much spill code around one v_mov_b32". */
+START_TEST(tc_softmax_epilogue_spills)
+{
+    uint64_t seed = 3340;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *a = rz_random(g, F16, 2, (int64_t[]){ 64, 32 }, &seed);
+    const rdx_tensor *b = rz_random(g, F16, 2, (int64_t[]){ 32, 64 }, &seed);
+    const rdx_tensor *y = rdx_tensor_matmul(g, rdx_tensor_cast(g, a, F32), b);
+    const rdx_tensor *out = rdx_tensor_softmax(g, y, 1);
+    check_free(g, dev, &out, 1, NULL, 1e-3);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seed 20435: MIN over a bool axis kept in a loop (a symbolic size) started its accumulator,
+   a lane mask in an SGPR, at 1 (lane 0 only) instead of every lane: all but lane 0 of
+   each wave came out false. */
+START_TEST(bool_min_loop_identity)
+{
+    uint64_t seed = 20435;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 600);
+    const rdx_uop *dims[2] = { rdx_ir_int(rdx_graph_ir(g), 40), n };
+    rdx_dtype b = rdx_dtype_of(RDX_BOOL);
+    const rdx_tensor *x = rdx_tensor_empty_sym(g, b, 2, dims);
+    const rdx_tensor *outs[2] = { rdx_tensor_min(g, x, 1, (int[]){ 1 }, 0),
+                                  rdx_tensor_max(g, x, 1, (int[]){ 1 }, 0) };
+    static const int64_t vals[] = { 1, 2, 9 };
+    for (size_t k = 0; k < 3; k++) {
+        int64_t v = vals[k];
+        /* mostly true, so the MIN is true in some rows */
+        uint8_t *data = rz_random_data(rdx_dtype_of(RDX_UINT8), 40 * v, &seed);
+        for (int64_t i = 0; i < 40 * v; i++)
+            data[i] = data[i] % 5 != 0;
+        ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), x, data, (size_t)(40 * v)), RDX_OK);
+        free(data);
+        ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, v), RDX_OK);
+        const char *names[1] = { "n" };
+        rdx_realize_options o = { .var_names = names, .var_values = &v, .nvars = 1 };
+        rdx_array want;
+        ck_assert_int_eq(rdx_tensor_realize(g, outs[0], &want), RDX_OK);
+        int64_t ntrue = 0;
+        for (int64_t i = 0; i < 40; i++)
+            ntrue += ((uint8_t *)want.data)[i] != 0;
+        ck_assert_int_gt(ntrue, 0);
+        check_free(g, dev, outs, 2, &o, 0);
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seed 30067: a cumulative sum of randn (THREEFRY + Box-Muller per element) upcast by 4
+   and unrolled by 8 by the heuristics has a loop body of ~140 KiB; its backward
+   s_cbranch_scc1 was out of the 16-bit dword offset's reach ("render: branch of -35527
+   dwords").  Such branches now jump through s_getpc/s_setpc. */
+START_TEST(far_branch)
+{
+    uint64_t seed = 30067;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *x = rz_random(g, F32, 2, (int64_t[]){ 4, 64 }, &seed);
+    const rdx_tensor *r = rdx_tensor_randn(g, F32, 2, (int64_t[]){ 4, 64 }, 5);
+    const rdx_tensor *out = rdx_tensor_cumsum(g, rdx_tensor_add(g, x, r), 1);
+    rdx_realize_options o = { .keep_isa = 1 };
+    ck_assert_ptr_nonnull(out);
+    rdx_realize_report *rep = rz_check(g, dev, &out, 1, &o, 1e-3);
+    int far = 0;
+    for (size_t k = 0; k < rep->nkernels; k++)
+        far |= rep->kernels[k].code_bytes > 131072 && strstr(rep->kernels[k].isa, "s_setpc_b64");
+    ck_assert_msg(far, "no kernel over 128 KiB with a long branch");
+    rdx_realize_report_free(rep);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seed 31420: PADTO after TC.  A K loop of one 16-deep tile keeps its RANGE, but the
+   loads no longer name it; padded to 32 iterations, the WMMA accumulated the same product
+   32 times (every output 32x too big).  PADTO is now refused after TC (TC pads with
+   RDX_TC_PAD), TC alone still applies and runs correctly. */
+START_TEST(padto_after_tc)
+{
+    uint64_t seed = 31420;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_tensor *a = rz_random(g, F16, 2, (int64_t[]){ 64, 16 }, &seed);
+    const rdx_tensor *b = rz_random(g, F16, 2, (int64_t[]){ 16, 16 }, &seed);
+    const rdx_tensor *y = rdx_tensor_matmul(g, rdx_tensor_cast(g, a, F32), b);
+    rdx_schedule *s = NULL;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &y, 1, &s), RDX_OK);
+    ck_assert_uint_eq(s->nkernels, 1);
+    const rdx_uop *typed, *k;
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &typed), RDX_OK);
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t na = 0;
+    ck_assert_int_eq(rdx_cg_axes(typed, ax, &na), RDX_OK);
+    int red = -1;
+    for (size_t i = 0; i < na; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE)
+            red = (int)i;
+    ck_assert_int_ge(red, 0);
+    rdx_opt o[2] = { { RDX_OPTOP_TC, red, 0, RDX_AXIS_WARP, 0 },
+                     { RDX_OPTOP_PADTO, 0, 32, RDX_AXIS_LOOP, 0 } };
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, typed, o, 1, &k), RDX_OK);
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, typed, o, 2, &k), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "PADTO: not after TC"));
+    rdx_schedule_free(s);
+    /* the heuristics (TC) on the device */
+    check_free(g, dev, &y, 1, NULL, 1e-3);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seed 33963: an output that simplifies to a constant (it reads only the padding of a
+   padded reduction of x) leaves x, of symbolic size n, an input of the schedule that no
+   kernel reads; the schedule's variables came from the kernels only, so realize could not
+   size x ("size of buffer 0: eval: DEFINE_VAR #9 has no value"). */
+START_TEST(symbolic_input_not_read)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 600);
+    const rdx_uop *dims[2] = { n, rdx_ir_int(rdx_graph_ir(g), 4) };
+    const rdx_tensor *x = rdx_tensor_empty_sym(g, I32, 2, dims);
+    const rdx_tensor *t =
+        rdx_tensor_reshape(g, rdx_tensor_sum(g, x, 0, NULL, 0), 1, (int64_t[]){ 1 });
+    const rdx_tensor *p = rdx_tensor_pad(g, t, (int64_t[]){ 0 }, (int64_t[]){ 2 }, 7);
+    const rdx_tensor *out = rdx_tensor_shrink(g, p, (int64_t[]){ 1 }, (int64_t[]){ 2 });
+    int64_t v = 3;
+    int32_t data[12] = { 0 };
+    ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), x, data, sizeof data), RDX_OK);
+    ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, v), RDX_OK);
+    const char *names[1] = { "n" };
+    rdx_realize_options o = { .var_names = names, .var_values = &v, .nvars = 1 };
+    check_free(g, dev, &out, 1, &o, 0);
+    rdx_array got;
+    ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &out, 1, &o, &got, NULL), RDX_OK);
+    ck_assert_int_eq(got.numel, 1);
+    ck_assert_int_eq(((int32_t *)got.data)[0], 7);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+TCase *rz_tcase_fuzz_regress(void)
+{
+    TCase *tc = tcase_create("fuzz_regress");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, tc_softmax_epilogue_spills);
+    tcase_add_test(tc, bool_min_loop_identity);
+    tcase_add_test(tc, far_branch);
+    tcase_add_test(tc, padto_after_tc);
+    tcase_add_test(tc, symbolic_input_not_read);
+    return tc;
+}
