@@ -286,10 +286,12 @@ START_TEST(lds_refused)
     rdx_opt share[] = { SPL(1, 8, UPCAST), SPL(0, 8, UPCAST), SPL(2, 64, UNROLL),
                         SPL(1, 2, LOCAL),  SPL(0, 2, LOCAL),  LDS(2) };
     refused(g, big, share, 6, RDX_ERR_RANGE, "loads per work-item");
-    /* after TC the kernel is WMMA tiles over SPECIAL lanes (its K loop is axis 0) */
+    /* after TC: axes 0, 1 the M and N tiles (GLOBAL), 2 its K loop, 3 and 4 its WARP lanes */
     const rdx_tensor *h = mm(g, F16, 32, 32, 32, &seed);
     rdx_opt tc[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(0) };
-    refused(g, h, tc, 2, RDX_ERR_INVALID, "no LOCAL axes");
+    refused(g, h, tc, 2, RDX_ERR_INVALID, "axis 0 is not a REDUCE axis");
+    rdx_opt tck[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(2) };
+    refused(g, h, tck, 2, RDX_ERR_INVALID, "no LOCAL axes");
     ck_assert_str_eq(rdx_optop_name(RDX_OPTOP_LDS), "LDS");
     rdx_graph_destroy(g);
 }
