@@ -259,13 +259,20 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
 
 rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
 {
+    cg_hw **hw = cg_hw_classify_prog(p);
+    if (!hw)
+        return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    return cg_delay_alu_hw(p, inserted, hw);
+}
+
+rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
+{
     size_t nb = p->nblocks;
     unsigned dummy = 0;
     if (!inserted)
         inserted = &dummy;
     *inserted = 0;
     dstate *out = malloc((nb + 1) * sizeof *out), *cur = malloc(sizeof *cur);
-    cg_hw **hw = cg_hw_classify_prog(p);
     rdx_status st = RDX_OK;
     if (!out || !cur || !hw) {
         st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");

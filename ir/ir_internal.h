@@ -59,6 +59,7 @@ struct rdx_ir_ctx {
         size_t n;
     } tcache[4];
     unsigned tnext;
+    int tbusy; /* a substitution reads a cached order (a nested one does not use the cache) */
 };
 
 /* Pointer -> pointer hash map (open addressing, keys never NULL); a key and its

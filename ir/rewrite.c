@@ -315,10 +315,20 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
     const rdx_uop **buf = NULL;
     size_t cnt = 0, cap = 0;
     rdx_status st = RDX_OK;
+    const rdx_uop **own = NULL; /* the order when it is not the cache's */
     for (size_t k = 0; k < n && !st; k++)
         st = rdx_nmap_put(&map, from[k], to[k]);
-    if (!st)
-        st = cached_order(ctx, root, &order, &cnt);
+    /* the order of a graph of this context (its nodes live as long as the context) comes
+       from the cache, unless a substitution nested in this one (through rdx_ir_make's
+       derivation or `keep`) runs: it must not evict the order its caller reads */
+    int cached = 0;
+    if (!st && !ctx->tbusy && root->id < ctx->count && ctx->nodes[root->id] == root &&
+        !(st = cached_order(ctx, root, &order, &cnt))) {
+        cached = 1;
+        ctx->tbusy = 1;
+    }
+    if (!st && !cached && !(st = rdx_ir_toposort(root, &own, &cnt)))
+        order = own;
     for (size_t i = 0; i < cnt && !st; i++) {
         const rdx_uop *u = order[i];
         if (rdx_nmap_get(&map, u))
@@ -348,6 +358,9 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
         const rdx_uop *r = rdx_nmap_get(&map, root);
         *out = r ? r : root;
     }
+    if (cached)
+        ctx->tbusy = 0;
+    free(own);
     free(buf);
     rdx_nmap_free(&map);
     return st;
