@@ -385,45 +385,14 @@ size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, siz
     return n;
 }
 
-/* Offset windows of LOAD u's per-work-item tile in the unstaged kernel: its span (the sum over
-   the axes it depends on of (tile factor - 1) x |stride| x item size, strides evaluated on the
-   index with the other axes at 0) in 4 KiB steps, + 1 (global loads fold 12 bits of constant
-   offset: each further window costs address arithmetic per iteration).  0 when a stride is
-   not constant (symbolic). */
-static int64_t windows(const rdx_uop *u, const rdx_kaxis *ax, size_t na, uint32_t mask,
-                       const int64_t *f)
-{
-    const rdx_uop *ix = u->src[0], *e = ix->src[ix->nsrc - 1], *leaves[RDX_CG_MAX_AXES];
-    rdx_value vals[RDX_CG_MAX_AXES], base, one;
-    size_t m = 0;
-    int64_t span = 0;
-    for (size_t i = 0; i < na; i++)
-        if (mask >> i & 1) {
-            leaves[m] = ax[i].range;
-            memset(&vals[m++], 0, sizeof vals[0]);
-        }
-    if (rdx_ir_eval(e, leaves, vals, m, &base))
-        return 0;
-    for (size_t k = 0, i = 0; i < na; i++) {
-        if (!(mask >> i & 1))
-            continue;
-        vals[k].i = 1;
-        rdx_status st = rdx_ir_eval(e, leaves, vals, m, &one);
-        vals[k++].i = 0;
-        if (st)
-            return 0;
-        int64_t d = one.i - base.i;
-        span += (f[i] - 1) * (d < 0 ? -d : d) * (int64_t)rdx_dtype_itemsize(u->dtype);
-    }
-    return span / 4096 + 1;
-}
-
-/* Staging pays on the emulator's estimate once the staged loads' windows reach this many:
-   fitted on float32 matmuls with 4x4 tiles, k by 8, 16x16 workgroups (estimated cycles per
-   wave and iteration: unstaged about 700 + 12 per window beyond 3, as the windows' address
-   arithmetic grows; staged about 770 at every size: 256^3 3 windows, 698 vs 774; 512^3 6,
-   750 vs 771; 1024^3 12, 808 vs 769). */
-#define LDS_WINDOWS_PAY 9
+/* Staging pays on the emulator's kernel time estimate (est_kernel_cycles, docs/emu.md) once
+   it saves this many dwords of global loads per work-item and iteration (the staged loads'
+   register-tile dwords minus their slot loads): their vector-memory line requests bound the
+   unstaged kernel (l0).  Fitted on float32 matmuls with 4x4 tiles, k by 8, 16x16 workgroups
+   (64 - 4 = 60 saved; 256^3: 38016 -> 24773 estimated cycles, 512^3: 348416 -> 71416) and the
+   3x3 conv over 64 channels whose broadcast weights alone are shared (9 - 1 = 8 saved;
+   53785 -> 59043: no). */
+#define LDS_SAVED_PAY 32
 
 /* The back end issues a scope's global loads up front up to this many destination dwords
    (codegen/isel.c SCOPE_LOAD_DWORDS); loads beyond it are issued where they are used, each
@@ -457,9 +426,7 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
     size_t no = 0;
     if (rdx_ir_toposort(kernel, &order, &no))
         return -1;
-    int64_t plain = 0, staged = 0, bytes = 0, share_max = 0, win = 0, f[RDX_CG_MAX_AXES];
-    for (size_t i = 0; i < na; i++)
-        f[i] = up[i] * unr[i];
+    int64_t plain = 0, staged = 0, bytes = 0, share_max = 0, saved = 0;
     int ok = 1, any = 0;
     for (size_t i = 0; i < no && ok; i++) {
         const rdx_uop *u = order[i];
@@ -487,13 +454,13 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
             staged += sh * words;
             bytes += (tile * (int64_t)rdx_dtype_itemsize(u->dtype) + 15) / 16 * 16;
             share_max = sh > share_max ? sh : share_max;
-            win += windows(u, ax, na, mask, f);
+            saved += (per - sh) * words;
             any = 1;
         } else
             staged += per * words;
     }
     free(order);
-    int pays = ok && any && (plain > LDS_LOAD_BUDGET || win >= LDS_WINDOWS_PAY) &&
+    int pays = ok && any && (plain > LDS_LOAD_BUDGET || saved >= LDS_SAVED_PAY) &&
                staged <= LDS_LOAD_BUDGET && bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE;
     return pays ? r : -1;
 }
