@@ -171,7 +171,7 @@ START_TEST(lds_matmul_edges)
 }
 END_TEST
 
-/* float16 without TC, int32 (exact), batched */
+/* float16 without TC, int32 (exact), batched, WARP lanes */
 START_TEST(lds_matmul_dtypes)
 {
     uint64_t seed = 93;
@@ -188,6 +188,14 @@ START_TEST(lds_matmul_dtypes)
     rdx_opt bo[] = { SPL(2, 4, UPCAST), SPL(3, 8, UNROLL), SPL(2, 8, LOCAL), SPL(1, 16, LOCAL),
                      LDS(3) };
     run_opts(g, rdx_tensor_matmul(g, a, b), bo, sizeof bo / sizeof *bo);
+    /* WARP lanes (work-item axes too): with a LOCAL axis (64 work-items) and alone (32) */
+    const rdx_tensor *w = mm(g, F32, 16, 24, 32, &seed);
+    rdx_opt wo[] = { SPL(1, 2, UPCAST), SPL(2, 8, UNROLL), SPL(1, 8, WARP),
+                     SPL(0, 4, WARP),   SPL(0, 2, LOCAL),  LDS(2) };
+    run_opts(g, w, wo, sizeof wo / sizeof *wo);
+    rdx_opt wa[] = { SPL(1, 4, UPCAST), SPL(2, 8, UNROLL), SPL(1, 8, WARP), SPL(0, 4, WARP),
+                     LDS(2) };
+    run_opts(g, w, wa, sizeof wa / sizeof *wa);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -294,7 +302,7 @@ START_TEST(lds_refused)
     rdx_opt tc[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(0) };
     refused(g, h, tc, 2, RDX_ERR_INVALID, "axis 0 is not a REDUCE axis");
     rdx_opt tck[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(2) };
-    refused(g, h, tck, 2, RDX_ERR_INVALID, "no LOCAL axes");
+    refused(g, h, tck, 2, RDX_ERR_UNSUPPORTED, "(TC or LDS lowering)");
     ck_assert_str_eq(rdx_optop_name(RDX_OPTOP_LDS), "LDS");
     rdx_graph_destroy(g);
 }
