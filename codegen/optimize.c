@@ -242,20 +242,6 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
             *out = k;
             return RDX_OK;
         }
-        /* after TC the tiles accumulate through WMMA, not a REDUCE pad_fix could gate, and
-           a K loop of one tile has loads that no longer name it: padded iterations would
-           add the same product again (TC's own RDX_TC_PAD pads M, N, K) */
-        const rdx_uop **order = NULL;
-        size_t no = 0;
-        if ((st = rdx_ir_toposort(k, &order, &no)))
-            return st;
-        int wmma = 0;
-        for (size_t i = 0; i < no && !wmma; i++)
-            wmma = order[i]->op == RDX_OP_WMMA;
-        free(order);
-        if (wmma)
-            return rdx_fail(RDX_ERR_INVALID,
-                            "optimize: opt %zu PADTO: not after TC (use TC's RDX_TC_PAD)", pos);
         pad_state P;
         memset(&P, 0, sizeof P);
         P.r = rdx_ir_range(ctx, cg_idx(ctx, n2), a->id, a->type);

@@ -192,9 +192,9 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
  * UNROLL from R/G, GROUP_REDUCE from R, WARP from g/L, or the same type;
  * THREAD, CPU threads, is refused with RDX_ERR_UNSUPPORTED);
  * PADTO a concrete bound (loads, stores and reductions are gated by the
- * original bound; reductions see their identity; not after TC, which pads
- * with RDX_TC_PAD); SWAP two axes of the same type class; NOLOCALS forbids
- * later LOCAL and WARP axes; after TC its WARP and REDUCE axes are fixed.
+ * original bound; reductions see their identity); SWAP two axes of the same
+ * type class; NOLOCALS forbids later LOCAL and WARP axes; after TC its WARP
+ * and REDUCE (K loop) axes are fixed (TC pads M, N and K with RDX_TC_PAD).
  * Errors: RDX_ERR_INVALID naming the opt and its position.
  */
 rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,

@@ -339,6 +339,7 @@ START_TEST(warp_tc_then_opts)
         { { tc }, 1 },
         { { tc, SPLIT(1, 2, LOCAL) }, 2 },
         { { tc, SPLIT(1, 4, LOCAL), SPLIT(0, 2, LOCAL) }, 3 },
+        { { tc, PADTO(0, 5) }, 2 },
         { { tc, SPLIT(1, 2, UPCAST) }, 2 },
         { { tc, SPLIT(0, 2, UPCAST), SPLIT(1, 2, LOCAL) }, 3 },
         { { tc, SWAP(0, 1) }, 2 },
@@ -358,15 +359,13 @@ START_TEST(warp_tc_then_opts)
     const rdx_opt bad[][2] = {
         { tc, SPLIT(3, 2, WARP) }, { tc, SPLIT(4, 4, UPCAST) }, { tc, PADTO(4, 32) },
         { tc, SWAP(1, 4) },        { tc, SPLIT(2, 3, UNROLL) }, { tc, SPLIT(1, 2, WARP) },
-        { tc, PADTO(0, 5) },
     };
     static const char *why[] = { "axis 3 (WARP) is TC's WMMA lane layout",
                                  "axis 4 (WARP) is TC's WMMA lane layout",
                                  "axis 4 (WARP) is TC's WMMA lane layout",
                                  "axis 4 (WARP) is TC's WMMA lane layout",
                                  "axis 2 (REDUCE) is TC's WMMA K loop",
-                                 "a WARP axis after TC would change the WMMA lane layout",
-                                 "PADTO: not after TC" };
+                                 "a WARP axis after TC would change the WMMA lane layout" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, bad[i], 2, &out), RDX_ERR_INVALID);
         ck_assert_msg(strstr(rdx_error_message(), why[i]), "%zu: '%s'", i, rdx_error_message());
