@@ -104,9 +104,9 @@ size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, siz
 /* The heuristics' test: with SPLITs o[0..n) of the axis-typed kernel (axes ax[0..na)), does
    staging pay?  It does when the staged kernel's share loads fit in what the back end issues
    up front (96 dwords) and either the register tile's global loads per iteration and
-   work-item exceed it (the rest wait one by one) or the staged loads' per-work-item tiles
-   span 9 or more 4 KiB offset windows (address arithmetic per window; fitted on the
-   emulator's estimate).  The REDUCE axis to stage, or -1. */
+   work-item exceed it (the rest wait one by one) or staging saves 32 or more dwords of
+   global loads per work-item and iteration (fitted on the emulator's kernel time
+   estimate).  The REDUCE axis to stage, or -1. */
 int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx_opt *o, size_t n);
 
 /*
