@@ -171,6 +171,7 @@ static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq,
         rdx_opt x = { RDX_OPTOP_NOLOCALS, 0, 0, RDX_AXIS_LOOP, 0 };
         c[n++] = x;
     }
+    n += cg_lds_candidates(ax, na, seq->ops, seq->n, c + n, cap - n); /* LDS (lds_stage.c) */
     if (seq->n == 0 && n < cap) /* TC (first opt only): its tilings (opt_tc.c) */
         n += cg_tc_candidates(k, c + n, cap - n);
     return n;

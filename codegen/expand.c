@@ -1,7 +1,8 @@
 /* codegen/expand.c — the expand stage: UPCAST and UNROLL ranges are unrolled
  * (expand_unroll.c: the body duplicated per value; a REDUCE over an UNROLL
- * range becomes the op over the copies), GROUP_REDUCE is lowered, then the gpudims step turns
- * GLOBAL/LOCAL ranges into SPECIAL gidx/lidx when the kernel has workgroup (LOCAL) axes. */
+ * range becomes the op over the copies), GROUP_REDUCE is lowered; first the gpudims step
+ * turns GLOBAL/LOCAL/WARP ranges into SPECIAL gidx/lidx when the kernel has workgroup
+ * (LOCAL or WARP) axes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +57,11 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
     const rdx_uop *g = ax[gi].range, *red = NULL;
     int64_t k = ax[gi].size, maxid = 0;
     for (size_t i = 0; i < n; i++) {
-        if (ax[i].type == RDX_AXIS_LOCAL || ax[i].type == RDX_AXIS_LOOP ||
-            (ax[i].type == RDX_AXIS_GROUP_REDUCE && i != gi))
+        if (ax[i].type == RDX_AXIS_LOCAL || ax[i].type == RDX_AXIS_WARP ||
+            ax[i].type == RDX_AXIS_LOOP || (ax[i].type == RDX_AXIS_GROUP_REDUCE && i != gi))
             return rdx_fail(RDX_ERR_UNSUPPORTED,
-                            "expand: GROUP_REDUCE is lowered only in kernels without LOCAL, LOOP "
-                            "or other GROUP_REDUCE axes (axis %zu is %s)",
+                            "expand: GROUP_REDUCE is lowered only in kernels without LOCAL, WARP, "
+                            "LOOP or other GROUP_REDUCE axes (axis %zu is %s)",
                             i, rdx_axistype_name(ax[i].type));
         maxid = ax[i].id > maxid ? ax[i].id : maxid;
     }
@@ -110,33 +111,95 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
     return cg_replace_ranges(ctx, k2, NULL, NULL, NULL, NULL, 0, gate_stores, (void *)first, out);
 }
 
+static const rdx_uop *special_node(rdx_ir_ctx *ctx, const char *prefix, int d, const rdx_uop *bound)
+{
+    char name[16];
+    snprintf(name, sizeof name, "%s%d", prefix, d);
+    rdx_uop_arg a = rdx_uop_arg_none();
+    a.str = rdx_ir_str(ctx, name, strlen(name));
+    return bound ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &bound, 1, &a) : NULL;
+}
+
+/*
+ * GLOBAL ranges become SPECIAL gidxN, LOCAL and WARP ranges the work-item id
+ * lidxN, numbered by decreasing axis id.  The WARP axes (lanes of a wave) come
+ * first: all of them share lidx0 (the fastest-varying part of the work-item
+ * id, so a WARP group of 32 lanes, or of a divisor of 32, lies within one
+ * wave32), the highest axis id fastest: axis w = lidx0 / (product of the
+ * faster WARP sizes) % size (no division for the fastest, no modulo for the
+ * slowest).  The LOCAL axes follow in lidx1, lidx2 (lidx0.. without WARP).
+ * The nodes are made in a fixed order (gidx, lidx0, the WARP and LOCAL axes):
+ * canonical sums order their terms by node id.
+ */
+rdx_status cg_gpudims_map(rdx_ir_ctx *ctx, const rdx_kaxis *ax, size_t n, const rdx_uop **from,
+                          const rdx_uop **to, size_t *nf)
+{
+    size_t nw = 0;
+    int64_t wsize = 1;
+    int ng = 0, nl = 0;
+    *nf = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ax[i].type == RDX_AXIS_WARP) {
+            if (ax[i].size < 1)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: WARP axis %zu has a symbolic size (lanes need a "
+                                "constant)",
+                                i);
+            if (wsize * ax[i].size > 1024)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: WARP axes of %lld lanes and more (max 1024 per "
+                                "workgroup)",
+                                (long long)(wsize * ax[i].size));
+            wsize *= ax[i].size;
+            nw++;
+        }
+    for (size_t i = n; i-- > 0;) {
+        if (ax[i].type != RDX_AXIS_GLOBAL)
+            continue;
+        if (ng == 3)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: more than 3 GLOBAL axes");
+        from[*nf] = ax[i].range;
+        if (!(to[(*nf)++] = special_node(ctx, "gidx", ng++, ax[i].range->src[0])))
+            return RDX_ERR_INVALID;
+    }
+    const rdx_uop *lane = nw ? special_node(ctx, "lidx", nl++, cg_idx(ctx, wsize)) : NULL;
+    int64_t stride = 1;
+    size_t seen = 0;
+    for (size_t i = n; i-- > 0;) {
+        rdx_axistype t = ax[i].type;
+        const rdx_uop *v;
+        if (t == RDX_AXIS_WARP) {
+            v = lane;
+            if (stride > 1)
+                v = rdx_ir_idiv(ctx, v, cg_idx(ctx, stride));
+            if (++seen < nw)
+                v = rdx_ir_mod(ctx, v, cg_idx(ctx, ax[i].size));
+            stride *= ax[i].size;
+        } else if (t == RDX_AXIS_LOCAL) {
+            if (nl == 3)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                nw ? "expand: more than 2 LOCAL axes besides WARP axes (lidx0 "
+                                     "holds the WARP lanes; 3 work-item dimensions)"
+                                   : "expand: more than 3 LOCAL axes");
+            v = special_node(ctx, "lidx", nl++, ax[i].range->src[0]);
+        } else
+            continue;
+        from[*nf] = ax[i].range;
+        if (!(to[(*nf)++] = v))
+            return RDX_ERR_INVALID;
+    }
+    return RDX_OK;
+}
+
 static rdx_status gpudims(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_kaxis *ax, size_t n,
                           const rdx_uop **out)
 {
     const rdx_uop *from[RDX_CG_MAX_AXES], *to[RDX_CG_MAX_AXES];
     uint32_t ne[RDX_CG_MAX_AXES] = { 0 };
     const rdx_uop *const *ends[RDX_CG_MAX_AXES] = { 0 };
-    size_t nf = 0;
-    int ng = 0, nl = 0;
-    for (size_t i = n; i-- > 0;) {
-        rdx_axistype t = ax[i].type;
-        if (t != RDX_AXIS_GLOBAL && t != RDX_AXIS_LOCAL)
-            continue;
-        int *cnt = t == RDX_AXIS_GLOBAL ? &ng : &nl;
-        if (*cnt == 3)
-            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: more than 3 %s axes",
-                            rdx_axistype_name(t));
-        char name[16];
-        snprintf(name, sizeof name, "%s%d", t == RDX_AXIS_GLOBAL ? "gidx" : "lidx", (*cnt)++);
-        rdx_uop_arg a = rdx_uop_arg_none();
-        a.str = rdx_ir_str(ctx, name, strlen(name));
-        from[nf] = ax[i].range;
-        to[nf] = rdx_ir_node(ctx, RDX_OP_SPECIAL, &ax[i].range->src[0], 1, &a);
-        if (!to[nf])
-            return RDX_ERR_INVALID;
-        nf++;
-    }
-    return cg_replace_ranges(ctx, k, from, to, ends, ne, nf, NULL, NULL, out);
+    size_t nf;
+    rdx_status st = cg_gpudims_map(ctx, ax, n, from, to, &nf);
+    return st ? st : cg_replace_ranges(ctx, k, from, to, ends, ne, nf, NULL, NULL, out);
 }
 
 /*
@@ -154,10 +217,10 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     int locals = 0, gr = -1;
     for (size_t i = 0; i < n && !st; i++) {
         rdx_axistype t = ax[i].type;
-        if (t == RDX_AXIS_WARP || t == RDX_AXIS_THREAD)
-            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: %s axes are not lowered by the front end",
-                            rdx_axistype_name(t));
-        locals |= t == RDX_AXIS_LOCAL;
+        if (t == RDX_AXIS_THREAD)
+            return rdx_fail(RDX_ERR_UNSUPPORTED,
+                            "expand: axis %zu is THREAD (CPU threads): not lowered for the GPU", i);
+        locals |= t == RDX_AXIS_LOCAL || t == RDX_AXIS_WARP;
         if (t == RDX_AXIS_GROUP_REDUCE && gr < 0) {
             if (ax[i].size < 0)
                 return rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis with a symbolic size");

@@ -25,21 +25,6 @@ const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey);
 /* Store val under key (replacing).  RDX_ERR_NOMEM. */
 rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val);
 
-/* A pointer -> pointer hash map (open addressing, 16-byte entries): the node maps of
-   whole-kernel rebuilds. */
-typedef struct cg_pmap {
-    size_t cap, n;
-    struct cg_pmap_ent {
-        const void *key, *val;
-    } *ents;
-} cg_pmap;
-
-void cg_pmap_free(cg_pmap *m);
-/* The value stored under key, or NULL. */
-const void *cg_pmap_get(const cg_pmap *m, const void *key);
-/* Store val under key (non-NULL; replacing).  RDX_ERR_NOMEM. */
-rdx_status cg_pmap_put(cg_pmap *m, const void *key, const void *val);
-
 /* Index constants and arithmetic (sticky NULL). */
 const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v);
 /* Row-major flat offset of idx[0..n) in shape dims[0..n). */
@@ -88,6 +73,12 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r);
 rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax, size_t n,
                             const rdx_uop **out);
 
+/* Expand's gpudims mapping (expand.c): for the GLOBAL, LOCAL and WARP axes among ax[0..n),
+   from[k] = the RANGE and to[k] = its SPECIAL gidx/lidx expression, *nf pairs (arrays of
+   RDX_CG_MAX_AXES).  RDX_ERR_UNSUPPORTED when the axes do not fit 3 + 3 dimensions. */
+rdx_status cg_gpudims_map(rdx_ir_ctx *ctx, const rdx_kaxis *ax, size_t n, const rdx_uop **from,
+                          const rdx_uop **to, size_t *nf);
+
 /* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
 int cg_tc_applicable(const rdx_uop *k);
 /* The axis (index into rdx_cg_axes) a TC opt applies to, -1 when TC does not fit. */
@@ -99,6 +90,24 @@ int cg_tc_pad_axis(const rdx_uop *k);
 size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
+
+/* The LDS OptOp (lds_stage.c).  cg_lds_request checks opt o (position pos) on the kernel it
+   applies to and records the REDUCE axis' id in *axis_id (-1 before: a second one is an
+   error); cg_lds_stage stages the loads for that axis after all other opts. */
+rdx_status cg_lds_request(const rdx_uop *kernel, const rdx_opt *o, size_t pos, int64_t *axis_id);
+rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id, size_t pos,
+                        const rdx_uop **out);
+/* BEAM's LDS candidates for a kernel with axes ax[0..na) after seq[0..nseq): LDS of each
+   REDUCE axis when it has LOCAL axes and seq has no LDS or TC; their count. */
+size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, size_t nseq,
+                         rdx_opt *c, size_t cap);
+/* The heuristics' test: with SPLITs o[0..n) of the axis-typed kernel (axes ax[0..na)), does
+   staging pay?  It does when the staged kernel's share loads fit in what the back end issues
+   up front (96 dwords) and either the register tile's global loads per iteration and
+   work-item exceed it (the rest wait one by one) or the staged loads' per-work-item tiles
+   span 9 or more 4 KiB offset windows (address arithmetic per window; fitted on the
+   emulator's estimate).  The REDUCE axis to stage, or -1. */
+int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx_opt *o, size_t n);
 
 /*
  * Simplify a kernel's integer parts only (INDEX operands, LOAD/STORE gates,

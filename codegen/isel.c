@@ -371,10 +371,16 @@ cg_val cg_widen(isel *I, const cg_val *v, int is_signed)
 
 /* --------------------------------------------------------- node facts */
 
-static int grow(isel *I, uint32_t id)
+static int grow_to(isel *I, uint32_t id);
+
+/* Room in the per-node arrays for node id (the check inlined: it runs for every visit). */
+static inline int grow(isel *I, uint32_t id)
 {
-    if (id < I->cap)
-        return 1;
+    return id < I->cap || grow_to(I, id);
+}
+
+static int grow_to(isel *I, uint32_t id)
+{
     size_t nc = I->cap ? I->cap : 1024;
     while (nc <= id)
         nc *= 2;
@@ -635,6 +641,17 @@ static int param_load(const rdx_uop *u)
            (u->src[0]->src[0]->op == RDX_OP_PARAM || u->src[0]->src[0]->op == RDX_OP_BUFFER);
 }
 
+/* A LOAD from a DEFINE_LOCAL (through AFTERs). */
+static int lds_load(const rdx_uop *u)
+{
+    if (u->op != RDX_OP_LOAD || u->src[0]->op != RDX_OP_INDEX)
+        return 0;
+    const rdx_uop *b = u->src[0]->src[0];
+    while (b->op == RDX_OP_AFTER)
+        b = b->src[0];
+    return b->op == RDX_OP_DEFINE_LOCAL;
+}
+
 static int in_scope(isel *I, const rdx_uop *u)
 {
     return grow(I, u->id) && !I->have[u->id] && !(dep(I, u) & ~I->open);
@@ -669,6 +686,19 @@ static void scope_emit_topo(isel *I, const rdx_uop *const *topo, size_t n, int l
         if (!param_load(u) || !in_scope(I, u) || u->dtype.count != 1 ||
             (I->info[u->id] & (CG_INFO_FRAG_MEMBER | CG_INFO_ACC_BOUND | CG_INFO_LAZY)))
             continue; /* WMMA fragment loads go with their fragment */
+        unsigned w = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1;
+        if (w > budget)
+            break;
+        budget -= w;
+        cg_emit(I, u);
+    }
+    /* then the LDS loads of the scope (codegen/lds_stage.c's staged tiles: their stores and
+       barriers come with them), so their latencies overlap too */
+    for (size_t i = 0; i < n && !I->st && budget; i++) {
+        const rdx_uop *u = topo[i];
+        if (!lds_load(u) || !in_scope(I, u) || u->dtype.count != 1 ||
+            (I->info[u->id] & (CG_INFO_FRAG_MEMBER | CG_INFO_ACC_BOUND | CG_INFO_LAZY)))
+            continue;
         unsigned w = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1;
         if (w > budget)
             break;
@@ -910,6 +940,18 @@ static int mark_push(isel *I, uint32_t s, const rdx_uop *x, const rdx_uop ***stk
     return 1;
 }
 
+/* A node of the LDS staging the LDS OptOp builds (codegen/lds_stage.c): a DEFINE_LOCAL, an
+   AFTER of one, a STORE into one, a BARRIER.  Its stores do not depend on the copies of an
+   upcast REDUCE (one staging per iteration serves them all), so such REDUCEs may share a loop. */
+static int lds_staging(const rdx_uop *u)
+{
+    const rdx_uop *b = u->op == RDX_OP_STORE ? u->src[0]->src[0] : u->op == RDX_OP_AFTER ? u : NULL;
+    while (b && b->op == RDX_OP_AFTER)
+        b = b->src[0];
+    return u->op == RDX_OP_BARRIER || u->op == RDX_OP_DEFINE_LOCAL ||
+           (b && b->op == RDX_OP_DEFINE_LOCAL);
+}
+
 /* mark_value of several REDUCEs under one stamp (the union of their value graphs). */
 static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop ***stk, size_t *cap)
 {
@@ -924,11 +966,15 @@ static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop *
         switch ((rdx_op)u->op) {
         case RDX_OP_AFTER:
         case RDX_OP_STORE:
-        case RDX_OP_END:
         case RDX_OP_BARRIER:
+        case RDX_OP_DEFINE_LOCAL:
+            if (lds_staging(u))
+                break; /* LDS staging (codegen/lds_stage.c): shared, emitted once per iteration */
+            ok = 0;
+            continue;
+        case RDX_OP_END:
         case RDX_OP_WMMA:
         case RDX_OP_DEFINE_REG:
-        case RDX_OP_DEFINE_LOCAL:
             ok = 0;
             continue;
         default:
@@ -1066,7 +1112,15 @@ static cg_val emit_param(isel *I, const rdx_uop *u)
                  cg_r(I, I->kernarg_vr, 0, 2), cg_k(rdx_isa_imm((int32_t)ar->offset)));
         else
             INSF(I, S_LOAD_B32, 1, CG_F_LGKM | CG_F_SMEM, cg_r(I, r.vr, 0, 1),
-                 cg_r(I, I->kernarg_vr, 0, 2), cg_k(rdx_isa_imm((int32_t)ar->offset)));
+                 cg_r(I, I->kernarg_vr, 0, 2), cg_k(rdx_isa_imm((int32_t)(ar->offset & ~3u))));
+        if (words == 1 && (ar->offset & 3)) {
+            /* SMEM ignores an offset's low two bits: a 1- or 2-byte argument at offset
+               4n + b is byte b of the dword loaded from 4n */
+            cg_val sh = cg_reg(I, CG_S, 1);
+            INS(I, S_LSHR_B32, 1, cg_r(I, sh.vr, 0, 1), cg_r(I, r.vr, 0, 1),
+                cg_i((int32_t)(ar->offset & 3) * 8));
+            r = sh;
+        }
         if (ar->kind != RDX_CG_ARG_BUFFER && ar->size < 4) {
             rdx_dtype d = ar->dtype;
             if (d.scalar == RDX_BOOL) {
@@ -1522,7 +1576,9 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     if (!sink || sink->op != RDX_OP_SINK)
         return rdx_fail(RDX_ERR_INVALID, "isel: the kernel root must be a SINK, got %s",
                         sink ? rdx_op_name((rdx_op)sink->op) : "NULL");
-    rdx_status st = rdx_ir_verify(ctx, sink);
+    /* the input check re-derives every node: with verification on (RDX_IR_VERIFY, the
+       test suites); the pipeline's own kernels and parsed graphs are verified already */
+    rdx_status st = rdx_ir_ctx_verify(ctx) ? rdx_ir_verify(ctx, sink) : RDX_OK;
     if (st)
         return st;
     const rdx_uop **topo = NULL;

@@ -1,6 +1,6 @@
 /*
  * codegen/isel_merge.c — the last step of instruction selection: 32-bit
- * global loads of one block from the same base and VGPR offset at constant
+ * global (and LDS: ds_load) loads of one block from the same base and VGPR offset at constant
  * offsets c, c+4, c+8 (, c+12) become one global_load_b64/b96/b128 (what an
  * upcast axis produces).  The merged load issues at the first load's place;
  * the scan stops at any global store, EXEC write or redefinition of the
@@ -35,6 +35,15 @@ static int plain_load(const cg_inst *in)
 {
     return in->in.op == RDX_ISA_OP_GLOBAL_LOAD_B32 && !(in->flags & CG_F_PARTIAL) && in->vr[0] &&
            in->vr[1] && in->vr[2];
+}
+
+/* ds_load_b32 (LDS, e.g. the LDS OptOp's staged tiles): merged the same way into
+   ds_load_b64/b96/b128 (the merged access may be unaligned: the driver runs gfx11 in
+   SH_MEM_CONFIG's unaligned mode); the scan stops at any other LDS access and at barriers. */
+static int plain_ds_load(const cg_inst *in)
+{
+    return in->in.op == RDX_ISA_OP_DS_LOAD_B32 && !(in->flags & CG_F_PARTIAL) && in->vr[0] &&
+           in->vr[1];
 }
 
 /* The renaming of merged loads' destinations: vreg v becomes dword sub[v] of to[v]
@@ -83,9 +92,10 @@ unsigned cg_merge_loads(cg_prog *p)
             continue;
         for (size_t i = 0; i < b->n; i++) {
             cg_inst *first = &b->insts[i];
-            if (dead[i] || !plain_load(first))
+            int ds = plain_ds_load(first);
+            if (dead[i] || (!ds && !plain_load(first)))
                 continue;
-            uint32_t va = first->vr[1], sa = first->vr[2];
+            uint32_t va = first->vr[1], sa = ds ? 0 : first->vr[2];
             int32_t c = first->in.mod[RDX_ISA_MOD_OFFSET];
             size_t at[4] = { i, 0, 0, 0 };
             for (size_t j = i + 1; j < b->n && !(at[1] && at[2] && at[3]); j++) {
@@ -93,10 +103,13 @@ unsigned cg_merge_loads(cg_prog *p)
                 if (dead[j])
                     continue;
                 if ((in->flags & (CG_F_VMEM_STORE | CG_F_BRANCH)) || writes_exec(in) ||
-                    writes(in, va) || writes(in, sa))
+                    writes(in, va) || (sa && writes(in, sa)) ||
+                    (ds && (in->flags & (CG_F_LGKM | CG_F_BARRIER)) && !plain_ds_load(in)))
                     break;
-                if (!plain_load(in) || in->vr[1] != va || in->vr[2] != sa ||
-                    in->in.opnd[1].reg != first->in.opnd[1].reg)
+                if (ds ? !plain_ds_load(in) || in->vr[1] != va
+                       : !plain_load(in) || in->vr[1] != va || in->vr[2] != sa)
+                    continue;
+                if (in->in.opnd[1].reg != first->in.opnd[1].reg)
                     continue;
                 int32_t d = in->in.mod[RDX_ISA_MOD_OFFSET] - c;
                 if (d > 0 && d <= 12 && d % 4 == 0 && !at[d / 4])
@@ -105,7 +118,7 @@ unsigned cg_merge_loads(cg_prog *p)
             unsigned n = 1;
             while (n < 4 && at[n])
                 n++;
-            if (n < 2 || c + 4 * (int32_t)(n - 1) > 4095)
+            if (n < 2 || c + 4 * (int32_t)(n - 1) > (ds ? 65535 : 4095))
                 continue;
             uint32_t dst = cg_vreg_new(p, CG_V, n);
             if (!dst)
@@ -118,9 +131,14 @@ unsigned cg_merge_loads(cg_prog *p)
                     r.sub[old] = (uint8_t)k;
                 }
             }
-            first->in.op = n == 2   ? RDX_ISA_OP_GLOBAL_LOAD_B64
-                           : n == 3 ? RDX_ISA_OP_GLOBAL_LOAD_B96
-                                    : RDX_ISA_OP_GLOBAL_LOAD_B128;
+            if (ds)
+                first->in.op = n == 2   ? RDX_ISA_OP_DS_LOAD_B64
+                               : n == 3 ? RDX_ISA_OP_DS_LOAD_B96
+                                        : RDX_ISA_OP_DS_LOAD_B128;
+            else
+                first->in.op = n == 2   ? RDX_ISA_OP_GLOBAL_LOAD_B64
+                               : n == 3 ? RDX_ISA_OP_GLOBAL_LOAD_B96
+                                        : RDX_ISA_OP_GLOBAL_LOAD_B128;
             first->in.opnd[0] = cg_vopnd(p, dst, 0, n);
             first->vr[0] = dst;
             for (unsigned k = 1; k < n; k++)

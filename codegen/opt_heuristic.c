@@ -100,6 +100,10 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
         push(opts, cap, n, RDX_OPTOP_SPLIT, a, f, RDX_AXIS_LOCAL);
         wg *= f;
     }
+    /* LDS staging of the tiles the workgroup shares, when it pays (lds_stage.c) */
+    int lr = cg_lds_pays(kernel, ax, na, opts, *n);
+    if (lr >= 0)
+        push(opts, cap, n, RDX_OPTOP_LDS, lr, 0, RDX_AXIS_LOOP);
     return RDX_OK;
 }
 

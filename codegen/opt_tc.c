@@ -58,14 +58,6 @@ static void simp_all(rdx_ir_ctx *ctx, const rdx_uop **xs, size_t n)
         xs[i] = simp(ctx, xs[i]);
 }
 
-static const rdx_uop *special(rdx_ir_ctx *ctx, int64_t bound, const char *name)
-{
-    rdx_uop_arg a = rdx_uop_arg_none();
-    a.str = rdx_ir_str(ctx, name, strlen(name));
-    const rdx_uop *b = cg_idx(ctx, bound);
-    return b ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &b, 1, &a) : NULL;
-}
-
 typedef struct tc_info {
     const rdx_uop *store, *red, *x, *y, *m, *n, *kr, *b;
     const rdx_uop *kvalid; /* K padded (PADTO): the product is WHERE(kvalid, x*y, 0) */
@@ -303,18 +295,65 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         why = tc_tiling_of(&T, o->amount, &tl);
     if (why)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: opt %zu TC: %s", pos, why);
-    const int tm = tl.tm, tn = tl.tn, nw = tl.wm * tl.wn, nt = tm * tn;
-    /* workgroup ids, wave and lane */
-    const rdx_uop *gn = special(ctx, T.N / (16 * tn * tl.wn), "gidx0");
-    const rdx_uop *gm = special(ctx, T.M / (16 * tm * tl.wm), "gidx1");
-    const rdx_uop *gb = T.b ? special(ctx, T.B, "gidx2") : NULL;
-    const rdx_uop *lid = special(ctx, 32 * nw, "lidx0");
-    const rdx_uop *c16 = cg_idx(ctx, 16), *c32 = cg_idx(ctx, 32);
-    const rdx_uop *lane = nw > 1 ? rdx_ir_mod(ctx, lid, c32) : lid;
-    const rdx_uop *wave = nw > 1 ? rdx_ir_idiv(ctx, lid, c32) : cg_idx(ctx, 0);
-    const rdx_uop *wvn = tl.wn > 1 ? rdx_ir_mod(ctx, wave, cg_idx(ctx, tl.wn)) : cg_idx(ctx, 0);
-    const rdx_uop *wvm = tl.wn > 1 ? rdx_ir_idiv(ctx, wave, cg_idx(ctx, tl.wn)) : wave;
-    const rdx_uop *l16 = rdx_ir_mod(ctx, lane, c16), *hi = rdx_ir_idiv(ctx, lane, c16);
+    const int tm = tl.tm, tn = tl.tn, nt = tm * tn;
+    /* the axes: GLOBAL tile indices (N fastest: gidx0 after gpudims, then M, the batch),
+       LOCAL waves of the workgroup (wave n fastest), and the lanes of a wave as two WARP axes
+       (after gpudims lidx0 = 16 * hi + l16: hi = the row parity of a result lane, l16 = the
+       column of a result/B lane and the row of an A lane) */
+    int64_t gid[3], top = T.kid;
+    size_t ngid = 0;
+    for (size_t i = 0; i < na; i++) {
+        if (ax[i].range == T.b || ax[i].range == T.m || ax[i].range == T.n)
+            gid[ngid++] = ax[i].id; /* ascending: rdx_cg_axes sorts by id */
+        top = ax[i].id > top ? ax[i].id : top;
+    }
+    const rdx_uop *gb = T.b ? cg_range(ctx, cg_idx(ctx, T.B), gid[0], RDX_AXIS_GLOBAL) : NULL;
+    const rdx_uop *gm =
+        cg_range(ctx, cg_idx(ctx, T.M / (16 * tm * tl.wm)), gid[ngid - 2], RDX_AXIS_GLOBAL);
+    const rdx_uop *gn =
+        cg_range(ctx, cg_idx(ctx, T.N / (16 * tn * tl.wn)), gid[ngid - 1], RDX_AXIS_GLOBAL);
+    const rdx_uop *wvm =
+        tl.wm > 1 ? cg_range(ctx, cg_idx(ctx, tl.wm), top + 1, RDX_AXIS_LOCAL) : cg_idx(ctx, 0);
+    const rdx_uop *wvn =
+        tl.wn > 1 ? cg_range(ctx, cg_idx(ctx, tl.wn), top + 2, RDX_AXIS_LOCAL) : cg_idx(ctx, 0);
+    const rdx_uop *hi = cg_range(ctx, cg_idx(ctx, 2), top + 3, RDX_AXIS_WARP);
+    const rdx_uop *l16 = cg_range(ctx, cg_idx(ctx, 16), top + 4, RDX_AXIS_WARP);
+    const rdx_uop *c16 = cg_idx(ctx, 16);
+    {
+        /* make expand's thread ids for these axes now, before the K range: canonical sums
+           order terms by node id, so an address lists its thread-id terms first and their
+           loop-invariant sum stays one value hoisted out of the K loop */
+        rdx_kaxis tax[7];
+        const rdx_uop *tr[7] = {
+            gb, gm, gn, tl.wm > 1 ? wvm : NULL, tl.wn > 1 ? wvn : NULL, hi, l16
+        };
+        const rdx_uop *from[RDX_CG_MAX_AXES], *to[RDX_CG_MAX_AXES];
+        size_t nt2 = 0, nf;
+        for (int i = 0; i < 7; i++)
+            if (tr[i]) {
+                tax[nt2].range = tr[i];
+                tax[nt2].id = tr[i]->arg.i;
+                tax[nt2].type = (rdx_axistype)tr[i]->arg.sub;
+                if (!rdx_uop_const_int(tr[i]->src[0], &tax[nt2].size))
+                    return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC axes");
+                nt2++;
+            }
+        if ((st = cg_gpudims_map(ctx, tax, nt2, from, to, &nf)))
+            return rdx_fail_context(st, "optimize: opt %zu TC: thread ids", pos);
+    }
+    /* the ranges every store is inside: its END closes them */
+    const rdx_uop *endr[9];
+    size_t nend = 1;
+    endr[nend++] = gn;
+    endr[nend++] = gm;
+    if (gb)
+        endr[nend++] = gb;
+    if (tl.wm > 1)
+        endr[nend++] = wvm;
+    if (tl.wn > 1)
+        endr[nend++] = wvn;
+    endr[nend++] = hi;
+    endr[nend++] = l16;
     /* first row of tile i, first column of tile j */
     const rdx_uop *row0[8], *col0[8];
     const rdx_uop *mt = rdx_ir_mul(
@@ -391,7 +430,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *red = val && kr ? rdx_ir_node(ctx, RDX_OP_REDUCE, rs, 2, &ra) : NULL;
     if (!red)
         return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC accumulation");
-    /* one STORE per tile and result lane: D[2v + l/16][l%16] */
+    /* one STORE per tile and result lane, D[2v + l/16][l%16], each in an END of the axes */
     const rdx_uop *stores[64];
     for (int t = 0; t < nt; t++)
         for (int v = 0; v < 8; v++) {
@@ -405,7 +444,8 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
             const rdx_uop *row = rows[8 * (t / tn) + v];
             const rdx_uop *col = cols[t % tn];
             const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
-            stores[8 * t + v] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
+            endr[0] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
+            stores[8 * t + v] = endr[0] ? rdx_ir_node(ctx, RDX_OP_END, endr, nend, NULL) : NULL;
             if (!stores[8 * t + v])
                 return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC stores");
         }

@@ -90,7 +90,8 @@ static int split_ok(rdx_axistype from, rdx_axistype to)
         return from == RDX_AXIS_REDUCE || from == RDX_AXIS_GROUP_REDUCE;
     case RDX_AXIS_GROUP_REDUCE:
         return from == RDX_AXIS_REDUCE;
-    case RDX_AXIS_THREAD:
+    case RDX_AXIS_WARP: /* lanes of a wave: output axes only (expand's gpudims) */
+        return from == RDX_AXIS_GLOBAL || from == RDX_AXIS_LOOP;
     case RDX_AXIS_LOOP:
         return from == RDX_AXIS_GLOBAL;
     default:
@@ -152,8 +153,32 @@ static const rdx_uop *pad_fix(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
     return nu;
 }
 
+/* After TC its WARP axes are the WMMA lane layout and its REDUCE axis the K loop of WMMA
+   chains: an opt that changes them (split, pad, swap, a new WARP axis) is refused. */
+static rdx_status tc_axes_fixed(const rdx_kaxis *ax, size_t n, const rdx_opt *o, size_t pos)
+{
+    int32_t touched[2] = { o->axis, o->op == RDX_OPTOP_SWAP ? (int32_t)o->amount : -1 };
+    for (int i = 0; i < 2; i++) {
+        if (touched[i] < 0 || (size_t)touched[i] >= n)
+            continue;
+        rdx_axistype t = ax[touched[i]].type;
+        if (t == RDX_AXIS_WARP || t == RDX_AXIS_REDUCE)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "optimize: opt %zu %s: axis %d (%s) is TC's WMMA %s; set it with TC's "
+                            "tiling (RDX_TC_TILING)",
+                            pos, rdx_optop_name(o->op), touched[i], rdx_axistype_name(t),
+                            t == RDX_AXIS_WARP ? "lane layout" : "K loop");
+    }
+    if (o->op == RDX_OPTOP_SPLIT && o->target == RDX_AXIS_WARP)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu SPLIT: a WARP axis after TC would change the WMMA "
+                        "lane layout",
+                        pos);
+    return RDX_OK;
+}
+
 static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
-                         int *nolocals, const rdx_uop **out)
+                         int *nolocals, int tc, const rdx_uop **out)
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
@@ -162,15 +187,17 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
         return st;
     if (o->op == RDX_OPTOP_NOLOCALS) {
         for (size_t i = 0; i < n; i++)
-            if (ax[i].type == RDX_AXIS_LOCAL)
-                return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu NOLOCALS: axis %zu is LOCAL",
-                                pos, i);
+            if (ax[i].type == RDX_AXIS_LOCAL || ax[i].type == RDX_AXIS_WARP)
+                return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu NOLOCALS: axis %zu is %s", pos,
+                                i, rdx_axistype_name(ax[i].type));
         *nolocals = 1;
         *out = k;
         return RDX_OK;
     }
     if (o->op == RDX_OPTOP_TC)
         return cg_apply_tc(ctx, k, o, pos, out);
+    if (tc && (st = tc_axes_fixed(ax, n, o, pos)))
+        return st;
     if (o->op >= RDX_OPTOP_COUNT || o->axis < 0 || (size_t)o->axis >= n)
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d of %zu", pos,
                         rdx_optop_name(o->op), o->axis, n);
@@ -215,20 +242,6 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
             *out = k;
             return RDX_OK;
         }
-        /* after TC the tiles accumulate through WMMA, not a REDUCE pad_fix could gate, and
-           a K loop of one tile has loads that no longer name it: padded iterations would
-           add the same product again (TC's own RDX_TC_PAD pads M, N, K) */
-        const rdx_uop **order = NULL;
-        size_t no = 0;
-        if ((st = rdx_ir_toposort(k, &order, &no)))
-            return st;
-        int wmma = 0;
-        for (size_t i = 0; i < no && !wmma; i++)
-            wmma = order[i]->op == RDX_OP_WMMA;
-        free(order);
-        if (wmma)
-            return rdx_fail(RDX_ERR_INVALID,
-                            "optimize: opt %zu PADTO: not after TC (use TC's RDX_TC_PAD)", pos);
         pad_state P;
         memset(&P, 0, sizeof P);
         P.r = rdx_ir_range(ctx, cg_idx(ctx, n2), a->id, a->type);
@@ -246,11 +259,23 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
                         "optimize: opt %zu SPLIT: %lld does not divide axis %d "
                         "of size %lld",
                         pos, (long long)f, o->axis, (long long)a->size);
+    if (o->target == RDX_AXIS_THREAD)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "optimize: opt %zu SPLIT: THREAD axes (CPU threads) do not exist on the "
+                        "GPU target; use GLOBAL/LOCAL splits",
+                        pos);
+    if (o->target == RDX_AXIS_WARP && !split_ok(a->type, o->target))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu SPLIT: a WARP axis cannot come from axis %d (%s): "
+                        "WARP lanes split an output axis (GLOBAL or LOOP); a reduction is "
+                        "shared between work-items with GROUP_REDUCE",
+                        pos, o->axis, rdx_axistype_name(a->type));
     if (!split_ok(a->type, o->target))
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: a %s axis cannot come from %s",
                         pos, rdx_axistype_name(o->target), rdx_axistype_name(a->type));
-    if (o->target == RDX_AXIS_LOCAL && *nolocals)
-        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: LOCAL after NOLOCALS", pos);
+    if ((o->target == RDX_AXIS_LOCAL || o->target == RDX_AXIS_WARP) && *nolocals)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: %s after NOLOCALS", pos,
+                        rdx_axistype_name(o->target));
     const rdx_uop *outer = rdx_ir_range(ctx, cg_idx(ctx, a->size / f), a->id, a->type);
     const rdx_uop *inner = rdx_ir_range(ctx, cg_idx(ctx, f), maxid + 1, o->target);
     const rdx_uop *expr =
@@ -267,10 +292,20 @@ rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_o
 {
     const rdx_uop *k = kernel;
     int nolocals = 0;
+    int64_t lds = -1; /* LDS: the axis id staged after all other opts (lds_stage.c) */
+    size_t lds_pos = 0;
     for (size_t i = 0; i < n; i++) {
         if (opts[i].op == RDX_OPTOP_TC && i != 0)
             return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu TC: TC must be first", i);
-        rdx_status st = apply1(ctx, k, &opts[i], i, &nolocals, &k);
+        rdx_status st =
+            opts[i].op == RDX_OPTOP_LDS
+                ? cg_lds_request(k, &opts[i], lds_pos = i, &lds)
+                : apply1(ctx, k, &opts[i], i, &nolocals, i > 0 && opts[0].op == RDX_OPTOP_TC, &k);
+        if (st)
+            return st;
+    }
+    if (lds >= 0) {
+        rdx_status st = cg_lds_stage(ctx, k, lds, lds_pos, &k);
         if (st)
             return st;
     }

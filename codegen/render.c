@@ -36,6 +36,14 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
         for (int k = 0; k < x.nopnd && k < fi->nopnd; k++)
             mods |= fi->opnd[k].bits == 16 && x.opnd[k].kind == RDX_ISA_OPND_VGPR &&
                     x.opnd[k].reg >= 128;
+        /* an operand kind the e32 slot does not accept (a literal or SGPR as src1, an SGPR
+           mask): rejected for sure, so not tried (the encoder would format a message) */
+        const rdx_isa_form_info *f32;
+        if (!mods && !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_E32, &f32) &&
+            f32->nopnd == x.nopnd)
+            for (int k = 0; k < x.nopnd; k++)
+                mods |= x.opnd[k].kind >= RDX_ISA_OPND_KIND_COUNT ||
+                        !(f32->opnd[k].kinds & RDX_ISA_KIND_BIT(x.opnd[k].kind));
         if (!mods) {
             rdx_isa_inst y = x;
             y.form = RDX_ISA_FORM_E32;

@@ -25,9 +25,9 @@ const void *rdx_pmap_get(const rdx_pmap *m, const void *key)
         return NULL;
     size_t mask = m->cap - 1;
     for (size_t i = ptr_hash(key) & mask;; i = (i + 1) & mask) {
-        if (m->keys[i] == key)
-            return m->vals[i];
-        if (!m->keys[i])
+        if (m->ents[i].key == key)
+            return m->ents[i].val;
+        if (!m->ents[i].key)
             return NULL;
     }
 }
@@ -35,43 +35,37 @@ const void *rdx_pmap_get(const rdx_pmap *m, const void *key)
 rdx_status rdx_pmap_put(rdx_pmap *m, const void *key, const void *val)
 {
     if ((m->count + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 64;
-        const void **nk = calloc(ncap, sizeof *nk), **nv = calloc(ncap, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
+        size_t ncap = m->cap ? m->cap * 2 : 32;
+        rdx_pmap_ent *ne = calloc(ncap, sizeof *ne);
+        if (!ne)
             return rdx_fail(RDX_ERR_NOMEM, "pointer map: out of memory");
-        }
         for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
+            if (!m->ents[i].key)
                 continue;
-            size_t j = ptr_hash(m->keys[i]) & (ncap - 1);
-            while (nk[j])
+            size_t j = ptr_hash(m->ents[i].key) & (ncap - 1);
+            while (ne[j].key)
                 j = (j + 1) & (ncap - 1);
-            nk[j] = m->keys[i];
-            nv[j] = m->vals[i];
+            ne[j] = m->ents[i];
         }
-        free(m->keys);
-        free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
+        free(m->ents);
+        m->ents = ne;
         m->cap = ncap;
     }
     size_t mask = m->cap - 1;
     size_t i = ptr_hash(key) & mask;
-    while (m->keys[i] && m->keys[i] != key)
+    while (m->ents[i].key && m->ents[i].key != key)
         i = (i + 1) & mask;
-    if (!m->keys[i])
+    if (!m->ents[i].key) {
         m->count++;
-    m->keys[i] = key;
-    m->vals[i] = val;
+        m->ents[i].key = key;
+    }
+    m->ents[i].val = val;
     return RDX_OK;
 }
 
 void rdx_pmap_free(rdx_pmap *m)
 {
-    free(m->keys);
-    free(m->vals);
+    free(m->ents);
     memset(m, 0, sizeof *m);
 }
 
@@ -113,6 +107,10 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
     free(ctx->slots);
     free(ctx->nodes);
     free(ctx->blobs);
+    free(ctx->simp);
+    rdx_nmap_levels_free(ctx);
+    for (size_t k = 0; k < sizeof ctx->tcache / sizeof ctx->tcache[0]; k++)
+        free(ctx->tcache[k].order);
     free(ctx);
 }
 

@@ -46,12 +46,30 @@ struct rdx_ir_ctx {
     int building;     /* re-entrancy depth of rdx_ir_make */
     int verify;       /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
     int refine_depth; /* WHERE branches being refined (ir/symbolic.c) */
+    /* rdx_ir_simplify's results kept across calls (ir/rewrite.c): simp[id] is the id + 1
+       of what node id simplifies to, 0 when not known; grown on demand */
+    uint32_t *simp;
+    size_t simp_cap;
+    struct rdx_nmap_level *nml; /* the node maps' arrays (ir/nmap.c) */
+    /* the last few graphs substituted into, sorted (ir/rewrite.c): TC substitutes into
+       one operand graph many times */
+    struct rdx_topo_cache {
+        const rdx_uop *root;
+        const rdx_uop **order;
+        size_t n;
+    } tcache[4];
+    unsigned tnext;
 };
 
-/* Pointer -> pointer hash map (open addressing, keys never NULL). */
+/* Pointer -> pointer hash map (open addressing, keys never NULL); a key and its
+   value share one entry, so a probe reads one cache line. */
+typedef struct rdx_pmap_ent {
+    const void *key;
+    const void *val;
+} rdx_pmap_ent;
+
 typedef struct rdx_pmap {
-    const void **keys;
-    const void **vals;
+    rdx_pmap_ent *ents;
     size_t cap, count;
 } rdx_pmap;
 
@@ -60,6 +78,26 @@ const void *rdx_pmap_get(const rdx_pmap *m, const void *key);
 /* Insert or overwrite.  RDX_ERR_NOMEM on failure. */
 rdx_status rdx_pmap_put(rdx_pmap *m, const void *key, const void *val);
 void rdx_pmap_free(rdx_pmap *m);
+
+/*
+ * Node -> pointer map over the nodes of one context (ir/nmap.c): O(1) by node
+ * id, in arrays the context reuses.  Maps in use at once are independent (a
+ * context keeps a few arrays; more maps at once fall back to a hash map).
+ * Values are never NULL.  Free each map (rdx_nmap_free) before the context.
+ */
+typedef struct rdx_nmap_level rdx_nmap_level;
+typedef struct rdx_nmap {
+    rdx_ir_ctx *ctx;
+    rdx_nmap_level *lv; /* NULL: the hash map alone */
+    rdx_pmap over;      /* nodes whose slot another node (another context) holds */
+} rdx_nmap;
+
+void rdx_nmap_init(rdx_nmap *m, rdx_ir_ctx *ctx);
+const void *rdx_nmap_get(const rdx_nmap *m, const rdx_uop *u);
+rdx_status rdx_nmap_put(rdx_nmap *m, const rdx_uop *u, const void *val);
+void rdx_nmap_free(rdx_nmap *m);
+/* Free the context's map arrays (rdx_ir_ctx_destroy). */
+void rdx_nmap_levels_free(rdx_ir_ctx *ctx);
 
 /*
  * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node

@@ -338,7 +338,8 @@ static int mseq(const pat **ps, const rdx_uop **us, int n, mstate *st)
     n--;
     if (!node_ok(p, u))
         return 0;
-    mstate save = *st;
+    /* a capture is only read under its bound bit: restoring the bits undoes the binding */
+    uint32_t save = st->bound;
     if (p->cap >= 0) {
         if (st->bound >> p->cap & 1) {
             if (st->caps[p->cap] != u)
@@ -351,11 +352,11 @@ static int mseq(const pat **ps, const rdx_uop **us, int n, mstate *st)
     if (p->kind != P_OP || !p->nsrc) {
         if (mseq(ps, us, n, st))
             return 1;
-        *st = save;
+        st->bound = save;
         return 0;
     }
     if (n + p->nsrc > MAX_PENDING) {
-        *st = save;
+        st->bound = save;
         return 0;
     }
     int swaps = p->nsrc == 2 && (rdx_op_info((rdx_op)u->op)->flags & RDX_OPF_COMMUTATIVE) ? 2 : 1;
@@ -363,7 +364,7 @@ static int mseq(const pat **ps, const rdx_uop **us, int n, mstate *st)
     const rdx_uop *us2[MAX_PENDING];
     memcpy(ps2, ps, (size_t)n * sizeof *ps);
     memcpy(us2, us, (size_t)n * sizeof *us);
-    mstate bound = *st;
+    uint32_t bound = st->bound;
     for (int v = 0; v < swaps; v++) {
         for (int k = 0; k < p->nsrc; k++) { /* first source is matched first: pushed last */
             int s = v ? 1 - k : k;
@@ -372,9 +373,9 @@ static int mseq(const pat **ps, const rdx_uop **us, int n, mstate *st)
         }
         if (mseq(ps2, us2, n + p->nsrc, st))
             return 1;
-        *st = bound;
+        st->bound = bound;
     }
-    *st = save;
+    st->bound = save;
     return 0;
 }
 
@@ -384,7 +385,8 @@ const rdx_uop *rdx_rewriter_apply(rdx_rewriter *rw, rdx_ir_ctx *ctx, const rdx_u
     const uint32_t *b = rw->bucket[u->op];
     for (size_t k = 0; k < nb; k++) {
         const rule *r = &rw->rules[b[k]];
-        mstate st = { { 0 }, 0 };
+        mstate st;
+        st.bound = 0;
         const pat *ps[1] = { r->root };
         const rdx_uop *us[1] = { u };
         if (!mseq(ps, us, 1, &st))

@@ -23,13 +23,56 @@ typedef struct engine {
     rdx_rewriter *rw;
     void *user;
     int topdown;
-    rdx_pmap memo;   /* node -> final result */
-    rdx_pmap inprog; /* node -> 1 while being rewritten (its frame started), 2 when done */
+    int persist;     /* results also read from and kept in ctx->simp (rdx_ir_simplify) */
+    rdx_nmap memo;   /* node -> final result */
+    rdx_nmap inprog; /* node -> 1 while being rewritten (its frame started), 2 when done */
     frame *stack;
     size_t sp, cap;
     const rdx_uop **srcbuf;
     size_t srccap;
 } engine;
+
+/*
+ * rdx_ir_simplify's results outlive the call: every node is immutable and the
+ * symbolic rules are a function of the node alone (at refine depth 0), so what
+ * a node simplified to once is what it simplifies to again, and the three
+ * simplifications of one kernel (and the next kernels') skip what is done.
+ */
+static const rdx_uop *persist_get(const rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    if (n->id >= ctx->simp_cap || !ctx->simp[n->id] || ctx->nodes[n->id] != n)
+        return NULL;
+    return ctx->nodes[ctx->simp[n->id] - 1];
+}
+
+/* Keep n -> r (a cache: skipped when there is no memory). */
+static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
+{
+    if (n->id >= ctx->count || ctx->nodes[n->id] != n || r->id >= ctx->count ||
+        ctx->nodes[r->id] != r)
+        return;
+    if (n->id >= ctx->simp_cap) {
+        size_t nc = ctx->simp_cap ? ctx->simp_cap : 4096;
+        while (nc <= n->id || nc < ctx->count)
+            nc *= 2;
+        uint32_t *ns = realloc(ctx->simp, nc * sizeof *ns);
+        if (!ns)
+            return;
+        memset(ns + ctx->simp_cap, 0, (nc - ctx->simp_cap) * sizeof *ns);
+        ctx->simp = ns;
+        ctx->simp_cap = nc;
+    }
+    ctx->simp[n->id] = r->id + 1;
+}
+
+/* The final result of n when known (this rewrite, or an earlier simplification). */
+static const rdx_uop *memo_get(const engine *e, const rdx_uop *n)
+{
+    const rdx_uop *r = rdx_nmap_get(&e->memo, n);
+    if (!r && e->persist)
+        r = persist_get(e->ctx, n);
+    return r;
+}
 
 static rdx_status push(engine *e, const rdx_uop *n, uint32_t steps)
 {
@@ -41,7 +84,7 @@ static rdx_status push(engine *e, const rdx_uop *n, uint32_t steps)
         e->stack = ns;
         e->cap = nc;
     }
-    if (rdx_pmap_get(&e->inprog, n) == (void *)1) {
+    if (rdx_nmap_get(&e->inprog, n) == (void *)1) {
         char head[256];
         rdx_ir_node_head(n, head, sizeof head);
         return rdx_fail(RDX_ERR_INVALID,
@@ -63,11 +106,15 @@ static rdx_status push(engine *e, const rdx_uop *n, uint32_t steps)
 
 static rdx_status finish(engine *e, const rdx_uop *n, const rdx_uop *result)
 {
-    rdx_status st = rdx_pmap_put(&e->memo, n, result);
-    if (!st && result != n && !rdx_pmap_get(&e->memo, result))
-        st = rdx_pmap_put(&e->memo, result, result);
+    rdx_status st = rdx_nmap_put(&e->memo, n, result);
+    if (!st && result != n && !rdx_nmap_get(&e->memo, result))
+        st = rdx_nmap_put(&e->memo, result, result);
+    if (e->persist) {
+        persist_put(e->ctx, n, result);
+        persist_put(e->ctx, result, result);
+    }
     if (!st)
-        st = rdx_pmap_put(&e->inprog, n, (void *)2);
+        st = rdx_nmap_put(&e->inprog, n, (void *)2);
     e->sp--;
     return st;
 }
@@ -96,7 +143,7 @@ static const rdx_uop *rebuild(engine *e, const rdx_uop *n, int *changed)
     }
     *changed = 0;
     for (uint32_t k = 0; k < n->nsrc; k++) {
-        const rdx_uop *r = rdx_pmap_get(&e->memo, n->src[k]);
+        const rdx_uop *r = memo_get(e, n->src[k]);
         e->srcbuf[k] = r;
         if (r != n->src[k])
             *changed = 1;
@@ -116,11 +163,11 @@ static rdx_status run(engine *e, const rdx_uop *root)
         frame *f = &e->stack[e->sp - 1];
         const rdx_uop *n = f->n, *y;
         if (f->stage == 0) {
-            if (rdx_pmap_get(&e->memo, n)) { /* a duplicate pending frame */
+            if (memo_get(e, n)) { /* a duplicate pending frame, or simplified before */
                 e->sp--;
                 continue;
             }
-            if ((st = rdx_pmap_put(&e->inprog, n, (void *)1)))
+            if ((st = rdx_nmap_put(&e->inprog, n, (void *)1)))
                 break;
         }
         switch (f->stage) {
@@ -140,7 +187,7 @@ static rdx_status run(engine *e, const rdx_uop *root)
             {
                 uint32_t steps = f->steps;
                 for (uint32_t k = n->nsrc; k-- > 0 && !st;)
-                    if (!rdx_pmap_get(&e->memo, n->src[k]))
+                    if (!memo_get(e, n->src[k]))
                         st = push(e, n->src[k], steps); /* reports a cycle if active */
             }
             break;
@@ -156,7 +203,7 @@ static rdx_status run(engine *e, const rdx_uop *root)
                 break;
             }
             if (changed) {
-                const rdx_uop *m = rdx_pmap_get(&e->memo, n2);
+                const rdx_uop *m = memo_get(e, n2);
                 if (m) {
                     st = finish(e, n, m);
                     break;
@@ -170,24 +217,26 @@ static rdx_status run(engine *e, const rdx_uop *root)
                 f->alias = y;
                 if (changed) {
                     f->mid = n2;
-                    st = rdx_pmap_put(&e->inprog, n2, (void *)1);
+                    st = rdx_nmap_put(&e->inprog, n2, (void *)1);
                 }
                 if (!st)
                     st = push(e, y, f->steps + 1);
                 break;
             }
             if (changed)
-                st = rdx_pmap_put(&e->memo, n2, n2);
+                st = rdx_nmap_put(&e->memo, n2, n2);
             if (!st)
                 st = finish(e, n, n2);
             break;
         }
         case 3: {
-            const rdx_uop *r = rdx_pmap_get(&e->memo, f->alias);
+            const rdx_uop *r = memo_get(e, f->alias);
             /* an intermediate rebuilt node (bottom-up) shares the result */
             if (f->mid) {
-                st = rdx_pmap_put(&e->memo, f->mid, r);
-                st = st ? st : rdx_pmap_put(&e->inprog, f->mid, (void *)2);
+                if (e->persist)
+                    persist_put(e->ctx, f->mid, r);
+                st = rdx_nmap_put(&e->memo, f->mid, r);
+                st = st ? st : rdx_nmap_put(&e->inprog, f->mid, (void *)2);
             }
             st = st ? st : finish(e, n, r);
             break;
@@ -206,15 +255,18 @@ rdx_status rdx_ir_rewrite(rdx_ir_ctx *ctx, rdx_rewriter *rw, const rdx_uop *root
     e.rw = rw;
     e.user = user;
     e.topdown = mode == RDX_RW_TOP_DOWN;
+    e.persist = rw == ctx->sym && !user && !e.topdown && !ctx->refine_depth;
+    rdx_nmap_init(&e.memo, ctx);
+    rdx_nmap_init(&e.inprog, ctx);
     rdx_rewriter_failed_(rw);
     rdx_status st = run(&e, root);
     if (!st)
-        *out = rdx_pmap_get(&e.memo, root);
+        *out = memo_get(&e, root);
     /* verify-after-rewrite (off by default; RDX_IR_VERIFY=1, the test suites) */
     if (!st && ctx->verify && (st = rdx_ir_verify(ctx, *out)))
         st = rdx_fail_context(st, "graph after rewrite does not verify");
-    rdx_pmap_free(&e.memo);
-    rdx_pmap_free(&e.inprog);
+    rdx_nmap_free(&e.memo);
+    rdx_nmap_free(&e.inprog);
     free(e.stack);
     free(e.srcbuf);
     return st;
@@ -226,27 +278,53 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
     return rdx_ir_substitute_keep(ctx, root, from, to, n, NULL, out);
 }
 
+/* The order of the graph under root, kept in the context for the next substitution into
+   the same graph (a graph's order never changes: its nodes are immutable). */
+static rdx_status cached_order(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
+                               size_t *n)
+{
+    enum { NC = sizeof ctx->tcache / sizeof ctx->tcache[0] };
+    for (unsigned k = 0; k < NC; k++)
+        if (ctx->tcache[k].root == root) {
+            *order = ctx->tcache[k].order;
+            *n = ctx->tcache[k].n;
+            return RDX_OK;
+        }
+    const rdx_uop **o;
+    size_t no;
+    rdx_status st = rdx_ir_toposort(root, &o, &no);
+    if (st)
+        return st;
+    struct rdx_topo_cache *c = &ctx->tcache[ctx->tnext++ % NC];
+    free(c->order);
+    *c = (struct rdx_topo_cache){ root, o, no };
+    *order = o;
+    *n = no;
+    return RDX_OK;
+}
+
 rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                                   const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
                                   const rdx_uop **out)
 {
-    rdx_pmap map = { 0 };
-    const rdx_uop **order = NULL, **buf = NULL;
+    /* map: from[k] -> to[k], and every rebuilt node -> its new node; a node not in the
+       map is kept as it is */
+    rdx_nmap map;
+    rdx_nmap_init(&map, ctx);
+    const rdx_uop *const *order = NULL;
+    const rdx_uop **buf = NULL;
     size_t cnt = 0, cap = 0;
     rdx_status st = RDX_OK;
     for (size_t k = 0; k < n && !st; k++)
-        st = rdx_pmap_put(&map, from[k], to[k]);
+        st = rdx_nmap_put(&map, from[k], to[k]);
     if (!st)
-        st = rdx_ir_toposort(root, &order, &cnt);
+        st = cached_order(ctx, root, &order, &cnt);
     for (size_t i = 0; i < cnt && !st; i++) {
         const rdx_uop *u = order[i];
-        if (rdx_pmap_get(&map, u))
+        if (rdx_nmap_get(&map, u))
             continue;
-        if (keep && keep(u)) { /* kept whole: nothing under it is replaced */
-            if ((st = rdx_pmap_put(&map, u, u)))
-                break;
+        if (keep && keep(u)) /* kept whole: nothing under it is replaced */
             continue;
-        }
         if (u->nsrc > cap) {
             const rdx_uop **nb = realloc(buf, u->nsrc * 2 * sizeof *nb);
             if (!nb) {
@@ -258,20 +336,20 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
         }
         int changed = 0;
         for (uint32_t k = 0; k < u->nsrc; k++) {
-            buf[k] = rdx_pmap_get(&map, u->src[k]);
+            const rdx_uop *r = rdx_nmap_get(&map, u->src[k]);
+            buf[k] = r ? r : u->src[k];
             changed |= buf[k] != u->src[k];
         }
         const rdx_uop *r = u;
-        if (changed)
-            st = rdx_ir_make(ctx, (rdx_op)u->op, buf, u->nsrc, &u->arg, u->tag, &r);
-        if (!st)
-            st = rdx_pmap_put(&map, u, r);
+        if (changed && !(st = rdx_ir_make(ctx, (rdx_op)u->op, buf, u->nsrc, &u->arg, u->tag, &r)))
+            st = rdx_nmap_put(&map, u, r);
     }
-    if (!st)
-        *out = rdx_pmap_get(&map, root);
-    free(order);
+    if (!st) {
+        const rdx_uop *r = rdx_nmap_get(&map, root);
+        *out = r ? r : root;
+    }
     free(buf);
-    rdx_pmap_free(&map);
+    rdx_nmap_free(&map);
     return st;
 }
 

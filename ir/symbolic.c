@@ -215,18 +215,66 @@ static int recombine_divmod(sum *s)
     return 0;
 }
 
+/* c is the CONST build_sum's cst(m, d, v) gives (the same interned node). */
+static int is_cst(const rdx_uop *c, rdx_dtype d, int64_t v)
+{
+    return c->op == RDX_OP_CONST && !c->nsrc && !c->tag && c->arg.i == rdx_ir_wrap(d, v) &&
+           !memcmp(&c->arg.dtype, &d, sizeof d);
+}
+
+/* x is ADD or MUL as rdx_ir_add / rdx_ir_mul build it. */
+static int plain(const rdx_uop *x, rdx_op op)
+{
+    return x->op == op && x->nsrc == 2 && !x->tag;
+}
+
+/*
+ * Is u already what build_sum would build from s (compacted)?  Then the rule
+ * has nothing to do, and nothing is built: a sum of n terms is visited at each
+ * of its n ADDs, so building it each time would cost n^2 node look-ups.
+ */
+static int is_built_sum(const rdx_uop *u, rdx_dtype d, const sum *s)
+{
+    const rdx_uop *x = u;
+    if (!s->n)
+        return is_cst(x, d, s->k);
+    if (s->k) {
+        if (!plain(x, RDX_OP_ADD) || !is_cst(x->src[1], d, s->k))
+            return 0;
+        x = x->src[0];
+    }
+    for (int i = s->n - 1; i >= 0; i--) {
+        const rdx_uop *t = x;
+        if (i) {
+            if (!plain(x, RDX_OP_ADD))
+                return 0;
+            t = x->src[1];
+            x = x->src[0];
+        }
+        if (s->t[i].coef == 1 ? t != s->t[i].base
+                              : !plain(t, RDX_OP_MUL) || t->src[0] != s->t[i].base ||
+                                    !is_cst(t->src[1], d, s->t[i].coef))
+            return 0;
+    }
+    return 1;
+}
+
 static const rdx_uop *canon_sum(rdx_match *m)
 {
     const rdx_uop *u = m->root;
     if (!sym_int(u) || u->ndim)
         return NULL;
-    sum s = { .n = 0, .k = 0 };
+    sum s; /* the term array is filled as used: not zeroed (4 KiB) */
+    s.n = 0, s.k = 0;
     if (!terms_of(u, 1, &s))
         return NULL;
     int r;
     while ((r = recombine_divmod(&s)) > 0)
         ;
     if (r < 0)
+        return NULL;
+    compact(&s);
+    if (is_built_sum(u, u->dtype, &s))
         return NULL;
     return build_sum(m, u->dtype, &s);
 }
@@ -291,7 +339,8 @@ static const rdx_uop *divmod(rdx_match *m)
         return is_div ? cst(m, dt, 0) : x;
     if (x->vmin < 0)
         return NULL;
-    sum s = { .n = 0, .k = 0 };
+    sum s; /* the term array is filled as used: not zeroed (4 KiB) */
+    s.n = 0, s.k = 0;
     if (!terms_of(x, 1, &s))
         return NULL;
     compact(&s);
@@ -380,7 +429,8 @@ static const rdx_uop *cmp_norm(rdx_match *m)
     int64_t c = m->caps[1]->arg.i;
     if (!sym_int(x) || m->root->ndim || x->op == RDX_OP_CONST)
         return NULL;
-    sum s = { .n = 0, .k = 0 };
+    sum s; /* the term array is filled as used: not zeroed (4 KiB) */
+    s.n = 0, s.k = 0;
     if (!terms_of(x, 1, &s))
         return NULL;
     compact(&s);

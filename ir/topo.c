@@ -1,5 +1,7 @@
 /* ir/topo.c — topological order of a graph (iterative, sources before users). */
+#include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir/ir_internal.h"
 
@@ -61,8 +63,130 @@ nomem:
     return rdx_fail(RDX_ERR_NOMEM, "toposort: out of memory");
 }
 
+/*
+ * The single-root sort marks visited nodes in a per-thread array indexed by
+ * node id instead of a hash map: a mark is (node, walk number), so nothing is
+ * cleared between walks and a stale mark never matches.  The sort calls out to
+ * nothing, so one array per thread is never in use twice.  Ids are unique only
+ * within a context: a graph that mixes contexts (two nodes with one id) is
+ * detected and sorted by the hash-map walk instead.  The array grows to the
+ * largest id seen and is freed when the thread exits.
+ */
+typedef struct topo_mark {
+    const rdx_uop *u;
+    uint64_t walk;
+} topo_mark;
+
+typedef struct topo_marks {
+    topo_mark *m;
+    size_t cap;
+    uint64_t walk;
+} topo_marks;
+
+static __thread topo_marks tls_marks;
+static pthread_key_t marks_key;
+static pthread_once_t marks_once = PTHREAD_ONCE_INIT;
+static int marks_key_ok;
+
+static void marks_free(void *p)
+{
+    free(p);
+}
+
+static void marks_init(void)
+{
+    marks_key_ok = pthread_key_create(&marks_key, marks_free) == 0;
+}
+
+/* Room for id; 0 on out of memory. */
+static int marks_reserve(topo_marks *t, uint32_t id)
+{
+    if (id < t->cap)
+        return 1;
+    size_t nc = t->cap ? t->cap : 4096;
+    while (nc <= id)
+        nc *= 2;
+    topo_mark *nm = realloc(t->m, nc * sizeof *nm);
+    if (!nm)
+        return 0;
+    memset(nm + t->cap, 0, (nc - t->cap) * sizeof *nm);
+    t->m = nm;
+    t->cap = nc;
+    pthread_once(&marks_once, marks_init);
+    if (marks_key_ok)
+        pthread_setspecific(marks_key, nm); /* freed at thread exit */
+    return 1;
+}
+
+/* 1 when u is marked in this walk, 0 when not (now it is), -1 on a clash or no memory. */
+static int mark(topo_marks *t, const rdx_uop *u)
+{
+    if (u->id < t->cap && t->m[u->id].walk == t->walk) {
+        if (t->m[u->id].u == u)
+            return 1;
+        return -1; /* another node with this id: a graph mixing contexts */
+    }
+    if (!marks_reserve(t, u->id))
+        return -1;
+    t->m[u->id] = (topo_mark){ u, t->walk };
+    return 0;
+}
+
+/* The post-order under root with per-thread marks; 1 when the hash-map walk must do it. */
+static int topo_dense(const rdx_uop *root, const rdx_uop ***order, size_t *count)
+{
+    topo_marks *t = &tls_marks;
+    t->walk++;
+    size_t cap = 64, len = 0, scap = 64, sp = 0;
+    const rdx_uop **out = malloc(cap * sizeof *out);
+    struct fr {
+        const rdx_uop *u;
+        uint32_t next;
+    } *stack = malloc(scap * sizeof *stack);
+    if (!out || !stack || mark(t, root) < 0)
+        goto fallback;
+    stack[sp++] = (struct fr){ root, 0 };
+    while (sp) {
+        struct fr *f = &stack[sp - 1];
+        if (f->next < f->u->nsrc) {
+            const rdx_uop *s = f->u->src[f->next++];
+            int m = mark(t, s);
+            if (m > 0)
+                continue;
+            if (m < 0)
+                goto fallback;
+            if (sp == scap) {
+                void *p = realloc(stack, (scap *= 2) * sizeof *stack);
+                if (!p)
+                    goto fallback;
+                stack = p;
+            }
+            stack[sp++] = (struct fr){ s, 0 };
+            continue;
+        }
+        if (len == cap) {
+            void *p = realloc(out, (cap *= 2) * sizeof *out);
+            if (!p)
+                goto fallback;
+            out = p;
+        }
+        out[len++] = f->u;
+        sp--;
+    }
+    free(stack);
+    *order = out;
+    *count = len;
+    return 0;
+fallback:
+    free(out);
+    free(stack);
+    return 1;
+}
+
 rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n)
 {
+    if (!topo_dense(root, out, n))
+        return RDX_OK;
     rdx_pmap num = { 0 };
     rdx_status st = rdx_ir_topo_many(&root, 1, &num, out, n);
     rdx_pmap_free(&num);

@@ -1,6 +1,6 @@
 /* realize/realize_internal.h — shared by the files of realize/: one dispatch
- * of a compiled kernel through the runtime, one run on the wave emulator, and
- * the BEAM timer built from them. */
+ * of a compiled kernel through the runtime, and one run on the wave emulator
+ * (the BEAM timer, realize/beam_timer.c, is built from them). */
 #ifndef RDX_REALIZE_INTERNAL_H
 #define RDX_REALIZE_INTERNAL_H
 
@@ -34,28 +34,12 @@ rdx_status rz_dispatch(rdx_device *dev, rdx_queue *q, const rdx_codegen_kernel *
                        uint32_t global[3], uint32_t block[3]);
 
 /*
- * Run compiled kernel k once on a private wave emulator (rdx/emu.h): PARAM
+ * rdx_realize_emu_run with realize's budget for host buffers: PARAM
  * slot p reads and writes host memory bufs[p] of sizes[p] bytes (p < nbufs;
  * each with 64 readable spare bytes); DEFINE_VARs take kv[0..nkv).
- * *cycles / *insts: the emulator's estimated cycles and wave-instructions.
+ * *stats (may be NULL): what the emulator measured.
  */
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
-                         size_t nbufs, const int64_t *kv, size_t nkv, uint64_t *cycles,
-                         uint64_t *insts);
-
-/* The BEAM timer's context (rdx_cg_timer user data). */
-typedef struct rz_timer {
-    rdx_ir_ctx *ctx;
-    rdx_device *dev; /* on_device: where candidates are dispatched */
-    rdx_queue *q;
-    int on_device; /* 1: GPU timestamps (ns); 0: the wave emulator's estimated cycles */
-    const rdx_uop *const *vars;
-    const int64_t *vals;
-    size_t nvars;
-    uint32_t timeout_ms;
-} rz_timer;
-
-/* rdx_cg_timer: compile `kernel` and time one run on zeroed buffers sized from its PARAMs. */
-rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double *cost);
+                         size_t nbufs, const int64_t *kv, size_t nkv, rdx_realize_emu_stats *stats);
 
 #endif

@@ -21,23 +21,26 @@ void rdx_realize_report_print(const rdx_realize_report *r, FILE *f)
     if (!r || !f)
         return;
     int est = r->total_cycles > 0;
-    fprintf(f, "%-3s %-20s %12s %8s %12s %12s %5s %5s\n", "#", "kernel", "GPU us", "compile",
-            est ? "est. cycles" : "", est ? "wave-insts" : "", "SGPR", "VGPR");
+    fprintf(f, "%-3s %-20s %12s %8s %12s %12s %12s %5s %5s\n", "#", "kernel", "GPU us", "compile",
+            est ? "est. cycles" : "", est ? "kernel cyc" : "", est ? "wave-insts" : "", "SGPR",
+            "VGPR");
     for (size_t k = 0; k < r->nkernels; k++) {
         const rdx_realize_kernel *rk = &r->kernels[k];
-        char c[24] = "", w[24] = "";
+        char c[24] = "", kc[24] = "", w[24] = "";
         if (est) {
             snprintf(c, sizeof c, "%llu", (unsigned long long)rk->est_cycles);
+            snprintf(kc, sizeof kc, "%llu", (unsigned long long)rk->est_kernel_cycles);
             snprintf(w, sizeof w, "%llu", (unsigned long long)rk->wave_insts);
         }
-        fprintf(f, "%-3zu %-20s %12.3f %6.2fms %12s %12s %5u %5u\n", k, rk->name,
-                (double)rk->gpu_ns / 1e3, rk->compile_ms, c, w, rk->num_sgprs, rk->num_vgprs);
+        fprintf(f, "%-3zu %-20s %12.3f %6.2fms %12s %12s %12s %5u %5u\n", k, rk->name,
+                (double)rk->gpu_ns / 1e3, rk->compile_ms, c, kc, w, rk->num_sgprs, rk->num_vgprs);
     }
     fprintf(f, "total %llu ns GPU time on %s, %zu kernels (%s), %.2f ms compile",
             (unsigned long long)r->total_ns, r->os, r->nkernels, r->device, r->compile_ms);
     if (est)
-        fprintf(f, ", %llu estimated cycles, %llu wave-instructions",
-                (unsigned long long)r->total_cycles, (unsigned long long)r->total_wave_insts);
+        fprintf(f, ", %llu estimated cycles (%llu kernel cycles), %llu wave-instructions",
+                (unsigned long long)r->total_cycles, (unsigned long long)r->total_kernel_cycles,
+                (unsigned long long)r->total_wave_insts);
     fprintf(f, "\nmemory plan: %zu buffers, peak %llu bytes with reuse vs %llu without\n",
             r->nbuffers, (unsigned long long)r->memory.arena,
             (unsigned long long)r->memory.no_reuse);

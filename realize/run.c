@@ -106,12 +106,11 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
     const rdx_uop *typed, *opt;
     rdx_status st = rdx_cg_axis_types(r->ctx, kn->sink, &typed);
     if (!st && o->beam) {
-        rz_timer t = { r->ctx,      r->dev,
-                       r->q,        o->beam_on_device || !r->res->report->emulated,
-                       r->s->vars,  r->vals,
-                       r->s->nvars, o->timeout_ms };
+        int on_device = o->beam_on_device || !r->res->report->emulated;
+        rdx_cg_timer fn = NULL;
+        rdx_realize_beam_timer *t = NULL;
         char devkey[64];
-        snprintf(devkey, sizeof devkey, "%s-%s", t.on_device ? "dev" : "emu",
+        snprintf(devkey, sizeof devkey, "%s-%s", on_device ? "dev" : "emu",
                  rdx_device_get_info(r->dev)->target);
         rdx_beam_opts bo = { .width = o->beam,
                              .max_steps = o->beam_steps,
@@ -119,8 +118,13 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
                              .cache_path = o->beam_cache,
                              .device = devkey };
         double cost;
-        st = rdx_cg_beam(r->ctx, typed, rz_beam_timer, &t, &bo, rk->opts, RDX_REALIZE_MAX_OPTS,
-                         &rk->nopts, &cost);
+        st = rdx_realize_beam_timer_create(r->ctx, on_device ? r->dev : NULL,
+                                           on_device ? r->q : NULL, r->s->vars, r->vals,
+                                           r->s->nvars, o->timeout_ms, &fn, &t);
+        if (!st)
+            st = rdx_cg_beam(r->ctx, typed, fn, t, &bo, rk->opts, RDX_REALIZE_MAX_OPTS, &rk->nopts,
+                             &cost);
+        rdx_realize_beam_timer_free(t);
     } else if (!st && !o->raw) {
         st = rdx_cg_heuristic(typed, rk->opts, RDX_REALIZE_MAX_OPTS, &rk->nopts);
     }
@@ -146,8 +150,14 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
         else if (sizes[p])
             st = rdx_buffer_download(r->arena, r->offsets[b], host[p], sizes[p]);
     }
+    rdx_realize_emu_stats es;
     if (!st)
-        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &rk->est_cycles, &rk->wave_insts);
+        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &es);
+    if (!st) {
+        rk->est_cycles = es.cycles;
+        rk->wave_insts = es.wave_insts;
+        rk->est_kernel_cycles = es.kernel_cycles;
+    }
     for (uint32_t p = 0; host && p < kn->nparams; p++)
         free(host[p]);
     free(host);
@@ -211,8 +221,9 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     if (o->log) {
         fprintf(o->log, "kernel %zu %-20s %10.3f us", k, rk->name, (double)rk->gpu_ns / 1e3);
         if (rk->est_cycles)
-            fprintf(o->log, " %12llu est. cycles %10llu wave-insts",
-                    (unsigned long long)rk->est_cycles, (unsigned long long)rk->wave_insts);
+            fprintf(o->log, " %12llu est. cycles %10llu kernel cycles %10llu wave-insts",
+                    (unsigned long long)rk->est_cycles, (unsigned long long)rk->est_kernel_cycles,
+                    (unsigned long long)rk->wave_insts);
         fprintf(o->log, "\n");
     }
     return RDX_OK;
@@ -303,6 +314,7 @@ static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *co
         if (!st) {
             rep->total_ns += rep->kernels[k].gpu_ns;
             rep->total_cycles += rep->kernels[k].est_cycles;
+            rep->total_kernel_cycles += rep->kernels[k].est_kernel_cycles;
             rep->total_wave_insts += rep->kernels[k].wave_insts;
             rep->compile_ms += rep->kernels[k].compile_ms;
         }

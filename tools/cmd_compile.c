@@ -1,6 +1,7 @@
 /* tools/cmd_compile.c — `rdx compile`: a tensor-level UOp file through the whole
  * codegen pipeline (callify, rangeify, optimize, expand, back end) to code objects. */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +9,14 @@
 #include <rdx/codegen.h>
 #include <rdx/codegen_front.h>
 #include <rdx/ir.h>
+#include <rdx/realize.h>
 
 #include "tools/cli.h"
-#include "realize/realize_internal.h"
-#include "util/error.h"
 #include "util/file.h"
 
 /* Front-end stages printable with --print (the back end's come from rdx/codegen.h). */
-#define FRONT_STAGES(X) \
+#define FRONT_STAGES(X)   \
+    X(CALLIFY, "callify") \
     X(SCHEDULE, "schedule") X(RANGEIFY, "rangeify") X(OPTIMIZE, "optimize") X(EXPAND, "expand")
 enum {
 #define E_(n, s) FS_##n,
@@ -40,8 +41,8 @@ static void usage(FILE *out)
         "Options:\n"
         "  -o, --output OUT.co   write the code objects (OUT.co for one kernel, else\n"
         "                        OUT.k<i>.co per kernel)\n"
-        "  -p, --print STAGE     print a stage (repeatable): schedule, rangeify, optimize,\n"
-        "                        expand, isel, linear, regalloc, asm\n"
+        "  -p, --print STAGE     print a stage (repeatable): callify, schedule, rangeify,\n"
+        "                        optimize, expand, isel, linear, regalloc, asm\n"
         "      --raw             no OptOps (GLOBAL axes only)\n"
         "      --beam WIDTH      BEAM search timed on the emulated GPU instead of heuristics\n"
         "      --cache FILE      BEAM result cache file\n"
@@ -64,12 +65,17 @@ static int stage_of(const char *s, unsigned *front, unsigned *back)
     return 0;
 }
 
-static void print_graph(const char *title, size_t k, const rdx_uop *u)
+/* Print u under "; ---- title (kernel k)", or "; ---- title" when k is SIZE_MAX. */
+static rdx_status print_graph(const char *title, size_t k, const rdx_uop *u)
 {
     char *t = NULL;
-    if (!rdx_ir_print(&u, 1, 0, &t))
+    rdx_status st = rdx_ir_print(&u, 1, 0, &t);
+    if (!st && k == SIZE_MAX)
+        printf("; ---- %s\n%s", title, t);
+    else if (!st)
         printf("; ---- %s (kernel %zu)\n%s", title, k, t);
     free(t);
+    return st;
 }
 
 static char *out_name(const char *outp, size_t k, size_t n)
@@ -112,8 +118,8 @@ int rdx_cmd_compile(int argc, char **argv)
         case 'p':
             if (stage_of(optarg, &front, &back))
                 return rdx_cli_usage_error("compile",
-                                           "unknown stage '%s' (schedule, rangeify, optimize, "
-                                           "expand, isel, linear, regalloc, asm)",
+                                           "unknown stage '%s' (callify, schedule, rangeify, "
+                                           "optimize, expand, isel, linear, regalloc, asm)",
                                            optarg);
             break;
         case 'r':
@@ -163,7 +169,10 @@ int rdx_cmd_compile(int argc, char **argv)
     rdx_schedule *s = NULL;
     int rc = RDX_EXIT_OK;
     int64_t *svals = NULL;
+    const rdx_uop *fn;
     if (rdx_ir_ctx_create(&ctx) || rdx_ir_parse(ctx, path, (const char *)text, len, &roots, &n) ||
+        ((front & (1u << FS_CALLIFY)) &&
+         (rdx_cg_callify(ctx, roots, n, &fn) || print_graph("callify", SIZE_MAX, fn))) ||
         rdx_cg_schedule(ctx, roots, n, &s)) {
         rc = rdx_cli_fail("compile");
         goto out;
@@ -193,12 +202,17 @@ int rdx_cmd_compile(int argc, char **argv)
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
         if (!st && beam) {
             /* realize's BEAM timer: each candidate on the wave emulator (estimated cycles) */
-            rz_timer tc = { .ctx = ctx, .vars = s->vars, .vals = svals, .nvars = s->nvars };
+            rdx_cg_timer fn = NULL;
+            rdx_realize_beam_timer *tc = NULL;
             rdx_beam_opts bo = {
                 .width = beam, .progress = stderr, .cache_path = cache, .device = "emu-gfx1100"
             };
             double cost;
-            st = rdx_cg_beam(ctx, typed, rz_beam_timer, &tc, &bo, o, 16, &no, &cost);
+            st = rdx_realize_beam_timer_create(ctx, NULL, NULL, s->vars, svals, s->nvars, 0, &fn,
+                                               &tc);
+            if (!st)
+                st = rdx_cg_beam(ctx, typed, fn, tc, &bo, o, 16, &no, &cost);
+            rdx_realize_beam_timer_free(tc);
         } else if (!st && !raw) {
             st = rdx_cg_heuristic(typed, o, 16, &no);
         }

@@ -11,9 +11,8 @@
 #include <time.h>
 
 #include <rdx/codegen.h>
-#include <rdx/codeobj.h>
-#include <rdx/emu.h>
 #include <rdx/ir.h>
+#include <rdx/realize.h>
 
 #include "util/file.h"
 
@@ -44,9 +43,8 @@ static void run(const rdx_codegen_kernel *k, uint64_t *cycles, uint64_t *insts)
             lv[nv].f = 0;
             nv++;
         }
-    uint64_t ptrs[64] = { 0 }, values[64] = { 0 };
-    void *bufs[64] = { 0 };
-    size_t sizes[64] = { 0 };
+    uint64_t ptrs[256] = { 0 }, values[256] = { 0 }; /* by-value scalars are 0 */
+    size_t sizes[256] = { 0 };
     for (size_t a = 0; a < k->nargs; a++) {
         const rdx_codegen_arg *ar = &k->args[a];
         if (ar->kind != RDX_CG_ARG_BUFFER)
@@ -59,44 +57,18 @@ static void run(const rdx_codegen_kernel *k, uint64_t *cycles, uint64_t *insts)
             n *= r.i;
         }
         sizes[ar->slot] = (size_t)n * rdx_dtype_itemsize(ar->dtype);
-        bufs[ar->slot] = calloc(1, sizes[ar->slot]);
-        ptrs[ar->slot] = (uint64_t)(uintptr_t)bufs[ar->slot];
+        ptrs[ar->slot] = (uint64_t)(uintptr_t)calloc(1, sizes[ar->slot]);
     }
-    rdx_codeobj *co;
-    if (rdx_codeobj_read(k->code_object, k->code_object_size, "bench", &co))
-        fail("read");
-    size_t cap = (co->text_size + 4095) & ~(size_t)4095;
-    uint8_t *code = aligned_alloc(4096, cap), kd[64];
-    uint8_t *ka = aligned_alloc(64, (k->kernarg_size + 64 + 63) & ~(size_t)63);
-    memset(code, 0, cap);
-    memcpy(code, co->text, co->text_size);
-    rdx_codegen_pack_args(k, ptrs, values, vals, ka);
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    if (rdx_codeobj_kd_pack(&co->kernels[0].kd, 11, kd) || rdx_emu_dispatch_from_descriptor(&d, kd))
-        fail("descriptor");
-    d.code = (uint64_t)(uintptr_t)code;
-    d.kernarg = (uint64_t)(uintptr_t)ka;
-    if (rdx_codegen_launch(k, vals, nv, d.grid, d.wg))
-        fail("launch");
-    rdx_emu *emu;
-    if (rdx_emu_create("gfx1100", &emu) || rdx_emu_map(emu, d.code, cap, RDX_EMU_READ) ||
-        rdx_emu_map(emu, d.kernarg, k->kernarg_size ? k->kernarg_size : 8, RDX_EMU_READ))
-        fail("emulator");
-    for (int s = 0; s < 64; s++)
-        if (bufs[s] && rdx_emu_map(emu, (uint64_t)(uintptr_t)bufs[s], sizes[s], RDX_EMU_RW))
-            fail("map");
-    if (rdx_emu_run(emu, &d))
+    rdx_codegen_bindings b = {
+        .ptrs = ptrs, .nptrs = 256, .values = values, .nvalues = 256, .vals = vals, .nvals = nv
+    };
+    rdx_realize_emu_stats es;
+    if (rdx_realize_emu_run(k, &b, sizes, 0, &es))
         fail("run");
-    const rdx_emu_counters *c = rdx_emu_get_counters(emu);
-    *cycles = c->cycles;
-    *insts = c->wave_insts;
-    rdx_emu_destroy(emu);
-    for (int s = 0; s < 64; s++)
-        free(bufs[s]);
-    free(code);
-    free(ka);
-    rdx_codeobj_free(co);
+    *cycles = es.cycles;
+    *insts = es.wave_insts;
+    for (size_t s = 0; s < 256; s++)
+        free((void *)(uintptr_t)ptrs[s]);
 }
 
 int main(void)

@@ -127,7 +127,8 @@ static float *to_floats(const void *p, size_t bytes, rdx_dtype dt, size_t *n)
 typedef struct figures {
     double compile_s;
     unsigned long long wave_insts, cycles;
-    unsigned long long wmma; /* v_wmma wave-instructions */
+    unsigned long long kcycles; /* est_kernel_cycles summed over the kernels (docs/emu.md) */
+    unsigned long long wmma;    /* v_wmma wave-instructions */
     size_t nkernels;
     unsigned long long by_class[RDX_EMU_CLASS_COUNT], waves;
     double beam_s; /* BEAM search (-b), not part of compile_s */
@@ -177,6 +178,16 @@ static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         f->wave_insts += c->wave_insts;
         f->cycles += c->cycles;
+        f->kcycles += c->est_kernel_cycles;
+        if (verbose) /* the kernel estimate's figures (docs/emu.md "Kernel time estimate") */
+            printf(
+                "  dispatch %ux%ux%u/%ux%ux%u: %llu waves, longest %llu cyc; kcyc %llu "
+                "(%s bound; busiest SIMD issue %llu, DRAM %llu B, %u waves/SIMD, %u groups/WGP)\n",
+                grid[0], grid[1], grid[2], wg[0], wg[1], wg[2], (unsigned long long)c->waves,
+                (unsigned long long)c->max_wave_cycles, (unsigned long long)c->est_kernel_cycles,
+                rdx_emu_bound_name(c->est_bound), (unsigned long long)c->est_issue_cycles,
+                (unsigned long long)c->est_dram_bytes, c->est_waves_per_simd,
+                c->est_groups_per_wgp);
         f->wmma += c->by_class[RDX_EMU_CLASS_WMMA];
         f->waves += c->waves;
         for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
@@ -435,13 +446,13 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_d
 static void report(const char *what, const char *size, const figures *r, const figures *c,
                    double diff)
 {
-    printf("%-10s %-14s rdx: %zu kern %8.3f ms %10llu winst %10llu cyc | clang: %zu kern %8.3f "
-           "ms %10llu winst %10llu cyc | rdx/clang: compile %6.3f winst %5.2f cyc %5.2f | "
-           "max|rdx-clang| %.2g\n",
-           what, size, r->nkernels, 1e3 * r->compile_s, r->wave_insts, r->cycles, c->nkernels,
-           1e3 * c->compile_s, c->wave_insts, c->cycles, r->compile_s / c->compile_s,
-           (double)r->wave_insts / (double)c->wave_insts, (double)r->cycles / (double)c->cycles,
-           diff);
+    printf("%-10s %-14s rdx: %zu kern %8.3f ms %10llu winst %10llu cyc %8llu kcyc | clang: %zu "
+           "kern %8.3f ms %10llu winst %10llu cyc %8llu kcyc | rdx/clang: compile %6.3f winst "
+           "%5.2f cyc %5.2f kcyc %5.2f | max|rdx-clang| %.2g\n",
+           what, size, r->nkernels, 1e3 * r->compile_s, r->wave_insts, r->cycles, r->kcycles,
+           c->nkernels, 1e3 * c->compile_s, c->wave_insts, c->cycles, c->kcycles,
+           r->compile_s / c->compile_s, (double)r->wave_insts / (double)c->wave_insts,
+           (double)r->cycles / (double)c->cycles, (double)r->kcycles / (double)c->kcycles, diff);
     fflush(stdout);
 }
 
@@ -532,8 +543,8 @@ static int compare(const char *what, const char *size, rdx_graph *g, const rdx_t
     if (crc)
         printf("%-10s %-14s clang: FAILED (see stderr)\n", what, size);
     else if (rc)
-        printf("%-10s %-14s clang: %zu kern %8.3f ms %10llu winst %10llu cyc\n", what, size,
-               c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles);
+        printf("%-10s %-14s clang: %zu kern %8.3f ms %10llu winst %10llu cyc %8llu kcyc\n", what,
+               size, c.nkernels, 1e3 * c.compile_s, c.wave_insts, c.cycles, c.kcycles);
     else
         report(what, size, &r, &c, diff);
     if (!rc) /* whether rdx's kernels use the tensor cores */
@@ -710,7 +721,9 @@ int main(int argc, char **argv)
             return usage(argv[0], opt == 'h' ? 0 : 2);
     }
     printf("bench_kernels: rdx (%s) vs hand-written OpenCL (clang-19 -O3), "
-           "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles; compile: rdx "
+           "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles (sum over waves), "
+           "kcyc = kernel time estimate (est_kernel_cycles: occupancy, latency hiding, "
+           "bandwidth); compile: rdx "
            "thread CPU time (schedule + every kernel), clang wall time\n",
            beam_width ? "BEAM on the emulator" : "heuristics, no BEAM");
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++) {

@@ -14,6 +14,8 @@
 #include <rdx/emu.h>
 #include <rdx/isa.h>
 
+#include "emu/core/model.h"
+
 #define EMU_MAX_LANES 64
 #define EMU_NVGPR     256
 #define EMU_NSGPR     132 /* 0..127 hardware codes + write sink */
@@ -154,6 +156,7 @@ typedef struct emu_wave {
     int scratch_ready;   /* scratch zeroed */
     /* cycle model */
     uint64_t cycles;
+    uint64_t issue;                      /* the issue part of cycles (kernel estimate) */
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
@@ -171,6 +174,7 @@ typedef struct emu_counts {
     uint64_t by_class[RDX_EMU_CLASS_COUNT];
     uint64_t lane_ops, vector_insts, bytes_read, bytes_written, lds_bytes, scratch_bytes, vopd;
     uint64_t cycles, max_wave_cycles, waves, workgroups;
+    uint64_t l0_lines, issue; /* vector-memory line requests; issue cycles of all waves */
 } emu_counts;
 
 struct emu_dispatch_ctx;
@@ -189,6 +193,8 @@ typedef struct emu_worker {
     uint8_t *scratch;
     size_t scratch_cap;
     int group_faulted;
+    emu_lines lines;    /* memory lines this thread's waves touched */
+    uint64_t line_last; /* last line of the current memory instruction */
     pthread_t thread;
 } emu_worker;
 
@@ -207,6 +213,9 @@ typedef struct emu_dispatch_ctx {
     uint32_t lds_size, scratch_size, nvgpr;
     uint64_t budget;
     uint32_t mode; /* initial MODE from rsrc1 */
+    unsigned maxwaves;
+    emu_wrec *wrec; /* kernel estimate: per wave (group-major) and per group; NULL = none */
+    emu_grec *grec;
 } emu_dispatch_ctx;
 
 struct rdx_emu {
@@ -482,6 +491,62 @@ static inline void emu_count_mem(emu_wave *w, uint64_t rd, uint64_t wr)
 static inline void emu_count_lds(emu_wave *w, uint64_t bytes)
 {
     w->wk->c.lds_bytes += bytes;
+}
+
+/*
+ * Memory lines for the kernel estimate: emu_touch_begin once per memory
+ * instruction, then emu_touch for each lane's global access of n bytes
+ * (rw: 1 read, 2 write, 3 both; vec: a vector-memory access, counted as an
+ * L0 line request each time the line differs from the previous lane's).
+ */
+static inline void emu_touch_begin(emu_wave *w)
+{
+    w->wk->line_last = UINT64_MAX;
+}
+
+static inline void emu_touch(emu_wave *w, uint64_t a, uint64_t n, unsigned rw, int vec)
+{
+    emu_worker *wk = w->wk;
+    uint64_t l = a / EMU_DEV_LINE, e = (a + (n ? n - 1 : 0)) / EMU_DEV_LINE;
+    for (;; l++) {
+        if (l != wk->line_last) {
+            wk->line_last = l;
+            wk->c.l0_lines += (unsigned)vec;
+            emu_lines_mark(&wk->lines, l, rw);
+        }
+        if (l >= e)
+            break;
+    }
+}
+
+/*
+ * emu_touch for a whole vector-memory instruction whose active lanes access
+ * n bytes at a[l] within [lo, hi + n): when that spans at most 64 lines,
+ * counts the distinct lines (one L0 request each) from a bit mask; else lane
+ * by lane as emu_touch.
+ */
+static inline void emu_touch_lanes(emu_wave *w, const uint64_t *a, uint64_t exec, unsigned n,
+                                   uint64_t lo, uint64_t hi, unsigned rw)
+{
+    uint64_t b = lo / EMU_DEV_LINE, e = (hi + n - 1) / EMU_DEV_LINE;
+    if (e - b >= 64) {
+        emu_touch_begin(w);
+        for (unsigned l = 0; l < w->nl; l++)
+            if ((exec >> l) & 1)
+                emu_touch(w, a[l], n, rw, 1);
+        return;
+    }
+    uint64_t m = 0;
+    if (e - b <= 1) /* lo is in line b and hi + n - 1 in line e: both touched, nothing else */
+        m = e == b ? 1 : 3;
+    else
+        for (unsigned l = 0; l < w->nl; l++)
+            if ((exec >> l) & 1)
+                m |= 1ull << (a[l] / EMU_DEV_LINE - b) | 1ull
+                                                             << ((a[l] + n - 1) / EMU_DEV_LINE - b);
+    w->wk->c.l0_lines += emu_popcount(m);
+    for (; m; m &= m - 1)
+        emu_lines_mark(&w->wk->lines, b + (unsigned)__builtin_ctzll(m), rw);
 }
 
 /* Mnemonic of an op id for reports. */

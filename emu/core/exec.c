@@ -329,6 +329,7 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
                      in->cls == RDX_EMU_CLASS_WMMA))
             cyc *= 2;
         w->cycles += cyc;
+        w->issue += cyc;
         if (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
             in->cls == RDX_EMU_CLASS_WMMA)
             emu_valu_prologue(w, in);
@@ -423,6 +424,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->scratch = ctx->scratch_size ? wk->scratch + (size_t)idx * w->nl * ctx->scratch_size : NULL;
     w->scratch_ready = 0;
     w->cycles = 0;
+    w->issue = 0;
     w->vm_n = w->vm_head = w->lgkm_n = w->lgkm_head = 0;
     w->last_vopd = 0;
 
@@ -524,6 +526,7 @@ static void run_group(emu_worker *wk, uint64_t g)
     }
     wk->c.workgroups++;
     wk->c.waves += nwaves;
+    uint64_t l0_0 = wk->c.l0_lines, lds_0 = wk->c.lds_bytes;
     hang_rec hr;
     hr.f.nhist = 0;
     wk->group_faulted = 0;
@@ -560,8 +563,20 @@ static void run_group(emu_worker *wk, uint64_t g)
     wk->group_faulted = 0;
     for (unsigned i = 0; i < nwaves; i++) {
         wk->c.cycles += ptrs[i]->cycles;
+        wk->c.issue += ptrs[i]->issue;
         if (ptrs[i]->cycles > wk->c.max_wave_cycles)
             wk->c.max_wave_cycles = ptrs[i]->cycles;
+    }
+    if (ctx->grec) { /* records of the kernel estimate (each slot written by one thread) */
+        emu_grec *gr = &ctx->grec[g];
+        gr->nwaves = nwaves;
+        gr->l0_lines = wk->c.l0_lines - l0_0;
+        gr->lds_bytes = wk->c.lds_bytes - lds_0;
+        emu_wrec *wr = &ctx->wrec[g * ctx->maxwaves];
+        for (unsigned i = 0; i < nwaves; i++) {
+            wr[i].issue = ptrs[i]->issue;
+            wr[i].cycles = ptrs[i]->cycles;
+        }
     }
 }
 
@@ -598,6 +613,7 @@ static void worker_free(emu_worker *wk)
     free(wk->wave_pool);
     free(wk->lds);
     free(wk->scratch);
+    emu_lines_free(&wk->lines);
 }
 
 static int cmp_pc(const void *a, const void *b)
@@ -606,7 +622,37 @@ static int cmp_pc(const void *a, const void *b)
     return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
-static rdx_status collect(rdx_emu *emu, emu_worker *wks, unsigned n)
+/* The kernel estimate of the dispatch (emu/core/model.c) into C->est_*. */
+static void estimate(const emu_dispatch_ctx *ctx, emu_worker *wks, unsigned n, rdx_emu_counters *C)
+{
+    emu_model_in mi;
+    memset(&mi, 0, sizeof mi);
+    const rdx_emu_dispatch *d = ctx->d;
+    mi.nl = ctx->nl;
+    mi.vgprs = ((d->rsrc1 & 63) + 1) * (ctx->nl == 32 ? 8 : 4);
+    mi.lds = ctx->lds_size;
+    mi.wgp_mode = (d->rsrc1 >> 29) & 1;
+    mi.maxwaves = ctx->maxwaves;
+    mi.ngroups = ctx->total_groups;
+    mi.w = ctx->wrec;
+    mi.g = ctx->grec;
+    mi.waves = C->waves;
+    mi.total = C->cycles;
+    mi.lds_bytes = C->lds_bytes;
+    emu_lines **sets = calloc(n ? n : 1, sizeof *sets);
+    for (unsigned i = 0; i < n; i++) {
+        mi.issue += wks[i].c.issue;
+        mi.l0_lines += wks[i].c.l0_lines;
+        if (sets)
+            sets[i] = &wks[i].lines;
+    }
+    if (sets) /* out of memory: no DRAM term */
+        emu_lines_count(sets, n, &mi.dram_rd_lines, &mi.dram_wr_lines);
+    free(sets);
+    emu_model_run(&mi, C);
+}
+
+static rdx_status collect(rdx_emu *emu, const emu_dispatch_ctx *ctx, emu_worker *wks, unsigned n)
 {
     rdx_emu_counters *C = &emu->counters;
     free(emu->pcs);
@@ -659,6 +705,7 @@ static rdx_status collect(rdx_emu *emu, emu_worker *wks, unsigned n)
             pcs[m++] = pcs[i];
     }
     C->avg_active_lanes = C->vector_insts ? (double)C->lane_ops / (double)C->vector_insts : 0.0;
+    estimate(ctx, wks, n, C);
     emu->pcs = pcs;
     C->pcs = pcs;
     C->npc = m;
@@ -732,6 +779,18 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
         return rdx_fail(RDX_ERR_NOMEM, "emu: out of memory");
     }
     unsigned maxwaves = (wgsize + ctx.nl - 1) / ctx.nl;
+    ctx.maxwaves = maxwaves;
+    /* per-wave records of the kernel estimate (the closed-form fallback without them) */
+    if (ctx.total_groups && ctx.total_groups * maxwaves <= EMU_MODEL_MAX_WAVES) {
+        ctx.wrec = malloc(ctx.total_groups * maxwaves * sizeof *ctx.wrec);
+        ctx.grec = calloc(ctx.total_groups, sizeof *ctx.grec);
+        if (!ctx.wrec || !ctx.grec) {
+            free(ctx.wrec);
+            free(ctx.grec);
+            ctx.wrec = NULL;
+            ctx.grec = NULL;
+        }
+    }
     rdx_status st = RDX_OK;
     for (unsigned i = 0; i < nthr && !st; i++) {
         wks[i].ctx = &ctx;
@@ -759,10 +818,12 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     }
     if (st)
         st = rdx_fail(RDX_ERR_NOMEM, "emu: out of memory for %u waves", maxwaves);
-    rdx_status cs = st ? RDX_OK : collect(emu, wks, nthr);
+    rdx_status cs = st ? RDX_OK : collect(emu, &ctx, wks, nthr);
     for (unsigned i = 0; i < nthr; i++)
         worker_free(&wks[i]);
     free(wks);
+    free(ctx.wrec);
+    free(ctx.grec);
     pthread_mutex_destroy(&ctx.lock);
     if (st)
         return st;

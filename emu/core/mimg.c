@@ -350,6 +350,7 @@ static void do_sample(emu_wave *w, const emu_inst *in, const mimg *m, const tdes
                     emu_fault(w, in, RDX_EMU_FAULT_VM, a, 0, l, NULL);
                     return;
                 }
+                emu_touch(w, a, t->bpp, 1, 1);
                 emu_fmt_read(t->fmt, (const uint8_t *)(uintptr_t)a, ch, &isf);
                 for (unsigned c = 0; c < 4; c++)
                     v[c] = swizzled(ch, t->sel[c], isf);
@@ -371,6 +372,7 @@ void emu_mimg(emu_wave *w, const emu_inst *in)
     w->wk->c.lane_ops += emu_popcount(exec);
     w->wk->c.vector_insts++;
     emu_cycle_vm(w, 400);
+    emu_touch_begin(w);
     if (kind == MI_SAMPLE) {
         do_sample(w, in, &m, &t, exec);
         return;
@@ -426,6 +428,7 @@ void emu_mimg(emu_wave *w, const emu_inst *in)
             return;
         }
         uint8_t *elem = (uint8_t *)(uintptr_t)a;
+        emu_touch(w, a, t.bpp, kind == MI_LOAD ? 1u : kind == MI_STORE ? 2u : 3u, 1);
         moved += t.bpp;
         if (kind == MI_LOAD) {
             uint32_t ch[4], v[4];

@@ -17,6 +17,7 @@ void emu_s_load(emu_wave *w, const emu_inst *in)
         off += emu_s32(w, &in->soffset);
     unsigned d = in->dst.reg;
     emu_cycle_lgkm(w, 120);
+    emu_touch_begin(w);
     if (in->param & 0x100) {
         unsigned r = in->sbase.reg;
         uint64_t base = w->s[r] | (uint64_t)(w->s[r + 1] & 0xffff) << 32;
@@ -30,6 +31,7 @@ void emu_s_load(emu_wave *w, const emu_inst *in)
                     return;
                 }
                 memcpy(&v, (const void *)(uintptr_t)(base + o), 4);
+                emu_touch(w, base + o, 4, 1, 0);
             }
             if (d + i < EMU_SINK)
                 w->s[d + i] = v;
@@ -44,6 +46,7 @@ void emu_s_load(emu_wave *w, const emu_inst *in)
     }
     for (unsigned i = 0; i < n && d + i < EMU_SINK; i++)
         memcpy(&w->s[d + i], (const void *)(uintptr_t)(a + 4 * i), 4);
+    emu_touch(w, a, 4ull * n, 1, 0);
     emu_count_mem(w, 4ull * n, 0);
 }
 

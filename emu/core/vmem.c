@@ -252,6 +252,7 @@ static uint8_t *lane_ptr(emu_wave *w, const emu_inst *in, unsigned l, uint64_t a
             w->wk->c.bytes_written += n;
         else
             w->wk->c.bytes_read += n;
+        emu_touch(w, a, n, !write ? 1u : VM_DIR(in->param) == 2 ? 3u : 2u, 1);
         return (uint8_t *)(uintptr_t)a;
     }
 }
@@ -509,6 +510,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
                 w->wk->c.bytes_written += (uint64_t)cnt * n;
             else
                 w->wk->c.bytes_read += (uint64_t)cnt * n;
+            emu_touch_lanes(w, a, exec, n, lo, hi, write ? 2u : 1u);
             if (t == T_B32) {
                 uint32_t *v = w->v[dir == 0 ? in->dst.reg : in->data0.reg];
                 if (dir == 0) {
@@ -532,6 +534,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
             return;
         }
     }
+    emu_touch_begin(w);
     for (unsigned l = 0; l < w->nl; l++) {
         ptr[l] = NULL;
         if (!((exec >> l) & 1) || (valid && !valid[l]))

@@ -159,6 +159,7 @@ void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in)
     int store = (p & FP_STORE) != 0;
     uint64_t a[EMU_MAX_LANES];
     uint8_t valid[EMU_MAX_LANES];
+    emu_touch_begin(w);
     for (unsigned l = 0; l < w->nl; l++) {
         uint32_t idx = 0, voff = 0;
         if (in->idxen && in->offen) {
@@ -177,6 +178,8 @@ void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in)
             emu_fault(w, in, RDX_EMU_FAULT_VM, a[l], store, l, NULL);
             return;
         }
+        if (((exec >> l) & 1) && valid[l])
+            emu_touch(w, a[l], bytes, store ? 2u : 1u, 1);
     }
     w->wk->c.lane_ops += emu_popcount(exec);
     w->wk->c.vector_insts++;

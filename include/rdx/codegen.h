@@ -125,6 +125,46 @@ void rdx_codegen_pack_args(const rdx_codegen_kernel *k, const uint64_t *ptrs,
                            const uint64_t *values, const int64_t *vals, void *out);
 
 /*
+ * What the arguments of a compiled kernel are bound to (zero-initialise; used
+ * by rdx_codegen_bind_args).  Every array is the caller's and only read.
+ */
+typedef struct rdx_codegen_bindings {
+    /* RDX_CG_ARG_BUFFER of PARAM slot s: the address ptrs[s] (s < nptrs, nonzero) */
+    const uint64_t *ptrs;
+    size_t nptrs;
+    /* RDX_CG_ARG_VALUE of PARAM slot s: the bits values[s] (s < nvalues; integers
+     * sign-/zero-extended, floats as IEEE bits of their dtype in the low bytes) */
+    const uint64_t *values;
+    size_t nvalues;
+    /* RDX_CG_ARG_VAR: with vars, the DEFINE_VAR vars[j] takes vals[j] (j < nvals; other
+     * entries are ignored); vars NULL: vals[0..nvals) are the values in kernarg order and
+     * nvals must be the kernel's number of variables */
+    const rdx_uop *const *vars;
+    const int64_t *vals;
+    size_t nvals;
+} rdx_codegen_bindings;
+
+/*
+ * Build the kernarg segment of compiled kernel k from b: each of k->args
+ * (their offsets and sizes as compiled, docs/codegen-kernel-form.md "Kernel
+ * parameters → kernel arguments": buffers 8-byte pointers, by-value PARAMs
+ * their dtype's size, DEFINE_VARs int32 or int64, each aligned to its size,
+ * the segment rounded up to 8 bytes) gets its bound value in little-endian
+ * order; padding is zero.  out (the caller's, k->kernarg_size bytes; may be
+ * NULL to check the bindings only) is written only on success.  kv (may be
+ * NULL; room for k->nargs values) receives the variables' values in kernarg
+ * order, *nkv (may be NULL) their number: the input rdx_codegen_launch takes.
+ * Nothing is allocated.  Errors (nothing written): RDX_ERR_INVALID naming the
+ * argument — a buffer slot with no (or a zero) pointer, a by-value slot with
+ * no value, a variable with no value, a count of kernarg-order values that
+ * differs from the kernel's number of variables, NULL k or b, nvals > 0 with
+ * vals NULL; RDX_ERR_RANGE
+ * for a variable's value outside its DEFINE_VAR range [min, max].
+ */
+rdx_status rdx_codegen_bind_args(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
+                                 void *out, int64_t *kv, size_t *nkv);
+
+/*
  * The compiled kernel in the spec's terms: PROGRAM(sink, LINEAR(INS ...),
  * BINARY(code object)), built in ctx.  One INS per line of the final
  * assembly (str = the instruction with physical registers, or a block label

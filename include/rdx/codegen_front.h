@@ -118,7 +118,8 @@ rdx_status rdx_schedule_print(const rdx_schedule *s, int with_kernels, char **ou
 /* ------------------------------------------------------------ optimize */
 
 /* OptOps: X(NAME). */
-#define RDX_OPTOP_LIST(X) X(SPLIT) X(PADTO) X(SWAP) X(NOLOCALS) X(TC)
+/* LDS is rdx's own (not one of the spec's): see rdx_opt and docs/codegen-frontend.md. */
+#define RDX_OPTOP_LIST(X) X(SPLIT) X(PADTO) X(SWAP) X(NOLOCALS) X(TC) X(LDS)
 typedef enum rdx_optop {
 #define RDX_OPTOP_ENUM_(n) RDX_OPTOP_##n,
     RDX_OPTOP_LIST(RDX_OPTOP_ENUM_)
@@ -136,6 +137,14 @@ typedef enum rdx_optop {
  * (two GLOBAL axes M, N and optionally a third, a batch; M, N, K multiples
  * of 16) becomes WMMA tiles with a K loop; amount = 0 picks the tiling,
  * RDX_TC_TILING(...) sets it; it must be the first opt.
+ * LDS (axis = a REDUCE axis, amount 0; at most one; rdx's extension): after
+ * all other opts, every global load of the kernel that depends on that axis
+ * and not on some LOCAL axis (several work-items read the same elements in
+ * one iteration) is staged through LDS: per iteration the workgroup loads the
+ * load's tile (its index over the LOCAL, UPCAST and UNROLL axes) into a
+ * DEFINE_LOCAL cooperatively between two BARRIERs and reads it from there.
+ * Needs LOCAL axes and at least one such load; RDX_ERR_RANGE when the tiles
+ * exceed 64 KiB of LDS or 64 loads per work-item.
  */
 /* TC's amount: every wave computes tm x tn 16x16 output tiles, a workgroup has
    wm x wn waves, the K loop does ku 16-deep K tiles per iteration (each 1, 2,
@@ -180,12 +189,13 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
  * Apply opts[0..n) left to right to kernel (after rdx_cg_axis_types).
  * Each op is checked: SPLIT needs k to divide a concrete bound and a target
  * the spec allows from the axis' type (LOCAL from g/L, UPCAST from g/l/L,
- * UNROLL from R/G, GROUP_REDUCE from R, THREAD from g, or the same type);
+ * UNROLL from R/G, GROUP_REDUCE from R, WARP from g/L, or the same type;
+ * THREAD, CPU threads, is refused with RDX_ERR_UNSUPPORTED);
  * PADTO a concrete bound (loads, stores and reductions are gated by the
- * original bound; reductions see their identity; not after TC, which pads
- * with RDX_TC_PAD); SWAP two axes of the same
- * type class; NOLOCALS forbids later LOCAL axes.  Errors: RDX_ERR_INVALID
- * naming the opt and its position.
+ * original bound; reductions see their identity); SWAP two axes of the same
+ * type class; NOLOCALS forbids later LOCAL and WARP axes; after TC its WARP
+ * and REDUCE (K loop) axes are fixed (TC pads M, N and K with RDX_TC_PAD).
+ * Errors: RDX_ERR_INVALID naming the opt and its position.
  */
 rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,
                              const rdx_uop **out);
@@ -196,17 +206,20 @@ rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_o
  * GROUP_REDUCE for large reductions to few outputs, upcast of the innermost output axis by 4 for
  * elementwise kernels, unroll of reductions by 4, a workgroup of 32..256
  * work-items (a multiple of wave32) over the innermost global axes (2-D
- * 16x16 tiles for matmul-like kernels), padding to a multiple of 32 when
- * nothing divides.  *n = number written.
+ * 16x16 tiles for matmul-like kernels), LDS staging of the tiles a
+ * workgroup shares when it lowers the emulator's estimate (docs/codegen-frontend.md,
+ * "LDS staging"), padding to a multiple of 32 when nothing divides.  *n = number written.
  */
 rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, size_t *n);
 
 /*
  * Expand: unroll UPCAST and UNROLL ranges (the body is duplicated per value;
  * REDUCE over an UNROLL range becomes the op over the copies), then the
- * gpudims step: when the kernel has LOCAL axes, GLOBAL ranges become
- * SPECIAL "gidxN" and LOCAL ranges SPECIAL "lidxN" (the back end's SPECIAL
- * form); otherwise GLOBAL ranges stay (the back end picks the workgroup).
+ * gpudims step: when the kernel has LOCAL or WARP axes, GLOBAL ranges become
+ * SPECIAL "gidxN", the WARP axes together SPECIAL "lidx0" (lanes, fastest)
+ * and LOCAL ranges the next SPECIAL "lidxN" (the back end's SPECIAL form);
+ * otherwise GLOBAL ranges stay (the back end picks the workgroup).  THREAD
+ * axes are refused (RDX_ERR_UNSUPPORTED).
  */
 rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out);
 

@@ -130,6 +130,19 @@ typedef struct rdx_emu_pc_count {
     uint32_t op;    /* rdx_isa op id */
 } rdx_emu_pc_count;
 
+/* The largest term of the kernel time estimate (docs/emu.md "Kernel time estimate"). */
+typedef enum rdx_emu_bound {
+    RDX_EMU_BOUND_NONE = 0, /* nothing ran */
+    RDX_EMU_BOUND_ISSUE,    /* the SIMDs' issue slots (the waves' issue cycles) */
+    RDX_EMU_BOUND_LATENCY,  /* memory waits the resident waves could not hide */
+    RDX_EMU_BOUND_L0,       /* vector-memory line requests per CU */
+    RDX_EMU_BOUND_LDS,      /* LDS bytes per CU */
+    RDX_EMU_BOUND_DRAM,     /* unique memory lines over the DRAM bandwidth */
+} rdx_emu_bound;
+
+/* Name of a bound ("issue", "latency", "l0", "lds", "dram", "none"); "?" when out of range. */
+const char *rdx_emu_bound_name(rdx_emu_bound b);
+
 /* Counters of the last dispatch. */
 typedef struct rdx_emu_counters {
     uint64_t waves, workgroups;
@@ -143,8 +156,20 @@ typedef struct rdx_emu_counters {
     uint64_t vopd;                          /* dual-issued VOPD instructions */
     uint64_t cycles;                        /* estimated cycles (sum over waves; see docs/emu.md) */
     uint64_t max_wave_cycles;               /* estimate of the longest wave */
-    double avg_active_lanes;                /* lane_ops / vector_insts */
-    size_t npc;                             /* entries in pcs */
+    /* Kernel-level time estimate on a whole gfx1100 (docs/emu.md "Kernel time
+       estimate"): the waves' issue and wait cycles replayed on 48 WGPs x 4
+       SIMD32s with the dispatch's occupancy (VGPRs, LDS, barriers, wave
+       slots) — waves resident on a SIMD overlap their waits and share its
+       issue slots — bounded below by the L0, LDS and DRAM bandwidths.
+       Identical for any host thread count.  `cycles` keeps its meaning. */
+    uint64_t est_kernel_cycles;  /* the estimate (engine clocks, 2.5 GHz) */
+    uint64_t est_issue_cycles;   /* issue cycles of the busiest SIMD (a lower bound) */
+    uint64_t est_dram_bytes;     /* 128 x (unique lines read + unique lines written) */
+    uint32_t est_waves_per_simd; /* occupancy: resident waves per SIMD the VGPRs allow */
+    uint32_t est_groups_per_wgp; /* resident workgroups per WGP (per CU in CU mode) */
+    rdx_emu_bound est_bound;     /* which term est_kernel_cycles is */
+    double avg_active_lanes;     /* lane_ops / vector_insts */
+    size_t npc;                  /* entries in pcs */
     const rdx_emu_pc_count *pcs; /* sorted by pc; owned by the emulator, valid until the next
                                     dispatch or destroy */
 } rdx_emu_counters;
@@ -247,7 +272,7 @@ typedef struct rdx_emu_launch {
     uint32_t grid[3]; /* grid size in work-items (0 is taken as 1); partial groups allowed */
     uint32_t wg[3];   /* workgroup size in work-items (0 is taken as 1) */
     /* The kernarg segment as the kernel reads it (explicit + hidden arguments,
-       buffer addresses included).  It is copied to 64-byte aligned memory of
+       buffer addresses included).  It is copied to 128-byte aligned memory of
        max(kernarg_size, the descriptor's kernarg_size) bytes, zero-padded. */
     const void *kernarg;
     size_t kernarg_size;

@@ -643,6 +643,21 @@ rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out
  */
 rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n);
 
+/*
+ * A map from the nodes of one context to non-NULL pointers, for passes that
+ * walk a graph: O(1) by node id in arrays the context keeps and reuses (no
+ * hashing, no clearing), so a map costs nothing to create and its lookups do
+ * not probe.  Several maps may be in use at once (beyond a few, they fall back
+ * to hash maps).  Free every map before its context.  create: RDX_ERR_NOMEM;
+ * put: RDX_ERR_NOMEM (replaces an existing value); get: the value or NULL.
+ */
+typedef struct rdx_ir_nodemap rdx_ir_nodemap;
+rdx_status rdx_ir_nodemap_create(rdx_ir_ctx *ctx, rdx_ir_nodemap **out);
+rdx_status rdx_ir_nodemap_put(rdx_ir_nodemap *m, const rdx_uop *u, const void *val);
+const void *rdx_ir_nodemap_get(const rdx_ir_nodemap *m, const rdx_uop *u);
+/* NULL is a no-op. */
+void rdx_ir_nodemap_free(rdx_ir_nodemap *m);
+
 /* ------------------------------------------------------- symbolic algebra */
 
 /*
@@ -700,6 +715,15 @@ typedef struct rdx_value {
  */
 rdx_status rdx_ir_eval(const rdx_uop *root, const rdx_uop *const *leaves, const rdx_value *vals,
                        size_t nleaves, rdx_value *out);
+
+/*
+ * rdx_ir_eval of one node whose sources are all scalar CONSTs, without
+ * building a plan (constant folding): 1 with *out set; 0 when u is not such a
+ * node (not an op rdx_ir_eval evaluates, a CONST itself, not scalar, or a
+ * source not a CONST), or when its evaluation fails (e.g. integer division
+ * by zero: the message is recorded as rdx_ir_eval records it).
+ */
+int rdx_ir_fold_const(const rdx_uop *u, rdx_value *out);
 
 /* The same, prepared once and run many times (for sweeps over inputs). */
 typedef struct rdx_evalplan rdx_evalplan;

@@ -71,16 +71,17 @@ typedef struct rdx_realize_options {
 
 /* One kernel of the schedule as it ran. */
 typedef struct rdx_realize_kernel {
-    char name[48];                        /* the schedule's name ("r_8_4", "E_64") */
-    uint32_t nparams;                     /* buffers it reads and writes */
-    uint32_t global[3], block[3];         /* dispatch: work-items and workgroup size */
-    uint32_t num_sgprs, num_vgprs;        /* registers per wave */
-    uint32_t lds_bytes, code_bytes;       /* static LDS, machine code */
-    size_t nopts;                         /* OptOps applied (heuristics or BEAM) */
-    rdx_opt opts[RDX_REALIZE_MAX_OPTS];   /* in order */
-    double compile_ms;                    /* host time: optimize + compile */
-    uint64_t gpu_ns;                      /* GPU time of the dispatch (its two timestamps) */
-    uint64_t est_cycles, wave_insts;      /* the wave emulator's estimate (profile), else 0 */
+    char name[48];                      /* the schedule's name ("r_8_4", "E_64") */
+    uint32_t nparams;                   /* buffers it reads and writes */
+    uint32_t global[3], block[3];       /* dispatch: work-items and workgroup size */
+    uint32_t num_sgprs, num_vgprs;      /* registers per wave */
+    uint32_t lds_bytes, code_bytes;     /* static LDS, machine code */
+    size_t nopts;                       /* OptOps applied (heuristics or BEAM) */
+    rdx_opt opts[RDX_REALIZE_MAX_OPTS]; /* in order */
+    double compile_ms;                  /* host time: optimize + compile */
+    uint64_t gpu_ns;                    /* GPU time of the dispatch (its two timestamps) */
+    uint64_t est_cycles, wave_insts;    /* the wave emulator's estimate (profile), else 0 */
+    uint64_t est_kernel_cycles; /* its kernel time estimate (rdx_emu_counters, profile), else 0 */
     char *stage_text[RDX_CG_STAGE_COUNT]; /* kept stages (keep_stages), else NULL */
     const char *isa; /* the assembly, stage_text[RDX_CG_STAGE_ASM] (keep_isa), else NULL */
 } rdx_realize_kernel;
@@ -95,6 +96,7 @@ typedef struct rdx_realize_report {
     size_t nbuffers;             /* schedule buffers (inputs, outputs, temporaries) */
     rdx_plan_stats memory;       /* memory.arena = peak bytes with reuse, memory.no_reuse */
     uint64_t total_ns, total_cycles, total_wave_insts;
+    uint64_t total_kernel_cycles; /* sum of est_kernel_cycles */
     double compile_ms;
 } rdx_realize_report;
 
@@ -159,6 +161,58 @@ void rdx_realize_report_print(const rdx_realize_report *r, FILE *f);
  */
 int64_t rdx_realize_compare(const rdx_array *want, const rdx_array *got, double rtol,
                             int64_t *first);
+
+/* What rdx_realize_emu_run measured (the emulator's counters, docs/emu.md). */
+typedef struct rdx_realize_emu_stats {
+    uint64_t cycles;        /* estimated cycles, summed over waves */
+    uint64_t wave_insts;    /* wave-instructions executed */
+    uint64_t kernel_cycles; /* kernel time estimate (occupancy, bandwidth) */
+} rdx_realize_emu_stats;
+
+/*
+ * Run compiled kernel k (rdx_codegen_compile) once on a private wave emulator
+ * (rdx/emu.h, gfx1100) with its arguments bound by b (rdx_codegen_bind_args):
+ * the emulator's memory is the host's, so b->ptrs[s] are host addresses; the
+ * memory of each buffer argument (PARAM slot s) is registered read/write for
+ * sizes[s] bytes (sizes has b->nptrs entries; an access outside the
+ * registered memory is a fault).  The grid comes from the variables' values
+ * (rdx_codegen_launch).  budget: wave-instructions one wave may run before
+ * the emulator reports a hang (0: the emulator's default).  *stats (may be
+ * NULL) receives the emulator's estimated cycles, wave-instructions and kernel
+ * time estimate (rdx_emu_counters: cycles, wave_insts, est_kernel_cycles).  Everything borrowed is
+ * only read (buffers: written by the kernel); nothing stays allocated.  Errors: RDX_ERR_INVALID for
+ * NULL k, b or sizes; those of rdx_codegen_bind_args (the argument not bound) and
+ * rdx_codegen_launch; the emulator's (a fault or hang, with PC and
+ * instruction); RDX_ERR_NOMEM.
+ */
+rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
+                               const size_t *sizes, uint64_t budget, rdx_realize_emu_stats *stats);
+
+/* The context of a BEAM timer (opaque; rdx_realize_beam_timer_create). */
+typedef struct rdx_realize_beam_timer rdx_realize_beam_timer;
+
+/*
+ * The BEAM timer rdx_realize_run uses, for rdx_cg_beam (rdx/codegen_front.h):
+ * pass *fn as the timer and *out as its user data.  For each candidate kernel
+ * it compiles it (in ctx, symbol "beam_candidate") and runs it once on zeroed
+ * buffers sized from its PARAMs' shapes, DEFINE_VARs taking vals[j] for the
+ * node vars[j] (e.g. a schedule's s->vars, rdx_cg_schedule): with dev and q
+ * NULL on a private wave emulator (gfx1100), the cost being its estimated
+ * cycles; with dev and one of its compute queues q, dispatched on q (buffers allocated on dev and
+ * freed after, each dispatch waited for up to timeout_ms, 0: 600000), the cost being the dispatch's
+ * GPU time in ns.  A candidate that fails to compile or run gives its error to the search, which
+ * skips it. ctx, dev, q, vars and vals are borrowed: they must outlive the timer; the timer is used
+ * by one thread at a time.  On success *out is the caller's (rdx_realize_beam_timer_free).  Errors
+ * (nothing allocated): RDX_ERR_INVALID for a NULL ctx, fn or out, a device without a queue (or a
+ * queue without a device), nvars > 0 with NULL vars or vals; RDX_ERR_NOMEM.
+ */
+rdx_status rdx_realize_beam_timer_create(rdx_ir_ctx *ctx, rdx_device *dev, rdx_queue *q,
+                                         const rdx_uop *const *vars, const int64_t *vals,
+                                         size_t nvars, uint32_t timeout_ms, rdx_cg_timer *fn,
+                                         rdx_realize_beam_timer **out);
+
+/* Free a BEAM timer's context (NULL is a no-op). */
+void rdx_realize_beam_timer_free(rdx_realize_beam_timer *t);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdx/codeobj.h>
-#include <rdx/emu.h>
+#include <rdx/realize.h>
 
 #include "tests/codegen_back/cgb_test.h"
 #include "util/error.h"
@@ -36,77 +35,40 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
                    rdx_codegen_kernel **kout)
 {
     rdx_codegen_kernel *k = NULL;
-    rdx_codeobj *co = NULL;
-    rdx_emu *emu = NULL;
-    uint8_t *code = NULL, *kernarg = NULL;
-    size_t mapped = 0, nb = 0;
-    int code_mapped = 0, ka_mapped = 0;
     rdx_status st = rdx_codegen_compile(ctx, sink, o, &k);
     if (st)
         return st;
-    uint64_t ptrs[64] = { 0 };
+    /* PARAM slots are 0..255 (the back end's limit); buffers exactly their sizes */
+    uint64_t ptrs[256] = { 0 };
+    size_t bytes[256] = { 0 };
     for (size_t a = 0; a < k->nargs; a++)
         if (k->args[a].kind == RDX_CG_ARG_BUFFER) {
-            ptrs[k->args[a].slot] = (uint64_t)(uintptr_t)bufs[k->args[a].slot];
-            nb++;
+            int64_t s = k->args[a].slot;
+            ptrs[s] = (uint64_t)(uintptr_t)bufs[s];
+            bytes[s] = sizes[s];
         }
-    if ((st = rdx_codeobj_read(k->code_object, k->code_object_size, "compiled", &co)))
-        goto out;
-    if (co->num_kernels != 1) {
-        st = rdx_fail(RDX_ERR_INVALID, "code object has %zu kernels", co->num_kernels);
-        goto out;
-    }
-    size_t cap = (co->text_size + 4095) & ~(size_t)4095;
-    code = aligned_alloc(4096, cap);
-    kernarg = aligned_alloc(64, (256 + k->kernarg_size + 63) & ~(size_t)63);
-    if (!code || !kernarg) {
-        st = rdx_fail(RDX_ERR_NOMEM, "oom");
-        goto out;
-    }
-    memset(code, 0, cap);
-    memcpy(code, co->text, co->text_size);
-    rdx_codegen_pack_args(k, ptrs, values, vars, kernarg);
-    uint8_t kd[64];
-    if ((st = rdx_codeobj_kd_pack(&co->kernels[0].kd, 11, kd)))
-        goto out;
-    rdx_emu_dispatch d;
-    memset(&d, 0, sizeof d);
-    if ((st = rdx_emu_dispatch_from_descriptor(&d, kd)))
-        goto out;
-    d.code = (uint64_t)(uintptr_t)code + co->kernels[0].code_offset;
-    if ((st = rdx_codegen_launch(k, vars, nvars, d.grid, d.wg)))
-        goto out;
-    d.kernarg = (uint64_t)(uintptr_t)kernarg;
-    d.budget = 50000000;
-    if ((st = rdx_emu_create("gfx1100", &emu)))
-        goto out;
-    if ((st = rdx_emu_map(emu, (uint64_t)(uintptr_t)code, cap, RDX_EMU_READ)))
-        goto out;
-    code_mapped = 1;
-    if (k->kernarg_size) {
-        if ((st = rdx_emu_map(emu, d.kernarg, k->kernarg_size, RDX_EMU_READ)))
-            goto out;
-        ka_mapped = 1;
-    }
-    for (size_t a = 0; a < k->nargs; a++) {
-        if (k->args[a].kind != RDX_CG_ARG_BUFFER)
-            continue;
-        int64_t s = k->args[a].slot;
-        if ((st = rdx_emu_map(emu, (uint64_t)(uintptr_t)bufs[s], sizes[s], RDX_EMU_RW)))
-            goto out;
-        mapped++;
-    }
-    st = rdx_emu_run(emu, &d);
-out:
-    (void)nb;
-    (void)mapped, (void)code_mapped, (void)ka_mapped;
-    rdx_emu_destroy(emu);
-    free(code);
-    free(kernarg);
-    rdx_codeobj_free(co);
+    rdx_codegen_bindings b = { .ptrs = ptrs,
+                               .nptrs = 256,
+                               .values = values,
+                               .nvalues = values ? 256 : 0,
+                               .vals = vars,
+                               .nvals = nvars };
+    st = rdx_realize_emu_run(k, &b, bytes, 50000000, NULL);
     if (kout && !st)
         *kout = k;
     else
         rdx_codegen_kernel_free(k);
     return st;
+}
+
+char *cgb_run_asm(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const size_t *sizes)
+{
+    rdx_codegen_options o = { .keep_stages = 1u << RDX_CG_STAGE_ASM };
+    rdx_codegen_kernel *k = NULL;
+    ck_assert_msg(!cgb_run(ctx, sink, &o, bufs, sizes, NULL, NULL, 0, &k), "%s",
+                  rdx_error_message());
+    char *t = strdup(k->stage_text[RDX_CG_STAGE_ASM]);
+    ck_assert_ptr_nonnull(t);
+    rdx_codegen_kernel_free(k);
+    return t;
 }

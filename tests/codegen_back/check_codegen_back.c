@@ -12,5 +12,6 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_hazard());
     suite_add_tcase(s, cgb_tcase_const());
     suite_add_tcase(s, cgb_tcase_pack());
+    suite_add_tcase(s, cgb_tcase_bind());
     return rdx_test_main(s);
 }

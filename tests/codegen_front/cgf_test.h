@@ -21,9 +21,14 @@ rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const 
                        size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals,
                        size_t nvars, uint64_t *cycles);
 
-/* A BEAM timer (rdx_cg_beam): kernel k run once by cgf_emu_run with zeroed flat
-   buffers for its PARAMs (at most 16); *cost = estimated cycles.  user: the IR context. */
-rdx_status cgf_emu_timer(const rdx_uop *k, void *user, double *cost);
+/*
+ * BEAM search (width, steps) over axis-typed kernel k on the wave emulator with
+ * realize's timer (rdx_realize_beam_timer_create), the in-memory cache cleared
+ * before and after: best[16], *nbest and *cost its result; *base_cost the same
+ * timer's cost of the expanded kernel `base`.  ck_assert's on failure.
+ */
+void cgf_beam_on_emu(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *base, unsigned width,
+                     unsigned steps, rdx_opt *best, size_t *nbest, double *base_cost, double *cost);
 
 /* How kernels are transformed before evaluation. */
 typedef enum cgf_mode { CGF_RAW, CGF_HEURISTIC, CGF_OPTS } cgf_mode;
@@ -66,5 +71,7 @@ TCase *cgf_tcase_e2e(void);
 TCase *cgf_tcase_cli(void);
 TCase *cgf_tcase_tc(void); /* tc_test.c: TC with a K loop on the emulator */
 TCase *cgf_tcase_tiles(void);
+TCase *cgf_tcase_warp(void); /* warp_test.c: WARP axes, TC lanes as WARP axes */
+TCase *cgf_tcase_lds(void);  /* lds_test.c: the LDS OptOp on the emulator */
 
 #endif

@@ -14,5 +14,7 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_cli());
     suite_add_tcase(s, cgf_tcase_tc());
     suite_add_tcase(s, cgf_tcase_tiles());
+    suite_add_tcase(s, cgf_tcase_warp());
+    suite_add_tcase(s, cgf_tcase_lds());
     return rdx_test_main(s);
 }

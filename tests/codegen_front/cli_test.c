@@ -84,10 +84,16 @@ END_TEST
 START_TEST(compile_stages)
 {
     char *out = rdx_test_tmp_path("k.co");
-    rdx_test_proc p =
-        run((const char *[]){ "compile", "-o", out, "-p", "schedule", "-p", "expand", "-p", "asm",
-                              "tests/data/codegen_front/softmax.uop", NULL });
+    rdx_test_proc p = run((const char *[]){ "compile", "-o", out, "-p", "callify", "-p", "schedule",
+                                            "-p", "expand", "-p", "asm",
+                                            "tests/data/codegen_front/softmax.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
+    /* callify: one FUNCTION whose argument is the input BUFFER, used inside as PARAM slot 0 */
+    const char *cf = strstr(p.out, "; ---- callify\n");
+    ck_assert_ptr_nonnull(cf);
+    ck_assert_ptr_nonnull(strstr(cf, "= PARAM "));
+    ck_assert_ptr_nonnull(strstr(cf, "= FUNCTION "));
+    ck_assert_ptr_null(strstr(p.out, "; ---- callify (kernel"));
     ck_assert_ptr_nonnull(strstr(p.out, "schedule: 3 kernels"));
     ck_assert_ptr_nonnull(strstr(p.out, "; ---- expand (kernel 2)"));
     ck_assert_ptr_nonnull(strstr(p.out, "; ---- asm (kernel 0)"));

@@ -58,5 +58,6 @@ Suite *et_suite_run(void); /* check_run.c: rdx_emu_run_codeobj, the cancel hook 
 Suite *et_suite_fpmode(void);
 Suite *et_suite_ctrl(void);
 Suite *et_suite_mimg(void);
+Suite *et_suite_model(void); /* check_model.c: the kernel time estimate */
 
 #endif

@@ -5,9 +5,9 @@
  * (bit-exact for integers, the manifest's tolerance for floats).  Prints the pass count
  * and the number of distinct opcodes the emulator executed (RDX_EMU_LIST_OPS=1 lists them).
  * Every launch runs twice, on 1 host thread and on 4, from the same inputs: the outputs
- * must be bit-identical and so must every counter (totals, classes, cycle estimate and
- * per-PC counts) — except for code with global compare-and-swap loops (any *cmpswap*
- * executed; clang -O0 expands atomic_min/max that way), whose retry counts depend on the
+ * must be bit-identical and so must every counter (totals, classes, cycle estimate, kernel
+ * time estimate and per-PC counts) — except for code with global compare-and-swap loops (any
+ * *cmpswap* executed; clang -O0 expands atomic_min/max that way), whose retry counts depend on the
  * interleaving of workgroups.
  * Owned by the emulator (emu-core).
  */
@@ -42,6 +42,11 @@ static const char *counters_differ(const rdx_emu_counters *a, const rdx_emu_coun
         return "bytes";
     if (a->vopd != b->vopd || a->cycles != b->cycles || a->max_wave_cycles != b->max_wave_cycles)
         return "cycles";
+    if (a->est_kernel_cycles != b->est_kernel_cycles ||
+        a->est_issue_cycles != b->est_issue_cycles || a->est_dram_bytes != b->est_dram_bytes ||
+        a->est_bound != b->est_bound || a->est_waves_per_simd != b->est_waves_per_simd ||
+        a->est_groups_per_wgp != b->est_groups_per_wgp)
+        return "kernel time estimate";
     if (a->npc != b->npc)
         return "per-PC counts";
     /* field by field (the struct has padding); PCs relative to the first, as each run loads

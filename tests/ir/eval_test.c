@@ -205,11 +205,51 @@ START_TEST(shifts_casts_bitcasts_floats)
 }
 END_TEST
 
+/* rdx_ir_fold_const: one op over CONSTs, against host C; not folded: other nodes, x / 0 */
+START_TEST(fold_const_one_op)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32), u8 = rdx_dtype_of(RDX_UINT8);
+    rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
+    const rdx_uop *a = IR_OK(rdx_ir_const_int(c, i32, -7)), *b = IR_OK(rdx_ir_const_int(c, i32, 3));
+    rdx_value v;
+    ck_assert(rdx_ir_fold_const(IR_OK(rdx_ir_idiv(c, a, b)), &v));
+    ck_assert_int_eq(v.i, -7 / 3);
+    ck_assert(rdx_ir_fold_const(IR_OK(rdx_ir_mod(c, a, b)), &v));
+    ck_assert_int_eq(v.i, -7 % 3);
+    const rdx_uop *x = IR_OK(rdx_ir_const_int(c, u8, 200)),
+                  *y = IR_OK(rdx_ir_const_int(c, u8, 100));
+    ck_assert(rdx_ir_fold_const(IR_OK(rdx_ir_add(c, x, y)), &v));
+    ck_assert_int_eq(v.i, (uint8_t)(200 + 100));
+    const rdx_uop *lt = IR_OK(rdx_ir_cmplt(c, a, b));
+    const rdx_uop *w = IR_OK(rdx_ir_where(c, lt, a, b));
+    ck_assert(!rdx_ir_fold_const(w, &v)); /* its condition is not a CONST */
+    ck_assert(rdx_ir_fold_const(lt, &v) && v.i == 1);
+    ck_assert(rdx_ir_fold_const(
+        IR_OK(rdx_ir_where(c, IR_OK(rdx_ir_const_int(c, rdx_dtype_of(RDX_BOOL), 1)), a, b)), &v));
+    ck_assert_int_eq(v.i, -7);
+    const rdx_uop *f = IR_OK(rdx_ir_const_float(c, f32, 0.1)),
+                  *g = IR_OK(rdx_ir_const_float(c, f32, 0.2));
+    ck_assert(rdx_ir_fold_const(IR_OK(rdx_ir_add(c, f, g)), &v));
+    ck_assert(v.f == (double)(0.1f + 0.2f));
+    /* not folded: a CONST, a non-CONST source, a division by zero (its message recorded) */
+    ck_assert(!rdx_ir_fold_const(a, &v));
+    const rdx_uop *p = leaf(c, RDX_INT32, 0);
+    ck_assert(!rdx_ir_fold_const(IR_OK(rdx_ir_add(c, p, b)), &v));
+    const rdx_uop *z = IR_OK(rdx_ir_const_int(c, i32, 0));
+    rdx_error_clear();
+    ck_assert(!rdx_ir_fold_const(IR_OK(rdx_ir_idiv(c, a, z)), &v));
+    ck_assert_msg(strstr(rdx_error_message(), "zero") != NULL, "%s", rdx_error_message());
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_eval(void)
 {
     TCase *tc = tcase_create("eval");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, integer_ops_match_c);
     tcase_add_test(tc, shifts_casts_bitcasts_floats);
+    tcase_add_test(tc, fold_const_one_op);
     return tc;
 }

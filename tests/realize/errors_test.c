@@ -166,6 +166,103 @@ START_TEST(compare_helper)
 }
 END_TEST
 
+/* A kernel-form kernel: o[i] = i for i < n; *var the DEFINE_VAR n. */
+static const rdx_uop *iota_kernel(rdx_ir_ctx *ctx, const rdx_uop **var)
+{
+    static const char text[] = "%n = DEFINE_VAR name=\"n\" min=1 max=64\n%sh = STACK %n\n"
+                               "%o = PARAM %sh slot=0 dtype=int32 addr=global\n"
+                               "%i = RANGE %n axis=0 type=GLOBAL\n%v = CAST %i dtype=int32\n"
+                               "%x = INDEX %o, %i\n%st = STORE %x, %v\n%e = END %st, %i\n"
+                               "%k = SINK %e\nreturn %k\n";
+    const rdx_uop **roots = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(rdx_ir_parse(ctx, "<t>", text, strlen(text), &roots, &n), RDX_OK);
+    const rdx_uop *k = roots[0];
+    free(roots);
+    ck_assert_int_eq(rdx_ir_toposort(k, &roots, &n), RDX_OK);
+    *var = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (roots[i]->op == RDX_OP_DEFINE_VAR)
+            *var = roots[i];
+    free(roots);
+    ck_assert_ptr_nonnull(*var);
+    return k;
+}
+
+/* rdx_realize_emu_run: bad arguments, unbound arguments, memory outside the registered sizes. */
+START_TEST(emu_run_args)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *var;
+    rdx_codegen_kernel *k = NULL;
+    ck_assert_int_eq(rdx_codegen_compile(ctx, iota_kernel(ctx, &var), NULL, &k), RDX_OK);
+    int32_t out[40];
+    memset(out, 0xff, sizeof out);
+    uint64_t ptr = (uint64_t)(uintptr_t)out;
+    int64_t forty = 40;
+    size_t size = sizeof out, small = 100;
+    rdx_codegen_bindings b = { .ptrs = &ptr, .nptrs = 1, .vars = &var, .vals = &forty, .nvals = 1 };
+    expect(rdx_realize_emu_run(NULL, &b, &size, 0, NULL), RDX_ERR_INVALID, "NULL kernel");
+    expect(rdx_realize_emu_run(k, NULL, &size, 0, NULL), RDX_ERR_INVALID, "NULL bindings");
+    expect(rdx_realize_emu_run(k, &b, NULL, 0, NULL), RDX_ERR_INVALID, "NULL buffer sizes");
+    b.nvals = 0;
+    expect(rdx_realize_emu_run(k, &b, &size, 0, NULL), RDX_ERR_INVALID, "variable 'n'");
+    b.nvals = 1;
+    /* 100 of the 160 bytes the kernel writes registered: a fault, out unchanged past them */
+    ck_assert_int_ne(rdx_realize_emu_run(k, &b, &small, 0, NULL), RDX_OK);
+    ck_assert_msg(strstr(rdx_error_message(), "VM fault: write"), "%s", rdx_error_message());
+    ck_assert_int_eq(out[39], -1);
+    rdx_realize_emu_stats es = { 0, 0, 0 };
+    ck_assert_msg(!rdx_realize_emu_run(k, &b, &size, 0, &es), "%s", rdx_error_message());
+    for (int i = 0; i < 40; i++)
+        ck_assert_int_eq(out[i], i);
+    ck_assert_uint_gt(es.cycles, 0);
+    ck_assert_uint_gt(es.wave_insts, 0);
+    ck_assert_uint_gt(es.kernel_cycles, 0);
+    rdx_codegen_kernel_free(k);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
+/* rdx_realize_beam_timer_create: bad arguments, and a candidate's own error passed on. */
+START_TEST(beam_timer_args)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    rdx_device *dev = rz_device();
+    rdx_cg_timer fn = NULL;
+    rdx_realize_beam_timer *t = (rdx_realize_beam_timer *)1;
+    expect(rdx_realize_beam_timer_create(NULL, NULL, NULL, NULL, NULL, 0, 0, &fn, &t),
+           RDX_ERR_INVALID, "NULL IR context");
+    expect(rdx_realize_beam_timer_create(ctx, dev, NULL, NULL, NULL, 0, 0, &fn, &t),
+           RDX_ERR_INVALID, "got a device without a queue");
+    expect(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 2, 0, &fn, &t),
+           RDX_ERR_INVALID, "2 variables without their nodes");
+    ck_assert_ptr_eq(t, (rdx_realize_beam_timer *)1); /* untouched on error */
+    const rdx_uop *var, *k = iota_kernel(ctx, &var);
+    /* no value for n: the candidate fails with the reason */
+    double cost = -1;
+    ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &t),
+                     RDX_OK);
+    ck_assert_int_ne(fn(k, t, &cost), RDX_OK);
+    ck_assert_msg(strstr(rdx_error_message(), "dimension 0 of PARAM slot 0") &&
+                      strstr(rdx_error_message(), "has no value"),
+                  "%s", rdx_error_message());
+    rdx_realize_beam_timer_free(t);
+    /* n = 40: timed on the wave emulator */
+    int64_t forty = 40;
+    ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, &var, &forty, 1, 0, &fn, &t),
+                     RDX_OK);
+    ck_assert_msg(fn(k, t, &cost) == RDX_OK, "%s", rdx_error_message());
+    ck_assert(cost > 0);
+    rdx_realize_beam_timer_free(t);
+    rdx_realize_beam_timer_free(NULL);
+    rz_device_close(dev);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *rz_tcase_errors(void)
 {
     TCase *tc = tcase_create("errors");
@@ -176,5 +273,7 @@ TCase *rz_tcase_errors(void)
     tcase_add_test(tc, variables);
     tcase_add_test(tc, timeout_mid_schedule);
     tcase_add_test(tc, compare_helper);
+    tcase_add_test(tc, beam_timer_args);
+    tcase_add_test(tc, emu_run_args);
     return tc;
 }
