@@ -920,10 +920,16 @@ static unsigned unsup_counts[64];
 static size_t nunsup;
 static int verbose;
 
+static int tally_mode; /* the running case's mode, part of the tally's key */
+
 static void note_unsup(const char *m)
 {
     char key[160];
-    snprintf(key, sizeof key, "%s", m);
+    snprintf(key, sizeof key, "[%s] %s",
+             tally_mode >= 0 && tally_mode < 5
+                 ? (const char *[]){ "raw", "heur", "beam", "opts", "hdirect" }[tally_mode]
+                 : "?",
+             m);
     /* numbers vary per case: replace digit runs by one '#' */
     size_t o = 0;
     for (size_t i = 0; key[i]; i++)
@@ -1068,6 +1074,9 @@ static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t
         o.beam_steps = 2;
     }
     o.timeout_ms = 20000;
+    /* the profile (a second run on the wave emulator) and the listings ride along */
+    o.profile = c->seed % 3 == 0;
+    o.keep_isa = c->seed % 2 == 0;
     const char *names[1] = { "n" };
     if (c->var) {
         o.var_names = names;
@@ -1379,6 +1388,7 @@ static fz_result run_case(fz_case *c)
 {
     int mode = cur_mode_override >= 0 ? cur_mode_override : c->mode;
     fz_result worst = FZ_OK;
+    tally_mode = mode;
     for (size_t vi = 0; vi < (c->var ? c->nvals : 1); vi++) {
         if (c->var)
             bind_sym(c, c->varvals[vi]);
