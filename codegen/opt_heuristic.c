@@ -76,6 +76,7 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
         items *= left[g[j]] > 0 ? left[g[j]] : 1;
     static const int64_t up_f[] = { 8, 4, 2 };
     int nup = 0;
+    int64_t ups = 1; /* outputs per work-item */
     for (int j = ng - 1; j >= 0 && nup < 2; j--) {
         int a = g[j];
         int64_t f = 0;
@@ -88,17 +89,25 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
         push(opts, cap, n, RDX_OPTOP_SPLIT, a, f, RDX_AXIS_UPCAST);
         left[a] /= f;
         items /= f;
+        ups *= f;
         nup++;
     }
     free(loads);
-    /* unroll the innermost reduction: fully up to 16, else by 8/4/2 */
+    /* unroll the innermost reduction: fully up to 16, else by 8/4/2 with at most 128
+       accumulator updates per iteration (an 8x4 tile: by 4; smaller bodies compile faster
+       and leave VGPRs for more resident waves) */
     int red = -1;
     for (size_t i = 0; i < na; i++)
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size > 1)
             red = (int)i;
     if (red >= 0) {
         static const int64_t un_f[] = { 8, 4, 2 };
-        int64_t f = ax[red].size <= 16 ? ax[red].size : divisor(ax[red].size, un_f, 3);
+        int64_t tile = ax[red].size <= 16 ? 1 : ups, f = 0;
+        for (size_t k = 0; k < 3 && !f && tile > 1; k++)
+            if (ax[red].size % un_f[k] == 0 && tile * un_f[k] <= 128)
+                f = un_f[k];
+        if (tile <= 1)
+            f = ax[red].size <= 16 ? ax[red].size : divisor(ax[red].size, un_f, 3);
         if (f > 1)
             push(opts, cap, n, RDX_OPTOP_SPLIT, red, f, RDX_AXIS_UNROLL);
     }
