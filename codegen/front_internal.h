@@ -126,4 +126,11 @@ rdx_status cg_simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *
  */
 rdx_status cg_simplify_unrolled(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop **out);
 
+/* split_reduce.c: on the callified FUNCTION fn, every large reduction to few outputs
+   becomes a reduction to a CONTIGUOUS temporary of partials and a reduction of those
+   (*out: the new FUNCTION, or fn).  cg_split_reduce_threshold sets the minimum reduced
+   element count (<= 0: the default, 32768) and returns the previous one (for tests). */
+rdx_status cg_split_reduces(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out);
+int64_t cg_split_reduce_threshold(int64_t min);
+
 #endif

@@ -47,6 +47,8 @@ static int64_t divisor(int64_t size, const int64_t *f, size_t nf)
  * Sizes that nothing divides get no split on that axis (odd sizes fall back
  * to plain loops).
  */
+#define TILE_MIN_ITEMS 4096  /* 128 waves: register tiles never starve the GPU of waves */
+#define TILE_BIG_ITEMS 32768 /* 1024 waves */
 static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const int *g,
                                int ng, rdx_opt *opts, size_t cap, size_t *n)
 {
@@ -65,46 +67,116 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
     int64_t left[RDX_CG_MAX_AXES];
     for (size_t i = 0; i < na; i++)
         left[i] = ax[i].size;
-    /* upcast: innermost output axes first, up to two, 4 (else 2) each */
-    static const int64_t up_f[] = { 4, 2 };
+    /* upcast: innermost output axes first, up to two by 4/2 while at least TILE_MIN_ITEMS
+       work-items remain; the first by 8 when TILE_BIG_ITEMS remain after 8x4 (1024^2
+       outputs: 8x4 tiles, fewer loads and address updates per FMA; the kernel is bound
+       by issue) */
+    int64_t items = 1;
+    for (int j = 0; j < ng; j++)
+        items *= left[g[j]] > 0 ? left[g[j]] : 1;
+    static const int64_t up_f[] = { 8, 4, 2 };
     int nup = 0;
+    int64_t ups = 1; /* outputs per work-item */
     for (int j = ng - 1; j >= 0 && nup < 2; j--) {
         int a = g[j];
-        int64_t f = divisor(left[a], up_f, 2);
-        if (!f || left[a] < 2 * f || !reuse_axis(loads, nl, ax[a].range))
+        int64_t f = 0;
+        for (size_t k = nup || items < 32 * TILE_BIG_ITEMS ? 1 : 0; k < 3 && !f; k++)
+            if (left[a] % up_f[k] == 0 && left[a] >= 2 * up_f[k] &&
+                items / up_f[k] >= TILE_MIN_ITEMS)
+                f = up_f[k];
+        if (!f || !reuse_axis(loads, nl, ax[a].range))
             continue;
         push(opts, cap, n, RDX_OPTOP_SPLIT, a, f, RDX_AXIS_UPCAST);
         left[a] /= f;
+        items /= f;
+        ups *= f;
         nup++;
     }
     free(loads);
-    /* unroll the innermost reduction: fully up to 16, else by 8/4/2 */
+    /* unroll the innermost reduction: fully up to 16, else by 8/4/2 with at most 128
+       accumulator updates per iteration (an 8x4 tile: by 4; smaller bodies compile faster
+       and leave VGPRs for more resident waves) */
     int red = -1;
     for (size_t i = 0; i < na; i++)
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size > 1)
             red = (int)i;
     if (red >= 0) {
         static const int64_t un_f[] = { 8, 4, 2 };
-        int64_t f = ax[red].size <= 16 ? ax[red].size : divisor(ax[red].size, un_f, 3);
+        int64_t tile = ax[red].size <= 16 ? 1 : ups, f = 0;
+        for (size_t k = 0; k < 3 && !f && tile > 1; k++)
+            if (ax[red].size % un_f[k] == 0 && tile * un_f[k] <= 128)
+                f = un_f[k];
+        if (tile <= 1)
+            f = ax[red].size <= 16 ? ax[red].size : divisor(ax[red].size, un_f, 3);
         if (f > 1)
             push(opts, cap, n, RDX_OPTOP_SPLIT, red, f, RDX_AXIS_UNROLL);
     }
-    /* workgroup: up to 16x16 over the two innermost output axes */
+    /* workgroup: up to 16x16 over the two innermost output axes, pushed outer first so
+       the innermost (contiguous) axis is the lane-fastest one: a wave's loads then touch
+       few 128-byte lines (the L0 term of the kernel estimate) */
     static const int64_t wg_f[] = { 16, 8, 4, 2 };
-    int64_t wg = 1;
-    for (int j = ng - 1; j >= 0 && j >= ng - 2; j--) {
+    int64_t wg = 1, lf[2] = { 0, 0 };
+    int la[2] = { -1, -1 };
+    for (int j = ng - 1, q = 0; j >= 0 && j >= ng - 2; j--, q++) {
         int a = g[j];
         int64_t f = divisor(left[a], wg_f, 4);
         if (!f || wg * f > 256)
             continue;
-        push(opts, cap, n, RDX_OPTOP_SPLIT, a, f, RDX_AXIS_LOCAL);
+        la[q] = a;
+        lf[q] = f;
         wg *= f;
     }
+    for (int q = 1; q >= 0; q--)
+        if (la[q] >= 0)
+            push(opts, cap, n, RDX_OPTOP_SPLIT, la[q], lf[q], RDX_AXIS_LOCAL);
     /* LDS staging of the tiles the workgroup shares, when it pays (lds_stage.c) */
     int lr = cg_lds_pays(kernel, ax, na, opts, *n);
     if (lr >= 0)
         push(opts, cap, n, RDX_OPTOP_LDS, lr, 0, RDX_AXIS_LOOP);
     return RDX_OK;
+}
+
+/*
+ * Grouped reductions (GROUP_REDUCE: the G work-items of a workgroup share one
+ * output; each reduces its share, then every one of them reduces the G
+ * partials from LDS).  Taken when one work-item per output gives fewer than
+ * GR_MIN_ITEMS work-items (512 waves: under ~3 per SIMD of the 192 on a
+ * gfx1100) and the reduction has at least GR_MIN_LEN elements.  G balances
+ * the serial share s/G against the O(G) LDS combine: the largest power of two
+ * 32..256 with G^2 <= s/4 that divides s (32, one wave, for rows of up to
+ * 4096); a reduction to at most 64 outputs that nothing divides is padded to
+ * a multiple of G (PADTO fills with the op's identity), others keep their
+ * tiles.  The rest of the axis is unrolled by 16/8/4/2 (the largest dividing
+ * it with at least two iterations left).  Rows of 1024 (softmax, layernorm):
+ * G = 32, UNROLL 16 — 1024 one-wave workgroups.
+ */
+#define GR_MIN_ITEMS 16384
+#define GR_MIN_LEN   256
+static int grouped(const rdx_kaxis *ax, int red, int64_t outs, rdx_opt *opts, size_t cap, size_t *n)
+{
+    int64_t s = ax[red].size, g = 32;
+    if (s < GR_MIN_LEN || outs >= GR_MIN_ITEMS)
+        return 0;
+    while (g < 256 && (2 * g) * (2 * g) <= s / 4)
+        g *= 2;
+    int64_t fit = g;
+    while (fit >= 32 && s % fit)
+        fit /= 2;
+    if (fit >= 32) {
+        g = fit;
+    } else if (outs <= 64) {
+        push(opts, cap, n, RDX_OPTOP_PADTO, red, g, RDX_AXIS_REDUCE);
+        s = (s + g - 1) / g * g;
+    } else {
+        return 0;
+    }
+    push(opts, cap, n, RDX_OPTOP_SPLIT, red, g, RDX_AXIS_GROUP_REDUCE);
+    for (int64_t u = 16; u >= 2; u /= 2)
+        if ((s / g) % u == 0 && s / g >= 2 * u) {
+            push(opts, cap, n, RDX_OPTOP_SPLIT, red, u, RDX_AXIS_UNROLL);
+            break;
+        }
+    return 1;
 }
 
 rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, size_t *n)
@@ -129,7 +201,6 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size > 0)
             red = (int)i;
     }
-    /* large reductions to few outputs: a 256-wide grouped reduction (LDS), then unroll by 4 */
     int64_t outs = 1;
     int loops = 0;
     for (size_t i = 0; i < na; i++) {
@@ -137,16 +208,9 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
         if (ax[i].type == RDX_AXIS_GLOBAL)
             outs *= ax[i].size > 0 ? ax[i].size : 1 << 20;
     }
-    if (red >= 0 && !loops && ax[red].size >= 2048 && outs <= 64) {
-        int64_t s = ax[red].size;
-        if (s % 256)
-            push(opts, cap, n, RDX_OPTOP_PADTO, red, 256, RDX_AXIS_REDUCE);
-        s = (s + 255) / 256 * 256;
-        push(opts, cap, n, RDX_OPTOP_SPLIT, red, 256, RDX_AXIS_GROUP_REDUCE);
-        if ((s / 256) % 4 == 0)
-            push(opts, cap, n, RDX_OPTOP_SPLIT, red, 4, RDX_AXIS_UNROLL);
+    /* long reductions to too few outputs to fill the GPU with one work-item each */
+    if (red >= 0 && !loops && grouped(ax, red, outs, opts, cap, n))
         return RDX_OK;
-    }
     /* reductions into several outputs (matmul, convolution, row reductions) */
     if (red >= 0 && ng >= 1)
         return reduce_tiles(kernel, ax, na, g, ng, opts, cap, n);

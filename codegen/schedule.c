@@ -239,6 +239,8 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     char *mat = NULL, *dup = NULL;
     uint32_t *users = NULL;
     rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
+    if (!st) /* large reductions to few outputs become two kernels (split_reduce.c) */
+        st = cg_split_reduces(ctx, s->function, &s->function);
     const rdx_uop *body = st ? NULL : s->function->src[0];
     if (!st)
         st = rdx_ir_toposort(body, &S.order, &S.norder);

@@ -1,7 +1,8 @@
 /* realize/beam_timer.c — the BEAM timer (rdx_realize_beam_timer_create): each
  * candidate kernel compiled and run once on zeroed buffers sized from its
- * PARAMs, costed by the wave emulator's estimated cycles or by the dispatch's
- * GPU timestamps on a device. */
+ * PARAMs, costed by the wave emulator's kernel time estimate (est_kernel_cycles:
+ * occupancy, latency hiding across resident waves, L0/LDS/DRAM bandwidth; see
+ * docs/emu.md) or by the dispatch's GPU timestamps on a device. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,8 +96,9 @@ static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double *cost)
                          NULL);
     else if (!st)
         st = rz_emu_launch(k, host, sizes, np, kv, nkv, &es);
+    /* the kernel estimate, not the per-wave sum: the sum rewards few waves with long loops */
     if (!st)
-        *cost = (double)(t->dev ? a : es.cycles);
+        *cost = (double)(t->dev ? a : es.kernel_cycles ? es.kernel_cycles : es.cycles);
     for (size_t i = 0; i < RZ_TIMER_MAX_PARAMS; i++) {
         free(host[i]);
         rdx_buffer_free(dbuf[i]);

@@ -44,7 +44,8 @@ static void usage(FILE *out)
         "  -p, --print STAGE     print a stage (repeatable): callify, schedule, rangeify,\n"
         "                        optimize, expand, isel, linear, regalloc, asm\n"
         "      --raw             no OptOps (GLOBAL axes only)\n"
-        "      --beam WIDTH      BEAM search timed on the emulated GPU instead of heuristics\n"
+        "      --beam WIDTH      BEAM search timed on the emulated GPU (the emulator's kernel\n"
+        "                        time estimate) instead of heuristics\n"
         "      --cache FILE      BEAM result cache file\n"
         "  -v, --var NAME=VALUE  value of a DEFINE_VAR (for BEAM timing of symbolic kernels)\n"
         "  -h, --help            show this help\n"
@@ -201,7 +202,7 @@ int rdx_cmd_compile(int argc, char **argv)
         size_t no = 0;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
         if (!st && beam) {
-            /* realize's BEAM timer: each candidate on the wave emulator (estimated cycles) */
+            /* realize's BEAM timer: each candidate on the wave emulator (kernel time estimate) */
             rdx_cg_timer fn = NULL;
             rdx_realize_beam_timer *tc = NULL;
             rdx_beam_opts bo = {

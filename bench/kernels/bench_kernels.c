@@ -192,6 +192,13 @@ static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_
         f->waves += c->waves;
         for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
             f->by_class[k] += c->by_class[k];
+        if (verbose) /* which term of the kernel estimate binds (docs/emu.md) */
+            printf("    %s: %llu kcyc, bound %s, %u waves/SIMD, %u groups/WGP, %llu waves, "
+                   "issue %llu, dram %llu B\n",
+                   kernel, (unsigned long long)c->est_kernel_cycles,
+                   rdx_emu_bound_name(c->est_bound), c->est_waves_per_simd, c->est_groups_per_wgp,
+                   (unsigned long long)c->waves, (unsigned long long)c->est_issue_cycles,
+                   (unsigned long long)c->est_dram_bytes);
     } else {
         fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
     }
@@ -239,7 +246,7 @@ static int run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn, 
 }
 
 /* BEAM's timer: a candidate kernel compiled and run on the schedule's buffers; its cost is
-   the emulator's estimated cycles. */
+   the emulator's kernel time estimate (est_kernel_cycles), as realize's BEAM timer. */
 typedef struct beam_env {
     rdx_ir_ctx *ctx;
     const rdx_sched_kernel *kn;
@@ -263,7 +270,7 @@ static rdx_status beam_timer(const rdx_uop *kernel, void *user, double *cost)
     rdx_codegen_kernel_free(ck);
     if (rc)
         return RDX_ERR_INVALID; /* the candidate is skipped (run_kernel printed why) */
-    *cost = (double)f.cycles;
+    *cost = (double)(f.kcycles ? f.kcycles : f.cycles);
     return RDX_OK;
 }
 

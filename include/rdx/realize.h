@@ -49,7 +49,7 @@ typedef struct rdx_realize_options {
     unsigned beam_steps;    /* opts per BEAM sequence (0: the search's default) */
     const char *beam_cache; /* BEAM cache file, or NULL (the in-process cache only) */
     FILE *beam_progress;    /* BEAM progress lines, or NULL */
-    /* BEAM cost: 0 = the wave emulator's estimated cycles on the emulated GPU and the
+    /* BEAM cost: 0 = the wave emulator's kernel time estimate on the emulated GPU and the
      * dispatch's GPU timestamps on a real card; 1 = GPU timestamps on any device. */
     int beam_on_device;
     /* 1: on the emulated GPU, also run each kernel once on the wave emulator (rdx/emu.h)

@@ -71,7 +71,8 @@ TCase *cgf_tcase_e2e(void);
 TCase *cgf_tcase_cli(void);
 TCase *cgf_tcase_tc(void); /* tc_test.c: TC with a K loop on the emulator */
 TCase *cgf_tcase_tiles(void);
-TCase *cgf_tcase_warp(void); /* warp_test.c: WARP axes, TC lanes as WARP axes */
-TCase *cgf_tcase_lds(void);  /* lds_test.c: the LDS OptOp on the emulator */
+TCase *cgf_tcase_warp(void);         /* warp_test.c: WARP axes, TC lanes as WARP axes */
+TCase *cgf_tcase_lds(void);          /* lds_test.c: the LDS OptOp on the emulator */
+TCase *cgf_tcase_split_reduce(void); /* split_reduce_test.c: split and grouped reductions */
 
 #endif

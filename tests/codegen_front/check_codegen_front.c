@@ -16,5 +16,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_tiles());
     suite_add_tcase(s, cgf_tcase_warp());
     suite_add_tcase(s, cgf_tcase_lds());
+    suite_add_tcase(s, cgf_tcase_split_reduce());
     return rdx_test_main(s);
 }

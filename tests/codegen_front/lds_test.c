@@ -106,11 +106,13 @@ static size_t count_op(const rdx_uop *k, rdx_op op)
 START_TEST(lds_matmul_f32)
 {
     uint64_t seed = 91;
-    /* the heuristic's tiles (4x4 per work-item, k by 8, 16x16 workgroup) staged */
+    /* register tiles (4x4 per work-item, k by 8, 16x16 workgroup; the heuristics' choice
+       for large matmuls, explicit here: a 64^3 matmul is too small for them) staged */
     rdx_graph *g = cgf_graph();
-    rdx_opt o[16];
+    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 4, UPCAST), SPL(2, 8, UNROLL),
+                    SPL(1, 16, LOCAL), SPL(0, 16, LOCAL), LDS(2) };
+    size_t n = sizeof o / sizeof *o;
     const rdx_tensor *t = mm(g, F32, 64, 64, 64, &seed);
-    size_t n = heuristic_lds(g, t, o);
     uint64_t staged = run_opts(g, t, o, n);
     /* the staged kernel: 2 DEFINE_LOCALs (A and B tiles), 2 BARRIERs; LDS bytes: A's tile
        16 (m lanes) x 4 (m upcast) x 8 (k) floats, B's 8 x 16 x 4 */

@@ -127,8 +127,8 @@ START_TEST(tiles_choice)
     rdx_opt h[16];
     const rdx_uop *k;
     /* matmul: axes 0 = m, 1 = n (GLOBAL), 2 = k (REDUCE): 4x4 outputs per work-item,
-       k unrolled by 8, a 16x16 workgroup */
-    size_t nh = heuristic_of(g, mm(g, 128, 64, 128, &seed), h, &k);
+       k unrolled by 8, a 16x16 workgroup (256^2 outputs: 4096 work-items remain) */
+    size_t nh = heuristic_of(g, mm(g, 256, 64, 256, &seed), h, &k);
     ck_assert(has(h, nh, 1, 4, RDX_AXIS_UPCAST));
     ck_assert(has(h, nh, 0, 4, RDX_AXIS_UPCAST));
     ck_assert(has(h, nh, 2, 8, RDX_AXIS_UNROLL));
@@ -141,8 +141,9 @@ START_TEST(tiles_choice)
     nh = heuristic_of(g, mm(g, 7, 13, 5, &seed), h, &k);
     ck_assert_uint_eq(nh, 1);
     ck_assert(has(h, nh, 2, 13, RDX_AXIS_UNROLL)); /* a short reduction is unrolled fully */
-    /* conv 3x3: the 9 taps unrolled, the output pixels upcast */
-    const rdx_tensor *c = conv(g, 1, 16, 16, 16, 16, 3, 1, &seed);
+    /* conv 3x3: the 9 taps unrolled, the output pixels upcast (64 x 32 x 32 outputs: the
+       4x4 tile leaves 4096 work-items) */
+    const rdx_tensor *c = conv(g, 1, 16, 32, 32, 64, 3, 1, &seed);
     nh = heuristic_of(g, c, h, &k);
     int unroll9 = 0, upcasts = 0;
     for (size_t i = 0; i < nh; i++) {

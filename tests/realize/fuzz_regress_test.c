@@ -76,14 +76,15 @@ END_TEST
 /* seed 30067: a cumulative sum of randn (THREEFRY + Box-Muller per element) upcast by 4
    and unrolled by 8 by the heuristics has a loop body of ~140 KiB; its backward
    s_cbranch_scc1 was out of the 16-bit dword offset's reach ("render: branch of -35527
-   dwords").  Such branches now jump through s_getpc/s_setpc. */
+   dwords").  Such branches now jump through s_getpc/s_setpc.  256 rows (not the seed's
+   4): the heuristics upcast only when 4096 work-items remain. */
 START_TEST(far_branch)
 {
     uint64_t seed = 30067;
     rdx_device *dev = rz_device();
     rdx_graph *g = rz_graph();
-    const rdx_tensor *x = rz_random(g, F32, 2, (int64_t[]){ 4, 64 }, &seed);
-    const rdx_tensor *r = rdx_tensor_randn(g, F32, 2, (int64_t[]){ 4, 64 }, 5);
+    const rdx_tensor *x = rz_random(g, F32, 2, (int64_t[]){ 256, 64 }, &seed);
+    const rdx_tensor *r = rdx_tensor_randn(g, F32, 2, (int64_t[]){ 256, 64 }, 5);
     const rdx_tensor *out = rdx_tensor_cumsum(g, rdx_tensor_add(g, x, r), 1);
     rdx_realize_options o = { .keep_isa = 1 };
     ck_assert_ptr_nonnull(out);
