@@ -44,6 +44,10 @@ static void usage(FILE *out)
         "  -p, --print STAGE     print a stage (repeatable): callify, schedule, rangeify,\n"
         "                        optimize, expand, isel, linear, regalloc, asm\n"
         "      --raw             no OptOps (GLOBAL axes only)\n"
+        "      --opts [K=]OPTS   these OptOps instead of the heuristics, for kernel K or\n"
+        "                        (without K=) every kernel; repeatable; the form -p optimize\n"
+        "                        prints, e.g. 'SPLIT(0,4,UPCAST) SPLIT(1,8,LOCAL)' (types by\n"
+        "                        name or letter: g l w L R G u r)\n"
         "      --beam WIDTH      BEAM search timed on the emulated GPU (the emulator's kernel\n"
         "                        time estimate) instead of heuristics\n"
         "      --cache FILE      BEAM result cache file\n"
@@ -100,11 +104,23 @@ static char *out_name(const char *outp, size_t k, size_t n)
 int rdx_cmd_compile(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' }, { "print", required_argument, NULL, 'p' },
-        { "raw", no_argument, NULL, 'r' },          { "beam", required_argument, NULL, 'b' },
-        { "cache", required_argument, NULL, 'c' },  { "var", required_argument, NULL, 'v' },
-        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+        { "output", required_argument, NULL, 'o' },
+        { "print", required_argument, NULL, 'p' },
+        { "raw", no_argument, NULL, 'r' },
+        { "beam", required_argument, NULL, 'b' },
+        { "cache", required_argument, NULL, 'c' },
+        { "var", required_argument, NULL, 'v' },
+        { "opts", required_argument, NULL, 'O' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
     };
+    /* --opts: per kernel (kernel -1: every kernel without its own) */
+    struct {
+        long kernel;
+        rdx_opt o[16];
+        size_t n;
+    } user[16];
+    size_t nuser = 0;
     const char *outp = NULL, *cache = NULL, *vnames[16];
     int64_t vvals[16];
     size_t nv = 0;
@@ -126,6 +142,25 @@ int rdx_cmd_compile(int argc, char **argv)
         case 'r':
             raw = 1;
             break;
+        case 'O': {
+            const char *text = optarg, *eq = strchr(optarg, '=');
+            long kn = -1;
+            if (eq) {
+                char *e;
+                kn = strtol(optarg, &e, 10);
+                if (e != eq || kn < 0)
+                    return rdx_cli_usage_error("compile", "bad kernel in --opts '%s' (K=OPTS)",
+                                               optarg);
+                text = eq + 1;
+            }
+            if (nuser == 16)
+                return rdx_cli_usage_error("compile", "more than 16 --opts");
+            user[nuser].kernel = kn;
+            if (rdx_opts_parse(text, user[nuser].o, 16, &user[nuser].n))
+                return rdx_cli_usage_error("compile", "--opts '%s': %s", text, rdx_error_message());
+            nuser++;
+            break;
+        }
         case 'b': {
             char *e;
             long w = strtol(optarg, &e, 10);
@@ -201,7 +236,15 @@ int rdx_cmd_compile(int argc, char **argv)
         rdx_opt o[16];
         size_t no = 0;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-        if (!st && beam) {
+        long mine = -2; /* the --opts entry for this kernel: its own, else the last general one */
+        for (size_t u = 0; u < nuser; u++)
+            if (user[u].kernel == (long)k ||
+                (user[u].kernel < 0 && (mine < 0 || user[mine].kernel < 0)))
+                mine = (long)u;
+        if (!st && mine >= 0) {
+            no = user[mine].n;
+            memcpy(o, user[mine].o, no * sizeof *o);
+        } else if (!st && beam) {
             /* realize's BEAM timer: each candidate on the wave emulator (kernel time estimate) */
             rdx_cg_timer fn = NULL;
             rdx_realize_beam_timer *tc = NULL;
@@ -220,11 +263,9 @@ int rdx_cmd_compile(int argc, char **argv)
         if (!st)
             st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
         if (!st && (front & (1u << FS_OPTIMIZE))) {
-            printf("; opts:");
-            for (size_t i = 0; i < no; i++)
-                printf(" %s(%d,%lld,%s)", rdx_optop_name(o[i].op), o[i].axis,
-                       (long long)o[i].amount, rdx_axistype_name(o[i].target));
-            printf("\n");
+            char ot[16 * 96];
+            rdx_opts_format(o, no, ot, sizeof ot);
+            printf("; opts: %s\n", ot);
             print_graph("optimize", k, opt);
         }
         if (!st)

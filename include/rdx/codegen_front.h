@@ -179,6 +179,26 @@ rdx_status rdx_cg_axes(const rdx_uop *kernel, rdx_kaxis *axes, size_t *n);
 const char *rdx_optop_name(rdx_optop op);
 
 /*
+ * opts[0..n) as text, "OP(axis,amount,TYPE[,1])" separated by single spaces
+ * (",1" when top is set), e.g. "SPLIT(1,4,UPCAST) LDS(2,0,LOOP)" — the form
+ * rdx_opts_parse reads and `rdx compile -p optimize` prints.  Writes at most
+ * cap bytes (NUL-terminated when cap > 0; an opt that does not fit whole is
+ * left out) and returns the length the whole text needs, snprintf-style.
+ */
+size_t rdx_opts_format(const rdx_opt *opts, size_t n, char *buf, size_t cap);
+
+/*
+ * Parse an OptOp sequence in rdx_opts_format's form into out[0..cap): opts
+ * separated by spaces or commas; OP one of the RDX_OPTOP_LIST names; axis
+ * 0..31; amount an integer (decimal or 0x hex, e.g. a TC tiling); TYPE an
+ * axis type's name or letter (g l w t L R G u r); an optional fourth field,
+ * top, 0 or 1.  *n receives the count.  Nothing is checked against a kernel
+ * (rdx_cg_apply_opts does that).  Errors: RDX_ERR_INVALID naming the column,
+ * the opt and what was expected; RDX_ERR_RANGE for more than cap opts.
+ */
+rdx_status rdx_opts_parse(const char *text, rdx_opt *out, size_t cap, size_t *n);
+
+/*
  * Give the output ranges of an unoptimized kernel their AxisType: the (up to
  * three) innermost LOOP output ranges become GLOBAL, the rest stay LOOP;
  * REDUCE ranges stay REDUCE.  Idempotent.

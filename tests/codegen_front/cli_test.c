@@ -116,6 +116,24 @@ START_TEST(compile_stages)
     ck_assert_msg(p.status == 0, "%s", p.err);
     rdx_test_proc_free(&p);
     free(bk);
+    /* --opts: kernel 2's own opts, the heuristics' elsewhere; printed in the form read */
+    p = run((const char *[]){ "compile", "-p", "optimize", "--opts", "2=SPLIT(1,37,l)",
+                              "tests/data/codegen_front/softmax.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    const char *o2 = strstr(p.out, "; opts: SPLIT(1,37,LOCAL)\n; ---- optimize (kernel 2)");
+    ck_assert_msg(o2 != NULL, "%s", p.out);
+    ck_assert_ptr_null(strstr(o2 + 1, "; opts: SPLIT(1,37,LOCAL)"));
+    rdx_test_proc_free(&p);
+    /* opts that do not fit a kernel: its optimize error; bad text: a usage error */
+    p = run((const char *[]){ "compile", "--opts", "SPLIT(1,2,l)",
+                              "tests/data/codegen_front/softmax.uop", NULL });
+    ck_assert_int_eq(p.status, 1);
+    ck_assert_msg(strstr(p.err, "kernel 0") && strstr(p.err, "SPLIT"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "compile", "--opts", "SPLIT(1,2)", "tests/data/ir/gemm.uop", NULL });
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_msg(strstr(p.err, "column 10 (opt 1): expected ','"), "%s", p.err);
+    rdx_test_proc_free(&p);
     p = run((const char *[]){ "compile", "-p", "nope", "tests/data/ir/gemm.uop", NULL });
     ck_assert_int_eq(p.status, 2);
     ck_assert_ptr_nonnull(strstr(p.err, "unknown stage 'nope'"));
