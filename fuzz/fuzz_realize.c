@@ -1107,16 +1107,6 @@ static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t
 #define SLACK 256
 static char opt_text[1024];
 
-static void opt_str(const rdx_opt *o, size_t n, char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = 0;
-    for (size_t k = 0; k < n && at < len; k++)
-        at += (size_t)snprintf(buf + at, len - at, "%s(%d,%lld,%s%s) ", rdx_optop_name(o[k].op),
-                               o[k].axis, (long long)o[k].amount, rdx_axistype_name(o[k].target),
-                               o[k].top ? ",top" : "");
-}
-
 /* Random OptOps for a typed kernel: each candidate kept only when the prefix applies. */
 static size_t rand_opts(rdx_ir_ctx *ctx, const rdx_uop *typed, uint64_t *s, rdx_opt *o, size_t cap)
 {
@@ -1179,46 +1169,30 @@ static size_t rand_opts(rdx_ir_ctx *ctx, const rdx_uop *typed, uint64_t *s, rdx_
     return n;
 }
 
-/* FUZZ_OPTS="K:OP,axis,amount,target[,top] OP,...;K:..." sets kernel K's opts by hand
-   (triage: which op of a finding matters); target is an axis type name (LOCAL, UPCAST). */
+/* FUZZ_OPTS="K:OPTS;K:OPTS..." sets kernel K's opts by hand (triage: which op of a finding
+   matters); OPTS in rdx_opts_parse's form, e.g. "0:SPLIT(0,4,UPCAST) SPLIT(1,8,l)". */
 static size_t env_opts(size_t kernel, rdx_opt *o, size_t cap)
 {
     const char *e = getenv("FUZZ_OPTS");
-    size_t n = 0;
     for (const char *p = e; p && *p;) {
         char *end;
         size_t k = (size_t)strtoul(p, &end, 10);
         if (*end != ':')
             break;
         p = end + 1;
-        while (*p && *p != ';') {
-            char name[16] = "", tgt[16] = "";
-            int axis = 0, top = 0, used = 0;
-            long long amt = 0;
-            if (sscanf(p, "%15[A-Z],%d,%lld,%15[A-Z_]%n", name, &axis, &amt, tgt, &used) < 4)
-                return n;
-            p += used;
-            if (*p == ',') {
-                top = (int)strtol(p + 1, &end, 10);
-                p = end;
-            }
-            while (*p == ' ')
-                p++;
-            if (k != kernel || n == cap)
-                continue;
-            rdx_opt x = { 0, axis, amt, 0, top };
-            for (int q = 0; q < RDX_OPTOP_COUNT; q++)
-                if (!strcmp(name, rdx_optop_name((rdx_optop)q)))
-                    x.op = (rdx_optop)q;
-            for (int q = 0; q < RDX_AXIS_COUNT; q++)
-                if (!strcmp(tgt, rdx_axistype_name((rdx_axistype)q)))
-                    x.target = (rdx_axistype)q;
-            o[n++] = x;
+        const char *semi = strchr(p, ';');
+        size_t len = semi ? (size_t)(semi - p) : strlen(p), n = 0;
+        if (k == kernel) {
+            char *text = strndup(p, len);
+            rdx_status st = text ? rdx_opts_parse(text, o, cap, &n) : RDX_ERR_NOMEM;
+            free(text);
+            if (st)
+                fprintf(stderr, "FUZZ_OPTS: %s\n", rdx_error_message());
+            return st ? 0 : n;
         }
-        if (*p == ';')
-            p++;
+        p += len + (semi != NULL);
     }
-    return n;
+    return 0;
 }
 
 static int64_t eval_numel(const rdx_uop *e, const rdx_schedule *s, int64_t v)
@@ -1280,7 +1254,7 @@ static fz_result run_direct(fz_case *c, int mode, const rdx_array *want, size_t 
             }
         }
         char ot[512];
-        opt_str(o, no, ot, sizeof ot);
+        rdx_opts_format(o, no, ot, sizeof ot);
         size_t tl = strlen(opt_text);
         snprintf(opt_text + tl, sizeof opt_text - tl, "k%zu: %s; ", k, ot);
         if (!st)
