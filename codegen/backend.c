@@ -90,9 +90,7 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         cg_vopd(&p);
     /* gfx11 wait states, then the s_delay_alu stall hints (they see the inserted ones) */
     if (!st)
-        st = cg_hazards(&p, NULL);
-    if (!st)
-        st = cg_delay_alu(&p, NULL);
+        st = cg_hazards_delay_alu(&p);
     if (!st)
         st = cg_long_branches(&p);
     if (!st)

@@ -14,7 +14,7 @@ static rdx_status var_value(const rdx_codegen_kernel *k, size_t a, size_t iv,
     const rdx_codegen_arg *ar = &k->args[a];
     if (!b->vars) {
         /* kernarg order: the count is checked once all variables are seen */
-        if (iv < b->nvals && b->vals)
+        if (iv < b->nvals)
             *v = b->vals[iv];
         return RDX_OK;
     }
@@ -34,6 +34,11 @@ rdx_status rdx_codegen_bind_args(const rdx_codegen_kernel *k, const rdx_codegen_
 {
     if (!k || !b)
         return rdx_fail(RDX_ERR_INVALID, "bind args: NULL %s", k ? "bindings" : "kernel");
+    if (b->nvals && !b->vals)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "bind args: %zu variable values bound, expected their "
+                        "array (vals is NULL)",
+                        b->nvals);
     int64_t *vals = calloc(k->nargs + 1, sizeof *vals);
     if (!vals)
         return rdx_fail(RDX_ERR_NOMEM, "bind args: out of memory");

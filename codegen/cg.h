@@ -162,6 +162,12 @@ unsigned cg_vopd(cg_prog *p);
 rdx_status cg_hazards(cg_prog *p, unsigned *inserted);
 /* s_delay_alu (delay_alu.c, last): dependent SALU/VALU/TRANS stalls, as LLVM does for gfx11. */
 rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted);
+/* The two in a row, the instructions classified once (the hazard pass hands its
+   classification of its output to the delay pass). */
+rdx_status cg_hazards_delay_alu(cg_prog *p);
+/* cg_delay_alu with the program's classification given (hw[b][i] for instruction i of block
+   b, as cg_hw_classify_prog makes it); frees hw. */
+rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw);
 /* Print the program (virtual registers as %sN / %vN, physical after allocation). */
 rdx_status cg_print(const cg_prog *p, int physical, char **out);
 /* render: encode p into machine code (malloc'd *code, *len) resolving branches. */

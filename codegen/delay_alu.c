@@ -51,6 +51,16 @@ static void st_clear(dstate *s)
     memset(s->live, 0, sizeof s->live);
 }
 
+/* st_clear for a state whose non-NONE units are all in `live` (every state after the first
+   st_clear keeps that): only those are reset. */
+static void st_reset(dstate *s)
+{
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = s->live[w]; lm; lm &= lm - 1)
+            s->u[w * 64 + __builtin_ctzll(lm)] = NONE_INFO;
+    memset(s->live, 0, sizeof s->live);
+}
+
 static void st_set(dstate *s, int r, const dinfo *d)
 {
     s->u[r] = *d;
@@ -190,7 +200,7 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
             }
         }
         if (waits_for_valu(in, h)) {
-            st_clear(s);
+            st_reset(s);
         } else if (h->type != CG_HW_OTHER && h->type != CG_HW_SMEM && h->type != CG_HW_VMEM &&
                    h->type != CG_HW_DS && h->type != CG_HW_EXP) {
             dinfo d = NONE_INFO;
@@ -249,13 +259,20 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
 
 rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
 {
+    cg_hw **hw = cg_hw_classify_prog(p);
+    if (!hw)
+        return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    return cg_delay_alu_hw(p, inserted, hw);
+}
+
+rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
+{
     size_t nb = p->nblocks;
     unsigned dummy = 0;
     if (!inserted)
         inserted = &dummy;
     *inserted = 0;
     dstate *out = malloc((nb + 1) * sizeof *out), *cur = malloc(sizeof *cur);
-    cg_hw **hw = cg_hw_classify_prog(p);
     rdx_status st = RDX_OK;
     if (!out || !cur || !hw) {
         st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
@@ -263,17 +280,22 @@ rdx_status cg_delay_alu(cg_prog *p, unsigned *inserted)
     }
     for (size_t b = 0; b < nb; b++)
         st_clear(&out[b]);
+    st_clear(cur);
     for (int emit = 0; emit < 2 && !st; emit++)
         for (int changed = 1, round = 0; changed && !st && round < 64; round++) {
             changed = 0;
             for (size_t b = 0; b < nb && !st; b++) {
-                st_clear(cur);
+                st_reset(cur);
+                /* a unit outside `live` holds no pending write: only live ones are merged */
                 for (size_t q = 0; q < nb; q++)
                     if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
-                        for (int r = 0; r < CG_HW_UNITS; r++)
-                            if (!is_none(&out[q].u[r])) {
-                                info_merge(&cur->u[r], &out[q].u[r]);
-                                cur->live[r / 64] |= 1ull << (r % 64);
+                        for (int w = 0; w < CG_HW_UNITS / 64; w++)
+                            for (uint64_t lm = out[q].live[w]; lm; lm &= lm - 1) {
+                                int r = w * 64 + __builtin_ctzll(lm);
+                                if (!is_none(&out[q].u[r])) {
+                                    info_merge(&cur->u[r], &out[q].u[r]);
+                                    cur->live[r / 64] |= 1ull << (r % 64);
+                                }
                             }
                 st = run_block(p, (int)b, hw[b], cur, emit, inserted);
                 if (!emit && memcmp(cur, &out[b], sizeof *cur)) {

@@ -253,7 +253,9 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
         if ((st = reserve(X, in.count)))
             return st;
         in.off = X->npool;
-        const rdx_uop *s[64];
+        const rdx_uop *s[64], *const *sbase[64];
+        uint32_t sidx[64], sstride[64][XMAX];
+        int src_ready = 0;
         if (u->nsrc > 64)
             return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: node %%%u has %u sources", u->id,
                             u->nsrc);
@@ -285,9 +287,36 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
                                             u->id);
                 break;
             } else {
+                if (!src_ready) { /* each source's copies and their strides, once per node */
+                    for (uint32_t k = 0; k < u->nsrc; k++) {
+                        const xinfo *si = info_of(X, u->src[k]);
+                        sbase[k] = si ? X->pool + si->off : NULL;
+                        sidx[k] = 0;
+                        uint64_t stride = 1;
+                        for (int q = 0; q < X->nx; q++) {
+                            sstride[k][q] = 0;
+                            if (si && !si->list && (si->mask >> q & 1)) {
+                                sstride[k][q] = (uint32_t)stride;
+                                stride *= (uint64_t)X->sz[q];
+                            }
+                        }
+                    }
+                    src_ready = 1;
+                }
                 for (uint32_t k = 0; k < u->nsrc; k++)
-                    s[k] = copy_of(X, u->src[k], v);
+                    s[k] = sbase[k] ? sbase[k][sidx[k]] : u->src[k];
                 r = rebuild(X, u, s);
+                /* the sources' copy indices follow the next assignment (as next() steps v) */
+                for (int q = 0; q < X->nx; q++) {
+                    if (!(in.mask >> q & 1))
+                        continue;
+                    int wrap = v[q] + 1 == X->sz[q];
+                    for (uint32_t k = 0; k < u->nsrc; k++)
+                        sidx[k] = wrap ? sidx[k] - (uint32_t)(X->sz[q] - 1) * sstride[k][q]
+                                       : sidx[k] + sstride[k][q];
+                    if (!wrap)
+                        break;
+                }
             }
             if (!r)
                 return rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling node %%%u (%s)", u->id,

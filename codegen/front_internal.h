@@ -25,21 +25,6 @@ const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey);
 /* Store val under key (replacing).  RDX_ERR_NOMEM. */
 rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val);
 
-/* A pointer -> pointer hash map (open addressing, 16-byte entries): the node maps of
-   whole-kernel rebuilds. */
-typedef struct cg_pmap {
-    size_t cap, n;
-    struct cg_pmap_ent {
-        const void *key, *val;
-    } *ents;
-} cg_pmap;
-
-void cg_pmap_free(cg_pmap *m);
-/* The value stored under key, or NULL. */
-const void *cg_pmap_get(const cg_pmap *m, const void *key);
-/* Store val under key (non-NULL; replacing).  RDX_ERR_NOMEM. */
-rdx_status cg_pmap_put(cg_pmap *m, const void *key, const void *val);
-
 /* Index constants and arithmetic (sticky NULL). */
 const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v);
 /* Row-major flat offset of idx[0..n) in shape dims[0..n). */
@@ -117,9 +102,11 @@ rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id,
 size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, size_t nseq,
                          rdx_opt *c, size_t cap);
 /* The heuristics' test: with SPLITs o[0..n) of the axis-typed kernel (axes ax[0..na)), does
-   staging pay?  It does when the register tile's global loads per iteration and work-item
-   exceed what the back end issues up front (96 dwords: the rest wait one by one) and the
-   staged kernel's share loads fit in it.  The REDUCE axis to stage, or -1. */
+   staging pay?  It does when the staged kernel's share loads fit in what the back end issues
+   up front (96 dwords) and either the register tile's global loads per iteration and
+   work-item exceed it (the rest wait one by one) or staging saves 32 or more dwords of
+   global loads per work-item and iteration (fitted on the emulator's kernel time
+   estimate).  The REDUCE axis to stage, or -1. */
 int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx_opt *o, size_t n);
 
 /*

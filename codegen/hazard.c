@@ -145,25 +145,36 @@ static cg_inst fix_inst(int kind)
     return f;
 }
 
-/* Run block b from entry state s; with emit, insert the fixes. */
-static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit, unsigned *inserted)
+/* Run block b from entry state s; with emit, insert the fixes (and with *hwp, replace it by
+   the classification of the new instruction list). */
+static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit, unsigned *inserted,
+                            cg_hw **hwp)
 {
     cg_block *bl = &p->blocks[b];
     size_t m = 0, cap = emit ? bl->n + 8 : 0;
     cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
-    if (emit && !out)
+    cg_hw *hout = emit && hwp ? malloc(cap * sizeof *hout) : NULL;
+    if (emit && (!out || (hwp && !hout))) {
+        free(out);
+        free(hout);
         return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
+    }
     for (size_t i = 0; i < bl->n; i++) {
         const cg_hw *h = &hw[i];
         const rdx_isa_inst *in = &bl->insts[i].in;
         if (emit && m + 2 > cap) {
             cap = 2 * cap + 2;
             cg_inst *no = realloc(out, cap * sizeof *no);
-            if (!no) {
+            cg_hw *nh = hout ? realloc(hout, cap * sizeof *nh) : NULL;
+            if (no)
+                out = no;
+            if (nh)
+                hout = nh;
+            if (!no || (hout && !nh)) {
                 free(out);
+                free(hout);
                 return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
             }
-            out = no;
         }
         int need = needs(s, in, h);
         if (need) {
@@ -174,22 +185,33 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit,
             if (need == 1)
                 hz_clear_trans(s); /* the depctr waits for every VALU result */
             if (emit) {
+                if (hout)
+                    hout[m] = fh;
                 out[m++] = f;
                 (*inserted)++;
             }
         }
         step(s, in, h);
-        if (emit)
+        if (emit) {
+            if (hout)
+                hout[m] = *h;
             out[m++] = bl->insts[i];
+        }
     }
     if (emit) {
         free(bl->insts);
         bl->insts = out, bl->n = m, bl->cap = cap;
+        if (hwp) {
+            free(*hwp);
+            *hwp = hout;
+        }
     }
     return RDX_OK;
 }
 
-rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
+/* cg_hazards; with hw_out, *hw_out receives the classification of the result (the caller
+   frees it with cg_hw_free_prog). */
+static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
 {
     size_t nb = p->nblocks;
     unsigned dummy = 0;
@@ -220,7 +242,7 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
                 for (size_t q = 0; q < nb; q++)
                     if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
                         hz_merge(&cur, &out[q]);
-                st = run_block(p, (int)b, hw[b], &cur, emit, inserted);
+                st = run_block(p, (int)b, hw[b], &cur, emit, inserted, hw_out ? &hw[b] : NULL);
                 if (!emit && memcmp(&cur, &out[b], sizeof cur)) {
                     out[b] = cur;
                     changed = 1;
@@ -229,7 +251,22 @@ rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
             if (emit)
                 break;
         }
-    cg_hw_free_prog(hw, nb);
+    if (!st && hw_out)
+        *hw_out = hw;
+    else
+        cg_hw_free_prog(hw, nb);
     free(out);
     return st;
+}
+
+rdx_status cg_hazards(cg_prog *p, unsigned *inserted)
+{
+    return hazards(p, inserted, NULL);
+}
+
+rdx_status cg_hazards_delay_alu(cg_prog *p)
+{
+    cg_hw **hw = NULL;
+    rdx_status st = hazards(p, NULL, &hw);
+    return st ? st : cg_delay_alu_hw(p, NULL, hw);
 }

@@ -371,10 +371,16 @@ cg_val cg_widen(isel *I, const cg_val *v, int is_signed)
 
 /* --------------------------------------------------------- node facts */
 
-static int grow(isel *I, uint32_t id)
+static int grow_to(isel *I, uint32_t id);
+
+/* Room in the per-node arrays for node id (the check inlined: it runs for every visit). */
+static inline int grow(isel *I, uint32_t id)
 {
-    if (id < I->cap)
-        return 1;
+    return id < I->cap || grow_to(I, id);
+}
+
+static int grow_to(isel *I, uint32_t id)
+{
     size_t nc = I->cap ? I->cap : 1024;
     while (nc <= id)
         nc *= 2;
@@ -1106,7 +1112,15 @@ static cg_val emit_param(isel *I, const rdx_uop *u)
                  cg_r(I, I->kernarg_vr, 0, 2), cg_k(rdx_isa_imm((int32_t)ar->offset)));
         else
             INSF(I, S_LOAD_B32, 1, CG_F_LGKM | CG_F_SMEM, cg_r(I, r.vr, 0, 1),
-                 cg_r(I, I->kernarg_vr, 0, 2), cg_k(rdx_isa_imm((int32_t)ar->offset)));
+                 cg_r(I, I->kernarg_vr, 0, 2), cg_k(rdx_isa_imm((int32_t)(ar->offset & ~3u))));
+        if (words == 1 && (ar->offset & 3)) {
+            /* SMEM ignores an offset's low two bits: a 1- or 2-byte argument at offset
+               4n + b is byte b of the dword loaded from 4n */
+            cg_val sh = cg_reg(I, CG_S, 1);
+            INS(I, S_LSHR_B32, 1, cg_r(I, sh.vr, 0, 1), cg_r(I, r.vr, 0, 1),
+                cg_i((int32_t)(ar->offset & 3) * 8));
+            r = sh;
+        }
         if (ar->kind != RDX_CG_ARG_BUFFER && ar->size < 4) {
             rdx_dtype d = ar->dtype;
             if (d.scalar == RDX_BOOL) {

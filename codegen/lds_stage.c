@@ -28,9 +28,15 @@
 #define LDS_MAX_STAGED 8     /* staged loads per kernel */
 #define LDS_MAX_SHARE  64    /* share loads per work-item and staged load */
 
+/* Work-item axes: LOCAL, and WARP (lanes of a wave, also part of the work-item id). */
+static int lane_axis(rdx_axistype t)
+{
+    return t == RDX_AXIS_LOCAL || t == RDX_AXIS_WARP;
+}
+
 static int tile_axis(rdx_axistype t)
 {
-    return t == RDX_AXIS_LOCAL || t == RDX_AXIS_UPCAST || t == RDX_AXIS_UNROLL;
+    return lane_axis(t) || t == RDX_AXIS_UPCAST || t == RDX_AXIS_UNROLL;
 }
 
 static int axis_of(const rdx_kaxis *ax, size_t n, const rdx_uop *r)
@@ -199,7 +205,7 @@ static rdx_status pick(stage_state *S, const rdx_uop *kernel, int ri, staged *st
     rdx_status e = rdx_ir_toposort(kernel, &order, &no);
     uint32_t locals = 0;
     for (size_t i = 0; i < S->n; i++)
-        locals |= (uint32_t)(S->ax[i].type == RDX_AXIS_LOCAL) << i;
+        locals |= (uint32_t)lane_axis(S->ax[i].type) << i;
     *ns = 0;
     for (size_t i = 0; i < no && !e; i++) {
         const rdx_uop *u = order[i];
@@ -263,16 +269,18 @@ rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id,
     if (ri < 0 || ax[ri].type != RDX_AXIS_REDUCE)
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu LDS: axis id %lld is not a REDUCE axis",
                         pos, (long long)axis_id);
-    /* lid: the flat work-item id, the highest LOCAL axis id (lidx0) fastest */
-    for (size_t i = n; i-- > 0;)
-        if (ax[i].type == RDX_AXIS_LOCAL) {
-            const rdx_uop *t = rdx_ir_mul(ctx, ax[i].range, cg_idx(ctx, S.wg));
-            S.lid = S.lid ? rdx_ir_add(ctx, S.lid, t) : t;
-            S.wg *= ax[i].size;
-        }
+    /* lid: the flat work-item id as gpudims lays it out (expand.c): the WARP lanes fastest,
+       then the LOCAL axes, each by decreasing axis id */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = n; i-- > 0;)
+            if (ax[i].type == (pass ? RDX_AXIS_LOCAL : RDX_AXIS_WARP)) {
+                const rdx_uop *t = rdx_ir_mul(ctx, ax[i].range, cg_idx(ctx, S.wg));
+                S.lid = S.lid ? rdx_ir_add(ctx, S.lid, t) : t;
+                S.wg *= ax[i].size;
+            }
     if (!S.lid)
-        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu LDS: the kernel has no LOCAL axes",
-                        pos);
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu LDS: the kernel has no LOCAL axes (nor WARP axes)", pos);
     staged st[LDS_MAX_STAGED];
     int ns;
     if ((e = pick(&S, kernel, ri, st, &ns)))
@@ -376,7 +384,7 @@ size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, siz
         if (seq[i].op == RDX_OPTOP_LDS || seq[i].op == RDX_OPTOP_TC)
             return 0;
     for (size_t i = 0; i < na; i++)
-        locals |= ax[i].type == RDX_AXIS_LOCAL;
+        locals |= lane_axis(ax[i].type);
     for (size_t i = 0; i < na && locals && n < cap; i++)
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size != 1) {
             rdx_opt o = { RDX_OPTOP_LDS, (int32_t)i, 0, RDX_AXIS_LOOP, 0 };
@@ -384,6 +392,15 @@ size_t cg_lds_candidates(const rdx_kaxis *ax, size_t na, const rdx_opt *seq, siz
         }
     return n;
 }
+
+/* Staging pays on the emulator's kernel time estimate (est_kernel_cycles, docs/emu.md) once
+   it saves this many dwords of global loads per work-item and iteration (the staged loads'
+   register-tile dwords minus their slot loads): their vector-memory line requests bound the
+   unstaged kernel (l0).  Fitted on float32 matmuls with 4x4 tiles, k by 8, 16x16 workgroups
+   (64 - 4 = 60 saved; 256^3: 38016 -> 24773 estimated cycles, 512^3: 348416 -> 71416) and the
+   3x3 conv over 64 channels whose broadcast weights alone are shared (9 - 1 = 8 saved;
+   53785 -> 59043: no). */
+#define LDS_SAVED_PAY 32
 
 /* The back end issues a scope's global loads up front up to this many destination dwords
    (codegen/isel.c SCOPE_LOAD_DWORDS); loads beyond it are issued where they are used, each
@@ -400,13 +417,13 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
         if (o[i].op != RDX_OPTOP_SPLIT || o[i].axis < 0 || (size_t)o[i].axis >= na)
             return -1; /* padded, swapped or split sub-axes: not estimated */
         int64_t *f = o[i].target == RDX_AXIS_UPCAST   ? up
-                     : o[i].target == RDX_AXIS_LOCAL  ? loc
+                     : lane_axis(o[i].target)         ? loc
                      : o[i].target == RDX_AXIS_UNROLL ? unr
                                                       : NULL;
         if (!f)
             return -1;
         f[o[i].axis] *= o[i].amount;
-        wg *= o[i].target == RDX_AXIS_LOCAL ? o[i].amount : 1;
+        wg *= lane_axis(o[i].target) ? o[i].amount : 1;
     }
     for (size_t i = 0; i < na; i++) /* one reduction loop (fully unrolled ones are not) */
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size != 1 && ax[i].size != unr[i])
@@ -417,7 +434,7 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
     size_t no = 0;
     if (rdx_ir_toposort(kernel, &order, &no))
         return -1;
-    int64_t plain = 0, staged = 0, bytes = 0, share_max = 0;
+    int64_t plain = 0, staged = 0, bytes = 0, share_max = 0, saved = 0;
     int ok = 1, any = 0;
     for (size_t i = 0; i < no && ok; i++) {
         const rdx_uop *u = order[i];
@@ -445,12 +462,13 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
             staged += sh * words;
             bytes += (tile * (int64_t)rdx_dtype_itemsize(u->dtype) + 15) / 16 * 16;
             share_max = sh > share_max ? sh : share_max;
+            saved += (per - sh) * words;
             any = 1;
         } else
             staged += per * words;
     }
     free(order);
-    int pays = ok && any && plain > LDS_LOAD_BUDGET && staged <= LDS_LOAD_BUDGET &&
-               bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE;
+    int pays = ok && any && (plain > LDS_LOAD_BUDGET || saved >= LDS_SAVED_PAY) &&
+               staged <= LDS_LOAD_BUDGET && bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE;
     return pays ? r : -1;
 }

@@ -264,7 +264,7 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
                         "optimize: opt %zu SPLIT: THREAD axes (CPU threads) do not exist on the "
                         "GPU target; use GLOBAL/LOCAL splits",
                         pos);
-    if (o->target == RDX_AXIS_WARP && a->type != RDX_AXIS_WARP && !split_ok(a->type, o->target))
+    if (o->target == RDX_AXIS_WARP && !split_ok(a->type, o->target))
         return rdx_fail(RDX_ERR_INVALID,
                         "optimize: opt %zu SPLIT: a WARP axis cannot come from axis %d (%s): "
                         "WARP lanes split an output axis (GLOBAL or LOOP); a reduction is "

@@ -138,6 +138,92 @@ static rdx_status intervals(const cg_prog *p, uint32_t *start, uint32_t *end)
 
 /* Linear scan over ivs[0..n); spill[v] is set for the registers to spill
    (*nspill of them).  RDX_OK with *nspill = 0 when everything has a register. */
+/*
+ * The registers free at the current interval's start, as bitmaps (bit r: not
+ * pre-coloured and busy_until[r] <= start), kept up to date by a heap of
+ * release times: the first-fit search reads words, not every register's
+ * busy_until.
+ */
+typedef struct rel {
+    uint32_t t;    /* busy_until at assignment */
+    uint16_t file; /* CG_S / CG_V */
+    uint16_t reg;
+} rel;
+
+typedef struct freeset {
+    uint64_t bm[2][NVGPR / 64];
+    rel *heap;
+    size_t n, cap;
+} freeset;
+
+static void fs_set(freeset *F, int f, unsigned r)
+{
+    F->bm[f][r / 64] |= 1ull << (r % 64);
+}
+
+static int fs_push(freeset *F, rel x)
+{
+    if (F->n == F->cap) {
+        size_t nc = F->cap ? 2 * F->cap : 256;
+        rel *nh = realloc(F->heap, nc * sizeof *nh);
+        if (!nh)
+            return 0;
+        F->heap = nh, F->cap = nc;
+    }
+    size_t i = F->n++;
+    while (i && F->heap[(i - 1) / 2].t > x.t) {
+        F->heap[i] = F->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    F->heap[i] = x;
+    return 1;
+}
+
+static rel fs_pop(freeset *F)
+{
+    rel top = F->heap[0], x = F->heap[--F->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= F->n)
+            break;
+        if (c + 1 < F->n && F->heap[c + 1].t < F->heap[c].t)
+            c++;
+        if (F->heap[c].t >= x.t)
+            break;
+        F->heap[i] = F->heap[c];
+        i = c;
+    }
+    if (F->n)
+        F->heap[i] = x;
+    return top;
+}
+
+/* The lowest al-aligned reg with bits reg..reg+sz-1 set and reg + sz <= lim, or -1. */
+static int first_fit(const uint64_t *bm, unsigned lim, unsigned sz, unsigned al)
+{
+    unsigned reg = 0;
+    while (reg + sz <= lim) {
+        unsigned w = reg / 64;
+        uint64_t x = bm[w] & (~0ull << (reg % 64));
+        while (!x && ++w < NVGPR / 64)
+            x = bm[w];
+        if (!x)
+            return -1;
+        unsigned b = w * 64 + (unsigned)__builtin_ctzll(x);
+        reg = (b + al - 1) / al * al; /* aligned starts below b hold a taken register */
+        if (reg + sz > lim)
+            return -1;
+        unsigned k = 0;
+        while (k < sz && (bm[(reg + k) / 64] >> ((reg + k) % 64) & 1))
+            k++;
+        if (k == sz)
+            return (int)reg;
+        reg += k + 1; /* every start up to reg + k covers the taken reg + k */
+    }
+    return -1;
+}
+
 static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsigned *nspill)
 {
     uint32_t busy_until[2][NVGPR]; /* position after which the register is free */
@@ -159,21 +245,25 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
         uint32_t top = (uint32_t)r->phys + r->size;
         hi[r->file] = top > hi[r->file] ? top : hi[r->file];
     }
+    freeset F;
+    memset(&F, 0, sizeof F);
+    for (int f = 0; f < 2; f++)
+        for (unsigned reg = 0; reg < (f == CG_S ? NSGPR : NVGPR); reg++)
+            if (!fixed[f][reg])
+                fs_set(&F, f, reg);
+    rdx_status st = RDX_OK;
     for (size_t i = 0; i < n; i++) {
         cg_vreg *r = &p->vregs[ivs[i].vr];
         int f = r->file;
         unsigned lim = f == CG_S ? NSGPR : NVGPR, al = r->align ? r->align : 1;
         int found = -1;
+        while (F.n && F.heap[0].t <= ivs[i].start) { /* registers free by now */
+            rel x = fs_pop(&F);
+            if (busy_until[x.file][x.reg] <= ivs[i].start && !fixed[x.file][x.reg])
+                fs_set(&F, x.file, x.reg);
+        }
         for (;;) {
-            for (unsigned reg = 0; reg + r->size <= lim; reg += al) {
-                int ok = 1;
-                for (unsigned w = 0; w < r->size && ok; w++)
-                    ok = !fixed[f][reg + w] && busy_until[f][reg + w] <= ivs[i].start;
-                if (ok) {
-                    found = (int)reg;
-                    break;
-                }
-            }
+            found = first_fit(F.bm[f], lim, r->size, al);
             if (found >= 0)
                 break;
             /* spill the interval that ends furthest away: this one or a holder */
@@ -186,18 +276,23 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
                 if (best < 0 || ivs[j].end > best_end)
                     best = j, best_end = ivs[j].end;
             }
-            if (best < 0)
+            if (best < 0) {
+                free(F.heap);
                 return rdx_fail(RDX_ERR_RANGE,
                                 "regalloc: the kernel needs more than %u %s at one point, "
                                 "even with spilling",
                                 lim, f == CG_S ? "SGPRs" : "VGPRs");
+            }
             spill[ivs[best].vr] = 1;
             (*nspill)++;
             if (best == (int64_t)i)
                 break;
             for (unsigned reg = 0; reg < lim; reg++)
-                if (owner[f][reg] == (int32_t)best)
+                if (owner[f][reg] == (int32_t)best) {
                     owner[f][reg] = -1, busy_until[f][reg] = 0;
+                    if (!fixed[f][reg])
+                        fs_set(&F, f, reg);
+                }
         }
         if (found < 0)
             continue;
@@ -205,10 +300,18 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
         for (unsigned w = 0; w < r->size; w++) {
             busy_until[f][found + w] = ivs[i].end + 1;
             owner[f][found + w] = (int32_t)i;
+            F.bm[f][(found + w) / 64] &= ~(1ull << ((found + w) % 64));
+            if (!fs_push(&F, (rel){ ivs[i].end + 1, (uint16_t)f, (uint16_t)(found + w) }))
+                st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
         }
+        if (st)
+            break;
         uint32_t top = (uint32_t)found + r->size;
         hi[f] = top > hi[f] ? top : hi[f];
     }
+    free(F.heap);
+    if (st)
+        return st;
     p->num_sgprs = hi[CG_S];
     p->num_vgprs = hi[CG_V] ? hi[CG_V] : 1;
     return RDX_OK;

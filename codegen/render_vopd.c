@@ -37,11 +37,11 @@ static const dual *dual_of(const cg_inst *in)
         return NULL;
     if (in->in.form != RDX_ISA_FORM_E64 && in->in.form != RDX_ISA_FORM_E32)
         return NULL;
-    for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-        if (in->in.mod[m] && !(m == RDX_ISA_MOD_OP_SEL_HI))
-            return NULL;
     for (size_t k = 0; k < sizeof duals / sizeof duals[0]; k++)
         if (duals[k].op == in->in.op) {
+            for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
+                if (in->in.mod[m] && !(m == RDX_ISA_MOD_OP_SEL_HI))
+                    return NULL;
             if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc ||
                 in->in.opnd[0].kind != RDX_ISA_OPND_VGPR || in->in.opnd[0].count != 1)
                 return NULL;
@@ -98,9 +98,10 @@ static int dual_operands(const cg_inst *in, const dual *d, rdx_isa_opnd *o)
     return 1;
 }
 
-static int try_pair(const cg_prog *p, const cg_inst *a, const cg_inst *b, cg_inst *out)
+/* a and b (dual forms da, db) as one VOPD instruction in *out; 0 when they cannot pair. */
+static int try_pair(const cg_prog *p, const cg_inst *a, const dual *da, const cg_inst *b,
+                    const dual *db, cg_inst *out)
 {
-    const dual *da = dual_of(a), *db = dual_of(b);
     if (!da || !db || (a->flags & CG_F_PARTIAL) != (b->flags & CG_F_PARTIAL))
         return 0;
     /* a came first.  Dual issue reads every source before writing: X may read
@@ -167,11 +168,21 @@ unsigned cg_vopd(cg_prog *p)
         /* an instruction paired into an earlier one is marked dead and the block is
            compacted once at the end (the window counts live instructions only, as if each
            pairing had removed it at once) */
-        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
-        if (!dead)
+        /* per instruction: dead (paired into an earlier one), has a dual form, is VALU
+           (classified once; a pair's VOPD is reclassified) */
+        uint8_t *dead = b->n > 1 ? calloc(2 * b->n, 1) : NULL;
+        const dual **has_dual = dead ? malloc(b->n * sizeof *has_dual) : NULL;
+        if (!has_dual) {
+            free(dead);
             continue; /* nothing to pair, or no memory: the block stays unpaired */
+        }
+        uint8_t *valu = dead + b->n;
+        for (size_t i = 0; i < b->n; i++) {
+            has_dual[i] = dual_of(&b->insts[i]);
+            valu[i] = has_dual[i] || is_valu(&b->insts[i]);
+        }
         for (size_t i = 0; i + 1 < b->n; i++) {
-            if (dead[i] || !dual_of(&b->insts[i]))
+            if (dead[i] || !has_dual[i])
                 continue;
             int live = 0;
             for (size_t j = i + 1; j < b->n && live < 6; j++) {
@@ -179,18 +190,20 @@ unsigned cg_vopd(cg_prog *p)
                     continue;
                 live++;
                 const cg_inst *cj = &b->insts[j];
-                if (!is_valu(cj))
+                if (!valu[j])
                     break;
                 /* j must move up past the live i+1..j-1 */
                 int blocked = 0;
                 for (size_t k = i + 1; k < j && !blocked; k++)
-                    blocked = !dead[k] && (depends(&b->insts[k], cj) || !is_valu(&b->insts[k]));
-                if (blocked)
+                    blocked = !dead[k] && (!valu[k] || depends(&b->insts[k], cj));
+                if (blocked || !has_dual[j])
                     continue;
                 cg_inst m;
-                if (!try_pair(p, &b->insts[i], cj, &m))
+                if (!try_pair(p, &b->insts[i], has_dual[i], cj, has_dual[j], &m))
                     continue;
                 b->insts[i] = m;
+                has_dual[i] = dual_of(&m);
+                valu[i] = has_dual[i] || is_valu(&m);
                 dead[j] = 1;
                 pairs++;
                 break;
@@ -202,6 +215,7 @@ unsigned cg_vopd(cg_prog *p)
                 b->insts[n++] = b->insts[i];
         b->n = n;
         free(dead);
+        free(has_dual);
     }
     return pairs;
 }

@@ -186,10 +186,16 @@ static void kernel_name(rdx_sched_kernel *k, const group *g)
 
 static rdx_status collect_vars(rdx_schedule *s)
 {
-    for (size_t k = 0; k < s->nkernels; k++) {
+    /* the kernels' variables, and those of buffer sizes (an input no kernel reads
+       element by element still has its size: realize evaluates it) */
+    for (size_t k = 0; k < s->nkernels + s->nbuffers; k++) {
         const rdx_uop **order = NULL;
         size_t n = 0;
-        rdx_status st = rdx_ir_toposort(s->kernels[k].sink, &order, &n);
+        const rdx_uop *root =
+            k < s->nkernels ? s->kernels[k].sink : s->buffers[k - s->nkernels].numel;
+        if (!root)
+            continue;
+        rdx_status st = rdx_ir_toposort(root, &order, &n);
         if (st)
             return st;
         for (size_t i = 0; i < n; i++) {

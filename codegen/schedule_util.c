@@ -73,51 +73,6 @@ rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const vo
     return RDX_OK;
 }
 
-void cg_pmap_free(cg_pmap *m)
-{
-    free(m->ents);
-    m->ents = NULL;
-    m->cap = m->n = 0;
-}
-
-static struct cg_pmap_ent *pfind(const cg_pmap *m, const void *key)
-{
-    uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
-    size_t i = (size_t)(h >> 20) & (m->cap - 1);
-    while (m->ents[i].key && m->ents[i].key != key)
-        i = (i + 1) & (m->cap - 1);
-    return &m->ents[i];
-}
-
-const void *cg_pmap_get(const cg_pmap *m, const void *key)
-{
-    return m->cap ? pfind(m, key)->val : NULL;
-}
-
-rdx_status cg_pmap_put(cg_pmap *m, const void *key, const void *val)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 256;
-        struct cg_pmap_ent *ne = calloc(nc, sizeof *ne);
-        if (!ne)
-            return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
-        cg_pmap old = *m;
-        m->ents = ne;
-        m->cap = nc;
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.ents[i].key)
-                *pfind(m, old.ents[i].key) = old.ents[i];
-        free(old.ents);
-    }
-    struct cg_pmap_ent *e = pfind(m, key);
-    if (!e->key) {
-        m->n++;
-        e->key = key;
-    }
-    e->val = val;
-    return RDX_OK;
-}
-
 const rdx_uop *cg_idx(rdx_ir_ctx *ctx, int64_t v)
 {
     return rdx_ir_int(ctx, v);
@@ -226,8 +181,8 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
 {
     const rdx_uop **src = NULL;
     size_t cap = 0;
-    cg_pmap m = { 0 };
-    rdx_status st = RDX_OK;
+    rdx_ir_nodemap *m = NULL; /* node -> its rebuilt node, when that differs */
+    rdx_status st = rdx_ir_nodemap_create(ctx, &m);
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i], *nu = NULL;
         size_t k;
@@ -264,7 +219,7 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                         continue;
                     }
                 }
-                const rdx_uop *mv = cg_pmap_get(&m, o);
+                const rdx_uop *mv = rdx_ir_nodemap_get(m, o);
                 src[ns++] = mv ? mv : o;
                 changed |= mv && mv != o;
             }
@@ -287,14 +242,14 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
             break;
         }
         if (nu != u)
-            st = cg_pmap_put(&m, u, nu);
+            st = rdx_ir_nodemap_put(m, u, nu);
     }
     if (!st) {
-        const rdx_uop *r = cg_pmap_get(&m, root);
+        const rdx_uop *r = rdx_ir_nodemap_get(m, root);
         *out = r ? r : root;
     }
     free(src);
-    cg_pmap_free(&m);
+    rdx_ir_nodemap_free(m);
     return st;
 }
 
@@ -313,8 +268,8 @@ int cg_depends(const rdx_uop *u, const rdx_uop *r)
 
 /* The integer/bool parts of a kernel that are simplified, and their results. */
 typedef struct simp_state {
-    cg_pmap done; /* part -> simplified */
-    int linear;   /* cg_simplify_unrolled: linear index parts only get their constants split */
+    rdx_ir_nodemap *done; /* part -> simplified */
+    int linear; /* cg_simplify_unrolled: linear index parts only get their constants split */
 } simp_state;
 
 /* Is index expression u made of ADD, MUL, CONST and leaves (ranges, thread ids,
@@ -339,7 +294,7 @@ static int linear_part(const rdx_uop *u, int depth)
 
 /* split_const's results by node (the unrolled index parts share most of their terms). */
 typedef struct split_memo {
-    cg_pmap at; /* node -> index + 1 in r[] */
+    rdx_ir_nodemap *at; /* node -> index + 1 in r[] */
     struct split_res {
         const rdx_uop *rest;
         int64_t c;
@@ -360,7 +315,7 @@ static const rdx_uop *split_const(rdx_ir_ctx *ctx, split_memo *M, const rdx_uop 
     *c = 0;
     if (u->op != RDX_OP_ADD && u->op != RDX_OP_MUL)
         return u;
-    size_t at = (size_t)(uintptr_t)cg_pmap_get(&M->at, u);
+    size_t at = (size_t)(uintptr_t)rdx_ir_nodemap_get(M->at, u);
     if (at) {
         *c = M->r[at - 1].c;
         return M->r[at - 1].rest;
@@ -388,14 +343,14 @@ static const rdx_uop *split_const(rdx_ir_ctx *ctx, split_memo *M, const rdx_uop 
         M->r = nr, M->cap = nc;
     }
     M->r[M->n++] = (struct split_res){ rest, *c };
-    if (cg_pmap_put(&M->at, u, (const void *)(uintptr_t)M->n))
+    if (rdx_ir_nodemap_put(M->at, u, (const void *)(uintptr_t)M->n))
         M->nomem = 1;
     return rest;
 }
 
 static const rdx_uop *simp(rdx_ir_ctx *ctx, simp_state *S, const rdx_uop *u)
 {
-    const rdx_uop *o = cg_pmap_get(&S->done, u);
+    const rdx_uop *o = rdx_ir_nodemap_get(S->done, u);
     if (o)
         return o;
     return rdx_ir_simplify(ctx, u, &o) ? NULL : o;
@@ -470,27 +425,33 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
     simp_state S;
     memset(&S, 0, sizeof S);
     S.linear = linear;
+    rdx_ir_nodemap *seen = NULL;
     rdx_status st = rdx_ir_toposort(k, &order, &no);
     if (!st && !(parts = malloc((4 * no + 1) * sizeof *parts)))
         st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
-    cg_pmap seen = { 0 };
+    if (!st)
+        st = rdx_ir_nodemap_create(ctx, &S.done);
+    if (!st)
+        st = rdx_ir_nodemap_create(ctx, &seen);
     for (size_t i = 0; i < no && !st; i++) {
         uint32_t lo, hi;
         if (!simp_slots(order[i], &lo, &hi))
             continue;
         for (uint32_t j = lo; j < hi && !st; j++) {
             const rdx_uop *x = order[i]->src[j];
-            if (x->op == RDX_OP_CONST || cg_pmap_get(&seen, x))
+            if (x->op == RDX_OP_CONST || rdx_ir_nodemap_get(seen, x))
                 continue;
             parts[np++] = x;
-            st = cg_pmap_put(&seen, x, x);
+            st = rdx_ir_nodemap_put(seen, x, x);
         }
     }
-    cg_pmap_free(&seen);
+    rdx_ir_nodemap_free(seen);
     if (S.linear) { /* linear index parts: constants split out; the rest simplified */
         size_t keep = 0;
         split_memo M;
         memset(&M, 0, sizeof M);
+        if (!st)
+            st = rdx_ir_nodemap_create(ctx, &M.at);
         for (size_t i = 0; i < np && !st; i++) {
             if (!linear_part(parts[i], 0)) {
                 parts[keep++] = parts[i];
@@ -502,10 +463,10 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
                 st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
             r = !r ? rdx_ir_int(ctx, c) : c ? rdx_ir_add(ctx, r, rdx_ir_int(ctx, c)) : r;
             if (!st)
-                st = r ? cg_pmap_put(&S.done, parts[i], r)
+                st = r ? rdx_ir_nodemap_put(S.done, parts[i], r)
                        : rdx_fail_context(RDX_ERR_INVALID, "codegen: folding an index");
         }
-        cg_pmap_free(&M.at);
+        rdx_ir_nodemap_free(M.at);
         free(M.r);
         np = keep;
     }
@@ -513,7 +474,7 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
     if (!st && np > 1 && (grp = rdx_ir_node(ctx, RDX_OP_GROUP, parts, np, NULL)) &&
         !rdx_ir_simplify(ctx, grp, &sg) && sg && sg->op == RDX_OP_GROUP && sg->nsrc == np) {
         for (size_t i = 0; i < np && !st; i++)
-            st = cg_pmap_put(&S.done, parts[i], sg->src[i]);
+            st = rdx_ir_nodemap_put(S.done, parts[i], sg->src[i]);
     }
     rdx_error_clear(); /* a failed batch falls back to one part at a time */
     free(parts);
@@ -521,7 +482,7 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
         st = cg_replace_ranges_in(ctx, k, order, no, NULL, NULL, NULL, NULL, 0, simplify_node, &S,
                                   out);
     free(order);
-    cg_pmap_free(&S.done);
+    rdx_ir_nodemap_free(S.done);
     return st;
 }
 

@@ -33,7 +33,7 @@
  * Stand-alone (long runs, reproducible):
  *   make fuzz-realize        (build/fuzz-realize, against build/librdx.a)
  *   nice -n 10 build/fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]
- *                                 [--mode raw|heur|beam|opts|hdirect] [-v]
+ *                                 [--mode raw|heur|beam|opts|hdirect] [--dtype D] [-v]
  *   build/fuzz-realize --seed S --count 1 -v     (replay one case)
  * As a libFuzzer target (`make fuzz`, build/fuzz/fuzz_realize): the input
  * bytes are hashed into the seed; a finding aborts.
@@ -279,7 +279,7 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
     }
     rdx_dtype dt = t->dtype;
     int ax = nd ? (int)rn(s, nd) : 0;
-    unsigned kind = (unsigned)rn(s, 30);
+    unsigned kind = (unsigned)rn(s, 31);
     const rdx_tensor *r = NULL, *p;
     int inexact = c->inexact[ti];
     switch (kind) {
@@ -769,6 +769,17 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
         inexact |= is_f(t) && w <= 1;
         break;
     }
+    case 29: { /* the gradient of sum(t * t) with respect to the first input */
+        const rdx_tensor *in0 = c->pool[0];
+        if (!is_f(t) || !is_f(in0) || c->var || c->inexact[ti] >= 2)
+            break;
+        logf_(c, "grad(t%d) ", ti);
+        const rdx_tensor *loss = rdx_tensor_sum(g, rdx_tensor_mul(g, t, t), 0, NULL, 0);
+        if (loss && rdx_gradient(g, loss, &in0, 1, &r) != RDX_OK)
+            r = NULL;
+        inexact = 1;
+        break;
+    }
     default: { /* where with a bool condition from the pool or fresh */
         const rdx_tensor *cond = NULL;
         for (int k = c->npool - 1; k >= 0 && !cond; k--)
@@ -797,6 +808,8 @@ static const rdx_tensor *op(fz_case *c, uint64_t *s, const rdx_tensor *t, int ti
     return r;
 }
 
+static int force_dtype = -1; /* --dtype: the first input's dtype */
+
 /* Build case `seed` with at most maxops ops (0: the drawn count). */
 static void gen(fz_case *c, uint64_t seed, int maxops, int only_root)
 {
@@ -812,6 +825,8 @@ static void gen(fz_case *c, uint64_t seed, int maxops, int only_root)
     rdx_dtype dt = D(all_dts[rn(&s, NDTS)]);
     if (rn(&s, 3) == 0)
         dt = D(RDX_FLOAT32);
+    if (force_dtype >= 0)
+        dt = D((rdx_scalar)force_dtype);
     int nin = 1 + (int)rn(&s, 3);
     if (rn(&s, 4) == 0) { /* symbolic size */
         c->var = rdx_graph_var(c->g, "n", 1, 600);
@@ -880,6 +895,10 @@ static void bind_sym(fz_case *c, int64_t v)
 {
     if (!c->var)
         return;
+    if (!c->symin) { /* a parsed graph (--uop): its data is bound already */
+        rdx_interp_bind_var(rdx_graph_interp(c->g), c->var, v);
+        return;
+    }
     int64_t n = 1;
     for (uint32_t k = 0; k < c->symnd; k++)
         n *= c->symdims[k] < 0 ? v : c->symdims[k];
@@ -901,10 +920,16 @@ static unsigned unsup_counts[64];
 static size_t nunsup;
 static int verbose;
 
+static int tally_mode; /* the running case's mode, part of the tally's key */
+
 static void note_unsup(const char *m)
 {
     char key[160];
-    snprintf(key, sizeof key, "%s", m);
+    snprintf(key, sizeof key, "[%s] %s",
+             tally_mode >= 0 && tally_mode < 5
+                 ? (const char *[]){ "raw", "heur", "beam", "opts", "hdirect" }[tally_mode]
+                 : "?",
+             m);
     /* numbers vary per case: replace digit runs by one '#' */
     size_t o = 0;
     for (size_t i = 0; key[i]; i++)
@@ -977,6 +1002,16 @@ static int compare(const rdx_array *want, const rdx_array *got, size_t r, const 
     int fl = rdx_dtype_is_float(want->dtype);
     double tol = tol_of(want->dtype.scalar, cls);
     int64_t bad = 0, first = -1;
+    /* rounded values that cancel: the error scales with the output's magnitude, not the
+       element's (a sum of terms of 1000 in bfloat16 that comes out at 20) */
+    double floor_ = 1;
+    if (fl && cls) {
+        double big = 0;
+        for (int64_t i = 0; i < want->numel; i++)
+            if (isfinite(elem(want, i)))
+                big = fmax(big, fabs(elem(want, i)));
+        floor_ = fmax(1, big * (cls >= 2 ? 0.25 : 0.01));
+    }
     for (int64_t i = 0; i < want->numel; i++) {
         int ok;
         if (!fl) {
@@ -987,7 +1022,7 @@ static int compare(const rdx_array *want, const rdx_array *got, size_t r, const 
                      ((const uint8_t *)got->data)[i] <= 1;
         } else {
             double a = elem(want, i), b = elem(got, i);
-            ok = (isnan(a) && isnan(b)) || a == b || fabs(a - b) <= tol * fmax(fabs(a), 1);
+            ok = (isnan(a) && isnan(b)) || a == b || fabs(a - b) <= tol * fmax(fabs(a), floor_);
         }
         if (!ok && bad++ == 0)
             first = i;
@@ -1039,6 +1074,9 @@ static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t
         o.beam_steps = 2;
     }
     o.timeout_ms = 20000;
+    /* the profile (a second run on the wave emulator) and the listings ride along */
+    o.profile = c->seed % 3 == 0;
+    o.keep_isa = c->seed % 2 == 0;
     const char *names[1] = { "n" };
     if (c->var) {
         o.var_names = names;
@@ -1079,9 +1117,13 @@ static size_t rand_opts(rdx_ir_ctx *ctx, const rdx_uop *typed, uint64_t *s, rdx_
 {
     size_t n = 0;
     int want = 1 + (int)rn(s, 5);
-    static const rdx_axistype tg[] = { RDX_AXIS_LOCAL,  RDX_AXIS_UPCAST,       RDX_AXIS_UNROLL,
-                                       RDX_AXIS_REDUCE, RDX_AXIS_GROUP_REDUCE, RDX_AXIS_THREAD,
-                                       RDX_AXIS_LOOP,   RDX_AXIS_GLOBAL,       RDX_AXIS_WARP };
+    /* weighted: the lowered targets often; THREAD is refused by expand (a clean error) */
+    static const rdx_axistype tg[] = {
+        RDX_AXIS_LOCAL,  RDX_AXIS_LOCAL,        RDX_AXIS_LOCAL,        RDX_AXIS_UPCAST,
+        RDX_AXIS_UPCAST, RDX_AXIS_UPCAST,       RDX_AXIS_UNROLL,       RDX_AXIS_UNROLL,
+        RDX_AXIS_UNROLL, RDX_AXIS_GROUP_REDUCE, RDX_AXIS_GROUP_REDUCE, RDX_AXIS_REDUCE,
+        RDX_AXIS_LOOP,   RDX_AXIS_GLOBAL,       RDX_AXIS_WARP,         RDX_AXIS_THREAD
+    };
     static const int64_t amts[] = { 2, 3, 4, 5, 7, 8, 16, 32, 64, 128, 256 };
     const rdx_uop *cur = typed;
     for (int tries = 0; (int)n < want && tries < 40 && n < cap; tries++) {
@@ -1106,7 +1148,7 @@ static size_t rand_opts(rdx_ir_ctx *ctx, const rdx_uop *typed, uint64_t *s, rdx_
                     }
                 }
             }
-            cand.target = tg[rn(s, 9)];
+            cand.target = tg[rn(s, sizeof tg / sizeof *tg)];
             cand.top = rn(s, 4) == 0;
         } else if (w < 16) {
             cand.op = RDX_OPTOP_PADTO;
@@ -1128,6 +1170,48 @@ static size_t rand_opts(rdx_ir_ctx *ctx, const rdx_uop *typed, uint64_t *s, rdx_
             n++;
             cur = next;
         }
+    }
+    return n;
+}
+
+/* FUZZ_OPTS="K:OP,axis,amount,target[,top] OP,...;K:..." sets kernel K's opts by hand
+   (triage: which op of a finding matters); target is an axis type name (LOCAL, UPCAST). */
+static size_t env_opts(size_t kernel, rdx_opt *o, size_t cap)
+{
+    const char *e = getenv("FUZZ_OPTS");
+    size_t n = 0;
+    for (const char *p = e; p && *p;) {
+        char *end;
+        size_t k = (size_t)strtoul(p, &end, 10);
+        if (*end != ':')
+            break;
+        p = end + 1;
+        while (*p && *p != ';') {
+            char name[16] = "", tgt[16] = "";
+            int axis = 0, top = 0, used = 0;
+            long long amt = 0;
+            if (sscanf(p, "%15[A-Z],%d,%lld,%15[A-Z_]%n", name, &axis, &amt, tgt, &used) < 4)
+                return n;
+            p += used;
+            if (*p == ',') {
+                top = (int)strtol(p + 1, &end, 10);
+                p = end;
+            }
+            while (*p == ' ')
+                p++;
+            if (k != kernel || n == cap)
+                continue;
+            rdx_opt x = { 0, axis, amt, 0, top };
+            for (int q = 0; q < RDX_OPTOP_COUNT; q++)
+                if (!strcmp(name, rdx_optop_name((rdx_optop)q)))
+                    x.op = (rdx_optop)q;
+            for (int q = 0; q < RDX_AXIS_COUNT; q++)
+                if (!strcmp(tgt, rdx_axistype_name((rdx_axistype)q)))
+                    x.target = (rdx_axistype)q;
+            o[n++] = x;
+        }
+        if (*p == ';')
+            p++;
     }
     return n;
 }
@@ -1181,7 +1265,9 @@ static fz_result run_direct(fz_case *c, int mode, const rdx_array *want, size_t 
         size_t no = 0;
         st = rdx_cg_axis_types(ctx, kn->sink, &typed);
         if (!st) {
-            if (mode == M_HDIRECT)
+            if (getenv("FUZZ_OPTS"))
+                no = env_opts(k, o, 16);
+            else if (mode == M_HDIRECT)
                 st = rdx_cg_heuristic(typed, o, 16, &no);
             else {
                 uint64_t os = c->seed * 977 + k;
@@ -1196,6 +1282,15 @@ static fz_result run_direct(fz_case *c, int mode, const rdx_array *want, size_t 
             st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
         if (!st)
             st = rdx_cg_expand(ctx, opt, &ko);
+        if (!st && getenv("FUZZ_PRINT")) { /* triage: the kernel after opts and after expand */
+            const rdx_uop *both[2] = { opt, ko };
+            for (int q = 0; q < 2; q++) {
+                char *t = NULL;
+                if (!rdx_ir_print(&both[q], 1, 0, &t))
+                    printf("; kernel %zu %s\n%s\n", k, q ? "expanded" : "optimized", t);
+                free(t);
+            }
+        }
         if (st) {
             res = classify_error(st, "optimize");
             break;
@@ -1293,6 +1388,7 @@ static fz_result run_case(fz_case *c)
 {
     int mode = cur_mode_override >= 0 ? cur_mode_override : c->mode;
     fz_result worst = FZ_OK;
+    tally_mode = mode;
     for (size_t vi = 0; vi < (c->var ? c->nvals : 1); vi++) {
         if (c->var)
             bind_sym(c, c->varvals[vi]);
@@ -1422,6 +1518,90 @@ static void reduce_and_report(uint64_t seed, const char *first_msg)
     rdx_graph_destroy(c.g);
 }
 
+/* ------------------------------------------------------------ a reproducer file */
+
+/* Load FILE (.uop text) as a case: its returns are the roots, BUFFER slot k takes the
+   bytes of in<k>.bin next to it when present (else random data), the DEFINE_VAR (at
+   most one) the value var.  0 on success. */
+static int load_uop(fz_case *c, const char *file, int64_t var, int mode)
+{
+    memset(c, 0, sizeof *c);
+    c->only_root = -1;
+    c->mode = mode < 0 ? M_OPTS : mode;
+    rdx_graph_create(&c->g, NULL);
+    size_t len = 0;
+    FILE *f = fopen(file, "rb");
+    char *text = NULL;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        len = (size_t)ftell(f);
+        fseek(f, 0, SEEK_SET);
+        text = malloc(len + 1);
+        if (text && fread(text, 1, len, f) != len)
+            len = 0;
+        fclose(f);
+    }
+    const rdx_uop **roots = NULL;
+    size_t nroots = 0;
+    if (!text || rdx_ir_parse(rdx_graph_ir(c->g), file, text, len, &roots, &nroots)) {
+        fprintf(stderr, "fuzz_realize: %s: %s\n", file, text ? rdx_error_message() : "unreadable");
+        free(text);
+        return 1;
+    }
+    free(text);
+    for (size_t r = 0; r < nroots && r < 3; r++)
+        c->roots[c->nroots++] = roots[r];
+    free(roots);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[1] = 0;
+    else
+        dir[0] = 0;
+    uint64_t s = 1;
+    for (size_t r = 0; r < c->nroots; r++) {
+        const rdx_uop **order = NULL;
+        size_t n = 0;
+        if (rdx_ir_toposort(c->roots[r], &order, &n))
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            const rdx_uop *u = order[i];
+            if (u->op == RDX_OP_DEFINE_VAR)
+                c->var = u;
+            if (u->op != RDX_OP_BUFFER || rdx_interp_bound(rdx_graph_interp(c->g), u, NULL))
+                continue;
+            char path[600];
+            snprintf(path, sizeof path, "%sin%lld.bin", dir, (long long)u->arg.i);
+            FILE *b = fopen(path, "rb");
+            int64_t ne = 1;
+            for (uint32_t d = 0; d < u->ndim; d++) {
+                int64_t v = 0;
+                if (!rdx_uop_const_int(u->shape[d], &v))
+                    v = var;
+                ne *= v;
+            }
+            size_t nb = (size_t)ne * rdx_dtype_itemsize(u->dtype);
+            uint8_t *data = b ? calloc(1, nb + 1) : rand_data(&s, u->dtype, ne, 0);
+            if (b) {
+                size_t got = fread(data, 1, nb, b);
+                fclose(b);
+                if (got != nb)
+                    fprintf(stderr, "fuzz_realize: %s has %zu bytes, expected %zu\n", path, got,
+                            nb);
+            }
+            rdx_interp_bind(rdx_graph_interp(c->g), u, data, nb);
+            free(data);
+        }
+        free(order);
+    }
+    if (c->var) {
+        c->varvals[0] = var;
+        c->nvals = 1;
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ drivers */
 
 static volatile uint64_t current_seed;
@@ -1491,6 +1671,8 @@ int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
     long count = -1, maxops = 0, root = -1;
+    const char *uop_file = NULL;
+    int64_t uop_var = 1;
     double limit = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1515,12 +1697,28 @@ int main(int argc, char **argv)
                 fprintf(stderr, "fuzz_realize: unknown mode '%s'\n", m);
                 return 2;
             }
+        } else if (!strcmp(a, "--dtype") && v) {
+            const char *m = argv[++i];
+            for (size_t k = 0; k < NDTS; k++)
+                if (!strcmp(m, rdx_dtype_str(D(all_dts[k]), (char[24]){ 0 }, 24)))
+                    force_dtype = (int)all_dts[k];
+            if (force_dtype < 0) {
+                fprintf(stderr, "fuzz_realize: unknown dtype '%s'\n", m);
+                return 2;
+            }
+        } else if (!strcmp(a, "--uop") && v) {
+            uop_file = argv[++i];
+        } else if (!strcmp(a, "--var") && v) {
+            uop_var = strtoll(argv[++i], NULL, 0);
         } else if (!strcmp(a, "-v"))
             verbose = 1;
         else {
-            fprintf(stderr, "usage: fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]\n"
-                            "                    [--mode raw|heur|beam|opts|hdirect] [--maxops K]\n"
-                            "                    [--root R] [-v]\n");
+            fprintf(
+                stderr,
+                "usage: fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]\n"
+                "                    [--mode raw|heur|beam|opts|hdirect] [--maxops K]\n"
+                "                    [--root R] [--dtype NAME] [-v]\n"
+                "       fuzz-realize --uop FILE [--var V] [--mode M]   (FUZZ_OPTS=... for opts)\n");
             return !strcmp(a, "--help") ? 0 : 2;
         }
     }
@@ -1528,6 +1726,20 @@ int main(int argc, char **argv)
         count = 100;
     if (setup())
         return 1;
+    if (uop_file) { /* run a reproducer file once in the mode given (default opts) */
+        fz_case c;
+        if (load_uop(&c, uop_file, uop_var, cur_mode_override))
+            return 2;
+        cur_mode_override = c.mode;
+        fz_result r = run_case(&c);
+        if (c.mode >= M_OPTS)
+            printf("opts: %s\n", opt_text);
+        printf("%s: %s\n", uop_file, r == FZ_FAIL ? failmsg : r == FZ_UNSUP ? "refused" : "ok");
+        rdx_graph_destroy(c.g);
+        rdx_emu_destroy(emu);
+        rdx_device_close(device);
+        return r == FZ_FAIL;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     long n = 0, found = 0;

@@ -109,6 +109,8 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
     free(ctx->blobs);
     free(ctx->simp);
     rdx_nmap_levels_free(ctx);
+    for (size_t k = 0; k < sizeof ctx->tcache / sizeof ctx->tcache[0]; k++)
+        free(ctx->tcache[k].order);
     free(ctx);
 }
 

@@ -51,6 +51,15 @@ struct rdx_ir_ctx {
     uint32_t *simp;
     size_t simp_cap;
     struct rdx_nmap_level *nml; /* the node maps' arrays (ir/nmap.c) */
+    /* the last few graphs substituted into, sorted (ir/rewrite.c): TC substitutes into
+       one operand graph many times */
+    struct rdx_topo_cache {
+        const rdx_uop *root;
+        const rdx_uop **order;
+        size_t n;
+    } tcache[4];
+    unsigned tnext;
+    int tbusy; /* a substitution reads a cached order (a nested one does not use the cache) */
 };
 
 /* Pointer -> pointer hash map (open addressing, keys never NULL); a key and its

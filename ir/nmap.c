@@ -104,3 +104,37 @@ void rdx_nmap_levels_free(rdx_ir_ctx *ctx)
     free(ctx->nml);
     ctx->nml = NULL;
 }
+
+/* ------------------------------------------------------------ public API */
+
+struct rdx_ir_nodemap {
+    rdx_nmap m;
+};
+
+rdx_status rdx_ir_nodemap_create(rdx_ir_ctx *ctx, rdx_ir_nodemap **out)
+{
+    rdx_ir_nodemap *m = malloc(sizeof *m);
+    if (!m)
+        return rdx_fail(RDX_ERR_NOMEM, "node map: out of memory");
+    rdx_nmap_init(&m->m, ctx);
+    *out = m;
+    return RDX_OK;
+}
+
+rdx_status rdx_ir_nodemap_put(rdx_ir_nodemap *m, const rdx_uop *u, const void *val)
+{
+    return rdx_nmap_put(&m->m, u, val);
+}
+
+const void *rdx_ir_nodemap_get(const rdx_ir_nodemap *m, const rdx_uop *u)
+{
+    return rdx_nmap_get(&m->m, u);
+}
+
+void rdx_ir_nodemap_free(rdx_ir_nodemap *m)
+{
+    if (!m)
+        return;
+    rdx_nmap_free(&m->m);
+    free(m);
+}

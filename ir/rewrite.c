@@ -278,28 +278,63 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
     return rdx_ir_substitute_keep(ctx, root, from, to, n, NULL, out);
 }
 
+/* The order of the graph under root, kept in the context for the next substitution into
+   the same graph (a graph's order never changes: its nodes are immutable). */
+static rdx_status cached_order(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
+                               size_t *n)
+{
+    enum { NC = sizeof ctx->tcache / sizeof ctx->tcache[0] };
+    for (unsigned k = 0; k < NC; k++)
+        if (ctx->tcache[k].root == root) {
+            *order = ctx->tcache[k].order;
+            *n = ctx->tcache[k].n;
+            return RDX_OK;
+        }
+    const rdx_uop **o;
+    size_t no;
+    rdx_status st = rdx_ir_toposort(root, &o, &no);
+    if (st)
+        return st;
+    struct rdx_topo_cache *c = &ctx->tcache[ctx->tnext++ % NC];
+    free(c->order);
+    *c = (struct rdx_topo_cache){ root, o, no };
+    *order = o;
+    *n = no;
+    return RDX_OK;
+}
+
 rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                                   const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
                                   const rdx_uop **out)
 {
+    /* map: from[k] -> to[k], and every rebuilt node -> its new node; a node not in the
+       map is kept as it is */
     rdx_nmap map;
     rdx_nmap_init(&map, ctx);
-    const rdx_uop **order = NULL, **buf = NULL;
+    const rdx_uop *const *order = NULL;
+    const rdx_uop **buf = NULL;
     size_t cnt = 0, cap = 0;
     rdx_status st = RDX_OK;
+    const rdx_uop **own = NULL; /* the order when it is not the cache's */
     for (size_t k = 0; k < n && !st; k++)
         st = rdx_nmap_put(&map, from[k], to[k]);
-    if (!st)
-        st = rdx_ir_toposort(root, &order, &cnt);
+    /* the order of a graph of this context (its nodes live as long as the context) comes
+       from the cache, unless a substitution nested in this one (through rdx_ir_make's
+       derivation or `keep`) runs: it must not evict the order its caller reads */
+    int cached = 0;
+    if (!st && !ctx->tbusy && root->id < ctx->count && ctx->nodes[root->id] == root &&
+        !(st = cached_order(ctx, root, &order, &cnt))) {
+        cached = 1;
+        ctx->tbusy = 1;
+    }
+    if (!st && !cached && !(st = rdx_ir_toposort(root, &own, &cnt)))
+        order = own;
     for (size_t i = 0; i < cnt && !st; i++) {
         const rdx_uop *u = order[i];
         if (rdx_nmap_get(&map, u))
             continue;
-        if (keep && keep(u)) { /* kept whole: nothing under it is replaced */
-            if ((st = rdx_nmap_put(&map, u, u)))
-                break;
+        if (keep && keep(u)) /* kept whole: nothing under it is replaced */
             continue;
-        }
         if (u->nsrc > cap) {
             const rdx_uop **nb = realloc(buf, u->nsrc * 2 * sizeof *nb);
             if (!nb) {
@@ -311,18 +346,21 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
         }
         int changed = 0;
         for (uint32_t k = 0; k < u->nsrc; k++) {
-            buf[k] = rdx_nmap_get(&map, u->src[k]);
+            const rdx_uop *r = rdx_nmap_get(&map, u->src[k]);
+            buf[k] = r ? r : u->src[k];
             changed |= buf[k] != u->src[k];
         }
         const rdx_uop *r = u;
-        if (changed)
-            st = rdx_ir_make(ctx, (rdx_op)u->op, buf, u->nsrc, &u->arg, u->tag, &r);
-        if (!st)
+        if (changed && !(st = rdx_ir_make(ctx, (rdx_op)u->op, buf, u->nsrc, &u->arg, u->tag, &r)))
             st = rdx_nmap_put(&map, u, r);
     }
-    if (!st)
-        *out = rdx_nmap_get(&map, root);
-    free(order);
+    if (!st) {
+        const rdx_uop *r = rdx_nmap_get(&map, root);
+        *out = r ? r : root;
+    }
+    if (cached)
+        ctx->tbusy = 0;
+    free(own);
     free(buf);
     rdx_nmap_free(&map);
     return st;

@@ -12,7 +12,6 @@
 #include <rdx/realize.h>
 
 #include "tools/cli.h"
-#include "util/error.h"
 #include "util/file.h"
 
 /* Front-end stages printable with --print (the back end's come from rdx/codegen.h). */

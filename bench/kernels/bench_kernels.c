@@ -179,6 +179,15 @@ static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_
         f->wave_insts += c->wave_insts;
         f->cycles += c->cycles;
         f->kcycles += c->est_kernel_cycles;
+        if (verbose) /* the kernel estimate's figures (docs/emu.md "Kernel time estimate") */
+            printf(
+                "  dispatch %ux%ux%u/%ux%ux%u: %llu waves, longest %llu cyc; kcyc %llu "
+                "(%s bound; busiest SIMD issue %llu, DRAM %llu B, %u waves/SIMD, %u groups/WGP)\n",
+                grid[0], grid[1], grid[2], wg[0], wg[1], wg[2], (unsigned long long)c->waves,
+                (unsigned long long)c->max_wave_cycles, (unsigned long long)c->est_kernel_cycles,
+                rdx_emu_bound_name(c->est_bound), (unsigned long long)c->est_issue_cycles,
+                (unsigned long long)c->est_dram_bytes, c->est_waves_per_simd,
+                c->est_groups_per_wgp);
         f->wmma += c->by_class[RDX_EMU_CLASS_WMMA];
         f->waves += c->waves;
         for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)

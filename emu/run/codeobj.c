@@ -89,7 +89,9 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
     size_t code_cap = (co->text_size + PAGE - 1) & ~(size_t)(PAGE - 1);
     size_t ka_size = l->kernarg_size > k->kd.kernarg_size ? l->kernarg_size : k->kd.kernarg_size;
     uint8_t *code = aligned_alloc(PAGE, code_cap);
-    uint8_t *ka = ka_size ? aligned_alloc(64, (ka_size + 63) & ~(size_t)63) : NULL;
+    /* 128-byte aligned (a memory line): the kernel estimate's DRAM lines do not depend on
+       where the copy lands */
+    uint8_t *ka = ka_size ? aligned_alloc(128, (ka_size + 127) & ~(size_t)127) : NULL;
     if (!code || (ka_size && !ka)) {
         free(code);
         free(ka);

@@ -157,7 +157,8 @@ typedef struct rdx_codegen_bindings {
  * Nothing is allocated.  Errors (nothing written): RDX_ERR_INVALID naming the
  * argument — a buffer slot with no (or a zero) pointer, a by-value slot with
  * no value, a variable with no value, a count of kernarg-order values that
- * differs from the kernel's number of variables, NULL k or b; RDX_ERR_RANGE
+ * differs from the kernel's number of variables, NULL k or b, nvals > 0 with
+ * vals NULL; RDX_ERR_RANGE
  * for a variable's value outside its DEFINE_VAR range [min, max].
  */
 rdx_status rdx_codegen_bind_args(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,

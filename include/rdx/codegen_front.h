@@ -189,11 +189,13 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
  * Apply opts[0..n) left to right to kernel (after rdx_cg_axis_types).
  * Each op is checked: SPLIT needs k to divide a concrete bound and a target
  * the spec allows from the axis' type (LOCAL from g/L, UPCAST from g/l/L,
- * UNROLL from R/G, GROUP_REDUCE from R, THREAD from g, or the same type);
+ * UNROLL from R/G, GROUP_REDUCE from R, WARP from g/L, or the same type;
+ * THREAD, CPU threads, is refused with RDX_ERR_UNSUPPORTED);
  * PADTO a concrete bound (loads, stores and reductions are gated by the
  * original bound; reductions see their identity); SWAP two axes of the same
- * type class; NOLOCALS forbids later LOCAL axes.  Errors: RDX_ERR_INVALID
- * naming the opt and its position.
+ * type class; NOLOCALS forbids later LOCAL and WARP axes; after TC its WARP
+ * and REDUCE (K loop) axes are fixed (TC pads M, N and K with RDX_TC_PAD).
+ * Errors: RDX_ERR_INVALID naming the opt and its position.
  */
 rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,
                              const rdx_uop **out);
@@ -204,17 +206,20 @@ rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_o
  * GROUP_REDUCE for large reductions to few outputs, upcast of the innermost output axis by 4 for
  * elementwise kernels, unroll of reductions by 4, a workgroup of 32..256
  * work-items (a multiple of wave32) over the innermost global axes (2-D
- * 16x16 tiles for matmul-like kernels), padding to a multiple of 32 when
- * nothing divides.  *n = number written.
+ * 16x16 tiles for matmul-like kernels), LDS staging of the tiles a
+ * workgroup shares when it lowers the emulator's estimate (docs/codegen-frontend.md,
+ * "LDS staging"), padding to a multiple of 32 when nothing divides.  *n = number written.
  */
 rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, size_t *n);
 
 /*
  * Expand: unroll UPCAST and UNROLL ranges (the body is duplicated per value;
  * REDUCE over an UNROLL range becomes the op over the copies), then the
- * gpudims step: when the kernel has LOCAL axes, GLOBAL ranges become
- * SPECIAL "gidxN" and LOCAL ranges SPECIAL "lidxN" (the back end's SPECIAL
- * form); otherwise GLOBAL ranges stay (the back end picks the workgroup).
+ * gpudims step: when the kernel has LOCAL or WARP axes, GLOBAL ranges become
+ * SPECIAL "gidxN", the WARP axes together SPECIAL "lidx0" (lanes, fastest)
+ * and LOCAL ranges the next SPECIAL "lidxN" (the back end's SPECIAL form);
+ * otherwise GLOBAL ranges stay (the back end picks the workgroup).  THREAD
+ * axes are refused (RDX_ERR_UNSUPPORTED).
  */
 rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out);
 

@@ -272,7 +272,7 @@ typedef struct rdx_emu_launch {
     uint32_t grid[3]; /* grid size in work-items (0 is taken as 1); partial groups allowed */
     uint32_t wg[3];   /* workgroup size in work-items (0 is taken as 1) */
     /* The kernarg segment as the kernel reads it (explicit + hidden arguments,
-       buffer addresses included).  It is copied to 64-byte aligned memory of
+       buffer addresses included).  It is copied to 128-byte aligned memory of
        max(kernarg_size, the descriptor's kernarg_size) bytes, zero-padded. */
     const void *kernarg;
     size_t kernarg_size;

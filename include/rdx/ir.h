@@ -643,6 +643,21 @@ rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out
  */
 rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n);
 
+/*
+ * A map from the nodes of one context to non-NULL pointers, for passes that
+ * walk a graph: O(1) by node id in arrays the context keeps and reuses (no
+ * hashing, no clearing), so a map costs nothing to create and its lookups do
+ * not probe.  Several maps may be in use at once (beyond a few, they fall back
+ * to hash maps).  Free every map before its context.  create: RDX_ERR_NOMEM;
+ * put: RDX_ERR_NOMEM (replaces an existing value); get: the value or NULL.
+ */
+typedef struct rdx_ir_nodemap rdx_ir_nodemap;
+rdx_status rdx_ir_nodemap_create(rdx_ir_ctx *ctx, rdx_ir_nodemap **out);
+rdx_status rdx_ir_nodemap_put(rdx_ir_nodemap *m, const rdx_uop *u, const void *val);
+const void *rdx_ir_nodemap_get(const rdx_ir_nodemap *m, const rdx_uop *u);
+/* NULL is a no-op. */
+void rdx_ir_nodemap_free(rdx_ir_nodemap *m);
+
 /* ------------------------------------------------------- symbolic algebra */
 
 /*

@@ -152,29 +152,19 @@ static char *squeeze(char *s)
     return s;
 }
 
-/* Exact text (not squeezed) of the corpus's RDNA3 image lines with address
- * lists: llvm-mc --disassemble writes sampler ops in NSA form with two spaces
- * after the mnemonic, rdx must too.  One llvm-mc run over all of them. */
-START_TEST(nsa_spacing)
+/*
+ * One llvm-mc --disassemble run (gfx1100) over code[0..ncode) (file `name` in
+ * the temporary directory): every instruction line it prints equals, to the
+ * letter, rdx_isa_decode + rdx_asm_print_inst at the same offset.  Returns
+ * the number of lines compared; *two those with two spaces in a row.
+ */
+static size_t prints_as_llvm_mc(const uint8_t *code, size_t ncode, const char *name, size_t *two)
 {
-    corpus c;
-    corpus_load("gfx1100", &c);
     const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
-    char *hexin = calloc(c.n, 80), *q = hexin;
-    uint8_t *code = calloc(c.n, RDX_ISA_MAX_BYTES);
-    size_t ncode = 0, nl = 0;
-    for (size_t i = 0; i < c.n; i++) {
-        if (strncmp(c.text[i], "image_", 6) || !strstr(c.text[i], ", ["))
-            continue;
-        for (const char *p = c.hex[i]; p[0] && p[1]; p += 2) {
-            code[ncode++] = (uint8_t)(hexval(p[0]) * 16 + hexval(p[1]));
-            q += sprintf(q, "0x%c%c ", p[0], p[1]);
-        }
-        *q++ = '\n';
-        nl++;
-    }
-    ck_assert_uint_ge(nl, 40);
-    char *path = rdx_test_tmp_path("nsa.hex");
+    char *hexin = calloc(ncode + 1, 6), *q = hexin;
+    for (size_t b = 0; b < ncode; b++)
+        q += sprintf(q, "0x%02x%c", code[b], b % 16 == 15 ? '\n' : ' ');
+    char *path = rdx_test_tmp_path(name);
     rdx_test_write_file(path, hexin, (size_t)(q - hexin));
     const char *argv[] = { rdx_test_llvm_tool("llvm-mc"),
                            "-triple=amdgcn-amd-amdhsa",
@@ -185,9 +175,10 @@ START_TEST(nsa_spacing)
     rdx_test_proc p;
     ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 0);
     char *mc = p.out, *line;
-    size_t off = 0, same = 0, two = 0;
+    size_t off = 0, same = 0;
+    *two = 0;
     while ((line = strtok_r(mc, "\n", &mc)) != NULL) {
-        if (strstr(line, ".text"))
+        if (line[0] == '\t' && line[1] == '.') /* .text */
             continue;
         ck_assert_uint_lt(off, ncode);
         rdx_isa_inst in;
@@ -196,17 +187,39 @@ START_TEST(nsa_spacing)
         ck_assert_int_eq(rdx_isa_decode(t, code + off, ncode - off, &in, &len), RDX_OK);
         ck_assert_int_eq(rdx_asm_print_inst(t, &in, out, sizeof out), RDX_OK);
         ck_assert_str_eq(out, line + 1); /* after llvm-mc's tab */
-        two += strstr(out, "  ") != NULL;
+        *two += strstr(out, "  ") != NULL;
         same++;
         off += len;
     }
+    ck_assert_uint_eq(off, ncode);
+    rdx_test_proc_free(&p);
+    free(path);
+    free(hexin);
+    return same;
+}
+
+/* Exact text (not squeezed) of the corpus's RDNA3 image lines with address
+ * lists: llvm-mc --disassemble writes sampler ops in NSA form with two spaces
+ * after the mnemonic, rdx must too.  One llvm-mc run over all of them. */
+START_TEST(nsa_spacing)
+{
+    corpus c;
+    corpus_load("gfx1100", &c);
+    uint8_t *code = calloc(c.n, RDX_ISA_MAX_BYTES);
+    size_t ncode = 0, nl = 0, two = 0;
+    for (size_t i = 0; i < c.n; i++) {
+        if (strncmp(c.text[i], "image_", 6) || !strstr(c.text[i], ", ["))
+            continue;
+        for (const char *p = c.hex[i]; p[0] && p[1]; p += 2)
+            code[ncode++] = (uint8_t)(hexval(p[0]) * 16 + hexval(p[1]));
+        nl++;
+    }
+    ck_assert_uint_ge(nl, 40);
+    size_t same = prints_as_llvm_mc(code, ncode, "nsa.hex", &two);
     ck_assert_uint_eq(same, nl);
     ck_assert_uint_gt(two, 0);
     printf("gfx1100: %zu NSA image lines print exactly as llvm-mc (%zu with two spaces)\n", same,
            two);
-    rdx_test_proc_free(&p);
-    free(path);
-    free(hexin);
     free(code);
     corpus_free(&c);
 }
@@ -217,10 +230,8 @@ END_TEST
  * spelling of their own) print exactly as llvm-mc --disassemble prints them. */
 START_TEST(swizzle_offsets)
 {
-    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
     enum { N = 400 };
     uint8_t code[8 * N];
-    char *hexin = calloc(N, 48), *q = hexin;
     uint32_t seed = 12345;
     for (unsigned i = 0; i < N; i++) {
         seed = seed * 1103515245u + 12345u;
@@ -229,40 +240,11 @@ START_TEST(swizzle_offsets)
             code[8 * i + b] = (uint8_t)(w0 >> (8 * b));
             code[8 * i + 4 + b] = (uint8_t)(w1 >> (8 * b));
         }
-        for (unsigned b = 0; b < 8; b++)
-            q += sprintf(q, "0x%02x ", code[8 * i + b]);
-        *q++ = '\n';
     }
-    char *path = rdx_test_tmp_path("swizzle.hex");
-    rdx_test_write_file(path, hexin, (size_t)(q - hexin));
-    const char *argv[] = { rdx_test_llvm_tool("llvm-mc"),
-                           "-triple=amdgcn-amd-amdhsa",
-                           "-mcpu=gfx1100",
-                           "--disassemble",
-                           path,
-                           NULL };
-    rdx_test_proc p;
-    ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 0);
-    char *mc = p.out, *line;
-    unsigned i = 0, same = 0;
-    while ((line = strtok_r(mc, "\n", &mc)) != NULL) {
-        if (!strstr(line, "ds_"))
-            continue;
-        ck_assert_uint_lt(i, N);
-        rdx_isa_inst in;
-        size_t len;
-        char out[512];
-        ck_assert_int_eq(rdx_isa_decode(t, code + 8 * i, 8, &in, &len), RDX_OK);
-        ck_assert_int_eq(rdx_asm_print_inst(t, &in, out, sizeof out), RDX_OK);
-        ck_assert_str_eq(out, line + 1);
-        same++;
-        i++;
-    }
+    size_t two;
+    size_t same = prints_as_llvm_mc(code, sizeof code, "swizzle.hex", &two);
     ck_assert_uint_eq(same, N);
-    printf("gfx1100: %u random ds_swizzle_b32 offsets print exactly as llvm-mc\n", same);
-    rdx_test_proc_free(&p);
-    free(path);
-    free(hexin);
+    printf("gfx1100: %zu random ds_swizzle_b32 offsets print exactly as llvm-mc\n", same);
 }
 END_TEST
 

@@ -28,19 +28,57 @@ static rdx_asm_result *assemble_file(const char *path, const char *arch)
     return r;
 }
 
+/*
+ * clang-19 for arch on `in` (-x lang: "assembler", or "cl" for OpenCL C 2.0 at -O2 without
+ * device libraries) with `mode` ("-c": an object, "-S": assembly) into `out`; asserts success
+ * (what: the input, for the message).
+ */
+static void clang(const char *arch, const char *lang, const char *mode, const char *in,
+                  const char *out, const char *what)
+{
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
+    const char *argv[16];
+    size_t n = 0;
+    argv[n++] = rdx_test_llvm_tool("clang");
+    ck_assert_ptr_nonnull(argv[0]);
+    argv[n++] = "-x";
+    argv[n++] = lang;
+    if (!strcmp(lang, "cl")) {
+        argv[n++] = "-cl-std=CL2.0";
+        argv[n++] = "-nogpulib";
+        argv[n++] = "-O2";
+    }
+    const char *rest[] = { "-target", "amdgcn-amd-amdhsa", mcpu, mode, in, "-o", out, NULL };
+    for (size_t k = 0; k < sizeof rest / sizeof rest[0]; k++)
+        argv[n++] = rest[k];
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "clang -x %s %s of %s: %s", lang, mode,
+                  what, p.err);
+    rdx_test_proc_free(&p);
+}
+
+/* Kernel `name`'s descriptor: ours (64 bytes) against clang's theirs->kd in co, byte by byte,
+   but for the entry offset (relocated / computed by the writer). */
+static void same_descriptor(const rdx_codeobj *co, const rdx_codeobj_kernel *theirs,
+                            const uint8_t *ours, const char *what, const char *name)
+{
+    uint8_t a[64], b[64];
+    ck_assert_int_eq(rdx_codeobj_kd_pack(&theirs->kd, co->target->major, a), RDX_OK);
+    memcpy(b, ours, 64);
+    memset(a + 16, 0, 8);
+    memset(b + 16, 0, 8);
+    for (int i = 0; i < 64; i++)
+        ck_assert_msg(a[i] == b[i], "%s: kernel %s descriptor byte %d: 0x%02x, clang 0x%02x", what,
+                      name, i, b[i], a[i]);
+}
+
 static void compare_with_clang(const char *path, const char *arch)
 {
     rdx_asm_result *r = assemble_file(path, arch);
     char *obj = rdx_test_tmp_path("clang.o");
-    const char *clang = rdx_test_llvm_tool("clang");
-    ck_assert_ptr_nonnull(clang);
-    char mcpu[32];
-    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
-    const char *argv[] = { clang, "-x", "assembler", "-target", "amdgcn-amd-amdhsa", mcpu, "-c",
-                           path,  "-o", obj,         NULL };
+    clang(arch, "assembler", "-c", path, obj, path);
     rdx_test_proc p;
-    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "clang: %s", p.err);
-    rdx_test_proc_free(&p);
     rdx_codeobj *co;
     ck_assert_msg(rdx_codeobj_read_file(obj, &co) == RDX_OK, "%s", rdx_error_message());
     int text = rdx_asm_find_section(r, ".text");
@@ -49,18 +87,8 @@ static void compare_with_clang(const char *path, const char *arch)
     ck_assert_msg(!memcmp(co->text, r->sections[text].data, co->text_size),
                   "%s: .text differs from clang's", path);
     ck_assert_uint_eq(co->num_kernels, r->nkernels);
-    for (size_t i = 0; i < r->nkernels; i++) {
-        uint8_t theirs[64], ours[64];
-        ck_assert_int_eq(rdx_codeobj_kd_pack(&co->kernels[i].kd, co->target->major, theirs),
-                         RDX_OK);
-        memcpy(ours, r->kernels[i].descriptor, 64);
-        memset(theirs + 16, 0, 8); /* entry offset: relocated / computed by the writer */
-        memset(ours + 16, 0, 8);
-        for (int b = 0; b < 64; b++)
-            ck_assert_msg(theirs[b] == ours[b],
-                          "%s: kernel %s descriptor byte %d: 0x%02x, clang 0x%02x", path,
-                          r->kernels[i].name, b, ours[b], theirs[b]);
-    }
+    for (size_t i = 0; i < r->nkernels; i++)
+        same_descriptor(co, &co->kernels[i], r->kernels[i].descriptor, path, r->kernels[i].name);
     /* rdx's code object: llvm-objdump disassembles it. */
     uint8_t *bytes;
     size_t len;
@@ -403,24 +431,8 @@ static char *instruction_lines(const char *text)
 static void dis_matches_objdump(const char *arch)
 {
     char *obj = rdx_test_tmp_path("cl.o");
-    char mcpu[32];
-    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
-    const char *argv[] = { rdx_test_llvm_tool("clang"),
-                           "-x",
-                           "cl",
-                           "-cl-std=CL2.0",
-                           "-target",
-                           "amdgcn-amd-amdhsa",
-                           mcpu,
-                           "-nogpulib",
-                           "-O2",
-                           "-c",
-                           "tests/data/asm/kernels.cl",
-                           "-o",
-                           obj,
-                           NULL };
-    rdx_test_proc p, q, r;
-    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "clang: %s", p.err);
+    clang(arch, "cl", "-c", "tests/data/asm/kernels.cl", obj, "kernels.cl");
+    rdx_test_proc q, r;
     const char *argv2[] = { rdx_test_llvm_tool("llvm-objdump"), "-d", obj, NULL };
     ck_assert_int_eq(rdx_test_run(argv2, NULL, 0, &q), 0);
     const char *argv3[] = { rdx_test_rdx_path(), "dis", obj, NULL };
@@ -447,7 +459,7 @@ static void dis_matches_objdump(const char *arch)
     /* The listing assembles again, with rdx and with clang. */
     char *lst = rdx_test_tmp_path("listing.s"), *co = rdx_test_tmp_path("listing.co");
     rdx_test_write_file(lst, r.out, r.out_len);
-    rdx_test_proc a, b;
+    rdx_test_proc a;
     const char *argv4[] = { rdx_test_rdx_path(), "as", lst, "-o", co, NULL };
     int rc = rdx_test_run(argv4, NULL, 0, &a);
     /* Known exception: on gfx1201 clang pairs v_dual_mov_b32 with the same src0
@@ -456,26 +468,12 @@ static void dis_matches_objdump(const char *arch)
     ck_assert_msg(rc == 0 || excused, "rdx as of rdx dis output: %s", a.err);
     if (excused)
         printf("%s: listing re-assembly: known exception (VOPD identical src0 registers)\n", arch);
-    const char *argv5[] = { rdx_test_llvm_tool("clang"),
-                            "-x",
-                            "assembler",
-                            "-target",
-                            "amdgcn-amd-amdhsa",
-                            mcpu,
-                            "-c",
-                            lst,
-                            "-o",
-                            obj,
-                            NULL };
-    ck_assert_msg(rdx_test_run(argv5, NULL, 0, &b) == 0, "clang -x assembler of rdx dis output: %s",
-                  b.err);
+    clang(arch, "assembler", "-c", lst, obj, "rdx dis output");
     rdx_test_proc_free(&a);
-    rdx_test_proc_free(&b);
     free(lst);
     free(co);
     free(theirs);
     free(ours);
-    rdx_test_proc_free(&p);
     rdx_test_proc_free(&q);
     rdx_test_proc_free(&r);
     free(obj);
@@ -524,38 +522,9 @@ static void clang_s_roundtrip(const char *arch)
 {
     char *s = rdx_test_tmp_path("k.s"), *o = rdx_test_tmp_path("k.o"),
          *co = rdx_test_tmp_path("k.co");
-    char mcpu[32];
-    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
-    const char *cc[] = { rdx_test_llvm_tool("clang"),
-                         "-x",
-                         "cl",
-                         "-cl-std=CL2.0",
-                         "-target",
-                         "amdgcn-amd-amdhsa",
-                         mcpu,
-                         "-nogpulib",
-                         "-O2",
-                         "-S",
-                         "tests/data/asm/kernels.cl",
-                         "-o",
-                         s,
-                         NULL };
+    clang(arch, "cl", "-S", "tests/data/asm/kernels.cl", s, "kernels.cl");
+    clang(arch, "assembler", "-c", s, o, "clang -S output");
     rdx_test_proc p;
-    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "clang -S: %s", p.err);
-    rdx_test_proc_free(&p);
-    const char *as[] = { rdx_test_llvm_tool("clang"),
-                         "-x",
-                         "assembler",
-                         "-target",
-                         "amdgcn-amd-amdhsa",
-                         mcpu,
-                         "-c",
-                         s,
-                         "-o",
-                         o,
-                         NULL };
-    ck_assert_msg(rdx_test_run(as, NULL, 0, &p) == 0, "clang -c: %s", p.err);
-    rdx_test_proc_free(&p);
     const char *ras[] = { rdx_test_rdx_path(), "as", s, "-o", co, NULL };
     ck_assert_msg(rdx_test_run(ras, NULL, 0, &p) == 0, "rdx as of clang -S output: %s", p.err);
     rdx_test_proc_free(&p);
@@ -566,14 +535,9 @@ static void clang_s_roundtrip(const char *arch)
     ck_assert_msg(!memcmp(theirs->text, ours->text, ours->text_size), "%s: .text differs", arch);
     ck_assert_uint_eq(theirs->num_kernels, ours->num_kernels);
     for (size_t i = 0; i < ours->num_kernels; i++) {
-        uint8_t a[64], b[64];
-        ck_assert_int_eq(rdx_codeobj_kd_pack(&theirs->kernels[i].kd, theirs->target->major, a),
-                         RDX_OK);
+        uint8_t b[64];
         ck_assert_int_eq(rdx_codeobj_kd_pack(&ours->kernels[i].kd, ours->target->major, b), RDX_OK);
-        memset(a + 16, 0, 8);
-        memset(b + 16, 0, 8);
-        ck_assert_msg(!memcmp(a, b, 64), "%s: descriptor of %s differs", arch,
-                      ours->kernels[i].name);
+        same_descriptor(theirs, &theirs->kernels[i], b, arch, ours->kernels[i].name);
         ck_assert_uint_eq(theirs->kernels[i].code_offset, ours->kernels[i].code_offset);
         ck_assert_uint_eq(theirs->kernels[i].code_size, ours->kernels[i].code_size);
     }
@@ -668,22 +632,7 @@ static void kd_fields_match_clang(const char *arch)
     rdx_test_write_file(path, src.data, src.len);
     rdx_buf_free(&src);
     char *obj = rdx_test_tmp_path("fields.o");
-    char mcpu[32];
-    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", arch);
-    const char *as[] = { rdx_test_llvm_tool("clang"),
-                         "-x",
-                         "assembler",
-                         "-target",
-                         "amdgcn-amd-amdhsa",
-                         mcpu,
-                         "-c",
-                         path,
-                         "-o",
-                         obj,
-                         NULL };
-    rdx_test_proc p;
-    ck_assert_msg(rdx_test_run(as, NULL, 0, &p) == 0, "clang: %s", p.err);
-    rdx_test_proc_free(&p);
+    clang(arch, "assembler", "-c", path, obj, path);
     rdx_asm_result *r = assemble_file(path, arch);
     rdx_codeobj *co;
     ck_assert_int_eq(rdx_codeobj_read_file(obj, &co), RDX_OK);
@@ -695,13 +644,7 @@ static void kd_fields_match_clang(const char *arch)
             if (!strcmp(co->kernels[j].name, r->kernels[i].name))
                 k = &co->kernels[j];
         ck_assert_ptr_nonnull(k);
-        uint8_t theirs[64], ours[64];
-        ck_assert_int_eq(rdx_codeobj_kd_pack(&k->kd, co->target->major, theirs), RDX_OK);
-        memcpy(ours, r->kernels[i].descriptor, 64);
-        memset(theirs + 16, 0, 8);
-        memset(ours + 16, 0, 8);
-        ck_assert_msg(!memcmp(theirs, ours, 64), "%s: kernel %s (a non-default field) differs",
-                      arch, r->kernels[i].name);
+        same_descriptor(co, k, r->kernels[i].descriptor, arch, r->kernels[i].name);
     }
     printf("%s: %zu .amdhsa_kernel fields set one by one give clang's descriptors\n", arch, nk);
     rdx_codeobj_free(co);

@@ -13,9 +13,7 @@
 #include "tests/codegen_back/cgb_test.h"
 
 /* out[0] = p0 + p2 + p3 + p4 + p5 + a + b (as int64; p0 a bool, p2 a float16); without_half:
- * p0 + p0 + p3 + ..., so there is no p2 argument.  (The run below is without_half: the back
- * end reads a by-value argument at an offset that is no multiple of 4 — p3 at 18 — from the
- * dword below it; a known bug of codegen/isel.c emit_param.) */
+ * p0 + p0 + p3 + ..., so there is no p2 argument (p3 then sits at 16, not 18). */
 static const rdx_uop *kernel(rdx_ir_ctx *ctx, int without_half)
 {
     char text[2048];
@@ -183,6 +181,14 @@ START_TEST(bind_run)
     ck_assert_uint_eq(k->args[3].offset, 20);
     rdx_codegen_kernel_free(k);
     ck_assert_int_eq(f.out, 1 + 1 + (-7) + (-100000) + 0x0123456789abcdefll + val_a + val_b);
+    /* with p2: the int8 at offset 18 is byte 2 of the dword at 16 (SMEM ignores an offset's
+       low bits), the float16 its low half; 3.5 truncates to 3 */
+    f.out = 12345;
+    ck_assert_msg(!cgb_run(f.ctx, kernel(f.ctx, 0), NULL, bufs, sizes, f.values, in_order, 2, &k),
+                  "%s", rdx_error_message());
+    ck_assert_uint_eq(k->args[3].offset, 18);
+    rdx_codegen_kernel_free(k);
+    ck_assert_int_eq(f.out, 1 + 3 + (-7) + (-100000) + 0x0123456789abcdefll + val_a + val_b);
     teardown(&f);
 }
 END_TEST
@@ -244,6 +250,9 @@ START_TEST(bind_errors)
     f.vals[0] = 2147483648ll; /* b past int32 */
     expect_fail(&f, &b, RDX_ERR_RANGE, "variable 'b' = 2147483648");
     f.vals[0] = val_b;
+    b.vals = NULL;
+    expect_fail(&f, &b, RDX_ERR_INVALID, "2 variable values bound, expected their array");
+    b.vals = f.vals;
     ck_assert_int_eq(rdx_codegen_bind_args(NULL, &b, NULL, NULL, NULL), RDX_ERR_INVALID);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "NULL kernel"));
     ck_assert_int_eq(rdx_codegen_bind_args(f.k, NULL, NULL, NULL, NULL), RDX_ERR_INVALID);

@@ -60,3 +60,15 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
         rdx_codegen_kernel_free(k);
     return st;
 }
+
+char *cgb_run_asm(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const size_t *sizes)
+{
+    rdx_codegen_options o = { .keep_stages = 1u << RDX_CG_STAGE_ASM };
+    rdx_codegen_kernel *k = NULL;
+    ck_assert_msg(!cgb_run(ctx, sink, &o, bufs, sizes, NULL, NULL, 0, &k), "%s",
+                  rdx_error_message());
+    char *t = strdup(k->stage_text[RDX_CG_STAGE_ASM]);
+    ck_assert_ptr_nonnull(t);
+    rdx_codegen_kernel_free(k);
+    return t;
+}

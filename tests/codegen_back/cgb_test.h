@@ -28,6 +28,12 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
                    const size_t *sizes, const uint64_t *values, const int64_t *vars, size_t nvars,
                    rdx_codegen_kernel **kout);
 
+/*
+ * cgb_run with default options but the assembly kept, asserting success;
+ * returns the assembly (malloc'd, the caller frees it).
+ */
+char *cgb_run_asm(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const size_t *sizes);
+
 /* Suites */
 TCase *cgb_tcase_examples(void);
 TCase *cgb_tcase_alu(void);

@@ -294,81 +294,29 @@ START_TEST(spill_define_reg_array)
 END_TEST
 
 /*
- * NP uniform int32 kernel arguments, all loaded into SGPRs at the entry and
- * used one by one afterwards: more than the 106 SGPRs are live at once.
- * out[i] = sum_j p_j * (i + j) (wrapping).
+ * np uniform int32 kernel arguments p_j = (j * mul) ^ mask, all loaded into
+ * SGPRs at the entry and used one by one afterwards: more than the 106 SGPRs
+ * are live at once.  kr = 0: out[i] = sum_j p_j * (i + j); kr > 0: inside a
+ * reduction loop, out[i] = sum over k < kr of sum_j p_j * (i + j + k), so the
+ * uniform values are live around the back edge and reloaded from their lanes
+ * in every iteration (wrapping int32 either way).
  */
-enum { NP = 140 };
-
-START_TEST(spill_sgprs_to_lanes)
+static void run_sgpr_args(int np, int kr, uint32_t mul, uint32_t mask)
 {
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     tb b = { 0 };
     add(&b, "%%N = CONST dtype=index value=%d\n%%sh = STACK %%N\n%%s0d = STACK\n", NT);
-    add(&b, "%%O = PARAM %%sh slot=0 dtype=int32 addr=global\n");
-    add(&b, "%%i = RANGE %%N axis=0 type=GLOBAL\n%%ii = CAST %%i dtype=int32\n");
-    for (int j = 0; j < NP; j++) {
-        add(&b, "%%p%d = PARAM %%s0d slot=%d dtype=int32\n", j, j + 1);
-        add(&b, "%%k%d = CONST dtype=int32 value=%d\n%%a%d = ADD %%ii, %%k%d\n", j, j, j, j);
-        add(&b, "%%m%d = MUL %%p%d, %%a%d\n", j, j, j);
-        if (j)
-            add(&b, "%%s%d = ADD %%s%d, %%m%d\n", j, j - 1, j);
-        else
-            add(&b, "%%s0 = ADD %%m0, %%k0\n");
-    }
-    add(&b, "%%xo = INDEX %%O, %%i\n%%st = STORE %%xo, %%s%d\n", NP - 1);
-    add(&b, "%%e = END %%st, %%i\n%%k = SINK %%e\nreturn %%k\n");
-    const rdx_uop *sink = cgb_parse_text(ctx, b.s);
-    int32_t *o = calloc(NT, 4);
-    uint64_t values[NP + 1] = { 0 };
-    uint32_t p[NP];
-    for (int j = 0; j < NP; j++) {
-        p[j] = (uint32_t)(j * 2654435761u) ^ 0x5a5a5a5au;
-        values[j + 1] = p[j];
-    }
-    void *bufs[1] = { o };
-    size_t sizes[1] = { NT * 4 };
-    rdx_codegen_options opt = { .keep_stages = 1u << RDX_CG_STAGE_REGALLOC };
-    rdx_codegen_kernel *k = NULL;
-    rdx_status st = cgb_run(ctx, sink, &opt, bufs, sizes, values, NULL, 0, &k);
-    ck_assert_msg(!st, "%s", rdx_error_message());
-    unsigned sv, bytes, ss;
-    spills_of(k, &sv, &bytes, &ss);
-    ck_assert_uint_gt(ss, 0);
-    ck_assert_ptr_nonnull(strstr(k->stage_text[RDX_CG_STAGE_REGALLOC], "v_writelane_b32"));
-    ck_assert_ptr_nonnull(strstr(k->stage_text[RDX_CG_STAGE_REGALLOC], "v_readlane_b32"));
-    ck_assert_uint_le(k->num_sgprs, 106);
-    for (int i = 0; i < NT; i++) {
-        uint32_t s = 0;
-        for (int j = 0; j < NP; j++)
-            s += p[j] * (uint32_t)(i + j);
-        ck_assert_msg((uint32_t)o[i] == s, "o[%d] = %d, expected %d", i, o[i], (int32_t)s);
-    }
-    rdx_codegen_kernel_free(k);
-    free(o), free(b.s);
-    rdx_ir_ctx_destroy(ctx);
-}
-END_TEST
-
-/*
- * The same arguments used inside a reduction loop: out[i] = sum over k < KR of
- * sum_j p_j * (i + j + k) (wrapping int32), so the uniform values are live
- * around the back edge and reloaded from their lanes in every iteration.
- */
-enum { KR = 5, NPL = 130 };
-
-START_TEST(spill_sgprs_in_loop)
-{
-    rdx_ir_ctx *ctx;
-    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
-    tb b = { 0 };
-    add(&b, "%%N = CONST dtype=index value=%d\n%%sh = STACK %%N\n%%s0d = STACK\n", NT);
-    add(&b, "%%KR = CONST dtype=index value=%d\n", KR);
-    add(&b, "%%O = PARAM %%sh slot=0 dtype=int32 addr=global\n");
-    add(&b, "%%i = RANGE %%N axis=0 type=GLOBAL\n%%k = RANGE %%KR axis=1 type=REDUCE\n");
-    add(&b, "%%ik = ADD %%i, %%k\n%%ii = CAST %%ik dtype=int32\n");
-    for (int j = 0; j < NPL; j++) {
+    add(&b,
+        "%%O = PARAM %%sh slot=0 dtype=int32 addr=global\n%%i = RANGE %%N axis=0 type=GLOBAL\n");
+    if (kr)
+        add(&b,
+            "%%KR = CONST dtype=index value=%d\n%%k = RANGE %%KR axis=1 type=REDUCE\n"
+            "%%ik = ADD %%i, %%k\n%%ii = CAST %%ik dtype=int32\n",
+            kr);
+    else
+        add(&b, "%%ii = CAST %%i dtype=int32\n");
+    for (int j = 0; j < np; j++) {
         add(&b, "%%p%d = PARAM %%s0d slot=%d dtype=int32\n", j, j + 1);
         add(&b, "%%c%d = CONST dtype=int32 value=%d\n%%a%d = ADD %%ii, %%c%d\n", j, j, j, j);
         add(&b, "%%m%d = MUL %%p%d, %%a%d\n", j, j, j);
@@ -377,15 +325,20 @@ START_TEST(spill_sgprs_in_loop)
         else
             add(&b, "%%s0 = ADD %%m0, %%c0\n");
     }
-    add(&b, "%%acc = REDUCE %%s%d, %%k op=ADD axes=()\n", NPL - 1);
-    add(&b, "%%xo = INDEX %%O, %%i\n%%st = STORE %%xo, %%acc\n");
+    if (kr)
+        add(&b,
+            "%%acc = REDUCE %%s%d, %%k op=ADD axes=()\n%%xo = INDEX %%O, %%i\n"
+            "%%st = STORE %%xo, %%acc\n",
+            np - 1);
+    else
+        add(&b, "%%xo = INDEX %%O, %%i\n%%st = STORE %%xo, %%s%d\n", np - 1);
     add(&b, "%%e = END %%st, %%i\n%%z = SINK %%e\nreturn %%z\n");
     const rdx_uop *sink = cgb_parse_text(ctx, b.s);
     int32_t *o = calloc(NT, 4);
-    uint64_t values[NPL + 1] = { 0 };
-    uint32_t p[NPL];
-    for (int j = 0; j < NPL; j++) {
-        p[j] = (uint32_t)(j * 40503u) ^ 0x13572468u;
+    uint64_t *values = calloc((size_t)np + 1, sizeof *values);
+    uint32_t *p = calloc((size_t)np, sizeof *p);
+    for (int j = 0; j < np; j++) {
+        p[j] = ((uint32_t)j * mul) ^ mask;
         values[j + 1] = p[j];
     }
     void *bufs[1] = { o };
@@ -393,23 +346,38 @@ START_TEST(spill_sgprs_in_loop)
     rdx_codegen_options opt = { .keep_stages = 1u << RDX_CG_STAGE_REGALLOC };
     rdx_codegen_kernel *k = NULL;
     rdx_status st = cgb_run(ctx, sink, &opt, bufs, sizes, values, NULL, 0, &k);
-    ck_assert_msg(!st, "%s", rdx_error_message());
+    ck_assert_msg(!st, "np=%d kr=%d: %s", np, kr, rdx_error_message());
     unsigned sv, bytes, ss;
     spills_of(k, &sv, &bytes, &ss);
     ck_assert_uint_gt(ss, 0);
+    ck_assert_ptr_nonnull(strstr(k->stage_text[RDX_CG_STAGE_REGALLOC], "v_writelane_b32"));
+    ck_assert_ptr_nonnull(strstr(k->stage_text[RDX_CG_STAGE_REGALLOC], "v_readlane_b32"));
+    ck_assert_uint_le(k->num_sgprs, 106);
     for (int i = 0; i < NT; i++) {
         uint32_t acc = 0;
-        for (int kk = 0; kk < KR; kk++) {
+        for (int kk = 0; kk < (kr ? kr : 1); kk++) {
             uint32_t s = 0;
-            for (int j = 0; j < NPL; j++)
+            for (int j = 0; j < np; j++)
                 s += p[j] * (uint32_t)(i + kk + j);
             acc += s;
         }
-        ck_assert_msg((uint32_t)o[i] == acc, "o[%d] = %d, expected %d", i, o[i], (int32_t)acc);
+        ck_assert_msg((uint32_t)o[i] == acc, "np=%d kr=%d: o[%d] = %d, expected %d", np, kr, i,
+                      o[i], (int32_t)acc);
     }
     rdx_codegen_kernel_free(k);
-    free(o), free(b.s);
+    free(o), free(values), free(p), free(b.s);
     rdx_ir_ctx_destroy(ctx);
+}
+
+START_TEST(spill_sgprs_to_lanes)
+{
+    run_sgpr_args(140, 0, 2654435761u, 0x5a5a5a5au);
+}
+END_TEST
+
+START_TEST(spill_sgprs_in_loop)
+{
+    run_sgpr_args(130, 5, 40503u, 0x13572468u);
 }
 END_TEST
 

@@ -84,16 +84,10 @@ START_TEST(vector_upcast)
         a[i] = (float)(i % 13) - 6.5f, b[i] = (float)(i % 7) * 0.75f;
     void *bufs[4] = { a, b, c, d };
     size_t sizes[4] = { 4 * J * 4, 4 * J * 4, 4 * J * 4, 4 * J * 4 };
-    rdx_codegen_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.keep_stages = 1u << RDX_CG_STAGE_ASM;
-    rdx_codegen_kernel *kk = NULL;
-    ck_assert_msg(!cgb_run(ctx, sink, &opt, bufs, sizes, NULL, NULL, 0, &kk), "%s",
-                  rdx_error_message());
     /* the four lanes' loads of each buffer merge into one */
-    const char *asmt = kk->stage_text[RDX_CG_STAGE_ASM];
+    char *asmt = cgb_run_asm(ctx, sink, bufs, sizes);
     ck_assert_msg(strstr(asmt, "global_load_b128") && !strstr(asmt, "global_load_b32"), "%s", asmt);
-    rdx_codegen_kernel_free(kk);
+    free(asmt);
     for (int i = 0; i < 4 * J; i++) {
         float e1 = (a[i] + b[i]) * (float)w[i % 4];
         ck_assert_msg(c[i] == e1, "c[%d] = %g, expected %g", i, c[i], e1);
@@ -162,15 +156,9 @@ START_TEST(wmma_tile)
     }
     void *bufs[4] = { a, b, c, d };
     size_t sizes[4] = { 512, 512, 1024, 1024 };
-    rdx_codegen_options o;
-    memset(&o, 0, sizeof o);
-    o.keep_stages = 1u << RDX_CG_STAGE_ASM;
-    rdx_codegen_kernel *k = NULL;
-    ck_assert_msg(!cgb_run(ctx, sink, &o, bufs, sizes, NULL, NULL, 0, &k), "%s",
-                  rdx_error_message());
-    ck_assert_msg(strstr(k->stage_text[RDX_CG_STAGE_ASM], "v_wmma_f32_16x16x16_f16"), "%s",
-                  k->stage_text[RDX_CG_STAGE_ASM]);
-    rdx_codegen_kernel_free(k);
+    char *t = cgb_run_asm(ctx, sink, bufs, sizes);
+    ck_assert_msg(strstr(t, "v_wmma_f32_16x16x16_f16"), "%s", t);
+    free(t);
     for (int i = 0; i < 16; i++)
         for (int jj = 0; jj < 16; jj++) {
             double s = c[i * 16 + jj];
@@ -203,15 +191,9 @@ START_TEST(vopd_pairs)
         a[i] = (float)(i - 50) * 0.5f, b[i] = (float)(i % 9) - 4.0f;
     void *bufs[3] = { a, b, o };
     size_t sizes[3] = { 400, 400, 400 };
-    rdx_codegen_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.keep_stages = 1u << RDX_CG_STAGE_ASM;
-    rdx_codegen_kernel *kk = NULL;
-    ck_assert_msg(!cgb_run(ctx, k, &opt, bufs, sizes, NULL, NULL, 0, &kk), "%s",
-                  rdx_error_message());
-    ck_assert_msg(strstr(kk->stage_text[RDX_CG_STAGE_ASM], " :: v_dual_"), "%s",
-                  kk->stage_text[RDX_CG_STAGE_ASM]);
-    rdx_codegen_kernel_free(kk);
+    char *t = cgb_run_asm(ctx, k, bufs, sizes);
+    ck_assert_msg(strstr(t, " :: v_dual_"), "%s", t);
+    free(t);
     for (int i = 0; i < 100; i++) {
         float s = a[i] + b[i], t = a[i] * 3.0f;
         ck_assert_msg(o[i] == (s > t ? s : t), "o[%d] = %g", i, o[i]);

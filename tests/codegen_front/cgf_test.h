@@ -21,6 +21,15 @@ rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const 
                        size_t nbufs, const rdx_uop *const *vars, const int64_t *varvals,
                        size_t nvars, uint64_t *cycles);
 
+/*
+ * BEAM search (width, steps) over axis-typed kernel k on the wave emulator with
+ * realize's timer (rdx_realize_beam_timer_create), the in-memory cache cleared
+ * before and after: best[16], *nbest and *cost its result; *base_cost the same
+ * timer's cost of the expanded kernel `base`.  ck_assert's on failure.
+ */
+void cgf_beam_on_emu(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *base, unsigned width,
+                     unsigned steps, rdx_opt *best, size_t *nbest, double *base_cost, double *cost);
+
 /* How kernels are transformed before evaluation. */
 typedef enum cgf_mode { CGF_RAW, CGF_HEURISTIC, CGF_OPTS } cgf_mode;
 

@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdx/realize.h>
-
 #include "tests/codegen_front/cgf_test.h"
 
 #define F32 rdx_dtype_of(RDX_FLOAT32)
@@ -140,28 +138,13 @@ START_TEST(e2e_beam)
     ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &k), RDX_OK);
     ck_assert_int_eq(rdx_cg_expand(ctx, k, &e), RDX_OK);
     double base, cost;
-    /* realize's BEAM timer on the wave emulator: estimated cycles */
-    rdx_cg_timer fn;
-    rdx_realize_beam_timer *tm;
-    ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &tm),
-                     RDX_OK);
-    ck_assert_int_eq(fn(e, tm, &base), RDX_OK);
-    rdx_beam_opts bo = { .width = 2, .max_steps = 2, .device = "emu-test" };
     rdx_opt best[16];
     size_t nb;
-    rdx_cg_beam_cache_clear();
-    ck_assert_int_eq(rdx_cg_beam(ctx, k, fn, tm, &bo, best, 16, &nb, &cost), RDX_OK);
-    rdx_realize_beam_timer_free(tm);
+    cgf_beam_on_emu(ctx, k, e, 2, 2, best, &nb, &base, &cost);
     ck_assert(cost <= base);
-    rdx_cg_beam_cache_clear();
     rdx_schedule_free(s);
     /* the found opts still compute the product, on the emulator */
-    cgf_run r = { 0 };
-    r.mode = CGF_OPTS;
-    r.opts = best;
-    r.nopts = nb;
-    r.on_emu = 1;
-    r.tol = 1e-4;
+    cgf_run r = { .mode = CGF_OPTS, .opts = best, .nopts = nb, .on_emu = 1, .tol = 1e-4 };
     cgf_check(g, &t, 1, &r);
     if (getenv("CGF_DEBUG"))
         fprintf(stderr, "beam on the emulator: %.0f -> %.0f cycles, %zu opts\n", base, cost, nb);

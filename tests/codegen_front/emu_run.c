@@ -33,3 +33,19 @@ rdx_status cgf_emu_run(rdx_ir_ctx *ctx, const rdx_uop *sink, void **bufs, const 
     rdx_codegen_kernel_free(k);
     return st;
 }
+
+void cgf_beam_on_emu(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *base, unsigned width,
+                     unsigned steps, rdx_opt *best, size_t *nbest, double *base_cost, double *cost)
+{
+    rdx_cg_timer fn;
+    rdx_realize_beam_timer *tm;
+    ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &tm),
+                     RDX_OK);
+    ck_assert_msg(fn(base, tm, base_cost) == RDX_OK, "%s", rdx_error_message());
+    rdx_beam_opts bo = { .width = width, .max_steps = steps, .device = "emu-cgf-test" };
+    rdx_cg_beam_cache_clear();
+    ck_assert_msg(rdx_cg_beam(ctx, k, fn, tm, &bo, best, 16, nbest, cost) == RDX_OK, "%s",
+                  rdx_error_message());
+    rdx_cg_beam_cache_clear();
+    rdx_realize_beam_timer_free(tm);
+}

@@ -69,12 +69,15 @@ static const rdx_uop *kernel_of(rdx_graph *g, const rdx_tensor *t)
     return k;
 }
 
-/* The heuristic's opts for t plus LDS of the first REDUCE axis; *n their count. */
+/* The heuristic's opts for t plus LDS of the first REDUCE axis (unless they stage already);
+   their count. */
 static size_t heuristic_lds(rdx_graph *g, const rdx_tensor *t, rdx_opt *o)
 {
     const rdx_uop *k = kernel_of(g, t), *k2;
     size_t n = 0, na;
     ck_assert_int_eq(rdx_cg_heuristic(k, o, 15, &n), RDX_OK);
+    if (n && o[n - 1].op == RDX_OPTOP_LDS)
+        return n; /* the heuristics staged already */
     ck_assert_int_eq(rdx_cg_apply_opts(rdx_graph_ir(g), k, o, n, &k2), RDX_OK);
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     ck_assert_int_eq(rdx_cg_axes(k2, ax, &na), RDX_OK);
@@ -170,7 +173,7 @@ START_TEST(lds_matmul_edges)
 }
 END_TEST
 
-/* float16 without TC, int32 (exact), batched */
+/* float16 without TC, int32 (exact), batched, WARP lanes */
 START_TEST(lds_matmul_dtypes)
 {
     uint64_t seed = 93;
@@ -187,6 +190,14 @@ START_TEST(lds_matmul_dtypes)
     rdx_opt bo[] = { SPL(2, 4, UPCAST), SPL(3, 8, UNROLL), SPL(2, 8, LOCAL), SPL(1, 16, LOCAL),
                      LDS(3) };
     run_opts(g, rdx_tensor_matmul(g, a, b), bo, sizeof bo / sizeof *bo);
+    /* WARP lanes (work-item axes too): with a LOCAL axis (64 work-items) and alone (32) */
+    const rdx_tensor *w = mm(g, F32, 16, 24, 32, &seed);
+    rdx_opt wo[] = { SPL(1, 2, UPCAST), SPL(2, 8, UNROLL), SPL(1, 8, WARP),
+                     SPL(0, 4, WARP),   SPL(0, 2, LOCAL),  LDS(2) };
+    run_opts(g, w, wo, sizeof wo / sizeof *wo);
+    rdx_opt wa[] = { SPL(1, 4, UPCAST), SPL(2, 8, UNROLL), SPL(1, 8, WARP), SPL(0, 4, WARP),
+                     LDS(2) };
+    run_opts(g, w, wa, sizeof wa / sizeof *wa);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -288,16 +299,24 @@ START_TEST(lds_refused)
     rdx_opt share[] = { SPL(1, 8, UPCAST), SPL(0, 8, UPCAST), SPL(2, 64, UNROLL),
                         SPL(1, 2, LOCAL),  SPL(0, 2, LOCAL),  LDS(2) };
     refused(g, big, share, 6, RDX_ERR_RANGE, "loads per work-item");
+    /* after TC: axes 0, 1 the M and N tiles (GLOBAL), 2 its K loop, 3 and 4 its WARP lanes */
+    const rdx_tensor *h = mm(g, F16, 32, 32, 32, &seed);
+    rdx_opt tc[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(0) };
+    refused(g, h, tc, 2, RDX_ERR_INVALID, "axis 0 is not a REDUCE axis");
+    rdx_opt tck[] = { { RDX_OPTOP_TC, 2, 0, RDX_AXIS_WARP, 0 }, LDS(2) };
+    refused(g, h, tck, 2, RDX_ERR_UNSUPPORTED, "(TC or LDS lowering)");
     ck_assert_str_eq(rdx_optop_name(RDX_OPTOP_LDS), "LDS");
     rdx_graph_destroy(g);
 }
 END_TEST
 
-/* The heuristics' rule (cg_lds_pays) on a 256^3 matmul with 4x4 register tiles and a 16x16
-   workgroup: k unrolled by 8 loads 4*8 + 8*4 = 64 dwords per iteration and work-item (the
-   back end issues up to 96 at once: no LDS); by 16, 128 dwords, staged 1024/256 + 1024/256
-   = 8: LDS of axis 2.  The heuristics' own choice (k by 8) gets no LDS; BEAM's candidates
-   offer LDS of the REDUCE axis once there are LOCAL axes. */
+/* The heuristics' rule (cg_lds_pays) on a 256^3 matmul with a 16x16 workgroup: 4x4 register
+   tiles with k by 8 load 4*8 + 8*4 = 64 dwords per iteration and work-item, staged 512/256
+   + 512/256 = 4: 60 saved (>= 32): LDS of axis 2; k by 16 loads 128 (over the back end's
+   96-dword budget): LDS; 2x2 tiles with k by 4 load 16 (no); no workgroup (no).  The
+   heuristics stage their matmul tiles and not the 3x3 conv (only its 9 broadcast weights per
+   channel are shared: 8 saved); BEAM's candidates offer LDS of the REDUCE axis once there
+   are LOCAL axes. */
 START_TEST(lds_heuristic)
 {
     uint64_t seed = 97;
@@ -307,15 +326,26 @@ START_TEST(lds_heuristic)
     size_t na;
     ck_assert_int_eq(rdx_cg_axes(k, ax, &na), RDX_OK);
     ck_assert_uint_eq(na, 3);
-    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 4, UPCAST), SPL(2, 16, UNROLL), SPL(1, 16, LOCAL),
+    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 4, UPCAST), SPL(2, 8, UNROLL), SPL(1, 16, LOCAL),
                     SPL(0, 16, LOCAL) };
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), 2);
-    o[2].amount = 8;
-    ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), -1);
+    o[2].amount = 16;
+    ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), 2);
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 3), -1); /* no workgroup */
+    rdx_opt small[] = { SPL(1, 2, UPCAST), SPL(0, 2, UPCAST), SPL(2, 4, UNROLL), SPL(1, 16, LOCAL),
+                        SPL(0, 16, LOCAL) };
+    ck_assert_int_eq(cg_lds_pays(k, ax, na, small, 5), -1);
+    rdx_opt pad[] = { PAD(0, 512), SPL(1, 4, UPCAST), SPL(1, 16, LOCAL) };
+    ck_assert_int_eq(cg_lds_pays(k, ax, na, pad, 3), -1); /* PADTO: not estimated */
+    /* the heuristics: the matmul's tiles staged (last opt), the conv's not */
     rdx_opt h[16];
     size_t nh;
     ck_assert_int_eq(rdx_cg_heuristic(k, h, 16, &nh), RDX_OK);
+    ck_assert_uint_ge(nh, 1);
+    ck_assert_int_eq(h[nh - 1].op, RDX_OPTOP_LDS);
+    ck_assert_int_eq(h[nh - 1].axis, 2);
+    const rdx_uop *kc = kernel_of(g, conv(g, 1, 16, 16, 16, 16, &seed));
+    ck_assert_int_eq(rdx_cg_heuristic(kc, h, 16, &nh), RDX_OK);
     for (size_t i = 0; i < nh; i++)
         ck_assert_int_ne(h[i].op, RDX_OPTOP_LDS);
     /* BEAM's candidates */

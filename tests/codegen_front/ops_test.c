@@ -9,6 +9,16 @@
 #define F32 rdx_dtype_of(RDX_FLOAT32)
 #define I32 rdx_dtype_of(RDX_INT32)
 
+/* cgf_check1 on each of ts[0..n) (CGF_DEBUG set: the case number on stderr first). */
+static void check_each(rdx_graph *g, const rdx_tensor *const *ts, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (getenv("CGF_DEBUG"))
+            fprintf(stderr, "case %zu\n", i);
+        cgf_check1(g, ts[i]);
+    }
+}
+
 START_TEST(elementwise_binary)
 {
     uint64_t seed = 1;
@@ -37,11 +47,7 @@ START_TEST(elementwise_binary)
         rdx_tensor_shr(g, ia, rdx_tensor_const(g, I32, 1)),
         rdx_tensor_where(g, rdx_tensor_cmplt(g, a, b), a, b),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -75,11 +81,7 @@ START_TEST(elementwise_unary)
         rdx_tensor_not(g, rdx_tensor_cmplt(g, a, pos)),
         rdx_tensor_pow(g, pos, a),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -109,11 +111,7 @@ START_TEST(movement)
         rdx_tensor_pad(g, rdx_tensor_flip(g, rdx_tensor_transpose(g, a, 1, 2), 1, (int[]){ 1 }),
                        before, after, 1.0),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     const rdx_tensor *outs[2];
     ck_assert_int_eq(rdx_tensor_split(g, a, 1, (int64_t[]){ 1, 3 }, 2, outs), RDX_OK);
     cgf_check1(g, outs[1]);
@@ -148,11 +146,7 @@ START_TEST(reductions)
         rdx_tensor_sum(g, rdx_tensor_cmplt(g, a, rdx_tensor_const(g, F32, 0)), 0, NULL, 0),
         rdx_tensor_adds(g, rdx_tensor_sum(g, a, 1, (int[]){ 2 }, 0), 1.0),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -169,11 +163,7 @@ START_TEST(creation)
         rdx_tensor_randn(g, F32, 1, (int64_t[]){ 6 }, 3),
         rdx_tensor_randint(g, -4, 9, 1, (int64_t[]){ 9 }, 5),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -209,11 +199,7 @@ START_TEST(composites)
         rdx_tensor_contiguous(g, rdx_tensor_transpose(g, A, 0, 1)),
         rdx_tensor_detach(g, A),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -237,11 +223,7 @@ START_TEST(multi_device)
         rdx_tensor_allreduce(g, sh),
         rdx_tensor_muls(g, rdx_tensor_copy(g, rdx_tensor_adds(g, t, 1), devs, 1), 2),
     };
-    for (size_t i = 0; i < sizeof ts / sizeof *ts; i++) {
-        if (getenv("CGF_DEBUG"))
-            fprintf(stderr, "case %zu\n", i);
-        cgf_check1(g, ts[i]);
-    }
+    check_each(g, ts, sizeof ts / sizeof *ts);
     rdx_graph_destroy(g);
 }
 END_TEST

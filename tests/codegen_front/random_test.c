@@ -128,39 +128,22 @@ static void random_graphs(rdx_scalar sc, uint64_t seed0, int count, double tol_h
     }
 }
 
-START_TEST(random_f32)
+/* Per dtype: its seed, the number of random graphs and the heuristics' tolerance. */
+static const struct {
+    rdx_scalar dtype;
+    uint64_t seed;
+    int count;
+    double tol_heur;
+} random_cases[] = {
+    { RDX_FLOAT32, 1, 40, 1e-4 }, { RDX_FLOAT16, 2, 15, 0.05 }, { RDX_BFLOAT16, 3, 15, 0.2 },
+    { RDX_INT32, 4, 25, 0 },      { RDX_INT64, 5, 15, 0 },      { RDX_INT8, 6, 10, 0 },
+    { RDX_FLOAT64, 7, 10, 1e-9 },
+};
+
+START_TEST(random_dtype)
 {
-    random_graphs(RDX_FLOAT32, 1, 40, 1e-4);
-}
-END_TEST
-START_TEST(random_f16)
-{
-    random_graphs(RDX_FLOAT16, 2, 15, 0.05);
-}
-END_TEST
-START_TEST(random_bf16)
-{
-    random_graphs(RDX_BFLOAT16, 3, 15, 0.2);
-}
-END_TEST
-START_TEST(random_i32)
-{
-    random_graphs(RDX_INT32, 4, 25, 0);
-}
-END_TEST
-START_TEST(random_i64)
-{
-    random_graphs(RDX_INT64, 5, 15, 0);
-}
-END_TEST
-START_TEST(random_i8)
-{
-    random_graphs(RDX_INT8, 6, 10, 0);
-}
-END_TEST
-START_TEST(random_f64)
-{
-    random_graphs(RDX_FLOAT64, 7, 10, 1e-9);
+    random_graphs(random_cases[_i].dtype, random_cases[_i].seed, random_cases[_i].count,
+                  random_cases[_i].tol_heur);
 }
 END_TEST
 
@@ -228,13 +211,7 @@ TCase *cgf_tcase_random(void)
 {
     TCase *tc = tcase_create("random");
     tcase_set_timeout(tc, 240);
-    tcase_add_test(tc, random_f32);
-    tcase_add_test(tc, random_f16);
-    tcase_add_test(tc, random_bf16);
-    tcase_add_test(tc, random_i32);
-    tcase_add_test(tc, random_i64);
-    tcase_add_test(tc, random_i8);
-    tcase_add_test(tc, random_f64);
+    tcase_add_loop_test(tc, random_dtype, 0, sizeof random_cases / sizeof random_cases[0]);
     tcase_add_test(tc, dtypes_cast);
     tcase_add_test(tc, symbolic_sizes);
     return tc;

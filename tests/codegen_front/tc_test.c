@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include <rdx/codegen.h>
-#include <rdx/realize.h>
 
 #include "tests/codegen_front/cgf_test.h"
 #include "util/error.h"
@@ -287,29 +286,14 @@ START_TEST(tc_beam)
     double dcost, cost;
     ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, &d, 1, &o), RDX_OK);
     ck_assert_int_eq(rdx_cg_expand(ctx, o, &e), RDX_OK);
-    /* realize's BEAM timer on the wave emulator: estimated cycles */
-    rdx_cg_timer fn;
-    rdx_realize_beam_timer *tm;
-    ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &tm),
-                     RDX_OK);
-    ck_assert_int_eq(fn(e, tm, &dcost), RDX_OK);
-    rdx_beam_opts bo = { .width = 2, .max_steps = 1, .device = "emu-tc-test" };
     rdx_opt best[16];
     size_t nb;
-    rdx_cg_beam_cache_clear();
-    ck_assert_int_eq(rdx_cg_beam(ctx, k, fn, tm, &bo, best, 16, &nb, &cost), RDX_OK);
-    rdx_realize_beam_timer_free(tm);
-    rdx_cg_beam_cache_clear();
+    cgf_beam_on_emu(ctx, k, e, 2, 1, best, &nb, &dcost, &cost);
     ck_assert_uint_ge(nb, 1);
     ck_assert_int_eq(best[0].op, RDX_OPTOP_TC);
     ck_assert(cost <= dcost);
     rdx_schedule_free(s);
-    cgf_run r = { 0 };
-    r.mode = CGF_OPTS;
-    r.opts = best;
-    r.nopts = nb;
-    r.on_emu = 1;
-    r.tol = 1e-3;
+    cgf_run r = { .mode = CGF_OPTS, .opts = best, .nopts = nb, .on_emu = 1, .tol = 1e-3 };
     cgf_check(g, &t, 1, &r);
     if (getenv("CGF_DEBUG"))
         fprintf(stderr, "TC beam: default %.0f, best %.0f cycles (amount %llx)\n", dcost, cost,

@@ -91,6 +91,7 @@ START_TEST(warp_elementwise)
         { { SPLIT(1, 16, WARP), SPLIT(0, 2, UPCAST), SPLIT(1, 2, UPCAST) }, 3 },
         { { SPLIT(1, 4, LOCAL), SPLIT(0, 2, LOCAL), SPLIT(1, 8, WARP) }, 3 },
         { { SPLIT(1, 8, WARP), SWAP(0, 1) }, 2 },
+        { { SPLIT(1, 8, WARP), SWAP(1, 2) }, 2 },          /* the WARP axis before a GLOBAL one */
         { { SPLIT(0, 48, WARP), SPLIT(1, 16, WARP) }, 2 }, /* 768 lanes */
     };
     run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
@@ -99,6 +100,7 @@ START_TEST(warp_elementwise)
     const rdx_tensor *u = rdx_tensor_exp2(g, rdx_tensor_mul(g, x, x));
     const seqdef odd[] = {
         { { SPLIT(1, 13, WARP) }, 1 },
+        { { SPLIT(1, 13, WARP), PADTO(2, 16) }, 2 }, /* a padded WARP axis: gated lanes */
         { { PADTO(1, 16), SPLIT(1, 16, WARP) }, 2 },
         { { PADTO(1, 32), SPLIT(1, 32, WARP), PADTO(0, 8), SPLIT(0, 2, LOCAL) }, 4 },
         { { PADTO(0, 4), SPLIT(0, 4, WARP), PADTO(1, 15), SPLIT(1, 5, WARP) }, 4 },
@@ -372,6 +374,32 @@ START_TEST(warp_tc_then_opts)
 }
 END_TEST
 
+/* the command line: `rdx compile -p optimize` of a half matmul shows TC's WARP axes, `-p expand`
+   their lidx0, and `rdx realize --check` runs it */
+START_TEST(warp_cli)
+{
+    const char *file = "tests/data/codegen/tc_matmul_f16.uop";
+    const char *c[] = {
+        rdx_test_rdx_path(), "compile", "-p", "optimize", "-p", "expand", file, NULL
+    };
+    rdx_test_proc p;
+    rdx_test_run(c, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "; opts: TC(2,0,WARP)"));
+    const char *opt = strstr(p.out, "---- optimize"), *exp = strstr(p.out, "---- expand");
+    ck_assert(opt && exp && opt < exp);
+    ck_assert_int_eq(count(opt, "type=WARP"), 2); /* both in the optimize stage */
+    ck_assert_int_eq(count(exp, "type=WARP"), 0);
+    ck_assert_int_eq(count(exp, "str=\"lidx0\""), 1);
+    rdx_test_proc_free(&p);
+    const char *r[] = { rdx_test_rdx_path(), "realize", "--check", file, NULL };
+    rdx_test_run(r, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (2048 elements)"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 static void expect_opts_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
                               rdx_status want, const char *frag)
 {
@@ -446,5 +474,6 @@ TCase *cgf_tcase_warp(void)
     tcase_add_test(tc, warp_tc);
     tcase_add_test(tc, warp_tc_then_opts);
     tcase_add_test(tc, warp_errors);
+    tcase_add_test(tc, warp_cli);
     return tc;
 }

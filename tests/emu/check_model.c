@@ -7,6 +7,7 @@
  * term, occupancy limited by VGPRs and by LDS (WGP and CU mode), and the
  * estimate's independence of the host thread count.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,6 +212,99 @@ START_TEST(occupancy_limits)
 }
 END_TEST
 
+/*
+ * The event model when waves differ.  Group 0 runs a 24-iteration loop
+ * (s_cmp 1 + s_cbranch 2 + s_movk 1 + 24 x 5 + s_endpgm 1 = 125 issue
+ * cycles, no waiting: I = T = 125); every other group loads and waits
+ * (1 + 2 + 4, load done at 407, s_waitcnt, s_endpgm: I = 9, T = 408).
+ * 193 groups: WGP 0 gets groups 0, 48, 96, 144, 192 -> SIMD 0 holds groups 0
+ * and 192.  Sharing its issue slots (load 1 + 9/408) both progress at
+ * 408/417: group 0 ends at 125 x 417/408 = 127.757; group 192 has 283 cycles
+ * left, alone: 410.757 -> 411 (max(issue, latency) would say 408).
+ */
+START_TEST(partial_overlap_event_model)
+{
+    mk k = { "s_cmp_eq_u32 s4, 0\n"
+             "s_cbranch_scc1 compute\n"
+             "global_load_b32 v1, v2, s[0:1]\n"
+             "s_waitcnt vmcnt(0)\n"
+             "s_endpgm\n"
+             "compute:\n"
+             "s_movk_i32 s5, 24\n"
+             "loop:\n"
+             "v_add_f32 v1, v1, v1\n"
+             "s_sub_u32 s5, s5, 1\n"
+             "s_cmp_lg_u32 s5, 0\n"
+             "s_cbranch_scc1 loop\n"
+             "s_endpgm\n",
+             193, rsrc1_of(1, 1), 0, 1 };
+    rdx_emu_counters c = run_mk(&k);
+    ck_assert_uint_eq(c.max_wave_cycles, 408);
+    ck_assert_uint_eq(c.cycles, 125 + 192 * 408);
+    ck_assert_uint_eq(c.est_kernel_cycles, 411);
+    ck_assert_uint_eq(c.est_issue_cycles, 125 + 9);
+    ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
+}
+END_TEST
+
+/*
+ * LDS bandwidth: 10 x ds_load_b128 of 32 lanes = 5120 LDS bytes per wave; 64
+ * waves per WGP -> 327680 B / (2 CUs x 128 B/clk) = 1280 cycles, more than
+ * the SIMDs need to issue them (16 waves x 63 issue cycles = 1008, plus at
+ * most one wave's waits).
+ */
+START_TEST(lds_bandwidth_bound)
+{
+    mk k = { "s_movk_i32 s5, 10\n"
+             "loop:\n"
+             "ds_load_b128 v[4:7], v2\n"
+             "s_sub_u32 s5, s5, 1\n"
+             "s_cmp_lg_u32 s5, 0\n"
+             "s_cbranch_scc1 loop\n"
+             "s_waitcnt lgkmcnt(0)\n"
+             "s_endpgm\n",
+             3072, rsrc1_of(1, 1), 512, 1 };
+    rdx_emu_counters c = run_mk(&k);
+    ck_assert_uint_eq(c.lds_bytes, 3072ull * 5120);
+    ck_assert_uint_eq(c.est_issue_cycles, 16 * 63);
+    ck_assert_uint_eq(c.est_kernel_cycles, 1280);
+    ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LDS);
+}
+END_TEST
+
+/*
+ * L0 requests: every lane loads from its own 128-byte line (address lane x
+ * 128), 4 loads per wave: 4 x 32 = 128 line requests per wave, 64 waves per
+ * WGP -> 8192 x 128 B / 256 B/clk = 4096 cycles; the same lines for every
+ * wave, so DRAM sees 32 lines.  Coalesced (lane x 4) the same loads need one
+ * line each: 64 x 4 x 128 / 256 = 128, and the waits dominate.
+ */
+START_TEST(l0_requests_bound)
+{
+    const char *fmt = "v_lshlrev_b32 v1, %u, v0\n"
+                      "global_load_b32 v2, v1, s[0:1]\n"
+                      "global_load_b32 v3, v1, s[0:1] offset:4\n"
+                      "global_load_b32 v4, v1, s[0:1] offset:8\n"
+                      "global_load_b32 v5, v1, s[0:1] offset:12\n"
+                      "s_waitcnt vmcnt(0)\n"
+                      "s_endpgm\n";
+    char text[512];
+    snprintf(text, sizeof text, fmt, 7u);
+    mk k = { text, 3072, rsrc1_of(1, 1), 0, 1 };
+    rdx_emu_counters c = run_mk(&k);
+    ck_assert_uint_eq(c.est_dram_bytes, 32 * 128);
+    ck_assert_uint_eq(c.est_kernel_cycles, 4096);
+    ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_L0);
+    /* coalesced: v1 = lane x 4; one wave: 1 + 4 x 4 issue, the last load done at
+       17 + 400 = 417, s_waitcnt, s_endpgm: 418; all 16 per SIMD overlap */
+    snprintf(text, sizeof text, fmt, 2u);
+    c = run_mk(&k);
+    ck_assert_uint_eq(c.max_wave_cycles, 418);
+    ck_assert_uint_eq(c.est_kernel_cycles, 418);
+    ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
+}
+END_TEST
+
 /* LLVM's getNumWavesPerEUWithNumVGPRs for gfx1100 (granule 24 / 12, 1536 / 768 VGPRs). */
 START_TEST(waves_per_simd_table)
 {
@@ -285,6 +379,9 @@ Suite *et_suite_model(void)
     tcase_add_test(tc, issue_bound_waves_serialize);
     tcase_add_test(tc, streaming_hits_dram_bound);
     tcase_add_test(tc, occupancy_limits);
+    tcase_add_test(tc, partial_overlap_event_model);
+    tcase_add_test(tc, lds_bandwidth_bound);
+    tcase_add_test(tc, l0_requests_bound);
     tcase_add_test(tc, waves_per_simd_table);
     tcase_add_test(tc, thread_determinism);
     tcase_add_test(tc, bound_names);

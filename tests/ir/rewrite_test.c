@@ -320,6 +320,73 @@ START_TEST(substitute_and_toposort)
 }
 END_TEST
 
+/* A graph that mixes two contexts (one id naming two nodes) is still sorted whole. */
+START_TEST(toposort_across_contexts)
+{
+    rdx_ir_ctx *c1 = ir_ctx(), *c2 = ir_ctx();
+    const rdx_uop *a = IR_OK(rdx_ir_var(c1, "a", 0, 9)), *b = IR_OK(rdx_ir_var(c2, "b", 0, 9));
+    ck_assert_uint_eq(a->id, b->id); /* the first node of each context */
+    const rdx_uop *e = IR_OK(rdx_ir_add(c1, a, b));
+    const rdx_uop **order;
+    size_t n;
+    ck_assert_int_eq(rdx_ir_toposort(e, &order, &n), RDX_OK);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_ptr_eq(order[0], a);
+    ck_assert_ptr_eq(order[1], b);
+    ck_assert_ptr_eq(order[2], e);
+    free(order);
+    rdx_ir_ctx_destroy(c1);
+    rdx_ir_ctx_destroy(c2);
+}
+END_TEST
+
+/* Node maps: values by node, many maps at once (more than the context's arrays), nodes of
+   another context with the same ids kept apart. */
+START_TEST(node_maps)
+{
+    rdx_ir_ctx *c = ir_ctx(), *c2 = ir_ctx();
+    enum { NM = 12, NN = 3000 };
+    const rdx_uop *nodes[NN], *other[4];
+    for (int i = 0; i < NN; i++)
+        nodes[i] = IR_OK(rdx_ir_int(c, i));
+    for (int i = 0; i < 4; i++)
+        other[i] = IR_OK(rdx_ir_int(c2, 1000 + i));
+    rdx_ir_nodemap *m[NM];
+    for (int k = 0; k < NM; k++) {
+        ck_assert_int_eq(rdx_ir_nodemap_create(c, &m[k]), RDX_OK);
+        for (int i = k; i < NN; i += 3)
+            ck_assert_int_eq(rdx_ir_nodemap_put(m[k], nodes[i], &nodes[(i + k) % NN]), RDX_OK);
+    }
+    for (int k = 0; k < NM; k++)
+        for (int i = 0; i < 4; i++) /* same ids as nodes of c: kept apart */
+            ck_assert_int_eq(rdx_ir_nodemap_put(m[k], other[i], &other[i]), RDX_OK);
+    for (int k = 0; k < NM; k++) {
+        for (int i = 0; i < NN; i++) {
+            const void *v = rdx_ir_nodemap_get(m[k], nodes[i]);
+            if (i >= k && (i - k) % 3 == 0)
+                ck_assert_ptr_eq(v, &nodes[(i + k) % NN]);
+            else
+                ck_assert_ptr_null(v);
+        }
+        for (int i = 0; i < 4; i++)
+            ck_assert_ptr_eq(rdx_ir_nodemap_get(m[k], other[i]), &other[i]);
+    }
+    ck_assert_int_eq(rdx_ir_nodemap_put(m[0], nodes[0], &nodes[5]), RDX_OK); /* replaces */
+    ck_assert_ptr_eq(rdx_ir_nodemap_get(m[0], nodes[0]), &nodes[5]);
+    for (int k = 0; k < NM; k++)
+        rdx_ir_nodemap_free(m[k]);
+    /* a new map starts empty (the arrays are reused, not cleared) */
+    rdx_ir_nodemap *e;
+    ck_assert_int_eq(rdx_ir_nodemap_create(c, &e), RDX_OK);
+    for (int i = 0; i < NN; i++)
+        ck_assert_ptr_null(rdx_ir_nodemap_get(e, nodes[i]));
+    rdx_ir_nodemap_free(e);
+    rdx_ir_nodemap_free(NULL);
+    rdx_ir_ctx_destroy(c);
+    rdx_ir_ctx_destroy(c2);
+}
+END_TEST
+
 START_TEST(function_inline)
 {
     rdx_ir_ctx *c = ir_ctx();
@@ -422,6 +489,8 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, pass_context_and_failure);
     tcase_add_test(tc, rule_errors_propagate);
     tcase_add_test(tc, substitute_and_toposort);
+    tcase_add_test(tc, toposort_across_contexts);
+    tcase_add_test(tc, node_maps);
     tcase_add_test(tc, function_inline);
     tcase_add_test(tc, verify_after_rewrite_is_an_option);
     return tc;

@@ -99,6 +99,90 @@ START_TEST(far_branch)
 }
 END_TEST
 
+/* seed 31420: PADTO after TC.  With TC's K loop of one 16-deep tile, padding it to 32
+   iterations made the WMMA accumulate the same product 32 times (every output 32x too
+   big).  After TC its K loop (and WARP lanes) are fixed: PADTO of the K axis is refused;
+   PADTO of an output-tile axis is allowed (warp_test runs that against the interpreter). */
+START_TEST(padto_after_tc)
+{
+    uint64_t seed = 31420;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_tensor *a = rz_random(g, F16, 2, (int64_t[]){ 64, 16 }, &seed);
+    const rdx_tensor *b = rz_random(g, F16, 2, (int64_t[]){ 16, 16 }, &seed);
+    const rdx_tensor *y = rdx_tensor_matmul(g, rdx_tensor_cast(g, a, F32), b);
+    rdx_schedule *s = NULL;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &y, 1, &s), RDX_OK);
+    ck_assert_uint_eq(s->nkernels, 1);
+    const rdx_uop *typed, *k;
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &typed), RDX_OK);
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t na = 0;
+    ck_assert_int_eq(rdx_cg_axes(typed, ax, &na), RDX_OK);
+    int red = -1;
+    for (size_t i = 0; i < na; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE)
+            red = (int)i;
+    ck_assert_int_ge(red, 0);
+    rdx_opt o[2] = { { RDX_OPTOP_TC, red, 0, RDX_AXIS_WARP, 0 },
+                     { RDX_OPTOP_PADTO, 0, 32, RDX_AXIS_LOOP, 0 } };
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, typed, o, 1, &k), RDX_OK);
+    /* the axes after TC: find its K loop and an output-tile axis */
+    ck_assert_int_eq(rdx_cg_axes(k, ax, &na), RDX_OK);
+    int kax = -1, gax = -1;
+    for (size_t i = 0; i < na; i++) {
+        if (ax[i].type == RDX_AXIS_REDUCE)
+            kax = (int)i;
+        if (ax[i].type == RDX_AXIS_GLOBAL && gax < 0)
+            gax = (int)i;
+    }
+    ck_assert_int_ge(gax, 0);
+    ck_assert_int_ge(kax, 0);
+    o[1].axis = kax;
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, typed, o, 2, &k), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "K loop"), "%s", rdx_error_message());
+    o[1].axis = gax;
+    ck_assert_msg(!rdx_cg_apply_opts(ctx, typed, o, 2, &k), "%s", rdx_error_message());
+    rdx_schedule_free(s);
+    /* the heuristics (TC) on the device */
+    check_free(g, dev, &y, 1, NULL, 1e-3);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seed 33963: an output that simplifies to a constant (it reads only the padding of a
+   padded reduction of x) leaves x, of symbolic size n, an input of the schedule that no
+   kernel reads; the schedule's variables came from the kernels only, so realize could not
+   size x ("size of buffer 0: eval: DEFINE_VAR #9 has no value"). */
+START_TEST(symbolic_input_not_read)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 600);
+    const rdx_uop *dims[2] = { n, rdx_ir_int(rdx_graph_ir(g), 4) };
+    const rdx_tensor *x = rdx_tensor_empty_sym(g, I32, 2, dims);
+    const rdx_tensor *t =
+        rdx_tensor_reshape(g, rdx_tensor_sum(g, x, 0, NULL, 0), 1, (int64_t[]){ 1 });
+    const rdx_tensor *p = rdx_tensor_pad(g, t, (int64_t[]){ 0 }, (int64_t[]){ 2 }, 7);
+    const rdx_tensor *out = rdx_tensor_shrink(g, p, (int64_t[]){ 1 }, (int64_t[]){ 2 });
+    int64_t v = 3;
+    int32_t data[12] = { 0 };
+    ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), x, data, sizeof data), RDX_OK);
+    ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, v), RDX_OK);
+    const char *names[1] = { "n" };
+    rdx_realize_options o = { .var_names = names, .var_values = &v, .nvars = 1 };
+    check_free(g, dev, &out, 1, &o, 0);
+    rdx_array got;
+    ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &out, 1, &o, &got, NULL), RDX_OK);
+    ck_assert_int_eq(got.numel, 1);
+    ck_assert_int_eq(((int32_t *)got.data)[0], 7);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -106,5 +190,7 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, tc_softmax_epilogue_spills);
     tcase_add_test(tc, bool_min_loop_identity);
     tcase_add_test(tc, far_branch);
+    tcase_add_test(tc, padto_after_tc);
+    tcase_add_test(tc, symbolic_input_not_read);
     return tc;
 }
