@@ -192,13 +192,6 @@ static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_
         f->waves += c->waves;
         for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
             f->by_class[k] += c->by_class[k];
-        if (verbose) /* which term of the kernel estimate binds (docs/emu.md) */
-            printf("    %s: %llu kcyc, bound %s, %u waves/SIMD, %u groups/WGP, %llu waves, "
-                   "issue %llu, dram %llu B\n",
-                   kernel, (unsigned long long)c->est_kernel_cycles,
-                   rdx_emu_bound_name(c->est_bound), c->est_waves_per_simd, c->est_groups_per_wgp,
-                   (unsigned long long)c->waves, (unsigned long long)c->est_issue_cycles,
-                   (unsigned long long)c->est_dram_bytes);
     } else {
         fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
     }

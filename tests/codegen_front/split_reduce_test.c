@@ -221,6 +221,40 @@ START_TEST(grouped_choice)
 }
 END_TEST
 
+static int split_at(const rdx_opt *h, size_t n, int axis, int64_t amount, rdx_axistype t)
+{
+    for (size_t i = 0; i < n; i++)
+        if (h[i].op == RDX_OPTOP_SPLIT && h[i].axis == axis && h[i].amount == amount &&
+            h[i].target == t)
+            return (int)i;
+    return -1;
+}
+
+/* Register tiles sized for occupancy: a 1024^3 matmul (axes 0 = m, 1 = n, 2 = k) gets 8
+   (n) x 4 (m) outputs per work-item, k unrolled by 4 (128 updates per iteration), a
+   16x16 workgroup with n (contiguous) lane-fastest, i.e. its LOCAL split last; a 64^3
+   matmul (4096 outputs) gets no upcast (it would leave fewer than 4096 work-items). */
+START_TEST(tile_occupancy_choice)
+{
+    uint64_t seed = 306;
+    rdx_graph *g = cgf_graph();
+    rdx_opt h[16];
+    const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ 1024, 1024 }, &seed);
+    size_t nh = heuristic_of(g, rdx_tensor_matmul(g, a, a), 0, 1, h);
+    ck_assert_int_ge(split_at(h, nh, 1, 8, RDX_AXIS_UPCAST), 0);
+    ck_assert_int_ge(split_at(h, nh, 0, 4, RDX_AXIS_UPCAST), 0);
+    ck_assert_int_ge(split_at(h, nh, 2, 4, RDX_AXIS_UNROLL), 0);
+    int lm = split_at(h, nh, 0, 16, RDX_AXIS_LOCAL), ln = split_at(h, nh, 1, 16, RDX_AXIS_LOCAL);
+    ck_assert(lm >= 0 && ln > lm);
+    const rdx_tensor *b = cgf_random(g, F32, 2, (int64_t[]){ 64, 64 }, &seed);
+    nh = heuristic_of(g, rdx_tensor_matmul(g, b, b), 0, 1, h);
+    for (size_t i = 0; i < nh; i++)
+        ck_assert(h[i].target != RDX_AXIS_UPCAST);
+    ck_assert_int_ge(split_at(h, nh, 2, 8, RDX_AXIS_UNROLL), 0);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 /* Grouped rows on the emulated GPU: softmax-shaped max / sum rows of 1024 and of 4096
    (G = 32 vs 64) against the interpreter. */
 START_TEST(grouped_rows_on_emu)
@@ -247,5 +281,6 @@ TCase *cgf_tcase_split_reduce(void)
     tcase_add_test(tc, split_symbolic);
     tcase_add_test(tc, grouped_choice);
     tcase_add_test(tc, grouped_rows_on_emu);
+    tcase_add_test(tc, tile_occupancy_choice);
     return tc;
 }
