@@ -35,40 +35,12 @@ static int compile_reps;
 static size_t nuser_opts;
 static int have_user_opts;
 
-/* Parse "OP:axis:amount:TYPE[:top],..." (OP SPLIT, PADTO, SWAP, NOLOCALS, TC; TYPE a
-   letter of the AxisType table: g l w t L R G u r). */
+/* -o OPTS: rdx_opts_parse's form (what rdx compile -p optimize prints). */
 static int parse_opts(const char *s)
 {
-    static const char letters[] = "glwtLRGur";
-    nuser_opts = 0;
-    while (*s && nuser_opts < 16) {
-        char name[16];
-        int axis = 0, top = 0, used = 0;
-        long long amt = 0;
-        char t = 'L';
-        int got = sscanf(s, "%15[A-Z]:%d:%lld:%c:%d%n", name, &axis, &amt, &t, &top, &used);
-        if (got < 5)
-            got = sscanf(s, "%15[A-Z]:%d:%lld:%c%n", name, &axis, &amt, &t, &used);
-        if (got < 4)
-            got = sscanf(s, "%15[A-Z]:%d:%lld%n", name, &axis, &amt, &used);
-        if (got < 3)
-            got = sscanf(s, "%15[A-Z]%n", name, &used);
-        if (got < 1)
-            return -1;
-        rdx_opt o = { RDX_OPTOP_COUNT, axis, amt, RDX_AXIS_LOOP, top };
-        for (int k = 0; k < RDX_OPTOP_COUNT; k++)
-            if (!strcmp(name, rdx_optop_name((rdx_optop)k)))
-                o.op = (rdx_optop)k;
-        const char *l = strchr(letters, t);
-        if (o.op == RDX_OPTOP_COUNT || !l || !t)
-            return -1;
-        o.target = (rdx_axistype)(l - letters);
-        user_opts[nuser_opts++] = o;
-        s += used;
-        if (*s == ',')
-            s++;
-        else if (*s)
-            return -1;
+    if (rdx_opts_parse(s, user_opts, 16, &nuser_opts)) {
+        fprintf(stderr, "bench_kernels: -o: %s\n", rdx_error_message());
+        return -1;
     }
     have_user_opts = 1;
     return 0;
@@ -331,12 +303,9 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
         } else if (!st)
             st = rdx_cg_heuristic(typed, o, 16, &no);
         if (!st && verbose) {
-            printf("  rdx kernel %zu %s opts:", k, kn->name);
-            for (size_t i = 0; i < no; i++)
-                printf(" %s(%d,%lld,%s%s)", rdx_optop_name(o[i].op), o[i].axis,
-                       (long long)o[i].amount, rdx_axistype_name(o[i].target),
-                       o[i].top ? ",top" : "");
-            printf("\n");
+            char ot[16 * 96];
+            rdx_opts_format(o, no, ot, sizeof ot);
+            printf("  rdx kernel %zu %s opts: %s\n", k, kn->name, ot);
         }
         if (!st)
             st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
@@ -697,7 +666,8 @@ static int usage(const char *argv0, int rc)
            "  -b  BEAM search of width W (1..16) timed on the emulator, from the heuristics'\n"
            "      opts (slow: every candidate runs the whole kernel; use -n for matmuls)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
-           "      SPLIT:2:4:r,SPLIT:1:4:u (OP:axis:amount:type[:top], types g l w t L R G u r)\n"
+           "      'SPLIT(2,4,r) SPLIT(1,4,u)' (OP(axis,amount,TYPE[,top]) as rdx compile -p\n"
+           "      optimize prints them; TYPE a name or a letter g l w L R G u r)\n"
            "  -c  compile only, R times (no emulator, no clang): first and mean compile time\n"
            "      and a hash of the code objects (profiling the compiler)\n");
     return rc;
