@@ -425,63 +425,67 @@ static void report(const char *what, const char *size, const figures *r, const f
     fflush(stdout);
 }
 
-/* -c: compile the schedule of `t` compile_reps times (destroys g); print the first and the
-   mean time and an FNV-1a hash of each kernel's code object. */
-static int compile_only(const char *what, rdx_graph *g, const rdx_tensor *t)
+/* -c R: each case is built R times, each time in a fresh graph (its own IR context: no node
+   or simplification result of an earlier compile is reused), and compiled once; the first
+   compile of the process also pays its memory warm-up. */
+static struct {
+    double first, total;
+    int reps, failed;
+    size_t nk;
+    uint64_t hash;
+} cstat;
+
+/* One compile of the schedule of `t` (destroys g) into cstat; the code objects' FNV-1a hash
+   from the first. */
+static int compile_only(rdx_graph *g, const rdx_tensor *t)
 {
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
-    double first = 0, total = 0;
     int rc = rdx_graph_status(g) ? -1 : 0;
-    uint64_t hash = 1469598103934665603ull;
-    size_t nk = 0;
-    for (int rep = 0; rep < compile_reps && !rc; rep++) {
-        double t0 = cpu_now();
-        rdx_schedule *s = NULL;
-        const rdx_uop *roots[1] = { t };
+    double t0 = cpu_now();
+    rdx_schedule *s = NULL;
+    const rdx_uop *roots[1] = { t };
+    if (!rc)
         rc = rdx_cg_schedule(ctx, roots, 1, &s) ? -1 : 0;
-        nk = rc ? 0 : s->nkernels;
-        for (size_t k = 0; k < nk && !rc; k++) {
-            const rdx_sched_kernel *kn = &s->kernels[k];
-            const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
-            rdx_opt o[16];
-            size_t no = 0;
-            rdx_codegen_kernel *ck = NULL;
-            rdx_codegen_options co;
-            memset(&co, 0, sizeof co);
-            co.name = kn->name;
-            rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-            if (!st && have_user_opts) {
-                memcpy(o, user_opts, sizeof user_opts);
-                no = nuser_opts;
-            } else if (!st)
-                st = rdx_cg_heuristic(typed, o, 16, &no);
-            if (!st)
-                st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
-            if (!st)
-                st = rdx_cg_expand(ctx, opt, &exp);
-            if (!st)
-                st = rdx_codegen_compile(ctx, exp, &co, &ck);
-            if (st) {
-                fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
-                        rdx_error_message());
-                rc = -1;
-            }
-            for (size_t i = 0; !rc && rep == 0 && i < ck->code_object_size; i++)
-                hash = (hash ^ ck->code_object[i]) * 1099511628211ull;
-            rdx_codegen_kernel_free(ck);
+    size_t nk = rc ? 0 : s->nkernels;
+    for (size_t k = 0; k < nk && !rc; k++) {
+        const rdx_sched_kernel *kn = &s->kernels[k];
+        const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
+        rdx_opt o[16];
+        size_t no = 0;
+        rdx_codegen_kernel *ck = NULL;
+        rdx_codegen_options co;
+        memset(&co, 0, sizeof co);
+        co.name = kn->name;
+        rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
+        if (!st && have_user_opts) {
+            memcpy(o, user_opts, sizeof user_opts);
+            no = nuser_opts;
+        } else if (!st)
+            st = rdx_cg_heuristic(typed, o, 16, &no);
+        if (!st)
+            st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+        if (!st)
+            st = rdx_cg_expand(ctx, opt, &exp);
+        if (!st)
+            st = rdx_codegen_compile(ctx, exp, &co, &ck);
+        if (st) {
+            fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
+                    rdx_error_message());
+            rc = -1;
         }
-        rdx_schedule_free(s);
-        double dt = cpu_now() - t0;
-        if (rep == 0)
-            first = dt;
-        total += dt;
+        for (size_t i = 0; !rc && cstat.reps == 0 && i < ck->code_object_size; i++)
+            cstat.hash = (cstat.hash ^ ck->code_object[i]) * 1099511628211ull;
+        rdx_codegen_kernel_free(ck);
     }
+    rdx_schedule_free(s);
+    double dt = cpu_now() - t0;
+    if (cstat.reps == 0)
+        cstat.first = dt;
+    cstat.total += dt;
+    cstat.reps++;
+    cstat.nk = nk;
+    cstat.failed |= rc != 0;
     rdx_graph_destroy(g);
-    if (rc)
-        printf("%-10s compile FAILED: %s\n", what, rdx_error_message());
-    else
-        printf("%-10s %zu kern  compile first %8.3f ms  mean of %d %8.3f ms  code %016llx\n", what,
-               nk, 1e3 * first, compile_reps, 1e3 * total / compile_reps, (unsigned long long)hash);
     memset(&chk, 0, sizeof chk);
     return rc;
 }
@@ -492,7 +496,7 @@ static int compare(const char *what, const char *size, rdx_graph *g, const rdx_t
                    const cl_dispatch *d, size_t nd)
 {
     if (compile_reps)
-        return compile_only(what, g, t);
+        return compile_only(g, t);
     figures r, c;
     int rc = rdx_side(g, t, &r);
     rdx_graph_destroy(g);
@@ -668,8 +672,9 @@ static int usage(const char *argv0, int rc)
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
            "      'SPLIT(2,4,r) SPLIT(1,4,u)' (OP(axis,amount,TYPE[,top]) as rdx compile -p\n"
            "      optimize prints them; TYPE a name or a letter g l w L R G u r)\n"
-           "  -c  compile only, R times (no emulator, no clang): first and mean compile time\n"
-           "      and a hash of the code objects (profiling the compiler)\n");
+           "  -c  compile only (no emulator, no clang): each case built and compiled R times,\n"
+           "      each in a fresh graph (IR context); the process's first compile, the mean,\n"
+           "      the mean per kernel and a hash of the code objects (profiling the compiler)\n");
     return rc;
 }
 
@@ -700,7 +705,22 @@ int main(int argc, char **argv)
         int pick = optind == argc;
         for (int a = optind; a < argc; a++)
             pick |= !strcmp(argv[a], suite[i].name);
-        if (pick)
+        if (pick && compile_reps) {
+            memset(&cstat, 0, sizeof cstat);
+            cstat.hash = 1469598103934665603ull;
+            for (int r = 0; r < compile_reps && !cstat.failed; r++)
+                suite[i].fn();
+            if (cstat.failed)
+                printf("%-10s compile FAILED: %s\n", suite[i].name, rdx_error_message());
+            else
+                printf("%-10s %zu kern  compile first %8.3f ms  mean of %d fresh %8.3f ms  "
+                       "per kernel %6.3f ms  code %016llx\n",
+                       suite[i].name, cstat.nk, 1e3 * cstat.first, cstat.reps,
+                       1e3 * cstat.total / cstat.reps,
+                       1e3 * cstat.total / cstat.reps / (double)(cstat.nk ? cstat.nk : 1),
+                       (unsigned long long)cstat.hash);
+            fails += cstat.failed;
+        } else if (pick)
             fails += suite[i].fn() != 0;
     }
     if (fails)
