@@ -273,8 +273,12 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
         inserted = &dummy;
     *inserted = 0;
     dstate *out = malloc((nb + 1) * sizeof *out), *cur = malloc(sizeof *cur);
+    /* each block's last analysed entry state: run_block is a function of it, so a block whose
+       entry did not change keeps its exit and is not run again */
+    dstate *in = malloc((nb + 1) * sizeof *in);
+    char *seen = calloc(nb + 1, 1);
     rdx_status st = RDX_OK;
-    if (!out || !cur || !hw) {
+    if (!out || !cur || !in || !seen || !hw) {
         st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
         goto done;
     }
@@ -297,6 +301,12 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
                                     cur->live[r / 64] |= 1ull << (r % 64);
                                 }
                             }
+                if (!emit) {
+                    if (seen[b] && !memcmp(cur, &in[b], sizeof *cur))
+                        continue;
+                    in[b] = *cur;
+                    seen[b] = 1;
+                }
                 st = run_block(p, (int)b, hw[b], cur, emit, inserted);
                 if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
                     out[b] = *cur;
@@ -310,5 +320,7 @@ done:
     cg_hw_free_prog(hw, nb);
     free(out);
     free(cur);
+    free(in);
+    free(seen);
     return st;
 }

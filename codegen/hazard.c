@@ -219,9 +219,15 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
         inserted = &dummy;
     *inserted = 0;
     hz *out = malloc((nb + 1) * sizeof *out), cur;
+    /* each block's last analysed entry state: a block whose entry did not change keeps its
+       exit and is not run again */
+    hz *in = malloc((nb + 1) * sizeof *in);
+    char *seen = calloc(nb + 1, 1);
     cg_hw **hw = cg_hw_classify_prog(p);
-    if (!out || !hw) {
+    if (!out || !in || !seen || !hw) {
         free(out);
+        free(in);
+        free(seen);
         cg_hw_free_prog(hw, nb);
         return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
     }
@@ -242,6 +248,12 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
                 for (size_t q = 0; q < nb; q++)
                     if (p->blocks[q].succ[0] == (int32_t)b || p->blocks[q].succ[1] == (int32_t)b)
                         hz_merge(&cur, &out[q]);
+                if (!emit) {
+                    if (seen[b] && !memcmp(&cur, &in[b], sizeof cur))
+                        continue;
+                    in[b] = cur;
+                    seen[b] = 1;
+                }
                 st = run_block(p, (int)b, hw[b], &cur, emit, inserted, hw_out ? &hw[b] : NULL);
                 if (!emit && memcmp(&cur, &out[b], sizeof cur)) {
                     out[b] = cur;
@@ -256,6 +268,8 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
     else
         cg_hw_free_prog(hw, nb);
     free(out);
+    free(in);
+    free(seen);
     return st;
 }
 

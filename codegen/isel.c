@@ -382,7 +382,10 @@ static inline int grow(isel *I, uint32_t id)
 static int grow_to(isel *I, uint32_t id)
 {
     size_t nc = I->cap ? I->cap : 1024;
-    while (nc <= id)
+    /* room for every node of the context at once: ids arrive in no order, and growing
+       step by step copies the arrays again at each doubling */
+    size_t want = I->ctx ? rdx_ir_node_count(I->ctx) : 0;
+    while (nc <= id || nc < want)
         nc *= 2;
     cg_val *v = realloc(I->val, nc * sizeof *v);
     if (v)

@@ -243,17 +243,18 @@ rdx_status rdx_isa_op_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form 
 {
     if (!t || !out)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_op_form: NULL argument");
+    const isa_row *row = isa_row_of(t, op, form); /* NULL unless op is valid and available */
+    if (row) {
+        *out = &isa_form_infos[t->family][row - isa_families[t->family].rows];
+        return RDX_OK;
+    }
     const char *name = rdx_isa_op_name(op);
     if (!name)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_op_form: op %d out of range", (int)op);
     if (!rdx_isa_op_available(t, op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "%s: not available on %s", name, t->name);
-    const isa_row *row = isa_row_of(t, op, form);
-    if (!row)
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "%s: no %s form on %s", name, rdx_isa_form_name(form),
-                        t->name);
-    *out = &isa_form_infos[t->family][row - isa_families[t->family].rows];
-    return RDX_OK;
+    return rdx_fail(RDX_ERR_UNSUPPORTED, "%s: no %s form on %s", name, rdx_isa_form_name(form),
+                    t->name);
 }
 
 bool rdx_isa_mod_allowed(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form, rdx_isa_mod mod)
