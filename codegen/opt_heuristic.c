@@ -148,14 +148,19 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
  * a multiple of G (PADTO fills with the op's identity), others keep their
  * tiles.  The rest of the axis is unrolled by 16/8/4/2 (the largest dividing
  * it with at least two iterations left).  Rows of 1024 (softmax, layernorm):
- * G = 32, UNROLL 16 — 1024 one-wave workgroups.
+ * G = 32, UNROLL 16 — 1024 one-wave workgroups.  `len` is the serial work
+ * per output the test uses: the axis' size, or for nested reductions (a sum
+ * over rows of a row's reduction, as a loss) the product of every REDUCE axis,
+ * when the innermost alone is too short and an outer axis of at least 32 is
+ * grouped instead.
  */
 #define GR_MIN_ITEMS 16384
 #define GR_MIN_LEN   256
-static int grouped(const rdx_kaxis *ax, int red, int64_t outs, rdx_opt *opts, size_t cap, size_t *n)
+static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_opt *opts,
+                   size_t cap, size_t *n)
 {
     int64_t s = ax[red].size, g = 32;
-    if (s < GR_MIN_LEN || outs >= GR_MIN_ITEMS)
+    if (len < GR_MIN_LEN || outs >= GR_MIN_ITEMS)
         return 0;
     while (g < 256 && (2 * g) * (2 * g) <= s / 4)
         g *= 2;
@@ -209,7 +214,19 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
             outs *= ax[i].size > 0 ? ax[i].size : 1 << 20;
     }
     /* long reductions to too few outputs to fill the GPU with one work-item each */
-    if (red >= 0 && !loops && grouped(ax, red, outs, opts, cap, n))
+    if (red >= 0 && !loops && grouped(ax, red, ax[red].size, outs, opts, cap, n))
+        return RDX_OK;
+    /* nested reductions, each too short alone: group the longest outer one of >= 32 */
+    int64_t total = 1;
+    int outer = -1;
+    for (size_t i = 0; i < na && red >= 0; i++)
+        if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size > 0) {
+            total *= ax[i].size;
+            if ((int)i != red && ax[i].size >= 32 && (outer < 0 || ax[i].size > ax[outer].size))
+                outer = (int)i;
+        }
+    if (outer >= 0 && !loops && ax[red].size < GR_MIN_LEN &&
+        grouped(ax, outer, total, outs, opts, cap, n))
         return RDX_OK;
     /* reductions into several outputs (matmul, convolution, row reductions) */
     if (red >= 0 && ng >= 1)

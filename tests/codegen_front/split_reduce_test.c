@@ -183,6 +183,8 @@ static int has(const rdx_opt *h, size_t n, rdx_optop op, int64_t amount, rdx_axi
     return 0;
 }
 
+static int split_at(const rdx_opt *h, size_t n, int axis, int64_t amount, rdx_axistype t);
+
 /* Rule-based choices: rows of 1024 get one wave per row (GROUP_REDUCE 32, UNROLL 16);
    a sum of 2^20 splits into 1024 partials of 1024, each a one-wave group; a matmul
    with many outputs keeps its register tiles; rows too short stay per work-item. */
@@ -210,6 +212,15 @@ START_TEST(grouped_choice)
     /* a 128^3 matmul (16384 outputs): tiles, no grouped reduction */
     const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ 128, 128 }, &seed);
     nh = heuristic_of(g, rdx_tensor_matmul(g, a, a), 0, 1, h);
+    for (size_t i = 0; i < nh; i++)
+        ck_assert(h[i].target != RDX_AXIS_GROUP_REDUCE);
+    /* nested reductions to one output (a loss: 32 rows x 10), each axis short alone: the
+       outer axis of 32 is grouped (320 >= 256 serial steps); 16 x 10 (160) stays serial */
+    const rdx_tensor *l = cgf_random(g, F32, 2, (int64_t[]){ 32, 10 }, &seed);
+    nh = heuristic_of(g, rdx_tensor_sum(g, l, 2, (int[]){ 0, 1 }, 0), 0, 1, h);
+    ck_assert_int_ge(split_at(h, nh, 0, 32, RDX_AXIS_GROUP_REDUCE), 0);
+    const rdx_tensor *l2 = cgf_random(g, F32, 2, (int64_t[]){ 16, 10 }, &seed);
+    nh = heuristic_of(g, rdx_tensor_sum(g, l2, 2, (int[]){ 0, 1 }, 0), 0, 1, h);
     for (size_t i = 0; i < nh; i++)
         ck_assert(h[i].target != RDX_AXIS_GROUP_REDUCE);
     /* rows of 100: shorter than 256, one work-item per row */
@@ -267,6 +278,9 @@ START_TEST(grouped_rows_on_emu)
     check(g, rdx_tensor_div(g, e, rdx_tensor_sum(g, e, 1, (int[]){ 1 }, 1)), 1, 1e-5);
     const rdx_tensor *y = cgf_random(g, rdx_dtype_of(RDX_INT32), 2, (int64_t[]){ 3, 4096 }, &seed);
     check(g, rdx_tensor_sum(g, y, 1, (int[]){ 1 }, 0), 1, 0);
+    /* nested: a max over 40 rows (padded to 64, 32 lanes) of row sums of 13 */
+    const rdx_tensor *z = cgf_random(g, rdx_dtype_of(RDX_INT32), 2, (int64_t[]){ 40, 13 }, &seed);
+    check(g, rdx_tensor_max(g, rdx_tensor_sum(g, z, 1, (int[]){ 1 }, 0), 1, (int[]){ 0 }, 0), 1, 0);
     rdx_graph_destroy(g);
 }
 END_TEST

@@ -77,6 +77,19 @@ START_TEST(input_files)
 }
 END_TEST
 
+/* Nested reductions to few outputs (tests/data/realize/nested_reduction.uop): the heuristics
+   group the outer REDUCE axis; a serial kernel ran past the emulated GPU's instruction budget
+   (a "hang" fault). */
+START_TEST(nested_reduction)
+{
+    rdx_test_proc p = run((const char *[]){ "realize", "--check", "-p", "--profile",
+                                            "tests/data/realize/nested_reduction.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (124645 elements)"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 START_TEST(usage_errors)
 {
     static const char *const bad[][3] = {
@@ -110,5 +123,6 @@ TCase *rz_tcase_cli(void)
     tcase_add_test(tc, profile_isa_beam);
     tcase_add_test(tc, input_files);
     tcase_add_test(tc, usage_errors);
+    tcase_add_test(tc, nested_reduction);
     return tc;
 }
