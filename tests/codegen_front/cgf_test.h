@@ -57,6 +57,26 @@ void cgf_check(rdx_graph *g, const rdx_tensor *const *roots, size_t n, cgf_run *
 /* cgf_check of one root, raw and with heuristics. */
 void cgf_check1(rdx_graph *g, const rdx_tensor *t);
 
+/* OptOps for tests: SPLIT(axis, amount, TYPE) and the others, in rdx_opt's field order. */
+#define SPLIT(a, k, t)    { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 0 }
+#define SPLITTOP(a, k, t) { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 1 }
+#define PADTO(a, m)       { RDX_OPTOP_PADTO, a, m, RDX_AXIS_LOOP, 0 }
+#define SWAP(a, b)        { RDX_OPTOP_SWAP, a, b, RDX_AXIS_LOOP, 0 }
+#define NOLOCALS          { RDX_OPTOP_NOLOCALS, 0, 0, RDX_AXIS_LOOP, 0 }
+#define LDS(a)            { RDX_OPTOP_LDS, a, 0, RDX_AXIS_LOOP, 0 }
+
+/* An OptOp sequence. */
+typedef struct cgf_seq {
+    rdx_opt o[6];
+    size_t n;
+} cgf_seq;
+
+/* cgf_check of t (one kernel) with each sequence on the host evaluator, and also on the
+   emulated GPU when emu is set. */
+void cgf_run_seqs(rdx_graph *g, const rdx_tensor *t, const cgf_seq *seqs, size_t n, int emu);
+/* The axis-typed kernel of t (ck_assert's its schedule has one kernel). */
+const rdx_uop *cgf_kernel_of(rdx_graph *g, const rdx_tensor *t);
+
 rdx_graph *cgf_graph(void);
 uint64_t cgf_rand(uint64_t *s);
 /* A tensor of random data of dtype dt. */

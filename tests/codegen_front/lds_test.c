@@ -17,10 +17,6 @@
 #define F16 rdx_dtype_of(RDX_FLOAT16)
 #define I32 rdx_dtype_of(RDX_INT32)
 
-#define SPL(a, k, t) { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 0 }
-#define PAD(a, m)    { RDX_OPTOP_PADTO, a, m, RDX_AXIS_LOOP, 0 }
-#define LDS(a)       { RDX_OPTOP_LDS, a, 0, RDX_AXIS_LOOP, 0 }
-
 static const rdx_tensor *mm(rdx_graph *g, rdx_dtype dt, int64_t m, int64_t k, int64_t n,
                             uint64_t *seed)
 {
@@ -57,23 +53,11 @@ static uint64_t run_opts(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, si
     return run_tol(g, t, o, n, 1e-4);
 }
 
-/* The axis-typed kernel of t (one kernel). */
-static const rdx_uop *kernel_of(rdx_graph *g, const rdx_tensor *t)
-{
-    rdx_schedule *s = NULL;
-    const rdx_uop *k;
-    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &t, 1, &s), RDX_OK);
-    ck_assert_uint_eq(s->nkernels, 1);
-    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s->kernels[0].sink, &k), RDX_OK);
-    rdx_schedule_free(s);
-    return k;
-}
-
 /* The heuristic's opts for t plus LDS of the first REDUCE axis (unless they stage already);
    their count. */
 static size_t heuristic_lds(rdx_graph *g, const rdx_tensor *t, rdx_opt *o)
 {
-    const rdx_uop *k = kernel_of(g, t), *k2;
+    const rdx_uop *k = cgf_kernel_of(g, t), *k2;
     size_t n = 0, na;
     ck_assert_int_eq(rdx_cg_heuristic(k, o, 15, &n), RDX_OK);
     if (n && o[n - 1].op == RDX_OPTOP_LDS)
@@ -109,14 +93,14 @@ START_TEST(lds_matmul_f32)
     /* register tiles (4x4 per work-item, k by 8, 16x16 workgroup; the heuristics' choice
        for large matmuls, explicit here: a 64^3 matmul is too small for them) staged */
     rdx_graph *g = cgf_graph();
-    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 4, UPCAST), SPL(2, 8, UNROLL),
-                    SPL(1, 16, LOCAL), SPL(0, 16, LOCAL), LDS(2) };
+    rdx_opt o[] = { SPLIT(1, 4, UPCAST), SPLIT(0, 4, UPCAST), SPLIT(2, 8, UNROLL),
+                    SPLIT(1, 16, LOCAL), SPLIT(0, 16, LOCAL), LDS(2) };
     size_t n = sizeof o / sizeof *o;
     const rdx_tensor *t = mm(g, F32, 64, 64, 64, &seed);
     uint64_t staged = run_opts(g, t, o, n);
     /* the staged kernel: 2 DEFINE_LOCALs (A and B tiles), 2 BARRIERs; LDS bytes: A's tile
        16 (m lanes) x 4 (m upcast) x 8 (k) floats, B's 8 x 16 x 4 */
-    const rdx_uop *k = kernel_of(g, t), *ko;
+    const rdx_uop *k = cgf_kernel_of(g, t), *ko;
     ck_assert_int_eq(rdx_cg_optimize(rdx_graph_ir(g), k, o, n, &ko), RDX_OK);
     ck_assert_uint_eq(count_op(ko, RDX_OP_DEFINE_LOCAL), 2);
     ck_assert_uint_eq(count_op(ko, RDX_OP_BARRIER), 2);
@@ -141,17 +125,22 @@ START_TEST(lds_matmul_edges)
         const rdx_tensor *t = mm(g, F32, sizes[i][0], sizes[i][1], sizes[i][2], &seed);
         /* axes 0 m, 1 n, 2 k: pad m, n to 8 and k to 4; upcast n by 2 (axis 3), unroll k by
            4 (axis 4), workgroup 4 (n) x 8 (m) */
-        rdx_opt o[] = { PAD(0, 8),         PAD(1, 8),        PAD(2, 4),        SPL(1, 2, UPCAST),
-                        SPL(2, 4, UNROLL), SPL(1, 4, LOCAL), SPL(0, 8, LOCAL), LDS(2) };
+        rdx_opt o[] = { PADTO(0, 8),         PADTO(1, 8),
+                        PADTO(2, 4),         SPLIT(1, 2, UPCAST),
+                        SPLIT(2, 4, UNROLL), SPLIT(1, 4, LOCAL),
+                        SPLIT(0, 8, LOCAL),  LDS(2) };
         run_opts(g, t, o, sizeof o / sizeof *o);
         /* unpadded k, a 3-deep tile: A's tile 8 x 3 = 24 elements for 32 work-items and B's
            3 x 4 x 2 = 24: one gated slot each (k = 3, 17 and 13 are not multiples of 3 or 4:
            only sizes 3 and 1 take this branch) */
         if (sizes[i][1] % 3 == 0) {
-            rdx_opt p[] = {
-                PAD(0, 8),        PAD(1, 8), SPL(1, 2, UPCAST), SPL(2, 3, UNROLL), SPL(1, 4, LOCAL),
-                SPL(0, 8, LOCAL), LDS(2)
-            };
+            rdx_opt p[] = { PADTO(0, 8),
+                            PADTO(1, 8),
+                            SPLIT(1, 2, UPCAST),
+                            SPLIT(2, 3, UNROLL),
+                            SPLIT(1, 4, LOCAL),
+                            SPLIT(0, 8, LOCAL),
+                            LDS(2) };
             run_opts(g, t, p, sizeof p / sizeof *p);
         }
         rdx_graph_destroy(g);
@@ -160,14 +149,14 @@ START_TEST(lds_matmul_edges)
        work-item */
     rdx_graph *g1 = cgf_graph();
     const rdx_tensor *t1 = mm(g1, F32, 1, 12, 8, &seed);
-    rdx_opt q[] = { SPL(0, 2, UPCAST), SPL(1, 4, UNROLL), SPL(0, 4, LOCAL), LDS(1) };
+    rdx_opt q[] = { SPLIT(0, 2, UPCAST), SPLIT(1, 4, UNROLL), SPLIT(0, 4, LOCAL), LDS(1) };
     run_opts(g1, t1, q, sizeof q / sizeof *q);
     rdx_graph_destroy(g1);
     /* k = 36 split 3 deep: A 8 (m) x 3 = 24 < 32 work-items: the last slot gated */
     rdx_graph *g = cgf_graph();
     const rdx_tensor *t = mm(g, F32, 16, 36, 8, &seed);
-    rdx_opt p[] = { SPL(1, 2, UPCAST), SPL(2, 3, UNROLL), SPL(1, 4, LOCAL), SPL(0, 8, LOCAL),
-                    LDS(2) };
+    rdx_opt p[] = { SPLIT(1, 2, UPCAST), SPLIT(2, 3, UNROLL), SPLIT(1, 4, LOCAL),
+                    SPLIT(0, 8, LOCAL), LDS(2) };
     run_opts(g, t, p, sizeof p / sizeof *p);
     rdx_graph_destroy(g);
 }
@@ -177,8 +166,8 @@ END_TEST
 START_TEST(lds_matmul_dtypes)
 {
     uint64_t seed = 93;
-    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 2, UPCAST), SPL(2, 8, UNROLL),
-                    SPL(1, 8, LOCAL),  SPL(0, 8, LOCAL),  LDS(2) };
+    rdx_opt o[] = { SPLIT(1, 4, UPCAST), SPLIT(0, 2, UPCAST), SPLIT(2, 8, UNROLL),
+                    SPLIT(1, 8, LOCAL),  SPLIT(0, 8, LOCAL),  LDS(2) };
     rdx_graph *g = cgf_graph();
     /* half accumulates in half: the unstaged kernel with these opts differs from the
        interpreter by as much (the order of the sums) */
@@ -187,15 +176,15 @@ START_TEST(lds_matmul_dtypes)
     /* batched: axes 0 batch, 1 m, 2 n (GLOBAL), 3 k */
     const rdx_tensor *a = cgf_random(g, F32, 3, (int64_t[]){ 3, 16, 24 }, &seed);
     const rdx_tensor *b = cgf_random(g, F32, 3, (int64_t[]){ 3, 24, 32 }, &seed);
-    rdx_opt bo[] = { SPL(2, 4, UPCAST), SPL(3, 8, UNROLL), SPL(2, 8, LOCAL), SPL(1, 16, LOCAL),
-                     LDS(3) };
+    rdx_opt bo[] = { SPLIT(2, 4, UPCAST), SPLIT(3, 8, UNROLL), SPLIT(2, 8, LOCAL),
+                     SPLIT(1, 16, LOCAL), LDS(3) };
     run_opts(g, rdx_tensor_matmul(g, a, b), bo, sizeof bo / sizeof *bo);
     /* WARP lanes (work-item axes too): with a LOCAL axis (64 work-items) and alone (32) */
     const rdx_tensor *w = mm(g, F32, 16, 24, 32, &seed);
-    rdx_opt wo[] = { SPL(1, 2, UPCAST), SPL(2, 8, UNROLL), SPL(1, 8, WARP),
-                     SPL(0, 4, WARP),   SPL(0, 2, LOCAL),  LDS(2) };
+    rdx_opt wo[] = { SPLIT(1, 2, UPCAST), SPLIT(2, 8, UNROLL), SPLIT(1, 8, WARP),
+                     SPLIT(0, 4, WARP),   SPLIT(0, 2, LOCAL),  LDS(2) };
     run_opts(g, w, wo, sizeof wo / sizeof *wo);
-    rdx_opt wa[] = { SPL(1, 4, UPCAST), SPL(2, 8, UNROLL), SPL(1, 8, WARP), SPL(0, 4, WARP),
+    rdx_opt wa[] = { SPLIT(1, 4, UPCAST), SPLIT(2, 8, UNROLL), SPLIT(1, 8, WARP), SPLIT(0, 4, WARP),
                      LDS(2) };
     run_opts(g, w, wa, sizeof wa / sizeof *wa);
     rdx_graph_destroy(g);
@@ -218,7 +207,7 @@ START_TEST(lds_conv)
         size_t n = heuristic_lds(g, t, o);
         run_opts(g, t, o, n);
         const rdx_uop *ko;
-        ck_assert_int_eq(rdx_cg_optimize(rdx_graph_ir(g), kernel_of(g, t), o, n, &ko), RDX_OK);
+        ck_assert_int_eq(rdx_cg_optimize(rdx_graph_ir(g), cgf_kernel_of(g, t), o, n, &ko), RDX_OK);
         ck_assert_uint_eq(count_op(ko, RDX_OP_DEFINE_LOCAL), 1); /* the weights only */
         rdx_graph_destroy(g);
     }
@@ -237,7 +226,7 @@ START_TEST(lds_symbolic)
     const rdx_tensor *b =
         rdx_tensor_empty_sym(g, F32, 2, (const rdx_uop *[]){ kv, rdx_ir_int(ctx, 32) });
     const rdx_tensor *t = rdx_tensor_matmul(g, a, b);
-    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(1, 8, LOCAL), SPL(0, 8, LOCAL), LDS(2) };
+    rdx_opt o[] = { SPLIT(1, 4, UPCAST), SPLIT(1, 8, LOCAL), SPLIT(0, 8, LOCAL), LDS(2) };
     static const int64_t vals[] = { 1, 7, 33 };
     for (size_t i = 0; i < 3; i++) {
         int64_t v = vals[i];
@@ -266,7 +255,7 @@ static void refused(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t 
                     const char *msg)
 {
     const rdx_uop *out;
-    rdx_status st = rdx_cg_apply_opts(rdx_graph_ir(g), kernel_of(g, t), o, n, &out);
+    rdx_status st = rdx_cg_apply_opts(rdx_graph_ir(g), cgf_kernel_of(g, t), o, n, &out);
     ck_assert_int_eq(st, want);
     ck_assert_msg(strstr(rdx_error_message(), msg), "message '%s' lacks '%s'", rdx_error_message(),
                   msg);
@@ -277,27 +266,27 @@ START_TEST(lds_refused)
     uint64_t seed = 96;
     rdx_graph *g = cgf_graph();
     const rdx_tensor *t = mm(g, F32, 32, 32, 32, &seed);
-    rdx_opt nolocal[] = { SPL(1, 4, UPCAST), LDS(2) };
+    rdx_opt nolocal[] = { SPLIT(1, 4, UPCAST), LDS(2) };
     refused(g, t, nolocal, 2, RDX_ERR_INVALID, "no LOCAL axes");
-    rdx_opt notred[] = { SPL(1, 4, LOCAL), LDS(1) };
+    rdx_opt notred[] = { SPLIT(1, 4, LOCAL), LDS(1) };
     refused(g, t, notred, 2, RDX_ERR_INVALID, "not a REDUCE axis");
-    rdx_opt twice[] = { SPL(1, 4, LOCAL), LDS(2), LDS(2) };
+    rdx_opt twice[] = { SPLIT(1, 4, LOCAL), LDS(2), LDS(2) };
     refused(g, t, twice, 3, RDX_ERR_INVALID, "a second LDS");
-    rdx_opt amount[] = { SPL(1, 4, LOCAL), { RDX_OPTOP_LDS, 2, 4, RDX_AXIS_LOOP, 0 } };
+    rdx_opt amount[] = { SPLIT(1, 4, LOCAL), { RDX_OPTOP_LDS, 2, 4, RDX_AXIS_LOOP, 0 } };
     refused(g, t, amount, 2, RDX_ERR_INVALID, "must be 0");
     /* a row sum: its one load depends on the only LOCAL axis: nothing is shared */
     const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 32, 40 }, &seed);
-    rdx_opt rows[] = { SPL(0, 8, LOCAL), LDS(1) };
+    rdx_opt rows[] = { SPLIT(0, 8, LOCAL), LDS(1) };
     refused(g, rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0), rows, 2, RDX_ERR_INVALID,
             "no load of the kernel is read by several work-items");
     /* tiles of 128 (m) x 128 (k) and 128 x 128 floats: 128 KiB of LDS */
     const rdx_tensor *big = mm(g, F32, 256, 256, 256, &seed);
-    rdx_opt huge[] = { SPL(1, 8, UPCAST), SPL(0, 8, UPCAST), SPL(2, 128, UNROLL),
-                       SPL(1, 16, LOCAL), SPL(0, 16, LOCAL), LDS(2) };
+    rdx_opt huge[] = { SPLIT(1, 8, UPCAST), SPLIT(0, 8, UPCAST), SPLIT(2, 128, UNROLL),
+                       SPLIT(1, 16, LOCAL), SPLIT(0, 16, LOCAL), LDS(2) };
     refused(g, big, huge, 6, RDX_ERR_RANGE, "bytes of LDS (limit 65536)");
     /* too many loads per work-item: a 64 x 64 tile for 4 work-items */
-    rdx_opt share[] = { SPL(1, 8, UPCAST), SPL(0, 8, UPCAST), SPL(2, 64, UNROLL),
-                        SPL(1, 2, LOCAL),  SPL(0, 2, LOCAL),  LDS(2) };
+    rdx_opt share[] = { SPLIT(1, 8, UPCAST), SPLIT(0, 8, UPCAST), SPLIT(2, 64, UNROLL),
+                        SPLIT(1, 2, LOCAL),  SPLIT(0, 2, LOCAL),  LDS(2) };
     refused(g, big, share, 6, RDX_ERR_RANGE, "loads per work-item");
     /* after TC: axes 0, 1 the M and N tiles (GLOBAL), 2 its K loop, 3 and 4 its WARP lanes */
     const rdx_tensor *h = mm(g, F16, 32, 32, 32, &seed);
@@ -321,21 +310,21 @@ START_TEST(lds_heuristic)
 {
     uint64_t seed = 97;
     rdx_graph *g = cgf_graph();
-    const rdx_uop *k = kernel_of(g, mm(g, F32, 256, 256, 256, &seed));
+    const rdx_uop *k = cgf_kernel_of(g, mm(g, F32, 256, 256, 256, &seed));
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t na;
     ck_assert_int_eq(rdx_cg_axes(k, ax, &na), RDX_OK);
     ck_assert_uint_eq(na, 3);
-    rdx_opt o[] = { SPL(1, 4, UPCAST), SPL(0, 4, UPCAST), SPL(2, 8, UNROLL), SPL(1, 16, LOCAL),
-                    SPL(0, 16, LOCAL) };
+    rdx_opt o[] = { SPLIT(1, 4, UPCAST), SPLIT(0, 4, UPCAST), SPLIT(2, 8, UNROLL),
+                    SPLIT(1, 16, LOCAL), SPLIT(0, 16, LOCAL) };
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), 2);
     o[2].amount = 16;
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 5), 2);
     ck_assert_int_eq(cg_lds_pays(k, ax, na, o, 3), -1); /* no workgroup */
-    rdx_opt small[] = { SPL(1, 2, UPCAST), SPL(0, 2, UPCAST), SPL(2, 4, UNROLL), SPL(1, 16, LOCAL),
-                        SPL(0, 16, LOCAL) };
+    rdx_opt small[] = { SPLIT(1, 2, UPCAST), SPLIT(0, 2, UPCAST), SPLIT(2, 4, UNROLL),
+                        SPLIT(1, 16, LOCAL), SPLIT(0, 16, LOCAL) };
     ck_assert_int_eq(cg_lds_pays(k, ax, na, small, 5), -1);
-    rdx_opt pad[] = { PAD(0, 512), SPL(1, 4, UPCAST), SPL(1, 16, LOCAL) };
+    rdx_opt pad[] = { PADTO(0, 512), SPLIT(1, 4, UPCAST), SPLIT(1, 16, LOCAL) };
     ck_assert_int_eq(cg_lds_pays(k, ax, na, pad, 3), -1); /* PADTO: not estimated */
     /* the heuristics: the matmul's tiles staged (last opt), the conv's not */
     rdx_opt h[16];
@@ -344,7 +333,7 @@ START_TEST(lds_heuristic)
     ck_assert_uint_ge(nh, 1);
     ck_assert_int_eq(h[nh - 1].op, RDX_OPTOP_LDS);
     ck_assert_int_eq(h[nh - 1].axis, 2);
-    const rdx_uop *kc = kernel_of(g, conv(g, 1, 16, 16, 16, 16, &seed));
+    const rdx_uop *kc = cgf_kernel_of(g, conv(g, 1, 16, 16, 16, 16, &seed));
     ck_assert_int_eq(rdx_cg_heuristic(kc, h, 16, &nh), RDX_OK);
     for (size_t i = 0; i < nh; i++)
         ck_assert_int_ne(h[i].op, RDX_OPTOP_LDS);

@@ -9,30 +9,8 @@
 
 #include "tests/codegen_front/cgf_test.h"
 
-#define F32               rdx_dtype_of(RDX_FLOAT32)
-#define I32               rdx_dtype_of(RDX_INT32)
-#define SPLIT(a, k, t)    { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 0 }
-#define SPLITTOP(a, k, t) { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 1 }
-#define PADTO(a, m)       { RDX_OPTOP_PADTO, a, m, RDX_AXIS_LOOP, 0 }
-#define SWAP(a, b)        { RDX_OPTOP_SWAP, a, b, RDX_AXIS_LOOP, 0 }
-#define NOLOCALS          { RDX_OPTOP_NOLOCALS, 0, 0, RDX_AXIS_LOOP, 0 }
-
-typedef struct seqdef {
-    rdx_opt o[6];
-    size_t n;
-} seqdef;
-
-static void run_seqs(rdx_graph *g, const rdx_tensor *t, const seqdef *seqs, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        cgf_run r = { 0 };
-        r.mode = CGF_OPTS;
-        r.opts = seqs[i].o;
-        r.nopts = seqs[i].n;
-        cgf_check(g, &t, 1, &r);
-        ck_assert_uint_eq(r.nkernels, 1);
-    }
-}
+#define F32 rdx_dtype_of(RDX_FLOAT32)
+#define I32 rdx_dtype_of(RDX_INT32)
 
 START_TEST(opts_elementwise)
 {
@@ -43,7 +21,7 @@ START_TEST(opts_elementwise)
     const rdx_tensor *t = rdx_tensor_add(g, rdx_tensor_mul(g, a, rdx_tensor_transpose(g, b, 0, 1)),
                                          rdx_tensor_const(g, F32, 1.5));
     /* axes: 0 = rows (48, GLOBAL), 1 = columns (64, GLOBAL) */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(1, 4, UPCAST) }, 1 },
         { { SPLIT(1, 32, LOCAL) }, 1 },
         { { SPLITTOP(0, 16, LOCAL) }, 1 },
@@ -55,7 +33,7 @@ START_TEST(opts_elementwise)
         { { SPLIT(1, 8, UPCAST), SPLIT(0, 16, LOCAL), SWAP(0, 1) }, 3 },
         { { SPLIT(0, 48, LOCAL) }, 1 },
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 0);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -67,7 +45,7 @@ START_TEST(opts_reduce)
     const rdx_tensor *x = cgf_random(g, I32, 2, (int64_t[]){ 37, 128 }, &seed);
     const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_mul(g, x, x), 1, (int[]){ 1 }, 0);
     /* axes: 0 = rows (37, GLOBAL), 1 = reduce (128) */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(1, 4, UNROLL) }, 1 },
         { { SPLITTOP(1, 8, UNROLL) }, 1 },
         { { PADTO(1, 40) }, 1 },
@@ -77,15 +55,15 @@ START_TEST(opts_reduce)
         { { SPLIT(1, 64, REDUCE) }, 1 },
         { { SPLIT(1, 2, REDUCE), SWAP(1, 2) }, 2 },
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 0);
     const rdx_tensor *xf = cgf_random(g, F32, 2, (int64_t[]){ 37, 128 }, &seed);
     const rdx_tensor *m = rdx_tensor_max(g, xf, 1, (int[]){ 1 }, 0);
-    const seqdef ms[] = {
+    const cgf_seq ms[] = {
         { { PADTO(1, 48) }, 1 },
         { { PADTO(1, 48), SPLIT(1, 3, UNROLL) }, 2 },
         { { SPLIT(1, 8, UNROLL), PADTO(0, 8), SPLIT(0, 8, LOCAL) }, 3 },
     };
-    run_seqs(g, m, ms, sizeof ms / sizeof *ms);
+    cgf_run_seqs(g, m, ms, sizeof ms / sizeof *ms, 0);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -97,19 +75,19 @@ START_TEST(opts_group_reduce)
     const rdx_tensor *x = cgf_random(g, I32, 1, (int64_t[]){ 1000 }, &seed);
     const rdx_tensor *t = rdx_tensor_sum(g, x, 0, NULL, 0);
     /* axis 0 = the reduction (1000) */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(0, 8, GROUP_REDUCE) }, 1 },
         { { PADTO(0, 256), SPLIT(0, 256, GROUP_REDUCE) }, 2 },
         { { PADTO(0, 256), SPLIT(0, 64, GROUP_REDUCE), SPLIT(0, 4, UNROLL) }, 3 },
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 0);
     const rdx_tensor *xf = cgf_random(g, F32, 2, (int64_t[]){ 3, 640 }, &seed);
     const rdx_tensor *m = rdx_tensor_max(g, xf, 1, (int[]){ 1 }, 0);
-    const seqdef ms[] = {
+    const cgf_seq ms[] = {
         { { SPLIT(1, 32, GROUP_REDUCE) }, 1 },
         { { SPLIT(1, 128, GROUP_REDUCE), SPLIT(1, 5, UNROLL) }, 2 },
     };
-    run_seqs(g, m, ms, sizeof ms / sizeof *ms);
+    cgf_run_seqs(g, m, ms, sizeof ms / sizeof *ms, 0);
     /* the heuristic picks a grouped reduction for a large sum */
     const rdx_tensor *big = cgf_random(g, F32, 1, (int64_t[]){ 5000 }, &seed);
     const rdx_tensor *bs = rdx_tensor_sum(g, big, 0, NULL, 0);
@@ -140,14 +118,14 @@ START_TEST(opts_matmul)
     const rdx_tensor *B = cgf_random(g, I32, 2, (int64_t[]){ 20, 16 }, &seed);
     const rdx_tensor *t = rdx_tensor_matmul(g, A, B);
     /* axes: 0 = M (24), 1 = N (16), 2 = K (20) */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(0, 8, LOCAL), SPLIT(1, 8, LOCAL) }, 2 },
         { { SPLIT(2, 4, UNROLL), SPLIT(0, 8, LOCAL), SPLIT(1, 4, LOCAL), SPLIT(1, 2, UPCAST) }, 4 },
         { { SPLIT(1, 4, UPCAST), SPLIT(0, 3, UPCAST), SPLIT(2, 5, UNROLL) }, 3 },
         { { PADTO(2, 32), SPLIT(2, 4, UNROLL) }, 2 },
         { { SWAP(0, 1), SPLIT(0, 4, LOCAL) }, 2 },
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 0);
     rdx_graph_destroy(g);
 }
 END_TEST

@@ -235,6 +235,31 @@ void cgf_check(rdx_graph *g, const rdx_tensor *const *roots, size_t n, cgf_run *
     rdx_schedule_free(s);
 }
 
+void cgf_run_seqs(rdx_graph *g, const rdx_tensor *t, const cgf_seq *seqs, size_t n, int emu)
+{
+    for (size_t i = 0; i < n; i++)
+        for (int e = 0; e <= emu; e++) {
+            cgf_run r = { 0 };
+            r.mode = CGF_OPTS;
+            r.opts = seqs[i].o;
+            r.nopts = seqs[i].n;
+            r.on_emu = e;
+            cgf_check(g, &t, 1, &r);
+            ck_assert_uint_eq(r.nkernels, 1);
+        }
+}
+
+const rdx_uop *cgf_kernel_of(rdx_graph *g, const rdx_tensor *t)
+{
+    rdx_schedule *s = NULL;
+    const rdx_uop *k;
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &t, 1, &s), RDX_OK);
+    ck_assert_uint_eq(s->nkernels, 1);
+    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s->kernels[0].sink, &k), RDX_OK);
+    rdx_schedule_free(s);
+    return k;
+}
+
 void cgf_check1(rdx_graph *g, const rdx_tensor *t)
 {
     cgf_run r = { 0 };

@@ -9,46 +9,9 @@
 #include "tests/codegen_front/cgf_test.h"
 #include "util/error.h"
 
-#define F32               rdx_dtype_of(RDX_FLOAT32)
-#define F16               rdx_dtype_of(RDX_FLOAT16)
-#define I32               rdx_dtype_of(RDX_INT32)
-#define SPLIT(a, k, t)    { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 0 }
-#define SPLITTOP(a, k, t) { RDX_OPTOP_SPLIT, a, k, RDX_AXIS_##t, 1 }
-#define PADTO(a, m)       { RDX_OPTOP_PADTO, a, m, RDX_AXIS_LOOP, 0 }
-#define SWAP(a, b)        { RDX_OPTOP_SWAP, a, b, RDX_AXIS_LOOP, 0 }
-#define NOLOCALS          { RDX_OPTOP_NOLOCALS, 0, 0, RDX_AXIS_LOOP, 0 }
-
-typedef struct seqdef {
-    rdx_opt o[6];
-    size_t n;
-} seqdef;
-
-/* every sequence on the host evaluator, and on the emulated GPU when emu is set */
-static void run_seqs(rdx_graph *g, const rdx_tensor *t, const seqdef *seqs, size_t n, int emu)
-{
-    for (size_t i = 0; i < n; i++)
-        for (int e = 0; e <= emu; e++) {
-            cgf_run r = { 0 };
-            r.mode = CGF_OPTS;
-            r.opts = seqs[i].o;
-            r.nopts = seqs[i].n;
-            r.on_emu = e;
-            cgf_check(g, &t, 1, &r);
-            ck_assert_uint_eq(r.nkernels, 1);
-        }
-}
-
-/* The single kernel of t after axis types. */
-static const rdx_uop *kernel_of(rdx_graph *g, const rdx_tensor *t)
-{
-    rdx_schedule *s;
-    const rdx_uop *k;
-    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &t, 1, &s), RDX_OK);
-    ck_assert_uint_eq(s->nkernels, 1);
-    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), s->kernels[0].sink, &k), RDX_OK);
-    rdx_schedule_free(s);
-    return k;
-}
+#define F32 rdx_dtype_of(RDX_FLOAT32)
+#define F16 rdx_dtype_of(RDX_FLOAT16)
+#define I32 rdx_dtype_of(RDX_INT32)
 
 /* k after opts, then after expand, as text (caller frees both). */
 static void stages(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n, char **opt,
@@ -80,7 +43,7 @@ START_TEST(warp_elementwise)
     const rdx_tensor *t = rdx_tensor_add(g, rdx_tensor_mul(g, a, rdx_tensor_transpose(g, b, 0, 1)),
                                          rdx_tensor_const(g, F32, 1.5));
     /* axes: 0 = rows (48, GLOBAL), 1 = columns (64, GLOBAL) */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(1, 32, WARP) }, 1 },
         { { SPLIT(1, 1, WARP) }, 1 },                      /* one lane */
         { { SPLIT(0, 3, WARP) }, 1 },                      /* a prime */
@@ -94,11 +57,11 @@ START_TEST(warp_elementwise)
         { { SPLIT(1, 8, WARP), SWAP(1, 2) }, 2 },          /* the WARP axis before a GLOBAL one */
         { { SPLIT(0, 48, WARP), SPLIT(1, 16, WARP) }, 2 }, /* 768 lanes */
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
     /* odd sizes: PADTO then WARP lanes (the padded lanes are gated off) */
     const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 7, 13 }, &seed);
     const rdx_tensor *u = rdx_tensor_exp2(g, rdx_tensor_mul(g, x, x));
-    const seqdef odd[] = {
+    const cgf_seq odd[] = {
         { { SPLIT(1, 13, WARP) }, 1 },
         { { SPLIT(1, 13, WARP), PADTO(2, 16) }, 2 }, /* a padded WARP axis: gated lanes */
         { { PADTO(1, 16), SPLIT(1, 16, WARP) }, 2 },
@@ -106,15 +69,15 @@ START_TEST(warp_elementwise)
         { { PADTO(0, 4), SPLIT(0, 4, WARP), PADTO(1, 15), SPLIT(1, 5, WARP) }, 4 },
         { { SPLIT(0, 7, WARP), SPLIT(1, 13, WARP) }, 2 }, /* 91 lanes: three waves */
     };
-    run_seqs(g, u, odd, sizeof odd / sizeof *odd, 1);
+    cgf_run_seqs(g, u, odd, sizeof odd / sizeof *odd, 1);
     /* four output axes: the outermost stays a LOOP (0), the other three are GLOBAL */
     const rdx_tensor *y = cgf_random(g, I32, 4, (int64_t[]){ 6, 3, 4, 5 }, &seed);
     const rdx_tensor *v = rdx_tensor_add(g, y, rdx_tensor_const(g, I32, 7));
-    const seqdef loops[] = {
+    const cgf_seq loops[] = {
         { { SPLIT(0, 6, WARP) }, 1 },
         { { SPLIT(0, 2, WARP), SPLIT(3, 5, WARP), SPLIT(2, 2, LOCAL) }, 3 },
     };
-    run_seqs(g, v, loops, sizeof loops / sizeof *loops, 1);
+    cgf_run_seqs(g, v, loops, sizeof loops / sizeof *loops, 1);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -126,22 +89,22 @@ START_TEST(warp_reduce)
     const rdx_tensor *x = cgf_random(g, I32, 2, (int64_t[]){ 37, 128 }, &seed);
     const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_mul(g, x, x), 1, (int[]){ 1 }, 0);
     /* axes: 0 = rows (37, GLOBAL), 1 = reduce (128): each lane reduces its own row */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(0, 37, WARP) }, 1 },
         { { SPLIT(0, 1, WARP), SPLIT(1, 4, UNROLL) }, 2 },
         { { PADTO(0, 40), SPLIT(0, 8, WARP), SPLIT(1, 8, UNROLL) }, 3 },
         { { PADTO(0, 64), SPLIT(0, 32, WARP), SPLIT(0, 2, LOCAL), PADTO(1, 130) }, 4 },
         { { PADTO(0, 38), SPLIT(0, 2, UPCAST), SPLIT(0, 19, WARP) }, 3 },
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
     const rdx_tensor *xf = cgf_random(g, F32, 3, (int64_t[]){ 5, 6, 33 }, &seed);
     const rdx_tensor *m = rdx_tensor_max(g, xf, 1, (int[]){ 2 }, 0);
     /* axes: 0 = 5, 1 = 6 (GLOBAL), 2 = reduce (33) */
-    const seqdef ms[] = {
+    const cgf_seq ms[] = {
         { { SPLIT(1, 6, WARP), SPLIT(0, 5, WARP) }, 2 },
         { { SPLIT(1, 3, WARP), SPLIT(2, 3, UNROLL) }, 2 },
     };
-    run_seqs(g, m, ms, sizeof ms / sizeof *ms, 1);
+    cgf_run_seqs(g, m, ms, sizeof ms / sizeof *ms, 1);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -154,23 +117,23 @@ START_TEST(warp_matmul)
     const rdx_tensor *B = cgf_random(g, I32, 2, (int64_t[]){ 20, 16 }, &seed);
     const rdx_tensor *t = rdx_tensor_matmul(g, A, B);
     /* axes: 0 = M (24), 1 = N (16), 2 = K (20) */
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { SPLIT(1, 16, WARP), SPLIT(0, 2, WARP) }, 2 }, /* one wave of 16x2 */
         { { SPLIT(1, 8, WARP), SPLIT(0, 4, WARP), SPLIT(2, 5, UNROLL) }, 3 },
         { { SPLIT(1, 4, UPCAST), SPLIT(1, 4, WARP), SPLIT(0, 8, WARP), SPLIT(2, 4, UNROLL) }, 4 },
         { { PADTO(0, 32), SPLIT(0, 8, LOCAL), SPLIT(1, 16, WARP) }, 3 },
     };
-    run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
+    cgf_run_seqs(g, t, seqs, sizeof seqs / sizeof *seqs, 1);
     /* a float matmul of odd sizes */
     const rdx_tensor *C = cgf_random(g, F32, 2, (int64_t[]){ 13, 7 }, &seed);
     const rdx_tensor *D = cgf_random(g, F32, 2, (int64_t[]){ 7, 11 }, &seed);
     const rdx_tensor *u = rdx_tensor_matmul(g, C, D);
-    const seqdef odd[] = {
+    const cgf_seq odd[] = {
         { { SPLIT(1, 11, WARP), SPLIT(0, 13, LOCAL) }, 2 },
         { { PADTO(1, 16), SPLIT(1, 16, WARP), PADTO(0, 16), SPLIT(0, 2, WARP) }, 4 },
         { { PADTO(1, 12), SPLIT(1, 3, WARP), SPLIT(2, 7, UNROLL) }, 3 },
     };
-    run_seqs(g, u, odd, sizeof odd / sizeof *odd, 1);
+    cgf_run_seqs(g, u, odd, sizeof odd / sizeof *odd, 1);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -182,7 +145,7 @@ START_TEST(warp_lowering)
     uint64_t seed = 44;
     rdx_graph *g = cgf_graph();
     const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ 12, 64 }, &seed);
-    const rdx_uop *k = kernel_of(g, rdx_tensor_sqrt(g, a));
+    const rdx_uop *k = cgf_kernel_of(g, rdx_tensor_sqrt(g, a));
     char *o, *e;
     rdx_opt one[1] = { SPLIT(1, 32, WARP) };
     stages(g, k, one, 1, &o, &e);
@@ -217,7 +180,7 @@ START_TEST(warp_lane_order)
     uint64_t seed = 45;
     rdx_graph *g = cgf_graph();
     const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ 6, 10 }, &seed);
-    const rdx_uop *k = kernel_of(g, rdx_tensor_neg(g, a));
+    const rdx_uop *k = cgf_kernel_of(g, rdx_tensor_neg(g, a));
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
     /* axis 2 = WARP 5 (from the columns), axis 3 = WARP 3 (from the rows) */
     rdx_opt o[2] = { SPLIT(1, 5, WARP), SPLIT(0, 3, WARP) };
@@ -261,7 +224,7 @@ START_TEST(warp_tc)
     const rdx_tensor *B = cgf_random(g, F16, 2, (int64_t[]){ 32, 64 }, &seed);
     const rdx_tensor *t =
         rdx_tensor_matmul(g, rdx_tensor_cast(g, A, F32), rdx_tensor_cast(g, B, F32));
-    const rdx_uop *k = kernel_of(g, t);
+    const rdx_uop *k = cgf_kernel_of(g, t);
     /* TC's lanes are WARP axes: 16 (the column of a result lane, the row of an A lane) and 2
        (the row parity of a result lane); waves are LOCAL axes; after expand lidx0 of 32 */
     static const struct {
@@ -335,7 +298,7 @@ START_TEST(warp_tc_then_opts)
     /* after TC(1x1 tiles): axes 0 = M tiles (4, GLOBAL), 1 = N tiles (8, GLOBAL), 2 = K (3),
        3 = WARP 2, 4 = WARP 16 */
     const rdx_opt tc = { RDX_OPTOP_TC, 2, RDX_TC_TILING(1, 1, 1, 1, 1), RDX_AXIS_WARP, 0 };
-    const seqdef seqs[] = {
+    const cgf_seq seqs[] = {
         { { tc }, 1 },
         { { tc, SPLIT(1, 2, LOCAL) }, 2 },
         { { tc, SPLIT(1, 4, LOCAL), SPLIT(0, 2, LOCAL) }, 3 },
@@ -355,7 +318,7 @@ START_TEST(warp_tc_then_opts)
     }
     /* TC's lanes and K loop are fixed by its tiling */
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
-    const rdx_uop *k = kernel_of(g, t), *out;
+    const rdx_uop *k = cgf_kernel_of(g, t), *out;
     const rdx_opt bad[][2] = {
         { tc, SPLIT(3, 2, WARP) }, { tc, SPLIT(4, 4, UPCAST) }, { tc, PADTO(4, 32) },
         { tc, SWAP(1, 4) },        { tc, SPLIT(2, 3, UNROLL) }, { tc, SPLIT(1, 2, WARP) },
@@ -427,7 +390,7 @@ START_TEST(warp_errors)
     rdx_graph *g = cgf_graph();
     const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 6, 64 }, &seed);
     /* axes: 0 = rows (6, GLOBAL), 1 = reduce (64) */
-    const rdx_uop *k = kernel_of(g, rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0));
+    const rdx_uop *k = cgf_kernel_of(g, rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0));
     rdx_opt r1[1] = { SPLIT(1, 4, WARP) };
     expect_opts_error(g, k, r1, 1, RDX_ERR_INVALID, "a WARP axis cannot come from axis 1 (REDUCE)");
     rdx_opt r2[2] = { SPLIT(1, 4, UNROLL), SPLIT(2, 2, WARP) };
@@ -452,7 +415,7 @@ START_TEST(warp_errors)
     expect_expand_error(g, k, e1, 2, "without LOCAL, WARP, LOOP");
     /* more than 2 LOCAL axes besides the lanes, more than 1024 lanes */
     const rdx_tensor *y = cgf_random(g, F32, 3, (int64_t[]){ 8, 8, 2048 }, &seed);
-    const rdx_uop *k3 = kernel_of(g, rdx_tensor_neg(g, y));
+    const rdx_uop *k3 = cgf_kernel_of(g, rdx_tensor_neg(g, y));
     rdx_opt e2[4] = { SPLIT(2, 2, WARP), SPLIT(0, 2, LOCAL), SPLIT(1, 2, LOCAL),
                       SPLIT(2, 2, LOCAL) };
     expect_expand_error(g, k3, e2, 4, "more than 2 LOCAL axes besides WARP axes");
