@@ -241,6 +241,32 @@ static rdx_status beam_timer(const rdx_uop *kernel, void *user, double *cost)
 
 /* ---------------------------------------------------------------------- rdx */
 
+/* The opts -o gave, else the heuristics'. */
+static rdx_status pick_opts(const rdx_uop *typed, rdx_opt *o, size_t *no)
+{
+    if (!have_user_opts)
+        return rdx_cg_heuristic(typed, o, 16, no);
+    memcpy(o, user_opts, sizeof user_opts);
+    *no = nuser_opts;
+    return RDX_OK;
+}
+
+/* Kernel kn (axis-typed: typed) with opts o[0..no) through expand and the back end. */
+static rdx_status compile_with(rdx_ir_ctx *ctx, const rdx_sched_kernel *kn, const rdx_uop *typed,
+                               const rdx_opt *o, size_t no, rdx_codegen_kernel **ck)
+{
+    const rdx_uop *opt = NULL, *exp = NULL;
+    rdx_codegen_options co;
+    memset(&co, 0, sizeof co);
+    co.name = kn->name;
+    rdx_status st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+    if (!st)
+        st = rdx_cg_expand(ctx, opt, &exp);
+    if (!st)
+        st = rdx_codegen_compile(ctx, exp, &co, ck);
+    return st;
+}
+
 /* Compile every kernel of the schedule of `root` (timed) and run them in order. */
 static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
 {
@@ -279,18 +305,12 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
     for (size_t k = 0; k < s->nkernels && !rc; k++) {
         const rdx_sched_kernel *kn = &s->kernels[k];
         t0 = cpu_now();
-        const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
+        const rdx_uop *typed = NULL;
         rdx_opt o[16];
         size_t no = 0;
         rdx_codegen_kernel *ck = NULL;
-        rdx_codegen_options co;
-        memset(&co, 0, sizeof co);
-        co.name = kn->name;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-        if (!st && have_user_opts) {
-            memcpy(o, user_opts, sizeof user_opts);
-            no = nuser_opts;
-        } else if (!st && beam_width) {
+        if (!st && beam_width && !have_user_opts) {
             /* the search is not compile time: timed apart (wall: the emulator runs the
                candidates on its own threads) */
             double b0 = cpu_now(), w0 = now();
@@ -301,18 +321,14 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
             f->beam_s += now() - w0;
             t0 += b1 - b0;
         } else if (!st)
-            st = rdx_cg_heuristic(typed, o, 16, &no);
+            st = pick_opts(typed, o, &no);
         if (!st && verbose) {
             char ot[16 * 96];
             rdx_opts_format(o, no, ot, sizeof ot);
             printf("  rdx kernel %zu %s opts: %s\n", k, kn->name, ot);
         }
         if (!st)
-            st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
-        if (!st)
-            st = rdx_cg_expand(ctx, opt, &exp);
-        if (!st)
-            st = rdx_codegen_compile(ctx, exp, &co, &ck);
+            st = compile_with(ctx, kn, typed, o, no, &ck);
         f->compile_s += cpu_now() - t0;
         if (st) {
             fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
@@ -449,25 +465,15 @@ static int compile_only(rdx_graph *g, const rdx_tensor *t)
     size_t nk = rc ? 0 : s->nkernels;
     for (size_t k = 0; k < nk && !rc; k++) {
         const rdx_sched_kernel *kn = &s->kernels[k];
-        const rdx_uop *typed = NULL, *opt = NULL, *exp = NULL;
+        const rdx_uop *typed = NULL;
         rdx_opt o[16];
         size_t no = 0;
         rdx_codegen_kernel *ck = NULL;
-        rdx_codegen_options co;
-        memset(&co, 0, sizeof co);
-        co.name = kn->name;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-        if (!st && have_user_opts) {
-            memcpy(o, user_opts, sizeof user_opts);
-            no = nuser_opts;
-        } else if (!st)
-            st = rdx_cg_heuristic(typed, o, 16, &no);
         if (!st)
-            st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
+            st = pick_opts(typed, o, &no);
         if (!st)
-            st = rdx_cg_expand(ctx, opt, &exp);
-        if (!st)
-            st = rdx_codegen_compile(ctx, exp, &co, &ck);
+            st = compile_with(ctx, kn, typed, o, no, &ck);
         if (st) {
             fprintf(stderr, "bench_kernels: kernel %zu (%s): %s\n", k, kn->name,
                     rdx_error_message());
