@@ -196,7 +196,8 @@ static const char *tc_tiling_of(const tc_info *T, int64_t amount, tc_tiling *t)
     return NULL;
 }
 
-int cg_tc_axis(const rdx_uop *k)
+/* k's first REDUCE axis when TC (with RDX_TC_PAD when pad) applies to it; -1 otherwise. */
+static int tc_axis(const rdx_uop *k, int pad)
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
@@ -205,21 +206,18 @@ int cg_tc_axis(const rdx_uop *k)
         return -1;
     for (size_t i = 0; i < n; i++)
         if (ax[i].type == RDX_AXIS_REDUCE)
-            return tc_match(k, ax, n, (int32_t)i, &T, 0) ? -1 : (int)i;
+            return tc_match(k, ax, n, (int32_t)i, &T, pad) ? -1 : (int)i;
     return -1;
+}
+
+int cg_tc_axis(const rdx_uop *k)
+{
+    return tc_axis(k, 0);
 }
 
 int cg_tc_pad_axis(const rdx_uop *k)
 {
-    rdx_kaxis ax[RDX_CG_MAX_AXES];
-    size_t n;
-    tc_info T;
-    if (rdx_cg_axes(k, ax, &n))
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (ax[i].type == RDX_AXIS_REDUCE)
-            return tc_match(k, ax, n, (int32_t)i, &T, 1) ? -1 : (int)i;
-    return -1;
+    return tc_axis(k, 1);
 }
 
 int cg_tc_applicable(const rdx_uop *k)
