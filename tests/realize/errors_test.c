@@ -35,7 +35,7 @@ START_TEST(null_arguments)
     expect(rdx_tensor_realize_on(g, dev, &a, 1, &wide, out, NULL), RDX_ERR_INVALID,
            "BEAM width 17");
     /* the graph and device still work */
-    rdx_realize_report_free(rz_check(g, dev, &a, 1, NULL, 0));
+    rz_check_free(g, dev, &a, 1, NULL, 0);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -78,7 +78,7 @@ START_TEST(cannot_lower)
     expect(rdx_tensor_realize_on(g, dev, two, 2, NULL, &got, NULL), RDX_ERR_UNSUPPORTED,
            "changes the item size");
     ck_assert_int_eq(rdx_graph_status(g), RDX_OK); /* not recorded in the graph */
-    rdx_realize_report_free(rz_check(g, dev, two, 1, NULL, 1e-5));
+    rz_check_free(g, dev, two, 1, NULL, 1e-5);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -136,7 +136,7 @@ START_TEST(timeout_mid_schedule)
                   rdx_error_message());
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "kernel 0"));
     const rdx_tensor *small = rdx_tensor_muls(g, rz_random(g, F32, 1, (int64_t[]){ 9 }, &seed), 2);
-    rdx_realize_report_free(rz_check(g, dev, &small, 1, NULL, 0));
+    rz_check_free(g, dev, &small, 1, NULL, 0);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }

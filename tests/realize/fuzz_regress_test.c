@@ -7,14 +7,6 @@
 
 #include "tests/realize/rz_test.h"
 
-static void check_free(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *ts, size_t n,
-                       const rdx_realize_options *o, double rtol)
-{
-    for (size_t i = 0; i < n; i++)
-        ck_assert_msg(ts[i] != NULL, "build: %s", rdx_graph_error(g));
-    rdx_realize_report_free(rz_check(g, dev, ts, n, o, rtol));
-}
-
 /* seed 3340: a float16 matmul (TC by the heuristics, 2x4 WMMA tiles per wave) with a
    softmax epilogue spills a 64-dword accumulator; one v_mov_b32 writing part of it
    needed more spill code than the spiller's per-instruction limit (96): "regalloc: too
@@ -28,7 +20,7 @@ START_TEST(tc_softmax_epilogue_spills)
     const rdx_tensor *b = rz_random(g, F16, 2, (int64_t[]){ 32, 64 }, &seed);
     const rdx_tensor *y = rdx_tensor_matmul(g, rdx_tensor_cast(g, a, F32), b);
     const rdx_tensor *out = rdx_tensor_softmax(g, y, 1);
-    check_free(g, dev, &out, 1, NULL, 1e-3);
+    rz_check_free(g, dev, &out, 1, NULL, 1e-3);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -66,7 +58,7 @@ START_TEST(bool_min_loop_identity)
         for (int64_t i = 0; i < 40; i++)
             ntrue += ((uint8_t *)want.data)[i] != 0;
         ck_assert_int_gt(ntrue, 0);
-        check_free(g, dev, outs, 2, &o, 0);
+        rz_check_free(g, dev, outs, 2, &o, 0);
     }
     rdx_graph_destroy(g);
     rz_device_close(dev);
@@ -146,7 +138,7 @@ START_TEST(padto_after_tc)
     ck_assert_msg(!rdx_cg_apply_opts(ctx, typed, o, 2, &k), "%s", rdx_error_message());
     rdx_schedule_free(s);
     /* the heuristics (TC) on the device */
-    check_free(g, dev, &y, 1, NULL, 1e-3);
+    rz_check_free(g, dev, &y, 1, NULL, 1e-3);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -173,7 +165,7 @@ START_TEST(symbolic_input_not_read)
     ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, v), RDX_OK);
     const char *names[1] = { "n" };
     rdx_realize_options o = { .var_names = names, .var_values = &v, .nvars = 1 };
-    check_free(g, dev, &out, 1, &o, 0);
+    rz_check_free(g, dev, &out, 1, &o, 0);
     rdx_array got;
     ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &out, 1, &o, &got, NULL), RDX_OK);
     ck_assert_int_eq(got.numel, 1);

@@ -7,12 +7,6 @@
 
 #include "tests/realize/rz_test.h"
 
-static void check_free(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *ts, size_t n,
-                       const rdx_realize_options *o, double rtol)
-{
-    rdx_realize_report_free(rz_check(g, dev, ts, n, o, rtol));
-}
-
 START_TEST(elementwise)
 {
     uint64_t seed = 1;
@@ -26,10 +20,7 @@ START_TEST(elementwise)
     const rdx_tensor *la = rz_random(g, I64, 1, (int64_t[]){ 257 }, &seed);
     const rdx_tensor *ha = rz_random(g, F16, 2, (int64_t[]){ 7, 64 }, &seed);
     const rdx_tensor *hb = rz_random(g, F16, 2, (int64_t[]){ 7, 64 }, &seed);
-    struct {
-        const rdx_tensor *t;
-        double rtol;
-    } cases[] = {
+    const rz_case cases[] = {
         { rdx_tensor_add(g, rdx_tensor_mul(g, a, b), rdx_tensor_const(g, F32, 2)), 1e-6 },
         { rdx_tensor_where(g, rdx_tensor_cmplt(g, a, b), a, rdx_tensor_neg(g, b)), 0 },
         { rdx_tensor_div(g, a, pos), 1e-6 },
@@ -44,10 +35,7 @@ START_TEST(elementwise)
         { rdx_tensor_mul(g, la, rdx_tensor_const(g, I64, 3000000000.0)), 0 },
         { rdx_tensor_add(g, rdx_tensor_mul(g, ha, hb), ha), 4e-3 },
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        ck_assert_msg(cases[i].t != NULL, "case %zu: %s", i, rdx_graph_error(g));
-        check_free(g, dev, &cases[i].t, 1, NULL, cases[i].rtol);
-    }
+    rz_check_cases(g, dev, cases, sizeof cases / sizeof *cases);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -61,10 +49,7 @@ START_TEST(reductions)
     const rdx_tensor *a = rz_random(g, F32, 2, (int64_t[]){ 37, 129 }, &seed);
     const rdx_tensor *big = rz_random(g, F32, 1, (int64_t[]){ 20000 }, &seed);
     const rdx_tensor *ia = rz_random(g, I32, 3, (int64_t[]){ 2, 3, 4096 }, &seed);
-    struct {
-        const rdx_tensor *t;
-        double rtol;
-    } cases[] = {
+    const rz_case cases[] = {
         { rdx_tensor_sum(g, a, 1, (int[]){ 1 }, 0), 1e-4 },
         { rdx_tensor_max(g, a, 1, (int[]){ 0 }, 1), 0 },
         { rdx_tensor_mean(g, a, 0, NULL, 0), 1e-4 },
@@ -74,10 +59,7 @@ START_TEST(reductions)
         { rdx_tensor_sum(g, ia, 2, (int[]){ 0, 1 }, 0), 0 },
         { rdx_tensor_argmax(g, a, 1, 0), 0 },
     };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        ck_assert_msg(cases[i].t != NULL, "case %zu: %s", i, rdx_graph_error(g));
-        check_free(g, dev, &cases[i].t, 1, NULL, cases[i].rtol);
-    }
+    rz_check_cases(g, dev, cases, sizeof cases / sizeof *cases);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -92,20 +74,20 @@ START_TEST(matmul)
     const rdx_tensor *B = rz_random(g, F32, 2, (int64_t[]){ 24, 48 }, &seed);
     const rdx_tensor *mm = rdx_tensor_matmul(g, A, B);
     rdx_realize_options raw = { .raw = 1 };
-    check_free(g, dev, &mm, 1, NULL, 1e-5);
-    check_free(g, dev, &mm, 1, &raw, 1e-5);
+    rz_check_free(g, dev, &mm, 1, NULL, 1e-5);
+    rz_check_free(g, dev, &mm, 1, &raw, 1e-5);
     /* odd sizes, and a batched matmul through a transpose */
     const rdx_tensor *C = rz_random(g, F32, 2, (int64_t[]){ 7, 13 }, &seed);
     const rdx_tensor *D = rz_random(g, F32, 3, (int64_t[]){ 3, 5, 13 }, &seed);
     const rdx_tensor *bm = rdx_tensor_matmul(g, C, rdx_tensor_transpose(g, D, 1, 2));
     ck_assert_msg(bm != NULL, "%s", rdx_graph_error(g));
-    check_free(g, dev, &bm, 1, NULL, 1e-5);
+    rz_check_free(g, dev, &bm, 1, NULL, 1e-5);
     /* float16 operands, float32 accumulation (the tensor cores' shape) */
     const rdx_tensor *H1 = rz_random(g, F16, 2, (int64_t[]){ 32, 48 }, &seed);
     const rdx_tensor *H2 = rz_random(g, F16, 2, (int64_t[]){ 48, 64 }, &seed);
     const rdx_tensor *hm =
         rdx_tensor_matmul(g, rdx_tensor_cast(g, H1, F32), rdx_tensor_cast(g, H2, F32));
-    check_free(g, dev, &hm, 1, NULL, 1e-5);
+    rz_check_free(g, dev, &hm, 1, NULL, 1e-5);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -133,7 +115,7 @@ START_TEST(several_outputs)
     rdx_realize_report_free(rep);
     /* the same tensor twice */
     const rdx_tensor *twice[2] = { outs[0], outs[0] };
-    check_free(g, dev, twice, 2, NULL, 0);
+    rz_check_free(g, dev, twice, 2, NULL, 0);
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }

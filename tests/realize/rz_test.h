@@ -39,6 +39,19 @@ const rdx_tensor *rz_random(rdx_graph *g, rdx_dtype dt, uint32_t nd, const int64
 rdx_realize_report *rz_check(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *roots,
                              size_t n, const rdx_realize_options *opt, double rtol);
 
+/* rz_check (after asserting every root was built: a NULL root names the graph's error),
+   its report freed. */
+void rz_check_free(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *roots, size_t n,
+                   const rdx_realize_options *opt, double rtol);
+
+/* One output to check, with its tolerance. */
+typedef struct rz_case {
+    const rdx_tensor *t;
+    double rtol;
+} rz_case;
+/* rz_check_free of each case alone, with the default options. */
+void rz_check_cases(rdx_graph *g, rdx_device *dev, const rz_case *cases, size_t n);
+
 TCase *rz_tcase_ops(void);
 TCase *rz_tcase_model(void);
 TCase *rz_tcase_report(void);

@@ -188,3 +188,19 @@ rdx_realize_report *rz_check(rdx_graph *g, rdx_device *dev, const rdx_tensor *co
     free(want);
     return rep;
 }
+
+void rz_check_free(rdx_graph *g, rdx_device *dev, const rdx_tensor *const *roots, size_t n,
+                   const rdx_realize_options *opt, double rtol)
+{
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(roots[i] != NULL, "build of root %zu: %s", i, rdx_graph_error(g));
+    rdx_realize_report_free(rz_check(g, dev, roots, n, opt, rtol));
+}
+
+void rz_check_cases(rdx_graph *g, rdx_device *dev, const rz_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg(cases[i].t != NULL, "case %zu: %s", i, rdx_graph_error(g));
+        rz_check_free(g, dev, &cases[i].t, 1, NULL, cases[i].rtol);
+    }
+}
