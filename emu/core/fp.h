@@ -79,6 +79,16 @@ static inline float f16_to_f32(uint16_t h)
  * f32 -> f16 with rounding mode rm (0 nearest-even, 1 +inf, 2 -inf, 3 zero).
  * NaN stays NaN (quiet); overflow gives inf or max-finite per the mode.
  */
+/* Whether a truncated magnitude q rounds up under MODE round mode rm (0 nearest-even,
+   1 +inf, 2 -inf, 3 zero): cmp is the dropped part against half an ulp (<0, 0, >0), any
+   whether it is nonzero. */
+static inline int fp_round_up(unsigned rm, int neg, int cmp, int any, int q_odd)
+{
+    if (rm == 0)
+        return cmp > 0 || (cmp == 0 && any && q_odd);
+    return (rm == 1 && !neg && any) || (rm == 2 && neg && any);
+}
+
 static inline uint16_t f32_to_f16_rm(float f, unsigned rm)
 {
     uint32_t u = u32_of(f);
@@ -121,13 +131,7 @@ static inline uint16_t f32_to_f16_rm(float f, unsigned rm)
     q = m >> shift;
     rem = m & ((1u << shift) - 1);
     half = 1u << (shift - 1);
-    int up = 0;
-    if (rm == 0)
-        up = rem > half || (rem == half && (q & 1));
-    else if (rm == 1)
-        up = !neg && rem;
-    else if (rm == 2)
-        up = neg && rem;
+    int up = fp_round_up(rm, neg, rem > half ? 1 : rem < half ? -1 : 0, rem != 0, q & 1);
     q += (uint32_t)up;
     /* q includes the implicit bit for normals (bit 10) */
     uint32_t r;
@@ -189,12 +193,7 @@ static inline uint16_t f16_round_exact(int neg, unsigned __int128 m, int e, unsi
             q = (uint64_t)(m >> sh);
             rem = m & (((unsigned __int128)1 << sh) - 1);
             half = (unsigned __int128)1 << (sh - 1);
-            if (rm == 0)
-                up = rem > half || (rem == half && (q & 1));
-            else if (rm == 1)
-                up = !neg && rem;
-            else if (rm == 2)
-                up = neg && rem;
+            up = fp_round_up(rm, neg, rem > half ? 1 : rem < half ? -1 : 0, rem != 0, (int)(q & 1));
         }
     }
     q += (uint64_t)up;

@@ -73,12 +73,7 @@ void emu_lines_mark_slow(emu_lines *t, uint64_t line, unsigned rw)
             return;
         t->last = c;
     }
-    unsigned i = (unsigned)(line & ((1u << EMU_LCHUNK_SHIFT) - 1));
-    uint64_t bit = 1ull << (i & 63);
-    if (rw & 1)
-        c->rd[i >> 6] |= bit;
-    if (rw & 2)
-        c->wr[i >> 6] |= bit;
+    emu_lines_mark(t, line, rw); /* the chunk is t->last now: the inline path sets the bits */
 }
 
 void emu_lines_free(emu_lines *t)
