@@ -236,11 +236,16 @@ int rdx_cmd_compile(int argc, char **argv)
         rdx_opt o[16];
         size_t no = 0;
         rdx_status st = rdx_cg_axis_types(ctx, kn->sink, &typed);
-        long mine = -2; /* the --opts entry for this kernel: its own, else the last general one */
-        for (size_t u = 0; u < nuser; u++)
-            if (user[u].kernel == (long)k ||
-                (user[u].kernel < 0 && (mine < 0 || user[mine].kernel < 0)))
+        /* the --opts entry for this kernel: the last of its own, else the last general one */
+        long mine = -1, general = -1;
+        for (size_t u = 0; u < nuser; u++) {
+            if (user[u].kernel == (long)k)
                 mine = (long)u;
+            if (user[u].kernel < 0)
+                general = (long)u;
+        }
+        if (mine < 0)
+            mine = general;
         if (!st && mine >= 0) {
             no = user[mine].n;
             memcpy(o, user[mine].o, no * sizeof *o);

@@ -124,6 +124,14 @@ START_TEST(compile_stages)
     ck_assert_msg(o2 != NULL, "%s", p.out);
     ck_assert_ptr_null(strstr(o2 + 1, "; opts: SPLIT(1,37,LOCAL)"));
     rdx_test_proc_free(&p);
+    /* a kernel's own --opts win over a general one, whatever their order */
+    p = run((const char *[]){ "compile", "-p", "optimize", "--opts", "2=SPLIT(1,37,l)", "--opts",
+                              "", "tests/data/codegen_front/softmax.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "; opts: \n; ---- optimize (kernel 0)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "; opts: \n; ---- optimize (kernel 1)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "; opts: SPLIT(1,37,LOCAL)\n; ---- optimize (kernel 2)"));
+    rdx_test_proc_free(&p);
     /* opts that do not fit a kernel: its optimize error; bad text: a usage error */
     p = run((const char *[]){ "compile", "--opts", "SPLIT(1,2,l)",
                               "tests/data/codegen_front/softmax.uop", NULL });
