@@ -71,11 +71,45 @@ static const rdx_uop *closing_reduce(const rdx_uop *k, const rdx_uop *g, size_t 
     return *st ? NULL : red;
 }
 
+/* The k partials in LDS (read through `after`) combined with op: every one loaded with a
+   constant index (the back end merges them into wide ds_loads and waits once) and added
+   as a balanced tree (a loop over the partials waited for each load in turn: k LDS
+   latencies per grouped reduction). */
+static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, int64_t k,
+                                       rdx_redop op)
+{
+    const rdx_uop **v = malloc((size_t)k * sizeof *v);
+    if (!v)
+        return NULL;
+    const rdx_uop *r = NULL;
+    int64_t n = k;
+    for (int64_t i = 0; i < k; i++) {
+        const rdx_uop *ix = cg_idx(ctx, i);
+        ix = ix ? rdx_ir_index(ctx, after, &ix, 1) : NULL;
+        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, &ix, 1, NULL) : NULL;
+        if (!v[i])
+            n = 0;
+    }
+    while (n > 1) {
+        int64_t h = 0;
+        for (int64_t i = 0; i + 1 < n; i += 2)
+            if (!(v[h++] = cg_combine(ctx, op, v[i], v[i + 1])))
+                n = 0;
+        if (n % 2)
+            v[h++] = v[n - 1];
+        n = n ? h : 0;
+    }
+    if (n == 1)
+        r = v[0];
+    free(v);
+    return r;
+}
+
 /*
  * GROUP_REDUCE axes (each of size k, one REDUCE closing each): work-item lidx0 = g
  * reduces its share, writes the partial result to its own LDS array (a DEFINE_LOCAL per
- * axis), a barrier, then every work-item reduces the k partials from LDS (each has the
- * whole result).  A LOCAL axis may share the lanes (a row-fused kernel: the row's
+ * axis), a barrier, then every work-item combines the k partials from LDS (each has the
+ * whole result; combine_partials).  A LOCAL axis may share the lanes (a row-fused kernel: the row's
  * reductions grouped over the lanes that then store the row's columns): it must have the
  * same size k and be the only one, and no grouped REDUCE may depend on it or on a LOOP
  * range (a barrier in a loop would let the next iteration overwrite partials still being
@@ -84,10 +118,9 @@ static const rdx_uop *closing_reduce(const rdx_uop *k, const rdx_uop *g, size_t 
 static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax,
                                size_t n, const rdx_uop **out)
 {
-    int64_t k = -1, maxid = 0, slot = 0;
+    int64_t k = -1, slot = 0;
     int nlocal = 0;
     for (size_t i = 0; i < n; i++) {
-        maxid = ax[i].id > maxid ? ax[i].id : maxid;
         if (ax[i].type == RDX_AXIS_GROUP_REDUCE) {
             if (k >= 0 && ax[i].size != k)
                 return rdx_fail(RDX_ERR_UNSUPPORTED,
@@ -157,16 +190,8 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
         const rdx_uop *bar = st_l ? rdx_ir_node(ctx, RDX_OP_BARRIER, &st_l, 1, NULL) : NULL;
         const rdx_uop *as[2] = { lds, bar };
         const rdx_uop *after = bar ? rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL) : NULL;
-        const rdx_uop *j = rdx_ir_range(ctx, kc, ++maxid, RDX_AXIS_REDUCE);
-        const rdx_uop *ld =
-            after && j
-                ? rdx_ir_node(ctx, RDX_OP_LOAD,
-                              (const rdx_uop *[]){ rdx_ir_index(ctx, after, &j, 1) }, 1, NULL)
-                : NULL;
-        rdx_uop_arg ra = rdx_uop_arg_none();
-        ra.sub = red->arg.sub;
         const rdx_uop *tot =
-            ld ? rdx_ir_node(ctx, RDX_OP_REDUCE, (const rdx_uop *[]){ ld, j }, 2, &ra) : NULL;
+            after ? combine_partials(ctx, after, k, (rdx_redop)red->arg.sub) : NULL;
         if (!tot || rdx_ir_substitute(ctx, kern, &red, &tot, 1, &kern))
             return rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
     }

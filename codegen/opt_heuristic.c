@@ -202,6 +202,30 @@ static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_
  * divides the column and every grouped axis.  Nonzero when taken; 0 (no opts) when a size does not
  * divide (the kernel keeps one work-item per row).
  */
+/* Does REDUCE r depend on a reduction range that neither it nor a REDUCE inside it
+   closes (r is nested in another reduction's loop)? */
+static int nested(const rdx_uop *r)
+{
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    if (rdx_ir_toposort(r, &order, &no))
+        return 1;
+    int found = 0;
+    for (size_t i = 0; i < no && !found; i++) {
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_RANGE || (rdx_axistype)u->arg.sub != RDX_AXIS_REDUCE)
+            continue;
+        int closed = 0;
+        for (size_t j = i + 1; j < no && !closed; j++)
+            if (order[j]->op == RDX_OP_REDUCE)
+                for (uint32_t k = 1; k < order[j]->nsrc; k++)
+                    closed |= order[j]->src[k] == u;
+        found = !closed;
+    }
+    free(order);
+    return found;
+}
+
 #define ROW_MAX_REDUCES 8
 #define ROW_REGS        32
 static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_opt *opts,
@@ -222,11 +246,11 @@ static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_
         const rdx_uop *r = order[i];
         if (r->op != RDX_OP_REDUCE)
             continue;
-        int inloop = 0;
+        int inloop = nested(r);
         for (size_t a = 0; a < na && !inloop; a++)
             inloop = ax[a].type == RDX_AXIS_LOOP && cg_depends(r, ax[a].range);
         if (inloop)
-            continue; /* reduced per column (inside the loop): left serial */
+            continue; /* reduced per column or inside another reduction: left serial */
         int best = -1;
         for (uint32_t k = 1; k < r->nsrc; k++)
             for (size_t a = 0; a < na; a++)

@@ -184,6 +184,12 @@ START_TEST(fused_chains)
     const rdx_tensor *x3 = cgf_random(g, F32, 3, (int64_t[]){ 8, 32, 24 }, &seed);
     const rdx_tensor *s3 = rdx_tensor_softmax(g, x3, 1);
     ck_assert_uint_eq(check_all(g, &s3, 1, 1e-5), 1);
+    /* a row sum of row sums: the inner sums are read inside the outer's loop (they
+       would be recomputed per row element of every column): materialised */
+    const rdx_tensor *y = cgf_random(g, F32, 3, (int64_t[]){ 64, 32, 32 }, &seed);
+    const rdx_tensor *inner = rdx_tensor_sum(g, y, 1, (int[]){ 2 }, 1);
+    const rdx_tensor *nest = rdx_tensor_sub(g, y, rdx_tensor_sum(g, inner, 1, (int[]){ 1 }, 1));
+    ck_assert_uint_eq(check_all(g, &nest, 1, 1e-4), 2);
     const rdx_tensor *two[2] = { rdx_tensor_softmax(g, x, -1), rdx_tensor_log_softmax(g, x, -1) };
     ck_assert_uint_eq(check_all(g, two, 2, 1e-5), 2);
     rdx_graph_destroy(g);
