@@ -253,8 +253,8 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         if (low & 3) /* some lane's dword is not 4-aligned: count them */
             for (unsigned l = 0; l < w->nl; l++)
                 if ((exec >> l) & 1)
-                    w->wk->c.lds_misaligned += ((av[l] + o0) & 3) != 0 ||
-                                               (k == DS_LOAD2 && ((av[l] + o1) & 3) != 0);
+                    w->wk->c.lds_misaligned +=
+                        ((av[l] + o0) & 3) != 0 || (k == DS_LOAD2 && ((av[l] + o1) & 3) != 0);
         unsigned omax = o0 > o1 ? o0 : o1;
         if ((uint64_t)hi + omax + 4 <= w->wg->lds_size) {
             uint8_t *lds = w->wg->lds;

@@ -167,6 +167,7 @@ typedef struct rdx_realize_emu_stats {
     uint64_t cycles;        /* estimated cycles, summed over waves */
     uint64_t wave_insts;    /* wave-instructions executed */
     uint64_t kernel_cycles; /* kernel time estimate (occupancy, bandwidth) */
+    uint64_t lds_misaligned; /* DS lane accesses not naturally aligned (rdx_emu_counters) */
 } rdx_realize_emu_stats;
 
 /*

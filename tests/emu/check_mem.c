@@ -392,8 +392,7 @@ START_TEST(lds_alignment)
     } bad[] = {
         { "v_mov_b32 v20, 6\n ds_add_u32 v20, v1\n s_waitcnt lgkmcnt(0)\n", 6 },
         { "v_mov_b32 v20, 4\n ds_add_u64 v20, v[1:2]\n s_waitcnt lgkmcnt(0)\n", 4 },
-        { "v_mov_b32 v20, 0\n ds_max_rtn_u32 v10, v20, v1 offset:2\n s_waitcnt lgkmcnt(0)\n",
-          2 },
+        { "v_mov_b32 v20, 0\n ds_max_rtn_u32 v10, v20, v1 offset:2\n s_waitcnt lgkmcnt(0)\n", 2 },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         memset(&c, 0, sizeof c);
