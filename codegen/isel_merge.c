@@ -89,6 +89,7 @@ typedef struct known {
     uint8_t *ndef;       /* instructions writing the vreg, saturating at 2 */
     const cg_inst **def; /* the one writing it */
     int8_t *tz;          /* memo: -1 not yet known */
+    int frozen;          /* the program is being rewritten: def[] is stale, memo only */
 } known;
 
 static int tz32(uint32_t x)
@@ -127,6 +128,8 @@ static int vreg_tz(known *K, uint32_t v, int depth)
         return 0;
     if (K->tz[v] >= 0)
         return K->tz[v];
+    if (K->frozen)
+        return 0;
     const cg_inst *d = K->def[v];
     int s = d->ndef, r = 0;
     if ((d->flags & CG_F_PARTIAL) || d->ndef != 1 || d->vr[0] != v || d->in.opnd[0].reg != 0)
@@ -204,6 +207,17 @@ static int known_init(known *K, const cg_prog *p)
                 }
             }
         }
+    /* every LDS address now, while def[] points at the defining instructions: merging moves
+       instructions (and rewrites them) */
+    for (size_t b = 0; b < p->nblocks; b++)
+        for (size_t i = 0; i < p->blocks[b].n; i++) {
+            const cg_inst *in = &p->blocks[b].insts[i];
+            if (in->in.op == RDX_ISA_OP_DS_LOAD_B32)
+                vreg_tz(K, in->vr[1], 0);
+            else if (in->in.op == RDX_ISA_OP_DS_STORE_B32)
+                vreg_tz(K, in->vr[0], 0);
+        }
+    K->frozen = 1;
     return 1;
 }
 
@@ -230,6 +244,93 @@ static unsigned ds_form(unsigned n, int32_t c, int tz, rdx_isa_op *op)
     if (n >= 2 && c % 4 == 0 && c / 4 + 1 <= 255)
         return *op = RDX_ISA_OP_DS_LOAD_2ADDR_B32, 2;
     return 0;
+}
+
+/* ds_store_b32 of one block at offsets c, c+4, ... from the same address register whose data
+   are consecutive dwords of one register (a merged global load's destination, e.g. the LDS
+   OptOp's slot stores): one aligned ds_store_b64/b96/b128 (or 2addr form, as ds_form) at the
+   first store's place.  The scan stops at any other LDS access, barrier, EXEC write, branch
+   or write of the address or data register, so the later stores' data are the same there
+   and no LDS read sees the stores in another order; the stores write distinct addresses. */
+static int plain_ds_store(const cg_inst *in)
+{
+    return in->in.op == RDX_ISA_OP_DS_STORE_B32 && !(in->flags & CG_F_PARTIAL) && in->vr[0] &&
+           in->vr[1] && in->in.opnd[1].count == 1;
+}
+
+static unsigned merge_ds_stores(cg_prog *p, known *K)
+{
+    unsigned merged = 0;
+    for (size_t bi = 0; bi < p->nblocks; bi++) {
+        cg_block *b = &p->blocks[bi];
+        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
+        if (!dead)
+            continue;
+        for (size_t i = 0; i < b->n; i++) {
+            cg_inst *first = &b->insts[i];
+            if (dead[i] || !plain_ds_store(first))
+                continue;
+            uint32_t va = first->vr[0], dv = first->vr[1];
+            unsigned areg = first->in.opnd[0].reg, dsub = first->in.opnd[1].reg;
+            int32_t c = first->in.mod[RDX_ISA_MOD_OFFSET];
+            size_t at[4] = { i, 0, 0, 0 };
+            for (size_t j = i + 1; j < b->n && !(at[1] && at[2] && at[3]); j++) {
+                const cg_inst *in = &b->insts[j];
+                if (dead[j])
+                    continue;
+                int cand = plain_ds_store(in) && in->vr[0] == va && in->in.opnd[0].reg == areg &&
+                           in->vr[1] == dv;
+                if ((in->flags & (CG_F_BRANCH | CG_F_BARRIER)) || writes_exec(in) ||
+                    writes(in, va) || writes(in, dv) || ((in->flags & CG_F_LGKM) && !cand))
+                    break;
+                if (!cand)
+                    continue;
+                int32_t d = in->in.mod[RDX_ISA_MOD_OFFSET] - c;
+                if (d > 0 && d <= 12 && d % 4 == 0 && !at[d / 4] &&
+                    in->in.opnd[1].reg == dsub + (unsigned)d / 4)
+                    at[d / 4] = j;
+            }
+            unsigned n = 1;
+            while (n < 4 && at[n])
+                n++;
+            rdx_isa_op op = RDX_ISA_OP_DS_LOAD_B32;
+            if (n < 2 || !(n = ds_form(n, c, vreg_tz(K, va, 0), &op)))
+                continue;
+            first = &b->insts[i];
+            switch (op) {
+            case RDX_ISA_OP_DS_LOAD_2ADDR_B32:
+            case RDX_ISA_OP_DS_LOAD_2ADDR_B64: {
+                int32_t u = op == RDX_ISA_OP_DS_LOAD_2ADDR_B32 ? 4 : 8;
+                unsigned w = (unsigned)u / 4;
+                first->in.op =
+                    u == 4 ? RDX_ISA_OP_DS_STORE_2ADDR_B32 : RDX_ISA_OP_DS_STORE_2ADDR_B64;
+                first->in.opnd[1] = cg_vopnd(p, dv, dsub, w);
+                first->in.opnd[2] = cg_vopnd(p, dv, dsub + w, w);
+                first->vr[2] = dv;
+                first->in.nopnd = 3;
+                first->in.mod[RDX_ISA_MOD_OFFSET] = 0;
+                first->in.mod[RDX_ISA_MOD_OFFSET0] = c / u;
+                first->in.mod[RDX_ISA_MOD_OFFSET1] = c / u + 1;
+                break;
+            }
+            default:
+                first->in.op = op == RDX_ISA_OP_DS_LOAD_B64   ? RDX_ISA_OP_DS_STORE_B64
+                               : op == RDX_ISA_OP_DS_LOAD_B96 ? RDX_ISA_OP_DS_STORE_B96
+                                                              : RDX_ISA_OP_DS_STORE_B128;
+                first->in.opnd[1] = cg_vopnd(p, dv, dsub, n);
+            }
+            for (unsigned k = 1; k < n; k++)
+                dead[at[k]] = 1;
+            merged++;
+        }
+        size_t m = 0;
+        for (size_t i = 0; i < b->n; i++)
+            if (!dead[i])
+                b->insts[m++] = b->insts[i];
+        b->n = m;
+        free(dead);
+    }
+    return merged;
 }
 
 unsigned cg_merge_loads(cg_prog *p)
@@ -321,6 +422,7 @@ unsigned cg_merge_loads(cg_prog *p)
         free(dead);
     }
     rename_apply(p, &r);
+    merged += merge_ds_stores(p, &K);
     free(r.to);
     free(r.sub);
     known_free(&K);

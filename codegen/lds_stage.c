@@ -481,11 +481,12 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
             break;
         }
         int64_t words = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1, per = 1, tile = 1;
-        int shared = 0;
+        int shared = 0, pad = 0;
         for (size_t a = 0; a < na; a++) {
             if (mask >> a & 1) {
                 per *= up[a] * unr[a];
                 tile *= up[a] * unr[a] * loc[a];
+                pad |= up[a] * unr[a] > 2 && up[a] * unr[a] % 4;
             } else
                 shared |= loc[a] > 1;
         }
@@ -493,7 +494,9 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
         if (shared && (mask >> r & 1) && tile > 1) {
             int64_t sh = (tile + wg - 1) / wg;
             staged += sh * words;
-            bytes += (tile * (int64_t)rdx_dtype_itemsize(u->dtype) + 15) / 16 * 16;
+            /* rows padded to 4 elements (order_axes) need at most 8/5 of the tile */
+            int64_t tb = tile * (int64_t)rdx_dtype_itemsize(u->dtype);
+            bytes += ((pad ? (tb * 8 + 4) / 5 : tb) + 15) / 16 * 16;
             share_max = sh > share_max ? sh : share_max;
             saved += (per - sh) * words;
             any = 1;

@@ -129,12 +129,14 @@ START_TEST(lds_align_matmul)
 {
     uint64_t seed = 5;
     /* the heuristics' large-matmul tiles (8 x 4 per work-item, k by 4, 16 x 16) staged: rows of
-       4 and 128 dwords, no padding; the reads are b128 */
+       4 and 128 dwords, no padding; the reads are b128, B's slot stores (2 dwords each, from
+       one global_load_b64) one ds_store_b64 */
     rdx_graph *g = cgf_graph();
     rdx_opt o1[] = { SPLIT(1, 8, UPCAST), SPLIT(0, 4, UPCAST), SPLIT(2, 4, UNROLL),
                      SPLIT(0, 16, LOCAL), SPLIT(1, 16, LOCAL), LDS(2) };
     wide w = check(g, mm(g, 128, 32, 128, &seed), o1, sizeof o1 / sizeof *o1);
     ck_assert_uint_gt(w.b128, 0);
+    ck_assert_uint_gt(w.b64, 0);
     rdx_graph_destroy(g);
     /* 3 columns per work-item: B's rows are padded from 3 to 4 dwords per lane, its reads are
        16-aligned ds_load_b96 (unpadded they were at 12 l bytes) */
