@@ -237,10 +237,10 @@ static unsigned ds_form(unsigned n, int32_t c, int tz, rdx_isa_op *op)
         return *op = RDX_ISA_OP_DS_LOAD_B128, 4;
     if (n >= 3 && al >= 4 && c + 8 <= 65535)
         return *op = RDX_ISA_OP_DS_LOAD_B96, 3;
+    if (n >= 4 && al >= 3 && c / 8 + 1 <= 255) /* 4 dwords in one instruction, as clang */
+        return *op = RDX_ISA_OP_DS_LOAD_2ADDR_B64, 4;
     if (n >= 2 && al >= 3 && c + 4 <= 65535)
         return *op = RDX_ISA_OP_DS_LOAD_B64, 2;
-    if (n >= 4 && al >= 3 && c / 8 + 1 <= 255)
-        return *op = RDX_ISA_OP_DS_LOAD_2ADDR_B64, 4;
     if (n >= 2 && c % 4 == 0 && c / 4 + 1 <= 255)
         return *op = RDX_ISA_OP_DS_LOAD_2ADDR_B32, 2;
     return 0;
