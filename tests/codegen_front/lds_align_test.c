@@ -61,16 +61,17 @@ START_TEST(lds_align_scan)
 }
 END_TEST
 
-/* t (one kernel) with opts: against the interpreter on the emulator; then compiled alone, its
-   asm scanned and run once on random inputs with the emulator's alignment counter. */
-static wide check(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t n)
+/* t (one kernel) with opts: against the interpreter on the emulator (relative tolerance tol);
+   then compiled alone, its asm scanned and run once (on zeroed buffers) with the emulator's
+   alignment counter. */
+static wide check_tol(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t n, double tol)
 {
     cgf_run r = { 0 };
     r.on_emu = 1;
     r.mode = CGF_OPTS;
     r.opts = o;
     r.nopts = n;
-    r.tol = 1e-4;
+    r.tol = tol;
     cgf_check(g, &t, 1, &r);
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
     const rdx_uop *k = cgf_kernel_of(g, t), *ko;
@@ -82,13 +83,13 @@ static wide check(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t n)
     ck_assert_msg(rdx_codegen_compile(ctx, ko, &co, &ck) == RDX_OK, "%s", rdx_error_message());
     wide w = scan(ck->stage_text[RDX_CG_STAGE_ASM]);
     ck_assert_msg(!w.misaligned, "%s", ck->stage_text[RDX_CG_STAGE_ASM]);
-    /* its buffers: every PARAM, random floats */
+    /* its buffers: every PARAM, zeroed (the addresses are what is checked) */
     const rdx_uop **order;
     size_t no;
     ck_assert_int_eq(rdx_ir_toposort(ko, &order, &no), RDX_OK);
     void *bufs[8] = { 0 };
     size_t sizes[8] = { 0 };
-    uint64_t ptrs[8] = { 0 }, seed = 7;
+    uint64_t ptrs[8] = { 0 };
     size_t np = 0;
     for (size_t i = 0; i < no; i++) {
         const rdx_uop *u = order[i];
@@ -97,13 +98,10 @@ static wide check(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t n)
             continue;
         ck_assert(u->arg.i >= 0 && u->arg.i < 8 && rdx_uop_numel(u, &ne));
         size_t s = (size_t)u->arg.i;
-        sizes[s] = (size_t)ne * 4;
-        float *f = malloc(sizes[s]);
-        ck_assert_ptr_nonnull(f);
-        for (int64_t e = 0; e < ne; e++)
-            f[e] = (float)(cgf_rand(&seed) % 17) - 8;
-        bufs[s] = f;
-        ptrs[s] = (uint64_t)(uintptr_t)f;
+        sizes[s] = (size_t)ne * rdx_dtype_itemsize(rdx_dtype_scalar(u->arg.dtype));
+        bufs[s] = calloc(1, sizes[s]);
+        ck_assert_ptr_nonnull(bufs[s]);
+        ptrs[s] = (uint64_t)(uintptr_t)bufs[s];
         np = s + 1 > np ? s + 1 : np;
     }
     free(order);
@@ -118,11 +116,22 @@ static wide check(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t n)
     return w;
 }
 
+static wide check(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size_t n)
+{
+    return check_tol(g, t, o, n, 1e-4);
+}
+
+static const rdx_tensor *mmd(rdx_graph *g, rdx_dtype dt, int64_t m, int64_t k, int64_t n,
+                             uint64_t *seed)
+{
+    const rdx_tensor *a = cgf_random(g, dt, 2, (int64_t[]){ m, k }, seed);
+    const rdx_tensor *b = cgf_random(g, dt, 2, (int64_t[]){ k, n }, seed);
+    return rdx_tensor_matmul(g, a, b);
+}
+
 static const rdx_tensor *mm(rdx_graph *g, int64_t m, int64_t k, int64_t n, uint64_t *seed)
 {
-    const rdx_tensor *a = cgf_random(g, F32, 2, (int64_t[]){ m, k }, seed);
-    const rdx_tensor *b = cgf_random(g, F32, 2, (int64_t[]){ k, n }, seed);
-    return rdx_tensor_matmul(g, a, b);
+    return mmd(g, F32, m, k, n, seed);
 }
 
 START_TEST(lds_align_matmul)
@@ -163,6 +172,29 @@ START_TEST(lds_align_matmul)
 }
 END_TEST
 
+/* Other element sizes: int32 (padded like float32, exact), float16 (2-byte reads, not merged;
+   no padding), float64 (8-byte elements: ds_load_b64 each, 8-aligned by construction), and
+   WARP lanes. */
+START_TEST(lds_align_dtypes)
+{
+    uint64_t seed = 11;
+    rdx_graph *g = cgf_graph();
+    rdx_opt o2[] = { SPLIT(1, 3, UPCAST), SPLIT(0, 2, UPCAST), SPLIT(2, 4, UNROLL),
+                     SPLIT(1, 16, LOCAL), SPLIT(0, 8, LOCAL),  LDS(2) };
+    wide w = check(g, mmd(g, rdx_dtype_of(RDX_INT32), 48, 24, 48, &seed), o2, 6);
+    ck_assert_uint_gt(w.b96, 0);
+    rdx_opt o[] = { SPLIT(1, 4, UPCAST), SPLIT(0, 2, UPCAST), SPLIT(2, 8, UNROLL),
+                    SPLIT(1, 8, LOCAL),  SPLIT(0, 8, LOCAL),  LDS(2) };
+    check_tol(g, mmd(g, rdx_dtype_of(RDX_FLOAT16), 32, 32, 64, &seed), o, 6, 2e-2);
+    w = check(g, mmd(g, rdx_dtype_of(RDX_FLOAT64), 32, 16, 64, &seed), o, 6);
+    ck_assert_uint_gt(w.b64, 0);
+    rdx_opt wo[] = { SPLIT(1, 2, UPCAST), SPLIT(2, 8, UNROLL), SPLIT(1, 8, WARP),
+                     SPLIT(0, 4, WARP),   SPLIT(0, 2, LOCAL),  LDS(2) };
+    check(g, mm(g, 16, 24, 32, &seed), wo, 6);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 /* A 3x3 conv with its weights staged (lds_test.c's convs: the register tiles, LDS of the first
    REDUCE axis). */
 START_TEST(lds_align_conv)
@@ -199,6 +231,7 @@ TCase *cgf_tcase_lds_align(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, lds_align_scan);
     tcase_add_test(tc, lds_align_matmul);
+    tcase_add_test(tc, lds_align_dtypes);
     tcase_add_test(tc, lds_align_conv);
     return tc;
 }
