@@ -159,10 +159,10 @@ typedef struct rdx_emu_counters {
        the hardware would ignore the low address bits instead, without a fault (RDNA3 ISA
        §12.7; docs/emu.md "LDS alignment").  Misaligned DS atomics fault in every mode. */
     uint64_t lds_misaligned;
-    uint64_t scratch_bytes;                 /* scratch bytes read + written */
-    uint64_t vopd;                          /* dual-issued VOPD instructions */
-    uint64_t cycles;                        /* estimated cycles (sum over waves; see docs/emu.md) */
-    uint64_t max_wave_cycles;               /* estimate of the longest wave */
+    uint64_t scratch_bytes;   /* scratch bytes read + written */
+    uint64_t vopd;            /* dual-issued VOPD instructions */
+    uint64_t cycles;          /* estimated cycles (sum over waves; see docs/emu.md) */
+    uint64_t max_wave_cycles; /* estimate of the longest wave */
     /* Kernel-level time estimate on a whole gfx1100 (docs/emu.md "Kernel time
        estimate"): the waves' issue and wait cycles replayed on 48 WGPs x 4
        SIMD32s with the dispatch's occupancy (VGPRs, LDS, barriers, wave
