@@ -175,6 +175,41 @@ START_TEST(symbolic_input_not_read)
 }
 END_TEST
 
+/* seed 900016: gelu of float64 values whose exp2 term reaches ~1.3e308: 1.0/x for |x| >
+   2^1022 (a subnormal quotient) came out NaN.  v_div_scale_f64 of the denominator scaled
+   it by 2^128 (the ISA guide's pcode for "1/S1 and S2/S1 subnormal"), overflowing to inf;
+   the emulator now scales it by 2^-128, which makes the fdiv sequence correctly rounded.
+   Oracle: the host's IEEE division, bit for bit (a / b is a * RECIP(b) in the graph). */
+START_TEST(f64_recip_subnormal_quotient)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    static const double xs[] = { 0x1.0000000000001p+1022, 0x1.6a09e667f3bcdp+1022, 1.27e308,
+                                 -1.5e308, 0x1.fffffffffffffp+1023, -0x1p+1023, 0x1p+1022,
+                                 3.0, -7.25e300, 0x1p-1022, 5e-324, 1e-310 };
+    enum { N = sizeof xs / sizeof *xs };
+    rdx_dtype f64 = rdx_dtype_of(RDX_FLOAT64);
+    const rdx_tensor *x = rdx_tensor_from_data(g, f64, 1, (int64_t[]){ N }, xs);
+    const rdx_tensor *outs[2] = { rdx_tensor_recip(g, x),
+                                  rdx_tensor_div(g, rdx_tensor_full_like(g, x, 3.0), x) };
+    for (int raw = 0; raw < 2; raw++) {
+        rdx_realize_options o = { .raw = raw };
+        rdx_array got[2];
+        ck_assert_int_eq(rdx_tensor_realize_on(g, dev, outs, 2, &o, got, NULL), RDX_OK);
+        for (int k = 0; k < N; k++) {
+            double want[2] = { 1.0 / xs[k], 3.0 * (1.0 / xs[k]) };
+            for (int r = 0; r < 2; r++) {
+                double d = ((const double *)got[r].data)[k];
+                ck_assert_msg(!memcmp(&d, &want[r], sizeof d), "output %d, x = %a: %a, want %a",
+                              r, xs[k], d, want[r]);
+            }
+        }
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -184,5 +219,6 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, far_branch);
     tcase_add_test(tc, padto_after_tc);
     tcase_add_test(tc, symbolic_input_not_read);
+    tcase_add_test(tc, f64_recip_subnormal_quotient);
     return tc;
 }
