@@ -23,7 +23,9 @@
  *                      canary tail), so an out-of-bounds access faults.
  *
  * Integers must match bit for bit, floats within a relative tolerance per
- * dtype (max(|want|, 1) scaled, as rdx_realize_compare).  A compile error
+ * dtype (max(|want|, 1) scaled, as rdx_realize_compare), else within the
+ * error bound of legal summation orders measured on a float64 shadow of the
+ * graph (see "the float64 shadow" below, docs/realize.md).  A compile error
  * with RDX_ERR_UNSUPPORTED is a clean "cannot lower" (tallied and printed);
  * any other error, a fault, a hang, a mismatch or a crash is a finding: the
  * case is reduced (shortest op prefix and single outputs that still fail)
