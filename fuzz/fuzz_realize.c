@@ -1005,19 +1005,20 @@ static double elem(const rdx_array *a, int64_t i)
  *   t  the shadow: the graph printed and parsed again with float16 and bfloat16 (and float32
  *      when no BITCAST touches float32, as the f32 transcendental decompositions do) promoted
  *      to float64, the inputs converted exactly, evaluated by the interpreter;
- *   s_k (k = 1..4) the shadow with every floating ADD reduction of n terms moved by its
- *      rounding error bound, sign_kj * gamma * sum |x_i| with gamma = (n-1) u (Higham,
+ *   s_k (k = 1..4) the shadow with its roundings put back at worst-case size: every floating
+ *      ADD reduction of n terms moved by sign_kj * gamma * sum |x_i|, gamma = (n-1) u (Higham,
  *      "Accuracy and Stability of Numerical Algorithms", eq. 4.4: |s^ - s| <= gamma_{n-1}
- *      sum |x_i| for any summation order), u the unit roundoff of the coarsest float dtype
- *      the graph reduces in (bfloat16 2^-8, float16 2^-11, float32 2^-24, float64 2^-53);
- *      the signs per reduction: all +, all -, two random draws.  The spread
- *      max_k |s_k - t| is how far legal reorderings can move element e (to first order,
- *      through whatever the graph does after its sums).
+ *      sum |x_i| for any summation order; signs per reduction: all +, all -, two random
+ *      draws), and every rounded elementwise op (float ADD/MUL/RECIP/CAST outside FUNCTION
+ *      bodies) by u |r| xi, xi uniform in [-1, 1) per element; u the unit roundoff of the
+ *      coarsest float dtype the graph computes in (bfloat16 2^-8, float16 2^-11, float32
+ *      2^-24, float64 2^-53).  The spread max_k |s_k - t| estimates how far legal
+ *      evaluations move element e through whatever the graph does after its roundings.
  *
  * An element that fails the plain relative tolerance against the interpreter is still
- * accepted when |device - t| <= max(spread_e, |interp - t|) + tol * max(|t|, 1): no further
- * from the exact value than the sums' error bound (or the interpreter, itself one legal
- * evaluation) allows, plus the dtype's tolerance for the elementwise roundings. */
+ * accepted when |device - t| <= max(2 spread_e, |interp - t|) + tol * max(|t|, 1): no
+ * further from the exact value than twice the sampled spread (or than the interpreter, itself
+ * one legal evaluation) allows, plus the dtype's tolerance. */
 
 typedef struct fz_shadow {
     int state; /* 0 not built, 1 built, -1 impossible (then the fallback rules hold) */
