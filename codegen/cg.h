@@ -119,6 +119,10 @@ typedef struct cg_hw {
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
+/* COMPUTE_PGM_RSRC2.USER_SGPR_COUNT of p: the kernarg pointer s[0:1] padded so that user
+   plus system SGPRs (the enabled workgroup ids) are 16 — gfx1100/gfx1102 wave32 need at
+   least 16 (LLVM's UserSGPRInit16Bug); the workgroup ids follow in s[count..15]. */
+uint32_t cg_user_sgprs(const cg_prog *p);
 /* cg_hw_classify of every instruction of p: hw[b][i] for instruction i of block b (the
    dataflow passes visit each block several times); NULL on out-of-memory.  Freed by
    cg_hw_free_prog(hw, p->nblocks). */

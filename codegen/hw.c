@@ -249,3 +249,11 @@ void cg_hw_free_prog(cg_hw **hw, size_t nblocks)
         free(hw[b]);
     free(hw);
 }
+
+uint32_t cg_user_sgprs(const cg_prog *p)
+{
+    /* clang-19 for gfx1100 wave32 writes .amdhsa_user_sgpr_count 16 - (workgroup ids) and
+       reads the ids from s[count..15] (tests/codeobj_oracle compares) */
+    uint32_t sys = p->wgid_enable[0] + p->wgid_enable[1] + p->wgid_enable[2];
+    return 16 - sys;
+}

@@ -149,7 +149,7 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
        ones too), the IR evaluator's fmax/fmin */
     kd->enable_ieee_mode = 0;
     kd->enable_sgpr_kernarg_segment_ptr = 1;
-    kd->user_sgpr_count = 2;
+    kd->user_sgpr_count = cg_user_sgprs(p); /* s[0:1] kernarg, padding, workgroup ids */
     kd->enable_sgpr_workgroup_id_x = 1;
     kd->enable_sgpr_workgroup_id_y = p->wgid_enable[1];
     kd->enable_sgpr_workgroup_id_z = p->wgid_enable[2];
