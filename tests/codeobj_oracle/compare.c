@@ -162,7 +162,11 @@ int cor_compare(const rdx_codeobj_kernel *rk, const rdx_codeobj_kernel *ck, char
     MEQ(wavefront_size);
     MEQ(agpr_count);
     MEQ(max_flat_workgroup_size);
+    MEQ(reqd_workgroup_size[0]);
+    MEQ(reqd_workgroup_size[1]);
+    MEQ(reqd_workgroup_size[2]);
     MEQ(uses_dynamic_stack);
+    MEQ(workgroup_processor_mode);
     MEQ(uniform_work_group_size);
 #undef MEQ
     if (x->kernarg_segment_size != roundup(c->kernarg_segment_size, 8))

@@ -272,6 +272,13 @@ START_TEST(scratch_spills)
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     rdx_codegen_kernel *k = cor_compile(ctx, cor_spill_kernel(ctx), "spill", 256);
     compare_kernel(k, "spill", 1);
+    /* the metadata names the spills (clang's kernel keeps an array in scratch instead) */
+    rdx_codeobj *co = NULL;
+    ck_assert(!rdx_codeobj_read(k->code_object, k->code_object_size, "spill", &co));
+    ck_assert_uint_gt(co->kernels[0].meta.vgpr_spill_count, 0);
+    ck_assert_uint_ge(co->kernels[0].kd.private_segment_fixed_size,
+                      4 * co->kernels[0].meta.vgpr_spill_count);
+    rdx_codeobj_free(co);
     rdx_codegen_kernel_free(k);
     rdx_ir_ctx_destroy(ctx);
 }
