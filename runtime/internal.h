@@ -218,6 +218,11 @@ rdx_status rt_launch_grid(const rdx_launch *l, rt_grid *g);
  * scratch from q when the kernel needs it). */
 rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g, uint64_t kernarg,
                              uint64_t packet, rdx_pm4_cmdbuf *cb);
+/* Scratch of a queue on GPU g for waves of wave_bytes (a multiple of 256):
+ * *waves_per_se for COMPUTE_TMPRING_SIZE.WAVES (per shader engine on gfx11) and the
+ * *bytes the buffer needs (WAVES x shader engines x wave_bytes). */
+void rt_scratch_size(const rdx_kfd_gpu_info *g, uint32_t wave_bytes, uint32_t *waves_per_se,
+                     uint64_t *bytes);
 /* Ensure q has scratch for k (with q->lock held; waits for q to go idle when
  * it must grow). */
 rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k);

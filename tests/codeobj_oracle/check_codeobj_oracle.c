@@ -6,5 +6,6 @@ int main(void)
 {
     Suite *s = suite_create("codeobj_oracle");
     suite_add_tcase(s, cor_tcase_descriptor());
+    suite_add_tcase(s, cor_tcase_runtime());
     return rdx_test_main(s);
 }
