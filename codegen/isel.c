@@ -1520,6 +1520,7 @@ static rdx_status prepass(isel *I, const rdx_uop *const *topo, size_t n,
         return cg_fail(I, RDX_ERR_UNSUPPORTED, NULL, "workgroup of %u work-items (max 1024)",
                        wgtotal),
                I->st;
+    I->p->wg_items = wgtotal; /* bounds the VGPRs (cg_max_vgprs) */
     /* ABI registers: s[0:1] kernarg, v0 thread ids, and the enabled workgroup ids in
        s[16-n .. 15]: gfx1100/gfx1102 in wave32 need at least 16 user + system SGPRs
        (LLVM's UserSGPRInit16Bug), so the user SGPRs are padded to 16 - n (render.c) */

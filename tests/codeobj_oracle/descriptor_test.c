@@ -284,6 +284,59 @@ START_TEST(scratch_spills)
 }
 END_TEST
 
+/* VGPRs a wave may have when a whole workgroup of `items` must fit one WGP in WGP mode
+   (gfx1100: 4 SIMD32 x 1536 VGPRs, allocated in granules of 24; at most 256) */
+static uint32_t wgp_vgpr_budget(uint32_t items)
+{
+    uint32_t per_simd = ((items + 31) / 32 + 3) / 4;
+    uint32_t v = 1536 / per_simd / 24 * 24;
+    return v < 256 ? v : 256;
+}
+
+/* 235 values live at once (more than 192): clang bounds its kernels by the budget
+   (and uses it: within one granule at 1024), rdx must too, or a real card could never
+   launch the workgroup (the emulator runs it anyway) */
+START_TEST(vgpr_budget_by_workgroup)
+{
+    static const uint32_t wgs[] = { 256, 768, 1024 };
+    static const char *const names[] = { "pressure256", "pressure768", "pressure1024" };
+    for (int i = 0; i < 3; i++) {
+        const rdx_codeobj_kernel *ck = cor_clang_kernel(names[i]);
+        ck_assert_uint_eq(ck->meta.max_flat_workgroup_size, wgs[i]);
+        ck_assert_msg(ck->meta.vgpr_count <= wgp_vgpr_budget(wgs[i]), "clang %s: %u VGPRs",
+                      names[i], ck->meta.vgpr_count);
+    }
+    ck_assert_uint_gt(cor_clang_kernel("pressure1024")->meta.vgpr_count, 192 - 24);
+    ck_assert_uint_gt(cor_clang_kernel("pressure1024")->meta.vgpr_spill_count, 0);
+    for (int i = 0; i < 3; i++) {
+        rdx_ir_ctx *ctx;
+        ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+        char *text = many_live(2 * (int)wgs[i], 235);
+        const rdx_uop **roots = NULL;
+        size_t n = 0;
+        ck_assert(!rdx_ir_parse(ctx, "<pressure>", text, strlen(text), &roots, &n));
+        rdx_codegen_kernel *k = cor_compile(ctx, roots[0], "pressure", wgs[i]);
+        free(roots);
+        free(text);
+        rdx_codeobj *co = NULL;
+        ck_assert(!rdx_codeobj_read(k->code_object, k->code_object_size, "pressure", &co));
+        const rdx_codeobj_kernel *rk = &co->kernels[0];
+        ck_assert_uint_eq(rk->meta.max_flat_workgroup_size, wgs[i]);
+        uint32_t v = rk->meta.vgpr_count, per_simd = ((wgs[i] + 31) / 32 + 3) / 4;
+        ck_assert_msg(v <= wgp_vgpr_budget(wgs[i]) && per_simd * ((v + 23) / 24 * 24) <= 1536,
+                      "rdx at workgroup %u: %u VGPRs, %u waves per SIMD do not fit 1536", wgs[i], v,
+                      per_simd);
+        /* the descriptor's granules say the same count */
+        ck_assert_uint_eq(rk->kd.granulated_workitem_vgpr_count, (v + 7) / 8 - 1);
+        if (wgs[i] == 1024)
+            ck_assert_uint_gt(rk->meta.vgpr_spill_count, 0);
+        rdx_codeobj_free(co);
+        rdx_codegen_kernel_free(k);
+        rdx_ir_ctx_destroy(ctx);
+    }
+}
+END_TEST
+
 /* ---- WMMA: D = A x B + C on one wave (tests/codegen_back/vector_test.c's tile) */
 
 static const rdx_uop *param(rdx_ir_ctx *ctx, int64_t slot, rdx_scalar sc, int64_t n)
@@ -378,5 +431,6 @@ TCase *cor_tcase_descriptor(void)
     tcase_add_test(tc, three_dims);
     tcase_add_test(tc, scratch_spills);
     tcase_add_test(tc, wmma_tile);
+    tcase_add_test(tc, vgpr_budget_by_workgroup);
     return tc;
 }

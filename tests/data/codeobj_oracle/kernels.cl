@@ -108,3 +108,25 @@ WG(32) __kernel void wmma(__global const half *A, __global const half *B, __glob
     for (int v = 0; v < 8; v++)
         D[(2 * v + h) * 16 + row] = d[v];
 }
+
+/* 240 floats live at once at workgroup sizes 256, 768 and 1024: clang keeps the VGPRs
+   within what a whole workgroup can allocate on one WGP (192 at 1024: 8 waves per
+   SIMD32 of 1536 VGPRs in granules of 24) and spills the rest */
+#define PRESSURE(name, wgs)                                                        \
+    WG(wgs) __kernel void name(__global const float *a, __global float *o)         \
+    {                                                                              \
+        float v[240];                                                              \
+        uint i = GID(x) * wgs + LID(x);                                            \
+        for (int k = 0; k < 240; k++)                                              \
+            v[k] = a[i * 240 + k];                                                 \
+        float s = 0;                                                               \
+        for (int k = 0; k < 240; k++)                                              \
+            s += v[k];                                                             \
+        float t = 0;                                                               \
+        for (int k = 0; k < 240; k++)                                              \
+            t += v[k] * s;                                                         \
+        o[i] = t;                                                                  \
+    }
+PRESSURE(pressure256, 256)
+PRESSURE(pressure768, 768)
+PRESSURE(pressure1024, 1024)
