@@ -30,6 +30,7 @@ enum {
 #define RT_TS_SLOTS         1024         /* per-queue dispatch timestamp slots */
 #define RT_STAGING_BYTES    (4ull << 20) /* staging buffer of device-buffer uploads */
 #define RT_INTERNAL_WAIT_MS 10000        /* waits the runtime does on its own behalf */
+#define RT_CODE_TAIL        512u         /* zeroed bytes after a program's image (prefetch) */
 #define RT_MAX_DISPATCH_DW  160          /* dwords of one dispatch with its completion */
 
 typedef struct rt_list {
