@@ -923,7 +923,9 @@ typedef enum { FZ_OK, FZ_UNSUP, FZ_FAIL } fz_result;
 static char failmsg[2048];
 static char unsup_msgs[64][160];
 static unsigned unsup_counts[64];
+static uint64_t unsup_seeds[64]; /* the first seed of each */
 static size_t nunsup;
+static volatile uint64_t current_seed;
 static int verbose;
 
 static int tally_mode; /* the running case's mode, part of the tally's key */
@@ -949,6 +951,7 @@ static void note_unsup(const char *m)
         }
     if (nunsup < 64) {
         snprintf(unsup_msgs[nunsup], sizeof unsup_msgs[nunsup], "%s", key);
+        unsup_seeds[nunsup] = current_seed;
         unsup_counts[nunsup++] = 1;
     }
 }
@@ -1956,8 +1959,6 @@ static int load_uop(fz_case *c, const char *file, int64_t var, int mode)
 
 /* ------------------------------------------------------------ drivers */
 
-static volatile uint64_t current_seed;
-
 static void on_signal(int sig)
 {
     char buf[128];
@@ -2111,7 +2112,8 @@ int main(int argc, char **argv)
     if (nslow)
         printf("  %u cases over the emulator budget (slow kernels)\n", nslow);
     for (size_t k = 0; k < nunsup; k++)
-        printf("  refused %5u x: %s\n", unsup_counts[k], unsup_msgs[k]);
+        printf("  refused %5u x (first: seed %llu): %s\n", unsup_counts[k],
+               (unsigned long long)unsup_seeds[k], unsup_msgs[k]);
     rdx_emu_destroy(emu);
     rdx_device_close(device);
     return found != 0;
