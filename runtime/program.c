@@ -242,8 +242,12 @@ static rdx_status load(rdx_device *dev, const rdx_codeobj *co, const uint8_t *el
         if (st)
             return st;
     }
+    /* RT_CODE_TAIL zeroed bytes after the image: the instruction prefetch reads up to
+       3 cache lines of 128 bytes past the last instruction (clang pads .text with
+       s_code_end for it; rdx's writer and llvm-mc objects do not), which must stay in
+       mapped memory */
     rdx_status st =
-        rt_heap_alloc(dev, RT_HEAP_CODE, im.hi - im.lo ? im.hi - im.lo : 256, 4096, &p->code);
+        rt_heap_alloc(dev, RT_HEAP_CODE, (im.hi - im.lo) + RT_CODE_TAIL, 4096, &p->code);
     if (st)
         return st;
     uint8_t *dst = p->code.cpu;
