@@ -98,6 +98,8 @@ struct rdx_kernel {
     uint32_t user_sgprs; /* rsrc2.USER_SGPR */
     uint32_t lds_bytes, scratch_per_item;
     uint32_t kernarg_size, kernarg_align;
+    uint32_t max_flat_wg; /* .max_flat_workgroup_size; 0 = no limit given */
+    uint32_t reqd_wg[3];  /* .reqd_workgroup_size; all 0 = none */
     bool has_meta;
     rdx_kernel_arg *args;
     uint32_t nargs;

@@ -202,6 +202,10 @@ static rdx_status kernel_init(rdx_kernel *k, rdx_program *prog, const rdx_codeob
         k->kernarg_align = 16;
     if (ck->has_meta && ck->meta.kernarg_segment_size > k->kernarg_size)
         k->kernarg_size = ck->meta.kernarg_segment_size;
+    if (ck->has_meta) { /* the launch shapes the code was compiled for */
+        k->max_flat_wg = ck->meta.max_flat_workgroup_size;
+        memcpy(k->reqd_wg, ck->meta.reqd_workgroup_size, sizeof k->reqd_wg);
+    }
     if (k->user_sgprs > 16)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "kernel %s: %u user SGPRs (at most 16)", k->name,
                         k->user_sgprs);

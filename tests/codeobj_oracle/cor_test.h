@@ -15,7 +15,12 @@
 
 #include "tests/harness/harness.h"
 
-/* clang-19's code object of tests/data/codeobj_oracle/kernels.cl (built once per process). */
+/* Build clang-19's code object of tests/data/codeobj_oracle/kernels.cl (once per
+   process).  0, or -1 with the reason in err. */
+int cor_clang_prepare(char *err, size_t cap);
+/* Unchecked fixture: prepare it in the process the tests fork from. */
+void cor_clang_setup(void);
+/* That code object (the test fails when it cannot be built). */
 const rdx_codeobj *cor_clang(void);
 /* clang's kernel `name` (fails the test when it is missing). */
 const rdx_codeobj_kernel *cor_clang_kernel(const char *name);

@@ -21,18 +21,22 @@ static void clang_free(void)
     rdx_codeobj_free(clang_co);
 }
 
-const rdx_codeobj *cor_clang(void)
+int cor_clang_prepare(char *err, size_t cap)
 {
     if (clang_co)
-        return clang_co;
+        return 0;
     /* the tool paths live in static storage: copied */
     const char *t = rdx_test_llvm_tool("clang");
-    ck_assert_msg(t, "LLVM 19 clang not found");
-    char *clang = strdup(t);
+    char *clang = t ? strdup(t) : NULL;
     t = rdx_test_llvm_tool("ld.lld");
-    ck_assert_msg(t, "LLVM 19 ld.lld not found");
-    char *lld = strdup(t);
+    char *lld = t ? strdup(t) : NULL;
     char *obj = rdx_test_tmp_path("cor_kernels.o"), *so = rdx_test_tmp_path("cor_kernels.co");
+    int rc = -1;
+    rdx_test_proc p = { 0 };
+    if (!clang || !lld) {
+        snprintf(err, cap, "LLVM 19 clang / ld.lld not found");
+        goto out;
+    }
     const char *cc[] = { clang,
                          "-x",
                          "cl",
@@ -50,18 +54,40 @@ const rdx_codeobj *cor_clang(void)
                          "-o",
                          obj,
                          NULL };
-    rdx_test_proc p;
-    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "clang: %s", p.err);
+    if (rdx_test_run(cc, NULL, 0, &p) != 0) {
+        snprintf(err, cap, "clang: %s", p.err);
+        goto out;
+    }
     rdx_test_proc_free(&p);
     const char *ld[] = { lld, "-shared", obj, "-o", so, NULL };
-    ck_assert_msg(rdx_test_run(ld, NULL, 0, &p) == 0, "ld.lld: %s", p.err);
-    rdx_test_proc_free(&p);
-    ck_assert_msg(!rdx_codeobj_read_file(so, &clang_co), "%s", rdx_error_message());
+    if (rdx_test_run(ld, NULL, 0, &p) != 0) {
+        snprintf(err, cap, "ld.lld: %s", p.err);
+        goto out;
+    }
+    if (rdx_codeobj_read_file(so, &clang_co)) {
+        snprintf(err, cap, "%s", rdx_error_message());
+        goto out;
+    }
     atexit(clang_free);
+    rc = 0;
+out:
+    rdx_test_proc_free(&p);
     free(obj);
     free(so);
     free(clang);
     free(lld);
+    return rc;
+}
+
+void cor_clang_setup(void)
+{
+    cor_clang();
+}
+
+const rdx_codeobj *cor_clang(void)
+{
+    char err[4096];
+    ck_assert_msg(!cor_clang_prepare(err, sizeof err), "%s", err);
     return clang_co;
 }
 
@@ -144,12 +170,11 @@ static const char *abi_inputs(const rdx_codeobj_kernel *k, const uint8_t *text, 
     return NULL;
 }
 
-/* rdx's kernel `name` (compiled from `sink`) against clang's kernel of the same name */
-static void compare_kernel(rdx_codegen_kernel *k, const char *name, int check_clang_inputs)
+/* rdx's code object (one kernel) against clang's kernel `name` */
+static void compare_object(const void *obj, size_t size, const char *name, int check_clang_inputs)
 {
     rdx_codeobj *co = NULL;
-    ck_assert_msg(!rdx_codeobj_read(k->code_object, k->code_object_size, name, &co), "%s",
-                  rdx_error_message());
+    ck_assert_msg(!rdx_codeobj_read(obj, size, name, &co), "%s", rdx_error_message());
     ck_assert_uint_eq(co->num_kernels, 1);
     const rdx_codeobj_kernel *rk = &co->kernels[0], *ck = cor_clang_kernel(name);
     char log[4096];
@@ -170,6 +195,43 @@ static void compare_kernel(rdx_codegen_kernel *k, const char *name, int check_cl
     ck_assert_uint_ge(rk->kd.user_sgpr_count + sys, 16);
     rdx_codeobj_free(co);
 }
+
+static void compare_kernel(rdx_codegen_kernel *k, const char *name, int check_clang_inputs)
+{
+    compare_object(k->code_object, k->code_object_size, name, check_clang_inputs);
+}
+
+/* A tensor-level graph through the whole pipeline (`rdx compile FILE --opts OPTS`), its
+   one kernel against clang's `name`. */
+static void compare_compiled(const char *file, const char *opts, const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/codeobj_oracle/%s", file);
+    char *out = rdx_test_tmp_path(name);
+    const char *argv[] = { rdx_test_rdx_path(), "compile", path, "--opts", opts, "-o", out, NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(argv, NULL, 0, &p) == 0, "rdx compile %s: %s", file, p.err);
+    rdx_test_proc_free(&p);
+    size_t len;
+    char *obj = rdx_test_read_file(out, &len);
+    compare_object(obj, len, name, 1);
+    free(obj);
+    free(out);
+}
+
+START_TEST(group_reduce)
+{
+    compare_compiled("rowsum.uop", "SPLIT(1,256,GROUP_REDUCE)", "rowsum");
+}
+END_TEST
+
+START_TEST(lds_optop)
+{
+    compare_compiled("matmul.uop",
+                     "SPLIT(2,8,UNROLL) SPLIT(0,16,LOCAL) SPLIT(1,16,LOCAL) LDS(2,0,LOOP)",
+                     "matmul_lds");
+}
+END_TEST
 
 static void compare_file(const char *file, const char *name, uint32_t wg, int check_clang_inputs)
 {
@@ -420,6 +482,8 @@ END_TEST
 TCase *cor_tcase_descriptor(void)
 {
     TCase *tc = tcase_create("descriptor");
+    /* clang's objects built once, in the process the tests fork from */
+    tcase_add_unchecked_fixture(tc, cor_clang_setup, NULL);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, live_in_checker);
     tcase_add_test(tc, elementwise_wg32);
@@ -431,6 +495,8 @@ TCase *cor_tcase_descriptor(void)
     tcase_add_test(tc, three_dims);
     tcase_add_test(tc, scratch_spills);
     tcase_add_test(tc, wmma_tile);
+    tcase_add_test(tc, group_reduce);
+    tcase_add_test(tc, lds_optop);
     tcase_add_test(tc, vgpr_budget_by_workgroup);
     return tc;
 }

@@ -185,6 +185,57 @@ START_TEST(lds_and_user_sgprs)
 }
 END_TEST
 
+/* The launch shape the code was compiled for (its register budget depends on it): a
+   larger workgroup, or another than the required one, is refused; the right one runs. */
+START_TEST(launch_shape_checked)
+{
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    rdx_codegen_kernel *ck = cor_compile(ctx, cor_parse_file(ctx, "lds.uop"), "k", 0);
+    rdx_device *dev;
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true };
+    ck_assert(!rdx_device_open(&o, &dev));
+    rdx_program *prog;
+    ck_assert(!rdx_program_load(dev, ck->code_object, ck->code_object_size, "k", &prog));
+    const rdx_kernel *k;
+    ck_assert(!rdx_program_find(prog, "k", &k));
+    rdx_queue *q;
+    ck_assert(!rdx_queue_create(dev, RDX_QUEUE_COMPUTE, &q));
+    rdx_buffer *in, *out;
+    ck_assert(!rdx_buffer_alloc(dev, 512 * 4, RDX_MEM_HOST, &in));
+    ck_assert(!rdx_buffer_alloc(dev, 8 * 4, RDX_MEM_HOST, &out));
+    float v[512], sums[8], want[8] = { 0 };
+    for (int i = 0; i < 512; i++) {
+        v[i] = (float)(i % 7);
+        want[i / 64] += v[i];
+    }
+    ck_assert(!rdx_buffer_upload(in, 0, v, sizeof v));
+    rdx_arg args[2] = { rdx_arg_buffer(in), rdx_arg_buffer(out) };
+    rdx_launch l = { .kernel = k, .grid = { 4 }, .block = { 128 }, .args = args, .nargs = 2 };
+    ck_assert_int_eq(rdx_queue_dispatch(q, &l, NULL), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "at most 64 (.max_flat_workgroup_size)"), "%s",
+                  rdx_error_message());
+    l.grid[0] = 16, l.block[0] = 32;
+    ck_assert_int_eq(rdx_queue_dispatch(q, &l, NULL), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "requires 64x1x1 (.reqd_workgroup_size)"), "%s",
+                  rdx_error_message());
+    l.grid[0] = 8, l.block[0] = 64;
+    uint64_t t;
+    ck_assert_msg(!rdx_queue_dispatch(q, &l, &t), "%s", rdx_error_message());
+    ck_assert_msg(!rdx_queue_wait(q, t, 10000), "%s", rdx_error_message());
+    ck_assert(!rdx_buffer_download(out, 0, sums, sizeof sums));
+    for (int g = 0; g < 8; g++)
+        ck_assert_float_eq(sums[g], want[g]);
+    rdx_buffer_free(in);
+    rdx_buffer_free(out);
+    ck_assert(!rdx_queue_destroy(q));
+    rdx_program_free(prog);
+    ck_assert(!rdx_device_close(dev));
+    rdx_codegen_kernel_free(ck);
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 /* rt_scratch_size against the closed form for Navi 31's shape and a one-SE part */
 START_TEST(scratch_size_rule)
 {
@@ -214,5 +265,6 @@ TCase *cor_tcase_runtime(void)
     tcase_add_test(tc, scratch_size_rule);
     tcase_add_test(tc, scratch_per_shader_engine);
     tcase_add_test(tc, lds_and_user_sgprs);
+    tcase_add_test(tc, launch_shape_checked);
     return tc;
 }

@@ -130,3 +130,43 @@ WG(32) __kernel void wmma(__global const half *A, __global const half *B, __glob
 PRESSURE(pressure256, 256)
 PRESSURE(pressure768, 768)
 PRESSURE(pressure1024, 1024)
+
+/* GROUP_REDUCE (rowsum.uop with SPLIT(1,256,GROUP_REDUCE)): 256 work-items per row,
+   partial sums through 1 KiB of LDS */
+WG(256) __kernel void rowsum(__global float *out, __global const float *a)
+{
+    __local float part[256];
+    uint l = LID(x), r = GID(x);
+    float acc = 0;
+    for (int j = 0; j < 4; j++)
+        acc += a[r * 1024 + j * 256 + l];
+    part[l] = acc;
+    __builtin_amdgcn_s_barrier();
+    if (l == 0) {
+        float s = 0;
+        for (int j = 0; j < 256; j++)
+            s += part[j];
+        out[r] = s;
+    }
+}
+
+/* the LDS OptOp (matmul.uop with 16 x 16 LOCAL tiles, UNROLL 8, LDS): A and B tiles of
+   16 x 8 and 8 x 16 floats staged in LDS */
+__attribute__((reqd_work_group_size(16, 16, 1))) __kernel void
+matmul_lds(__global float *c, __global const float *a, __global const float *b)
+{
+    __local float as[16 * 8], bs[8 * 16];
+    uint lx = LID(x), ly = LID(y), row = GID(y) * 16 + ly, col = GID(x) * 16 + lx;
+    float acc = 0;
+    for (int t = 0; t < 64; t += 8) {
+        if (lx < 8)
+            as[ly * 8 + lx] = a[row * 64 + t + lx];
+        if (ly < 8)
+            bs[ly * 16 + lx] = b[(t + ly) * 64 + col];
+        __builtin_amdgcn_s_barrier();
+        for (int k = 0; k < 8; k++)
+            acc += as[ly * 8 + k] * bs[k * 16 + lx];
+        __builtin_amdgcn_s_barrier();
+    }
+    c[row * 64 + col] = acc;
+}
