@@ -99,6 +99,20 @@ rdx_status rdx_nmap_put(rdx_nmap *m, const rdx_uop *u, const void *val);
 void rdx_nmap_free(rdx_nmap *m);
 /* Free the context's map arrays (rdx_ir_ctx_destroy). */
 void rdx_nmap_levels_free(rdx_ir_ctx *ctx);
+/* Free a set of map levels (NULL is fine). */
+void rdx_nmap_levels_destroy(rdx_nmap_level *lv);
+/* 1 when no level of lv is in use and none holds more than max ids. */
+int rdx_nmap_levels_fit(const rdx_nmap_level *lv, size_t max);
+
+/*
+ * Spare by-id arrays (ir/spare.c): rdx_ir_ctx_destroy gives the context's node-map
+ * levels and simplification-results array to its thread's spares (when they fit and
+ * the thread has none), the next context of the thread takes them instead of growing
+ * new ones.  take: NULL when there is none.  The results array comes zeroed.
+ */
+void rdx_ir_spare_give(rdx_ir_ctx *ctx);
+rdx_nmap_level *rdx_ir_spare_levels_take(void);
+uint32_t *rdx_ir_spare_simp_take(size_t *cap);
 
 /*
  * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node

@@ -51,6 +51,8 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
     if (n->id >= ctx->count || ctx->nodes[n->id] != n || r->id >= ctx->count ||
         ctx->nodes[r->id] != r)
         return;
+    if (n->id >= ctx->simp_cap && !ctx->simp) /* a destroyed context's array, zeroed */
+        ctx->simp = rdx_ir_spare_simp_take(&ctx->simp_cap);
     if (n->id >= ctx->simp_cap) {
         size_t nc = ctx->simp_cap ? ctx->simp_cap : 4096;
         while (nc <= n->id || nc < ctx->count)
