@@ -141,8 +141,8 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
     rdx_ir_ctx *ctx = X->ctx;
     int64_t c;
     rdx_op op = (rdx_op)u->op;
-    if (op == RDX_OP_WHERE && is_const(s[0], &c))
-        return c ? s[1] : s[2];
+    if (op == RDX_OP_WHERE && (is_const(s[0], &c) || s[1] == s[2]))
+        return s[1] == s[2] || c ? s[1] : s[2];
     if ((op == RDX_OP_AND || op == RDX_OP_OR) && u->dtype.scalar == RDX_BOOL)
         for (int k = 0; k < 2; k++)
             if (is_const(s[k], &c))
@@ -152,14 +152,16 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
             return rdx_ir_node(ctx, RDX_OP_LOAD, s, 1, NULL);
         return u->nsrc == 3 ? s[1] : cg_zero(ctx, u->dtype);
     }
-    const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
-    if (!r || !(rdx_op_info(op)->flags & RDX_OPF_ELEMENTWISE) || rdx_dtype_is_float(u->dtype) ||
-        u->dtype.count != 1)
-        return r;
-    for (uint32_t k = 0; k < u->nsrc; k++)
-        if (s[k]->op != RDX_OP_CONST || rdx_dtype_is_float(s[k]->dtype))
-            return r;
+    int fold = (rdx_op_info(op)->flags & RDX_OPF_ELEMENTWISE) && !rdx_dtype_is_float(u->dtype) &&
+               u->dtype.count == 1;
+    for (uint32_t k = 0; k < u->nsrc && fold; k++)
+        fold = s[k]->op == RDX_OP_CONST && !rdx_dtype_is_float(s[k]->dtype);
     rdx_value v;
+    if (fold && rdx_ir_fold_srcs(u, s, &v)) /* no node that would only be folded away */
+        return rdx_ir_const_int(ctx, u->dtype, v.i);
+    const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
+    if (!r || !fold)
+        return r;
     if (!rdx_ir_fold_const(r, &v)) {
         rdx_error_clear(); /* e.g. a division by zero: left to run time */
         return r;
