@@ -46,6 +46,7 @@ struct rdx_ir_ctx {
     int building;     /* re-entrancy depth of rdx_ir_make */
     int verify;       /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
     int refine_depth; /* WHERE branches being refined (ir/symbolic.c) */
+    int fixed_ok;     /* rdx_ir_simp_fixed records (a kept simplification is trying rules) */
     /* rdx_ir_simplify's results kept across calls (ir/rewrite.c): simp[id] is the id + 1
        of what node id simplifies to, 0 when not known; grown on demand */
     uint32_t *simp;
@@ -129,6 +130,15 @@ rdx_status rdx_ir_topo_many(const rdx_uop *const *roots, size_t n, rdx_pmap *num
 rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                                   const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
                                   const rdx_uop **out);
+
+/*
+ * Record that n is a fixed point of the symbolic rules whose sources are fixed points too
+ * (rdx_ir_simplify then returns n for n at once, without trying the rules on it): the
+ * symbolic rules call this for the canonical sums they build from simplified terms.
+ * Recorded only while rdx_ir_simplify's bottom-up rewrite (results kept: not while a
+ * WHERE branch is refined) tries the rules on a node whose sources are simplified.
+ */
+void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n);
 
 /* 1 (and reset) when a rule reported a failure since the last call. */
 int rdx_rewriter_failed_(rdx_rewriter *rw);

@@ -67,6 +67,12 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
     ctx->simp[n->id] = r->id + 1;
 }
 
+void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    if (n && ctx->fixed_ok)
+        persist_put(ctx, n, n);
+}
+
 /* The final result of n when known (this rewrite, or an earlier simplification). */
 static const rdx_uop *memo_get(const engine *e, const rdx_uop *n)
 {
@@ -124,7 +130,11 @@ static rdx_status finish(engine *e, const rdx_uop *n, const rdx_uop *result)
 /* Try the rules at n; 1 with *y when one rewrote it, 0 when none, -1 on error. */
 static int try_rules(engine *e, const rdx_uop *n, const rdx_uop **y)
 {
+    int ok = e->ctx->fixed_ok; /* the rules' fixed points count only here (bottom-up,
+                                   the sources simplified, results kept) */
+    e->ctx->fixed_ok = e->persist;
     *y = rdx_rewriter_apply(e->rw, e->ctx, n, e->user);
+    e->ctx->fixed_ok = ok;
     if (rdx_rewriter_failed_(e->rw))
         return -1;
     return *y != NULL;
