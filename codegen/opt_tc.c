@@ -58,6 +58,79 @@ static void simp_all(rdx_ir_ctx *ctx, const rdx_uop **xs, size_t n)
         xs[i] = simp(ctx, xs[i]);
 }
 
+/* d idx / d r when idx is affine in r through ADD and MUL by a constant (r under nothing
+   else); 0 with *ok = 0 otherwise.  Bounded walk. */
+static int64_t affine_coef(const rdx_uop *idx, const rdx_uop *r, int depth, int *ok)
+{
+    int64_t k;
+    if (idx == r)
+        return 1;
+    if (depth > 32 || !*ok) {
+        *ok = 0;
+        return 0;
+    }
+    if (idx->op == RDX_OP_ADD)
+        return affine_coef(idx->src[0], r, depth + 1, ok) +
+               affine_coef(idx->src[1], r, depth + 1, ok);
+    if (idx->op == RDX_OP_MUL && rdx_uop_const_int(idx->src[1], &k))
+        return affine_coef(idx->src[0], r, depth + 1, ok) * k;
+    if (cg_depends(idx, r))
+        *ok = 0;
+    return 0;
+}
+
+/*
+ * The 16 lanes of an operand fragment: the operand with K at kk[0..16) and its row or
+ * column (M or N) at rc, the batch at gb.  An operand that is one ungated load whose
+ * index is affine in K (stride s) and does not otherwise depend on K has lane e's index
+ * = lane 0's + e*s: lane 0's index is simplified once and each other lane's is that sum
+ * with its constant moved (simplified: the canonical sum the kernel's simplification
+ * would reach from the substituted index); others are substituted lane by lane.
+ */
+static int tc_lanes(rdx_ir_ctx *ctx, const rdx_uop *op, const rdx_uop *const *from,
+                    const rdx_uop *const *to, size_t nft, const rdx_uop *const *kk,
+                    const rdx_uop **lanes)
+{
+    const rdx_uop *kr = from[0];
+    int ok = op->op == RDX_OP_LOAD && op->nsrc == 1 && op->src[0]->op == RDX_OP_INDEX &&
+             op->src[0]->nsrc == 2 && !cg_depends(op->src[0]->src[0], kr) &&
+             kk[1]->op == RDX_OP_ADD && kk[15]->op == RDX_OP_ADD;
+    int64_t s = ok ? affine_coef(op->src[0]->src[1], kr, 0, &ok) : 0, k0 = 0, k1 = 0;
+    /* the lanes' K indices step by one: kk[e] = kk[0] + e */
+    ok = ok && rdx_uop_const_int(kk[1]->src[1], &k1) &&
+         (kk[0]->op == RDX_OP_ADD
+              ? rdx_uop_const_int(kk[0]->src[1], &k0) && kk[0]->src[0] == kk[1]->src[0]
+              : kk[0] == kk[1]->src[0]) &&
+         k1 == k0 + 1;
+    const rdx_uop *t[4];
+    for (size_t i = 0; i < nft; i++)
+        t[i] = to[i];
+    for (int e = 0; e < 16; e++) {
+        if (ok && e > 0) {
+            const rdx_uop *ix = lanes[0]->src[0], *ie;
+            if (rdx_ir_simplify(ctx, rdx_ir_add(ctx, ix->src[1], cg_idx(ctx, e * s)), &ie))
+                return 0;
+            const rdx_uop *is[2] = { ix->src[0], ie };
+            const rdx_uop *in = rdx_ir_replace_src(ctx, ix, is, 2);
+            lanes[e] = in ? rdx_ir_replace_src(ctx, lanes[0], &in, 1) : NULL;
+        } else {
+            t[0] = kk[e];
+            lanes[e] = subst(ctx, op, from, t, nft);
+            if (ok && lanes[e]) { /* lane 0's index simplified (what the kernel's pass gives) */
+                const rdx_uop *ix = lanes[e]->src[0], *si;
+                if (rdx_ir_simplify(ctx, ix->src[1], &si))
+                    return 0;
+                const rdx_uop *is[2] = { ix->src[0], si };
+                const rdx_uop *in = rdx_ir_replace_src(ctx, ix, is, 2);
+                lanes[e] = in ? rdx_ir_replace_src(ctx, lanes[e], &in, 1) : NULL;
+            }
+        }
+        if (!lanes[e])
+            return 0;
+    }
+    return 1;
+}
+
 typedef struct tc_info {
     const rdx_uop *store, *red, *x, *y, *m, *n, *kr, *b;
     const rdx_uop *kvalid; /* K padded (PADTO): the product is WHERE(kvalid, x*y, 0) */
@@ -404,13 +477,10 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         const rdx_uop *fa[8], *fb[8], **kk = kks + 16 * u;
         for (int f = 0; f < tm + tn; f++) {
             const rdx_uop *lanes[16];
-            for (int e = 0; e < 16; e++) {
-                const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
-                const rdx_uop *to[3] = { kk[e], rc[f], gb };
-                lanes[e] = subst(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2);
-                if (!lanes[e])
-                    return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
-            }
+            const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
+            const rdx_uop *to[3] = { NULL, rc[f], gb };
+            if (!tc_lanes(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2, kk, lanes))
+                return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
             const rdx_uop *v = rdx_ir_node(ctx, RDX_OP_VECTORIZE, lanes, 16, NULL);
             if (f < tm)
                 fa[f] = v;
