@@ -340,15 +340,17 @@ static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, con
     return (uint32_t)h;
 }
 
+/* u is (op, src, arg, tag); the hashes agree already.  Every node of an op without an arg
+   (plain) has the same canonical (zero) arg. */
 static int node_eq(const rdx_uop *u, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                   const rdx_uop_arg *a, int32_t tag, uint32_t h)
+                   const rdx_uop_arg *a, int32_t tag, int plain)
 {
-    if (u->hash != h || u->op != op || u->tag != tag || u->nsrc != nsrc)
+    if (u->op != op || u->tag != tag || u->nsrc != nsrc)
         return 0;
     for (size_t k = 0; k < nsrc; k++)
         if (u->src[k] != src[k])
             return 0;
-    return !memcmp(&u->arg, a, sizeof *a);
+    return plain || !memcmp(&u->arg, a, sizeof *a);
 }
 
 /*
@@ -418,7 +420,7 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     for (size_t i = h & mask; ctx->slots[i].id1; i = (i + 1) & mask) {
         if (ctx->slots[i].hash == h) {
             const rdx_uop *v = ctx->nodes[ctx->slots[i].id1 - 1];
-            if (node_eq(v, op, src, nsrc, &arg, tag, h)) {
+            if (node_eq(v, op, src, nsrc, &arg, tag, plain)) {
                 *out = v;
                 return RDX_OK;
             }
