@@ -1460,7 +1460,9 @@ static int cur_mode_override = -1;
 static fz_result classify_error(rdx_status st, const char *where)
 {
     const char *m = rdx_error_message();
-    if (st == RDX_ERR_UNSUPPORTED && !strstr(m, "fault") && !strstr(m, "FAULT")) {
+    /* FUZZ_STRICT=1: a refusal is a finding too (to get its reproducer written) */
+    if (st == RDX_ERR_UNSUPPORTED && !strstr(m, "fault") && !strstr(m, "FAULT") &&
+        !getenv("FUZZ_STRICT")) {
         note_unsup(m);
         return FZ_UNSUP;
     }
