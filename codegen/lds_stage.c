@@ -469,7 +469,7 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
     if (rdx_ir_toposort(kernel, &order, &no))
         return -1;
     int64_t plain = 0, staged = 0, bytes = 0, share_max = 0, saved = 0;
-    int ok = 1, any = 0;
+    int ok = 1, any = 0, nstaged = 0;
     for (size_t i = 0; i < no && ok; i++) {
         const rdx_uop *u = order[i];
         if (u->op != RDX_OP_LOAD || u->src[0]->op != RDX_OP_INDEX ||
@@ -501,11 +501,13 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
             share_max = sh > share_max ? sh : share_max;
             saved += (per - sh) * words;
             any = 1;
+            nstaged++;
         } else
             staged += per * words;
     }
     free(order);
     int pays = ok && any && (plain > LDS_LOAD_BUDGET || saved >= LDS_SAVED_PAY) &&
-               staged <= LDS_LOAD_BUDGET && bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE;
+               staged <= LDS_LOAD_BUDGET && bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE &&
+               nstaged <= LDS_MAX_STAGED; /* what cg_lds_stage takes (a 3x3 conv has 9) */
     return pays ? r : -1;
 }

@@ -317,6 +317,26 @@ START_TEST(reduce_behind_reshape_rounds_once)
 }
 END_TEST
 
+/* seed 1200151: a 3x3 conv2d (x 2x3x3x7, 2 filters, padding (0, 1)) with the heuristics
+   failed to compile ("optimize: opt 2: LDS: more than 8 loads to stage"): the LDS rule
+   (cg_lds_pays) chose to stage the 9 shifted loads of the taps, more than cg_lds_stage takes.
+   It now counts them.  Oracle: the interpreter. */
+START_TEST(conv3x3_lds_taps)
+{
+    uint64_t seed = 1200151;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *x = rz_random(g, F32, 4, (int64_t[]){ 2, 3, 3, 7 }, &seed);
+    const rdx_tensor *w = rz_random(g, F32, 4, (int64_t[]){ 2, 3, 3, 3 }, &seed);
+    const rdx_tensor *b = rz_random(g, F32, 1, (int64_t[]){ 2 }, &seed);
+    rdx_conv_opts co = { { 1, 1 }, { 0, 1 }, { 1, 1 }, 1 };
+    const rdx_tensor *y = rdx_tensor_conv2d(g, x, w, b, &co);
+    rz_check_free(g, dev, &y, 1, NULL, 1e-4);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -329,5 +349,6 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, f64_recip_subnormal_quotient);
     tcase_add_test(tc, bf16_unrolled_sum_within_bound);
     tcase_add_test(tc, reduce_behind_reshape_rounds_once);
+    tcase_add_test(tc, conv3x3_lds_taps);
     return tc;
 }
