@@ -28,6 +28,12 @@ typedef struct xinfo {
     int list;       /* an END closing expanded ranges: `count` ENDs, all kept */
 } xinfo;
 
+/* A linear index expression split as rest + c (rest NULL for 0), by node. */
+typedef struct xsplit {
+    const rdx_uop *rest;
+    int64_t c;
+} xsplit;
+
 typedef struct xstate {
     rdx_ir_ctx *ctx;
     const rdx_uop *xr[XMAX];
@@ -38,6 +44,10 @@ typedef struct xstate {
     xinfo *info;
     const rdx_uop **pool;
     size_t npool, cappool;
+    uint8_t *lin;       /* node id -> 1: a linear index expression (ADD, MUL, CONST, leaves) */
+    rdx_ir_nodemap *sm; /* node -> index + 1 in sp[] */
+    xsplit *sp;
+    size_t nsp, capsp;
 } xstate;
 
 static int xbit(const xstate *X, const rdx_uop *r)
@@ -130,6 +140,82 @@ static int is_const(const rdx_uop *u, int64_t *v)
 }
 
 /*
+ * Linear index expressions (ADD, MUL, CONST over ranges, thread ids and
+ * variables) are copied split as rest + constant, as the simplification after
+ * unrolling splits them (cg_simplify_unrolled: the same walk), so it finds
+ * them done and rebuilds nothing above them.  split() is that walk, memoised.
+ */
+static int split(xstate *X, const rdx_uop *u, xsplit *out)
+{
+    int64_t k;
+    if (rdx_uop_const_int(u, &k)) {
+        *out = (xsplit){ NULL, k };
+        return 1;
+    }
+    *out = (xsplit){ u, 0 };
+    if (u->op != RDX_OP_ADD && u->op != RDX_OP_MUL)
+        return 1;
+    size_t at = (size_t)(uintptr_t)rdx_ir_nodemap_get(X->sm, u);
+    if (at) {
+        *out = X->sp[at - 1];
+        return 1;
+    }
+    if (u->op == RDX_OP_ADD) {
+        xsplit a, b;
+        if (!split(X, u->src[0], &a) || !split(X, u->src[1], &b))
+            return 0;
+        out->c = a.c + b.c;
+        out->rest = !a.rest ? b.rest : !b.rest ? a.rest : rdx_ir_add(X->ctx, a.rest, b.rest);
+        if (a.rest && b.rest && !out->rest)
+            return 0;
+    } else if (rdx_uop_const_int(u->src[1], &k)) {
+        xsplit a;
+        if (!split(X, u->src[0], &a))
+            return 0;
+        out->c = a.c * k;
+        out->rest = a.rest ? rdx_ir_mul(X->ctx, a.rest, u->src[1]) : NULL;
+        if (a.rest && !out->rest)
+            return 0;
+    }
+    if (X->nsp == X->capsp) {
+        size_t nc = X->capsp ? X->capsp * 2 : 256;
+        xsplit *ns = realloc(X->sp, nc * sizeof *ns);
+        if (!ns)
+            return 0;
+        X->sp = ns, X->capsp = nc;
+    }
+    X->sp[X->nsp++] = *out;
+    return !rdx_ir_nodemap_put(X->sm, u, (const void *)(uintptr_t)X->nsp);
+}
+
+/* The copy of linear u with sources s[], split: rest + c; NULL on error. */
+static const rdx_uop *rebuild_linear(xstate *X, const rdx_uop *u, const rdx_uop *const *s)
+{
+    xsplit a, b, r;
+    int64_t k;
+    if (!split(X, s[0], &a))
+        return NULL;
+    if (u->op == RDX_OP_ADD) {
+        if (!split(X, s[1], &b))
+            return NULL;
+        r.c = a.c + b.c;
+        r.rest = !a.rest ? b.rest : !b.rest ? a.rest : rdx_ir_add(X->ctx, a.rest, b.rest);
+        if (a.rest && b.rest && !r.rest)
+            return NULL;
+    } else if (rdx_uop_const_int(s[1], &k)) {
+        r.c = a.c * k;
+        r.rest = a.rest ? rdx_ir_mul(X->ctx, a.rest, s[1]) : NULL;
+        if (a.rest && !r.rest)
+            return NULL;
+    } else {
+        return rdx_ir_replace_src(X->ctx, u, s, u->nsrc);
+    }
+    if (!r.rest)
+        return cg_idx(X->ctx, r.c);
+    return r.c ? rdx_ir_add(X->ctx, r.rest, cg_idx(X->ctx, r.c)) : r.rest;
+}
+
+/*
  * u rebuilt with sources s[]: folded when the unrolled constants decide it
  * (integer/bool ALU ops over constants evaluated; WHERE, AND, OR with a
  * constant condition; a LOAD gated by a constant), so the branches of a
@@ -141,8 +227,8 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
     rdx_ir_ctx *ctx = X->ctx;
     int64_t c;
     rdx_op op = (rdx_op)u->op;
-    if (op == RDX_OP_WHERE && is_const(s[0], &c))
-        return c ? s[1] : s[2];
+    if (op == RDX_OP_WHERE && (is_const(s[0], &c) || s[1] == s[2]))
+        return s[1] == s[2] || c ? s[1] : s[2];
     if ((op == RDX_OP_AND || op == RDX_OP_OR) && u->dtype.scalar == RDX_BOOL)
         for (int k = 0; k < 2; k++)
             if (is_const(s[k], &c))
@@ -152,14 +238,18 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
             return rdx_ir_node(ctx, RDX_OP_LOAD, s, 1, NULL);
         return u->nsrc == 3 ? s[1] : cg_zero(ctx, u->dtype);
     }
-    const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
-    if (!r || !(rdx_op_info(op)->flags & RDX_OPF_ELEMENTWISE) || rdx_dtype_is_float(u->dtype) ||
-        u->dtype.count != 1)
-        return r;
-    for (uint32_t k = 0; k < u->nsrc; k++)
-        if (s[k]->op != RDX_OP_CONST || rdx_dtype_is_float(s[k]->dtype))
-            return r;
+    int fold = (rdx_op_info(op)->flags & RDX_OPF_ELEMENTWISE) && !rdx_dtype_is_float(u->dtype) &&
+               u->dtype.count == 1;
+    for (uint32_t k = 0; k < u->nsrc && fold; k++)
+        fold = s[k]->op == RDX_OP_CONST && !rdx_dtype_is_float(s[k]->dtype);
     rdx_value v;
+    if (fold && rdx_ir_fold_srcs(u, s, &v)) /* no node that would only be folded away */
+        return rdx_ir_const_int(ctx, u->dtype, v.i);
+    if (X->lin[u->id] && (op == RDX_OP_ADD || op == RDX_OP_MUL))
+        return rebuild_linear(X, u, s);
+    const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
+    if (!r || !fold)
+        return r;
     if (!rdx_ir_fold_const(r, &v)) {
         rdx_error_clear(); /* e.g. a division by zero: left to run time */
         return r;
@@ -358,8 +448,22 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
     for (size_t i = 0; i < no && !st; i++)
         X.maxid = order[i]->id > X.maxid ? order[i]->id : X.maxid;
     if (!st && (!(X.info = calloc(no + 1, sizeof *X.info)) ||
-                !(X.idx = calloc((size_t)X.maxid + 1, sizeof *X.idx))))
+                !(X.idx = calloc((size_t)X.maxid + 1, sizeof *X.idx)) ||
+                !(X.lin = calloc((size_t)X.maxid + 1, 1))))
         st = rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+    if (!st)
+        st = rdx_ir_nodemap_create(ctx, &X.sm);
+    for (size_t i = 0; i < no && !st; i++) { /* sources first */
+        const rdx_uop *u = order[i];
+        if (u->dtype.scalar != RDX_INDEX || u->dtype.count != 1 || u->dtype.ptr)
+            continue;
+        if (u->op == RDX_OP_CONST || u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
+            u->op == RDX_OP_DEFINE_VAR)
+            X.lin[u->id] = 1;
+        else if ((u->op == RDX_OP_ADD || u->op == RDX_OP_MUL) && X.lin[u->src[0]->id] &&
+                 X.lin[u->src[1]->id])
+            X.lin[u->id] = 1;
+    }
     for (size_t i = 0; i < no && !st; i++)
         st = visit(&X, order[i], i);
     if (!st) {
@@ -370,5 +474,8 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
     free(X.info);
     free(X.pool);
     free(X.idx);
+    free(X.lin);
+    free(X.sp);
+    rdx_ir_nodemap_free(X.sm);
     return st;
 }

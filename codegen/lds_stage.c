@@ -14,7 +14,8 @@
  * it is contiguous so the loads merge; the last slot gated when the workgroup
  * does not divide the tile), a BARRIER (every work-item has finished reading
  * the previous tile), the stores into a DEFINE_LOCAL, a BARRIER, and the LOAD
- * becomes a read of the DEFINE_LOCAL at its tile coordinates.  The rewrite is
+ * becomes a read of the DEFINE_LOCAL at its tile coordinates (rows padded to a multiple of 4
+ * elements where that makes the merged reads naturally aligned: order_axes).  The rewrite is
  * done after all other opts (rdx_cg_apply_opts), before expand: the staging
  * nodes depend on no UPCAST/UNROLL range, so expand keeps one copy of them.
  */

@@ -58,6 +58,100 @@ static void simp_all(rdx_ir_ctx *ctx, const rdx_uop **xs, size_t n)
         xs[i] = simp(ctx, xs[i]);
 }
 
+/* d idx / d r when idx is affine in r through ADD and MUL by a constant (r under nothing
+   else); 0 with *ok = 0 otherwise.  Bounded walk. */
+static int64_t affine_coef(const rdx_uop *idx, const rdx_uop *r, int depth, int *ok)
+{
+    int64_t k;
+    if (idx == r)
+        return 1;
+    if (depth > 32 || !*ok) {
+        *ok = 0;
+        return 0;
+    }
+    if (idx->op == RDX_OP_ADD)
+        return affine_coef(idx->src[0], r, depth + 1, ok) +
+               affine_coef(idx->src[1], r, depth + 1, ok);
+    if (idx->op == RDX_OP_MUL && rdx_uop_const_int(idx->src[1], &k))
+        return affine_coef(idx->src[0], r, depth + 1, ok) * k;
+    if (cg_depends(idx, r))
+        *ok = 0;
+    return 0;
+}
+
+/* Canonical sum x (terms, then the constant) with its constant moved by c: the simplifier's
+   result for x + c. */
+static const rdx_uop *moved(rdx_ir_ctx *ctx, const rdx_uop *x, int64_t c)
+{
+    int64_t c0 = 0;
+    if (rdx_uop_const_int(x, &c0))
+        x = NULL;
+    else if (x->op == RDX_OP_ADD && rdx_uop_const_int(x->src[1], &c0))
+        x = x->src[0];
+    c += c0;
+    return !x ? cg_idx(ctx, c) : c ? rdx_ir_add(ctx, x, cg_idx(ctx, c)) : x;
+}
+
+/* u with the index of its INDEX source 0 simplified (u an ungated LOAD or a STORE). */
+static const rdx_uop *simp_index(rdx_ir_ctx *ctx, const rdx_uop *u)
+{
+    const rdx_uop *ix = u ? u->src[0] : NULL, *si, *s[2];
+    if (!ix || rdx_ir_simplify(ctx, ix->src[1], &si))
+        return NULL;
+    s[0] = ix->src[0], s[1] = si;
+    const rdx_uop *in = rdx_ir_replace_src(ctx, ix, s, 2);
+    s[0] = in, s[1] = u->nsrc > 1 ? u->src[1] : NULL;
+    return in ? rdx_ir_replace_src(ctx, u, s, u->nsrc) : NULL;
+}
+
+/*
+ * The 16 lanes of an operand fragment: the operand with K at kk[0..16) and its row or
+ * column (M or N) at rc, the batch at gb.  An operand that is one ungated load whose
+ * index is affine in K (stride s) and does not otherwise depend on K has lane e's index
+ * = lane 0's + e*s: lane 0's index is simplified once and each other lane's is that sum
+ * with its constant moved (the canonical sum the kernel's simplification would reach from
+ * the substituted index: a sum of other terms would only be re-simplified to it, the
+ * value is the same); other operands are substituted lane by lane.
+ */
+static int tc_lanes(rdx_ir_ctx *ctx, const rdx_uop *op, const rdx_uop *const *from,
+                    const rdx_uop *const *to, size_t nft, const rdx_uop *const *kk,
+                    const rdx_uop **lanes)
+{
+    const rdx_uop *kr = from[0];
+    int ok = op->op == RDX_OP_LOAD && op->nsrc == 1 && op->src[0]->op == RDX_OP_INDEX &&
+             op->src[0]->nsrc == 2 && !cg_depends(op->src[0]->src[0], kr) &&
+             kk[1]->op == RDX_OP_ADD && kk[15]->op == RDX_OP_ADD;
+    int64_t s = ok ? affine_coef(op->src[0]->src[1], kr, 0, &ok) : 0, k0 = 0, k1 = 0;
+    /* the lanes' K indices step by one: kk[e] = kk[0] + e */
+    ok = ok && rdx_uop_const_int(kk[1]->src[1], &k1) &&
+         (kk[0]->op == RDX_OP_ADD
+              ? rdx_uop_const_int(kk[0]->src[1], &k0) && kk[0]->src[0] == kk[1]->src[0]
+              : kk[0] == kk[1]->src[0]) &&
+         k1 == k0 + 1;
+    const rdx_uop *t[4];
+    for (size_t i = 0; i < nft; i++)
+        t[i] = to[i];
+    for (int e = 0; e < 16; e++) {
+        if (ok && e > 0) {
+            /* lane 0's simplified index is a canonical sum (terms, then the constant): the
+               same terms with the constant moved by e*s (the simplifier's result for lane
+               0's index + e*s) */
+            const rdx_uop *ix = lanes[0]->src[0];
+            const rdx_uop *is[2] = { ix->src[0], moved(ctx, ix->src[1], e * s) };
+            const rdx_uop *in = rdx_ir_replace_src(ctx, ix, is, 2);
+            lanes[e] = in ? rdx_ir_replace_src(ctx, lanes[0], &in, 1) : NULL;
+        } else {
+            t[0] = kk[e];
+            lanes[e] = subst(ctx, op, from, t, nft);
+            if (ok) /* lane 0's index simplified (what the kernel's pass gives) */
+                lanes[e] = simp_index(ctx, lanes[e]);
+        }
+        if (!lanes[e])
+            return 0;
+    }
+    return 1;
+}
+
 typedef struct tc_info {
     const rdx_uop *store, *red, *x, *y, *m, *n, *kr, *b;
     const rdx_uop *kvalid; /* K padded (PADTO): the product is WHERE(kvalid, x*y, 0) */
@@ -404,13 +498,10 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         const rdx_uop *fa[8], *fb[8], **kk = kks + 16 * u;
         for (int f = 0; f < tm + tn; f++) {
             const rdx_uop *lanes[16];
-            for (int e = 0; e < 16; e++) {
-                const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
-                const rdx_uop *to[3] = { kk[e], rc[f], gb };
-                lanes[e] = subst(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2);
-                if (!lanes[e])
-                    return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
-            }
+            const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
+            const rdx_uop *to[3] = { NULL, rc[f], gb };
+            if (!tc_lanes(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2, kk, lanes))
+                return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
             const rdx_uop *v = rdx_ir_node(ctx, RDX_OP_VECTORIZE, lanes, 16, NULL);
             if (f < tm)
                 fa[f] = v;
@@ -428,8 +519,20 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *red = val && kr ? rdx_ir_node(ctx, RDX_OP_REDUCE, rs, 2, &ra) : NULL;
     if (!red)
         return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC accumulation");
-    /* one STORE per tile and result lane, D[2v + l/16][l%16], each in an END of the axes */
-    const rdx_uop *stores[64];
+    /* one STORE per tile and result lane, D[2v + l/16][l%16], each in an END of the axes;
+       a store to an index affine in M (stride sm) of the result (or its CAST):
+       lane v's index is lane 0's (simplified) with 2v*sm added to its constant (rows[8i + v]
+       = rows[8i] + 2v), the value substituted alone */
+    const rdx_uop *stores[64], *st0 = NULL;
+    const rdx_uop *six =
+        T.store->nsrc == 2 && T.store->src[0]->op == RDX_OP_INDEX && T.store->src[0]->nsrc == 2
+            ? T.store->src[0]
+            : NULL;
+    int sok = six && !cg_depends(six, T.red) && !cg_depends(six->src[0], T.m) &&
+              !cg_depends(six->src[0], T.n) && (!T.b || !cg_depends(six->src[0], T.b)) &&
+              (T.store->src[1] == T.red ||
+               (T.store->src[1]->op == RDX_OP_CAST && T.store->src[1]->src[0] == T.red));
+    int64_t sm = sok ? affine_coef(six->src[1], T.m, 0, &sok) : 0;
     for (int t = 0; t < nt; t++)
         for (int v = 0; v < 8; v++) {
             rdx_uop_arg ga = rdx_uop_arg_none();
@@ -442,7 +545,17 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
             const rdx_uop *row = rows[8 * (t / tn) + v];
             const rdx_uop *col = cols[t % tn];
             const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
-            endr[0] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
+            if (sok && v > 0) {
+                const rdx_uop *s2[2] = { st0->src[0]->src[0],
+                                         moved(ctx, st0->src[0]->src[1], 2 * v * sm) };
+                s2[0] = rdx_ir_replace_src(ctx, st0->src[0], s2, 2);
+                s2[1] = subst(ctx, T.store->src[1], &T.red, &d, 1);
+                endr[0] = s2[0] && s2[1] ? rdx_ir_replace_src(ctx, st0, s2, 2) : NULL;
+            } else {
+                endr[0] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
+                if (sok)
+                    endr[0] = st0 = simp_index(ctx, endr[0]);
+            }
             stores[8 * t + v] = endr[0] ? rdx_ir_node(ctx, RDX_OP_END, endr, nend, NULL) : NULL;
             if (!stores[8 * t + v])
                 return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC stores");

@@ -296,6 +296,11 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             size_t p = pos_of(&S, u->src[k]) - 1;
             if (reads_dup(u, u->src[k], k) || (!mat[i] && dup[i]))
                 dup[p] = 1;
+            /* a fused movement op read by several users reads its source that often: a
+               REDUCE behind it is materialised, not recomputed in each user's kernel (each
+               copy rounds its own way: x - min(x) < 0; fuzz seeds 1102298, 1100576) */
+            if (!mat[i] && users[i] > 1 && rdx_op_info((rdx_op)u->op)->cat == RDX_CAT_MOVEMENT)
+                users[p] += users[i] - 1;
         }
     }
     /* buffers: inputs (PARAM k = buffer k), then materialised nodes in order */

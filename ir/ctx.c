@@ -103,6 +103,7 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
     if (!ctx)
         return;
     rdx_rewriter_free(ctx->sym);
+    rdx_ir_spare_give(ctx); /* the by-id arrays for the thread's next context */
     rdx_arena_free(&ctx->arena);
     free(ctx->slots);
     free(ctx->nodes);
@@ -214,13 +215,12 @@ const rdx_uop_device *rdx_ir_device(rdx_ir_ctx *ctx, const char *const *names, s
 /* ------------------------------------------------------------ hash-consing */
 
 /* Keep only the fields the op's schema uses, interned. */
-static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop_arg *in, rdx_uop_arg *a)
+static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_argk k, const rdx_uop_arg *in, rdx_uop_arg *a)
 {
     static const rdx_uop_arg zero;
     memset(a, 0, sizeof *a);
     if (!in)
         in = &zero;
-    rdx_argk k = rdx_op_info(op)->argk;
     switch (k) {
     case RDX_ARGK_NONE:
         break;
@@ -306,34 +306,51 @@ static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop_arg *in, r
     return RDX_OK;
 }
 
-static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, const rdx_uop_arg *a,
-                          int32_t tag)
+/* One word into the hash: a multiply per word (the final mix spreads it). */
+static inline uint64_t hword(uint64_t h, uint64_t v)
 {
-    uint64_t h = rdx_mix64(op, (uint64_t)(uint32_t)tag);
-    h = rdx_mix64(h, nsrc);
-    for (size_t k = 0; k < nsrc; k++)
-        h = rdx_mix64(h, src[k]->id);
-    uint64_t fb;
-    memcpy(&fb, &a->f, sizeof fb);
-    h = rdx_mix64(h, (uint64_t)a->dtype.scalar | (uint64_t)a->dtype.ptr << 8 |
-                         (uint64_t)a->dtype.count << 16 | (uint64_t)a->addrspace << 32 |
-                         (uint64_t)a->sub << 40);
-    h = rdx_mix64(h, (uint64_t)a->i);
-    h = rdx_mix64(h, (uint64_t)a->j ^ fb);
-    h = rdx_mix64(h, (uint64_t)(uintptr_t)a->ints ^ ((uint64_t)(uintptr_t)a->str << 1) ^
-                         ((uint64_t)(uintptr_t)a->device << 2) ^ a->nints);
-    return (uint32_t)(h ^ (h >> 32));
+    return (h ^ v) * 0x9e3779b97f4a7c15ull;
 }
 
-static int node_eq(const rdx_uop *u, rdx_op op, const rdx_uop *const *src, size_t nsrc,
-                   const rdx_uop_arg *a, int32_t tag, uint32_t h)
+/* The node's hash: op, tag, sources (two ids per word) and the canonical arg, one multiply per
+   word and one final avalanche (the table takes the low bits). */
+static uint32_t node_hash(rdx_op op, const rdx_uop *const *src, size_t nsrc, const rdx_uop_arg *a,
+                          int32_t tag, int plain)
 {
-    if (u->hash != h || u->op != op || u->tag != tag || u->nsrc != nsrc)
+    uint64_t h = hword((uint64_t)op << 32 | (uint32_t)tag, nsrc);
+    size_t k = 0;
+    for (; k + 1 < nsrc; k += 2)
+        h = hword(h, (uint64_t)src[k]->id << 32 | src[k + 1]->id);
+    if (k < nsrc)
+        h = hword(h, src[k]->id);
+    if (!plain) { /* an op with an arg (a plain op's arg is all zero, its count 1) */
+        uint64_t fb;
+        memcpy(&fb, &a->f, sizeof fb);
+        h = hword(h, (uint64_t)a->dtype.scalar | (uint64_t)a->dtype.ptr << 8 |
+                         (uint64_t)a->dtype.count << 16 | (uint64_t)a->addrspace << 32 |
+                         (uint64_t)a->sub << 40);
+        h = hword(h, (uint64_t)a->i);
+        h = hword(h, (uint64_t)a->j ^ fb);
+        h = hword(h, (uint64_t)(uintptr_t)a->ints ^ ((uint64_t)(uintptr_t)a->str << 1) ^
+                         ((uint64_t)(uintptr_t)a->device << 2) ^ a->nints);
+    }
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+/* u is (op, src, arg, tag); the hashes agree already.  Every node of an op without an arg
+   (plain) has the same canonical (zero) arg. */
+static int node_eq(const rdx_uop *u, rdx_op op, const rdx_uop *const *src, size_t nsrc,
+                   const rdx_uop_arg *a, int32_t tag, int plain)
+{
+    if (u->op != op || u->tag != tag || u->nsrc != nsrc)
         return 0;
     for (size_t k = 0; k < nsrc; k++)
         if (u->src[k] != src[k])
             return 0;
-    return !memcmp(&u->arg, a, sizeof *a);
+    return plain || !memcmp(&u->arg, a, sizeof *a);
 }
 
 /*
@@ -390,15 +407,20 @@ rdx_status rdx_ir_make(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     if (nsrc > 0xfffffff)
         return rdx_fail(RDX_ERR_INVALID, "%s: too many sources", info->name);
     rdx_uop_arg arg;
-    rdx_status st = canon_arg(ctx, op, arg_in, &arg);
-    if (st)
+    rdx_status st = RDX_OK;
+    int plain = info->argk == RDX_ARGK_NONE;
+    if (plain) { /* what canon_arg gives for an op without an arg */
+        memset(&arg, 0, sizeof arg);
+        arg.dtype.count = 1;
+    } else if ((st = canon_arg(ctx, info->argk, arg_in, &arg))) {
         return st;
-    uint32_t h = node_hash(op, src, nsrc, &arg, tag);
+    }
+    uint32_t h = node_hash(op, src, nsrc, &arg, tag, plain);
     size_t mask = ctx->cap - 1;
     for (size_t i = h & mask; ctx->slots[i].id1; i = (i + 1) & mask) {
         if (ctx->slots[i].hash == h) {
             const rdx_uop *v = ctx->nodes[ctx->slots[i].id1 - 1];
-            if (node_eq(v, op, src, nsrc, &arg, tag, h)) {
+            if (node_eq(v, op, src, nsrc, &arg, tag, plain)) {
                 *out = v;
                 return RDX_OK;
             }

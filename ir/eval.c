@@ -389,21 +389,27 @@ rdx_status rdx_evalplan_run(rdx_evalplan *p, const rdx_value *vals, rdx_value *o
     return RDX_OK;
 }
 
-int rdx_ir_fold_const(const rdx_uop *u, rdx_value *out)
+int rdx_ir_fold_srcs(const rdx_uop *u, const rdx_uop *const *src, rdx_value *out)
 {
     if (u->op == RDX_OP_CONST || u->op == RDX_OP_BIND || !evaluable((rdx_op)u->op) || u->ndim ||
         u->dtype.count != 1 || u->nsrc > 3)
         return 0;
     rdx_value a[3] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
     for (uint32_t k = 0; k < u->nsrc; k++) {
-        const rdx_uop *c = u->src[k];
-        if (c->op != RDX_OP_CONST || c->ndim || c->dtype.count != 1)
+        const rdx_uop *c = src[k];
+        if (c->op != RDX_OP_CONST || c->ndim || c->dtype.count != 1 ||
+            memcmp(&c->dtype, &u->src[k]->dtype, sizeof c->dtype))
             return 0;
         a[k].i = c->arg.i;
         a[k].f = c->arg.f;
     }
     return !rdx_ir_alu_eval((rdx_op)u->op, u->dtype,
                             u->op == RDX_OP_WHERE ? u->src[1]->dtype : u->src[0]->dtype, a, out);
+}
+
+int rdx_ir_fold_const(const rdx_uop *u, rdx_value *out)
+{
+    return rdx_ir_fold_srcs(u, u->src, out);
 }
 
 rdx_status rdx_ir_eval(const rdx_uop *root, const rdx_uop *const *leaves, const rdx_value *vals,

@@ -46,6 +46,7 @@ struct rdx_ir_ctx {
     int building;     /* re-entrancy depth of rdx_ir_make */
     int verify;       /* verify-after-rewrite (rdx_ir_ctx_set_verify, RDX_IR_VERIFY) */
     int refine_depth; /* WHERE branches being refined (ir/symbolic.c) */
+    int fixed_ok;     /* rdx_ir_simp_fixed records (a kept simplification is trying rules) */
     /* rdx_ir_simplify's results kept across calls (ir/rewrite.c): simp[id] is the id + 1
        of what node id simplifies to, 0 when not known; grown on demand */
     uint32_t *simp;
@@ -99,6 +100,20 @@ rdx_status rdx_nmap_put(rdx_nmap *m, const rdx_uop *u, const void *val);
 void rdx_nmap_free(rdx_nmap *m);
 /* Free the context's map arrays (rdx_ir_ctx_destroy). */
 void rdx_nmap_levels_free(rdx_ir_ctx *ctx);
+/* Free a set of map levels (NULL is fine). */
+void rdx_nmap_levels_destroy(rdx_nmap_level *lv);
+/* 1 when no level of lv is in use and none holds more than max ids. */
+int rdx_nmap_levels_fit(const rdx_nmap_level *lv, size_t max);
+
+/*
+ * Spare by-id arrays (ir/spare.c): rdx_ir_ctx_destroy gives the context's node-map
+ * levels and simplification-results array to its thread's spares (when they fit and
+ * the thread has none), the next context of the thread takes them instead of growing
+ * new ones.  take: NULL when there is none.  The results array comes zeroed.
+ */
+void rdx_ir_spare_give(rdx_ir_ctx *ctx);
+rdx_nmap_level *rdx_ir_spare_levels_take(void);
+uint32_t *rdx_ir_spare_simp_take(size_t *cap);
 
 /*
  * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node
@@ -115,6 +130,15 @@ rdx_status rdx_ir_topo_many(const rdx_uop *const *roots, size_t n, rdx_pmap *num
 rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                                   const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
                                   const rdx_uop **out);
+
+/*
+ * Record that n is a fixed point of the symbolic rules whose sources are fixed points too
+ * (rdx_ir_simplify then returns n for n at once, without trying the rules on it): the
+ * symbolic rules call this for the canonical sums they build from simplified terms.
+ * Recorded only while rdx_ir_simplify's bottom-up rewrite (results kept: not while a
+ * WHERE branch is refined) tries the rules on a node whose sources are simplified.
+ */
+void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n);
 
 /* 1 (and reset) when a rule reported a failure since the last call. */
 int rdx_rewriter_failed_(rdx_rewriter *rw);

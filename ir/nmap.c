@@ -29,7 +29,8 @@ void rdx_nmap_init(rdx_nmap *m, rdx_ir_ctx *ctx)
 {
     memset(m, 0, sizeof *m);
     m->ctx = ctx;
-    if (!ctx->nml && !(ctx->nml = calloc(NMAP_LEVELS, sizeof *ctx->nml)))
+    if (!ctx->nml && !(ctx->nml = rdx_ir_spare_levels_take()) &&
+        !(ctx->nml = calloc(NMAP_LEVELS, sizeof *ctx->nml)))
         return;
     for (int k = 0; k < NMAP_LEVELS; k++) {
         rdx_nmap_level *l = &ctx->nml[k];
@@ -97,12 +98,25 @@ void rdx_nmap_free(rdx_nmap *m)
     memset(m, 0, sizeof *m);
 }
 
+void rdx_nmap_levels_destroy(rdx_nmap_level *lv)
+{
+    for (int k = 0; lv && k < NMAP_LEVELS; k++)
+        free(lv[k].e);
+    free(lv);
+}
+
 void rdx_nmap_levels_free(rdx_ir_ctx *ctx)
 {
-    for (int k = 0; ctx->nml && k < NMAP_LEVELS; k++)
-        free(ctx->nml[k].e);
-    free(ctx->nml);
+    rdx_nmap_levels_destroy(ctx->nml);
     ctx->nml = NULL;
+}
+
+int rdx_nmap_levels_fit(const rdx_nmap_level *lv, size_t max)
+{
+    for (int k = 0; k < NMAP_LEVELS; k++)
+        if (lv[k].busy || lv[k].cap > max)
+            return 0;
+    return 1;
 }
 
 /* ------------------------------------------------------------ public API */

@@ -328,6 +328,25 @@ static int node_ok(const pat *p, const rdx_uop *u)
     return class_ok(p->dclass, u);
 }
 
+/*
+ * Can rule root p match u at all?  node_ok at the root and, for a binary
+ * pattern, at each source (in either order for a commutative op): a
+ * necessary condition, checked before the backtracking matcher (most rules
+ * tried at a node fail on a source, e.g. "(ADD $x 0)" at x + y).
+ */
+static int may_match(const pat *p, const rdx_uop *u)
+{
+    if (!node_ok(p, u))
+        return 0;
+    if (p->kind != P_OP || p->nsrc != 2 || p->ellipsis || u->nsrc != 2)
+        return 1;
+    const pat *a = p->src[0], *b = p->src[1];
+    if (node_ok(a, u->src[0]) && node_ok(b, u->src[1]))
+        return 1;
+    return (rdx_op_info((rdx_op)u->op)->flags & RDX_OPF_COMMUTATIVE) && node_ok(a, u->src[1]) &&
+           node_ok(b, u->src[0]);
+}
+
 /* Match the pending (pattern, node) pairs ps/us[0..n) (last first), backtracking. */
 static int mseq(const pat **ps, const rdx_uop **us, int n, mstate *st)
 {
@@ -385,6 +404,8 @@ const rdx_uop *rdx_rewriter_apply(rdx_rewriter *rw, rdx_ir_ctx *ctx, const rdx_u
     const uint32_t *b = rw->bucket[u->op];
     for (size_t k = 0; k < nb; k++) {
         const rule *r = &rw->rules[b[k]];
+        if (!may_match(r->root, u))
+            continue;
         mstate st;
         st.bound = 0;
         const pat *ps[1] = { r->root };

@@ -51,6 +51,8 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
     if (n->id >= ctx->count || ctx->nodes[n->id] != n || r->id >= ctx->count ||
         ctx->nodes[r->id] != r)
         return;
+    if (n->id >= ctx->simp_cap && !ctx->simp) /* a destroyed context's array, zeroed */
+        ctx->simp = rdx_ir_spare_simp_take(&ctx->simp_cap);
     if (n->id >= ctx->simp_cap) {
         size_t nc = ctx->simp_cap ? ctx->simp_cap : 4096;
         while (nc <= n->id || nc < ctx->count)
@@ -63,6 +65,12 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
         ctx->simp_cap = nc;
     }
     ctx->simp[n->id] = r->id + 1;
+}
+
+void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    if (n && ctx->fixed_ok)
+        persist_put(ctx, n, n);
 }
 
 /* The final result of n when known (this rewrite, or an earlier simplification). */
@@ -122,7 +130,11 @@ static rdx_status finish(engine *e, const rdx_uop *n, const rdx_uop *result)
 /* Try the rules at n; 1 with *y when one rewrote it, 0 when none, -1 on error. */
 static int try_rules(engine *e, const rdx_uop *n, const rdx_uop **y)
 {
+    int ok = e->ctx->fixed_ok; /* the rules' fixed points count only here (bottom-up,
+                                   the sources simplified, results kept) */
+    e->ctx->fixed_ok = e->persist;
     *y = rdx_rewriter_apply(e->rw, e->ctx, n, e->user);
+    e->ctx->fixed_ok = ok;
     if (rdx_rewriter_failed_(e->rw))
         return -1;
     return *y != NULL;

@@ -156,38 +156,53 @@ static int terms_of(const rdx_uop *x, int64_t mul, sum *s)
     return add_term(s, x, mul);
 }
 
-static int by_id(const void *a, const void *b)
-{
-    const term *x = a, *y = b;
-    return x->base->id < y->base->id ? -1 : x->base->id > y->base->id;
-}
-
+/* Drop zero terms and sort by base id (insertion sort: sums have a few terms; bases are
+   distinct, so the order is total). */
 static void compact(sum *s)
 {
     int j = 0;
-    for (int i = 0; i < s->n; i++)
-        if (s->t[i].coef)
-            s->t[j++] = s->t[i];
+    for (int i = 0; i < s->n; i++) {
+        if (!s->t[i].coef)
+            continue;
+        term t = s->t[i];
+        int k = j++;
+        for (; k > 0 && s->t[k - 1].base->id > t.base->id; k--)
+            s->t[k] = s->t[k - 1];
+        s->t[k] = t;
+    }
     s->n = j;
-    qsort(s->t, (size_t)s->n, sizeof *s->t, by_id);
 }
 
-/* Canonical sum: terms by base id, then the constant. */
+/*
+ * Canonical sum: terms by base id, then the constant.  The bases are simplified
+ * (terms of a rule's simplified sources), so the sum and each of its partial
+ * sums and products by a coefficient are fixed points of every rule: no two
+ * terms share a base, no coefficient is 0 or 1 on a product, no base is a sum
+ * or a product by a constant (terms_of splits those), the constant is last
+ * and not 0, and the bounds pin no value (a base whose bounds did was folded).
+ * They are recorded as simplified, so the rewrite does not try every rule on
+ * each partial sum again (n^2 work per sum of n terms).
+ */
 static const rdx_uop *build_sum(rdx_match *m, rdx_dtype d, sum *s)
 {
     compact(s);
     const rdx_uop *acc = NULL;
     for (int i = 0; i < s->n; i++) {
         const rdx_uop *t = s->t[i].base;
-        if (s->t[i].coef != 1)
+        if (s->t[i].coef != 1) {
             t = rdx_ir_mul(m->ctx, t, cst(m, d, s->t[i].coef));
+            rdx_ir_simp_fixed(m->ctx, t);
+        }
         acc = acc ? rdx_ir_add(m->ctx, acc, t) : t;
         if (!t || !acc)
             return chk(m, NULL);
+        if (i)
+            rdx_ir_simp_fixed(m->ctx, acc);
     }
     if (s->k || !acc) {
         const rdx_uop *k = cst(m, d, s->k);
         acc = acc ? rdx_ir_add(m->ctx, acc, k) : k;
+        rdx_ir_simp_fixed(m->ctx, acc);
     }
     return chk(m, acc);
 }

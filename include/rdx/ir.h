@@ -725,6 +725,16 @@ rdx_status rdx_ir_eval(const rdx_uop *root, const rdx_uop *const *leaves, const 
  */
 int rdx_ir_fold_const(const rdx_uop *u, rdx_value *out);
 
+/*
+ * rdx_ir_fold_const of u with its sources replaced by src[0..u->nsrc), without
+ * building that node: 1 with *out set when every src[k] is a scalar CONST of
+ * u->src[k]'s dtype and the op evaluates (the value has u's dtype); 0
+ * otherwise (the same cases as rdx_ir_fold_const, and a source of another
+ * dtype).  Passes that rebuild nodes with constant sources (unrolling) fold
+ * before creating a node that would only be folded away.
+ */
+int rdx_ir_fold_srcs(const rdx_uop *u, const rdx_uop *const *src, rdx_value *out);
+
 /* The same, prepared once and run many times (for sweeps over inputs). */
 typedef struct rdx_evalplan rdx_evalplan;
 /* Check and order the graph; errors as rdx_ir_eval.  Free with rdx_evalplan_free. */

@@ -35,5 +35,6 @@ int main(void)
     suite_add_tcase(s, ir_tcase_decomp());
     suite_add_tcase(s, ir_tcase_cli());
     suite_add_tcase(s, ir_tcase_gate());
+    suite_add_tcase(s, ir_tcase_spare());
     return rdx_test_main(s);
 }

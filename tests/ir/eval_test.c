@@ -244,6 +244,37 @@ START_TEST(fold_const_one_op)
 }
 END_TEST
 
+/* rdx_ir_fold_srcs: u's op over other CONST sources, no node built; against host C */
+START_TEST(fold_srcs_without_a_node)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32), i64 = rdx_dtype_of(RDX_INT64);
+    const rdx_uop *p = leaf(c, RDX_INT32, 0), *q = leaf(c, RDX_INT32, 1);
+    const rdx_uop *sub = IR_OK(rdx_ir_idiv(c, p, q)), *lt = IR_OK(rdx_ir_cmplt(c, p, q));
+    const rdx_uop *s[2] = { IR_OK(rdx_ir_const_int(c, i32, -23)),
+                            IR_OK(rdx_ir_const_int(c, i32, 5)) };
+    size_t n0 = rdx_ir_node_count(c);
+    rdx_value v;
+    ck_assert(rdx_ir_fold_srcs(sub, s, &v));
+    ck_assert_int_eq(v.i, -23 / 5);
+    ck_assert(rdx_ir_fold_srcs(lt, s, &v) && v.i == 1);
+    ck_assert_uint_eq(rdx_ir_node_count(c), n0); /* nothing built */
+    const rdx_uop *w = IR_OK(rdx_ir_where(c, lt, p, q));
+    const rdx_uop *ws[3] = { IR_OK(rdx_ir_const_int(c, rdx_dtype_of(RDX_BOOL), 0)), s[0], s[1] };
+    ck_assert(rdx_ir_fold_srcs(w, ws, &v) && v.i == 5);
+    /* not folded: a source not a CONST, a CONST of another dtype, a division by zero */
+    const rdx_uop *mixed[2] = { s[0], q };
+    ck_assert(!rdx_ir_fold_srcs(sub, mixed, &v));
+    const rdx_uop *wide[2] = { s[0], IR_OK(rdx_ir_const_int(c, i64, 5)) };
+    ck_assert(!rdx_ir_fold_srcs(sub, wide, &v));
+    const rdx_uop *byzero[2] = { s[0], IR_OK(rdx_ir_const_int(c, i32, 0)) };
+    rdx_error_clear();
+    ck_assert(!rdx_ir_fold_srcs(sub, byzero, &v));
+    ck_assert_msg(strstr(rdx_error_message(), "zero") != NULL, "%s", rdx_error_message());
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_eval(void)
 {
     TCase *tc = tcase_create("eval");
@@ -251,5 +282,6 @@ TCase *ir_tcase_eval(void)
     tcase_add_test(tc, integer_ops_match_c);
     tcase_add_test(tc, shifts_casts_bitcasts_floats);
     tcase_add_test(tc, fold_const_one_op);
+    tcase_add_test(tc, fold_srcs_without_a_node);
     return tc;
 }

@@ -19,6 +19,7 @@ TCase *ir_tcase_decomp(void);
 TCase *ir_tcase_eval(void);
 TCase *ir_tcase_cli(void);
 TCase *ir_tcase_gate(void);
+TCase *ir_tcase_spare(void);
 
 /* A fresh context (aborts the test on failure). */
 rdx_ir_ctx *ir_ctx(void);

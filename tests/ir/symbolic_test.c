@@ -377,6 +377,41 @@ START_TEST(random_expressions_keep_their_values)
 }
 END_TEST
 
+/* The canonical sums simplification builds are kept as simplified (fixed points), but only
+   when built from simplified terms: the symbolic rules applied directly to a node whose
+   sources are not simplified, or top-down, must not make an unsimplified term final. */
+START_TEST(kept_sums_only_from_simplified_terms)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    const rdx_uop *x1 = IR_OK(rdx_ir_add(c, x, rdx_ir_int(c, 1)));
+    const rdx_uop *m = IR_OK(rdx_ir_mul(c, x1, rdx_ir_int(c, 2))); /* (x+1)*2: not simplified */
+    const rdx_uop *u = IR_OK(rdx_ir_add(c, m, y));                 /* canonical order: y first */
+    rdx_rewriter *sym = rdx_ir_symbolic(c);
+    ck_assert_ptr_nonnull(sym);
+    const rdx_uop *r = rdx_rewriter_apply(sym, c, u, NULL); /* a sum of y and (x+1)*2 */
+    ck_assert_ptr_nonnull(r);
+    const rdx_uop *td;
+    ck_assert_int_eq(rdx_ir_rewrite(c, sym, u, RDX_RW_TOP_DOWN, NULL, &td), RDX_OK);
+    const rdx_uop *s,
+        *want = IR_OK(rdx_ir_add(c, rdx_ir_mul(c, x, rdx_ir_int(c, 2)), rdx_ir_int(c, 2)));
+    ck_assert_int_eq(rdx_ir_simplify(c, m, &s), RDX_OK);
+    ck_assert_ptr_eq(s, want);
+    /* the sums a simplification builds simplify to themselves, their parts too */
+    const rdx_uop *big =
+        IR_OK(rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_add(c, y, x1), rdx_ir_int(c, 3)), m));
+    ck_assert_int_eq(rdx_ir_simplify(c, big, &s), RDX_OK); /* 5x + 3y + 5 */
+    for (const rdx_uop *p = s; p->op == RDX_OP_ADD; p = p->src[0]) {
+        const rdx_uop *again;
+        ck_assert_int_eq(rdx_ir_simplify(c, p, &again), RDX_OK);
+        ck_assert_ptr_eq(again, p);
+    }
+    int64_t v;
+    ck_assert(s->op == RDX_OP_ADD && rdx_uop_const_int(s->src[1], &v) && v == 5);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_symbolic(void)
 {
     TCase *tc = tcase_create("symbolic");
@@ -388,6 +423,7 @@ TCase *ir_tcase_symbolic(void)
     tcase_add_test(tc, compares_normalise);
     tcase_add_test(tc, where_and_gates);
     tcase_add_test(tc, nested_where_chain);
+    tcase_add_test(tc, kept_sums_only_from_simplified_terms);
     tcase_add_loop_test(tc, random_expressions_keep_their_values, 0, 4);
     return tc;
 }

@@ -271,6 +271,52 @@ START_TEST(bf16_unrolled_sum_within_bound)
 }
 END_TEST
 
+/* seeds 1102298, 1102777, 1100576: a matmul's output m read through a RESHAPE by a MIN (or
+   MAX) and by the elementwise epilogue was fused into both kernels; the copies were optimized
+   differently (WMMA with float32 accumulation vs a float16 loop; different unrolls) and
+   rounded differently, so m - min(m) came out negative (-0.5 where the row's minimum is) and a
+   softmax over an axis of size 1 gave 0.998 instead of 1.  A REDUCE read by several users
+   behind a movement op is now materialised.  Oracles: m - min(m) >= 0 with a 0 in every row;
+   a softmax over one element is exactly 1. */
+START_TEST(reduce_behind_reshape_rounds_once)
+{
+    uint64_t seed = 1102298;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *a = rz_random(g, F16, 2, (int64_t[]){ 64, 64 }, &seed);
+    const rdx_tensor *b = rz_random(g, F16, 2, (int64_t[]){ 64, 32 }, &seed);
+    const rdx_tensor *m = rdx_tensor_matmul(g, a, b);
+    const rdx_tensor *mn = rdx_tensor_min(g, m, 1, (int[]){ 1 }, 1);
+    const rdx_tensor *outs[2] = {
+        rdx_tensor_sub(g, m, mn),
+        rdx_tensor_softmax(g,
+                           rdx_tensor_reshape(g, rdx_tensor_cast(g, m, rdx_dtype_of(RDX_FLOAT32)),
+                                              3, (int64_t[]){ 64, 32, 1 }),
+                           2),
+    };
+    for (int k = 0; k < 2; k++) {
+        ck_assert_ptr_nonnull(outs[k]);
+        rdx_array got;
+        ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &outs[k], 1, NULL, &got, NULL), RDX_OK);
+        for (int r = 0; r < 64; r++) {
+            int zero = 0;
+            for (int c = 0; c < 32; c++) {
+                double v = rdx_array_get(&got, r * 32 + c);
+                if (k == 0) {
+                    ck_assert_msg(v >= 0, "m - min(m) [%d, %d] = %g", r, c, v);
+                    zero |= v == 0;
+                } else {
+                    ck_assert_msg(v == 1, "softmax of one element [%d, %d] = %.9g", r, c, v);
+                }
+            }
+            ck_assert_msg(k || zero, "row %d of m - min(m) has no 0", r);
+        }
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -282,5 +328,6 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, symbolic_input_not_read);
     tcase_add_test(tc, f64_recip_subnormal_quotient);
     tcase_add_test(tc, bf16_unrolled_sum_within_bound);
+    tcase_add_test(tc, reduce_behind_reshape_rounds_once);
     return tc;
 }

@@ -1,0 +1,105 @@
+/*
+ * ir/spare.c — the by-id arrays of a destroyed context kept for the next
+ * context of the same thread.
+ *
+ * A context's node maps (ir/nmap.c) and its simplification results
+ * (ir/rewrite.c) are arrays indexed by node id that grow with the graph.  A
+ * fresh context grew them again from nothing — copying on every doubling and
+ * touching new pages (the page faults were ~8% of compiling one kernel).  Now
+ * rdx_ir_ctx_destroy hands them to its thread's spares and the next context
+ * takes them: node-map entries carry a stamp, so an old entry never matches,
+ * and the results array is cleared up to the ids its context used.  Arrays
+ * beyond SPARE_MAX_IDS ids are not kept (a huge graph's memory goes back).
+ * The spares are freed when the thread exits.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/ir_internal.h"
+
+/* Largest array (in ids) kept for the next context. */
+#define SPARE_MAX_IDS ((size_t)1 << 18)
+
+typedef struct spares {
+    rdx_nmap_level *nml; /* a context's node-map levels, none busy */
+    uint32_t *simp;      /* zeroed */
+    size_t simp_cap;
+} spares;
+
+static __thread spares *tls_spares;
+static pthread_key_t spares_key;
+static pthread_once_t spares_once = PTHREAD_ONCE_INIT;
+static int spares_key_ok;
+
+static void spares_free(void *p)
+{
+    spares *s = p;
+    if (!s)
+        return;
+    rdx_nmap_levels_destroy(s->nml);
+    free(s->simp);
+    free(s);
+}
+
+static void spares_init(void)
+{
+    spares_key_ok = pthread_key_create(&spares_key, spares_free) == 0;
+}
+
+/* This thread's spares; NULL when there is no memory for them (nothing is kept then). */
+static spares *spares_get(void)
+{
+    if (tls_spares)
+        return tls_spares;
+    pthread_once(&spares_once, spares_init);
+    if (!spares_key_ok)
+        return NULL;
+    spares *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (pthread_setspecific(spares_key, s)) { /* freed at thread exit */
+        free(s);
+        return NULL;
+    }
+    tls_spares = s;
+    return s;
+}
+
+rdx_nmap_level *rdx_ir_spare_levels_take(void)
+{
+    spares *s = tls_spares;
+    rdx_nmap_level *l = s ? s->nml : NULL;
+    if (l)
+        s->nml = NULL;
+    return l;
+}
+
+uint32_t *rdx_ir_spare_simp_take(size_t *cap)
+{
+    spares *s = tls_spares;
+    uint32_t *a = s ? s->simp : NULL;
+    if (a) {
+        *cap = s->simp_cap;
+        s->simp = NULL;
+        s->simp_cap = 0;
+    }
+    return a;
+}
+
+void rdx_ir_spare_give(rdx_ir_ctx *ctx)
+{
+    spares *s = spares_get();
+    if (s && ctx->nml && !s->nml && rdx_nmap_levels_fit(ctx->nml, SPARE_MAX_IDS)) {
+        s->nml = ctx->nml;
+        ctx->nml = NULL;
+    }
+    if (s && ctx->simp && !s->simp && ctx->simp_cap <= SPARE_MAX_IDS) {
+        size_t used = ctx->count < ctx->simp_cap ? ctx->count : ctx->simp_cap;
+        memset(ctx->simp, 0, used * sizeof *ctx->simp);
+        s->simp = ctx->simp;
+        s->simp_cap = ctx->simp_cap;
+        ctx->simp = NULL;
+        ctx->simp_cap = 0;
+    }
+}
