@@ -22,6 +22,8 @@ int cor_clang_prepare(char *err, size_t cap);
 void cor_clang_setup(void);
 /* That code object (the test fails when it cannot be built). */
 const rdx_codeobj *cor_clang(void);
+/* The file of that code object (an ld.lld shared object). */
+const char *cor_clang_path(void);
 /* clang's kernel `name` (fails the test when it is missing). */
 const rdx_codeobj_kernel *cor_clang_kernel(const char *name);
 

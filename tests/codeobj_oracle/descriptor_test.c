@@ -15,6 +15,7 @@
 /* ------------------------------------------------------------ clang's side */
 
 static rdx_codeobj *clang_co;
+static char clang_path[512]; /* the linked object (in the test's temporary directory) */
 
 static void clang_free(void)
 {
@@ -64,6 +65,7 @@ int cor_clang_prepare(char *err, size_t cap)
         snprintf(err, cap, "ld.lld: %s", p.err);
         goto out;
     }
+    snprintf(clang_path, sizeof clang_path, "%s", so);
     if (rdx_codeobj_read_file(so, &clang_co)) {
         snprintf(err, cap, "%s", rdx_error_message());
         goto out;
@@ -89,6 +91,12 @@ const rdx_codeobj *cor_clang(void)
     char err[4096];
     ck_assert_msg(!cor_clang_prepare(err, sizeof err), "%s", err);
     return clang_co;
+}
+
+const char *cor_clang_path(void)
+{
+    cor_clang();
+    return clang_path;
 }
 
 const rdx_codeobj_kernel *cor_clang_kernel(const char *name)

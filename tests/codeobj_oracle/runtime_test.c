@@ -185,6 +185,73 @@ START_TEST(lds_and_user_sgprs)
 }
 END_TEST
 
+/* A clang kernel that enables the dispatch-packet and kernarg user SGPRs (and pads to
+   15 for the gfx1100 wave32 rule): USER_DATA in AMDGPUUsage's order with the padding
+   zeroed, and on the emulated GPU through the whole runtime the kernel sees an AQL
+   packet with its launch shape and a kernarg segment holding its argument. */
+START_TEST(user_sgpr_order)
+{
+    rdx_device *dev;
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true };
+    ck_assert(!rdx_device_open(&o, &dev));
+    rdx_program *prog;
+    ck_assert_msg(!rdx_program_load_file(dev, cor_clang_path(), &prog), "%s", rdx_error_message());
+    const rdx_kernel *k;
+    ck_assert(!rdx_program_find(prog, "usersgprs", &k));
+    const rdx_kernel_descriptor *kd = &cor_clang_kernel("usersgprs")->kd;
+    ck_assert_uint_eq(kd->enable_sgpr_dispatch_ptr, 1);
+    ck_assert_uint_eq(kd->enable_sgpr_kernarg_segment_ptr, 1);
+    ck_assert_uint_eq(kd->enable_sgpr_queue_ptr + kd->enable_sgpr_dispatch_id +
+                          kd->enable_sgpr_private_segment_buffer +
+                          kd->enable_sgpr_flat_scratch_init + kd->enable_sgpr_private_segment_size,
+                      0);
+    rdx_queue *q;
+    ck_assert(!rdx_queue_create(dev, RDX_QUEUE_COMPUTE, &q));
+    rdx_buffer *b;
+    ck_assert(!rdx_buffer_alloc(dev, 256, RDX_MEM_HOST, &b));
+    rdx_arg args[1] = { rdx_arg_buffer(b) };
+    rdx_launch l = { .kernel = k, .grid = { 1 }, .block = { 64 }, .args = args, .nargs = 1 };
+    /* the registers */
+    rt_grid g;
+    ck_assert(!rt_launch_grid(&l, &g));
+    uint32_t mem[RT_MAX_DISPATCH_DW];
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init_fixed(&cb, mem, RT_MAX_DISPATCH_DW);
+    ck_assert(!rt_build_dispatch(q, &l, &g, 0x123400, 0x123000, &cb));
+    shadow *sh = malloc(sizeof *sh);
+    collect(mem, cb.len, sh);
+    uint32_t n = rdx_pm4_reg_get(reg(sh, RDX_PM4_REG_COMPUTE_PGM_RSRC2),
+                                 RDX_PM4_RF_COMPUTE_PGM_RSRC2_USER_SGPR);
+    ck_assert_uint_eq(n, kd->user_sgpr_count);
+    static const uint32_t want[4] = { 0x123000, 0, 0x123400, 0 }; /* packet, kernarg */
+    for (uint32_t i = 0; i < n; i++)
+        ck_assert_uint_eq(reg(sh, RDX_PM4_REG_COMPUTE_USER_DATA_0 + i), i < 4 ? want[i] : 0);
+    free(sh);
+    /* the run */
+    uint64_t t;
+    ck_assert_msg(!rdx_queue_dispatch(q, &l, &t), "%s", rdx_error_message());
+    ck_assert_msg(!rdx_queue_wait(q, t, 10000), "%s", rdx_error_message());
+    uint64_t seen[2];
+    ck_assert(!rdx_buffer_download(b, 0, seen, sizeof seen));
+    ck_assert(seen[0] && seen[1]);
+    /* AQL kernel dispatch packet: workgroup_size_x (u16 at 4), grid_size_x (u32 at 12);
+       the kernarg segment starts with the buffer argument (CPU address == GPU address) */
+    uint16_t wgx;
+    uint32_t gridx;
+    uint64_t arg0;
+    memcpy(&wgx, (const void *)(uintptr_t)(seen[0] + 4), 2);
+    memcpy(&gridx, (const void *)(uintptr_t)(seen[0] + 12), 4);
+    memcpy(&arg0, (const void *)(uintptr_t)seen[1], 8);
+    ck_assert_uint_eq(wgx, 64);
+    ck_assert_uint_eq(gridx, 64);
+    ck_assert_uint_eq(arg0, rdx_buffer_gpu_addr(b));
+    rdx_buffer_free(b);
+    ck_assert(!rdx_queue_destroy(q));
+    rdx_program_free(prog);
+    ck_assert(!rdx_device_close(dev));
+}
+END_TEST
+
 /* The launch shape the code was compiled for (its register budget depends on it): a
    larger workgroup, or another than the required one, is refused; the right one runs. */
 START_TEST(launch_shape_checked)
@@ -261,10 +328,12 @@ END_TEST
 TCase *cor_tcase_runtime(void)
 {
     TCase *tc = tcase_create("runtime");
+    tcase_add_unchecked_fixture(tc, cor_clang_setup, NULL);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, scratch_size_rule);
     tcase_add_test(tc, scratch_per_shader_engine);
     tcase_add_test(tc, lds_and_user_sgprs);
     tcase_add_test(tc, launch_shape_checked);
+    tcase_add_test(tc, user_sgpr_order);
     return tc;
 }

@@ -170,3 +170,13 @@ matmul_lds(__global float *c, __global const float *a, __global const float *b)
     }
     c[row * 64 + col] = acc;
 }
+
+/* every user SGPR clang enables for a kernel reading them: the runtime must load them
+   in AMDGPUUsage's order (dispatch packet, then kernarg segment) */
+WG(64) __kernel void usersgprs(__global ulong *o)
+{
+    if (LID(x) == 0) {
+        o[0] = (ulong)__builtin_amdgcn_dispatch_ptr();
+        o[1] = (ulong)__builtin_amdgcn_kernarg_segment_ptr();
+    }
+}
