@@ -670,3 +670,36 @@ rdx_status rdx_ir_simplify(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *
         return RDX_ERR_INVALID;
     return rdx_ir_rewrite(ctx, rw, root, RDX_RW_BOTTOM_UP, NULL, out);
 }
+
+/*
+ * A kept simplification result x of index dtype is a canonical sum (build_sum's
+ * form, or a single term or constant): its partial sum p of the terms is a fixed
+ * point over fixed points, and so is p + k for a constant k != 0 (the constant
+ * goes last) — what the rules give for x + c.
+ */
+rdx_status rdx_ir_simplify_add_const(rdx_ir_ctx *ctx, const rdx_uop *x, int64_t c,
+                                     const rdx_uop **out)
+{
+    int64_t c0 = 0, k;
+    const rdx_uop *p = x;
+    if (x->dtype.scalar == RDX_INDEX && x->dtype.count == 1 && !x->dtype.ptr && !x->ndim &&
+        rdx_ir_simp_is_final(ctx, x)) {
+        if (x->op == RDX_OP_CONST)
+            c0 = x->arg.i, p = NULL;
+        else if (x->op == RDX_OP_ADD && x->src[1]->op == RDX_OP_CONST)
+            c0 = x->src[1]->arg.i, p = x->src[0];
+        if (!__builtin_add_overflow(c0, c, &k)) {
+            const rdx_uop *kc = rdx_ir_const_int(ctx, x->dtype, k);
+            const rdx_uop *r = !p ? kc : k ? rdx_ir_add(ctx, p, kc) : p;
+            if (!r)
+                return rdx_fail_context(RDX_ERR_INVALID, "simplify: moving a constant");
+            rdx_ir_simp_record(ctx, r);
+            *out = r;
+            return RDX_OK;
+        }
+    }
+    const rdx_uop *y = rdx_ir_add(ctx, x, rdx_ir_const_int(ctx, x->dtype, c));
+    if (!y)
+        return rdx_fail_context(RDX_ERR_INVALID, "simplify: adding a constant");
+    return rdx_ir_simplify(ctx, y, out);
+}
