@@ -79,17 +79,11 @@ static int64_t affine_coef(const rdx_uop *idx, const rdx_uop *r, int depth, int 
     return 0;
 }
 
-/* Canonical sum x (terms, then the constant) with its constant moved by c: the simplifier's
-   result for x + c. */
+/* Simplified index x + c (x simplified: its constant moved, kept simplified); NULL on error. */
 static const rdx_uop *moved(rdx_ir_ctx *ctx, const rdx_uop *x, int64_t c)
 {
-    int64_t c0 = 0;
-    if (rdx_uop_const_int(x, &c0))
-        x = NULL;
-    else if (x->op == RDX_OP_ADD && rdx_uop_const_int(x->src[1], &c0))
-        x = x->src[0];
-    c += c0;
-    return !x ? cg_idx(ctx, c) : c ? rdx_ir_add(ctx, x, cg_idx(ctx, c)) : x;
+    const rdx_uop *r;
+    return rdx_ir_simplify_add_const(ctx, x, c, &r) ? NULL : r;
 }
 
 /* u with the index of its INDEX source 0 simplified (u an ungated LOAD or a STORE). */
@@ -138,7 +132,7 @@ static int tc_lanes(rdx_ir_ctx *ctx, const rdx_uop *op, const rdx_uop *const *fr
                0's index + e*s) */
             const rdx_uop *ix = lanes[0]->src[0];
             const rdx_uop *is[2] = { ix->src[0], moved(ctx, ix->src[1], e * s) };
-            const rdx_uop *in = rdx_ir_replace_src(ctx, ix, is, 2);
+            const rdx_uop *in = is[1] ? rdx_ir_replace_src(ctx, ix, is, 2) : NULL;
             lanes[e] = in ? rdx_ir_replace_src(ctx, lanes[0], &in, 1) : NULL;
         } else {
             t[0] = kk[e];

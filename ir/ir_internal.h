@@ -139,6 +139,10 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
  * WHERE branch is refined) tries the rules on a node whose sources are simplified.
  */
 void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n);
+/* Is n a kept simplification result (rdx_ir_simplify returned it)?  record: keep n as
+   one (the caller knows it is a fixed point over fixed points). */
+int rdx_ir_simp_is_final(const rdx_ir_ctx *ctx, const rdx_uop *n);
+void rdx_ir_simp_record(rdx_ir_ctx *ctx, const rdx_uop *n);
 
 /* 1 (and reset) when a rule reported a failure since the last call. */
 int rdx_rewriter_failed_(rdx_rewriter *rw);

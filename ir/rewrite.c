@@ -67,6 +67,17 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
     ctx->simp[n->id] = r->id + 1;
 }
 
+int rdx_ir_simp_is_final(const rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    return !ctx->refine_depth && persist_get(ctx, n) == n;
+}
+
+void rdx_ir_simp_record(rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    if (n && !ctx->refine_depth)
+        persist_put(ctx, n, n);
+}
+
 void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n)
 {
     if (n && ctx->fixed_ok)

@@ -274,10 +274,55 @@ static int is_built_sum(const rdx_uop *u, rdx_dtype d, const sum *s)
     return 1;
 }
 
+/* Term t as terms_of splits a single term: its base and coefficient; 0 when t is a sum or
+   a constant. */
+static int one_term(const rdx_uop *t, const rdx_uop **b, int64_t *coef)
+{
+    int64_t v;
+    if (t->op == RDX_OP_ADD || rdx_uop_const_int(t, &v))
+        return 0;
+    *b = t, *coef = 1;
+    if (t->op == RDX_OP_MUL &&
+        (rdx_uop_const_int(t->src[1], &v) || rdx_uop_const_int(t->src[0], &v))) {
+        *b = t->src[1]->op == RDX_OP_CONST ? t->src[0] : t->src[1];
+        *coef = v;
+    }
+    return 1;
+}
+
+/*
+ * u = p + t with p a kept simplification result: is u already canonical, known without
+ * collecting p's terms again?  p is then build_sum's form (a simplification result that is
+ * a sum passed is_built_sum), so u is when p has no constant and t is its constant (not 0)
+ * or a term whose base comes after p's last (by id) in build_sum's form — and cannot pair
+ * as x // c with x % c (t's base is no IDIV or MOD; p's own terms have no pair).  1 when
+ * so; 0: not known (the full check decides).  The bottom-up rewrite meets each partial
+ * sum of a sum first, so a sum of n terms costs n steps instead of n^2.
+ */
+static int known_canonical(rdx_ir_ctx *ctx, const rdx_uop *u)
+{
+    const rdx_uop *p = u->src[0], *t = u->src[1], *b, *lb;
+    int64_t c, lc;
+    if (!plain(u, RDX_OP_ADD) || !rdx_ir_simp_is_final(ctx, p) || p->op == RDX_OP_CONST ||
+        (p->op == RDX_OP_ADD && p->src[1]->op == RDX_OP_CONST))
+        return 0;
+    if (t->op == RDX_OP_CONST)
+        return t->arg.i != 0 && is_cst(t, u->dtype, t->arg.i);
+    if (!one_term(t, &b, &c) || c == 0 || b->op == RDX_OP_IDIV || b->op == RDX_OP_MOD ||
+        (c == 1 ? t != b
+                : !plain(t, RDX_OP_MUL) || t->src[0] != b || !is_cst(t->src[1], u->dtype, c)))
+        return 0;
+    if (!one_term(p->op == RDX_OP_ADD ? p->src[1] : p, &lb, &lc))
+        return 0;
+    return b->id > lb->id;
+}
+
 static const rdx_uop *canon_sum(rdx_match *m)
 {
     const rdx_uop *u = m->root;
     if (!sym_int(u) || u->ndim)
+        return NULL;
+    if (known_canonical(m->ctx, u))
         return NULL;
     sum s; /* the term array is filled as used: not zeroed (4 KiB) */
     s.n = 0, s.k = 0;
@@ -669,4 +714,37 @@ rdx_status rdx_ir_simplify(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *
     if (!rw)
         return RDX_ERR_INVALID;
     return rdx_ir_rewrite(ctx, rw, root, RDX_RW_BOTTOM_UP, NULL, out);
+}
+
+/*
+ * A kept simplification result x of index dtype is a canonical sum (build_sum's
+ * form, or a single term or constant): its partial sum p of the terms is a fixed
+ * point over fixed points, and so is p + k for a constant k != 0 (the constant
+ * goes last) — what the rules give for x + c.
+ */
+rdx_status rdx_ir_simplify_add_const(rdx_ir_ctx *ctx, const rdx_uop *x, int64_t c,
+                                     const rdx_uop **out)
+{
+    int64_t c0 = 0, k;
+    const rdx_uop *p = x;
+    if (x->dtype.scalar == RDX_INDEX && x->dtype.count == 1 && !x->dtype.ptr && !x->ndim &&
+        rdx_ir_simp_is_final(ctx, x)) {
+        if (x->op == RDX_OP_CONST)
+            c0 = x->arg.i, p = NULL;
+        else if (x->op == RDX_OP_ADD && x->src[1]->op == RDX_OP_CONST)
+            c0 = x->src[1]->arg.i, p = x->src[0];
+        if (!__builtin_add_overflow(c0, c, &k)) {
+            const rdx_uop *kc = rdx_ir_const_int(ctx, x->dtype, k);
+            const rdx_uop *r = !p ? kc : k ? rdx_ir_add(ctx, p, kc) : p;
+            if (!r)
+                return rdx_fail_context(RDX_ERR_INVALID, "simplify: moving a constant");
+            rdx_ir_simp_record(ctx, r);
+            *out = r;
+            return RDX_OK;
+        }
+    }
+    const rdx_uop *y = rdx_ir_add(ctx, x, rdx_ir_const_int(ctx, x->dtype, c));
+    if (!y)
+        return rdx_fail_context(RDX_ERR_INVALID, "simplify: adding a constant");
+    return rdx_ir_simplify(ctx, y, out);
 }

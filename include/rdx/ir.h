@@ -668,6 +668,18 @@ void rdx_ir_nodemap_free(rdx_ir_nodemap *m);
  * reassociated.
  */
 rdx_status rdx_ir_simplify(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop **out);
+
+/*
+ * *out = rdx_ir_simplify of x + c (c an index constant).  When x is a
+ * scalar index expression that rdx_ir_simplify returned (a canonical sum:
+ * its terms, then its constant), the result is built directly — x's terms
+ * with the constant moved by c — and kept as simplified, without running the
+ * rules (passes that build many indices differing only in a constant, such
+ * as TC's operand lanes); any other x is simplified in full.  Errors as
+ * rdx_ir_simplify.
+ */
+rdx_status rdx_ir_simplify_add_const(rdx_ir_ctx *ctx, const rdx_uop *x, int64_t c,
+                                     const rdx_uop **out);
 /* The shared symbolic rewriter (owned by ctx, created on first use). */
 rdx_rewriter *rdx_ir_symbolic(rdx_ir_ctx *ctx);
 

@@ -412,6 +412,55 @@ START_TEST(kept_sums_only_from_simplified_terms)
 }
 END_TEST
 
+/* rdx_ir_simplify_add_const against the full simplifier: x + c built from a simplified x
+   is what rdx_ir_simplify gives for x + c (and for the unsimplified e + c); an x that is
+   not a simplification result (or not an index) is simplified in full. */
+START_TEST(add_const_matches_simplify)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 20));
+    uint64_t seed = 7;
+    for (int t = 0; t < 200; t++) {
+        int64_t a = ir_rand_range(&seed, -3, 3), b = ir_rand_range(&seed, -3, 3);
+        int64_t d = ir_rand_range(&seed, -2, 2), k = ir_rand_range(&seed, -40, 40);
+        const rdx_uop *e = IR_OK(rdx_ir_add(
+            c,
+            rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_add(c, x, rdx_ir_int(c, k % 7)), rdx_ir_int(c, a)),
+                       rdx_ir_mul(c, y, rdx_ir_int(c, b))),
+            rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_idiv(c, x, rdx_ir_int(c, 3)), rdx_ir_int(c, d)),
+                       rdx_ir_int(c, k))));
+        const rdx_uop *se, *r, *full, *full2, *fb;
+        ck_assert_int_eq(rdx_ir_simplify(c, e, &se), RDX_OK);
+        int64_t cc = ir_rand_range(&seed, -50, 50);
+        if (t % 5 == 0) /* now and then the move cancels the constant */
+            cc = se->op == RDX_OP_ADD && se->src[1]->op == RDX_OP_CONST ? -se->src[1]->arg.i : 0;
+        ck_assert_int_eq(rdx_ir_simplify_add_const(c, se, cc, &r), RDX_OK);
+        ck_assert_int_eq(rdx_ir_simplify(c, IR_OK(rdx_ir_add(c, se, rdx_ir_int(c, cc))), &full),
+                         RDX_OK);
+        ck_assert_int_eq(rdx_ir_simplify(c, IR_OK(rdx_ir_add(c, e, rdx_ir_int(c, cc))), &full2),
+                         RDX_OK);
+        ck_assert_ptr_eq(r, full);
+        ck_assert_ptr_eq(r, full2);
+        ck_assert_int_eq(rdx_ir_simplify(c, r, &full), RDX_OK); /* a fixed point */
+        ck_assert_ptr_eq(full, r);
+        if (e != se) { /* not a simplification result: simplified in full */
+            ck_assert_int_eq(rdx_ir_simplify_add_const(c, e, cc, &fb), RDX_OK);
+            ck_assert_ptr_eq(fb, full2);
+        }
+    }
+    /* an int32 expression: simplified in full */
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32);
+    const rdx_uop *p = IR_OK(rdx_ir_cast(c, x, i32)), *s, *r, *want;
+    const rdx_uop *q = IR_OK(rdx_ir_add(c, p, rdx_ir_const_int(c, i32, 5)));
+    ck_assert_int_eq(rdx_ir_simplify(c, q, &s), RDX_OK);
+    ck_assert_int_eq(rdx_ir_simplify_add_const(c, s, 3, &r), RDX_OK);
+    ck_assert_int_eq(
+        rdx_ir_simplify(c, IR_OK(rdx_ir_add(c, s, rdx_ir_const_int(c, i32, 3))), &want), RDX_OK);
+    ck_assert_ptr_eq(r, want);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_symbolic(void)
 {
     TCase *tc = tcase_create("symbolic");
@@ -424,6 +473,7 @@ TCase *ir_tcase_symbolic(void)
     tcase_add_test(tc, where_and_gates);
     tcase_add_test(tc, nested_where_chain);
     tcase_add_test(tc, kept_sums_only_from_simplified_terms);
+    tcase_add_test(tc, add_const_matches_simplify);
     tcase_add_loop_test(tc, random_expressions_keep_their_values, 0, 4);
     return tc;
 }
