@@ -267,7 +267,7 @@ static rdx_status collect_vars(rdx_schedule *s)
 /* The kernel split: what is materialised (one kernel each, in G[0..*ng)), buffers and
    outputs.  force[i]: a REDUCE that must be materialised. */
 static rdx_status split_kernels(sched_state *S, const rdx_uop *body, char *mat, char *dup,
-                                const char *force, const uint32_t *users, group *G, size_t *ngp)
+                                const char *force, uint32_t *users, group *G, size_t *ngp)
 {
     rdx_schedule *s = S->s;
     rdx_ir_ctx *ctx = S->ctx;
@@ -378,7 +378,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     group *G = NULL;
     size_t ng = 0;
     char *mat = NULL, *dup = NULL, *force = NULL;
-    uint32_t *users = NULL;
+    uint32_t *users = NULL, *users0 = NULL;
     rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
     if (!st) /* large reductions to few outputs become two kernels (split_reduce.c) */
         st = cg_split_reduces(ctx, s->function, &s->function);
@@ -394,10 +394,11 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         S.rowf = calloc(N + 1, 1);
         S.reads = calloc(N + 1, 1);
         users = calloc(N + 1, sizeof *users);
+        users0 = calloc(N + 1, sizeof *users0);
         s->outputs = calloc(nroots, sizeof *s->outputs);
         G = calloc(N + 1, sizeof *G);
-        if (!S.bufid || !mat || !dup || !force || !S.rowf || !S.reads || !users || !s->outputs ||
-            !G)
+        if (!S.bufid || !mat || !dup || !force || !S.rowf || !S.reads || !users || !users0 ||
+            !s->outputs || !G)
             st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
     }
     for (size_t i = 0; i < N && !st; i++) {
@@ -414,7 +415,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         for (uint32_t k = 0; k < v->nsrc; k++)
             if (is_value_src(v, k)) {
                 size_t p = pos_of(&S, v->src[k]) - 1;
-                users[p]++;
+                users0[p]++;
                 S.reads[i] |= S.reads[p];
             }
     }
@@ -432,6 +433,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         memset(S.rowf, 0, N + 1);
         for (size_t i = 0; i < N; i++)
             S.bufid[i] = -1;
+        memcpy(users, users0, (N + 1) * sizeof *users); /* split_kernels adds to them */
         st = split_kernels(&S, body, mat, dup, force, users, G, &ng);
         /* first lowering: what each kernel reads */
         for (size_t i = 0; i < ng && !st; i++) {
@@ -528,6 +530,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     free(S.rowf);
     free(S.reads);
     free(users);
+    free(users0);
     free(S.order);
     free(S.bufid);
     cg_map_free(&S.pos);
