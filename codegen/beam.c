@@ -154,7 +154,7 @@ static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq,
         for (size_t j = 0; j < sizeof f / sizeof *f; j++) {
             if (sz % f[j] || f[j] > sz)
                 continue;
-            rdx_axistype tg[3];
+            rdx_axistype tg[4];
             size_t ntg = 0;
             if ((t == RDX_AXIS_GLOBAL || t == RDX_AXIS_LOOP) && !nolocals && f[j] >= 2)
                 tg[ntg++] = RDX_AXIS_LOCAL;
@@ -162,6 +162,11 @@ static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq,
                 tg[ntg++] = RDX_AXIS_UPCAST;
             if (t == RDX_AXIS_REDUCE && f[j] <= 16)
                 tg[ntg++] = RDX_AXIS_UNROLL; /* up to 16: a 3x3 window's 9 taps, k by 16 */
+            /* lanes sharing a reduction: a power of two 16..256 (a row-fused kernel reaches
+               its workgroup per row in valid steps: LOCAL of the columns, then each row
+               reduction grouped with that size; expand refuses other combinations) */
+            if (t == RDX_AXIS_REDUCE && f[j] >= 16 && (f[j] & (f[j] - 1)) == 0)
+                tg[ntg++] = RDX_AXIS_GROUP_REDUCE;
             for (size_t q = 0; q < ntg && n < cap; q++) {
                 rdx_opt x = { RDX_OPTOP_SPLIT, (int32_t)i, f[j], tg[q], 0 };
                 c[n++] = x;

@@ -454,7 +454,11 @@ static rdx_status row_ranges(cg_lower *L, const rdx_uop *const *rng, uint32_t nr
         int n1 = 0;
         for (uint32_t k = 0; k < nr && m > 0; k++)
             n1 += (int)(m >> k & 1);
-        if (m <= 0 || (d != -2 && m != d) || n1 > 3 || (rows > 0 && (ev < 0 || ev > rows))) {
+        int twice = 0; /* read at two indices: two copies, each rounding its own way */
+        for (size_t j = 0; j < i && !twice; j += 2)
+            twice = L->fused[j] == t && L->fused[j + 1] != L->fused[i + 1];
+        if (m <= 0 || (d != -2 && m != d) || n1 > 3 || (rows > 0 && (ev < 0 || ev > rows)) ||
+            twice) {
             L->refuse = t;
             return RDX_ERR_UNSUPPORTED;
         }

@@ -435,7 +435,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         memset(S.rowf, 0, N + 1);
         for (size_t i = 0; i < N; i++)
             S.bufid[i] = -1;
-        memcpy(users, users0, (N + 1) * sizeof *users);
+        memcpy(users, users0, (N + 1) * sizeof *users); /* split_kernels adds to them */
         st = split_kernels(&S, body, mat, dup, force, users, G, &ng);
         /* first lowering: what each kernel reads */
         for (size_t i = 0; i < ng && !st; i++) {

@@ -156,6 +156,12 @@ START_TEST(not_fused)
     /* column sums of x - row mean: the mean materialised */
     const rdx_tensor *cs = rdx_tensor_sum(g, center(g, x), 1, (int[]){ 0 }, 0);
     ck_assert_uint_eq(check_all(g, &cs, 1, 1e-4), 2);
+    /* the row max read at two rows of each output (flipped): two copies in one kernel
+       could round differently; materialised */
+    const rdx_tensor *mx = rdx_tensor_max(g, x, 1, (int[]){ 1 }, 1);
+    const rdx_tensor *fl =
+        rdx_tensor_sub(g, rdx_tensor_sub(g, x, mx), rdx_tensor_flip(g, mx, 1, (int[]){ 0 }));
+    ck_assert_uint_eq(check_all(g, &fl, 1, 1e-5), 2);
     /* arange (a cumsum of ones) broadcast over rows: materialised */
     const rdx_tensor *ar = rdx_tensor_cast(g, rdx_tensor_arange(g, 64), F32);
     const rdx_tensor *y = cgf_random(g, F32, 2, (int64_t[]){ 64, 64 }, &seed);
