@@ -156,7 +156,7 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
     const rdx_uop *lid = kc ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &kc, 1, &a) : NULL;
     if (!lid)
         return RDX_ERR_INVALID;
-    const rdx_uop *kern = kernel;
+    const rdx_uop *kern = kernel, *reds[RDX_CG_MAX_AXES] = { 0 };
     for (size_t gi = 0; gi < n; gi++) {
         if (ax[gi].type != RDX_AXIS_GROUP_REDUCE)
             continue;
@@ -166,6 +166,15 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
         const rdx_uop *red = closing_reduce(kernel, g, gi, &st);
         if (!red)
             return st;
+        /* two axes of one REDUCE would both become lidx0: only the diagonal summed */
+        for (size_t j = 0; j < gi && gi < RDX_CG_MAX_AXES; j++)
+            if (reds[j] == red)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: GROUP_REDUCE axes %zu and %zu close the same REDUCE "
+                                "(grouped reductions share one set of lanes)",
+                                j, gi);
+        if (gi < RDX_CG_MAX_AXES)
+            reds[gi] = red;
         for (size_t i = 0; i < n; i++) {
             rdx_axistype t = ax[i].type;
             if ((t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) &&

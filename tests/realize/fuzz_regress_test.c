@@ -337,6 +337,37 @@ START_TEST(conv3x3_lds_taps)
 }
 END_TEST
 
+/* seed 2200396 (after row fusion): a float64 (1, 33) x (33, 31) matmul with SPLIT(1, 3,
+   GROUP_REDUCE) SPLIT(2, 3, GROUP_REDUCE) PADTO(0, 64, GLOBAL) PADTO(2, 3, GLOBAL) gave
+   wrong sums: expand lowered the two GROUP_REDUCE axes of the one REDUCE onto the same
+   lanes (lidx0), so only 3 of the 9 lane pairs were added.  Such a kernel is now refused
+   (the axes of grouped reductions share one set of lanes). */
+START_TEST(two_group_reduce_axes_one_reduce)
+{
+    uint64_t seed = 2200396;
+    rdx_graph *g = rz_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    rdx_dtype f64 = rdx_dtype_of(RDX_FLOAT64);
+    const rdx_tensor *a = rz_random(g, f64, 2, (int64_t[]){ 1, 33 }, &seed);
+    const rdx_tensor *b = rz_random(g, f64, 2, (int64_t[]){ 33, 31 }, &seed);
+    const rdx_tensor *y = rdx_tensor_matmul(g, a, b);
+    rdx_schedule *s = NULL;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &y, 1, &s), RDX_OK);
+    ck_assert_uint_eq(s->nkernels, 1);
+    const rdx_uop *typed, *k, *e;
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, s->kernels[0].sink, &typed), RDX_OK);
+    rdx_opt o[4] = { { RDX_OPTOP_SPLIT, 1, 3, RDX_AXIS_GROUP_REDUCE, 0 },
+                     { RDX_OPTOP_SPLIT, 2, 3, RDX_AXIS_GROUP_REDUCE, 0 },
+                     { RDX_OPTOP_PADTO, 0, 64, RDX_AXIS_GLOBAL, 0 },
+                     { RDX_OPTOP_PADTO, 2, 3, RDX_AXIS_GLOBAL, 0 } };
+    ck_assert_msg(!rdx_cg_apply_opts(ctx, typed, o, 4, &k), "%s", rdx_error_message());
+    ck_assert_int_eq(rdx_cg_expand(ctx, k, &e), RDX_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(rdx_error_message(), "close the same REDUCE"), "%s", rdx_error_message());
+    rdx_schedule_free(s);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -350,5 +381,6 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, bf16_unrolled_sum_within_bound);
     tcase_add_test(tc, reduce_behind_reshape_rounds_once);
     tcase_add_test(tc, conv3x3_lds_taps);
+    tcase_add_test(tc, two_group_reduce_axes_one_reduce);
     return tc;
 }
