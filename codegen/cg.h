@@ -72,6 +72,7 @@ typedef struct cg_prog {
     /* ABI */
     uint32_t wgid_enable[3]; /* which workgroup ids are enabled */
     uint32_t tid_dims;       /* 0 = none needed, else 1..3 (v0 packed) */
+    uint32_t wg_items;       /* work-items per workgroup (0 = unknown: 1024) */
     uint32_t lds_size;
     /* spilling (spill.c): scratch bytes per lane, spilled dwords per file, SGPR-spill lanes */
     uint32_t scratch_size;
@@ -119,6 +120,14 @@ typedef struct cg_hw {
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
+/* COMPUTE_PGM_RSRC2.USER_SGPR_COUNT of p: the kernarg pointer s[0:1] padded so that user
+   plus system SGPRs (the enabled workgroup ids) are 16 — gfx1100/gfx1102 wave32 need at
+   least 16 (LLVM's UserSGPRInit16Bug); the workgroup ids follow in s[count..15]. */
+uint32_t cg_user_sgprs(const cg_prog *p);
+/* VGPRs one wave of p may use so that a whole workgroup of p->wg_items fits a WGP
+   (gfx1100 WGP mode: 4 SIMD32 of 1536 VGPRs, allocated in granules of 24): LLVM's
+   limit for that flat workgroup size, at most 256. */
+uint32_t cg_max_vgprs(const cg_prog *p);
 /* cg_hw_classify of every instruction of p: hw[b][i] for instruction i of block b (the
    dataflow passes visit each block several times); NULL on out-of-memory.  Freed by
    cg_hw_free_prog(hw, p->nblocks). */

@@ -34,81 +34,169 @@ static const rdx_uop *without(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *
     return o;
 }
 
-/* Gate every global STORE under `gate`. */
+/* Gate every global STORE whose address does not depend on the lane id (gate_state.lid)
+   under gate_state.gate. */
+typedef struct gate_state {
+    const rdx_uop *lid, *gate;
+} gate_state;
+
 static const rdx_uop *gate_stores(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
 {
-    const rdx_uop *gate = user;
+    const gate_state *G = user;
     if (u->op != RDX_OP_STORE || u->src[0]->op != RDX_OP_INDEX ||
-        u->src[0]->src[0]->op != RDX_OP_PARAM)
+        u->src[0]->src[0]->op != RDX_OP_PARAM || cg_depends(u->src[0], G->lid))
         return NULL;
     const rdx_uop *s[3] = { u->src[0], u->src[1],
-                            cg_and(ctx, u->nsrc == 3 ? u->src[2] : NULL, gate) };
+                            cg_and(ctx, u->nsrc == 3 ? u->src[2] : NULL, G->gate) };
     return rdx_ir_node(ctx, RDX_OP_STORE, s, 3, NULL);
 }
 
+/* The REDUCE of kernel k closing range g (exactly one), or NULL with the failure recorded. */
+static const rdx_uop *closing_reduce(const rdx_uop *k, const rdx_uop *g, size_t axis,
+                                     rdx_status *st)
+{
+    const rdx_uop **order = NULL, *red = NULL;
+    size_t no = 0;
+    *st = rdx_ir_toposort(k, &order, &no);
+    for (size_t i = 0; i < no && !*st; i++)
+        if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g)) {
+            if (red)
+                *st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                               "expand: GROUP_REDUCE axis %zu closed by two REDUCEs", axis);
+            red = order[i];
+        }
+    free(order);
+    if (!*st && !red)
+        *st = rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis %zu closed by no REDUCE", axis);
+    return *st ? NULL : red;
+}
+
+/* The k partials in LDS (read through `after`) combined with op: every one loaded with a
+   constant index (the back end merges them into wide ds_loads and waits once) and added
+   as a balanced tree (a loop over the partials waited for each load in turn: k LDS
+   latencies per grouped reduction). */
+static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, int64_t k,
+                                       rdx_redop op)
+{
+    const rdx_uop **v = malloc((size_t)k * sizeof *v);
+    if (!v)
+        return NULL;
+    const rdx_uop *r = NULL;
+    int64_t n = k;
+    for (int64_t i = 0; i < k; i++) {
+        const rdx_uop *ix = cg_idx(ctx, i);
+        ix = ix ? rdx_ir_index(ctx, after, &ix, 1) : NULL;
+        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, &ix, 1, NULL) : NULL;
+        if (!v[i])
+            n = 0;
+    }
+    while (n > 1) {
+        int64_t h = 0;
+        for (int64_t i = 0; i + 1 < n; i += 2)
+            if (!(v[h++] = cg_combine(ctx, op, v[i], v[i + 1])))
+                n = 0;
+        if (n % 2)
+            v[h++] = v[n - 1];
+        n = n ? h : 0;
+    }
+    if (n == 1)
+        r = v[0];
+    free(v);
+    return r;
+}
+
 /*
- * GROUP_REDUCE g (size k): work-item lidx0 = g reduces its share, writes the
- * partial result to LDS, a barrier, then every work-item reduces the k
- * partials from LDS; only work-item 0 stores.
+ * GROUP_REDUCE axes (each of size k, one REDUCE closing each): work-item lidx0 = g
+ * reduces its share, writes the partial result to its own LDS array (a DEFINE_LOCAL per
+ * axis), a barrier, then every work-item combines the k partials from LDS (each has the
+ * whole result; combine_partials).  A LOCAL axis may share the lanes (a row-fused kernel: the row's
+ * reductions grouped over the lanes that then store the row's columns): it must have the
+ * same size k and be the only one, and no grouped REDUCE may depend on it or on a LOOP
+ * range (a barrier in a loop would let the next iteration overwrite partials still being
+ * read).  Global stores that do not depend on the lanes are made by work-item 0 only.
  */
 static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax,
-                               size_t n, size_t gi, const rdx_uop **out)
+                               size_t n, const rdx_uop **out)
 {
-    const rdx_uop *g = ax[gi].range, *red = NULL;
-    int64_t k = ax[gi].size, maxid = 0;
+    int64_t k = -1, slot = 0;
+    int nlocal = 0;
     for (size_t i = 0; i < n; i++) {
-        if (ax[i].type == RDX_AXIS_LOCAL || ax[i].type == RDX_AXIS_WARP ||
-            ax[i].type == RDX_AXIS_LOOP || (ax[i].type == RDX_AXIS_GROUP_REDUCE && i != gi))
+        if (ax[i].type == RDX_AXIS_GROUP_REDUCE) {
+            if (k >= 0 && ax[i].size != k)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: GROUP_REDUCE axis %zu has %lld lanes, another %lld "
+                                "(grouped reductions share the workgroup's lanes: one size)",
+                                i, (long long)ax[i].size, (long long)k);
+            k = ax[i].size;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        rdx_axistype t = ax[i].type;
+        if (t == RDX_AXIS_WARP)
             return rdx_fail(RDX_ERR_UNSUPPORTED,
-                            "expand: GROUP_REDUCE is lowered only in kernels without LOCAL, WARP, "
-                            "LOOP or other GROUP_REDUCE axes (axis %zu is %s)",
-                            i, rdx_axistype_name(ax[i].type));
-        maxid = ax[i].id > maxid ? ax[i].id : maxid;
+                            "expand: GROUP_REDUCE in a kernel with WARP axes (axis %zu)", i);
+        if (t == RDX_AXIS_LOCAL && (ax[i].size != k || nlocal++))
+            return rdx_fail(RDX_ERR_UNSUPPORTED,
+                            "expand: GROUP_REDUCE lanes (%lld) shared with LOCAL axis %zu of size "
+                            "%lld: only one LOCAL axis, of the GROUP_REDUCE size",
+                            (long long)k, i, (long long)ax[i].size);
     }
     const rdx_uop **order = NULL;
     size_t no = 0;
     rdx_status st = rdx_ir_toposort(kernel, &order, &no);
     for (size_t i = 0; i < no && !st; i++)
-        if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g)) {
-            if (red)
-                st = rdx_fail(RDX_ERR_UNSUPPORTED, "expand: GROUP_REDUCE closed by two REDUCEs");
-            red = order[i];
-        }
+        if (order[i]->op == RDX_OP_DEFINE_LOCAL && order[i]->arg.i >= slot)
+            slot = order[i]->arg.i + 1;
     free(order);
     if (st)
         return st;
-    if (!red)
-        return rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis closed by no REDUCE");
     rdx_uop_arg a = rdx_uop_arg_none();
     a.str = rdx_ir_str(ctx, "lidx0", 5);
-    const rdx_uop *lid = rdx_ir_node(ctx, RDX_OP_SPECIAL, &g->src[0], 1, &a);
-    const rdx_uop *part = NULL;
-    if (lid && !rdx_ir_substitute(ctx, red->src[0], &g, &lid, 1, &part))
-        part = without(ctx, red, g, part);
-    rdx_uop_arg la = rdx_uop_arg_none();
-    la.i = 0;
-    la.dtype = rdx_dtype_scalar(red->dtype);
-    const rdx_uop *sh = rdx_ir_shape(ctx, &k, 1);
-    const rdx_uop *lds = sh ? rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la) : NULL;
-    const rdx_uop *st_l =
-        lds && part ? rdx_ir_store(ctx, rdx_ir_index(ctx, lds, &lid, 1), part) : NULL;
-    const rdx_uop *bar = st_l ? rdx_ir_node(ctx, RDX_OP_BARRIER, &st_l, 1, NULL) : NULL;
-    const rdx_uop *as[2] = { lds, bar };
-    const rdx_uop *after = bar ? rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL) : NULL;
-    const rdx_uop *j = rdx_ir_range(ctx, g->src[0], maxid + 1, RDX_AXIS_REDUCE);
-    const rdx_uop *ld =
-        after && j ? rdx_ir_node(ctx, RDX_OP_LOAD,
-                                 (const rdx_uop *[]){ rdx_ir_index(ctx, after, &j, 1) }, 1, NULL)
-                   : NULL;
-    rdx_uop_arg ra = rdx_uop_arg_none();
-    ra.sub = red->arg.sub;
-    const rdx_uop *tot =
-        ld ? rdx_ir_node(ctx, RDX_OP_REDUCE, (const rdx_uop *[]){ ld, j }, 2, &ra) : NULL;
-    const rdx_uop *k2;
-    if (!tot || rdx_ir_substitute(ctx, kernel, &red, &tot, 1, &k2))
-        return rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
-    const rdx_uop *first = rdx_ir_cmplt(ctx, lid, cg_idx(ctx, 1));
-    return cg_replace_ranges(ctx, k2, NULL, NULL, NULL, NULL, 0, gate_stores, (void *)first, out);
+    const rdx_uop *kc = cg_idx(ctx, k);
+    const rdx_uop *lid = kc ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &kc, 1, &a) : NULL;
+    if (!lid)
+        return RDX_ERR_INVALID;
+    const rdx_uop *kern = kernel;
+    for (size_t gi = 0; gi < n; gi++) {
+        if (ax[gi].type != RDX_AXIS_GROUP_REDUCE)
+            continue;
+        const rdx_uop *g = ax[gi].range;
+        /* checked on the kernel before any lowering (after it every value read from the
+           partials depends on the lanes through the barrier) */
+        const rdx_uop *red = closing_reduce(kernel, g, gi, &st);
+        if (!red)
+            return st;
+        for (size_t i = 0; i < n; i++) {
+            rdx_axistype t = ax[i].type;
+            if ((t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) &&
+                cg_depends(red, t == RDX_AXIS_LOCAL ? lid : ax[i].range))
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: the REDUCE of GROUP_REDUCE axis %zu depends on %s axis "
+                                "%zu (its lanes' partials would be overwritten or mixed)",
+                                gi, rdx_axistype_name(t), i);
+        }
+        if (!(red = closing_reduce(kern, g, gi, &st)))
+            return st;
+        const rdx_uop *part = NULL;
+        if (!rdx_ir_substitute(ctx, red->src[0], &g, &lid, 1, &part))
+            part = without(ctx, red, g, part);
+        rdx_uop_arg la = rdx_uop_arg_none();
+        la.i = slot++;
+        la.dtype = rdx_dtype_scalar(red->dtype);
+        const rdx_uop *sh = rdx_ir_shape(ctx, &k, 1);
+        const rdx_uop *lds = sh ? rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la) : NULL;
+        const rdx_uop *st_l =
+            lds && part ? rdx_ir_store(ctx, rdx_ir_index(ctx, lds, &lid, 1), part) : NULL;
+        const rdx_uop *bar = st_l ? rdx_ir_node(ctx, RDX_OP_BARRIER, &st_l, 1, NULL) : NULL;
+        const rdx_uop *as[2] = { lds, bar };
+        const rdx_uop *after = bar ? rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL) : NULL;
+        const rdx_uop *tot =
+            after ? combine_partials(ctx, after, k, (rdx_redop)red->arg.sub) : NULL;
+        if (!tot || rdx_ir_substitute(ctx, kern, &red, &tot, 1, &kern))
+            return rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
+    }
+    gate_state G = { lid, rdx_ir_cmplt(ctx, lid, cg_idx(ctx, 1)) };
+    return cg_replace_ranges(ctx, kern, NULL, NULL, NULL, NULL, 0, gate_stores, &G, out);
 }
 
 static const rdx_uop *special_node(rdx_ir_ctx *ctx, const char *prefix, int d, const rdx_uop *bound)
@@ -233,7 +321,7 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     if (!st)
         st = cg_expand_unroll(ctx, k, ax, n, &k);
     if (!st && gr >= 0)
-        st = group_reduce(ctx, k, ax, n, (size_t)gr, &k);
+        st = group_reduce(ctx, k, ax, n, &k);
     if (!st)
         st = cg_simplify_unrolled(ctx, k, out);
     return st;

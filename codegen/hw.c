@@ -249,3 +249,22 @@ void cg_hw_free_prog(cg_hw **hw, size_t nblocks)
         free(hw[b]);
     free(hw);
 }
+
+uint32_t cg_user_sgprs(const cg_prog *p)
+{
+    /* clang-19 for gfx1100 wave32 writes .amdhsa_user_sgpr_count 16 - (workgroup ids) and
+       reads the ids from s[count..15] (tests/codeobj_oracle compares) */
+    uint32_t sys = p->wgid_enable[0] + p->wgid_enable[1] + p->wgid_enable[2];
+    return 16 - sys;
+}
+
+uint32_t cg_max_vgprs(const cg_prog *p)
+{
+    /* a workgroup's waves share the 4 SIMD32 of one WGP (WGP_MODE 1): ceil(waves / 4)
+       waves per SIMD, each allocated in granules of 24 VGPRs of the SIMD's 1536 (gfx1100,
+       wave32); clang-19 limits a kernel to the same (tests/codeobj_oracle) */
+    uint32_t items = p->wg_items ? p->wg_items : 1024;
+    uint32_t waves = (items + 31) / 32, per_simd = (waves + 3) / 4;
+    uint32_t v = 1536 / per_simd / 24 * 24;
+    return v < 256 ? v : 256;
+}

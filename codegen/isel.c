@@ -1520,14 +1520,17 @@ static rdx_status prepass(isel *I, const rdx_uop *const *topo, size_t n,
         return cg_fail(I, RDX_ERR_UNSUPPORTED, NULL, "workgroup of %u work-items (max 1024)",
                        wgtotal),
                I->st;
-    /* ABI registers: s[0:1] kernarg, then the enabled workgroup ids, v0 thread ids */
+    I->p->wg_items = wgtotal; /* bounds the VGPRs (cg_max_vgprs) */
+    /* ABI registers: s[0:1] kernarg, v0 thread ids, and the enabled workgroup ids in
+       s[16-n .. 15]: gfx1100/gfx1102 in wave32 need at least 16 user + system SGPRs
+       (LLVM's UserSGPRInit16Bug), so the user SGPRs are padded to 16 - n (render.c) */
     I->kernarg_vr = cg_new(I, CG_S, 2);
     if (I->st)
         return I->st;
     I->p->vregs[I->kernarg_vr].phys = 0;
     I->p->vregs[I->kernarg_vr].fixed = 1;
     I->p->wgid_enable[0] = 1; /* X is always enabled (LLVM's default) */
-    int next = 2;
+    int next = (int)cg_user_sgprs(I->p);
     for (int d = 0; d < 3; d++) {
         if (!I->p->wgid_enable[d])
             continue;

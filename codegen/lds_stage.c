@@ -14,7 +14,8 @@
  * it is contiguous so the loads merge; the last slot gated when the workgroup
  * does not divide the tile), a BARRIER (every work-item has finished reading
  * the previous tile), the stores into a DEFINE_LOCAL, a BARRIER, and the LOAD
- * becomes a read of the DEFINE_LOCAL at its tile coordinates.  The rewrite is
+ * becomes a read of the DEFINE_LOCAL at its tile coordinates (rows padded to a multiple of 4
+ * elements where that makes the merged reads naturally aligned: order_axes).  The rewrite is
  * done after all other opts (rdx_cg_apply_opts), before expand: the staging
  * nodes depend on no UPCAST/UNROLL range, so expand keeps one copy of them.
  */
@@ -112,6 +113,7 @@ typedef struct staged {
     int axes[RDX_CG_MAX_AXES];
     int nd;
     int64_t size, v;      /* elements of the tile, vector width of a share */
+    int64_t inner, pitch; /* the innermost axis' size and its row pitch in LDS (padded) */
     size_t first, nshare; /* its share loads in the value/store lists */
 } staged;
 
@@ -142,10 +144,39 @@ static void order_axes(stage_state *S, staged *s, uint32_t mask)
     /* the widest v that divides the innermost axis, preferring one whose slots fill the
        workgroup evenly (no gated last slot: gated loads do not merge) */
     s->v = 1;
-    for (int pass = 0; pass < 2 && s->v == 1 && str[s->nd - 1] == 1; pass++)
+    for (int pass = 0; pass < 2 && s->v == 1 && str[s->nd - 1] == 1; pass++) {
         for (int64_t v = item > 4 ? 2 : 4; v > 1 && s->v == 1; v /= 2)
             if (inner % v == 0 && (pass || (s->size / v) % S->wg == 0))
                 s->v = v;
+        if (s->size % S->wg == 0)
+            break; /* one element per slot fills it evenly: no gated slot (4 gated b32 loads
+                      and their EXEC saves cost more than one ungated load) */
+    }
+    /* The row pitch: the reads of the innermost axis' copies (an UPCAST/UNROLL axis) merge into
+       ds_load_b64/b96/b128 (isel_merge.c) only at naturally aligned addresses (8 / 16 bytes);
+       every other tile axis steps by a multiple of the pitch, so a pitch of a multiple of 4
+       dwords aligns every run that starts at a multiple of 4 (a pair needs 2). */
+    s->inner = inner;
+    s->pitch = inner;
+    rdx_axistype it = S->ax[s->axes[s->nd - 1]].type;
+    if (item == 4 && inner > 2 && inner % 4 && (it == RDX_AXIS_UPCAST || it == RDX_AXIS_UNROLL))
+        s->pitch = (inner + 3) / 4 * 4;
+}
+
+/* Elements of s's LDS buffer (rows of the padded pitch). */
+static int64_t lds_elems(const staged *s)
+{
+    return s->size / s->inner * s->pitch;
+}
+
+/* The LDS element of tile element e (row-major over the tile axes) in the padded layout. */
+static const rdx_uop *padded(rdx_ir_ctx *ctx, const staged *s, const rdx_uop *e)
+{
+    if (s->pitch == s->inner)
+        return e;
+    const rdx_uop *in = cg_idx(ctx, s->inner);
+    return rdx_ir_add(ctx, rdx_ir_mul(ctx, rdx_ir_idiv(ctx, e, in), cg_idx(ctx, s->pitch)),
+                      rdx_ir_mod(ctx, e, in));
 }
 
 /* The share loads of s: slot q = j*wg + lid holds tile elements q*v .. q*v + v-1. */
@@ -187,7 +218,8 @@ static rdx_status share_loads(stage_state *S, staged *s, const rdx_uop **vals,
             }
             vals[*nv] = ld;
             gates[*nv] = g;
-            slots[*nv] = rdx_ir_add(ctx, rdx_ir_mul(ctx, q, cg_idx(ctx, s->v)), cg_idx(ctx, c));
+            slots[*nv] = padded(
+                ctx, s, rdx_ir_add(ctx, rdx_ir_mul(ctx, q, cg_idx(ctx, s->v)), cg_idx(ctx, c)));
             if (!ld || !slots[*nv])
                 return rdx_fail_context(RDX_ERR_INVALID, "LDS: building a share load");
             (*nv)++;
@@ -293,8 +325,8 @@ rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id,
     /* LDS budget */
     uint64_t bytes = 0;
     for (int i = 0; i < ns; i++)
-        bytes =
-            (bytes + 15) / 16 * 16 + (uint64_t)st[i].size * rdx_dtype_itemsize(st[i].load->dtype);
+        bytes = (bytes + 15) / 16 * 16 +
+                (uint64_t)lds_elems(&st[i]) * rdx_dtype_itemsize(st[i].load->dtype);
     if (bytes > LDS_LIMIT)
         return rdx_fail(RDX_ERR_RANGE,
                         "optimize: opt %zu LDS: the staged tiles need %llu bytes of LDS "
@@ -313,7 +345,8 @@ rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id,
         rdx_uop_arg la = rdx_uop_arg_none();
         la.i = i;
         la.dtype = st[i].load->dtype;
-        const rdx_uop *sh = rdx_ir_shape(ctx, &st[i].size, 1);
+        int64_t elems = lds_elems(&st[i]);
+        const rdx_uop *sh = rdx_ir_shape(ctx, &elems, 1);
         st[i].lds = sh ? rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la) : NULL;
         const rdx_uop *as[2] = { st[i].lds, b0 };
         const rdx_uop *w = st[i].lds ? rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL) : NULL;
@@ -333,7 +366,8 @@ rdx_status cg_lds_stage(rdx_ir_ctx *ctx, const rdx_uop *kernel, int64_t axis_id,
         const rdx_uop *as[2] = { st[i].lds, b1 }, *flat = NULL;
         for (int d = 0; d < st[i].nd; d++) {
             const rdx_kaxis *a = &ax[st[i].axes[d]];
-            flat = flat ? rdx_ir_add(ctx, rdx_ir_mul(ctx, flat, cg_idx(ctx, a->size)), a->range)
+            int64_t pitch = d == st[i].nd - 1 ? st[i].pitch : a->size;
+            flat = flat ? rdx_ir_add(ctx, rdx_ir_mul(ctx, flat, cg_idx(ctx, pitch)), a->range)
                         : a->range;
         }
         const rdx_uop *w = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
@@ -435,7 +469,7 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
     if (rdx_ir_toposort(kernel, &order, &no))
         return -1;
     int64_t plain = 0, staged = 0, bytes = 0, share_max = 0, saved = 0;
-    int ok = 1, any = 0;
+    int ok = 1, any = 0, nstaged = 0;
     for (size_t i = 0; i < no && ok; i++) {
         const rdx_uop *u = order[i];
         if (u->op != RDX_OP_LOAD || u->src[0]->op != RDX_OP_INDEX ||
@@ -448,11 +482,12 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
             break;
         }
         int64_t words = rdx_dtype_itemsize(u->dtype) > 4 ? 2 : 1, per = 1, tile = 1;
-        int shared = 0;
+        int shared = 0, pad = 0;
         for (size_t a = 0; a < na; a++) {
             if (mask >> a & 1) {
                 per *= up[a] * unr[a];
                 tile *= up[a] * unr[a] * loc[a];
+                pad |= up[a] * unr[a] > 2 && up[a] * unr[a] % 4;
             } else
                 shared |= loc[a] > 1;
         }
@@ -460,15 +495,19 @@ int cg_lds_pays(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const rdx
         if (shared && (mask >> r & 1) && tile > 1) {
             int64_t sh = (tile + wg - 1) / wg;
             staged += sh * words;
-            bytes += (tile * (int64_t)rdx_dtype_itemsize(u->dtype) + 15) / 16 * 16;
+            /* rows padded to 4 elements (order_axes) need at most 8/5 of the tile */
+            int64_t tb = tile * (int64_t)rdx_dtype_itemsize(u->dtype);
+            bytes += ((pad ? (tb * 8 + 4) / 5 : tb) + 15) / 16 * 16;
             share_max = sh > share_max ? sh : share_max;
             saved += (per - sh) * words;
             any = 1;
+            nstaged++;
         } else
             staged += per * words;
     }
     free(order);
     int pays = ok && any && (plain > LDS_LOAD_BUDGET || saved >= LDS_SAVED_PAY) &&
-               staged <= LDS_LOAD_BUDGET && bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE;
+               staged <= LDS_LOAD_BUDGET && bytes <= LDS_LIMIT && share_max <= LDS_MAX_SHARE &&
+               nstaged <= LDS_MAX_STAGED; /* what cg_lds_stage takes (a 3x3 conv has 9) */
     return pays ? r : -1;
 }

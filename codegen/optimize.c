@@ -65,7 +65,10 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
     int nglobal = 0;
     for (size_t i = 0; i < n; i++)
         nglobal += ax[i].type == RDX_AXIS_GLOBAL;
-    for (size_t i = n; i-- > 0 && !st && nglobal < 3;) {
+    int chosen = nglobal > 0;
+    /* rangeify already chose for a row-fused kernel: its rows GLOBAL, the columns LOOP (a
+       GLOBAL column would evaluate the row's reductions in every work-item) */
+    for (size_t i = n; i-- > 0 && !st && nglobal < 3 && !chosen;) {
         if (ax[i].type != RDX_AXIS_LOOP)
             continue;
         const rdx_uop *r = rdx_ir_range(ctx, ax[i].range->src[0], ax[i].id, RDX_AXIS_GLOBAL);

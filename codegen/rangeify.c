@@ -114,7 +114,22 @@ static const rdx_uop *lw_reduce(cg_lower *L, const rdx_uop *u, const rdx_uop *co
     rs[0] = v;
     rdx_uop_arg a = rdx_uop_arg_none();
     a.sub = u->arg.sub;
-    return rdx_ir_node(c, RDX_OP_REDUCE, rs, 1 + nr, &a);
+    const rdx_uop *r = rdx_ir_node(c, RDX_OP_REDUCE, rs, 1 + nr, &a);
+    if (r && L->row_fused && L->row_fused(L->user, u)) {
+        if (L->nfused + 2 > L->capfused) {
+            size_t cap = L->capfused ? 2 * L->capfused : 16;
+            const rdx_uop **nf = realloc(L->fused, cap * sizeof *nf);
+            if (!nf) {
+                L->err = rdx_fail(RDX_ERR_NOMEM, "rangeify: out of memory");
+                return NULL;
+            }
+            L->fused = nf;
+            L->capfused = cap;
+        }
+        L->fused[L->nfused++] = u;
+        L->fused[L->nfused++] = r;
+    }
+    return r;
 }
 
 static const rdx_uop *lw_index(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
@@ -389,6 +404,76 @@ static const rdx_uop *lw(cg_lower *L, const rdx_uop *u, const rdx_uop *const *id
     return v;
 }
 
+/* Bit k set when the row-fused REDUCE r depends on output range rng[k] (k < nr); -1 when it
+   depends on another range (a reduction loop of its consumer: recomputed per iteration). */
+static int64_t free_ranges(const rdx_uop *r, const rdx_uop *const *rng, uint32_t nr)
+{
+    const rdx_uop **order = NULL;
+    size_t n = 0;
+    if (rdx_ir_toposort(r, &order, &n))
+        return -1;
+    int64_t mask = 0;
+    for (size_t i = 0; i < n && mask >= 0; i++) {
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_RANGE)
+            continue;
+        int closed = 0;
+        for (size_t j = i + 1; j < n && !closed; j++)
+            if (order[j]->op == RDX_OP_REDUCE)
+                for (uint32_t k = 1; k < order[j]->nsrc; k++)
+                    closed |= order[j]->src[k] == u;
+        if (closed)
+            continue;
+        uint32_t k;
+        for (k = 0; k < nr && rng[k] != u; k++)
+            ;
+        mask = k < nr ? mask | (int64_t)1 << k : -1;
+    }
+    free(order);
+    return mask;
+}
+
+/* Row fusion's check (see cg_build_kernel); the D ranges made GLOBAL in *sink. */
+static rdx_status row_ranges(cg_lower *L, const rdx_uop *const *rng, uint32_t nr,
+                             const rdx_uop **sink)
+{
+    int64_t d = -2;
+    for (size_t i = 0; i < L->nfused; i += 2) {
+        int64_t m = free_ranges(L->fused[i + 1], rng, nr);
+        int64_t rows = 1, ev = 1;
+        const rdx_uop *t = L->fused[i];
+        for (uint32_t k = 0; k < t->ndim && rows > 0; k++) {
+            int64_t v;
+            rows = rdx_uop_dim(t, k, &v) ? rows * v : -1;
+        }
+        for (uint32_t k = 0; k < nr && m > 0; k++)
+            if (m >> k & 1) {
+                int64_t v;
+                ev = ev > 0 && rdx_uop_const_int(rng[k]->src[0], &v) ? ev * v : -1;
+            }
+        int n1 = 0;
+        for (uint32_t k = 0; k < nr && m > 0; k++)
+            n1 += (int)(m >> k & 1);
+        if (m <= 0 || (d != -2 && m != d) || n1 > 3 || (rows > 0 && (ev < 0 || ev > rows))) {
+            L->refuse = t;
+            return RDX_ERR_UNSUPPORTED;
+        }
+        d = m;
+    }
+    if (d < 0)
+        return RDX_OK;
+    const rdx_uop *from[3], *to[3];
+    size_t nf = 0;
+    for (uint32_t k = 0; k < nr; k++)
+        if (d >> k & 1) {
+            from[nf] = rng[k];
+            to[nf] = cg_range(L->ctx, rng[k]->src[0], rng[k]->arg.i, RDX_AXIS_GLOBAL);
+            if (!to[nf++])
+                return rdx_fail(RDX_ERR_INVALID, "rangeify: GLOBAL range");
+        }
+    return rdx_ir_substitute(L->ctx, *sink, from, to, nf, sink);
+}
+
 rdx_status cg_build_kernel(cg_lower *L, const rdx_uop *const *nodes, size_t n,
                            const uint32_t *outbufs, const rdx_uop **sink)
 {
@@ -434,6 +519,8 @@ rdx_status cg_build_kernel(cg_lower *L, const rdx_uop *const *nodes, size_t n,
     const rdx_uop *k = st ? NULL : rdx_ir_sink(c, eff, n);
     if (!st && !k)
         st = rdx_fail_context(RDX_ERR_INVALID, "rangeify: kernel sink");
+    if (!st && L->nfused)
+        st = row_ranges(L, rng + 1, nr, &k);
     if (!st)
         st = cg_simplify_kernel(c, k, sink);
     free(eff);

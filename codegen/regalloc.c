@@ -255,7 +255,8 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
     for (size_t i = 0; i < n; i++) {
         cg_vreg *r = &p->vregs[ivs[i].vr];
         int f = r->file;
-        unsigned lim = f == CG_S ? NSGPR : NVGPR, al = r->align ? r->align : 1;
+        /* VGPRs: as many as a whole workgroup can have on gfx1100 (hw.c) */
+        unsigned lim = f == CG_S ? NSGPR : cg_max_vgprs(p), al = r->align ? r->align : 1;
         int found = -1;
         while (F.n && F.heap[0].t <= ivs[i].start) { /* registers free by now */
             rel x = fs_pop(&F);

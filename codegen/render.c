@@ -149,7 +149,7 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
        ones too), the IR evaluator's fmax/fmin */
     kd->enable_ieee_mode = 0;
     kd->enable_sgpr_kernarg_segment_ptr = 1;
-    kd->user_sgpr_count = 2;
+    kd->user_sgpr_count = cg_user_sgprs(p); /* s[0:1] kernarg, padding, workgroup ids */
     kd->enable_sgpr_workgroup_id_x = 1;
     kd->enable_sgpr_workgroup_id_y = p->wgid_enable[1];
     kd->enable_sgpr_workgroup_id_z = p->wgid_enable[2];
@@ -173,10 +173,17 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
     ker.meta.wavefront_size = 32;
     ker.meta.sgpr_count = p->num_sgprs;
     ker.meta.vgpr_count = p->num_vgprs;
+    ker.meta.sgpr_spill_count = p->spill_dwords[CG_S];
+    ker.meta.vgpr_spill_count = p->spill_dwords[CG_V];
+    /* the launch shape is fixed (rdx_codegen_launch): written as clang does for
+       reqd_work_group_size, with the descriptor's WGP mode */
     uint32_t wg = 1;
-    for (int d = 0; d < 3; d++)
-        wg *= k->dims[d].wg ? k->dims[d].wg : 1;
+    for (int d = 0; d < 3; d++) {
+        ker.meta.reqd_workgroup_size[d] = k->dims[d].wg ? k->dims[d].wg : 1;
+        wg *= ker.meta.reqd_workgroup_size[d];
+    }
     ker.meta.max_flat_workgroup_size = wg;
+    ker.meta.workgroup_processor_mode = (int32_t)kd->wgp_mode;
     rdx_codeobj_image img;
     memset(&img, 0, sizeof img);
     img.target = "gfx1100";

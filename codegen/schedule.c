@@ -12,8 +12,10 @@ typedef struct sched_state {
     rdx_ir_ctx *ctx;
     const rdx_uop **order; /* topological order of the function body */
     size_t norder;
-    cg_map pos; /* node -> position + 1 */
-    int *bufid; /* per position: buffer id or -1 */
+    cg_map pos;  /* node -> position + 1 */
+    int *bufid;  /* per position: buffer id or -1 */
+    char *rowf;  /* per position: a row-fused REDUCE (inlined into its broadcasting readers) */
+    char *reads; /* per position: the node reads a buffer (a PARAM is reachable) */
     rdx_schedule *s;
 } sched_state;
 
@@ -28,6 +30,39 @@ static int buffer_of(void *user, const rdx_uop *u)
     sched_state *S = user;
     size_t p = pos_of(S, u);
     return p ? S->bufid[p - 1] : -1;
+}
+
+static int row_fused(void *user, const rdx_uop *u)
+{
+    sched_state *S = user;
+    size_t p = pos_of(S, u);
+    return p && S->rowf[p - 1];
+}
+
+/*
+ * Row fusion: a REDUCE read through a broadcast (softmax's row max and row sum,
+ * layernorm's mean and variance) is inlined into the kernels reading it instead of
+ * materialised, when there are at least ROW_MIN_ROWS outputs (rows: enough work-items
+ * or workgroups for the GPU; fewer keep the old split, and split_reduce.c's long
+ * reductions to few outputs) of at most ROW_MAX_LEN elements each (a row is reduced by
+ * one work-item or one workgroup: longer rows are better materialised by many groups).
+ * Symbolic counts are taken to pass.  Only reductions that read a buffer are fused (what
+ * fusion saves is reading the row again; arange's cumsum of ones reads nothing and is
+ * cheaper loaded than recomputed).  The kernel then evaluates the reduction once per
+ * row (cg_build_kernel checks it; else the REDUCE is materialised after all) and loops
+ * over the row's columns.
+ */
+#define ROW_MIN_ROWS 64
+#define ROW_MAX_LEN  16384
+static int row_fusable(const rdx_uop *u)
+{
+    int64_t rows = 1, len = 1, v;
+    const rdx_uop *s = u->src[0];
+    for (uint32_t k = 0; k < u->ndim; k++)
+        rows = rows > 0 && rdx_uop_dim(u, k, &v) ? rows * v : -1;
+    for (uint32_t j = 0; j < u->arg.nints && len > 0; j++)
+        len = rdx_uop_dim(s, (uint32_t)u->arg.ints[j], &v) ? len * v : -1;
+    return (rows < 0 || rows >= ROW_MIN_ROWS) && len <= ROW_MAX_LEN;
 }
 
 /* Does v read its source u at more points than it has elements (recomputation if fused)? */
@@ -106,10 +141,11 @@ typedef struct group {
     uint32_t *reads; /* buffers read */
     size_t nreads;
     int is_copy;
+    int rowfused; /* the kernel inlines row-fused REDUCEs (never merged with another) */
 } group;
 
 static rdx_status lower_group(sched_state *S, group *g, const rdx_uop **sink, uint32_t **params,
-                              uint32_t *nparams)
+                              uint32_t *nparams, const rdx_uop **refuse)
 {
     cg_lower L;
     memset(&L, 0, sizeof L);
@@ -117,8 +153,13 @@ static rdx_status lower_group(sched_state *S, group *g, const rdx_uop **sink, ui
     L.buffer_of = buffer_of;
     L.user = S;
     L.bufs = S->s->buffers;
+    L.row_fused = row_fused;
     rdx_status st = cg_build_kernel(&L, g->nodes, g->n, g->bufs, sink);
     cg_map_free(&L.memo);
+    free(L.fused);
+    g->rowfused = L.nfused > 0;
+    if (refuse)
+        *refuse = L.refuse;
     if (st)
         return st;
     *params = malloc(L.nparams * sizeof **params);
@@ -223,55 +264,21 @@ static rdx_status collect_vars(rdx_schedule *s)
     return RDX_OK;
 }
 
-rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t nroots,
-                           rdx_schedule **out)
+/* The kernel split: what is materialised (one kernel each, in G[0..*ng)), buffers and
+   outputs.  force[i]: a REDUCE that must be materialised.  users[i]: node i's value
+   users; a fused movement op's users are added to its source's (updated here: the
+   caller passes a fresh copy to each call). */
+static rdx_status split_kernels(sched_state *S, const rdx_uop *body, char *mat, char *dup,
+                                const char *force, uint32_t *users, group *G, size_t *ngp)
 {
-    *out = NULL;
-    sched_state S;
-    memset(&S, 0, sizeof S);
-    S.ctx = ctx;
-    rdx_schedule *s = calloc(1, sizeof *s);
-    if (!s)
-        return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
-    S.s = s;
-    group *G = NULL;
-    size_t ng = 0;
-    char *mat = NULL, *dup = NULL;
-    uint32_t *users = NULL;
-    rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
-    if (!st) /* large reductions to few outputs become two kernels (split_reduce.c) */
-        st = cg_split_reduces(ctx, s->function, &s->function);
-    const rdx_uop *body = st ? NULL : s->function->src[0];
-    if (!st)
-        st = rdx_ir_toposort(body, &S.order, &S.norder);
-    size_t N = S.norder;
-    if (!st) {
-        S.bufid = malloc((N + 1) * sizeof *S.bufid);
-        mat = calloc(N + 1, 1);
-        dup = calloc(N + 1, 1);
-        users = calloc(N + 1, sizeof *users);
-        s->outputs = calloc(nroots, sizeof *s->outputs);
-        G = calloc(N + 1, sizeof *G);
-        if (!S.bufid || !mat || !dup || !users || !s->outputs || !G)
-            st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
-    }
-    for (size_t i = 0; i < N && !st; i++) {
-        const void *k[1] = { S.order[i] };
-        st = cg_map_put(&S.pos, k, 1, (const void *)(uintptr_t)(i + 1));
-        S.bufid[i] = -1;
-    }
-    /* users */
-    for (size_t i = 0; i < N && !st; i++) {
-        const rdx_uop *v = S.order[i];
-        if (v == body)
-            continue;
-        for (uint32_t k = 0; k < v->nsrc; k++)
-            if (is_value_src(v, k))
-                users[pos_of(&S, v->src[k]) - 1]++;
-    }
+    rdx_schedule *s = S->s;
+    rdx_ir_ctx *ctx = S->ctx;
+    size_t N = S->norder, ng = 0;
+    uint32_t nroots = (uint32_t)body->nsrc;
+    rdx_status st = RDX_OK;
     /* materialisation, users before sources */
     for (size_t i = N; i-- > 0 && !st;) {
-        const rdx_uop *u = S.order[i];
+        const rdx_uop *u = S->order[i];
         if (u == body)
             continue;
         int root = 0;
@@ -289,13 +296,23 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         if (root || u->op == RDX_OP_CONTIGUOUS || u->op == RDX_OP_LOAD || u->op == RDX_OP_AFTER ||
             (u->op == RDX_OP_REDUCE && (dup[i] || users[i] > 1)))
             mat[i] = 1;
+        if (mat[i] && !root && u->op == RDX_OP_REDUCE && dup[i] && !force[i] && S->reads[i] &&
+            row_fusable(u)) {
+            mat[i] = 0;
+            S->rowf[i] = 1;
+        }
         /* propagate duplication to the sources */
         for (uint32_t k = 0; k < u->nsrc; k++) {
             if (!is_value_src(u, k) || u == body)
                 continue;
-            size_t p = pos_of(&S, u->src[k]) - 1;
+            size_t p = pos_of(S, u->src[k]) - 1;
             if (reads_dup(u, u->src[k], k) || (!mat[i] && dup[i]))
                 dup[p] = 1;
+            /* a fused movement op read by several users reads its source that often: a
+               REDUCE behind it is materialised, not recomputed in each user's kernel (each
+               copy rounds its own way: x - min(x) < 0; fuzz seeds 1102298, 1100576) */
+            if (!mat[i] && users[i] > 1 && rdx_op_info((rdx_op)u->op)->cat == RDX_CAT_MOVEMENT)
+                users[p] += users[i] - 1;
         }
     }
     /* buffers: inputs (PARAM k = buffer k), then materialised nodes in order */
@@ -306,9 +323,9 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             break;
     }
     for (size_t i = 0; i < N && !st; i++) {
-        const rdx_uop *u = S.order[i];
+        const rdx_uop *u = S->order[i];
         if (u->op == RDX_OP_PARAM)
-            S.bufid[i] = (int)u->arg.i;
+            S->bufid[i] = (int)u->arg.i;
         if (!mat[i])
             continue;
         int root = -1;
@@ -334,7 +351,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         g->is_copy = u->op == RDX_OP_LOAD || u->op == RDX_OP_PARAM ||
                      (u->op == RDX_OP_CONTIGUOUS && u->src[0]->op == RDX_OP_PARAM);
         if (u->op != RDX_OP_PARAM)
-            S.bufid[i] = (int)b;
+            S->bufid[i] = (int)b;
     }
     for (uint32_t r = 0; r < nroots && !st; r++) {
         const rdx_uop *u = body->src[r];
@@ -345,23 +362,106 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             s->outputs[r] = (uint32_t)u->src[0]->arg.i;
     }
     s->noutputs = nroots;
-    /* first lowering: what each kernel reads */
-    for (size_t i = 0; i < ng && !st; i++) {
-        const rdx_uop *sink;
-        uint32_t *params, np;
-        st = lower_group(&S, &G[i], &sink, &params, &np);
-        if (st)
-            break;
-        G[i].reads = params;
-        G[i].nreads = np;
+    *ngp = ng;
+    return st;
+}
+
+rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t nroots,
+                           rdx_schedule **out)
+{
+    *out = NULL;
+    sched_state S;
+    memset(&S, 0, sizeof S);
+    S.ctx = ctx;
+    rdx_schedule *s = calloc(1, sizeof *s);
+    if (!s)
+        return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    S.s = s;
+    group *G = NULL;
+    size_t ng = 0;
+    char *mat = NULL, *dup = NULL, *force = NULL;
+    uint32_t *users = NULL, *users0 = NULL;
+    rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
+    if (!st) /* large reductions to few outputs become two kernels (split_reduce.c) */
+        st = cg_split_reduces(ctx, s->function, &s->function);
+    const rdx_uop *body = st ? NULL : s->function->src[0];
+    if (!st)
+        st = rdx_ir_toposort(body, &S.order, &S.norder);
+    size_t N = S.norder;
+    if (!st) {
+        S.bufid = malloc((N + 1) * sizeof *S.bufid);
+        mat = calloc(N + 1, 1);
+        dup = calloc(N + 1, 1);
+        force = calloc(N + 1, 1);
+        S.rowf = calloc(N + 1, 1);
+        S.reads = calloc(N + 1, 1);
+        users = calloc(N + 1, sizeof *users);
+        users0 = calloc(N + 1, sizeof *users0);
+        s->outputs = calloc(nroots, sizeof *s->outputs);
+        G = calloc(N + 1, sizeof *G);
+        if (!S.bufid || !mat || !dup || !force || !S.rowf || !S.reads || !users || !users0 ||
+            !s->outputs || !G)
+            st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    }
+    for (size_t i = 0; i < N && !st; i++) {
+        const void *k[1] = { S.order[i] };
+        st = cg_map_put(&S.pos, k, 1, (const void *)(uintptr_t)(i + 1));
+        S.bufid[i] = -1;
+    }
+    /* users; which nodes read a buffer */
+    for (size_t i = 0; i < N && !st; i++) {
+        const rdx_uop *v = S.order[i];
+        S.reads[i] = v->op == RDX_OP_PARAM;
+        if (v == body)
+            continue;
+        for (uint32_t k = 0; k < v->nsrc; k++)
+            if (is_value_src(v, k)) {
+                size_t p = pos_of(&S, v->src[k]) - 1;
+                users0[p]++;
+                S.reads[i] |= S.reads[p];
+            }
+    }
+    /* row-fused REDUCEs whose kernel would recompute them (cg_build_kernel refuses) are
+       materialised (force) and the split is made again */
+    for (int again = 1; again && !st;) {
+        again = 0;
+        for (size_t i = 0; i < ng; i++)
+            free(G[i].reads);
+        memset(G, 0, (N + 1) * sizeof *G);
+        ng = 0;
+        s->nbuffers = 0;
+        memset(mat, 0, N + 1);
+        memset(dup, 0, N + 1);
+        memset(S.rowf, 0, N + 1);
+        for (size_t i = 0; i < N; i++)
+            S.bufid[i] = -1;
+        memcpy(users, users0, (N + 1) * sizeof *users);
+        st = split_kernels(&S, body, mat, dup, force, users, G, &ng);
+        /* first lowering: what each kernel reads */
+        for (size_t i = 0; i < ng && !st; i++) {
+            const rdx_uop *sink, *refuse = NULL;
+            uint32_t *params, np;
+            st = lower_group(&S, &G[i], &sink, &params, &np, &refuse);
+            if (st == RDX_ERR_UNSUPPORTED && refuse) {
+                force[pos_of(&S, refuse) - 1] = 1;
+                st = RDX_OK;
+                again = 1;
+                break;
+            }
+            if (st)
+                break;
+            G[i].reads = params;
+            G[i].nreads = np;
+        }
     }
     /* multi-output kernels: merge j into i when of equal shape, sharing an input,
        and every kernel j depends on runs before i */
     for (size_t j = 1; j < ng && !st; j++) {
-        if (G[j].is_copy || !G[j].n)
+        if (G[j].is_copy || !G[j].n || G[j].rowfused)
             continue;
         for (size_t i = 0; i < j; i++) {
-            if (!G[i].n || G[i].is_copy || G[i].n >= 8 || !same_shape(G[i].nodes[0], G[j].nodes[0]))
+            if (!G[i].n || G[i].is_copy || G[i].rowfused || G[i].n >= 8 ||
+                !same_shape(G[i].nodes[0], G[j].nodes[0]))
                 continue;
             int ok = 1, share = 0;
             for (size_t k = i; k < j && ok; k++)
@@ -387,7 +487,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             continue;
         rdx_sched_kernel *k = &s->kernels[s->nkernels];
         kidx[i] = (int)s->nkernels++;
-        st = lower_group(&S, &G[i], &k->sink, &k->params, &k->nparams);
+        st = lower_group(&S, &G[i], &k->sink, &k->params, &k->nparams, NULL);
         if (st)
             break;
         k->nouts = (uint32_t)G[i].n;
@@ -428,7 +528,11 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     free(kidx);
     free(mat);
     free(dup);
+    free(force);
+    free(S.rowf);
+    free(S.reads);
     free(users);
+    free(users0);
     free(S.order);
     free(S.bufid);
     cg_map_free(&S.pos);

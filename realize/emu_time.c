@@ -48,7 +48,8 @@ rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bi
         st = rdx_emu_run_codeobj(emu, k->code_object, k->code_object_size, NULL, &l);
     if (!st && stats) {
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
-        *stats = (rdx_realize_emu_stats){ c->cycles, c->wave_insts, c->est_kernel_cycles };
+        *stats = (rdx_realize_emu_stats){ c->cycles, c->wave_insts, c->est_kernel_cycles,
+                                          c->lds_misaligned };
     }
     rdx_emu_destroy(emu);
     free(kernarg);

@@ -47,6 +47,23 @@ rdx_status rt_launch_grid(const rdx_launch *l, rt_grid *g)
     if (threads > 1024)
         return rdx_fail(RDX_ERR_INVALID, "workgroup of %ux%ux%u = %llu work-items (at most 1024)",
                         g->block[0], g->block[1], g->block[2], (unsigned long long)threads);
+    /* The code's register budget assumes its workgroup size (clang and rdx bound the
+       VGPRs by it): a larger workgroup may never fit a WGP on a real card. */
+    const rdx_kernel *k = l->kernel;
+    if (k && k->max_flat_wg && threads > k->max_flat_wg)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "workgroup of %ux%ux%u = %llu work-items, the code object allows at most "
+                        "%u (.max_flat_workgroup_size)",
+                        g->block[0], g->block[1], g->block[2], (unsigned long long)threads,
+                        k->max_flat_wg);
+    if (k && (k->reqd_wg[0] || k->reqd_wg[1] || k->reqd_wg[2]))
+        for (int i = 0; i < 3; i++)
+            if (g->block[i] != (k->reqd_wg[i] ? k->reqd_wg[i] : 1))
+                return rdx_fail(RDX_ERR_INVALID,
+                                "workgroup of %ux%ux%u, the code object requires %ux%ux%u "
+                                "(.reqd_workgroup_size)",
+                                g->block[0], g->block[1], g->block[2], k->reqd_wg[0], k->reqd_wg[1],
+                                k->reqd_wg[2]);
     return RDX_OK;
 }
 

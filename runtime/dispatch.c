@@ -14,6 +14,27 @@ static uint32_t align256(uint64_t v)
     return (uint32_t)((v + 255) & ~255ull);
 }
 
+void rt_scratch_size(const rdx_kfd_gpu_info *g, uint32_t wave_bytes, uint32_t *waves_per_se,
+                     uint64_t *bytes)
+{
+    /* About 4 scratch waves per CU (at least 32 in all).  On gfx11
+       COMPUTE_TMPRING_SIZE.WAVES counts the waves of ONE shader engine: every SE
+       takes WAVES slots of WAVESIZE from the scratch base (Mesa's
+       ac_get_scratch_tmpring_size divides by num_se for gfx11+), so the buffer holds
+       WAVES x SEs slots. */
+    uint32_t se = g->simd_arrays_per_engine ? g->array_count / g->simd_arrays_per_engine : 0;
+    if (!se)
+        se = g->drm_num_shader_engines ? g->drm_num_shader_engines : 1;
+    uint32_t total = g->cu_count * 4;
+    if (total < 32)
+        total = 32;
+    uint32_t per_se = (total + se - 1) / se;
+    if (per_se > 4095)
+        per_se = 4095;
+    *waves_per_se = per_se;
+    *bytes = (uint64_t)wave_bytes * per_se * se;
+}
+
 rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
 {
     if (!k->scratch_per_item)
@@ -29,14 +50,11 @@ rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
                                   RT_INTERNAL_WAIT_MS);
     if (st)
         return rdx_fail_context(st, "growing scratch");
-    const rdx_device_info *di = &q->dev->info;
-    uint32_t waves = di->cu_count * 4;
-    if (waves < 32)
-        waves = 32;
-    if (waves > 4095)
-        waves = 4095;
+    uint32_t waves;
+    uint64_t bytes;
+    rt_scratch_size(q->dev->gpu_info, (uint32_t)wave_bytes, &waves, &bytes);
     rdx_alloc_region r;
-    st = rt_heap_alloc(q->dev, RT_HEAP_DEVICE, wave_bytes * waves, 256, &r);
+    st = rt_heap_alloc(q->dev, RT_HEAP_DEVICE, bytes, 256, &r);
     if (st)
         return rdx_fail_context(st, "allocating scratch for kernel %s", k->name);
     rt_heap_free_or_warn(q->dev, RT_HEAP_DEVICE, &q->scratch);

@@ -30,6 +30,7 @@ enum {
 #define RT_TS_SLOTS         1024         /* per-queue dispatch timestamp slots */
 #define RT_STAGING_BYTES    (4ull << 20) /* staging buffer of device-buffer uploads */
 #define RT_INTERNAL_WAIT_MS 10000        /* waits the runtime does on its own behalf */
+#define RT_CODE_TAIL        512u         /* zeroed bytes after a program's image (prefetch) */
 #define RT_MAX_DISPATCH_DW  160          /* dwords of one dispatch with its completion */
 
 typedef struct rt_list {
@@ -97,6 +98,8 @@ struct rdx_kernel {
     uint32_t user_sgprs; /* rsrc2.USER_SGPR */
     uint32_t lds_bytes, scratch_per_item;
     uint32_t kernarg_size, kernarg_align;
+    uint32_t max_flat_wg; /* .max_flat_workgroup_size; 0 = no limit given */
+    uint32_t reqd_wg[3];  /* .reqd_workgroup_size; all 0 = none */
     bool has_meta;
     rdx_kernel_arg *args;
     uint32_t nargs;
@@ -218,6 +221,11 @@ rdx_status rt_launch_grid(const rdx_launch *l, rt_grid *g);
  * scratch from q when the kernel needs it). */
 rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g, uint64_t kernarg,
                              uint64_t packet, rdx_pm4_cmdbuf *cb);
+/* Scratch of a queue on GPU g for waves of wave_bytes (a multiple of 256):
+ * *waves_per_se for COMPUTE_TMPRING_SIZE.WAVES (per shader engine on gfx11) and the
+ * *bytes the buffer needs (WAVES x shader engines x wave_bytes). */
+void rt_scratch_size(const rdx_kfd_gpu_info *g, uint32_t wave_bytes, uint32_t *waves_per_se,
+                     uint64_t *bytes);
 /* Ensure q has scratch for k (with q->lock held; waits for q to go idle when
  * it must grow). */
 rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k);

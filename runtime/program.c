@@ -202,6 +202,10 @@ static rdx_status kernel_init(rdx_kernel *k, rdx_program *prog, const rdx_codeob
         k->kernarg_align = 16;
     if (ck->has_meta && ck->meta.kernarg_segment_size > k->kernarg_size)
         k->kernarg_size = ck->meta.kernarg_segment_size;
+    if (ck->has_meta) { /* the launch shapes the code was compiled for */
+        k->max_flat_wg = ck->meta.max_flat_workgroup_size;
+        memcpy(k->reqd_wg, ck->meta.reqd_workgroup_size, sizeof k->reqd_wg);
+    }
     if (k->user_sgprs > 16)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "kernel %s: %u user SGPRs (at most 16)", k->name,
                         k->user_sgprs);
@@ -242,8 +246,12 @@ static rdx_status load(rdx_device *dev, const rdx_codeobj *co, const uint8_t *el
         if (st)
             return st;
     }
+    /* RT_CODE_TAIL zeroed bytes after the image: the instruction prefetch reads up to
+       3 cache lines of 128 bytes past the last instruction (clang pads .text with
+       s_code_end for it; rdx's writer and llvm-mc objects do not), which must stay in
+       mapped memory */
     rdx_status st =
-        rt_heap_alloc(dev, RT_HEAP_CODE, im.hi - im.lo ? im.hi - im.lo : 256, 4096, &p->code);
+        rt_heap_alloc(dev, RT_HEAP_CODE, (im.hi - im.lo) + RT_CODE_TAIL, 4096, &p->code);
     if (st)
         return st;
     uint8_t *dst = p->code.cpu;

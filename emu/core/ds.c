@@ -5,6 +5,12 @@
  * belongs to the workgroup and its waves run on one host thread, so no
  * host atomics are needed.  An access beyond the workgroup's allocation
  * stops the dispatch with an LDS fault.
+ *
+ * Alignment (RDNA3 ISA §12.7, §3.3.3; docs/emu.md "LDS alignment"): the emulated device is
+ * configured as the amdgpu driver configures gfx11 (SH_MEM_CONFIG.alignment_mode =
+ * UNALIGNED): loads and stores at any byte address access exactly the addressed bytes, and
+ * every lane access not naturally aligned is counted (lds_misaligned); atomics must be
+ * aligned to their data size in every mode, a misaligned one faults (the hardware's MEMVIOL).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +77,15 @@ static uint8_t *lds_at(emu_wave *w, const emu_inst *in, unsigned l, uint32_t a, 
         return NULL;
     }
     return w->wg->lds + a;
+}
+
+/* Natural alignment of an n-byte access: n rounded up to a power of two (b96: 16). */
+static unsigned nat_align(unsigned n)
+{
+    unsigned a = 1;
+    while (a < n)
+        a <<= 1;
+    return a;
 }
 
 static uint64_t rd(const uint8_t *p, unsigned n)
@@ -228,10 +243,18 @@ void emu_ds(emu_wave *w, const emu_inst *in)
             k == DS_LOAD2 ? ((uint32_t)in->offset & 0xff) * ((p & DS_STRIDE64) ? 256 : 4) : off0;
         unsigned o1 =
             k == DS_LOAD2 ? ((uint32_t)in->offset1 & 0xff) * ((p & DS_STRIDE64) ? 256 : 4) : off0;
-        uint32_t hi = 0;
+        uint32_t hi = 0, low = 0;
         for (unsigned l = 0; l < w->nl; l++)
-            if ((exec >> l) & 1)
+            if ((exec >> l) & 1) {
                 hi = av[l] > hi ? av[l] : hi;
+                low |= av[l] + o0;
+                low |= av[l] + o1;
+            }
+        if (low & 3) /* some lane's dword is not 4-aligned: count them */
+            for (unsigned l = 0; l < w->nl; l++)
+                if ((exec >> l) & 1)
+                    w->wk->c.lds_misaligned +=
+                        ((av[l] + o0) & 3) != 0 || (k == DS_LOAD2 && ((av[l] + o1) & 3) != 0);
         unsigned omax = o0 > o1 ? o0 : o1;
         if ((uint64_t)hi + omax + 4 <= w->wg->lds_size) {
             uint8_t *lds = w->wg->lds;
@@ -257,6 +280,9 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         }
     }
     /* check every lane first */
+    unsigned am = nat_align(n) - 1;
+    int atomic = k == DS_ATOMIC || k == DS_XCHG2;
+    uint64_t mis = 0;
     for (unsigned l = 0; l < w->nl; l++) {
         if (!((exec >> l) & 1))
             continue;
@@ -267,10 +293,23 @@ void emu_ds(emu_wave *w, const emu_inst *in)
             uint32_t a1 = a + ((uint32_t)in->offset1 & 0xff) * sc;
             if (!lds_at(w, in, l, a0, n, k != DS_LOAD2) || !lds_at(w, in, l, a1, n, k != DS_LOAD2))
                 return;
+            mis += ((a0 & am) != 0) + ((a1 & am) != 0);
+            if (atomic && ((a0 | a1) & am)) {
+                emu_fault(w, in, RDX_EMU_FAULT_LDS, a0 & am ? a0 : a1, 1, l,
+                          "misaligned atomic (MEMVIOL)");
+                return;
+            }
         } else if (!lds_at(w, in, l, a + off0, n, k != DS_LOAD)) {
             return;
+        } else if ((a + off0) & am) {
+            if (atomic) {
+                emu_fault(w, in, RDX_EMU_FAULT_LDS, a + off0, 1, l, "misaligned atomic (MEMVIOL)");
+                return;
+            }
+            mis++;
         }
     }
+    w->wk->c.lds_misaligned += mis;
     uint8_t *lds = w->wg->lds;
     unsigned words = n > 4 ? 2 : 1;
     for (unsigned l = 0; l < w->nl; l++) {

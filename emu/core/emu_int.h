@@ -173,6 +173,7 @@ typedef struct emu_wg {
 typedef struct emu_counts {
     uint64_t by_class[RDX_EMU_CLASS_COUNT];
     uint64_t lane_ops, vector_insts, bytes_read, bytes_written, lds_bytes, scratch_bytes, vopd;
+    uint64_t lds_misaligned; /* lane accesses of DS loads/stores not naturally aligned (ds.c) */
     uint64_t cycles, max_wave_cycles, waves, workgroups;
     uint64_t l0_lines, issue; /* vector-memory line requests; issue cycles of all waves */
 } emu_counts;

@@ -676,6 +676,7 @@ static rdx_status collect(rdx_emu *emu, const emu_dispatch_ctx *ctx, emu_worker 
         C->bytes_read += wk->c.bytes_read;
         C->bytes_written += wk->c.bytes_written;
         C->lds_bytes += wk->c.lds_bytes;
+        C->lds_misaligned += wk->c.lds_misaligned;
         C->scratch_bytes += wk->c.scratch_bytes;
         C->vopd += wk->c.vopd;
         C->cycles += wk->c.cycles;

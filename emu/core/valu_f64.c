@@ -154,9 +154,14 @@ void emu_v_div_scale_f64(emu_wave *w, const emu_inst *in)
             d = ldexp(s0, 128);
         } else if (fpclassify(1.0 / s1) == FP_SUBNORMAL) {
             if (fpclassify(s2 / s1) == FP_SUBNORMAL) {
+                /* The guide's pcode says ldexp(S0, 128) here, as in the near-MAX case; but
+                   1/S1 is subnormal only for |S1| > 2^1022, which that overflows to inf,
+                   and fdiv's sequence (v_div_fmas scales back by 2^-128 as the quotient
+                   estimate is small) then gives NaN for 1.0/x.  The denominator is scaled
+                   down, which makes that sequence correctly rounded (fuzz seed 900016). */
                 v = 1;
                 if (s0 == s1)
-                    d = ldexp(s0, 128);
+                    d = ldexp(s0, -128);
             } else {
                 d = ldexp(s0, -128);
             }

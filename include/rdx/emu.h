@@ -152,10 +152,17 @@ typedef struct rdx_emu_counters {
     uint64_t vector_insts;                  /* VALU/VMEM/LDS insts (denominator of lane_ops) */
     uint64_t bytes_read, bytes_written;     /* global/flat/buffer/SMEM traffic */
     uint64_t lds_bytes;                     /* LDS bytes read + written */
-    uint64_t scratch_bytes;                 /* scratch bytes read + written */
-    uint64_t vopd;                          /* dual-issued VOPD instructions */
-    uint64_t cycles;                        /* estimated cycles (sum over waves; see docs/emu.md) */
-    uint64_t max_wave_cycles;               /* estimate of the longest wave */
+    /* Lane accesses of DS loads/stores (2addr forms: each address) whose LDS byte address
+       is not a multiple of the access's natural alignment (2, 4, 8 bytes; 16 for b96/b128).
+       The emulator runs gfx11 as the amdgpu driver configures it, SH_MEM_CONFIG.alignment_mode
+       = UNALIGNED, where such accesses read and write the addressed bytes; in the DWORD mode
+       the hardware would ignore the low address bits instead, without a fault (RDNA3 ISA
+       §12.7; docs/emu.md "LDS alignment").  Misaligned DS atomics fault in every mode. */
+    uint64_t lds_misaligned;
+    uint64_t scratch_bytes;   /* scratch bytes read + written */
+    uint64_t vopd;            /* dual-issued VOPD instructions */
+    uint64_t cycles;          /* estimated cycles (sum over waves; see docs/emu.md) */
+    uint64_t max_wave_cycles; /* estimate of the longest wave */
     /* Kernel-level time estimate on a whole gfx1100 (docs/emu.md "Kernel time
        estimate"): the waves' issue and wait cycles replayed on 48 WGPs x 4
        SIMD32s with the dispatch's occupancy (VGPRs, LDS, barriers, wave

@@ -164,9 +164,10 @@ int64_t rdx_realize_compare(const rdx_array *want, const rdx_array *got, double 
 
 /* What rdx_realize_emu_run measured (the emulator's counters, docs/emu.md). */
 typedef struct rdx_realize_emu_stats {
-    uint64_t cycles;        /* estimated cycles, summed over waves */
-    uint64_t wave_insts;    /* wave-instructions executed */
-    uint64_t kernel_cycles; /* kernel time estimate (occupancy, bandwidth) */
+    uint64_t cycles;         /* estimated cycles, summed over waves */
+    uint64_t wave_insts;     /* wave-instructions executed */
+    uint64_t kernel_cycles;  /* kernel time estimate (occupancy, bandwidth) */
+    uint64_t lds_misaligned; /* DS lane accesses not naturally aligned (rdx_emu_counters) */
 } rdx_realize_emu_stats;
 
 /*

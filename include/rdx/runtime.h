@@ -322,8 +322,9 @@ rdx_status rdx_queue_destroy(rdx_queue *q);
  * timestamps before and after, and an end-of-pipe signal of the timeline
  * with an interrupt.  Waits (without timeout) for ring space when the GPU
  * is behind.  Errors: RDX_ERR_INVALID (argument layout, wrong queue kind,
- * bad sizes), RDX_ERR_FAULT when the queue had faulted and could not be
- * recreated.
+ * bad sizes, a workgroup larger than the code object's .max_flat_workgroup_size
+ * or other than its .reqd_workgroup_size), RDX_ERR_FAULT when the queue had faulted and could not
+ * be recreated.
  */
 rdx_status rdx_queue_dispatch(rdx_queue *q, const rdx_launch *l, uint64_t *ticket);
 

@@ -13,5 +13,6 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_const());
     suite_add_tcase(s, cgb_tcase_pack());
     suite_add_tcase(s, cgb_tcase_bind());
+    suite_add_tcase(s, cgb_tcase_lds_merge());
     return rdx_test_main(s);
 }

@@ -92,8 +92,10 @@ TCase *cgf_tcase_cli(void);
 TCase *cgf_tcase_tc(void); /* tc_test.c: TC with a K loop on the emulator */
 TCase *cgf_tcase_tiles(void);
 TCase *cgf_tcase_warp(void);         /* warp_test.c: WARP axes, TC lanes as WARP axes */
+TCase *cgf_tcase_lds_align(void);    /* lds_align_test.c: wide LDS accesses aligned */
 TCase *cgf_tcase_lds(void);          /* lds_test.c: the LDS OptOp on the emulator */
 TCase *cgf_tcase_split_reduce(void); /* split_reduce_test.c: split and grouped reductions */
 TCase *cgf_tcase_opt_text(void);     /* opt_text_test.c: OptOp sequences as text */
+TCase *cgf_tcase_rowfuse(void);      /* rowfuse_test.c: row fusion, grouped reductions with LOCAL */
 
 #endif

@@ -16,7 +16,9 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_tiles());
     suite_add_tcase(s, cgf_tcase_warp());
     suite_add_tcase(s, cgf_tcase_lds());
+    suite_add_tcase(s, cgf_tcase_lds_align());
     suite_add_tcase(s, cgf_tcase_split_reduce());
     suite_add_tcase(s, cgf_tcase_opt_text());
+    suite_add_tcase(s, cgf_tcase_rowfuse());
     return rdx_test_main(s);
 }

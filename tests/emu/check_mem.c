@@ -315,6 +315,106 @@ START_TEST(global_atomics_64)
 }
 END_TEST
 
+/* LDS alignment (docs/emu.md "LDS alignment"): the device runs in the amdgpu driver's
+   SH_MEM_CONFIG.alignment_mode = UNALIGNED, so a ds_load_b128 / b96 / b64 at an address that is
+   not a multiple of its natural alignment (16 / 16 / 8) reads exactly the addressed bytes; each
+   such lane access is counted in lds_misaligned, aligned ones are not.  Lane l's 8 dwords at
+   LDS byte 64 l are l << 8 | i (stored with two aligned ds_store_b128). */
+static const rdx_emu_counters *lds_align_run(rdx_emu *e, et_case *c, const char *loads)
+{
+    static char body[512];
+    memset(c, 0, sizeof *c);
+    c->lds = 2048;
+    c->nin = 8;
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned i = 0; i < 8; i++)
+            c->in[l][i] = l << 8 | i;
+    snprintf(body, sizeof body,
+             "ds_store_b128 v0, v[1:4]\n ds_store_b128 v0, v[5:8] offset:16\n"
+             "s_waitcnt lgkmcnt(0)\n %s s_waitcnt lgkmcnt(0)\n",
+             loads);
+    c->body = body;
+    c->nout = 9;
+    ck_assert_int_eq(et_run_on(e, c), RDX_OK);
+    return rdx_emu_get_counters(e);
+}
+
+START_TEST(lds_alignment)
+{
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create("gfx1100", &e), RDX_OK);
+    et_case c;
+    /* aligned: b128 at 64 l and 64 l + 16, b96 at 64 l + 16, b64 at 64 l + 8 */
+    const rdx_emu_counters *k =
+        lds_align_run(e, &c,
+                      "ds_load_b128 v[10:13], v0\n ds_load_b96 v[14:16], v0 offset:16\n"
+                      "ds_load_b64 v[17:18], v0 offset:24\n");
+    ck_assert_uint_eq(k->lds_misaligned, 0);
+    for (unsigned l = 0; l < 32; l++) {
+        for (unsigned i = 0; i < 4; i++)
+            ck_assert_uint_eq(c.out[l][i], l << 8 | i);
+        for (unsigned i = 0; i < 3; i++)
+            ck_assert_uint_eq(c.out[l][4 + i], l << 8 | (4 + i));
+        ck_assert_uint_eq(c.out[l][7], l << 8 | 6);
+        ck_assert_uint_eq(c.out[l][8], l << 8 | 7);
+    }
+    /* misaligned: b128 at 64 l + 4 (dword aligned only), b96 at 64 l + 8 (8 but not 16),
+       b64 at 64 l + 18 (2-byte aligned): the addressed bytes, 3 counts per lane */
+    k = lds_align_run(e, &c,
+                      "ds_load_b128 v[10:13], v0 offset:4\n ds_load_b96 v[14:16], v0 offset:8\n"
+                      "ds_load_b64 v[17:18], v0 offset:18\n");
+    ck_assert_uint_eq(k->lds_misaligned, 3 * 32);
+    for (unsigned l = 0; l < 32; l++) {
+        for (unsigned i = 0; i < 4; i++)
+            ck_assert_uint_eq(c.out[l][i], l << 8 | (1 + i));
+        for (unsigned i = 0; i < 3; i++)
+            ck_assert_uint_eq(c.out[l][4 + i], l << 8 | (2 + i));
+        uint32_t d4 = l << 8 | 4, d5 = l << 8 | 5, d6 = l << 8 | 6;
+        ck_assert_uint_eq(c.out[l][7], d4 >> 16 | d5 << 16);
+        ck_assert_uint_eq(c.out[l][8], d5 >> 16 | d6 << 16);
+    }
+    /* 2addr forms count each address: b32 pairs at 4-aligned addresses are aligned, b64 pairs
+       at 64 l + 4 and 64 l + 12 are not */
+    k = lds_align_run(e, &c,
+                      "ds_load_2addr_b32 v[10:11], v0 offset0:1 offset1:3\n"
+                      "v_add_nc_u32 v20, 4, v0\n ds_load_2addr_b64 v[12:15], v20 offset1:1\n");
+    ck_assert_uint_eq(k->lds_misaligned, 2 * 32);
+    for (unsigned l = 0; l < 32; l++) {
+        ck_assert_uint_eq(c.out[l][0], l << 8 | 1);
+        ck_assert_uint_eq(c.out[l][1], l << 8 | 3);
+        for (unsigned i = 0; i < 4; i++)
+            ck_assert_uint_eq(c.out[l][2 + i], l << 8 | (1 + i));
+    }
+    /* atomics must be aligned to their data size in every mode: a MEMVIOL, here a fault */
+    static const struct {
+        const char *body;
+        uint32_t addr;
+    } bad[] = {
+        { "v_mov_b32 v20, 6\n ds_add_u32 v20, v1\n s_waitcnt lgkmcnt(0)\n", 6 },
+        { "v_mov_b32 v20, 4\n ds_add_u64 v20, v[1:2]\n s_waitcnt lgkmcnt(0)\n", 4 },
+        { "v_mov_b32 v20, 0\n ds_max_rtn_u32 v10, v20, v1 offset:2\n s_waitcnt lgkmcnt(0)\n", 2 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        memset(&c, 0, sizeof c);
+        c.lds = 64;
+        c.nin = 2;
+        c.body = bad[i].body;
+        ck_assert_int_eq(et_run_on(e, &c), RDX_ERR_FAULT);
+        const rdx_emu_fault *f = rdx_emu_last_fault(e);
+        ck_assert_int_eq(f->kind, RDX_EMU_FAULT_LDS);
+        ck_assert_uint_eq(f->address, bad[i].addr);
+        ck_assert_msg(strstr(f->message, "misaligned atomic"), "%s", f->message);
+    }
+    /* an aligned one runs */
+    memset(&c, 0, sizeof c);
+    c.lds = 64;
+    c.nin = 2;
+    c.body = "v_mov_b32 v20, 8\n ds_add_u64 v20, v[1:2]\n s_waitcnt lgkmcnt(0)\n";
+    ck_assert_int_eq(et_run_on(e, &c), RDX_OK);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
 Suite *et_suite_mem(void)
 {
     Suite *s = suite_create("emu_mem");
@@ -330,6 +430,7 @@ Suite *et_suite_mem(void)
     tcase_add_test(t, buffer_format_table_matches_llvm);
     tcase_add_test(t, buffer_formats_convert);
     tcase_add_test(t, global_atomics_64);
+    tcase_add_test(t, lds_alignment);
     suite_add_tcase(s, t);
     return s;
 }

@@ -14,5 +14,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_cli());
     suite_add_tcase(s, rz_tcase_random());
     suite_add_tcase(s, rz_tcase_fuzz_regress());
+    suite_add_tcase(s, rz_tcase_rowfuse());
     return rdx_test_main(s);
 }

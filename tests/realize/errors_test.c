@@ -213,7 +213,7 @@ START_TEST(emu_run_args)
     ck_assert_int_ne(rdx_realize_emu_run(k, &b, &small, 0, NULL), RDX_OK);
     ck_assert_msg(strstr(rdx_error_message(), "VM fault: write"), "%s", rdx_error_message());
     ck_assert_int_eq(out[39], -1);
-    rdx_realize_emu_stats es = { 0, 0, 0 };
+    rdx_realize_emu_stats es = { 0, 0, 0, 0 };
     ck_assert_msg(!rdx_realize_emu_run(k, &b, &size, 0, &es), "%s", rdx_error_message());
     for (int i = 0; i < 40; i++)
         ck_assert_int_eq(out[i], i);

@@ -2,6 +2,7 @@
  * fuzzer (fuzz/fuzz_realize.c), each realized on the default device and
  * compared with the interpreter; the comment of each test names the seed and
  * what was wrong. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +176,167 @@ START_TEST(symbolic_input_not_read)
 }
 END_TEST
 
+/* seed 900016: gelu of float64 values whose exp2 term reaches ~1.3e308: 1.0/x for |x| >
+   2^1022 (a subnormal quotient) came out NaN.  v_div_scale_f64 of the denominator scaled
+   it by 2^128 (the ISA guide's pcode for "1/S1 and S2/S1 subnormal"), overflowing to inf;
+   the emulator now scales it by 2^-128, which makes the fdiv sequence correctly rounded.
+   Oracle: the host's IEEE division, bit for bit (a / b is a * RECIP(b) in the graph). */
+START_TEST(f64_recip_subnormal_quotient)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    static const double xs[] = { 0x1.0000000000001p+1022,
+                                 0x1.6a09e667f3bcdp+1022,
+                                 1.27e308,
+                                 -1.5e308,
+                                 0x1.fffffffffffffp+1023,
+                                 -0x1p+1023,
+                                 0x1p+1022,
+                                 3.0,
+                                 -7.25e300,
+                                 0x1p-1022,
+                                 5e-324,
+                                 1e-310 };
+    enum { N = sizeof xs / sizeof *xs };
+    rdx_dtype f64 = rdx_dtype_of(RDX_FLOAT64);
+    const rdx_tensor *x = rdx_tensor_from_data(g, f64, 1, (int64_t[]){ N }, xs);
+    const rdx_tensor *outs[2] = { rdx_tensor_recip(g, x),
+                                  rdx_tensor_div(g, rdx_tensor_full_like(g, x, 3.0), x) };
+    for (int raw = 0; raw < 2; raw++) {
+        rdx_realize_options o = { .raw = raw };
+        rdx_array got[2];
+        ck_assert_int_eq(rdx_tensor_realize_on(g, dev, outs, 2, &o, got, NULL), RDX_OK);
+        for (int k = 0; k < N; k++) {
+            double want[2] = { 1.0 / xs[k], 3.0 * (1.0 / xs[k]) };
+            for (int r = 0; r < 2; r++) {
+                double d = ((const double *)got[r].data)[k];
+                ck_assert_msg(!memcmp(&d, &want[r], sizeof d), "output %d, x = %a: %a, want %a", r,
+                              xs[k], d, want[r]);
+            }
+        }
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seeds 908509 and 903143 (not a bug): bfloat16 row sums unrolled by the heuristics
+   (SPLIT(.., 8, UNROLL) in a loop) differ from the interpreter's, which rounds every partial
+   sum in sequence; in 908509 a layernorm of a constant row (exactly 0) turned that rounding
+   noise into +-1.  Any summation order of n terms in a dtype of unit roundoff u is within
+   (n - 1) u sum |x_i| of the exact sum (Higham, eq. 4.4), and so are both results here:
+   32 copies of -1.859375 (exactly -59.5; sequential bfloat16: -58) and random rows, against
+   the exact sum on the host.  The fuzzer's float64 shadow uses the same bound. */
+START_TEST(bf16_unrolled_sum_within_bound)
+{
+    uint64_t seed = 908509;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    enum { R = 64, C = 32 };
+    rdx_dtype bf = rdx_dtype_of(RDX_BFLOAT16);
+    uint16_t *d = rz_random_data(bf, R * C, &seed);
+    for (int i = 0; i < R * C / 2; i++)
+        d[i] = rdx_f64_to_bf16(-1.859375);
+    const rdx_tensor *x = rdx_tensor_from_data(g, bf, 2, (int64_t[]){ R, C }, d);
+    const rdx_tensor *s = rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0);
+    rdx_realize_options o = { .keep_isa = 1 };
+    rdx_realize_report *rep = NULL;
+    rdx_array got, want;
+    ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &s, 1, &o, &got, &rep), RDX_OK);
+    ck_assert_int_eq(rdx_graph_realize(g, &s, 1, &want), RDX_OK);
+    int unrolled = 0;
+    for (size_t k = 0; k < rep->nkernels; k++)
+        for (size_t i = 0; i < rep->kernels[k].nopts; i++)
+            unrolled |= rep->kernels[k].opts[i].target == RDX_AXIS_UNROLL;
+    ck_assert_msg(unrolled, "the heuristics no longer unroll this reduction");
+    rdx_realize_report_free(rep);
+    ck_assert_double_eq(rdx_array_get(&want, 0), -58.0); /* the interpreter's order */
+    for (int r = 0; r < R; r++) {
+        double exact = 0, mag = 0;
+        for (int c = 0; c < C; c++) {
+            double v = rdx_bf16_to_f64(d[r * C + c]);
+            exact += v; /* exact: 32 bfloat16 values need far fewer than 53 bits */
+            mag += fabs(v);
+        }
+        double bound = (C - 1) * 0x1p-8 * mag;
+        double dv = rdx_array_get(&got, r), iv = rdx_array_get(&want, r);
+        ck_assert_msg(fabs(dv - exact) <= bound, "row %d: device %g, exact %g, bound %g", r, dv,
+                      exact, bound);
+        ck_assert_msg(fabs(iv - exact) <= bound, "row %d: interpreter %g, exact %g, bound %g", r,
+                      iv, exact, bound);
+    }
+    free(d);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seeds 1102298, 1102777, 1100576: a matmul's output m read through a RESHAPE by a MIN (or
+   MAX) and by the elementwise epilogue was fused into both kernels; the copies were optimized
+   differently (WMMA with float32 accumulation vs a float16 loop; different unrolls) and
+   rounded differently, so m - min(m) came out negative (-0.5 where the row's minimum is) and a
+   softmax over an axis of size 1 gave 0.998 instead of 1.  A REDUCE read by several users
+   behind a movement op is now materialised.  Oracles: m - min(m) >= 0 with a 0 in every row;
+   a softmax over one element is exactly 1. */
+START_TEST(reduce_behind_reshape_rounds_once)
+{
+    uint64_t seed = 1102298;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *a = rz_random(g, F16, 2, (int64_t[]){ 64, 64 }, &seed);
+    const rdx_tensor *b = rz_random(g, F16, 2, (int64_t[]){ 64, 32 }, &seed);
+    const rdx_tensor *m = rdx_tensor_matmul(g, a, b);
+    const rdx_tensor *mn = rdx_tensor_min(g, m, 1, (int[]){ 1 }, 1);
+    const rdx_tensor *outs[2] = {
+        rdx_tensor_sub(g, m, mn),
+        rdx_tensor_softmax(g,
+                           rdx_tensor_reshape(g, rdx_tensor_cast(g, m, rdx_dtype_of(RDX_FLOAT32)),
+                                              3, (int64_t[]){ 64, 32, 1 }),
+                           2),
+    };
+    for (int k = 0; k < 2; k++) {
+        ck_assert_ptr_nonnull(outs[k]);
+        rdx_array got;
+        ck_assert_int_eq(rdx_tensor_realize_on(g, dev, &outs[k], 1, NULL, &got, NULL), RDX_OK);
+        for (int r = 0; r < 64; r++) {
+            int zero = 0;
+            for (int c = 0; c < 32; c++) {
+                double v = rdx_array_get(&got, r * 32 + c);
+                if (k == 0) {
+                    ck_assert_msg(v >= 0, "m - min(m) [%d, %d] = %g", r, c, v);
+                    zero |= v == 0;
+                } else {
+                    ck_assert_msg(v == 1, "softmax of one element [%d, %d] = %.9g", r, c, v);
+                }
+            }
+            ck_assert_msg(k || zero, "row %d of m - min(m) has no 0", r);
+        }
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* seed 1200151: a 3x3 conv2d (x 2x3x3x7, 2 filters, padding (0, 1)) with the heuristics
+   failed to compile ("optimize: opt 2: LDS: more than 8 loads to stage"): the LDS rule
+   (cg_lds_pays) chose to stage the 9 shifted loads of the taps, more than cg_lds_stage takes.
+   It now counts them.  Oracle: the interpreter. */
+START_TEST(conv3x3_lds_taps)
+{
+    uint64_t seed = 1200151;
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *x = rz_random(g, F32, 4, (int64_t[]){ 2, 3, 3, 7 }, &seed);
+    const rdx_tensor *w = rz_random(g, F32, 4, (int64_t[]){ 2, 3, 3, 3 }, &seed);
+    const rdx_tensor *b = rz_random(g, F32, 1, (int64_t[]){ 2 }, &seed);
+    rdx_conv_opts co = { { 1, 1 }, { 0, 1 }, { 1, 1 }, 1 };
+    const rdx_tensor *y = rdx_tensor_conv2d(g, x, w, b, &co);
+    rz_check_free(g, dev, &y, 1, NULL, 1e-4);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -184,5 +346,9 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, far_branch);
     tcase_add_test(tc, padto_after_tc);
     tcase_add_test(tc, symbolic_input_not_read);
+    tcase_add_test(tc, f64_recip_subnormal_quotient);
+    tcase_add_test(tc, bf16_unrolled_sum_within_bound);
+    tcase_add_test(tc, reduce_behind_reshape_rounds_once);
+    tcase_add_test(tc, conv3x3_lds_taps);
     return tc;
 }

@@ -15,8 +15,10 @@ __kernel void add_one(__global int *p, int n)
 }
 
 /* out[y * gx + x] = x | y << 16 | gx << 8 (gx from the hidden arguments):
- * the grid and hidden-argument layout, partial groups included. */
-__kernel void ids(__global uint *out)
+ * the grid and hidden-argument layout, partial groups included.  Compiled for
+ * workgroups of up to 1024 work-items (OpenCL's default is 256, and the runtime
+ * refuses a workgroup larger than the code object's .max_flat_workgroup_size). */
+__attribute__((amdgpu_flat_work_group_size(1, 1024))) __kernel void ids(__global uint *out)
 {
     uint x = (uint)get_global_id(0), y = (uint)get_global_id(1);
     uint gx = (uint)get_global_size(0);
