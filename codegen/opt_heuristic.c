@@ -194,10 +194,12 @@ static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_
  * lanes).  When a lane's share is at most ROW_REGS elements it is unrolled (and upcast)
  * whole: the reductions and the columns then read the same elements through the same
  * nodes, so the row is loaded once and kept in registers, and values computed for a
- * reduction (softmax's exp(x - max)) are reused by the columns — 1024 x 1024 softmax and
- * layernorm become DRAM bound (the kernel estimate: 0.67x and 0.84x clang's one-workgroup-
- * per-row kernel, against 1.04x and 0.85x with 4 columns and 8 elements per iteration).
- * Longer shares are upcast by 4/2 and unrolled by 8/4/2.  G = 32 (one wave per row), doubled up to
+ * reduction (softmax's exp(x - max)) are reused by the columns.  ROW_REGS is 4: whole
+ * shares of 32 made 1024 x 1024 softmax DRAM bound (0.67x clang's kernel estimate) but
+ * its one kernel then took ~29M instructions to compile (4-5 ms, against the goal of
+ * < 1 ms); 4 columns and 4 elements per iteration give 0.97x (layernorm 0.84x either
+ * way) in ~8.8M (BEAM may still go wider).
+ * Longer shares are upcast by 4/2 and unrolled by 4/2.  G = 32 (one wave per row), doubled up to
  * 256 while G^2 <= len/4 as in grouped() (the serial share against the O(G) combine) and while it
  * divides the column and every grouped axis.  Nonzero when taken; 0 (no opts) when a size does not
  * divide (the kernel keeps one work-item per row).
@@ -227,7 +229,7 @@ static int nested(const rdx_uop *r)
 }
 
 #define ROW_MAX_REDUCES 8
-#define ROW_REGS        32
+#define ROW_REGS        4
 static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_opt *opts,
                      size_t cap, size_t *n)
 {
@@ -284,7 +286,7 @@ static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_
     push(opts, cap, n, RDX_OPTOP_SPLIT, col, g, RDX_AXIS_LOCAL);
     for (int j = 0; j < ng; j++) {
         int64_t r = ax[grp[j]].size / g, u = r <= ROW_REGS ? r : 0;
-        for (int64_t f = 8; f >= 2 && !u; f /= 2)
+        for (int64_t f = 4; f >= 2 && !u; f /= 2)
             if (r % f == 0)
                 u = f;
         if (u)
