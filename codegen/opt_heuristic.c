@@ -156,11 +156,28 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
  */
 #define GR_MIN_ITEMS 16384
 #define GR_MIN_LEN   256
-static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_opt *opts,
-                   size_t cap, size_t *n)
+/* Is range r closed by exactly one REDUCE of the kernel?  expand lowers a GROUP_REDUCE
+   only then (an argmax's max and its index search over one range are two). */
+static int closed_once(const rdx_uop *kernel, const rdx_uop *r)
+{
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    if (rdx_ir_toposort(kernel, &order, &no))
+        return 0;
+    int c = 0;
+    for (size_t i = 0; i < no; i++)
+        if (order[i]->op == RDX_OP_REDUCE)
+            for (uint32_t k = 1; k < order[i]->nsrc; k++)
+                c += order[i]->src[k] == r;
+    free(order);
+    return c == 1;
+}
+
+static int grouped(const rdx_uop *kernel, const rdx_kaxis *ax, int red, int64_t len, int64_t outs,
+                   rdx_opt *opts, size_t cap, size_t *n)
 {
     int64_t s = ax[red].size, g = 32;
-    if (len < GR_MIN_LEN || outs >= GR_MIN_ITEMS)
+    if (len < GR_MIN_LEN || outs >= GR_MIN_ITEMS || !closed_once(kernel, ax[red].range))
         return 0;
     while (g < 256 && (2 * g) * (2 * g) <= s / 4)
         g *= 2;
@@ -329,7 +346,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
     if (red >= 0 && loops && ng && row_fused(kernel, ax, na, opts, cap, n))
         return RDX_OK;
     /* long reductions to too few outputs to fill the GPU with one work-item each */
-    if (red >= 0 && !loops && grouped(ax, red, ax[red].size, outs, opts, cap, n))
+    if (red >= 0 && !loops && grouped(kernel, ax, red, ax[red].size, outs, opts, cap, n))
         return RDX_OK;
     /* nested reductions, each too short alone: group the longest outer one of >= 32 */
     int64_t total = 1;
@@ -341,7 +358,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
                 outer = (int)i;
         }
     if (outer >= 0 && !loops && ax[red].size < GR_MIN_LEN &&
-        grouped(ax, outer, total, outs, opts, cap, n))
+        grouped(kernel, ax, outer, total, outs, opts, cap, n))
         return RDX_OK;
     /* reductions into several outputs (matmul, convolution, row reductions) */
     if (red >= 0 && ng >= 1)

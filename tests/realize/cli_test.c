@@ -90,6 +90,18 @@ START_TEST(nested_reduction)
 }
 END_TEST
 
+/* A range closed by two REDUCEs (tests/data/realize/argmax_two_reduces.uop, fuzz seed
+   1201641): the heuristics no longer split it to GROUP_REDUCE, which expand refuses. */
+START_TEST(argmax_two_reduces)
+{
+    rdx_test_proc p = run((const char *[]){ "realize", "--check",
+                                            "tests/data/realize/argmax_two_reduces.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (20 elements)"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 START_TEST(usage_errors)
 {
     static const char *const bad[][3] = {
@@ -124,5 +136,6 @@ TCase *rz_tcase_cli(void)
     tcase_add_test(tc, input_files);
     tcase_add_test(tc, usage_errors);
     tcase_add_test(tc, nested_reduction);
+    tcase_add_test(tc, argmax_two_reduces);
     return tc;
 }
