@@ -402,17 +402,13 @@ static int grow_to(isel *I, uint32_t id)
     uint32_t *sn = realloc(I->seen, nc * sizeof *sn);
     if (sn)
         I->seen = sn;
-    uint32_t *tm = realloc(I->tmark, nc * sizeof *tm);
-    if (tm)
-        I->tmark = tm;
-    if (!v || !h || !d || !f || !sn || !tm) {
+    if (!v || !h || !d || !f || !sn) {
         I->st = rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
         return 0;
     }
     memset(I->have + I->cap, 0, nc - I->cap);
     memset(I->info + I->cap, 0, nc - I->cap);
     memset(I->seen + I->cap, 0, (nc - I->cap) * sizeof *I->seen);
-    memset(I->tmark + I->cap, 0, (nc - I->cap) * sizeof *I->tmark);
     I->cap = nc;
     return 1;
 }
@@ -845,66 +841,14 @@ static void accumulate(isel *I, const rdx_uop *red, cg_val *acc)
     }
 }
 
-/*
- * The post-order under root that a scope still has to look at: the walk of
- * rdx_ir_toposort (same order), except that it does not descend below a node
- * lowered already (I->have: its sources were lowered with it, or belong to a
- * loop closed since).  The ENDs of an upcast kernel's stores each lower their
- * store in a scope of their own; without the cut each of them walked the whole
- * kernel again (32 stores of a fused softmax row: 32 walks of ~1800 nodes).
- */
-static rdx_status pending_topo(isel *I, const rdx_uop *root, const rdx_uop ***order, size_t *count)
+/* A scope's walk stops at nodes lowered already (their sources were lowered with
+   them, or belong to a loop closed since): the ENDs of an upcast kernel's stores each
+   lower their store in a scope of their own, and each walked the whole kernel again
+   (32 stores of a fused softmax row: 32 walks of ~1800 nodes). */
+static int lowered(void *user, const rdx_uop *u)
 {
-    size_t cap = 64, len = 0, scap = 64, sp = 0;
-    const rdx_uop **out = malloc(cap * sizeof *out);
-    struct fr {
-        const rdx_uop *u;
-        uint32_t next;
-    } *stack = malloc(scap * sizeof *stack);
-    uint32_t g = ++I->tgen;
-    if (!out || !stack || !grow(I, root->id))
-        goto nomem;
-    if (g == 0) { /* the stamps wrapped: start over */
-        memset(I->tmark, 0, I->cap * sizeof *I->tmark);
-        g = I->tgen = 1;
-    }
-    I->tmark[root->id] = g;
-    stack[sp++] = (struct fr){ root, I->have[root->id] ? root->nsrc : 0 };
-    while (sp) {
-        struct fr *f = &stack[sp - 1];
-        if (f->next < f->u->nsrc) {
-            const rdx_uop *s = f->u->src[f->next++];
-            if (!grow(I, s->id))
-                goto nomem;
-            if (I->tmark[s->id] == g)
-                continue;
-            I->tmark[s->id] = g;
-            if (sp == scap) {
-                void *p = realloc(stack, (scap *= 2) * sizeof *stack);
-                if (!p)
-                    goto nomem;
-                stack = p;
-            }
-            stack[sp++] = (struct fr){ s, I->have[s->id] ? s->nsrc : 0 };
-            continue;
-        }
-        if (len == cap) {
-            void *p = realloc(out, (cap *= 2) * sizeof *out);
-            if (!p)
-                goto nomem;
-            out = p;
-        }
-        out[len++] = f->u;
-        sp--;
-    }
-    free(stack);
-    *order = out;
-    *count = len;
-    return RDX_OK;
-nomem:
-    free(out);
-    free(stack);
-    return rdx_fail(RDX_ERR_NOMEM, "isel: out of memory");
+    const isel *I = user;
+    return u->id < I->cap && I->have[u->id];
 }
 
 /*
@@ -923,7 +867,7 @@ static void in_loops(isel *I, const rdx_uop *root, const rdx_uop *const *ranges,
             loop_num(I, ranges[k]); /* numbered outer first */
     const rdx_uop **topo = NULL;
     size_t ntopo = 0;
-    rdx_status tst = pending_topo(I, root, &topo, &ntopo);
+    rdx_status tst = rdx_ir_toposort_cut(root, lowered, I, &topo, &ntopo);
     if (tst) {
         I->st = tst;
         return;
@@ -1689,7 +1633,6 @@ rdx_status cg_isel(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
     free(I.dep);
     free(I.info);
     free(I.seen);
-    free(I.tmark);
     free(I.log);
     free(I.reds);
     free(I.frags);

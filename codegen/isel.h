@@ -68,8 +68,6 @@ typedef struct isel {
     uint8_t *info;  /* bit 0: dep computed */
     uint32_t *seen; /* walk stamps (reduce grouping) */
     uint32_t stamp;
-    uint32_t *tmark; /* walk stamps (a scope's pending nodes, in_loops) */
-    uint32_t tgen;
     /* the kernel's REDUCE nodes (candidates for sharing a loop) */
     const rdx_uop **reds;
     size_t nreds;

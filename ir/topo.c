@@ -132,8 +132,10 @@ static int mark(topo_marks *t, const rdx_uop *u)
     return 0;
 }
 
-/* The post-order under root with per-thread marks; 1 when the hash-map walk must do it. */
-static int topo_dense(const rdx_uop *root, const rdx_uop ***order, size_t *count)
+/* The post-order under root with per-thread marks, not descending below a node `stop`
+   accepts (stop NULL: every node); 1 when the hash-map walk must do it. */
+static int topo_dense(const rdx_uop *root, int (*stop)(void *, const rdx_uop *), void *user,
+                      const rdx_uop ***order, size_t *count)
 {
     topo_marks *t = &tls_marks;
     t->walk++;
@@ -145,7 +147,7 @@ static int topo_dense(const rdx_uop *root, const rdx_uop ***order, size_t *count
     } *stack = malloc(scap * sizeof *stack);
     if (!out || !stack || mark(t, root) < 0)
         goto fallback;
-    stack[sp++] = (struct fr){ root, 0 };
+    stack[sp++] = (struct fr){ root, stop && stop(user, root) ? root->nsrc : 0 };
     while (sp) {
         struct fr *f = &stack[sp - 1];
         if (f->next < f->u->nsrc) {
@@ -161,7 +163,7 @@ static int topo_dense(const rdx_uop *root, const rdx_uop ***order, size_t *count
                     goto fallback;
                 stack = p;
             }
-            stack[sp++] = (struct fr){ s, 0 };
+            stack[sp++] = (struct fr){ s, stop && stop(user, s) ? s->nsrc : 0 };
             continue;
         }
         if (len == cap) {
@@ -185,7 +187,13 @@ fallback:
 
 rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n)
 {
-    if (!topo_dense(root, out, n))
+    return rdx_ir_toposort_cut(root, NULL, NULL, out, n);
+}
+
+rdx_status rdx_ir_toposort_cut(const rdx_uop *root, int (*stop)(void *user, const rdx_uop *u),
+                               void *user, const rdx_uop ***out, size_t *n)
+{
+    if (!topo_dense(root, stop, user, out, n))
         return RDX_OK;
     rdx_pmap num = { 0 };
     rdx_status st = rdx_ir_topo_many(&root, 1, &num, out, n);

@@ -644,6 +644,18 @@ rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out
 rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n);
 
 /*
+ * rdx_ir_toposort, except that it does not descend below a node for which
+ * stop(user, node) is nonzero: such a node is in the order, its sources only
+ * when reached on another path.  Otherwise the order is rdx_ir_toposort's.
+ * stop NULL: rdx_ir_toposort.  (A graph mixing contexts, or a failed
+ * allocation of the per-thread marks, falls back to the full order: still a
+ * topological order, with the nodes below stopped ones too.)  *out is
+ * malloc'd (caller frees); RDX_ERR_NOMEM.
+ */
+rdx_status rdx_ir_toposort_cut(const rdx_uop *root, int (*stop)(void *user, const rdx_uop *u),
+                               void *user, const rdx_uop ***out, size_t *n);
+
+/*
  * A map from the nodes of one context to non-NULL pointers, for passes that
  * walk a graph: O(1) by node id in arrays the context keeps and reuses (no
  * hashing, no clearing), so a map costs nothing to create and its lookups do

@@ -320,6 +320,44 @@ START_TEST(substitute_and_toposort)
 }
 END_TEST
 
+/* A cut walk: nothing below a stopped node unless reached on another path; the rest in
+   rdx_ir_toposort's order (stop NULL: the same order). */
+static int stop_at(void *user, const rdx_uop *u)
+{
+    return u == user;
+}
+
+START_TEST(toposort_cut)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    const rdx_uop *z = IR_OK(rdx_ir_var(c, "z", 0, 9));
+    const rdx_uop *xy = IR_OK(rdx_ir_add(c, x, y)), *yz = IR_OK(rdx_ir_mul(c, y, z));
+    const rdx_uop *e = IR_OK(rdx_ir_add(c, xy, yz));
+    const rdx_uop **full, **cut;
+    size_t nf, nc;
+    ck_assert_int_eq(rdx_ir_toposort(e, &full, &nf), RDX_OK);
+    ck_assert_int_eq(rdx_ir_toposort_cut(e, NULL, NULL, &cut, &nc), RDX_OK);
+    ck_assert_uint_eq(nc, nf);
+    ck_assert_int_eq(memcmp(cut, full, nf * sizeof *full), 0);
+    free(cut);
+    /* stopped at x + y: x is left out, y is still reached through y * z */
+    ck_assert_int_eq(rdx_ir_toposort_cut(e, stop_at, (void *)xy, &cut, &nc), RDX_OK);
+    ck_assert_uint_eq(nc, 5); /* x+y, y, z, y*z, e */
+    const rdx_uop *want[] = { xy, y, z, yz, e };
+    for (size_t i = 0; i < nc; i++)
+        ck_assert_ptr_eq(cut[i], want[i]);
+    free(cut);
+    /* stopped at the root: the root alone */
+    ck_assert_int_eq(rdx_ir_toposort_cut(e, stop_at, (void *)e, &cut, &nc), RDX_OK);
+    ck_assert_uint_eq(nc, 1);
+    ck_assert_ptr_eq(cut[0], e);
+    free(cut);
+    free(full);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 /* A graph that mixes two contexts (one id naming two nodes) is still sorted whole. */
 START_TEST(toposort_across_contexts)
 {
@@ -490,6 +528,7 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, rule_errors_propagate);
     tcase_add_test(tc, substitute_and_toposort);
     tcase_add_test(tc, toposort_across_contexts);
+    tcase_add_test(tc, toposort_cut);
     tcase_add_test(tc, node_maps);
     tcase_add_test(tc, function_inline);
     tcase_add_test(tc, verify_after_rewrite_is_an_option);
