@@ -246,6 +246,26 @@ static unsigned ds_form(unsigned n, int32_t c, int tz, rdx_isa_op *op)
     return 0;
 }
 
+/* The offsets of a 2addr DS access of the two elements of u bytes (4 or 8) at byte offset
+   c (a multiple of u; ds_form checked the range). */
+static void set_2addr_offsets(cg_inst *in, int32_t c, int32_t u)
+{
+    in->in.mod[RDX_ISA_MOD_OFFSET] = 0;
+    in->in.mod[RDX_ISA_MOD_OFFSET0] = c / u;
+    in->in.mod[RDX_ISA_MOD_OFFSET1] = c / u + 1;
+}
+
+/* Remove the instructions merged into an earlier one (dead[i]) from block b; frees dead. */
+static void drop_dead(cg_block *b, uint8_t *dead)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (!dead[i])
+            b->insts[m++] = b->insts[i];
+    b->n = m;
+    free(dead);
+}
+
 /* ds_store_b32 of one block at offsets c, c+4, ... from the same address register whose data
    are consecutive dwords of one register (a merged global load's destination, e.g. the LDS
    OptOp's slot stores): one aligned ds_store_b64/b96/b128 (or 2addr form, as ds_form) at the
@@ -308,9 +328,7 @@ static unsigned merge_ds_stores(cg_prog *p, known *K)
                 first->in.opnd[2] = cg_vopnd(p, dv, dsub + w, w);
                 first->vr[2] = dv;
                 first->in.nopnd = 3;
-                first->in.mod[RDX_ISA_MOD_OFFSET] = 0;
-                first->in.mod[RDX_ISA_MOD_OFFSET0] = c / u;
-                first->in.mod[RDX_ISA_MOD_OFFSET1] = c / u + 1;
+                set_2addr_offsets(first, c, u);
                 break;
             }
             default:
@@ -323,12 +341,7 @@ static unsigned merge_ds_stores(cg_prog *p, known *K)
                 dead[at[k]] = 1;
             merged++;
         }
-        size_t m = 0;
-        for (size_t i = 0; i < b->n; i++)
-            if (!dead[i])
-                b->insts[m++] = b->insts[i];
-        b->n = m;
-        free(dead);
+        drop_dead(b, dead);
     }
     return merged;
 }
@@ -398,12 +411,8 @@ unsigned cg_merge_loads(cg_prog *p)
             }
             if (ds) {
                 first->in.op = (uint16_t)dop;
-                if (dop == RDX_ISA_OP_DS_LOAD_2ADDR_B32 || dop == RDX_ISA_OP_DS_LOAD_2ADDR_B64) {
-                    int32_t u = dop == RDX_ISA_OP_DS_LOAD_2ADDR_B32 ? 4 : 8;
-                    first->in.mod[RDX_ISA_MOD_OFFSET] = 0;
-                    first->in.mod[RDX_ISA_MOD_OFFSET0] = c / u;
-                    first->in.mod[RDX_ISA_MOD_OFFSET1] = c / u + 1;
-                }
+                if (dop == RDX_ISA_OP_DS_LOAD_2ADDR_B32 || dop == RDX_ISA_OP_DS_LOAD_2ADDR_B64)
+                    set_2addr_offsets(first, c, dop == RDX_ISA_OP_DS_LOAD_2ADDR_B32 ? 4 : 8);
             } else
                 first->in.op = n == 2   ? RDX_ISA_OP_GLOBAL_LOAD_B64
                                : n == 3 ? RDX_ISA_OP_GLOBAL_LOAD_B96
@@ -414,12 +423,7 @@ unsigned cg_merge_loads(cg_prog *p)
                 dead[at[k]] = 1;
             merged++;
         }
-        size_t m = 0;
-        for (size_t i = 0; i < b->n; i++)
-            if (!dead[i])
-                b->insts[m++] = b->insts[i];
-        b->n = m;
-        free(dead);
+        drop_dead(b, dead);
     }
     rename_apply(p, &r);
     merged += merge_ds_stores(p, &K);
