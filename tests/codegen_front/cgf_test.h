@@ -76,6 +76,10 @@ typedef struct cgf_seq {
 void cgf_run_seqs(rdx_graph *g, const rdx_tensor *t, const cgf_seq *seqs, size_t n, int emu);
 /* The axis-typed kernel of t (ck_assert's its schedule has one kernel). */
 const rdx_uop *cgf_kernel_of(rdx_graph *g, const rdx_tensor *t);
+/* Kernel k takes opts o[0..n) but expand refuses it with RDX_ERR_UNSUPPORTED and a
+   message containing frag. */
+void cgf_expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
+                             const char *frag);
 
 rdx_graph *cgf_graph(void);
 uint64_t cgf_rand(uint64_t *s);

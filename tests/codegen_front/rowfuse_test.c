@@ -276,17 +276,6 @@ START_TEST(group_reduce_with_local)
 }
 END_TEST
 
-static void expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
-                                const char *frag)
-{
-    const rdx_uop *a, *b;
-    ck_assert_msg(rdx_cg_apply_opts(rdx_graph_ir(g), k, o, n, &a) == RDX_OK, "%s",
-                  rdx_error_message());
-    ck_assert_int_eq(rdx_cg_expand(rdx_graph_ir(g), a, &b), RDX_ERR_UNSUPPORTED);
-    ck_assert_msg(strstr(rdx_error_message(), frag), "message '%s' lacks '%s'", rdx_error_message(),
-                  frag);
-}
-
 START_TEST(group_reduce_refusals)
 {
     uint64_t seed = 807;
@@ -294,20 +283,20 @@ START_TEST(group_reduce_refusals)
     const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 64, 64 }, &seed);
     const rdx_uop *k = cgf_kernel_of(g, rdx_tensor_softmax(g, x, -1));
     rdx_opt a[3] = { SPLIT(1, 16, LOCAL), SPLIT(2, 32, GROUP_REDUCE) };
-    expect_expand_error(g, k, a, 2, "shared with LOCAL axis 4 of size 16");
+    cgf_expect_expand_error(g, k, a, 2, "shared with LOCAL axis 4 of size 16");
     rdx_opt b[2] = { SPLIT(2, 16, GROUP_REDUCE), SPLIT(3, 32, GROUP_REDUCE) };
-    expect_expand_error(g, k, b, 2, "has 32 lanes, another 16");
+    cgf_expect_expand_error(g, k, b, 2, "has 32 lanes, another 16");
     rdx_opt c[3] = { SPLIT(1, 2, LOCAL), SPLIT(1, 2, LOCAL), SPLIT(2, 2, GROUP_REDUCE) };
-    expect_expand_error(g, k, c, 3, "only one LOCAL axis");
+    cgf_expect_expand_error(g, k, c, 3, "only one LOCAL axis");
     /* a row sum grouped while its rows are LOCAL lanes: the REDUCE depends on them */
     const rdx_uop *k2 = cgf_kernel_of(g, rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0));
     rdx_opt d[2] = { SPLIT(0, 32, LOCAL), SPLIT(1, 32, GROUP_REDUCE) };
-    expect_expand_error(g, k2, d, 2, "depends on LOCAL axis 2");
+    cgf_expect_expand_error(g, k2, d, 2, "depends on LOCAL axis 2");
     /* a fourth output axis is a LOOP the reduction is inside of */
     const rdx_tensor *x5 = cgf_random(g, F32, 5, (int64_t[]){ 2, 2, 2, 2, 64 }, &seed);
     const rdx_uop *k3 = cgf_kernel_of(g, rdx_tensor_sum(g, x5, 1, (int[]){ 4 }, 0));
     rdx_opt e[1] = { SPLIT(4, 32, GROUP_REDUCE) };
-    expect_expand_error(g, k3, e, 1, "depends on LOOP axis 0");
+    cgf_expect_expand_error(g, k3, e, 1, "depends on LOOP axis 0");
     rdx_graph_destroy(g);
 }
 END_TEST

@@ -269,3 +269,14 @@ void cgf_check1(rdx_graph *g, const rdx_tensor *t)
     h.tol = 0;
     cgf_check(g, &t, 1, &h);
 }
+
+void cgf_expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
+                             const char *frag)
+{
+    const rdx_uop *a, *b;
+    ck_assert_msg(rdx_cg_apply_opts(rdx_graph_ir(g), k, o, n, &a) == RDX_OK, "%s",
+                  rdx_error_message());
+    ck_assert_int_eq(rdx_cg_expand(rdx_graph_ir(g), a, &b), RDX_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(rdx_error_message(), frag), "message '%s' lacks '%s'", rdx_error_message(),
+                  frag);
+}

@@ -373,17 +373,6 @@ static void expect_opts_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, 
                   frag);
 }
 
-static void expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
-                                const char *frag)
-{
-    const rdx_uop *a, *b;
-    ck_assert_msg(rdx_cg_apply_opts(rdx_graph_ir(g), k, o, n, &a) == RDX_OK, "%s",
-                  rdx_error_message());
-    ck_assert_int_eq(rdx_cg_expand(rdx_graph_ir(g), a, &b), RDX_ERR_UNSUPPORTED);
-    ck_assert_msg(strstr(rdx_error_message(), frag), "message '%s' lacks '%s'", rdx_error_message(),
-                  frag);
-}
-
 START_TEST(warp_errors)
 {
     uint64_t seed = 48;
@@ -412,15 +401,15 @@ START_TEST(warp_errors)
     expect_opts_error(g, k, t1, 1, RDX_ERR_UNSUPPORTED, "THREAD axes (CPU threads)");
     /* expand: WARP lanes and a grouped reduction both want lidx0 */
     rdx_opt e1[2] = { SPLIT(0, 2, WARP), SPLIT(1, 16, GROUP_REDUCE) };
-    expect_expand_error(g, k, e1, 2, "with WARP axes");
+    cgf_expect_expand_error(g, k, e1, 2, "with WARP axes");
     /* more than 2 LOCAL axes besides the lanes, more than 1024 lanes */
     const rdx_tensor *y = cgf_random(g, F32, 3, (int64_t[]){ 8, 8, 2048 }, &seed);
     const rdx_uop *k3 = cgf_kernel_of(g, rdx_tensor_neg(g, y));
     rdx_opt e2[4] = { SPLIT(2, 2, WARP), SPLIT(0, 2, LOCAL), SPLIT(1, 2, LOCAL),
                       SPLIT(2, 2, LOCAL) };
-    expect_expand_error(g, k3, e2, 4, "more than 2 LOCAL axes besides WARP axes");
+    cgf_expect_expand_error(g, k3, e2, 4, "more than 2 LOCAL axes besides WARP axes");
     rdx_opt e3[1] = { SPLIT(2, 2048, WARP) };
-    expect_expand_error(g, k3, e3, 1, "WARP axes of 2048 lanes");
+    cgf_expect_expand_error(g, k3, e3, 1, "WARP axes of 2048 lanes");
     rdx_graph_destroy(g);
 }
 END_TEST
