@@ -247,9 +247,9 @@ cg_inst *cg_ins(isel *I, rdx_isa_op op, int ndef, unsigned flags, const xo *ops,
     cg_inst in;
     memset(&in, 0, sizeof in);
     in.in.op = (uint16_t)op;
-    const rdx_isa_form_info *fi = NULL;
+    const rdx_isa_form_info *fi = cg_form(I->p->tgt, op, RDX_ISA_FORM_AUTO);
     in.in.form = RDX_ISA_FORM_NATIVE;
-    if (rdx_isa_op_form(I->p->tgt, op, RDX_ISA_FORM_AUTO, &fi)) {
+    if (!fi && rdx_isa_op_form(I->p->tgt, op, RDX_ISA_FORM_AUTO, &fi)) {
         cg_fail(I, RDX_ERR_UNSUPPORTED, NULL, "internal: %s not on the target",
                 rdx_isa_op_name(op));
         return NULL;

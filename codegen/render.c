@@ -26,11 +26,10 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
        encoder is the judge, a rejected e32 stays e64 */
     const rdx_isa_form_info *fi;
     if (x.form == RDX_ISA_FORM_E64 &&
-        !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_AUTO, &fi) &&
+        (fi = cg_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_AUTO)) != NULL &&
         (fi->enc == RDX_ISA_ENC_VOP1 || fi->enc == RDX_ISA_ENC_VOP2)) {
-        int mods = 0;
-        for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-            mods |= x.mod[m] != 0;
+        static const int32_t no_mods[RDX_ISA_MOD_COUNT];
+        int mods = memcmp(x.mod, no_mods, sizeof no_mods) != 0;
         /* 16-bit VGPR operands of e32 forms are true16 on gfx11: v128..v255 name the high
            halves of v0..v127, so a VGPR >= 128 there keeps the e64 form */
         for (int k = 0; k < x.nopnd && k < fi->nopnd; k++)
@@ -39,7 +38,7 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
         /* an operand kind the e32 slot does not accept (a literal or SGPR as src1, an SGPR
            mask): rejected for sure, so not tried (the encoder would format a message) */
         const rdx_isa_form_info *f32;
-        if (!mods && !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_E32, &f32) &&
+        if (!mods && (f32 = cg_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_E32)) != NULL &&
             f32->nopnd == x.nopnd)
             for (int k = 0; k < x.nopnd; k++)
                 mods |= x.opnd[k].kind >= RDX_ISA_OPND_KIND_COUNT ||

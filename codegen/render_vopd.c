@@ -39,9 +39,12 @@ static const dual *dual_of(const cg_inst *in)
         return NULL;
     for (size_t k = 0; k < sizeof duals / sizeof duals[0]; k++)
         if (duals[k].op == in->in.op) {
+            /* no modifier but op_sel_hi */
+            int32_t any = 0;
             for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-                if (in->in.mod[m] && !(m == RDX_ISA_MOD_OP_SEL_HI))
-                    return NULL;
+                any |= m == RDX_ISA_MOD_OP_SEL_HI ? 0 : in->in.mod[m];
+            if (any)
+                return NULL;
             if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc ||
                 in->in.opnd[0].kind != RDX_ISA_OPND_VGPR || in->in.opnd[0].count != 1)
                 return NULL;
@@ -67,15 +70,21 @@ static int overlap(const rdx_isa_opnd *a, const rdx_isa_opnd *b)
     return a->reg < b->reg + bc && b->reg < a->reg + ac;
 }
 
-/* Does `later` depend on `earlier` (RAW, WAR or WAW)? */
+/* Does `later` depend on `earlier` (RAW, WAR or WAW)?  Pairs where one of the two
+   operands is a def: earlier's defs against all of later's operands, earlier's uses
+   against later's defs. */
 static int depends(const cg_inst *earlier, const cg_inst *later)
 {
-    for (int i = 0; i < earlier->in.nopnd; i++)
-        for (int j = 0; j < later->in.nopnd; j++) {
-            int ew = i < earlier->ndef, lw = j < later->ndef;
-            if ((ew || lw) && overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
+    int en = earlier->in.nopnd, ln = later->in.nopnd;
+    int ed = earlier->ndef < en ? earlier->ndef : en, ld = later->ndef < ln ? later->ndef : ln;
+    for (int i = 0; i < ed; i++)
+        for (int j = 0; j < ln; j++)
+            if (overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
                 return 1;
-        }
+    for (int i = ed; i < en; i++)
+        for (int j = 0; j < ld; j++)
+            if (overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
+                return 1;
     /* v_div_fmas reads VCC implicitly, v_div_scale writes it explicitly: keep them ordered */
     return 0;
 }
@@ -192,11 +201,13 @@ unsigned cg_vopd(cg_prog *p)
                 const cg_inst *cj = &b->insts[j];
                 if (!valu[j])
                     break;
+                if (!has_dual[j])
+                    continue;
                 /* j must move up past the live i+1..j-1 */
                 int blocked = 0;
                 for (size_t k = i + 1; k < j && !blocked; k++)
                     blocked = !dead[k] && (!valu[k] || depends(&b->insts[k], cj));
-                if (blocked || !has_dual[j])
+                if (blocked)
                     continue;
                 cg_inst m;
                 if (!try_pair(p, &b->insts[i], has_dual[i], cj, has_dual[j], &m))

@@ -380,10 +380,20 @@ static rdx_status enc_vimg_vaddr(enc *e, const isa_row *row, const isa_layout *L
     return RDX_OK;
 }
 
+/* Whether every modifier of `in` is 0 (most instructions): one comparison instead of a
+   walk over RDX_ISA_MOD_COUNT slots. */
+static bool no_mods(const rdx_isa_inst *in)
+{
+    static const int32_t zero[RDX_ISA_MOD_COUNT];
+    return !memcmp(in->mod, zero, sizeof zero);
+}
+
 static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_isa_form form)
 {
     const rdx_isa_inst *in = e->in;
     char msg[160];
+    if (no_mods(in))
+        return RDX_OK;
     for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++) {
         int32_t v = in->mod[m];
         if (!v)
@@ -516,8 +526,12 @@ static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, si
     if (n > RDX_ISA_MAX_BYTES)
         return rdx_fail(RDX_ERR_RANGE, "%s: encoding longer than %d bytes", e->name,
                         RDX_ISA_MAX_BYTES);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(out, e->w, n); /* the words are little-endian already */
+#else
     for (size_t k = 0; k < n; k++)
         out[k] = (uint8_t)(e->w[k / 4] >> (8 * (k % 4)));
+#endif
     *len = n;
     return RDX_OK;
 }
@@ -538,7 +552,7 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
     if (in->nx != nx || in->nopnd != nx + ny_)
         return rdx_fail(RDX_ERR_INVALID, "%s :: %s: expects %u + %u operands, got nx=%u nopnd=%u",
                         e->name, ny, nx, ny_, in->nx, in->nopnd);
-    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++)
+    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT && !no_mods(in); m++)
         if (in->mod[m])
             return rdx_fail(RDX_ERR_INVALID, "%s: VOPD takes no modifier (%s given)", e->name,
                             rdx_isa_mod_name((rdx_isa_mod)m));
