@@ -260,8 +260,11 @@ static void drop_dead(cg_block *b, uint8_t *dead)
 {
     size_t m = 0;
     for (size_t i = 0; i < b->n; i++)
-        if (!dead[i])
-            b->insts[m++] = b->insts[i];
+        if (!dead[i]) {
+            if (m != i)
+                b->insts[m] = b->insts[i];
+            m++;
+        }
     b->n = m;
     free(dead);
 }
@@ -362,13 +365,25 @@ unsigned cg_merge_loads(cg_prog *p)
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         cg_block *b = &p->blocks[bi];
         /* loads merged into an earlier one: dead, the block compacted at its end */
-        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
+        uint8_t *dead = b->n > 1 ? calloc(2 * b->n, 1) : NULL;
         if (!dead)
             continue;
+        /* what the scans ask of each instruction, classified once (an instruction the scans
+           may still visit, j > i, is never changed: only the current first is) */
+        enum { K_STOP = 1, K_LOAD = 2, K_DS_LOAD = 4, K_LDS = 8 };
+        uint8_t *kind = dead + b->n;
+        for (size_t j = 0; j < b->n; j++) {
+            const cg_inst *in = &b->insts[j];
+            kind[j] =
+                (uint8_t)(((in->flags & (CG_F_VMEM_STORE | CG_F_BRANCH)) || writes_exec(in) ? K_STOP
+                                                                                            : 0) |
+                          (plain_load(in) ? K_LOAD : 0) | (plain_ds_load(in) ? K_DS_LOAD : 0) |
+                          (in->flags & (CG_F_LGKM | CG_F_BARRIER) ? K_LDS : 0));
+        }
         for (size_t i = 0; i < b->n; i++) {
             cg_inst *first = &b->insts[i];
-            int ds = plain_ds_load(first);
-            if (dead[i] || (!ds && !plain_load(first)))
+            int ds = (kind[i] & K_DS_LOAD) != 0;
+            if (dead[i] || !(kind[i] & (K_LOAD | K_DS_LOAD)))
                 continue;
             uint32_t va = first->vr[1], sa = ds ? 0 : first->vr[2];
             int32_t c = first->in.mod[RDX_ISA_MOD_OFFSET];
@@ -377,12 +392,12 @@ unsigned cg_merge_loads(cg_prog *p)
                 const cg_inst *in = &b->insts[j];
                 if (dead[j])
                     continue;
-                if ((in->flags & (CG_F_VMEM_STORE | CG_F_BRANCH)) || writes_exec(in) ||
-                    writes(in, va) || (sa && writes(in, sa)) ||
-                    (ds && (in->flags & (CG_F_LGKM | CG_F_BARRIER)) && !plain_ds_load(in)))
+                unsigned kj = kind[j];
+                if ((kj & K_STOP) || writes(in, va) || (sa && writes(in, sa)) ||
+                    (ds && (kj & K_LDS) && !(kj & K_DS_LOAD)))
                     break;
-                if (ds ? !plain_ds_load(in) || in->vr[1] != va
-                       : !plain_load(in) || in->vr[1] != va || in->vr[2] != sa)
+                if (ds ? !(kj & K_DS_LOAD) || in->vr[1] != va
+                       : !(kj & K_LOAD) || in->vr[1] != va || in->vr[2] != sa)
                     continue;
                 if (in->in.opnd[1].reg != first->in.opnd[1].reg)
                     continue;

@@ -40,10 +40,11 @@ static const dual *dual_of(const cg_inst *in)
     for (size_t k = 0; k < sizeof duals / sizeof duals[0]; k++)
         if (duals[k].op == in->in.op) {
             /* no modifier but op_sel_hi */
-            int32_t any = 0;
-            for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-                any |= m == RDX_ISA_MOD_OP_SEL_HI ? 0 : in->in.mod[m];
-            if (any)
+            static const int32_t zero[RDX_ISA_MOD_COUNT];
+            const int32_t *md = in->in.mod;
+            if (memcmp(md, zero, RDX_ISA_MOD_OP_SEL_HI * sizeof *md) ||
+                memcmp(md + RDX_ISA_MOD_OP_SEL_HI + 1, zero,
+                       (RDX_ISA_MOD_COUNT - RDX_ISA_MOD_OP_SEL_HI - 1) * sizeof *md))
                 return NULL;
             if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc ||
                 in->in.opnd[0].kind != RDX_ISA_OPND_VGPR || in->in.opnd[0].count != 1)
@@ -53,9 +54,10 @@ static const dual *dual_of(const cg_inst *in)
     return NULL;
 }
 
+/* (dual_of is NULL unless the form is E64 or E32, so those forms are the VALU ones here) */
 static int is_valu(const cg_inst *in)
 {
-    return in->in.form == RDX_ISA_FORM_E64 || in->in.form == RDX_ISA_FORM_E32 || dual_of(in);
+    return in->in.form == RDX_ISA_FORM_E64 || in->in.form == RDX_ISA_FORM_E32;
 }
 
 static int overlap(const rdx_isa_opnd *a, const rdx_isa_opnd *b)
@@ -188,7 +190,7 @@ unsigned cg_vopd(cg_prog *p)
         uint8_t *valu = dead + b->n;
         for (size_t i = 0; i < b->n; i++) {
             has_dual[i] = dual_of(&b->insts[i]);
-            valu[i] = has_dual[i] || is_valu(&b->insts[i]);
+            valu[i] = is_valu(&b->insts[i]);
         }
         for (size_t i = 0; i + 1 < b->n; i++) {
             if (dead[i] || !has_dual[i])
@@ -214,7 +216,7 @@ unsigned cg_vopd(cg_prog *p)
                     continue;
                 b->insts[i] = m;
                 has_dual[i] = dual_of(&m);
-                valu[i] = has_dual[i] || is_valu(&m);
+                valu[i] = is_valu(&m);
                 dead[j] = 1;
                 pairs++;
                 break;
@@ -222,8 +224,11 @@ unsigned cg_vopd(cg_prog *p)
         }
         size_t n = 0;
         for (size_t i = 0; i < b->n; i++)
-            if (!dead[i])
-                b->insts[n++] = b->insts[i];
+            if (!dead[i]) {
+                if (n != i)
+                    b->insts[n] = b->insts[i];
+                n++;
+            }
         b->n = n;
         free(dead);
         free(has_dual);
