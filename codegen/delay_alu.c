@@ -160,14 +160,24 @@ static cg_inst delay_inst(unsigned imm)
     return f;
 }
 
-static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int emit,
-                            unsigned *inserted)
+/* A block's instructions with the delays inserted, from its last run. */
+typedef struct emitted {
+    cg_inst *out;
+    size_t n, cap;
+    unsigned inserted;
+} emitted;
+
+/* Run block b from entry state s (left as its exit state); with emit, *res gets the block's
+   instructions with the delays (the block itself is not changed). */
+static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int emit, emitted *res)
 {
     long last_delay = -1; /* index in out[] of an s_delay_alu with room for a second delay */
     int last_sgpr_from_valu = -1;
-    cg_block *bl = &p->blocks[b];
+    const cg_block *bl = &p->blocks[b];
     size_t m = 0, cap = emit ? bl->n + bl->n / 2 + 4 : 0;
     cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
+    unsigned ins = 0;
+    unsigned *inserted = &ins;
     if (emit && !out)
         return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
     for (size_t i = 0; i < bl->n; i++) {
@@ -251,8 +261,8 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
             }
     }
     if (emit) {
-        free(bl->insts);
-        bl->insts = out, bl->n = m, bl->cap = cap;
+        free(res->out);
+        res->out = out, res->n = m, res->cap = cap, res->inserted = ins;
     }
     return RDX_OK;
 }
@@ -277,16 +287,22 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
        entry did not change keeps its exit and is not run again */
     dstate *in = malloc((nb + 1) * sizeof *in);
     char *seen = calloc(nb + 1, 1);
+    /* every run emits: at the fixed point each block's last run had the final entry state,
+       so its output is the block's result (only when the rounds run out is an emitting pass
+       with the final states needed) */
+    emitted *res = calloc(nb + 1, sizeof *res);
     rdx_status st = RDX_OK;
-    if (!out || !cur || !in || !seen || !hw) {
+    if (!out || !cur || !in || !seen || !hw || !res) {
         st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
         goto done;
     }
     for (size_t b = 0; b < nb; b++)
         st_clear(&out[b]);
     st_clear(cur);
-    for (int emit = 0; emit < 2 && !st; emit++)
+    int converged = 0;
+    for (int pass = 0; pass < 2 && !st && !converged; pass++)
         for (int changed = 1, round = 0; changed && !st && round < 64; round++) {
+            int emit = pass; /* the fallback pass: every block once with the last states */
             changed = 0;
             for (size_t b = 0; b < nb && !st; b++) {
                 st_reset(cur);
@@ -307,7 +323,7 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
                     in[b] = *cur;
                     seen[b] = 1;
                 }
-                st = run_block(p, (int)b, hw[b], cur, emit, inserted);
+                st = run_block(p, (int)b, hw[b], cur, 1, &res[b]);
                 if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
                     out[b] = *cur;
                     changed = 1;
@@ -315,8 +331,19 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
             }
             if (emit)
                 break;
+            converged = !changed;
         }
+    for (size_t b = 0; b < nb && !st; b++) {
+        cg_block *bl = &p->blocks[b];
+        free(bl->insts);
+        bl->insts = res[b].out, bl->n = res[b].n, bl->cap = res[b].cap;
+        res[b].out = NULL;
+        *inserted += res[b].inserted;
+    }
 done:
+    for (size_t b = 0; res && b < nb; b++)
+        free(res[b].out);
+    free(res);
     cg_hw_free_prog(hw, nb);
     free(out);
     free(cur);
