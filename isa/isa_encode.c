@@ -35,9 +35,12 @@ static rdx_status take_literal(enc *e, unsigned i, const rdx_isa_opnd_info *si, 
     return RDX_OK;
 }
 
-/* Check a register range: count, bounds and alignment. */
-static rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opnd_info *si,
-                              const rdx_isa_opnd *o, unsigned expect)
+/* check_range's verdict on a range it found wrong (out of line: the check itself is on
+   every register operand's path). */
+static rdx_status __attribute__((noinline, cold)) range_error(const enc *e, unsigned i,
+                                                              const rdx_isa_opnd_info *si,
+                                                              const rdx_isa_opnd *o,
+                                                              unsigned expect)
 {
     char msg[160];
     unsigned c = o->count;
@@ -67,6 +70,26 @@ static rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opnd_info 
                      o->kind == RDX_ISA_OPND_SGPR ? "SGPR" : "TTMP", o->reg, align);
             return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
         }
+    }
+    return RDX_OK;
+}
+
+/* Check a register range: count, bounds and alignment. */
+static inline rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opnd_info *si,
+                                     const rdx_isa_opnd *o, unsigned expect)
+{
+    unsigned c = o->count;
+    if (c == 0 || (expect && c != expect && !(si->fmt == RDX_ISA_FMT_LANEMASK && c == 2)))
+        return range_error(e, i, si, o, expect);
+    if (o->kind == RDX_ISA_OPND_SPECIAL)
+        return RDX_OK;
+    unsigned limit = o->kind == RDX_ISA_OPND_SGPR ? 106 : o->kind == RDX_ISA_OPND_TTMP ? 16 : 256;
+    if ((unsigned)o->reg + c > limit)
+        return range_error(e, i, si, o, expect);
+    if (o->kind != RDX_ISA_OPND_VGPR) {
+        unsigned align = c >= 4 ? 4 : c == 2 ? 2 : 1;
+        if (o->reg % align)
+            return range_error(e, i, si, o, expect);
     }
     return RDX_OK;
 }
@@ -162,7 +185,7 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
         return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
     }
     const isa_field *f = &L->f[sl->fld];
-    unsigned expect = isa_expect_count(row, si, e->in);
+    unsigned expect = isa_expect_count_fast(row, si, e->in);
     unsigned code;
     switch (sl->how) {
     case HOW_SRC: {
@@ -642,10 +665,10 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
 {
     if (!t || !in || !out || !len)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: NULL argument");
-    const char *name = rdx_isa_op_name((rdx_isa_op)in->op);
-    if (!name)
+    if (in->op == 0 || in->op >= RDX_ISA_OP_COUNT)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: op %u out of range", in->op);
-    if (!rdx_isa_op_available(t, (rdx_isa_op)in->op))
+    const char *name = isa_op_names[in->op];
+    if (!isa_op_avail(t, in->op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "%s: not available on %s", name, t->name);
     rdx_isa_form form = (rdx_isa_form)in->form;
     const isa_row *row = isa_row_of(t, (rdx_isa_op)in->op, form);
