@@ -1,4 +1,5 @@
 /* isa/isa_encode.c — rdx_isa_inst -> machine code, checking every operand. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,19 @@ static rdx_status bad_opnd(const enc *e, unsigned i, const rdx_isa_opnd_info *si
                            const char *what)
 {
     return rdx_fail(st, "%s: operand %u (%s): %s", e->name, i, rdx_isa_role_name(si->role), what);
+}
+
+/* bad_opnd with a formatted message (out of line: the hot paths keep no message buffer). */
+static rdx_status __attribute__((noinline, cold, format(printf, 5, 6)))
+bad_opndf(const enc *e, unsigned i, const rdx_isa_opnd_info *si, rdx_status st, const char *fmt,
+          ...)
+{
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return bad_opnd(e, i, si, st, msg);
 }
 
 /* Take a literal value; only one distinct value per instruction. */
@@ -99,7 +113,6 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
                            unsigned expect, bool vgpr_ok, unsigned *code)
 {
     rdx_status st;
-    char msg[96];
     switch (o->kind) {
     case RDX_ISA_OPND_SGPR:
         if ((st = check_range(e, i, si, o, expect)))
@@ -120,8 +133,7 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
         return RDX_OK;
     case RDX_ISA_OPND_SPECIAL:
         if (!isa_special_known(o->reg)) {
-            snprintf(msg, sizeof msg, "unknown special register code %u", o->reg);
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+            return bad_opndf(e, i, si, RDX_ERR_INVALID, "unknown special register code %u", o->reg);
         }
         if ((st = check_range(e, i, si, o, expect)))
             return st;
@@ -129,15 +141,15 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
         return RDX_OK;
     case RDX_ISA_OPND_INT:
         if (o->value < -16 || o->value > 64) {
-            snprintf(msg, sizeof msg, "inline integer %d out of range -16..64", (int)o->value);
-            return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
+            return bad_opndf(e, i, si, RDX_ERR_RANGE, "inline integer %d out of range -16..64",
+                             (int)o->value);
         }
         *code = o->value >= 0 ? 128u + (unsigned)o->value : 192u + (unsigned)(-o->value);
         return RDX_OK;
     case RDX_ISA_OPND_FLOAT:
         if (o->value < 0 || o->value >= RDX_ISA_FCONST_COUNT) {
-            snprintf(msg, sizeof msg, "inline float code %d out of range", (int)o->value);
-            return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
+            return bad_opndf(e, i, si, RDX_ERR_RANGE, "inline float code %d out of range",
+                             (int)o->value);
         }
         *code = 240u + (unsigned)o->value;
         return RDX_OK;
@@ -154,15 +166,13 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
 static rdx_status put_field(enc *e, unsigned i, const rdx_isa_opnd_info *si, const isa_field *f,
                             int64_t v, bool is_signed)
 {
-    char msg[128];
     if (!f->width)
         return bad_opnd(e, i, si, RDX_ERR_INVALID, "field missing in this encoding");
     int64_t lo = is_signed ? -((int64_t)1 << (f->width - 1)) : 0;
     int64_t hi = is_signed ? ((int64_t)1 << (f->width - 1)) - 1 : ((int64_t)1 << f->width) - 1;
     if (v < lo || v > hi) {
-        snprintf(msg, sizeof msg, "value %lld out of range %lld..%lld", (long long)v, (long long)lo,
-                 (long long)hi);
-        return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
+        return bad_opndf(e, i, si, RDX_ERR_RANGE, "value %lld out of range %lld..%lld",
+                         (long long)v, (long long)lo, (long long)hi);
     }
     isa_put(e->w, f->lo, f->width, (uint32_t)v);
     return RDX_OK;
@@ -179,10 +189,9 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
                            rdx_isa_form form)
 {
     rdx_status st;
-    char msg[128];
     if (!kind_ok(si, o->kind)) {
-        snprintf(msg, sizeof msg, "%s is not accepted here", isa_kind_name(o->kind));
-        return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+        return bad_opndf(e, i, si, RDX_ERR_INVALID, "%s is not accepted here",
+                         isa_kind_name(o->kind));
     }
     const isa_field *f = &L->f[sl->fld];
     unsigned expect = isa_expect_count_fast(row, si, e->in);
@@ -230,8 +239,8 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
             return st;
         unsigned r = o->kind == RDX_ISA_OPND_TTMP ? 108u + o->reg : o->reg;
         if (r % need) {
-            snprintf(msg, sizeof msg, "register base %u must be a multiple of %u", o->reg, need);
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+            return bad_opndf(e, i, si, RDX_ERR_INVALID, "register base %u must be a multiple of %u",
+                             o->reg, need);
         }
         isa_put(e->w, f->lo, f->width, sl->how == HOW_SRSRC9 ? r : r / need);
         return RDX_OK;
