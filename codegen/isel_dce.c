@@ -17,6 +17,10 @@ static int removable(const cg_prog *p, const cg_inst *in, const uint32_t *reads)
 {
     if (in->flags || in->ndef == 0)
         return 0;
+    /* a def still read (the common case) before the op's class */
+    for (int k = 0; k < in->ndef; k++)
+        if (!in->vr[k] || reads[in->vr[k]])
+            return 0;
     switch (in->in.op) {
     case RDX_ISA_OP_S_MOV_B32:
     case RDX_ISA_OP_S_MOV_B64:
@@ -32,9 +36,6 @@ static int removable(const cg_prog *p, const cg_inst *in, const uint32_t *reads)
             return 0;
     }
     }
-    for (int k = 0; k < in->ndef; k++)
-        if (!in->vr[k] || reads[in->vr[k]])
-            return 0;
     return 1;
 }
 
