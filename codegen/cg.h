@@ -121,7 +121,7 @@ typedef struct cg_hw {
     uint8_t cycles;  /* issue cycles (s_nop N: N + 1) */
     uint8_t wmma;
     uint8_t ndef, nuse;
-    uint16_t def[CG_HW_MAXU], use[CG_HW_MAXU];
+    uint16_t def[CG_HW_MAXU], use[CG_HW_MAXU]; /* def[0..ndef), use[0..nuse) set */
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);

@@ -120,7 +120,9 @@ static void add_units(cg_hw *h, int def, const rdx_isa_opnd *o)
 
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
 {
-    memset(h, 0, sizeof *h);
+    /* def[] / use[] are filled up to ndef / nuse: only the counts and flags start at 0 */
+    h->type = h->latency = h->wmma = 0;
+    h->ndef = h->nuse = 0;
     h->cycles = 1;
     rdx_isa_op op = (rdx_isa_op)in->op;
     const rdx_isa_form_info *fi = cg_form(t, op, (rdx_isa_form)in->form);
