@@ -94,6 +94,11 @@ rdx_status cg_block_push(cg_prog *p, int b, const cg_inst *in);
 /* Insert before position `at` of block b. */
 rdx_status cg_block_insert(cg_prog *p, int b, size_t at, const cg_inst *in);
 
+/* rdx_isa_op_form's form info of op in `form`, NULL when the target has no such form
+   (no error recorded); memoised per thread (isel, DCE, the hardware view, inline
+   constants and the encoder ask for the same few ops thousands of times). */
+const rdx_isa_form_info *cg_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
+
 /* Operand constructors for virtual registers. */
 rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned count);
 
@@ -116,7 +121,7 @@ typedef struct cg_hw {
     uint8_t cycles;  /* issue cycles (s_nop N: N + 1) */
     uint8_t wmma;
     uint8_t ndef, nuse;
-    uint16_t def[CG_HW_MAXU], use[CG_HW_MAXU];
+    uint16_t def[CG_HW_MAXU], use[CG_HW_MAXU]; /* def[0..ndef), use[0..nuse) set */
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);

@@ -99,26 +99,40 @@ static dinfo info_new(int type, unsigned latency)
     return d;
 }
 
-/* After issuing an instruction of `type` taking `cycles`. */
-static void info_advance(dinfo *d, int type, unsigned cycles)
+/*
+ * Aging on demand: instead of info_advance on every pending unit after every instruction,
+ * run_block counts the VALUs, TRANS and cycles issued so far in the block (a clock) and each
+ * unit keeps the clock of its last write; its current info is its stored one advanced by
+ * the difference.  That is exact: a part expires at the first step where its count reaches
+ * the limit or its cycles run out, and both sums only grow, so it has expired after k steps
+ * iff it would have at the k-th; the values are the stored ones plus / minus the sums.
+ * The state goes back to the plain form (every info current, `live` = the non-NONE units)
+ * at the end of the block, so block states compare and merge as before.
+ */
+typedef struct dclock {
+    uint32_t valu, trans, cycles;
+} dclock;
+
+/* Unit r's info now (`at`: the clock of its write, `now`: the current one). */
+static dinfo info_at(const dinfo *base, const dclock *at, const dclock *now)
 {
-    if (is_none(d))
-        return;
-    d->valu_num = (uint8_t)(d->valu_num + (type == CG_HW_VALU));
-    if (d->valu_num >= VALU_MAX || d->valu_cycles <= cycles)
-        d->valu_num = VALU_MAX, d->valu_cycles = 0;
+    dinfo d = *base;
+    uint32_t dc = now->cycles - at->cycles;
+    if (!dc || is_none(&d))
+        return d; /* no instruction issued since (each takes at least one cycle) */
+    uint32_t dv = now->valu - at->valu, dt = now->trans - at->trans;
+    if (d.valu_num + dv >= VALU_MAX || d.valu_cycles <= dc)
+        d.valu_num = VALU_MAX, d.valu_cycles = 0;
     else
-        d->valu_cycles = (uint8_t)(d->valu_cycles - cycles);
-    d->trans_num = (uint8_t)(d->trans_num + (type == CG_HW_TRANS));
-    d->trans_num_valu = (uint8_t)(d->trans_num_valu + (type == CG_HW_VALU));
-    if (d->trans_num >= TRANS_MAX || d->trans_cycles <= cycles)
-        d->trans_num = TRANS_MAX, d->trans_num_valu = VALU_MAX, d->trans_cycles = 0;
+        d.valu_num = (uint8_t)(d.valu_num + dv), d.valu_cycles = (uint8_t)(d.valu_cycles - dc);
+    if (d.trans_num + dt >= TRANS_MAX || d.trans_cycles <= dc)
+        d.trans_num = TRANS_MAX, d.trans_num_valu = VALU_MAX, d.trans_cycles = 0;
     else
-        d->trans_cycles = (uint8_t)(d->trans_cycles - cycles);
-    if (d->salu_cycles <= cycles)
-        d->salu_cycles = 0;
-    else
-        d->salu_cycles = (uint8_t)(d->salu_cycles - cycles);
+        d.trans_num = (uint8_t)(d.trans_num + dt),
+        d.trans_num_valu = (uint8_t)(d.trans_num_valu + dv),
+        d.trans_cycles = (uint8_t)(d.trans_cycles - dc);
+    d.salu_cycles = d.salu_cycles <= dc ? 0 : (uint8_t)(d.salu_cycles - dc);
+    return d;
 }
 
 static int waits_for_valu(const rdx_isa_inst *in, const cg_hw *h)
@@ -160,16 +174,31 @@ static cg_inst delay_inst(unsigned imm)
     return f;
 }
 
-static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int emit,
-                            unsigned *inserted)
+/* A block's instructions with the delays inserted, from its last run. */
+typedef struct emitted {
+    cg_inst *out;
+    size_t n, cap;
+    unsigned inserted;
+} emitted;
+
+/* Run block b from entry state s (left as its exit state); with emit, *res gets the block's
+   instructions with the delays (the block itself is not changed). */
+static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int emit, emitted *res)
 {
     long last_delay = -1; /* index in out[] of an s_delay_alu with room for a second delay */
     int last_sgpr_from_valu = -1;
-    cg_block *bl = &p->blocks[b];
+    const cg_block *bl = &p->blocks[b];
     size_t m = 0, cap = emit ? bl->n + bl->n / 2 + 4 : 0;
     cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
+    unsigned ins = 0;
+    unsigned *inserted = &ins;
     if (emit && !out)
         return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    /* the clock and each pending unit's write time (entry units: written at 0) */
+    dclock now = { 0, 0, 0 }, at[CG_HW_UNITS];
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = s->live[w]; lm; lm &= lm - 1)
+            at[w * 64 + __builtin_ctzll(lm)] = now;
     for (size_t i = 0; i < bl->n; i++) {
         const rdx_isa_inst *in = &bl->insts[i].in;
         if (emit && m + 2 > cap) {
@@ -188,13 +217,18 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
         }
         const cg_hw *h = &hw[i];
         if ((h->type == CG_HW_SALU || h->type == CG_HW_SMEM) && last_sgpr_from_valu >= 0) {
-            dinfo li = s->u[last_sgpr_from_valu];
+            int lr = last_sgpr_from_valu;
+            dinfo li =
+                (s->live[lr / 64] >> (lr % 64) & 1) ? info_at(&s->u[lr], &at[lr], &now) : s->u[lr];
             if (!is_none(&li)) {
                 for (int w = 0; w < CG_HW_UNITS / 64; w++)
                     for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
                         int r = w * 64 + __builtin_ctzll(lm);
-                        if (s->u[r].valu_num >= li.valu_num && s->u[r].valu_cycles > 0)
-                            s->u[r] = NONE_INFO; /* its live bit goes at the next advance */
+                        dinfo e = info_at(&s->u[r], &at[r], &now);
+                        if ((e.valu_num >= li.valu_num && e.valu_cycles > 0) || is_none(&e)) {
+                            s->u[r] = NONE_INFO;
+                            s->live[w] &= ~(1ull << (r % 64));
+                        }
                     }
                 last_sgpr_from_valu = -1;
             }
@@ -205,14 +239,17 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
                    h->type != CG_HW_DS && h->type != CG_HW_EXP) {
             dinfo d = NONE_INFO;
             for (int k = 0; k < h->nuse; k++) {
-                dinfo *e = &s->u[h->use[k]];
+                int r = h->use[k];
                 /* v_writelane's destination is also read (the other lanes): LLVM ignores it */
-                if (in->op == RDX_ISA_OP_V_WRITELANE_B32 && h->use[k] >= 256)
+                if (in->op == RDX_ISA_OP_V_WRITELANE_B32 && r >= 256)
                     continue;
-                if (!is_none(e)) {
-                    info_merge(&d, e);
-                    *e = NONE_INFO;
-                }
+                if (!(s->live[r / 64] >> (r % 64) & 1))
+                    continue; /* not pending (NONE) */
+                dinfo e = info_at(&s->u[r], &at[r], &now);
+                if (!is_none(&e))
+                    info_merge(&d, &e);
+                s->u[r] = NONE_INFO;
+                s->live[r / 64] &= ~(1ull << (r % 64));
             }
             if (h->type == CG_HW_VALU || h->type == CG_HW_TRANS)
                 for (int k = 0; k < h->ndef; k++)
@@ -237,22 +274,28 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
         }
         if (h->type == CG_HW_SALU || h->type == CG_HW_VALU || h->type == CG_HW_TRANS) {
             dinfo n = info_new(h->type, h->latency);
-            for (int k = 0; k < h->ndef; k++)
+            for (int k = 0; k < h->ndef; k++) {
                 st_set(s, h->def[k], &n);
+                at[h->def[k]] = now; /* advanced by this instruction too, as every unit */
+            }
         }
         if (emit)
             out[m++] = bl->insts[i];
-        for (int w = 0; w < CG_HW_UNITS / 64; w++)
-            for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
-                int r = w * 64 + __builtin_ctzll(lm);
-                info_advance(&s->u[r], h->type, h->cycles);
-                if (is_none(&s->u[r]))
-                    s->live[w] &= ~(1ull << (r % 64));
-            }
+        now.valu += h->type == CG_HW_VALU;
+        now.trans += h->type == CG_HW_TRANS;
+        now.cycles += h->cycles;
     }
+    /* back to the plain form: every pending unit's info current, NONE ones not live */
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+            int r = w * 64 + __builtin_ctzll(lm);
+            s->u[r] = info_at(&s->u[r], &at[r], &now);
+            if (is_none(&s->u[r]))
+                s->live[w] &= ~(1ull << (r % 64));
+        }
     if (emit) {
-        free(bl->insts);
-        bl->insts = out, bl->n = m, bl->cap = cap;
+        free(res->out);
+        res->out = out, res->n = m, res->cap = cap, res->inserted = ins;
     }
     return RDX_OK;
 }
@@ -277,16 +320,22 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
        entry did not change keeps its exit and is not run again */
     dstate *in = malloc((nb + 1) * sizeof *in);
     char *seen = calloc(nb + 1, 1);
+    /* every run emits: at the fixed point each block's last run had the final entry state,
+       so its output is the block's result (only when the rounds run out is an emitting pass
+       with the final states needed) */
+    emitted *res = calloc(nb + 1, sizeof *res);
     rdx_status st = RDX_OK;
-    if (!out || !cur || !in || !seen || !hw) {
+    if (!out || !cur || !in || !seen || !hw || !res) {
         st = rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
         goto done;
     }
     for (size_t b = 0; b < nb; b++)
         st_clear(&out[b]);
     st_clear(cur);
-    for (int emit = 0; emit < 2 && !st; emit++)
+    int converged = 0;
+    for (int pass = 0; pass < 2 && !st && !converged; pass++)
         for (int changed = 1, round = 0; changed && !st && round < 64; round++) {
+            int emit = pass; /* the fallback pass: every block once with the last states */
             changed = 0;
             for (size_t b = 0; b < nb && !st; b++) {
                 st_reset(cur);
@@ -307,7 +356,7 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
                     in[b] = *cur;
                     seen[b] = 1;
                 }
-                st = run_block(p, (int)b, hw[b], cur, emit, inserted);
+                st = run_block(p, (int)b, hw[b], cur, 1, &res[b]);
                 if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
                     out[b] = *cur;
                     changed = 1;
@@ -315,8 +364,19 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
             }
             if (emit)
                 break;
+            converged = !changed;
         }
+    for (size_t b = 0; b < nb && !st; b++) {
+        cg_block *bl = &p->blocks[b];
+        free(bl->insts);
+        bl->insts = res[b].out, bl->n = res[b].n, bl->cap = res[b].cap;
+        res[b].out = NULL;
+        *inserted += res[b].inserted;
+    }
 done:
+    for (size_t b = 0; res && b < nb; b++)
+        free(res[b].out);
+    free(res);
     cg_hw_free_prog(hw, nb);
     free(out);
     free(cur);

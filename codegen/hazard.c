@@ -145,23 +145,54 @@ static cg_inst fix_inst(int kind)
     return f;
 }
 
-/* Run block b from entry state s; with emit, insert the fixes (and with *hwp, replace it by
-   the classification of the new instruction list). */
-static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit, unsigned *inserted,
-                            cg_hw **hwp)
+/* A block's instructions with the fixes inserted (and their classification), from its last
+   run; out == NULL: nothing to insert, the block stays as it is. */
+typedef struct emitted {
+    cg_inst *out;
+    cg_hw *hout;
+    size_t n, cap;
+    unsigned inserted;
+} emitted;
+
+static void emitted_free(emitted *e)
 {
-    cg_block *bl = &p->blocks[b];
-    size_t m = 0, cap = emit ? bl->n + 8 : 0;
-    cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
-    cg_hw *hout = emit && hwp ? malloc(cap * sizeof *hout) : NULL;
-    if (emit && (!out || (hwp && !hout))) {
-        free(out);
-        free(hout);
-        return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
-    }
+    free(e->out);
+    free(e->hout);
+    memset(e, 0, sizeof *e);
+}
+
+/* Run block b from entry state s (left as its exit state); *res gets the block with the
+   fixes inserted (with the classification when with_hw), built only once a fix is needed
+   (the block itself is not changed). */
+static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, emitted *res, int with_hw)
+{
+    const cg_block *bl = &p->blocks[b];
+    size_t m = 0, cap = 0;
+    cg_inst *out = NULL;
+    cg_hw *hout = NULL;
+    unsigned ins = 0;
+    unsigned *inserted = &ins;
+    emitted_free(res);
     for (size_t i = 0; i < bl->n; i++) {
         const cg_hw *h = &hw[i];
         const rdx_isa_inst *in = &bl->insts[i].in;
+        int need = needs(s, in, h);
+        int emit = out != NULL;
+        if (need && !emit) { /* the first fix: the instructions before it as they are */
+            cap = bl->n + 8;
+            out = malloc(cap * sizeof *out);
+            hout = with_hw ? malloc(cap * sizeof *hout) : NULL;
+            if (!out || (with_hw && !hout)) {
+                free(out);
+                free(hout);
+                return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
+            }
+            memcpy(out, bl->insts, i * sizeof *out);
+            if (hout)
+                memcpy(hout, hw, i * sizeof *hout);
+            m = i;
+            emit = 1;
+        }
         if (emit && m + 2 > cap) {
             cap = 2 * cap + 2;
             cg_inst *no = realloc(out, cap * sizeof *no);
@@ -176,7 +207,6 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit,
                 return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
             }
         }
-        int need = needs(s, in, h);
         if (need) {
             cg_inst f = fix_inst(need);
             cg_hw fh;
@@ -198,14 +228,7 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, int emit,
             out[m++] = bl->insts[i];
         }
     }
-    if (emit) {
-        free(bl->insts);
-        bl->insts = out, bl->n = m, bl->cap = cap;
-        if (hwp) {
-            free(*hwp);
-            *hwp = hout;
-        }
-    }
+    res->out = out, res->hout = hout, res->n = m, res->cap = cap, res->inserted = ins;
     return RDX_OK;
 }
 
@@ -223,11 +246,16 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
        exit and is not run again */
     hz *in = malloc((nb + 1) * sizeof *in);
     char *seen = calloc(nb + 1, 1);
+    /* every run keeps its output: at the fixed point each block's last run had the final
+       entry state, so that output is the block's result (a last pass over every block with
+       the final states only when the rounds run out) */
+    emitted *res = calloc(nb + 1, sizeof *res);
     cg_hw **hw = cg_hw_classify_prog(p);
-    if (!out || !in || !seen || !hw) {
+    if (!out || !in || !seen || !hw || !res) {
         free(out);
         free(in);
         free(seen);
+        free(res);
         cg_hw_free_prog(hw, nb);
         return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
     }
@@ -237,8 +265,9 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
         out[b].nwmma = 0;
     }
     rdx_status st = RDX_OK;
-    /* exits to a fixed point, then one emitting pass */
-    for (int emit = 0; emit < 2 && !st; emit++)
+    /* exits to a fixed point (then, if the rounds ran out, one pass with the last states) */
+    int converged = 0;
+    for (int emit = 0; emit < 2 && !st && !converged; emit++)
         for (int changed = 1, round = 0; changed && !st && round < 64; round++) {
             changed = 0;
             for (size_t b = 0; b < nb && !st; b++) {
@@ -254,7 +283,7 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
                     in[b] = cur;
                     seen[b] = 1;
                 }
-                st = run_block(p, (int)b, hw[b], &cur, emit, inserted, hw_out ? &hw[b] : NULL);
+                st = run_block(p, (int)b, hw[b], &cur, &res[b], hw_out != NULL);
                 if (!emit && memcmp(&cur, &out[b], sizeof cur)) {
                     out[b] = cur;
                     changed = 1;
@@ -262,7 +291,26 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
             }
             if (emit)
                 break;
+            converged = !changed;
         }
+    for (size_t b = 0; b < nb && !st; b++) {
+        emitted *e = &res[b];
+        if (!e->out)
+            continue;
+        cg_block *bl = &p->blocks[b];
+        free(bl->insts);
+        bl->insts = e->out, bl->n = e->n, bl->cap = e->cap;
+        if (hw_out) {
+            free(hw[b]);
+            hw[b] = e->hout;
+        } else
+            free(e->hout);
+        *inserted += e->inserted;
+        e->out = NULL, e->hout = NULL;
+    }
+    for (size_t b = 0; b < nb; b++)
+        emitted_free(&res[b]);
+    free(res);
     if (!st && hw_out)
         *hw_out = hw;
     else

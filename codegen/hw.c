@@ -120,12 +120,12 @@ static void add_units(cg_hw *h, int def, const rdx_isa_opnd *o)
 
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
 {
-    memset(h, 0, sizeof *h);
+    /* def[] / use[] are filled up to ndef / nuse: only the counts and flags start at 0 */
+    h->type = h->latency = h->wmma = 0;
+    h->ndef = h->nuse = 0;
     h->cycles = 1;
     rdx_isa_op op = (rdx_isa_op)in->op;
-    const rdx_isa_form_info *fi = NULL;
-    if (rdx_isa_op_form(t, op, (rdx_isa_form)in->form, &fi))
-        fi = NULL;
+    const rdx_isa_form_info *fi = cg_form(t, op, (rdx_isa_form)in->form);
     int enc = fi ? fi->enc : -1;
     int f64 = 0;
     switch (enc) {
@@ -184,9 +184,8 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
         return;
     /* a VOPD pair's operand slots are X's then Y's; the roles come from both ops */
     const rdx_isa_form_info *fy = NULL;
-    if (enc == RDX_ISA_ENC_VOPD && in->op_y &&
-        rdx_isa_op_form(t, (rdx_isa_op)in->op_y, RDX_ISA_FORM_NATIVE, &fy))
-        fy = NULL;
+    if (enc == RDX_ISA_ENC_VOPD && in->op_y)
+        fy = cg_form(t, (rdx_isa_op)in->op_y, RDX_ISA_FORM_NATIVE);
     /* accumulating ops read their destination too (LLVM: src2 tied to vdst) */
     int acc_x = accumulates(op), acc_y = in->op_y && accumulates((rdx_isa_op)in->op_y);
     for (int k = 0; k < in->nopnd; k++) {

@@ -247,9 +247,9 @@ cg_inst *cg_ins(isel *I, rdx_isa_op op, int ndef, unsigned flags, const xo *ops,
     cg_inst in;
     memset(&in, 0, sizeof in);
     in.in.op = (uint16_t)op;
-    const rdx_isa_form_info *fi = NULL;
+    const rdx_isa_form_info *fi = cg_form(I->p->tgt, op, RDX_ISA_FORM_AUTO);
     in.in.form = RDX_ISA_FORM_NATIVE;
-    if (rdx_isa_op_form(I->p->tgt, op, RDX_ISA_FORM_AUTO, &fi)) {
+    if (!fi && rdx_isa_op_form(I->p->tgt, op, RDX_ISA_FORM_AUTO, &fi)) {
         cg_fail(I, RDX_ERR_UNSUPPORTED, NULL, "internal: %s not on the target",
                 rdx_isa_op_name(op));
         return NULL;
@@ -436,7 +436,17 @@ static int loop_num(isel *I, const rdx_uop *r)
     return I->nloops++;
 }
 
-static uint64_t dep(isel *I, const rdx_uop *u)
+static uint64_t dep_slow(isel *I, const rdx_uop *u);
+
+/* The loops u depends on (memoised; the lookup inline: every scope asks for every node). */
+static inline uint64_t dep(isel *I, const rdx_uop *u)
+{
+    if (u->id < I->cap && (I->info[u->id] & 1))
+        return I->dep[u->id];
+    return dep_slow(I, u);
+}
+
+static uint64_t dep_slow(isel *I, const rdx_uop *u)
 {
     if (!grow(I, u->id))
         return 0;
@@ -655,7 +665,7 @@ static int lds_load(const rdx_uop *u)
     return b->op == RDX_OP_DEFINE_LOCAL;
 }
 
-static int in_scope(isel *I, const rdx_uop *u)
+static inline int in_scope(isel *I, const rdx_uop *u)
 {
     return grow(I, u->id) && !I->have[u->id] && !(dep(I, u) & ~I->open);
 }

@@ -17,23 +17,25 @@ static int removable(const cg_prog *p, const cg_inst *in, const uint32_t *reads)
 {
     if (in->flags || in->ndef == 0)
         return 0;
+    /* a def still read (the common case) before the op's class */
+    for (int k = 0; k < in->ndef; k++)
+        if (!in->vr[k] || reads[in->vr[k]])
+            return 0;
     switch (in->in.op) {
     case RDX_ISA_OP_S_MOV_B32:
     case RDX_ISA_OP_S_MOV_B64:
     case RDX_ISA_OP_S_MUL_I32:
         break;
     default: {
-        const rdx_isa_form_info *fi;
-        if (rdx_isa_op_form(p->tgt, (rdx_isa_op)in->in.op, (rdx_isa_form)in->in.form, &fi))
+        const rdx_isa_form_info *fi =
+            cg_form(p->tgt, (rdx_isa_op)in->in.op, (rdx_isa_form)in->in.form);
+        if (!fi)
             return 0;
         if (fi->enc != RDX_ISA_ENC_VOP1 && fi->enc != RDX_ISA_ENC_VOP2 &&
             fi->enc != RDX_ISA_ENC_VOP3 && fi->enc != RDX_ISA_ENC_VOP3P)
             return 0;
     }
     }
-    for (int k = 0; k < in->ndef; k++)
-        if (!in->vr[k] || reads[in->vr[k]])
-            return 0;
     return 1;
 }
 
@@ -65,7 +67,9 @@ unsigned cg_dce(cg_prog *p)
                     changed = 1;
                     continue;
                 }
-                bl->insts[o++] = *in;
+                if (o != i)
+                    bl->insts[o] = *in;
+                o++;
             }
             bl->n = o;
         }

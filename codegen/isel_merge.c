@@ -260,8 +260,11 @@ static void drop_dead(cg_block *b, uint8_t *dead)
 {
     size_t m = 0;
     for (size_t i = 0; i < b->n; i++)
-        if (!dead[i])
-            b->insts[m++] = b->insts[i];
+        if (!dead[i]) {
+            if (m != i)
+                b->insts[m] = b->insts[i];
+            m++;
+        }
     b->n = m;
     free(dead);
 }
@@ -359,30 +362,83 @@ unsigned cg_merge_loads(cg_prog *p)
         known_free(&K);
         return 0; /* no memory: the loads stay unmerged (correct, only slower) */
     }
-    for (size_t bi = 0; bi < p->nblocks; bi++) {
+    /* per vreg of the program at the start: its last def in the current block + 1 (0: none;
+       reset after each block) */
+    size_t nlast = p->nvregs + 1;
+    uint32_t *lastdef = calloc(nlast, sizeof *lastdef);
+    for (size_t bi = 0; bi < p->nblocks && lastdef; bi++) {
         cg_block *b = &p->blocks[bi];
         /* loads merged into an earlier one: dead, the block compacted at its end */
-        uint8_t *dead = b->n > 1 ? calloc(b->n, 1) : NULL;
+        uint8_t *dead = b->n > 1 ? calloc(2 * b->n, 1) : NULL;
         if (!dead)
             continue;
+        /* the next instruction at or after each position that stops a global / an LDS
+           load's scan, and the next global / LDS load (made with the shortcut below) */
+        uint32_t *nx = NULL, *nstop = NULL, *ndstop = NULL, *nld = NULL, *ndld = NULL;
+        /* what the scans ask of each instruction, classified once (an instruction the scans
+           may still visit, j > i, is never changed: only the current first is) */
+        enum { K_STOP = 1, K_LOAD = 2, K_DS_LOAD = 4, K_LDS = 8 };
+        uint8_t *kind = dead + b->n;
+        for (size_t j = 0; j < b->n; j++) {
+            const cg_inst *in = &b->insts[j];
+            kind[j] =
+                (uint8_t)(((in->flags & (CG_F_VMEM_STORE | CG_F_BRANCH)) || writes_exec(in) ? K_STOP
+                                                                                            : 0) |
+                          (plain_load(in) ? K_LOAD : 0) | (plain_ds_load(in) ? K_DS_LOAD : 0) |
+                          (in->flags & (CG_F_LGKM | CG_F_BARRIER) ? K_LDS : 0));
+        }
+        /* the shortcut below pays for its set-up only when the scans are long: it is built
+           once they have visited twice the block (from the block as it is then: the scans
+           only look at instructions after the current one, which are unchanged) */
+        int fast_ok = 0;
+        size_t steps = 0;
         for (size_t i = 0; i < b->n; i++) {
             cg_inst *first = &b->insts[i];
-            int ds = plain_ds_load(first);
-            if (dead[i] || (!ds && !plain_load(first)))
+            int ds = (kind[i] & K_DS_LOAD) != 0;
+            if (dead[i] || !(kind[i] & (K_LOAD | K_DS_LOAD)))
                 continue;
+            if (!fast_ok && !nx && steps > 2 * b->n &&
+                (nx = malloc(4 * (b->n + 1) * sizeof *nx)) != NULL) {
+                nstop = nx, ndstop = nx + (b->n + 1), nld = nx + 2 * (b->n + 1),
+                ndld = nx + 3 * (b->n + 1);
+                fast_ok = 1;
+                for (size_t j = 0; j < b->n; j++)
+                    for (int k = 0; k < b->insts[j].ndef; k++)
+                        if (b->insts[j].vr[k] < nlast)
+                            lastdef[b->insts[j].vr[k]] = (uint32_t)j + 1;
+                nstop[b->n] = ndstop[b->n] = nld[b->n] = ndld[b->n] = (uint32_t)b->n;
+                for (size_t j = b->n; j-- > 0;) {
+                    unsigned kj = kind[j];
+                    nstop[j] = (kj & K_STOP) ? (uint32_t)j : nstop[j + 1];
+                    ndstop[j] = (kj & K_STOP) || ((kj & K_LDS) && !(kj & K_DS_LOAD))
+                                    ? (uint32_t)j
+                                    : ndstop[j + 1];
+                    nld[j] = (kj & K_LOAD) ? (uint32_t)j : nld[j + 1];
+                    ndld[j] = (kj & K_DS_LOAD) ? (uint32_t)j : ndld[j + 1];
+                }
+            }
             uint32_t va = first->vr[1], sa = ds ? 0 : first->vr[2];
             int32_t c = first->in.mod[RDX_ISA_MOD_OFFSET];
             size_t at[4] = { i, 0, 0, 0 };
-            for (size_t j = i + 1; j < b->n && !(at[1] && at[2] && at[3]); j++) {
+            /* with the address registers not written after i, the scan ends at the next
+               stopping instruction and only the loads before it can match: visit just those
+               (in order, as the full scan would) */
+            int fast = fast_ok && va < nlast && lastdef[va] <= i + 1 &&
+                       (!sa || (sa < nlast && lastdef[sa] <= i + 1));
+            const uint32_t *cand = ds ? ndld : nld;
+            size_t end = fast ? (ds ? ndstop : nstop)[i + 1] : b->n;
+            for (size_t j = fast ? cand[i + 1] : i + 1; j < end && !(at[1] && at[2] && at[3]);
+                 j = fast ? cand[j + 1] : j + 1) {
                 const cg_inst *in = &b->insts[j];
+                steps++;
                 if (dead[j])
                     continue;
-                if ((in->flags & (CG_F_VMEM_STORE | CG_F_BRANCH)) || writes_exec(in) ||
-                    writes(in, va) || (sa && writes(in, sa)) ||
-                    (ds && (in->flags & (CG_F_LGKM | CG_F_BARRIER)) && !plain_ds_load(in)))
+                unsigned kj = kind[j];
+                if ((kj & K_STOP) || writes(in, va) || (sa && writes(in, sa)) ||
+                    (ds && (kj & K_LDS) && !(kj & K_DS_LOAD)))
                     break;
-                if (ds ? !plain_ds_load(in) || in->vr[1] != va
-                       : !plain_load(in) || in->vr[1] != va || in->vr[2] != sa)
+                if (ds ? !(kj & K_DS_LOAD) || in->vr[1] != va
+                       : !(kj & K_LOAD) || in->vr[1] != va || in->vr[2] != sa)
                     continue;
                 if (in->in.opnd[1].reg != first->in.opnd[1].reg)
                     continue;
@@ -423,8 +479,14 @@ unsigned cg_merge_loads(cg_prog *p)
                 dead[at[k]] = 1;
             merged++;
         }
+        for (size_t j = 0; j < b->n && fast_ok; j++) /* lastdef back to 0 for the next block */
+            for (int k = 0; k < b->insts[j].ndef; k++)
+                if (b->insts[j].vr[k] < nlast)
+                    lastdef[b->insts[j].vr[k]] = 0;
+        free(nx);
         drop_dead(b, dead);
     }
+    free(lastdef);
     rename_apply(p, &r);
     merged += merge_ds_stores(p, &K);
     free(r.to);

@@ -82,6 +82,28 @@ rdx_status cg_block_push(cg_prog *p, int b, const cg_inst *in)
     return cg_block_insert(p, b, p->blocks[b].n, in);
 }
 
+/* cg_form's memo: direct-mapped by (op, form), per thread (a pure function of its key). */
+#define FORM_MEMO 512
+typedef struct form_memo {
+    const rdx_isa_target *t; /* NULL: empty */
+    const rdx_isa_form_info *fi;
+    uint16_t op;
+    uint8_t form;
+} form_memo;
+static _Thread_local form_memo form_memos[FORM_MEMO];
+
+const rdx_isa_form_info *cg_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form)
+{
+    form_memo *m = &form_memos[((unsigned)op * 8u + (unsigned)form) % FORM_MEMO];
+    if (m->t == t && m->op == (unsigned)op && m->form == (unsigned)form)
+        return m->fi;
+    const rdx_isa_form_info *fi;
+    if (rdx_isa_op_form(t, op, form, &fi))
+        fi = NULL;
+    m->t = t, m->op = (uint16_t)op, m->form = (uint8_t)form, m->fi = fi;
+    return fi;
+}
+
 rdx_isa_opnd cg_vopnd(const cg_prog *p, uint32_t vr, unsigned sub, unsigned count)
 {
     rdx_isa_opnd o;

@@ -84,7 +84,7 @@ static rdx_status place_waits(cg_prog *p, int bi)
             int smem_pending = 0;
             for (int j = 0; j < q.nlg; j++)
                 smem_pending |= q.lg[j].smem;
-            for (int k = 0; k < in->in.nopnd; k++) {
+            for (int k = 0; k < in->in.nopnd && (q.nvm || q.nlg); k++) {
                 uint32_t vr = in->vr[k];
                 if (!vr)
                     continue;
@@ -164,8 +164,11 @@ rdx_status cg_linearize(cg_prog *p)
         cg_block *b = &p->blocks[bi];
         size_t n = 0;
         for (size_t i = 0; i < b->n; i++)
-            if (!(b->insts[i].flags & CG_F_WAITCNT))
-                b->insts[n++] = b->insts[i];
+            if (!(b->insts[i].flags & CG_F_WAITCNT)) {
+                if (n != i)
+                    b->insts[n] = b->insts[i];
+                n++;
+            }
         b->n = n;
     }
     for (size_t bi = 0; bi < p->nblocks; bi++) {

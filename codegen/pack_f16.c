@@ -125,19 +125,70 @@ static rdx_status add_group(pk *S, grp g)
     return RDX_OK;
 }
 
+/* Per instruction of a block, what find() asks of it, classified once (find changes no
+   instruction): the packed op (pk_op, 0: none), u16_load, and the next blocking
+   instruction / 16-bit load at or after each position; per vreg its last def position + 1
+   in the block (0: none). */
+typedef struct facts {
+    uint16_t *pkop;
+    uint32_t *next_blk, *next_u16;
+    uint32_t *lastdef;
+} facts;
+
+static int facts_init(facts *F, const cg_prog *p, const cg_block *bl)
+{
+    size_t n = bl->n;
+    F->pkop = malloc((n + 1) * sizeof *F->pkop);
+    F->next_blk = malloc((n + 1) * sizeof *F->next_blk);
+    F->next_u16 = malloc((n + 1) * sizeof *F->next_u16);
+    F->lastdef = calloc(p->nvregs + 1, sizeof *F->lastdef);
+    if (!F->pkop || !F->next_blk || !F->next_u16 || !F->lastdef)
+        return 0;
+    F->next_blk[n] = F->next_u16[n] = (uint32_t)n;
+    for (size_t i = n; i-- > 0;) {
+        const cg_inst *in = &bl->insts[i];
+        rdx_isa_op op;
+        F->pkop[i] = pk_op(in, &op) ? (uint16_t)op : 0;
+        F->next_blk[i] = moves_blocked(in) ? (uint32_t)i : F->next_blk[i + 1];
+        F->next_u16[i] = u16_load(in) ? (uint32_t)i : F->next_u16[i + 1];
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < bl->insts[i].ndef; k++)
+            if (bl->insts[i].vr[k] < p->nvregs + 1)
+                F->lastdef[bl->insts[i].vr[k]] = (uint32_t)i + 1;
+    return 1;
+}
+
+static void facts_free(facts *F)
+{
+    free(F->pkop), free(F->next_blk), free(F->next_u16), free(F->lastdef);
+}
+
 /* Find the load and op pairs of block b (groups first..ng). */
 static rdx_status find(pk *S, int b)
 {
     cg_block *bl = &S->p->blocks[b];
-    for (size_t i = 0; i < bl->n; i++) {
+    facts F;
+    if (!facts_init(&F, S->p, bl)) {
+        facts_free(&F);
+        return rdx_fail(RDX_ERR_NOMEM, "pack f16: out of memory");
+    }
+    rdx_status st = RDX_OK;
+    for (size_t i = 0; i < bl->n && !st; i++) {
         const cg_inst *a = &bl->insts[i];
-        if (u16_load(a) && S->ndef[a->vr[0]] == 1 && S->gof[a->vr[0]] < 0) {
-            for (size_t j = i + 1; j < bl->n; j++) {
+        if (F.next_u16[i] == i && S->ndef[a->vr[0]] == 1 && S->gof[a->vr[0]] < 0) {
+            /* the scan below stops at the first instruction that blocks the move or writes
+               an address register; with no such write after i, only the 16-bit loads
+               before the next blocking instruction can stop it or match */
+            int fast = F.lastdef[a->vr[1]] <= i + 1 && F.lastdef[a->vr[2]] <= i + 1;
+            size_t end = fast ? F.next_blk[i + 1] : bl->n;
+            for (size_t j = fast ? F.next_u16[i + 1] : i + 1; j < end;
+                 j = fast ? F.next_u16[j + 1] : j + 1) {
                 const cg_inst *c = &bl->insts[j];
                 /* the second load moves up to the first: nothing it could depend on between */
                 if (writes(c, a->vr[1]) || writes(c, a->vr[2]) || moves_blocked(c))
                     break;
-                if (u16_load(c) && c->vr[1] == a->vr[1] && c->vr[2] == a->vr[2] &&
+                if (F.next_u16[j] == j && c->vr[1] == a->vr[1] && c->vr[2] == a->vr[2] &&
                     c->in.opnd[1].reg == a->in.opnd[1].reg &&
                     c->in.mod[RDX_ISA_MOD_OFFSET] == a->in.mod[RDX_ISA_MOD_OFFSET] + 2 &&
                     S->ndef[c->vr[0]] == 1 && S->gof[c->vr[0]] < 0 && c->vr[0] != a->vr[0]) {
@@ -147,20 +198,19 @@ static rdx_status find(pk *S, int b)
                     if (early)
                         break;
                     uint32_t P = cg_vreg_new(S->p, CG_V, 1);
-                    if (!P)
-                        return RDX_ERR_NOMEM;
+                    if (!P) {
+                        st = RDX_ERR_NOMEM;
+                        break;
+                    }
                     grp g = { P, { a->vr[0], c->vr[0] }, 1, i, j, 0 };
-                    rdx_status st = add_group(S, g);
-                    if (st)
-                        return st;
+                    st = add_group(S, g);
                     bl = &S->p->blocks[b];
                     break;
                 }
             }
             continue;
         }
-        rdx_isa_op op;
-        if (!pk_op(a, &op) || S->ndef[a->vr[0]] != 1 || S->gof[a->vr[0]] >= 0)
+        if (!F.pkop[i] || S->ndef[a->vr[0]] != 1 || S->gof[a->vr[0]] >= 0)
             continue;
         int ok = 1;
         for (int s = 1; s < 3 && ok; s++) {
@@ -171,8 +221,7 @@ static rdx_status find(pk *S, int b)
             continue;
         for (size_t j = i + 1; j < bl->n; j++) {
             const cg_inst *c = &bl->insts[j];
-            rdx_isa_op op2;
-            if (!pk_op(c, &op2) || c->in.op != a->in.op || S->ndef[c->vr[0]] != 1 ||
+            if (!F.pkop[j] || c->in.op != a->in.op || S->ndef[c->vr[0]] != 1 ||
                 S->gof[c->vr[0]] >= 0 || c->vr[0] == a->vr[0])
                 continue;
             int match = 1;
@@ -187,19 +236,20 @@ static rdx_status find(pk *S, int b)
             if (early)
                 break;
             uint32_t X = cg_vreg_new(S->p, CG_V, 1);
-            if (!X)
-                return RDX_ERR_NOMEM;
+            if (!X) {
+                st = RDX_ERR_NOMEM;
+                break;
+            }
             for (int s = 1; s < 3; s++)
                 S->g[S->gof[a->vr[s]]].used = 1;
             grp g = { X, { a->vr[0], c->vr[0] }, 0, i, j, 1 };
-            rdx_status st = add_group(S, g);
-            if (st)
-                return st;
+            st = add_group(S, g);
             bl = &S->p->blocks[b];
             break;
         }
     }
-    return RDX_OK;
+    facts_free(&F);
+    return st;
 }
 
 static cg_inst mk(const cg_prog *p, rdx_isa_op op, uint32_t dst, uint32_t src, int shr)

@@ -35,12 +35,25 @@ typedef struct iv {
     uint32_t start, end;
 } iv;
 
-static int cmp_iv(const void *a, const void *b)
+/* ivs[0..n), made in increasing vr order, sorted by (start, vr): a counting sort by start
+   (stable, so equal starts keep their vr order); tmp has room for n.  0 on out-of-memory. */
+static int sort_ivs(iv *ivs, iv *tmp, size_t n)
 {
-    const iv *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return x->vr < y->vr ? -1 : x->vr > y->vr;
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = ivs[i].start > top ? ivs[i].start : top;
+    uint32_t *cnt = calloc((size_t)top + 2, sizeof *cnt);
+    if (!cnt)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        cnt[ivs[i].start + 1]++;
+    for (uint32_t s = 0; s <= top; s++)
+        cnt[s + 1] += cnt[s];
+    for (size_t i = 0; i < n; i++)
+        tmp[cnt[ivs[i].start]++] = ivs[i];
+    memcpy(ivs, tmp, n * sizeof *ivs);
+    free(cnt);
+    return 1;
 }
 
 /* Live intervals of every virtual register: start[v] = UINT32_MAX when unused. */
@@ -97,12 +110,15 @@ static rdx_status intervals(const cg_prog *p, uint32_t *start, uint32_t *end)
     for (size_t b = 0; b < nb; b++) {
         const cg_block *bl = &p->blocks[b];
         uint32_t b0 = 2 * bl->start, b1 = 2 * (bl->start + (uint32_t)bl->n);
-        for (size_t v = 1; v < nv; v++) {
-            if (BIT(lin, b, v)) {
+        /* the registers live into / out of the block, by their set bits */
+        for (size_t w = 0; w < words; w++) {
+            for (uint64_t m = lin[b * words + w]; m; m &= m - 1) {
+                size_t v = w * 64 + (size_t)__builtin_ctzll(m);
                 start[v] = b0 < start[v] ? b0 : start[v];
                 end[v] = b0 > end[v] ? b0 : end[v];
             }
-            if (BIT(lout, b, v)) {
+            for (uint64_t m = lout[b * words + w]; m; m &= m - 1) {
+                size_t v = w * 64 + (size_t)__builtin_ctzll(m);
                 end[v] = b1 > end[v] ? b1 : end[v];
                 start[v] = b1 < start[v] ? b1 : start[v];
             }
@@ -252,11 +268,12 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
             if (!fixed[f][reg])
                 fs_set(&F, f, reg);
     rdx_status st = RDX_OK;
+    /* VGPRs: as many as a whole workgroup can have on gfx1100 (hw.c) */
+    const unsigned vlim = cg_max_vgprs(p);
     for (size_t i = 0; i < n; i++) {
         cg_vreg *r = &p->vregs[ivs[i].vr];
         int f = r->file;
-        /* VGPRs: as many as a whole workgroup can have on gfx1100 (hw.c) */
-        unsigned lim = f == CG_S ? NSGPR : cg_max_vgprs(p), al = r->align ? r->align : 1;
+        unsigned lim = f == CG_S ? NSGPR : vlim, al = r->align ? r->align : 1;
         int found = -1;
         while (F.n && F.heap[0].t <= ivs[i].start) { /* registers free by now */
             rel x = fs_pop(&F);
@@ -323,16 +340,16 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
 rdx_status cg_regalloc(cg_prog *p)
 {
     uint32_t *start = NULL, *end = NULL;
-    iv *ivs = NULL;
+    iv *ivs = NULL, *tmp = NULL;
     uint8_t *spill = NULL;
     rdx_status st = RDX_OK;
     for (int round = 0;; round++) {
         size_t nv = p->nvregs;
-        free(start), free(end), free(ivs), free(spill);
+        free(start), free(end), free(ivs), free(tmp), free(spill);
         start = malloc((nv + 1) * sizeof *start), end = malloc((nv + 1) * sizeof *end);
-        ivs = malloc((nv + 1) * sizeof *ivs);
+        ivs = malloc((nv + 1) * sizeof *ivs), tmp = malloc((nv + 1) * sizeof *tmp);
         spill = calloc(nv + 1, 1);
-        if (!start || !end || !ivs || !spill) {
+        if (!start || !end || !ivs || !tmp || !spill) {
             st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
             goto out;
         }
@@ -345,7 +362,10 @@ rdx_status cg_regalloc(cg_prog *p)
             if (start[v] != UINT32_MAX && !p->vregs[v].fixed)
                 ivs[n++] = (iv){ (uint32_t)v, start[v], end[v] };
         }
-        qsort(ivs, n, sizeof *ivs, cmp_iv);
+        if (!sort_ivs(ivs, tmp, n)) {
+            st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
+            goto out;
+        }
         unsigned nspill;
         if ((st = scan(p, ivs, n, spill, &nspill)))
             goto out;
@@ -382,6 +402,7 @@ out:
     free(start);
     free(end);
     free(ivs);
+    free(tmp);
     free(spill);
     return st;
 }

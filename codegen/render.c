@@ -15,45 +15,48 @@
 static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8_t *out,
                       size_t *len)
 {
-    rdx_isa_inst x = in->in;
+    const rdx_isa_inst *xp = &in->in;
+    rdx_isa_inst bx; /* a branch with its offset (other instructions are encoded in place) */
     if (in->flags & CG_F_BRANCH) {
-        for (int k = 0; k < x.nopnd; k++)
-            if (x.opnd[k].kind == RDX_ISA_OPND_BRANCH)
-                x.opnd[k].value = branch;
+        bx = in->in;
+        for (int k = 0; k < bx.nopnd; k++)
+            if (bx.opnd[k].kind == RDX_ISA_OPND_BRANCH)
+                bx.opnd[k].value = branch;
+        xp = &bx;
     }
+    const rdx_isa_inst *x = xp;
     /* VOP1/VOP2 built as VOP3 take the 4-byte-shorter e32 encoding when it can
        say the same (no modifiers, src1 a VGPR, no SGPR carry or mask): the
        encoder is the judge, a rejected e32 stays e64 */
     const rdx_isa_form_info *fi;
-    if (x.form == RDX_ISA_FORM_E64 &&
-        !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_AUTO, &fi) &&
+    if (x->form == RDX_ISA_FORM_E64 &&
+        (fi = cg_form(p->tgt, (rdx_isa_op)x->op, RDX_ISA_FORM_AUTO)) != NULL &&
         (fi->enc == RDX_ISA_ENC_VOP1 || fi->enc == RDX_ISA_ENC_VOP2)) {
-        int mods = 0;
-        for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-            mods |= x.mod[m] != 0;
+        static const int32_t no_mods[RDX_ISA_MOD_COUNT];
+        int mods = memcmp(x->mod, no_mods, sizeof no_mods) != 0;
         /* 16-bit VGPR operands of e32 forms are true16 on gfx11: v128..v255 name the high
            halves of v0..v127, so a VGPR >= 128 there keeps the e64 form */
-        for (int k = 0; k < x.nopnd && k < fi->nopnd; k++)
-            mods |= fi->opnd[k].bits == 16 && x.opnd[k].kind == RDX_ISA_OPND_VGPR &&
-                    x.opnd[k].reg >= 128;
+        for (int k = 0; k < x->nopnd && k < fi->nopnd; k++)
+            mods |= fi->opnd[k].bits == 16 && x->opnd[k].kind == RDX_ISA_OPND_VGPR &&
+                    x->opnd[k].reg >= 128;
         /* an operand kind the e32 slot does not accept (a literal or SGPR as src1, an SGPR
            mask): rejected for sure, so not tried (the encoder would format a message) */
         const rdx_isa_form_info *f32;
-        if (!mods && !rdx_isa_op_form(p->tgt, (rdx_isa_op)x.op, RDX_ISA_FORM_E32, &f32) &&
-            f32->nopnd == x.nopnd)
-            for (int k = 0; k < x.nopnd; k++)
-                mods |= x.opnd[k].kind >= RDX_ISA_OPND_KIND_COUNT ||
-                        !(f32->opnd[k].kinds & RDX_ISA_KIND_BIT(x.opnd[k].kind));
+        if (!mods && (f32 = cg_form(p->tgt, (rdx_isa_op)x->op, RDX_ISA_FORM_E32)) != NULL &&
+            f32->nopnd == x->nopnd)
+            for (int k = 0; k < x->nopnd; k++)
+                mods |= x->opnd[k].kind >= RDX_ISA_OPND_KIND_COUNT ||
+                        !(f32->opnd[k].kinds & RDX_ISA_KIND_BIT(x->opnd[k].kind));
         if (!mods) {
-            rdx_isa_inst y = x;
+            rdx_isa_inst y = *x;
             y.form = RDX_ISA_FORM_E32;
             if (!rdx_isa_encode(p->tgt, &y, out, len))
                 return RDX_OK;
         }
     }
-    rdx_status st = rdx_isa_encode(p->tgt, &x, out, len);
+    rdx_status st = rdx_isa_encode(p->tgt, x, out, len);
     if (st)
-        return rdx_fail_context(st, "render: %s", rdx_isa_op_name((rdx_isa_op)x.op));
+        return rdx_fail_context(st, "render: %s", rdx_isa_op_name((rdx_isa_op)x->op));
     return RDX_OK;
 }
 

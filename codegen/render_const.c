@@ -19,8 +19,14 @@ unsigned cg_inline_constants(cg_prog *p)
     for (size_t b = 0; b < p->nblocks; b++)
         for (size_t i = 0; i < p->blocks[b].n; i++) {
             rdx_isa_inst *in = &p->blocks[b].insts[i].in;
-            const rdx_isa_form_info *fi;
-            if (rdx_isa_op_form(p->tgt, (rdx_isa_op)in->op, (rdx_isa_form)in->form, &fi))
+            int lit = 0; /* only literals change: the form is looked up for them alone */
+            for (int k = 0; k < in->nopnd; k++)
+                lit |= in->opnd[k].kind == RDX_ISA_OPND_LITERAL;
+            if (!lit)
+                continue;
+            const rdx_isa_form_info *fi =
+                cg_form(p->tgt, (rdx_isa_op)in->op, (rdx_isa_form)in->form);
+            if (!fi)
                 continue;
             if (fi->enc != RDX_ISA_ENC_VOP1 && fi->enc != RDX_ISA_ENC_VOP2 &&
                 fi->enc != RDX_ISA_ENC_VOPC && fi->enc != RDX_ISA_ENC_VOP3 &&

@@ -39,9 +39,13 @@ static const dual *dual_of(const cg_inst *in)
         return NULL;
     for (size_t k = 0; k < sizeof duals / sizeof duals[0]; k++)
         if (duals[k].op == in->in.op) {
-            for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-                if (in->in.mod[m] && !(m == RDX_ISA_MOD_OP_SEL_HI))
-                    return NULL;
+            /* no modifier but op_sel_hi */
+            static const int32_t zero[RDX_ISA_MOD_COUNT];
+            const int32_t *md = in->in.mod;
+            if (memcmp(md, zero, RDX_ISA_MOD_OP_SEL_HI * sizeof *md) ||
+                memcmp(md + RDX_ISA_MOD_OP_SEL_HI + 1, zero,
+                       (RDX_ISA_MOD_COUNT - RDX_ISA_MOD_OP_SEL_HI - 1) * sizeof *md))
+                return NULL;
             if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc ||
                 in->in.opnd[0].kind != RDX_ISA_OPND_VGPR || in->in.opnd[0].count != 1)
                 return NULL;
@@ -50,9 +54,10 @@ static const dual *dual_of(const cg_inst *in)
     return NULL;
 }
 
+/* (dual_of is NULL unless the form is E64 or E32, so those forms are the VALU ones here) */
 static int is_valu(const cg_inst *in)
 {
-    return in->in.form == RDX_ISA_FORM_E64 || in->in.form == RDX_ISA_FORM_E32 || dual_of(in);
+    return in->in.form == RDX_ISA_FORM_E64 || in->in.form == RDX_ISA_FORM_E32;
 }
 
 static int overlap(const rdx_isa_opnd *a, const rdx_isa_opnd *b)
@@ -67,15 +72,21 @@ static int overlap(const rdx_isa_opnd *a, const rdx_isa_opnd *b)
     return a->reg < b->reg + bc && b->reg < a->reg + ac;
 }
 
-/* Does `later` depend on `earlier` (RAW, WAR or WAW)? */
+/* Does `later` depend on `earlier` (RAW, WAR or WAW)?  Pairs where one of the two
+   operands is a def: earlier's defs against all of later's operands, earlier's uses
+   against later's defs. */
 static int depends(const cg_inst *earlier, const cg_inst *later)
 {
-    for (int i = 0; i < earlier->in.nopnd; i++)
-        for (int j = 0; j < later->in.nopnd; j++) {
-            int ew = i < earlier->ndef, lw = j < later->ndef;
-            if ((ew || lw) && overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
+    int en = earlier->in.nopnd, ln = later->in.nopnd;
+    int ed = earlier->ndef < en ? earlier->ndef : en, ld = later->ndef < ln ? later->ndef : ln;
+    for (int i = 0; i < ed; i++)
+        for (int j = 0; j < ln; j++)
+            if (overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
                 return 1;
-        }
+    for (int i = ed; i < en; i++)
+        for (int j = 0; j < ld; j++)
+            if (overlap(&earlier->in.opnd[i], &later->in.opnd[j]))
+                return 1;
     /* v_div_fmas reads VCC implicitly, v_div_scale writes it explicitly: keep them ordered */
     return 0;
 }
@@ -179,7 +190,7 @@ unsigned cg_vopd(cg_prog *p)
         uint8_t *valu = dead + b->n;
         for (size_t i = 0; i < b->n; i++) {
             has_dual[i] = dual_of(&b->insts[i]);
-            valu[i] = has_dual[i] || is_valu(&b->insts[i]);
+            valu[i] = is_valu(&b->insts[i]);
         }
         for (size_t i = 0; i + 1 < b->n; i++) {
             if (dead[i] || !has_dual[i])
@@ -192,18 +203,20 @@ unsigned cg_vopd(cg_prog *p)
                 const cg_inst *cj = &b->insts[j];
                 if (!valu[j])
                     break;
+                if (!has_dual[j])
+                    continue;
                 /* j must move up past the live i+1..j-1 */
                 int blocked = 0;
                 for (size_t k = i + 1; k < j && !blocked; k++)
                     blocked = !dead[k] && (!valu[k] || depends(&b->insts[k], cj));
-                if (blocked || !has_dual[j])
+                if (blocked)
                     continue;
                 cg_inst m;
                 if (!try_pair(p, &b->insts[i], has_dual[i], cj, has_dual[j], &m))
                     continue;
                 b->insts[i] = m;
                 has_dual[i] = dual_of(&m);
-                valu[i] = has_dual[i] || is_valu(&m);
+                valu[i] = is_valu(&m);
                 dead[j] = 1;
                 pairs++;
                 break;
@@ -211,8 +224,11 @@ unsigned cg_vopd(cg_prog *p)
         }
         size_t n = 0;
         for (size_t i = 0; i < b->n; i++)
-            if (!dead[i])
-                b->insts[n++] = b->insts[i];
+            if (!dead[i]) {
+                if (n != i)
+                    b->insts[n] = b->insts[i];
+                n++;
+            }
         b->n = n;
         free(dead);
         free(has_dual);

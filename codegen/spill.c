@@ -46,10 +46,9 @@ static cg_inst mk(const cg_prog *p, rdx_isa_op op, unsigned flags)
     memset(&in, 0, sizeof in);
     in.in.op = (uint16_t)op;
     in.in.form = RDX_ISA_FORM_NATIVE;
-    const rdx_isa_form_info *fi;
-    if (!rdx_isa_op_form(p->tgt, op, RDX_ISA_FORM_AUTO, &fi) &&
-        (fi->enc == RDX_ISA_ENC_VOP1 || fi->enc == RDX_ISA_ENC_VOP2 ||
-         fi->enc == RDX_ISA_ENC_VOP3 || fi->enc == RDX_ISA_ENC_VOP3SD))
+    const rdx_isa_form_info *fi = cg_form(p->tgt, op, RDX_ISA_FORM_AUTO);
+    if (fi && (fi->enc == RDX_ISA_ENC_VOP1 || fi->enc == RDX_ISA_ENC_VOP2 ||
+               fi->enc == RDX_ISA_ENC_VOP3 || fi->enc == RDX_ISA_ENC_VOP3SD))
         in.in.form = RDX_ISA_FORM_E64;
     in.flags = (uint16_t)(flags | CG_F_SPILL);
     in.target = -1;

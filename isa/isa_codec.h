@@ -61,12 +61,47 @@ static inline bool isa_is_dpp8(rdx_isa_form f)
     return f == RDX_ISA_FORM_DPP8 || f == RDX_ISA_FORM_E64_DPP8;
 }
 
+/* Whether the encoding class is a buffer/flat memory class / an image class (their
+   register counts depend on modifiers and other operands). */
+static inline bool isa_is_mem_enc(unsigned enc)
+{
+    switch (enc) {
+    case RDX_ISA_ENC_FLAT:
+    case RDX_ISA_ENC_GLOBAL:
+    case RDX_ISA_ENC_SCRATCH:
+    case RDX_ISA_ENC_MUBUF:
+    case RDX_ISA_ENC_MTBUF:
+    case RDX_ISA_ENC_VBUFFER:
+    case RDX_ISA_ENC_VFLAT:
+    case RDX_ISA_ENC_VGLOBAL:
+    case RDX_ISA_ENC_VSCRATCH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static inline bool isa_is_image_enc(unsigned enc)
+{
+    return enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
+}
+
 /*
  * Register count slot `si` of `row` takes given the instruction's modifiers
  * and other operands (memory data widths follow tfe/dmask/d16, global vaddr
  * follows saddr, buffer vaddr follows idxen/offen).  0 means "any".
  */
 unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const rdx_isa_inst *in);
+
+/* isa_expect_count with the common case (not a memory or image class: the slot's width)
+   inline. */
+static inline unsigned isa_expect_count_fast(const isa_row *row, const rdx_isa_opnd_info *si,
+                                             const rdx_isa_inst *in)
+{
+    if (isa_is_mem_enc(row->enc) || isa_is_image_enc(row->enc))
+        return isa_expect_count(row, si, in);
+    return si->fmt == RDX_ISA_FMT_LANEMASK ? 1 : si->bits <= 32 ? 1 : (si->bits + 31u) / 32u;
+}
 
 /* Number of address VGPRs of an image op (from its name, dim, a16). */
 unsigned isa_image_addr_count(const isa_row *row, const rdx_isa_inst *in);

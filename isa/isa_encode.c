@@ -1,4 +1,5 @@
 /* isa/isa_encode.c — rdx_isa_inst -> machine code, checking every operand. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,19 @@ static rdx_status bad_opnd(const enc *e, unsigned i, const rdx_isa_opnd_info *si
     return rdx_fail(st, "%s: operand %u (%s): %s", e->name, i, rdx_isa_role_name(si->role), what);
 }
 
+/* bad_opnd with a formatted message (out of line: the hot paths keep no message buffer). */
+static rdx_status __attribute__((noinline, cold, format(printf, 5, 6)))
+bad_opndf(const enc *e, unsigned i, const rdx_isa_opnd_info *si, rdx_status st, const char *fmt,
+          ...)
+{
+    char msg[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return bad_opnd(e, i, si, st, msg);
+}
+
 /* Take a literal value; only one distinct value per instruction. */
 static rdx_status take_literal(enc *e, unsigned i, const rdx_isa_opnd_info *si, uint32_t v)
 {
@@ -35,9 +49,12 @@ static rdx_status take_literal(enc *e, unsigned i, const rdx_isa_opnd_info *si, 
     return RDX_OK;
 }
 
-/* Check a register range: count, bounds and alignment. */
-static rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opnd_info *si,
-                              const rdx_isa_opnd *o, unsigned expect)
+/* check_range's verdict on a range it found wrong (out of line: the check itself is on
+   every register operand's path). */
+static rdx_status __attribute__((noinline, cold)) range_error(const enc *e, unsigned i,
+                                                              const rdx_isa_opnd_info *si,
+                                                              const rdx_isa_opnd *o,
+                                                              unsigned expect)
 {
     char msg[160];
     unsigned c = o->count;
@@ -71,12 +88,31 @@ static rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opnd_info 
     return RDX_OK;
 }
 
+/* Check a register range: count, bounds and alignment. */
+static inline rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opnd_info *si,
+                                     const rdx_isa_opnd *o, unsigned expect)
+{
+    unsigned c = o->count;
+    if (c == 0 || (expect && c != expect && !(si->fmt == RDX_ISA_FMT_LANEMASK && c == 2)))
+        return range_error(e, i, si, o, expect);
+    if (o->kind == RDX_ISA_OPND_SPECIAL)
+        return RDX_OK;
+    unsigned limit = o->kind == RDX_ISA_OPND_SGPR ? 106 : o->kind == RDX_ISA_OPND_TTMP ? 16 : 256;
+    if ((unsigned)o->reg + c > limit)
+        return range_error(e, i, si, o, expect);
+    if (o->kind != RDX_ISA_OPND_VGPR) {
+        unsigned align = c >= 4 ? 4 : c == 2 ? 2 : 1;
+        if (o->reg % align)
+            return range_error(e, i, si, o, expect);
+    }
+    return RDX_OK;
+}
+
 /* Operand -> 9-bit source code (or 8-bit when !vgpr_ok). */
 static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, const rdx_isa_opnd *o,
                            unsigned expect, bool vgpr_ok, unsigned *code)
 {
     rdx_status st;
-    char msg[96];
     switch (o->kind) {
     case RDX_ISA_OPND_SGPR:
         if ((st = check_range(e, i, si, o, expect)))
@@ -97,8 +133,7 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
         return RDX_OK;
     case RDX_ISA_OPND_SPECIAL:
         if (!isa_special_known(o->reg)) {
-            snprintf(msg, sizeof msg, "unknown special register code %u", o->reg);
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+            return bad_opndf(e, i, si, RDX_ERR_INVALID, "unknown special register code %u", o->reg);
         }
         if ((st = check_range(e, i, si, o, expect)))
             return st;
@@ -106,15 +141,15 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
         return RDX_OK;
     case RDX_ISA_OPND_INT:
         if (o->value < -16 || o->value > 64) {
-            snprintf(msg, sizeof msg, "inline integer %d out of range -16..64", (int)o->value);
-            return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
+            return bad_opndf(e, i, si, RDX_ERR_RANGE, "inline integer %d out of range -16..64",
+                             (int)o->value);
         }
         *code = o->value >= 0 ? 128u + (unsigned)o->value : 192u + (unsigned)(-o->value);
         return RDX_OK;
     case RDX_ISA_OPND_FLOAT:
         if (o->value < 0 || o->value >= RDX_ISA_FCONST_COUNT) {
-            snprintf(msg, sizeof msg, "inline float code %d out of range", (int)o->value);
-            return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
+            return bad_opndf(e, i, si, RDX_ERR_RANGE, "inline float code %d out of range",
+                             (int)o->value);
         }
         *code = 240u + (unsigned)o->value;
         return RDX_OK;
@@ -131,15 +166,13 @@ static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, cons
 static rdx_status put_field(enc *e, unsigned i, const rdx_isa_opnd_info *si, const isa_field *f,
                             int64_t v, bool is_signed)
 {
-    char msg[128];
     if (!f->width)
         return bad_opnd(e, i, si, RDX_ERR_INVALID, "field missing in this encoding");
     int64_t lo = is_signed ? -((int64_t)1 << (f->width - 1)) : 0;
     int64_t hi = is_signed ? ((int64_t)1 << (f->width - 1)) - 1 : ((int64_t)1 << f->width) - 1;
     if (v < lo || v > hi) {
-        snprintf(msg, sizeof msg, "value %lld out of range %lld..%lld", (long long)v, (long long)lo,
-                 (long long)hi);
-        return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
+        return bad_opndf(e, i, si, RDX_ERR_RANGE, "value %lld out of range %lld..%lld",
+                         (long long)v, (long long)lo, (long long)hi);
     }
     isa_put(e->w, f->lo, f->width, (uint32_t)v);
     return RDX_OK;
@@ -156,13 +189,12 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
                            rdx_isa_form form)
 {
     rdx_status st;
-    char msg[128];
     if (!kind_ok(si, o->kind)) {
-        snprintf(msg, sizeof msg, "%s is not accepted here", isa_kind_name(o->kind));
-        return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+        return bad_opndf(e, i, si, RDX_ERR_INVALID, "%s is not accepted here",
+                         isa_kind_name(o->kind));
     }
     const isa_field *f = &L->f[sl->fld];
-    unsigned expect = isa_expect_count(row, si, e->in);
+    unsigned expect = isa_expect_count_fast(row, si, e->in);
     unsigned code;
     switch (sl->how) {
     case HOW_SRC: {
@@ -207,8 +239,8 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
             return st;
         unsigned r = o->kind == RDX_ISA_OPND_TTMP ? 108u + o->reg : o->reg;
         if (r % need) {
-            snprintf(msg, sizeof msg, "register base %u must be a multiple of %u", o->reg, need);
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
+            return bad_opndf(e, i, si, RDX_ERR_INVALID, "register base %u must be a multiple of %u",
+                             o->reg, need);
         }
         isa_put(e->w, f->lo, f->width, sl->how == HOW_SRSRC9 ? r : r / need);
         return RDX_OK;
@@ -380,10 +412,20 @@ static rdx_status enc_vimg_vaddr(enc *e, const isa_row *row, const isa_layout *L
     return RDX_OK;
 }
 
+/* Whether every modifier of `in` is 0 (most instructions): one comparison instead of a
+   walk over RDX_ISA_MOD_COUNT slots. */
+static bool no_mods(const rdx_isa_inst *in)
+{
+    static const int32_t zero[RDX_ISA_MOD_COUNT];
+    return !memcmp(in->mod, zero, sizeof zero);
+}
+
 static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_isa_form form)
 {
     const rdx_isa_inst *in = e->in;
     char msg[160];
+    if (no_mods(in))
+        return RDX_OK;
     for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++) {
         int32_t v = in->mod[m];
         if (!v)
@@ -516,8 +558,12 @@ static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, si
     if (n > RDX_ISA_MAX_BYTES)
         return rdx_fail(RDX_ERR_RANGE, "%s: encoding longer than %d bytes", e->name,
                         RDX_ISA_MAX_BYTES);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(out, e->w, n); /* the words are little-endian already */
+#else
     for (size_t k = 0; k < n; k++)
         out[k] = (uint8_t)(e->w[k / 4] >> (8 * (k % 4)));
+#endif
     *len = n;
     return RDX_OK;
 }
@@ -538,7 +584,7 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
     if (in->nx != nx || in->nopnd != nx + ny_)
         return rdx_fail(RDX_ERR_INVALID, "%s :: %s: expects %u + %u operands, got nx=%u nopnd=%u",
                         e->name, ny, nx, ny_, in->nx, in->nopnd);
-    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++)
+    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT && !no_mods(in); m++)
         if (in->mod[m])
             return rdx_fail(RDX_ERR_INVALID, "%s: VOPD takes no modifier (%s given)", e->name,
                             rdx_isa_mod_name((rdx_isa_mod)m));
@@ -628,10 +674,10 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
 {
     if (!t || !in || !out || !len)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: NULL argument");
-    const char *name = rdx_isa_op_name((rdx_isa_op)in->op);
-    if (!name)
+    if (in->op == 0 || in->op >= RDX_ISA_OP_COUNT)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: op %u out of range", in->op);
-    if (!rdx_isa_op_available(t, (rdx_isa_op)in->op))
+    const char *name = isa_op_names[in->op];
+    if (!isa_op_avail(t, in->op))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "%s: not available on %s", name, t->name);
     rdx_isa_form form = (rdx_isa_form)in->form;
     const isa_row *row = isa_row_of(t, (rdx_isa_op)in->op, form);

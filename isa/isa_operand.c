@@ -97,35 +97,12 @@ bool isa_code_to_opnd(unsigned code, unsigned count, rdx_isa_opnd *o)
     return false;
 }
 
-static bool is_mem_enc(unsigned enc)
-{
-    switch (enc) {
-    case RDX_ISA_ENC_FLAT:
-    case RDX_ISA_ENC_GLOBAL:
-    case RDX_ISA_ENC_SCRATCH:
-    case RDX_ISA_ENC_MUBUF:
-    case RDX_ISA_ENC_MTBUF:
-    case RDX_ISA_ENC_VBUFFER:
-    case RDX_ISA_ENC_VFLAT:
-    case RDX_ISA_ENC_VGLOBAL:
-    case RDX_ISA_ENC_VSCRATCH:
-        return true;
-    default:
-        return false;
-    }
-}
-
-static bool is_image_enc(unsigned enc)
-{
-    return enc == RDX_ISA_ENC_MIMG || enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE;
-}
-
 unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const rdx_isa_inst *in)
 {
     unsigned n = si->bits <= 32 ? 1 : (si->bits + 31u) / 32u;
     if (si->fmt == RDX_ISA_FMT_LANEMASK)
         return 1;
-    if (is_image_enc(row->enc)) {
+    if (isa_is_image_enc(row->enc)) {
         if (si->role == RDX_ISA_ROLE_VDATA) {
             unsigned dm = (unsigned)in->mod[RDX_ISA_MOD_DMASK] & 0xf, c = 0;
             for (unsigned b = dm; b; b &= b - 1)
@@ -145,7 +122,7 @@ unsigned isa_expect_count(const isa_row *row, const rdx_isa_opnd_info *si, const
             return 0;
         return n;
     }
-    if (is_mem_enc(row->enc)) {
+    if (isa_is_mem_enc(row->enc)) {
         if ((si->role == RDX_ISA_ROLE_VDATA || si->role == RDX_ISA_ROLE_VDST) &&
             in->mod[RDX_ISA_MOD_TFE])
             n++;
