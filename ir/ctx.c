@@ -102,8 +102,8 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
 {
     if (!ctx)
         return;
+    rdx_ir_spare_give(ctx); /* the by-id arrays and the rewriter for the thread's next context */
     rdx_rewriter_free(ctx->sym);
-    rdx_ir_spare_give(ctx); /* the by-id arrays for the thread's next context */
     rdx_arena_free(&ctx->arena);
     free(ctx->slots);
     free(ctx->nodes);

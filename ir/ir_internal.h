@@ -109,11 +109,14 @@ int rdx_nmap_levels_fit(const rdx_nmap_level *lv, size_t max);
  * Spare by-id arrays (ir/spare.c): rdx_ir_ctx_destroy gives the context's node-map
  * levels and simplification-results array to its thread's spares (when they fit and
  * the thread has none), the next context of the thread takes them instead of growing
- * new ones.  take: NULL when there is none.  The results array comes zeroed.
+ * new ones; likewise its symbolic rewriter (built from the rules' text).  take: NULL when there is
+ * none.  The results array comes zeroed.
  */
 void rdx_ir_spare_give(rdx_ir_ctx *ctx);
 rdx_nmap_level *rdx_ir_spare_levels_take(void);
 uint32_t *rdx_ir_spare_simp_take(size_t *cap);
+/* The symbolic rewriter of a destroyed context (rdx_ir_symbolic), or NULL. */
+rdx_rewriter *rdx_ir_spare_sym_take(void);
 
 /*
  * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node

@@ -10,7 +10,9 @@
  * takes them: node-map entries carry a stamp, so an old entry never matches,
  * and the results array is cleared up to the ids its context used.  Arrays
  * beyond SPARE_MAX_IDS ids are not kept (a huge graph's memory goes back).
- * The spares are freed when the thread exits.
+ * The symbolic rewriter (rdx_ir_symbolic: its rules parsed from their text,
+ * ~180k instructions, a function of the rules alone, no node in it) is kept
+ * the same way.  The spares are freed when the thread exits.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@ typedef struct spares {
     rdx_nmap_level *nml; /* a context's node-map levels, none busy */
     uint32_t *simp;      /* zeroed */
     size_t simp_cap;
+    rdx_rewriter *sym; /* a context's symbolic rewriter */
 } spares;
 
 static __thread spares *tls_spares;
@@ -39,6 +42,7 @@ static void spares_free(void *p)
         return;
     rdx_nmap_levels_destroy(s->nml);
     free(s->simp);
+    rdx_rewriter_free(s->sym);
     free(s);
 }
 
@@ -87,9 +91,22 @@ uint32_t *rdx_ir_spare_simp_take(size_t *cap)
     return a;
 }
 
+rdx_rewriter *rdx_ir_spare_sym_take(void)
+{
+    spares *s = tls_spares;
+    rdx_rewriter *rw = s ? s->sym : NULL;
+    if (rw)
+        s->sym = NULL;
+    return rw;
+}
+
 void rdx_ir_spare_give(rdx_ir_ctx *ctx)
 {
     spares *s = spares_get();
+    if (s && ctx->sym && !s->sym) {
+        s->sym = ctx->sym;
+        ctx->sym = NULL;
+    }
     if (s && ctx->nml && !s->nml && rdx_nmap_levels_fit(ctx->nml, SPARE_MAX_IDS)) {
         s->nml = ctx->nml;
         ctx->nml = NULL;
