@@ -6,16 +6,21 @@
 #include <rdx/codegen_front.h>
 #include <rdx/ir.h>
 
-/* A pointer-keyed hash map (open addressing) from a key tuple to a node. */
+/* A pointer-keyed hash map (open addressing) from a key tuple to a node.  Entries are
+   small (hash, key length, offset of the key in the key pool, value): a map of thousands
+   of entries was ~200 bytes per slot with the key inline, and growing it cleared them all. */
 typedef struct cg_map {
     size_t cap, n;
     struct cg_map_ent *ents;
+    const void **keys; /* every stored key, back to back */
+    size_t nkeys, kcap;
 } cg_map;
 
 #define CG_KEY_MAX 20
 typedef struct cg_map_ent {
-    uint32_t nkey;
-    const void *key[CG_KEY_MAX];
+    uint32_t hash;
+    uint32_t nkey; /* 0: empty */
+    size_t koff;   /* the key is keys[koff..koff+nkey) */
     const void *val;
 } cg_map_ent;
 

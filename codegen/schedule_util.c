@@ -7,7 +7,7 @@
 #include "codegen/front_internal.h"
 #include "util/error.h"
 
-static uint64_t key_hash(const void *const *key, uint32_t n)
+static uint32_t key_hash(const void *const *key, uint32_t n)
 {
     uint64_t h = 1469598103934665603ull ^ n;
     for (uint32_t i = 0; i < n; i++) {
@@ -15,26 +15,25 @@ static uint64_t key_hash(const void *const *key, uint32_t n)
         h *= 1099511628211ull;
         h ^= h >> 29;
     }
-    return h;
+    return (uint32_t)(h ^ h >> 32);
 }
 
 void cg_map_free(cg_map *m)
 {
     free(m->ents);
-    m->ents = NULL;
-    m->cap = m->n = 0;
+    free(m->keys);
+    memset(m, 0, sizeof *m);
 }
 
-static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey)
+/* The entry of key (hash h), or the empty slot where it goes. */
+static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey, uint32_t h)
 {
-    if (!m->cap)
-        return NULL;
-    size_t i = key_hash(key, nkey) & (m->cap - 1);
+    size_t i = h & (m->cap - 1);
     for (;;) {
         cg_map_ent *e = &m->ents[i];
-        if (!e->nkey && !e->val)
+        if (!e->nkey)
             return e;
-        if (e->nkey == nkey && !memcmp(e->key, key, nkey * sizeof *key))
+        if (e->hash == h && e->nkey == nkey && !memcmp(m->keys + e->koff, key, nkey * sizeof *key))
             return e;
         i = (i + 1) & (m->cap - 1);
     }
@@ -42,8 +41,9 @@ static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey)
 
 const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey)
 {
-    cg_map_ent *e = find(m, key, nkey);
-    return e ? e->val : NULL;
+    if (!m->cap || !nkey)
+        return NULL;
+    return find(m, key, nkey, key_hash(key, nkey))->val;
 }
 
 rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val)
@@ -55,19 +55,36 @@ rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const vo
         cg_map_ent *ne = calloc(nc, sizeof *ne);
         if (!ne)
             return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
-        cg_map old = *m;
+        for (size_t i = 0; i < m->cap; i++) { /* the stored hashes: no key is read */
+            const cg_map_ent *o = &m->ents[i];
+            if (!o->nkey)
+                continue;
+            size_t j = o->hash & (nc - 1);
+            while (ne[j].nkey)
+                j = (j + 1) & (nc - 1);
+            ne[j] = *o;
+        }
+        free(m->ents);
         m->ents = ne;
         m->cap = nc;
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.ents[i].nkey)
-                *find(m, old.ents[i].key, old.ents[i].nkey) = old.ents[i];
-        free(old.ents);
     }
-    cg_map_ent *e = find(m, key, nkey);
+    uint32_t h = key_hash(key, nkey);
+    cg_map_ent *e = find(m, key, nkey, h);
     if (!e->nkey) {
+        if (m->nkeys + nkey > m->kcap) {
+            size_t kc = m->kcap ? m->kcap * 2 : 256;
+            while (kc < m->nkeys + nkey)
+                kc *= 2;
+            const void **nk = realloc(m->keys, kc * sizeof *nk);
+            if (!nk)
+                return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+            m->keys = nk;
+            m->kcap = kc;
+        }
+        memcpy(m->keys + m->nkeys, key, nkey * sizeof *key);
+        *e = (cg_map_ent){ h, nkey, m->nkeys, NULL };
+        m->nkeys += nkey;
         m->n++;
-        e->nkey = nkey;
-        memcpy(e->key, key, nkey * sizeof *key);
     }
     e->val = val;
     return RDX_OK;
