@@ -71,6 +71,10 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                                 const rdx_uop *const *const *ends, const uint32_t *nends, size_t n,
                                 cg_rebuild_fn extra, void *user, const rdx_uop **out);
 
+/* rdx_cg_axes of a kernel of ctx, its order from the context's cache (rdx_ir_toposort_ctx:
+   the passes list a kernel's axes, then rebuild it, each walking the same graph). */
+rdx_status cg_axes(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_kaxis *axes, size_t *n);
+
 /* Does u depend on node r (r reachable from u)?  memo-free DFS with a visited map. */
 int cg_depends(const rdx_uop *u, const rdx_uop *r);
 

@@ -184,7 +184,7 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
 {
     const rdx_uop **order = NULL;
     size_t no = 0;
-    rdx_status st = rdx_ir_toposort(root, &order, &no);
+    rdx_status st = rdx_ir_toposort_ctx(ctx, root, &order, &no);
     if (!st)
         st = cg_replace_ranges_in(ctx, root, order, no, from, to, ends, nends, n, extra, user, out);
     free(order);
@@ -443,7 +443,7 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
     memset(&S, 0, sizeof S);
     S.linear = linear;
     rdx_ir_nodemap *seen = NULL;
-    rdx_status st = rdx_ir_toposort(k, &order, &no);
+    rdx_status st = rdx_ir_toposort_ctx(ctx, k, &order, &no);
     if (!st && !(parts = malloc((4 * no + 1) * sizeof *parts)))
         st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
     if (!st)

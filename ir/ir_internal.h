@@ -52,13 +52,14 @@ struct rdx_ir_ctx {
     uint32_t *simp;
     size_t simp_cap;
     struct rdx_nmap_level *nml; /* the node maps' arrays (ir/nmap.c) */
-    /* the last few graphs substituted into, sorted (ir/rewrite.c): TC substitutes into
-       one operand graph many times */
+    /* the last few graphs substituted into or sorted by rdx_ir_toposort_ctx, their
+       orders (ir/rewrite.c, ir/topo.c): TC substitutes into one operand graph many
+       times; codegen's passes sort one kernel several times in a row */
     struct rdx_topo_cache {
         const rdx_uop *root;
         const rdx_uop **order;
         size_t n;
-    } tcache[4];
+    } tcache[8];
     unsigned tnext;
     int tbusy; /* a substitution reads a cached order (a nested one does not use the cache) */
 };
@@ -117,6 +118,14 @@ rdx_nmap_level *rdx_ir_spare_levels_take(void);
 uint32_t *rdx_ir_spare_simp_take(size_t *cap);
 /* The symbolic rewriter of a destroyed context (rdx_ir_symbolic), or NULL. */
 rdx_rewriter *rdx_ir_spare_sym_take(void);
+
+/*
+ * The cached order of root (a node of ctx) in ctx->tcache, sorted and kept on a miss
+ * (ir/topo.c).  *order belongs to the cache: valid until the next insertion evicts it
+ * (rdx_ir_substitute holds ctx->tbusy while it reads one; nothing is inserted then).
+ */
+rdx_status rdx_ir_topo_cached(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
+                              size_t *n);
 
 /*
  * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node

@@ -200,3 +200,49 @@ rdx_status rdx_ir_toposort_cut(const rdx_uop *root, int (*stop)(void *user, cons
     rdx_pmap_free(&num);
     return st;
 }
+
+/* The order of the graph under root, kept in the context for the next substitution into
+   or sort of the same graph (a graph's order never changes: its nodes are immutable). */
+rdx_status rdx_ir_topo_cached(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
+                              size_t *n)
+{
+    enum { NC = sizeof ctx->tcache / sizeof ctx->tcache[0] };
+    for (unsigned k = 0; k < NC; k++)
+        if (ctx->tcache[k].root == root) {
+            *order = ctx->tcache[k].order;
+            *n = ctx->tcache[k].n;
+            return RDX_OK;
+        }
+    const rdx_uop **o;
+    size_t no;
+    rdx_status st = rdx_ir_toposort(root, &o, &no);
+    if (st)
+        return st;
+    struct rdx_topo_cache *c = &ctx->tcache[ctx->tnext++ % NC];
+    free(c->order);
+    *c = (struct rdx_topo_cache){ root, o, no };
+    *order = o;
+    *n = no;
+    return RDX_OK;
+}
+
+rdx_status rdx_ir_toposort_ctx(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop ***out,
+                               size_t *n)
+{
+    /* a node of another context, or a substitution reading a cached order (an insertion
+       could evict it): the plain sort */
+    if (ctx->tbusy || root->id >= ctx->count || ctx->nodes[root->id] != root)
+        return rdx_ir_toposort(root, out, n);
+    const rdx_uop *const *o;
+    size_t no;
+    rdx_status st = rdx_ir_topo_cached(ctx, root, &o, &no);
+    if (st)
+        return st;
+    const rdx_uop **cp = malloc((no ? no : 1) * sizeof *cp);
+    if (!cp)
+        return rdx_fail(RDX_ERR_NOMEM, "toposort: out of memory");
+    memcpy(cp, o, no * sizeof *cp);
+    *out = cp;
+    *n = no;
+    return RDX_OK;
+}
