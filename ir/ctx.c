@@ -76,9 +76,14 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out)
     rdx_ir_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
-    c->cap = 1024;
-    c->slots = calloc(c->cap, sizeof *c->slots);
+    c->slots = rdx_ir_spare_slots_take(&c->cap); /* a destroyed context's (ir/spare.c) */
+    c->nodes = rdx_ir_spare_nodes_take(&c->ncap);
     if (!c->slots) {
+        c->cap = 1024;
+        c->slots = calloc(c->cap, sizeof *c->slots);
+    }
+    if (!c->slots) {
+        free(c->nodes);
         free(c);
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     }

@@ -118,6 +118,10 @@ rdx_nmap_level *rdx_ir_spare_levels_take(void);
 uint32_t *rdx_ir_spare_simp_take(size_t *cap);
 /* The symbolic rewriter of a destroyed context (rdx_ir_symbolic), or NULL. */
 rdx_rewriter *rdx_ir_spare_sym_take(void);
+/* A destroyed context's node table (zeroed, *cap entries) or by-id node array (*cap
+   pointers, contents stale), or NULL. */
+rdx_slot *rdx_ir_spare_slots_take(size_t *cap);
+const rdx_uop **rdx_ir_spare_nodes_take(size_t *cap);
 
 /*
  * The cached order of root (a node of ctx) in ctx->tcache, sorted and kept on a miss
