@@ -171,12 +171,6 @@ const rdx_uop *cg_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     return rdx_ir_node(ctx, op, src, n, arg);
 }
 
-static int range_slot(const rdx_uop *u, uint32_t k)
-{
-    return k >= 1 && (u->op == RDX_OP_END || u->op == RDX_OP_REDUCE) &&
-           u->src[k]->op == RDX_OP_RANGE;
-}
-
 rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                              const rdx_uop *const *to, const rdx_uop *const *const *ends,
                              const uint32_t *nends, size_t n, cg_rebuild_fn extra, void *user,
@@ -197,20 +191,24 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                                 cg_rebuild_fn extra, void *user, const rdx_uop **out)
 {
     const rdx_uop **src = NULL;
-    size_t cap = 0;
+    size_t cap = 0, nextra = 0; /* sources an END/REDUCE may gain: every range's ends */
+    int ranges_only = 1;        /* from[] holds RANGEs only: other nodes need no look-up */
+    for (size_t s = 0; s < n; s++) {
+        nextra += nends ? nends[s] : 0;
+        ranges_only &= from[s]->op == RDX_OP_RANGE;
+    }
     rdx_ir_nodemap *m = NULL; /* node -> its rebuilt node, when that differs */
     rdx_status st = rdx_ir_nodemap_create(ctx, &m);
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i], *nu = NULL;
-        size_t k;
-        for (k = 0; k < n && from[k] != u; k++)
-            ;
+        size_t k = n;
+        if (n && (u->op == RDX_OP_RANGE || !ranges_only))
+            for (k = 0; k < n && from[k] != u; k++)
+                ;
         if (k < n && to[k]) {
             nu = to[k];
         } else {
-            size_t need = u->nsrc;
-            for (uint32_t s = 0; s < n; s++)
-                need += nends ? nends[s] : 0;
+            size_t need = u->nsrc + nextra;
             if (need > cap) {
                 cap = need * 2;
                 const rdx_uop **ns = realloc(src, cap * sizeof *ns);
@@ -222,9 +220,10 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
             }
             size_t ns = 0;
             int changed = 0, had_ranges = 0;
+            int closer = u->op == RDX_OP_END || u->op == RDX_OP_REDUCE; /* range slots 1.. */
             for (uint32_t s = 0; s < u->nsrc; s++) {
                 const rdx_uop *o = u->src[s];
-                if (range_slot(u, s)) {
+                if (closer && s >= 1 && o->op == RDX_OP_RANGE) {
                     had_ranges = 1;
                     size_t j;
                     for (j = 0; j < n && from[j] != o; j++)
@@ -237,8 +236,12 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                     }
                 }
                 const rdx_uop *mv = rdx_ir_nodemap_get(m, o);
-                src[ns++] = mv ? mv : o;
-                changed |= mv && mv != o;
+                if (mv && mv != o) {
+                    src[ns++] = mv;
+                    changed = 1;
+                } else {
+                    src[ns++] = o;
+                }
             }
             if (had_ranges && ns == 1) {
                 nu = src[0]; /* END/REDUCE with no range left */
