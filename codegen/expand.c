@@ -52,12 +52,12 @@ static const rdx_uop *gate_stores(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
 }
 
 /* The REDUCE of kernel k closing range g (exactly one), or NULL with the failure recorded. */
-static const rdx_uop *closing_reduce(const rdx_uop *k, const rdx_uop *g, size_t axis,
-                                     rdx_status *st)
+static const rdx_uop *closing_reduce(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *g,
+                                     size_t axis, rdx_status *st)
 {
     const rdx_uop **order = NULL, *red = NULL;
     size_t no = 0;
-    *st = rdx_ir_toposort(k, &order, &no);
+    *st = rdx_ir_toposort_ctx(ctx, k, &order, &no); /* the context's cache: one walk per k */
     for (size_t i = 0; i < no && !*st; i++)
         if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g)) {
             if (red)
@@ -143,7 +143,7 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
     }
     const rdx_uop **order = NULL;
     size_t no = 0;
-    rdx_status st = rdx_ir_toposort(kernel, &order, &no);
+    rdx_status st = rdx_ir_toposort_ctx(ctx, kernel, &order, &no);
     for (size_t i = 0; i < no && !st; i++)
         if (order[i]->op == RDX_OP_DEFINE_LOCAL && order[i]->arg.i >= slot)
             slot = order[i]->arg.i + 1;
@@ -163,7 +163,7 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
         const rdx_uop *g = ax[gi].range;
         /* checked on the kernel before any lowering (after it every value read from the
            partials depends on the lanes through the barrier) */
-        const rdx_uop *red = closing_reduce(kernel, g, gi, &st);
+        const rdx_uop *red = closing_reduce(ctx, kernel, g, gi, &st);
         if (!red)
             return st;
         /* two axes of one REDUCE would both become lidx0: only the diagonal summed */
@@ -184,7 +184,7 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
                                 "%zu (its lanes' partials would be overwritten or mixed)",
                                 gi, rdx_axistype_name(t), i);
         }
-        if (!(red = closing_reduce(kern, g, gi, &st)))
+        if (!(red = closing_reduce(ctx, kern, g, gi, &st)))
             return st;
         const rdx_uop *part = NULL;
         if (!rdx_ir_substitute(ctx, red->src[0], &g, &lid, 1, &part))
@@ -310,7 +310,7 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     const rdx_uop *k = kernel;
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
-    rdx_status st = rdx_cg_axes(k, ax, &n);
+    rdx_status st = cg_axes(ctx, k, ax, &n);
     int locals = 0, gr = -1;
     for (size_t i = 0; i < n && !st; i++) {
         rdx_axistype t = ax[i].type;

@@ -6,16 +6,21 @@
 #include <rdx/codegen_front.h>
 #include <rdx/ir.h>
 
-/* A pointer-keyed hash map (open addressing) from a key tuple to a node. */
+/* A pointer-keyed hash map (open addressing) from a key tuple to a node.  Entries are
+   small (hash, key length, offset of the key in the key pool, value): a map of thousands
+   of entries was ~200 bytes per slot with the key inline, and growing it cleared them all. */
 typedef struct cg_map {
     size_t cap, n;
     struct cg_map_ent *ents;
+    const void **keys; /* every stored key, back to back */
+    size_t nkeys, kcap;
 } cg_map;
 
 #define CG_KEY_MAX 20
 typedef struct cg_map_ent {
-    uint32_t nkey;
-    const void *key[CG_KEY_MAX];
+    uint32_t hash;
+    uint32_t nkey; /* 0: empty */
+    size_t koff;   /* the key is keys[koff..koff+nkey) */
     const void *val;
 } cg_map_ent;
 
@@ -65,6 +70,10 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                                 size_t no, const rdx_uop *const *from, const rdx_uop *const *to,
                                 const rdx_uop *const *const *ends, const uint32_t *nends, size_t n,
                                 cg_rebuild_fn extra, void *user, const rdx_uop **out);
+
+/* rdx_cg_axes of a kernel of ctx, its order from the context's cache (rdx_ir_toposort_ctx:
+   the passes list a kernel's axes, then rebuild it, each walking the same graph). */
+rdx_status cg_axes(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_kaxis *axes, size_t *n);
 
 /* Does u depend on node r (r reachable from u)?  memo-free DFS with a visited map. */
 int cg_depends(const rdx_uop *u, const rdx_uop *r);

@@ -18,11 +18,10 @@ const char *rdx_optop_name(rdx_optop op)
     return (unsigned)op < RDX_OPTOP_COUNT ? names[op] : "?";
 }
 
-rdx_status rdx_cg_axes(const rdx_uop *kernel, rdx_kaxis *axes, size_t *n)
+/* The axes of a kernel from its order (rdx_cg_axes). */
+static rdx_status axes_of(const rdx_uop *const *order, size_t no, rdx_kaxis *axes, size_t *n)
 {
-    const rdx_uop **order = NULL;
-    size_t no = 0;
-    rdx_status st = rdx_ir_toposort(kernel, &order, &no);
+    rdx_status st = RDX_OK;
     *n = 0;
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i];
@@ -44,6 +43,29 @@ rdx_status rdx_cg_axes(const rdx_uop *kernel, rdx_kaxis *axes, size_t *n)
             axes[j].size = -1;
         (*n)++;
     }
+    return st;
+}
+
+rdx_status rdx_cg_axes(const rdx_uop *kernel, rdx_kaxis *axes, size_t *n)
+{
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    rdx_status st = rdx_ir_toposort(kernel, &order, &no);
+    *n = 0;
+    if (!st)
+        st = axes_of(order, no, axes, n);
+    free(order);
+    return st;
+}
+
+rdx_status cg_axes(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_kaxis *axes, size_t *n)
+{
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    rdx_status st = rdx_ir_toposort_ctx(ctx, kernel, &order, &no);
+    *n = 0;
+    if (!st)
+        st = axes_of(order, no, axes, n);
     free(order);
     return st;
 }
@@ -60,7 +82,7 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
-    rdx_status st = rdx_cg_axes(kernel, ax, &n);
+    rdx_status st = cg_axes(ctx, kernel, ax, &n);
     *out = kernel;
     int nglobal = 0;
     for (size_t i = 0; i < n; i++)
@@ -185,7 +207,7 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
-    rdx_status st = rdx_cg_axes(k, ax, &n);
+    rdx_status st = cg_axes(ctx, k, ax, &n);
     if (st)
         return st;
     if (o->op == RDX_OPTOP_NOLOCALS) {

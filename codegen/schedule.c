@@ -142,6 +142,9 @@ typedef struct group {
     size_t nreads;
     int is_copy;
     int rowfused; /* the kernel inlines row-fused REDUCEs (never merged with another) */
+    /* the first lowering's kernel (for the final one when nothing was merged into it:
+       lowering is deterministic and interned, so it would build the same sink again) */
+    const rdx_uop *sink;
 } group;
 
 static rdx_status lower_group(sched_state *S, group *g, const rdx_uop **sink, uint32_t **params,
@@ -452,6 +455,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
                 break;
             G[i].reads = params;
             G[i].nreads = np;
+            G[i].sink = sink;
         }
     }
     /* multi-output kernels: merge j into i when of equal shape, sharing an input,
@@ -473,6 +477,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
                 continue;
             G[i].nodes[G[i].n] = G[j].nodes[0];
             G[i].bufs[G[i].n++] = G[j].bufs[0];
+            G[i].sink = NULL; /* lowered again with both outputs */
             G[j].n = 0;
             break;
         }
@@ -487,7 +492,14 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             continue;
         rdx_sched_kernel *k = &s->kernels[s->nkernels];
         kidx[i] = (int)s->nkernels++;
-        st = lower_group(&S, &G[i], &k->sink, &k->params, &k->nparams, NULL);
+        if (G[i].sink) { /* the first lowering's result: its params are G[i].reads */
+            k->sink = G[i].sink;
+            k->params = G[i].reads;
+            k->nparams = (uint32_t)G[i].nreads;
+            G[i].reads = NULL;
+        } else {
+            st = lower_group(&S, &G[i], &k->sink, &k->params, &k->nparams, NULL);
+        }
         if (st)
             break;
         k->nouts = (uint32_t)G[i].n;

@@ -7,7 +7,7 @@
 #include "codegen/front_internal.h"
 #include "util/error.h"
 
-static uint64_t key_hash(const void *const *key, uint32_t n)
+static uint32_t key_hash(const void *const *key, uint32_t n)
 {
     uint64_t h = 1469598103934665603ull ^ n;
     for (uint32_t i = 0; i < n; i++) {
@@ -15,26 +15,25 @@ static uint64_t key_hash(const void *const *key, uint32_t n)
         h *= 1099511628211ull;
         h ^= h >> 29;
     }
-    return h;
+    return (uint32_t)(h ^ h >> 32);
 }
 
 void cg_map_free(cg_map *m)
 {
     free(m->ents);
-    m->ents = NULL;
-    m->cap = m->n = 0;
+    free(m->keys);
+    memset(m, 0, sizeof *m);
 }
 
-static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey)
+/* The entry of key (hash h), or the empty slot where it goes. */
+static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey, uint32_t h)
 {
-    if (!m->cap)
-        return NULL;
-    size_t i = key_hash(key, nkey) & (m->cap - 1);
+    size_t i = h & (m->cap - 1);
     for (;;) {
         cg_map_ent *e = &m->ents[i];
-        if (!e->nkey && !e->val)
+        if (!e->nkey)
             return e;
-        if (e->nkey == nkey && !memcmp(e->key, key, nkey * sizeof *key))
+        if (e->hash == h && e->nkey == nkey && !memcmp(m->keys + e->koff, key, nkey * sizeof *key))
             return e;
         i = (i + 1) & (m->cap - 1);
     }
@@ -42,8 +41,9 @@ static cg_map_ent *find(const cg_map *m, const void *const *key, uint32_t nkey)
 
 const void *cg_map_get(const cg_map *m, const void *const *key, uint32_t nkey)
 {
-    cg_map_ent *e = find(m, key, nkey);
-    return e ? e->val : NULL;
+    if (!m->cap || !nkey)
+        return NULL;
+    return find(m, key, nkey, key_hash(key, nkey))->val;
 }
 
 rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const void *val)
@@ -55,19 +55,36 @@ rdx_status cg_map_put(cg_map *m, const void *const *key, uint32_t nkey, const vo
         cg_map_ent *ne = calloc(nc, sizeof *ne);
         if (!ne)
             return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
-        cg_map old = *m;
+        for (size_t i = 0; i < m->cap; i++) { /* the stored hashes: no key is read */
+            const cg_map_ent *o = &m->ents[i];
+            if (!o->nkey)
+                continue;
+            size_t j = o->hash & (nc - 1);
+            while (ne[j].nkey)
+                j = (j + 1) & (nc - 1);
+            ne[j] = *o;
+        }
+        free(m->ents);
         m->ents = ne;
         m->cap = nc;
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.ents[i].nkey)
-                *find(m, old.ents[i].key, old.ents[i].nkey) = old.ents[i];
-        free(old.ents);
     }
-    cg_map_ent *e = find(m, key, nkey);
+    uint32_t h = key_hash(key, nkey);
+    cg_map_ent *e = find(m, key, nkey, h);
     if (!e->nkey) {
+        if (m->nkeys + nkey > m->kcap) {
+            size_t kc = m->kcap ? m->kcap * 2 : 256;
+            while (kc < m->nkeys + nkey)
+                kc *= 2;
+            const void **nk = realloc(m->keys, kc * sizeof *nk);
+            if (!nk)
+                return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+            m->keys = nk;
+            m->kcap = kc;
+        }
+        memcpy(m->keys + m->nkeys, key, nkey * sizeof *key);
+        *e = (cg_map_ent){ h, nkey, m->nkeys, NULL };
+        m->nkeys += nkey;
         m->n++;
-        e->nkey = nkey;
-        memcpy(e->key, key, nkey * sizeof *key);
     }
     e->val = val;
     return RDX_OK;
@@ -154,12 +171,6 @@ const rdx_uop *cg_node(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *const *src, si
     return rdx_ir_node(ctx, op, src, n, arg);
 }
 
-static int range_slot(const rdx_uop *u, uint32_t k)
-{
-    return k >= 1 && (u->op == RDX_OP_END || u->op == RDX_OP_REDUCE) &&
-           u->src[k]->op == RDX_OP_RANGE;
-}
-
 rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                              const rdx_uop *const *to, const rdx_uop *const *const *ends,
                              const uint32_t *nends, size_t n, cg_rebuild_fn extra, void *user,
@@ -167,7 +178,7 @@ rdx_status cg_replace_ranges(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
 {
     const rdx_uop **order = NULL;
     size_t no = 0;
-    rdx_status st = rdx_ir_toposort(root, &order, &no);
+    rdx_status st = rdx_ir_toposort_ctx(ctx, root, &order, &no);
     if (!st)
         st = cg_replace_ranges_in(ctx, root, order, no, from, to, ends, nends, n, extra, user, out);
     free(order);
@@ -180,20 +191,24 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                                 cg_rebuild_fn extra, void *user, const rdx_uop **out)
 {
     const rdx_uop **src = NULL;
-    size_t cap = 0;
+    size_t cap = 0, nextra = 0; /* sources an END/REDUCE may gain: every range's ends */
+    int ranges_only = 1;        /* from[] holds RANGEs only: other nodes need no look-up */
+    for (size_t s = 0; s < n; s++) {
+        nextra += nends ? nends[s] : 0;
+        ranges_only &= from[s]->op == RDX_OP_RANGE;
+    }
     rdx_ir_nodemap *m = NULL; /* node -> its rebuilt node, when that differs */
     rdx_status st = rdx_ir_nodemap_create(ctx, &m);
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i], *nu = NULL;
-        size_t k;
-        for (k = 0; k < n && from[k] != u; k++)
-            ;
+        size_t k = n;
+        if (n && (u->op == RDX_OP_RANGE || !ranges_only))
+            for (k = 0; k < n && from[k] != u; k++)
+                ;
         if (k < n && to[k]) {
             nu = to[k];
         } else {
-            size_t need = u->nsrc;
-            for (uint32_t s = 0; s < n; s++)
-                need += nends ? nends[s] : 0;
+            size_t need = u->nsrc + nextra;
             if (need > cap) {
                 cap = need * 2;
                 const rdx_uop **ns = realloc(src, cap * sizeof *ns);
@@ -205,9 +220,10 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
             }
             size_t ns = 0;
             int changed = 0, had_ranges = 0;
+            int closer = u->op == RDX_OP_END || u->op == RDX_OP_REDUCE; /* range slots 1.. */
             for (uint32_t s = 0; s < u->nsrc; s++) {
                 const rdx_uop *o = u->src[s];
-                if (range_slot(u, s)) {
+                if (closer && s >= 1 && o->op == RDX_OP_RANGE) {
                     had_ranges = 1;
                     size_t j;
                     for (j = 0; j < n && from[j] != o; j++)
@@ -220,8 +236,12 @@ rdx_status cg_replace_ranges_in(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_
                     }
                 }
                 const rdx_uop *mv = rdx_ir_nodemap_get(m, o);
-                src[ns++] = mv ? mv : o;
-                changed |= mv && mv != o;
+                if (mv && mv != o) {
+                    src[ns++] = mv;
+                    changed = 1;
+                } else {
+                    src[ns++] = o;
+                }
             }
             if (had_ranges && ns == 1) {
                 nu = src[0]; /* END/REDUCE with no range left */
@@ -426,7 +446,7 @@ static rdx_status simplify_kernel(rdx_ir_ctx *ctx, const rdx_uop *k, int linear,
     memset(&S, 0, sizeof S);
     S.linear = linear;
     rdx_ir_nodemap *seen = NULL;
-    rdx_status st = rdx_ir_toposort(k, &order, &no);
+    rdx_status st = rdx_ir_toposort_ctx(ctx, k, &order, &no);
     if (!st && !(parts = malloc((4 * no + 1) * sizeof *parts)))
         st = rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
     if (!st)

@@ -76,9 +76,14 @@ rdx_status rdx_ir_ctx_create(rdx_ir_ctx **out)
     rdx_ir_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
-    c->cap = 1024;
-    c->slots = calloc(c->cap, sizeof *c->slots);
+    c->slots = rdx_ir_spare_slots_take(&c->cap); /* a destroyed context's (ir/spare.c) */
+    c->nodes = rdx_ir_spare_nodes_take(&c->ncap);
     if (!c->slots) {
+        c->cap = 1024;
+        c->slots = calloc(c->cap, sizeof *c->slots);
+    }
+    if (!c->slots) {
+        free(c->nodes);
         free(c);
         return rdx_fail(RDX_ERR_NOMEM, "IR context: out of memory");
     }
@@ -102,8 +107,8 @@ void rdx_ir_ctx_destroy(rdx_ir_ctx *ctx)
 {
     if (!ctx)
         return;
+    rdx_ir_spare_give(ctx); /* the by-id arrays and the rewriter for the thread's next context */
     rdx_rewriter_free(ctx->sym);
-    rdx_ir_spare_give(ctx); /* the by-id arrays for the thread's next context */
     rdx_arena_free(&ctx->arena);
     free(ctx->slots);
     free(ctx->nodes);

@@ -52,13 +52,14 @@ struct rdx_ir_ctx {
     uint32_t *simp;
     size_t simp_cap;
     struct rdx_nmap_level *nml; /* the node maps' arrays (ir/nmap.c) */
-    /* the last few graphs substituted into, sorted (ir/rewrite.c): TC substitutes into
-       one operand graph many times */
+    /* the last few graphs substituted into or sorted by rdx_ir_toposort_ctx, their
+       orders (ir/rewrite.c, ir/topo.c): TC substitutes into one operand graph many
+       times; codegen's passes sort one kernel several times in a row */
     struct rdx_topo_cache {
         const rdx_uop *root;
         const rdx_uop **order;
         size_t n;
-    } tcache[4];
+    } tcache[8];
     unsigned tnext;
     int tbusy; /* a substitution reads a cached order (a nested one does not use the cache) */
 };
@@ -109,11 +110,26 @@ int rdx_nmap_levels_fit(const rdx_nmap_level *lv, size_t max);
  * Spare by-id arrays (ir/spare.c): rdx_ir_ctx_destroy gives the context's node-map
  * levels and simplification-results array to its thread's spares (when they fit and
  * the thread has none), the next context of the thread takes them instead of growing
- * new ones.  take: NULL when there is none.  The results array comes zeroed.
+ * new ones; likewise its symbolic rewriter (built from the rules' text).  take: NULL when there is
+ * none.  The results array comes zeroed.
  */
 void rdx_ir_spare_give(rdx_ir_ctx *ctx);
 rdx_nmap_level *rdx_ir_spare_levels_take(void);
 uint32_t *rdx_ir_spare_simp_take(size_t *cap);
+/* The symbolic rewriter of a destroyed context (rdx_ir_symbolic), or NULL. */
+rdx_rewriter *rdx_ir_spare_sym_take(void);
+/* A destroyed context's node table (zeroed, *cap entries) or by-id node array (*cap
+   pointers, contents stale), or NULL. */
+rdx_slot *rdx_ir_spare_slots_take(size_t *cap);
+const rdx_uop **rdx_ir_spare_nodes_take(size_t *cap);
+
+/*
+ * The cached order of root (a node of ctx) in ctx->tcache, sorted and kept on a miss
+ * (ir/topo.c).  *order belongs to the cache: valid until the next insertion evicts it
+ * (rdx_ir_substitute holds ctx->tbusy while it reads one; nothing is inserted then).
+ */
+rdx_status rdx_ir_topo_cached(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
+                              size_t *n);
 
 /*
  * Post-order of the graphs under roots[0..n): *order (malloc'd) lists each node

@@ -301,31 +301,6 @@ rdx_status rdx_ir_substitute(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop
     return rdx_ir_substitute_keep(ctx, root, from, to, n, NULL, out);
 }
 
-/* The order of the graph under root, kept in the context for the next substitution into
-   the same graph (a graph's order never changes: its nodes are immutable). */
-static rdx_status cached_order(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
-                               size_t *n)
-{
-    enum { NC = sizeof ctx->tcache / sizeof ctx->tcache[0] };
-    for (unsigned k = 0; k < NC; k++)
-        if (ctx->tcache[k].root == root) {
-            *order = ctx->tcache[k].order;
-            *n = ctx->tcache[k].n;
-            return RDX_OK;
-        }
-    const rdx_uop **o;
-    size_t no;
-    rdx_status st = rdx_ir_toposort(root, &o, &no);
-    if (st)
-        return st;
-    struct rdx_topo_cache *c = &ctx->tcache[ctx->tnext++ % NC];
-    free(c->order);
-    *c = (struct rdx_topo_cache){ root, o, no };
-    *order = o;
-    *n = no;
-    return RDX_OK;
-}
-
 rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const *from,
                                   const rdx_uop *const *to, size_t n, int (*keep)(const rdx_uop *),
                                   const rdx_uop **out)
@@ -346,7 +321,7 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
        derivation or `keep`) runs: it must not evict the order its caller reads */
     int cached = 0;
     if (!st && !ctx->tbusy && root->id < ctx->count && ctx->nodes[root->id] == root &&
-        !(st = cached_order(ctx, root, &order, &cnt))) {
+        !(st = rdx_ir_topo_cached(ctx, root, &order, &cnt))) {
         cached = 1;
         ctx->tbusy = 1;
     }

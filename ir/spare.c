@@ -10,7 +10,11 @@
  * takes them: node-map entries carry a stamp, so an old entry never matches,
  * and the results array is cleared up to the ids its context used.  Arrays
  * beyond SPARE_MAX_IDS ids are not kept (a huge graph's memory goes back).
- * The spares are freed when the thread exits.
+ * So are the node table (zeroed) and the by-id node array of rdx_ir_make: a
+ * fresh context grew them by doubling from 1024 entries, rehashing the table
+ * at each step.  The symbolic rewriter (rdx_ir_symbolic: its rules parsed from their text,
+ * ~180k instructions, a function of the rules alone, no node in it) is kept
+ * the same way.  The spares are freed when the thread exits.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -20,11 +24,18 @@
 
 /* Largest array (in ids) kept for the next context. */
 #define SPARE_MAX_IDS ((size_t)1 << 18)
+/* Largest node table kept (entries): below the size ctx.c backs with huge pages. */
+#define SPARE_MAX_TABLE ((size_t)1 << 17)
 
 typedef struct spares {
     rdx_nmap_level *nml; /* a context's node-map levels, none busy */
     uint32_t *simp;      /* zeroed */
     size_t simp_cap;
+    rdx_rewriter *sym; /* a context's symbolic rewriter */
+    rdx_slot *slots;   /* a node table, zeroed */
+    size_t slots_cap;
+    const rdx_uop **nodes; /* a by-id node array (contents stale) */
+    size_t nodes_cap;
 } spares;
 
 static __thread spares *tls_spares;
@@ -39,6 +50,9 @@ static void spares_free(void *p)
         return;
     rdx_nmap_levels_destroy(s->nml);
     free(s->simp);
+    rdx_rewriter_free(s->sym);
+    free(s->slots);
+    free(s->nodes);
     free(s);
 }
 
@@ -87,9 +101,60 @@ uint32_t *rdx_ir_spare_simp_take(size_t *cap)
     return a;
 }
 
+rdx_rewriter *rdx_ir_spare_sym_take(void)
+{
+    spares *s = tls_spares;
+    rdx_rewriter *rw = s ? s->sym : NULL;
+    if (rw)
+        s->sym = NULL;
+    return rw;
+}
+
+rdx_slot *rdx_ir_spare_slots_take(size_t *cap)
+{
+    spares *s = tls_spares;
+    rdx_slot *t = s ? s->slots : NULL;
+    if (t) {
+        *cap = s->slots_cap;
+        s->slots = NULL;
+        s->slots_cap = 0;
+    }
+    return t;
+}
+
+const rdx_uop **rdx_ir_spare_nodes_take(size_t *cap)
+{
+    spares *s = tls_spares;
+    const rdx_uop **n = s ? s->nodes : NULL;
+    if (n) {
+        *cap = s->nodes_cap;
+        s->nodes = NULL;
+        s->nodes_cap = 0;
+    }
+    return n;
+}
+
 void rdx_ir_spare_give(rdx_ir_ctx *ctx)
 {
     spares *s = spares_get();
+    /* the node table (calloc'd: not a huge-page table) and the by-id node array */
+    if (s && ctx->slots && !s->slots && ctx->cap <= SPARE_MAX_TABLE) {
+        memset(ctx->slots, 0, ctx->cap * sizeof *ctx->slots);
+        s->slots = ctx->slots;
+        s->slots_cap = ctx->cap;
+        ctx->slots = NULL;
+        ctx->cap = 0;
+    }
+    if (s && ctx->nodes && !s->nodes && ctx->ncap <= SPARE_MAX_IDS) {
+        s->nodes = ctx->nodes;
+        s->nodes_cap = ctx->ncap;
+        ctx->nodes = NULL;
+        ctx->ncap = 0;
+    }
+    if (s && ctx->sym && !s->sym) {
+        s->sym = ctx->sym;
+        ctx->sym = NULL;
+    }
     if (s && ctx->nml && !s->nml && rdx_nmap_levels_fit(ctx->nml, SPARE_MAX_IDS)) {
         s->nml = ctx->nml;
         ctx->nml = NULL;

@@ -703,6 +703,8 @@ static const rdx_pattern_rule rules[] = {
 
 rdx_rewriter *rdx_ir_symbolic(rdx_ir_ctx *ctx)
 {
+    if (!ctx->sym)
+        ctx->sym = rdx_ir_spare_sym_take(); /* a destroyed context's (ir/spare.c) */
     if (!ctx->sym && rdx_rewriter_create(rules, sizeof rules / sizeof *rules, &ctx->sym))
         return NULL;
     return ctx->sym;

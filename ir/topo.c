@@ -118,16 +118,22 @@ static int marks_reserve(topo_marks *t, uint32_t id)
     return 1;
 }
 
+/* Mark u beyond the array: grow it, then mark; 0, or -1 on no memory. */
+static int mark_grow(topo_marks *t, const rdx_uop *u)
+{
+    if (!marks_reserve(t, u->id))
+        return -1;
+    t->m[u->id] = (topo_mark){ u, t->walk };
+    return 0;
+}
+
 /* 1 when u is marked in this walk, 0 when not (now it is), -1 on a clash or no memory. */
 static int mark(topo_marks *t, const rdx_uop *u)
 {
-    if (u->id < t->cap && t->m[u->id].walk == t->walk) {
-        if (t->m[u->id].u == u)
-            return 1;
-        return -1; /* another node with this id: a graph mixing contexts */
-    }
-    if (!marks_reserve(t, u->id))
-        return -1;
+    if (u->id >= t->cap)
+        return mark_grow(t, u);
+    if (t->m[u->id].walk == t->walk)
+        return t->m[u->id].u == u ? 1 : -1; /* -1: another node with this id */
     t->m[u->id] = (topo_mark){ u, t->walk };
     return 0;
 }
@@ -139,7 +145,7 @@ static int topo_dense(const rdx_uop *root, int (*stop)(void *, const rdx_uop *),
 {
     topo_marks *t = &tls_marks;
     t->walk++;
-    size_t cap = 64, len = 0, scap = 64, sp = 0;
+    size_t cap = 256, len = 0, scap = 64, sp = 0;
     const rdx_uop **out = malloc(cap * sizeof *out);
     struct fr {
         const rdx_uop *u;
@@ -147,23 +153,41 @@ static int topo_dense(const rdx_uop *root, int (*stop)(void *, const rdx_uop *),
     } *stack = malloc(scap * sizeof *stack);
     if (!out || !stack || mark(t, root) < 0)
         goto fallback;
-    stack[sp++] = (struct fr){ root, stop && stop(user, root) ? root->nsrc : 0 };
-    while (sp) {
-        struct fr *f = &stack[sp - 1];
-        if (f->next < f->u->nsrc) {
-            const rdx_uop *s = f->u->src[f->next++];
-            int m = mark(t, s);
-            if (m > 0)
-                continue;
-            if (m < 0)
-                goto fallback;
+    /* the node being visited and its next source in registers, the nodes above it on
+       the stack; the marks' array and walk number in registers too (only mark_grow
+       changes the array) — this loop runs once per edge */
+    const rdx_uop *u = root;
+    uint32_t k = stop && stop(user, root) ? root->nsrc : 0;
+    topo_mark *mk = t->m;
+    size_t mcap = t->cap;
+    const uint64_t walk = t->walk;
+    for (;;) {
+        if (k < u->nsrc) {
+            const rdx_uop *s = u->src[k++];
+            uint32_t id = s->id;
+            if (__builtin_expect(id < mcap, 1)) {
+                if (mk[id].walk == walk) {
+                    if (mk[id].u == s)
+                        continue;
+                    goto fallback; /* another node with this id: a graph mixing contexts */
+                }
+                mk[id].u = s;
+                mk[id].walk = walk;
+            } else {
+                if (mark_grow(t, s) < 0)
+                    goto fallback;
+                mk = t->m;
+                mcap = t->cap;
+            }
             if (sp == scap) {
                 void *p = realloc(stack, (scap *= 2) * sizeof *stack);
                 if (!p)
                     goto fallback;
                 stack = p;
             }
-            stack[sp++] = (struct fr){ s, stop && stop(user, s) ? s->nsrc : 0 };
+            stack[sp++] = (struct fr){ u, k };
+            u = s;
+            k = stop && stop(user, s) ? s->nsrc : 0;
             continue;
         }
         if (len == cap) {
@@ -172,8 +196,12 @@ static int topo_dense(const rdx_uop *root, int (*stop)(void *, const rdx_uop *),
                 goto fallback;
             out = p;
         }
-        out[len++] = f->u;
+        out[len++] = u;
+        if (!sp)
+            break;
         sp--;
+        u = stack[sp].u;
+        k = stack[sp].next;
     }
     free(stack);
     *order = out;
@@ -199,4 +227,50 @@ rdx_status rdx_ir_toposort_cut(const rdx_uop *root, int (*stop)(void *user, cons
     rdx_status st = rdx_ir_topo_many(&root, 1, &num, out, n);
     rdx_pmap_free(&num);
     return st;
+}
+
+/* The order of the graph under root, kept in the context for the next substitution into
+   or sort of the same graph (a graph's order never changes: its nodes are immutable). */
+rdx_status rdx_ir_topo_cached(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop *const **order,
+                              size_t *n)
+{
+    enum { NC = sizeof ctx->tcache / sizeof ctx->tcache[0] };
+    for (unsigned k = 0; k < NC; k++)
+        if (ctx->tcache[k].root == root) {
+            *order = ctx->tcache[k].order;
+            *n = ctx->tcache[k].n;
+            return RDX_OK;
+        }
+    const rdx_uop **o;
+    size_t no;
+    rdx_status st = rdx_ir_toposort(root, &o, &no);
+    if (st)
+        return st;
+    struct rdx_topo_cache *c = &ctx->tcache[ctx->tnext++ % NC];
+    free(c->order);
+    *c = (struct rdx_topo_cache){ root, o, no };
+    *order = o;
+    *n = no;
+    return RDX_OK;
+}
+
+rdx_status rdx_ir_toposort_ctx(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop ***out,
+                               size_t *n)
+{
+    /* a node of another context, or a substitution reading a cached order (an insertion
+       could evict it): the plain sort */
+    if (ctx->tbusy || root->id >= ctx->count || ctx->nodes[root->id] != root)
+        return rdx_ir_toposort(root, out, n);
+    const rdx_uop *const *o;
+    size_t no;
+    rdx_status st = rdx_ir_topo_cached(ctx, root, &o, &no);
+    if (st)
+        return st;
+    const rdx_uop **cp = malloc((no ? no : 1) * sizeof *cp);
+    if (!cp)
+        return rdx_fail(RDX_ERR_NOMEM, "toposort: out of memory");
+    memcpy(cp, o, no * sizeof *cp);
+    *out = cp;
+    *n = no;
+    return RDX_OK;
 }

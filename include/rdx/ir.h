@@ -644,6 +644,17 @@ rdx_status rdx_ir_inline(rdx_ir_ctx *ctx, const rdx_uop *fn, const rdx_uop **out
 rdx_status rdx_ir_toposort(const rdx_uop *root, const rdx_uop ***out, size_t *n);
 
 /*
+ * rdx_ir_toposort of a graph of ctx through the context's cache of the last
+ * few graphs sorted (the one rdx_ir_substitute keeps): a graph's order never
+ * changes (its nodes are immutable), so sorting the same root again costs a
+ * copy instead of a walk.  *out is the caller's own copy (malloc'd, caller
+ * frees), the same order rdx_ir_toposort gives.  A root of another context
+ * is sorted as rdx_ir_toposort does (not cached).  RDX_ERR_NOMEM.
+ */
+rdx_status rdx_ir_toposort_ctx(rdx_ir_ctx *ctx, const rdx_uop *root, const rdx_uop ***out,
+                               size_t *n);
+
+/*
  * rdx_ir_toposort, except that it does not descend below a node for which
  * stop(user, node) is nonzero: such a node is in the order, its sources only
  * when reached on another path.  Otherwise the order is rdx_ir_toposort's.

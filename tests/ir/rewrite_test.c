@@ -358,6 +358,59 @@ START_TEST(toposort_cut)
 }
 END_TEST
 
+/* The cached sort: rdx_ir_toposort's order every time (from the cache after the first),
+   a copy the caller owns, across more graphs than the cache holds and interleaved with
+   substitutions (which share the cache); a root of another context is sorted plainly. */
+START_TEST(toposort_ctx_cached)
+{
+    rdx_ir_ctx *c = ir_ctx(), *c2 = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    enum { NG = 20 };
+    const rdx_uop *g[NG];
+    g[0] = IR_OK(rdx_ir_add(c, x, y));
+    for (int i = 1; i < NG; i++) /* each graph shares the one before it */
+        g[i] = IR_OK(rdx_ir_mul(c, rdx_ir_add(c, g[i - 1], rdx_ir_int(c, i)), i % 2 ? x : y));
+    for (int round = 0; round < 3; round++)
+        for (int i = 0; i < NG; i++) {
+            int k = round == 1 ? NG - 1 - i : i;
+            const rdx_uop **want, **got, **again;
+            size_t nw, ng, na;
+            ck_assert_int_eq(rdx_ir_toposort(g[k], &want, &nw), RDX_OK);
+            ck_assert_int_eq(rdx_ir_toposort_ctx(c, g[k], &got, &ng), RDX_OK);
+            ck_assert_int_eq(rdx_ir_toposort_ctx(c, g[k], &again, &na), RDX_OK);
+            ck_assert_uint_eq(ng, nw);
+            ck_assert_uint_eq(na, nw);
+            ck_assert_ptr_ne(got, again); /* each call's own copy */
+            ck_assert_int_eq(memcmp(got, want, nw * sizeof *want), 0);
+            ck_assert_int_eq(memcmp(again, want, nw * sizeof *want), 0);
+            got[0] = NULL; /* the caller's copy: the cache is not touched */
+            free(got);
+            free(want);
+            free(again);
+            if (round == 2) { /* a substitution into the graph between sorts */
+                const rdx_uop *r, *one = IR_OK(rdx_ir_int(c, 1));
+                ck_assert_int_eq(rdx_ir_substitute(c, g[k], &x, &one, 1, &r), RDX_OK);
+                ck_assert_int_eq(rdx_ir_toposort_ctx(c, r, &got, &ng), RDX_OK);
+                ck_assert_int_eq(rdx_ir_toposort(r, &want, &nw), RDX_OK);
+                ck_assert_uint_eq(ng, nw);
+                ck_assert_int_eq(memcmp(got, want, nw * sizeof *want), 0);
+                free(got);
+                free(want);
+            }
+        }
+    /* a root of another context: sorted all the same */
+    const rdx_uop *z = IR_OK(rdx_ir_var(c2, "z", 0, 9)), **o;
+    const rdx_uop *e = IR_OK(rdx_ir_add(c2, z, rdx_ir_int(c2, 3)));
+    size_t n;
+    ck_assert_int_eq(rdx_ir_toposort_ctx(c, e, &o, &n), RDX_OK);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_ptr_eq(o[2], e);
+    free(o);
+    rdx_ir_ctx_destroy(c2);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 /* A graph that mixes two contexts (one id naming two nodes) is still sorted whole. */
 START_TEST(toposort_across_contexts)
 {
@@ -529,6 +582,7 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, substitute_and_toposort);
     tcase_add_test(tc, toposort_across_contexts);
     tcase_add_test(tc, toposort_cut);
+    tcase_add_test(tc, toposort_ctx_cached);
     tcase_add_test(tc, node_maps);
     tcase_add_test(tc, function_inline);
     tcase_add_test(tc, verify_after_rewrite_is_an_option);

@@ -1,5 +1,6 @@
 /* tests/ir/spare_test.c — a destroyed context's by-id arrays (node maps, simplification
- * results) serve the thread's next context: nothing of the old context shows through. */
+ * results) and symbolic rewriter serve the thread's next context: nothing of the old
+ * context shows through. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -141,6 +142,43 @@ START_TEST(spare_arrays_are_per_thread)
 }
 END_TEST
 
+/* The symbolic rewriter of a destroyed context serves the thread's next one (parsed once);
+   two contexts alive at once each have their own; simplification is right with either. */
+START_TEST(spare_symbolic_rewriter_is_reused)
+{
+    rdx_ir_ctx *a = ir_ctx();
+    rdx_rewriter *ra = rdx_ir_symbolic(a);
+    ck_assert_ptr_nonnull(ra);
+    rdx_ir_ctx *b = ir_ctx();
+    rdx_rewriter *rb = rdx_ir_symbolic(b);
+    ck_assert_ptr_nonnull(rb);
+    ck_assert_ptr_ne(ra, rb); /* both alive: not shared */
+    rdx_ir_ctx_destroy(a);    /* a's goes to the thread's spares */
+    rdx_ir_ctx *c = ir_ctx();
+    ck_assert_ptr_eq(rdx_ir_symbolic(c), ra);
+    /* (x + 4) * 2 + (x * 3 - x) -> the same as what a fresh context's rules give: 4x + 8 */
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 50)), *s;
+    const rdx_uop *e =
+        IR_OK(rdx_ir_add(c, rdx_ir_mul(c, rdx_ir_add(c, x, rdx_ir_int(c, 4)), rdx_ir_int(c, 2)),
+                         rdx_ir_sub(c, rdx_ir_mul(c, x, rdx_ir_int(c, 3)), x)));
+    ck_assert_int_eq(rdx_ir_simplify(c, e, &s), RDX_OK);
+    for (int64_t v = 0; v <= 50; v += 7) {
+        int64_t got = 0;
+        const rdx_uop *xv = IR_OK(rdx_ir_int(c, v)), *sv;
+        ck_assert_int_eq(rdx_ir_substitute(c, s, &x, &xv, 1, &sv), RDX_OK);
+        ck_assert_int_eq(rdx_ir_simplify(c, sv, &sv), RDX_OK);
+        ck_assert(rdx_uop_const_int(sv, &got));
+        ck_assert_int_eq(got, 4 * v + 8);
+    }
+    ck_assert_int_eq(s->op, RDX_OP_ADD); /* 4x + 8: a canonical sum, its constant last */
+    int64_t k = 0;
+    ck_assert(rdx_uop_const_int(s->src[1], &k) && k == 8);
+    rdx_ir_ctx_destroy(b); /* the spare slot is empty again (c took it): b's is freed */
+    rdx_ir_ctx_destroy(c);
+    check_fresh();
+}
+END_TEST
+
 TCase *ir_tcase_spare(void)
 {
     TCase *tc = tcase_create("spare");
@@ -149,5 +187,6 @@ TCase *ir_tcase_spare(void)
     tcase_add_test(tc, spare_arrays_with_contexts_alive);
     tcase_add_test(tc, spare_arrays_of_a_huge_graph_are_freed);
     tcase_add_test(tc, spare_arrays_are_per_thread);
+    tcase_add_test(tc, spare_symbolic_rewriter_is_reused);
     return tc;
 }
