@@ -13,7 +13,10 @@
  *
  *   make fuzz
  *   mkdir -p build/fuzz_uop_corpus && cp $(find tests/data -name '*.uop') build/fuzz_uop_corpus/
- *   build/fuzz/fuzz_uop build/fuzz_uop_corpus -max_len=4096 -max_total_time=60
+ *   sed -n '/define RDX_OP_LIST/,/^$/s/.*X(\([A-Z_0-9]*\).*/"\1 "/p' include/rdx/ir.h \
+ *       > build/fuzz_uop.dict          # the op names (add keys such as "dtype=" by hand)
+ *   build/fuzz/fuzz_uop build/fuzz_uop_corpus -dict=build/fuzz_uop.dict -max_len=4096 \
+ *       -max_total_time=60
  *
  * The inputs are limited to 4096 bytes so that one input cannot ask for a
  * compile of arbitrary size (the libFuzzer default -max_len may be larger).
