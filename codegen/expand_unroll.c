@@ -44,7 +44,8 @@ typedef struct xstate {
     xinfo *info;
     const rdx_uop **pool;
     size_t npool, cappool;
-    uint8_t *lin;       /* node id -> 1: a linear index expression (ADD, MUL, CONST, leaves) */
+    uint8_t *lin;       /* node id -> bit 0: a linear index expression (ADD, MUL, CONST, leaves);
+                           bit 1: depends on an expanded range */
     rdx_ir_nodemap *sm; /* node -> index + 1 in sp[] */
     xsplit *sp;
     size_t nsp, capsp;
@@ -245,7 +246,7 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
     rdx_value v;
     if (fold && rdx_ir_fold_srcs(u, s, &v)) /* no node that would only be folded away */
         return rdx_ir_const_int(ctx, u->dtype, v.i);
-    if (X->lin[u->id] && (op == RDX_OP_ADD || op == RDX_OP_MUL))
+    if ((X->lin[u->id] & 1) && (op == RDX_OP_ADD || op == RDX_OP_MUL))
         return rebuild_linear(X, u, s);
     const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
     if (!r || !fold)
@@ -608,14 +609,21 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
         st = rdx_ir_nodemap_create(ctx, &X.sm);
     for (size_t i = 0; i < no && !st; i++) { /* sources first */
         const rdx_uop *u = order[i];
+        /* bit 1: depends on an expanded range */
+        int dep = u->op == RDX_OP_RANGE && xbit(&X, u) >= 0;
+        for (uint32_t k = 0; k < u->nsrc && !dep; k++)
+            dep = X.lin[u->src[k]->id] & 2;
+        X.lin[u->id] = dep ? 2 : 0;
         if (u->dtype.scalar != RDX_INDEX || u->dtype.count != 1 || u->dtype.ptr)
             continue;
-        if (u->op == RDX_OP_CONST || u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
+        /* leaves: ranges, thread ids, variables and any index the unrolling leaves alone
+           (e.g. a WARP axis' lidx0 % 16): the copies of a sum over them share one rest */
+        if (!dep || u->op == RDX_OP_CONST || u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
             u->op == RDX_OP_DEFINE_VAR)
-            X.lin[u->id] = 1;
-        else if ((u->op == RDX_OP_ADD || u->op == RDX_OP_MUL) && X.lin[u->src[0]->id] &&
-                 X.lin[u->src[1]->id])
-            X.lin[u->id] = 1;
+            X.lin[u->id] |= 1;
+        else if ((u->op == RDX_OP_ADD || u->op == RDX_OP_MUL) && (X.lin[u->src[0]->id] & 1) &&
+                 (X.lin[u->src[1]->id] & 1))
+            X.lin[u->id] |= 1;
     }
     for (size_t i = 0; i < no && !st; i++)
         st = visit(&X, order[i], i);

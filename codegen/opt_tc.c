@@ -455,7 +455,7 @@ const char *cg_tc_axis_role(const rdx_uop *k, const rdx_kaxis *a)
             for (uint32_t p = 0; p + 1 < x->arg.nints && !role; p += 2)
                 if (x->arg.ints[p] == a->id)
                     role = x->op == RDX_OP_CONTRACT && x->dtype.scalar != RDX_FLOAT32
-                               ? "K elements of a fragment"
+                               ? "fragment K elements"
                            : x->op == RDX_OP_UNROLL && p + 2 == x->arg.nints ? "result lanes"
                                                                              : "tiles per wave";
         } else if (x->op == RDX_OP_REDUCE && x->dtype.count > 1) {
