@@ -263,7 +263,7 @@ static const rdx_uop *vec_axes(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *x,
  *   a   = A[b, row, k] with row = ((gm*wm + wvm)*tm + ti)*16 + l16, k = (kr*ku + u)*16 + e
  *   b   = B[b, k, col] with col = ((gn*wn + wvn)*tn + tj)*16 + l16
  *   w   = WMMA(CONTRACT(a, e), CONTRACT(b, e), 0)             float32x8, one tile
- *   acc = REDUCE(CONTRACT(w, ti, tj), kr, u, e)               float32x(8*tm*tn), ADD
+ *   acc = REDUCE(CONTRACT(w, ti, tj), kr, e, u)               float32x(8*tm*tn), ADD
  *   D[b, row0 + 2v + hi, col] = epilogue(UNROLL(acc, ti, tj, v))
  *
  * e is closed by the REDUCE but read through the CONTRACTs only: the WMMA sums over it
@@ -422,12 +422,10 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *endr[12];
     size_t nend = 0;
     endr[nend++] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
-    const rdx_uop *closes[9] = { gn, gm, gb, wvm, wvn, hi, l16, v, tj };
-    for (int i = 0; i < 9; i++)
+    const rdx_uop *closes[10] = { gn, gm, gb, wvm, wvn, hi, l16, v, tj, ti };
+    for (int i = 0; i < 10; i++)
         if (closes[i] && closes[i]->op == RDX_OP_RANGE)
             endr[nend++] = closes[i];
-    if (ti->op == RDX_OP_RANGE)
-        endr[nend++] = ti;
     const rdx_uop *end = endr[0] ? rdx_ir_node(ctx, RDX_OP_END, endr, nend, NULL) : NULL;
     *out = end ? rdx_ir_sink(ctx, &end, 1) : NULL;
     return *out ? RDX_OK : rdx_fail_context(RDX_ERR_INVALID, "optimize: TC kernel");
