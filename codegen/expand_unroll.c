@@ -44,7 +44,8 @@ typedef struct xstate {
     xinfo *info;
     const rdx_uop **pool;
     size_t npool, cappool;
-    uint8_t *lin;       /* node id -> 1: a linear index expression (ADD, MUL, CONST, leaves) */
+    uint8_t *lin;       /* node id -> bit 0: a linear index expression (ADD, MUL, CONST, leaves);
+                           bit 1: depends on an expanded range */
     rdx_ir_nodemap *sm; /* node -> index + 1 in sp[] */
     xsplit *sp;
     size_t nsp, capsp;
@@ -245,7 +246,7 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
     rdx_value v;
     if (fold && rdx_ir_fold_srcs(u, s, &v)) /* no node that would only be folded away */
         return rdx_ir_const_int(ctx, u->dtype, v.i);
-    if (X->lin[u->id] && (op == RDX_OP_ADD || op == RDX_OP_MUL))
+    if ((X->lin[u->id] & 1) && (op == RDX_OP_ADD || op == RDX_OP_MUL))
         return rebuild_linear(X, u, s);
     const rdx_uop *r = rdx_ir_replace_src(ctx, u, s, u->nsrc);
     if (!r || !fold)
@@ -257,8 +258,148 @@ static const rdx_uop *rebuild(xstate *X, const rdx_uop *u, const rdx_uop *const 
     return rdx_ir_const_int(ctx, u->dtype, v.i);
 }
 
+/* Is c a zero vector (VECTORIZE of zero CONSTs, or a VCONST of zeros)? */
+static int zero_vec(const rdx_uop *c)
+{
+    for (uint32_t k = 0; k < c->dtype.count; k++) {
+        double f = 1;
+        if (c->op == RDX_OP_VCONST
+                ? c->arg.ints[k] != 0
+                : c->op != RDX_OP_VECTORIZE || !rdx_uop_const_val(c->src[k], &f) || f != 0)
+            return 0;
+    }
+    return c->dtype.count > 1;
+}
+
+/* acc + c when c is a WMMA over a zero accumulator (or a CAT of such, as acc): the WMMA
+   accumulating into acc (the chain the back end keeps in registers); NULL otherwise. */
+static const rdx_uop *wmma_chain(rdx_ir_ctx *ctx, const rdx_uop *acc, const rdx_uop *c)
+{
+    if (c->op == RDX_OP_WMMA && zero_vec(c->src[2]) && rdx_dtype_eq(acc->dtype, c->dtype)) {
+        const rdx_uop *s[3] = { c->src[0], c->src[1], acc };
+        return rdx_ir_node(ctx, RDX_OP_WMMA, s, 3, &c->arg);
+    }
+    if (c->op != RDX_OP_CAT || acc->op != RDX_OP_CAT || c->nsrc != acc->nsrc || c->nsrc > 64)
+        return NULL;
+    const rdx_uop *p[64];
+    for (uint32_t t = 0; t < c->nsrc; t++)
+        if (!(p[t] = wmma_chain(ctx, acc->src[t], c->src[t])))
+            return NULL;
+    return rdx_ir_node(ctx, RDX_OP_CAT, p, c->nsrc, NULL);
+}
+
+/* The REDUCE op over two copies (ADD of WMMA results: chained). */
+static const rdx_uop *combine(rdx_ir_ctx *ctx, rdx_redop op, const rdx_uop *acc, const rdx_uop *c)
+{
+    const rdx_uop *w = op == RDX_RED_ADD && c->dtype.count > 1 ? wmma_chain(ctx, acc, c) : NULL;
+    return w ? w : cg_combine(ctx, op, acc, c);
+}
+
+/* The expanded ranges named by the (axis id, size) pairs of a CONTRACT/UNROLL: bit[i] (first
+   pair slowest), their mask. */
+static rdx_status vec_bits(const xstate *X, const rdx_uop *u, int *bit, uint32_t *mask)
+{
+    *mask = 0;
+    if (u->arg.nints > 2 * XMAX)
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: %s node %%%u over more than %d axes",
+                        rdx_op_name((rdx_op)u->op), u->id, XMAX);
+    for (uint32_t p = 0; p + 1 < u->arg.nints; p += 2) {
+        int j = -1;
+        for (int q = 0; q < X->nx && j < 0; q++)
+            if (X->xr[q]->arg.i == u->arg.ints[p])
+                j = q;
+        if (j < 0 || X->sz[j] != u->arg.ints[p + 1] || (*mask >> j & 1))
+            return rdx_fail(RDX_ERR_INVALID,
+                            "expand: %s node %%%u: axis %lld of size %lld is not an UPCAST/UNROLL "
+                            "range of the kernel (once)",
+                            rdx_op_name((rdx_op)u->op), u->id, (long long)u->arg.ints[p],
+                            (long long)u->arg.ints[p + 1]);
+        bit[p / 2] = j;
+        *mask |= 1u << j;
+    }
+    return RDX_OK;
+}
+
+/*
+ * CONTRACT(x, axes): per assignment of the other ranges, the copies of x over the axes (the
+ * last fastest) gathered into one vector (VECTORIZE of scalars, CAT of vectors).
+ * UNROLL(x, axes): the copy for values of the axes is that part (GEP) of x's vector, lane
+ * index mixed radix over the axes (the last fastest); a VECTORIZE is read directly.
+ */
+static rdx_status visit_vec(xstate *X, const rdx_uop *u, size_t pos)
+{
+    int bit[XMAX];
+    uint32_t vm, np = u->arg.nints / 2;
+    rdx_status st = vec_bits(X, u, bit, &vm);
+    if (st)
+        return st;
+    const xinfo *si = info_of(X, u->src[0]);
+    uint32_t sm = si ? si->mask : 0;
+    int contract = u->op == RDX_OP_CONTRACT;
+    if (!contract && (sm & vm))
+        return rdx_fail(RDX_ERR_INVALID, "expand: UNROLL node %%%u over an axis its source has",
+                        u->id);
+    xinfo in = { contract ? sm & ~vm : sm | vm, 0, 0, 0 };
+    uint32_t lanes = count_of(X, vm);
+    in.count = count_of(X, in.mask);
+    if (!lanes || !in.count || (uint64_t)lanes * in.count > XCOPIES)
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: more than %u copies of node %%%u", XCOPIES,
+                        u->id);
+    if ((st = reserve(X, in.count)))
+        return st;
+    in.off = X->npool;
+    const rdx_uop **vs = contract ? malloc(lanes * sizeof *vs) : NULL;
+    if (contract && !vs)
+        return rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+    int64_t v[XMAX] = { 0 }, w[XMAX];
+    do {
+        const rdx_uop *r = NULL;
+        memcpy(w, v, sizeof w);
+        if (contract) {
+            for (uint32_t l = 0; l < lanes; l++) {
+                uint32_t rest = l;
+                for (uint32_t p = np; p-- > 0;) {
+                    w[bit[p]] = (int64_t)(rest % (uint32_t)X->sz[bit[p]]);
+                    rest /= (uint32_t)X->sz[bit[p]];
+                }
+                vs[l] = copy_of(X, u->src[0], w);
+            }
+            r = lanes == 1                ? vs[0]
+                : vs[0]->dtype.count == 1 ? rdx_ir_node(X->ctx, RDX_OP_VECTORIZE, vs, lanes, NULL)
+                                          : rdx_ir_node(X->ctx, RDX_OP_CAT, vs, lanes, NULL);
+        } else {
+            const rdx_uop *x = copy_of(X, u->src[0], v);
+            int64_t lane = 0, c = u->dtype.count, ix[64];
+            for (uint32_t p = 0; p < np; p++)
+                lane = lane * X->sz[bit[p]] + v[bit[p]];
+            if (x->op == RDX_OP_VECTORIZE && c == 1) {
+                r = x->src[lane];
+            } else if (c <= 64) {
+                for (int64_t q = 0; q < c; q++)
+                    ix[q] = lane * c + q;
+                rdx_uop_arg ga = rdx_uop_arg_none();
+                ga.ints = rdx_ir_ints(X->ctx, ix, (size_t)c);
+                ga.nints = (uint32_t)c;
+                r = ga.ints ? rdx_ir_node(X->ctx, RDX_OP_GEP, &x, 1, &ga) : NULL;
+            }
+        }
+        if (!r) {
+            free(vs);
+            return rdx_fail_context(RDX_ERR_INVALID, "expand: lowering %s node %%%u",
+                                    rdx_op_name((rdx_op)u->op), u->id);
+        }
+        X->pool[X->npool++] = r;
+    } while (next(X, in.mask, v));
+    free(vs);
+    X->info[pos] = in;
+    X->idx[u->id] = (uint32_t)pos + 1;
+    return RDX_OK;
+}
+
 static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
 {
+    if (u->op == RDX_OP_CONTRACT || u->op == RDX_OP_UNROLL)
+        return visit_vec(X, u, pos);
     xinfo in = { 0, 1, 0, 0 };
     int j = u->op == RDX_OP_RANGE ? xbit(X, u) : -1;
     uint32_t closed = 0, m = 0;
@@ -281,6 +422,19 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
             if (b >= 0)
                 closed |= 1u << b;
         }
+    /* a REDUCE range its value reads only through a CONTRACT over it (TC's K elements of a
+       fragment): the op of the contracted vector (WMMA) reduced over it; dropped, not
+       combined again */
+    uint32_t contracted = 0;
+    if (u->op == RDX_OP_REDUCE && closed) {
+        const xinfo *vi = info_of(X, u->src[0]);
+        uint32_t vm = vi && !vi->list ? vi->mask : 0;
+        for (int q = 0; q < X->nx; q++)
+            if ((closed & ~vm) >> q & 1 && cg_depends(u->src[0], X->xr[q]))
+                contracted |= 1u << q;
+        closed &= ~contracted;
+        m &= ~contracted;
+    }
     if (j < 0 && !changed && !closed)
         return RDX_OK; /* unchanged: no info */
     rdx_status st;
@@ -351,7 +505,7 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
                             u->nsrc);
         do { /* over the node's own set */
             const rdx_uop *r = NULL;
-            if (u->op == RDX_OP_REDUCE && closed) {
+            if (u->op == RDX_OP_REDUCE && (closed || contracted)) {
                 /* the op over the copies of the closed ranges (in order) */
                 const rdx_uop *acc = NULL;
                 int64_t w[XMAX];
@@ -361,7 +515,7 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
                         w[q] = 0;
                 do {
                     const rdx_uop *c = copy_of(X, u->src[0], w);
-                    acc = acc ? cg_combine(X->ctx, (rdx_redop)u->arg.sub, acc, c) : c;
+                    acc = acc ? combine(X->ctx, (rdx_redop)u->arg.sub, acc, c) : c;
                 } while (next(X, closed, w));
                 r = acc ? drop_ranges(X, u, acc) : NULL;
             } else if (is_end) {
@@ -455,14 +609,21 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
         st = rdx_ir_nodemap_create(ctx, &X.sm);
     for (size_t i = 0; i < no && !st; i++) { /* sources first */
         const rdx_uop *u = order[i];
+        /* bit 1: depends on an expanded range */
+        int dep = u->op == RDX_OP_RANGE && xbit(&X, u) >= 0;
+        for (uint32_t k = 0; k < u->nsrc && !dep; k++)
+            dep = X.lin[u->src[k]->id] & 2;
+        X.lin[u->id] = dep ? 2 : 0;
         if (u->dtype.scalar != RDX_INDEX || u->dtype.count != 1 || u->dtype.ptr)
             continue;
-        if (u->op == RDX_OP_CONST || u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
+        /* leaves: ranges, thread ids, variables and any index the unrolling leaves alone
+           (e.g. a WARP axis' lidx0 % 16): the copies of a sum over them share one rest */
+        if (!dep || u->op == RDX_OP_CONST || u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
             u->op == RDX_OP_DEFINE_VAR)
-            X.lin[u->id] = 1;
-        else if ((u->op == RDX_OP_ADD || u->op == RDX_OP_MUL) && X.lin[u->src[0]->id] &&
-                 X.lin[u->src[1]->id])
-            X.lin[u->id] = 1;
+            X.lin[u->id] |= 1;
+        else if ((u->op == RDX_OP_ADD || u->op == RDX_OP_MUL) && (X.lin[u->src[0]->id] & 1) &&
+                 (X.lin[u->src[1]->id] & 1))
+            X.lin[u->id] |= 1;
     }
     for (size_t i = 0; i < no && !st; i++)
         st = visit(&X, order[i], i);

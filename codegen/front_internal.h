@@ -88,7 +88,8 @@ rdx_status cg_expand_unroll(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_ka
 rdx_status cg_gpudims_map(rdx_ir_ctx *ctx, const rdx_kaxis *ax, size_t n, const rdx_uop **from,
                           const rdx_uop **to, size_t *nf);
 
-/* The TC OptOp (opt_tc.c): the whole kernel rewritten to WMMA tiles. */
+/* The TC OptOp (opt_tc.c): the kernel rewritten to a WMMA over CONTRACTs of UPCAST/UNROLL
+   axes (expand lowers them). */
 int cg_tc_applicable(const rdx_uop *k);
 /* The axis (index into rdx_cg_axes) a TC opt applies to, -1 when TC does not fit. */
 int cg_tc_axis(const rdx_uop *k);
@@ -99,6 +100,9 @@ int cg_tc_pad_axis(const rdx_uop *k);
 size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
+/* In a kernel after TC: what axis a is to TC ("lane layout", "K loop", "result lanes", ...),
+   NULL when later opts may change it (its GLOBAL/LOCAL axes, axes they split off). */
+const char *cg_tc_axis_role(const rdx_uop *k, const rdx_kaxis *a);
 
 /* The LDS OptOp (lds_stage.c).  cg_lds_request checks opt o (position pos) on the kernel it
    applies to and records the REDUCE axis' id in *axis_id (-1 before: a second one is an

@@ -1,12 +1,13 @@
-/* codegen/opt_tc.c — the TC OptOp: a matmul-like kernel (one REDUCE(ADD) over
- * K of a product of float16/bfloat16 operands, output axes M and N, and
- * optionally a batch axis) becomes WMMA tiles in the back end's WMMA form
- * (docs/codegen-kernel-form.md): lane l holds row l%16 of an A tile and
- * column l%16 of a B tile; lane v of a result in work-item l is
- * D[2v + l/16][l%16].  Each wave computes tm x tn 16x16 output tiles (A and B
- * fragments reused across them), wm x wn waves per workgroup; the K tiles are
- * a REDUCE loop (unrolled ku times inside the body) whose value is the CAT of
- * the tiles' WMMA chains, accumulated in registers by the back end. */
+/* codegen/opt_tc.c — the TC OptOp: a matmul-like kernel (one REDUCE(ADD) over K of a
+ * product of float16/bfloat16 operands, output axes M and N, and optionally a batch axis)
+ * becomes WMMA tiles, as the spec says: the reduce and output axes are split into WARP,
+ * UPCAST and UNROLL axes and the WMMA reads CONTRACTs of them (expand_unroll.c lowers them to
+ * the back end's WMMA form, docs/codegen-kernel-form.md): lane l holds row l%16 of an A tile
+ * and column l%16 of a B tile (16 K elements: an UNROLL axis); element v of a result in
+ * work-item l is D[2v + l/16][l%16] (an UPCAST axis of 8).  Each wave computes tm x tn 16x16
+ * output tiles (UPCAST axes; A and B fragments reused across them), wm x wn waves per
+ * workgroup (LOCAL axes); the K tiles are a REDUCE loop with ku of them per iteration (an
+ * UNROLL axis) whose value is the CONTRACT of the tiles' WMMAs. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,121 +30,6 @@ static const rdx_uop *subst(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *co
 {
     const rdx_uop *out;
     return u && !rdx_ir_substitute(ctx, u, from, to, n, &out) ? out : NULL;
-}
-
-/* u simplified (index arithmetic handed to substitutions: the kernel's later simplification
-   of every INDEX then has less to do); NULL on failure. */
-static const rdx_uop *simp(rdx_ir_ctx *ctx, const rdx_uop *u)
-{
-    const rdx_uop *o;
-    return u && !rdx_ir_simplify(ctx, u, &o) ? o : NULL;
-}
-
-/* xs[0..n) simplified in place, all in one rdx_ir_simplify call over a GROUP of them
-   (bottom-up rewriting: each simplifies as it would alone, shared parts once); one at a
-   time if the batch fails.  NULL entries (a failed build) stay NULL. */
-static void simp_all(rdx_ir_ctx *ctx, const rdx_uop **xs, size_t n)
-{
-    int ok = 1;
-    for (size_t i = 0; i < n; i++)
-        ok &= xs[i] != NULL;
-    const rdx_uop *g = ok && n > 1 ? rdx_ir_node(ctx, RDX_OP_GROUP, xs, n, NULL) : NULL, *sg;
-    if (g && !rdx_ir_simplify(ctx, g, &sg) && sg && sg->op == RDX_OP_GROUP && sg->nsrc == n) {
-        for (size_t i = 0; i < n; i++)
-            xs[i] = sg->src[i];
-        return;
-    }
-    rdx_error_clear();
-    for (size_t i = 0; i < n; i++)
-        xs[i] = simp(ctx, xs[i]);
-}
-
-/* d idx / d r when idx is affine in r through ADD and MUL by a constant (r under nothing
-   else); 0 with *ok = 0 otherwise.  Bounded walk. */
-static int64_t affine_coef(const rdx_uop *idx, const rdx_uop *r, int depth, int *ok)
-{
-    int64_t k;
-    if (idx == r)
-        return 1;
-    if (depth > 32 || !*ok) {
-        *ok = 0;
-        return 0;
-    }
-    if (idx->op == RDX_OP_ADD)
-        return affine_coef(idx->src[0], r, depth + 1, ok) +
-               affine_coef(idx->src[1], r, depth + 1, ok);
-    if (idx->op == RDX_OP_MUL && rdx_uop_const_int(idx->src[1], &k))
-        return affine_coef(idx->src[0], r, depth + 1, ok) * k;
-    if (cg_depends(idx, r))
-        *ok = 0;
-    return 0;
-}
-
-/* Simplified index x + c (x simplified: its constant moved, kept simplified); NULL on error. */
-static const rdx_uop *moved(rdx_ir_ctx *ctx, const rdx_uop *x, int64_t c)
-{
-    const rdx_uop *r;
-    return rdx_ir_simplify_add_const(ctx, x, c, &r) ? NULL : r;
-}
-
-/* u with the index of its INDEX source 0 simplified (u an ungated LOAD or a STORE). */
-static const rdx_uop *simp_index(rdx_ir_ctx *ctx, const rdx_uop *u)
-{
-    const rdx_uop *ix = u ? u->src[0] : NULL, *si, *s[2];
-    if (!ix || rdx_ir_simplify(ctx, ix->src[1], &si))
-        return NULL;
-    s[0] = ix->src[0], s[1] = si;
-    const rdx_uop *in = rdx_ir_replace_src(ctx, ix, s, 2);
-    s[0] = in, s[1] = u->nsrc > 1 ? u->src[1] : NULL;
-    return in ? rdx_ir_replace_src(ctx, u, s, u->nsrc) : NULL;
-}
-
-/*
- * The 16 lanes of an operand fragment: the operand with K at kk[0..16) and its row or
- * column (M or N) at rc, the batch at gb.  An operand that is one ungated load whose
- * index is affine in K (stride s) and does not otherwise depend on K has lane e's index
- * = lane 0's + e*s: lane 0's index is simplified once and each other lane's is that sum
- * with its constant moved (the canonical sum the kernel's simplification would reach from
- * the substituted index: a sum of other terms would only be re-simplified to it, the
- * value is the same); other operands are substituted lane by lane.
- */
-static int tc_lanes(rdx_ir_ctx *ctx, const rdx_uop *op, const rdx_uop *const *from,
-                    const rdx_uop *const *to, size_t nft, const rdx_uop *const *kk,
-                    const rdx_uop **lanes)
-{
-    const rdx_uop *kr = from[0];
-    int ok = op->op == RDX_OP_LOAD && op->nsrc == 1 && op->src[0]->op == RDX_OP_INDEX &&
-             op->src[0]->nsrc == 2 && !cg_depends(op->src[0]->src[0], kr) &&
-             kk[1]->op == RDX_OP_ADD && kk[15]->op == RDX_OP_ADD;
-    int64_t s = ok ? affine_coef(op->src[0]->src[1], kr, 0, &ok) : 0, k0 = 0, k1 = 0;
-    /* the lanes' K indices step by one: kk[e] = kk[0] + e */
-    ok = ok && rdx_uop_const_int(kk[1]->src[1], &k1) &&
-         (kk[0]->op == RDX_OP_ADD
-              ? rdx_uop_const_int(kk[0]->src[1], &k0) && kk[0]->src[0] == kk[1]->src[0]
-              : kk[0] == kk[1]->src[0]) &&
-         k1 == k0 + 1;
-    const rdx_uop *t[4];
-    for (size_t i = 0; i < nft; i++)
-        t[i] = to[i];
-    for (int e = 0; e < 16; e++) {
-        if (ok && e > 0) {
-            /* lane 0's simplified index is a canonical sum (terms, then the constant): the
-               same terms with the constant moved by e*s (the simplifier's result for lane
-               0's index + e*s) */
-            const rdx_uop *ix = lanes[0]->src[0];
-            const rdx_uop *is[2] = { ix->src[0], moved(ctx, ix->src[1], e * s) };
-            const rdx_uop *in = is[1] ? rdx_ir_replace_src(ctx, ix, is, 2) : NULL;
-            lanes[e] = in ? rdx_ir_replace_src(ctx, lanes[0], &in, 1) : NULL;
-        } else {
-            t[0] = kk[e];
-            lanes[e] = subst(ctx, op, from, t, nft);
-            if (ok) /* lane 0's index simplified (what the kernel's pass gives) */
-                lanes[e] = simp_index(ctx, lanes[e]);
-        }
-        if (!lanes[e])
-            return 0;
-    }
-    return 1;
 }
 
 typedef struct tc_info {
@@ -338,18 +224,52 @@ size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap)
     return n;
 }
 
-static const rdx_uop *wmma_node(rdx_ir_ctx *ctx, rdx_scalar in, const rdx_uop *a, const rdx_uop *b,
-                                const rdx_uop *c)
+/* A range of TC's register axes (UPCAST/UNROLL, expanded by expand); index 0 when n is 1. */
+static const rdx_uop *reg_axis(rdx_ir_ctx *ctx, int64_t n, int64_t id, rdx_axistype t)
 {
-    const char *name =
-        in == RDX_FLOAT16 ? "WMMA_16_16_16_half_float" : "WMMA_16_16_16_bfloat16_float";
-    rdx_uop_arg wa = rdx_uop_arg_none();
-    wa.str = rdx_ir_str(ctx, name, strlen(name));
-    wa.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 8);
-    const rdx_uop *ws[3] = { a, b, c };
-    return a && b && c ? rdx_ir_node(ctx, RDX_OP_WMMA, ws, 3, &wa) : NULL;
+    return n > 1 ? cg_range(ctx, cg_idx(ctx, n), id, t) : cg_idx(ctx, 0);
 }
 
+/* op (CONTRACT or UNROLL) of x over the ranges r[0..n) of size > 1 (first slowest): its
+   (axis id, size) pairs; x itself when there are none. */
+static const rdx_uop *vec_axes(rdx_ir_ctx *ctx, rdx_op op, const rdx_uop *x,
+                               const rdx_uop *const *r, int n)
+{
+    int64_t p[8];
+    size_t np = 0;
+    for (int i = 0; i < n; i++)
+        if (r[i] && r[i]->op == RDX_OP_RANGE) {
+            p[np++] = r[i]->arg.i;
+            if (!rdx_uop_const_int(r[i]->src[0], &p[np++]))
+                return NULL;
+        }
+    if (!np || !x)
+        return x;
+    rdx_uop_arg a = rdx_uop_arg_none();
+    a.ints = rdx_ir_ints(ctx, p, np);
+    a.nints = (uint32_t)np;
+    return a.ints ? rdx_ir_node(ctx, op, &x, 1, &a) : NULL;
+}
+
+/*
+ * The kernel after TC.  Axes (ids): the GLOBAL tile axes (the matched axes' ids), the REDUCE
+ * K loop kr (K's id), then top+1, top+2 LOCAL waves wm, wn; top+3, top+4 WARP lanes hi (2)
+ * and l16 (16); top+5 UNROLL e (16: the K elements of a fragment), top+6 UPCAST v (8: the
+ * result elements of a lane, row 2v + hi), top+7, top+8 UPCAST tj, ti (tn, tm: the tiles of
+ * a wave), top+9 UNROLL u (ku: the K tiles of one iteration); axes of size 1 are left out.
+ * expand unrolls the lowest id fastest: loads are made e fastest, then the tile, then u, and
+ * stores v fastest, then tj, ti (the order of the hand-built form before).
+ *
+ *   a   = A[b, row, k] with row = ((gm*wm + wvm)*tm + ti)*16 + l16, k = (kr*ku + u)*16 + e
+ *   b   = B[b, k, col] with col = ((gn*wn + wvn)*tn + tj)*16 + l16
+ *   w   = WMMA(CONTRACT(a, e), CONTRACT(b, e), 0)             float32x8, one tile
+ *   acc = REDUCE(CONTRACT(w, ti, tj), kr, e, u)               float32x(8*tm*tn), ADD
+ *   D[b, row0 + 2v + hi, col] = epilogue(UNROLL(acc, ti, tj, v))
+ *
+ * e is closed by the REDUCE but read through the CONTRACTs only: the WMMA sums over it
+ * (expand does not add its copies again); expand chains the u copies of the WMMAs (each
+ * accumulates into the previous: the back end's WMMA accumulator form).
+ */
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out)
 {
@@ -381,7 +301,7 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         why = tc_tiling_of(&T, o->amount, &tl);
     if (why)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "optimize: opt %zu TC: %s", pos, why);
-    const int tm = tl.tm, tn = tl.tn, nt = tm * tn;
+    const int tm = tl.tm, tn = tl.tn;
     /* the axes: GLOBAL tile indices (N fastest: gidx0 after gpudims, then M, the batch),
        LOCAL waves of the workgroup (wave n fastest), and the lanes of a wave as two WARP axes
        (after gpudims lidx0 = 16 * hi + l16: hi = the row parity of a result lane, l16 = the
@@ -427,29 +347,31 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         if ((st = cg_gpudims_map(ctx, tax, nt2, from, to, &nf)))
             return rdx_fail_context(st, "optimize: opt %zu TC: thread ids", pos);
     }
-    /* the ranges every store is inside: its END closes them */
-    const rdx_uop *endr[9];
-    size_t nend = 1;
-    endr[nend++] = gn;
-    endr[nend++] = gm;
-    if (gb)
-        endr[nend++] = gb;
-    if (tl.wm > 1)
-        endr[nend++] = wvm;
-    if (tl.wn > 1)
-        endr[nend++] = wvn;
-    endr[nend++] = hi;
-    endr[nend++] = l16;
-    /* first row of tile i, first column of tile j */
-    const rdx_uop *row0[8], *col0[8];
-    const rdx_uop *mt = rdx_ir_mul(
-        ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gm, cg_idx(ctx, tl.wm)), wvm), cg_idx(ctx, tm));
-    const rdx_uop *ntl = rdx_ir_mul(
-        ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gn, cg_idx(ctx, tl.wn)), wvn), cg_idx(ctx, tn));
-    for (int i = 0; i < tm; i++)
-        row0[i] = rdx_ir_mul(ctx, rdx_ir_add(ctx, mt, cg_idx(ctx, i)), c16);
-    for (int j = 0; j < tn; j++)
-        col0[j] = rdx_ir_mul(ctx, rdx_ir_add(ctx, ntl, cg_idx(ctx, j)), c16);
+    const rdx_uop *kr = cg_range(ctx, cg_idx(ctx, T.K / (16 * tl.ku)), T.kid, RDX_AXIS_REDUCE);
+    /* the register axes (expand's UPCAST/UNROLL) */
+    const rdx_uop *e = cg_range(ctx, c16, top + 5, RDX_AXIS_UNROLL);
+    const rdx_uop *v = cg_range(ctx, cg_idx(ctx, 8), top + 6, RDX_AXIS_UPCAST);
+    const rdx_uop *tj = reg_axis(ctx, tn, top + 7, RDX_AXIS_UPCAST);
+    const rdx_uop *ti = reg_axis(ctx, tm, top + 8, RDX_AXIS_UPCAST);
+    const rdx_uop *u = reg_axis(ctx, tl.ku, top + 9, RDX_AXIS_UNROLL);
+    /* first row of the tile, first column of the tile, K index of the lane */
+    const rdx_uop *row0 = rdx_ir_mul(
+        ctx,
+        rdx_ir_add(ctx,
+                   rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gm, cg_idx(ctx, tl.wm)), wvm),
+                              cg_idx(ctx, tm)),
+                   ti),
+        c16);
+    const rdx_uop *col0 = rdx_ir_mul(
+        ctx,
+        rdx_ir_add(ctx,
+                   rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gn, cg_idx(ctx, tl.wn)), wvn),
+                              cg_idx(ctx, tn)),
+                   tj),
+        c16);
+    const rdx_uop *kk = rdx_ir_add(
+        ctx, rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), u), c16), e);
+    const rdx_uop *col = rdx_ir_add(ctx, col0, l16);
     /* padded K: both operands are 0 beyond K (0 * 0, never 0 * inf) */
     const rdx_uop *xs = T.x, *ys = T.y;
     if (T.kvalid) {
@@ -457,103 +379,89 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
         xs = rdx_ir_where(ctx, T.kvalid, xs, z);
         ys = rdx_ir_where(ctx, T.kvalid, ys, z);
     }
-    /* the K loop: kt = kr * ku + u */
-    const rdx_uop *kr = cg_range(ctx, cg_idx(ctx, T.K / (16 * tl.ku)), T.kid, RDX_AXIS_REDUCE);
-    const rdx_uop *zero;
+    const rdx_uop *fa, *fb, *zero, *w, *acc, *red, *d;
+    {
+        const rdx_uop *from[3] = { T.kr, T.m, T.b },
+                      *to[3] = { kk, rdx_ir_add(ctx, row0, l16), gb };
+        fa = vec_axes(ctx, RDX_OP_CONTRACT, subst(ctx, xs, from, to, T.b ? 3 : 2), &e, 1);
+        from[1] = T.n, to[1] = col;
+        fb = vec_axes(ctx, RDX_OP_CONTRACT, subst(ctx, ys, from, to, T.b ? 3 : 2), &e, 1);
+    }
     {
         const rdx_uop *z[8];
-        for (int v = 0; v < 8; v++)
-            z[v] = rdx_ir_const_float(ctx, rdx_dtype_of(RDX_FLOAT32), 0.0);
+        for (int i = 0; i < 8; i++)
+            z[i] = rdx_ir_const_float(ctx, rdx_dtype_of(RDX_FLOAT32), 0.0);
         zero = rdx_ir_node(ctx, RDX_OP_VECTORIZE, z, 8, NULL);
     }
-    const rdx_uop *acc[8];
-    for (int t = 0; t < nt; t++)
-        acc[t] = zero;
-    /* every index expression is built once and all are simplified in one call
-       (simplifying is the costly part of this rewrite): the operand rows/columns
-       rc, the K lanes kk of each step u, the result rows and columns */
-    const rdx_uop *ix[16 + 8 * 16 + 8 + 64];
-    const rdx_uop **rc = ix, **kks = rc + tm + tn, **cols = kks + 16 * tl.ku, **rows = cols + tn;
-    for (int f = 0; f < tm + tn; f++)
-        rc[f] = rdx_ir_add(ctx, f < tm ? row0[f] : col0[f - tm], l16);
-    for (int u = 0; u < tl.ku; u++) {
-        const rdx_uop *kt =
-            rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), cg_idx(ctx, u));
-        for (int e = 0; e < 16; e++)
-            kks[16 * u + e] = rdx_ir_add(ctx, rdx_ir_mul(ctx, kt, c16), cg_idx(ctx, e));
+    {
+        const char *name =
+            T.in == RDX_FLOAT16 ? "WMMA_16_16_16_half_float" : "WMMA_16_16_16_bfloat16_float";
+        rdx_uop_arg wa = rdx_uop_arg_none();
+        wa.str = rdx_ir_str(ctx, name, strlen(name));
+        wa.dtype = rdx_dtype_vec(rdx_dtype_of(RDX_FLOAT32), 8);
+        const rdx_uop *ws[3] = { fa, fb, zero };
+        w = fa && fb && zero ? rdx_ir_node(ctx, RDX_OP_WMMA, ws, 3, &wa) : NULL;
     }
-    for (int j = 0; j < tn; j++)
-        cols[j] = rdx_ir_add(ctx, col0[j], l16);
-    for (int i = 0; i < tm; i++)
-        for (int v = 0; v < 8; v++)
-            rows[8 * i + v] = rdx_ir_add(ctx, row0[i], rdx_ir_add(ctx, cg_idx(ctx, 2 * v), hi));
-    simp_all(ctx, ix, (size_t)(rows + 8 * tm - ix));
-    for (int u = 0; u < tl.ku; u++) {
-        const rdx_uop *fa[8], *fb[8], **kk = kks + 16 * u;
-        for (int f = 0; f < tm + tn; f++) {
-            const rdx_uop *lanes[16];
-            const rdx_uop *from[3] = { T.kr, f < tm ? T.m : T.n, T.b };
-            const rdx_uop *to[3] = { NULL, rc[f], gb };
-            if (!tc_lanes(ctx, f < tm ? xs : ys, from, to, T.b ? 3 : 2, kk, lanes))
-                return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC operands");
-            const rdx_uop *v = rdx_ir_node(ctx, RDX_OP_VECTORIZE, lanes, 16, NULL);
-            if (f < tm)
-                fa[f] = v;
-            else
-                fb[f - tm] = v;
-        }
-        for (int i = 0; i < tm; i++)
-            for (int j = 0; j < tn; j++)
-                acc[i * tn + j] = wmma_node(ctx, T.in, fa[i], fb[j], acc[i * tn + j]);
+    {
+        const rdx_uop *tiles[2] = { ti, tj }, *lanes[3] = { ti, tj, v };
+        acc = vec_axes(ctx, RDX_OP_CONTRACT, w, tiles, 2);
+        rdx_uop_arg ra = rdx_uop_arg_none();
+        ra.sub = RDX_RED_ADD;
+        const rdx_uop *rs[4] = { acc, kr, e, u };
+        red = acc ? rdx_ir_node(ctx, RDX_OP_REDUCE, rs, tl.ku > 1 ? 4 : 3, &ra) : NULL;
+        d = vec_axes(ctx, RDX_OP_UNROLL, red, lanes, 3);
     }
-    const rdx_uop *val = nt > 1 ? rdx_ir_node(ctx, RDX_OP_CAT, acc, (size_t)nt, NULL) : acc[0];
-    rdx_uop_arg ra = rdx_uop_arg_none();
-    ra.sub = RDX_RED_ADD;
-    const rdx_uop *rs[2] = { val, kr };
-    const rdx_uop *red = val && kr ? rdx_ir_node(ctx, RDX_OP_REDUCE, rs, 2, &ra) : NULL;
-    if (!red)
+    if (d && T.red->dtype.scalar != RDX_FLOAT32)
+        d = rdx_ir_cast(ctx, d, T.red->dtype);
+    if (!d)
         return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC accumulation");
-    /* one STORE per tile and result lane, D[2v + l/16][l%16], each in an END of the axes;
-       a store to an index affine in M (stride sm) of the result (or its CAST):
-       lane v's index is lane 0's (simplified) with 2v*sm added to its constant (rows[8i + v]
-       = rows[8i] + 2v), the value substituted alone */
-    const rdx_uop *stores[64], *st0 = NULL;
-    const rdx_uop *six =
-        T.store->nsrc == 2 && T.store->src[0]->op == RDX_OP_INDEX && T.store->src[0]->nsrc == 2
-            ? T.store->src[0]
-            : NULL;
-    int sok = six && !cg_depends(six, T.red) && !cg_depends(six->src[0], T.m) &&
-              !cg_depends(six->src[0], T.n) && (!T.b || !cg_depends(six->src[0], T.b)) &&
-              (T.store->src[1] == T.red ||
-               (T.store->src[1]->op == RDX_OP_CAST && T.store->src[1]->src[0] == T.red));
-    int64_t sm = sok ? affine_coef(six->src[1], T.m, 0, &sok) : 0;
-    for (int t = 0; t < nt; t++)
-        for (int v = 0; v < 8; v++) {
-            rdx_uop_arg ga = rdx_uop_arg_none();
-            int64_t lanev = 8 * t + v;
-            ga.ints = rdx_ir_ints(ctx, &lanev, 1);
-            ga.nints = 1;
-            const rdx_uop *d = rdx_ir_node(ctx, RDX_OP_GEP, &red, 1, &ga);
-            if (d && T.red->dtype.scalar != RDX_FLOAT32)
-                d = rdx_ir_cast(ctx, d, T.red->dtype);
-            const rdx_uop *row = rows[8 * (t / tn) + v];
-            const rdx_uop *col = cols[t % tn];
-            const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
-            if (sok && v > 0) {
-                const rdx_uop *s2[2] = { st0->src[0]->src[0],
-                                         moved(ctx, st0->src[0]->src[1], 2 * v * sm) };
-                s2[0] = rdx_ir_replace_src(ctx, st0->src[0], s2, 2);
-                s2[1] = subst(ctx, T.store->src[1], &T.red, &d, 1);
-                endr[0] = s2[0] && s2[1] ? rdx_ir_replace_src(ctx, st0, s2, 2) : NULL;
-            } else {
-                endr[0] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
-                if (sok)
-                    endr[0] = st0 = simp_index(ctx, endr[0]);
-            }
-            stores[8 * t + v] = endr[0] ? rdx_ir_node(ctx, RDX_OP_END, endr, nend, NULL) : NULL;
-            if (!stores[8 * t + v])
-                return rdx_fail_context(RDX_ERR_INVALID, "optimize: TC stores");
-        }
-    *out = rdx_ir_sink(ctx, stores, (size_t)(8 * nt));
+    /* the store of result element v: D[b, row0 + 2v + hi, col] */
+    const rdx_uop *row =
+        rdx_ir_add(ctx, row0, rdx_ir_add(ctx, rdx_ir_mul(ctx, v, cg_idx(ctx, 2)), hi));
+    const rdx_uop *from[4] = { T.red, T.m, T.n, T.b }, *to[4] = { d, row, col, gb };
+    const rdx_uop *endr[12];
+    size_t nend = 0;
+    endr[nend++] = subst(ctx, T.store, from, to, T.b ? 4 : 3);
+    const rdx_uop *closes[10] = { gn, gm, gb, wvm, wvn, hi, l16, v, tj, ti };
+    for (int i = 0; i < 10; i++)
+        if (closes[i] && closes[i]->op == RDX_OP_RANGE)
+            endr[nend++] = closes[i];
+    const rdx_uop *end = endr[0] ? rdx_ir_node(ctx, RDX_OP_END, endr, nend, NULL) : NULL;
+    *out = end ? rdx_ir_sink(ctx, &end, 1) : NULL;
     return *out ? RDX_OK : rdx_fail_context(RDX_ERR_INVALID, "optimize: TC kernel");
+}
+
+/* The role TC gave axis a of a kernel after TC, or NULL (an axis later opts may change): its
+   WARP lanes, its REDUCE K loop, and the UPCAST/UNROLL axes its CONTRACT/UNROLL nodes and
+   the accumulating REDUCE (a vector) name. */
+const char *cg_tc_axis_role(const rdx_uop *k, const rdx_kaxis *a)
+{
+    if (a->type == RDX_AXIS_WARP)
+        return "lane layout";
+    if (a->type == RDX_AXIS_REDUCE)
+        return "K loop";
+    if (a->type != RDX_AXIS_UPCAST && a->type != RDX_AXIS_UNROLL)
+        return NULL;
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    const char *role = NULL;
+    if (rdx_ir_toposort(k, &order, &no))
+        return "axis (the kernel could not be walked)";
+    for (size_t i = 0; i < no && !role; i++) {
+        const rdx_uop *x = order[i];
+        if (x->op == RDX_OP_CONTRACT || x->op == RDX_OP_UNROLL) {
+            for (uint32_t p = 0; p + 1 < x->arg.nints && !role; p += 2)
+                if (x->arg.ints[p] == a->id)
+                    role = x->op == RDX_OP_CONTRACT && x->dtype.scalar != RDX_FLOAT32
+                               ? "fragment K elements"
+                           : x->op == RDX_OP_UNROLL && p + 2 == x->arg.nints ? "result lanes"
+                                                                             : "tiles per wave";
+        } else if (x->op == RDX_OP_REDUCE && x->dtype.count > 1) {
+            for (uint32_t s = 1; s < x->nsrc && !role; s++)
+                if (x->src[s] == a->range)
+                    role = "K unroll";
+        }
+    }
+    free(order);
+    return role;
 }

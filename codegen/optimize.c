@@ -178,21 +178,23 @@ static const rdx_uop *pad_fix(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
     return nu;
 }
 
-/* After TC its WARP axes are the WMMA lane layout and its REDUCE axis the K loop of WMMA
-   chains: an opt that changes them (split, pad, swap, a new WARP axis) is refused. */
-static rdx_status tc_axes_fixed(const rdx_kaxis *ax, size_t n, const rdx_opt *o, size_t pos)
+/* After TC its WARP axes are the WMMA lane layout, its REDUCE axis the K loop of WMMA
+   chains and its UPCAST/UNROLL axes the WMMA's operand/result lanes, tiles and K unroll: an
+   opt that changes them (split, pad, swap, a new WARP axis) is refused. */
+static rdx_status tc_axes_fixed(const rdx_uop *k, const rdx_kaxis *ax, size_t n, const rdx_opt *o,
+                                size_t pos)
 {
     int32_t touched[2] = { o->axis, o->op == RDX_OPTOP_SWAP ? (int32_t)o->amount : -1 };
     for (int i = 0; i < 2; i++) {
         if (touched[i] < 0 || (size_t)touched[i] >= n)
             continue;
         rdx_axistype t = ax[touched[i]].type;
-        if (t == RDX_AXIS_WARP || t == RDX_AXIS_REDUCE)
+        const char *role = cg_tc_axis_role(k, &ax[touched[i]]); /* opt_tc.c */
+        if (role)
             return rdx_fail(RDX_ERR_INVALID,
                             "optimize: opt %zu %s: axis %d (%s) is TC's WMMA %s; set it with TC's "
                             "tiling (RDX_TC_TILING)",
-                            pos, rdx_optop_name(o->op), touched[i], rdx_axistype_name(t),
-                            t == RDX_AXIS_WARP ? "lane layout" : "K loop");
+                            pos, rdx_optop_name(o->op), touched[i], rdx_axistype_name(t), role);
     }
     if (o->op == RDX_OPTOP_SPLIT && o->target == RDX_AXIS_WARP)
         return rdx_fail(RDX_ERR_INVALID,
@@ -221,7 +223,7 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
     }
     if (o->op == RDX_OPTOP_TC)
         return cg_apply_tc(ctx, k, o, pos, out);
-    if (tc && (st = tc_axes_fixed(ax, n, o, pos)))
+    if (tc && (st = tc_axes_fixed(k, ax, n, o, pos)))
         return st;
     if (o->op >= RDX_OPTOP_COUNT || o->axis < 0 || (size_t)o->axis >= n)
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d of %zu", pos,

@@ -135,8 +135,11 @@ typedef enum rdx_optop {
  * axis.  NOLOCALS as the spec.  TC (axis = the REDUCE axis): a kernel
  * C[b?, M, N] = sum_k A[b?, m, k] * B[b?, k, n] of float16/bfloat16 operands
  * (two GLOBAL axes M, N and optionally a third, a batch; M, N, K multiples
- * of 16) becomes WMMA tiles with a K loop; amount = 0 picks the tiling,
- * RDX_TC_TILING(...) sets it; it must be the first opt.
+ * of 16) becomes WMMA tiles with a K loop: GLOBAL/LOCAL tiles and waves,
+ * WARP lanes, UPCAST tiles per wave and result elements per lane, UNROLL K
+ * elements and K unroll, the WMMA over CONTRACTs of them (expand lowers them);
+ * amount = 0 picks the tiling, RDX_TC_TILING(...) sets it; it must be the
+ * first opt.
  * LDS (axis = a REDUCE axis, amount 0; at most one; rdx's extension): after
  * all other opts, every global load of the kernel that depends on that axis
  * and not on some LOCAL axis (several work-items read the same elements in
@@ -213,8 +216,9 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
  * THREAD, CPU threads, is refused with RDX_ERR_UNSUPPORTED);
  * PADTO a concrete bound (loads, stores and reductions are gated by the
  * original bound; reductions see their identity); SWAP two axes of the same
- * type class; NOLOCALS forbids later LOCAL and WARP axes; after TC its WARP
- * and REDUCE (K loop) axes are fixed (TC pads M, N and K with RDX_TC_PAD).
+ * type class; NOLOCALS forbids later LOCAL and WARP axes; after TC its WARP,
+ * REDUCE (K loop), UPCAST and UNROLL axes are fixed (TC pads M, N and K with
+ * RDX_TC_PAD).
  * Errors: RDX_ERR_INVALID naming the opt and its position.
  */
 rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,
