@@ -51,23 +51,20 @@ static const rdx_uop *gate_stores(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
     return rdx_ir_node(ctx, RDX_OP_STORE, s, 3, NULL);
 }
 
-/* The first REDUCE (in topological order: one whose value reads no other) of kernel k
-   closing range g, or NULL; *count (when given) the number of REDUCEs closing g.  A range
-   closed by two REDUCEs is an argmax's: the max, then the search for its index, which reads
-   the max. */
-static const rdx_uop *closing_reduce(const rdx_uop *k, const rdx_uop *g, size_t *count,
-                                     rdx_status *st)
+/* The REDUCEs of kernel k closing range g, in topological order, into *out (malloc'd,
+   caller frees; *n of them). */
+static rdx_status closing_reduces(const rdx_uop *k, const rdx_uop *g, const rdx_uop ***out,
+                                  size_t *n)
 {
-    const rdx_uop **order = NULL, *red = NULL;
-    size_t no = 0, c = 0;
-    *st = rdx_ir_toposort(k, &order, &no);
-    for (size_t i = 0; i < no && !*st; i++)
-        if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g) && !c++)
-            red = order[i];
-    free(order);
-    if (count)
-        *count = c;
-    return *st ? NULL : red;
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    *n = 0;
+    rdx_status st = rdx_ir_toposort(k, &order, &no);
+    for (size_t i = 0; i < no && !st; i++)
+        if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g))
+            order[(*n)++] = order[i];
+    *out = order;
+    return st;
 }
 
 /* The m partials at elements off..off+m of LDS (read through `after`), each LOADed with a
@@ -158,56 +155,112 @@ static size_t tree_plan(int64_t k, int64_t *f)
     return ns;
 }
 
-/* REDUCE red closing range g lowered over the k lanes lid: each lane reduces its share
-   (the REDUCE over the other ranges, g := lid), the partials are combined through the
-   DEFINE_LOCAL of slot `slot` (combine above); the whole result, in every lane, or NULL. */
-static const rdx_uop *lower_reduce(rdx_ir_ctx *ctx, const rdx_uop *red, const rdx_uop *g,
-                                   const rdx_uop *lid, int64_t k, int64_t slot)
+/* The LDS of one dtype's members of a batch (lower_batch): member j's regions at
+   j * stride + off[s]. */
+typedef struct gr_local {
+    rdx_dtype dt;
+    int64_t n, stride, off[GR_MAX_STEPS + 1];
+    const rdx_uop *lds;
+} gr_local;
+
+/*
+ * The REDUCEs red[0..nb) closing range g, lowered together over the k lanes lid (they are
+ * independent: a REDUCE cannot read another that closes its own range, the range would be
+ * used after it was closed).  Each lane reduces its share of each (the REDUCE over the
+ * other ranges, g := lid) and stores the partial; the partials are combined (the direct
+ * combine or the tree above) with one barrier per step shared by the whole batch, and
+ * members of one dtype share a DEFINE_LOCAL (slots from *slot on): an upcast REDUCE's
+ * copies, or the sibling REDUCEs rangeify makes of an argmax, take one slot and one
+ * barrier per step, not one each.  tot[c] is red[c]'s whole result, in every lane.
+ */
+static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t nb,
+                              const rdx_uop *g, const rdx_uop *lid, int64_t k, int64_t *slot,
+                              const rdx_uop **tot)
 {
-    const rdx_uop *part = NULL;
-    if (!rdx_ir_substitute(ctx, red->src[0], &g, &lid, 1, &part))
-        part = without(ctx, red, g, part);
-    rdx_redop op = (rdx_redop)red->arg.sub;
-    rdx_uop_arg la = rdx_uop_arg_none();
-    la.i = slot;
-    la.dtype = rdx_dtype_scalar(red->dtype);
-    int64_t f[GR_MAX_STEPS], off[GR_MAX_STEPS + 1], m = k;
-    size_t ns = tree_plan(k, f);
-    int64_t align = rdx_dtype_itemsize(la.dtype);
-    align = align > 0 && align < 16 ? 16 / align : 1;
-    off[0] = 0;
-    for (size_t s = 0; s < ns; s++) {
-        off[s + 1] = (off[s] + m + align - 1) / align * align;
-        m /= f[s];
+    int64_t f[GR_MAX_STEPS], m = k;
+    size_t ns = tree_plan(k, f), nl = 0;
+    gr_local *L = calloc(nb, sizeof *L);
+    size_t *grp = calloc(nb, sizeof *grp);
+    int64_t *base = calloc(nb, sizeof *base);
+    const rdx_uop **st = calloc(nb, sizeof *st);
+    rdx_status err = L && grp && base && st ? RDX_OK : RDX_ERR_NOMEM;
+    for (size_t c = 0; c < nb && !err; c++) {
+        rdx_dtype dt = rdx_dtype_scalar(red[c]->dtype);
+        for (grp[c] = 0; grp[c] < nl && L[grp[c]].dt.scalar != dt.scalar; grp[c]++)
+            ;
+        if (grp[c] == nl)
+            L[nl++].dt = dt;
+        base[c] = L[grp[c]].n++;
     }
-    int64_t total = off[ns] + m;
-    const rdx_uop *sh = rdx_ir_shape(ctx, &total, 1);
-    const rdx_uop *lds = sh ? rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la) : NULL;
-    const rdx_uop *st_l =
-        lds && part ? rdx_ir_store(ctx, rdx_ir_index(ctx, lds, &lid, 1), part) : NULL;
-    const rdx_uop *bar = st_l ? rdx_ir_node(ctx, RDX_OP_BARRIER, &st_l, 1, NULL) : NULL;
-    m = k;
+    for (size_t d = 0; d < nl && !err; d++) {
+        gr_local *l = &L[d];
+        int64_t al = rdx_dtype_itemsize(l->dt), mm = k;
+        al = al > 0 && al < 16 ? 16 / al : 1; /* elements per 16 bytes */
+        for (size_t s = 0; s < ns; s++) {
+            l->off[s + 1] = (l->off[s] + mm + al - 1) / al * al;
+            mm /= f[s];
+        }
+        l->stride = l->n > 1 ? (l->off[ns] + mm + al - 1) / al * al : l->off[ns] + mm;
+        int64_t total = l->n * l->stride;
+        rdx_uop_arg la = rdx_uop_arg_none();
+        la.i = (*slot)++;
+        la.dtype = l->dt;
+        const rdx_uop *sh = rdx_ir_shape(ctx, &total, 1);
+        if (!sh || !(l->lds = rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la)))
+            err = RDX_ERR_INVALID;
+    }
+    for (size_t c = 0; c < nb && !err; c++) {
+        base[c] *= L[grp[c]].stride;
+        const rdx_uop *part = NULL, *ix = lid;
+        if (!rdx_ir_substitute(ctx, red[c]->src[0], &g, &lid, 1, &part))
+            part = without(ctx, red[c], g, part);
+        if (base[c])
+            ix = rdx_ir_add(ctx, lid, cg_idx(ctx, base[c]));
+        ix = ix ? rdx_ir_index(ctx, L[grp[c]].lds, &ix, 1) : NULL;
+        if (!part || !ix || !(st[c] = rdx_ir_store(ctx, ix, part)))
+            err = RDX_ERR_INVALID;
+    }
+    const rdx_uop *bar = err ? NULL : rdx_ir_node(ctx, RDX_OP_BARRIER, st, nb, NULL);
     for (size_t s = 0; s < ns && bar; s++) {
         m /= f[s];
-        const rdx_uop *as[2] = { lds, bar };
-        const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
+        /* lanes >= m read lane (i mod m)'s partials (in bounds, never stored): the loads
+           need no gate and merge into wide ds_loads */
         const rdx_uop *gate = rdx_ir_cmplt(ctx, lid, cg_idx(ctx, m));
-        /* lanes >= m read lane (i mod m)'s elements (in bounds, not stored): no gate on
-           the loads, which then merge into wide ds_loads */
-        const rdx_uop *base =
+        const rdx_uop *from =
             rdx_ir_mul(ctx, rdx_ir_mod(ctx, lid, cg_idx(ctx, m)), cg_idx(ctx, f[s]));
-        const rdx_uop *v = after && gate && base
-                               ? combine_partials(ctx, after, off[s], base, f[s], NULL, op)
-                               : NULL;
-        const rdx_uop *ix = rdx_ir_add(ctx, lid, cg_idx(ctx, off[s + 1]));
-        ix = ix ? rdx_ir_index(ctx, lds, &ix, 1) : NULL;
-        const rdx_uop *ss[3] = { ix, v, gate };
-        const rdx_uop *stv = ix && v ? rdx_ir_node(ctx, RDX_OP_STORE, ss, 3, NULL) : NULL;
-        bar = stv ? rdx_ir_node(ctx, RDX_OP_BARRIER, &stv, 1, NULL) : NULL;
+        for (size_t c = 0; c < nb && bar; c++) {
+            const gr_local *l = &L[grp[c]];
+            const rdx_uop *as[2] = { l->lds, bar };
+            const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
+            const rdx_uop *v = after && gate && from
+                                   ? combine_partials(ctx, after, base[c] + l->off[s], from, f[s],
+                                                      NULL, (rdx_redop)red[c]->arg.sub)
+                                   : NULL;
+            const rdx_uop *ix = rdx_ir_add(ctx, lid, cg_idx(ctx, base[c] + l->off[s + 1]));
+            ix = ix ? rdx_ir_index(ctx, l->lds, &ix, 1) : NULL;
+            const rdx_uop *ss[3] = { ix, v, gate };
+            if (!ix || !v || !(st[c] = rdx_ir_node(ctx, RDX_OP_STORE, ss, 3, NULL)))
+                bar = NULL;
+        }
+        bar = bar ? rdx_ir_node(ctx, RDX_OP_BARRIER, st, nb, NULL) : NULL;
     }
-    const rdx_uop *as[2] = { lds, bar };
-    const rdx_uop *after = bar ? rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL) : NULL;
-    return after ? combine_partials(ctx, after, off[ns], NULL, m, NULL, op) : NULL;
+    for (size_t c = 0; c < nb && bar; c++) {
+        const gr_local *l = &L[grp[c]];
+        const rdx_uop *as[2] = { l->lds, bar };
+        const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
+        if (!after || !(tot[c] = combine_partials(ctx, after, base[c] + l->off[ns], NULL, m, NULL,
+                                                  (rdx_redop)red[c]->arg.sub)))
+            bar = NULL;
+    }
+    if (!err && !bar)
+        err = RDX_ERR_INVALID;
+    free(L);
+    free(grp);
+    free(base);
+    free(st);
+    return err == RDX_ERR_NOMEM ? rdx_fail(err, "expand: out of memory")
+           : err                ? rdx_fail_context(err, "expand: lowering GROUP_REDUCE")
+                                : RDX_OK;
 }
 
 /*
@@ -300,17 +353,23 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
     if (st)
         return st;
     const rdx_uop *kern = kernel;
-    for (size_t gi = 0; gi < n && gi < RDX_CG_MAX_AXES; gi++) {
-        for (size_t c = 0; c < nred[gi] && ax[gi].type == RDX_AXIS_GROUP_REDUCE; c++) {
-            const rdx_uop *g = ax[gi].range;
-            const rdx_uop *red = closing_reduce(kern, g, NULL, &st), *tot = NULL;
-            if (st)
-                return st;
-            if (!red || !(tot = lower_reduce(ctx, red, g, lid, k, slot++)) ||
-                rdx_ir_substitute(ctx, kern, &red, &tot, 1, &kern))
-                return rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
-        }
+    for (size_t gi = 0; gi < n && gi < RDX_CG_MAX_AXES && !st; gi++) {
+        if (ax[gi].type != RDX_AXIS_GROUP_REDUCE)
+            continue;
+        const rdx_uop *g = ax[gi].range, **reds = NULL, **tots = NULL;
+        size_t nr = 0;
+        st = closing_reduces(kern, g, &reds, &nr);
+        if (!st && !(tots = calloc(nr + 1, sizeof *tots)))
+            st = rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+        if (!st)
+            st = lower_batch(ctx, reds, nr, g, lid, k, &slot, tots);
+        if (!st && rdx_ir_substitute(ctx, kern, reds, tots, nr, &kern))
+            st = rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
+        free(reds);
+        free(tots);
     }
+    if (st)
+        return st;
     gate_state G = { lid, rdx_ir_cmplt(ctx, lid, cg_idx(ctx, 1)) };
     return cg_replace_ranges(ctx, kern, NULL, NULL, NULL, NULL, 0, gate_stores, &G, out);
 }
@@ -436,9 +495,9 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
         st = gpudims(ctx, k, ax, n, &k);
     if (!st)
         st = cg_expand_unroll(ctx, k, ax, n, &k);
-    if (!st && gr >= 0)
-        st = group_reduce(ctx, k, ax, n, &k);
     if (!st)
-        st = cg_simplify_unrolled(ctx, k, out);
+        st = cg_simplify_unrolled(ctx, k, gr >= 0 ? &k : out);
+    if (!st && gr >= 0)
+        st = group_reduce(ctx, k, ax, n, out);
     return st;
 }

@@ -48,15 +48,16 @@ static void check_opts(rdx_graph *g, const rdx_tensor *t, const rdx_opt *o, size
     }
 }
 
-/* Each reduce op in each dtype over rows of G * 2 elements (axis 1: each lane a share of
-   2, unrolled), G = 32 (direct), 64 (one tree step: 16 to 4), 256 (two steps: 256 -> 16
+/* Each reduce op in each dtype (bool: max and min) over rows of G * 2 elements (axis 1: each lane a
+   share of 2, unrolled), G = 32 (direct), 64 (one tree step: 16 to 4), 256 (two steps: 256 -> 16
    -> 4), 96 (fan-ins 16 and 2: 96 -> 6 -> 3), 100 (fan-ins 10 and 5: odd fan-ins, regions
    rounded to 16 bytes) and 67 (a prime: no fan-in divides, direct). */
 START_TEST(tree_ops_dtypes)
 {
     uint64_t seed = 1101;
-    static const rdx_scalar dts[] = { RDX_FLOAT32, RDX_FLOAT16, RDX_BFLOAT16, RDX_FLOAT64,
-                                      RDX_INT32,   RDX_INT64,   RDX_INT8,     RDX_UINT8 };
+    static const rdx_scalar dts[] = { RDX_FLOAT32, RDX_FLOAT16, RDX_BFLOAT16,
+                                      RDX_FLOAT64, RDX_INT32,   RDX_INT64,
+                                      RDX_INT8,    RDX_UINT8,   RDX_BOOL };
     static const int64_t gs[] = { 32, 64, 256, 96, 100, 67 };
     for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
         rdx_graph *g = cgf_graph();
@@ -76,7 +77,8 @@ START_TEST(tree_ops_dtypes)
             };
             rdx_opt o[2] = { SPLIT(1, G, GROUP_REDUCE), SPLIT(1, 2, UNROLL) };
             for (int k = 0; k < 4; k++)
-                check_opts(g, red[k], o, 2, G == 64 && dts[d] == RDX_INT32, 0);
+                if (dts[d] != RDX_BOOL || k == 1 || k == 2) /* bool: any / all */
+                    check_opts(g, red[k], o, 2, G == 64 && dts[d] == RDX_INT32, 0);
         }
         rdx_graph_destroy(g);
     }
@@ -294,8 +296,8 @@ static void shape_of(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
 
 /* The plan, worked out by hand: G = 32 and 67 direct (one barrier, G partials); 64: one
    step of 16 (regions 64 + 4: 68); 256: steps of 16 and 4 (256 + 16 + 4); 96: 16 then 2
-   (96 + 6 at 96, 3 at 104: 107); three sibling REDUCEs of one range at 64: three slots
-   of 68, two barriers each. */
+   (96 + 6 at 96, 3 at 104: 107); three sibling REDUCEs of one range at 64: one array of
+   3 x 68 and two barriers shared by the three. */
 START_TEST(tree_shape)
 {
     uint64_t seed = 1105;
@@ -322,10 +324,18 @@ START_TEST(tree_shape)
     }
     rdx_opt o[1] = { SPLIT(1, 64, GROUP_REDUCE) };
     shape_of(g, siblings(g, "int32", 2, 128), o, 1, &nbar, sizes, &nloc);
-    ck_assert_uint_eq(nbar, 6);
-    ck_assert_uint_eq(nloc, 3);
-    for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(sizes[i], 68);
+    ck_assert_uint_eq(nbar, 2);
+    ck_assert_uint_eq(nloc, 1);
+    ck_assert_int_eq(sizes[0], 3 * 68);
+    /* an upcast REDUCE's 4 copies (UPCAST 4 of the rows) at 32 lanes: one array of 4 x 32,
+       one barrier */
+    const rdx_tensor *xu = cgf_random(g, F32, 2, (int64_t[]){ 8, 64 }, &seed);
+    const rdx_uop *ku = cgf_kernel_of(g, rdx_tensor_sum(g, xu, 1, (int[]){ 1 }, 0));
+    rdx_opt ou[2] = { SPLIT(0, 4, UPCAST), SPLIT(1, 32, GROUP_REDUCE) };
+    shape_of(g, ku, ou, 2, &nbar, sizes, &nloc);
+    ck_assert_uint_eq(nbar, 1);
+    ck_assert_uint_eq(nloc, 1);
+    ck_assert_int_eq(sizes[0], 4 * 32);
     rdx_graph_destroy(g);
 }
 END_TEST

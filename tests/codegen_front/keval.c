@@ -373,9 +373,10 @@ static const rdx_uop *special_in(const rdx_uop *e)
  * A read of LDS after a barrier: the value work-item t stored before the
  * barrier, evaluated on demand with the storing SPECIAL set to t (the
  * evaluator runs work-items one after another, so it cannot interleave them).
- * t is the read index when the store's index is the SPECIAL itself, else the
- * work-item whose store (gate holding) has the read index (a tree step of a
- * grouped reduction: lidx0 + offset, gated).  A gated-off read reads nothing.
+ * t is the work-item whose store (gate holding) has the read index: the read
+ * index itself when the store's index is the SPECIAL, else found by search (a
+ * tree step of a grouped reduction, lidx0 + offset, gated; several REDUCEs'
+ * partials in one array).  A gated-off read reads nothing.
  */
 static rdx_value lds_load(keval *K, const rdx_uop *u)
 {
@@ -402,20 +403,19 @@ static rdx_value lds_load(keval *K, const rdx_uop *u)
                 return z;
             }
             rdx_value saved = K->val[sp->id];
-            if (st->src[0]->src[1] != sp) {
-                int64_t bound = value(K, sp->src[0]).i;
-                for (t = 0; t < bound; t++) {
-                    K->val[sp->id].i = t;
-                    K->cur++;
-                    if (value(K, st->src[0]->src[1]).i == a &&
-                        (st->nsrc < 3 || value(K, st->src[2]).i))
-                        break;
-                }
-                if (t == bound) {
-                    K->val[sp->id] = saved;
-                    K->cur++;
-                    continue;
-                }
+            int64_t bound = value(K, sp->src[0]).i, t0 = 0, t1 = bound;
+            if (st->src[0]->src[1] == sp) /* the lane is the index */
+                t0 = a, t1 = a < bound ? a + 1 : a;
+            for (t = t0; t < t1; t++) {
+                K->val[sp->id].i = t;
+                K->cur++;
+                if (value(K, st->src[0]->src[1]).i == a && (st->nsrc < 3 || value(K, st->src[2]).i))
+                    break;
+            }
+            if (t == t1) {
+                K->val[sp->id] = saved;
+                K->cur++;
+                continue;
             }
             K->val[sp->id].i = t;
             K->cur++;
