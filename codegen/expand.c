@@ -51,42 +51,42 @@ static const rdx_uop *gate_stores(rdx_ir_ctx *ctx, const rdx_uop *u, void *user)
     return rdx_ir_node(ctx, RDX_OP_STORE, s, 3, NULL);
 }
 
-/* The REDUCE of kernel k closing range g (exactly one), or NULL with the failure recorded. */
-static const rdx_uop *closing_reduce(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *g,
-                                     size_t axis, rdx_status *st)
+/* The REDUCEs of kernel k closing range g, in topological order, into *out (malloc'd,
+   caller frees; *n of them). */
+static rdx_status closing_reduces(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *g,
+                                  const rdx_uop ***out, size_t *n)
 {
-    const rdx_uop **order = NULL, *red = NULL;
+    const rdx_uop **order = NULL;
     size_t no = 0;
-    *st = rdx_ir_toposort_ctx(ctx, k, &order, &no); /* the context's cache: one walk per k */
-    for (size_t i = 0; i < no && !*st; i++)
-        if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g)) {
-            if (red)
-                *st = rdx_fail(RDX_ERR_UNSUPPORTED,
-                               "expand: GROUP_REDUCE axis %zu closed by two REDUCEs", axis);
-            red = order[i];
-        }
-    free(order);
-    if (!*st && !red)
-        *st = rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis %zu closed by no REDUCE", axis);
-    return *st ? NULL : red;
+    *n = 0;
+    rdx_status st = rdx_ir_toposort_ctx(ctx, k, &order, &no); /* the context's cache */
+    for (size_t i = 0; i < no && !st; i++)
+        if (order[i]->op == RDX_OP_REDUCE && closes(order[i], g))
+            order[(*n)++] = order[i];
+    *out = order;
+    return st;
 }
 
-/* The k partials in LDS (read through `after`) combined with op: every one loaded with a
-   constant index (the back end merges them into wide ds_loads and waits once) and added
-   as a balanced tree (a loop over the partials waited for each load in turn: k LDS
-   latencies per grouped reduction). */
-static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, int64_t k,
+/* The m partials at elements off..off+m of LDS (read through `after`), each LOADed with a
+   constant index (the back end merges them into wide ds_loads and waits once), combined
+   with op as a balanced tree (a loop over them waited for each load in turn).  With `base`
+   (a tree step of lower_reduce) the elements at base + off.., each load under `gate`. */
+static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, int64_t off,
+                                       const rdx_uop *base, int64_t m, const rdx_uop *gate,
                                        rdx_redop op)
 {
-    const rdx_uop **v = malloc((size_t)k * sizeof *v);
+    const rdx_uop **v = malloc((size_t)m * sizeof *v);
     if (!v)
         return NULL;
     const rdx_uop *r = NULL;
-    int64_t n = k;
-    for (int64_t i = 0; i < k; i++) {
-        const rdx_uop *ix = cg_idx(ctx, i);
+    int64_t n = m;
+    for (int64_t i = 0; i < m; i++) {
+        const rdx_uop *ix = cg_idx(ctx, off + i);
+        if (base && ix)
+            ix = rdx_ir_add(ctx, base, ix);
         ix = ix ? rdx_ir_index(ctx, after, &ix, 1) : NULL;
-        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, &ix, 1, NULL) : NULL;
+        const rdx_uop *ls[2] = { ix, gate };
+        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, ls, gate ? 2 : 1, NULL) : NULL;
         if (!v[i])
             n = 0;
     }
@@ -106,14 +106,175 @@ static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, in
 }
 
 /*
- * GROUP_REDUCE axes (each of size k, one REDUCE closing each): work-item lidx0 = g
- * reduces its share, writes the partial result to its own LDS array (a DEFINE_LOCAL per
- * axis), a barrier, then every work-item combines the k partials from LDS (each has the
- * whole result; combine_partials).  A LOCAL axis may share the lanes (a row-fused kernel: the row's
- * reductions grouped over the lanes that then store the row's columns): it must have the
- * same size k and be the only one, and no grouped REDUCE may depend on it or on a LOOP
- * range (a barrier in a loop would let the next iteration overwrite partials still being
- * read).  Global stores that do not depend on the lanes are made by work-item 0 only.
+ * How a grouped reduction of k lanes combines its k partials: from GR_TREE_MIN lanes on,
+ * a log-step tree over LDS (tree_plan's fan-ins f[0..ns)), then every lane reads the m
+ * that remain (the broadcast: each lane gets the whole result).  Tree step s: lane
+ * i < m_{s+1} = m_s/f combines the f contiguous partials at i*f of region s and stores the
+ * result into element i of region s+1 (the store gated: one EXEC mask); a barrier.  Lanes
+ * >= m_{s+1} read lane i mod m_{s+1}'s partials (in bounds, never stored), so the loads
+ * need no gate and merge into wide ds_loads (a gated load each got its own EXEC mask and
+ * stayed apart: 1024 x 1024 softmax with 256 lanes 25828 vs 21847 kcyc).  The regions lie
+ * one after another in the reduction's DEFINE_LOCAL, 16-byte aligned, so no step writes
+ * what an earlier one reads: one barrier per step.
+ * The direct combine (every lane reads all k partials) costs O(k) LDS loads and combines
+ * per lane; a tree step costs a store, a barrier and two LDS latencies.  Measured on the
+ * emulator's kernel estimate (a sum of 16384 into one output, latency bound; 1024 x 1024
+ * softmax with one workgroup per row, issue bound): 32 lanes (one wave) direct 15569 vs
+ * tree 15760 kcyc (softmax: the tree 3% better), 64 lanes 8081 vs 8163 (softmax 33704 vs
+ * 28666), 128 lanes 5714 vs 4535 (softmax 52140 vs 30932), 256 lanes 8361 vs 2598
+ * (softmax 114048 vs 21847).  Fan-ins: up to 16 per step and 4 left at the end (256
+ * lanes: fan-ins of 2 down to 2 left: the sum 3259; of 4 down to 4: 2724; of 16 down to
+ * one: softmax 26356).
+ */
+#define GR_TREE_MIN  64 /* lanes from which the tree pays (below: one wave, latency bound) */
+#define GR_FAN_MAX   16 /* partials a lane combines per step (four ds_load_b128 of f32) */
+#define GR_FINAL_MAX 4  /* partials every lane reads at the end */
+#define GR_MAX_STEPS 8
+static size_t tree_plan(int64_t k, int64_t *f)
+{
+    size_t ns = 0;
+    int64_t m = k;
+    if (k < GR_TREE_MIN)
+        return 0;
+    while (m > GR_FINAL_MAX && ns < GR_MAX_STEPS) {
+        /* one step to at most GR_FINAL_MAX when a fan-in of at most GR_FAN_MAX gets
+           there: the one with the fewest loads per lane (fan-in + what remains), else the
+           largest fan-in */
+        int64_t best = 0, cost = 0;
+        for (int64_t d = 2; d <= GR_FAN_MAX && d <= m; d++)
+            if (m % d == 0) {
+                int64_t c = m / d <= GR_FINAL_MAX ? d + m / d : 1000000 - d;
+                if (!best || c < cost)
+                    best = d, cost = c;
+            }
+        if (!best)
+            break; /* a prime (no divisor up to GR_FAN_MAX): the rest read directly */
+        f[ns++] = best;
+        m /= best;
+    }
+    return ns;
+}
+
+/* The LDS of one dtype's members of a batch (lower_batch): member j's regions at
+   j * stride + off[s]. */
+typedef struct gr_local {
+    rdx_dtype dt;
+    int64_t n, stride, off[GR_MAX_STEPS + 1];
+    const rdx_uop *lds;
+} gr_local;
+
+/*
+ * The REDUCEs red[0..nb) closing range g, lowered together over the k lanes lid (they are
+ * independent: a REDUCE cannot read another that closes its own range, the range would be
+ * used after it was closed).  Each lane reduces its share of each (the REDUCE over the
+ * other ranges, g := lid) and stores the partial; the partials are combined (the direct
+ * combine or the tree above) with one barrier per step shared by the whole batch, and
+ * members of one dtype share a DEFINE_LOCAL (slots from *slot on): an upcast REDUCE's
+ * copies, or the sibling REDUCEs rangeify makes of an argmax, take one slot and one
+ * barrier per step, not one each.  tot[c] is red[c]'s whole result, in every lane.
+ */
+static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t nb,
+                              const rdx_uop *g, const rdx_uop *lid, int64_t k, int64_t *slot,
+                              const rdx_uop **tot)
+{
+    int64_t f[GR_MAX_STEPS], m = k;
+    size_t ns = tree_plan(k, f), nl = 0;
+    gr_local *L = calloc(nb, sizeof *L);
+    size_t *grp = calloc(nb, sizeof *grp);
+    int64_t *base = calloc(nb, sizeof *base);
+    const rdx_uop **st = calloc(nb, sizeof *st);
+    rdx_status err = L && grp && base && st ? RDX_OK : RDX_ERR_NOMEM;
+    for (size_t c = 0; c < nb && !err; c++) {
+        rdx_dtype dt = rdx_dtype_scalar(red[c]->dtype);
+        for (grp[c] = 0; grp[c] < nl && L[grp[c]].dt.scalar != dt.scalar; grp[c]++)
+            ;
+        if (grp[c] == nl)
+            L[nl++].dt = dt;
+        base[c] = L[grp[c]].n++;
+    }
+    for (size_t d = 0; d < nl && !err; d++) {
+        gr_local *l = &L[d];
+        int64_t al = rdx_dtype_itemsize(l->dt), mm = k;
+        al = al > 0 && al < 16 ? 16 / al : 1; /* elements per 16 bytes */
+        for (size_t s = 0; s < ns; s++) {
+            l->off[s + 1] = (l->off[s] + mm + al - 1) / al * al;
+            mm /= f[s];
+        }
+        l->stride = l->n > 1 ? (l->off[ns] + mm + al - 1) / al * al : l->off[ns] + mm;
+        int64_t total = l->n * l->stride;
+        rdx_uop_arg la = rdx_uop_arg_none();
+        la.i = (*slot)++;
+        la.dtype = l->dt;
+        const rdx_uop *sh = rdx_ir_shape(ctx, &total, 1);
+        if (!sh || !(l->lds = rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la)))
+            err = RDX_ERR_INVALID;
+    }
+    for (size_t c = 0; c < nb && !err; c++) {
+        base[c] *= L[grp[c]].stride;
+        const rdx_uop *part = NULL, *ix = lid;
+        if (!rdx_ir_substitute(ctx, red[c]->src[0], &g, &lid, 1, &part))
+            part = without(ctx, red[c], g, part);
+        if (base[c])
+            ix = rdx_ir_add(ctx, lid, cg_idx(ctx, base[c]));
+        ix = ix ? rdx_ir_index(ctx, L[grp[c]].lds, &ix, 1) : NULL;
+        if (!part || !ix || !(st[c] = rdx_ir_store(ctx, ix, part)))
+            err = RDX_ERR_INVALID;
+    }
+    const rdx_uop *bar = err ? NULL : rdx_ir_node(ctx, RDX_OP_BARRIER, st, nb, NULL);
+    for (size_t s = 0; s < ns && bar; s++) {
+        m /= f[s];
+        /* lanes >= m read lane (i mod m)'s partials (in bounds, never stored): the loads
+           need no gate and merge into wide ds_loads */
+        const rdx_uop *gate = rdx_ir_cmplt(ctx, lid, cg_idx(ctx, m));
+        const rdx_uop *from =
+            rdx_ir_mul(ctx, rdx_ir_mod(ctx, lid, cg_idx(ctx, m)), cg_idx(ctx, f[s]));
+        for (size_t c = 0; c < nb && bar; c++) {
+            const gr_local *l = &L[grp[c]];
+            const rdx_uop *as[2] = { l->lds, bar };
+            const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
+            const rdx_uop *v = after && gate && from
+                                   ? combine_partials(ctx, after, base[c] + l->off[s], from, f[s],
+                                                      NULL, (rdx_redop)red[c]->arg.sub)
+                                   : NULL;
+            const rdx_uop *ix = rdx_ir_add(ctx, lid, cg_idx(ctx, base[c] + l->off[s + 1]));
+            ix = ix ? rdx_ir_index(ctx, l->lds, &ix, 1) : NULL;
+            const rdx_uop *ss[3] = { ix, v, gate };
+            if (!ix || !v || !(st[c] = rdx_ir_node(ctx, RDX_OP_STORE, ss, 3, NULL)))
+                bar = NULL;
+        }
+        bar = bar ? rdx_ir_node(ctx, RDX_OP_BARRIER, st, nb, NULL) : NULL;
+    }
+    for (size_t c = 0; c < nb && bar; c++) {
+        const gr_local *l = &L[grp[c]];
+        const rdx_uop *as[2] = { l->lds, bar };
+        const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
+        if (!after || !(tot[c] = combine_partials(ctx, after, base[c] + l->off[ns], NULL, m, NULL,
+                                                  (rdx_redop)red[c]->arg.sub)))
+            bar = NULL;
+    }
+    if (!err && !bar)
+        err = RDX_ERR_INVALID;
+    free(L);
+    free(grp);
+    free(base);
+    free(st);
+    return err == RDX_ERR_NOMEM ? rdx_fail(err, "expand: out of memory")
+           : err                ? rdx_fail_context(err, "expand: lowering GROUP_REDUCE")
+                                : RDX_OK;
+}
+
+/*
+ * GROUP_REDUCE axes (each of size k): work-item lidx0 = g reduces its share of every
+ * REDUCE closing the axis, the partials are combined through LDS (a DEFINE_LOCAL per
+ * REDUCE: lower_reduce), and every work-item gets the whole result.  A range closed by
+ * two REDUCEs (an argmax: the max, then the search for its index, which reads the max) is
+ * lowered REDUCE by REDUCE in topological order: the second's partials read the first's
+ * result, so its store follows the first's last barrier.  A LOCAL axis may share the lanes
+ * (a row-fused kernel: the row's reductions grouped over the lanes that then store the
+ * row's columns): it must have the same size k and be the only one, and no grouped REDUCE
+ * may depend on it or on a LOOP range (a barrier in a loop would let the next iteration
+ * overwrite partials still being read).  Global stores that do not depend on the lanes are
+ * made by work-item 0 only.
  */
 static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_kaxis *ax,
                                size_t n, const rdx_uop **out)
@@ -141,69 +302,74 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
                             "%lld: only one LOCAL axis, of the GROUP_REDUCE size",
                             (long long)k, i, (long long)ax[i].size);
     }
-    const rdx_uop **order = NULL;
-    size_t no = 0;
-    rdx_status st = rdx_ir_toposort_ctx(ctx, kernel, &order, &no);
-    for (size_t i = 0; i < no && !st; i++)
-        if (order[i]->op == RDX_OP_DEFINE_LOCAL && order[i]->arg.i >= slot)
-            slot = order[i]->arg.i + 1;
-    free(order);
-    if (st)
-        return st;
     rdx_uop_arg a = rdx_uop_arg_none();
     a.str = rdx_ir_str(ctx, "lidx0", 5);
     const rdx_uop *kc = cg_idx(ctx, k);
     const rdx_uop *lid = kc ? rdx_ir_node(ctx, RDX_OP_SPECIAL, &kc, 1, &a) : NULL;
     if (!lid)
         return RDX_ERR_INVALID;
-    const rdx_uop *kern = kernel, *reds[RDX_CG_MAX_AXES] = { 0 };
-    for (size_t gi = 0; gi < n; gi++) {
+    /* checked on the kernel before any lowering (after it every value read from the
+       partials depends on the lanes through the barrier): every grouped axis closed by
+       some REDUCE, no REDUCE closing two of them (both would become lidx0: only the
+       diagonal summed), none depending on a LOCAL or LOOP range */
+    const rdx_uop **order = NULL;
+    size_t no = 0, nred[RDX_CG_MAX_AXES] = { 0 };
+    rdx_status st = rdx_ir_toposort_ctx(ctx, kernel, &order, &no);
+    for (size_t i = 0; i < no && !st; i++) {
+        const rdx_uop *u = order[i];
+        if (u->op == RDX_OP_DEFINE_LOCAL && u->arg.i >= slot)
+            slot = u->arg.i + 1;
+        if (u->op != RDX_OP_REDUCE)
+            continue;
+        size_t first = n;
+        for (size_t gi = 0; gi < n && !st; gi++) {
+            if (ax[gi].type != RDX_AXIS_GROUP_REDUCE || !closes(u, ax[gi].range))
+                continue;
+            if (first < n) {
+                st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                              "expand: GROUP_REDUCE axes %zu and %zu close the same REDUCE "
+                              "(grouped reductions share one set of lanes)",
+                              first, gi);
+                break;
+            }
+            first = gi;
+            if (gi < RDX_CG_MAX_AXES)
+                nred[gi]++;
+            for (size_t j = 0; j < n && !st; j++) {
+                rdx_axistype t = ax[j].type;
+                if ((t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) &&
+                    cg_depends(u, t == RDX_AXIS_LOCAL ? lid : ax[j].range))
+                    st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                                  "expand: the REDUCE of GROUP_REDUCE axis %zu depends on %s "
+                                  "axis %zu (its lanes' partials would be overwritten or mixed)",
+                                  gi, rdx_axistype_name(t), j);
+            }
+        }
+    }
+    free(order);
+    for (size_t gi = 0; gi < n && !st; gi++)
+        if (ax[gi].type == RDX_AXIS_GROUP_REDUCE && gi < RDX_CG_MAX_AXES && !nred[gi])
+            st = rdx_fail(RDX_ERR_INVALID, "expand: GROUP_REDUCE axis %zu closed by no REDUCE", gi);
+    if (st)
+        return st;
+    const rdx_uop *kern = kernel;
+    for (size_t gi = 0; gi < n && gi < RDX_CG_MAX_AXES && !st; gi++) {
         if (ax[gi].type != RDX_AXIS_GROUP_REDUCE)
             continue;
-        const rdx_uop *g = ax[gi].range;
-        /* checked on the kernel before any lowering (after it every value read from the
-           partials depends on the lanes through the barrier) */
-        const rdx_uop *red = closing_reduce(ctx, kernel, g, gi, &st);
-        if (!red)
-            return st;
-        /* two axes of one REDUCE would both become lidx0: only the diagonal summed */
-        for (size_t j = 0; j < gi && gi < RDX_CG_MAX_AXES; j++)
-            if (reds[j] == red)
-                return rdx_fail(RDX_ERR_UNSUPPORTED,
-                                "expand: GROUP_REDUCE axes %zu and %zu close the same REDUCE "
-                                "(grouped reductions share one set of lanes)",
-                                j, gi);
-        if (gi < RDX_CG_MAX_AXES)
-            reds[gi] = red;
-        for (size_t i = 0; i < n; i++) {
-            rdx_axistype t = ax[i].type;
-            if ((t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) &&
-                cg_depends(red, t == RDX_AXIS_LOCAL ? lid : ax[i].range))
-                return rdx_fail(RDX_ERR_UNSUPPORTED,
-                                "expand: the REDUCE of GROUP_REDUCE axis %zu depends on %s axis "
-                                "%zu (its lanes' partials would be overwritten or mixed)",
-                                gi, rdx_axistype_name(t), i);
-        }
-        if (!(red = closing_reduce(ctx, kern, g, gi, &st)))
-            return st;
-        const rdx_uop *part = NULL;
-        if (!rdx_ir_substitute(ctx, red->src[0], &g, &lid, 1, &part))
-            part = without(ctx, red, g, part);
-        rdx_uop_arg la = rdx_uop_arg_none();
-        la.i = slot++;
-        la.dtype = rdx_dtype_scalar(red->dtype);
-        const rdx_uop *sh = rdx_ir_shape(ctx, &k, 1);
-        const rdx_uop *lds = sh ? rdx_ir_node(ctx, RDX_OP_DEFINE_LOCAL, &sh, 1, &la) : NULL;
-        const rdx_uop *st_l =
-            lds && part ? rdx_ir_store(ctx, rdx_ir_index(ctx, lds, &lid, 1), part) : NULL;
-        const rdx_uop *bar = st_l ? rdx_ir_node(ctx, RDX_OP_BARRIER, &st_l, 1, NULL) : NULL;
-        const rdx_uop *as[2] = { lds, bar };
-        const rdx_uop *after = bar ? rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL) : NULL;
-        const rdx_uop *tot =
-            after ? combine_partials(ctx, after, k, (rdx_redop)red->arg.sub) : NULL;
-        if (!tot || rdx_ir_substitute(ctx, kern, &red, &tot, 1, &kern))
-            return rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
+        const rdx_uop *g = ax[gi].range, **reds = NULL, **tots = NULL;
+        size_t nr = 0;
+        st = closing_reduces(ctx, kern, g, &reds, &nr);
+        if (!st && !(tots = calloc(nr + 1, sizeof *tots)))
+            st = rdx_fail(RDX_ERR_NOMEM, "expand: out of memory");
+        if (!st)
+            st = lower_batch(ctx, reds, nr, g, lid, k, &slot, tots);
+        if (!st && rdx_ir_substitute(ctx, kern, reds, tots, nr, &kern))
+            st = rdx_fail_context(RDX_ERR_INVALID, "expand: lowering GROUP_REDUCE");
+        free(reds);
+        free(tots);
     }
+    if (st)
+        return st;
     gate_state G = { lid, rdx_ir_cmplt(ctx, lid, cg_idx(ctx, 1)) };
     return cg_replace_ranges(ctx, kern, NULL, NULL, NULL, NULL, 0, gate_stores, &G, out);
 }
@@ -329,9 +495,9 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
         st = gpudims(ctx, k, ax, n, &k);
     if (!st)
         st = cg_expand_unroll(ctx, k, ax, n, &k);
-    if (!st && gr >= 0)
-        st = group_reduce(ctx, k, ax, n, &k);
     if (!st)
-        st = cg_simplify_unrolled(ctx, k, out);
+        st = cg_simplify_unrolled(ctx, k, gr >= 0 ? &k : out);
+    if (!st && gr >= 0)
+        st = group_reduce(ctx, k, ax, n, out);
     return st;
 }

@@ -138,48 +138,33 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
 
 /*
  * Grouped reductions (GROUP_REDUCE: the G work-items of a workgroup share one
- * output; each reduces its share, then every one of them reduces the G
- * partials from LDS).  Taken when one work-item per output gives fewer than
- * GR_MIN_ITEMS work-items (512 waves: under ~3 per SIMD of the 192 on a
- * gfx1100) and the reduction has at least GR_MIN_LEN elements.  G balances
- * the serial share s/G against the O(G) LDS combine: the largest power of two
- * 32..256 with G^2 <= s/4 that divides s (32, one wave, for rows of up to
- * 4096); a reduction to at most 64 outputs that nothing divides is padded to
- * a multiple of G (PADTO fills with the op's identity), others keep their
- * tiles.  The rest of the axis is unrolled by 16/8/4/2 (the largest dividing
- * it with at least two iterations left).  Rows of 1024 (softmax, layernorm):
- * G = 32, UNROLL 16 — 1024 one-wave workgroups.  `len` is the serial work
- * per output the test uses: the axis' size, or for nested reductions (a sum
- * over rows of a row's reduction, as a loss) the product of every REDUCE axis,
- * when the innermost alone is too short and an outer axis of at least 32 is
- * grouped instead.
+ * output; each reduces its share, then the G partials are combined through LDS:
+ * expand's log-step tree from 64 lanes on).  Taken when one work-item per output
+ * gives fewer than GR_MIN_ITEMS work-items (512 waves: under ~3 per SIMD of the 192
+ * on a gfx1100) and the reduction has at least GR_MIN_LEN elements.  G is the
+ * largest power of two 32..256 that leaves every lane a share of at least GR_SHARE
+ * elements of the serial work `len` (the combine costs O(log G) steps, so more
+ * lanes pay until the shares get short: a sum of 16384 into one output with G =
+ * 256 takes 2598 estimated kernel cycles, with the former G^2 <= s/4 rule's 64
+ * 8040) and divides the reduce length s; a reduction to at most 64 outputs that
+ * nothing divides is padded to a multiple of G (PADTO fills with the op's
+ * identity), others keep their tiles.  A share of at most 16 is unrolled whole,
+ * longer ones by 16/8/4/2 (the largest dividing it with at least two iterations
+ * left).  `len` is the serial work per output: the axis' size, or for nested
+ * reductions (a sum over rows of a row's reduction, as a loss) the product of
+ * every REDUCE axis, when the innermost alone is too short and an outer axis of
+ * at least 32 is grouped instead.
  */
 #define GR_MIN_ITEMS 16384
 #define GR_MIN_LEN   256
-/* Is range r closed by exactly one REDUCE of the kernel?  expand lowers a GROUP_REDUCE
-   only then (an argmax's max and its index search over one range are two). */
-static int closed_once(const rdx_uop *kernel, const rdx_uop *r)
-{
-    const rdx_uop **order = NULL;
-    size_t no = 0;
-    if (rdx_ir_toposort(kernel, &order, &no))
-        return 0;
-    int c = 0;
-    for (size_t i = 0; i < no; i++)
-        if (order[i]->op == RDX_OP_REDUCE)
-            for (uint32_t k = 1; k < order[i]->nsrc; k++)
-                c += order[i]->src[k] == r;
-    free(order);
-    return c == 1;
-}
-
-static int grouped(const rdx_uop *kernel, const rdx_kaxis *ax, int red, int64_t len, int64_t outs,
-                   rdx_opt *opts, size_t cap, size_t *n)
+#define GR_SHARE     16
+static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_opt *opts,
+                   size_t cap, size_t *n)
 {
     int64_t s = ax[red].size, g = 32;
-    if (len < GR_MIN_LEN || outs >= GR_MIN_ITEMS || !closed_once(kernel, ax[red].range))
+    if (len < GR_MIN_LEN || outs >= GR_MIN_ITEMS)
         return 0;
-    while (g < 256 && (2 * g) * (2 * g) <= s / 4)
+    while (g < 256 && len / (2 * g) >= GR_SHARE && 2 * g <= s)
         g *= 2;
     int64_t fit = g;
     while (fit >= 32 && s % fit)
@@ -193,8 +178,13 @@ static int grouped(const rdx_uop *kernel, const rdx_kaxis *ax, int red, int64_t 
         return 0;
     }
     push(opts, cap, n, RDX_OPTOP_SPLIT, red, g, RDX_AXIS_GROUP_REDUCE);
+    int64_t share = s / g;
+    if (share > 1 && share <= 16) {
+        push(opts, cap, n, RDX_OPTOP_SPLIT, red, share, RDX_AXIS_UNROLL);
+        return 1;
+    }
     for (int64_t u = 16; u >= 2; u /= 2)
-        if ((s / g) % u == 0 && s / g >= 2 * u) {
+        if (share % u == 0 && share >= 2 * u) {
             push(opts, cap, n, RDX_OPTOP_SPLIT, red, u, RDX_AXIS_UNROLL);
             break;
         }
@@ -211,15 +201,17 @@ static int grouped(const rdx_uop *kernel, const rdx_kaxis *ax, int red, int64_t 
  * lanes).  When a lane's share is at most ROW_REGS elements it is unrolled (and upcast)
  * whole: the reductions and the columns then read the same elements through the same
  * nodes, so the row is loaded once and kept in registers, and values computed for a
- * reduction (softmax's exp(x - max)) are reused by the columns.  ROW_REGS is 4: whole
- * shares of 32 made 1024 x 1024 softmax DRAM bound (0.67x clang's kernel estimate) but
- * its one kernel then took ~29M instructions to compile (4-5 ms, against the goal of
- * < 1 ms); 4 columns and 4 elements per iteration give 0.97x (layernorm 0.84x either
- * way) in ~8.8M (BEAM may still go wider).
- * Longer shares are upcast by 4/2 and unrolled by 4/2.  G = 32 (one wave per row), doubled up to
- * 256 while G^2 <= len/4 as in grouped() (the serial share against the O(G) combine) and while it
- * divides the column and every grouped axis.  Nonzero when taken; 0 (no opts) when a size does not
- * divide (the kernel keeps one work-item per row).
+ * reduction (softmax's exp(x - max)) are reused by the columns.  G is the fewest lanes
+ * (32, one wave, up to 256) that make every share at most ROW_REGS = 4 elements, else 256,
+ * while it divides the columns and every grouped axis: with expand's log-step combine
+ * (64 lanes and more) a workgroup of 256 lanes per 1024-long row costs a few LDS steps, and
+ * softmax 1024 x 1024 is DRAM bound (0.67x clang's kernel estimate; G = 32 with shares of
+ * 32, the former rule G^2 <= len/4 under the O(G) combine: 0.97x), and compiles faster
+ * than the 4 x 4 form (the row whole in registers, as s4-fuse's shares of 32 in one wave
+ * were, but 4 elements per lane instead of 32).  Longer shares (rows over 1024) are upcast
+ * by 4/2 and unrolled by 4/2.  A range closed by two REDUCEs (an argmax) is split once.
+ * Nonzero when taken; 0 (no opts) when a size does not divide (the kernel keeps one
+ * work-item per row).
  */
 /* Does REDUCE r depend on a reduction range that neither it nor a REDUCE inside it
    closes (r is nested in another reduction's loop)? */
@@ -260,7 +252,6 @@ static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_
     size_t no = 0;
     if (rdx_ir_toposort(kernel, &order, &no))
         return 0;
-    int64_t len = 1 << 30;
     for (size_t i = 0; i < no && !fail; i++) {
         const rdx_uop *r = order[i];
         if (r->op != RDX_OP_REDUCE)
@@ -276,20 +267,29 @@ static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_
                 if (ax[a].range == r->src[k] && ax[a].size >= 32 && ax[a].size % 32 == 0 &&
                     (best < 0 || ax[a].id > ax[best].id))
                     best = (int)a;
+        int dup = 0; /* a range closed by two REDUCEs (an argmax): split once */
+        for (int j = 0; j < ng && best >= 0; j++)
+            dup |= grp[j] == best;
+        if (dup)
+            continue;
         if (best < 0 || ng == ROW_MAX_REDUCES)
             fail = 1;
         else {
             grp[ng++] = best;
-            len = ax[best].size < len ? ax[best].size : len;
         }
     }
     free(order);
     if (fail || !ng || ax[col].size % 32)
         return 0;
+    /* the fewest lanes (32..256) whose shares of the columns and of every grouped axis are
+       at most ROW_REGS (the row kept in registers), else 256 */
     int64_t g = 32;
     for (;;) {
+        int whole = ax[col].size / g <= ROW_REGS;
+        for (int j = 0; j < ng; j++)
+            whole &= ax[grp[j]].size / g <= ROW_REGS;
         int64_t g2 = 2 * g;
-        int ok = g2 <= 256 && g2 * g2 <= len / 4 && ax[col].size % g2 == 0;
+        int ok = !whole && g2 <= 256 && ax[col].size % g2 == 0;
         for (int j = 0; j < ng && ok; j++)
             ok = ax[grp[j]].size % g2 == 0;
         if (!ok)
@@ -346,7 +346,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
     if (red >= 0 && loops && ng && row_fused(kernel, ax, na, opts, cap, n))
         return RDX_OK;
     /* long reductions to too few outputs to fill the GPU with one work-item each */
-    if (red >= 0 && !loops && grouped(kernel, ax, red, ax[red].size, outs, opts, cap, n))
+    if (red >= 0 && !loops && grouped(ax, red, ax[red].size, outs, opts, cap, n))
         return RDX_OK;
     /* nested reductions, each too short alone: group the longest outer one of >= 32 */
     int64_t total = 1;
@@ -358,7 +358,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
                 outer = (int)i;
         }
     if (outer >= 0 && !loops && ax[red].size < GR_MIN_LEN &&
-        grouped(kernel, ax, outer, total, outs, opts, cap, n))
+        grouped(ax, outer, total, outs, opts, cap, n))
         return RDX_OK;
     /* reductions into several outputs (matmul, convolution, row reductions) */
     if (red >= 0 && ng >= 1)

@@ -356,15 +356,35 @@ static rdx_value value(keval *K, const rdx_uop *u)
     return r;
 }
 
+/* The SPECIAL under index expression e (the storing work-item's id), or NULL. */
+static const rdx_uop *special_in(const rdx_uop *e)
+{
+    if (e->op == RDX_OP_SPECIAL)
+        return e;
+    for (uint32_t k = 0; k < e->nsrc; k++) {
+        const rdx_uop *s = special_in(e->src[k]);
+        if (s)
+            return s;
+    }
+    return NULL;
+}
+
 /*
  * A read of LDS after a barrier: the value work-item t stored before the
  * barrier, evaluated on demand with the storing SPECIAL set to t (the
  * evaluator runs work-items one after another, so it cannot interleave them).
+ * t is the work-item whose store (gate holding) has the read index: the read
+ * index itself when the store's index is the SPECIAL, else found by search (a
+ * tree step of a grouped reduction, lidx0 + offset, gated; several REDUCEs'
+ * partials in one array).  A gated-off read reads nothing.
  */
 static rdx_value lds_load(keval *K, const rdx_uop *u)
 {
     rdx_value z = { 0, 0 };
     const rdx_uop *ix = u->src[0], *after = ix->src[0], *lds = after->src[0];
+    const rdx_uop *gate = u->nsrc == 3 ? u->src[2] : u->nsrc == 2 ? u->src[1] : NULL;
+    if (gate && !value(K, gate).i)
+        return u->nsrc == 3 ? value(K, u->src[1]) : z;
     for (uint32_t d = 1; d < after->nsrc; d++) {
         const rdx_uop *bar = after->src[d];
         if (bar->op != RDX_OP_BARRIER)
@@ -372,16 +392,31 @@ static rdx_value lds_load(keval *K, const rdx_uop *u)
         for (uint32_t k = 0; k < bar->nsrc; k++) {
             const rdx_uop *st = bar->src[k];
             if (st->op != RDX_OP_STORE || st->src[0]->op != RDX_OP_INDEX ||
-                st->src[0]->src[0] != lds || st->src[0]->nsrc != 2 ||
-                st->src[0]->src[1]->op != RDX_OP_SPECIAL)
+                st->src[0]->src[0] != lds || st->src[0]->nsrc != 2)
                 continue;
-            const rdx_uop *sp = st->src[0]->src[1];
-            int64_t t = value(K, ix->src[1]).i, size = value(K, lds->shape[0]).i;
-            if (t < 0 || t >= size) {
+            const rdx_uop *sp = special_in(st->src[0]->src[1]);
+            if (!sp)
+                continue;
+            int64_t a = value(K, ix->src[1]).i, size = value(K, lds->shape[0]).i, t = a;
+            if (a < 0 || a >= size) {
                 kfail(K, "keval: %s node #%u: LDS index out of bounds%s", u, NULL);
                 return z;
             }
             rdx_value saved = K->val[sp->id];
+            int64_t bound = value(K, sp->src[0]).i, t0 = 0, t1 = bound;
+            if (st->src[0]->src[1] == sp) /* the lane is the index */
+                t0 = a, t1 = a < bound ? a + 1 : a;
+            for (t = t0; t < t1; t++) {
+                K->val[sp->id].i = t;
+                K->cur++;
+                if (value(K, st->src[0]->src[1]).i == a && (st->nsrc < 3 || value(K, st->src[2]).i))
+                    break;
+            }
+            if (t == t1) {
+                K->val[sp->id] = saved;
+                K->cur++;
+                continue;
+            }
             K->val[sp->id].i = t;
             K->cur++;
             rdx_value v = value(K, st->src[1]);

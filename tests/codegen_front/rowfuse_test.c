@@ -96,8 +96,8 @@ END_TEST
 
 /* The fused kernel: rows GLOBAL, columns LOOP (rdx_cg_axis_types keeps them), the
    reductions outside the column loop; with the heuristics a LOCAL column axis of the
-   GROUP_REDUCE size (32: one wave per row), 4 columns and 4 elements per lane and
-   iteration (a share of 32 is longer than ROW_REGS: not kept whole in registers). */
+   GROUP_REDUCE size (256: 8 waves per row, combined by expand's log-step tree), 4 columns
+   and 4 elements per lane: the lane's whole share, kept in registers (ROW_REGS). */
 START_TEST(fused_axes)
 {
     uint64_t seed = 802;
@@ -119,9 +119,9 @@ START_TEST(fused_axes)
     ck_assert_int_eq(rdx_cg_heuristic(k, o, 16, &no), RDX_OK);
     char buf[256];
     rdx_opts_format(o, no, buf, sizeof buf);
-    ck_assert_str_eq(buf, "SPLIT(1,4,UPCAST) SPLIT(1,32,LOCAL) SPLIT(2,4,UNROLL) "
-                          "SPLIT(2,32,GROUP_REDUCE) SPLIT(3,4,UNROLL) "
-                          "SPLIT(3,32,GROUP_REDUCE)");
+    ck_assert_str_eq(buf, "SPLIT(1,4,UPCAST) SPLIT(1,256,LOCAL) SPLIT(2,4,UNROLL) "
+                          "SPLIT(2,256,GROUP_REDUCE) SPLIT(3,4,UNROLL) "
+                          "SPLIT(3,256,GROUP_REDUCE)");
     /* axis types are idempotent on it */
     const rdx_uop *k2;
     ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), k, &k2), RDX_OK);

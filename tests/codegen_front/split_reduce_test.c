@@ -185,8 +185,9 @@ static int has(const rdx_opt *h, size_t n, rdx_optop op, int64_t amount, rdx_axi
 
 static int split_at(const rdx_opt *h, size_t n, int axis, int64_t amount, rdx_axistype t);
 
-/* Rule-based choices: rows of 1024 get one wave per row (GROUP_REDUCE 32, UNROLL 16);
-   a sum of 2^20 splits into 1024 partials of 1024, each a one-wave group; a matmul
+/* Rule-based choices: rows of 1024 get two waves per row (GROUP_REDUCE 64: shares of 16,
+   unrolled whole); a sum of 2^20 splits into 1024 partials of 1024, each such a group; a
+   sum of 16384 into one output gets 256 lanes (shares of 64, UNROLL 16); a matmul
    with many outputs keeps its register tiles; rows too short stay per work-item. */
 START_TEST(grouped_choice)
 {
@@ -195,13 +196,17 @@ START_TEST(grouped_choice)
     rdx_opt h[16];
     const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 1024, 1024 }, &seed);
     size_t nh = heuristic_of(g, rdx_tensor_max(g, x, 1, (int[]){ 1 }, 0), 0, 1, h);
-    ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 32, RDX_AXIS_GROUP_REDUCE));
+    ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 64, RDX_AXIS_GROUP_REDUCE));
+    ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 16, RDX_AXIS_UNROLL));
+    const rdx_tensor *w = cgf_random(g, F32, 1, (int64_t[]){ 16384 }, &seed);
+    nh = heuristic_of(g, rdx_tensor_sum(g, w, 1, (int[]){ 0 }, 0), 0, 1, h);
+    ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 256, RDX_AXIS_GROUP_REDUCE));
     ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 16, RDX_AXIS_UNROLL));
     const rdx_tensor *v = cgf_random(g, F32, 1, (int64_t[]){ 1 << 20 }, &seed);
     const rdx_tensor *sum = rdx_tensor_sum(g, v, 1, (int[]){ 0 }, 0);
     for (size_t k = 0; k < 2; k++) {
         nh = heuristic_of(g, sum, k, 2, h);
-        ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 32, RDX_AXIS_GROUP_REDUCE));
+        ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 64, RDX_AXIS_GROUP_REDUCE));
         ck_assert(has(h, nh, RDX_OPTOP_SPLIT, 16, RDX_AXIS_UNROLL));
     }
     /* a long sum to few outputs that nothing divides: padded to 256 lanes */

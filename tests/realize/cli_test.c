@@ -91,13 +91,27 @@ START_TEST(nested_reduction)
 END_TEST
 
 /* A range closed by two REDUCEs (tests/data/realize/argmax_two_reduces.uop, fuzz seed
-   1201641): the heuristics no longer split it to GROUP_REDUCE, which expand refuses. */
+   1201641): expand lowers it (each REDUCE through its own LDS slot) and the heuristics
+   group it: kernel 3's opts split it to GROUP_REDUCE as kernel 1's (two such opts lines;
+   one while expand refused it), and the results match the interpreter. */
 START_TEST(argmax_two_reduces)
 {
     rdx_test_proc p = run((const char *[]){ "realize", "--check",
                                             "tests/data/realize/argmax_two_reduces.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (20 elements)"));
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "compile", "-p", "optimize",
+                              "tests/data/realize/argmax_two_reduces.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    int grouped = 0;
+    for (const char *l = strstr(p.out, "; opts:"); l; l = strstr(l + 1, "; opts:")) {
+        const char *e = strchr(l, '\n');
+        const char *gr = strstr(l, "GROUP_REDUCE");
+        grouped += gr && (!e || gr < e);
+    }
+    ck_assert_int_eq(grouped, 2);
+    ck_assert_ptr_nonnull(strstr(p.out, "; ---- optimize (kernel 3)"));
     rdx_test_proc_free(&p);
 }
 END_TEST

@@ -132,22 +132,31 @@ PRESSURE(pressure768, 768)
 PRESSURE(pressure1024, 1024)
 
 /* GROUP_REDUCE (rowsum.uop with SPLIT(1,256,GROUP_REDUCE)): 256 work-items per row,
-   partial sums through 1 KiB of LDS */
+   partial sums combined through LDS by expand's log-step tree (256 -> 16 -> 4 partials in
+   regions of 256, 16 and 4 floats: 1104 bytes; every lane reads the last 4) */
 WG(256) __kernel void rowsum(__global float *out, __global const float *a)
 {
-    __local float part[256];
+    __local float part[256 + 16 + 4];
     uint l = LID(x), r = GID(x);
     float acc = 0;
     for (int j = 0; j < 4; j++)
         acc += a[r * 1024 + j * 256 + l];
     part[l] = acc;
     __builtin_amdgcn_s_barrier();
-    if (l == 0) {
-        float s = 0;
-        for (int j = 0; j < 256; j++)
-            s += part[j];
-        out[r] = s;
-    }
+    float s = 0;
+    for (int j = 0; j < 16; j++)
+        s += part[(l % 16) * 16 + j];
+    if (l < 16)
+        part[256 + l] = s;
+    __builtin_amdgcn_s_barrier();
+    s = 0;
+    for (int j = 0; j < 4; j++)
+        s += part[256 + (l % 4) * 4 + j];
+    if (l < 4)
+        part[272 + l] = s;
+    __builtin_amdgcn_s_barrier();
+    if (l == 0)
+        out[r] = part[272] + part[273] + part[274] + part[275];
 }
 
 /* the LDS OptOp (matmul.uop with 16 x 16 LOCAL tiles, UNROLL 8, LDS): A and B tiles of
