@@ -152,7 +152,7 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
     }
     rdx_realize_emu_stats es;
     if (!st)
-        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &es);
+        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, 0, &es);
     if (!st) {
         rk->est_cycles = es.cycles;
         rk->wave_insts = es.wave_insts;
