@@ -21,9 +21,9 @@
 #define RDX_CG_BEAM_OBJECTIVE "objective-v2-kernel-cycles"
 
 #define BEAM_MAX_WIDTH  16
-#define BEAM_MAX_CAND   768 /* candidate actions per sequence */
-#define BEAM_ACT_OPS    4   /* opts per action (a row action: the columns + 3 reductions) */
-#define BEAM_BUDGET_DEF 3.0 /* default budget: 3 x the best cost so far */
+#define BEAM_MAX_CAND   768             /* candidate actions per sequence */
+#define BEAM_ACT_OPS    CG_BEAM_ACT_OPS /* a row action: the columns + up to 3 reductions */
+#define BEAM_BUDGET_DEF 3.0             /* default budget: 3 x the best cost so far */
 
 typedef struct beam_seq {
     rdx_opt ops[BEAM_MAX_STEPS];
@@ -31,11 +31,7 @@ typedef struct beam_seq {
     double cost;
 } beam_seq;
 
-/* One candidate extension of a sequence: one opt, or a row action of several. */
-typedef struct beam_act {
-    rdx_opt ops[BEAM_ACT_OPS];
-    unsigned n;
-} beam_act;
+typedef cg_beam_act beam_act;
 
 typedef struct cache_ent {
     struct cache_ent *next;
@@ -112,8 +108,8 @@ static rdx_status cache_file_get(const char *path, uint64_t key, beam_seq *out, 
         for (unsigned i = 0; i < n && !st; i++) {
             int op, axis, target, top, used = 0;
             long long amt;
-            if (sscanf(line + off, " %d %d %lld %d %d%n", &op, &axis, &amt, &target, &top,
-                       &used) != 5 ||
+            if (sscanf(line + off, " %d %d %lld %d %d%n", &op, &axis, &amt, &target, &top, &used) !=
+                    5 ||
                 op < 0 || op >= RDX_OPTOP_COUNT || target < 0 || target >= RDX_AXIS_COUNT) {
                 st = rdx_fail(RDX_ERR_PARSE,
                               "beam: cache file '%s' line %u: opt %u of %u: expected 'OP AXIS "
@@ -243,8 +239,8 @@ static int time_seq(beam_run *r, beam_seq *s, int *dup)
     rdx_status st = r->timer(e, r->user, limit, &s->cost);
     /* a run past the limit, stopped or not, is over budget */
     int what = st == RDX_ERR_TIMEOUT || (!st && limit > 0 && s->cost > limit) ? SEEN_OVER
-               : st                                                         ? SEEN_FAILED
-                                                                            : SEEN_OK;
+               : st                                                           ? SEEN_FAILED
+                                                                              : SEEN_OK;
     r->over += what == SEEN_OVER;
     r->failed += what == SEEN_FAILED;
     *se = (seen_ent){ e, s->cost, what };
@@ -259,8 +255,8 @@ static int time_seq(beam_run *r, beam_seq *s, int *dup)
    splits them all by the same amount f — LOCAL f of the columns and GROUP_REDUCE f of the
    reductions (a workgroup per row), or UPCAST f and UNROLL f (each lane's share of the row
    in registers, read once). */
-static size_t row_actions(const rdx_kaxis *ax, size_t na, const beam_seq *seq, int nolocals,
-                          beam_act *c, size_t cap)
+static size_t row_actions(const rdx_kaxis *ax, size_t na, size_t nseq, int nolocals, beam_act *c,
+                          size_t cap)
 {
     size_t n = 0;
     for (size_t i = 0; i < na; i++) {
@@ -296,7 +292,7 @@ static size_t row_actions(const rdx_kaxis *ax, size_t na, const beam_seq *seq, i
                         continue;
                     if (kind == 1 && f > 32)
                         continue;
-                    if (seq->n + 1 + nr > BEAM_MAX_STEPS)
+                    if (nseq + 1 + nr > BEAM_MAX_STEPS)
                         continue;
                     beam_act *x = &c[n++];
                     x->n = 0;
@@ -313,19 +309,18 @@ static size_t row_actions(const rdx_kaxis *ax, size_t na, const beam_seq *seq, i
     return n;
 }
 
-/* Candidate next actions for the kernel after seq. */
-static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq, beam_act *c,
-                         size_t cap)
+size_t cg_beam_actions(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *seq, size_t nseq,
+                       cg_beam_act *c, size_t cap)
 {
     const rdx_uop *o;
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t na, n = 0;
-    if (seq->n >= BEAM_MAX_STEPS || rdx_cg_apply_opts(ctx, k, seq->ops, seq->n, &o) ||
+    if (nseq >= BEAM_MAX_STEPS || rdx_cg_apply_opts(ctx, k, seq, nseq, &o) ||
         rdx_cg_axes(o, ax, &na))
         return 0;
     int nolocals = 0, locals = 0;
-    for (size_t i = 0; i < seq->n; i++)
-        nolocals |= seq->ops[i].op == RDX_OPTOP_NOLOCALS;
+    for (size_t i = 0; i < nseq; i++)
+        nolocals |= seq[i].op == RDX_OPTOP_NOLOCALS;
     for (size_t i = 0; i < na; i++)
         locals |= ax[i].type == RDX_AXIS_LOCAL;
     rdx_opt one[BEAM_MAX_CAND];
@@ -359,14 +354,14 @@ static size_t candidates(rdx_ir_ctx *ctx, const rdx_uop *k, const beam_seq *seq,
     }
     if (!nolocals && !locals && n1 < BEAM_MAX_CAND)
         one[n1++] = (rdx_opt){ RDX_OPTOP_NOLOCALS, 0, 0, RDX_AXIS_LOOP, 0 };
-    n1 += cg_lds_candidates(ax, na, seq->ops, seq->n, one + n1, BEAM_MAX_CAND - n1); /* LDS */
-    if (seq->n == 0 && n1 < BEAM_MAX_CAND) /* TC (first opt only): its tilings (opt_tc.c) */
+    n1 += cg_lds_candidates(ax, na, seq, nseq, one + n1, BEAM_MAX_CAND - n1); /* LDS */
+    if (nseq == 0 && n1 < BEAM_MAX_CAND) /* TC (first opt only): its tilings (opt_tc.c) */
         n1 += cg_tc_candidates(k, one + n1, BEAM_MAX_CAND - n1);
     for (size_t i = 0; i < n1 && n < cap; i++) {
         c[n].ops[0] = one[i];
         c[n++].n = 1;
     }
-    return n + row_actions(ax, na, seq, nolocals, c + n, cap - n);
+    return n + row_actions(ax, na, nseq, nolocals, c + n, cap - n);
 }
 
 static int seq_cmp(const void *a, const void *b)
@@ -392,14 +387,14 @@ static int same_cost_seq(const beam_seq *pool, size_t n, const beam_seq *s)
 static void progress(FILE *prog, const beam_run *r, const char *what, double t0)
 {
     if (prog)
-        fprintf(prog, "%s: %zu timed, %zu duplicates, %zu over budget, %zu invalid; %.1f s\n",
-                what, r->timed, r->dups, r->over, r->failed, wall_now() - t0);
+        fprintf(prog, "%s: %zu timed, %zu duplicates, %zu over budget, %zu invalid; %.1f s\n", what,
+                r->timed, r->dups, r->over, r->failed, wall_now() - t0);
 }
 
 /* The search proper (no cache): the best sequence into *win; *cut 1 when the time limit
    ended it early. */
-static rdx_status search(beam_run *r, unsigned width, unsigned steps, double time_limit,
-                         FILE *prog, beam_seq *win, int *cut)
+static rdx_status search(beam_run *r, unsigned width, unsigned steps, double time_limit, FILE *prog,
+                         beam_seq *win, int *cut)
 {
     beam_seq beam[BEAM_MAX_WIDTH];
     size_t nbeam = 0;
@@ -410,22 +405,25 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
        starts from their cost), then the empty sequence within that budget */
     beam_seq h = { .n = 0 }, z = { .n = 0 };
     int hok = 0, zok = 0;
-    if (!rdx_cg_heuristic(r->kernel, h.ops, BEAM_MAX_STEPS, &h.n) && h.n &&
-        !time_seq(r, &h, &dup))
+    if (!rdx_cg_heuristic(r->kernel, h.ops, BEAM_MAX_STEPS, &h.n) && h.n && !time_seq(r, &h, &dup))
         beam[nbeam++] = h, hok = 1;
     size_t over0 = r->over;
     if (!time_seq(r, &z, &dup) && !dup)
         beam[nbeam++] = z, zok = 1;
     if (!nbeam)
-        return rdx_fail(RDX_ERR_INVALID, "beam: the kernel cannot be timed (neither with no opts "
-                                         "nor with the heuristics' opts): %s",
+        return rdx_fail(RDX_ERR_INVALID,
+                        "beam: the kernel cannot be timed (neither with no opts "
+                        "nor with the heuristics' opts): %s",
                         rdx_error_message());
     if (prog) {
         fprintf(prog, "beam: start: no opts ");
         if (zok)
             fprintf(prog, "%.1f", z.cost);
         else
-            fprintf(prog, "%s", dup ? "= the heuristics" : r->over > over0 ? "over budget" : "invalid");
+            fprintf(prog, "%s",
+                    dup               ? "= the heuristics"
+                    : r->over > over0 ? "over budget"
+                                      : "invalid");
         if (hok)
             fprintf(prog, ", heuristics %.1f", h.cost);
         if (r->factor > 0)
@@ -449,7 +447,8 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
         size_t npool = 0;
         r->timed = r->dups = r->over = r->failed = 0;
         for (size_t b = 0; b < nbeam && !*cut; b++) {
-            size_t nc = candidates(r->ctx, r->kernel, &beam[b], cand, BEAM_MAX_CAND);
+            size_t nc =
+                cg_beam_actions(r->ctx, r->kernel, beam[b].ops, beam[b].n, cand, BEAM_MAX_CAND);
             for (size_t c = 0; c < nc; c++) {
                 if (time_limit > 0 && wall_now() - t0 > time_limit) {
                     *cut = 1;
@@ -488,8 +487,9 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
             break;
     }
     if (*cut && prog)
-        fprintf(prog, "beam: time limit %.1f s reached: the best so far is kept (%zu opts, cost "
-                      "%.1f; not written to the cache file)\n",
+        fprintf(prog,
+                "beam: time limit %.1f s reached: the best so far is kept (%zu opts, cost "
+                "%.1f; not written to the cache file)\n",
                 time_limit, win->n, win->cost);
     free(cand);
     free(pool);
@@ -555,8 +555,8 @@ rdx_status rdx_cg_beam(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_cg_timer time
                     win.n, win.cost);
     } else {
         double factor = bo && bo->budget > 0 ? bo->budget : BEAM_BUDGET_DEF;
-        beam_run r = { ctx, kernel, timer, user, bo && bo->no_budget ? 0 : factor, 0, NULL, 0,
-                       0,   0,      0,     0,    0 };
+        beam_run r = { ctx, kernel, timer, user, bo && bo->no_budget ? 0 : factor, 0, NULL, 0, 0,
+                       0,   0,      0,     0 };
         int cut = 0;
         st = search(&r, width, steps, bo ? bo->time_limit : 0, prog, &win, &cut);
         free(r.seen);

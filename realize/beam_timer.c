@@ -99,7 +99,8 @@ static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double limit,
     if (limit > 0 && limit / 1e6 + RZ_LIMIT_SLACK_MS < wait_ms)
         wait_ms = (uint32_t)(limit / 1e6) + RZ_LIMIT_SLACK_MS;
     if (!st && t->dev)
-        st = rz_dispatch(t->dev, t->q, k, co.name, dbuf, NULL, np, kv, nkv, wait_ms, &a, NULL, NULL);
+        st =
+            rz_dispatch(t->dev, t->q, k, co.name, dbuf, NULL, np, kv, nkv, wait_ms, &a, NULL, NULL);
     else if (!st)
         st = rz_emu_launch(k, host, sizes, np, kv, nkv, limit > 0 ? (uint64_t)limit + 1 : 0, &es);
     if (st == RDX_ERR_TIMEOUT)

@@ -216,7 +216,7 @@ typedef struct emu_dispatch_ctx {
     uint64_t budget;
     uint64_t sum_cycles, sum_issue; /* atomic: all waves' cycles so far (cycle_limit only) */
     int over_limit;                 /* atomic: a lower bound of the estimate passed cycle_limit */
-    uint32_t mode; /* initial MODE from rsrc1 */
+    uint32_t mode;                  /* initial MODE from rsrc1 */
     unsigned maxwaves;
     emu_wrec *wrec; /* kernel estimate: per wave (group-major) and per group; NULL = none */
     emu_grec *grec;

@@ -317,8 +317,8 @@ static void check_cycle_limit(emu_dispatch_ctx *ctx, emu_wave *w)
     uint64_t lim = ctx->d->cycle_limit;
     if (!lim)
         return;
-    uint64_t sc = __atomic_add_fetch(&ctx->sum_cycles, w->cycles - w->seen_cycles,
-                                     __ATOMIC_RELAXED),
+    uint64_t sc =
+                 __atomic_add_fetch(&ctx->sum_cycles, w->cycles - w->seen_cycles, __ATOMIC_RELAXED),
              si = __atomic_add_fetch(&ctx->sum_issue, w->issue - w->seen_issue, __ATOMIC_RELAXED);
     w->seen_cycles = w->cycles;
     w->seen_issue = w->issue;
@@ -563,8 +563,7 @@ static void run_group(emu_worker *wk, uint64_t g)
         unsigned running = 0, waiting = 0;
         for (unsigned i = 0; i < nwaves && !wk->group_faulted; i++) {
             emu_wave *w = ptrs[i];
-            if (w->state == EMU_W_RUN)
-            {
+            if (w->state == EMU_W_RUN) {
                 run_wave(wk, w, ctx->budget, &hr);
                 check_cycle_limit(ctx, w);
             }

@@ -101,5 +101,6 @@ TCase *cgf_tcase_lds(void);          /* lds_test.c: the LDS OptOp on the emulato
 TCase *cgf_tcase_split_reduce(void); /* split_reduce_test.c: split and grouped reductions */
 TCase *cgf_tcase_opt_text(void);     /* opt_text_test.c: OptOp sequences as text */
 TCase *cgf_tcase_rowfuse(void);      /* rowfuse_test.c: row fusion, grouped reductions with LOCAL */
+TCase *cgf_tcase_beam(void); /* beam_test.c: BEAM with a fake timer, row actions, bad input */
 
 #endif

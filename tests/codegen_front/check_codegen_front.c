@@ -20,5 +20,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_split_reduce());
     suite_add_tcase(s, cgf_tcase_opt_text());
     suite_add_tcase(s, cgf_tcase_rowfuse());
+    suite_add_tcase(s, cgf_tcase_beam());
     return rdx_test_main(s);
 }
