@@ -27,8 +27,9 @@ static int64_t MM_N = 1024;
 static int verbose;
 /* -b W: BEAM search of width W (timed on the emulator) instead of the heuristics. */
 static unsigned beam_width;
-/* -t S: BEAM's wall-time limit per kernel (0: none); -k K: its budget factor (0: none). */
-static double beam_time, beam_budget = 3;
+/* -t S: BEAM's wall-time limit per kernel search (default 300 s; 0: none); -k K: its budget
+   factor (0: none). */
+static double beam_time = 300, beam_budget = 3;
 /* -o: opts for every kernel instead of the heuristics' (development). */
 static rdx_opt user_opts[16];
 /* -c R: compile only (no emulator, no clang), R times; prints the first and the mean
@@ -690,6 +691,7 @@ static int usage(const char *argv0, int rc)
            "  -b  BEAM search of width W (1..16) timed on the emulator (kernel estimate), from\n"
            "      the heuristics' opts and no opts; progress on stderr (stdout with -v)\n"
            "  -t  BEAM: stop each kernel's search after S seconds (wall) with the best so far\n"
+           "      (default 300; 0: no limit)\n"
            "  -k  BEAM: stop a candidate's run once it costs more than K x the best so far\n"
            "      (the emulator's cycle limit; default 3, 0: run every candidate to the end)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
