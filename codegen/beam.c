@@ -393,8 +393,8 @@ static void progress(FILE *prog, const beam_run *r, const char *what, double t0)
 
 /* The search proper (no cache): the best sequence into *win; *cut 1 when the time limit
    ended it early. */
-static rdx_status search(beam_run *r, unsigned width, unsigned steps, double time_limit, FILE *prog,
-                         beam_seq *win, int *cut)
+static rdx_status search(beam_run *r, unsigned width, unsigned steps, double time_limit,
+                         int from_scratch, FILE *prog, beam_seq *win, int *cut)
 {
     beam_seq beam[BEAM_MAX_WIDTH];
     size_t nbeam = 0;
@@ -405,7 +405,8 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
        starts from their cost), then the empty sequence within that budget */
     beam_seq h = { .n = 0 }, z = { .n = 0 };
     int hok = 0, zok = 0;
-    if (!rdx_cg_heuristic(r->kernel, h.ops, BEAM_MAX_STEPS, &h.n) && h.n && !time_seq(r, &h, &dup))
+    if (!from_scratch && !rdx_cg_heuristic(r->kernel, h.ops, BEAM_MAX_STEPS, &h.n) && h.n &&
+        !time_seq(r, &h, &dup))
         beam[nbeam++] = h, hok = 1;
     size_t over0 = r->over;
     if (!time_seq(r, &z, &dup) && !dup)
@@ -558,7 +559,8 @@ rdx_status rdx_cg_beam(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_cg_timer time
         beam_run r = { ctx, kernel, timer, user, bo && bo->no_budget ? 0 : factor, 0, NULL, 0, 0,
                        0,   0,      0,     0 };
         int cut = 0;
-        st = search(&r, width, steps, bo ? bo->time_limit : 0, prog, &win, &cut);
+        st = search(&r, width, steps, bo ? bo->time_limit : 0, bo && bo->from_scratch, prog, &win,
+                    &cut);
         free(r.seen);
         if (st)
             return st;

@@ -30,6 +30,8 @@ static unsigned beam_width;
 /* -t S: BEAM's wall-time limit per kernel search (default 300 s; 0: none); -k K: its budget
    factor (0: none). */
 static double beam_time = 300, beam_budget = 3;
+/* -s: BEAM from no opts only (not from the heuristics' opts too). */
+static int beam_scratch;
 /* -o: opts for every kernel instead of the heuristics' (development). */
 static rdx_opt user_opts[16];
 /* -c R: compile only (no emulator, no clang), R times; prints the first and the mean
@@ -328,7 +330,8 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
                                  .device = "emu-gfx1100",
                                  .budget = beam_budget,
                                  .no_budget = beam_budget == 0,
-                                 .time_limit = beam_time };
+                                 .time_limit = beam_time,
+                                 .from_scratch = beam_scratch };
             st = rdx_cg_beam(ctx, typed, beam_timer, &env, &bo, o, 16, &no, NULL);
             double b1 = cpu_now();
             f->beam_s += now() - w0;
@@ -681,7 +684,7 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [-b W [-t S] [-k K]] [-o OPTS] [-c R] [NAME...]\n"
+    printf("Usage: %s [-v] [-n N] [-b W [-t S] [-k K] [-s]] [-o OPTS] [-c R] [NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
@@ -694,6 +697,7 @@ static int usage(const char *argv0, int rc)
            "      (default 300; 0: no limit)\n"
            "  -k  BEAM: stop a candidate's run once it costs more than K x the best so far\n"
            "      (the emulator's cycle limit; default 3, 0: run every candidate to the end)\n"
+           "  -s  BEAM from no opts only (without the heuristics' opts as a start)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
            "      'SPLIT(2,4,r) SPLIT(1,4,u)' (OP(axis,amount,TYPE[,top]) as rdx compile -p\n"
            "      optimize prints them; TYPE a name or a letter g l w L R G u r)\n"
@@ -706,7 +710,7 @@ static int usage(const char *argv0, int rc)
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:o:b:c:t:k:h")) != -1) {
+    while ((opt = getopt(argc, argv, "vn:o:b:c:t:k:sh")) != -1) {
         char *end = NULL;
         if (opt == 'v')
             verbose = 1;
@@ -717,6 +721,8 @@ int main(int argc, char **argv)
         else if (opt == 'k' && (beam_budget = strtod(optarg, &end)) >= 0 && end != optarg &&
                  !*end && (beam_budget == 0 || beam_budget >= 1))
             ;
+        else if (opt == 's')
+            beam_scratch = 1;
         else if (opt == 'o' && !parse_opts(optarg))
             ;
         else if (opt == 'c' && atoi(optarg) >= 1)

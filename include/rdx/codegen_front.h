@@ -271,12 +271,13 @@ typedef struct rdx_beam_opts {
     double budget;          /* a candidate's budget: this x the best cost so far (0: 3; >= 1) */
     int no_budget;          /* 1: no budget (every candidate timed to the end) */
     double time_limit;      /* seconds of wall time for the whole search (0: none) */
+    int from_scratch;       /* 1: start from no opts only (not the heuristics' opts too) */
 } rdx_beam_opts;
 
 /*
  * BEAM search over OptOp sequences for kernel (after rdx_cg_axis_types).  The
  * beam starts with the heuristics' opts (timed first, so the search never
- * ends worse than them) and the empty sequence; each step extends every
+ * ends worse than them; not with from_scratch) and the empty sequence; each step extends every
  * sequence in the beam by one candidate action — one opt (SPLIT of each axis
  * into LOCAL 2..256 / UPCAST 2..8 / UNROLL 2..16 / GROUP_REDUCE 16..256 by
  * divisors, PADTO 32, NOLOCALS, LDS, TC tilings first) or a row action of a

@@ -186,6 +186,15 @@ START_TEST(beam_time_limit)
     struct stat sb;
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_int_eq(sb.st_size, 0);
+    /* from scratch: the empty sequence is the only start */
+    memset(f, 0, sizeof *f);
+    f->factor = 3;
+    bo.from_scratch = 1;
+    rdx_cg_beam_cache_clear();
+    ck_assert_int_eq(rdx_cg_beam(ctx, k, fake_timer, f, &bo, best, 16, &nb, &cost), RDX_OK);
+    ck_assert_uint_eq(f->n, 1);
+    ck_assert_uint_eq(nb, 0);
+    ck_assert(cost == seq_cost(ctx, k, NULL, 0));
     fclose(prog);
     free(plog);
     free(f);
