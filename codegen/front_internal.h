@@ -98,6 +98,18 @@ int cg_tc_pad_axis(const rdx_uop *k);
 /* TC opts worth timing for k (BEAM's first step): the default tiling, then tm x tn in
    {4x2, 4x1, 2x2, 2x1, 1x1} with ku 1 and 2 where they fit; their count (0: TC does not fit). */
 size_t cg_tc_candidates(const rdx_uop *k, rdx_opt *opts, size_t cap);
+
+/* BEAM (beam.c): one candidate extension of a sequence, one opt or a row action of several
+   (the columns and a row-fused kernel's reductions split alike); cg_beam_actions writes the
+   candidate actions for the axis-typed kernel k after seq[0..nseq) into out[0..cap) and
+   returns their count (0 when seq does not apply). */
+#define CG_BEAM_ACT_OPS 4
+typedef struct cg_beam_act {
+    rdx_opt ops[CG_BEAM_ACT_OPS];
+    unsigned n;
+} cg_beam_act;
+size_t cg_beam_actions(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *seq, size_t nseq,
+                       cg_beam_act *out, size_t cap);
 rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                        const rdx_uop **out);
 /* In a kernel after TC: what axis a is to TC ("lane layout", "K loop", "result lanes", ...),

@@ -47,9 +47,11 @@ static rdx_status param_bytes(const rdx_uop *p, const rz_timer *t, size_t *out)
 }
 
 #define RZ_TIMER_MAX_PARAMS 64
+/* Added to a device budget's wait (submission and completion latency; whole ms). */
+#define RZ_LIMIT_SLACK_MS 20
 
 /* rdx_cg_timer: compile `kernel` and time one run on zeroed buffers sized from its PARAMs. */
-static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double *cost)
+static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double limit, double *cost)
 {
     const rz_timer *t = user;
     const rdx_uop **order = NULL;
@@ -91,11 +93,19 @@ static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double *cost)
         st = rz_kernel_vars(k, t->vars, t->vals, t->nvars, kv, &nkv);
     uint64_t a = 0;
     rdx_realize_emu_stats es;
+    /* the budget: on a device a fence wait timeout of the limit (GPU ns) + RZ_LIMIT_SLACK_MS,
+       then the queue's reset (rz_dispatch); on the wave emulator its cycle limit */
+    uint32_t wait_ms = t->timeout_ms ? t->timeout_ms : RZ_WAIT_MS;
+    if (limit > 0 && limit / 1e6 + RZ_LIMIT_SLACK_MS < wait_ms)
+        wait_ms = (uint32_t)(limit / 1e6) + RZ_LIMIT_SLACK_MS;
     if (!st && t->dev)
-        st = rz_dispatch(t->dev, t->q, k, co.name, dbuf, NULL, np, kv, nkv, t->timeout_ms, &a, NULL,
-                         NULL);
+        st =
+            rz_dispatch(t->dev, t->q, k, co.name, dbuf, NULL, np, kv, nkv, wait_ms, &a, NULL, NULL);
     else if (!st)
-        st = rz_emu_launch(k, host, sizes, np, kv, nkv, &es);
+        st = rz_emu_launch(k, host, sizes, np, kv, nkv, limit > 0 ? (uint64_t)limit + 1 : 0, &es);
+    if (st == RDX_ERR_TIMEOUT)
+        rdx_fail_context(st, "realize: BEAM timer: over the budget %.0f %s", limit,
+                         t->dev ? "ns" : "cycles");
     /* the kernel estimate, not the per-wave sum: the sum rewards few waves with long loops */
     if (!st)
         *cost = (double)(t->dev ? a : es.kernel_cycles ? es.kernel_cycles : es.cycles);

@@ -12,8 +12,10 @@
 /* Instructions one wave may run before the emulator declares it hung. */
 #define RZ_EMU_BUDGET 2000000000ull
 
-rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
-                               const size_t *sizes, uint64_t budget, rdx_realize_emu_stats *stats)
+/* rdx_realize_emu_run with the emulator's cycle limit (rdx_emu_launch.cycle_limit; 0: none). */
+static rdx_status emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
+                          const size_t *sizes, uint64_t budget, uint64_t cycle_limit,
+                          rdx_realize_emu_stats *stats)
 {
     if (!k || !b || !sizes)
         return rdx_fail(RDX_ERR_INVALID, "emulator run: NULL %s",
@@ -39,7 +41,8 @@ rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bi
                          .kernarg_size = k->kernarg_size,
                          .bufs = eb,
                          .nbufs = neb,
-                         .budget = budget };
+                         .budget = budget,
+                         .cycle_limit = cycle_limit };
     if (!st)
         st = rdx_codegen_launch(k, kv, nkv, l.grid, l.wg);
     if (!st)
@@ -58,8 +61,15 @@ rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bi
     return st;
 }
 
+rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
+                               const size_t *sizes, uint64_t budget, rdx_realize_emu_stats *stats)
+{
+    return emu_run(k, b, sizes, budget, 0, stats);
+}
+
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
-                         size_t nbufs, const int64_t *kv, size_t nkv, rdx_realize_emu_stats *stats)
+                         size_t nbufs, const int64_t *kv, size_t nkv, uint64_t cycle_limit,
+                         rdx_realize_emu_stats *stats)
 {
     uint64_t *ptrs = calloc(nbufs + 1, sizeof *ptrs);
     size_t *spare = calloc(nbufs + 1, sizeof *spare);
@@ -71,7 +81,7 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
     }
     rdx_codegen_bindings b = { .ptrs = ptrs, .nptrs = nbufs, .vals = kv, .nvals = nkv };
     if (!st)
-        st = rdx_realize_emu_run(k, &b, spare, RZ_EMU_BUDGET, stats);
+        st = emu_run(k, &b, spare, RZ_EMU_BUDGET, cycle_limit, stats);
     free(ptrs);
     free(spare);
     return st;

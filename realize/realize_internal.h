@@ -40,6 +40,7 @@ rdx_status rz_dispatch(rdx_device *dev, rdx_queue *q, const rdx_codegen_kernel *
  * *stats (may be NULL): what the emulator measured.
  */
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
-                         size_t nbufs, const int64_t *kv, size_t nkv, rdx_realize_emu_stats *stats);
+                         size_t nbufs, const int64_t *kv, size_t nkv, uint64_t cycle_limit,
+                         rdx_realize_emu_stats *stats);
 
 #endif

@@ -116,7 +116,10 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
                              .max_steps = o->beam_steps,
                              .progress = o->beam_progress,
                              .cache_path = o->beam_cache,
-                             .device = devkey };
+                             .device = devkey,
+                             .budget = o->beam_budget > 0 ? o->beam_budget : 0,
+                             .no_budget = o->beam_budget < 0,
+                             .time_limit = o->beam_time };
         double cost;
         st = rdx_realize_beam_timer_create(r->ctx, on_device ? r->dev : NULL,
                                            on_device ? r->q : NULL, r->s->vars, r->vals,
@@ -152,7 +155,7 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
     }
     rdx_realize_emu_stats es;
     if (!st)
-        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, &es);
+        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, 0, &es);
     if (!st) {
         rk->est_cycles = es.cycles;
         rk->wave_insts = es.wave_insts;

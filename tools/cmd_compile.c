@@ -51,6 +51,10 @@ static void usage(FILE *out)
         "      --beam WIDTH      BEAM search timed on the emulated GPU (the emulator's kernel\n"
         "                        time estimate) instead of heuristics\n"
         "      --cache FILE      BEAM result cache file\n"
+        "      --beam-time S     BEAM: stop each kernel's search after S seconds with the\n"
+        "                        best so far (not written to the cache file)\n"
+        "      --beam-budget K   BEAM: stop a candidate's run once it costs more than K x\n"
+        "                        the best so far (default 3; 0: run every one to the end)\n"
         "  -v, --var NAME=VALUE  value of a DEFINE_VAR (for BEAM timing of symbolic kernels)\n"
         "  -h, --help            show this help\n"
         "Without -o and -p, prints one line per kernel: name, buffers, registers, code size.\n");
@@ -109,6 +113,8 @@ int rdx_cmd_compile(int argc, char **argv)
         { "raw", no_argument, NULL, 'r' },
         { "beam", required_argument, NULL, 'b' },
         { "cache", required_argument, NULL, 'c' },
+        { "beam-time", required_argument, NULL, 'T' },
+        { "beam-budget", required_argument, NULL, 'K' },
         { "var", required_argument, NULL, 'v' },
         { "opts", required_argument, NULL, 'O' },
         { "help", no_argument, NULL, 'h' },
@@ -125,6 +131,7 @@ int rdx_cmd_compile(int argc, char **argv)
     int64_t vvals[16];
     size_t nv = 0;
     unsigned front = 0, back = 0, beam = 0;
+    double beam_time = 0, beam_budget = 3;
     int raw = 0, c;
     optind = 0;
     while ((c = getopt_long(argc, argv, "o:p:v:h", opts, NULL)) != -1) {
@@ -172,6 +179,17 @@ int rdx_cmd_compile(int argc, char **argv)
         case 'c':
             cache = optarg;
             break;
+        case 'T':
+        case 'K': {
+            char *e;
+            double v = strtod(optarg, &e);
+            if (e == optarg || *e || (c == 'T' ? !(v >= 0) : !(v == 0 || v >= 1)))
+                return rdx_cli_usage_error("compile", "bad --%s '%s' (%s)",
+                                           c == 'T' ? "beam-time" : "beam-budget", optarg,
+                                           c == 'T' ? "seconds >= 0" : "0 or >= 1");
+            *(c == 'T' ? &beam_time : &beam_budget) = v;
+            break;
+        }
         case 'v': {
             char *eq = strchr(optarg, '=');
             char *e = NULL;
@@ -254,7 +272,13 @@ int rdx_cmd_compile(int argc, char **argv)
             rdx_cg_timer fn = NULL;
             rdx_realize_beam_timer *tc = NULL;
             rdx_beam_opts bo = {
-                .width = beam, .progress = stderr, .cache_path = cache, .device = "emu-gfx1100"
+                .width = beam,
+                .progress = stderr,
+                .cache_path = cache,
+                .device = "emu-gfx1100",
+                .budget = beam_budget,
+                .no_budget = beam_budget == 0,
+                .time_limit = beam_time,
             };
             double cost;
             st = rdx_realize_beam_timer_create(ctx, NULL, NULL, s->vars, svals, s->nvars, 0, &fn,

@@ -36,6 +36,10 @@ static void usage(FILE *out)
         "                         device (the emulator's kernel time estimate on the emulated\n"
         "                         GPU: occupancy, latency hiding, bandwidth)\n"
         "      --cache FILE       BEAM cache file\n"
+        "      --beam-time S      BEAM: stop each kernel's search after S seconds with the\n"
+        "                         best so far (not written to the cache file)\n"
+        "      --beam-budget K    BEAM: stop a candidate's run once it costs more than K x\n"
+        "                         the best so far (default 3; 0: run every one to the end)\n"
         "      --profile          on the emulated GPU, also each kernel's estimated cycles and\n"
         "                         wave-instructions (a second run on the wave emulator)\n"
         "      --isa K            print the generated assembly of kernel K (-1: every kernel)\n"
@@ -263,6 +267,8 @@ int rdx_cmd_realize(int argc, char **argv)
         { "raw", no_argument, NULL, 'r' },
         { "beam", required_argument, NULL, 'b' },
         { "cache", required_argument, NULL, 'C' },
+        { "beam-time", required_argument, NULL, 'T' },
+        { "beam-budget", required_argument, NULL, 'K' },
         { "profile", no_argument, NULL, 'P' },
         { "isa", required_argument, NULL, 'I' },
         { "check", no_argument, NULL, 'c' },
@@ -323,6 +329,19 @@ int rdx_cmd_realize(int argc, char **argv)
             break;
         case 'C':
             ro.beam_cache = optarg;
+            break;
+        case 'T':
+            ro.beam_time = strtod(optarg, &e);
+            if (e == optarg || *e || !(ro.beam_time >= 0))
+                return rdx_cli_usage_error("realize", "bad --beam-time '%s' (seconds >= 0)",
+                                           optarg);
+            break;
+        case 'K':
+            ro.beam_budget = strtod(optarg, &e);
+            if (e == optarg || *e || !(ro.beam_budget == 0 || ro.beam_budget >= 1))
+                return rdx_cli_usage_error("realize", "bad --beam-budget '%s' (0 or >= 1)", optarg);
+            if (ro.beam_budget == 0)
+                ro.beam_budget = -1; /* no budget */
             break;
         case 'P':
             ro.profile = 1;

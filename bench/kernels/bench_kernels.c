@@ -27,6 +27,11 @@ static int64_t MM_N = 1024;
 static int verbose;
 /* -b W: BEAM search of width W (timed on the emulator) instead of the heuristics. */
 static unsigned beam_width;
+/* -t S: BEAM's wall-time limit per kernel search (default 300 s; 0: none); -k K: its budget
+   factor (0: none). */
+static double beam_time = 300, beam_budget = 3;
+/* -s: BEAM from no opts only (not from the heuristics' opts too). */
+static int beam_scratch;
 /* -o: opts for every kernel instead of the heuristics' (development). */
 static rdx_opt user_opts[16];
 /* -c R: compile only (no emulator, no clang), R times; prints the first and the mean
@@ -123,15 +128,17 @@ static void print_classes(const char *side, const figures *f)
 
 /* Run kernel `kernel` of code object co once on a fresh emulated gfx1100 (the emulator's
    rdx_emu_run_kernel: code, kernarg of kasize bytes and buffers[0..nbufs) of bytes[]
-   registered for the dispatch).  Adds the counters to *f. */
-static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_t grid[3],
-                        const uint32_t wg[3], const void *kernarg, uint32_t kasize,
-                        void *const *bufs, const size_t *bytes, size_t nbufs, figures *f)
+   registered for the dispatch).  Adds the counters to *f.  cycle_limit (0: none): the
+   emulator's cycle limit (BEAM's budget; a run past it returns RDX_ERR_TIMEOUT quietly). */
+static rdx_status run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_t grid[3],
+                               const uint32_t wg[3], const void *kernarg, uint32_t kasize,
+                               void *const *bufs, const size_t *bytes, size_t nbufs,
+                               uint64_t cycle_limit, figures *f)
 {
     rdx_emu *emu = NULL;
     rdx_emu_buffer eb[64];
     if (nbufs > 64)
-        return -1;
+        return RDX_ERR_INVALID;
     for (size_t b = 0; b < nbufs; b++)
         eb[b] = (rdx_emu_buffer){ bufs[b], bytes[b], RDX_EMU_RW };
     rdx_emu_launch l;
@@ -143,6 +150,7 @@ static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_
     l.bufs = eb;
     l.nbufs = nbufs;
     l.budget = 2000000000ull;
+    l.cycle_limit = cycle_limit;
     rdx_status st = rdx_emu_create("gfx1100", &emu);
     if (!st)
         st = rdx_emu_run_kernel(emu, co, kernel, &l);
@@ -164,46 +172,47 @@ static int run_dispatch(const rdx_codeobj *co, const char *kernel, const uint32_
         f->waves += c->waves;
         for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
             f->by_class[k] += c->by_class[k];
-    } else {
+    } else if (!(cycle_limit && st == RDX_ERR_TIMEOUT)) {
         fprintf(stderr, "bench_kernels: dispatch failed: %s\n", rdx_error_message());
     }
     rdx_emu_destroy(emu);
-    return st ? -1 : 0;
+    return st;
 }
 
 /* Run compiled kernel ck of schedule kernel kn on the buffers mem[] (bytes[]) of the
-   schedule; adds the counters to *f. */
-static int run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn, void *const *mem,
-                      const size_t *bytes, figures *f)
+   schedule; adds the counters to *f (cycle_limit: run_dispatch's). */
+static rdx_status run_kernel(const rdx_codegen_kernel *ck, const rdx_sched_kernel *kn,
+                             void *const *mem, const size_t *bytes, uint64_t cycle_limit,
+                             figures *f)
 {
     rdx_codeobj *cob = NULL;
     uint8_t *kernarg = NULL;
     uint32_t grid[3], wg[3];
-    int rc = 0;
+    rdx_status rc = RDX_OK;
     rdx_status st = rdx_codeobj_read(ck->code_object, ck->code_object_size, kn->name, &cob);
     if (!st)
         st = rdx_codegen_launch(ck, NULL, 0, grid, wg);
     if (st) {
         fprintf(stderr, "bench_kernels: kernel %s: %s\n", kn->name, rdx_error_message());
-        rc = -1;
+        rc = st;
     }
     void *kb[64];
     size_t kbytes[64];
     uint64_t ptrs[64] = { 0 };
     if (!rc && kn->nparams > 64)
-        rc = -1;
+        rc = RDX_ERR_INVALID;
     for (uint32_t p = 0; !rc && p < kn->nparams; p++) {
         kb[p] = mem[kn->params[p]];
         kbytes[p] = bytes[kn->params[p]];
         ptrs[p] = (uint64_t)(uintptr_t)kb[p];
     }
     if (!rc && !(kernarg = aligned_alloc(64, 256 + ((ck->kernarg_size + 63) & ~63u))))
-        rc = -1;
+        rc = RDX_ERR_NOMEM;
     if (!rc) {
         uint64_t values[64] = { 0 };
         rdx_codegen_pack_args(ck, ptrs, values, NULL, kernarg);
         rc = run_dispatch(cob, kn->name, grid, wg, kernarg, ck->kernarg_size, kb, kbytes,
-                          kn->nparams, f);
+                          kn->nparams, cycle_limit, f);
     }
     free(kernarg);
     rdx_codeobj_free(cob);
@@ -219,7 +228,7 @@ typedef struct beam_env {
     const size_t *bytes;
 } beam_env;
 
-static rdx_status beam_timer(const rdx_uop *kernel, void *user, double *cost)
+static rdx_status beam_timer(const rdx_uop *kernel, void *user, double limit, double *cost)
 {
     const beam_env *e = user;
     rdx_codegen_kernel *ck = NULL;
@@ -231,10 +240,11 @@ static rdx_status beam_timer(const rdx_uop *kernel, void *user, double *cost)
         return st;
     figures f;
     memset(&f, 0, sizeof f);
-    int rc = run_kernel(ck, e->kn, e->mem, e->bytes, &f);
+    /* the budget: the emulator's cycle limit (the kernel estimate's lower bounds) */
+    st = run_kernel(ck, e->kn, e->mem, e->bytes, limit > 0 ? (uint64_t)limit + 1 : 0, &f);
     rdx_codegen_kernel_free(ck);
-    if (rc)
-        return RDX_ERR_INVALID; /* the candidate is skipped (run_kernel printed why) */
+    if (st)
+        return st; /* the candidate is skipped (over budget, or run_kernel printed why) */
     *cost = (double)(f.kcycles ? f.kcycles : f.cycles);
     return RDX_OK;
 }
@@ -315,7 +325,13 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
                candidates on its own threads) */
             double b0 = cpu_now(), w0 = now();
             beam_env env = { ctx, kn, mem, bytes };
-            rdx_beam_opts bo = { beam_width, 0, verbose ? stdout : NULL, NULL, "emu-gfx1100" };
+            rdx_beam_opts bo = { .width = beam_width,
+                                 .progress = verbose ? stdout : stderr,
+                                 .device = "emu-gfx1100",
+                                 .budget = beam_budget,
+                                 .no_budget = beam_budget == 0,
+                                 .time_limit = beam_time,
+                                 .from_scratch = beam_scratch };
             st = rdx_cg_beam(ctx, typed, beam_timer, &env, &bo, o, 16, &no, NULL);
             double b1 = cpu_now();
             f->beam_s += now() - w0;
@@ -336,7 +352,7 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
             rc = -1;
         }
         if (!rc)
-            rc = run_kernel(ck, kn, mem, bytes, f);
+            rc = run_kernel(ck, kn, mem, bytes, 0, f) ? -1 : 0;
         rdx_codegen_kernel_free(ck);
     }
     if (!rc) {
@@ -415,7 +431,9 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_d
         for (int v = 0; v < ds[i].nints; v++, off += 4)
             memcpy(ka + off, &ds[i].ints[v], 4);
         rc = run_dispatch(co, name, ds[i].grid, ds[i].wg, ka, sizeof ka, kb, kbytes,
-                          (size_t)ds[i].nbufs, f);
+                          (size_t)ds[i].nbufs, 0, f)
+                 ? -1
+                 : 0;
     }
     if (!rc)
         chk.clang = to_floats(mem[chk.cl_out], bytes[chk.cl_out], dt, &chk.nclang);
@@ -666,15 +684,20 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [-b W] [-o OPTS] [-c R] [NAME...]\n"
+    printf("Usage: %s [-v] [-n N] [-b W [-t S] [-k K] [-s]] [-o OPTS] [-c R] [NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
         printf(" %s", suite[i].name);
     printf(").\n  -v  print the opts chosen and the counters per instruction class\n"
            "  -n  matmul size N (a multiple of 32; default 1024)\n"
-           "  -b  BEAM search of width W (1..16) timed on the emulator, from the heuristics'\n"
-           "      opts (slow: every candidate runs the whole kernel; use -n for matmuls)\n"
+           "  -b  BEAM search of width W (1..16) timed on the emulator (kernel estimate), from\n"
+           "      the heuristics' opts and no opts; progress on stderr (stdout with -v)\n"
+           "  -t  BEAM: stop each kernel's search after S seconds (wall) with the best so far\n"
+           "      (default 300; 0: no limit)\n"
+           "  -k  BEAM: stop a candidate's run once it costs more than K x the best so far\n"
+           "      (the emulator's cycle limit; default 3, 0: run every candidate to the end)\n"
+           "  -s  BEAM from no opts only (without the heuristics' opts as a start)\n"
            "  -o  opts for every kernel instead of the heuristics (development), e.g.\n"
            "      'SPLIT(2,4,r) SPLIT(1,4,u)' (OP(axis,amount,TYPE[,top]) as rdx compile -p\n"
            "      optimize prints them; TYPE a name or a letter g l w L R G u r)\n"
@@ -687,11 +710,19 @@ static int usage(const char *argv0, int rc)
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:o:b:c:h")) != -1) {
+    while ((opt = getopt(argc, argv, "vn:o:b:c:t:k:sh")) != -1) {
+        char *end = NULL;
         if (opt == 'v')
             verbose = 1;
         else if (opt == 'b' && atoi(optarg) >= 1 && atoi(optarg) <= 16)
             beam_width = (unsigned)atoi(optarg);
+        else if (opt == 't' && (beam_time = strtod(optarg, &end)) >= 0 && end != optarg && !*end)
+            ;
+        else if (opt == 'k' && (beam_budget = strtod(optarg, &end)) >= 0 && end != optarg &&
+                 !*end && (beam_budget == 0 || beam_budget >= 1))
+            ;
+        else if (opt == 's')
+            beam_scratch = 1;
         else if (opt == 'o' && !parse_opts(optarg))
             ;
         else if (opt == 'c' && atoi(optarg) >= 1)

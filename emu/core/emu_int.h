@@ -157,6 +157,7 @@ typedef struct emu_wave {
     /* cycle model */
     uint64_t cycles;
     uint64_t issue;                      /* the issue part of cycles (kernel estimate) */
+    uint64_t seen_cycles, seen_issue;    /* what the cycle limit's sums already hold */
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
@@ -213,7 +214,9 @@ typedef struct emu_dispatch_ctx {
     unsigned nl;
     uint32_t lds_size, scratch_size, nvgpr;
     uint64_t budget;
-    uint32_t mode; /* initial MODE from rsrc1 */
+    uint64_t sum_cycles, sum_issue; /* atomic: all waves' cycles so far (cycle_limit only) */
+    int over_limit;                 /* atomic: a lower bound of the estimate passed cycle_limit */
+    uint32_t mode;                  /* initial MODE from rsrc1 */
     unsigned maxwaves;
     emu_wrec *wrec; /* kernel estimate: per wave (group-major) and per group; NULL = none */
     emu_grec *grec;

@@ -306,15 +306,38 @@ typedef struct hang_rec {
     rdx_emu_fault f; /* only nhist/hist used */
 } hang_rec;
 
+/* The cycle limit (rdx_emu_dispatch.cycle_limit), after a slice of wave w: its cycles and
+   the dispatch's sums against the limit (each a lower bound of est_kernel_cycles: a wave
+   progresses at most one cycle per clock, a SIMD holds at most 16 waves and issues at most
+   one cycle per clock, and the device has 192 SIMDs; docs/emu.md). */
+#define EMU_LIMIT_SIMDS 192u
+#define EMU_LIMIT_SLOTS 16u
+static void check_cycle_limit(emu_dispatch_ctx *ctx, emu_wave *w)
+{
+    uint64_t lim = ctx->d->cycle_limit;
+    if (!lim)
+        return;
+    uint64_t sc =
+                 __atomic_add_fetch(&ctx->sum_cycles, w->cycles - w->seen_cycles, __ATOMIC_RELAXED),
+             si = __atomic_add_fetch(&ctx->sum_issue, w->issue - w->seen_issue, __ATOMIC_RELAXED);
+    w->seen_cycles = w->cycles;
+    w->seen_issue = w->issue;
+    if (w->cycles > lim || sc / (EMU_LIMIT_SIMDS * EMU_LIMIT_SLOTS) > lim ||
+        si / EMU_LIMIT_SIMDS > lim)
+        __atomic_store_n(&ctx->over_limit, 1, __ATOMIC_RELEASE);
+}
+
 static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
 {
     emu_counts *c = &wk->c;
     unsigned slice = EMU_SLICE;
     const unsigned wide = w->nl == 64;
-    /* Cancel hook (rdx_emu_dispatch.cancel), read once per slice: once set,
-     * the wave ends as if its budget ran out now (hang report). */
+    /* Cancel hook (rdx_emu_dispatch.cancel) and cycle limit, read once per slice: once
+     * set, the wave ends as if its budget ran out now (hang report). */
     const int *cancel = wk->ctx->d->cancel;
-    if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE) && budget > w->ninst)
+    if (((cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE)) ||
+         __atomic_load_n(&wk->ctx->over_limit, __ATOMIC_ACQUIRE)) &&
+        budget > w->ninst)
         budget = w->ninst;
     emu_apply_round(w);
     while (slice--) {
@@ -367,6 +390,11 @@ static void hang_finish(emu_dispatch_ctx *ctx, const emu_wg *wg, emu_wave **ptrs
         if (ctx->d->cancel && __atomic_load_n(ctx->d->cancel, __ATOMIC_ACQUIRE))
             k += (size_t)snprintf(f->message + k, sizeof f->message - k,
                                   "; cancelled by the caller; PC histogram:");
+        else if (__atomic_load_n(&ctx->over_limit, __ATOMIC_ACQUIRE))
+            k += (size_t)snprintf(f->message + k, sizeof f->message - k,
+                                  "; cycle limit %" PRIu64
+                                  " exceeded (a lower bound of the kernel estimate); PC histogram:",
+                                  ctx->d->cycle_limit);
         else
             k += (size_t)snprintf(
                 f->message + k, sizeof f->message - k,
@@ -425,6 +453,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->scratch_ready = 0;
     w->cycles = 0;
     w->issue = 0;
+    w->seen_cycles = w->seen_issue = 0;
     w->vm_n = w->vm_head = w->lgkm_n = w->lgkm_head = 0;
     w->last_vopd = 0;
 
@@ -534,8 +563,10 @@ static void run_group(emu_worker *wk, uint64_t g)
         unsigned running = 0, waiting = 0;
         for (unsigned i = 0; i < nwaves && !wk->group_faulted; i++) {
             emu_wave *w = ptrs[i];
-            if (w->state == EMU_W_RUN)
+            if (w->state == EMU_W_RUN) {
                 run_wave(wk, w, ctx->budget, &hr);
+                check_cycle_limit(ctx, w);
+            }
             if (w->state == EMU_W_RUN)
                 running++;
             else if (w->state == EMU_W_BARRIER)

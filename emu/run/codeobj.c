@@ -133,6 +133,7 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
         d.dynamic_lds_size = l->dynamic_lds_size;
         d.budget = l->budget;
         d.cancel = l->cancel;
+        d.cycle_limit = l->cycle_limit;
         st = rdx_emu_run(emu, &d);
     }
     /* Unregister exactly what was registered (the message of st stays). */

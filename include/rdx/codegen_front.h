@@ -258,29 +258,49 @@ rdx_status rdx_cg_optimize(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt
 /*
  * Timing callback: the cost (e.g. estimated cycles) of running `kernel` (the
  * optimized, expanded kernel form).  Return RDX_OK and *cost, or an error
- * to reject the candidate (it is skipped, not fatal).
+ * to reject the candidate (it is skipped, not fatal).  `limit` > 0 is the
+ * search's budget for this candidate: a cost above it is of no interest, so
+ * the timer may stop the run once the cost is known to exceed it and return
+ * RDX_ERR_TIMEOUT (realize's timer: the wave emulator's cycle limit, or a
+ * fence wait timeout followed by a queue reset on a device); 0: no limit.
  */
-typedef rdx_status (*rdx_cg_timer)(const rdx_uop *kernel, void *user, double *cost);
+typedef rdx_status (*rdx_cg_timer)(const rdx_uop *kernel, void *user, double limit, double *cost);
 
 typedef struct rdx_beam_opts {
-    unsigned width;         /* beam width (0: 4) */
-    unsigned max_steps;     /* opts per sequence (0: 6) */
-    FILE *progress;         /* one progress line per step, or NULL */
+    unsigned width;         /* beam width 1..16 (0: 4) */
+    unsigned max_steps;     /* extension steps 1..12 (0: 6); a sequence holds <= 12 opts */
+    FILE *progress;         /* progress lines (the start, one per step, the time limit), or NULL */
     const char *cache_path; /* a text file caching results by kernel key, or NULL */
     const char *device;     /* part of the cache key (NULL: "default") */
+    double budget;          /* a candidate's budget: this x the best cost so far (0: 3; >= 1) */
+    int no_budget;          /* 1: no budget (every candidate timed to the end) */
+    double time_limit;      /* seconds of wall time for the whole search (0: none) */
+    int from_scratch;       /* 1: start from no opts only (not the heuristics' opts too) */
 } rdx_beam_opts;
 
 /*
- * BEAM search over OptOp sequences for kernel (after rdx_cg_axis_types): each
- * step extends every sequence in the beam by one candidate op (SPLIT of each
- * axis into LOCAL/UPCAST/UNROLL by 2..32, PADTO 32, NOLOCALS), times each
- * (optimized + expanded) candidate with `timer` and keeps the `width`
- * fastest; it stops when a step improves nothing.  The best sequence (never
- * worse than no opts) goes to best[cap], *nbest; *best_cost its cost.
- * A cache (in memory per process, and the cache file when given) keyed by
- * device + the kernel's canonical text returns earlier results without
- * timing.  Errors: RDX_ERR_INVALID when the unoptimized kernel cannot be
- * timed, RDX_ERR_IO for an unreadable/unwritable cache file.
+ * BEAM search over OptOp sequences for kernel (after rdx_cg_axis_types).  The
+ * beam starts with the heuristics' opts (timed first, so the search never
+ * ends worse than them; not with from_scratch) and the empty sequence; each step extends every
+ * sequence in the beam by one candidate action — one opt (SPLIT of each axis
+ * into LOCAL 2..256 / UPCAST 2..8 / UNROLL 2..16 / GROUP_REDUCE 16..256 by
+ * divisors, PADTO 32, NOLOCALS, LDS, TC tilings first) or a row action of a
+ * row-fused kernel (the columns and every row reduction split alike: LOCAL
+ * + GROUP_REDUCE 16..256, or UPCAST + UNROLL 2..32) — times each (optimized
+ * + expanded) candidate with `timer` and keeps the `width` cheapest; it stops
+ * when a step improves nothing.  A candidate whose expanded kernel is one
+ * already timed is not timed again; each timing gets the limit `budget` x the
+ * best cost so far (over it: discarded); the search stops after `time_limit`
+ * seconds with the best so far (then not written to the cache file).  The
+ * best sequence goes to best[cap], *nbest; *best_cost its cost.  A cache (in
+ * memory per process, and the cache file when given) keyed by the
+ * objective's version + device + the kernel's canonical text returns earlier
+ * results without timing.  Errors: RDX_ERR_INVALID for NULL arguments, a
+ * width > 16, max_steps > 12, a budget in (0, 1) or negative, a negative
+ * time limit, a kernel that cannot be timed with no opts nor with the
+ * heuristics' opts, and a result longer than cap; RDX_ERR_IO for an
+ * unreadable/unwritable cache file, RDX_ERR_PARSE for a malformed line in it
+ * (the message names the file and the line).
  */
 rdx_status rdx_cg_beam(rdx_ir_ctx *ctx, const rdx_uop *kernel, rdx_cg_timer timer, void *user,
                        const rdx_beam_opts *bo, rdx_opt *best, size_t cap, size_t *nbest,

@@ -90,6 +90,14 @@ typedef struct rdx_emu_dispatch {
        rdx_emu_run and is never written by the emulator.  Set it from any
        thread with __atomic_store_n(flag, 1, __ATOMIC_RELEASE). */
     const int *cancel;
+    /* Cycle limit (0 = none), the device-side watchdog BEAM's timer uses: once
+       a lower bound of the dispatch's kernel time estimate (est_kernel_cycles)
+       exceeds it — one wave's cycles, all waves' cycles / (192 SIMDs x 16
+       wave slots), or all waves' issue cycles / 192 — the dispatch ends like
+       an exhausted budget: a HANG report naming the limit, RDX_ERR_TIMEOUT.
+       Checked after every slice of 4096 wave-instructions of each wave, so a
+       dispatch stops within ~4600 more instructions per running wave. */
+    uint64_t cycle_limit;
 } rdx_emu_dispatch;
 
 /*
@@ -289,6 +297,7 @@ typedef struct rdx_emu_launch {
     uint32_t dynamic_lds_size; /* LDS bytes added to the descriptor's static LDS */
     uint64_t budget;           /* max wave-instructions per wave; 0 = the emulator's default */
     const int *cancel;         /* cancel hook, see rdx_emu_dispatch.cancel; NULL = none */
+    uint64_t cycle_limit;      /* see rdx_emu_dispatch.cycle_limit; 0 = none */
 } rdx_emu_launch;
 
 /*

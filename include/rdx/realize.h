@@ -52,6 +52,9 @@ typedef struct rdx_realize_options {
     /* BEAM cost: 0 = the wave emulator's kernel time estimate on the emulated GPU and the
      * dispatch's GPU timestamps on a real card; 1 = GPU timestamps on any device. */
     int beam_on_device;
+    double beam_time;   /* BEAM: wall-time limit of each kernel's search in seconds (0: none) */
+    double beam_budget; /* BEAM: a candidate's run stops past this x the best cost (0: 3; >= 1;
+                           < 0: no budget), see rdx_beam_opts */
     /* 1: on the emulated GPU, also run each kernel once on the wave emulator (rdx/emu.h)
      * on a copy of its buffers, for its estimated cycles and wave-instructions
      * (rdx_realize_kernel.est_cycles); ignored on a real card. */

@@ -21,5 +21,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_opt_text());
     suite_add_tcase(s, cgf_tcase_rowfuse());
     suite_add_tcase(s, cgf_tcase_group_tree());
+    suite_add_tcase(s, cgf_tcase_beam());
     return rdx_test_main(s);
 }

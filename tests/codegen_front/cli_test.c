@@ -110,7 +110,19 @@ START_TEST(compile_stages)
     p = run((const char *[]){ "compile", "--beam", "2", "-o", bk, "tests/data/ir/gemm.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
     ck_assert_ptr_nonnull(strstr(p.err, "beam step 1:"));
-    ck_assert_ptr_nonnull(strstr(p.err, "valid, best"));
+    ck_assert_ptr_nonnull(strstr(p.err, "timed,"));
+    ck_assert_ptr_nonnull(strstr(p.err, "budget 3 x the best cost"));
+    rdx_test_proc_free(&p);
+    /* --beam-time: the search ends after the starts, saying so */
+    p = run((const char *[]){ "compile", "--beam", "2", "--beam-time", "1e-9", "-o", bk,
+                              "tests/data/ir/gemm.uop", NULL });
+    ck_assert_msg(p.status == 0, "%s", p.err);
+    ck_assert_msg(strstr(p.err, "time limit 0.0 s reached"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    p = run((const char *[]){ "compile", "--beam", "2", "--beam-budget", "0.5",
+                              "tests/data/ir/gemm.uop", NULL });
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "bad --beam-budget '0.5' (0 or >= 1)"));
     rdx_test_proc_free(&p);
     p = run((const char *[]){ "readelf", bk, NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);

@@ -41,7 +41,7 @@ void cgf_beam_on_emu(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_uop *base, uns
     rdx_realize_beam_timer *tm;
     ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &tm),
                      RDX_OK);
-    ck_assert_msg(fn(base, tm, base_cost) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_msg(fn(base, tm, 0, base_cost) == RDX_OK, "%s", rdx_error_message());
     rdx_beam_opts bo = { .width = width, .max_steps = steps, .device = "emu-cgf-test" };
     rdx_cg_beam_cache_clear();
     ck_assert_msg(rdx_cg_beam(ctx, k, fn, tm, &bo, best, 16, nbest, cost) == RDX_OK, "%s",

@@ -180,9 +180,10 @@ END_TEST
 
 /* A toy timer: node count, divided by the work-items of a workgroup; counts calls. */
 static int g_calls;
-static rdx_status toy_timer(const rdx_uop *k, void *user, double *cost)
+static rdx_status toy_timer(const rdx_uop *k, void *user, double limit, double *cost)
 {
     (void)user;
+    (void)limit;
     g_calls++;
     const rdx_uop **order = NULL;
     size_t n = 0;
@@ -231,7 +232,7 @@ START_TEST(beam_search)
     ck_assert_int_gt(g_calls, 10);
     const rdx_uop *e;
     ck_assert_int_eq(rdx_cg_expand(ctx, k, &e), RDX_OK);
-    ck_assert_int_eq(toy_timer(e, NULL, &base), RDX_OK);
+    ck_assert_int_eq(toy_timer(e, NULL, 0, &base), RDX_OK);
     ck_assert(cost < base); /* a workgroup always helps the toy timer */
     ck_assert_uint_ge(nb, 1);
     fflush(prog);

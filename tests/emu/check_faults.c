@@ -238,6 +238,62 @@ START_TEST(random_code_is_contained)
 }
 END_TEST
 
+/* One-wave groups of a SALU loop of `iters` iterations (s_sub, s_cmp, s_cbranch) on `e`. */
+static rdx_status run_loop_groups(rdx_emu *e, uint32_t groups, uint32_t iters, uint64_t limit)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "s_mov_b32 s20, %u\nLOOP:\n s_sub_u32 s20, s20, 1\n s_cmp_lg_u32 s20, 0\n"
+             " s_cbranch_scc1 LOOP\n s_endpgm\n",
+             iters);
+    size_t len;
+    uint8_t *bytes = et_assemble(text, &len);
+    static uint32_t code[1024] __attribute__((aligned(4096)));
+    ck_assert_uint_lt(len, sizeof code);
+    memcpy(code, bytes, len);
+    free(bytes);
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)code;
+    d.code_properties = 1u << 10;
+    d.grid[0] = 32 * groups;
+    d.wg[0] = 32;
+    d.cycle_limit = limit;
+    ck_assert_int_eq(rdx_emu_map(e, d.code, sizeof code, RDX_EMU_READ), RDX_OK);
+    rdx_status st = rdx_emu_run(e, &d);
+    ck_assert_int_eq(rdx_emu_unmap(e, d.code), RDX_OK);
+    return st;
+}
+
+/* The cycle limit (BEAM's budget): a lower bound of the kernel estimate past the limit ends
+   the dispatch as a hang naming the limit; a limit at the estimate never stops it; the
+   emulator stays usable. */
+START_TEST(cycle_limit_stops_dispatch)
+{
+    rdx_emu *e = emu_new();
+    rdx_emu_set_threads(e, 2);
+    /* one wave's cycles: an endless loop stopped long before its instruction budget */
+    ck_assert_int_eq(run_loop_groups(e, 1, 0, 50000), RDX_ERR_TIMEOUT); /* 0: 2^32 turns */
+    const rdx_emu_fault *f = rdx_emu_last_fault(e);
+    ck_assert_int_eq(f->kind, RDX_EMU_FAULT_HANG);
+    ck_assert_msg(strstr(f->message, "cycle limit 50000 exceeded"), "%s", f->message);
+    ck_assert_uint_lt(rdx_emu_get_counters(e)->wave_insts, 100000);
+    /* the sums: 400 waves of ~1200 issue cycles each, under the limit one by one; the issue
+       cycles of all of them over 192 SIMDs (~2500) are not */
+    ck_assert_int_eq(run_loop_groups(e, 400, 300, 0), RDX_OK);
+    uint64_t est = rdx_emu_get_counters(e)->est_kernel_cycles,
+             wmax = rdx_emu_get_counters(e)->max_wave_cycles;
+    ck_assert_uint_gt(est, 2000);
+    ck_assert_uint_lt(wmax, 2000);
+    ck_assert_int_eq(run_loop_groups(e, 400, 300, 2000), RDX_ERR_TIMEOUT);
+    ck_assert_msg(strstr(rdx_emu_last_fault(e)->message, "cycle limit 2000"), "%s",
+                  rdx_emu_last_fault(e)->message);
+    /* a limit at the estimate: never stopped (the bounds are lower bounds) */
+    ck_assert_int_eq(run_loop_groups(e, 400, 300, est), RDX_OK);
+    ck_assert_uint_eq(rdx_emu_get_counters(e)->est_kernel_cycles, est);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
 Suite *et_suite_faults(void)
 {
     Suite *s = suite_create("emu_faults");
@@ -251,6 +307,7 @@ Suite *et_suite_faults(void)
     tcase_add_test(t, infinite_loop_hangs_with_histogram);
     tcase_add_test(t, run_asm_compat);
     tcase_add_test(t, random_code_is_contained);
+    tcase_add_test(t, cycle_limit_stops_dispatch);
     suite_add_tcase(s, t);
     return s;
 }

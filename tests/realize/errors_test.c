@@ -245,7 +245,7 @@ START_TEST(beam_timer_args)
     double cost = -1;
     ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &t),
                      RDX_OK);
-    ck_assert_int_ne(fn(k, t, &cost), RDX_OK);
+    ck_assert_int_ne(fn(k, t, 0, &cost), RDX_OK);
     ck_assert_msg(strstr(rdx_error_message(), "dimension 0 of PARAM slot 0") &&
                       strstr(rdx_error_message(), "has no value"),
                   "%s", rdx_error_message());
@@ -254,7 +254,7 @@ START_TEST(beam_timer_args)
     int64_t forty = 40;
     ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, &var, &forty, 1, 0, &fn, &t),
                      RDX_OK);
-    ck_assert_msg(fn(k, t, &cost) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_msg(fn(k, t, 0, &cost) == RDX_OK, "%s", rdx_error_message());
     ck_assert(cost > 0);
     rdx_realize_beam_timer_free(t);
     rdx_realize_beam_timer_free(NULL);
