@@ -391,6 +391,8 @@ static const rdx_uop *special_node(rdx_ir_ctx *ctx, const char *prefix, int d, c
  * wave32), the highest axis id fastest: axis w = lidx0 / (product of the
  * faster WARP sizes) % size (no division for the fastest, no modulo for the
  * slowest).  The LOCAL axes follow in lidx1, lidx2 (lidx0.. without WARP).
+ * More than 3 GLOBAL axes: the two fastest take gidx0 and gidx1, the others
+ * share gidx2 the way WARP axes share lidx0 (only the slowest may be symbolic).
  * The nodes are made in a fixed order (gidx, lidx0, the WARP and LOCAL axes):
  * canonical sums order their terms by node id.
  */
@@ -416,13 +418,45 @@ rdx_status cg_gpudims_map(rdx_ir_ctx *ctx, const rdx_kaxis *ax, size_t n, const 
             wsize *= ax[i].size;
             nw++;
         }
+    /* more than 3 GLOBAL axes: the slowest ones (lowest ids) share gidx2, the highest id
+       of them fastest (axis = gidx2 / (product of the faster merged sizes) % size) */
+    size_t nglob = 0, last = n;
+    int64_t merged = 1;
+    for (size_t i = n; i-- > 0;)
+        if (ax[i].type == RDX_AXIS_GLOBAL && ++nglob >= 3) {
+            if (nglob > 3 && ax[last].size < 1)
+                return rdx_fail(RDX_ERR_UNSUPPORTED,
+                                "expand: GLOBAL axis %zu has a symbolic size and %zu GLOBAL axes "
+                                "share gidx2 (only the slowest of them may be symbolic)",
+                                last, nglob - 2);
+            if (nglob > 3 && merged > INT64_MAX / ax[last].size)
+                return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: GLOBAL axes %zu.. overflow gidx2", i);
+            if (nglob > 3)
+                merged *= ax[last].size;
+            last = i;
+        }
+    const rdx_uop *g2 = NULL;
+    if (nglob > 3) {
+        const rdx_uop *slow = ax[last].range->src[0];
+        g2 = special_node(ctx, "gidx", 2, rdx_ir_mul(ctx, slow, cg_idx(ctx, merged)));
+        if (!g2)
+            return RDX_ERR_INVALID;
+    }
+    int64_t gstride = 1;
     for (size_t i = n; i-- > 0;) {
         if (ax[i].type != RDX_AXIS_GLOBAL)
             continue;
-        if (ng == 3)
-            return rdx_fail(RDX_ERR_UNSUPPORTED, "expand: more than 3 GLOBAL axes");
+        const rdx_uop *v;
+        if (ng < 2 || !g2) {
+            v = special_node(ctx, "gidx", ng++, ax[i].range->src[0]);
+        } else {
+            v = gstride > 1 ? rdx_ir_idiv(ctx, g2, cg_idx(ctx, gstride)) : g2;
+            if (i != last)
+                v = rdx_ir_mod(ctx, v, cg_idx(ctx, ax[i].size));
+            gstride *= i != last ? ax[i].size : 1;
+        }
         from[*nf] = ax[i].range;
-        if (!(to[(*nf)++] = special_node(ctx, "gidx", ng++, ax[i].range->src[0])))
+        if (!(to[(*nf)++] = v))
             return RDX_ERR_INVALID;
     }
     const rdx_uop *lane = nw ? special_node(ctx, "lidx", nl++, cg_idx(ctx, wsize)) : NULL;
@@ -477,9 +511,10 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
     rdx_kaxis ax[RDX_CG_MAX_AXES];
     size_t n;
     rdx_status st = cg_axes(ctx, k, ax, &n);
-    int locals = 0, gr = -1;
+    int locals = 0, gr = -1, nglobal = 0;
     for (size_t i = 0; i < n && !st; i++) {
         rdx_axistype t = ax[i].type;
+        nglobal += t == RDX_AXIS_GLOBAL;
         if (t == RDX_AXIS_THREAD)
             return rdx_fail(RDX_ERR_UNSUPPORTED,
                             "expand: axis %zu is THREAD (CPU threads): not lowered for the GPU", i);
@@ -491,7 +526,7 @@ rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop *
             locals = 1;
         }
     }
-    if (!st && locals)
+    if (!st && (locals || nglobal > 3))
         st = gpudims(ctx, k, ax, n, &k);
     if (!st)
         st = cg_expand_unroll(ctx, k, ax, n, &k);

@@ -22,5 +22,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_rowfuse());
     suite_add_tcase(s, cgf_tcase_group_tree());
     suite_add_tcase(s, cgf_tcase_beam());
+    suite_add_tcase(s, cgf_tcase_gpudims());
     return rdx_test_main(s);
 }
