@@ -186,7 +186,7 @@ static rdx_status find(pk *S, int b)
                  j = fast ? F.next_u16[j + 1] : j + 1) {
                 const cg_inst *c = &bl->insts[j];
                 /* the second load moves up to the first: nothing it could depend on between */
-                if (writes(c, a->vr[1]) || writes(c, a->vr[2]) || moves_blocked(c))
+                if (writes(c, a->vr[1]) || writes(c, a->vr[2]) || F.next_blk[j] == j)
                     break;
                 if (F.next_u16[j] == j && c->vr[1] == a->vr[1] && c->vr[2] == a->vr[2] &&
                     c->in.opnd[1].reg == a->in.opnd[1].reg &&
