@@ -61,6 +61,33 @@ static void st_reset(dstate *s)
     memset(s->live, 0, sizeof s->live);
 }
 
+/* The entry / exit states kept per block are read through `live` only (their other units
+   may hold old values); the working state keeps every unit outside `live` NONE, and its
+   live units are exactly its non-NONE ones at block boundaries, so comparing and copying
+   the live units is comparing and copying the whole state. */
+static void st_copy(dstate *d, const dstate *s)
+{
+    memcpy(d->live, s->live, sizeof d->live);
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+            int r = w * 64 + __builtin_ctzll(lm);
+            d->u[r] = s->u[r];
+        }
+}
+
+static int st_equal(const dstate *a, const dstate *b)
+{
+    if (memcmp(a->live, b->live, sizeof a->live))
+        return 0;
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = a->live[w]; lm; lm &= lm - 1) {
+            int r = w * 64 + __builtin_ctzll(lm);
+            if (memcmp(&a->u[r], &b->u[r], sizeof a->u[r]))
+                return 0;
+        }
+    return 1;
+}
+
 static void st_set(dstate *s, int r, const dinfo *d)
 {
     s->u[r] = *d;
@@ -342,7 +369,7 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
         goto done;
     }
     for (size_t b = 0; b < nb; b++)
-        st_clear(&out[b]);
+        memset(out[b].live, 0, sizeof out[b].live); /* read through live only */
     st_clear(cur);
     int converged = 0;
     for (int pass = 0; pass < 2 && !st && !converged; pass++)
@@ -363,14 +390,14 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
                                 }
                             }
                 if (!emit) {
-                    if (seen[b] && !memcmp(cur, &in[b], sizeof *cur))
+                    if (seen[b] && st_equal(cur, &in[b]))
                         continue;
-                    in[b] = *cur;
+                    st_copy(&in[b], cur);
                     seen[b] = 1;
                 }
                 st = run_block(p, (int)b, hw[b], cur, 1, &res[b]);
-                if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
-                    out[b] = *cur;
+                if (!emit && !st_equal(cur, &out[b])) {
+                    st_copy(&out[b], cur);
                     changed = 1;
                 }
             }
