@@ -58,11 +58,11 @@ static int pk_op(const cg_inst *in, rdx_isa_op *out)
 {
     if (in->flags & (CG_F_PARTIAL | CG_F_BRANCH) || in->ndef != 1 || in->in.nopnd != 3)
         return 0;
-    for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-        if (in->in.mod[m])
-            return 0;
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         if (in->in.op == ops[k].op) {
+            for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
+                if (in->in.mod[m])
+                    return 0;
             for (int s = 0; s < 3; s++)
                 if (!in->vr[s] || in->in.opnd[s].reg != 0 || in->in.opnd[s].count != 1)
                     return 0;
