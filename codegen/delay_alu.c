@@ -61,6 +61,33 @@ static void st_reset(dstate *s)
     memset(s->live, 0, sizeof s->live);
 }
 
+/* The entry / exit states kept per block are read through `live` only (their other units
+   may hold old values); the working state keeps every unit outside `live` NONE, and its
+   live units are exactly its non-NONE ones at block boundaries, so comparing and copying
+   the live units is comparing and copying the whole state. */
+static void st_copy(dstate *d, const dstate *s)
+{
+    memcpy(d->live, s->live, sizeof d->live);
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = s->live[w]; lm; lm &= lm - 1) {
+            int r = w * 64 + __builtin_ctzll(lm);
+            d->u[r] = s->u[r];
+        }
+}
+
+static int st_equal(const dstate *a, const dstate *b)
+{
+    if (memcmp(a->live, b->live, sizeof a->live))
+        return 0;
+    for (int w = 0; w < CG_HW_UNITS / 64; w++)
+        for (uint64_t lm = a->live[w]; lm; lm &= lm - 1) {
+            int r = w * 64 + __builtin_ctzll(lm);
+            if (memcmp(&a->u[r], &b->u[r], sizeof a->u[r]))
+                return 0;
+        }
+    return 1;
+}
+
 static void st_set(dstate *s, int r, const dinfo *d)
 {
     s->u[r] = *d;
@@ -174,26 +201,26 @@ static cg_inst delay_inst(unsigned imm)
     return f;
 }
 
-/* A block's instructions with the delays inserted, from its last run. */
+/* The delays a block's last run inserts: before instruction at[k], s_delay_alu imm[k]
+   (the block is rebuilt once, at the end). */
 typedef struct emitted {
-    cg_inst *out;
+    struct {
+        uint32_t at, imm;
+    } *d;
     size_t n, cap;
-    unsigned inserted;
 } emitted;
 
-/* Run block b from entry state s (left as its exit state); with emit, *res gets the block's
-   instructions with the delays (the block itself is not changed). */
+/* Run block b from entry state s (left as its exit state); with emit, *res gets the delays
+   to insert (the block itself is not changed). */
 static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int emit, emitted *res)
 {
-    long last_delay = -1; /* index in out[] of an s_delay_alu with room for a second delay */
+    long last_delay = -1;  /* output position of an s_delay_alu with room for a second delay */
+    size_t last_entry = 0; /* ... and its entry in res->d */
     int last_sgpr_from_valu = -1;
     const cg_block *bl = &p->blocks[b];
-    size_t m = 0, cap = emit ? bl->n + bl->n / 2 + 4 : 0;
-    cg_inst *out = emit ? malloc(cap * sizeof *out) : NULL;
-    unsigned ins = 0;
-    unsigned *inserted = &ins;
-    if (emit && !out)
-        return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    size_t m = 0; /* output position: instructions and delays so far */
+    if (emit)
+        res->n = 0;
     /* the clock and each pending unit's write time (entry units: written at 0) */
     dclock now = { 0, 0, 0 }, at[CG_HW_UNITS];
     for (int w = 0; w < CG_HW_UNITS / 64; w++)
@@ -201,18 +228,8 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
             at[w * 64 + __builtin_ctzll(lm)] = now;
     for (size_t i = 0; i < bl->n; i++) {
         const rdx_isa_inst *in = &bl->insts[i].in;
-        if (emit && m + 2 > cap) {
-            cap = 2 * cap + 2;
-            cg_inst *no = realloc(out, cap * sizeof *no);
-            if (!no) {
-                free(out);
-                return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
-            }
-            out = no;
-        }
         if (in->op == RDX_ISA_OP_S_DELAY_ALU) {
-            if (emit)
-                out[m++] = bl->insts[i];
+            m++;
             continue;
         }
         const cg_hw *h = &hw[i];
@@ -261,12 +278,19 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
             if (imm) {
                 long skip = last_delay >= 0 ? (long)m - last_delay - 1 : 99;
                 if (!(imm & 0x780) && last_delay >= 0 && skip < 6) {
-                    rdx_isa_opnd *o = &out[last_delay].in.opnd[0];
-                    o->value |= (int32_t)(imm << 7 | (unsigned)skip << 4);
+                    res->d[last_entry].imm |= imm << 7 | (unsigned)skip << 4;
                     last_delay = -1;
                 } else {
-                    out[m] = delay_inst(imm);
-                    (*inserted)++;
+                    if (res->n == res->cap) {
+                        size_t nc = res->cap ? 2 * res->cap : 64;
+                        void *nd = realloc(res->d, nc * sizeof *res->d);
+                        if (!nd)
+                            return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+                        res->d = nd, res->cap = nc;
+                    }
+                    res->d[res->n].at = (uint32_t)i;
+                    res->d[res->n].imm = imm;
+                    last_entry = res->n++;
                     last_delay = (imm & 0x780) ? -1 : (long)m;
                     m++;
                 }
@@ -279,8 +303,7 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
                 at[h->def[k]] = now; /* advanced by this instruction too, as every unit */
             }
         }
-        if (emit)
-            out[m++] = bl->insts[i];
+        m++;
         now.valu += h->type == CG_HW_VALU;
         now.trans += h->type == CG_HW_TRANS;
         now.cycles += h->cycles;
@@ -293,10 +316,26 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, dstate *s, int e
             if (is_none(&s->u[r]))
                 s->live[w] &= ~(1ull << (r % 64));
         }
-    if (emit) {
-        free(res->out);
-        res->out = out, res->n = m, res->cap = cap, res->inserted = ins;
+    return RDX_OK;
+}
+
+/* Block b with the delays of *e inserted. */
+static rdx_status insert_delays(cg_prog *p, int b, const emitted *e)
+{
+    cg_block *bl = &p->blocks[b];
+    if (!e->n)
+        return RDX_OK;
+    cg_inst *out = malloc((bl->n + e->n) * sizeof *out);
+    if (!out)
+        return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
+    size_t m = 0, k = 0;
+    for (size_t i = 0; i < bl->n; i++) {
+        for (; k < e->n && e->d[k].at == i; k++)
+            out[m++] = delay_inst(e->d[k].imm);
+        out[m++] = bl->insts[i];
     }
+    free(bl->insts);
+    bl->insts = out, bl->n = m, bl->cap = m;
     return RDX_OK;
 }
 
@@ -330,7 +369,7 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
         goto done;
     }
     for (size_t b = 0; b < nb; b++)
-        st_clear(&out[b]);
+        memset(out[b].live, 0, sizeof out[b].live); /* read through live only */
     st_clear(cur);
     int converged = 0;
     for (int pass = 0; pass < 2 && !st && !converged; pass++)
@@ -351,14 +390,14 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
                                 }
                             }
                 if (!emit) {
-                    if (seen[b] && !memcmp(cur, &in[b], sizeof *cur))
+                    if (seen[b] && st_equal(cur, &in[b]))
                         continue;
-                    in[b] = *cur;
+                    st_copy(&in[b], cur);
                     seen[b] = 1;
                 }
                 st = run_block(p, (int)b, hw[b], cur, 1, &res[b]);
-                if (!emit && memcmp(cur, &out[b], sizeof *cur)) {
-                    out[b] = *cur;
+                if (!emit && !st_equal(cur, &out[b])) {
+                    st_copy(&out[b], cur);
                     changed = 1;
                 }
             }
@@ -367,15 +406,12 @@ rdx_status cg_delay_alu_hw(cg_prog *p, unsigned *inserted, cg_hw **hw)
             converged = !changed;
         }
     for (size_t b = 0; b < nb && !st; b++) {
-        cg_block *bl = &p->blocks[b];
-        free(bl->insts);
-        bl->insts = res[b].out, bl->n = res[b].n, bl->cap = res[b].cap;
-        res[b].out = NULL;
-        *inserted += res[b].inserted;
+        st = insert_delays(p, (int)b, &res[b]);
+        *inserted += (unsigned)res[b].n;
     }
 done:
     for (size_t b = 0; res && b < nb; b++)
-        free(res[b].out);
+        free(res[b].d);
     free(res);
     cg_hw_free_prog(hw, nb);
     free(out);

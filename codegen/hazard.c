@@ -179,7 +179,7 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, emitted *
         int need = needs(s, in, h);
         int emit = out != NULL;
         if (need && !emit) { /* the first fix: the instructions before it as they are */
-            cap = bl->n + 8;
+            cap = bl->n + bl->n / 4 + 8;
             out = malloc(cap * sizeof *out);
             hout = with_hw ? malloc(cap * sizeof *hout) : NULL;
             if (!out || (with_hw && !hout)) {

@@ -118,27 +118,38 @@ static void add_units(cg_hw *h, int def, const rdx_isa_opnd *o)
     }
 }
 
-void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
+/* What cg_hw_classify decides from the op alone (op, form, VOPD Y op and X slot count): the
+   class, latency, WMMA flag and per operand slot whether it is written / read.  Memoised per
+   thread, direct-mapped (a pure function of its key). */
+typedef struct hw_plan {
+    const rdx_isa_target *t; /* NULL: empty */
+    uint16_t op, op_y;
+    uint8_t form, nx;
+    uint8_t type, latency, wmma, has_fi;
+    uint8_t def_mask, use_mask; /* bit k: slot k (slots beyond the table's: read) */
+} hw_plan;
+
+#define HW_PLANS 256
+static _Thread_local hw_plan hw_plans[HW_PLANS];
+
+static void make_plan(const rdx_isa_target *t, const rdx_isa_inst *in, hw_plan *pl)
 {
-    /* def[] / use[] are filled up to ndef / nuse: only the counts and flags start at 0 */
-    h->type = h->latency = h->wmma = 0;
-    h->ndef = h->nuse = 0;
-    h->cycles = 1;
     rdx_isa_op op = (rdx_isa_op)in->op;
     const rdx_isa_form_info *fi = cg_form(t, op, (rdx_isa_form)in->form);
     int enc = fi ? fi->enc : -1;
     int f64 = 0;
+    pl->latency = 0;
     switch (enc) {
     case RDX_ISA_ENC_SOP1:
     case RDX_ISA_ENC_SOP2:
     case RDX_ISA_ENC_SOPC:
     case RDX_ISA_ENC_SOPK:
     case RDX_ISA_ENC_SOPP:
-        h->type = CG_HW_SALU;
-        h->latency = 2;
+        pl->type = CG_HW_SALU;
+        pl->latency = 2;
         break;
     case RDX_ISA_ENC_SMEM:
-        h->type = CG_HW_SMEM;
+        pl->type = CG_HW_SMEM;
         break;
     case RDX_ISA_ENC_VOP1:
     case RDX_ISA_ENC_VOP2:
@@ -149,15 +160,15 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
     case RDX_ISA_ENC_VOPD:
     case RDX_ISA_ENC_VINTERP:
         if (is_trans(op, &f64)) {
-            h->type = CG_HW_TRANS;
-            h->latency = f64 ? 40 : 10;
+            pl->type = CG_HW_TRANS;
+            pl->latency = f64 ? 40 : 10;
         } else {
-            h->type = CG_HW_VALU;
-            h->latency = (uint8_t)valu_latency(op, fi);
+            pl->type = CG_HW_VALU;
+            pl->latency = (uint8_t)valu_latency(op, fi);
         }
         break;
     case RDX_ISA_ENC_DS:
-        h->type = CG_HW_DS;
+        pl->type = CG_HW_DS;
         break;
     case RDX_ISA_ENC_FLAT:
     case RDX_ISA_ENC_GLOBAL:
@@ -165,21 +176,21 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
     case RDX_ISA_ENC_MUBUF:
     case RDX_ISA_ENC_MTBUF:
     case RDX_ISA_ENC_MIMG:
-        h->type = CG_HW_VMEM;
+        pl->type = CG_HW_VMEM;
         break;
     case RDX_ISA_ENC_EXP:
-        h->type = CG_HW_EXP;
+        pl->type = CG_HW_EXP;
         break;
     default:
-        h->type = CG_HW_OTHER;
+        pl->type = CG_HW_OTHER;
         break;
     }
-    if (op == RDX_ISA_OP_S_NOP && in->nopnd >= 1)
-        h->cycles = (uint8_t)((in->opnd[0].value & 15) + 1);
-    h->wmma =
+    pl->wmma =
         op == RDX_ISA_OP_V_WMMA_F32_16X16X16_F16 || op == RDX_ISA_OP_V_WMMA_F32_16X16X16_BF16 ||
         op == RDX_ISA_OP_V_WMMA_F16_16X16X16_F16 || op == RDX_ISA_OP_V_WMMA_BF16_16X16X16_BF16 ||
         op == RDX_ISA_OP_V_WMMA_I32_16X16X16_IU8 || op == RDX_ISA_OP_V_WMMA_I32_16X16X16_IU4;
+    pl->has_fi = fi != NULL;
+    pl->def_mask = pl->use_mask = 0;
     if (!fi)
         return;
     /* a VOPD pair's operand slots are X's then Y's; the roles come from both ops */
@@ -188,7 +199,7 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
         fy = cg_form(t, (rdx_isa_op)in->op_y, RDX_ISA_FORM_NATIVE);
     /* accumulating ops read their destination too (LLVM: src2 tied to vdst) */
     int acc_x = accumulates(op), acc_y = in->op_y && accumulates((rdx_isa_op)in->op_y);
-    for (int k = 0; k < in->nopnd; k++) {
+    for (int k = 0; k < RDX_ISA_MAX_OPNDS; k++) {
         const rdx_isa_opnd_info *oi = NULL;
         if (enc == RDX_ISA_ENC_VOPD && k >= in->nx) {
             if (fy && (unsigned)(k - in->nx) < fy->nopnd)
@@ -206,7 +217,7 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
             def = 1, use = acc_y;
             break;
         case RDX_ISA_ROLE_SDATA: /* SMEM loads */
-            def = h->type == CG_HW_SMEM && name_fact(op, NAME_LOAD);
+            def = pl->type == CG_HW_SMEM && name_fact(op, NAME_LOAD);
             use = !def;
             break;
         case RDX_ISA_ROLE_VCC:
@@ -220,9 +231,34 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
         if (role == RDX_ISA_ROLE_SDST && enc == RDX_ISA_ENC_SOPK &&
             strstr(rdx_isa_op_name(op), "s_cmpk") != NULL)
             def = 0, use = 1;
-        if (def)
+        pl->def_mask |= (uint8_t)(def << k);
+        pl->use_mask |= (uint8_t)(use << k);
+    }
+}
+
+void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
+{
+    unsigned key = ((unsigned)in->op * 31u + in->op_y * 7u + in->form * 3u + in->nx) % HW_PLANS;
+    hw_plan *pl = &hw_plans[key];
+    if (pl->t != t || pl->op != in->op || pl->op_y != in->op_y || pl->form != in->form ||
+        pl->nx != in->nx) {
+        make_plan(t, in, pl);
+        pl->t = t, pl->op = in->op, pl->op_y = in->op_y, pl->form = in->form, pl->nx = in->nx;
+    }
+    /* def[] / use[] are filled up to ndef / nuse: only the counts and flags start at 0 */
+    h->type = pl->type;
+    h->latency = pl->latency;
+    h->wmma = pl->wmma;
+    h->ndef = h->nuse = 0;
+    h->cycles = 1;
+    if (in->op == RDX_ISA_OP_S_NOP && in->nopnd >= 1)
+        h->cycles = (uint8_t)((in->opnd[0].value & 15) + 1);
+    if (!pl->has_fi)
+        return;
+    for (int k = 0; k < in->nopnd && k < RDX_ISA_MAX_OPNDS; k++) {
+        if (pl->def_mask >> k & 1)
             add_units(h, 1, &in->opnd[k]);
-        if (use)
+        if (pl->use_mask >> k & 1)
             add_units(h, 0, &in->opnd[k]);
     }
 }

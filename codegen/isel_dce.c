@@ -51,29 +51,47 @@ unsigned cg_dce(cg_prog *p)
                 if (in->vr[k])
                     reads[in->vr[k]]++;
         }
+    /* Removal only lowers read counts, so what ends up removed does not depend on the order
+       the instructions are looked at: backwards (blocks and instructions), a chain of dead
+       values goes in one pass, its users before the values they read. */
+    size_t maxn = 0;
+    for (size_t b = 0; b < p->nblocks; b++)
+        maxn = p->blocks[b].n > maxn ? p->blocks[b].n : maxn;
+    uint8_t *dead = malloc(maxn + 1);
+    if (!dead) {
+        free(reads);
+        return 0;
+    }
     unsigned removed = 0;
     for (int changed = 1; changed;) {
         changed = 0;
-        for (size_t b = 0; b < p->nblocks; b++) {
+        for (size_t b = p->nblocks; b-- > 0;) {
             cg_block *bl = &p->blocks[b];
-            size_t o = 0;
-            for (size_t i = 0; i < bl->n; i++) {
+            int any = 0;
+            for (size_t i = bl->n; i-- > 0;) {
                 const cg_inst *in = &bl->insts[i];
-                if (removable(p, in, reads)) {
-                    for (int k = in->ndef; k < in->in.nopnd; k++)
-                        if (in->vr[k])
-                            reads[in->vr[k]]--;
-                    removed++;
-                    changed = 1;
+                dead[i] = (uint8_t)removable(p, in, reads);
+                if (!dead[i])
                     continue;
-                }
-                if (o != i)
-                    bl->insts[o] = *in;
-                o++;
+                for (int k = in->ndef; k < in->in.nopnd; k++)
+                    if (in->vr[k])
+                        reads[in->vr[k]]--;
+                removed++;
+                any = changed = 1;
             }
+            if (!any)
+                continue;
+            size_t o = 0;
+            for (size_t i = 0; i < bl->n; i++)
+                if (!dead[i]) {
+                    if (o != i)
+                        bl->insts[o] = bl->insts[i];
+                    o++;
+                }
             bl->n = o;
         }
     }
+    free(dead);
     free(reads);
     return removed;
 }

@@ -79,7 +79,12 @@ rdx_status cg_block_insert(cg_prog *p, int bi, size_t at, const cg_inst *in)
 
 rdx_status cg_block_push(cg_prog *p, int b, const cg_inst *in)
 {
-    return cg_block_insert(p, b, p->blocks[b].n, in);
+    cg_block *bl = &p->blocks[b];
+    if (bl->n < bl->cap) { /* room at the end: no shift */
+        bl->insts[bl->n++] = *in;
+        return RDX_OK;
+    }
+    return cg_block_insert(p, b, bl->n, in);
 }
 
 /* cg_form's memo: direct-mapped by (op, form), per thread (a pure function of its key). */

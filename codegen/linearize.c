@@ -28,6 +28,8 @@ typedef struct wq {
         uint8_t smem;
     } lg[MAXQ];
     int nlg;
+    int nsmem;               /* SMEM entries in lg[] */
+    uint16_t *vmcnt, *lgcnt; /* per vreg: its entries in vm[] / lg[] (0: no queue scan) */
 } wq;
 
 static cg_inst waitcnt(int vm, int lgkm)
@@ -48,6 +50,8 @@ static void drop_vm(wq *q, int keep)
     int drop = q->nvm - keep;
     if (drop <= 0)
         return;
+    for (int j = 0; j < drop; j++)
+        q->vmcnt[q->vm[j]]--;
     memmove(q->vm, q->vm + drop, (size_t)keep * sizeof q->vm[0]);
     q->nvm = keep;
 }
@@ -57,14 +61,19 @@ static void drop_lg(wq *q, int keep)
     int drop = q->nlg - keep;
     if (drop <= 0)
         return;
+    for (int j = 0; j < drop; j++) {
+        q->lgcnt[q->lg[j].vr]--;
+        q->nsmem -= q->lg[j].smem;
+    }
     memmove(q->lg, q->lg + drop, (size_t)keep * sizeof q->lg[0]);
     q->nlg = keep;
 }
 
-static rdx_status place_waits(cg_prog *p, int bi)
+static rdx_status place_waits(cg_prog *p, int bi, uint16_t *cnt)
 {
     wq q;
     memset(&q, 0, sizeof q);
+    q.vmcnt = cnt, q.lgcnt = cnt + p->nvregs + 1;
     cg_block *b = &p->blocks[bi];
     /* the waits go in with one rebuild of the block at the end */
     size_t nw = 0, wcap = 0;
@@ -81,9 +90,7 @@ static rdx_status place_waits(cg_prog *p, int bi)
         if (term) {
             vm = 0, lg = 0;
         } else if (in) {
-            int smem_pending = 0;
-            for (int j = 0; j < q.nlg; j++)
-                smem_pending |= q.lg[j].smem;
+            int smem_pending = q.nsmem > 0;
             for (int k = 0; k < in->in.nopnd && (q.nvm || q.nlg); k++) {
                 uint32_t vr = in->vr[k];
                 if (!vr)
@@ -91,10 +98,10 @@ static rdx_status place_waits(cg_prog *p, int bi)
                 /* VMEM loads return in order: a load writing (or, d16, merging into) the
                    register of a pending load needs no wait for it */
                 int vm_waw = (in->flags & CG_F_VMEM_LOAD) && k < in->ndef;
-                for (int j = 0; j < q.nvm && !vm_waw; j++)
+                for (int j = 0; j < q.nvm && !vm_waw && q.vmcnt[vr]; j++)
                     if (q.vm[j] == vr && q.nvm - j - 1 < vm)
                         vm = q.nvm - j - 1;
-                for (int j = 0; j < q.nlg; j++)
+                for (int j = 0; j < q.nlg && q.lgcnt[vr]; j++)
                     if (q.lg[j].vr == vr) {
                         int n = smem_pending ? 0 : q.nlg - j - 1;
                         lg = n < lg ? n : lg;
@@ -129,11 +136,15 @@ static rdx_status place_waits(cg_prog *p, int bi)
         if (!in)
             break;
         in = &b->insts[i];
-        if (in->flags & CG_F_VMEM_LOAD)
+        if (in->flags & CG_F_VMEM_LOAD) {
             q.vm[q.nvm++] = in->vr[0];
+            q.vmcnt[in->vr[0]]++;
+        }
         if (in->flags & CG_F_LGKM) {
             q.lg[q.nlg].vr = in->ndef ? in->vr[0] : 0;
             q.lg[q.nlg].smem = (in->flags & CG_F_SMEM) != 0;
+            q.lgcnt[q.lg[q.nlg].vr]++;
+            q.nsmem += q.lg[q.nlg].smem;
             q.nlg++;
         }
     }
@@ -171,11 +182,18 @@ rdx_status cg_linearize(cg_prog *p)
             }
         b->n = n;
     }
+    /* per vreg: its entries in the wait queues (every block ends with them empty) */
+    uint16_t *cnt = calloc(2 * (p->nvregs + 1), sizeof *cnt);
+    if (!cnt)
+        return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
     for (size_t bi = 0; bi < p->nblocks; bi++) {
-        rdx_status st = place_waits(p, (int)bi);
-        if (st)
+        rdx_status st = place_waits(p, (int)bi, cnt);
+        if (st) {
+            free(cnt);
             return st;
+        }
     }
+    free(cnt);
     uint32_t pos = 0;
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         cg_block *b = &p->blocks[bi];

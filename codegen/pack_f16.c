@@ -58,11 +58,11 @@ static int pk_op(const cg_inst *in, rdx_isa_op *out)
 {
     if (in->flags & (CG_F_PARTIAL | CG_F_BRANCH) || in->ndef != 1 || in->in.nopnd != 3)
         return 0;
-    for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
-        if (in->in.mod[m])
-            return 0;
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
         if (in->in.op == ops[k].op) {
+            for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
+                if (in->in.mod[m])
+                    return 0;
             for (int s = 0; s < 3; s++)
                 if (!in->vr[s] || in->in.opnd[s].reg != 0 || in->in.opnd[s].count != 1)
                     return 0;
@@ -127,13 +127,25 @@ static rdx_status add_group(pk *S, grp g)
 
 /* Per instruction of a block, what find() asks of it, classified once (find changes no
    instruction): the packed op (pk_op, 0: none), u16_load, and the next blocking
-   instruction / 16-bit load at or after each position; per vreg its last def position + 1
-   in the block (0: none). */
+   instruction / 16-bit load at or after each position; per vreg the positions of its defs
+   in the block, ascending (dpos[dfirst[v] .. dfirst[v + 1])). */
 typedef struct facts {
     uint16_t *pkop;
     uint32_t *next_blk, *next_u16;
-    uint32_t *lastdef;
+    uint32_t *dfirst, *dpos;
+    size_t nv; /* vregs covered (those of the program when made) */
 } facts;
+
+/* The first def of v after position i in the block (n: none). */
+static size_t next_def(const facts *F, uint32_t v, size_t i, size_t n)
+{
+    if (v >= F->nv)
+        return n; /* made after the block was classified: no def in it */
+    for (uint32_t k = F->dfirst[v]; k < F->dfirst[v + 1]; k++)
+        if (F->dpos[k] > i)
+            return F->dpos[k];
+    return n;
+}
 
 static int facts_init(facts *F, const cg_prog *p, const cg_block *bl)
 {
@@ -141,8 +153,13 @@ static int facts_init(facts *F, const cg_prog *p, const cg_block *bl)
     F->pkop = malloc((n + 1) * sizeof *F->pkop);
     F->next_blk = malloc((n + 1) * sizeof *F->next_blk);
     F->next_u16 = malloc((n + 1) * sizeof *F->next_u16);
-    F->lastdef = calloc(p->nvregs + 1, sizeof *F->lastdef);
-    if (!F->pkop || !F->next_blk || !F->next_u16 || !F->lastdef)
+    F->nv = p->nvregs + 1;
+    F->dfirst = calloc(F->nv + 1, sizeof *F->dfirst);
+    size_t ndefs = 0;
+    for (size_t i = 0; i < n; i++)
+        ndefs += bl->insts[i].ndef;
+    F->dpos = malloc((ndefs + 1) * sizeof *F->dpos);
+    if (!F->pkop || !F->next_blk || !F->next_u16 || !F->dfirst || !F->dpos)
         return 0;
     F->next_blk[n] = F->next_u16[n] = (uint32_t)n;
     for (size_t i = n; i-- > 0;) {
@@ -152,16 +169,31 @@ static int facts_init(facts *F, const cg_prog *p, const cg_block *bl)
         F->next_blk[i] = moves_blocked(in) ? (uint32_t)i : F->next_blk[i + 1];
         F->next_u16[i] = u16_load(in) ? (uint32_t)i : F->next_u16[i + 1];
     }
+    /* counting sort of the (vreg, position) defs: counts, starts, then filled backwards */
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < bl->insts[i].ndef; k++)
-            if (bl->insts[i].vr[k] < p->nvregs + 1)
-                F->lastdef[bl->insts[i].vr[k]] = (uint32_t)i + 1;
+            if (bl->insts[i].vr[k] < F->nv)
+                F->dfirst[bl->insts[i].vr[k] + 1]++;
+    for (size_t v = 0; v < F->nv; v++)
+        F->dfirst[v + 1] += F->dfirst[v];
+    uint32_t total = F->dfirst[F->nv]; /* dfirst[v + 1]: the end of v's entries */
+    for (size_t i = n; i-- > 0;)
+        for (int k = bl->insts[i].ndef; k-- > 0;) {
+            uint32_t v = bl->insts[i].vr[k];
+            if (v < F->nv)
+                F->dpos[--F->dfirst[v + 1]] = (uint32_t)i;
+        }
+    /* dfirst[v + 1] now is v's first entry: shift down so dfirst[v] is (and dfirst[nv] the
+       end of the last) */
+    for (size_t v = 0; v < F->nv; v++)
+        F->dfirst[v] = F->dfirst[v + 1];
+    F->dfirst[F->nv] = total;
     return 1;
 }
 
 static void facts_free(facts *F)
 {
-    free(F->pkop), free(F->next_blk), free(F->next_u16), free(F->lastdef);
+    free(F->pkop), free(F->next_blk), free(F->next_u16), free(F->dfirst), free(F->dpos);
 }
 
 /* Find the load and op pairs of block b (groups first..ng). */
@@ -177,17 +209,15 @@ static rdx_status find(pk *S, int b)
     for (size_t i = 0; i < bl->n && !st; i++) {
         const cg_inst *a = &bl->insts[i];
         if (F.next_u16[i] == i && S->ndef[a->vr[0]] == 1 && S->gof[a->vr[0]] < 0) {
-            /* the scan below stops at the first instruction that blocks the move or writes
-               an address register; with no such write after i, only the 16-bit loads
-               before the next blocking instruction can stop it or match */
-            int fast = F.lastdef[a->vr[1]] <= i + 1 && F.lastdef[a->vr[2]] <= i + 1;
-            size_t end = fast ? F.next_blk[i + 1] : bl->n;
-            for (size_t j = fast ? F.next_u16[i + 1] : i + 1; j < end;
-                 j = fast ? F.next_u16[j + 1] : j + 1) {
+            /* the second load moves up to the first: the scan stops at the first instruction
+               that blocks the move or writes an address register, and only the 16-bit loads
+               before it can match (visited in order) */
+            size_t end = F.next_blk[i + 1], d1 = next_def(&F, a->vr[1], i, bl->n),
+                   d2 = next_def(&F, a->vr[2], i, bl->n);
+            end = d1 < end ? d1 : end;
+            end = d2 < end ? d2 : end;
+            for (size_t j = F.next_u16[i + 1]; j < end; j = F.next_u16[j + 1]) {
                 const cg_inst *c = &bl->insts[j];
-                /* the second load moves up to the first: nothing it could depend on between */
-                if (writes(c, a->vr[1]) || writes(c, a->vr[2]) || moves_blocked(c))
-                    break;
                 if (F.next_u16[j] == j && c->vr[1] == a->vr[1] && c->vr[2] == a->vr[2] &&
                     c->in.opnd[1].reg == a->in.opnd[1].reg &&
                     c->in.mod[RDX_ISA_MOD_OFFSET] == a->in.mod[RDX_ISA_MOD_OFFSET] + 2 &&

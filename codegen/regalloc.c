@@ -156,9 +156,10 @@ static rdx_status intervals(const cg_prog *p, uint32_t *start, uint32_t *end)
    (*nspill of them).  RDX_OK with *nspill = 0 when everything has a register. */
 /*
  * The registers free at the current interval's start, as bitmaps (bit r: not
- * pre-coloured and busy_until[r] <= start), kept up to date by a heap of
- * release times: the first-fit search reads words, not every register's
- * busy_until.
+ * pre-coloured and busy_until[r] <= start), kept up to date by release lists per
+ * time (an assignment files its registers under busy_until; the scan releases every
+ * list up to the next interval's start, in increasing start order): the first-fit
+ * search reads words, not every register's busy_until.
  */
 typedef struct rel {
     uint32_t t;    /* busy_until at assignment */
@@ -168,7 +169,11 @@ typedef struct rel {
 
 typedef struct freeset {
     uint64_t bm[2][NVGPR / 64];
-    rel *heap;
+    int32_t *head;   /* per time below nt: its last entry, -1 none */
+    uint32_t nt;     /* times 0..nt-1 */
+    uint32_t next_t; /* the lists of earlier times are released */
+    rel *ent;
+    int32_t *link; /* the entry filed before ent[k] under the same time, -1 */
     size_t n, cap;
 } freeset;
 
@@ -177,42 +182,23 @@ static void fs_set(freeset *F, int f, unsigned r)
     F->bm[f][r / 64] |= 1ull << (r % 64);
 }
 
+/* File x under its time (x.t < F->nt). 0 on out-of-memory. */
 static int fs_push(freeset *F, rel x)
 {
     if (F->n == F->cap) {
         size_t nc = F->cap ? 2 * F->cap : 256;
-        rel *nh = realloc(F->heap, nc * sizeof *nh);
-        if (!nh)
+        rel *ne = realloc(F->ent, nc * sizeof *ne);
+        if (ne)
+            F->ent = ne;
+        int32_t *nl = ne ? realloc(F->link, nc * sizeof *nl) : NULL;
+        if (!nl)
             return 0;
-        F->heap = nh, F->cap = nc;
+        F->link = nl, F->cap = nc;
     }
-    size_t i = F->n++;
-    while (i && F->heap[(i - 1) / 2].t > x.t) {
-        F->heap[i] = F->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    F->heap[i] = x;
+    F->ent[F->n] = x;
+    F->link[F->n] = F->head[x.t];
+    F->head[x.t] = (int32_t)F->n++;
     return 1;
-}
-
-static rel fs_pop(freeset *F)
-{
-    rel top = F->heap[0], x = F->heap[--F->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= F->n)
-            break;
-        if (c + 1 < F->n && F->heap[c + 1].t < F->heap[c].t)
-            c++;
-        if (F->heap[c].t >= x.t)
-            break;
-        F->heap[i] = F->heap[c];
-        i = c;
-    }
-    if (F->n)
-        F->heap[i] = x;
-    return top;
 }
 
 /* The lowest al-aligned reg with bits reg..reg+sz-1 set and reg + sz <= lim, or -1. */
@@ -263,6 +249,14 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
     }
     freeset F;
     memset(&F, 0, sizeof F);
+    /* release times are interval ends + 1 */
+    for (size_t i = 0; i < n; i++)
+        F.nt = ivs[i].end + 2 > F.nt ? ivs[i].end + 2 : F.nt;
+    F.head = malloc(((size_t)F.nt + 1) * sizeof *F.head);
+    if (!F.head)
+        return rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory");
+    for (uint32_t t = 0; t < F.nt; t++)
+        F.head[t] = -1;
     for (int f = 0; f < 2; f++)
         for (unsigned reg = 0; reg < (f == CG_S ? NSGPR : NVGPR); reg++)
             if (!fixed[f][reg])
@@ -275,11 +269,12 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
         int f = r->file;
         unsigned lim = f == CG_S ? NSGPR : vlim, al = r->align ? r->align : 1;
         int found = -1;
-        while (F.n && F.heap[0].t <= ivs[i].start) { /* registers free by now */
-            rel x = fs_pop(&F);
-            if (busy_until[x.file][x.reg] <= ivs[i].start && !fixed[x.file][x.reg])
-                fs_set(&F, x.file, x.reg);
-        }
+        for (; F.next_t <= ivs[i].start && F.next_t < F.nt; F.next_t++) /* free by now */
+            for (int32_t e = F.head[F.next_t]; e >= 0; e = F.link[e]) {
+                rel x = F.ent[e];
+                if (busy_until[x.file][x.reg] <= ivs[i].start && !fixed[x.file][x.reg])
+                    fs_set(&F, x.file, x.reg);
+            }
         for (;;) {
             found = first_fit(F.bm[f], lim, r->size, al);
             if (found >= 0)
@@ -295,7 +290,7 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
                     best = j, best_end = ivs[j].end;
             }
             if (best < 0) {
-                free(F.heap);
+                free(F.head), free(F.ent), free(F.link);
                 return rdx_fail(RDX_ERR_RANGE,
                                 "regalloc: the kernel needs more than %u %s at one point, "
                                 "even with spilling",
@@ -327,7 +322,7 @@ static rdx_status scan(cg_prog *p, const iv *ivs, size_t n, uint8_t *spill, unsi
         uint32_t top = (uint32_t)found + r->size;
         hi[f] = top > hi[f] ? top : hi[f];
     }
-    free(F.heap);
+    free(F.head), free(F.ent), free(F.link);
     if (st)
         return st;
     p->num_sgprs = hi[CG_S];

@@ -205,6 +205,12 @@ unsigned cg_vopd(cg_prog *p)
                     break;
                 if (!has_dual[j])
                     continue;
+                /* what try_pair is sure to reject, told before the walk below: one EXEC
+                   state and destinations of different parity are needed in either order */
+                const cg_inst *ci = &b->insts[i];
+                if ((ci->flags & CG_F_PARTIAL) != (cj->flags & CG_F_PARTIAL) ||
+                    (ci->in.opnd[0].reg & 1) == (cj->in.opnd[0].reg & 1))
+                    continue;
                 /* j must move up past the live i+1..j-1 */
                 int blocked = 0;
                 for (size_t k = i + 1; k < j && !blocked; k++)

@@ -109,8 +109,11 @@ static inline rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opn
 }
 
 /* Operand -> 9-bit source code (or 8-bit when !vgpr_ok). */
-static rdx_status src_code(enc *e, unsigned i, const rdx_isa_opnd_info *si, const rdx_isa_opnd *o,
-                           unsigned expect, bool vgpr_ok, unsigned *code)
+static inline __attribute__((always_inline)) rdx_status src_code(enc *e, unsigned i,
+                                                                 const rdx_isa_opnd_info *si,
+                                                                 const rdx_isa_opnd *o,
+                                                                 unsigned expect, bool vgpr_ok,
+                                                                 unsigned *code)
 {
     rdx_status st;
     switch (o->kind) {
@@ -184,9 +187,9 @@ static bool kind_ok(const rdx_isa_opnd_info *si, unsigned kind)
 }
 
 /* Encode one operand slot. */
-static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i,
-                           const rdx_isa_opnd_info *si, const isa_slot *sl, const rdx_isa_opnd *o,
-                           rdx_isa_form form)
+static inline __attribute__((always_inline)) rdx_status
+enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_isa_opnd_info *si,
+         const isa_slot *sl, const rdx_isa_opnd *o, rdx_isa_form form)
 {
     rdx_status st;
     if (!kind_ok(si, o->kind)) {
@@ -195,7 +198,7 @@ static rdx_status enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsi
     }
     const isa_field *f = &L->f[sl->fld];
     unsigned expect = isa_expect_count_fast(row, si, e->in);
-    unsigned code;
+    unsigned code = 0;
     switch (sl->how) {
     case HOW_SRC: {
         bool vgpr_ok = f->width == 9;
