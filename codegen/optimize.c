@@ -89,16 +89,25 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
         nglobal += ax[i].type == RDX_AXIS_GLOBAL;
     int chosen = nglobal > 0;
     /* rangeify already chose for a row-fused kernel: its rows GLOBAL, the columns LOOP (a
-       GLOBAL column would evaluate the row's reductions in every work-item) */
+       GLOBAL column would evaluate the row's reductions in every work-item).  The ranges
+       made GLOBAL are replaced in one rebuild (one per range gave the same graph). */
+    const rdx_uop *from[3], *to[3], *const *ends[3];
+    uint32_t ne[3] = { 1, 1, 1 };
+    size_t nf = 0;
     for (size_t i = n; i-- > 0 && !st && nglobal < 3 && !chosen;) {
         if (ax[i].type != RDX_AXIS_LOOP)
             continue;
         const rdx_uop *r = rdx_ir_range(ctx, ax[i].range->src[0], ax[i].id, RDX_AXIS_GLOBAL);
         if (!r)
             return RDX_ERR_INVALID;
-        st = replace1(ctx, *out, ax[i].range, r, &r, 1, NULL, NULL, out);
+        from[nf] = ax[i].range;
+        to[nf++] = r;
         nglobal++;
     }
+    for (size_t i = 0; i < nf; i++)
+        ends[i] = &to[i];
+    if (!st && nf)
+        st = cg_replace_ranges(ctx, kernel, from, to, ends, ne, nf, NULL, NULL, out);
     return st;
 }
 

@@ -251,6 +251,47 @@ START_TEST(opts_split_runs)
 }
 END_TEST
 
+/* Axis types: the three innermost LOOP output ranges of a 4-d kernel become GLOBAL ranges
+   of the same ids and sizes, the outermost stays LOOP, the REDUCE range REDUCE: the kernel
+   is the rangeified one with exactly those ranges substituted. */
+START_TEST(axis_types_innermost_global)
+{
+    uint64_t seed = 16;
+    rdx_graph *g = cgf_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_tensor *x = cgf_random(g, F32, 5, (int64_t[]){ 3, 4, 5, 6, 7 }, &seed);
+    const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_mul(g, x, x), 1, (int[]){ 4 }, 0);
+    rdx_schedule *s;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &t, 1, &s), RDX_OK);
+    const rdx_uop *k = s->kernels[0].sink, *typed;
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    ck_assert_int_eq(rdx_cg_axes(k, ax, &n), RDX_OK);
+    ck_assert_uint_eq(n, 5);
+    const rdx_uop *from[3], *to[3];
+    size_t nf = 0;
+    for (size_t i = n; i-- > 0 && nf < 3;)
+        if (ax[i].type == RDX_AXIS_LOOP) {
+            from[nf] = ax[i].range;
+            to[nf++] = rdx_ir_range(ctx, ax[i].range->src[0], ax[i].id, RDX_AXIS_GLOBAL);
+        }
+    ck_assert_uint_eq(nf, 3);
+    const rdx_uop *want;
+    ck_assert_int_eq(rdx_ir_substitute(ctx, k, from, to, nf, &want), RDX_OK);
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, k, &typed), RDX_OK);
+    ck_assert_ptr_eq(typed, want);
+    ck_assert_int_eq(rdx_cg_axes(typed, ax, &n), RDX_OK);
+    int types[5] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        types[ax[i].type == RDX_AXIS_GLOBAL ? 0 : ax[i].type == RDX_AXIS_LOOP ? 1 : 2]++;
+    ck_assert_int_eq(types[0], 3);
+    ck_assert_int_eq(types[1], 1);
+    ck_assert_int_eq(types[2], 1);
+    rdx_schedule_free(s);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 /* A toy timer: node count, divided by the work-items of a workgroup; counts calls. */
 static int g_calls;
 static rdx_status toy_timer(const rdx_uop *k, void *user, double *cost)
@@ -360,6 +401,7 @@ TCase *cgf_tcase_opts(void)
     tcase_add_test(tc, opts_group_reduce);
     tcase_add_test(tc, opts_errors);
     tcase_add_test(tc, opts_split_runs);
+    tcase_add_test(tc, axis_types_innermost_global);
     tcase_add_test(tc, beam_search);
     return tc;
 }
