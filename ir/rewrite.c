@@ -327,8 +327,20 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
     }
     if (!st && !cached && !(st = rdx_ir_toposort(root, &own, &cnt)))
         order = own;
+    /* A node of ctx made before every from[k] (all of ctx) cannot reach one: its sources
+       were all made before it.  Such nodes are kept without looking at their sources. */
+    uint32_t minid = (uint32_t)ctx->count;
+    for (size_t k = 0; k < n && minid; k++) {
+        const rdx_uop *f = from[k];
+        if (f->id >= ctx->count || ctx->nodes[f->id] != f)
+            minid = 0; /* another context's node: no shortcut */
+        else if (f->id < minid)
+            minid = f->id;
+    }
     for (size_t i = 0; i < cnt && !st; i++) {
         const rdx_uop *u = order[i];
+        if (u->id < minid && ctx->nodes[u->id] == u)
+            continue;
         if (rdx_nmap_get(&map, u))
             continue;
         if (keep && keep(u)) /* kept whole: nothing under it is replaced */
