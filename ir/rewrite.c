@@ -67,6 +67,11 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
     ctx->simp[n->id] = r->id + 1;
 }
 
+const rdx_uop *rdx_ir_simp_known(const rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    return ctx->refine_depth ? NULL : persist_get(ctx, n);
+}
+
 int rdx_ir_simp_is_final(const rdx_ir_ctx *ctx, const rdx_uop *n)
 {
     return !ctx->refine_depth && persist_get(ctx, n) == n;
