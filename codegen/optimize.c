@@ -89,16 +89,25 @@ rdx_status rdx_cg_axis_types(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_u
         nglobal += ax[i].type == RDX_AXIS_GLOBAL;
     int chosen = nglobal > 0;
     /* rangeify already chose for a row-fused kernel: its rows GLOBAL, the columns LOOP (a
-       GLOBAL column would evaluate the row's reductions in every work-item) */
+       GLOBAL column would evaluate the row's reductions in every work-item).  The ranges
+       made GLOBAL are replaced in one rebuild (one per range gave the same graph). */
+    const rdx_uop *from[3], *to[3], *const *ends[3];
+    uint32_t ne[3] = { 1, 1, 1 };
+    size_t nf = 0;
     for (size_t i = n; i-- > 0 && !st && nglobal < 3 && !chosen;) {
         if (ax[i].type != RDX_AXIS_LOOP)
             continue;
         const rdx_uop *r = rdx_ir_range(ctx, ax[i].range->src[0], ax[i].id, RDX_AXIS_GLOBAL);
         if (!r)
             return RDX_ERR_INVALID;
-        st = replace1(ctx, *out, ax[i].range, r, &r, 1, NULL, NULL, out);
+        from[nf] = ax[i].range;
+        to[nf++] = r;
         nglobal++;
     }
+    for (size_t i = 0; i < nf; i++)
+        ends[i] = &to[i];
+    if (!st && nf)
+        st = cg_replace_ranges(ctx, kernel, from, to, ends, ne, nf, NULL, NULL, out);
     return st;
 }
 
@@ -204,6 +213,53 @@ static rdx_status tc_axes_fixed(const rdx_uop *k, const rdx_kaxis *ax, size_t n,
     return RDX_OK;
 }
 
+/* SPLIT o (position pos) of axis o->axis among ax[0..n) (a kernel's axes, checked: size,
+   divisor, target): the axis' outer range (same id, size / amount), its inner range (the
+   next axis id, the target type) and the expression replacing it (outer * amount + inner,
+   or inner * (size / amount) + outer for top), made in that order. */
+static rdx_status split_nodes(rdx_ir_ctx *ctx, const rdx_kaxis *ax, size_t n, const rdx_opt *o,
+                              size_t pos, int nolocals, const rdx_uop **expr, const rdx_uop **ends)
+{
+    const rdx_kaxis *a = &ax[o->axis];
+    int64_t maxid = 0;
+    for (size_t i = 0; i < n; i++)
+        maxid = ax[i].id > maxid ? ax[i].id : maxid;
+    int64_t f = o->amount;
+    if (f < 1 || f > a->size || a->size % f)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu SPLIT: %lld does not divide axis %d "
+                        "of size %lld",
+                        pos, (long long)f, o->axis, (long long)a->size);
+    if (o->target == RDX_AXIS_THREAD)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "optimize: opt %zu SPLIT: THREAD axes (CPU threads) do not exist on the "
+                        "GPU target; use GLOBAL/LOCAL splits",
+                        pos);
+    if (o->target == RDX_AXIS_WARP && !split_ok(a->type, o->target))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "optimize: opt %zu SPLIT: a WARP axis cannot come from axis %d (%s): "
+                        "WARP lanes split an output axis (GLOBAL or LOOP); a reduction is "
+                        "shared between work-items with GROUP_REDUCE",
+                        pos, o->axis, rdx_axistype_name(a->type));
+    if (!split_ok(a->type, o->target))
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: a %s axis cannot come from %s",
+                        pos, rdx_axistype_name(o->target), rdx_axistype_name(a->type));
+    if ((o->target == RDX_AXIS_LOCAL || o->target == RDX_AXIS_WARP) && nolocals)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: %s after NOLOCALS", pos,
+                        rdx_axistype_name(o->target));
+    const rdx_uop *outer = rdx_ir_range(ctx, cg_idx(ctx, a->size / f), a->id, a->type);
+    const rdx_uop *inner = rdx_ir_range(ctx, cg_idx(ctx, f), maxid + 1, o->target);
+    const rdx_uop *e =
+        o->top ? rdx_ir_add(ctx, rdx_ir_mul(ctx, inner, cg_idx(ctx, a->size / f)), outer)
+               : rdx_ir_add(ctx, rdx_ir_mul(ctx, outer, cg_idx(ctx, f)), inner);
+    if (!e)
+        return RDX_ERR_INVALID;
+    ends[0] = outer;
+    ends[1] = inner;
+    *expr = e;
+    return RDX_OK;
+}
+
 static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t pos,
                          int *nolocals, int tc, const rdx_uop **out)
 {
@@ -229,9 +285,6 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
         return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d of %zu", pos,
                         rdx_optop_name(o->op), o->axis, n);
     const rdx_kaxis *a = &ax[o->axis];
-    int64_t maxid = 0;
-    for (size_t i = 0; i < n; i++)
-        maxid = ax[i].id > maxid ? ax[i].id : maxid;
     if (o->op == RDX_OPTOP_SWAP) {
         if (o->amount < 0 || (size_t)o->amount >= n || o->amount == o->axis)
             return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SWAP: bad other axis %lld", pos,
@@ -280,59 +333,148 @@ static rdx_status apply1(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, si
         return st;
     }
     /* SPLIT */
-    int64_t f = o->amount;
-    if (f < 1 || f > a->size || a->size % f)
-        return rdx_fail(RDX_ERR_INVALID,
-                        "optimize: opt %zu SPLIT: %lld does not divide axis %d "
-                        "of size %lld",
-                        pos, (long long)f, o->axis, (long long)a->size);
-    if (o->target == RDX_AXIS_THREAD)
-        return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "optimize: opt %zu SPLIT: THREAD axes (CPU threads) do not exist on the "
-                        "GPU target; use GLOBAL/LOCAL splits",
-                        pos);
-    if (o->target == RDX_AXIS_WARP && !split_ok(a->type, o->target))
-        return rdx_fail(RDX_ERR_INVALID,
-                        "optimize: opt %zu SPLIT: a WARP axis cannot come from axis %d (%s): "
-                        "WARP lanes split an output axis (GLOBAL or LOOP); a reduction is "
-                        "shared between work-items with GROUP_REDUCE",
-                        pos, o->axis, rdx_axistype_name(a->type));
-    if (!split_ok(a->type, o->target))
-        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: a %s axis cannot come from %s",
-                        pos, rdx_axistype_name(o->target), rdx_axistype_name(a->type));
-    if ((o->target == RDX_AXIS_LOCAL || o->target == RDX_AXIS_WARP) && *nolocals)
-        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu SPLIT: %s after NOLOCALS", pos,
-                        rdx_axistype_name(o->target));
-    const rdx_uop *outer = rdx_ir_range(ctx, cg_idx(ctx, a->size / f), a->id, a->type);
-    const rdx_uop *inner = rdx_ir_range(ctx, cg_idx(ctx, f), maxid + 1, o->target);
-    const rdx_uop *expr =
-        o->top ? rdx_ir_add(ctx, rdx_ir_mul(ctx, inner, cg_idx(ctx, a->size / f)), outer)
-               : rdx_ir_add(ctx, rdx_ir_mul(ctx, outer, cg_idx(ctx, f)), inner);
-    if (!expr)
-        return RDX_ERR_INVALID;
-    const rdx_uop *ends[2] = { outer, inner };
+    const rdx_uop *expr = NULL, *ends[2] = { NULL, NULL };
+    if ((st = split_nodes(ctx, ax, n, o, pos, *nolocals, &expr, ends)))
+        return st;
     return replace1(ctx, k, a->range, expr, ends, 2, NULL, NULL, out);
+}
+
+/*
+ * A run of SPLITs composed into one rebuild of the kernel.  Each SPLIT rebuilt everything
+ * above the range it splits, and the next SPLIT rebuilt most of it again (the
+ * intermediate kernels were thrown away: about half of the nodes optimize made).  The
+ * run keeps the axes as each SPLIT of it sees them (what rdx_cg_axes would list on the
+ * kernel rebuilt so far: the split range's entry becomes its outer range, the inner one
+ * goes last with the next axis id), checks and builds each SPLIT's ranges and expression
+ * exactly as apply1 does, and composes them per range of the kernel: the expression
+ * replacing it in value positions (a later SPLIT of one of its ranges substituted into
+ * it) and the ranges replacing it in END/REDUCE range slots.  One rebuild then gives the
+ * graph the SPLITs one by one gave.
+ */
+typedef struct split_run {
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    size_t nf; /* ranges of the kernel replaced: from[i] -> to[i], ends[i][0..nends[i]) */
+    const rdx_uop *from[RDX_CG_MAX_AXES], *to[RDX_CG_MAX_AXES];
+    const rdx_uop *ends[RDX_CG_MAX_AXES][RDX_CG_MAX_AXES];
+    uint32_t nends[RDX_CG_MAX_AXES];
+} split_run;
+
+/* SPLIT o (position pos) added to the run; *seq set (nothing done) when the split would
+   make more axes than a kernel may have: apply1 reports that on the rebuilt kernel. */
+static rdx_status run_split(rdx_ir_ctx *ctx, split_run *R, const rdx_opt *o, size_t pos,
+                            int nolocals, int *seq)
+{
+    *seq = 0;
+    if (o->axis < 0 || (size_t)o->axis >= R->n)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d of %zu", pos,
+                        rdx_optop_name(o->op), o->axis, R->n);
+    const rdx_kaxis a = R->ax[o->axis];
+    if (a.size < 0)
+        return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu %s: axis %d has a symbolic size", pos,
+                        rdx_optop_name(o->op), o->axis);
+    if (R->n == RDX_CG_MAX_AXES) {
+        *seq = 1;
+        return RDX_OK;
+    }
+    const rdx_uop *expr = NULL, *ends[2] = { NULL, NULL };
+    rdx_status st = split_nodes(ctx, R->ax, R->n, o, pos, nolocals, &expr, ends);
+    if (st)
+        return st;
+    /* a range an earlier SPLIT of the run made: in the ends of the kernel range it came
+       from, and in that range's expression */
+    size_t i, p = 0;
+    for (i = 0; i < R->nf; i++) {
+        for (p = 0; p < R->nends[i] && R->ends[i][p] != a.range; p++)
+            ;
+        if (p < R->nends[i])
+            break;
+    }
+    if (i < R->nf) {
+        const rdx_uop **e = R->ends[i];
+        memmove(&e[p + 2], &e[p + 1], (R->nends[i] - p - 1) * sizeof *e);
+        e[p] = ends[0];
+        e[p + 1] = ends[1];
+        R->nends[i]++;
+        if ((st = rdx_ir_substitute(ctx, R->to[i], &a.range, &expr, 1, &R->to[i])))
+            return st;
+    } else {
+        R->from[R->nf] = a.range;
+        R->to[R->nf] = expr;
+        R->ends[R->nf][0] = ends[0];
+        R->ends[R->nf][1] = ends[1];
+        R->nends[R->nf++] = 2;
+    }
+    /* the axes as rdx_cg_axes lists them on the kernel split so far */
+    int64_t maxid = 0;
+    for (size_t j = 0; j < R->n; j++)
+        maxid = R->ax[j].id > maxid ? R->ax[j].id : maxid;
+    R->ax[o->axis] =
+        (rdx_kaxis){ .range = ends[0], .id = a.id, .type = a.type, .size = a.size / o->amount };
+    R->ax[R->n++] =
+        (rdx_kaxis){ .range = ends[1], .id = maxid + 1, .type = o->target, .size = o->amount };
+    return RDX_OK;
+}
+
+/* The kernel with the run's SPLITs applied (*k rebuilt once). */
+static rdx_status run_flush(rdx_ir_ctx *ctx, split_run *R, const rdx_uop **k)
+{
+    if (!R->nf)
+        return RDX_OK;
+    const rdx_uop *const *ends[RDX_CG_MAX_AXES];
+    for (size_t i = 0; i < R->nf; i++)
+        ends[i] = R->ends[i];
+    rdx_status st =
+        cg_replace_ranges(ctx, *k, R->from, R->to, ends, R->nends, R->nf, NULL, NULL, k);
+    R->nf = 0;
+    return st;
 }
 
 rdx_status rdx_cg_apply_opts(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_opt *opts, size_t n,
                              const rdx_uop **out)
 {
     const rdx_uop *k = kernel;
-    int nolocals = 0;
-    int64_t lds = -1; /* LDS: the axis id staged after all other opts (lds_stage.c) */
+    int nolocals = 0, run = 0; /* run: SPLITs pending in R */
+    int64_t lds = -1;          /* LDS: the axis id staged after all other opts (lds_stage.c) */
     size_t lds_pos = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (opts[i].op == RDX_OPTOP_TC && i != 0)
-            return rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu TC: TC must be first", i);
-        rdx_status st =
-            opts[i].op == RDX_OPTOP_LDS
-                ? cg_lds_request(k, &opts[i], lds_pos = i, &lds)
-                : apply1(ctx, k, &opts[i], i, &nolocals, i > 0 && opts[0].op == RDX_OPTOP_TC, &k);
-        if (st)
-            return st;
+    split_run *R = NULL;
+    rdx_status st = RDX_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        if (opts[i].op == RDX_OPTOP_TC && i != 0) {
+            st = rdx_fail(RDX_ERR_INVALID, "optimize: opt %zu TC: TC must be first", i);
+            break;
+        }
+        int tc = i > 0 && opts[0].op == RDX_OPTOP_TC;
+        if (opts[i].op == RDX_OPTOP_SPLIT && !tc) {
+            if (!R && !(R = malloc(sizeof *R))) {
+                st = rdx_fail(RDX_ERR_NOMEM, "optimize: out of memory");
+                break;
+            }
+            if (!run) {
+                R->nf = 0;
+                if ((st = cg_axes(ctx, k, R->ax, &R->n)))
+                    break;
+                run = 1;
+            }
+            int seq = 0;
+            if ((st = run_split(ctx, R, &opts[i], i, nolocals, &seq)) || !seq)
+                continue;
+        }
+        if (run) {
+            run = 0;
+            if ((st = run_flush(ctx, R, &k)))
+                break;
+        }
+        st = opts[i].op == RDX_OPTOP_LDS ? cg_lds_request(k, &opts[i], lds_pos = i, &lds)
+                                         : apply1(ctx, k, &opts[i], i, &nolocals, tc, &k);
     }
+    if (!st && run)
+        st = run_flush(ctx, R, &k);
+    free(R);
+    if (st)
+        return st;
     if (lds >= 0) {
-        rdx_status st = cg_lds_stage(ctx, k, lds, lds_pos, &k);
+        st = cg_lds_stage(ctx, k, lds, lds_pos, &k);
         if (st)
             return st;
     }

@@ -12,8 +12,8 @@ typedef struct sched_state {
     rdx_ir_ctx *ctx;
     const rdx_uop **order; /* topological order of the function body */
     size_t norder;
-    cg_map pos;  /* node -> position + 1 */
-    int *bufid;  /* per position: buffer id or -1 */
+    rdx_ir_nodemap *pos; /* node -> position + 1 (by node id) */
+    int *bufid;          /* per position: buffer id or -1 */
     char *rowf;  /* per position: a row-fused REDUCE (inlined into its broadcasting readers) */
     char *reads; /* per position: the node reads a buffer (a PARAM is reachable) */
     rdx_schedule *s;
@@ -21,8 +21,7 @@ typedef struct sched_state {
 
 static size_t pos_of(const sched_state *S, const rdx_uop *u)
 {
-    const void *k[1] = { u };
-    return (size_t)(uintptr_t)cg_map_get(&S->pos, k, 1);
+    return (size_t)(uintptr_t)rdx_ir_nodemap_get(S->pos, u);
 }
 
 static int buffer_of(void *user, const rdx_uop *u)
@@ -406,9 +405,10 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             !s->outputs || !G)
             st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
     }
+    if (!st)
+        st = rdx_ir_nodemap_create(ctx, &S.pos);
     for (size_t i = 0; i < N && !st; i++) {
-        const void *k[1] = { S.order[i] };
-        st = cg_map_put(&S.pos, k, 1, (const void *)(uintptr_t)(i + 1));
+        st = rdx_ir_nodemap_put(S.pos, S.order[i], (const void *)(uintptr_t)(i + 1));
         S.bufid[i] = -1;
     }
     /* users; which nodes read a buffer */
@@ -547,7 +547,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     free(users0);
     free(S.order);
     free(S.bufid);
-    cg_map_free(&S.pos);
+    rdx_ir_nodemap_free(S.pos);
     if (st) {
         rdx_schedule_free(s);
         return st;

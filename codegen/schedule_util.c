@@ -377,13 +377,13 @@ static const rdx_uop *simp(rdx_ir_ctx *ctx, simp_state *S, const rdx_uop *u)
 }
 
 /* A comparison of floats (the decompositions' range checks): nothing to simplify. */
-static int float_cond(const rdx_uop *c)
+static inline int float_cond(const rdx_uop *c)
 {
     return (c->op == RDX_OP_CMPLT || c->op == RDX_OP_CMPNE) && rdx_dtype_is_float(c->src[0]->dtype);
 }
 
 /* Which sources of u are simplified: [*lo, *hi). */
-static int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
+static inline int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
 {
     if (u->op == RDX_OP_INDEX && u->nsrc <= 4) {
         *lo = 1;

@@ -337,9 +337,23 @@ static rdx_status derive_alu(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
 {
     (void)ctx;
     rdx_op op = (rdx_op)u->op;
-    TRY(need_void_free(u));
-    TRY(broadcast(u, dims));
-    TRY(devices_agree(u));
+    /* need_void_free, broadcast, devices_agree (in that order of failure), the common case
+       of scalar sources on no device in one pass */
+    uint32_t plain = 1;
+    for (uint32_t k = 0; k < u->nsrc; k++) {
+        const rdx_uop *x = u->src[k];
+        plain &= x->dtype.scalar != RDX_VOID && !x->ndim && !x->device && x->axis < 0;
+    }
+    if (plain) {
+        u->ndim = 0;
+        u->shape = NULL;
+        u->device = NULL;
+        u->axis = -1;
+    } else {
+        TRY(need_void_free(u));
+        TRY(broadcast(u, dims));
+        TRY(devices_agree(u));
+    }
     const rdx_uop *a = u->src[0];
     char d0[48], d1[48];
     switch (op) {

@@ -155,6 +155,8 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
  * WHERE branch is refined) tries the rules on a node whose sources are simplified.
  */
 void rdx_ir_simp_fixed(rdx_ir_ctx *ctx, const rdx_uop *n);
+/* What rdx_ir_simplify returned for n before (kept in the context), or NULL. */
+const rdx_uop *rdx_ir_simp_known(const rdx_ir_ctx *ctx, const rdx_uop *n);
 /* Is n a kept simplification result (rdx_ir_simplify returned it)?  record: keep n as
    one (the caller knows it is a fixed point over fixed points). */
 int rdx_ir_simp_is_final(const rdx_ir_ctx *ctx, const rdx_uop *n);

@@ -288,6 +288,8 @@ typedef struct mstate {
 
 static int class_ok(uint8_t dc, const rdx_uop *u)
 {
+    if (dc == DC_NONE) /* most patterns: no class (the dtype is not looked at) */
+        return 1;
     rdx_dkind k = rdx_dtype_kind(u->dtype);
     switch (dc) {
     case DC_INT:
@@ -316,6 +318,8 @@ static int class_ok(uint8_t dc, const rdx_uop *u)
 static int node_ok(const pat *p, const rdx_uop *u)
 {
     if (p->kind == P_CONST) {
+        if (u->op != RDX_OP_CONST)
+            return 0;
         double v;
         return rdx_uop_const_val(u, &v) && v == p->cval;
     }

@@ -67,6 +67,11 @@ static void persist_put(rdx_ir_ctx *ctx, const rdx_uop *n, const rdx_uop *r)
     ctx->simp[n->id] = r->id + 1;
 }
 
+const rdx_uop *rdx_ir_simp_known(const rdx_ir_ctx *ctx, const rdx_uop *n)
+{
+    return ctx->refine_depth ? NULL : persist_get(ctx, n);
+}
+
 int rdx_ir_simp_is_final(const rdx_ir_ctx *ctx, const rdx_uop *n)
 {
     return !ctx->refine_depth && persist_get(ctx, n) == n;
@@ -327,8 +332,20 @@ rdx_status rdx_ir_substitute_keep(rdx_ir_ctx *ctx, const rdx_uop *root, const rd
     }
     if (!st && !cached && !(st = rdx_ir_toposort(root, &own, &cnt)))
         order = own;
+    /* A node of ctx made before every from[k] (all of ctx) cannot reach one: its sources
+       were all made before it.  Such nodes are kept without looking at their sources. */
+    uint32_t minid = (uint32_t)ctx->count;
+    for (size_t k = 0; k < n && minid; k++) {
+        const rdx_uop *f = from[k];
+        if (f->id >= ctx->count || ctx->nodes[f->id] != f)
+            minid = 0; /* another context's node: no shortcut */
+        else if (f->id < minid)
+            minid = f->id;
+    }
     for (size_t i = 0; i < cnt && !st; i++) {
         const rdx_uop *u = order[i];
+        if (u->id < minid && ctx->nodes[u->id] == u)
+            continue;
         if (rdx_nmap_get(&map, u))
             continue;
         if (keep && keep(u)) /* kept whole: nothing under it is replaced */

@@ -178,6 +178,120 @@ START_TEST(opts_errors)
 }
 END_TEST
 
+/* Consecutive SPLITs are composed into one rebuild of the kernel (optimize.c's split run).
+   The same SPLITs with a PADTO that changes nothing (a multiple the axis already has)
+   after each are rebuilt one by one (the run ends at any other opt): both give the same
+   kernel node, and a bad SPLIT inside a run gives the message it gives alone. */
+static const rdx_uop *apply_ok(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t n)
+{
+    const rdx_uop *out = NULL;
+    rdx_status st = rdx_cg_apply_opts(ctx, k, o, n, &out);
+    ck_assert_msg(st == RDX_OK, "apply: %s", rdx_error_message());
+    return out;
+}
+
+static void same_as_one_by_one(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size_t n)
+{
+    rdx_opt sep[32];
+    size_t m = 0;
+    ck_assert_uint_le(2 * n, 32);
+    for (size_t i = 0; i < n; i++) {
+        sep[m++] = o[i];
+        sep[m++] = (rdx_opt)PADTO(0, 1);
+    }
+    ck_assert_ptr_eq(apply_ok(ctx, k, o, n), apply_ok(ctx, k, sep, m));
+}
+
+START_TEST(opts_split_runs)
+{
+    uint64_t seed = 15;
+    rdx_graph *g = cgf_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_tensor *A = cgf_random(g, F32, 2, (int64_t[]){ 64, 48 }, &seed);
+    const rdx_tensor *B = cgf_random(g, F32, 2, (int64_t[]){ 48, 96 }, &seed);
+    const rdx_uop *mm = cgf_kernel_of(g, rdx_tensor_matmul(g, A, B));
+    /* axes: 0 = M (64, GLOBAL), 1 = N (96, GLOBAL), 2 = K (48, REDUCE) */
+    const rdx_opt a[] = { SPLIT(1, 8, UPCAST), SPLIT(0, 4, UPCAST), SPLIT(2, 4, UNROLL),
+                          SPLIT(0, 16, LOCAL), SPLIT(1, 4, LOCAL) };
+    same_as_one_by_one(ctx, mm, a, 5);
+    /* splits of the ranges a split made (inner and outer again, top splits), a swap */
+    const rdx_opt b[] = { SPLIT(1, 32, LOCAL),  SPLIT(3, 4, UPCAST), SPLITTOP(1, 3, UPCAST),
+                          SPLIT(4, 2, UPCAST),  SPLIT(2, 6, UNROLL), SPLIT(7, 2, UNROLL),
+                          SPLITTOP(0, 2, LOCAL) };
+    same_as_one_by_one(ctx, mm, b, 7);
+    const rdx_opt c[] = { SPLIT(2, 3, REDUCE), SPLIT(2, 4, GROUP_REDUCE), SWAP(0, 1),
+                          SPLIT(0, 2, UPCAST), SPLIT(4, 2, UNROLL) };
+    same_as_one_by_one(ctx, mm, c, 5);
+    /* a row kernel: two reductions, each grouped and unrolled, the columns upcast */
+    const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 64, 256 }, &seed);
+    const rdx_uop *sm = cgf_kernel_of(g, rdx_tensor_softmax(g, x, -1));
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t na;
+    ck_assert_int_eq(rdx_cg_axes(sm, ax, &na), RDX_OK);
+    ck_assert_uint_eq(na, 4); /* rows, columns, the two reductions */
+    const rdx_opt d[] = { SPLIT(1, 4, UPCAST), SPLIT(1, 32, LOCAL),
+                          SPLIT(2, 2, UNROLL), SPLIT(2, 32, GROUP_REDUCE),
+                          SPLIT(3, 2, UNROLL), SPLIT(3, 32, GROUP_REDUCE) };
+    same_as_one_by_one(ctx, sm, d, 6);
+    /* a bad SPLIT in a run: the message it gives alone (the axes as the run sees them) */
+    const rdx_opt bad[] = { SPLIT(1, 8, UPCAST), SPLIT(3, 3, UPCAST) };
+    const rdx_uop *out;
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, mm, bad, 2, &out), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "opt 1 SPLIT: 3 does not divide axis 3 of size 8"),
+                  "message '%s'", rdx_error_message());
+    const rdx_opt bad2[] = { SPLIT(1, 8, UPCAST), SPLIT(0, 4, LOCAL), SPLIT(4, 2, GROUP_REDUCE) };
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, mm, bad2, 3, &out), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "opt 2 SPLIT: a GROUP_REDUCE axis cannot come from"),
+                  "message '%s'", rdx_error_message());
+    const rdx_opt bad3[] = { SPLIT(1, 8, UPCAST), SPLIT(4, 2, UPCAST) };
+    ck_assert_int_eq(rdx_cg_apply_opts(ctx, mm, bad3, 2, &out), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "opt 1 SPLIT: axis 4 of 4"), "message '%s'",
+                  rdx_error_message());
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+/* Axis types: the three innermost LOOP output ranges of a 4-d kernel become GLOBAL ranges
+   of the same ids and sizes, the outermost stays LOOP, the REDUCE range REDUCE: the kernel
+   is the rangeified one with exactly those ranges substituted. */
+START_TEST(axis_types_innermost_global)
+{
+    uint64_t seed = 16;
+    rdx_graph *g = cgf_graph();
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_tensor *x = cgf_random(g, F32, 5, (int64_t[]){ 3, 4, 5, 6, 7 }, &seed);
+    const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_mul(g, x, x), 1, (int[]){ 4 }, 0);
+    rdx_schedule *s;
+    ck_assert_int_eq(rdx_cg_schedule(ctx, &t, 1, &s), RDX_OK);
+    const rdx_uop *k = s->kernels[0].sink, *typed;
+    rdx_kaxis ax[RDX_CG_MAX_AXES];
+    size_t n;
+    ck_assert_int_eq(rdx_cg_axes(k, ax, &n), RDX_OK);
+    ck_assert_uint_eq(n, 5);
+    const rdx_uop *from[3], *to[3];
+    size_t nf = 0;
+    for (size_t i = n; i-- > 0 && nf < 3;)
+        if (ax[i].type == RDX_AXIS_LOOP) {
+            from[nf] = ax[i].range;
+            to[nf++] = rdx_ir_range(ctx, ax[i].range->src[0], ax[i].id, RDX_AXIS_GLOBAL);
+        }
+    ck_assert_uint_eq(nf, 3);
+    const rdx_uop *want;
+    ck_assert_int_eq(rdx_ir_substitute(ctx, k, from, to, nf, &want), RDX_OK);
+    ck_assert_int_eq(rdx_cg_axis_types(ctx, k, &typed), RDX_OK);
+    ck_assert_ptr_eq(typed, want);
+    ck_assert_int_eq(rdx_cg_axes(typed, ax, &n), RDX_OK);
+    int types[5] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        types[ax[i].type == RDX_AXIS_GLOBAL ? 0 : ax[i].type == RDX_AXIS_LOOP ? 1 : 2]++;
+    ck_assert_int_eq(types[0], 3);
+    ck_assert_int_eq(types[1], 1);
+    ck_assert_int_eq(types[2], 1);
+    rdx_schedule_free(s);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 /* A toy timer: node count, divided by the work-items of a workgroup; counts calls. */
 static int g_calls;
 static rdx_status toy_timer(const rdx_uop *k, void *user, double limit, double *cost)
@@ -287,6 +401,8 @@ TCase *cgf_tcase_opts(void)
     tcase_add_test(tc, opts_matmul);
     tcase_add_test(tc, opts_group_reduce);
     tcase_add_test(tc, opts_errors);
+    tcase_add_test(tc, opts_split_runs);
+    tcase_add_test(tc, axis_types_innermost_global);
     tcase_add_test(tc, beam_search);
     return tc;
 }

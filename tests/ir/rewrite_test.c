@@ -411,6 +411,43 @@ START_TEST(toposort_ctx_cached)
 }
 END_TEST
 
+/* Substitution skips the nodes made before every replaced node (they cannot reach one):
+   a replaced node made late, after most of the graph, and early (a leaf); a replaced node
+   of another context.  Checked by evaluating every result. */
+START_TEST(substitute_late_and_early_nodes)
+{
+    rdx_ir_ctx *c = ir_ctx(), *c2 = ir_ctx();
+    const rdx_uop *x = IR_OK(rdx_ir_var(c, "x", 0, 9)), *y = IR_OK(rdx_ir_var(c, "y", 0, 9));
+    const rdx_uop *a = IR_OK(rdx_ir_mul(c, x, rdx_ir_int(c, 3)));       /* 3x: early */
+    const rdx_uop *b = IR_OK(rdx_ir_add(c, a, y));                      /* 3x + y */
+    const rdx_uop *late = IR_OK(rdx_ir_mul(c, y, y));                   /* y*y: made after a, b */
+    const rdx_uop *e = IR_OK(rdx_ir_add(c, rdx_ir_add(c, b, late), a)); /* 6x + y + y*y */
+    const rdx_uop *five = IR_OK(rdx_ir_int(c, 5)), *r, *s;
+    int64_t v;
+    /* late -> 5: e = 6x + y + 5 */
+    ck_assert_int_eq(rdx_ir_substitute(c, e, &late, &five, 1, &r), RDX_OK);
+    const rdx_uop *xv[2] = { x, y },
+                  *vals[2] = { IR_OK(rdx_ir_int(c, 2)), IR_OK(rdx_ir_int(c, 7)) };
+    ck_assert_int_eq(rdx_ir_substitute(c, r, xv, vals, 2, &s), RDX_OK);
+    ck_assert_int_eq(rdx_ir_simplify(c, s, &s), RDX_OK);
+    ck_assert(rdx_uop_const_int(s, &v) && v == 6 * 2 + 7 + 5);
+    /* a -> y (an early node replaced by an earlier one): e = 2y + y + y*y */
+    ck_assert_int_eq(rdx_ir_substitute(c, e, &a, &y, 1, &r), RDX_OK);
+    ck_assert_int_eq(rdx_ir_substitute(c, r, xv, vals, 2, &s), RDX_OK);
+    ck_assert_int_eq(rdx_ir_simplify(c, s, &s), RDX_OK);
+    ck_assert(rdx_uop_const_int(s, &v) && v == 3 * 7 + 49);
+    /* both at once, and a replaced node of another context (nothing matches it) */
+    const rdx_uop *z = IR_OK(rdx_ir_var(c2, "z", 0, 9));
+    const rdx_uop *from[3] = { late, a, z }, *to[3] = { five, y, five };
+    ck_assert_int_eq(rdx_ir_substitute(c, e, from, to, 3, &r), RDX_OK);
+    ck_assert_int_eq(rdx_ir_substitute(c, r, xv, vals, 2, &s), RDX_OK);
+    ck_assert_int_eq(rdx_ir_simplify(c, s, &s), RDX_OK);
+    ck_assert(rdx_uop_const_int(s, &v) && v == 3 * 7 + 5);
+    rdx_ir_ctx_destroy(c2);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 /* A graph that mixes two contexts (one id naming two nodes) is still sorted whole. */
 START_TEST(toposort_across_contexts)
 {
@@ -583,6 +620,7 @@ TCase *ir_tcase_rewrite(void)
     tcase_add_test(tc, toposort_across_contexts);
     tcase_add_test(tc, toposort_cut);
     tcase_add_test(tc, toposort_ctx_cached);
+    tcase_add_test(tc, substitute_late_and_early_nodes);
     tcase_add_test(tc, node_maps);
     tcase_add_test(tc, function_inline);
     tcase_add_test(tc, verify_after_rewrite_is_an_option);
