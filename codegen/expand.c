@@ -467,9 +467,12 @@ static rdx_status gpudims(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_kaxis *ax
 
 /*
  * The axes are listed once, on the kernel before unrolling: gpudims rewrites
- * the small kernel, the unrolling copies the result, GROUP_REDUCE is lowered
- * on the copies (its range is not unrolled), and one simplification pass
- * folds the constants the unrolling substituted (cg_simplify_unrolled).
+ * the small kernel, the unrolling copies the result, one simplification pass
+ * folds the constants the unrolling substituted (cg_simplify_unrolled), and
+ * GROUP_REDUCE is lowered last, on the copies (its range is not unrolled; its
+ * LDS combine is built simplified and is not passed through the simplifier,
+ * which would rebuild a chain under a barrier for a WHERE condition reading
+ * it and duplicate the steps of the REDUCEs sharing that barrier).
  */
 rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out)
 {

@@ -111,6 +111,33 @@ START_TEST(tree_padded)
 }
 END_TEST
 
+/* An upcast REDUCE's copies (UPCAST of the output rows: one REDUCE per copy, all closing
+   the grouped range) lowered as one batch: their partials in one array, one barrier per
+   step; direct and through the tree, float sums and int64 minima (17 copies: more than
+   isel's 16 DEFINE_LOCALs, one each before the batch). */
+START_TEST(tree_upcast_copies)
+{
+    uint64_t seed = 1107;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 8, 256 }, &seed);
+    const rdx_tensor *xi = ints(g, rdx_dtype_of(RDX_INT64), 8, 256, -9, 9, 0, &seed);
+    const rdx_tensor *red[2] = { rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0),
+                                 rdx_tensor_min(g, xi, 1, (int[]){ 1 }, 0) };
+    static const cgf_seq seqs[] = {
+        { { SPLIT(0, 4, UPCAST), SPLIT(1, 32, GROUP_REDUCE) }, 2 },
+        { { SPLIT(0, 8, UPCAST), SPLIT(1, 64, GROUP_REDUCE), SPLIT(1, 2, UNROLL) }, 3 },
+        { { SPLIT(0, 2, UPCAST), SPLIT(1, 256, GROUP_REDUCE) }, 2 },
+    };
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof seqs / sizeof *seqs; i++)
+            check_opts(g, red[k], seqs[i].o, seqs[i].n, i == 1, 1e-5);
+    const rdx_tensor *x17 = ints(g, rdx_dtype_of(RDX_INT32), 17, 128, -9, 9, 0, &seed);
+    rdx_opt o[2] = { SPLIT(0, 17, UPCAST), SPLIT(1, 64, GROUP_REDUCE) };
+    check_opts(g, rdx_tensor_max(g, x17, 1, (int[]){ 1 }, 0), o, 2, 0, 0);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 /* Row fusion through the tree: softmax and layernorm (two grouped REDUCEs, each its own
    LDS slot, sharing lidx0 with the LOCAL column axis) with 64, 128 and 256 lanes (the host
    evaluator, quadratic in the row for these kernels, is left to tree_ops_dtypes and
@@ -364,6 +391,7 @@ TCase *cgf_tcase_group_tree(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, tree_ops_dtypes);
     tcase_add_test(tc, tree_padded);
+    tcase_add_test(tc, tree_upcast_copies);
     tcase_add_test(tc, tree_rows_shared);
     tcase_add_test(tc, argmax_grouped);
     tcase_add_test(tc, tree_shape);

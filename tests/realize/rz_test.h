@@ -60,5 +60,6 @@ TCase *rz_tcase_cli(void);
 TCase *rz_tcase_random(void);
 TCase *rz_tcase_fuzz_regress(void); /* fuzz_regress_test.c */
 TCase *rz_tcase_rowfuse(void);      /* rowfuse_test.c: row-fused softmax, layernorm */
+TCase *rz_tcase_grouped(void);      /* grouped_test.c: GROUP_REDUCE through the driver */
 
 #endif
