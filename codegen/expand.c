@@ -34,6 +34,24 @@ static const rdx_uop *without(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *
     return o;
 }
 
+static int stop_at_closing(void *user, const rdx_uop *u)
+{
+    return u->op == RDX_OP_REDUCE && closes(u, user);
+}
+
+int cg_open_use(const rdx_uop *u, const rdx_uop *r)
+{
+    const rdx_uop **order = NULL;
+    size_t n = 0;
+    if (rdx_ir_toposort_cut(u, stop_at_closing, (void *)r, &order, &n))
+        return 1; /* out of memory: assume the worst */
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++)
+        found = order[i] == r;
+    free(order);
+    return found;
+}
+
 /* Gate every global STORE whose address does not depend on the lane id (gate_state.lid)
    under gate_state.gate. */
 typedef struct gate_state {
@@ -335,6 +353,16 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
             first = gi;
             if (gi < RDX_CG_MAX_AXES)
                 nred[gi]++;
+            /* nested in another grouped reduction's range (a loss: the sum over rows of a
+               row max, both grouped): both ranges would be lidx0, only the diagonal reduced */
+            for (size_t gj = 0; gj < n && !st; gj++)
+                if (gj != gi && ax[gj].type == RDX_AXIS_GROUP_REDUCE && !closes(u, ax[gj].range) &&
+                    cg_open_use(u->src[0], ax[gj].range))
+                    st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                                  "expand: the REDUCE of GROUP_REDUCE axis %zu depends on "
+                                  "GROUP_REDUCE axis %zu (nested grouped reductions share one "
+                                  "set of lanes)",
+                                  gi, gj);
             for (size_t j = 0; j < n && !st; j++) {
                 rdx_axistype t = ax[j].type;
                 if ((t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) &&

@@ -286,8 +286,23 @@ START_TEST(argmax_grouped)
     ck_assert_uint_eq(grouped, 1);
     check_siblings(g, 0, 5, 2048, NULL, 0, 0, &seed);
     check_siblings(g, 1, 5, 2048, NULL, 0, 0, &seed);
-    /* tensor argmax: ties (integers 0..3) pick the first maximum */
+    /* tensor argmax: ties (integers 0..3) pick the first maximum; with 64 rows the row
+       max is inlined into the index search (kernel 1: two REDUCEs over two ranges), and
+       the heuristics group both ranges with the same lanes */
     const rdx_tensor *xi = ints(g, F32, 64, 1024, 0, 3, 0, &seed);
+    rdx_schedule *sc = NULL;
+    const rdx_tensor *ai = rdx_tensor_argmax(g, xi, 1, 0);
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &ai, 1, &sc), RDX_OK);
+    ck_assert_uint_eq(sc->nkernels, 2);
+    const rdx_uop *k1;
+    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), sc->kernels[1].sink, &k1), RDX_OK);
+    rdx_schedule_free(sc);
+    ck_assert_int_eq(rdx_cg_heuristic(k1, h, 16, &nh), RDX_OK);
+    grouped = 0;
+    for (size_t i = 0; i < nh; i++)
+        grouped +=
+            h[i].op == RDX_OPTOP_SPLIT && h[i].target == RDX_AXIS_GROUP_REDUCE && h[i].amount == 64;
+    ck_assert_uint_eq(grouped, 2);
     const rdx_tensor *x8 = ints(g, rdx_dtype_of(RDX_INT8), 16, 4096, -5, 5, 0, &seed);
     const rdx_tensor *am[2] = { rdx_tensor_argmax(g, xi, 1, 0), rdx_tensor_argmax(g, x8, 1, 0) };
     for (int i = 0; i < 2; i++) {
@@ -368,7 +383,7 @@ START_TEST(tree_shape)
 END_TEST
 
 /* Refusals that stay: two grouped axes of one REDUCE (also of sibling REDUCEs), sizes
-   that differ. */
+   that differ; and a grouped REDUCE nested in another grouped range. */
 START_TEST(tree_refusals)
 {
     uint64_t seed = 1106;
@@ -381,6 +396,32 @@ START_TEST(tree_refusals)
     cgf_expect_expand_error(g, ka, b, 2, "has 2 lanes, another 64");
     const rdx_uop *ks = cgf_kernel_of(g, rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0));
     cgf_expect_expand_error(g, ks, a, 2, "close the same REDUCE");
+    /* a row max nested in a sum over the rows (the max uses the row range): grouping both
+       would make both ranges lidx0 (only the diagonal reduced); the heuristics group the
+       outer one only */
+    static const char nested[] =
+        "%n = CONST dtype=index value=64\n%sh = STACK %n, %n\n%c1 = CONST dtype=index value=1\n"
+        "%so = STACK %c1\n%in = PARAM %sh slot=0 dtype=int32 addr=global\n"
+        "%out = PARAM %so slot=1 dtype=int32 addr=global\n"
+        "%i = RANGE %n axis=0 type=REDUCE\n%j = RANGE %n axis=1 type=REDUCE\n"
+        "%ix = INDEX %in, %i, %j\n%v = LOAD %ix\n%m = REDUCE %v, %j op=MAX axes=()\n"
+        "%s = REDUCE %m, %i op=ADD axes=()\n%z = CONST dtype=index value=0\n"
+        "%io = INDEX %out, %z\n%st = STORE %io, %s\n%k = SINK %st\nreturn %k\n";
+    const rdx_uop **roots = NULL;
+    size_t nr = 0;
+    ck_assert_msg(rdx_ir_parse(rdx_graph_ir(g), "nested", nested, strlen(nested), &roots, &nr) ==
+                      RDX_OK,
+                  "%s", rdx_error_message());
+    const rdx_uop *kn = roots[0];
+    free(roots);
+    rdx_opt c[2] = { SPLIT(0, 32, GROUP_REDUCE), SPLIT(1, 32, GROUP_REDUCE) };
+    cgf_expect_expand_error(g, kn, c, 2, "depends on GROUP_REDUCE axis 2");
+    rdx_opt h[16];
+    size_t nh = 0, grouped = 0;
+    ck_assert_int_eq(rdx_cg_heuristic(kn, h, 16, &nh), RDX_OK);
+    for (size_t i = 0; i < nh; i++)
+        grouped += h[i].op == RDX_OPTOP_SPLIT && h[i].target == RDX_AXIS_GROUP_REDUCE;
+    ck_assert_uint_le(grouped, 1);
     rdx_graph_destroy(g);
 }
 END_TEST
