@@ -85,13 +85,13 @@ static rdx_status closing_reduces(const rdx_uop *k, const rdx_uop *g, const rdx_
     return st;
 }
 
-/* The m partials at elements off..off+m of LDS (read through `after`), each LOADed with a
-   constant index (the back end merges them into wide ds_loads and waits once), combined
-   with op as a balanced tree (a loop over them waited for each load in turn).  With `base`
-   (a tree step of lower_reduce) the elements at base + off.., each load under `gate`. */
+/* The m partials at elements off..off+m of LDS (read through `after`), with `base` (a tree
+   step: the lane's chunk) at base + off.., combined with op as a balanced tree.  Each is
+   LOADed with its own constant offset and nothing waits in between (a loop over them
+   waited for each load in turn); the back end merges the loads of a tree step into wide
+   ds_loads (not those at constant addresses: each gets its own zero address register). */
 static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, int64_t off,
-                                       const rdx_uop *base, int64_t m, const rdx_uop *gate,
-                                       rdx_redop op)
+                                       const rdx_uop *base, int64_t m, rdx_redop op)
 {
     const rdx_uop **v = malloc((size_t)m * sizeof *v);
     if (!v)
@@ -103,8 +103,7 @@ static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, in
         if (base && ix)
             ix = rdx_ir_add(ctx, base, ix);
         ix = ix ? rdx_ir_index(ctx, after, &ix, 1) : NULL;
-        const rdx_uop *ls[2] = { ix, gate };
-        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, ls, gate ? 2 : 1, NULL) : NULL;
+        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, &ix, 1, NULL) : NULL;
         if (!v[i])
             n = 0;
     }
@@ -252,7 +251,7 @@ static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t
             const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
             const rdx_uop *v = after && gate && from
                                    ? combine_partials(ctx, after, base[c] + l->off[s], from, f[s],
-                                                      NULL, (rdx_redop)red[c]->arg.sub)
+                                                      (rdx_redop)red[c]->arg.sub)
                                    : NULL;
             const rdx_uop *ix = rdx_ir_add(ctx, lid, cg_idx(ctx, base[c] + l->off[s + 1]));
             ix = ix ? rdx_ir_index(ctx, l->lds, &ix, 1) : NULL;
@@ -266,7 +265,7 @@ static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t
         const gr_local *l = &L[grp[c]];
         const rdx_uop *as[2] = { l->lds, bar };
         const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
-        if (!after || !(tot[c] = combine_partials(ctx, after, base[c] + l->off[ns], NULL, m, NULL,
+        if (!after || !(tot[c] = combine_partials(ctx, after, base[c] + l->off[ns], NULL, m,
                                                   (rdx_redop)red[c]->arg.sub)))
             bar = NULL;
     }
