@@ -34,6 +34,24 @@ static const rdx_uop *without(rdx_ir_ctx *ctx, const rdx_uop *u, const rdx_uop *
     return o;
 }
 
+static int stop_at_closing(void *user, const rdx_uop *u)
+{
+    return u->op == RDX_OP_REDUCE && closes(u, user);
+}
+
+int cg_open_use(const rdx_uop *u, const rdx_uop *r)
+{
+    const rdx_uop **order = NULL;
+    size_t n = 0;
+    if (rdx_ir_toposort_cut(u, stop_at_closing, (void *)r, &order, &n))
+        return 1; /* out of memory: assume the worst */
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++)
+        found = order[i] == r;
+    free(order);
+    return found;
+}
+
 /* Gate every global STORE whose address does not depend on the lane id (gate_state.lid)
    under gate_state.gate. */
 typedef struct gate_state {
@@ -67,13 +85,13 @@ static rdx_status closing_reduces(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_u
     return st;
 }
 
-/* The m partials at elements off..off+m of LDS (read through `after`), each LOADed with a
-   constant index (the back end merges them into wide ds_loads and waits once), combined
-   with op as a balanced tree (a loop over them waited for each load in turn).  With `base`
-   (a tree step of lower_reduce) the elements at base + off.., each load under `gate`. */
+/* The m partials at elements off..off+m of LDS (read through `after`), with `base` (a tree
+   step: the lane's chunk) at base + off.., combined with op as a balanced tree.  Each is
+   LOADed with its own constant offset and nothing waits in between (a loop over them
+   waited for each load in turn); the back end merges the loads of a tree step into wide
+   ds_loads (not those at constant addresses: each gets its own zero address register). */
 static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, int64_t off,
-                                       const rdx_uop *base, int64_t m, const rdx_uop *gate,
-                                       rdx_redop op)
+                                       const rdx_uop *base, int64_t m, rdx_redop op)
 {
     const rdx_uop **v = malloc((size_t)m * sizeof *v);
     if (!v)
@@ -85,8 +103,7 @@ static const rdx_uop *combine_partials(rdx_ir_ctx *ctx, const rdx_uop *after, in
         if (base && ix)
             ix = rdx_ir_add(ctx, base, ix);
         ix = ix ? rdx_ir_index(ctx, after, &ix, 1) : NULL;
-        const rdx_uop *ls[2] = { ix, gate };
-        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, ls, gate ? 2 : 1, NULL) : NULL;
+        v[i] = ix ? rdx_ir_node(ctx, RDX_OP_LOAD, &ix, 1, NULL) : NULL;
         if (!v[i])
             n = 0;
     }
@@ -234,7 +251,7 @@ static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t
             const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
             const rdx_uop *v = after && gate && from
                                    ? combine_partials(ctx, after, base[c] + l->off[s], from, f[s],
-                                                      NULL, (rdx_redop)red[c]->arg.sub)
+                                                      (rdx_redop)red[c]->arg.sub)
                                    : NULL;
             const rdx_uop *ix = rdx_ir_add(ctx, lid, cg_idx(ctx, base[c] + l->off[s + 1]));
             ix = ix ? rdx_ir_index(ctx, l->lds, &ix, 1) : NULL;
@@ -248,7 +265,7 @@ static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t
         const gr_local *l = &L[grp[c]];
         const rdx_uop *as[2] = { l->lds, bar };
         const rdx_uop *after = rdx_ir_node(ctx, RDX_OP_AFTER, as, 2, NULL);
-        if (!after || !(tot[c] = combine_partials(ctx, after, base[c] + l->off[ns], NULL, m, NULL,
+        if (!after || !(tot[c] = combine_partials(ctx, after, base[c] + l->off[ns], NULL, m,
                                                   (rdx_redop)red[c]->arg.sub)))
             bar = NULL;
     }
@@ -335,6 +352,16 @@ static rdx_status group_reduce(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx
             first = gi;
             if (gi < RDX_CG_MAX_AXES)
                 nred[gi]++;
+            /* nested in another grouped reduction's range (a loss: the sum over rows of a
+               row max, both grouped): both ranges would be lidx0, only the diagonal reduced */
+            for (size_t gj = 0; gj < n && !st; gj++)
+                if (gj != gi && ax[gj].type == RDX_AXIS_GROUP_REDUCE && !closes(u, ax[gj].range) &&
+                    cg_open_use(u->src[0], ax[gj].range))
+                    st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                                  "expand: the REDUCE of GROUP_REDUCE axis %zu depends on "
+                                  "GROUP_REDUCE axis %zu (nested grouped reductions share one "
+                                  "set of lanes)",
+                                  gi, gj);
             for (size_t j = 0; j < n && !st; j++) {
                 rdx_axistype t = ax[j].type;
                 if ((t == RDX_AXIS_LOCAL || t == RDX_AXIS_LOOP) &&
@@ -501,9 +528,12 @@ static rdx_status gpudims(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_kaxis *ax
 
 /*
  * The axes are listed once, on the kernel before unrolling: gpudims rewrites
- * the small kernel, the unrolling copies the result, GROUP_REDUCE is lowered
- * on the copies (its range is not unrolled), and one simplification pass
- * folds the constants the unrolling substituted (cg_simplify_unrolled).
+ * the small kernel, the unrolling copies the result, one simplification pass
+ * folds the constants the unrolling substituted (cg_simplify_unrolled), and
+ * GROUP_REDUCE is lowered last, on the copies (its range is not unrolled; its
+ * LDS combine is built simplified and is not passed through the simplifier,
+ * which would rebuild a chain under a barrier for a WHERE condition reading
+ * it and duplicate the steps of the REDUCEs sharing that barrier).
  */
 rdx_status rdx_cg_expand(rdx_ir_ctx *ctx, const rdx_uop *kernel, const rdx_uop **out)
 {

@@ -43,6 +43,8 @@ const rdx_uop *cg_and(rdx_ir_ctx *ctx, const rdx_uop *a, const rdx_uop *b);
 const rdx_uop *cg_zero(rdx_ir_ctx *ctx, rdx_dtype d);
 /* The identity of a REDUCE op in dtype d. */
 const rdx_uop *cg_identity(rdx_ir_ctx *ctx, rdx_redop op, rdx_dtype d);
+/* Does u use range r other than inside REDUCEs that close r (expand.c)?  1 on failure. */
+int cg_open_use(const rdx_uop *u, const rdx_uop *r);
 /* Combine a and b with a REDUCE op (ADD, MUL, MAX, MIN as WHERE). */
 const rdx_uop *cg_combine(rdx_ir_ctx *ctx, rdx_redop op, const rdx_uop *a, const rdx_uop *b);
 /* A RANGE with the given bound, axis id and type. */

@@ -146,25 +146,67 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
  * elements of the serial work `len` (the combine costs O(log G) steps, so more
  * lanes pay until the shares get short: a sum of 16384 into one output with G =
  * 256 takes 2598 estimated kernel cycles, with the former G^2 <= s/4 rule's 64
- * 8040) and divides the reduce length s; a reduction to at most 64 outputs that
+ * 8040), keeps outputs x G <= GR_MAX_ITEMS (the GPU is full: 4096 outputs of a
+ * 4096-long arange take 19909 kernel cycles with G = 64, 32336 with 256) and divides
+ * the reduce length s; a reduction to at most 64 outputs that
  * nothing divides is padded to a multiple of G (PADTO fills with the op's
  * identity), others keep their tiles.  A share of at most 16 is unrolled whole,
  * longer ones by 16/8/4/2 (the largest dividing it with at least two iterations
  * left).  `len` is the serial work per output: the axis' size, or for nested
  * reductions (a sum over rows of a row's reduction, as a loss) the product of
  * every REDUCE axis, when the innermost alone is too short and an outer axis of
- * at least 32 is grouped instead.
+ * at least 32 is grouped instead.  Other REDUCE axes whose REDUCEs are separate
+ * from the grouped one's are grouped with the same G (a row-fused argmax).
  */
 #define GR_MIN_ITEMS 16384
 #define GR_MIN_LEN   256
 #define GR_SHARE     16
-static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_opt *opts,
-                   size_t cap, size_t *n)
+#define GR_MAX_ITEMS 262144 /* 8192 waves: more lanes per output only add combine steps */
+
+/* Are the REDUCEs closing REDUCE axes a and b (a != b) separate: none closes both, and none
+   uses the other's range outside the REDUCEs closing it (a row max inlined into an argmax's
+   index search is read there, closed; a row reduction nested in a sum over the rows uses
+   the outer range: it is not)? */
+static int separate(const rdx_uop *const *reds, size_t nr, const rdx_uop *a, const rdx_uop *b)
+{
+    for (size_t i = 0; i < nr; i++) {
+        int ca = 0, cb = 0;
+        for (uint32_t k = 1; k < reds[i]->nsrc; k++) {
+            ca |= reds[i]->src[k] == a;
+            cb |= reds[i]->src[k] == b;
+        }
+        if ((ca && cb) || (ca && cg_open_use(reds[i]->src[0], b)) ||
+            (cb && cg_open_use(reds[i]->src[0], a)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The share s/g of a grouped axis unrolled: whole up to 16, else by 16/8/4/2 with at least
+   two iterations left. */
+static void unroll_share(int axis, int64_t share, rdx_opt *opts, size_t cap, size_t *n)
+{
+    if (share > 1 && share <= 16) {
+        push(opts, cap, n, RDX_OPTOP_SPLIT, axis, share, RDX_AXIS_UNROLL);
+        return;
+    }
+    for (int64_t u = 16; u >= 2; u /= 2)
+        if (share % u == 0 && share >= 2 * u) {
+            push(opts, cap, n, RDX_OPTOP_SPLIT, axis, u, RDX_AXIS_UNROLL);
+            return;
+        }
+}
+
+/* co set: the other REDUCE axes (of sizes g divides) whose REDUCEs are separate from red's
+   are grouped with it (a row-fused argmax: 64 x 1024 with both ranges grouped by 64 takes
+   3359 kernel cycles, with the search's only 440046). */
+static int grouped(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, int red, int64_t len,
+                   int64_t outs, int co, rdx_opt *opts, size_t cap, size_t *n)
 {
     int64_t s = ax[red].size, g = 32;
     if (len < GR_MIN_LEN || outs >= GR_MIN_ITEMS)
         return 0;
-    while (g < 256 && len / (2 * g) >= GR_SHARE && 2 * g <= s)
+    while (g < 256 && len / (2 * g) >= GR_SHARE && 2 * g <= s && outs * 2 * g <= GR_MAX_ITEMS)
         g *= 2;
     int64_t fit = g;
     while (fit >= 32 && s % fit)
@@ -174,20 +216,34 @@ static int grouped(const rdx_kaxis *ax, int red, int64_t len, int64_t outs, rdx_
     } else if (outs <= 64) {
         push(opts, cap, n, RDX_OPTOP_PADTO, red, g, RDX_AXIS_REDUCE);
         s = (s + g - 1) / g * g;
+        co = 0;
     } else {
         return 0;
     }
     push(opts, cap, n, RDX_OPTOP_SPLIT, red, g, RDX_AXIS_GROUP_REDUCE);
-    int64_t share = s / g;
-    if (share > 1 && share <= 16) {
-        push(opts, cap, n, RDX_OPTOP_SPLIT, red, share, RDX_AXIS_UNROLL);
+    unroll_share(red, s / g, opts, cap, n);
+    const rdx_uop **order = NULL;
+    size_t no = 0, nr = 0;
+    if (!co || rdx_ir_toposort(kernel, &order, &no))
         return 1;
+    for (size_t i = 0; i < no; i++)
+        if (order[i]->op == RDX_OP_REDUCE)
+            order[nr++] = order[i];
+    int other[RDX_CG_MAX_AXES], nother = 0;
+    for (size_t b = 0; b < na; b++) {
+        if ((int)b == red || ax[b].type != RDX_AXIS_REDUCE || ax[b].size < g || ax[b].size % g)
+            continue;
+        int ok = separate(order, nr, ax[red].range, ax[b].range);
+        for (int j = 0; j < nother && ok; j++)
+            ok = separate(order, nr, ax[other[j]].range, ax[b].range);
+        if (ok)
+            other[nother++] = (int)b;
     }
-    for (int64_t u = 16; u >= 2; u /= 2)
-        if (share % u == 0 && share >= 2 * u) {
-            push(opts, cap, n, RDX_OPTOP_SPLIT, red, u, RDX_AXIS_UNROLL);
-            break;
-        }
+    free(order);
+    for (int j = 0; j < nother; j++) {
+        push(opts, cap, n, RDX_OPTOP_SPLIT, other[j], g, RDX_AXIS_GROUP_REDUCE);
+        unroll_share(other[j], ax[other[j]].size / g, opts, cap, n);
+    }
     return 1;
 }
 
@@ -346,7 +402,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
     if (red >= 0 && loops && ng && row_fused(kernel, ax, na, opts, cap, n))
         return RDX_OK;
     /* long reductions to too few outputs to fill the GPU with one work-item each */
-    if (red >= 0 && !loops && grouped(ax, red, ax[red].size, outs, opts, cap, n))
+    if (red >= 0 && !loops && grouped(kernel, ax, na, red, ax[red].size, outs, 1, opts, cap, n))
         return RDX_OK;
     /* nested reductions, each too short alone: group the longest outer one of >= 32 */
     int64_t total = 1;
@@ -358,7 +414,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
                 outer = (int)i;
         }
     if (outer >= 0 && !loops && ax[red].size < GR_MIN_LEN &&
-        grouped(ax, outer, total, outs, opts, cap, n))
+        grouped(kernel, ax, na, outer, total, outs, 0, opts, cap, n))
         return RDX_OK;
     /* reductions into several outputs (matmul, convolution, row reductions) */
     if (red >= 0 && ng >= 1)

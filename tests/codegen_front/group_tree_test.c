@@ -111,6 +111,33 @@ START_TEST(tree_padded)
 }
 END_TEST
 
+/* An upcast REDUCE's copies (UPCAST of the output rows: one REDUCE per copy, all closing
+   the grouped range) lowered as one batch: their partials in one array, one barrier per
+   step; direct and through the tree, float sums and int64 minima (17 copies: more than
+   isel's 16 DEFINE_LOCALs, one each before the batch). */
+START_TEST(tree_upcast_copies)
+{
+    uint64_t seed = 1107;
+    rdx_graph *g = cgf_graph();
+    const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 8, 256 }, &seed);
+    const rdx_tensor *xi = ints(g, rdx_dtype_of(RDX_INT64), 8, 256, -9, 9, 0, &seed);
+    const rdx_tensor *red[2] = { rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0),
+                                 rdx_tensor_min(g, xi, 1, (int[]){ 1 }, 0) };
+    static const cgf_seq seqs[] = {
+        { { SPLIT(0, 4, UPCAST), SPLIT(1, 32, GROUP_REDUCE) }, 2 },
+        { { SPLIT(0, 8, UPCAST), SPLIT(1, 64, GROUP_REDUCE), SPLIT(1, 2, UNROLL) }, 3 },
+        { { SPLIT(0, 2, UPCAST), SPLIT(1, 256, GROUP_REDUCE) }, 2 },
+    };
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < sizeof seqs / sizeof *seqs; i++)
+            check_opts(g, red[k], seqs[i].o, seqs[i].n, i == 1, 1e-5);
+    const rdx_tensor *x17 = ints(g, rdx_dtype_of(RDX_INT32), 17, 128, -9, 9, 0, &seed);
+    rdx_opt o[2] = { SPLIT(0, 17, UPCAST), SPLIT(1, 64, GROUP_REDUCE) };
+    check_opts(g, rdx_tensor_max(g, x17, 1, (int[]){ 1 }, 0), o, 2, 0, 0);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 /* Row fusion through the tree: softmax and layernorm (two grouped REDUCEs, each its own
    LDS slot, sharing lidx0 with the LOCAL column axis) with 64, 128 and 256 lanes (the host
    evaluator, quadratic in the row for these kernels, is left to tree_ops_dtypes and
@@ -259,8 +286,23 @@ START_TEST(argmax_grouped)
     ck_assert_uint_eq(grouped, 1);
     check_siblings(g, 0, 5, 2048, NULL, 0, 0, &seed);
     check_siblings(g, 1, 5, 2048, NULL, 0, 0, &seed);
-    /* tensor argmax: ties (integers 0..3) pick the first maximum */
+    /* tensor argmax: ties (integers 0..3) pick the first maximum; with 64 rows the row
+       max is inlined into the index search (kernel 1: two REDUCEs over two ranges), and
+       the heuristics group both ranges with the same lanes */
     const rdx_tensor *xi = ints(g, F32, 64, 1024, 0, 3, 0, &seed);
+    rdx_schedule *sc = NULL;
+    const rdx_tensor *ai = rdx_tensor_argmax(g, xi, 1, 0);
+    ck_assert_int_eq(rdx_cg_schedule(rdx_graph_ir(g), &ai, 1, &sc), RDX_OK);
+    ck_assert_uint_eq(sc->nkernels, 2);
+    const rdx_uop *k1;
+    ck_assert_int_eq(rdx_cg_axis_types(rdx_graph_ir(g), sc->kernels[1].sink, &k1), RDX_OK);
+    rdx_schedule_free(sc);
+    ck_assert_int_eq(rdx_cg_heuristic(k1, h, 16, &nh), RDX_OK);
+    grouped = 0;
+    for (size_t i = 0; i < nh; i++)
+        grouped +=
+            h[i].op == RDX_OPTOP_SPLIT && h[i].target == RDX_AXIS_GROUP_REDUCE && h[i].amount == 64;
+    ck_assert_uint_eq(grouped, 2);
     const rdx_tensor *x8 = ints(g, rdx_dtype_of(RDX_INT8), 16, 4096, -5, 5, 0, &seed);
     const rdx_tensor *am[2] = { rdx_tensor_argmax(g, xi, 1, 0), rdx_tensor_argmax(g, x8, 1, 0) };
     for (int i = 0; i < 2; i++) {
@@ -341,7 +383,7 @@ START_TEST(tree_shape)
 END_TEST
 
 /* Refusals that stay: two grouped axes of one REDUCE (also of sibling REDUCEs), sizes
-   that differ. */
+   that differ; and a grouped REDUCE nested in another grouped range. */
 START_TEST(tree_refusals)
 {
     uint64_t seed = 1106;
@@ -354,6 +396,32 @@ START_TEST(tree_refusals)
     cgf_expect_expand_error(g, ka, b, 2, "has 2 lanes, another 64");
     const rdx_uop *ks = cgf_kernel_of(g, rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0));
     cgf_expect_expand_error(g, ks, a, 2, "close the same REDUCE");
+    /* a row max nested in a sum over the rows (the max uses the row range): grouping both
+       would make both ranges lidx0 (only the diagonal reduced); the heuristics group the
+       outer one only */
+    static const char nested[] =
+        "%n = CONST dtype=index value=64\n%sh = STACK %n, %n\n%c1 = CONST dtype=index value=1\n"
+        "%so = STACK %c1\n%in = PARAM %sh slot=0 dtype=int32 addr=global\n"
+        "%out = PARAM %so slot=1 dtype=int32 addr=global\n"
+        "%i = RANGE %n axis=0 type=REDUCE\n%j = RANGE %n axis=1 type=REDUCE\n"
+        "%ix = INDEX %in, %i, %j\n%v = LOAD %ix\n%m = REDUCE %v, %j op=MAX axes=()\n"
+        "%s = REDUCE %m, %i op=ADD axes=()\n%z = CONST dtype=index value=0\n"
+        "%io = INDEX %out, %z\n%st = STORE %io, %s\n%k = SINK %st\nreturn %k\n";
+    const rdx_uop **roots = NULL;
+    size_t nr = 0;
+    ck_assert_msg(rdx_ir_parse(rdx_graph_ir(g), "nested", nested, strlen(nested), &roots, &nr) ==
+                      RDX_OK,
+                  "%s", rdx_error_message());
+    const rdx_uop *kn = roots[0];
+    free(roots);
+    rdx_opt c[2] = { SPLIT(0, 32, GROUP_REDUCE), SPLIT(1, 32, GROUP_REDUCE) };
+    cgf_expect_expand_error(g, kn, c, 2, "depends on GROUP_REDUCE axis 2");
+    rdx_opt h[16];
+    size_t nh = 0, grouped = 0;
+    ck_assert_int_eq(rdx_cg_heuristic(kn, h, 16, &nh), RDX_OK);
+    for (size_t i = 0; i < nh; i++)
+        grouped += h[i].op == RDX_OPTOP_SPLIT && h[i].target == RDX_AXIS_GROUP_REDUCE;
+    ck_assert_uint_le(grouped, 1);
     rdx_graph_destroy(g);
 }
 END_TEST
@@ -364,6 +432,7 @@ TCase *cgf_tcase_group_tree(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, tree_ops_dtypes);
     tcase_add_test(tc, tree_padded);
+    tcase_add_test(tc, tree_upcast_copies);
     tcase_add_test(tc, tree_rows_shared);
     tcase_add_test(tc, argmax_grouped);
     tcase_add_test(tc, tree_shape);

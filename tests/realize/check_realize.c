@@ -16,5 +16,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_fuzz_regress());
     suite_add_tcase(s, rz_tcase_rowfuse());
     suite_add_tcase(s, rz_tcase_beam_budget());
+    suite_add_tcase(s, rz_tcase_grouped());
     return rdx_test_main(s);
 }

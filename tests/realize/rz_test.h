@@ -61,5 +61,6 @@ TCase *rz_tcase_random(void);
 TCase *rz_tcase_fuzz_regress(void); /* fuzz_regress_test.c */
 TCase *rz_tcase_rowfuse(void);      /* rowfuse_test.c: row-fused softmax, layernorm */
 TCase *rz_tcase_beam_budget(void);  /* beam_budget_test.c: the BEAM timer's budget */
+TCase *rz_tcase_grouped(void);      /* grouped_test.c: GROUP_REDUCE through the driver */
 
 #endif
