@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "codegen/front_internal.h"
 #include "util/error.h"
@@ -444,6 +445,8 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
         free(pool);
         return rdx_fail(RDX_ERR_NOMEM, "beam: out of memory");
     }
+    /* the live line: only when the progress goes to a terminal */
+    int live = prog && isatty(fileno(prog));
     for (unsigned step = 0; step < steps && !*cut; step++) {
         size_t npool = 0;
         r->timed = r->dups = r->over = r->failed = 0;
@@ -460,10 +463,17 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
                     continue;
                 memcpy(s.ops + s.n, cand[c].ops, cand[c].n * sizeof *s.ops);
                 s.n += cand[c].n;
+                if (live) /* a terminal: one line rewritten per candidate */
+                    fprintf(prog,
+                            "\rbeam step %u: sequence %zu/%zu, candidate %zu/%zu, best %.1f, "
+                            "%.0f s ",
+                            step + 1, b + 1, nbeam, c + 1, nc, r->best, wall_now() - t0);
                 if (!time_seq(r, &s, &dup) && !dup)
                     pool[npool++] = s;
             }
         }
+        if (live)
+            fprintf(prog, "\r\033[K");
         char what[96];
         snprintf(what, sizeof what, "beam step %u%s", step + 1, *cut ? " (time limit)" : "");
         if (!npool) {
