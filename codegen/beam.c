@@ -374,17 +374,6 @@ static int seq_cmp(const void *a, const void *b)
     return p < q ? -1 : p > q; /* equal cost: the shorter sequence first */
 }
 
-/* Is the pool's sequence s the same kernel as one already in pool[0..n)? (a duplicate's
-   cost is reused, so the same kernel reached by two sequences would fill the beam twice) */
-static int same_cost_seq(const beam_seq *pool, size_t n, const beam_seq *s)
-{
-    for (size_t i = 0; i < n; i++)
-        if (pool[i].cost == s->cost && pool[i].n == s->n &&
-            !memcmp(pool[i].ops, s->ops, s->n * sizeof *s->ops))
-            return 1;
-    return 0;
-}
-
 static void progress(FILE *prog, const beam_run *r, const char *what, double t0)
 {
     if (prog)
@@ -481,11 +470,9 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
             break;
         }
         qsort(pool, npool, sizeof *pool, seq_cmp);
-        size_t nb = 0;
-        for (size_t i = 0; i < npool && nb < width; i++)
-            if (!same_cost_seq(beam, nb, &pool[i]))
-                beam[nb++] = pool[i];
-        nbeam = nb;
+        /* a kernel reached by two sequences is in the pool once (the second is a duplicate) */
+        nbeam = npool < width ? npool : width;
+        memcpy(beam, pool, nbeam * sizeof *beam);
         int better = beam[0].cost < win->cost;
         if (prog) {
             fprintf(prog, "beam step %u: best %.1f%s; ", step + 1, beam[0].cost,
