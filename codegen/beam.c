@@ -238,10 +238,11 @@ static int time_seq(beam_run *r, beam_seq *s, int *dup)
     double limit = r->factor > 0 && r->best > 0 ? r->factor * r->best : 0;
     r->timed++;
     rdx_status st = r->timer(e, r->user, limit, &s->cost);
-    /* a run past the limit, stopped or not, is over budget */
-    int what = st == RDX_ERR_TIMEOUT || (!st && limit > 0 && s->cost > limit) ? SEEN_OVER
-               : st                                                           ? SEEN_FAILED
-                                                                              : SEEN_OK;
+    /* a run past the limit, stopped or not, is over budget (a timeout without a limit is
+       a hang: invalid) */
+    int what = limit > 0 && (st == RDX_ERR_TIMEOUT || (!st && s->cost > limit)) ? SEEN_OVER
+               : st                                                             ? SEEN_FAILED
+                                                                                : SEEN_OK;
     r->over += what == SEEN_OVER;
     r->failed += what == SEEN_FAILED;
     *se = (seen_ent){ e, s->cost, what };
