@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "codegen/front_internal.h"
 #include "util/error.h"
@@ -237,10 +238,11 @@ static int time_seq(beam_run *r, beam_seq *s, int *dup)
     double limit = r->factor > 0 && r->best > 0 ? r->factor * r->best : 0;
     r->timed++;
     rdx_status st = r->timer(e, r->user, limit, &s->cost);
-    /* a run past the limit, stopped or not, is over budget */
-    int what = st == RDX_ERR_TIMEOUT || (!st && limit > 0 && s->cost > limit) ? SEEN_OVER
-               : st                                                           ? SEEN_FAILED
-                                                                              : SEEN_OK;
+    /* a run past the limit, stopped or not, is over budget (a timeout without a limit is
+       a hang: invalid) */
+    int what = limit > 0 && (st == RDX_ERR_TIMEOUT || (!st && s->cost > limit)) ? SEEN_OVER
+               : st                                                             ? SEEN_FAILED
+                                                                                : SEEN_OK;
     r->over += what == SEEN_OVER;
     r->failed += what == SEEN_FAILED;
     *se = (seen_ent){ e, s->cost, what };
@@ -373,17 +375,6 @@ static int seq_cmp(const void *a, const void *b)
     return p < q ? -1 : p > q; /* equal cost: the shorter sequence first */
 }
 
-/* Is the pool's sequence s the same kernel as one already in pool[0..n)? (a duplicate's
-   cost is reused, so the same kernel reached by two sequences would fill the beam twice) */
-static int same_cost_seq(const beam_seq *pool, size_t n, const beam_seq *s)
-{
-    for (size_t i = 0; i < n; i++)
-        if (pool[i].cost == s->cost && pool[i].n == s->n &&
-            !memcmp(pool[i].ops, s->ops, s->n * sizeof *s->ops))
-            return 1;
-    return 0;
-}
-
 static void progress(FILE *prog, const beam_run *r, const char *what, double t0)
 {
     if (prog)
@@ -444,6 +435,8 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
         free(pool);
         return rdx_fail(RDX_ERR_NOMEM, "beam: out of memory");
     }
+    /* the live line: only when the progress goes to a terminal */
+    int live = prog && isatty(fileno(prog));
     for (unsigned step = 0; step < steps && !*cut; step++) {
         size_t npool = 0;
         r->timed = r->dups = r->over = r->failed = 0;
@@ -460,10 +453,17 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
                     continue;
                 memcpy(s.ops + s.n, cand[c].ops, cand[c].n * sizeof *s.ops);
                 s.n += cand[c].n;
+                if (live) /* a terminal: one line rewritten per candidate */
+                    fprintf(prog,
+                            "\rbeam step %u: sequence %zu/%zu, candidate %zu/%zu, best %.1f, "
+                            "%.0f s ",
+                            step + 1, b + 1, nbeam, c + 1, nc, r->best, wall_now() - t0);
                 if (!time_seq(r, &s, &dup) && !dup)
                     pool[npool++] = s;
             }
         }
+        if (live)
+            fprintf(prog, "\r\033[K");
         char what[96];
         snprintf(what, sizeof what, "beam step %u%s", step + 1, *cut ? " (time limit)" : "");
         if (!npool) {
@@ -471,11 +471,9 @@ static rdx_status search(beam_run *r, unsigned width, unsigned steps, double tim
             break;
         }
         qsort(pool, npool, sizeof *pool, seq_cmp);
-        size_t nb = 0;
-        for (size_t i = 0; i < npool && nb < width; i++)
-            if (!same_cost_seq(beam, nb, &pool[i]))
-                beam[nb++] = pool[i];
-        nbeam = nb;
+        /* a kernel reached by two sequences is in the pool once (the second is a duplicate) */
+        nbeam = npool < width ? npool : width;
+        memcpy(beam, pool, nbeam * sizeof *beam);
         int better = beam[0].cost < win->cost;
         if (prog) {
             fprintf(prog, "beam step %u: best %.1f%s; ", step + 1, beam[0].cost,
