@@ -81,6 +81,8 @@ const rdx_uop *cgf_kernel_of(rdx_graph *g, const rdx_tensor *t);
 void cgf_expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
                              const char *frag);
 
+/* The number of (possibly overlapping) occurrences of s in t. */
+int cgf_count(const char *t, const char *s);
 rdx_graph *cgf_graph(void);
 uint64_t cgf_rand(uint64_t *s);
 /* A tensor of random data of dtype dt. */

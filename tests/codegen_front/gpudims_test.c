@@ -12,15 +12,6 @@
 #define F32 rdx_dtype_of(RDX_FLOAT32)
 #define I32 rdx_dtype_of(RDX_INT32)
 
-/* occurrences of s in t */
-static int count(const char *t, const char *s)
-{
-    int c = 0;
-    for (const char *p = strstr(t, s); p; p = strstr(p + 1, s))
-        c++;
-    return c;
-}
-
 START_TEST(gpudims_merged_globals)
 {
     uint64_t seed = 71;
@@ -71,13 +62,13 @@ START_TEST(gpudims_lowering)
     ck_assert_msg(rdx_cg_expand(ctx, a, &b) == RDX_OK, "%s", rdx_error_message());
     char *txt = NULL;
     ck_assert_int_eq(rdx_ir_print(&b, 1, 0, &txt), RDX_OK);
-    ck_assert_int_eq(count(txt, "SPECIAL"), 3);
-    ck_assert_int_eq(count(txt, "\"gidx2\""), 1);
-    ck_assert_int_eq(count(txt, "RANGE"), 0);
+    ck_assert_int_eq(cgf_count(txt, "SPECIAL"), 3);
+    ck_assert_int_eq(cgf_count(txt, "\"gidx2\""), 1);
+    ck_assert_int_eq(cgf_count(txt, "RANGE"), 0);
     /* axes 0 = 3, 1 = 2, 2 = 10, 3 = 2, 4 = 4: gidx0 = axis 4, gidx1 = axis 3, and gidx2 the
        other three, axis 2 fastest: 10 * 2 * 3 = 60; axis 2 = gidx2 % 10 */
     ck_assert_msg(strstr(txt, "value=60\n") != NULL, "gidx2's size 60 not in:\n%s", txt);
-    ck_assert_int_eq(count(txt, "MOD"), 2); /* axes 2 and 1; axis 0 = gidx2 / 20 */
+    ck_assert_int_eq(cgf_count(txt, "MOD"), 2); /* axes 2 and 1; axis 0 = gidx2 / 20 */
     free(txt);
     rdx_graph_destroy(g);
 }

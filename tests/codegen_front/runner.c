@@ -280,3 +280,11 @@ void cgf_expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, s
     ck_assert_msg(strstr(rdx_error_message(), frag), "message '%s' lacks '%s'", rdx_error_message(),
                   frag);
 }
+
+int cgf_count(const char *t, const char *s)
+{
+    int c = 0;
+    for (const char *p = strstr(t, s); p; p = strstr(p + 1, s))
+        c++;
+    return c;
+}

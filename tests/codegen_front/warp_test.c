@@ -25,15 +25,6 @@ static void stages(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n, c
     ck_assert_int_eq(rdx_ir_print(&b, 1, 0, exp), RDX_OK);
 }
 
-/* number of occurrences of s in t */
-static int count(const char *t, const char *s)
-{
-    int c = 0;
-    for (const char *p = strstr(t, s); p; p = strstr(p + 1, s))
-        c++;
-    return c;
-}
-
 START_TEST(warp_elementwise)
 {
     uint64_t seed = 41;
@@ -149,24 +140,24 @@ START_TEST(warp_lowering)
     char *o, *e;
     rdx_opt one[1] = { SPLIT(1, 32, WARP) };
     stages(g, k, one, 1, &o, &e);
-    ck_assert_int_eq(count(o, "type=WARP"), 1);
-    ck_assert_int_eq(count(e, "type=WARP"), 0);
-    ck_assert_int_eq(count(e, "RANGE"), 0);
-    ck_assert_int_eq(count(e, "str=\"lidx0\""), 1);
-    ck_assert_int_eq(count(e, "str=\"lidx1\""), 0);
-    ck_assert_int_eq(count(e, "MOD"), 0); /* one WARP axis: lidx0 itself */
+    ck_assert_int_eq(cgf_count(o, "type=WARP"), 1);
+    ck_assert_int_eq(cgf_count(e, "type=WARP"), 0);
+    ck_assert_int_eq(cgf_count(e, "RANGE"), 0);
+    ck_assert_int_eq(cgf_count(e, "str=\"lidx0\""), 1);
+    ck_assert_int_eq(cgf_count(e, "str=\"lidx1\""), 0);
+    ck_assert_int_eq(cgf_count(e, "MOD"), 0); /* one WARP axis: lidx0 itself */
     free(o);
     free(e);
     /* two WARP axes (8 from the columns, then 4 from the rows: axis ids 2 < 3), one LOCAL:
        lidx0 of 32 lanes = rows-lane * 8 + columns-lane, lidx1 the LOCAL axis */
     rdx_opt two[3] = { SPLIT(1, 8, WARP), SPLIT(0, 4, WARP), SPLIT(1, 2, LOCAL) };
     stages(g, k, two, 3, &o, &e);
-    ck_assert_int_eq(count(o, "type=WARP"), 2);
-    ck_assert_int_eq(count(o, "type=LOCAL"), 1);
-    ck_assert_int_eq(count(e, "RANGE"), 0);
-    ck_assert_int_eq(count(e, "str=\"lidx0\""), 1);
-    ck_assert_int_eq(count(e, "str=\"lidx1\""), 1);
-    ck_assert_int_eq(count(e, "str=\"lidx2\""), 0);
+    ck_assert_int_eq(cgf_count(o, "type=WARP"), 2);
+    ck_assert_int_eq(cgf_count(o, "type=LOCAL"), 1);
+    ck_assert_int_eq(cgf_count(e, "RANGE"), 0);
+    ck_assert_int_eq(cgf_count(e, "str=\"lidx0\""), 1);
+    ck_assert_int_eq(cgf_count(e, "str=\"lidx1\""), 1);
+    ck_assert_int_eq(cgf_count(e, "str=\"lidx2\""), 0);
     free(o);
     free(e);
     rdx_graph_destroy(g);
@@ -266,11 +257,11 @@ START_TEST(warp_tc)
         const rdx_uop *e;
         ck_assert_int_eq(rdx_cg_expand(ctx, o, &e), RDX_OK);
         ck_assert_int_eq(rdx_ir_print(&e, 1, 0, &txt), RDX_OK);
-        ck_assert_int_eq(count(txt, "type=WARP") + count(txt, "type=LOCAL"), 0);
-        ck_assert_int_eq(count(txt, "type=GLOBAL"), 0);
-        ck_assert_int_eq(count(txt, "str=\"lidx0\""), 1);
-        ck_assert_int_eq(count(txt, "str=\"lidx1\""), cases[c].nlocal >= 1);
-        ck_assert_int_eq(count(txt, "str=\"lidx2\""), cases[c].nlocal >= 2);
+        ck_assert_int_eq(cgf_count(txt, "type=WARP") + cgf_count(txt, "type=LOCAL"), 0);
+        ck_assert_int_eq(cgf_count(txt, "type=GLOBAL"), 0);
+        ck_assert_int_eq(cgf_count(txt, "str=\"lidx0\""), 1);
+        ck_assert_int_eq(cgf_count(txt, "str=\"lidx1\""), cases[c].nlocal >= 1);
+        ck_assert_int_eq(cgf_count(txt, "str=\"lidx2\""), cases[c].nlocal >= 2);
         free(txt);
         /* the whole kernel on the emulator against the interpreter */
         cgf_run r = { 0 };
@@ -351,9 +342,9 @@ START_TEST(warp_cli)
     ck_assert_ptr_nonnull(strstr(p.out, "; opts: TC(2,0,WARP)"));
     const char *opt = strstr(p.out, "---- optimize"), *exp = strstr(p.out, "---- expand");
     ck_assert(opt && exp && opt < exp);
-    ck_assert_int_eq(count(opt, "type=WARP"), 2); /* both in the optimize stage */
-    ck_assert_int_eq(count(exp, "type=WARP"), 0);
-    ck_assert_int_eq(count(exp, "str=\"lidx0\""), 1);
+    ck_assert_int_eq(cgf_count(opt, "type=WARP"), 2); /* both in the optimize stage */
+    ck_assert_int_eq(cgf_count(exp, "type=WARP"), 0);
+    ck_assert_int_eq(cgf_count(exp, "str=\"lidx0\""), 1);
     rdx_test_proc_free(&p);
     const char *r[] = { rdx_test_rdx_path(), "realize", "--check", file, NULL };
     rdx_test_run(r, NULL, 0, &p);
