@@ -171,6 +171,15 @@ static const char *tc_tiling_of(const tc_info *T, int64_t amount, tc_tiling *t)
 }
 
 /* k's first REDUCE axis when TC (with RDX_TC_PAD when pad) applies to it; -1 otherwise. */
+/* The first row (column) of a 16x16 tile: ((grid * waves + wave) * tiles + tile) * 16. */
+static const rdx_uop *tile_origin(rdx_ir_ctx *ctx, const rdx_uop *grid, int64_t waves,
+                                  const rdx_uop *wave, int64_t tiles, const rdx_uop *tile)
+{
+    const rdx_uop *w = rdx_ir_add(ctx, rdx_ir_mul(ctx, grid, cg_idx(ctx, waves)), wave);
+    return rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, w, cg_idx(ctx, tiles)), tile),
+                      cg_idx(ctx, 16));
+}
+
 static int tc_axis(const rdx_uop *k, int pad)
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
@@ -355,20 +364,8 @@ rdx_status cg_apply_tc(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *ti = reg_axis(ctx, tm, top + 8, RDX_AXIS_UPCAST);
     const rdx_uop *u = reg_axis(ctx, tl.ku, top + 9, RDX_AXIS_UNROLL);
     /* first row of the tile, first column of the tile, K index of the lane */
-    const rdx_uop *row0 = rdx_ir_mul(
-        ctx,
-        rdx_ir_add(ctx,
-                   rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gm, cg_idx(ctx, tl.wm)), wvm),
-                              cg_idx(ctx, tm)),
-                   ti),
-        c16);
-    const rdx_uop *col0 = rdx_ir_mul(
-        ctx,
-        rdx_ir_add(ctx,
-                   rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, gn, cg_idx(ctx, tl.wn)), wvn),
-                              cg_idx(ctx, tn)),
-                   tj),
-        c16);
+    const rdx_uop *row0 = tile_origin(ctx, gm, tl.wm, wvm, tm, ti);
+    const rdx_uop *col0 = tile_origin(ctx, gn, tl.wn, wvn, tn, tj);
     const rdx_uop *kk = rdx_ir_add(
         ctx, rdx_ir_mul(ctx, rdx_ir_add(ctx, rdx_ir_mul(ctx, kr, cg_idx(ctx, tl.ku)), u), c16), e);
     const rdx_uop *col = rdx_ir_add(ctx, col0, l16);
