@@ -13,8 +13,8 @@
  *
  *   make fuzz
  *   mkdir -p build/fuzz_uop_corpus && cp $(find tests/data -name '*.uop') build/fuzz_uop_corpus/
- *   sed -n '/define RDX_OP_LIST/,/^$/s/.*X(\([A-Z_0-9]*\).*/"\1 "/p' include/rdx/ir.h \
- *       > build/fuzz_uop.dict          # the op names (add keys such as "dtype=" by hand)
+ *   sed -n '/define RDX_OP_LIST/,/^$/p' include/rdx/ir.h | grep -o 'X([A-Z_0-9]*' |
+ *       sed 's/X(\(.*\)/"\1 "/' > build/fuzz_uop.dict   # op names; add keys ("dtype=") by hand
  *   build/fuzz/fuzz_uop build/fuzz_uop_corpus -dict=build/fuzz_uop.dict -max_len=4096 \
  *       -max_total_time=60
  *
