@@ -135,7 +135,7 @@ $(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(STATIC)
 $(BUILD)/obj/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
 
 examples: $(EXAMPLE_BINS)
-tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS)
+tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS) $(BUILD)/fuzz-syntax.stamp
 benches: $(BENCH_BINS) $(RDX)
 
 check:
@@ -204,6 +204,13 @@ clean:
 .PHONY: asm-aliases
 asm-aliases:
 	python3 scripts/gen_asm_aliases.py --llvm-mc $(or $(wildcard /usr/lib/llvm-19/bin/llvm-mc),llvm-mc)
+
+# the libFuzzer targets are built only by `make fuzz` (clang, sanitizers): `make check`
+# at least compiles them (-fsyntax-only, the project's warnings) so they cannot rot
+$(BUILD)/fuzz-syntax.stamp: $(FUZZ_SRCS) $(wildcard include/rdx/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(PKG_CFLAGS) -fsyntax-only $(FUZZ_SRCS)
+	@touch $@
 
 # --- fuzz-realize: the stand-alone differential fuzzer of the code generator
 # (fuzz/fuzz_realize.c against librdx; `make fuzz` also builds it for libFuzzer).
