@@ -2,7 +2,8 @@
  * path on the emulated GPU, with the heuristics (lane counts of 64..256: expand's log-step
  * combine over LDS) and with a short BEAM from them, against the reference interpreter:
  * float32 sums, means and variances, int64 maxima, float16 sums of integer values (exact
- * in any order), an argmax with ties, and a row max into few outputs. */
+ * in any order), argmaxes with ties (64 rows: the row max fused into the index search,
+ * both ranges grouped), and a row max into few outputs. */
 #include <stdlib.h>
 
 #include "tests/realize/rz_test.h"
@@ -25,6 +26,7 @@ START_TEST(grouped_heuristics)
     const rdx_tensor *xi = ints(g, I64, 8, 8192, &seed);
     const rdx_tensor *xh = ints(g, F16, 8, 2048, &seed);
     const rdx_tensor *xt = ints(g, F32, 16, 4096, &seed);
+    const rdx_tensor *xa = ints(g, F32, 64, 1024, &seed);
     rz_case cases[] = {
         { rdx_tensor_sum(g, x, 1, (int[]){ 1 }, 0), 1e-5 },    /* 256 lanes */
         { rdx_tensor_mean(g, y, 1, (int[]){ 1 }, 0), 1e-5 },   /* 256 lanes */
@@ -32,6 +34,7 @@ START_TEST(grouped_heuristics)
         { rdx_tensor_max(g, xi, 1, (int[]){ 1 }, 0), 0 },      /* int64 */
         { rdx_tensor_sum(g, xh, 1, (int[]){ 1 }, 0), 1e-6 },   /* f16, exact */
         { rdx_tensor_argmax(g, xt, 1, 0), 0 },                 /* ties */
+        { rdx_tensor_argmax(g, xa, 1, 0), 0 },                 /* fused: both ranges grouped */
         { rdx_tensor_max(g, rdx_tensor_neg(g, y), 1, (int[]){ 1 }, 1), 0 },
     };
     rz_check_cases(g, dev, cases, sizeof cases / sizeof *cases);
