@@ -359,11 +359,13 @@ size_t cg_beam_actions(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *seq, si
     n1 += cg_lds_candidates(ax, na, seq, nseq, one + n1, BEAM_MAX_CAND - n1); /* LDS */
     if (nseq == 0 && n1 < BEAM_MAX_CAND) /* TC (first opt only): its tilings (opt_tc.c) */
         n1 += cg_tc_candidates(k, one + n1, BEAM_MAX_CAND - n1);
+    /* the row actions first: when they pay, the budget shrinks before the single opts run */
+    n = row_actions(ax, na, nseq, nolocals, c, cap);
     for (size_t i = 0; i < n1 && n < cap; i++) {
         c[n].ops[0] = one[i];
         c[n++].n = 1;
     }
-    return n + row_actions(ax, na, nseq, nolocals, c + n, cap - n);
+    return n;
 }
 
 static int seq_cmp(const void *a, const void *b)

@@ -204,11 +204,15 @@ typedef struct rdx_realize_beam_timer rdx_realize_beam_timer;
  * NULL on a private wave emulator (gfx1100), the cost being its estimated
  * cycles; with dev and one of its compute queues q, dispatched on q (buffers allocated on dev and
  * freed after, each dispatch waited for up to timeout_ms, 0: 600000), the cost being the dispatch's
- * GPU time in ns.  A candidate that fails to compile or run gives its error to the search, which
- * skips it. ctx, dev, q, vars and vals are borrowed: they must outlive the timer; the timer is used
- * by one thread at a time.  On success *out is the caller's (rdx_realize_beam_timer_free).  Errors
- * (nothing allocated): RDX_ERR_INVALID for a NULL ctx, fn or out, a device without a queue (or a
- * queue without a device), nvars > 0 with NULL vars or vals; RDX_ERR_NOMEM.
+ * GPU time in ns.  The search's budget (rdx_cg_timer's limit) stops a run past it with
+ * RDX_ERR_TIMEOUT: on the wave emulator as its cycle limit (rdx_emu_launch.cycle_limit), on a
+ * device as the dispatch's wait (limit ns + 20 ms, at most timeout_ms) after which the queue
+ * is reset (rdx_queue_reset) and stays usable.  A candidate that fails to compile or run gives
+ * its error to the search, which skips it. ctx, dev, q, vars and vals are borrowed: they must
+ * outlive the timer; the timer is used by one thread at a time.  On success *out is the caller's
+ * (rdx_realize_beam_timer_free).  Errors (nothing allocated): RDX_ERR_INVALID for a NULL ctx, fn or
+ * out, a device without a queue (or a queue without a device), nvars > 0 with NULL vars or vals;
+ * RDX_ERR_NOMEM.
  */
 rdx_status rdx_realize_beam_timer_create(rdx_ir_ctx *ctx, rdx_device *dev, rdx_queue *q,
                                          const rdx_uop *const *vars, const int64_t *vals,

@@ -11,13 +11,13 @@
 
 #include "tests/realize/rz_test.h"
 
-/* The kernel form of the sum of exp(x) over 2^18 elements: raw (one work-item, ~2M
+/* The kernel form of the sum of exp(x) over n elements: raw (one work-item, ~10 n
    wave-instructions) or with the heuristics' opts. */
-static const rdx_uop *sum_kernel(rdx_graph *g, int raw, rdx_schedule **s)
+static const rdx_uop *sum_kernel(rdx_graph *g, int64_t n, int raw, rdx_schedule **s)
 {
     uint64_t seed = 35;
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
-    const rdx_tensor *x = rz_random(g, F32, 1, (int64_t[]){ 1 << 18 }, &seed);
+    const rdx_tensor *x = rz_random(g, F32, 1, &n, &seed);
     const rdx_tensor *t = rdx_tensor_sum(g, rdx_tensor_exp(g, x), 0, NULL, 0);
     ck_assert_int_eq(rdx_cg_schedule(ctx, &t, 1, s), RDX_OK);
     const rdx_uop *typed, *o, *e;
@@ -35,7 +35,7 @@ START_TEST(budget_on_emulator)
     rdx_graph *g = rz_graph();
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
     rdx_schedule *s;
-    const rdx_uop *k = sum_kernel(g, 1, &s);
+    const rdx_uop *k = sum_kernel(g, 1 << 18, 1, &s);
     rdx_cg_timer fn;
     rdx_realize_beam_timer *t;
     ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, NULL, NULL, NULL, NULL, 0, 0, &fn, &t),
@@ -65,7 +65,8 @@ START_TEST(budget_on_device)
     rdx_graph *g = rz_graph();
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
     rdx_schedule *s, *s2;
-    const rdx_uop *slow = sum_kernel(g, 1, &s), *fast = sum_kernel(g, 0, &s2);
+    /* ~40M wave-instructions: far more than the 20 ms the budget waits on any machine */
+    const rdx_uop *slow = sum_kernel(g, 1 << 22, 1, &s), *fast = sum_kernel(g, 1 << 18, 0, &s2);
     rdx_cg_timer fn;
     rdx_realize_beam_timer *t;
     ck_assert_int_eq(rdx_realize_beam_timer_create(ctx, dev, q, NULL, NULL, 0, 0, &fn, &t), RDX_OK);
