@@ -26,22 +26,6 @@ typedef struct fake {
     double best, factor;
 } fake;
 
-static double fake_cost(const rdx_uop *k)
-{
-    const rdx_uop **order = NULL;
-    size_t n = 0;
-    ck_assert_int_eq(rdx_ir_toposort(k, &order, &n), RDX_OK);
-    double wg = 1;
-    for (size_t i = 0; i < n; i++) {
-        int64_t b;
-        if (order[i]->op == RDX_OP_SPECIAL && order[i]->arg.str[0] == 'l' &&
-            rdx_uop_const_int(order[i]->src[0], &b))
-            wg *= b > 64 ? 64 : (double)b;
-    }
-    free(order);
-    return (double)n * 100.0 / wg;
-}
-
 static rdx_status fake_timer(const rdx_uop *k, void *user, double limit, double *cost)
 {
     fake *f = user;
@@ -50,7 +34,7 @@ static rdx_status fake_timer(const rdx_uop *k, void *user, double limit, double 
     double want = f->best > 0 && f->factor > 0 ? f->factor * f->best : 0;
     if (limit != want)
         f->bad_limits++;
-    double c = fake_cost(k);
+    double c = cgf_toy_cost(k);
     if (limit > 0 && c > limit) {
         f->timeouts++;
         return rdx_fail(RDX_ERR_TIMEOUT, "fake timer: over the budget");
@@ -79,7 +63,7 @@ static double seq_cost(rdx_ir_ctx *ctx, const rdx_uop *k, const rdx_opt *o, size
     const rdx_uop *a, *e;
     ck_assert_int_eq(rdx_cg_apply_opts(ctx, k, o, n, &a), RDX_OK);
     ck_assert_int_eq(rdx_cg_expand(ctx, a, &e), RDX_OK);
-    return fake_cost(e);
+    return cgf_toy_cost(e);
 }
 
 START_TEST(beam_fake_timer)

@@ -81,6 +81,9 @@ const rdx_uop *cgf_kernel_of(rdx_graph *g, const rdx_tensor *t);
 void cgf_expect_expand_error(rdx_graph *g, const rdx_uop *k, const rdx_opt *o, size_t n,
                              const char *frag);
 
+/* A toy BEAM cost of an expanded kernel: its node count times 100, divided by the
+   work-items of a workgroup (each lidx bound, capped at 64); ck_assert's on failure. */
+double cgf_toy_cost(const rdx_uop *k);
 /* The number of (possibly overlapping) occurrences of s in t. */
 int cgf_count(const char *t, const char *s);
 rdx_graph *cgf_graph(void);

@@ -292,27 +292,14 @@ START_TEST(axis_types_innermost_global)
 }
 END_TEST
 
-/* A toy timer: node count, divided by the work-items of a workgroup; counts calls. */
+/* A toy timer: cgf_toy_cost; counts calls. */
 static int g_calls;
 static rdx_status toy_timer(const rdx_uop *k, void *user, double limit, double *cost)
 {
     (void)user;
     (void)limit;
     g_calls++;
-    const rdx_uop **order = NULL;
-    size_t n = 0;
-    rdx_status st = rdx_ir_toposort(k, &order, &n);
-    if (st)
-        return st;
-    double wg = 1;
-    for (size_t i = 0; i < n; i++) {
-        int64_t b;
-        if (order[i]->op == RDX_OP_SPECIAL && order[i]->arg.str[0] == 'l' &&
-            rdx_uop_const_int(order[i]->src[0], &b))
-            wg *= b > 64 ? 64 : (double)b;
-    }
-    free(order);
-    *cost = (double)n * 100.0 / wg;
+    *cost = cgf_toy_cost(k);
     return RDX_OK;
 }
 

@@ -288,3 +288,19 @@ int cgf_count(const char *t, const char *s)
         c++;
     return c;
 }
+
+double cgf_toy_cost(const rdx_uop *k)
+{
+    const rdx_uop **order = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(rdx_ir_toposort(k, &order, &n), RDX_OK);
+    double wg = 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t b;
+        if (order[i]->op == RDX_OP_SPECIAL && order[i]->arg.str[0] == 'l' &&
+            rdx_uop_const_int(order[i]->src[0], &b))
+            wg *= b > 64 ? 64 : (double)b;
+    }
+    free(order);
+    return (double)n * 100.0 / wg;
+}
