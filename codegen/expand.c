@@ -283,10 +283,11 @@ static rdx_status lower_batch(rdx_ir_ctx *ctx, const rdx_uop *const *red, size_t
 /*
  * GROUP_REDUCE axes (each of size k): work-item lidx0 = g reduces its share of every
  * REDUCE closing the axis, the partials are combined through LDS (a DEFINE_LOCAL per
- * REDUCE: lower_reduce), and every work-item gets the whole result.  A range closed by
- * two REDUCEs (an argmax: the max, then the search for its index, which reads the max) is
- * lowered REDUCE by REDUCE in topological order: the second's partials read the first's
- * result, so its store follows the first's last barrier.  A LOCAL axis may share the lanes
+ * dtype: lower_batch), and every work-item gets the whole result.  The REDUCEs closing one
+ * range (an upcast REDUCE's copies, or the sibling REDUCEs rangeify makes of an argmax;
+ * none can read another) are lowered as one batch, with one barrier per step for all.  A
+ * REDUCE nested in another grouped range is refused (both would be lidx0: only the
+ * diagonal reduced).  A LOCAL axis may share the lanes
  * (a row-fused kernel: the row's reductions grouped over the lanes that then store the
  * row's columns): it must have the same size k and be the only one, and no grouped REDUCE
  * may depend on it or on a LOOP range (a barrier in a loop would let the next iteration
