@@ -190,7 +190,7 @@ build/fuzz/%: fuzz/%.c $(LIB_SRCS)
 	    -o $@ $< $(LIB_SRCS) $(LDLIBS_ALL)
 
 # --- isa tables (isa-core): regenerate the committed instruction tables from
-# ../shared/isa/*.json and isa/targets/ (python3, standard library only).
+# isa/data/*.json and isa/targets/ (python3, standard library only).
 .PHONY: isa-tables
 isa-tables:
 	python3 scripts/gen_isa_tables.py

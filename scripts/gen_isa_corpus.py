@@ -2,7 +2,7 @@
 """gen_isa_corpus.py — build the llvm-mc oracle corpus for rdx's encoder/decoder.
 
 For each target the script builds candidate encodings of every instruction in
-the family's ISA JSON (../shared/isa/<family>.json): the opcode with operand
+the family's ISA JSON (isa/data/<family>.json): the opcode with operand
 fields set to SGPRs, VGPRs, TTMPs, special registers, inline integer and float
 constants, literals, register ranges, each modifier field, DPP16 and DPP8
 words and the VOP3 promotions.  llvm-mc disassembles all candidates in one
@@ -476,7 +476,7 @@ def mnemonic_op(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--llvm-mc", default="/usr/lib/llvm-19/bin/llvm-mc")
-    ap.add_argument("--isa-dir", default=os.path.join(ROOT, "..", "shared", "isa"))
+    ap.add_argument("--isa-dir", default=os.path.join(ROOT, "isa", "data"))
     ap.add_argument("--excludes", action="store_true")
     ap.add_argument("--targets", help="comma-separated subset of the targets (default: all)")
     args = ap.parse_args()

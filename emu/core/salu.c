@@ -1,7 +1,7 @@
 /*
  * emu/core/salu.c — scalar ALU semantics: SOP1, SOP2, SOPC, SOPK (not the
  * program-control ones, see sopp.c).  Reference: the pcode of each
- * instruction in ../shared/isa/rdna3.json.
+ * instruction in isa/data/rdna3.json.
  */
 #include "emu/core/emu_int.h"
 #include "emu/core/ops.h"

@@ -2,7 +2,7 @@
  * rdx/isa.h — RDNA3 / RDNA4 instruction tables, encoder and decoder.
  *
  * The tables are generated (scripts/gen_isa_tables.py, `make isa-tables`) from
- * AMD's machine-readable ISA data (../shared/isa/rdna3.json, rdna4.json) with
+ * AMD's machine-readable ISA data (isa/data/rdna3.json, rdna4.json) with
  * per-target corrections probed from llvm-mc (isa/targets/).  LLVM's assembler
  * is the authority: operand order, forms and validity follow what
  * `llvm-mc -triple=amdgcn-amd-amdhsa -mcpu=<target>` accepts and prints.
