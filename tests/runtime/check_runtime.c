@@ -142,6 +142,7 @@ int main(void)
     suite_add_tcase(s, rt_tcase_faults());
     suite_add_tcase(s, rt_tcase_hang());
     suite_add_tcase(s, rt_tcase_inject());
+    suite_add_tcase(s, rt_tcase_quiet());
     suite_add_tcase(s, rt_tcase_cli());
     int rc = rdx_test_main(s);
     free(rt_kernels_co);
