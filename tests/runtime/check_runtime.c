@@ -91,7 +91,7 @@ static void build_kernels(void)
                    "-nogpulib",
                    "-cl-kernel-arg-info",
                    "-O2",
-                   "-Itests/data/emu",
+                   "-Iinclude",
                    "-c",
                    "tests/data/runtime/kernels.cl",
                    "-o",
