@@ -5,7 +5,9 @@
  * wall time and the timing model's estimate) and write buffers back to files.
  */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +123,13 @@ static int parse_arg(const char *spec, cli_arg *a)
         double x = strtod(v, &end);
         if (errno == EINVAL || end == v || *end)
             return rdx_cli_usage_error(CMD, "--arg %s: expected a number", spec);
-        a->arg = spec[1] == '3' ? rdx_arg_f32((float)x) : rdx_arg_f64(x);
+        /* a finite number too large for the type would silently become inf */
+        int f32 = spec[1] == '3';
+        if ((errno == ERANGE && isinf(x)) || (f32 && isfinite(x) && isinf((float)x)))
+            return rdx_cli_usage_error(CMD, "--arg %s: %s does not fit %s (largest %g)", spec, v,
+                                       f32 ? "a 32-bit float" : "a 64-bit float",
+                                       f32 ? (double)FLT_MAX : DBL_MAX);
+        a->arg = f32 ? rdx_arg_f32((float)x) : rdx_arg_f64(x);
         return 0;
     }
     return rdx_cli_usage_error(CMD,

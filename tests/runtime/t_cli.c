@@ -95,6 +95,11 @@ START_TEST(run_usage_errors_exit_2)
           "unknown kind 'bogus'");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "u32:-1", NULL },
           "unsigned 32-bit");
+    /* a finite number beyond the type's range was taken as inf */
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "f32:1e39", NULL },
+          "--arg f32:1e39: 1e39 does not fit a 32-bit float");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "f64:1e999", NULL },
+          "--arg f64:1e999: 1e999 does not fit a 64-bit float");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "file:/nonexistent", NULL },
           "/nonexistent");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", NULL }, "choose one with --kernel");
