@@ -80,11 +80,15 @@ uint32_t *pm4_reserve_slow(rdx_pm4_cmdbuf *cb, size_t n)
 
 rdx_status rdx_pm4_emit(rdx_pm4_cmdbuf *cb, const uint32_t *dw, size_t n)
 {
+    if (cb->status || !n)
+        return cb->status;
+    if (!dw)
+        return pm4_error(cb, rdx_fail(RDX_ERR_INVALID,
+                                      "rdx_pm4_emit: dw is NULL for %zu dwords, expected data", n));
     uint32_t *p = pm4_reserve(cb, n);
     if (!p)
         return cb->status;
-    if (n)
-        memcpy(p, dw, n * sizeof *dw);
+    memcpy(p, dw, n * sizeof *dw);
     cb->len += n;
     return RDX_OK;
 }

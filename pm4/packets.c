@@ -51,10 +51,14 @@ static rdx_status set_regs(rdx_pm4_cmdbuf *cb, rdx_pm4_opcode op, uint32_t start
     if (n < 1 || n > 0x3fff)
         return pm4_error(
             cb, rdx_fail(RDX_ERR_INVALID, "%s: %u registers, expected 1..16383", oi->name, n));
+    if (!vals)
+        return pm4_error(cb, rdx_fail(RDX_ERR_INVALID,
+                                      "%s: vals is NULL for %u registers, expected %u values",
+                                      oi->name, n, n));
     if (reg < start || reg >= end || n > end - reg)
         return pm4_error(cb, rdx_fail(RDX_ERR_INVALID,
-                                      "%s: registers 0x%x..0x%x lie outside [0x%x, 0x%x)", oi->name,
-                                      reg, reg + n - 1, start, end));
+                                      "%s: registers 0x%x..0x%llx lie outside [0x%x, 0x%x)",
+                                      oi->name, reg, (unsigned long long)reg + n - 1, start, end));
     uint32_t *p = pm4_reserve(cb, 2 + n);
     if (!p)
         return cb->status;
@@ -286,6 +290,8 @@ rdx_status rdx_pm4_write_data(rdx_pm4_cmdbuf *cb, uint64_t addr, const uint32_t 
     static const char fn[] = "rdx_pm4_write_data";
     if (n < 1 || n > 0x4000 - 3)
         return bad(cb, "%s: %llu data dwords, expected 1..16381", fn, n);
+    if (!data)
+        return bad(cb, "%s: data is NULL for %llu dwords, expected a pointer to them", fn, n);
     if (check_align(cb, fn, addr, 4))
         return cb->status;
     uint32_t *p = pm4_reserve(cb, 4 + (size_t)n);

@@ -1,4 +1,6 @@
 /* pm4/sdma.c — SDMA v6 (gfx11) packet builders. */
+#include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <rdx/pm4.h>
@@ -22,6 +24,39 @@ static rdx_status bad(rdx_pm4_cmdbuf *cb, const char *fn, const char *what, unsi
                                   v, v, expected));
 }
 
+/* The largest byte count one copy or fill is given: the GPU's 48-bit
+ * virtual address space (gfx9+ GPUVM; the dispatch's code and scratch
+ * addresses are checked against the same bound).  Any larger count names
+ * memory no GPU address reaches, and its packet count (2^26 at this bound)
+ * is what keeps the packet arithmetic below far from wrapping. */
+#define SDMA_MAX_RANGE (1ull << 48)
+
+/* Packets of at most RDX_SDMA_MAX_BYTES covering 1 <= bytes <= SDMA_MAX_RANGE
+ * (computed without bytes + MAX - 1, which wraps near 2^64). */
+static uint64_t sdma_packets(uint64_t bytes)
+{
+    assert(bytes >= 1 && bytes <= SDMA_MAX_RANGE);
+    return bytes / RDX_SDMA_MAX_BYTES + (bytes % RDX_SDMA_MAX_BYTES != 0);
+}
+
+/* [addr, addr + bytes) must be a range the packets can express: at most
+ * SDMA_MAX_RANGE bytes, not wrapping past 2^64. */
+static rdx_status check_range(rdx_pm4_cmdbuf *cb, const char *fn, const char *what, uint64_t addr,
+                              uint64_t bytes)
+{
+    if (cb->status)
+        return cb->status;
+    if (bytes > SDMA_MAX_RANGE)
+        return bad(cb, fn, "bytes", bytes, "at most 2^48 (the GPU's virtual address space)");
+    if (addr > UINT64_MAX - (bytes - 1))
+        return pm4_error(cb,
+                         rdx_fail(RDX_ERR_INVALID,
+                                  "%s: %s = 0x%llx with bytes = %llu wraps past 2^64, expected "
+                                  "a range that ends at or below 2^64",
+                                  fn, what, (unsigned long long)addr, (unsigned long long)bytes));
+    return RDX_OK;
+}
+
 rdx_status rdx_sdma_nop(rdx_pm4_cmdbuf *cb, uint32_t ndw)
 {
     if (ndw < 1 || ndw > 0x4000)
@@ -40,9 +75,9 @@ rdx_status rdx_sdma_copy_linear(rdx_pm4_cmdbuf *cb, uint64_t dst, uint64_t src, 
     static const char fn[] = "rdx_sdma_copy_linear";
     if (!bytes)
         return bad(cb, fn, "bytes", bytes, ">= 1");
-    uint64_t packets = (bytes + RDX_SDMA_MAX_BYTES - 1) / RDX_SDMA_MAX_BYTES;
-    if (packets > SIZE_MAX / 8)
-        return bad(cb, fn, "bytes", bytes, "a size whose packets fit in memory");
+    if (check_range(cb, fn, "src", src, bytes) || check_range(cb, fn, "dst", dst, bytes))
+        return cb->status;
+    uint64_t packets = sdma_packets(bytes);
     uint32_t *p = pm4_reserve(cb, (size_t)packets * 7);
     if (!p)
         return cb->status;
@@ -71,9 +106,9 @@ rdx_status rdx_sdma_const_fill(rdx_pm4_cmdbuf *cb, uint64_t dst, uint32_t value,
         return bad(cb, fn, "bytes", bytes, "a nonzero multiple of 4");
     if (dst & 3)
         return bad(cb, fn, "dst", dst, "4-byte aligned");
-    uint64_t packets = (bytes + RDX_SDMA_MAX_BYTES - 1) / RDX_SDMA_MAX_BYTES;
-    if (packets > SIZE_MAX / 8)
-        return bad(cb, fn, "bytes", bytes, "a size whose packets fit in memory");
+    if (check_range(cb, fn, "dst", dst, bytes))
+        return cb->status;
+    uint64_t packets = sdma_packets(bytes);
     uint32_t *p = pm4_reserve(cb, (size_t)packets * 5);
     if (!p)
         return cb->status;
@@ -169,6 +204,8 @@ rdx_status rdx_sdma_write(rdx_pm4_cmdbuf *cb, uint64_t addr, const uint32_t *dat
         return bad(cb, fn, "n", n, "1..1048576");
     if (addr & 3)
         return bad(cb, fn, "addr", addr, "4-byte aligned");
+    if (!data)
+        return bad(cb, fn, "data", 0, "a pointer to n dwords (it is NULL)");
     uint32_t *p = pm4_reserve(cb, 4 + (size_t)n);
     if (!p)
         return cb->status;

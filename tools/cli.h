@@ -25,7 +25,16 @@ int rdx_cli_usage_error(const char *cmd, const char *fmt, ...)
 int rdx_cli_fail(const char *cmd);
 
 /* Parse a whole unsigned number (decimal, 0x hex or 0 octal) into *out; -1 when s is
- * not one (empty, trailing text, a minus sign, out of range), else 0. */
+ * not one (empty, not starting with a digit, trailing text, out of range), else 0. */
 int rdx_cli_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * Parse the comma list X[,Y[,Z]] of option `opt` (e.g. "--grid") into d
+ * (missing dimensions are 1).  Every field must be an integer 1..2^32-1: an
+ * empty field, a trailing comma, a non-number, zero, overflow or a fourth
+ * dimension is a usage error naming the option and the dimension (printed;
+ * returns RDX_EXIT_USAGE), else RDX_EXIT_OK.
+ */
+int rdx_cli_parse_dims(const char *cmd, const char *opt, const char *s, uint32_t d[3]);
 
 #endif /* RDX_TOOLS_CLI_H */

@@ -1,14 +1,18 @@
 /*
  * tools/cmd_run.c — `rdx run CODEOBJ ...`: load a code object, dispatch one
- * of its kernels with arguments from the command line, print the GPU time
- * of each dispatch and write buffers back to files.
+ * of its kernels with arguments from the command line, print the time of
+ * each dispatch (GPU time on a card; on the emulated GPU the emulation's
+ * wall time and the timing model's estimate) and write buffers back to files.
  */
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/emu.h>
 #include <rdx/runtime.h>
 
 #include "tools/cli.h"
@@ -24,21 +28,27 @@ static void help(void)
     printf("Usage: rdx run CODEOBJ --grid X[,Y[,Z]] --block X[,Y[,Z]] [options]\n"
            "\n"
            "Load a code object (rdx's or LLVM's) on the device, dispatch a kernel and\n"
-           "print the GPU time of each dispatch.  Arguments are laid out by the code\n"
+           "print the time of each dispatch: on a real card its GPU time (timestamps);\n"
+           "on the emulated GPU the wall time of the emulation, with the emulator's\n"
+           "timing-model estimate of the kernel's time on a gfx1100 beside it (the\n"
+           "kernel run once more on a private emulator, over copies of the inputs).\n"
+           "Arguments are laid out by the code\n"
            "object's metadata (.args offsets and sizes; hidden arguments filled as\n"
            "LLVM's code object v5 expects), or packed with natural alignment when the\n"
            "kernel has no metadata.\n"
            "\n"
            "Options:\n"
            "  --kernel NAME     the kernel (default: the only one in CODEOBJ)\n"
-           "  --grid X[,Y[,Z]]  workgroups per dimension\n"
-           "  --block X[,Y[,Z]] work-items per workgroup\n"
+           "  --grid X[,Y[,Z]]  workgroups per dimension (integers >= 1; a missing Y or\n"
+           "                    Z is 1; no empty field or trailing comma)\n"
+           "  --block X[,Y[,Z]] work-items per workgroup (the same form)\n"
            "  --arg SPEC        the next kernel argument, in order:\n"
            "                      file:PATH    a buffer holding the bytes of PATH\n"
            "                      zeros:BYTES  a zero-filled buffer of BYTES bytes\n"
            "                      u32:V i32:V u64:V f32:V f64:V   a value\n"
            "  --out N:FILE      after the run, write argument N's buffer (N counts the\n"
-           "                    --arg options from 0) to FILE\n"
+           "                    --arg options from 0; it must be a file: or zeros:\n"
+           "                    argument) to FILE\n"
            "  --device emu|kfd  the emulated GPU or a real card (default: RDX_DEVICE,\n"
            "                    else a real card when /dev/kfd has one, else emu)\n"
            "  --repeat N        dispatch N times (default 1)\n"
@@ -52,22 +62,6 @@ static void help(void)
            "Exit status: 0 success, 1 the run failed (a GPU fault is printed with its\n"
            "address and program counter; a hang ends in a timeout, or on the emulated\n"
            "GPU in a hang report at the wave budget), 2 bad usage.\n");
-}
-
-static int parse_dims(const char *s, uint32_t d[3])
-{
-    d[0] = d[1] = d[2] = 1;
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", s);
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        uint64_t v;
-        if (n == 3 || rdx_cli_parse_u64(tok, &v) || v == 0 || v > UINT32_MAX)
-            return -1;
-        d[n++] = (uint32_t)v;
-    }
-    return n ? 0 : -1;
 }
 
 /* One --arg: the value, or the buffer to create. */
@@ -129,7 +123,13 @@ static int parse_arg(const char *spec, cli_arg *a)
         double x = strtod(v, &end);
         if (errno == EINVAL || end == v || *end)
             return rdx_cli_usage_error(CMD, "--arg %s: expected a number", spec);
-        a->arg = spec[1] == '3' ? rdx_arg_f32((float)x) : rdx_arg_f64(x);
+        /* a finite number too large for the type would silently become inf */
+        int f32 = spec[1] == '3';
+        if ((errno == ERANGE && isinf(x)) || (f32 && isfinite(x) && isinf((float)x)))
+            return rdx_cli_usage_error(CMD, "--arg %s: %s does not fit %s (largest %g)", spec, v,
+                                       f32 ? "a 32-bit float" : "a 64-bit float",
+                                       f32 ? (double)FLT_MAX : DBL_MAX);
+        a->arg = f32 ? rdx_arg_f32((float)x) : rdx_arg_f64(x);
         return 0;
     }
     return rdx_cli_usage_error(CMD,
@@ -142,6 +142,33 @@ typedef struct cli_out {
     uint32_t arg;
     const char *path;
 } cli_out;
+
+/* One --out N:FILE (whether argument N exists and is a buffer is checked
+ * against the kernel later, in check_outs). */
+static int parse_out(const char *spec, cli_out *o)
+{
+    const char *colon = strchr(spec, ':');
+    if (!colon)
+        return rdx_cli_usage_error(CMD,
+                                   "--out %s: expected N:FILE (no ':' after the argument "
+                                   "index N)",
+                                   spec);
+    char num[32];
+    size_t len = (size_t)(colon - spec);
+    uint64_t n;
+    if (len == 0 || len >= sizeof num)
+        return rdx_cli_usage_error(CMD, "--out %s: expected N:FILE, N an argument index", spec);
+    memcpy(num, spec, len);
+    num[len] = 0;
+    if (rdx_cli_parse_u64(num, &n) || n > UINT32_MAX)
+        return rdx_cli_usage_error(CMD, "--out %s: '%s' is not an argument index (0, 1, ...)", spec,
+                                   num);
+    if (!colon[1])
+        return rdx_cli_usage_error(CMD, "--out %s: no FILE after '%s:'", spec, num);
+    o->arg = (uint32_t)n;
+    o->path = colon + 1;
+    return RDX_EXIT_OK;
+}
 
 typedef struct run_state {
     rdx_device *dev;
@@ -175,6 +202,126 @@ static void signature(const rdx_kernel *k, char *buf, size_t size)
     }
     if (n < size)
         snprintf(buf + n, size - n, ")");
+}
+
+/* Each --out names an argument that exists and is a buffer (the arguments
+ * already match the kernel's: rdx_kernel_pack_args accepted them). */
+static int check_outs(const run_state *s, const rdx_kernel *k, const cli_out *outs, int nouts)
+{
+    for (int i = 0; i < nouts; i++) {
+        uint32_t n = outs[i].arg;
+        if (n >= (uint32_t)s->nargs) {
+            /* the kernel's own count, or with no metadata the --arg count */
+            uint32_t have =
+                rdx_kernel_has_metadata(k) ? rdx_kernel_arg_count(k) : (uint32_t)s->nargs;
+            char range[48] = "";
+            if (have)
+                snprintf(range, sizeof range, " (0..%u)", have - 1);
+            if (rdx_kernel_has_metadata(k))
+                return rdx_cli_usage_error(CMD,
+                                           "--out %u:%s: argument %u does not exist: kernel %s "
+                                           "has %u argument%s%s",
+                                           n, outs[i].path, n, rdx_kernel_name(k), have,
+                                           have == 1 ? "" : "s", range);
+            return rdx_cli_usage_error(CMD,
+                                       "--out %u:%s: argument %u does not exist: %u --arg "
+                                       "option%s given%s",
+                                       n, outs[i].path, n, have, have == 1 ? " was" : "s were",
+                                       range);
+        }
+        if (!s->args[n].is_buffer)
+            return rdx_cli_usage_error(CMD,
+                                       "--out %u:%s: argument %u (--arg %s) is a value, not a "
+                                       "buffer; --out takes a file: or zeros: argument",
+                                       n, outs[i].path, n, s->args[n].spec);
+    }
+    return RDX_EXIT_OK;
+}
+
+/* The emulator's kernel time estimate (rdx_emu_counters.est_kernel_cycles,
+ * engine clocks at 2.5 GHz; docs/emu.md "Kernel time estimate") of one
+ * dispatch of `l`: the kernel run once more on a private wave emulator, on
+ * host copies of the buffers' initial contents (so the device's buffers and
+ * the outputs are untouched).  RDX_OK with *c filled, or the reason there is
+ * no estimate (recorded). */
+static rdx_status emu_estimate(const run_state *s, const char *path, const rdx_kernel *k,
+                               const rdx_launch *l, uint64_t wave_budget, rdx_emu_counters *c)
+{
+    rdx_arg args[MAX_ARGS];
+    uint8_t *host[MAX_ARGS] = { 0 };
+    uint8_t *elf = NULL;
+    size_t elf_size = 0;
+    rdx_emu *emu = NULL;
+    rdx_emu_buffer bufs[MAX_ARGS];
+    size_t nbufs = 0;
+    uint8_t kernarg[4096];
+    uint32_t kernarg_size = 0;
+    rdx_status st = RDX_OK;
+    for (int i = 0; i < s->nargs && !st; i++) {
+        const cli_arg *a = &s->args[i];
+        args[i] = a->arg;
+        if (!a->is_buffer)
+            continue;
+        /* 64 spare bytes: vector loads near the end may touch them (as realize's estimate) */
+        host[i] = a->size <= SIZE_MAX - 64 ? calloc(1, (size_t)a->size + 64) : NULL;
+        if (!host[i]) {
+            st = rdx_fail(RDX_ERR_NOMEM, "no host memory for a copy of argument %d", i);
+            break;
+        }
+        if (a->data)
+            memcpy(host[i], a->data, a->size);
+        args[i] = rdx_arg_u64((uint64_t)(uintptr_t)host[i]);
+        bufs[nbufs++] = (rdx_emu_buffer){ host[i], (size_t)a->size + 64, RDX_EMU_RW };
+    }
+    rdx_launch hl = *l;
+    hl.args = args;
+    rdx_emu_launch el = { .bufs = bufs, .nbufs = nbufs, .budget = wave_budget };
+    for (int d = 0; d < 3 && !st; d++) {
+        uint64_t items = (uint64_t)l->grid[d] * l->block[d];
+        if (items > UINT32_MAX)
+            st = rdx_fail(RDX_ERR_RANGE,
+                          "the grid has %llu work-items in dimension %d, more than "
+                          "the emulator's launch takes",
+                          (unsigned long long)items, d);
+        el.grid[d] = (uint32_t)items;
+        el.wg[d] = l->block[d];
+    }
+    if (!st)
+        st = rdx_kernel_pack_args(k, &hl, kernarg, sizeof kernarg, &kernarg_size);
+    el.kernarg = kernarg;
+    el.kernarg_size = kernarg_size;
+    if (!st)
+        st = rdx_file_read(path, &elf, &elf_size);
+    if (!st)
+        st = rdx_emu_create("gfx1100", &emu);
+    if (!st)
+        st = rdx_emu_run_codeobj(emu, elf, elf_size, rdx_kernel_name(k), &el);
+    if (!st)
+        *c = *rdx_emu_get_counters(emu);
+    c->pcs = NULL; /* owned by the emulator, gone below */
+    c->npc = 0;
+    rdx_emu_destroy(emu);
+    free(elf);
+    for (int i = 0; i < s->nargs; i++)
+        free(host[i]);
+    return st;
+}
+
+/* Print the kernel time estimate (or why there is none) and put the
+ * "; timing model estimate X us" suffix of the dispatch lines in est. */
+static void estimate_line(const run_state *s, const char *path, const rdx_kernel *k,
+                          const rdx_launch *l, uint64_t wave_budget, char *est, size_t size)
+{
+    rdx_emu_counters c = { 0 };
+    if (emu_estimate(s, path, k, l, wave_budget, &c)) {
+        printf("kernel time estimate: none (%s)\n", rdx_error_message());
+        return;
+    }
+    double us = (double)c.est_kernel_cycles / 2500.0;
+    printf("kernel time estimate: %.3f us (%llu cycles at 2.5 GHz, %s-bound; the emulator's "
+           "timing model of a gfx1100)\n",
+           us, (unsigned long long)c.est_kernel_cycles, rdx_emu_bound_name(c.est_bound));
+    snprintf(est, size, "; timing model estimate %.3f us", us);
 }
 
 static int run(run_state *s, const char *path, const char *kname, const rdx_launch *base,
@@ -215,10 +362,6 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
     }
     l.args = args;
     l.nargs = (uint32_t)s->nargs;
-    for (int i = 0; i < nouts; i++)
-        if (outs[i].arg >= (uint32_t)s->nargs || !s->args[outs[i].arg].is_buffer)
-            return rdx_cli_usage_error(CMD, "--out %u:%s: argument %u is not a buffer argument",
-                                       outs[i].arg, outs[i].path, outs[i].arg);
     /* Check the layout first: a mismatch is bad usage. */
     uint8_t scratch[4096];
     uint32_t size;
@@ -227,9 +370,18 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         signature(k, sig, sizeof sig);
         return rdx_cli_usage_error(CMD, "%s\nthe kernel is %s", rdx_error_message(), sig);
     }
+    int rc = check_outs(s, k, outs, nouts);
+    if (rc)
+        return rc;
     printf("kernel: %s, grid %ux%ux%u workgroups of %ux%ux%u, %u argument bytes%s\n",
            rdx_kernel_name(k), l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
            size, rdx_kernel_has_metadata(k) ? "" : " (no metadata: packed)");
+    /* On the emulated GPU a dispatch's time is the wall time of its
+     * emulation; the timing model's estimate of the kernel on a real gfx1100
+     * is printed beside it. */
+    int emulated = !strcmp(di->os_name, "emu");
+    char est[160] = "";
+    const char *what = emulated ? "emulated (wall time of the emulation)" : "GPU time";
     if (rdx_queue_create(s->dev, RDX_QUEUE_COMPUTE, &s->q))
         return rdx_cli_fail(CMD);
     uint64_t total = 0;
@@ -249,12 +401,17 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         if (rdx_queue_dispatch_time(s->q, t, &ns))
             return rdx_cli_fail(CMD);
         total += ns;
+        /* after the first dispatch ran well (a fault or hang is reported by
+         * the device first; the estimate's run then ends within the budget) */
+        if (emulated && r == 0)
+            estimate_line(s, path, k, &l, wave_budget, est, sizeof est);
         if (repeat <= 10 || r < 3 || r + 1 == repeat)
-            printf("dispatch %llu: %.3f us GPU time\n", (unsigned long long)(r + 1), ns / 1e3);
+            printf("dispatch %llu: %.3f us %s%s\n", (unsigned long long)(r + 1), ns / 1e3, what,
+                   est);
     }
     if (repeat > 1)
-        printf("%llu dispatches: %.3f us GPU time on average\n", (unsigned long long)repeat,
-               total / 1e3 / (double)repeat);
+        printf("%llu dispatches: %.3f us %s on average%s\n", (unsigned long long)repeat,
+               total / 1e3 / (double)repeat, what, est);
     for (int i = 0; i < nouts; i++) {
         cli_arg *a = &s->args[outs[i].arg];
         uint8_t *data = malloc(a->size);
@@ -303,15 +460,11 @@ int rdx_cmd_run(int argc, char **argv)
             kname = optarg;
             break;
         case 'g':
-            if (parse_dims(optarg, l.grid))
-                rc = rdx_cli_usage_error(CMD, "--grid %s: expected X[,Y[,Z]] of integers >= 1",
-                                         optarg);
+            rc = rdx_cli_parse_dims(CMD, "--grid", optarg, l.grid);
             have_grid = 1;
             break;
         case 'b':
-            if (parse_dims(optarg, l.block))
-                rc = rdx_cli_usage_error(CMD, "--block %s: expected X[,Y[,Z]] of integers >= 1",
-                                         optarg);
+            rc = rdx_cli_parse_dims(CMD, "--block", optarg, l.block);
             have_block = 1;
             break;
         case 'a':
@@ -320,25 +473,12 @@ int rdx_cmd_run(int argc, char **argv)
             else if ((rc = parse_arg(optarg, &s.args[s.nargs])) == RDX_EXIT_OK)
                 s.nargs++;
             break;
-        case 'o': {
-            char *colon = strchr(optarg, ':');
-            uint64_t n;
-            if (nouts == MAX_OUTS) {
+        case 'o':
+            if (nouts == MAX_OUTS)
                 rc = rdx_cli_usage_error(CMD, "more than %d --out options", MAX_OUTS);
-                break;
-            }
-            if (colon)
-                *colon = 0;
-            if (!colon || rdx_cli_parse_u64(optarg, &n) || n >= MAX_ARGS || !colon[1]) {
-                if (colon)
-                    *colon = ':';
-                rc = rdx_cli_usage_error(CMD, "--out %s: expected N:FILE", optarg);
-                break;
-            }
-            outs[nouts].arg = (uint32_t)n;
-            outs[nouts++].path = colon + 1;
+            else
+                rc = parse_out(optarg, &outs[nouts++]);
             break;
-        }
         case 'd':
             if (!strcmp(optarg, "emu"))
                 kind = RDX_DEVICE_EMU;

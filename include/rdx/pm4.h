@@ -207,7 +207,8 @@ void rdx_pm4_cmdbuf_reset(rdx_pm4_cmdbuf *cb);
 void rdx_pm4_cmdbuf_free(rdx_pm4_cmdbuf *cb);
 /* The sticky status (RDX_OK while every builder succeeded). */
 rdx_status rdx_pm4_cmdbuf_status(const rdx_pm4_cmdbuf *cb);
-/* Append raw dwords. */
+/* Append n raw dwords from dw (n = 0 appends nothing and returns the
+ * sticky status; dw NULL with n >= 1 is RDX_ERR_INVALID). */
 rdx_status rdx_pm4_emit(rdx_pm4_cmdbuf *cb, const uint32_t *dw, size_t n);
 
 /*
@@ -378,9 +379,13 @@ uint32_t rdx_pm4_dispatch_initiator(bool wave32);
 /* NOP filling exactly `ndw` >= 1 dwords. */
 rdx_status rdx_sdma_nop(rdx_pm4_cmdbuf *cb, uint32_t ndw);
 /* Copy `bytes` >= 1 from src to dst (any alignment), split into packets of
- * at most RDX_SDMA_MAX_BYTES. */
+ * at most RDX_SDMA_MAX_BYTES.  RDX_ERR_INVALID when bytes is 0 or above 2^48
+ * (the GPU's virtual address space) or when [src, src + bytes) or
+ * [dst, dst + bytes) runs past 2^64. */
 rdx_status rdx_sdma_copy_linear(rdx_pm4_cmdbuf *cb, uint64_t dst, uint64_t src, uint64_t bytes);
-/* Fill `bytes` (multiple of 4, >= 4) at dst (4-aligned) with the dword `value`. */
+/* Fill `bytes` (multiple of 4, >= 4, at most 2^48) at dst (4-aligned) with
+ * the dword `value`; RDX_ERR_INVALID otherwise or when [dst, dst + bytes)
+ * runs past 2^64. */
 rdx_status rdx_sdma_const_fill(rdx_pm4_cmdbuf *cb, uint64_t dst, uint32_t value, uint64_t bytes);
 /* Write the 32-bit `value` to addr (4-aligned) once prior packets are done
  * (MTYPE uncached, as amdgpu's sdma_v6 fence). */

@@ -389,6 +389,41 @@ START_TEST(builder_argument_errors)
 }
 END_TEST
 
+/* Issue 2.1's audit: the reserve fast path added len + n, which wraps for a
+ * huge n on a buffer holding anything and handed out room it did not have;
+ * null data pointers were copied from; zero dwords offset a null buffer. */
+START_TEST(raw_emit_sizes_and_null_data)
+{
+    rdx_pm4_cmdbuf cb;
+    uint32_t v[2] = { 1, 2 };
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_pm4_emit(&cb, v, 0), RDX_OK); /* nothing to append: no null offset */
+    ck_assert_uint_eq(cb.len, 0);
+    ck_assert_int_eq(rdx_pm4_emit(&cb, v, 1), RDX_OK);
+    ck_assert_int_eq(rdx_pm4_emit(&cb, v, SIZE_MAX), RDX_ERR_RANGE);
+    CHECK_HAS(rdx_error_message(), "cannot grow by");
+    ck_assert_uint_eq(cb.len, 1);
+    rdx_pm4_cmdbuf_reset(&cb);
+    ck_assert_int_eq(rdx_pm4_emit(&cb, NULL, 2), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "rdx_pm4_emit: dw is NULL for 2 dwords");
+    rdx_pm4_cmdbuf_reset(&cb);
+    ck_assert_int_eq(rdx_pm4_set_sh_reg(&cb, 0x2e00, NULL, 2), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "SET_SH_REG: vals is NULL for 2 registers");
+    rdx_pm4_cmdbuf_reset(&cb);
+    ck_assert_int_eq(rdx_pm4_write_data(&cb, 0x1000, NULL, 3, false), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "rdx_pm4_write_data: data is NULL for 3 dwords");
+    ck_assert_uint_eq(cb.len, 0);
+    rdx_pm4_cmdbuf_free(&cb);
+
+    /* a fixed buffer over no memory: every builder is "full", none offsets NULL */
+    rdx_pm4_cmdbuf_init_fixed(&cb, NULL, 100);
+    ck_assert_int_eq(rdx_pm4_emit(&cb, v, 0), RDX_OK);
+    ck_assert_int_eq(rdx_sdma_copy_linear(&cb, 0x1000, 0x2000, 8), RDX_ERR_RANGE);
+    CHECK_HAS(rdx_error_message(), "command buffer full: 0 of 0 dwords used");
+    ck_assert_uint_eq(cb.len, 0);
+}
+END_TEST
+
 TCase *pm4_builder_tcase(void)
 {
     TCase *tc = tcase_create("builders");
@@ -405,5 +440,6 @@ TCase *pm4_builder_tcase(void)
     tcase_add_test(tc, begin_add_end);
     tcase_add_test(tc, fixed_buffer_overflow_is_sticky);
     tcase_add_test(tc, builder_argument_errors);
+    tcase_add_test(tc, raw_emit_sizes_and_null_data);
     return tc;
 }

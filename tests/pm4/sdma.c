@@ -98,6 +98,87 @@ START_TEST(sdma_argument_errors)
 }
 END_TEST
 
+/* Issue 2.1: a byte count within 4 MiB of 2^64 wrapped the packet count
+ * (bytes + 4 MiB - 1) to 0.  On an empty buffer the call then returned OK
+ * having emitted nothing (and offset a null pointer); on a buffer holding
+ * anything the split loop wrote 2^42 packets past its end. */
+START_TEST(sdma_sizes_near_2_64_are_errors)
+{
+    static const uint64_t huge[] = { UINT64_MAX, UINT64_MAX - 3, UINT64_MAX - 0x3ffffc,
+                                     (1ull << 48) + 4, 1ull << 63 };
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        for (int filled = 0; filled < 2; filled++) {
+            rdx_pm4_cmdbuf cb;
+            rdx_pm4_cmdbuf_init(&cb);
+            if (filled)
+                ck_assert_int_eq(rdx_sdma_nop(&cb, 1), RDX_OK);
+            size_t len0 = cb.len;
+            ck_assert_int_eq(rdx_sdma_copy_linear(&cb, 0x1000, 0x2000, huge[i]), RDX_ERR_INVALID);
+            CHECK_HAS(rdx_error_message(), "rdx_sdma_copy_linear: bytes = ");
+            ck_assert_uint_eq(cb.len, len0);
+            rdx_pm4_cmdbuf_reset(&cb);
+            if (filled)
+                ck_assert_int_eq(rdx_sdma_nop(&cb, 1), RDX_OK);
+            ck_assert_int_eq(rdx_sdma_const_fill(&cb, 0x1000, 7, huge[i] & ~3ull), RDX_ERR_INVALID);
+            CHECK_HAS(rdx_error_message(), "rdx_sdma_const_fill: bytes = ");
+            ck_assert_uint_eq(cb.len, len0);
+            rdx_pm4_cmdbuf_free(&cb);
+        }
+    }
+}
+END_TEST
+
+/* A range that runs past 2^64 names no memory: an error naming the address. */
+START_TEST(sdma_ranges_wrapping_2_64_are_errors)
+{
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_sdma_copy_linear(&cb, UINT64_MAX - 15, 0x1000, 32), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "dst = 0xfffffffffffffff0 with bytes = 32 wraps past 2^64");
+    rdx_pm4_cmdbuf_reset(&cb);
+    ck_assert_int_eq(rdx_sdma_copy_linear(&cb, 0x1000, UINT64_MAX, 2), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "src = 0xffffffffffffffff with bytes = 2 wraps");
+    rdx_pm4_cmdbuf_reset(&cb);
+    ck_assert_int_eq(rdx_sdma_const_fill(&cb, UINT64_MAX - 3, 0, 8), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "dst = 0xfffffffffffffffc with bytes = 8 wraps");
+    ck_assert_uint_eq(cb.len, 0);
+    /* the last bytes below 2^64 are a range that still ends at 2^64 */
+    rdx_pm4_cmdbuf_reset(&cb);
+    ck_assert_int_eq(rdx_sdma_copy_linear(&cb, UINT64_MAX - 15, 0x1000, 16), RDX_OK);
+    ck_assert_int_eq(rdx_sdma_const_fill(&cb, UINT64_MAX - 3, 0, 4), RDX_OK);
+    ck_assert_uint_eq(cb.len, 12);
+    rdx_pm4_cmdbuf_free(&cb);
+}
+END_TEST
+
+/* The largest count (2^48 bytes, 2^26 packets) is split exactly: built in a
+ * fixed buffer too small for it, it is a "buffer full" error, not a wrap. */
+START_TEST(sdma_largest_range_is_counted_exactly)
+{
+    uint32_t mem[16];
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init_fixed(&cb, mem, 16);
+    ck_assert_int_eq(rdx_sdma_copy_linear(&cb, 0x1000, 0x2000, 1ull << 48), RDX_ERR_RANGE);
+    CHECK_HAS(rdx_error_message(), "469762048 more needed"); /* 2^26 packets of 7 */
+    rdx_pm4_cmdbuf_init_fixed(&cb, mem, 16);
+    ck_assert_int_eq(rdx_sdma_const_fill(&cb, 0x1000, 0, (1ull << 48) - 4), RDX_ERR_RANGE);
+    CHECK_HAS(rdx_error_message(), "335544320 more needed"); /* 2^26 packets of 5 */
+    ck_assert_uint_eq(cb.len, 0);
+}
+END_TEST
+
+/* rdx_sdma_write with no data is an error, not a read of NULL. */
+START_TEST(sdma_write_null_data_is_an_error)
+{
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_sdma_write(&cb, 0x1000, NULL, 2), RDX_ERR_INVALID);
+    CHECK_HAS(rdx_error_message(), "rdx_sdma_write: data");
+    ck_assert_uint_eq(cb.len, 0);
+    rdx_pm4_cmdbuf_free(&cb);
+}
+END_TEST
+
 TCase *pm4_sdma_tcase(void)
 {
     TCase *tc = tcase_create("sdma");
@@ -105,5 +186,9 @@ TCase *pm4_sdma_tcase(void)
     tcase_add_test(tc, copy_linear_splits_at_4mib);
     tcase_add_test(tc, fill_fence_trap_poll_timestamp_write_nop);
     tcase_add_test(tc, sdma_argument_errors);
+    tcase_add_test(tc, sdma_sizes_near_2_64_are_errors);
+    tcase_add_test(tc, sdma_ranges_wrapping_2_64_are_errors);
+    tcase_add_test(tc, sdma_largest_range_is_counted_exactly);
+    tcase_add_test(tc, sdma_write_null_data_is_an_error);
     return tc;
 }

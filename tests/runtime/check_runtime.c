@@ -91,7 +91,7 @@ static void build_kernels(void)
                    "-nogpulib",
                    "-cl-kernel-arg-info",
                    "-O2",
-                   "-Itests/data/emu",
+                   "-Iinclude",
                    "-c",
                    "tests/data/runtime/kernels.cl",
                    "-o",
@@ -142,6 +142,7 @@ int main(void)
     suite_add_tcase(s, rt_tcase_faults());
     suite_add_tcase(s, rt_tcase_hang());
     suite_add_tcase(s, rt_tcase_inject());
+    suite_add_tcase(s, rt_tcase_quiet());
     suite_add_tcase(s, rt_tcase_cli());
     int rc = rdx_test_main(s);
     free(rt_kernels_co);

@@ -38,6 +38,17 @@ const rdx_kernel *rt_kernel(rt_fixture *f, const char *name);
 rdx_launch rt_launch1(const rdx_kernel *k, uint32_t groups, uint32_t block, const rdx_arg *args,
                       uint32_t nargs);
 
+/* Capture what is written to stderr (fd 2) between rt_stderr_begin and
+ * rt_stderr_end, which returns it (malloc'd, NUL-terminated) and restores
+ * stderr.  For tests that expect the library to report something there: they
+ * assert on the text instead of letting a green run print error lines. */
+typedef struct rt_stderr {
+    int saved;  /* the original fd 2 */
+    char *path; /* the capture file */
+} rt_stderr;
+void rt_stderr_begin(rt_stderr *c);
+char *rt_stderr_end(rt_stderr *c);
+
 TCase *rt_tcase_device(void);
 TCase *rt_tcase_copy(void);
 TCase *rt_tcase_dispatch(void);
@@ -46,6 +57,7 @@ TCase *rt_tcase_oracle(void);
 TCase *rt_tcase_faults(void);
 TCase *rt_tcase_hang(void);
 TCase *rt_tcase_inject(void);
+TCase *rt_tcase_quiet(void);
 TCase *rt_tcase_cli(void);
 
 #endif

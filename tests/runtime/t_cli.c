@@ -40,7 +40,15 @@ START_TEST(run_writes_outputs_and_times)
     ck_assert_msg(rdx(a, &p) == 0, "rdx run failed: %s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "device: "));
     ck_assert_ptr_nonnull(strstr(p.out, "dispatch 3: "));
-    ck_assert_ptr_nonnull(strstr(p.out, "us GPU time"));
+    /* on the emulated GPU the time is the emulation's wall time, not a GPU
+     * time, and the timing model's estimate stands beside it (issue 2.7) */
+    ck_assert_msg(!strstr(p.out, "GPU time"), "stdout: %s", p.out);
+    ck_assert_msg(strstr(p.out, "us emulated (wall time of the emulation); timing model "
+                                "estimate "),
+                  "stdout: %s", p.out);
+    ck_assert_msg(strstr(p.out, "kernel time estimate: ") && strstr(p.out, "cycles at 2.5 GHz"),
+                  "stdout: %s", p.out);
+    ck_assert_msg(strstr(p.out, "3 dispatches: "), "stdout: %s", p.out);
     ck_assert_ptr_nonnull(strstr(p.out, "wrote argument 0 (400 bytes)"));
     rdx_test_proc_free(&p);
     size_t len;
@@ -55,6 +63,7 @@ START_TEST(run_writes_outputs_and_times)
                         "zeros:512", "--arg",  "u32:9", "--out",   argout, NULL };
     ck_assert_msg(rdx(b, &p) == 0, "rdx run failed: %s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "no metadata: packed"));
+    ck_assert_msg(strstr(p.out, "timing model estimate "), "stdout: %s", p.out);
     rdx_test_proc_free(&p);
     out = (int32_t *)rdx_test_read_file(outp, &len);
     ck_assert_uint_eq(len, 512);
@@ -86,6 +95,11 @@ START_TEST(run_usage_errors_exit_2)
           "unknown kind 'bogus'");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "u32:-1", NULL },
           "unsigned 32-bit");
+    /* a finite number beyond the type's range was taken as inf */
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "f32:1e39", NULL },
+          "--arg f32:1e39: 1e39 does not fit a 32-bit float");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "f64:1e999", NULL },
+          "--arg f64:1e999: 1e999 does not fit a 64-bit float");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", "--arg", "file:/nonexistent", NULL },
           "/nonexistent");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", NULL }, "choose one with --kernel");
@@ -99,10 +113,10 @@ START_TEST(run_usage_errors_exit_2)
           "takes 4 bytes");
     usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--arg",
                             "zeros:64", "--arg", "i32:1", "--out", "1:x.bin", NULL },
-          "not a buffer argument");
+          "argument 1 (--arg i32:1) is a value, not a buffer");
     usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--out",
                             "x.bin", NULL },
-          "expected N:FILE");
+          "--out x.bin: expected N:FILE");
     usage((const char *[]){ co, "--grid", "1", "--block", "1", "--repeat", "0", NULL },
           "--repeat 0");
     usage((const char *[]){ co, "--frobnicate", NULL }, "unknown or incomplete option");
@@ -111,7 +125,66 @@ START_TEST(run_usage_errors_exit_2)
     const char *h[] = { rdx_test_rdx_path(), "run", "--help", NULL };
     ck_assert_int_eq(rdx_test_run(h, NULL, 0, &p), 0);
     ck_assert_ptr_nonnull(strstr(p.out, "Usage: rdx run CODEOBJ"));
+    ck_assert_msg(strstr(p.out, "wall time of the emulation") &&
+                      strstr(p.out, "timing-model estimate") &&
+                      strstr(p.out, "no empty field or trailing comma"),
+                  "help: %s", p.out);
     rdx_test_proc_free(&p);
+}
+END_TEST
+
+/* Issue 2.7: an --out index past the kernel's arguments does not exist (it
+ * was "not a buffer argument"); each malformed N:FILE says what is wrong. */
+START_TEST(run_out_names_the_missing_argument)
+{
+    const char *co = rt_kernels_co;
+    /* issue 2.7: an index past the kernel's arguments does not exist (it was
+     * "not a buffer argument"); each malformed N:FILE says what is wrong */
+    usage((const char *[]){ co, "--kernel", "add_one", "--grid", "1", "--block", "1", "--arg",
+                            "zeros:64", "--arg", "i32:1", "--out", "9:x.bin", NULL },
+          "--out 9:x.bin: argument 9 does not exist: kernel add_one has 2 arguments (0..1)");
+    usage((const char *[]){ rt_asm_co, "--grid", "1", "--block", "1", "--arg", "zeros:64", "--out",
+                            "1:x.bin", NULL },
+          "--out 1:x.bin: argument 1 does not exist: 1 --arg option was given (0..0)");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--out", "9:", NULL },
+          "--out 9:: no FILE after '9:'");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--out", "x:f", NULL },
+          "--out x:f: 'x' is not an argument index");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--out", ":f", NULL },
+          "--out :f: expected N:FILE, N an argument index");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1", "--out", "4294967296:f", NULL },
+          "'4294967296' is not an argument index");
+}
+END_TEST
+
+/* Issue 2.7: every field of --grid / --block is an integer >= 1 ("1,,2" was
+ * read as 1x2x1 and "4," accepted as 4). */
+START_TEST(run_comma_lists_are_strict)
+{
+    const char *co = rt_kernels_co;
+    /* issue 2.7: every field of a comma list is an integer >= 1 (1,,2 was read as 1x2x1, 4, as 4)
+     */
+    usage((const char *[]){ co, "--grid", "1,,2", "--block", "1", NULL },
+          "--grid 1,,2: dimension 2 (Y) is empty, expected an integer >= 1");
+    usage((const char *[]){ co, "--grid", "4,", "--block", "1", NULL },
+          "--grid 4,: dimension 2 (Y) is empty (a trailing comma)");
+    usage((const char *[]){ co, "--grid", ",4", "--block", "1", NULL },
+          "--grid ,4: dimension 1 (X) is empty");
+    usage((const char *[]){ co, "--grid", "1", "--block", "2,x", NULL },
+          "--block 2,x: dimension 2 (Y) 'x' is not a number");
+    usage((const char *[]){ co, "--grid", "1", "--block", "1,1,0", NULL },
+          "--block 1,1,0: dimension 3 (Z) is 0, expected 1..4294967295");
+    usage((const char *[]){ co, "--grid", "4294967296", "--block", "1", NULL },
+          "--grid 4294967296: dimension 1 (X) is 4294967296, expected 1..4294967295");
+    usage((const char *[]){ co, "--grid", "1,99999999999999999999999", "--block", "1", NULL },
+          "dimension 2 (Y) 99999999999999999999999 is too large");
+    usage((const char *[]){ co, "--grid", "1,2,3,4", "--block", "1", NULL },
+          "--grid 1,2,3,4: more than 3 dimensions");
+    usage((const char *[]){ co, "--grid", "", "--block", "1", NULL }, "--grid '': expected");
+    usage((const char *[]){ co, "--grid", "1, 2", "--block", "1", NULL },
+          "dimension 2 (Y) ' 2' is not a number");
+    usage((const char *[]){ co, "--grid", "-1", "--block", "1", NULL },
+          "dimension 1 (X) '-1' is not a number");
 }
 END_TEST
 
@@ -232,6 +305,8 @@ TCase *rt_tcase_cli(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, run_writes_outputs_and_times);
     tcase_add_test(tc, run_usage_errors_exit_2);
+    tcase_add_test(tc, run_out_names_the_missing_argument);
+    tcase_add_test(tc, run_comma_lists_are_strict);
     tcase_add_test(tc, run_gpu_fault_exits_1_with_the_report);
     tcase_add_test(tc, run_hang_reports_at_the_wave_budget);
     tcase_add_test(tc, run_is_valgrind_clean);

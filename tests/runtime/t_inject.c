@@ -9,7 +9,9 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/kfd_ioctl.h>
 #include <xf86drm.h>
@@ -132,34 +134,53 @@ START_TEST(every_call_site_fails_cleanly)
                                  .fault_detail = detail,
                                  .fault_detail_user = emu };
         rdx_device *dev = NULL;
+        rt_stderr cap;
+        rt_stderr_begin(&cap);
         note(&r, rdx_device_open(&o, &dev));
         if (dev) {
             workload(dev, &r);
             note(&r, rdx_device_close(dev));
         }
+        char *printed = rt_stderr_end(&cap);
         int pending = rdx_emudev_inject_pending(emu) != 0;
         rdx_emudev_inject_clear(emu);
         if (!pending) {
             fired++;
             /* Failures while releasing inside the void free functions are
-             * reported on stderr only; every other one must come back. */
+             * reported on stderr only (captured here, not shown: issue 2.9);
+             * every other one must come back. */
             if (!c->teardown || r.st != RDX_OK) {
                 ck_assert_msg(r.st != RDX_OK, "%s #%u failed with %s, but nothing reported it",
                               c->name, nth, strerror(err));
                 ck_assert_msg(strstr(r.msg, c->name) && strstr(r.msg, strerror(err)),
                               "%s #%u: the error does not name the call and errno: %s", c->name,
                               nth, r.msg);
+            } else {
+                ck_assert_msg(!strncmp(printed, "rdx: ", 5) && strstr(printed, c->name) &&
+                                  strstr(printed, strerror(err)),
+                              "%s #%u failed with %s inside a void free function: stderr does "
+                              "not name the call and errno: '%s'",
+                              c->name, nth, strerror(err), printed);
             }
         }
+        /* Whatever was printed is about the injected failure, and nothing is
+         * printed when the injection did not fire. */
+        ck_assert_msg(pending ? !*printed : !*printed || strstr(printed, c->name),
+                      "%s #%u: unexpected stderr: '%s'", c->name, nth, printed);
+        free(printed);
         /* Still usable: the whole workload runs again, leaving nothing behind. */
         rdx_emudev_stats before, after;
         rdx_emudev_get_stats(emu, &before);
         result again = { RDX_OK, "" };
+        rt_stderr_begin(&cap);
         note(&again, rdx_device_open(&o, &dev));
         if (dev) {
             workload(dev, &again);
             note(&again, rdx_device_close(dev));
         }
+        printed = rt_stderr_end(&cap);
+        ck_assert_msg(!*printed, "%s #%u: a clean run printed '%s'", c->name, nth, printed);
+        free(printed);
         ck_assert_msg(again.st == RDX_OK, "%s #%u: device unusable afterwards: %s", c->name, nth,
                       again.msg);
         rdx_emudev_get_stats(emu, &after);
@@ -224,6 +245,51 @@ START_TEST(free_failure_at_close_is_returned)
     ck_assert_msg(heap_block_seen, "no failed heap block release was reported");
 }
 END_TEST
+
+/* Issue 2.9: the injection tests expect the library to report failures on
+ * stderr, and used to let those lines through, so a green run printed
+ * "... (emu) failed: Cannot allocate memory".  The inject test case, run as
+ * its own process, must pass with nothing on its output that reads like a
+ * failure (Check's "Failures: 0, Errors: 0" summary aside). */
+START_TEST(green_inject_run_prints_no_error_lines)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_msg(n > 0, "cannot find the suite's own binary");
+    exe[n] = 0;
+    setenv("CK_RUN_SUITE", "runtime", 1);
+    setenv("CK_RUN_CASE", "inject", 1);
+    const char *argv[] = { exe, NULL };
+    rdx_test_proc p;
+    int rc = rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(rc == 0, "the inject case failed (exit %d):\n%s%s", rc, p.out, p.err);
+    ck_assert_msg(strstr(p.out, "Failures: 0, Errors: 0"), "stdout: %s", p.out);
+    const char *outs[] = { p.out, p.err };
+    for (int i = 0; i < 2; i++) {
+        for (const char *line = outs[i]; *line;) {
+            const char *end = strchr(line, '\n');
+            size_t len = end ? (size_t)(end - line) : strlen(line);
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+            ck_assert_msg(
+                strstr(buf, "Failures: 0, Errors: 0") ||
+                    (!strstr(buf, "failed") && !strstr(buf, "error") && !strstr(buf, "rdx: ")),
+                "a green inject run printed on std%s: '%s'", i ? "err" : "out", buf);
+            line += len + (end != NULL);
+        }
+    }
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+/* The test above, in a test case of its own (it runs the "inject" case). */
+TCase *rt_tcase_quiet(void)
+{
+    TCase *tc = tcase_create("quiet");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, green_inject_run_prints_no_error_lines);
+    return tc;
+}
 
 TCase *rt_tcase_inject(void)
 {

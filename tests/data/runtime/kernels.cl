@@ -1,6 +1,6 @@
 /* tests/data/runtime/kernels.cl — small kernels of the runtime suite (compiled by
  * clang-19 for gfx1100 at test time). */
-#include "rdx_cl.h"
+#include <rdx/opencl.h> /* the installed header: no ROCm */
 
 __kernel void empty(void)
 {
