@@ -1,0 +1,168 @@
+/*
+ * preload/tree.c — the emulated driver's sysfs, written once to a private folder, and the
+ * redirection of the /sys paths it serves to that folder.
+ *
+ * Served: /sys/devices/virtual/kfd/kfd (the KFD topology, read through the emulated
+ * driver's OS table, and the device number), /sys/class/kfd/kfd (a link to it, as on a real
+ * system) and /sys/class/drm (the emulated render nodes only: a real card's nodes are hidden).
+ */
+#include "preload/preload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const served[] = { "/sys/devices/virtual/kfd", "/sys/class/kfd",
+                                      "/sys/class/drm" };
+
+#define TOPO "/sys/devices/virtual/kfd/kfd/topology"
+
+const char *pl_redirect(const char *path, char *buf, size_t cap)
+{
+    if (!path || path[0] != '/')
+        return path;
+    for (size_t i = 0; i < sizeof served / sizeof served[0]; i++) {
+        size_t n = strlen(served[i]);
+        if (strncmp(path, served[i], n) || (path[n] && path[n] != '/'))
+            continue;
+        if (pl_start())
+            return path; /* the error was reported; the program sees the real files */
+        int w = snprintf(buf, cap, "%s%s", pl_tree_root, path);
+        return w > 0 && (size_t)w < cap ? buf : path;
+    }
+    return path;
+}
+
+static int write_file(const char *path, const char *data, size_t len)
+{
+    int fd = pl_libc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+    if (fd < 0)
+        return -errno;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            int e = errno;
+            pl_libc.close(fd);
+            return -e;
+        }
+        off += (size_t)w;
+    }
+    return pl_libc.close(fd) < 0 ? -errno : 0;
+}
+
+static int make_dirs(const char *path)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = 0;
+        if (mkdir(p, 0755) < 0 && errno != EEXIST)
+            return -errno;
+        *s = '/';
+    }
+    return mkdir(p, 0755) < 0 && errno != EEXIST ? -errno : 0;
+}
+
+typedef struct walk {
+    const rdx_os *os;
+    const char *root;
+    char path[PATH_MAX]; /* the sysfs path being copied */
+    int err;
+} walk;
+
+static int copy_node(walk *w);
+
+static int copy_child(void *user, const char *name)
+{
+    walk *w = user;
+    size_t n = strlen(w->path);
+    if (n + 1 + strlen(name) >= sizeof w->path)
+        return -ENAMETOOLONG;
+    w->path[n] = '/';
+    strcpy(w->path + n + 1, name);
+    int r = copy_node(w);
+    w->path[n] = 0;
+    return r;
+}
+
+/* Copy w->path: a folder if the table lists it, else a file it reads. */
+static int copy_node(walk *w)
+{
+    char dst[PATH_MAX];
+    if (snprintf(dst, sizeof dst, "%s%s", w->root, w->path) >= (int)sizeof dst)
+        return -ENAMETOOLONG;
+    static char data[1 << 16];
+    size_t len;
+    int r = w->os->read_file(w->os->ctx, w->path, data, sizeof data, &len);
+    if (r == 0)
+        return write_file(dst, data, len);
+    r = make_dirs(dst);
+    if (r)
+        return r;
+    return w->os->list_dir(w->os->ctx, w->path, copy_child, w);
+}
+
+static int write_text(const char *root, const char *rel, const char *text)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s%s", root, rel);
+    char *slash = strrchr(p, '/');
+    *slash = 0;
+    int r = make_dirs(p);
+    *slash = '/';
+    return r ? r : write_file(p, text, strlen(text));
+}
+
+int pl_tree_write(const rdx_os *os, const char *root, unsigned num_gpus)
+{
+    walk w = { .os = os, .root = root };
+    snprintf(w.path, sizeof w.path, "%s", TOPO);
+    int r = copy_node(&w);
+    if (!r)
+        r = write_text(root, "/sys/devices/virtual/kfd/kfd/dev", "235:0\n");
+    char p[PATH_MAX], target[PATH_MAX];
+    if (!r) {
+        snprintf(p, sizeof p, "%s/sys/class/kfd", root);
+        r = make_dirs(p);
+    }
+    if (!r) {
+        snprintf(p, sizeof p, "%s/sys/class/kfd/kfd", root);
+        snprintf(target, sizeof target, "%s/sys/devices/virtual/kfd/kfd", root);
+        if (symlink(target, p) < 0)
+            r = -errno;
+    }
+    for (unsigned i = 0; i < num_gpus && !r; i++) {
+        char rel[64], text[32];
+        snprintf(rel, sizeof rel, "/sys/class/drm/renderD%u/dev", 128 + i);
+        snprintf(text, sizeof text, "226:%u\n", 128 + i);
+        r = write_text(root, rel, text);
+    }
+    if (!r) {
+        snprintf(p, sizeof p, "%s/sys/class/drm", root);
+        r = make_dirs(p); /* present even for the (impossible) zero-GPU case */
+    }
+    return r;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void pl_tree_remove(const char *root)
+{
+    nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
