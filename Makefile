@@ -61,6 +61,9 @@ ORACLE_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/oracle/*
 ORACLE_USERS := emu_oracle runtime
 SUITES := $(sort $(filter-out harness data oracle,$(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.c)))))
 SUITE_BINS := $(SUITES:%=$(BUILD)/tests/%)
+# Suites that `make check` also runs under `rdx emu` (the libc OS table through the interposer;
+# not again in `make asan`, where tests/preload covers the interposer, to keep CI's time).
+EMU_SUITES := $(if $(SANITIZE),,realize)
 
 BENCHES := $(sort $(filter-out common,$(patsubst bench/%/,%,$(dir $(wildcard bench/*/*.c)))))
 BENCH_COMMON_SRCS := $(sort $(wildcard bench/common/*.c))
@@ -150,7 +153,8 @@ benches: $(BENCH_BINS) $(RDX)
 
 check:
 	@$(MAKE) --no-print-directory all tests
-	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS)
+	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS) \
+	    $(EMU_SUITES:%=emu:$(BUILD)/tests/%)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
