@@ -5,7 +5,8 @@
  * mmaps are never served by itself.
  *
  * Served: open, open64, openat, openat64 (and the _FORTIFY_SOURCE variants), close, dup,
- * dup2, dup3, ioctl, mmap, mmap64, munmap, stat/lstat/fstat/fstatat and their 64-bit and
+ * dup2, dup3, fcntl (F_DUPFD*), ioctl, mmap, mmap64, munmap, stat/lstat/fstat/fstatat and their
+ * 64-bit and
  * __xstat forms, access, faccessat, opendir, fopen, fopen64, readlink.
  */
 #include "preload/preload.h"
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -168,6 +170,35 @@ int dup3(int fd, int to, int flags)
     return r;
 }
 
+/* fcntl: F_DUPFD and F_DUPFD_CLOEXEC make dups like dup (libdrm dups the render node's fd);
+ * the argument is passed on as the caller gave it (an int or a pointer, by command). */
+static int fcntl_common(int fd, int cmd, void *arg)
+{
+    pl_real_init();
+    int r = pl_libc.fcntl(fd, cmd, arg);
+    if (r >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC))
+        pl_device_dup(fd, r);
+    return r;
+}
+
+int fcntl(int fd, int cmd, ...)
+{
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    return fcntl_common(fd, cmd, arg);
+}
+
+int fcntl64(int fd, int cmd, ...)
+{
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    return fcntl_common(fd, cmd, arg);
+}
+
 /* --- ioctl, mmap --- */
 
 int ioctl(int fd, unsigned long request, ...)
@@ -191,6 +222,18 @@ int ioctl(int fd, unsigned long request, ...)
         r = os->ioctl(os->ctx, efd, request, &a);
     } else {
         r = os->ioctl(os->ctx, efd, request, arg);
+    }
+    if (pl_trace) {
+        /* the request and its argument's words after the call */
+        fprintf(stderr, "rdx emu: ioctl(%d, type '%c' nr 0x%02x size %u) = %d%s%s:", fd,
+                (int)_IOC_TYPE(request), (unsigned)_IOC_NR(request), (unsigned)_IOC_SIZE(request),
+                r, r < 0 ? " " : "", r < 0 ? strerror(-r) : "");
+        for (unsigned i = 0; arg && i + 8 <= _IOC_SIZE(request) && i < 64; i += 8) {
+            uint64_t w;
+            memcpy(&w, (const char *)arg + i, 8);
+            fprintf(stderr, " %#llx", (unsigned long long)w);
+        }
+        fputc('\n', stderr);
     }
     if (r < 0) {
         errno = -r;

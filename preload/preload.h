@@ -55,6 +55,7 @@ typedef struct pl_real {
     int (*dup)(int);
     int (*dup2)(int, int);
     int (*dup3)(int, int, int);
+    int (*fcntl)(int, int, ...);
 } pl_real;
 
 extern pl_real pl_libc;
@@ -70,6 +71,8 @@ int pl_from_self(const void *ret);
 int pl_start(void);
 /* The emulated driver's OS table once started, else NULL. */
 const rdx_os *pl_os(void);
+/* RDX_EMU_TRACE set: each served ioctl is printed on stderr. */
+extern int pl_trace;
 /* The private folder holding the emulated sysfs tree ("" before pl_start). */
 extern char pl_tree_root[];
 

@@ -6,6 +6,7 @@
  *   RDX_EMU_GPUS         number of emulated GPUs, 1-8 (default 1)
  *   RDX_EMU_ARCH         the GPUs' target; only gfx1100 is emulated today (default gfx1100)
  *   RDX_EMU_WAVE_BUDGET  instructions a wave may run before a dispatch is declared hung
+ *   RDX_EMU_TRACE        if set (non-empty): print each ioctl served, with its result
  */
 #include "preload/preload.h"
 
@@ -80,6 +81,7 @@ static void real_init_once(void)
     RESOLVE(dup, "dup");
     RESOLVE(dup2, "dup2");
     RESOLVE(dup3, "dup3");
+    RESOLVE(fcntl, "fcntl");
     dl_iterate_phdr(find_self, (void *)(uintptr_t)&real_init_once);
 }
 
@@ -103,6 +105,7 @@ static const rdx_os *emu_os;
 static int start_err; /* a failed start is not retried */
 static pid_t tree_owner;
 char pl_tree_root[PATH_MAX];
+int pl_trace;
 
 static void stop_at_exit(void)
 {
@@ -151,6 +154,8 @@ static int start_locked(void)
             return -EINVAL;
         }
     }
+    const char *trace = getenv("RDX_EMU_TRACE");
+    pl_trace = trace && *trace;
     rdx_emudev_config cfg = { .num_gpus = gpus, .wave_budget = budget };
     rdx_emudev *dev;
     if (rdx_emudev_create(&cfg, &dev)) {

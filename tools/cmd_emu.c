@@ -29,6 +29,7 @@ static void help(void)
            "                    hung (RDX_EMU_WAVE_BUDGET)\n"
            "  -h, --help        show this help\n"
            "\n"
+           "RDX_EMU_TRACE=1 prints each ioctl served, with its result, on stderr.\n"
            "The library is looked for in RDX_EMU_LIB, then beside the rdx binary, then in\n"
            "../lib/rdx/ from it (make install).  It also works set by hand:\n"
            "  LD_PRELOAD=/usr/local/lib/rdx/" LIB_NAME " RDX_EMU_GPUS=2 COMMAND\n"

@@ -3,11 +3,13 @@
  * open /dev/kfd themselves reach the emulated GPU through plain libc calls.
  *
  * Clients: rdx itself with its default (libc) OS table (RDX_DEVICE=kfd: the path a real card
- * sees), and tests/data/preload/client.c, a program that knows nothing of rdx.
+ * sees), tests/data/preload/client.c, a program that knows nothing of rdx, and Debian's
+ * libhsakmt (tests/data/preload/hsakmt_client.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tests/harness/harness.h"
 
@@ -110,6 +112,27 @@ START_TEST(plain_libc_client)
 }
 END_TEST
 
+START_TEST(libhsakmt_client)
+{
+    /* libhsakmt (Debian's libhsakmt1, the official KFD thunk) opens the emulated KFD, reads
+     * the topology through libdrm_amdgpu and sysfs, acquires the GPU VMs and closes */
+    char *bin = rdx_test_tmp_path("hsakmt_client");
+    rdx_test_proc p;
+    const char *cc[] = { rdx_test_cc(), "-O1", "-o", bin, "tests/data/preload/hsakmt_client.c",
+                         "-lhsakmt",    NULL };
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "cc: %s", p.err);
+    rdx_test_proc_free(&p);
+    /* where the host describes its CPU caches, the system properties too (see the client) */
+    struct stat st;
+    const char *full = stat("/sys/devices/system/node/node0/cpu0/cache", &st) == 0 ? "1" : "0";
+    EMU(&p, "--gpus", "2", "--", bin, "2", full);
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: ok");
+    rdx_test_proc_free(&p);
+    free(bin);
+}
+END_TEST
+
 START_TEST(no_device_outside_emu)
 {
     /* the same client without `rdx emu` finds no GPU on this machine: the test above is not
@@ -199,6 +222,7 @@ int main(void)
     tcase_add_test(tc, rdx_info_through_kfd);
     tcase_add_test(tc, rdx_run_through_kfd);
     tcase_add_test(tc, plain_libc_client);
+    tcase_add_test(tc, libhsakmt_client);
     tcase_add_test(tc, no_device_outside_emu);
     tcase_add_test(tc, by_hand_ld_preload);
     tcase_add_test(tc, bad_usage);
