@@ -97,6 +97,12 @@ static int find(int real)
     return -1;
 }
 
+void pl_device_forget_all(void)
+{
+    pthread_mutex_init(&lock, NULL);
+    nfds = 0;
+}
+
 int pl_device_fd(int fd)
 {
     if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))

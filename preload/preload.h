@@ -90,6 +90,9 @@ int pl_device_fd(int fd);
 int pl_device_rdev(int fd, dev_t *rdev);
 /* Forget real fd `fd` and close the emulated fd behind it; returns 1 if it was a device fd. */
 int pl_device_close(int fd);
+/* In a forked child: forget every device fd without closing anything (the parent's driver
+ * is not the child's; the fds stay open as the /dev/null they are). */
+void pl_device_forget_all(void);
 /* A dup of a device fd shares the emulated fd (dup, dup2, dup3, F_DUPFD). */
 void pl_device_dup(int from, int to);
 /* The real fd of emulated fd `efd` (for arguments that carry fds back to the program). */

@@ -107,6 +107,17 @@ static pid_t tree_owner;
 char pl_tree_root[PATH_MAX];
 int pl_trace;
 
+/* A forked child starts without a device: the parent's driver (its command processor thread,
+ * its fds) does not cross fork.  If the child opens the device, it gets GPUs of its own. */
+static void forked_child(void)
+{
+    pthread_mutex_init(&start_lock, NULL);
+    emu_dev = NULL;
+    __atomic_store_n(&emu_os, NULL, __ATOMIC_RELEASE);
+    start_err = 0;
+    pl_device_forget_all();
+}
+
 static void stop_at_exit(void)
 {
     if (tree_owner == getpid() && pl_tree_root[0])
@@ -173,7 +184,12 @@ static int start_locked(void)
         return -e;
     }
     tree_owner = getpid();
-    atexit(stop_at_exit);
+    static int registered;
+    if (!registered) {
+        registered = 1;
+        atexit(stop_at_exit);
+        pthread_atfork(NULL, NULL, forked_child);
+    }
     int r = pl_tree_write(rdx_emudev_os(dev), pl_tree_root, gpus);
     if (r) {
         fprintf(stderr, "rdx emu: writing the emulated sysfs under %s: %s\n", pl_tree_root,

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/kfd_ioctl.h>
@@ -129,6 +130,26 @@ int main(int argc, char **argv)
     CHECK(ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr) == 0, "FREE_MEMORY_OF_GPU");
     CHECK(ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr) < 0 && errno == EINVAL,
           "freeing twice: EINVAL");
+
+    /* fork: the child does not share the parent's device (its inherited fd is no device) but
+     * may open one of its own; the parent's goes on working */
+    pid_t child = fork();
+    CHECK(child >= 0, "fork");
+    if (child == 0) {
+        struct kfd_ioctl_get_version_args cv = { 0 };
+        if (ioctl(kfd, AMDKFD_IOC_GET_VERSION, &cv) == 0)
+            _exit(2);
+        int k = open("/dev/kfd", O_RDWR | O_CLOEXEC);
+        if (k < 0 || ioctl(k, AMDKFD_IOC_GET_VERSION, &cv) != 0 || cv.major_version != 1)
+            _exit(3);
+        close(k);
+        _exit(0);
+    }
+    int wst;
+    CHECK(waitpid(child, &wst, 0) == child && WIFEXITED(wst) && WEXITSTATUS(wst) == 0,
+          "the forked child: status %d", wst);
+    memset(&ver, 0, sizeof ver);
+    CHECK(ioctl(kfd, AMDKFD_IOC_GET_VERSION, &ver) == 0, "the parent's fd after a fork");
 
     /* fds: a dup serves like the original; a closed fd is EBADF */
     int kfd2 = dup(kfd);
