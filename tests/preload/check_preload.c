@@ -83,6 +83,24 @@ START_TEST(rdx_run_through_kfd)
 }
 END_TEST
 
+START_TEST(gpu_fault_reaches_the_program)
+{
+    /* a kernel that writes to an unmapped page: the program learns of it as from the Linux
+     * driver (a memory-exception event with the faulting address), and does not crash */
+    char *co = rdx_test_tmp_path("fault.co");
+    rdx_test_proc p;
+    const char *as[] = { rdx_test_rdx_path(), "as", "tests/data/preload/fault.s", "-o", co, NULL };
+    ck_assert_int_eq(rdx_test_run(as, NULL, 0, &p), 0);
+    rdx_test_proc_free(&p);
+    EMU(&p, "--", rdx_test_rdx_path(), "run", co, "--grid", "1", "--block", "32");
+    ck_assert_msg(p.status == 1, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.err, "GPU memory fault");
+    assert_has(p.err, "at address 0x1000 (page not present)");
+    rdx_test_proc_free(&p);
+    free(co);
+}
+END_TEST
+
 /* Build tests/data/preload/client.c with the build's compiler (no rdx in it). */
 static char *build_client(void)
 {
@@ -221,6 +239,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, rdx_info_through_kfd);
     tcase_add_test(tc, rdx_run_through_kfd);
+    tcase_add_test(tc, gpu_fault_reaches_the_program);
     tcase_add_test(tc, plain_libc_client);
     tcase_add_test(tc, libhsakmt_client);
     tcase_add_test(tc, no_device_outside_emu);
