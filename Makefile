@@ -61,6 +61,9 @@ ORACLE_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(sort $(wildcard tests/oracle/*
 ORACLE_USERS := emu_oracle runtime
 SUITES := $(sort $(filter-out harness data oracle,$(patsubst tests/%/,%,$(dir $(wildcard tests/*/*.c)))))
 SUITE_BINS := $(SUITES:%=$(BUILD)/tests/%)
+# Suites that `make check` also runs under `rdx emu` (the libc OS table through the interposer;
+# not again in `make asan`, where tests/preload covers the interposer, to keep CI's time).
+EMU_SUITES := $(if $(SANITIZE),,realize)
 
 BENCHES := $(sort $(filter-out common,$(patsubst bench/%/,%,$(dir $(wildcard bench/*/*.c)))))
 BENCH_COMMON_SRCS := $(sort $(wildcard bench/common/*.c))
@@ -70,12 +73,18 @@ BENCH_BINS := $(BENCHES:%=$(BUILD)/bench/%)
 # examples/*.c: small programs over the public API, one binary each (`make examples`).
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
 
+# preload/: librdx-emu.so, the interposer behind `rdx emu` (not part of librdx): the
+# library's objects linked in, with only the libc entry points it serves exported.
+PRELOAD_SRCS := $(sort $(wildcard preload/*.c))
+PRELOAD_OBJS := $(PRELOAD_SRCS:%.c=$(BUILD)/obj/%.o)
+PRELOAD      := $(BUILD)/librdx-emu.so
+
 STATIC := $(BUILD)/librdx.a
 SHARED := $(BUILD)/librdx.so.$(VERSION)
 RDX    := $(BUILD)/rdx
 
 CLANG_FORMAT ?= $(shell command -v clang-format-19 || command -v clang-format)
-FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu realize tools tests bench fuzz examples \
+FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu realize preload tools tests bench fuzz examples \
     \( -name '*.c' -o -name '*.h' \) -not -path '*/gen/*' -not -path 'tests/data/*' 2>/dev/null | sort)
 
 # rdx's main job end to end on the default device (see scripts/demo).
@@ -85,7 +94,7 @@ demo: all examples
 .PHONY: all demo check asan bench install uninstall format format-check setup clean tests benches examples
 .DEFAULT_GOAL := all
 
-all: $(STATIC) $(BUILD)/librdx.so $(RDX)
+all: $(STATIC) $(BUILD)/librdx.so $(RDX) $(PRELOAD)
 
 # scripts/setup installs missing Debian packages; a no-op when all are there.
 setup:
@@ -107,6 +116,10 @@ $(SHARED): $(LIB_OBJS)
 $(BUILD)/librdx.so: $(SHARED)
 	ln -sf librdx.so.$(VERSION) $(BUILD)/librdx.so.$(SOVERSION)
 	ln -sf librdx.so.$(VERSION) $@
+
+$(PRELOAD): $(PRELOAD_OBJS) $(LIB_OBJS) preload/exports.map
+	$(CC) -shared $(SANITIZE) $(LDFLAGS) -Wl,--version-script=preload/exports.map -o $@ \
+	    $(PRELOAD_OBJS) $(LIB_OBJS) $(LDLIBS_ALL) -ldl
 
 $(RDX): $(TOOL_OBJS) $(STATIC)
 	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC) $(LDLIBS_ALL)
@@ -140,7 +153,8 @@ benches: $(BENCH_BINS) $(RDX)
 
 check:
 	@$(MAKE) --no-print-directory all tests
-	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS)
+	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS) \
+	    $(EMU_SUITES:%=emu:$(BUILD)/tests/%)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
@@ -160,12 +174,14 @@ install: all
 	ln -sf librdx.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/librdx.so
 	install -m 644 include/rdx/*.h $(DESTDIR)$(PREFIX)/include/rdx/
 	install -m 755 $(RDX) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/lib/rdx
+	install -m 755 $(PRELOAD) $(DESTDIR)$(PREFIX)/lib/rdx/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    -e 's|@REQUIRES@|$(PKGS)|g' rdx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdx.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/lib/librdx.a $(DESTDIR)$(PREFIX)/lib/librdx.so*
-	rm -rf $(DESTDIR)$(PREFIX)/include/rdx
+	rm -rf $(DESTDIR)$(PREFIX)/include/rdx $(DESTDIR)$(PREFIX)/lib/rdx
 	rm -f $(DESTDIR)$(PREFIX)/bin/rdx $(DESTDIR)$(PREFIX)/lib/pkgconfig/rdx.pc
 
 format:

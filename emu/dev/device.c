@@ -127,7 +127,8 @@ static int emu_close(void *ctx, int fd)
     return r;
 }
 
-/* AMDKFD_IOC_GET_VERSION, GET_CLOCK_COUNTERS, ACQUIRE_VM, GET_PROCESS_APERTURES_NEW. */
+/* AMDKFD_IOC_GET_VERSION, GET_CLOCK_COUNTERS, ACQUIRE_VM, SET_MEMORY_POLICY,
+ * GET_PROCESS_APERTURES_NEW. */
 static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
 {
     if (request == AMDKFD_IOC_GET_VERSION) {
@@ -162,6 +163,15 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
         a->system_clock_counter = (uint64_t)boot.tv_sec * 1000000000u + (uint64_t)boot.tv_nsec;
         a->system_clock_freq = 1000000000u;
         return 0;
+    }
+    if (request == AMDKFD_IOC_SET_MEMORY_POLICY) {
+        /* kfd_ioctl_set_memory_policy: a known GPU and two known policies; on gfx9+ the
+         * alternate aperture has no effect. */
+        struct kfd_ioctl_set_memory_policy_args *a = arg;
+        if (a->default_policy > KFD_IOC_CACHE_POLICY_NONCOHERENT ||
+            a->alternate_policy > KFD_IOC_CACHE_POLICY_NONCOHERENT)
+            return -EINVAL;
+        return emu_gpu_by_id(dev, a->gpu_id) < 0 ? -EINVAL : 0;
     }
     /* AMDKFD_IOC_GET_PROCESS_APERTURES_NEW */
     struct kfd_ioctl_get_process_apertures_new_args *a = arg;
@@ -213,6 +223,10 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
     } else if (kind == EMU_FD_RENDER) {
         dev->stats.ioctls++;
         r = emu_ioctl_drm(dev, gpu, request, arg);
+        /* drm_ioctl copies an _IOC_READ argument back whatever the result */
+        if ((_IOC_DIR(request) & _IOC_READ) &&
+            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, size))
+            r = -EFAULT;
     } else {
         dev->stats.ioctls++;
         switch (request) {
@@ -220,6 +234,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
         case AMDKFD_IOC_GET_CLOCK_COUNTERS:
         case AMDKFD_IOC_ACQUIRE_VM:
         case AMDKFD_IOC_GET_PROCESS_APERTURES_NEW:
+        case AMDKFD_IOC_SET_MEMORY_POLICY:
             r = ioctl_process(dev, request, arg);
             break;
         case AMDKFD_IOC_ALLOC_MEMORY_OF_GPU:

@@ -1,8 +1,10 @@
 /*
- * emu/dev/drm.c — the render node's ioctls rdx uses: DRM_IOCTL_AMDGPU_INFO
- * with AMDGPU_INFO_DEV_INFO and AMDGPU_INFO_MEMORY, as amdgpu_info_ioctl
- * answers them (the copy is limited to return_size; unknown queries are
- * EINVAL).
+ * emu/dev/drm.c — the render node's ioctls: DRM_IOCTL_VERSION (as drm_version
+ * answers it for amdgpu: strings copied up to the caller's lengths, the full
+ * lengths returned) and DRM_IOCTL_AMDGPU_INFO with AMDGPU_INFO_DEV_INFO,
+ * MEMORY, VRAM_GTT, ACCEL_WORKING and READ_MMR_REG (GB_ADDR_CONFIG only),
+ * as amdgpu_info_ioctl answers them (the copy is limited
+ * to return_size; unknown queries are EINVAL).
  */
 #include "emu/dev/emudev.h"
 
@@ -48,8 +50,35 @@ static void dev_info(rdx_emudev *dev, struct drm_amdgpu_info_device *d)
     d->num_tcc_blocks = 24;
 }
 
+/* Copy string s to the caller's (ptr, *len) buffer as drm_copy_field does: at most *len
+ * bytes, then *len = strlen(s). */
+static int copy_field(uint64_t ptr, size_t *len, const char *s)
+{
+    size_t n = strlen(s), c = *len < n ? *len : n;
+    *len = n;
+    if (c && ptr && emu_copy_to_user(ptr, s, c))
+        return -EFAULT;
+    return 0;
+}
+
+/* DRM_IOCTL_VERSION: amdgpu's KMS interface 3.x (KMS_DRIVER_MAJOR 3). */
+static int drm_version(struct drm_version *v)
+{
+    v->version_major = 3;
+    v->version_minor = 54;
+    v->version_patchlevel = 0;
+    int r = copy_field((uint64_t)(uintptr_t)v->name, &v->name_len, "amdgpu");
+    if (!r)
+        r = copy_field((uint64_t)(uintptr_t)v->date, &v->date_len, "20150101");
+    if (!r)
+        r = copy_field((uint64_t)(uintptr_t)v->desc, &v->desc_len, "AMD GPU");
+    return r;
+}
+
 int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *arg)
 {
+    if (request == DRM_IOCTL_VERSION)
+        return drm_version(arg);
     if (request != DRM_IOCTL_AMDGPU_INFO)
         return -EINVAL;
     struct drm_amdgpu_info *q = arg;
@@ -60,6 +89,26 @@ int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *ar
         dev_info(dev, &d);
         return emu_copy_to_user(q->return_pointer, &d,
                                 q->return_size < sizeof d ? q->return_size : sizeof d);
+    }
+    if (q->query == AMDGPU_INFO_ACCEL_WORKING) {
+        uint32_t one = 1;
+        return emu_copy_to_user(q->return_pointer, &one, q->return_size < 4 ? q->return_size : 4);
+    }
+    if (q->query == AMDGPU_INFO_VRAM_GTT) {
+        struct drm_amdgpu_info_vram_gtt v = { .vram_size = dev->vram_size,
+                                              .vram_cpu_accessible_size = dev->vram_size,
+                                              .gtt_size = 64ull << 30 };
+        return emu_copy_to_user(q->return_pointer, &v,
+                                q->return_size < sizeof v ? q->return_size : sizeof v);
+    }
+    if (q->query == AMDGPU_INFO_READ_MMR_REG) {
+        /* Only registers on amdgpu's allow list for gfx11 are readable; the emulated GPU
+         * answers GB_ADDR_CONFIG (gfx11 offset 0x263e), which libdrm reads at init. */
+        if (q->read_mmr_reg.dword_offset != 0x263e || q->read_mmr_reg.count != 1 ||
+            q->return_size < 4)
+            return -EINVAL;
+        uint32_t gb_addr_config = 0x00000545; /* 32 pipes... as Navi 31 reports it */
+        return emu_copy_to_user(q->return_pointer, &gb_addr_config, 4);
     }
     if (q->query == AMDGPU_INFO_MEMORY) {
         struct drm_amdgpu_memory_info m;

@@ -270,5 +270,12 @@ int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *us
         return list_n(node ? (uint32_t)GPU_CACHES : 0, fn, user);
     if (!strcmp(rest, "/io_links"))
         return 0;
+    /* mem_banks/<i>/ and caches/<i>/ hold one file each, as the kernel's do. */
+    unsigned idx;
+    int used = 0;
+    static const char *const props[] = { "properties" };
+    if ((sscanf(rest, "/mem_banks/%u%n", &idx, &used) == 1 && !rest[used] && idx == 0) ||
+        (node && sscanf(rest, "/caches/%u%n", &idx, &used) == 1 && !rest[used] && idx < GPU_CACHES))
+        return list_names(props, 1, fn, user);
     return -ENOENT;
 }

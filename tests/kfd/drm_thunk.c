@@ -1,0 +1,161 @@
+/*
+ * tests/kfd/drm_thunk.c — what libdrm_amdgpu and libhsakmt ask of the driver before any
+ * GPU work, as the Linux drivers answer it: DRM_IOCTL_VERSION, the AMDGPU_INFO queries of
+ * amdgpu_device_initialize, AMDKFD_IOC_SET_MEMORY_POLICY, and the topology's per-bank and
+ * per-cache folders.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/kfd_ioctl.h>
+
+#include <libdrm/amdgpu_drm.h>
+
+#include "tests/kfd/kfd_test.h"
+
+typedef struct dev2 {
+    rdx_emudev *dev;
+    const rdx_os *os;
+    int kfd, drm;
+} dev2;
+
+static void dev_open(dev2 *d)
+{
+    ck_assert_int_eq(rdx_emudev_create(NULL, &d->dev), RDX_OK);
+    d->os = rdx_emudev_os(d->dev);
+    d->kfd = d->os->open(d->os->ctx, "/dev/kfd", O_RDWR);
+    d->drm = d->os->open(d->os->ctx, "/dev/dri/renderD128", O_RDWR);
+    ck_assert_int_ge(d->kfd, 0);
+    ck_assert_int_ge(d->drm, 0);
+}
+
+static void dev_close(dev2 *d)
+{
+    ck_assert_int_eq(d->os->close(d->os->ctx, d->drm), 0);
+    ck_assert_int_eq(d->os->close(d->os->ctx, d->kfd), 0);
+    rdx_emudev_destroy(d->dev);
+}
+
+START_TEST(drm_version_as_drm_copy_field)
+{
+    dev2 d;
+    dev_open(&d);
+    /* first call: lengths only (libdrm's drmGetVersion asks with empty buffers) */
+    struct drm_version v;
+    memset(&v, 0, sizeof v);
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.drm, DRM_IOCTL_VERSION, &v), 0);
+    ck_assert_int_eq(v.version_major, 3);
+    ck_assert_uint_eq(v.name_len, 6);
+    ck_assert_uint_eq(v.date_len, 8);
+    ck_assert_uint_eq(v.desc_len, 7);
+    /* second call: a short name buffer gets what fits; the full length comes back */
+    char name[4] = { 'x', 'x', 'x', 'x' }, date[16] = { 0 }, desc[16] = { 0 };
+    v.name = name, v.name_len = 3;
+    v.date = date, v.date_len = sizeof date;
+    v.desc = desc, v.desc_len = sizeof desc;
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.drm, DRM_IOCTL_VERSION, &v), 0);
+    ck_assert_mem_eq(name, "amdx", 4);
+    ck_assert_uint_eq(v.name_len, 6);
+    ck_assert_str_eq(date, "20150101");
+    ck_assert_str_eq(desc, "AMD GPU");
+    /* an unwritable buffer: EFAULT */
+    v.name = (char *)8, v.name_len = 6;
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.drm, DRM_IOCTL_VERSION, &v), -EFAULT);
+    dev_close(&d);
+}
+END_TEST
+
+static int info(dev2 *d, uint32_t query, void *out, uint32_t size, uint32_t reg)
+{
+    struct drm_amdgpu_info q;
+    memset(&q, 0, sizeof q);
+    q.return_pointer = (uint64_t)(uintptr_t)out;
+    q.return_size = size;
+    q.query = query;
+    q.read_mmr_reg.dword_offset = reg;
+    q.read_mmr_reg.count = 1;
+    q.read_mmr_reg.instance = 0xffffffff;
+    return d->os->ioctl(d->os->ctx, d->drm, DRM_IOCTL_AMDGPU_INFO, &q);
+}
+
+START_TEST(amdgpu_info_queries_of_device_init)
+{
+    dev2 d;
+    dev_open(&d);
+    uint32_t w = 0;
+    ck_assert_int_eq(info(&d, AMDGPU_INFO_ACCEL_WORKING, &w, 4, 0), 0);
+    ck_assert_uint_eq(w, 1);
+    struct drm_amdgpu_info_vram_gtt vg;
+    ck_assert_int_eq(info(&d, AMDGPU_INFO_VRAM_GTT, &vg, sizeof vg, 0), 0);
+    ck_assert_uint_gt(vg.vram_size, 0);
+    ck_assert_uint_eq(vg.vram_cpu_accessible_size, vg.vram_size);
+    w = 0;
+    ck_assert_int_eq(info(&d, AMDGPU_INFO_READ_MMR_REG, &w, 4, 0x263e), 0); /* GB_ADDR_CONFIG */
+    ck_assert_uint_ne(w, 0);
+    /* a register off amdgpu's allow list: EINVAL */
+    ck_assert_int_eq(info(&d, AMDGPU_INFO_READ_MMR_REG, &w, 4, 0x1234), -EINVAL);
+    dev_close(&d);
+}
+END_TEST
+
+START_TEST(set_memory_policy_rules)
+{
+    dev2 d;
+    dev_open(&d);
+    rdx_kfd_topology *t;
+    ck_assert_int_eq(rdx_kfd_topology_read(d.os, &t), RDX_OK);
+    struct kfd_ioctl_set_memory_policy_args a = { .gpu_id = t->gpus[0].gpu_id,
+                                                  .default_policy = KFD_IOC_CACHE_POLICY_COHERENT,
+                                                  .alternate_policy =
+                                                      KFD_IOC_CACHE_POLICY_NONCOHERENT };
+    rdx_kfd_topology_free(t);
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_SET_MEMORY_POLICY, &a), 0);
+    a.default_policy = 2;
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_SET_MEMORY_POLICY, &a), -EINVAL);
+    a.default_policy = 0;
+    a.gpu_id ^= 1;
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_SET_MEMORY_POLICY, &a), -EINVAL);
+    dev_close(&d);
+}
+END_TEST
+
+static int count(void *user, const char *name)
+{
+    (void)name;
+    ++*(int *)user;
+    return 0;
+}
+
+START_TEST(bank_and_cache_folders_list_their_file)
+{
+    dev2 d;
+    dev_open(&d);
+    const char *topo = "/sys/devices/virtual/kfd/kfd/topology/nodes/1";
+    char path[128];
+    int n = 0;
+    snprintf(path, sizeof path, "%s/mem_banks/0", topo);
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx, path, count, &n), 0);
+    ck_assert_int_eq(n, 1);
+    n = 0;
+    snprintf(path, sizeof path, "%s/caches/0", topo);
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx, path, count, &n), 0);
+    ck_assert_int_eq(n, 1);
+    snprintf(path, sizeof path, "%s/caches/99", topo);
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx, path, count, &n), -ENOENT);
+    snprintf(path, sizeof path, "%s/mem_banks/1", topo);
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx, path, count, &n), -ENOENT);
+    dev_close(&d);
+}
+END_TEST
+
+TCase *kfd_tcase_drm_thunk(void)
+{
+    TCase *tc = tcase_create("drm_thunk");
+    tcase_add_test(tc, drm_version_as_drm_copy_field);
+    tcase_add_test(tc, amdgpu_info_queries_of_device_init);
+    tcase_add_test(tc, set_memory_policy_rules);
+    tcase_add_test(tc, bank_and_cache_folders_list_their_file);
+    return tc;
+}

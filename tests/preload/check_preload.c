@@ -1,0 +1,250 @@
+/*
+ * tests/preload/check_preload.c — `rdx emu` and its interposer (librdx-emu.so): programs that
+ * open /dev/kfd themselves reach the emulated GPU through plain libc calls.
+ *
+ * Clients: rdx itself with its default (libc) OS table (RDX_DEVICE=kfd: the path a real card
+ * sees), tests/data/preload/client.c, a program that knows nothing of rdx, and Debian's
+ * libhsakmt (tests/data/preload/hsakmt_client.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/harness/harness.h"
+
+/* Run `rdx emu ARGS...` with RDX_DEVICE=kfd (rdx clients must take the driver path). */
+static int emu_run(rdx_test_proc *p, const char *const *args, size_t n)
+{
+    const char *argv[32] = { "env", "RDX_DEVICE=kfd", rdx_test_rdx_path(), "emu" };
+    size_t k = 4;
+    for (size_t i = 0; i < n && k < 31; i++)
+        argv[k++] = args[i];
+    argv[k] = NULL;
+    return rdx_test_run(argv, NULL, 0, p);
+}
+
+#define EMU(p, ...)                                  \
+    emu_run(p, (const char *const[]){ __VA_ARGS__ }, \
+            sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
+
+static void assert_has(const char *text, const char *needle)
+{
+    ck_assert_msg(strstr(text, needle), "expected '%s' in:\n%s", needle, text);
+}
+
+START_TEST(rdx_info_through_kfd)
+{
+    rdx_test_proc p;
+    const char *rdx = rdx_test_rdx_path();
+    EMU(&p, "--gpus", "2", "--", rdx, "info");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    /* the libc OS table found /dev/kfd: not rdx's in-process emulator */
+    assert_has(p.out, "device: kfd (/dev/kfd)");
+    assert_has(p.out, "2 GPUs");
+    assert_has(p.out, "gpu 1: gfx1100");
+    assert_has(p.out, "/dev/dri/renderD129");
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+START_TEST(rdx_run_through_kfd)
+{
+    /* saxpy over 1000 floats: y = 3x + y, checked against the host */
+    enum { N = 1000 };
+    float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i * 0.5f, y[i] = (float)(N - i);
+    char *xs = rdx_test_tmp_path("x.bin"), *ys = rdx_test_tmp_path("y.bin");
+    char *out = rdx_test_tmp_path("out.bin"), *co = rdx_test_tmp_path("saxpy.co");
+    rdx_test_write_file(xs, x, sizeof x);
+    rdx_test_write_file(ys, y, sizeof y);
+    rdx_test_proc p;
+    const char *as[] = { rdx_test_rdx_path(), "as", "examples/saxpy.s", "-o", co, NULL };
+    ck_assert_int_eq(rdx_test_run(as, NULL, 0, &p), 0);
+    rdx_test_proc_free(&p);
+    char xa[300], ya[300], oa[300];
+    snprintf(xa, sizeof xa, "file:%s", xs);
+    snprintf(ya, sizeof ya, "file:%s", ys);
+    snprintf(oa, sizeof oa, "1:%s", out);
+    EMU(&p, "--", rdx_test_rdx_path(), "run", co, "--grid", "4", "--block", "256", "--arg", xa,
+        "--arg", ya, "--arg", "f32:3", "--arg", "u32:1000", "--out", oa);
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "dispatch 1");
+    size_t len;
+    float *r = (float *)rdx_test_read_file(out, &len);
+    ck_assert_uint_eq(len, sizeof y);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(r[i] == 3.0f * x[i] + y[i], "y[%d] = %g, expected %g", i, (double)r[i],
+                      (double)(3.0f * x[i] + y[i]));
+    free(r);
+    rdx_test_proc_free(&p);
+    free(xs), free(ys), free(out), free(co);
+}
+END_TEST
+
+START_TEST(gpu_fault_reaches_the_program)
+{
+    /* a kernel that writes to an unmapped page: the program learns of it as from the Linux
+     * driver (a memory-exception event with the faulting address), and does not crash */
+    char *co = rdx_test_tmp_path("fault.co");
+    rdx_test_proc p;
+    const char *as[] = { rdx_test_rdx_path(), "as", "tests/data/preload/fault.s", "-o", co, NULL };
+    ck_assert_int_eq(rdx_test_run(as, NULL, 0, &p), 0);
+    rdx_test_proc_free(&p);
+    EMU(&p, "--", rdx_test_rdx_path(), "run", co, "--grid", "1", "--block", "32");
+    ck_assert_msg(p.status == 1, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.err, "GPU memory fault");
+    assert_has(p.err, "at address 0x1000 (page not present)");
+    rdx_test_proc_free(&p);
+    free(co);
+}
+END_TEST
+
+/* Build tests/data/preload/client.c with the build's compiler (no rdx in it). */
+static char *build_client(void)
+{
+    char *bin = rdx_test_tmp_path("client");
+    rdx_test_proc p;
+    const char *cc[] = { rdx_test_cc(), "-O1", "-Ikfd/compat",
+                         "-o",          bin,   "tests/data/preload/client.c",
+                         NULL };
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "cc: %s", p.err);
+    rdx_test_proc_free(&p);
+    return bin;
+}
+
+START_TEST(plain_libc_client)
+{
+    char *bin = build_client();
+    for (int gpus = 1; gpus <= 3; gpus += 2) {
+        char n[12];
+        snprintf(n, sizeof n, "%d", gpus);
+        rdx_test_proc p;
+        EMU(&p, "--gpus", n, "--", bin, n);
+        ck_assert_msg(p.status == 0, "%d GPU(s): status %d\n%s%s", gpus, p.status, p.out, p.err);
+        assert_has(p.out, "client: ok");
+        rdx_test_proc_free(&p);
+    }
+    free(bin);
+}
+END_TEST
+
+START_TEST(libhsakmt_client)
+{
+    /* libhsakmt (Debian's libhsakmt1, the official KFD thunk) opens the emulated KFD, reads
+     * the topology through libdrm_amdgpu and sysfs, acquires the GPU VMs and closes */
+    char *bin = rdx_test_tmp_path("hsakmt_client");
+    rdx_test_proc p;
+    const char *cc[] = { rdx_test_cc(), "-O1", "-o", bin, "tests/data/preload/hsakmt_client.c",
+                         "-lhsakmt",    NULL };
+    ck_assert_msg(rdx_test_run(cc, NULL, 0, &p) == 0, "cc: %s", p.err);
+    rdx_test_proc_free(&p);
+    /* where the host describes its CPU caches, the system properties too (see the client) */
+    struct stat st;
+    const char *full = stat("/sys/devices/system/node/node0/cpu0/cache", &st) == 0 ? "1" : "0";
+    EMU(&p, "--gpus", "2", "--", bin, "2", full);
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: ok");
+    rdx_test_proc_free(&p);
+    free(bin);
+}
+END_TEST
+
+START_TEST(no_device_outside_emu)
+{
+    /* the same client without `rdx emu` finds no GPU on this machine: the test above is not
+     * passing by accident (on a machine with a card, it would find that card instead) */
+    char *bin = build_client();
+    rdx_test_proc p;
+    const char *argv[] = { bin, "1", NULL };
+    rdx_test_run(argv, NULL, 0, &p);
+    if (!strstr(p.out, "client: ok"))
+        assert_has(p.out, "access /dev/kfd");
+    rdx_test_proc_free(&p);
+    free(bin);
+}
+END_TEST
+
+START_TEST(by_hand_ld_preload)
+{
+    char lib[512];
+    snprintf(lib, sizeof lib, "%s/librdx-emu.so", rdx_test_build_dir());
+    char pre[600];
+    snprintf(pre, sizeof pre, "LD_PRELOAD=%s", lib);
+    rdx_test_proc p;
+    const char *argv[] = { "env",  pre, "RDX_EMU_GPUS=2", "RDX_DEVICE=kfd", rdx_test_rdx_path(),
+                           "info", NULL };
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "2 GPUs");
+    rdx_test_proc_free(&p);
+    const char *bad[] = { "env",  pre, "RDX_EMU_GPUS=nine", "RDX_DEVICE=kfd", rdx_test_rdx_path(),
+                          "info", NULL };
+    rdx_test_run(bad, NULL, 0, &p);
+    ck_assert_int_ne(p.status, 0);
+    assert_has(p.err, "RDX_EMU_GPUS='nine': expected a number from 1 to 8");
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+START_TEST(bad_usage)
+{
+    static const struct {
+        const char *a, *b, *c;
+        int status;
+        const char *msg;
+    } cases[] = {
+        { NULL, NULL, NULL, 2, "no command to run" },
+        { "--gpus", "9", "true", 2, "--gpus '9': expected a number from 1 to 8" },
+        { "--gpus", "0", "true", 2, "--gpus '0'" },
+        { "--arch", "gfx906", "true", 2, "--arch 'gfx906': only gfx1100 is emulated" },
+        { "--wave-budget", "x", "true", 2, "--wave-budget 'x'" },
+        { "--bogus", "true", NULL, 2, "unknown option '--bogus'" },
+        { "--", "/nonexistent/prog", NULL, 127, "cannot run '/nonexistent/prog'" },
+        { "--gpus", NULL, NULL, 2, "--gpus needs a value" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *argv[8] = { rdx_test_rdx_path(), "emu" };
+        int k = 2;
+        if (cases[i].a)
+            argv[k++] = cases[i].a;
+        if (cases[i].b)
+            argv[k++] = cases[i].b;
+        if (cases[i].c)
+            argv[k++] = cases[i].c;
+        argv[k] = NULL;
+        rdx_test_proc p;
+        rdx_test_run(argv, NULL, 0, &p);
+        ck_assert_msg(p.status == cases[i].status, "case %zu: status %d, expected %d\n%s", i,
+                      p.status, cases[i].status, p.err);
+        assert_has(p.err, cases[i].msg);
+        rdx_test_proc_free(&p);
+    }
+    /* the command's own exit status comes back */
+    const char *argv[] = { rdx_test_rdx_path(), "emu", "sh", "-c", "exit 7", NULL };
+    rdx_test_proc p;
+    ck_assert_int_eq(rdx_test_run(argv, NULL, 0, &p), 7);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
+int main(void)
+{
+    /* In `make asan` the interposer is itself sanitized: preloaded into programs that are not,
+     * ASan must not insist on coming first (it does not affect the other builds). */
+    setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);
+    Suite *s = suite_create("preload");
+    TCase *tc = tcase_create("preload");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, rdx_info_through_kfd);
+    tcase_add_test(tc, rdx_run_through_kfd);
+    tcase_add_test(tc, gpu_fault_reaches_the_program);
+    tcase_add_test(tc, plain_libc_client);
+    tcase_add_test(tc, libhsakmt_client);
+    tcase_add_test(tc, no_device_outside_emu);
+    tcase_add_test(tc, by_hand_ld_preload);
+    tcase_add_test(tc, bad_usage);
+    suite_add_tcase(s, tc);
+    return rdx_test_main(s);
+}
