@@ -86,7 +86,10 @@ rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_PGM_LO, v, 2);
 
     uint32_t lds = (d->lds_bytes + LDS_GRANULE - 1) / LDS_GRANULE;
-    v[0] = d->rsrc1;
+    /* PRIV = 1 on gfx11, whatever the descriptor says: the compute-wave save/restore (CWSR)
+     * workaround that tinygrad's driver and AMD's kfdtest apply (DEGFX11_12113), without which
+     * a preempted dispatch can hang or trap. */
+    v[0] = d->rsrc1 | RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC1, PRIV, 1);
     v[1] = (d->rsrc2 & ~RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC2, LDS_SIZE, ~0u)) |
            RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC2, LDS_SIZE, lds);
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_PGM_RSRC1, v, 2);
@@ -106,6 +109,11 @@ rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
         rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_USER_DATA_0, d->user_sgpr, d->user_sgpr_count);
 
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_RESOURCE_LIMITS, &d->resource_limits, 1);
+
+    /* RESTART_X/Y/Z = 0: no restart state left from a dispatch that CWSR saved and restored
+     * (tinygrad and kfdtest write them before every dispatch). */
+    v[0] = v[1] = v[2] = 0;
+    rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_RESTART_X, v, 3);
 
     /* START_X/Y/Z and NUM_THREAD_X/Y/Z are six consecutive registers; the
      * three NUM_THREAD registers share one field layout. */

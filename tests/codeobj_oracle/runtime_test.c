@@ -104,7 +104,10 @@ static void check_common(const fixture *f, const shadow *sh)
     memcpy(&rsrc3, bytes + 44, 4);
     memcpy(&rsrc1, bytes + 48, 4);
     memcpy(&rsrc2, bytes + 52, 4);
-    ck_assert_uint_eq(reg(sh, RDX_PM4_REG_COMPUTE_PGM_RSRC1), rsrc1);
+    /* RSRC1 is the descriptor's with PRIV set (gfx11's CWSR workaround, as tinygrad's driver
+       and AMD's kfdtest do) */
+    ck_assert_uint_eq(reg(sh, RDX_PM4_REG_COMPUTE_PGM_RSRC1), rsrc1 | (1u << 20));
+    ck_assert_uint_eq(reg(sh, RDX_PM4_REG_COMPUTE_RESTART_X), 0);
     ck_assert_uint_eq(reg(sh, RDX_PM4_REG_COMPUTE_PGM_RSRC3), rsrc3);
     /* RSRC2 is the descriptor's but for LDS_SIZE, which the CP takes from the dispatch
        (the descriptor's GRANULATED_LDS_SIZE is 0): 512-byte granules on gfx11 */

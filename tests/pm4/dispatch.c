@@ -52,10 +52,11 @@ static const uint32_t want_sequence[] = {
     0x20c,
     0x00123456,
     0x7f,
-    /* COMPUTE_PGM_RSRC1 (0xB848 -> 0x212), RSRC2 with LDS_SIZE = ceil(1000/512) = 2 << 15 */
+    /* COMPUTE_PGM_RSRC1 (0xB848 -> 0x212) with PRIV (bit 20) set on gfx11 (the CWSR
+     * workaround), RSRC2 with LDS_SIZE = ceil(1000/512) = 2 << 15 */
     0xc0027602,
     0x212,
-    0x60af0081,
+    0x60bf0081,
     0x00010088,
     /* COMPUTE_PGM_RSRC3 (0xB8A0 -> 0x228) */
     0xc0017602,
@@ -80,6 +81,12 @@ static const uint32_t want_sequence[] = {
     /* COMPUTE_RESOURCE_LIMITS (0xB854 -> 0x215) */
     0xc0017602,
     0x215,
+    0,
+    /* COMPUTE_RESTART_X..Z (0xB86C -> 0x21b): 0 */
+    0xc0037602,
+    0x21b,
+    0,
+    0,
     0,
     /* COMPUTE_START_X..Z, NUM_THREAD_X..Z (0xB810 -> 0x204) */
     0xc0067602,
@@ -143,11 +150,11 @@ START_TEST(dispatch_wave64_no_acquire_no_user_sgprs)
     rdx_pm4_cmdbuf_init(&cb);
     ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_OK);
     const uint32_t want[] = {
-        0xc0027602, 0x20c,      0x00123456, 0x7f, 0xc0027602, 0x212, 0x60af0081,
-        0,          0xc0017602, 0x228,      0,    0xc0017602, 0x218, 0,
-        0xc0027602, 0x210,      0,          0,    0xc0017602, 0x215, 0,
-        0xc0067602, 0x204,      0,          0,    0,          64,    2,
-        1,          0xc0031502, 8,          4,    1,          0x5,
+        0xc0027602, 0x20c, 0x00123456, 0x7f,       0xc0027602, 0x212,      0x60bf0081, 0,
+        0xc0017602, 0x228, 0,          0xc0017602, 0x218,      0,          0xc0027602, 0x210,
+        0,          0,     0xc0017602, 0x215,      0,          0xc0037602, 0x21b,      0,
+        0,          0,     0xc0067602, 0x204,      0,          0,          0,          64,
+        2,          1,     0xc0031502, 8,          4,          1,          0x5,
     };
     CHECK_DWORDS(&cb, want);
     rdx_pm4_cmdbuf_free(&cb);
