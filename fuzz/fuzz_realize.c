@@ -1954,6 +1954,8 @@ static void reduce_and_report(uint64_t seed, const char *first_msg)
 
 /* ------------------------------------------------------------ a reproducer file */
 
+#ifdef RDX_FUZZ_STANDALONE /* (the libFuzzer build has no --uop) */
+
 /* Load FILE (.uop text) as a case: its returns are the roots, BUFFER slot k takes the
    bytes of in<k>.bin next to it when present (else random data), the DEFINE_VAR (at
    most one) the value var.  0 on success. */
@@ -2035,6 +2037,8 @@ static int load_uop(fz_case *c, const char *file, int64_t var, int mode)
     }
     return 0;
 }
+
+#endif
 
 /* ------------------------------------------------------------ drivers */
 
