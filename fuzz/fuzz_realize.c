@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -954,7 +955,8 @@ static void ctl_send(char tag, uint64_t seed, const char *text)
         n = (int)sizeof line - 1;
         line[n - 1] = '\n';
     }
-    (void)!write(ctl_fd, line, (size_t)n); /* < PIPE_BUF: atomic */
+    if (write(ctl_fd, line, (size_t)n) != n) /* < PIPE_BUF: atomic */
+        _exit(4);                            /* the parent is gone: so is the run */
 }
 
 static void tally_unsup(const char *key, uint64_t seed)
@@ -2173,8 +2175,10 @@ static void on_stop(int sig)
 static void worker(int fd, uint64_t seed0, long count, const fz_run *r)
 {
     ctl_fd = fd;
-    signal(SIGINT, SIG_IGN); /* the parent stops the run */
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* the parent killed outright: no orphan runs on */
+    signal(SIGINT, SIG_IGN);          /* the parent stops the run */
     signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
     if (setup())
         _exit(3);
     for (long n = 0; count < 0 || n < count; n++) {
