@@ -2233,7 +2233,7 @@ static int supervise(const fz_run *r)
             if (stop_flag || t >= wake)
                 break;
             struct pollfd pf = { p[0], POLLIN, 0 };
-            int ms = wake == INFINITY ? -1 : (int)((wake - t) * 1000) + 1;
+            int ms = wake - t > 60 ? 60000 : (int)((wake - t) * 1000) + 1; /* then again */
             int pr = poll(&pf, 1, ms);
             if (pr <= 0)
                 continue; /* time or a signal: checked above */
