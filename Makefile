@@ -148,7 +148,8 @@ $(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(STATIC)
 $(BUILD)/obj/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
 
 examples: $(EXAMPLE_BINS)
-tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS) $(BUILD)/fuzz-syntax.stamp
+# (fuzz-realize: tests/realize runs it, its time limits)
+tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS) $(BUILD)/fuzz-syntax.stamp $(BUILD)/fuzz-realize
 benches: $(BENCH_BINS) $(RDX)
 
 check:

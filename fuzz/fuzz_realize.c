@@ -34,19 +34,27 @@
  *
  * Stand-alone (long runs, reproducible):
  *   make fuzz-realize        (build/fuzz-realize, against build/librdx.a)
- *   nice -n 10 build/fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]
- *                                 [--mode raw|heur|beam|opts|hdirect] [--dtype D] [-v]
- *   build/fuzz-realize --seed S --count 1 -v     (replay one case)
+ *   nice -n 10 build/fuzz-realize [--seed S] [--count N] [--time SEC] [--case-time SEC]
+ *                                 [--out DIR] [--mode raw|heur|beam|opts|hdirect]
+ *                                 [--dtype D] [-v]
+ *   build/fuzz-realize --seed S --count 1 --case-time 0 -v   (replay one case in-process)
+ * --time is a deadline, --case-time (default 60 s) bounds one case: the cases run in a
+ * worker process the parent kills (see "the supervisor" below); a case over its time is
+ * SLOW, not a finding.  Exit status 0, 1 with findings, 2 on bad arguments.
  * As a libFuzzer target (`make fuzz`, build/fuzz/fuzz_realize): the input
  * bytes are hashed into the seed; a finding aborts.
  */
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -930,6 +938,41 @@ static int verbose;
 
 static int tally_mode; /* the running case's mode, part of the tally's key */
 
+/* The control pipe to the supervising parent (docs/realize.md "the fuzzer's deadline"): a
+   worker process sends its tallies there instead of keeping them; -1 when running alone. */
+static int ctl_fd = -1;
+
+/* Send one line "TAG seed text" to the parent (fflush first: its output stays in order). */
+static void ctl_send(char tag, uint64_t seed, const char *text)
+{
+    char line[256];
+    fflush(stdout);
+    int n = snprintf(line, sizeof line, "%c %llu %s\n", tag, (unsigned long long)seed,
+                     text ? text : "");
+    if (n <= 0)
+        return;
+    if ((size_t)n >= sizeof line) { /* cut, but still one line */
+        n = (int)sizeof line - 1;
+        line[n - 1] = '\n';
+    }
+    if (write(ctl_fd, line, (size_t)n) != n) /* < PIPE_BUF: atomic */
+        _exit(4);                            /* the parent is gone: so is the run */
+}
+
+static void tally_unsup(const char *key, uint64_t seed)
+{
+    for (size_t k = 0; k < nunsup; k++)
+        if (!strcmp(unsup_msgs[k], key)) {
+            unsup_counts[k]++;
+            return;
+        }
+    if (nunsup < 64) {
+        snprintf(unsup_msgs[nunsup], sizeof unsup_msgs[nunsup], "%s", key);
+        unsup_seeds[nunsup] = seed;
+        unsup_counts[nunsup++] = 1;
+    }
+}
+
 static void note_unsup(const char *m)
 {
     char key[160];
@@ -938,36 +981,47 @@ static void note_unsup(const char *m)
                  ? (const char *[]){ "raw", "heur", "beam", "opts", "hdirect" }[tally_mode]
                  : "?",
              m);
-    /* numbers vary per case: replace digit runs by one '#' */
+    /* numbers vary per case: replace digit runs by one '#'; one line */
     size_t o = 0;
     for (size_t i = 0; key[i]; i++)
         if (!(key[i] >= '0' && key[i] <= '9' && o && key[o - 1] == '#'))
-            key[o++] = key[i] >= '0' && key[i] <= '9' ? '#' : key[i];
+            key[o++] = key[i] >= '0' && key[i] <= '9' ? '#' : key[i] == '\n' ? ' ' : key[i];
     key[o] = 0;
-    for (size_t k = 0; k < nunsup; k++)
-        if (!strcmp(unsup_msgs[k], key)) {
-            unsup_counts[k]++;
+    if (ctl_fd >= 0)
+        ctl_send('U', current_seed, key);
+    else
+        tally_unsup(key, current_seed);
+}
+
+/* Slow cases: over the emulator's budget (reported by the run) or over the per-case
+   time limit (killed by the supervisor); each case counted once, the first seeds kept. */
+#define SLOW_KEEP 16
+static unsigned nslow;
+static uint64_t slow_seeds[SLOW_KEEP];
+
+static void tally_slow(uint64_t seed)
+{
+    for (unsigned k = 0; k < nslow && k < SLOW_KEEP; k++)
+        if (slow_seeds[k] == seed)
             return;
-        }
-    if (nunsup < 64) {
-        snprintf(unsup_msgs[nunsup], sizeof unsup_msgs[nunsup], "%s", key);
-        unsup_seeds[nunsup] = current_seed;
-        unsup_counts[nunsup++] = 1;
-    }
+    if (nslow < SLOW_KEEP)
+        slow_seeds[nslow] = seed;
+    nslow++;
+}
+
+static void note_slow(uint64_t seed, const char *kernel)
+{
+    printf("SLOW seed %llu: kernel %s over the emulator budget\n", (unsigned long long)seed,
+           kernel);
+    if (ctl_fd >= 0)
+        ctl_send('S', seed, NULL);
+    else
+        tally_slow(seed);
 }
 
 /* Tolerance of a float output: its dtype's, or looser when it went through rounded
    arithmetic (class 1..3: float32, float16, bfloat16; the two sides may round and
    accumulate differently, e.g. a bfloat16 sum accumulated in float32 by WMMA). */
-static unsigned nslow;
-
-static void note_slow(uint64_t seed, const char *kernel)
-{
-    nslow++;
-    printf("SLOW seed %llu: kernel %s over the emulator budget\n", (unsigned long long)seed,
-           kernel);
-}
-
 static double tol_of(rdx_scalar sc, int cls)
 {
     static const double loose[4] = { 0, 1e-3, 6e-2, 3e-1 };
@@ -1902,6 +1956,8 @@ static void reduce_and_report(uint64_t seed, const char *first_msg)
 
 /* ------------------------------------------------------------ a reproducer file */
 
+#ifdef RDX_FUZZ_STANDALONE /* (the libFuzzer build has no --uop) */
+
 /* Load FILE (.uop text) as a case: its returns are the roots, BUFFER slot k takes the
    bytes of in<k>.bin next to it when present (else random data), the DEFINE_VAR (at
    most one) the value var.  0 on success. */
@@ -1984,6 +2040,8 @@ static int load_uop(fz_case *c, const char *file, int64_t var, int mode)
     return 0;
 }
 
+#endif
+
 /* ------------------------------------------------------------ drivers */
 
 static void on_signal(int sig)
@@ -2020,6 +2078,12 @@ static int setup(void)
 static int one(uint64_t seed, int maxops, int only_root, int reduce)
 {
     current_seed = seed;
+    /* FUZZ_TEST_STALL=S: case S never ends (as a dispatch nothing bounds), for the test of
+       the supervisor's time limits (tests/realize/fuzz_deadline_test.c) */
+    const char *stall = getenv("FUZZ_TEST_STALL");
+    if (stall && strtoull(stall, NULL, 0) == seed)
+        for (;;)
+            pause();
     fz_case c;
     gen(&c, seed, maxops, only_root);
     if (verbose)
@@ -2033,6 +2097,8 @@ static int one(uint64_t seed, int maxops, int only_root, int reduce)
     if (r == FZ_FAIL) {
         printf("FINDING seed %llu (%s): %s\n", (unsigned long long)seed,
                mode_names[cur_mode_override >= 0 ? cur_mode_override : c.mode], failmsg);
+        if (ctl_fd >= 0) /* counted now: the reduction may outlive the deadline */
+            ctl_send('F', seed, NULL);
         if (reduce) {
             char m[2048];
             snprintf(m, sizeof m, "%s", failmsg);
@@ -2048,13 +2114,220 @@ static int one(uint64_t seed, int maxops, int only_root, int reduce)
 }
 
 #ifdef RDX_FUZZ_STANDALONE
+/* ------------------------------------------------------------ the supervisor
+ *
+ * --time is a deadline and --case-time a bound on one case, whatever the case does (a
+ * dispatch can run for minutes with every wave under its instruction budget; BEAM and
+ * compiling take what they take).  So the cases run in a worker process (forked before
+ * any device is opened) that reports over a pipe: "B seed" a case begins, "E seed" it
+ * ended, "F seed" a finding (counted at once: its reduction may be cut), "U seed key" a
+ * refusal, "S seed" over the emulator's budget.  The parent only waits: a case over
+ * --case-time is killed with its worker and reported SLOW (with its replay line), the next
+ * worker goes on from the next seed; at the deadline the worker is killed and the case it
+ * was in is not counted; a worker killed by a signal in a case is a finding (a crash).
+ */
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+typedef struct fz_run {
+    uint64_t seed;     /* the first seed */
+    long count;        /* cases to run; -1: until the deadline */
+    double limit;      /* the whole run, seconds (0: no deadline) */
+    double case_limit; /* one case, seconds (0: none) */
+    int maxops, root;
+} fz_run;
+
+/* The summary; found and slow cases by their seeds (the exit status is the caller's). */
+static void print_summary(long n, uint64_t seed, double el, long found, int cut, uint64_t cut_seed)
+{
+    printf("fuzz_realize: %ld cases from seed %llu in %.1f s, %ld findings\n", n,
+           (unsigned long long)seed, el, found);
+    if (nslow) {
+        printf("  %u slow cases (over the emulator budget or the per-case time limit), seeds:",
+               nslow);
+        for (unsigned k = 0; k < nslow && k < SLOW_KEEP; k++)
+            printf(" %llu", (unsigned long long)slow_seeds[k]);
+        printf("%s\n", nslow > SLOW_KEEP ? " ..." : "");
+    }
+    if (cut)
+        printf("  stopped in seed %llu (not counted; replay: --seed %llu --count 1)\n",
+               (unsigned long long)cut_seed, (unsigned long long)cut_seed);
+    for (size_t k = 0; k < nunsup; k++)
+        printf("  refused %5u x (first: seed %llu): %s\n", unsup_counts[k],
+               (unsigned long long)unsup_seeds[k], unsup_msgs[k]);
+    fflush(stdout);
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop_flag = 1;
+}
+
+/* The worker: cases seed0, seed0 + 1, ... (count of them; -1: no end), each reported on fd. */
+static void worker(int fd, uint64_t seed0, long count, const fz_run *r)
+{
+    ctl_fd = fd;
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* the parent killed outright: no orphan runs on */
+    signal(SIGINT, SIG_IGN);          /* the parent stops the run */
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    if (setup())
+        _exit(3);
+    for (long n = 0; count < 0 || n < count; n++) {
+        uint64_t sd = seed0 + (uint64_t)n;
+        ctl_send('B', sd, NULL);
+        one(sd, r->maxops, r->root, 1);
+        ctl_send('E', sd, NULL);
+    }
+    fflush(stdout);
+    rdx_emu_destroy(emu);
+    rdx_device_close(device);
+    _exit(0);
+}
+
+/* Run r under the supervisor; returns the exit status (0 clean, 1 findings, 2 error). */
+static int supervise(const fz_run *r)
+{
+    double t0 = now_s(), deadline = r->limit > 0 ? t0 + r->limit : INFINITY;
+    long done = 0, found = 0;
+    uint64_t next = r->seed;
+    int cut = 0, err = 0;
+    uint64_t cut_seed = 0;
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    signal(SIGPIPE, SIG_IGN);
+    while (!stop_flag && !cut && !err && (r->count < 0 || done < r->count) && now_s() < deadline) {
+        int p[2];
+        if (pipe(p)) {
+            perror("fuzz_realize: pipe");
+            return 2;
+        }
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(p[0]);
+            worker(p[1], next, r->count < 0 ? -1 : r->count - done, r);
+        }
+        close(p[1]);
+        if (pid < 0) {
+            perror("fuzz_realize: fork");
+            close(p[0]);
+            return 2;
+        }
+        char buf[4096];
+        size_t len = 0;
+        int in_case = 0, reducing = 0, eof = 0;
+        uint64_t cur = 0;
+        double case_end = INFINITY;
+        for (;;) {
+            double t = now_s(), wake = in_case && case_end < deadline ? case_end : deadline;
+            if (stop_flag || t >= wake)
+                break;
+            struct pollfd pf = { p[0], POLLIN, 0 };
+            int ms = wake - t > 60 ? 60000 : (int)((wake - t) * 1000) + 1; /* then again */
+            int pr = poll(&pf, 1, ms);
+            if (pr <= 0)
+                continue; /* time or a signal: checked above */
+            ssize_t k = read(p[0], buf + len, sizeof buf - 1 - len);
+            if (k <= 0) {
+                eof = 1;
+                break;
+            }
+            len += (size_t)k;
+            char *line = buf, *nl;
+            while ((nl = memchr(line, '\n', (size_t)(buf + len - line)))) {
+                *nl = 0;
+                char *rest = NULL;
+                uint64_t sd = strtoull(line + 1, &rest, 10);
+                const char *text = rest && *rest == ' ' ? rest + 1 : "";
+                switch (line[0]) {
+                case 'B':
+                    in_case = 1, reducing = 0, cur = sd;
+                    case_end = r->case_limit > 0 ? now_s() + r->case_limit : INFINITY;
+                    break;
+                case 'E':
+                    in_case = 0, done++, next = sd + 1;
+                    break;
+                case 'F': /* the reduction runs several cases: ten times the limit */
+                    found++, reducing = 1;
+                    if (r->case_limit > 0)
+                        case_end = now_s() + 10 * r->case_limit;
+                    break;
+                case 'U':
+                    tally_unsup(text, sd);
+                    break;
+                case 'S':
+                    tally_slow(sd);
+                    break;
+                default:
+                    break;
+                }
+                line = nl + 1;
+            }
+            len = (size_t)(buf + len - line);
+            memmove(buf, line, len);
+            if (len == sizeof buf - 1) /* no line end in a full buffer: not ours */
+                len = 0;
+        }
+        if (!eof)
+            kill(pid, SIGKILL);
+        int status = 0;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        close(p[0]);
+        fflush(stdout);
+        if (!in_case) {
+            if (eof && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+                fprintf(stderr, "fuzz_realize: the worker failed outside a case (status %d)\n",
+                        status);
+                err = 1;
+            }
+            continue; /* its count done, or the deadline between two cases */
+        }
+        double t = now_s();
+        if (eof) { /* died in the case: a crash (on_signal printed the signal) */
+            printf("FINDING seed %llu: the case crashed (%s %d); replay: build/fuzz-realize "
+                   "--seed %llu --count 1 --case-time 0 -v\n",
+                   (unsigned long long)cur, WIFSIGNALED(status) ? "signal" : "exit status",
+                   WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+                   (unsigned long long)cur);
+            found += !reducing;
+            done++, next = cur + 1;
+        } else if (stop_flag || t >= deadline) {
+            cut = 1, cut_seed = cur;
+        } else if (reducing) {
+            printf("    the reduction of seed %llu ran over %.0f s and was stopped (the finding "
+                   "stands; replay: build/fuzz-realize --seed %llu --count 1 --case-time 0 -v)\n",
+                   (unsigned long long)cur, 10 * r->case_limit, (unsigned long long)cur);
+            done++, next = cur + 1;
+        } else {
+            printf("SLOW seed %llu: the case ran over its time limit (%.0f s) and was stopped; "
+                   "replay: build/fuzz-realize --seed %llu --count 1 --case-time 0 -v\n",
+                   (unsigned long long)cur, r->case_limit, (unsigned long long)cur);
+            tally_slow(cur);
+            done++, next = cur + 1;
+        }
+    }
+    print_summary(done, r->seed, now_s() - t0, found, cut, cut_seed);
+    return err ? 2 : found != 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
     long count = -1, maxops = 0, root = -1;
     const char *uop_file = NULL;
     int64_t uop_var = 1;
-    double limit = 0;
+    double limit = 0, case_limit = 60;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--seed") && v)
@@ -2063,6 +2336,8 @@ int main(int argc, char **argv)
             count = strtol(argv[++i], NULL, 0);
         else if (!strcmp(a, "--time") && v)
             limit = strtod(argv[++i], NULL);
+        else if (!strcmp(a, "--case-time") && v)
+            case_limit = strtod(argv[++i], NULL);
         else if (!strcmp(a, "--out") && v)
             outdir = argv[++i];
         else if (!strcmp(a, "--maxops") && v)
@@ -2096,7 +2371,8 @@ int main(int argc, char **argv)
         else {
             fprintf(
                 stderr,
-                "usage: fuzz-realize [--seed S] [--count N] [--time SEC] [--out DIR]\n"
+                "usage: fuzz-realize [--seed S] [--count N] [--time SEC] [--case-time SEC]\n"
+                "                    [--out DIR]\n"
                 "                    [--mode raw|heur|beam|opts|hdirect] [--maxops K]\n"
                 "                    [--root R] [--dtype NAME] [-v]\n"
                 "       fuzz-realize --uop FILE [--var V] [--mode M]   (FUZZ_OPTS=... for opts)\n");
@@ -2105,8 +2381,12 @@ int main(int argc, char **argv)
     }
     if (count < 0 && limit <= 0)
         count = 100;
+    if (!uop_file && (limit > 0 || case_limit > 0)) {
+        fz_run r = { seed, count, limit, case_limit, (int)maxops, (int)root };
+        return supervise(&r);
+    }
     if (setup())
-        return 1;
+        return 2;
     if (uop_file) { /* run a reproducer file once in the mode given (default opts) */
         fz_case c;
         if (load_uop(&c, uop_file, uop_var, cur_mode_override))
@@ -2122,25 +2402,12 @@ int main(int argc, char **argv)
         rdx_device_close(device);
         return r == FZ_FAIL;
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* --case-time 0 without --time: every case in this process (a debugger sees it) */
+    double t0 = now_s();
     long n = 0, found = 0;
-    for (;; n++) {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        double el = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-        if ((count >= 0 && n >= count) || (limit > 0 && el >= limit))
-            break;
+    for (; n < count; n++)
         found += one(seed + (uint64_t)n, (int)maxops, (int)root, 1);
-    }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("fuzz_realize: %ld cases from seed %llu in %.1f s, %ld findings\n", n,
-           (unsigned long long)seed,
-           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, found);
-    if (nslow)
-        printf("  %u cases over the emulator budget (slow kernels)\n", nslow);
-    for (size_t k = 0; k < nunsup; k++)
-        printf("  refused %5u x (first: seed %llu): %s\n", unsup_counts[k],
-               (unsigned long long)unsup_seeds[k], unsup_msgs[k]);
+    print_summary(n, seed, now_s() - t0, found, 0, 0);
     rdx_emu_destroy(emu);
     rdx_device_close(device);
     return found != 0;

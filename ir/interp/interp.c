@@ -455,6 +455,22 @@ static int fusable_mul(const rdx_uop *m)
     }
 }
 
+/* Whether REDUCE u reduces nothing: every axis it names has the constant size 1 (or it
+   names none).  Such a REDUCE is its source, as tinygrad never builds a reduction over
+   size-1 axes (it returns the tensor itself): max of one NaN is that NaN, not
+   fmax(-inf, NaN) = -inf, and the code generator drops such a range the same way.  A
+   symbolic axis that is 1 at run time is still folded from the identity (as a loop). */
+static int reduce_passes(const rdx_uop *u)
+{
+    const rdx_uop *m = u->src[0];
+    for (uint32_t k = 0; k < u->arg.nints; k++) {
+        int64_t ax = u->arg.ints[k], v = 0;
+        if (ax < 0 || ax >= (int64_t)m->ndim || !rdx_uop_const_int(m->shape[ax], &v) || v != 1)
+            return 0;
+    }
+    return 1;
+}
+
 static void drop(scope *s, size_t idx)
 {
     if (--s->uses[idx])
@@ -775,6 +791,12 @@ static rdx_status eval_node(scope *s, size_t idx, ival *out)
     }
     case RDX_OP_REDUCE: {
         const rdx_uop *m = u->src[0];
+        if (reduce_passes(u)) { /* the same elements, the same (size-1 kept) shape */
+            st = iv_dense(V(s, m), out);
+            if (!st)
+                out->dt = rdx_dtype_scalar(u->dtype);
+            return st;
+        }
         st = iv_new(out, u->dtype, u->ndim, dims);
         if (st)
             return st;
@@ -899,7 +921,7 @@ static rdx_status eval_roots(scope *s, const rdx_uop *const *roots, size_t n, iv
     for (size_t k = 0; k < s->n; k++) {
         const rdx_uop *u = s->order[k];
         if (u->op == RDX_OP_REDUCE && u->nsrc == 1 && u->arg.sub == RDX_RED_ADD &&
-            fusable_mul(u->src[0])) {
+            fusable_mul(u->src[0]) && !reduce_passes(u)) {
             size_t m = map_find(s, u->src[0]);
             if (s->uses[m] == 1)
                 s->fused[m] = 1;

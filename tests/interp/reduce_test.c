@@ -44,6 +44,42 @@ START_TEST(accumulation_happens_in_the_node_dtype)
 }
 END_TEST
 
+/* fuzz seed 1795849035: a REDUCE over axes of constant size 1 reduces nothing (tinygrad
+   never builds one: its tensor is the result): max/min of one NaN is that NaN, not
+   fmax(-inf, NaN) = -inf.  An axis of size 1 beside a longer one, or a symbolic one bound
+   to 1, is still folded from the identity (a NaN loses). */
+START_TEST(reduce_over_size_one_axes_is_its_source)
+{
+    rdx_graph *g = ig();
+    float v[4] = { NAN, -0.0f, 2.5f, NAN };
+    const rdx_tensor *col = buf_f32(g, 2, (int64_t[]){ 4, 1 }, v);
+    int ax1[1] = { 1 };
+    rdx_array mx = ireal(g, rdx_tensor_max(g, col, 1, ax1, 0));
+    rdx_array mn = ireal(g, rdx_tensor_min(g, col, 1, ax1, 1));
+    rdx_array sm = ireal(g, rdx_tensor_sum(g, col, 1, ax1, 0));
+    ck_assert_int_eq(mx.ndim, 1);
+    ck_assert_int_eq(mn.ndim, 2);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(isnan(rdx_array_get(&mx, i)), isnan(v[i]));
+        ck_assert_int_eq(isnan(rdx_array_get(&mn, i)), isnan(v[i]));
+        if (!isnan(v[i])) {
+            ck_assert_double_eq(rdx_array_get(&mx, i), v[i]);
+            ck_assert_double_eq(rdx_array_get(&mn, i), v[i]);
+        }
+    }
+    ck_assert(signbit(rdx_array_get(&sm, 1))); /* -0.0 itself, not 0 + -0.0 */
+    /* (1, 2): axis 0 alone passes, both axes fold from the identity */
+    float w[2] = { NAN, NAN };
+    const rdx_tensor *row = buf_f32(g, 2, (int64_t[]){ 1, 2 }, w);
+    int ax0[1] = { 0 }, both[2] = { 0, 1 };
+    rdx_array r0 = ireal(g, rdx_tensor_max(g, row, 1, ax0, 0));
+    rdx_array r01 = ireal(g, rdx_tensor_max(g, row, 2, both, 0));
+    ck_assert(isnan(rdx_array_get(&r0, 0)) && isnan(rdx_array_get(&r0, 1)));
+    ck_assert_double_eq(rdx_array_get(&r01, 0), -INFINITY);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(max_min_prod_over_axes_match_host_loops)
 {
     rdx_graph *g = ig();
@@ -128,6 +164,7 @@ TCase *interp_tcase_reduce(void)
     tcase_add_test(tc, sum_of_arange_is_the_closed_form);
     tcase_add_test(tc, accumulation_happens_in_the_node_dtype);
     tcase_add_test(tc, max_min_prod_over_axes_match_host_loops);
+    tcase_add_test(tc, reduce_over_size_one_axes_is_its_source);
     tcase_add_test(tc, mean_var_std_argmax_and_cumsum);
     return tc;
 }

@@ -368,6 +368,43 @@ START_TEST(two_group_reduce_axes_one_reduce)
 }
 END_TEST
 
+/* seed 1795849035 (heur): the variance of one element (n = 1: 0 * (1 / 0), NaN) fed a max
+   over an axis of size 1; the device dropped the size-1 reduction (NaN), the interpreter
+   folded it from the identity (fmax(-inf, NaN) = -inf).  A reduction over size-1 axes is
+   its source (tinygrad never builds one): the interpreter was wrong.  Reduced: max and
+   min over a size-1 axis of data with NaNs, beside a symbolic axis bound to 1 (a loop
+   from the identity on both sides). */
+START_TEST(max_over_size_one_axis_keeps_nan)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    float v[4] = { NAN, -1.5f, 2.5f, NAN };
+    const rdx_tensor *x = rdx_tensor_from_data(g, F32, 2, (int64_t[]){ 4, 1 }, v);
+    int ax1[1] = { 1 };
+    const rdx_tensor *outs[2] = { rdx_tensor_max(g, x, 1, ax1, 0),
+                                  rdx_tensor_min(g, x, 1, ax1, 1) };
+    rz_check_free(g, dev, outs, 2, NULL, 0);
+    rdx_array want;
+    ck_assert_int_eq(rdx_tensor_realize(g, outs[0], &want), RDX_OK);
+    ck_assert(isnan(rdx_array_get(&want, 0)));
+    rdx_realize_options raw = { .raw = 1 };
+    rz_check_free(g, dev, outs, 2, &raw, 0);
+    /* symbolic: n = 1 at run time, still a reduction */
+    const rdx_uop *n = rdx_graph_var(g, "n", 1, 8);
+    const rdx_uop *dims[2] = { rdx_ir_int(rdx_graph_ir(g), 4), n };
+    const rdx_tensor *y = rdx_tensor_empty_sym(g, F32, 2, dims);
+    ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), y, v, sizeof v), RDX_OK);
+    ck_assert_int_eq(rdx_interp_bind_var(rdx_graph_interp(g), n, 1), RDX_OK);
+    const rdx_tensor *ym = rdx_tensor_max(g, y, 1, ax1, 0);
+    const char *names[1] = { "n" };
+    int64_t one = 1;
+    rdx_realize_options o = { .var_names = names, .var_values = &one, .nvars = 1 };
+    rz_check_free(g, dev, &ym, 1, &o, 0);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_fuzz_regress(void)
 {
     TCase *tc = tcase_create("fuzz_regress");
@@ -382,5 +419,6 @@ TCase *rz_tcase_fuzz_regress(void)
     tcase_add_test(tc, reduce_behind_reshape_rounds_once);
     tcase_add_test(tc, conv3x3_lds_taps);
     tcase_add_test(tc, two_group_reduce_axes_one_reduce);
+    tcase_add_test(tc, max_over_size_one_axis_keeps_nan);
     return tc;
 }
