@@ -7,13 +7,16 @@
  * Served: open, open64, openat, openat64 (and the _FORTIFY_SOURCE variants), close, dup,
  * dup2, dup3, fcntl (F_DUPFD*), ioctl, mmap, mmap64, munmap, stat/lstat/fstat/fstatat and their
  * 64-bit and
- * __xstat forms, access, faccessat, opendir, fopen, fopen64, readlink.
+ * __xstat forms, access, faccessat, opendir, fopen, fopen64, readlink, and dlsym (libc's
+ * functions looked up by name resolve to these).
  */
 #include "preload/preload.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -211,6 +214,9 @@ int ioctl(int fd, unsigned long request, ...)
     int efd = pl_device_fd(fd);
     if (efd < 0)
         return pl_libc.ioctl(fd, request, arg);
+    /* The kernel takes the request as 32 bits (unsigned int cmd): callers that pass it as an
+     * int through a variadic call (ctypes) leave the upper half undefined. */
+    request = (uint32_t)request;
     const rdx_os *os = pl_os();
     int r;
     if (request == AMDKFD_IOC_ACQUIRE_VM && arg) {
@@ -475,4 +481,59 @@ int access(const char *path, int mode)
 int faccessat(int dirfd, const char *path, int mode, int flags)
 {
     return access_common(dirfd, path, mode, flags, CALLER);
+}
+
+/* --- dlsym --- */
+
+/* A program that looks libc's functions up itself (dlsym on libc's handle, as Python's
+ * ctypes does for CDLL("libc.so.6").mmap) gets this library's entry point, as a program
+ * linked against libc does. */
+static void *(*real_dlsym)(void *, const char *);
+
+static void resolve_dlsym(void)
+{
+    real_dlsym = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+    if (!real_dlsym)
+        real_dlsym = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+}
+
+void *dlsym(void *restrict handle, const char *restrict name)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, resolve_dlsym);
+    if (!real_dlsym)
+        return NULL;
+    void *p = real_dlsym(handle, name);
+    if (!p || handle == RTLD_NEXT || handle == RTLD_DEFAULT)
+        return p;
+    pl_real_init();
+#define SERVE(fn, real)                            \
+    if (!strcmp(name, #fn) && p == (void *)(real)) \
+        return (void *)fn;
+    SERVE(open, pl_libc.open);
+    SERVE(open64, pl_libc.open64);
+    SERVE(openat, pl_libc.openat);
+    SERVE(openat64, pl_libc.openat64);
+    SERVE(close, pl_libc.close);
+    SERVE(dup, pl_libc.dup);
+    SERVE(dup2, pl_libc.dup2);
+    SERVE(dup3, pl_libc.dup3);
+    SERVE(fcntl, pl_libc.fcntl);
+    SERVE(ioctl, pl_libc.ioctl);
+    SERVE(mmap, pl_libc.mmap);
+    SERVE(mmap64, pl_libc.mmap64);
+    SERVE(munmap, pl_libc.munmap);
+    SERVE(stat, pl_libc.stat);
+    SERVE(lstat, pl_libc.lstat);
+    SERVE(fstat, pl_libc.fstat);
+    SERVE(fstatat, pl_libc.fstatat);
+    SERVE(statx, pl_libc.statx);
+    SERVE(access, pl_libc.access);
+    SERVE(faccessat, pl_libc.faccessat);
+    SERVE(opendir, pl_libc.opendir);
+    SERVE(fopen, pl_libc.fopen);
+    SERVE(fopen64, pl_libc.fopen64);
+    SERVE(readlink, pl_libc.readlink);
+#undef SERVE
+    return p;
 }

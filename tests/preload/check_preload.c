@@ -3,8 +3,9 @@
  * open /dev/kfd themselves reach the emulated GPU through plain libc calls.
  *
  * Clients: rdx itself with its default (libc) OS table (RDX_DEVICE=kfd: the path a real card
- * sees), tests/data/preload/client.c, a program that knows nothing of rdx, and Debian's
- * libhsakmt (tests/data/preload/hsakmt_client.c).
+ * sees), tests/data/preload/client.c, a program that knows nothing of rdx, Debian's
+ * libhsakmt (tests/data/preload/hsakmt_client.c), and a Python program that reaches libc
+ * through ctypes as tinygrad's driver does (tests/data/preload/ctypes_client.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,18 @@ START_TEST(libhsakmt_client)
 }
 END_TEST
 
+START_TEST(python_ctypes_client)
+{
+    /* the way tinygrad's driver reaches the kernel: os.open, fcntl.ioctl, os.listdir, and
+     * libc's mmap/ioctl through ctypes (dlsym on libc's handle; the request as a C int) */
+    rdx_test_proc p;
+    EMU(&p, "--", "python3", "tests/data/preload/ctypes_client.py");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "ctypes: ok");
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 START_TEST(no_device_outside_emu)
 {
     /* the same client without `rdx emu` finds no GPU on this machine: the test above is not
@@ -242,6 +255,7 @@ int main(void)
     tcase_add_test(tc, gpu_fault_reaches_the_program);
     tcase_add_test(tc, plain_libc_client);
     tcase_add_test(tc, libhsakmt_client);
+    tcase_add_test(tc, python_ctypes_client);
     tcase_add_test(tc, no_device_outside_emu);
     tcase_add_test(tc, by_hand_ld_preload);
     tcase_add_test(tc, bad_usage);
