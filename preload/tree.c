@@ -6,8 +6,9 @@
  * driver's OS table, and the device number), /sys/class/kfd/kfd (a link to it, as on a real
  * system), and per GPU a PCI device as libdrm looks for one: /sys/devices/rdx-emu/<slot>/
  * (vendor, device, subsystem ids, class, uevent with PCI_SLOT_NAME, a `subsystem` link named
- * pci, drm/renderD<m>/dev) reached from /sys/class/drm/renderD<m> and /sys/dev/char/226:<m>.
- * A real card's nodes under /sys/class/drm and /sys/dev/char/226:* are hidden.
+ * pci, drm/renderD<m>/dev, the driver's ip_discovery table) reached from /sys/class/drm/renderD<m>
+ * and /sys/dev/char/226:<m>. A real card's nodes under /sys/class/drm and /sys/dev/char/226:* are
+ * hidden.
  */
 #include "preload/preload.h"
 
@@ -87,7 +88,8 @@ typedef struct walk {
     const rdx_os *os;
     const char *root;
     char path[PATH_MAX]; /* the sysfs path being copied */
-    int err;
+    size_t src_len;      /* the length of the copied subtree's own path in path */
+    const char *dst;     /* where that subtree goes under root (NULL: the same path) */
 } walk;
 
 static int copy_node(walk *w);
@@ -109,7 +111,9 @@ static int copy_child(void *user, const char *name)
 static int copy_node(walk *w)
 {
     char dst[PATH_MAX];
-    if (snprintf(dst, sizeof dst, "%s%s", w->root, w->path) >= (int)sizeof dst)
+    int n = w->dst ? snprintf(dst, sizeof dst, "%s%s%s", w->root, w->dst, w->path + w->src_len)
+                   : snprintf(dst, sizeof dst, "%s%s", w->root, w->path);
+    if (n < 0 || n >= (int)sizeof dst)
         return -ENAMETOOLONG;
     static char data[1 << 16];
     size_t len;
@@ -198,6 +202,14 @@ static int write_pci(const rdx_os *os, const char *root, unsigned node)
         snprintf(rel, sizeof rel, "%s/drm/renderD%u/dev", dev, minor);
         snprintf(text, sizeof text, "226:%u\n", minor);
         r = write_text(root, rel, text);
+    }
+    if (!r) { /* the IP discovery table, as the emulated driver serves it */
+        walk w = { .os = os, .root = root };
+        snprintf(w.path, sizeof w.path, "/sys/class/drm/renderD%u/device/ip_discovery", minor);
+        w.src_len = strlen(w.path);
+        snprintf(rel, sizeof rel, "%s/ip_discovery", dev);
+        w.dst = rel;
+        r = copy_node(&w);
     }
     char link[192];
     if (!r) {

@@ -158,7 +158,10 @@ void emu_set_error(rdx_emudev *dev, const char *fmt, ...) __attribute__((format(
 int emu_copy_from_user(void *dst, uint64_t src, size_t n);
 int emu_copy_to_user(uint64_t dst, const void *src, size_t n);
 
-/* sysfs.c */
+/* sysfs_ip.c: the IP discovery table under /sys/class/drm/renderD<m>/device/ip_discovery. */
+int emu_sysfs_ip_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, size_t *len);
+int emu_sysfs_ip_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *user);
+/* sysfs.c: the KFD topology (other paths go to sysfs_ip.c) */
 int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, size_t *len);
 int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *user);
 uint32_t emu_ctl_stack_size(void);

@@ -173,7 +173,7 @@ int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, siz
     buf[0] = 0;
     size_t tl = strlen(TOPO);
     if (strncmp(path, TOPO, tl))
-        return -ENOENT;
+        return emu_sysfs_ip_read(dev, path, buf, cap, len);
     const char *p = path + tl, *rest;
     if (!strcmp(p, "/generation_id")) {
         o.len = (size_t)snprintf(buf, cap, "1\n");
@@ -248,7 +248,7 @@ int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *us
 {
     size_t tl = strlen(TOPO);
     if (strncmp(path, TOPO, tl))
-        return -ENOENT;
+        return emu_sysfs_ip_list(dev, path, fn, user);
     const char *p = path + tl, *rest;
     if (!strcmp(p, "") || !strcmp(p, "/")) {
         static const char *const top[] = { "generation_id", "system_properties", "nodes" };

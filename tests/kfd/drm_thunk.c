@@ -150,6 +150,49 @@ START_TEST(bank_and_cache_folders_list_their_file)
 }
 END_TEST
 
+static int collect(void *user, const char *name)
+{
+    char *out = user;
+    strcat(out, name);
+    strcat(out, " ");
+    return 0;
+}
+
+START_TEST(ip_discovery_table)
+{
+    /* what tinygrad's driver reads to choose register layouts (Navi 31: GC 11.0.0,
+     * SDMA 6.0.0, NBIF 4.3.0; hardware ids from amdgpu's soc15_hw_ip.h) */
+    dev2 d;
+    dev_open(&d);
+    const char *base = "/sys/class/drm/renderD128/device/ip_discovery";
+    char path[160], names[128] = "", buf[32];
+    size_t len;
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx, base, collect, names), 0);
+    ck_assert_str_eq(names, "die ");
+    snprintf(path, sizeof path, "%s/die/0", base);
+    names[0] = 0;
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx, path, collect, names), 0);
+    ck_assert_str_eq(names, "11 42 43 108 ");
+    static const struct {
+        unsigned hw;
+        const char *file, *want;
+    } reads[] = { { 11, "major", "11\n" }, { 11, "minor", "0\n" },  { 42, "major", "6\n" },
+                  { 108, "major", "4\n" }, { 108, "minor", "3\n" }, { 11, "hw_id", "11\n" } };
+    for (size_t i = 0; i < sizeof reads / sizeof reads[0]; i++) {
+        snprintf(path, sizeof path, "%s/die/0/%u/0/%s", base, reads[i].hw, reads[i].file);
+        ck_assert_int_eq(d.os->read_file(d.os->ctx, path, buf, sizeof buf, &len), 0);
+        ck_assert_str_eq(buf, reads[i].want);
+    }
+    snprintf(path, sizeof path, "%s/die/0/12/0/major", base); /* no such IP */
+    ck_assert_int_eq(d.os->read_file(d.os->ctx, path, buf, sizeof buf, &len), -ENOENT);
+    ck_assert_int_eq(d.os->list_dir(d.os->ctx,
+                                    "/sys/class/drm/renderD129/device/ip_discovery/die/0", collect,
+                                    names),
+                     -ENOENT); /* one GPU only */
+    dev_close(&d);
+}
+END_TEST
+
 TCase *kfd_tcase_drm_thunk(void)
 {
     TCase *tc = tcase_create("drm_thunk");
@@ -157,5 +200,6 @@ TCase *kfd_tcase_drm_thunk(void)
     tcase_add_test(tc, amdgpu_info_queries_of_device_init);
     tcase_add_test(tc, set_memory_policy_rules);
     tcase_add_test(tc, bank_and_cache_folders_list_their_file);
+    tcase_add_test(tc, ip_discovery_table);
     return tc;
 }

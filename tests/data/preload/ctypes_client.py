@@ -36,6 +36,14 @@ gpu_id = int(open(f"{TOPO}/{nodes[0]}/gpu_id").read())
 if int(props["gfx_target_version"]) != 110000:
     fail("gfx_target_version " + props["gfx_target_version"])
 
+# the IP versions, read as tinygrad does (GC_HWID 11)
+ip_base = f"/sys/class/drm/renderD{props['drm_render_minor']}/device/ip_discovery/die/0"
+if "11" not in os.listdir(ip_base):
+    fail("no GC in the IP discovery table")
+gc = tuple(int(open(f"{ip_base}/11/0/{p}").read()) for p in ("major", "minor", "revision"))
+if gc != (11, 0, 0):
+    fail(f"GC version {gc}")
+
 kfd = os.open("/dev/kfd", os.O_RDWR | os.O_CLOEXEC)
 drm = os.open(f"/dev/dri/renderD{props['drm_render_minor']}", os.O_RDWR | os.O_CLOEXEC)
 
