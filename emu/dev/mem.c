@@ -308,7 +308,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
                 return -ENOMEM;
             }
             r->start = (uint64_t)(uintptr_t)p;
-            r->len = len;
+            r->len = page_align(len); /* mmap maps whole pages */
             r->next = dev->reservations;
             dev->reservations = r;
         }
@@ -339,14 +339,14 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
                 bo = b;
         if (!bo || len > bo->size)
             return -EINVAL;
-        if ((bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) &&
-            !(bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC))
-            return -EPERM; /* AMDGPU_GEM_CREATE_NO_CPU_ACCESS */
+        /* VRAM without PUBLIC is mapped too: KFD creates it without
+         * AMDGPU_GEM_CREATE_NO_CPU_ACCESS (amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu),
+         * and tinygrad's driver maps every VRAM buffer. */
         pool_off = bo->pool_off;
         if (bo->va != va)
             bo = NULL; /* a second CPU view elsewhere: a plain shared mapping */
     }
-    if (bo && len == bo->size) {
+    if (bo && page_align(len) == bo->size) { /* mmap maps whole pages */
         if (!bo->backed || bo->released) {
             int r = map_at_va(dev, bo);
             if (r)

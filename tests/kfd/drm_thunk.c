@@ -8,10 +8,12 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <linux/kfd_ioctl.h>
 
 #include <libdrm/amdgpu_drm.h>
+#include "kfd/compat/kfd_ioctl_flags.h"
 
 #include "tests/kfd/kfd_test.h"
 
@@ -193,6 +195,60 @@ START_TEST(ip_discovery_table)
 }
 END_TEST
 
+START_TEST(sub_page_and_private_vram_buffers_map_as_on_linux)
+{
+    /* what tinygrad's driver does: a 0x100-byte reservation and buffer (the kernel works in
+     * whole pages), and a CPU mapping of VRAM allocated without PUBLIC (KFD does not create
+     * it NO_CPU_ACCESS) */
+    dev2 d;
+    dev_open(&d);
+    rdx_kfd_topology *t;
+    ck_assert_int_eq(rdx_kfd_topology_read(d.os, &t), RDX_OK);
+    uint32_t gpu_id = t->gpus[0].gpu_id;
+    rdx_kfd_topology_free(t);
+    struct kfd_ioctl_acquire_vm_args vm = { .drm_fd = (uint32_t)d.drm, .gpu_id = gpu_id };
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), 0);
+    static const struct {
+        uint64_t size;
+        uint32_t flags;
+    } bufs[] = {
+        { 0x100, KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED |
+                     KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE },
+        { 0x3000, KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE },
+    };
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+        void *va;
+        ck_assert_int_eq(d.os->mmap(d.os->ctx, NULL, bufs[i].size, PROT_NONE,
+                                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &va),
+                         0);
+        struct kfd_ioctl_alloc_memory_of_gpu_args a = { .va_addr = (uint64_t)(uintptr_t)va,
+                                                        .size = bufs[i].size,
+                                                        .gpu_id = gpu_id,
+                                                        .flags = bufs[i].flags };
+        ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), 0);
+        void *cpu;
+        ck_assert_int_eq(d.os->mmap(d.os->ctx, va, bufs[i].size, PROT_READ | PROT_WRITE,
+                                    MAP_SHARED | MAP_FIXED, d.drm, a.mmap_offset, &cpu),
+                         0);
+        ck_assert_ptr_eq(cpu, va);
+        memset(cpu, 0x5a, bufs[i].size);
+        struct kfd_ioctl_map_memory_to_gpu_args m = {
+            .handle = a.handle,
+            .device_ids_array_ptr = (uint64_t)(uintptr_t)&gpu_id,
+            .n_devices = 1,
+        };
+        ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &m), 0);
+        ck_assert_uint_eq(((unsigned char *)cpu)[bufs[i].size - 1], 0x5a);
+        m.n_success = 0;
+        ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &m), 0);
+        ck_assert_int_eq(d.os->munmap(d.os->ctx, cpu, bufs[i].size), 0);
+        struct kfd_ioctl_free_memory_of_gpu_args f = { .handle = a.handle };
+        ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &f), 0);
+    }
+    dev_close(&d);
+}
+END_TEST
+
 TCase *kfd_tcase_drm_thunk(void)
 {
     TCase *tc = tcase_create("drm_thunk");
@@ -201,5 +257,6 @@ TCase *kfd_tcase_drm_thunk(void)
     tcase_add_test(tc, set_memory_policy_rules);
     tcase_add_test(tc, bank_and_cache_folders_list_their_file);
     tcase_add_test(tc, ip_discovery_table);
+    tcase_add_test(tc, sub_page_and_private_vram_buffers_map_as_on_linux);
     return tc;
 }
