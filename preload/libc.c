@@ -240,6 +240,7 @@ int ioctl(int fd, unsigned long request, ...)
             fprintf(stderr, " %#llx", (unsigned long long)w);
         }
         fputc('\n', stderr);
+        pl_trace_device_error();
     }
     if (r < 0) {
         errno = -r;

@@ -73,6 +73,8 @@ int pl_start(void);
 const rdx_os *pl_os(void);
 /* RDX_EMU_TRACE set: each served ioctl is printed on stderr. */
 extern int pl_trace;
+/* Print the emulated device's last error on stderr if it is new (for RDX_EMU_TRACE). */
+void pl_trace_device_error(void);
 /* The private folder holding the emulated sysfs tree ("" before pl_start). */
 extern char pl_tree_root[];
 

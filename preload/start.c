@@ -6,7 +6,8 @@
  *   RDX_EMU_GPUS         number of emulated GPUs, 1-8 (default 1)
  *   RDX_EMU_ARCH         the GPUs' target; only gfx1100 is emulated today (default gfx1100)
  *   RDX_EMU_WAVE_BUDGET  instructions a wave may run before a dispatch is declared hung
- *   RDX_EMU_TRACE        if set (non-empty): print each ioctl served, with its result
+ *   RDX_EMU_TRACE        if set (non-empty): print each ioctl served, with its result, and
+ *                        each new error of the emulated device (a packet it refused, a fault)
  */
 #include "preload/preload.h"
 
@@ -215,6 +216,20 @@ int pl_start(void)
     }
     pthread_mutex_unlock(&start_lock);
     return r;
+}
+
+void pl_trace_device_error(void)
+{
+    static char last[512];
+    char now[512];
+    rdx_emudev *dev = __atomic_load_n(&emu_dev, __ATOMIC_ACQUIRE);
+    if (!dev)
+        return;
+    rdx_emudev_last_error(dev, now, sizeof now);
+    if (now[0] && strcmp(now, last)) {
+        fprintf(stderr, "rdx emu: device error: %s\n", now);
+        snprintf(last, sizeof last, "%s", now);
+    }
 }
 
 const rdx_os *pl_os(void)

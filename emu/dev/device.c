@@ -198,18 +198,54 @@ static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
     return 0;
 }
 
+/* The KFD requests served, by number: kfd_ioctl picks the handler by _IOC_NR alone, so a
+ * client built against an older or newer <linux/kfd_ioctl.h>, whose structure is shorter or
+ * longer, still reaches it. */
+static const unsigned long kfd_requests[] = {
+    AMDKFD_IOC_GET_VERSION,
+    AMDKFD_IOC_CREATE_QUEUE,
+    AMDKFD_IOC_DESTROY_QUEUE,
+    AMDKFD_IOC_SET_MEMORY_POLICY,
+    AMDKFD_IOC_GET_CLOCK_COUNTERS,
+    AMDKFD_IOC_CREATE_EVENT,
+    AMDKFD_IOC_DESTROY_EVENT,
+    AMDKFD_IOC_SET_EVENT,
+    AMDKFD_IOC_RESET_EVENT,
+    AMDKFD_IOC_WAIT_EVENTS,
+    AMDKFD_IOC_GET_PROCESS_APERTURES_NEW,
+    AMDKFD_IOC_ACQUIRE_VM,
+    AMDKFD_IOC_ALLOC_MEMORY_OF_GPU,
+    AMDKFD_IOC_FREE_MEMORY_OF_GPU,
+    AMDKFD_IOC_MAP_MEMORY_TO_GPU,
+    AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU,
+};
+
+static unsigned long kfd_canonical(unsigned long request)
+{
+    if (_IOC_TYPE(request) != AMDKFD_IOCTL_BASE)
+        return request;
+    for (size_t i = 0; i < sizeof kfd_requests / sizeof kfd_requests[0]; i++)
+        if (_IOC_NR(kfd_requests[i]) == _IOC_NR(request))
+            return kfd_requests[i];
+    return request;
+}
+
 static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
 {
     rdx_emudev *dev = ctx;
     uint32_t gpu;
-    /* Like the kernel: copy the argument in, work on the copy, copy it out. */
+    /* Like kfd_ioctl: the handler by number; the caller's size (usize) copied in, the rest of
+     * the driver's structure zeroed, the caller's size copied out; the direction is the
+     * driver's. */
     _Alignas(16) unsigned char arg[256];
-    size_t size = _IOC_SIZE(request);
+    size_t usize = _IOC_SIZE(request);
+    request = kfd_canonical(request);
+    size_t size = _IOC_SIZE(request) > usize ? _IOC_SIZE(request) : usize;
     if (size > sizeof arg)
         return -EINVAL;
     memset(arg, 0, size);
     if ((_IOC_DIR(request) & _IOC_WRITE) &&
-        emu_copy_from_user(arg, (uint64_t)(uintptr_t)user_arg, size))
+        emu_copy_from_user(arg, (uint64_t)(uintptr_t)user_arg, usize))
         return -EFAULT;
     pthread_mutex_lock(&dev->lock);
     int kind = emu_fd_kind_of(dev, fd, &gpu);
@@ -225,7 +261,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
         r = emu_ioctl_drm(dev, gpu, request, arg);
         /* drm_ioctl copies an _IOC_READ argument back whatever the result */
         if ((_IOC_DIR(request) & _IOC_READ) &&
-            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, size))
+            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, usize))
             r = -EFAULT;
     } else {
         dev->stats.ioctls++;
@@ -263,7 +299,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
             break;
         }
         if ((_IOC_DIR(request) & _IOC_READ) &&
-            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, size))
+            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, usize))
             r = -EFAULT;
     }
     pthread_mutex_unlock(&dev->lock);

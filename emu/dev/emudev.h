@@ -45,6 +45,10 @@
 #define EMU_ARRAYS_PER_ENGINE  2u
 #define EMU_CU_PER_ARRAY       8u
 #define EMU_RENDER_MINOR_BASE  128u
+/* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
+ * + 0x106 / 0x107, dword register offsets. */
+#define EMU_HDP_FLUSH_REQ  0xe26u
+#define EMU_HDP_FLUSH_DONE 0xe27u
 
 typedef enum emu_fd_kind { EMU_FD_FREE, EMU_FD_KFD, EMU_FD_RENDER } emu_fd_kind;
 

@@ -134,8 +134,23 @@ static int wait_reg_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, 
         ref = get(p, RDX_PM4_F_WAIT_REG_MEM_REFERENCE);
         mask = get(p, RDX_PM4_F_WAIT_REG_MEM_MASK);
     }
+    if (op == RDX_PM4_V_WAIT_OP_WR_WAIT_WR_REG && !wide) {
+        /* Write REFERENCE to the register at POLL_ADDR_LO, wait on the one at POLL_ADDR_HI:
+         * the HDP flush (amdgpu's emit_hdp_flush, tinygrad's memory_barrier) through NBIO
+         * 4.3's BIF_BX_PF0_GPU_HDP_FLUSH_REQ/DONE.  The emulated GPU has no HDP cache: the
+         * flush is done as soon as it is asked for. */
+        uint32_t req = get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_LO);
+        uint32_t done = get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_HI);
+        if (space != RDX_PM4_V_MEM_SPACE_REGISTER || req != EMU_HDP_FLUSH_REQ ||
+            done != EMU_HDP_FLUSH_DONE)
+            return fail(dev, q, p,
+                        "write-then-wait is emulated only for the HDP flush (REQ register "
+                        "0xe26, DONE 0xe27)");
+        int ok = emu_wait_compare(func, ref & mask, ref & mask);
+        return ok < 0 ? fail(dev, q, p, "reserved compare FUNCTION") : 1;
+    }
     if (op != RDX_PM4_V_WAIT_OP_WAIT_REG_MEM)
-        return fail(dev, q, p, "only OPERATION wait_reg_mem is supported");
+        return fail(dev, q, p, "OPERATION write-then-wait needs the 32-bit packet");
     uint64_t v = 0;
     if (space == RDX_PM4_V_MEM_SPACE_MEMORY) {
         size_t n = wide ? 8 : 4;

@@ -41,5 +41,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_dispatch());
     suite_add_tcase(s, kfd_tcase_cli());
     suite_add_tcase(s, kfd_tcase_drm_thunk());
+    suite_add_tcase(s, kfd_tcase_tinygrad_seq());
     return rdx_test_main(s);
 }
