@@ -140,8 +140,17 @@ typedef enum rdx_mem {
 typedef struct rdx_buffer rdx_buffer;
 
 /* Allocate `size` >= 1 bytes (256-byte aligned GPU address), zero-filled.
+ * On the emulated GPU a kernel may touch exactly these `size` bytes (the
+ * default exact bounds mode, docs/emu.md "Bounds checking"); on a real card
+ * the rest of the backing block is accessible too.
  * Errors: RDX_ERR_INVALID, the failing KFD allocation. */
 rdx_status rdx_buffer_alloc(rdx_device *dev, uint64_t size, rdx_mem mem, rdx_buffer **out);
+/* Name the buffer in fault reports of a tool that checks GPU memory accesses
+ * (the emulated GPU): an access outside it is described as, e.g., "4 bytes
+ * past the end of the 16-byte <label> at 0x..." (default label "buffer";
+ * `label` is copied; at most 63 bytes are kept).  No effect on a real card.
+ * Errors: RDX_ERR_INVALID (NULL label), the listener's refusal. */
+rdx_status rdx_buffer_set_label(rdx_buffer *buf, const char *label);
 /* Free a buffer (NULL is a no-op).  The caller makes sure no queued GPU work
  * still uses it (wait first). */
 void rdx_buffer_free(rdx_buffer *buf);
