@@ -26,7 +26,8 @@ rdx_status emu_mem_add(emu_memmap *m, uint64_t addr, uint64_t size, unsigned acc
 rdx_status emu_mem_remove(emu_memmap *m, uint64_t addr);
 void emu_mem_free(emu_memmap *m);
 /* Why [addr, addr+len) with `access` is not accessible, for a fault report:
- * the nearest range (within 16 MiB) and the access's offset from it, e.g.
+ * the range holding addr, else the nearest labelled range within 16 MiB (else
+ * the nearest range), and the access's offset from it, e.g.
  * "4 bytes past the end of the 16-byte buffer at 0x7f0000000100 (offset 16)";
  * "not mapped" when no range is near. */
 void emu_mem_describe(const emu_memmap *m, uint64_t addr, uint64_t len, unsigned access, char *buf,

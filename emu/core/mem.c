@@ -125,23 +125,43 @@ rdx_status emu_mem_add_host_maps(emu_memmap *m)
 
 #define NEAR_BYTES (16ull << 20) /* a range farther away than this is not named */
 
+/* The range nearest to [addr, addr+len) that lies wholly outside it and
+ * within NEAR_BYTES (labelled ranges only when `labelled`), or NULL; *below
+ * says whether it ends at or before addr. */
+static const emu_range *nearest(const emu_memmap *m, size_t i, uint64_t addr, uint64_t len,
+                                int labelled, int *below)
+{
+    const emu_range *p = NULL, *n = NULL;
+    for (size_t j = i; j-- > 0 && addr - m->r[j].end < NEAR_BYTES;)
+        if (!labelled || m->r[j].label) {
+            p = &m->r[j];
+            break;
+        }
+    for (size_t j = i; j < m->n && m->r[j].base - addr < NEAR_BYTES; j++)
+        if (m->r[j].base >= addr + len && (!labelled || m->r[j].label)) {
+            n = &m->r[j];
+            break;
+        }
+    uint64_t dp = p ? addr - p->end : UINT64_MAX, dn = n ? n->base - (addr + len) : UINT64_MAX;
+    *below = p && dp <= dn;
+    return *below ? p : n;
+}
+
 void emu_mem_describe(const emu_memmap *m, uint64_t addr, uint64_t len, unsigned access, char *buf,
                       size_t cap)
 {
     size_t i = first_above(m, addr); /* the range holding addr, or the next one */
-    const emu_range *prev = i > 0 ? &m->r[i - 1] : NULL, *next = i < m->n ? &m->r[i] : NULL;
     const emu_range *r = NULL;
     int past = 0;
-    if (next && next->base <= addr) { /* addr is inside: the rights or the end */
-        r = next;
+    if (i < m->n && m->r[i].base <= addr) { /* addr is inside: the rights or the end */
+        r = &m->r[i];
         past = addr + len > r->end;
-    } else {
-        uint64_t dp = prev ? addr - prev->end : UINT64_MAX;
-        uint64_t dn = next ? next->base - addr : UINT64_MAX;
-        if (dp <= dn && dp < NEAR_BYTES)
-            r = prev, past = 1;
-        else if (dn < NEAR_BYTES)
-            r = next;
+    } else if (addr + len >= addr) {
+        /* In a gap: the nearest allocation (labelled: the runtime labels
+         * each), else the nearest range. */
+        r = nearest(m, i, addr, len, 1, &past);
+        if (!r)
+            r = nearest(m, i, addr, len, 0, &past);
     }
     if (!r) {
         snprintf(buf, cap, "not mapped");
