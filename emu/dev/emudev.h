@@ -184,9 +184,11 @@ int emu_munmap(rdx_emudev *dev, void *addr, size_t len);
 emu_bo *emu_bo_by_handle(rdx_emudev *dev, uint64_t handle);
 /* The GPU-mapped buffer of gpu `gpu` holding [va, va+len), or NULL. */
 emu_bo *emu_bo_find(rdx_emudev *dev, uint32_t gpu, uint64_t va, uint64_t len);
-/* Whether gpu's wave emulator may access va (a byte of a GPU-mapped buffer
- * object; of one of its allocations when it is a pool and bounds are exact). */
-int emu_gpu_sees(rdx_emudev *dev, uint32_t gpu, uint64_t va);
+/* Whether va is a byte gpu's wave emulator may read but not write (of a
+ * GPU-mapped read-only buffer object; of one of its allocations when it is a
+ * pool and bounds are exact): a faulting write there is a read-only fault,
+ * every other VM fault one of a page not present. */
+int emu_gpu_read_only_at(rdx_emudev *dev, uint32_t gpu, uint64_t va);
 /* A memory note (rdx_os.mem_note), with the lock held and no dispatch running. */
 int emu_mem_note(rdx_emudev *dev, rdx_os_mem_op op, uint64_t addr, uint64_t size,
                  const char *label);

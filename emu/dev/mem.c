@@ -443,11 +443,13 @@ void emu_mem_release_all(rdx_emudev *dev, int reservations_too)
 
 /* ---- memory notes: a sub-allocator's pools and allocations ---- */
 
-int emu_gpu_sees(rdx_emudev *dev, uint32_t gpu, uint64_t va)
+int emu_gpu_read_only_at(rdx_emudev *dev, uint32_t gpu, uint64_t va)
 {
     emu_bo *b = emu_bo_find(dev, gpu, va, 1);
-    if (!b || !b->pool || !dev->bounds_exact)
-        return b != NULL;
+    if (!b || (b->flags & RDX_KFD_ALLOC_WRITABLE))
+        return 0;
+    if (!b->pool || !dev->bounds_exact)
+        return 1;
     for (emu_extent *e = b->extents; e; e = e->next)
         if (va >= e->addr && va - e->addr < e->size)
             return 1;

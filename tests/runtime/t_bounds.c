@@ -113,6 +113,18 @@ START_TEST(access_ending_at_the_last_byte_runs)
              "0x%llx (offset 68))",
              addr(b) + 68, addr(b));
     expect_in(msg, want);
+    expect_in(msg, "(page not present)");
+    rdx_buffer_free(b);
+    /* An access that starts inside and ends outside: 66 bytes, p[16] is 64..67. */
+    b = host_buffer(&f, 66, NULL);
+    rdx_arg across[] = { rdx_arg_buffer(b), rdx_arg_u64(16) };
+    ck_assert_int_eq(run(&f, "poke", 32, across, 2), RDX_ERR_FAULT);
+    snprintf(want, sizeof want,
+             "write to global address 0x%llx (2 bytes past the end of the 66-byte buffer at "
+             "0x%llx (offset 64))",
+             addr(b) + 64, addr(b));
+    expect_in(msg, want);
+    expect_in(msg, "(page not present)"); /* not a read-only fault: the bytes are writable */
     rdx_buffer_free(b);
     rt_close(&f);
 }
