@@ -226,6 +226,27 @@ START_TEST(block_mode_turns_it_off)
 }
 END_TEST
 
+/* An OS table without mem_note (as rdx_os_linux() has none): the runtime
+ * works the same, no note is made, and whole blocks stay accessible. */
+START_TEST(table_without_mem_note_changes_nothing_else)
+{
+    rt_fixture f;
+    memset(&f, 0, sizeof f);
+    RT_OK(rdx_emudev_create(NULL, &f.emu));
+    rdx_os os = *rdx_emudev_os(f.emu);
+    ck_assert_ptr_nonnull(os.mem_note);
+    os.mem_note = NULL;
+    ck_assert_ptr_null(rdx_os_linux()->mem_note);
+    rdx_device_options o = { .os = &os, .fault_detail = detail, .fault_detail_user = f.emu };
+    RT_OK(rdx_device_open(&o, &f.dev));
+    RT_OK(rdx_program_load_file(f.dev, rt_kernels_co, &f.prog));
+    overrun_runs(&f);
+    rdx_buffer *b = host_buffer(&f, 16, "unheard");
+    rdx_buffer_free(b);
+    rt_close(&f);
+}
+END_TEST
+
 TCase *rt_tcase_bounds(void)
 {
     TCase *tc = tcase_create("bounds");
@@ -235,5 +256,6 @@ TCase *rt_tcase_bounds(void)
     tcase_add_test(tc, gap_between_two_buffers_faults);
     tcase_add_test(tc, scalar_load_past_the_end_faults);
     tcase_add_test(tc, block_mode_turns_it_off);
+    tcase_add_test(tc, table_without_mem_note_changes_nothing_else);
     return tc;
 }
