@@ -406,7 +406,9 @@ void rt_device_record_fault(rdx_device *dev)
         uint64_t done = __atomic_load_n(&q->timeline.slot->value, __ATOMIC_ACQUIRE);
         uint64_t sub = __atomic_load_n(&q->submitted, __ATOMIC_ACQUIRE);
         if (sub > done && !q->faulted) {
-            snprintf(q->fault_msg, sizeof q->fault_msg, "%s%s%s", msg, *detail ? "; " : "", detail);
+            /* both parts bounded so that they fit (a fault report is ~300-500 bytes) */
+            snprintf(q->fault_msg, sizeof q->fault_msg, "%.380s%s%.620s", msg, *detail ? "; " : "",
+                     detail);
             __atomic_store_n(&q->failed_from, done + 1, __ATOMIC_RELEASE);
             __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
             __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);
