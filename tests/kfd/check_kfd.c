@@ -40,5 +40,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_cp());
     suite_add_tcase(s, kfd_tcase_dispatch());
     suite_add_tcase(s, kfd_tcase_cli());
+    suite_add_tcase(s, kfd_tcase_notes());
     return rdx_test_main(s);
 }

@@ -28,5 +28,6 @@ TCase *kfd_tcase_inject(void);
 TCase *kfd_tcase_cp(void);
 TCase *kfd_tcase_dispatch(void);
 TCase *kfd_tcase_cli(void);
+TCase *kfd_tcase_notes(void);
 
 #endif
