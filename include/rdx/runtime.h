@@ -71,6 +71,11 @@ typedef struct rdx_device_options {
      * is declared hung and fails with a hang fault report (PC histogram);
      * 0 = the emulator's default (2e8).  Ignored for a real card. */
     uint64_t emu_wave_budget;
+    /* Likewise: bounds checking of kernels' memory accesses, a
+     * rdx_emudev_bounds value (rdx/emudev.h): 0 = RDX_EMU_BOUNDS, else exact
+     * (only the bytes of each buffer); 1 = exact; 2 = block (the whole 4 MiB
+     * backing block, as on hardware).  Ignored for a real card. */
+    uint32_t emu_bounds;
 } rdx_device_options;
 
 typedef struct rdx_emudev rdx_emudev;

@@ -247,6 +247,36 @@ START_TEST(table_without_mem_note_changes_nothing_else)
 }
 END_TEST
 
+/* rdx_device_options.emu_bounds when the runtime creates the emulated GPU. */
+static rdx_status overrun_on_own_device(uint32_t bounds)
+{
+    rt_fixture f;
+    memset(&f, 0, sizeof f);
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU, .emu_bounds = bounds };
+    rdx_status st = rdx_device_open(&o, &f.dev);
+    if (st)
+        return st;
+    RT_OK(rdx_program_load_file(f.dev, rt_kernels_co, &f.prog));
+    rdx_buffer *b = host_buffer(&f, 16 * 4, NULL);
+    rdx_arg args[] = { rdx_arg_buffer(b), rdx_arg_i32(17) };
+    st = run(&f, "add_one", 32, args, 2);
+    rdx_buffer_free(b);
+    rdx_program_free(f.prog);
+    RT_OK(rdx_device_close(f.dev));
+    return st;
+}
+
+START_TEST(device_option_chooses_the_mode)
+{
+    ck_assert_int_eq(overrun_on_own_device(RDX_EMUDEV_BOUNDS_DEFAULT), RDX_ERR_FAULT);
+    expect_in(msg, "4 bytes past the end of the 64-byte buffer at");
+    ck_assert_int_eq(overrun_on_own_device(RDX_EMUDEV_BOUNDS_EXACT), RDX_ERR_FAULT);
+    ck_assert_int_eq(overrun_on_own_device(RDX_EMUDEV_BOUNDS_BLOCK), RDX_OK);
+    ck_assert_int_eq(overrun_on_own_device(7), RDX_ERR_INVALID);
+    expect_in(rdx_error_message(), "bounds mode 7, expected 0, 1 or 2");
+}
+END_TEST
+
 TCase *rt_tcase_bounds(void)
 {
     TCase *tc = tcase_create("bounds");
@@ -257,5 +287,6 @@ TCase *rt_tcase_bounds(void)
     tcase_add_test(tc, scalar_load_past_the_end_faults);
     tcase_add_test(tc, block_mode_turns_it_off);
     tcase_add_test(tc, table_without_mem_note_changes_nothing_else);
+    tcase_add_test(tc, device_option_chooses_the_mode);
     return tc;
 }
