@@ -250,3 +250,19 @@ uint64_t rdx_kfd_mem_handle(const rdx_kfd_mem *m)
 {
     return m->handle;
 }
+
+rdx_status rdx_kfd_mem_note(rdx_kfd *k, rdx_os_mem_op op, uint64_t addr, uint64_t size,
+                            const char *label)
+{
+    if (!k->os->mem_note)
+        return RDX_OK; /* nobody checks GPU memory accesses: nothing to tell */
+    int r = k->os->mem_note(k->os->ctx, op, addr, size, label);
+    if (r < 0)
+        return rdx_fail_errno(RDX_ERR_DEVICE, -r, "memory note %s of 0x%llx+0x%llx%s%s%s",
+                              op == RDX_OS_MEM_POOL    ? "POOL"
+                              : op == RDX_OS_MEM_ALLOC ? "ALLOC"
+                                                       : "FREE",
+                              (unsigned long long)addr, (unsigned long long)size,
+                              label ? " ('" : "", label ? label : "", label ? "')" : "");
+    return RDX_OK;
+}

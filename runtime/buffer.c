@@ -5,6 +5,7 @@
  */
 #include "runtime/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,10 @@ static rdx_status buffer_new(rdx_device *dev, uint32_t heap, uint64_t size, bool
     rdx_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return rdx_fail(RDX_ERR_NOMEM, "rdx_buffer_alloc: out of memory");
-    /* Whole dwords, so SDMA fills and copies may cover the tail. */
-    rdx_status st = rt_heap_alloc(dev, heap, (size + 255) & ~255ull, BUFFER_ALIGN, &b->r);
+    /* Whole 256-byte units, so SDMA fills and copies may cover the tail; a
+     * kernel may touch the `size` bytes asked for (noted as the allocation). */
+    rdx_status st =
+        rt_heap_alloc_used(dev, heap, (size + 255) & ~255ull, BUFFER_ALIGN, size, "buffer", &b->r);
     if (st) {
         free(b);
         return rdx_fail_context(st, "allocating a %llu-byte %s buffer", (unsigned long long)size,
@@ -96,6 +99,22 @@ void rdx_buffer_free(rdx_buffer *b)
     pthread_mutex_unlock(&dev->lock);
     rt_heap_free_or_warn(dev, b->heap, &b->r);
     free(b);
+}
+
+rdx_status rdx_buffer_set_label(rdx_buffer *b, const char *label)
+{
+    if (!label)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_buffer_set_label: NULL label");
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s", label);
+    rdx_kfd *kfd = b->dev->kfd;
+    rdx_status st = rdx_kfd_mem_note(kfd, RDX_OS_MEM_FREE, b->r.addr, 0, NULL);
+    if (st == RDX_OK)
+        st = rdx_kfd_mem_note(kfd, RDX_OS_MEM_ALLOC, b->r.addr, b->size, copy);
+    if (st)
+        return rdx_fail_context(st, "labelling a %llu-byte buffer '%s'",
+                                (unsigned long long)b->size, copy);
+    return RDX_OK;
 }
 
 uint64_t rdx_buffer_gpu_addr(const rdx_buffer *b)

@@ -55,6 +55,13 @@ static rdx_status obtain(void *user, uint32_t kind, uint64_t size, rdx_alloc_blo
     rdx_status st = rdx_kfd_mem_alloc(dev->kfd, dev->gpu, &d, &m);
     if (st)
         return st;
+    /* Only the allocations rt_heap_alloc notes are in use (a memory checker's view). */
+    st = rdx_kfd_mem_note(dev->kfd, RDX_OS_MEM_POOL, rdx_kfd_mem_gpu_addr(m), rdx_kfd_mem_size(m),
+                          NULL);
+    if (st) {
+        (void)rdx_kfd_mem_free(dev->kfd, m);
+        return st;
+    }
     out->addr = rdx_kfd_mem_gpu_addr(m);
     out->cpu = rdx_kfd_mem_cpu(m);
     out->size = rdx_kfd_mem_size(m);
@@ -69,19 +76,44 @@ static rdx_status release(void *user, uint32_t kind, const rdx_alloc_block *b)
     return rdx_kfd_mem_free(dev->kfd, b->handle);
 }
 
+rdx_status rt_heap_alloc_used(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
+                              uint64_t used, const char *label, rdx_alloc_region *out)
+{
+    assert(used && used <= size);
+    rdx_status st = rdx_alloc_alloc(dev->heap, heap, size, align, out);
+    if (st)
+        return st;
+    st = rdx_kfd_mem_note(dev->kfd, RDX_OS_MEM_ALLOC, out->addr, used, label);
+    if (st) {
+        (void)rdx_alloc_free(dev->heap, heap, out->addr);
+        memset(out, 0, sizeof *out);
+    }
+    return st;
+}
+
 rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
                          rdx_alloc_region *out)
 {
-    return rdx_alloc_alloc(dev->heap, heap, size, align, out);
+    static const char *const labels[RT_HEAP_COUNT] = {
+        [RT_HEAP_DEVICE] = "runtime device memory (scratch)",
+        [RT_HEAP_HOST] = "runtime host memory",
+        [RT_HEAP_SYNC] = "runtime memory (signals, kernarg ring, timestamps)",
+        [RT_HEAP_CODE] = "runtime code memory (programs, command buffers)",
+    };
+    return rt_heap_alloc_used(dev, heap, size, align, size, labels[heap], out);
 }
 
 rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
 {
     rdx_status st = RDX_OK;
     if (r->size) {
-        st = rdx_alloc_free(dev->heap, heap, r->addr);
+        /* The note first: the free may release the block. */
+        st = rdx_kfd_mem_note(dev->kfd, RDX_OS_MEM_FREE, r->addr, 0, NULL);
+        rdx_status fst = rdx_alloc_free(dev->heap, heap, r->addr);
         /* The region is ours, so only the release of its block can fail. */
-        assert(st != RDX_ERR_INVALID);
+        assert(fst != RDX_ERR_INVALID);
+        if (fst)
+            st = fst;
     }
     memset(r, 0, sizeof *r);
     return st;
@@ -132,7 +164,8 @@ static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
 
 /* rdx_device_select with the emulated GPU's per-wave instruction budget. */
 static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
-                                uint64_t wave_budget, rdx_emudev **emu, rdx_kfd **kfd)
+                                uint64_t wave_budget, uint32_t bounds, rdx_emudev **emu,
+                                rdx_kfd **kfd)
 {
     *emu = NULL;
     *kfd = NULL;
@@ -158,7 +191,9 @@ static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu
                     "choose)\n",
                     rdx_error_message());
     }
-    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1, .wave_budget = wave_budget };
+    rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1,
+                              .wave_budget = wave_budget,
+                              .bounds = (rdx_emudev_bounds)bounds };
     rdx_emudev *e;
     rdx_status st = rdx_emudev_create(&cfg, &e);
     if (st)
@@ -175,7 +210,7 @@ static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu
 rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
                              rdx_emudev **emu, rdx_kfd **kfd)
 {
-    return select_device(kind, gpu, emu_gpus, quiet, 0, emu, kfd);
+    return select_device(kind, gpu, emu_gpus, quiet, 0, 0, emu, kfd);
 }
 
 static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
@@ -187,8 +222,8 @@ static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
         return rdx_kfd_open(dev->os, &dev->kfd);
     }
     rdx_emudev *e;
-    rdx_status st =
-        select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget, &e, &dev->kfd);
+    rdx_status st = select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget, o->emu_bounds,
+                                  &e, &dev->kfd);
     if (st)
         return st;
     if (e) {
@@ -364,7 +399,7 @@ void rt_device_record_fault(rdx_device *dev)
 {
     char msg[400];
     snprintf(msg, sizeof msg, "%s", rdx_error_message());
-    char detail[400] = "";
+    char detail[1024] = "";
     if (dev->fault_detail)
         dev->fault_detail(dev->fault_detail_user, detail, sizeof detail);
     pthread_mutex_lock(&dev->lock);
@@ -374,7 +409,9 @@ void rt_device_record_fault(rdx_device *dev)
         uint64_t done = __atomic_load_n(&q->timeline.slot->value, __ATOMIC_ACQUIRE);
         uint64_t sub = __atomic_load_n(&q->submitted, __ATOMIC_ACQUIRE);
         if (sub > done && !q->faulted) {
-            snprintf(q->fault_msg, sizeof q->fault_msg, "%s%s%s", msg, *detail ? "; " : "", detail);
+            /* both parts bounded so that they fit (a fault report is ~300-500 bytes) */
+            snprintf(q->fault_msg, sizeof q->fault_msg, "%.380s%s%.620s", msg, *detail ? "; " : "",
+                     detail);
             __atomic_store_n(&q->failed_from, done + 1, __ATOMIC_RELEASE);
             __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
             __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);

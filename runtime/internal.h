@@ -162,8 +162,14 @@ struct rdx_cmdbuf {
 };
 
 /* device.c */
+/* Sub-allocate from a heap; the allocation is noted (rdx_kfd_mem_note) with
+ * the heap's label ("runtime memory" ...), all `size` bytes in use. */
 rdx_status rt_heap_alloc(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
                          rdx_alloc_region *out);
+/* rt_heap_alloc of which only the first `used` (<= size) bytes are noted as
+ * allocated, under `label`. */
+rdx_status rt_heap_alloc_used(rdx_device *dev, uint32_t heap, uint64_t size, uint64_t align,
+                              uint64_t used, const char *label, rdx_alloc_region *out);
 rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
 /* rt_heap_free for callers that cannot return an error (the void free
  * functions of the API): a failure is printed on stderr. */

@@ -352,7 +352,10 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
     for (int i = 0; i < s->nargs; i++) {
         cli_arg *a = &s->args[i];
         if (a->is_buffer) {
-            if (rdx_buffer_alloc(s->dev, a->size, RDX_MEM_DEVICE, &a->buf))
+            char label[40];
+            snprintf(label, sizeof label, "buffer of argument %d", i); /* for fault reports */
+            if (rdx_buffer_alloc(s->dev, a->size, RDX_MEM_DEVICE, &a->buf) ||
+                rdx_buffer_set_label(a->buf, label))
                 return rdx_cli_fail(CMD);
             if (a->data && rdx_buffer_upload(a->buf, 0, a->data, a->size))
                 return rdx_cli_fail(CMD);

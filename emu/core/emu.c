@@ -35,13 +35,19 @@ void rdx_emu_destroy(rdx_emu *emu)
     free(emu);
 }
 
-rdx_status rdx_emu_map(rdx_emu *emu, uint64_t addr, uint64_t size, unsigned access)
+rdx_status rdx_emu_map_labeled(rdx_emu *emu, uint64_t addr, uint64_t size, unsigned access,
+                               const char *label)
 {
     if (!emu)
         return rdx_fail(RDX_ERR_INVALID, "rdx_emu_map: NULL emulator");
     if (!(access & RDX_EMU_RW) || (access & ~(unsigned)RDX_EMU_RW))
         return rdx_fail(RDX_ERR_INVALID, "rdx_emu_map: access 0x%x is not READ/WRITE", access);
-    return emu_mem_add(&emu->mem, addr, size, access);
+    return emu_mem_add(&emu->mem, addr, size, access, label);
+}
+
+rdx_status rdx_emu_map(rdx_emu *emu, uint64_t addr, uint64_t size, unsigned access)
+{
+    return rdx_emu_map_labeled(emu, addr, size, access, NULL);
 }
 
 rdx_status rdx_emu_unmap(rdx_emu *emu, uint64_t addr)

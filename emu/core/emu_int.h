@@ -34,6 +34,7 @@
 typedef struct emu_range {
     uint64_t base, end; /* [base, end) */
     unsigned access;
+    char *label; /* what the range is, for fault reports (owned), or NULL */
 } emu_range;
 
 typedef struct emu_memmap {
@@ -239,6 +240,15 @@ struct rdx_emu {
  */
 void emu_fault(emu_wave *w, const emu_inst *in, rdx_emu_fault_kind kind, uint64_t addr, int write,
                unsigned lane, const char *what);
+
+/*
+ * A VM fault of the access [addr, addr+len) of lane `lane` (emu_fault with
+ * RDX_EMU_FAULT_VM): the report names the nearest registered range and where
+ * the access lies relative to it ("4 bytes past the end of the 16-byte
+ * buffer at 0x...", see emu_mem_describe).
+ */
+void emu_vm_fault(emu_wave *w, const emu_inst *in, uint64_t addr, uint64_t len, int write,
+                  unsigned lane);
 
 /* Memory access check of the global/flat address space. */
 static inline bool emu_mem_ok(emu_wave *w, uint64_t addr, uint64_t len, unsigned access);

@@ -20,9 +20,18 @@ emu_inst *emu_worker_inst(emu_worker *wk);
 void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm);
 
 /* Memory map maintenance (mem.c). */
-rdx_status emu_mem_add(emu_memmap *m, uint64_t addr, uint64_t size, unsigned access);
+/* label: what the range is, for fault reports (copied), or NULL. */
+rdx_status emu_mem_add(emu_memmap *m, uint64_t addr, uint64_t size, unsigned access,
+                       const char *label);
 rdx_status emu_mem_remove(emu_memmap *m, uint64_t addr);
 void emu_mem_free(emu_memmap *m);
+/* Why [addr, addr+len) with `access` is not accessible, for a fault report:
+ * the range holding addr, else the nearest labelled range within 16 MiB (else
+ * the nearest range), and the access's offset from it, e.g.
+ * "4 bytes past the end of the 16-byte buffer at 0x7f0000000100 (offset 16)";
+ * "not mapped" when no range is near. */
+void emu_mem_describe(const emu_memmap *m, uint64_t addr, uint64_t len, unsigned access, char *buf,
+                      size_t cap);
 /* Add every readable mapping of this process (remu mode of run_asm). */
 rdx_status emu_mem_add_host_maps(emu_memmap *m);
 

@@ -347,7 +347,7 @@ static void do_sample(emu_wave *w, const emu_inst *in, const mimg *m, const tdes
             if (off >= 0) {
                 uint64_t a = t->base + (uint64_t)off;
                 if (!emu_mem_ok(w, a, t->bpp, RDX_EMU_READ)) {
-                    emu_fault(w, in, RDX_EMU_FAULT_VM, a, 0, l, NULL);
+                    emu_vm_fault(w, in, a, t->bpp, 0, l);
                     return;
                 }
                 emu_touch(w, a, t->bpp, 1, 1);
@@ -424,7 +424,7 @@ void emu_mimg(emu_wave *w, const emu_inst *in)
         uint64_t a = t.base + (uint64_t)off;
         int write = kind != MI_LOAD;
         if (!emu_mem_ok(w, a, t.bpp, write ? RDX_EMU_WRITE | RDX_EMU_READ : RDX_EMU_READ)) {
-            emu_fault(w, in, RDX_EMU_FAULT_VM, a, write, l, NULL);
+            emu_vm_fault(w, in, a, t.bpp, write, l);
             return;
         }
         uint8_t *elem = (uint8_t *)(uintptr_t)a;

@@ -27,7 +27,7 @@ void emu_s_load(emu_wave *w, const emu_inst *in)
             uint32_t v = 0;
             if (o + 4 <= nrec) {
                 if (!emu_mem_ok(w, base + o, 4, RDX_EMU_READ)) {
-                    emu_fault(w, in, RDX_EMU_FAULT_VM, base + o, 0, 0, NULL);
+                    emu_vm_fault(w, in, base + o, 4, 0, 0);
                     return;
                 }
                 memcpy(&v, (const void *)(uintptr_t)(base + o), 4);
@@ -41,7 +41,7 @@ void emu_s_load(emu_wave *w, const emu_inst *in)
     }
     uint64_t a = (emu_s64(w, &in->sbase) + off) & ~3ull;
     if (!emu_mem_ok(w, a, 4ull * n, RDX_EMU_READ)) {
-        emu_fault(w, in, RDX_EMU_FAULT_VM, a, 0, 0, NULL);
+        emu_vm_fault(w, in, a, 4ull * n, 0, 0);
         return;
     }
     for (unsigned i = 0; i < n && d + i < EMU_SINK; i++)

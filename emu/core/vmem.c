@@ -245,7 +245,7 @@ static uint8_t *lane_ptr(emu_wave *w, const emu_inst *in, unsigned l, uint64_t a
     }
     default:
         if (!emu_mem_ok(w, a, n, write ? RDX_EMU_WRITE : RDX_EMU_READ)) {
-            emu_fault(w, in, RDX_EMU_FAULT_VM, a, write, l, NULL);
+            emu_vm_fault(w, in, a, n, write, l);
             return NULL;
         }
         if (write)

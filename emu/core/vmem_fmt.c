@@ -175,7 +175,7 @@ void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in)
         a[l] = base + soff + off + (uint64_t)idx * stride;
         if (((exec >> l) & 1) && valid[l] &&
             !emu_mem_ok(w, a[l], bytes, store ? RDX_EMU_WRITE : RDX_EMU_READ)) {
-            emu_fault(w, in, RDX_EMU_FAULT_VM, a[l], store, l, NULL);
+            emu_vm_fault(w, in, a[l], bytes, store, l);
             return;
         }
         if (((exec >> l) & 1) && valid[l])

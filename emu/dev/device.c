@@ -341,6 +341,37 @@ static int os_list_dir(void *ctx, const char *path, rdx_os_dir_fn fn, void *user
     return emu_sysfs_list(ctx, path, fn, user);
 }
 
+static int os_mem_note(void *ctx, rdx_os_mem_op op, uint64_t addr, uint64_t size, const char *label)
+{
+    rdx_emudev *dev = ctx;
+    pthread_mutex_lock(&dev->lock);
+    emu_wait_idle(dev); /* the wave emulator's memory map changes */
+    int r = emu_mem_note(dev, op, addr, size, label);
+    pthread_mutex_unlock(&dev->lock);
+    return r;
+}
+
+/* The bounds mode: the configuration's, else RDX_EMU_BOUNDS, else exact. */
+static rdx_status bounds_mode(const rdx_emudev_config *cfg, int *exact)
+{
+    rdx_emudev_bounds b = cfg ? cfg->bounds : RDX_EMUDEV_BOUNDS_DEFAULT;
+    if (b == RDX_EMUDEV_BOUNDS_DEFAULT) {
+        const char *env = getenv("RDX_EMU_BOUNDS");
+        if (!env || !*env || !strcmp(env, "exact"))
+            b = RDX_EMUDEV_BOUNDS_EXACT;
+        else if (!strcmp(env, "block"))
+            b = RDX_EMUDEV_BOUNDS_BLOCK;
+        else
+            return rdx_fail(RDX_ERR_INVALID, "RDX_EMU_BOUNDS='%s': expected 'exact' or 'block'",
+                            env);
+    }
+    if (b != RDX_EMUDEV_BOUNDS_EXACT && b != RDX_EMUDEV_BOUNDS_BLOCK)
+        return rdx_fail(RDX_ERR_INVALID, "emulated device: bounds mode %d, expected 0, 1 or 2",
+                        (int)b);
+    *exact = b == RDX_EMUDEV_BOUNDS_EXACT;
+    return RDX_OK;
+}
+
 void emu_process_teardown(rdx_emudev *dev)
 {
     emu_queue_release_all(dev);
@@ -356,6 +387,10 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     if (n > EMU_MAX_GPUS)
         return rdx_fail(RDX_ERR_RANGE, "emulated device: %u GPUs requested, at most %d", n,
                         EMU_MAX_GPUS);
+    int exact = 1;
+    rdx_status bst = bounds_mode(cfg, &exact);
+    if (bst)
+        return bst;
     rdx_emudev *dev = calloc(1, sizeof *dev);
     if (!dev)
         return rdx_fail(RDX_ERR_NOMEM, "emulated device: out of memory");
@@ -373,6 +408,7 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     dev->vram_size = cfg && cfg->vram_size ? cfg->vram_size : 24ull << 30;
     dev->legacy_sysfs = cfg ? cfg->legacy_sysfs : 0;
     dev->wave_budget = cfg ? cfg->wave_budget : 0;
+    dev->bounds_exact = exact;
     dev->next_idr = 1;
     dev->next_mmap_offset = EMU_DRM_OFFSET_START;
     dev->next_nonsignal = EMU_NONSIGNAL_ID;
@@ -405,7 +441,8 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
                         .mmap = os_mmap,
                         .munmap = os_munmap,
                         .read_file = os_read_file,
-                        .list_dir = os_list_dir };
+                        .list_dir = os_list_dir,
+                        .mem_note = os_mem_note };
     pthread_mutex_init(&dev->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);

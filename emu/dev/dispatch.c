@@ -109,7 +109,7 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     }
     const rdx_emu_fault *f = rdx_emu_last_fault(emu);
     if (f->kind == RDX_EMU_FAULT_VM) {
-        int present = emu_bo_find(dev, q->gpu, f->address, 1) != NULL;
+        int present = f->write && emu_gpu_read_only_at(dev, q->gpu, f->address);
         emu_event_memory_fault(dev, q->gpu, f->address, f->write, present);
         q->error = 1; /* a VM fault is reported as such, not as a hardware exception */
     }

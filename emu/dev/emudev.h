@@ -52,6 +52,13 @@
 
 typedef enum emu_fd_kind { EMU_FD_FREE, EMU_FD_KFD, EMU_FD_RENDER } emu_fd_kind;
 
+/* An allocation inside a pool buffer object (RDX_OS_MEM_ALLOC notes). */
+typedef struct emu_extent {
+    struct emu_extent *next;
+    uint64_t addr, size;
+    char *label;
+} emu_extent;
+
 typedef struct emu_bo {
     struct emu_bo *next;
     uint64_t handle; /* gpu_id << 32 | idr */
@@ -64,6 +71,8 @@ typedef struct emu_bo {
     int cpu_at_va;  /* the client mmapped it at va */
     int backed;     /* pool memory is mapped at va */
     int released;   /* the client munmapped va while the GPU still had it mapped */
+    int pool;       /* RDX_OS_MEM_POOL: only its extents are allocated */
+    emu_extent *extents;
 } emu_bo;
 
 typedef struct emu_reservation {
@@ -124,6 +133,7 @@ struct rdx_emudev {
     pthread_cond_t idle;    /* a dispatch finished */
     int dispatching;        /* a dispatch runs with the lock dropped */
     uint64_t wave_budget;   /* per-wave instruction budget (0: the emulator's default) */
+    int bounds_exact;       /* the wave emulator sees a pool's extents, not the whole BO */
     pthread_t cp_thread;
     int stop, kick;
 
@@ -147,7 +157,7 @@ struct rdx_emudev {
 
     emu_inject inject[EMU_MAX_INJECT];
     rdx_emudev_stats stats;
-    char last_error[256];
+    char last_error[1024];
 };
 
 /* device.c */
@@ -181,6 +191,14 @@ int emu_munmap(rdx_emudev *dev, void *addr, size_t len);
 emu_bo *emu_bo_by_handle(rdx_emudev *dev, uint64_t handle);
 /* The GPU-mapped buffer of gpu `gpu` holding [va, va+len), or NULL. */
 emu_bo *emu_bo_find(rdx_emudev *dev, uint32_t gpu, uint64_t va, uint64_t len);
+/* Whether va is a byte gpu's wave emulator may read but not write (of a
+ * GPU-mapped read-only buffer object; of one of its allocations when it is a
+ * pool and bounds are exact): a faulting write there is a read-only fault,
+ * every other VM fault one of a page not present. */
+int emu_gpu_read_only_at(rdx_emudev *dev, uint32_t gpu, uint64_t va);
+/* A memory note (rdx_os.mem_note), with the lock held and no dispatch running. */
+int emu_mem_note(rdx_emudev *dev, rdx_os_mem_op op, uint64_t addr, uint64_t size,
+                 const char *label);
 /* Free every buffer object (and forget the VA reservations when asked). */
 void emu_mem_release_all(rdx_emudev *dev, int reservations_too);
 /* The last /dev/kfd fd was closed: drop queues, events and buffers. */

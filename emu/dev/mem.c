@@ -10,14 +10,25 @@
  *
  * Invariant: bo->backed implies the pool pages are mapped at bo->va now (a
  * client munmap or MAP_FIXED over the range clears it).
+ *
+ * Bounds: a buffer object the client declared a pool (RDX_OS_MEM_POOL note,
+ * rdx/os.h) shows the wave emulator only its allocations (the extents of
+ * RDX_OS_MEM_ALLOC notes, labelled), so a kernel's access to any other byte
+ * of it faults; in the "block" mode (RDX_EMU_BOUNDS=block) the emulator sees
+ * the whole object as before.  The command processor and SDMA engine check
+ * whole objects either way.
  */
 #include "emu/dev/emudev.h"
+#include "kfd/compat/kfd_ioctl_flags.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <rdx/emu.h>
 
 #define DOMAIN_MASK                                                       \
     (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT |         \
@@ -50,6 +61,33 @@ emu_bo *emu_bo_find(rdx_emudev *dev, uint32_t gpu, uint64_t va, uint64_t len)
             return b;
     }
     return NULL;
+}
+
+/* Show (map = 1) or hide b from gpu g's wave emulator: the whole object, or
+ * only its extents when it is a pool and bounds are exact. */
+static void bo_emu_map(rdx_emudev *dev, emu_bo *b, uint32_t g, int map)
+{
+    if (!b->pool || !dev->bounds_exact) {
+        emu_gpu_map_notify(dev, b, g, map);
+        return;
+    }
+    rdx_emu *emu = dev->gpus[g].emu;
+    if (!emu)
+        return;
+    unsigned access = RDX_EMU_READ | (b->flags & RDX_KFD_ALLOC_WRITABLE ? RDX_EMU_WRITE : 0);
+    for (emu_extent *e = b->extents; e; e = e->next) {
+        if (map)
+            (void)rdx_emu_map_labeled(emu, e->addr, e->size, access, e->label);
+        else
+            (void)rdx_emu_unmap(emu, e->addr); /* absent after forget_range: ignored */
+    }
+}
+
+/* The wave emulator of gpu g may see b now (mapped there, memory present). */
+static int bo_visible(const emu_bo *b, uint32_t g)
+{
+    return (b->gpu_mapped & (1 << g)) &&
+           ((b->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) || b->backed);
 }
 
 static int reserved(rdx_emudev *dev, uint64_t va, uint64_t len)
@@ -121,7 +159,13 @@ static void bo_free(rdx_emudev *dev, emu_bo *b)
         dev->stats.gpu_mapped--;
     for (uint32_t g = 0; g < dev->num_gpus; g++)
         if (b->gpu_mapped & (1 << g))
-            emu_gpu_map_notify(dev, b, g, 0);
+            bo_emu_map(dev, b, g, 0);
+    while (b->extents) {
+        emu_extent *e = b->extents;
+        b->extents = e->next;
+        free(e->label);
+        free(e);
+    }
     b->gpu_mapped = 0;
     b->cpu_at_va = 0;
     update_backing(dev, b);
@@ -241,7 +285,7 @@ static int map_bo(rdx_emudev *dev, void *arg, int map)
             b->gpu_mapped ^= (int)bit;
             return r;
         }
-        emu_gpu_map_notify(dev, b, (uint32_t)g, map);
+        bo_emu_map(dev, b, (uint32_t)g, map);
         if (!was && b->gpu_mapped)
             dev->stats.gpu_mapped++;
         else if (was && !b->gpu_mapped)
@@ -278,7 +322,7 @@ static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len)
             /* The memory is gone from under the GPU: the emulator must not touch it. */
             for (uint32_t g = 0; g < dev->num_gpus; g++)
                 if (b->gpu_mapped & (1 << g))
-                    emu_gpu_map_notify(dev, b, g, 0);
+                    bo_emu_map(dev, b, g, 0);
         }
     for (emu_reservation **pp = &dev->reservations; *pp;) {
         emu_reservation *r = *pp;
@@ -395,4 +439,101 @@ void emu_mem_release_all(rdx_emudev *dev, int reservations_too)
         dev->reservations = r->next;
         free(r);
     }
+}
+
+/* ---- memory notes: a sub-allocator's pools and allocations ---- */
+
+int emu_gpu_read_only_at(rdx_emudev *dev, uint32_t gpu, uint64_t va)
+{
+    emu_bo *b = emu_bo_find(dev, gpu, va, 1);
+    if (!b || (b->flags & RDX_KFD_ALLOC_WRITABLE))
+        return 0;
+    if (!b->pool || !dev->bounds_exact)
+        return 1;
+    for (emu_extent *e = b->extents; e; e = e->next)
+        if (va >= e->addr && va - e->addr < e->size)
+            return 1;
+    return 0;
+}
+
+static int note_pool(rdx_emudev *dev, uint64_t addr)
+{
+    int found = 0;
+    for (emu_bo *b = dev->bos; b; b = b->next) {
+        if (b->va != addr || b->pool)
+            continue;
+        found = 1;
+        if (dev->bounds_exact)
+            for (uint32_t g = 0; g < dev->num_gpus; g++)
+                if (bo_visible(b, g))
+                    emu_gpu_map_notify(dev, b, g, 0);
+        b->pool = 1; /* no extents yet: nothing of it is visible (exact bounds) */
+    }
+    return found ? 0 : -EINVAL;
+}
+
+static int note_alloc(rdx_emudev *dev, uint64_t addr, uint64_t size, const char *label)
+{
+    int found = 0;
+    for (emu_bo *b = dev->bos; b; b = b->next) {
+        if (!b->pool || addr < b->va || size > b->size || addr - b->va > b->size - size)
+            continue;
+        for (emu_extent *e = b->extents; e; e = e->next)
+            if (addr < e->addr + e->size && e->addr < addr + size)
+                return -EINVAL; /* overlaps a live allocation */
+        emu_extent *e = calloc(1, sizeof *e);
+        if (!e || (label && !(e->label = strdup(label)))) {
+            free(e);
+            return -ENOMEM;
+        }
+        e->addr = addr;
+        e->size = size;
+        e->next = b->extents;
+        b->extents = e;
+        found = 1;
+        if (!dev->bounds_exact)
+            continue;
+        unsigned access = RDX_EMU_READ | (b->flags & RDX_KFD_ALLOC_WRITABLE ? RDX_EMU_WRITE : 0);
+        for (uint32_t g = 0; g < dev->num_gpus; g++)
+            if (bo_visible(b, g) && dev->gpus[g].emu)
+                (void)rdx_emu_map_labeled(dev->gpus[g].emu, addr, size, access, e->label);
+    }
+    return found ? 0 : -EINVAL;
+}
+
+static int note_free(rdx_emudev *dev, uint64_t addr)
+{
+    int found = 0;
+    for (emu_bo *b = dev->bos; b; b = b->next) {
+        for (emu_extent **pp = &b->extents; *pp; pp = &(*pp)->next) {
+            emu_extent *e = *pp;
+            if (e->addr != addr)
+                continue;
+            if (dev->bounds_exact)
+                for (uint32_t g = 0; g < dev->num_gpus; g++)
+                    if (bo_visible(b, g) && dev->gpus[g].emu)
+                        (void)rdx_emu_unmap(dev->gpus[g].emu, addr);
+            *pp = e->next;
+            free(e->label);
+            free(e);
+            found = 1;
+            break;
+        }
+    }
+    return found ? 0 : -EINVAL;
+}
+
+int emu_mem_note(rdx_emudev *dev, rdx_os_mem_op op, uint64_t addr, uint64_t size, const char *label)
+{
+    switch (op) {
+    case RDX_OS_MEM_POOL:
+        return note_pool(dev, addr);
+    case RDX_OS_MEM_ALLOC:
+        if (size == 0 || addr + size < addr)
+            return -EINVAL;
+        return note_alloc(dev, addr, size, label);
+    case RDX_OS_MEM_FREE:
+        return note_free(dev, addr);
+    }
+    return -EINVAL;
 }

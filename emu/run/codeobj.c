@@ -106,10 +106,10 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
     }
 
     /* Register code, kernarg, buffers; `nmapped` buffers (in order) succeeded. */
-    st = rdx_emu_map(emu, (uint64_t)(uintptr_t)code, code_cap, RDX_EMU_READ);
+    st = rdx_emu_map_labeled(emu, (uint64_t)(uintptr_t)code, code_cap, RDX_EMU_READ, "code");
     int code_mapped = st == RDX_OK, ka_mapped = 0;
     if (!st && ka) {
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)ka, ka_size, RDX_EMU_READ);
+        st = rdx_emu_map_labeled(emu, (uint64_t)(uintptr_t)ka, ka_size, RDX_EMU_READ, "kernarg");
         ka_mapped = st == RDX_OK;
     }
     size_t nmapped = 0;
@@ -117,8 +117,10 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
         const rdx_emu_buffer *b = &l->bufs[nmapped];
         if (!b->size || repeated(l->bufs, nmapped))
             continue;
-        st = rdx_emu_map(emu, (uint64_t)(uintptr_t)b->data, b->size,
-                         b->access ? b->access : RDX_EMU_RW);
+        char label[32]; /* names it in fault reports: "... of the 64-byte buffer 2 at ..." */
+        snprintf(label, sizeof label, "buffer %zu", nmapped);
+        st = rdx_emu_map_labeled(emu, (uint64_t)(uintptr_t)b->data, b->size,
+                                 b->access ? b->access : RDX_EMU_RW, label);
         if (st) {
             rdx_fail_context(st, "emu run: buffer %zu (%zu bytes at %p)", nmapped, b->size,
                              b->data);

@@ -56,6 +56,17 @@ void rdx_emu_destroy(rdx_emu *emu);
  */
 rdx_status rdx_emu_map(rdx_emu *emu, uint64_t addr, uint64_t size, unsigned access);
 
+/*
+ * rdx_emu_map with a label naming the range in VM fault reports (copied; NULL
+ * = none): an access outside every range is described relative to the
+ * nearest labelled range within 16 MiB (else the nearest range), e.g. "4 bytes
+ * past the end of the 16-byte <label> at 0x... (offset 16)" ("mapped range"
+ * when it has no label); an access inside a range without the rights, as
+ * "the N-byte <label> at 0x... (offset K) is read-only".
+ */
+rdx_status rdx_emu_map_labeled(rdx_emu *emu, uint64_t addr, uint64_t size, unsigned access,
+                               const char *label);
+
 /* Remove the range that starts at `addr`; RDX_ERR_NOT_FOUND if none does. */
 rdx_status rdx_emu_unmap(rdx_emu *emu, uint64_t addr);
 

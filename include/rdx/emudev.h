@@ -7,7 +7,10 @@
  *   - a virtual sysfs KFD topology (CPU node 0, GPU nodes 1..N);
  *   - /dev/kfd with the AMDKFD_IOC_* calls rdx uses, and
  *     /dev/dri/renderD<128+i> with DRM_IOCTL_AMDGPU_INFO;
- *   - mmap of buffer objects (render node) and doorbells (/dev/kfd).
+ *   - mmap of buffer objects (render node) and doorbells (/dev/kfd);
+ *   - memory notes (rdx_os.mem_note): in the exact bounds mode (the
+ *     default) a kernel may only touch the allocations of a pool, not the
+ *     rest of its buffer object.
  * GPU virtual addresses are host addresses: a buffer mapped to the GPU is
  * backed, at its GPU address, by shared memory, so the command processor and
  * the wave emulator read and write it directly.  Consequences: the GPU
@@ -36,18 +39,30 @@ extern "C" {
 
 typedef struct rdx_emudev rdx_emudev;
 
+/* How exactly a kernel's global/scalar memory accesses are checked. */
+typedef enum rdx_emudev_bounds {
+    RDX_EMUDEV_BOUNDS_DEFAULT = 0, /* RDX_EMU_BOUNDS ("exact" or "block"), else exact */
+    /* In a buffer object declared a pool (rdx_os.mem_note, as the runtime's
+     * heaps are), only the bytes of its live allocations are accessible: an
+     * access to any other byte faults, naming the nearest allocation. */
+    RDX_EMUDEV_BOUNDS_EXACT = 1,
+    RDX_EMUDEV_BOUNDS_BLOCK = 2, /* whole buffer objects are accessible (as on hardware) */
+} rdx_emudev_bounds;
+
 typedef struct rdx_emudev_config {
-    uint32_t num_gpus;    /* 0 means 1 */
-    uint64_t vram_size;   /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
-                             used lazily) */
-    int legacy_sysfs;     /* omit cwsr_size/ctl_stack_size from the node properties, like
-                             kernels that predate them */
-    uint64_t wave_budget; /* instructions a wave may run before the dispatch is
-                             declared hung (0: the wave emulator's default) */
+    uint32_t num_gpus;        /* 0 means 1 */
+    uint64_t vram_size;       /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
+                                 used lazily) */
+    int legacy_sysfs;         /* omit cwsr_size/ctl_stack_size from the node properties, like
+                                 kernels that predate them */
+    uint64_t wave_budget;     /* instructions a wave may run before the dispatch is
+                                 declared hung (0: the wave emulator's default) */
+    rdx_emudev_bounds bounds; /* bounds checking of kernels' memory accesses */
 } rdx_emudev_config;
 
 /* Create an emulated driver with its cards (cfg may be NULL for defaults) and
- * start its command processor.  Free with rdx_emudev_destroy. */
+ * start its command processor.  Free with rdx_emudev_destroy.  RDX_ERR_INVALID
+ * for an RDX_EMU_BOUNDS value other than "exact" or "block". */
 rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out);
 
 /* Stop the command processor and free everything, including what a client

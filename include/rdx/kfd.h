@@ -197,6 +197,18 @@ uint64_t rdx_kfd_mem_size(const rdx_kfd_mem *mem);
 /* The KFD buffer handle. */
 uint64_t rdx_kfd_mem_handle(const rdx_kfd_mem *mem);
 
+/*
+ * Tell a tool that checks GPU memory accesses which bytes of GPU memory are
+ * handed out (rdx_os.mem_note; see rdx/os.h for `op`): RDX_OS_MEM_POOL for a
+ * block from rdx_kfd_mem_alloc that a sub-allocator carves up, then
+ * RDX_OS_MEM_ALLOC / RDX_OS_MEM_FREE per allocation in it, `label` naming it
+ * in fault reports.  RDX_OK without a kernel call when the OS table has no
+ * mem_note (a real card); RDX_ERR_DEVICE naming the note and the errno when
+ * the listener refused it (no such pool or allocation, an overlap).
+ */
+rdx_status rdx_kfd_mem_note(rdx_kfd *kfd, rdx_os_mem_op op, uint64_t addr, uint64_t size,
+                            const char *label);
+
 /* ---- queues ---- */
 
 typedef enum rdx_kfd_queue_kind {

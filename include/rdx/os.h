@@ -27,6 +27,17 @@ extern "C" {
  * anything else to stop the listing (list_dir then returns that value). */
 typedef int (*rdx_os_dir_fn)(void *user, const char *name);
 
+/* What a memory note (rdx_os.mem_note) says about [addr, addr+size). */
+typedef enum rdx_os_mem_op {
+    /* The GPU-mapped block starting at addr is a pool: its bytes are not
+     * allocated until RDX_OS_MEM_ALLOC marks them. */
+    RDX_OS_MEM_POOL = 1,
+    /* [addr, addr+size) of a pool is allocated; `label` names it ("buffer"). */
+    RDX_OS_MEM_ALLOC = 2,
+    /* The allocation starting at addr is free again (size and label unused). */
+    RDX_OS_MEM_FREE = 3,
+} rdx_os_mem_op;
+
 typedef struct rdx_os {
     /* Short name for messages: "linux", "emu". */
     const char *name;
@@ -54,6 +65,15 @@ typedef struct rdx_os {
     /* Call fn for each entry of directory `path` (order unspecified).
      * Returns 0, -errno, or the first non-zero value fn returned. */
     int (*list_dir)(void *ctx, const char *path, rdx_os_dir_fn fn, void *user);
+    /* Optional (NULL: nobody listens, as in rdx_os_linux): a note to a tool
+     * that checks the GPU's memory accesses about which bytes of GPU memory
+     * the process has handed out, like a memory checker's client requests
+     * (Valgrind's mempool requests, ASan's poisoning).  The kernel ABI is
+     * unchanged: a note is never a kernel call.  The emulated GPU
+     * (rdx/emudev.h) faults on a kernel's access to pool bytes not allocated
+     * and names the nearest allocation with its label in the report.  Returns
+     * 0 or -errno (-EINVAL: no such pool or allocation, an overlap). */
+    int (*mem_note)(void *ctx, rdx_os_mem_op op, uint64_t addr, uint64_t size, const char *label);
 } rdx_os;
 
 /* The default table: libc and the real filesystem.  Static; never NULL. */

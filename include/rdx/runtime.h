@@ -71,6 +71,11 @@ typedef struct rdx_device_options {
      * is declared hung and fails with a hang fault report (PC histogram);
      * 0 = the emulator's default (2e8).  Ignored for a real card. */
     uint64_t emu_wave_budget;
+    /* Likewise: bounds checking of kernels' memory accesses, a
+     * rdx_emudev_bounds value (rdx/emudev.h): 0 = RDX_EMU_BOUNDS, else exact
+     * (only the bytes of each buffer); 1 = exact; 2 = block (the whole 4 MiB
+     * backing block, as on hardware).  Ignored for a real card. */
+    uint32_t emu_bounds;
 } rdx_device_options;
 
 typedef struct rdx_emudev rdx_emudev;
@@ -140,8 +145,17 @@ typedef enum rdx_mem {
 typedef struct rdx_buffer rdx_buffer;
 
 /* Allocate `size` >= 1 bytes (256-byte aligned GPU address), zero-filled.
+ * On the emulated GPU a kernel may touch exactly these `size` bytes (the
+ * default exact bounds mode, docs/emu.md "Bounds checking"); on a real card
+ * the rest of the backing block is accessible too.
  * Errors: RDX_ERR_INVALID, the failing KFD allocation. */
 rdx_status rdx_buffer_alloc(rdx_device *dev, uint64_t size, rdx_mem mem, rdx_buffer **out);
+/* Name the buffer in fault reports of a tool that checks GPU memory accesses
+ * (the emulated GPU): an access outside it is described as, e.g., "4 bytes
+ * past the end of the 16-byte <label> at 0x..." (default label "buffer";
+ * `label` is copied; at most 63 bytes are kept).  No effect on a real card.
+ * Errors: RDX_ERR_INVALID (NULL label), the listener's refusal. */
+rdx_status rdx_buffer_set_label(rdx_buffer *buf, const char *label);
 /* Free a buffer (NULL is a no-op).  The caller makes sure no queued GPU work
  * still uses it (wait first). */
 void rdx_buffer_free(rdx_buffer *buf);

@@ -58,6 +58,7 @@ Suite *et_suite_run(void); /* check_run.c: rdx_emu_run_codeobj, the cancel hook 
 Suite *et_suite_fpmode(void);
 Suite *et_suite_ctrl(void);
 Suite *et_suite_mimg(void);
-Suite *et_suite_model(void); /* check_model.c: the kernel time estimate */
+Suite *et_suite_model(void);  /* check_model.c: the kernel time estimate */
+Suite *et_suite_bounds(void); /* check_bounds.c: fault reports name the nearest range */
 
 #endif

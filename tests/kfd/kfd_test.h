@@ -30,5 +30,6 @@ TCase *kfd_tcase_dispatch(void);
 TCase *kfd_tcase_cli(void);
 TCase *kfd_tcase_drm_thunk(void);
 TCase *kfd_tcase_tinygrad_seq(void);
+TCase *kfd_tcase_notes(void);
 
 #endif

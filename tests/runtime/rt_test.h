@@ -59,5 +59,6 @@ TCase *rt_tcase_hang(void);
 TCase *rt_tcase_inject(void);
 TCase *rt_tcase_quiet(void);
 TCase *rt_tcase_cli(void);
+TCase *rt_tcase_bounds(void);
 
 #endif

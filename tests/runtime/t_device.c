@@ -104,7 +104,7 @@ START_TEST(programs_list_kernels_and_arguments)
 {
     rt_fixture f;
     rt_open(&f, 1);
-    ck_assert_uint_eq(rdx_program_kernel_count(f.prog), 6);
+    ck_assert_uint_eq(rdx_program_kernel_count(f.prog), 7);
     const rdx_kernel *k;
     ck_assert_int_eq(rdx_program_find(f.prog, "nope", &k), RDX_ERR_NOT_FOUND);
     ck_assert_ptr_nonnull(strstr(rdx_error_message(), "no kernel 'nope'"));

@@ -52,3 +52,12 @@ __kernel void lds_reverse(__global int *p, __local int *tmp)
     barrier(CLK_LOCAL_MEM_FENCE);
     p[g * n + l] = tmp[n - 1 - l];
 }
+
+/* out[0] = p[off] read by every work-item at one address: a scalar (SMEM)
+ * load, since p is read-only and not aliased. */
+__kernel void peek_uniform(__global const int *restrict p, long off, __global int *restrict out)
+{
+    int v = p[off];
+    if (get_global_id(0) == 0)
+        out[0] = v;
+}
