@@ -164,15 +164,15 @@ START_TEST(run_asm_compat)
     rdx_emu_range r[2] = { { (uint64_t)(uintptr_t)args, sizeof args },
                            { (uint64_t)(uintptr_t)out, 64 } };
     int st = rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, len, 4, 1, 1, 32, 1, 1,
-                                (uint64_t)(uintptr_t)args, 0, 0, "gfx1100", NULL, 0, r, 2);
+                                (uint64_t)(uintptr_t)args, 0, 0, 0, "gfx1100", NULL, 0, r, 2);
     ck_assert_int_eq(st, RDX_ERR_FAULT);
     ck_assert_msg(strstr(rdx_error_message(), "VM fault"), "%s", rdx_error_message());
     /* bad arguments */
-    ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, 6, 1, 1, 1, 1, 1, 1, 0, 0, 0,
+    ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, 6, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
                                         NULL, NULL, 0, NULL, 0),
                      RDX_ERR_INVALID);
     ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, len, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-                                        "gfx90a", NULL, 0, NULL, 0),
+                                        0, "gfx90a", NULL, 0, NULL, 0),
                      RDX_ERR_UNSUPPORTED);
     free(bytes);
 }
