@@ -135,6 +135,27 @@ START_TEST(fdiv_sequence_f32)
 }
 END_TEST
 
+/* v_div_fmas_f32 with VCC scales by 2^64 when exponent(S2) > 127, else by 2^-64 (hw:
+   test_vop3.py TestDivFmas; the guide's pcode says 2^32); lanes without VCC: plain fma. */
+START_TEST(div_fmas_scale)
+{
+    et_case c = { 0 };
+    c.nin = 3;
+    c.nout = 1;
+    c.body = "s_mov_b32 vcc_lo, 0x7\n v_div_fmas_f32 v10, v1, v2, v3\n";
+    static const float in[][3] = {
+        { 1.0f, 1.0f, 2.0f }, { 2.0f, 3.0f, 1.0f }, { 1.0f, 1.0f, 1.0f }, { 1.0f, 1.0f, 1.0f }
+    };
+    static const float want[] = { 0x1.8p65f, 0x1.cp-62f, 0x1p-63f, 2.0f };
+    for (unsigned l = 0; l < 4; l++)
+        for (unsigned i = 0; i < 3; i++)
+            c.in[l][i] = et_f(in[l][i]);
+    et_ok(&c);
+    for (unsigned l = 0; l < 4; l++)
+        ck_assert_msg(c.out[l][0] == et_f(want[l]), "lane %u: %a", l, (double)et_uf(c.out[l][0]));
+}
+END_TEST
+
 /* v_div_fixup_f32 (hw: test_vop3.py TestDivFixup nan_estimate): a NaN quotient -> +-inf. */
 START_TEST(div_fixup_nan_estimate)
 {
@@ -364,6 +385,7 @@ Suite *et_suite_silicon(void)
     tcase_add_test(t, div_scale_f32);
     tcase_add_test(t, div_scale_f64);
     tcase_add_test(t, fdiv_sequence_f32);
+    tcase_add_test(t, div_fmas_scale);
     tcase_add_test(t, div_fixup_nan_estimate);
     tcase_add_test(t, mad16_clamp);
     tcase_add_test(t, packed_inline_constants);
