@@ -275,9 +275,13 @@ static void finish_valu(emu_inst *in, unsigned enc, unsigned form)
         in->flags |= EMU_F_E64;
     /* VOP3 16-bit operands: op_sel picks the high half (VOP3P reads op_sel itself). */
     if (enc != RDX_ISA_ENC_VOP3P && (in->flags & EMU_F_E64)) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             if ((in->opsel >> i & 1) && in->src[i].bits == 16 && in->src[i].kind == EMU_K_VGPR)
                 in->src[i].kind = EMU_K_VHI;
+            /* a constant is a 32-bit value (see conv): op_sel reads its bits 31:16 */
+            if ((in->opsel >> i & 1) && in->src[i].bits == 16 && in->src[i].kind == EMU_K_CONST)
+                in->src[i].val = (in->src[i].val >> 16) & 0xffff;
+        }
         if ((in->opsel >> 3 & 1) && in->dst.bits == 16 && in->dst.kind == EMU_K_VGPR)
             in->dst.kind = EMU_K_VHI;
     }

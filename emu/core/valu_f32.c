@@ -202,11 +202,14 @@ static int denorm32(float x)
  * v_div_scale_f32 (VOP3SD): D = S0 scaled, VCC bit = "the quotient is off by 2^±64".  The
  * guide's pcode, with what gfx1100 silicon does instead (tinygrad's hardware-validated
  * test/amd/hw/test_vop3.py TestDivScale; docs/emu.md, "Where rdx follows silicon"):
- * a zero operand sets VCC with the NaN; a tiny numerator (exponent <= 23) sets VCC and
- * scales the numerator only; the denormal tests are f32 ones, so 1/S1 denormal
- * (|S1| > 2^126) scales the denominator down by 2^-64 and leaves the numerator (1/2^127:
- * D = 1.0 with VCC).  Each choice keeps LLVM's fdiv sequence (scale, rcp, fma chain,
- * v_div_fmas, v_div_fixup) correct for those operands.
+ * - a zero operand sets VCC with the NaN;
+ * - the denormal tests are f32 ones: 1/S1 denormal (|S1| > 2^126) with a denormal quotient
+ *   sets VCC, leaves the numerator (1/2^127: D = 1.0) and scales the denominator by 2^-64;
+ * - "the quotient would be denormal" is also taken from the exponents alone (e2 - e1 <=
+ *   -126: 2^-126 / 1.0, whose quotient is normal, sets VCC and scales the numerator).
+ * Each choice keeps LLVM's fdiv sequence (scale, rcp, fma chain, v_div_fmas, v_div_fixup)
+ * correctly rounded; a tiny numerator with a normal quotient keeps the pcode (both
+ * operands x 2^64, VCC 0), as that sequence needs.
  */
 void emu_v_div_scale_f32(emu_wave *w, const emu_inst *in)
 {
@@ -237,14 +240,12 @@ void emu_v_div_scale_f32(emu_wave *w, const emu_inst *in)
             } else {
                 d = ldexpf(s0, -64);
             }
-        } else if (denorm32(s2 / s1)) {
+        } else if (denorm32(s2 / s1) || e2 - e1 <= -126) {
             v = 1;
             if (s0 == s2)
                 d = ldexpf(s0, 64);
         } else if (e2 <= 23) {
-            v = 1; /* silicon: the numerator alone is scaled and VCC says so */
-            if (s0 == s2)
-                d = ldexpf(s0, 64);
+            d = ldexpf(s0, 64);
         }
         r[l] = d;
         vcc |= (uint64_t)v << l;

@@ -171,9 +171,7 @@ void emu_v_div_scale_f64(emu_wave *w, const emu_inst *in)
             if (s0 == s2)
                 d = ldexp(s0, 128);
         } else if (e2 <= 53) {
-            v = 1; /* as v_div_scale_f32 on silicon: the numerator alone, with VCC */
-            if (s0 == s2)
-                d = ldexp(s0, 128);
+            d = ldexp(s0, 128);
         }
         r[l] = d;
         vcc |= (uint64_t)v << l;

@@ -29,33 +29,37 @@ static void put64(et_case *c, unsigned l, unsigned slot, double d)
 
 /*
  * v_div_scale_f32 (hw: test_vop3.py TestDivScale): VCC is set with the NaN of a zero
- * operand, for a tiny numerator (scaled by 2^64) and when the quotient would be denormal
- * because 1/S1 is (1/2^127 leaves S0 = 1.0); a normal quotient sets nothing.
+ * operand, for 2^-126 / 1.0 (the numerator scaled by 2^64: the exponents say the quotient
+ * may be denormal) and when 1/S1 is an f32 denormal with a denormal quotient (1/2^127 leaves
+ * S0 = 1.0); a normal quotient sets nothing.  The denominator rows are the rules that keep
+ * LLVM's fdiv sequence exact (fdiv_sequence_f32).
  */
 START_TEST(div_scale_f32)
 {
     static const float in[][3] = {
         { 1.0f, 0.0f, 1.0f },                /* zero denominator: NaN, VCC */
         { 0.0f, 1.0f, 0.0f },                /* zero numerator: NaN, VCC */
-        { 0x1p-126f, 1.0f, 0x1p-126f },      /* tiny numerator: 2^-62, VCC */
+        { 0x1p-126f, 1.0f, 0x1p-126f },      /* 2^-126 / 1: numerator x 2^64, VCC */
         { 1.0f, 0x1p127f, 1.0f },            /* 1 / 2^127: 1.0, VCC */
         { 1.0f, 4.0f, 1.0f },                /* nothing to do */
         { 1.0f, 1.0f, 0x1.fffffep127f },     /* N/D near FLT_MAX: denominator x 2^64 */
         { 0x1p127f, 0x1p127f, 1.0f },        /* 1 / 2^127, the denominator: x 2^-64 */
-        { 0x1p-126f, 0x1p-126f, 0x1p-126f }, /* tiny numerator, S0 == S1 == S2 */
+        { 0x1p-126f, 0x1p-126f, 0x1p-126f }, /* tiny numerator, normal quotient: x 2^64 */
+        { 1.0f, 1.0f, 0x1p-126f },           /* 2^-126 / 1, the denominator: unscaled */
     };
-    static const uint32_t want_d[] = { 0x7fc00000u, 0x7fc00000u, 0x20800000u, 0x3f800000u,
-                                       0x3f800000u, 0x5f800000u, 0x5f000000u, 0x20800000u };
-    static const uint32_t want_vcc[] = { 1, 1, 1, 1, 0, 1, 1, 1 };
+    static const uint32_t want_d[] = { 0x7fc00000u, 0x7fc00000u, 0x20800000u,
+                                       0x3f800000u, 0x3f800000u, 0x5f800000u,
+                                       0x5f000000u, 0x20800000u, 0x3f800000u };
+    static const uint32_t want_vcc[] = { 1, 1, 1, 1, 0, 1, 1, 0, 1 };
     et_case c = { 0 };
     c.nin = 3;
     c.nout = 2;
     c.body = "v_div_scale_f32 v10, vcc_lo, v1, v2, v3\n v_cndmask_b32 v11, 0, 1, vcc_lo\n";
-    for (unsigned l = 0; l < 8; l++)
+    for (unsigned l = 0; l < 9; l++)
         for (unsigned i = 0; i < 3; i++)
             c.in[l][i] = et_f(in[l][i]);
     et_ok(&c);
-    for (unsigned l = 0; l < 8; l++) {
+    for (unsigned l = 0; l < 9; l++) {
         uint32_t d = c.out[l][0];
         if (want_d[l] == 0x7fc00000u)
             ck_assert_msg(isnan(et_uf(d)), "lane %u: 0x%08x, want NaN", l, d);
@@ -101,10 +105,27 @@ END_TEST
 START_TEST(fdiv_sequence_f32)
 {
     static const float pairs[][2] = {
-        { 0x1p-126f, 1.0f }, { 1.0f, 0x1p127f },        { 1e-38f, 3.0f },     { 3e38f, 1e-3f },
-        { 1.0f, 3.0f },      { 0x1p-140f, 7.0f },       { 5.0f, 0x1.8p126f }, { 1e-30f, 1e10f },
-        { 0x1p-149f, 0.5f }, { 3e38f, 0x1p-100f },      { -7.0f, 0x1p-126f }, { 1.0f, 0.0f },
-        { 0.0f, 5.0f },      { 0x1.fffffep127f, 0.5f }, { 2.0f, 0x1p-149f },  { 1e-20f, 1e20f },
+        { 0x1p-126f, 1.0f },
+        { 1.0f, 0x1p127f },
+        { 1e-38f, 3.0f },
+        { 3e38f, 1e-3f },
+        { 1.0f, 3.0f },
+        { 0x1p-140f, 7.0f },
+        { 5.0f, 0x1.8p126f },
+        { 1e-30f, 1e10f },
+        { 0x1p-149f, 0.5f },
+        { 3e38f, 0x1p-100f },
+        { -7.0f, 0x1p-126f },
+        { 1.0f, 0.0f },
+        { 0.0f, 5.0f },
+        { 0x1.fffffep127f, 0.5f },
+        { 2.0f, 0x1p-149f },
+        { 1e-20f, 1e20f },
+        { 0x1p-120f, 0x1p-125f },
+        { 1e-38f, 1.1e-38f },
+        { 0x1p-140f, 0x1p-139f },
+        { -0x1.fffffep-106f, 0x1p-105f },
+        { 0x1p-110f, 0x1.8p-110f },
     };
     unsigned n = sizeof pairs / sizeof pairs[0];
     et_case c = { 0 };
@@ -229,6 +250,27 @@ START_TEST(packed_inline_constants)
     ck_assert_uint_eq(c.out[0][3], 0x40030005u);
     ck_assert_uint_eq(c.out[0][4], 0x00030006u);
     ck_assert_uint_eq(c.out[0][5], 0x00020004u);
+}
+END_TEST
+
+/*
+ * A float constant of a 16-bit integer op is the f32 value, and VOP3 op_sel picks its
+ * half (LLVM getInlineEncodingV216; llvm-mc prints these as written): 2.0 = 0x40000000
+ * adds 0, or 0x4000 with op_sel; an f16 op's literal reads its bits 31:16 under op_sel.
+ */
+START_TEST(opsel_constants)
+{
+    et_case c = { 0 };
+    c.nin = 1;
+    c.nout = 3;
+    c.body = "v_add_nc_u16 v10, v1, 2.0\n"
+             "v_add_nc_u16 v11, v1, 2.0 op_sel:[0,1,0]\n"
+             ".long 0xd703100c, 0x0001ff01, 0x12340005\n"; /* v12 = v1 + lit op_sel:[0,1,0] */
+    c.in[0][0] = 3;
+    et_ok(&c);
+    ck_assert_uint_eq(c.out[0][0] & 0xffff, 3);
+    ck_assert_uint_eq(c.out[0][1] & 0xffff, 0x4003);
+    ck_assert_uint_eq(c.out[0][2] & 0xffff, 0x1237);
 }
 END_TEST
 
@@ -389,6 +431,7 @@ Suite *et_suite_silicon(void)
     tcase_add_test(t, div_fixup_nan_estimate);
     tcase_add_test(t, mad16_clamp);
     tcase_add_test(t, packed_inline_constants);
+    tcase_add_test(t, opsel_constants);
     tcase_add_test(t, omod_ieee);
     tcase_add_test(t, fract_nan);
     tcase_add_test(t, permlane64_wave32);
