@@ -222,6 +222,30 @@ START_TEST(mad16_clamp)
 }
 END_TEST
 
+/* v_pk_mad_u16 / v_pk_mad_i16 clamp saturates each half, as v_mad_u16/i16 do on silicon
+   (the same clamp rule; hw: test_vop3.py TestVOP3ClampMAD for the unpacked ops). */
+START_TEST(pk_mad16_clamp)
+{
+    et_case c = { 0 };
+    c.nin = 3;
+    c.nout = 3;
+    c.body = "v_pk_mad_u16 v10, v1, v2, v3 clamp\n v_pk_mad_u16 v11, v1, v2, v3\n"
+             "v_pk_mad_i16 v12, v1, v2, v3 clamp\n";
+    c.in[0][0] = 0x8000ffffu; /* hi 0x8000, lo 0xffff */
+    c.in[0][1] = 0x00020002u;
+    c.in[0][2] = 0x10000000u;
+    c.in[1][0] = 0x00640064u; /* 100 */
+    c.in[1][1] = 0x00640064u;
+    c.in[1][2] = 0x00320032u; /* 50 */
+    et_ok(&c);
+    ck_assert_uint_eq(c.out[0][0], 0xffffffffu);
+    ck_assert_uint_eq(c.out[0][1], 0x1000fffeu);
+    ck_assert_uint_eq(c.out[0][2], 0x8000fffeu); /* -32768*2+4096 -> -32768; -1*2 -> -2 */
+    ck_assert_uint_eq(c.out[1][0], 10050u * 0x10001u);
+    ck_assert_uint_eq(c.out[1][2], 10050u * 0x10001u);
+}
+END_TEST
+
 /*
  * Inline constants of packed and 16-bit operands (hw: test_vop3p.py
  * test_v_pk_add_f16_with_inline_constant, ..._mul_f16_..., test_v_pk_add_u16_float_inline_
@@ -430,6 +454,7 @@ Suite *et_suite_silicon(void)
     tcase_add_test(t, div_fmas_scale);
     tcase_add_test(t, div_fixup_nan_estimate);
     tcase_add_test(t, mad16_clamp);
+    tcase_add_test(t, pk_mad16_clamp);
     tcase_add_test(t, packed_inline_constants);
     tcase_add_test(t, opsel_constants);
     tcase_add_test(t, omod_ieee);
