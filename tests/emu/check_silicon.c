@@ -126,6 +126,10 @@ START_TEST(fdiv_sequence_f32)
         { 0x1p-140f, 0x1p-139f },
         { -0x1.fffffep-106f, 0x1p-105f },
         { 0x1p-110f, 0x1.8p-110f },
+        { 1.0f, 3e38f },
+        { 1e30f, 3e38f },
+        { -1e-10f, 2.5e38f },
+        { 3e38f, 3e38f },
     };
     unsigned n = sizeof pairs / sizeof pairs[0];
     et_case c = { 0 };
