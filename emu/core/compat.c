@@ -8,12 +8,14 @@
 #include "emu/core/exec.h"
 #include "util/error.h"
 
-#define REMU_SCRATCH (64u * 1024u)
+#define REMU_SCRATCH      (64u * 1024u)
+#define REMU_LDS_GRANULES 128u /* x 512 bytes = 64 KiB */
 
 int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz,
                        uint32_t lx, uint32_t ly, uint32_t lz, uint64_t kernarg, uint32_t rsrc2,
-                       uint32_t scratch_per_lane, const char *target, const uint32_t *user_sgprs,
-                       uint32_t n_user_sgprs, const rdx_emu_range *ranges, uint32_t nranges)
+                       uint32_t rsrc1, uint32_t scratch_per_lane, const char *target,
+                       const uint32_t *user_sgprs, uint32_t n_user_sgprs,
+                       const rdx_emu_range *ranges, uint32_t nranges)
 {
     if (!code || code_size == 0 || (code_size & 3))
         return rdx_fail(RDX_ERR_INVALID,
@@ -43,13 +45,18 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
     d.code_properties = 1u << 10; /* wave32 */
     unsigned dims = gz != 1 ? 3 : gy != 1 ? 2 : 1;
     if (rsrc2 == 0) {
-        /* remu: kernarg pointer in s[0:1], workgroup IDs ending at s15, packed v0 */
+        /* remu: kernarg pointer in s[0:1], workgroup IDs ending at s15, packed v0, LDS 64 KiB
+           (remu grew its LDS on demand) */
         unsigned first = 16 - dims;
-        rsrc2 = first << 1 | 1u << 7 | (dims >= 2) << 8 | (dims >= 3) << 9 | 2u << 11 | 1u;
+        rsrc2 = first << 1 | 1u << 7 | (dims >= 2) << 8 | (dims >= 3) << 9 | 2u << 11 | 1u |
+                REMU_LDS_GRANULES << 15;
     }
     d.rsrc2 = rsrc2;
-    /* clang's defaults: IEEE and DX10 clamp on, no denormal flushing; all 256 VGPRs */
-    d.rsrc1 = 63u | 3u << 16 | 3u << 18 | 1u << 21 | 1u << 23;
+    /* LDS_SIZE, rsrc2[23:15]: granules of 128 dwords on gfx11 (AMDGPUUsage) */
+    d.group_segment_size = ((rsrc2 >> 15) & 0x1ff) * 512u;
+    /* 0: no denormal flushing (remu computed with the host's IEEE f32/f64), IEEE and DX10
+       clamp on, all 256 VGPRs; otherwise the caller's COMPUTE_PGM_RSRC1 as it is */
+    d.rsrc1 = rsrc1 ? rsrc1 : 63u | 3u << 16 | 3u << 18 | 1u << 21 | 1u << 23;
     d.grid[0] = gx * lx;
     d.grid[1] = gy * ly;
     d.grid[2] = gz * lz;
@@ -72,11 +79,11 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
     return (int)st;
 }
 
-int run_asm(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+int run_asm(uint64_t code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
             uint32_t ly, uint32_t lz, uint64_t kernarg)
 {
-    int st = rdx_emu_run_asm_ex(code, code_size, gx, gy, gz, lx, ly, lz, kernarg, 0, 0, NULL, NULL,
-                                0, NULL, 0);
+    int st = rdx_emu_run_asm_ex(code, code_size, gx, gy, gz, lx, ly, lz, kernarg, 0, 0, 0, NULL,
+                                NULL, 0, NULL, 0);
     if (st)
         fprintf(stderr, "run_asm: %s\n", rdx_error_message());
     return st;

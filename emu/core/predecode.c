@@ -92,27 +92,24 @@ static void conv(emu_opnd *o, const rdx_isa_opnd *x, const rdx_isa_opnd_info *in
     case RDX_ISA_OPND_INT: {
         int64_t v = x->value;
         o->kind = EMU_K_CONST;
-        if (bits == 64)
-            o->val = (uint64_t)v;
-        else if (fmt == RDX_ISA_FMT_PK_I16 || fmt == RDX_ISA_FMT_PK_F16)
-            o->val = ((uint32_t)v & 0xffff) | ((uint32_t)v & 0xffff) << 16;
-        else
-            o->val = (uint32_t)(int32_t)v;
+        /* silicon, for 16-bit and packed operands too: the sign-extended 32-bit value
+           (LLVM AMDGPUBaseInfo getInlineEncodingV216: the ISA guide "is misleading") */
+        o->val = bits == 64 ? (uint64_t)v : (uint32_t)(int32_t)v;
         break;
     }
     case RDX_ISA_OPND_FLOAT: {
+        /* f16 operands (packed too): the f16 value in bits 15:0, 0 in 31:16, so a packed op
+           with op_sel_hi reads 0 in the high half (silicon: tinygrad test/amd/hw
+           test_vop3p.py, v_pk_add_f16 / v_pk_mul_f16 with an inline constant; LLVM
+           getInlineEncodingV216); 16-bit integer operands: the f32 value */
         unsigned c = (unsigned)x->value % RDX_ISA_FCONST_COUNT;
         o->kind = EMU_K_CONST;
-        if (fmt == RDX_ISA_FMT_F16)
+        if (fmt == RDX_ISA_FMT_F16 || fmt == RDX_ISA_FMT_PK_F16)
             o->val = fconst16[c];
         else if (fmt == RDX_ISA_FMT_BF16)
             o->val = fconstbf16[c];
-        else if (fmt == RDX_ISA_FMT_PK_F16)
-            o->val = fconst16[c] | (uint32_t)fconst16[c] << 16;
         else if (bits == 64)
             o->val = fconst64[c];
-        else if (bits == 16)
-            o->val = fconst16[c];
         else
             o->val = fconst32[c];
         break;
@@ -278,12 +275,78 @@ static void finish_valu(emu_inst *in, unsigned enc, unsigned form)
         in->flags |= EMU_F_E64;
     /* VOP3 16-bit operands: op_sel picks the high half (VOP3P reads op_sel itself). */
     if (enc != RDX_ISA_ENC_VOP3P && (in->flags & EMU_F_E64)) {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 3; i++) {
             if ((in->opsel >> i & 1) && in->src[i].bits == 16 && in->src[i].kind == EMU_K_VGPR)
                 in->src[i].kind = EMU_K_VHI;
+            /* a constant is a 32-bit value (see conv): op_sel reads its bits 31:16 */
+            if ((in->opsel >> i & 1) && in->src[i].bits == 16 && in->src[i].kind == EMU_K_CONST)
+                in->src[i].val = (in->src[i].val >> 16) & 0xffff;
+        }
         if ((in->opsel >> 3 & 1) && in->dst.bits == 16 && in->dst.kind == EMU_K_VGPR)
             in->dst.kind = EMU_K_VHI;
     }
+}
+
+/* A scalar source code of a 9-bit VOP3-style field (no literal): 0 when it has none. */
+static int scalar_code_opnd(unsigned code, rdx_isa_opnd *o)
+{
+    if (code < 106)
+        *o = rdx_isa_sgpr(code, 1);
+    else if (code >= 108 && code < 124)
+        *o = rdx_isa_ttmp(code - 108, 1);
+    else if (code < 128)
+        *o = rdx_isa_special(code, 1);
+    else if (code <= 192)
+        *o = rdx_isa_int((int)code - 128);
+    else if (code <= 208)
+        *o = rdx_isa_int(192 - (int)code);
+    else if (code >= 240 && code < 240 + RDX_ISA_FCONST_COUNT)
+        *o = rdx_isa_float((rdx_isa_fconst)(code - 240));
+    else
+        return 0;
+    return 1;
+}
+
+/*
+ * VINTERP's sources are 9-bit VOP3-style fields.  AMD's instruction data (and LLVM's
+ * assembler) allow VGPRs only, so the decoder rejects anything else, but silicon reads an
+ * SGPR or inline constant there as a VOP3 source (tinygrad's hardware-validated
+ * test/amd/hw/test_vinterp.py gives v_interp_p10_f32 s2 as S1 on gfx1100).  Decode a copy
+ * with v0 in those fields and put the scalar operands (vdst, src0, src1, src2) back.
+ */
+static rdx_status decode_vinterp_scalar(const rdx_isa_target *t, const uint8_t *bytes, size_t avail,
+                                        rdx_isa_inst *ii, size_t *len)
+{
+    if (avail < 8 || bytes[3] != 0xcd)
+        return RDX_ERR_INVALID;
+    uint64_t q = 0;
+    for (int i = 0; i < 8; i++)
+        q |= (uint64_t)bytes[i] << (8 * i);
+    unsigned code[3];
+    int any = 0;
+    for (int i = 0; i < 3; i++) {
+        unsigned sh = 32 + 9 * (unsigned)i;
+        code[i] = (unsigned)(q >> sh) & 0x1ff;
+        if (code[i] < 256) {
+            q = (q & ~(0x1ffull << sh)) | 256ull << sh;
+            any = 1;
+        }
+    }
+    if (!any)
+        return RDX_ERR_INVALID;
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(q >> (8 * i));
+    if (rdx_isa_decode(t, b, 8, ii, len) != RDX_OK || *len != 8)
+        return RDX_ERR_INVALID;
+    for (int i = 0; i < 3; i++) {
+        if (code[i] >= 256)
+            continue;
+        rdx_isa_opnd *o = &ii->opnd[1 + i];
+        if (o->kind != RDX_ISA_OPND_VGPR || o->reg != 0 || !scalar_code_opnd(code[i], o))
+            return RDX_ERR_INVALID;
+    }
+    return RDX_OK;
 }
 
 rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc, size_t avail,
@@ -297,9 +360,12 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
     in->pc = pc;
     if (rdx_isa_decode(t, bytes, avail, &ii, &len) != RDX_OK) {
         snprintf(msg, sizeof msg, "%s", rdx_error_message());
-        *why = msg;
-        in->size = 4;
-        return RDX_EMU_FAULT_INVALID_INST;
+        memset(&ii, 0, sizeof ii);
+        if (decode_vinterp_scalar(t, bytes, avail, &ii, &len) != RDX_OK) {
+            *why = msg;
+            in->size = 4;
+            return RDX_EMU_FAULT_INVALID_INST;
+        }
     }
     in->size = (uint8_t)len;
     memcpy(in->raw, bytes, len < 16 ? len : 16);

@@ -74,9 +74,19 @@ static inline void vsrch(emu_wave *w, const emu_inst *in, int i, float *out)
     }
 }
 
+/*
+ * omod is ignored while MODE.IEEE is set (LLVM's SIFoldOperands folds omod only with IEEE
+ * off: "omod is ignored by hardware if IEEE bit is enabled"; silicon: tinygrad test/amd/hw
+ * test_vop3.py test_omod_ignored, 3 + 1 with mul:2 gives 4.0).
+ */
+static inline unsigned emu_omod(const emu_wave *w, const emu_inst *in)
+{
+    return emu_ieee(w) ? 0 : in->omod;
+}
+
 static inline float omod_clamp(const emu_wave *w, const emu_inst *in, float r)
 {
-    switch (in->omod) {
+    switch (emu_omod(w, in)) {
     case 1:
         r *= 2.0f;
         break;
@@ -120,11 +130,12 @@ static inline void vdstf(emu_wave *w, const emu_inst *in, const float *r)
 /* omod and clamp of an f16/f64 result computed in double. */
 static inline double omod_clamp_d(const emu_wave *w, const emu_inst *in, double x)
 {
-    if (in->omod == 1)
+    unsigned om = emu_omod(w, in);
+    if (om == 1)
         x *= 2.0;
-    else if (in->omod == 2)
+    else if (om == 2)
         x *= 4.0;
-    else if (in->omod == 3)
+    else if (om == 3)
         x *= 0.5;
     if (in->clamp)
         x = x != x ? (emu_dx10(w) ? 0.0 : x) : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;

@@ -103,7 +103,7 @@ H1(emu_v_floor_f16, floor(x))
 H1(emu_v_ceil_f16, ceil(x))
 H1(emu_v_trunc_f16, trunc(x))
 H1(emu_v_rndne_f16, fp_rne(x))
-H1(emu_v_fract_f16, isinf(x) ? (x != x ? x : 0.0 * x) : fmin(x - floor(x), 0x1.ffcp-1))
+H1(emu_v_fract_f16, x != x ? x : isinf(x) ? 0.0 * x : fmin(x - floor(x), 0x1.ffcp-1))
 H1(emu_v_sin_f16, hsin(x))
 H1(emu_v_cos_f16, hcos(x))
 H1(emu_v_frexp_mant_f16, hfrexp_mant(x))
@@ -120,6 +120,32 @@ void emu_v_fmac_f16(emu_wave *w, const emu_inst *in)
     LANES
     r[l] = f16_fma_rto(a[l], b[l], f16_to_f32((uint16_t)d[l]), rm);
     vdsthd(w, in, r);
+}
+
+/* v_fmamk_f16 D = S0 * K + S1; v_fmaak_f16 D = S0 * S1 + K (K: the f16 in the literal's
+   bits 15:0, in src[2]) */
+static void fma_k_f16(emu_wave *w, const emu_inst *in, int k_mul)
+{
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES];
+    double r[EMU_MAX_LANES];
+    unsigned rm = emu_round64(w);
+    vsrch(w, in, 0, a);
+    vsrch(w, in, 1, b);
+    uint16_t kh = (uint16_t)in->src[2].val;
+    if (!(emu_denorm64(w) & 1))
+        kh = f16_flush(kh);
+    double k = f16_to_f32(kh);
+    LANES
+    r[l] = k_mul ? f16_fma_rto(a[l], k, b[l], rm) : f16_fma_rto(a[l], b[l], k, rm);
+    vdsthd(w, in, r);
+}
+void emu_v_fmamk_f16(emu_wave *w, const emu_inst *in)
+{
+    fma_k_f16(w, in, 1);
+}
+void emu_v_fmaak_f16(emu_wave *w, const emu_inst *in)
+{
+    fma_k_f16(w, in, 0);
 }
 
 void emu_v_ldexp_f16(emu_wave *w, const emu_inst *in)

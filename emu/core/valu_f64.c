@@ -90,7 +90,7 @@ D1(emu_v_trunc_f64, trunc(x))
 D1(emu_v_ceil_f64, ceil(x))
 D1(emu_v_floor_f64, floor(x))
 D1(emu_v_rndne_f64, fp_rne(x))
-D1(emu_v_fract_f64, isinf(x) ? (x != x ? x : 0.0 * x) : fmin(x - floor(x), 0x1.fffffffffffffp-1))
+D1(emu_v_fract_f64, x != x ? x : isinf(x) ? 0.0 * x : fmin(x - floor(x), 0x1.fffffffffffffp-1))
 D1(emu_v_rcp_f64, 1.0 / x)
 D1(emu_v_rsq_f64, 1.0 / sqrt(x))
 D1(emu_v_sqrt_f64, sqrt(x))
@@ -145,6 +145,7 @@ void emu_v_div_scale_f64(emu_wave *w, const emu_inst *in)
         double s0 = a[l], s1 = b[l], s2 = c[l], d = s0;
         int v = 0, e1 = exp64(s1), e2 = exp64(s2);
         if (s2 == 0.0 || s1 == 0.0) {
+            v = 1; /* silicon (test/amd/hw TestDivScaleF64); the pcode leaves VCC 0 */
             d = NAN;
         } else if (e2 - e1 >= 768) {
             v = 1;

@@ -272,8 +272,18 @@ H2(emu_v_ashrrev_i16, (uint32_t)(S16(b) >> (a & 15)))
 H2(emu_v_and_b16, a &b)
 H2(emu_v_or_b16, a | b)
 H2(emu_v_xor_b16, a ^ b)
-H3(emu_v_mad_u16, a *b + c)
-H3(emu_v_mad_i16, (uint32_t)(S16(a) * S16(b) + S16(c)))
+/* clamp saturates the 16-bit result (silicon: tinygrad test/amd/hw test_vop3.py
+   TestVOP3ClampMAD, 0xffff * 2 + 0 -> 0xffff) */
+static inline uint32_t sat_u16(uint32_t x, int clamp)
+{
+    return clamp && x > 0xffffu ? 0xffffu : x;
+}
+static inline uint32_t sat_i16(int32_t x, int clamp)
+{
+    return (uint32_t)(clamp ? (x > 32767 ? 32767 : x < -32768 ? -32768 : x) : x);
+}
+H3(emu_v_mad_u16, sat_u16(a *b + c, in->clamp))
+H3(emu_v_mad_i16, sat_i16(S16(a) * S16(b) + S16(c), in->clamp))
 H3(emu_v_min3_i16,
    (uint32_t)(S16(a) < S16(b) ? (S16(a) < S16(c) ? a : c) : (S16(b) < S16(c) ? b : c)))
 H3(emu_v_max3_i16,

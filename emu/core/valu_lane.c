@@ -51,9 +51,12 @@ void emu_v_permlane(emu_wave *w, const emu_inst *in)
 void emu_v_permlane64_b32(emu_wave *w, const emu_inst *in)
 {
     uint32_t src[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    if (NL == 32)
+        return; /* the pcode's "if WAVE32 then s_nop", as silicon does (tinygrad test/amd/hw
+                   test_vop1.py TestPermlane64) */
     memcpy(src, w->v[in->src[0].reg], sizeof src);
     LANES
-    r[l] = NL == 64 ? src[l ^ 32] : src[l];
+    r[l] = src[l ^ 32];
     vdst(w, in, r);
 }
 
@@ -99,6 +102,10 @@ static void dpp_prepare(emu_wave *w, const emu_inst *in)
             s = (int)(row + 15 - i);
         else if (ctrl == 0x141)
             s = (int)((l & ~7u) + 7 - (l & 7));
+        else if (ctrl == 0x142) /* row_bcast15 on gfx9, reserved since gfx10: silicon reads
+                                   lane 0 of the row (tinygrad test/amd/hw test_dpp.py
+                                   TestVOPCDPP16) */
+            s = (int)row;
         else if (ctrl >= 0x150 && ctrl <= 0x15f)
             s = (int)(row + (ctrl & 15));
         else if (ctrl >= 0x160 && ctrl <= 0x16f)

@@ -143,11 +143,15 @@ void emu_v_pk_int(emu_wave *w, const emu_inst *in)
             case PK_MIN_U:
                 v = (int32_t)(a < b ? a : b);
                 break;
-            case PK_MAD_U:
+            case PK_MAD_U: /* clamp saturates, as v_mad_u16 on silicon */
                 v = (int32_t)(a * b + c);
+                if (in->clamp && a * b + c > 0xffff)
+                    v = 0xffff;
                 break;
             default:
                 v = sa * sb + (int16_t)c;
+                if (in->clamp)
+                    v = v > 32767 ? 32767 : v < -32768 ? -32768 : v;
                 break;
             }
             out |= ((uint32_t)v & 0xffff) << (16 * h);

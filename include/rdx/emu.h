@@ -254,33 +254,39 @@ typedef struct rdx_emu_range {
 } rdx_emu_range;
 
 /*
- * remu-compatible entry: run `code` (code_size bytes of gfx1100 wave32
- * machine code at a host address) on a grid of gx*gy*gz workgroups of
- * lx*ly*lz work-items with the kernarg pointer in s[0:1], workgroup IDs in
- * the SGPRs remu used (X in s15 for 1D; X,Y in s14,s15 for 2D; X,Y,Z in
- * s13..s15 for 3D, i.e. USER_SGPR_COUNT 15/14/13), thread IDs packed in v0,
- * 64 KiB scratch per lane, MODE as clang's default (IEEE, DX10 clamp, no
- * denormal flushing).  Like remu there are no explicit ranges: every mapping
- * /proc/self/maps lists at the call is accessible (a wild address still
- * faults instead of crashing).  Returns 0, or a non-zero rdx_status after
- * printing the fault message to stderr.
+ * remu-compatible entry, tinygrad's `libremu.so` ABI (ctypes: void *, uint32 x 7,
+ * void *; returns int32): run `code` (code_size bytes of gfx1100 wave32 machine
+ * code at a host address) on a grid of gx*gy*gz workgroups of lx*ly*lz
+ * work-items with the kernarg pointer in s[0:1], workgroup IDs in the SGPRs
+ * remu used (X in s15 for 1D; X,Y in s14,s15 for 2D; X,Y,Z in s13..s15 for
+ * 3D, i.e. USER_SGPR_COUNT 15/14/13; a grid is 2D when gy != 1 and 3D when
+ * gz != 1), thread IDs packed in v0 (x | y << 10 | z << 20), 64 KiB of LDS per
+ * workgroup, 64 KiB scratch per lane, MODE as clang's default (IEEE, DX10
+ * clamp, no denormal flushing).  Like remu there are no explicit ranges: every
+ * mapping /proc/self/maps lists at the call is accessible (a wild address
+ * still faults instead of crashing).  Returns 0, or a non-zero rdx_status
+ * after printing the fault message to stderr.
  */
-int run_asm(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+int run_asm(uint64_t code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
             uint32_t ly, uint32_t lz, uint64_t kernarg);
 
 /*
- * Like run_asm, with: rsrc2 (0 = remu's default above), scratch bytes per
- * lane (0 = 64 KiB), target (NULL = "gfx1100"), user SGPR values
- * (n_user_sgprs values loaded into s0.., replacing the kernarg pointer; 0 =
- * kernarg in s[0:1]), and the valid memory ranges (nranges == 0: the
- * process's mappings as for run_asm; otherwise only these ranges, read and
- * write, plus the code).  Returns 0 or a non-zero rdx_status; the message is
- * in rdx_error_message().
+ * Like run_asm, with: rsrc2 (COMPUTE_PGM_RSRC2 as the hardware reads it:
+ * USER_SGPR_COUNT, the workgroup-ID / workgroup-info / private-segment SGPR
+ * enables and LDS_SIZE in 512-byte granules; 0 = remu's layout above),
+ * rsrc1 (COMPUTE_PGM_RSRC1 as it is — VGPR granules, float round and denorm
+ * modes, DX10 clamp, IEEE; 0 = run_asm's), scratch bytes per lane (0 = 64
+ * KiB), target (NULL = "gfx1100"), user SGPR values (n_user_sgprs values
+ * loaded into s0.., replacing the kernarg pointer; 0 = kernarg in s[0:1]),
+ * and the valid memory ranges (nranges == 0: the process's mappings as for
+ * run_asm; otherwise only these ranges, read and write, plus the code).
+ * Returns 0 or a non-zero rdx_status; the message is in rdx_error_message().
  */
 int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz,
                        uint32_t lx, uint32_t ly, uint32_t lz, uint64_t kernarg, uint32_t rsrc2,
-                       uint32_t scratch_per_lane, const char *target, const uint32_t *user_sgprs,
-                       uint32_t n_user_sgprs, const rdx_emu_range *ranges, uint32_t nranges);
+                       uint32_t rsrc1, uint32_t scratch_per_lane, const char *target,
+                       const uint32_t *user_sgprs, uint32_t n_user_sgprs,
+                       const rdx_emu_range *ranges, uint32_t nranges);
 
 /* ------------------------------------------------ running a code object */
 

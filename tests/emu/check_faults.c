@@ -86,16 +86,15 @@ END_TEST
 START_TEST(unimplemented_instruction)
 {
     et_case c = { 0 };
-    c.body = "v_interp_p10_f32 v10, v1, v2, v3\n";
+    c.body = "lds_direct_load v10\n";
     rdx_emu *e = emu_new();
     ck_assert_int_eq(et_run_on(e, &c), RDX_ERR_UNSUPPORTED);
     const rdx_emu_fault *f = rdx_emu_last_fault(e);
     ck_assert_int_eq(f->kind, RDX_EMU_FAULT_UNIMPLEMENTED);
-    ck_assert_msg(strncmp(f->inst, "v_interp_p10_f32 v10, v1, v2, v3", 32) == 0, "inst: %s",
-                  f->inst);
-    ck_assert_uint_eq(f->nbytes, 8);
-    ck_assert_uint_eq(f->bytes[3], 0xcd);
-    ck_assert_msg(strstr(f->message, "v_interp_p10_f32") && strstr(f->message, "CD00000A"), "%s",
+    ck_assert_msg(strncmp(f->inst, "lds_direct_load v10", 19) == 0, "inst: %s", f->inst);
+    ck_assert_uint_eq(f->nbytes, 4);
+    ck_assert_uint_eq(f->bytes[3], 0xce);
+    ck_assert_msg(strstr(f->message, "lds_direct_load") && strstr(f->message, "CE10000A"), "%s",
                   f->message);
     rdx_emu_destroy(e);
 }
@@ -164,15 +163,15 @@ START_TEST(run_asm_compat)
     rdx_emu_range r[2] = { { (uint64_t)(uintptr_t)args, sizeof args },
                            { (uint64_t)(uintptr_t)out, 64 } };
     int st = rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, len, 4, 1, 1, 32, 1, 1,
-                                (uint64_t)(uintptr_t)args, 0, 0, "gfx1100", NULL, 0, r, 2);
+                                (uint64_t)(uintptr_t)args, 0, 0, 0, "gfx1100", NULL, 0, r, 2);
     ck_assert_int_eq(st, RDX_ERR_FAULT);
     ck_assert_msg(strstr(rdx_error_message(), "VM fault"), "%s", rdx_error_message());
     /* bad arguments */
-    ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, 6, 1, 1, 1, 1, 1, 1, 0, 0, 0,
+    ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, 6, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0,
                                         NULL, NULL, 0, NULL, 0),
                      RDX_ERR_INVALID);
     ck_assert_int_eq(rdx_emu_run_asm_ex((uint64_t)(uintptr_t)bytes, len, 1, 1, 1, 1, 1, 1, 0, 0, 0,
-                                        "gfx90a", NULL, 0, NULL, 0),
+                                        0, "gfx90a", NULL, 0, NULL, 0),
                      RDX_ERR_UNSUPPORTED);
     free(bytes);
 }

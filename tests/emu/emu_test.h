@@ -58,7 +58,9 @@ Suite *et_suite_run(void); /* check_run.c: rdx_emu_run_codeobj, the cancel hook 
 Suite *et_suite_fpmode(void);
 Suite *et_suite_ctrl(void);
 Suite *et_suite_mimg(void);
-Suite *et_suite_model(void);  /* check_model.c: the kernel time estimate */
-Suite *et_suite_bounds(void); /* check_bounds.c: fault reports name the nearest range */
+Suite *et_suite_model(void);   /* check_model.c: the kernel time estimate */
+Suite *et_suite_bounds(void);  /* check_bounds.c: fault reports name the nearest range */
+Suite *et_suite_remu(void);    /* check_remu.c: run_asm / rdx_emu_run_asm_ex */
+Suite *et_suite_silicon(void); /* check_silicon.c: where rdx follows silicon, not the pseudocode */
 
 #endif
