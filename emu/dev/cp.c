@@ -65,7 +65,7 @@ int emu_wait_compare(uint32_t func, uint64_t v, uint64_t ref)
 
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
 {
-    char msg[200];
+    char msg[2400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);

@@ -44,6 +44,11 @@ typedef struct rdx_emudev_config {
                              kernels that predate them */
     uint64_t wave_budget; /* instructions a wave may run before the dispatch is
                              declared hung (0: the wave emulator's default) */
+    /* Wave-instructions a whole dispatch may run (0: no limit): a dispatch
+     * over it stops with a "slow dispatch: ... dispatch exceeded its budget
+     * of N wave-instructions; PC histogram: ..." report (a hardware
+     * exception, like a hang; rdx_emu_dispatch.dispatch_budget). */
+    uint64_t dispatch_budget;
 } rdx_emudev_config;
 
 /* Create an emulated driver with its cards (cfg may be NULL for defaults) and
@@ -89,7 +94,9 @@ typedef struct rdx_emudev_stats {
 void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out);
 
 /* The last queue error the command processor recorded (a packet it could
- * not execute, a GPU fault), "" if none.  Copied into buf (NUL-terminated). */
+ * not execute, a GPU fault, a hang or slow-dispatch report, or where the
+ * waves of a dispatch stopped by DESTROY_QUEUE were), "" if none.  Copied
+ * into buf (NUL-terminated; 2560 bytes hold any report). */
 void rdx_emudev_last_error(rdx_emudev *dev, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -71,6 +71,12 @@ typedef struct rdx_device_options {
      * is declared hung and fails with a hang fault report (PC histogram);
      * 0 = the emulator's default (2e8).  Ignored for a real card. */
     uint64_t emu_wave_budget;
+    /* Likewise, the wave-instructions one whole dispatch may run (all its
+     * waves together; 0 = no limit): a dispatch over it fails (its wait
+     * returns RDX_ERR_FAULT) with a "slow dispatch: ... dispatch exceeded its
+     * budget of N wave-instructions; PC histogram: ..." report — a slow
+     * kernel rather than a hung one.  Ignored for a real card. */
+    uint64_t emu_dispatch_budget;
 } rdx_device_options;
 
 typedef struct rdx_emudev rdx_emudev;

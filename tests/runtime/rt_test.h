@@ -47,5 +47,6 @@ TCase *rt_tcase_faults(void);
 TCase *rt_tcase_hang(void);
 TCase *rt_tcase_inject(void);
 TCase *rt_tcase_cli(void);
+TCase *rt_tcase_stop(void); /* t_stop.c: reset/destroy/timeout of huge grids, dispatch budget */
 
 #endif
