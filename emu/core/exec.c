@@ -292,11 +292,14 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
 
 /* ------------------------------------------------- stopping a dispatch */
 
-/* Why the dispatch has to stop now (0: it goes on).  Read before every slice of every
-   wave and before every workgroup, so a stop lands within one slice per host thread. */
+/* Why the dispatch has to stop now (0: it goes on).  Read before every workgroup, and
+   without faults before every slice of every wave, so a cancel or a limit lands within
+   one slice per host thread.  A fault only keeps new workgroups from starting: the
+   running ones go on, so the lowest-numbered workgroup's fault is the report whatever
+   the number of threads. */
 enum { HALT_NONE, HALT_FAULT, HALT_CANCEL, HALT_CYCLES, HALT_BUDGET };
 
-static int halt_reason(emu_dispatch_ctx *ctx)
+static int halt_reason(emu_dispatch_ctx *ctx, bool faults)
 {
     const int *cancel = ctx->d->cancel;
     if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE))
@@ -305,7 +308,7 @@ static int halt_reason(emu_dispatch_ctx *ctx)
         return HALT_CYCLES;
     if (__atomic_load_n(&ctx->over_budget, __ATOMIC_ACQUIRE))
         return HALT_BUDGET;
-    if (__atomic_load_n(&ctx->stop, __ATOMIC_ACQUIRE))
+    if (faults && __atomic_load_n(&ctx->stop, __ATOMIC_ACQUIRE))
         return HALT_FAULT;
     return HALT_NONE;
 }
@@ -354,15 +357,16 @@ static unsigned describe_pc(const emu_dispatch_ctx *ctx, uint64_t pc, uint8_t ra
     return 4;
 }
 
-/* Stop the dispatch's report at wave w, where it is now (its next instruction). */
-static void stop_fault(emu_wave *w, rdx_emu_fault_kind kind, int reason)
+/* A report at wave w, where it is now (its next instruction); with keep_first only when
+   there is none yet (see fault_fill). */
+static void stop_fault(emu_wave *w, rdx_emu_fault_kind kind, int reason, bool keep_first)
 {
     emu_dispatch_ctx *ctx = w->wk->ctx;
     uint8_t raw[16];
     char text[96], what[128];
     unsigned n = describe_pc(ctx, w->pc, raw, text, sizeof text);
     halt_what(ctx, reason, what, sizeof what);
-    fault_fill(w, NULL, n ? raw : NULL, n, text, kind, 0, 0, 0, what, true);
+    fault_fill(w, NULL, n ? raw : NULL, n, text, kind, 0, 0, 0, what, keep_first);
 }
 
 /* The workgroup stops: the PCs of its live waves go into the dispatch's histogram, and
@@ -396,7 +400,7 @@ static void group_stop(emu_worker *wk, emu_wave **ptrs, unsigned nwaves, int rea
     if (first && reason != HALT_FAULT)
         stop_fault(first,
                    reason == HALT_BUDGET ? RDX_EMU_FAULT_DISPATCH_BUDGET : RDX_EMU_FAULT_HANG,
-                   reason);
+                   reason, true);
 }
 
 /* Most waves first, then by PC. */
@@ -413,7 +417,7 @@ static int cmp_stopped(const void *a, const void *b)
 static void finish_report(emu_dispatch_ctx *ctx)
 {
     rdx_emu_fault *f = &ctx->fault;
-    int reason = halt_reason(ctx);
+    int reason = halt_reason(ctx, true);
     uint64_t started = __atomic_load_n(&ctx->next_group, __ATOMIC_RELAXED);
     uint64_t insts = __atomic_load_n(&ctx->sum_insts, __ATOMIC_RELAXED);
     if (f->kind == RDX_EMU_FAULT_NONE) {
@@ -502,8 +506,7 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
     emu_apply_round(w);
     while (slice--) {
         if (w->ninst >= budget) {
-            stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT);
-            __atomic_store_n(&wk->ctx->stop, 1, __ATOMIC_RELEASE);
+            stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT, false); /* sets ctx->stop */
             wk->group_faulted = 1;
             return;
         }
@@ -687,7 +690,7 @@ static void run_group(emu_worker *wk, uint64_t g)
         for (unsigned i = 0; i < nwaves && !wk->group_faulted; i++) {
             emu_wave *w = ptrs[i];
             if (w->state == EMU_W_RUN) {
-                if ((halt = halt_reason(ctx)) != HALT_NONE)
+                if ((halt = halt_reason(ctx, false)) != HALT_NONE)
                     break;
                 run_wave(wk, w, ctx->budget);
                 check_limits(ctx, w);
@@ -742,7 +745,7 @@ static void *worker_main(void *arg)
     emu_dispatch_ctx *ctx = wk->ctx;
     int saved_round = fegetround(); /* the caller's thread may run workgroups: restore it */
     for (;;) {
-        if (halt_reason(ctx) != HALT_NONE)
+        if (halt_reason(ctx, true) != HALT_NONE)
             break; /* a fault, a cancel or a limit: no further workgroup starts */
         uint64_t g = __atomic_fetch_add(&ctx->next_group, 1, __ATOMIC_RELAXED);
         if (g >= ctx->total_groups)
