@@ -151,7 +151,7 @@ asan:
 
 # The suites whose code runs on several threads: the emulated device's command
 # processor, the wave emulator's workgroup threads, the runtime's submitters.
-TSAN_SUITES ?= kfd runtime
+TSAN_SUITES ?= kfd runtime emu
 TSAN_CC     ?= clang-19
 TSAN_FLAGS  := -fsanitize=thread -fno-omit-frame-pointer
 tsan:
