@@ -3,6 +3,8 @@
 #   make                 build/librdx.a, build/librdx.so, build/rdx
 #   make check           build and run every Check suite (tests/<suite>/*.c)
 #   make asan            the same suite under ASan+UBSan, in build/asan/
+#   make tsan            the threaded suites under ThreadSanitizer (clang-19), in
+#                        build/tsan/ (not in CI; suppressions: tests/tsan.supp)
 #   make bench           build and run every benchmark (bench/<name>/*.c)
 #   make install PREFIX=/usr/local
 #   make format | format-check
@@ -91,7 +93,7 @@ FORMAT_SRCS = $(shell find include util ir codegen isa alloc pm4 kfd runtime emu
 demo: all examples
 	@RDX_BUILD=$(BUILD) scripts/demo
 
-.PHONY: all demo check asan bench install uninstall format format-check setup clean tests benches examples
+.PHONY: all demo check asan tsan bench install uninstall format format-check setup clean tests benches examples
 .DEFAULT_GOAL := all
 
 all: $(STATIC) $(BUILD)/librdx.so $(RDX) $(PRELOAD)
@@ -161,6 +163,19 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \
 	    SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	    CC="$(CC)" check
+
+# The suites whose code runs on several threads: the emulated device's command
+# processor, the wave emulator's workgroup threads, the runtime's submitters.
+TSAN_SUITES ?= kfd runtime emu
+TSAN_CC     ?= clang-19
+TSAN_FLAGS  := -fsanitize=thread -fno-omit-frame-pointer
+tsan:
+	@$(MAKE) --no-print-directory BUILD=build/tsan OPT=-O1 CC="$(TSAN_CC)" SANITIZE="$(TSAN_FLAGS)" \
+	    build/tsan/rdx $(TSAN_SUITES:%=build/tsan/tests/%)
+	@TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp second_deadlock_stack=1 $(TSAN_OPTIONS)" \
+	    RDX_BUILD=build/tsan RDX_CC="$(TSAN_CC)" RDX_SANITIZE="$(TSAN_FLAGS)" \
+	    CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-10} \
+	    scripts/run-tests $(TSAN_SUITES:%=build/tsan/tests/%)
 
 bench:
 	@$(MAKE) --no-print-directory all benches

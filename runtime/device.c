@@ -162,10 +162,10 @@ static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
     return RDX_OK;
 }
 
-/* rdx_device_select with the emulated GPU's per-wave instruction budget. */
+/* rdx_device_select with the emulated GPU's per-wave and per-dispatch instruction budgets. */
 static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
-                                uint64_t wave_budget, uint32_t bounds, rdx_emudev **emu,
-                                rdx_kfd **kfd)
+                                uint64_t wave_budget, uint64_t dispatch_budget, uint32_t bounds,
+                                rdx_emudev **emu, rdx_kfd **kfd)
 {
     *emu = NULL;
     *kfd = NULL;
@@ -193,6 +193,7 @@ static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu
     }
     rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1,
                               .wave_budget = wave_budget,
+                              .dispatch_budget = dispatch_budget,
                               .bounds = (rdx_emudev_bounds)bounds };
     rdx_emudev *e;
     rdx_status st = rdx_emudev_create(&cfg, &e);
@@ -210,7 +211,7 @@ static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu
 rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gpus, bool quiet,
                              rdx_emudev **emu, rdx_kfd **kfd)
 {
-    return select_device(kind, gpu, emu_gpus, quiet, 0, 0, emu, kfd);
+    return select_device(kind, gpu, emu_gpus, quiet, 0, 0, 0, emu, kfd);
 }
 
 static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
@@ -222,8 +223,8 @@ static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
         return rdx_kfd_open(dev->os, &dev->kfd);
     }
     rdx_emudev *e;
-    rdx_status st = select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget, o->emu_bounds,
-                                  &e, &dev->kfd);
+    rdx_status st = select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget,
+                                  o->emu_dispatch_budget, o->emu_bounds, &e, &dev->kfd);
     if (st)
         return st;
     if (e) {
@@ -399,7 +400,7 @@ void rt_device_record_fault(rdx_device *dev)
 {
     char msg[400];
     snprintf(msg, sizeof msg, "%s", rdx_error_message());
-    char detail[1024] = "";
+    char detail[RT_DETAIL_BYTES] = "";
     if (dev->fault_detail)
         dev->fault_detail(dev->fault_detail_user, detail, sizeof detail);
     pthread_mutex_lock(&dev->lock);

@@ -30,8 +30,9 @@ enum {
 #define RT_TS_SLOTS         1024         /* per-queue dispatch timestamp slots */
 #define RT_STAGING_BYTES    (4ull << 20) /* staging buffer of device-buffer uploads */
 #define RT_INTERNAL_WAIT_MS 10000        /* waits the runtime does on its own behalf */
-#define RT_CODE_TAIL        512u         /* zeroed bytes after a program's image (prefetch) */
-#define RT_MAX_DISPATCH_DW  160          /* dwords of one dispatch with its completion */
+#define RT_DETAIL_BYTES     2560 /* a device's fault detail (a hang report with its PC histogram) */
+#define RT_CODE_TAIL        512u /* zeroed bytes after a program's image (prefetch) */
+#define RT_MAX_DISPATCH_DW  160  /* dwords of one dispatch with its completion */
 
 typedef struct rt_list {
     struct rt_list *prev, *next;
@@ -129,7 +130,7 @@ struct rdx_queue {
     uint64_t failed_from, failed_upto; /* tickets in [from, upto] were lost to the last fault */
     int faulted;                       /* recreate the KFD queue before the next submission */
     int timed_out; /* a wait on this queue ran out of time (the GPU looked hung) */
-    char fault_msg[1024];
+    char fault_msg[RT_DETAIL_BYTES + 512];
 
     /* compute queues */
     rdx_alloc_region aux; /* kernarg ring | timestamps | queue block */

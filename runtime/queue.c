@@ -193,17 +193,30 @@ rdx_status rdx_queue_reset(rdx_queue *q)
 {
     rdx_device *dev = q->dev;
     pthread_mutex_lock(&q->lock);
+    /* Destroy the KFD queue first (preempting what it runs; the emulated GPU
+     * stops its dispatch at once): a fault detail that appears meanwhile is
+     * where the GPU stopped the abandoned work, and it goes into the report
+     * of the abandoned tickets before anyone can see them fail. */
+    char before[RT_DETAIL_BYTES] = "", after[RT_DETAIL_BYTES] = "";
+    if (dev->fault_detail)
+        dev->fault_detail(dev->fault_detail_user, before, sizeof before);
+    rdx_status dst = rdx_kfd_queue_destroy(dev->kfd, q->kq);
+    q->kq = NULL;
+    if (dev->fault_detail)
+        dev->fault_detail(dev->fault_detail_user, after, sizeof after);
+    bool stopped = *after && strcmp(before, after) != 0;
     pthread_mutex_lock(&dev->lock);
     uint64_t done = rdx_queue_completed(q), sub = q->submitted;
     if (sub > done && !q->faulted) {
-        snprintf(q->fault_msg, sizeof q->fault_msg, "abandoned by rdx_queue_reset");
+        snprintf(q->fault_msg, sizeof q->fault_msg, "abandoned by rdx_queue_reset%s%s",
+                 stopped ? "; the GPU stopped it: " : "", stopped ? after : "");
         __atomic_store_n(&q->failed_from, done + 1, __ATOMIC_RELEASE);
         __atomic_store_n(&q->failed_upto, sub, __ATOMIC_RELEASE);
     }
     __atomic_store_n(&q->faulted, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&q->timed_out, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&dev->lock);
-    rdx_status st = rt_queue_ready(q);
+    rdx_status st = dst ? rdx_fail_context(dst, "rdx_queue_reset") : rt_queue_ready(q);
     pthread_mutex_unlock(&q->lock);
     return st;
 }

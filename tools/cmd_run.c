@@ -57,11 +57,15 @@ static void help(void)
            "  --wave-budget N   emulated GPU only: a wave that runs more than N\n"
            "                    instructions ends its dispatch with a hang report (the\n"
            "                    PC histogram of where the waves were); default 200000000\n"
+           "  --dispatch-budget N  emulated GPU only: a dispatch whose waves run more than\n"
+           "                    N instructions in all ends with a slow-dispatch report\n"
+           "                    (with the PC histogram); default: no limit\n"
            "  -h, --help        show this help\n"
            "\n"
            "Exit status: 0 success, 1 the run failed (a GPU fault is printed with its\n"
            "address and program counter; a hang ends in a timeout, or on the emulated\n"
-           "GPU in a hang report at the wave budget), 2 bad usage.\n");
+           "GPU in a hang report at a budget; every emulated hang report, a timeout's\n"
+           "included, says where the waves were), 2 bad usage.\n");
 }
 
 /* One --arg: the value, or the buffer to create. */
@@ -326,9 +330,11 @@ static void estimate_line(const run_state *s, const char *path, const rdx_kernel
 
 static int run(run_state *s, const char *path, const char *kname, const rdx_launch *base,
                const cli_out *outs, int nouts, rdx_device_kind kind, uint64_t repeat,
-               uint32_t timeout, uint64_t wave_budget)
+               uint32_t timeout, uint64_t wave_budget, uint64_t dispatch_budget)
 {
-    rdx_device_options o = { .kind = kind, .emu_wave_budget = wave_budget };
+    rdx_device_options o = { .kind = kind,
+                             .emu_wave_budget = wave_budget,
+                             .emu_dispatch_budget = dispatch_budget };
     if (rdx_device_open(&o, &s->dev))
         return rdx_cli_fail(CMD);
     const rdx_device_info *di = rdx_device_get_info(s->dev);
@@ -393,14 +399,23 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         if (rdx_queue_dispatch(s->q, &l, &t))
             return rdx_cli_fail(CMD);
         rdx_status st = rdx_queue_wait(s->q, t, timeout);
-        if (st) {
-            int rc = rdx_cli_fail(CMD);
-            /* Abandon a hung dispatch: the queue is recreated (on the emulated
-             * GPU its waves stop at once), so closing does not wait for it. */
-            if (st == RDX_ERR_TIMEOUT && rdx_queue_reset(s->q))
-                rdx_cli_fail(CMD);
-            return rc;
+        if (st == RDX_ERR_TIMEOUT) {
+            /* Abandon the hung dispatch: the queue is recreated (on the
+             * emulated GPU its waves stop at once), so closing does not wait
+             * for it, and the abandoned ticket's report says where the GPU
+             * stopped it (the emulated GPU's PC histogram). */
+            char msg[4096];
+            snprintf(msg, sizeof msg, "%s", rdx_error_message());
+            if (rdx_queue_reset(s->q)) {
+                fprintf(stderr, "rdx %s: %s\n", CMD, msg);
+                return rdx_cli_fail(CMD);
+            }
+            (void)rdx_queue_wait(s->q, t, 0);
+            fprintf(stderr, "rdx %s: %s; %s\n", CMD, msg, rdx_error_message());
+            return RDX_EXIT_FAIL;
         }
+        if (st)
+            return rdx_cli_fail(CMD);
         if (rdx_queue_dispatch_time(s->q, t, &ns))
             return rdx_cli_fail(CMD);
         total += ns;
@@ -443,6 +458,7 @@ int rdx_cmd_run(int argc, char **argv)
                                           { "repeat", required_argument, NULL, 'r' },
                                           { "timeout", required_argument, NULL, 't' },
                                           { "wave-budget", required_argument, NULL, 'w' },
+                                          { "dispatch-budget", required_argument, NULL, 'D' },
                                           { "help", no_argument, NULL, 'h' },
                                           { NULL, 0, NULL, 0 } };
     run_state s;
@@ -453,7 +469,7 @@ int rdx_cmd_run(int argc, char **argv)
     int have_grid = 0, have_block = 0, nouts = 0, rc = RDX_EXIT_OK;
     cli_out outs[MAX_OUTS];
     rdx_device_kind kind = RDX_DEVICE_AUTO;
-    uint64_t repeat = 1, timeout = 60000, wave_budget = 0;
+    uint64_t repeat = 1, timeout = 60000, wave_budget = 0, dispatch_budget = 0;
     optind = 0; /* full reinitialisation: main parsed with "+" */
     opterr = 0;
     int c;
@@ -503,6 +519,11 @@ int rdx_cmd_run(int argc, char **argv)
                 rc = rdx_cli_usage_error(CMD, "--wave-budget %s: expected instructions >= 1",
                                          optarg);
             break;
+        case 'D':
+            if (rdx_cli_parse_u64(optarg, &dispatch_budget) || dispatch_budget == 0)
+                rc = rdx_cli_usage_error(CMD, "--dispatch-budget %s: expected instructions >= 1",
+                                         optarg);
+            break;
         case 'h':
             help();
             for (int i = 0; i < s.nargs; i++)
@@ -520,7 +541,7 @@ int rdx_cmd_run(int argc, char **argv)
         rc = rdx_cli_usage_error(CMD, "--grid and --block are required");
     if (rc == RDX_EXIT_OK)
         rc = run(&s, argv[optind], kname, &l, outs, nouts, kind, repeat, (uint32_t)timeout,
-                 wave_budget);
+                 wave_budget, dispatch_budget);
     cleanup(&s);
     return rc;
 }

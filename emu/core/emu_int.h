@@ -153,12 +153,12 @@ typedef struct emu_wave {
     struct emu_worker *wk;
     const emu_range *mr; /* last memory range hit */
     emu_page *pg;        /* last code page used */
-    unsigned hang_left;  /* instructions left to record after the budget ran out */
     int scratch_ready;   /* scratch zeroed */
     /* cycle model */
     uint64_t cycles;
     uint64_t issue;                      /* the issue part of cycles (kernel estimate) */
     uint64_t seen_cycles, seen_issue;    /* what the cycle limit's sums already hold */
+    uint64_t seen_insts;                 /* what the dispatch budget's sum already holds */
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
@@ -201,6 +201,11 @@ typedef struct emu_worker {
     pthread_t thread;
 } emu_worker;
 
+/* A PC and how many waves a stopped dispatch left there. */
+typedef struct emu_pc_waves {
+    uint64_t pc, count;
+} emu_pc_waves;
+
 typedef struct emu_dispatch_ctx {
     struct rdx_emu *emu;
     const rdx_emu_dispatch *d;
@@ -217,7 +222,13 @@ typedef struct emu_dispatch_ctx {
     uint64_t budget;
     uint64_t sum_cycles, sum_issue; /* atomic: all waves' cycles so far (cycle_limit only) */
     int over_limit;                 /* atomic: a lower bound of the estimate passed cycle_limit */
-    uint32_t mode;                  /* initial MODE from rsrc1 */
+    uint64_t sum_insts;             /* atomic: all waves' instructions (dispatch_budget only) */
+    int over_budget;                /* atomic: sum_insts passed dispatch_budget */
+    /* Where the stopped waves were (under lock): PC -> number of waves. */
+    emu_pc_waves stopped[64];
+    unsigned nstopped;
+    uint64_t stopped_other; /* waves at PCs that did not fit */
+    uint32_t mode;          /* initial MODE from rsrc1 */
     unsigned maxwaves;
     emu_wrec *wrec; /* kernel estimate: per wave (group-major) and per group; NULL = none */
     emu_grec *grec;

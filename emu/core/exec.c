@@ -18,7 +18,6 @@
 
 #define EMU_SLICE          4096u /* instructions a wave runs before the next wave's turn */
 #define EMU_DEFAULT_BUDGET 200000000ull
-#define EMU_HANG_RECORD    512u
 
 /* ----------------------------------------------------------- cycle model */
 
@@ -98,21 +97,26 @@ static const char *fault_kind_name(rdx_emu_fault_kind k)
         return "invalid dispatch";
     case RDX_EMU_FAULT_TRAP:
         return "trap";
+    case RDX_EMU_FAULT_DISPATCH_BUDGET:
+        return "slow dispatch";
     default:
         return "fault";
     }
 }
 
+/* Record a fault of wave w (at `in`, or at w->pc when NULL) for the dispatch: the lowest
+   workgroup's first fault wins; with keep_first, only when none is recorded yet (a stop:
+   the fault that caused it, or the first stop, stays the report). */
 static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsigned nraw,
                        const char *mnem, rdx_emu_fault_kind kind, uint64_t addr, int write,
-                       unsigned lane, const char *what)
+                       unsigned lane, const char *what, bool keep_first)
 {
     emu_dispatch_ctx *ctx = w->wk->ctx;
     uint64_t g = (uint64_t)w->wg->id[0] +
                  (uint64_t)ctx->ngroups[0] *
                      ((uint64_t)w->wg->id[1] + (uint64_t)ctx->ngroups[1] * w->wg->id[2]);
     pthread_mutex_lock(&ctx->lock);
-    if (ctx->fault.kind != RDX_EMU_FAULT_NONE && ctx->fault_group <= g) {
+    if (ctx->fault.kind != RDX_EMU_FAULT_NONE && (keep_first || ctx->fault_group <= g)) {
         pthread_mutex_unlock(&ctx->lock);
         return;
     }
@@ -162,7 +166,7 @@ static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsi
                      what ? what : "");
     (void)k;
     ctx->fault_status =
-        kind == RDX_EMU_FAULT_HANG ? RDX_ERR_TIMEOUT
+        (kind == RDX_EMU_FAULT_HANG || kind == RDX_EMU_FAULT_DISPATCH_BUDGET) ? RDX_ERR_TIMEOUT
         : (kind == RDX_EMU_FAULT_INVALID_INST || kind == RDX_EMU_FAULT_UNIMPLEMENTED)
             ? RDX_ERR_UNSUPPORTED
             : RDX_ERR_FAULT;
@@ -174,7 +178,7 @@ void emu_fault(emu_wave *w, const emu_inst *in, rdx_emu_fault_kind kind, uint64_
                unsigned lane, const char *what)
 {
     fault_fill(w, in, in ? in->raw : NULL, in ? in->size : 0, in ? emu_op_name(in->op) : NULL, kind,
-               addr, write, lane, what);
+               addr, write, lane, what, false);
     w->stop = 1;
     w->state = EMU_W_DONE;
     w->wk->group_faulted = 1;
@@ -244,7 +248,7 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
         return in;
     if (pc & 3) {
         fault_fill(w, NULL, NULL, 0, "?", RDX_EMU_FAULT_INVALID_INST, pc, 0, 0,
-                   "misaligned program counter");
+                   "misaligned program counter", false);
         w->stop = 1;
         w->state = EMU_W_DONE;
         wk->group_faulted = 1;
@@ -253,7 +257,7 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
     const emu_range *r = emu_mem_find(&wk->ctx->emu->mem, pc, 4, RDX_EMU_READ);
     if (!r) {
         fault_fill(w, NULL, NULL, 0, "(instruction fetch)", RDX_EMU_FAULT_VM, pc, 0, 0,
-                   "instruction fetch from unmapped memory");
+                   "instruction fetch from unmapped memory", false);
         w->stop = 1;
         w->state = EMU_W_DONE;
         wk->group_faulted = 1;
@@ -275,7 +279,7 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
         memcpy(raw, (const void *)(uintptr_t)pc, n);
         fault_fill(w, NULL, raw, kind == RDX_EMU_FAULT_UNIMPLEMENTED ? in->size : (n < 8 ? n : 8),
                    kind == RDX_EMU_FAULT_UNIMPLEMENTED ? emu_op_name(in->op) : "(undecodable)",
-                   kind, pc, 0, 0, why);
+                   kind, pc, 0, 0, why, false);
         w->stop = 1;
         w->state = EMU_W_DONE;
         wk->group_faulted = 1;
@@ -286,34 +290,199 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
     return in;
 }
 
-/* --------------------------------------------------------- wave loop */
+/* ------------------------------------------------- stopping a dispatch */
 
-static void hang_hist_add(rdx_emu_fault *f, uint64_t pc, uint64_t n)
+/* Why the dispatch has to stop now (0: it goes on).  Read before every workgroup, and
+   without faults before every slice of every wave, so a cancel or a limit lands within
+   one slice per host thread.  A fault only keeps new workgroups from starting: the
+   running ones go on, so the lowest-numbered workgroup's fault is the report whatever
+   the number of threads. */
+enum { HALT_NONE, HALT_FAULT, HALT_CANCEL, HALT_CYCLES, HALT_BUDGET };
+
+static int halt_reason(emu_dispatch_ctx *ctx, bool faults)
 {
-    for (unsigned i = 0; i < f->nhist; i++)
-        if (f->hist[i].pc == pc) {
-            f->hist[i].count += n;
-            return;
-        }
-    if (f->nhist < 16) {
-        f->hist[f->nhist].pc = pc;
-        f->hist[f->nhist].count = n;
-        f->nhist++;
+    const int *cancel = ctx->d->cancel;
+    if (cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE))
+        return HALT_CANCEL;
+    if (__atomic_load_n(&ctx->over_limit, __ATOMIC_ACQUIRE))
+        return HALT_CYCLES;
+    if (__atomic_load_n(&ctx->over_budget, __ATOMIC_ACQUIRE))
+        return HALT_BUDGET;
+    if (faults && __atomic_load_n(&ctx->stop, __ATOMIC_ACQUIRE))
+        return HALT_FAULT;
+    return HALT_NONE;
+}
+
+/* What stopped the dispatch, as the report says it. */
+static void halt_what(const emu_dispatch_ctx *ctx, int reason, char *buf, size_t cap)
+{
+    switch (reason) {
+    case HALT_CANCEL:
+        snprintf(buf, cap, "cancelled by the caller");
+        break;
+    case HALT_CYCLES:
+        snprintf(buf, cap,
+                 "cycle limit %" PRIu64 " exceeded (a lower bound of the kernel estimate)",
+                 ctx->d->cycle_limit);
+        break;
+    case HALT_BUDGET:
+        snprintf(buf, cap, "dispatch exceeded its budget of %" PRIu64 " wave-instructions",
+                 ctx->d->dispatch_budget);
+        break;
+    default:
+        snprintf(buf, cap, "budget %" PRIu64 " wave-instructions per wave", ctx->budget);
+        break;
     }
 }
 
-typedef struct hang_rec {
-    rdx_emu_fault f; /* only nhist/hist used */
-} hang_rec;
+/* The instruction at pc: its bytes into raw (returns their number, 0 when pc is not
+   readable code) and its disassembly into text. */
+static unsigned describe_pc(const emu_dispatch_ctx *ctx, uint64_t pc, uint8_t raw[16], char *text,
+                            size_t cap)
+{
+    const emu_range *r = (pc & 3) ? NULL : emu_mem_find(&ctx->emu->mem, pc, 4, RDX_EMU_READ);
+    if (!r) {
+        snprintf(text, cap, "(not readable code)");
+        return 0;
+    }
+    size_t avail = r->end - pc < 16 ? (size_t)(r->end - pc) : 16;
+    memcpy(raw, (const void *)(uintptr_t)pc, avail);
+    const rdx_isa_target *t = ctx->emu->target;
+    rdx_isa_inst ii;
+    size_t len = 0;
+    if (rdx_isa_decode(t, raw, avail, &ii, &len) == RDX_OK &&
+        rdx_asm_print_inst(t, &ii, text, cap) == RDX_OK && len >= 4 && len <= avail)
+        return (unsigned)len;
+    snprintf(text, cap, "(undecodable)");
+    return 4;
+}
+
+/* A report at wave w, where it is now (its next instruction); with keep_first only when
+   there is none yet (see fault_fill). */
+static void stop_fault(emu_wave *w, rdx_emu_fault_kind kind, int reason, bool keep_first)
+{
+    emu_dispatch_ctx *ctx = w->wk->ctx;
+    uint8_t raw[16];
+    char text[96], what[128];
+    unsigned n = describe_pc(ctx, w->pc, raw, text, sizeof text);
+    halt_what(ctx, reason, what, sizeof what);
+    fault_fill(w, NULL, n ? raw : NULL, n, text, kind, 0, 0, 0, what, keep_first);
+}
+
+/* The workgroup stops: the PCs of its live waves go into the dispatch's histogram, and
+   when nothing recorded a report yet (a cancel, the cycle limit or the dispatch budget
+   stopped it) its first live wave gives one. */
+static void group_stop(emu_worker *wk, emu_wave **ptrs, unsigned nwaves, int reason)
+{
+    emu_dispatch_ctx *ctx = wk->ctx;
+    emu_wave *first = NULL;
+    pthread_mutex_lock(&ctx->lock);
+    for (unsigned i = 0; i < nwaves; i++) {
+        emu_wave *w = ptrs[i];
+        if (w->state == EMU_W_DONE)
+            continue;
+        if (!first)
+            first = w;
+        unsigned j = 0;
+        while (j < ctx->nstopped && ctx->stopped[j].pc != w->pc)
+            j++;
+        if (j == ctx->nstopped && j < sizeof ctx->stopped / sizeof ctx->stopped[0]) {
+            ctx->stopped[j].pc = w->pc;
+            ctx->stopped[j].count = 0;
+            ctx->nstopped++;
+        }
+        if (j < ctx->nstopped)
+            ctx->stopped[j].count++;
+        else
+            ctx->stopped_other++;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (first && reason != HALT_FAULT)
+        stop_fault(first,
+                   reason == HALT_BUDGET ? RDX_EMU_FAULT_DISPATCH_BUDGET : RDX_EMU_FAULT_HANG,
+                   reason, true);
+}
+
+/* Most waves first, then by PC. */
+static int cmp_stopped(const void *a, const void *b)
+{
+    const emu_pc_waves *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* After the dispatch: a stop that found no running wave still gets a report, and every
+   HANG / DISPATCH_BUDGET report gets the PC histogram of the stopped waves. */
+static void finish_report(emu_dispatch_ctx *ctx)
+{
+    rdx_emu_fault *f = &ctx->fault;
+    int reason = halt_reason(ctx, true);
+    uint64_t started = __atomic_load_n(&ctx->next_group, __ATOMIC_RELAXED);
+    uint64_t insts = __atomic_load_n(&ctx->sum_insts, __ATOMIC_RELAXED);
+    if (f->kind == RDX_EMU_FAULT_NONE) {
+        bool over = ctx->d->dispatch_budget && insts > ctx->d->dispatch_budget;
+        bool cut = started < ctx->total_groups && reason != HALT_NONE && reason != HALT_FAULT;
+        if (!over && !cut)
+            return; /* every workgroup ran to its end: a cancel that came too late is no stop */
+        if (over)
+            reason = HALT_BUDGET; /* also when it finished: over its budget all the same */
+        char what[128];
+        halt_what(ctx, reason, what, sizeof what);
+        memset(f, 0, sizeof *f);
+        f->kind = reason == HALT_BUDGET ? RDX_EMU_FAULT_DISPATCH_BUDGET : RDX_EMU_FAULT_HANG;
+        snprintf(f->message, sizeof f->message,
+                 "%s: %s, %" PRIu64 " of %" PRIu64 " workgroups started", fault_kind_name(f->kind),
+                 what, started < ctx->total_groups ? started : ctx->total_groups,
+                 ctx->total_groups);
+        ctx->fault_status = RDX_ERR_TIMEOUT;
+    }
+    if (f->kind != RDX_EMU_FAULT_HANG && f->kind != RDX_EMU_FAULT_DISPATCH_BUDGET)
+        return;
+    qsort(ctx->stopped, ctx->nstopped, sizeof ctx->stopped[0], cmp_stopped);
+    size_t k = strlen(f->message), cap = sizeof f->message;
+    k += (size_t)snprintf(f->message + k, cap - k, "; PC histogram (waves):");
+    if (ctx->nstopped == 0 && k < cap)
+        k += (size_t)snprintf(f->message + k, cap - k, " no wave was running");
+    uint64_t rest = ctx->stopped_other;
+    for (unsigned j = 0; j < ctx->nstopped; j++) {
+        if (j >= sizeof f->hist / sizeof f->hist[0]) {
+            rest += ctx->stopped[j].count;
+            continue;
+        }
+        uint8_t raw[16];
+        f->hist[j].pc = ctx->stopped[j].pc;
+        f->hist[j].count = ctx->stopped[j].count;
+        describe_pc(ctx, f->hist[j].pc, raw, f->hist[j].inst, sizeof f->hist[j].inst);
+        f->nhist = j + 1;
+        if (k < cap)
+            k += (size_t)snprintf(f->message + k, cap - k,
+                                  "%s code+0x%" PRIx64 " x%" PRIu64 " '%s'", j ? "," : "",
+                                  f->hist[j].pc - ctx->d->code, f->hist[j].count, f->hist[j].inst);
+    }
+    if (rest && k < cap)
+        snprintf(f->message + k, cap - k, ", %" PRIu64 " more at other PCs", rest);
+}
+
+/* --------------------------------------------------------- wave loop */
 
 /* The cycle limit (rdx_emu_dispatch.cycle_limit), after a slice of wave w: its cycles and
    the dispatch's sums against the limit (each a lower bound of est_kernel_cycles: a wave
    progresses at most one cycle per clock, a SIMD holds at most 16 waves and issues at most
-   one cycle per clock, and the device has 192 SIMDs; docs/emu.md). */
+   one cycle per clock, and the device has 192 SIMDs; docs/emu.md).  Then the dispatch
+   budget: all waves' instructions so far against rdx_emu_dispatch.dispatch_budget. */
 #define EMU_LIMIT_SIMDS 192u
 #define EMU_LIMIT_SLOTS 16u
-static void check_cycle_limit(emu_dispatch_ctx *ctx, emu_wave *w)
+static void check_limits(emu_dispatch_ctx *ctx, emu_wave *w)
 {
+    uint64_t db = ctx->d->dispatch_budget;
+    if (db) {
+        uint64_t n =
+            __atomic_add_fetch(&ctx->sum_insts, w->ninst - w->seen_insts, __ATOMIC_RELAXED);
+        w->seen_insts = w->ninst;
+        if (n > db)
+            __atomic_store_n(&ctx->over_budget, 1, __ATOMIC_RELEASE);
+    }
     uint64_t lim = ctx->d->cycle_limit;
     if (!lim)
         return;
@@ -327,20 +496,20 @@ static void check_cycle_limit(emu_dispatch_ctx *ctx, emu_wave *w)
         __atomic_store_n(&ctx->over_limit, 1, __ATOMIC_RELEASE);
 }
 
-static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
+/* One slice of wave w.  A wave that would run more than `budget` instructions stops
+   before its next one with a HANG report (it stays live for the PC histogram). */
+static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
 {
     emu_counts *c = &wk->c;
     unsigned slice = EMU_SLICE;
     const unsigned wide = w->nl == 64;
-    /* Cancel hook (rdx_emu_dispatch.cancel) and cycle limit, read once per slice: once
-     * set, the wave ends as if its budget ran out now (hang report). */
-    const int *cancel = wk->ctx->d->cancel;
-    if (((cancel && __atomic_load_n(cancel, __ATOMIC_ACQUIRE)) ||
-         __atomic_load_n(&wk->ctx->over_limit, __ATOMIC_ACQUIRE)) &&
-        budget > w->ninst)
-        budget = w->ninst;
     emu_apply_round(w);
     while (slice--) {
+        if (w->ninst >= budget) {
+            stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT, false); /* sets ctx->stop */
+            wk->group_faulted = 1;
+            return;
+        }
         emu_inst *in = fetch(wk, w);
         if (!in)
             return;
@@ -357,54 +526,12 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget, hang_rec *hr)
             in->cls == RDX_EMU_CLASS_WMMA)
             emu_valu_prologue(w, in);
         in->fn(w, in);
+        w->ninst++;
         if (w->stop) {
             w->stop = 0;
             return;
         }
-        if (++w->ninst >= budget) {
-            if (w->hang_left == 0) {
-                w->hang_left = EMU_HANG_RECORD;
-            } else if (--w->hang_left == 0) {
-                emu_fault(w, in, RDX_EMU_FAULT_HANG, 0, 0, 0, NULL);
-                return;
-            }
-            hang_hist_add(&hr->f, w->pc, 1);
-        }
     }
-}
-
-/* Complete a hang report of this workgroup with the PCs its waves were at. */
-static void hang_finish(emu_dispatch_ctx *ctx, const emu_wg *wg, emu_wave **ptrs, unsigned nwaves,
-                        const hang_rec *hr)
-{
-    pthread_mutex_lock(&ctx->lock);
-    rdx_emu_fault *f = &ctx->fault;
-    if (f->kind == RDX_EMU_FAULT_HANG && memcmp(f->workgroup, wg->id, sizeof wg->id) == 0 &&
-        f->nhist == 0) {
-        for (unsigned j = 0; j < hr->f.nhist; j++)
-            hang_hist_add(f, hr->f.hist[j].pc, hr->f.hist[j].count);
-        for (unsigned j = 0; j < nwaves; j++)
-            if (ptrs[j]->state != EMU_W_DONE)
-                hang_hist_add(f, ptrs[j]->pc, 1);
-        size_t k = strlen(f->message);
-        if (ctx->d->cancel && __atomic_load_n(ctx->d->cancel, __ATOMIC_ACQUIRE))
-            k += (size_t)snprintf(f->message + k, sizeof f->message - k,
-                                  "; cancelled by the caller; PC histogram:");
-        else if (__atomic_load_n(&ctx->over_limit, __ATOMIC_ACQUIRE))
-            k += (size_t)snprintf(f->message + k, sizeof f->message - k,
-                                  "; cycle limit %" PRIu64
-                                  " exceeded (a lower bound of the kernel estimate); PC histogram:",
-                                  ctx->d->cycle_limit);
-        else
-            k += (size_t)snprintf(
-                f->message + k, sizeof f->message - k,
-                "; budget %" PRIu64 " wave-instructions per wave; PC histogram:", ctx->budget);
-        for (unsigned j = 0; j < f->nhist && k < sizeof f->message; j++)
-            k += (size_t)snprintf(f->message + k, sizeof f->message - k,
-                                  " code+0x%" PRIx64 " x%" PRIu64, f->hist[j].pc - ctx->d->code,
-                                  f->hist[j].count);
-    }
-    pthread_mutex_unlock(&ctx->lock);
 }
 
 /* --------------------------------------------------------- workgroups */
@@ -447,13 +574,13 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->wk = wk;
     w->mr = NULL;
     w->pg = NULL;
-    w->hang_left = 0;
     w->scratch_size = ctx->scratch_size;
     w->scratch = ctx->scratch_size ? wk->scratch + (size_t)idx * w->nl * ctx->scratch_size : NULL;
     w->scratch_ready = 0;
     w->cycles = 0;
     w->issue = 0;
     w->seen_cycles = w->seen_issue = 0;
+    w->seen_insts = 0;
     w->vm_n = w->vm_head = w->lgkm_n = w->lgkm_head = 0;
     w->last_vopd = 0;
 
@@ -556,24 +683,25 @@ static void run_group(emu_worker *wk, uint64_t g)
     wk->c.workgroups++;
     wk->c.waves += nwaves;
     uint64_t l0_0 = wk->c.l0_lines, lds_0 = wk->c.lds_bytes;
-    hang_rec hr;
-    hr.f.nhist = 0;
     wk->group_faulted = 0;
     for (;;) {
         unsigned running = 0, waiting = 0;
+        int halt = HALT_NONE;
         for (unsigned i = 0; i < nwaves && !wk->group_faulted; i++) {
             emu_wave *w = ptrs[i];
             if (w->state == EMU_W_RUN) {
-                run_wave(wk, w, ctx->budget, &hr);
-                check_cycle_limit(ctx, w);
+                if ((halt = halt_reason(ctx, false)) != HALT_NONE)
+                    break;
+                run_wave(wk, w, ctx->budget);
+                check_limits(ctx, w);
             }
             if (w->state == EMU_W_RUN)
                 running++;
             else if (w->state == EMU_W_BARRIER)
                 waiting++;
         }
-        if (wk->group_faulted) {
-            hang_finish(ctx, &wg, ptrs, nwaves, &hr);
+        if (wk->group_faulted || halt != HALT_NONE) {
+            group_stop(wk, ptrs, nwaves, wk->group_faulted ? HALT_FAULT : halt);
             break;
         }
         if (running == 0 && waiting == 0)
@@ -617,8 +745,8 @@ static void *worker_main(void *arg)
     emu_dispatch_ctx *ctx = wk->ctx;
     int saved_round = fegetround(); /* the caller's thread may run workgroups: restore it */
     for (;;) {
-        if (__atomic_load_n(&ctx->stop, __ATOMIC_ACQUIRE))
-            break;
+        if (halt_reason(ctx, true) != HALT_NONE)
+            break; /* a fault, a cancel or a limit: no further workgroup starts */
         uint64_t g = __atomic_fetch_add(&ctx->next_group, 1, __ATOMIC_RELAXED);
         if (g >= ctx->total_groups)
             break;
@@ -859,6 +987,7 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     pthread_mutex_destroy(&ctx.lock);
     if (st)
         return st;
+    finish_report(&ctx);
     if (ctx.fault.kind != RDX_EMU_FAULT_NONE) {
         emu->fault = ctx.fault;
         return rdx_fail(ctx.fault_status, "%s", ctx.fault.message);

@@ -65,7 +65,7 @@ int emu_wait_compare(uint32_t func, uint64_t v, uint64_t ref)
 
 void emu_queue_fail(rdx_emudev *dev, emu_queue *q, const char *fmt, ...)
 {
-    char msg[768]; /* a wave emulator fault report fits */
+    char msg[2400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -132,6 +132,16 @@ static int serve(rdx_emudev *dev, emu_queue *q)
         __atomic_load_n(&dev->gpus[q->gpu].doorbell[q->doorbell_index], __ATOMIC_ACQUIRE);
     if (wptr == q->rptr)
         return 0;
+    /* The doorbell is read through the device's own mapping of it, the client
+     * wrote it through another: the same memory, but to a race detector two
+     * unrelated addresses.  The client stores the write pointer to the queue's
+     * write-pointer memory (a buffer at one address for both) with a release
+     * store before it rings the doorbell; an acquire load of it here is the
+     * edge that orders the client's ring writes before the packets are read
+     * (hardware polls that memory too).  Its value is not used: the doorbell's is. */
+    const emu_bo *wb = emu_bo_find(dev, q->gpu, q->wptr_addr, 8);
+    if (wb && !(q->wptr_addr & 7))
+        (void)__atomic_load_n((const uint64_t *)(uintptr_t)q->wptr_addr, __ATOMIC_ACQUIRE);
     uint64_t before = q->rptr;
     uint64_t packets = dev->stats.packets;
     if (q->type == KFD_IOC_QUEUE_TYPE_SDMA)

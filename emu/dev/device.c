@@ -409,6 +409,7 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     dev->legacy_sysfs = cfg ? cfg->legacy_sysfs : 0;
     dev->wave_budget = cfg ? cfg->wave_budget : 0;
     dev->bounds_exact = exact;
+    dev->dispatch_budget = cfg ? cfg->dispatch_budget : 0;
     dev->next_idr = 1;
     dev->next_mmap_offset = EMU_DRM_OFFSET_START;
     dev->next_nonsignal = EMU_NONSIGNAL_ID;

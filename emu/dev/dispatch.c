@@ -14,7 +14,9 @@
  * queue stops in both cases.  The queue's `destroying` flag is the
  * dispatch's cancel hook: destroying the queue (or closing the process's
  * last /dev/kfd fd, or destroying the device) ends a running dispatch within
- * a few thousand instructions per wave, silently.
+ * one slice of 4096 instructions per host thread, between workgroups too,
+ * without a fault event; its report (the stopped waves' PC histogram)
+ * becomes the device's last error (rdx_emudev_last_error).
  */
 #include "emu/dev/emudev.h"
 #include "kfd/compat/kfd_ioctl_flags.h"
@@ -90,6 +92,7 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
         SCRATCH_GRANULE;
     d.private_segment_size = wave_bytes / (wave32 ? 32 : 64);
     d.budget = dev->wave_budget;
+    d.dispatch_budget = dev->dispatch_budget;
     d.cancel = &q->destroying; /* DESTROY_QUEUE stops a hung dispatch (emu_queue_mark_destroying) */
     /* Run with the lock dropped so WAIT_EVENTS (with its timeout) and event
      * calls proceed; calls that change mappings or queues wait (emu_wait_idle). */
@@ -101,13 +104,16 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     pthread_cond_broadcast(&dev->idle);
     if (st == RDX_OK)
         return 1;
+    const rdx_emu_fault *f = rdx_emu_last_fault(emu);
     if (__atomic_load_n(&q->destroying, __ATOMIC_ACQUIRE)) {
         /* The queue is being destroyed (e.g. rdx_queue_reset of a hung
-         * queue): its waves are dropped without a fault event. */
+         * queue): its waves are dropped without a fault event; where they
+         * were stays readable as the device's last error. */
         q->error = 1;
+        emu_set_error(dev, "gpu %u queue %u: dispatch %ux%ux%u stopped by DESTROY_QUEUE: %s",
+                      dev->gpus[q->gpu].gpu_id, q->id, x, y, z, f->message);
         return -1;
     }
-    const rdx_emu_fault *f = rdx_emu_last_fault(emu);
     if (f->kind == RDX_EMU_FAULT_VM) {
         int present = f->write && emu_gpu_read_only_at(dev, q->gpu, f->address);
         emu_event_memory_fault(dev, q->gpu, f->address, f->write, present);

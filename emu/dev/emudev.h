@@ -128,12 +128,13 @@ struct rdx_emudev {
     emu_gpu gpus[EMU_MAX_GPUS];
 
     pthread_mutex_t lock;
-    pthread_cond_t cp_wake; /* kicks the command processor */
-    pthread_cond_t ev_cond; /* an event was set */
-    pthread_cond_t idle;    /* a dispatch finished */
-    int dispatching;        /* a dispatch runs with the lock dropped */
-    uint64_t wave_budget;   /* per-wave instruction budget (0: the emulator's default) */
-    int bounds_exact;       /* the wave emulator sees a pool's extents, not the whole BO */
+    pthread_cond_t cp_wake;   /* kicks the command processor */
+    pthread_cond_t ev_cond;   /* an event was set */
+    pthread_cond_t idle;      /* a dispatch finished */
+    int dispatching;          /* a dispatch runs with the lock dropped */
+    uint64_t wave_budget;     /* per-wave instruction budget (0: the emulator's default) */
+    uint64_t dispatch_budget; /* per-dispatch wave-instruction budget (0: none) */
+    int bounds_exact;         /* the wave emulator sees a pool's extents, not the whole BO */
     pthread_t cp_thread;
     int stop, kick;
 
@@ -157,7 +158,7 @@ struct rdx_emudev {
 
     emu_inject inject[EMU_MAX_INJECT];
     rdx_emudev_stats stats;
-    char last_error[1024];
+    char last_error[2560]; /* a hang report with its PC histogram fits */
 };
 
 /* device.c */

@@ -11,7 +11,10 @@
  * is re-checked on every pass), WRITE_DATA, COPY_DATA (registers, memory,
  * immediates, the GPU clock), INDIRECT_BUFFER (nested, resumable inside),
  * DISPATCH_DIRECT and DISPATCH_INDIRECT (emu/dev/dispatch.c).  Anything else
- * stops the queue.
+ * stops the queue.  Every memory write of RELEASE_MEM, WRITE_DATA and
+ * COPY_DATA (fences, signals, event mailboxes, timestamps) is a release store
+ * to a dword-aligned address, ordered after the memory effects of everything
+ * before it in the queue.
  */
 #include "emu/dev/emudev.h"
 
@@ -41,13 +44,27 @@ static uint32_t *shadow(emu_queue *q, uint32_t reg)
     return NULL;
 }
 
-/* Write `n` bytes to GPU address `va`; 0 or -1 (fault raised). */
+/* Write `n` bytes (whole dwords) to the dword-aligned GPU address `va` with release
+ * stores — one 64-bit store for an aligned qword, else one per dword — so a host thread
+ * that reads a fence or signal value with an acquire load also sees every memory effect
+ * before it (the dispatches before it, whose waves were joined by this thread, and
+ * earlier packets); 0 or -1 (fault raised). */
 static int gpu_write(rdx_emudev *dev, emu_queue *q, uint64_t va, const void *src, size_t n)
 {
     void *p = emu_cp_access(dev, q, va, n, 1);
     if (!p)
         return -1;
-    memcpy(p, src, n);
+    if (n == 8 && !(va & 7)) {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        __atomic_store_n((uint64_t *)p, v, __ATOMIC_RELEASE);
+        return 0;
+    }
+    for (size_t i = 0; i + 4 <= n; i += 4) {
+        uint32_t v;
+        memcpy(&v, (const char *)src + i, 4);
+        __atomic_store_n((uint32_t *)p + i / 4, v, __ATOMIC_RELEASE);
+    }
     return 0;
 }
 
@@ -79,6 +96,10 @@ static int release_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     if (data_sel != RDX_PM4_V_DATA_SEL_NONE && dst_sel != RDX_PM4_V_REL_DST_SEL_MC &&
         dst_sel != RDX_PM4_V_REL_DST_SEL_TC_L2)
         return fail(dev, q, p, "unsupported DST_SEL");
+    /* dword-aligned 32-bit data, qword-aligned 64-bit data (as rdx_pm4_release_mem builds it) */
+    if (data_sel != RDX_PM4_V_DATA_SEL_NONE &&
+        (va & (data_sel == RDX_PM4_V_DATA_SEL_DATA32 ? 3 : 7)))
+        return fail(dev, q, p, "misaligned address");
     int r = 0;
     switch (data_sel) {
     case RDX_PM4_V_DATA_SEL_NONE:
@@ -247,6 +268,8 @@ static int copy_data(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     }
     if (!is_mem_sel(dst_sel) && dst_sel != RDX_PM4_V_CD_DST_SEL_TC_L2)
         return fail(dev, q, p, "unsupported DST_SEL");
+    if (dst & 3)
+        return fail(dev, q, p, "misaligned destination");
     return gpu_write(dev, q, dst, &v, n) ? -1 : 1;
 }
 

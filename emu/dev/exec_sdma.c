@@ -7,7 +7,9 @@
  * FENCE, TRAP (an interrupt with its 28-bit context), POLL_REGMEM on memory
  * (blocks the queue until satisfied; retry counts are not modelled — it
  * waits as with 0xfff), TIMESTAMP_GET(_GLOBAL) (the 100 MHz GPU clock),
- * TIMESTAMP_SET (ignored).  INDIRECT and SRBM_WRITE stop the queue.
+ * TIMESTAMP_SET (ignored).  INDIRECT and SRBM_WRITE stop the queue.  FENCE
+ * and TIMESTAMP_GET write with release stores (after the copies and fills
+ * before them); the engine has no atomic packets here.
  */
 #include "emu/dev/emudev.h"
 
@@ -112,7 +114,7 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
         uint64_t *d = emu_cp_access(dev, q, va, 8, 1);
         if (!d)
             return -1;
-        *d = emu_gpu_clock();
+        __atomic_store_n(d, emu_gpu_clock(), __ATOMIC_RELEASE);
         return 1;
     }
     return fail(dev, q, p, "not supported by the emulated SDMA engine");

@@ -136,6 +136,7 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
         d.budget = l->budget;
         d.cancel = l->cancel;
         d.cycle_limit = l->cycle_limit;
+        d.dispatch_budget = l->dispatch_budget;
         st = rdx_emu_run(emu, &d);
     }
     /* Unregister exactly what was registered (the message of st stays). */

@@ -93,22 +93,33 @@ typedef struct rdx_emu_dispatch {
     uint32_t user_sgpr[16];
     uint32_t user_sgpr_count;
     uint64_t budget; /* max wave-instructions per wave; 0 = default (2e8) */
-    /* Cancel hook (NULL = none): the wave scheduler reads *cancel atomically
-       every 4096 wave-instructions of each wave; once it is non-zero the
-       dispatch ends like an exhausted budget — a HANG report with a PC
-       histogram, RDX_ERR_TIMEOUT — after at most ~4600 more instructions per
-       running wave.  The flag is the caller's; it must stay valid during
-       rdx_emu_run and is never written by the emulator.  Set it from any
-       thread with __atomic_store_n(flag, 1, __ATOMIC_RELEASE). */
+    /* Cancel hook (NULL = none): *cancel is read atomically before every
+       slice of 4096 wave-instructions of each wave and before every
+       workgroup; once it is non-zero no workgroup starts, every running wave
+       stops where it is and the dispatch ends with a HANG report ("cancelled
+       by the caller", the PC histogram of the stopped waves), RDX_ERR_TIMEOUT
+       — within one slice per host thread (well under 100 ms).  A dispatch
+       whose workgroups all finished before the cancel landed succeeds.  The
+       flag is the caller's; it must stay valid during rdx_emu_run and is
+       never written by the emulator.  Set it from any thread with
+       __atomic_store_n(flag, 1, __ATOMIC_RELEASE). */
     const int *cancel;
     /* Cycle limit (0 = none), the device-side watchdog BEAM's timer uses: once
        a lower bound of the dispatch's kernel time estimate (est_kernel_cycles)
        exceeds it — one wave's cycles, all waves' cycles / (192 SIMDs x 16
-       wave slots), or all waves' issue cycles / 192 — the dispatch ends like
-       an exhausted budget: a HANG report naming the limit, RDX_ERR_TIMEOUT.
-       Checked after every slice of 4096 wave-instructions of each wave, so a
-       dispatch stops within ~4600 more instructions per running wave. */
+       wave slots), or all waves' issue cycles / 192 — the dispatch stops as
+       if cancelled: a HANG report naming the limit, RDX_ERR_TIMEOUT.  Checked
+       after every slice of 4096 wave-instructions of each wave. */
     uint64_t cycle_limit;
+    /* Dispatch budget (0 = none): wave-instructions all waves of the dispatch
+       together may run.  A dispatch whose total exceeds it fails with a
+       RDX_EMU_FAULT_DISPATCH_BUDGET report, "slow dispatch: ... dispatch
+       exceeded its budget of N wave-instructions; PC histogram: ...",
+       RDX_ERR_TIMEOUT: a slow kernel, not a hung one.  The total is added up
+       after every slice of each wave; once it passes the budget the dispatch
+       stops as if cancelled (so it runs at most one slice per host thread
+       more). */
+    uint64_t dispatch_budget;
 } rdx_emu_dispatch;
 
 /*
@@ -211,6 +222,8 @@ typedef enum rdx_emu_fault_kind {
     RDX_EMU_FAULT_HANG,          /* instruction budget exhausted */
     RDX_EMU_FAULT_INVALID_DISPATCH,
     RDX_EMU_FAULT_TRAP, /* s_trap with no trap handler installed (status RDX_ERR_FAULT) */
+    RDX_EMU_FAULT_DISPATCH_BUDGET, /* rdx_emu_dispatch.dispatch_budget exceeded: a slow
+                                      dispatch (status RDX_ERR_TIMEOUT) */
 } rdx_emu_fault_kind;
 
 /* Structured report of the fault that stopped the last dispatch. */
@@ -225,20 +238,26 @@ typedef struct rdx_emu_fault {
     unsigned lane;    /* first faulting lane */
     uint32_t workgroup[3];
     unsigned wave; /* wave index inside the workgroup */
-    /* HANG: histogram of the PCs the hung workgroup's waves executed last. */
+    /* HANG and DISPATCH_BUDGET: where the waves were when the dispatch
+       stopped — every wave of every workgroup in flight, counted per PC
+       (count = number of waves), most waves first, at most 16 PCs, each with
+       its instruction disassembled.  Empty when no wave was running (e.g. the
+       cancel landed between workgroups). */
     unsigned nhist;
     struct {
         uint64_t pc;
         uint64_t count;
+        char inst[64];
     } hist[16];
-    char message[512]; /* the same text as rdx_error_message() after the dispatch */
+    char message[2048]; /* the same text as rdx_error_message() after the dispatch */
 } rdx_emu_fault;
 
 /*
  * Run one dispatch to completion.  Returns RDX_OK, RDX_ERR_FAULT (VM, LDS,
  * scratch), RDX_ERR_UNSUPPORTED (invalid/unimplemented instruction),
- * RDX_ERR_TIMEOUT (budget), RDX_ERR_INVALID (bad dispatch), RDX_ERR_NOMEM;
- * on failure rdx_emu_last_fault describes it.  Counters are kept either way.
+ * RDX_ERR_TIMEOUT (a budget, the cycle limit or the cancel hook stopped it:
+ * fault kind HANG, or DISPATCH_BUDGET for the dispatch budget), RDX_ERR_INVALID (bad dispatch),
+ * RDX_ERR_NOMEM; on failure rdx_emu_last_fault describes it.  Counters are kept either way.
  */
 rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d);
 
@@ -315,6 +334,7 @@ typedef struct rdx_emu_launch {
     uint64_t budget;           /* max wave-instructions per wave; 0 = the emulator's default */
     const int *cancel;         /* cancel hook, see rdx_emu_dispatch.cancel; NULL = none */
     uint64_t cycle_limit;      /* see rdx_emu_dispatch.cycle_limit; 0 = none */
+    uint64_t dispatch_budget;  /* see rdx_emu_dispatch.dispatch_budget; 0 = none */
 } rdx_emu_launch;
 
 /*

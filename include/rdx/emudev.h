@@ -50,13 +50,18 @@ typedef enum rdx_emudev_bounds {
 } rdx_emudev_bounds;
 
 typedef struct rdx_emudev_config {
-    uint32_t num_gpus;        /* 0 means 1 */
-    uint64_t vram_size;       /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
-                                 used lazily) */
-    int legacy_sysfs;         /* omit cwsr_size/ctl_stack_size from the node properties, like
-                                 kernels that predate them */
-    uint64_t wave_budget;     /* instructions a wave may run before the dispatch is
-                                 declared hung (0: the wave emulator's default) */
+    uint32_t num_gpus;    /* 0 means 1 */
+    uint64_t vram_size;   /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
+                             used lazily) */
+    int legacy_sysfs;     /* omit cwsr_size/ctl_stack_size from the node properties, like
+                             kernels that predate them */
+    uint64_t wave_budget; /* instructions a wave may run before the dispatch is
+                             declared hung (0: the wave emulator's default) */
+    /* Wave-instructions a whole dispatch may run (0: no limit): a dispatch
+     * over it stops with a "slow dispatch: ... dispatch exceeded its budget
+     * of N wave-instructions; PC histogram: ..." report (a hardware
+     * exception, like a hang; rdx_emu_dispatch.dispatch_budget). */
+    uint64_t dispatch_budget;
     rdx_emudev_bounds bounds; /* bounds checking of kernels' memory accesses */
 } rdx_emudev_config;
 
@@ -104,7 +109,9 @@ typedef struct rdx_emudev_stats {
 void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out);
 
 /* The last queue error the command processor recorded (a packet it could
- * not execute, a GPU fault), "" if none.  Copied into buf (NUL-terminated). */
+ * not execute, a GPU fault, a hang or slow-dispatch report, or where the
+ * waves of a dispatch stopped by DESTROY_QUEUE were), "" if none.  Copied
+ * into buf (NUL-terminated; 2560 bytes hold any report). */
 void rdx_emudev_last_error(rdx_emudev *dev, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -76,6 +76,12 @@ typedef struct rdx_device_options {
      * (only the bytes of each buffer); 1 = exact; 2 = block (the whole 4 MiB
      * backing block, as on hardware).  Ignored for a real card. */
     uint32_t emu_bounds;
+    /* Likewise, the wave-instructions one whole dispatch may run (all its
+     * waves together; 0 = no limit): a dispatch over it fails (its wait
+     * returns RDX_ERR_FAULT) with a "slow dispatch: ... dispatch exceeded its
+     * budget of N wave-instructions; PC histogram: ..." report — a slow
+     * kernel rather than a hung one.  Ignored for a real card. */
+    uint64_t emu_dispatch_budget;
 } rdx_device_options;
 
 typedef struct rdx_emudev rdx_emudev;

@@ -54,7 +54,8 @@ Suite *et_suite_salu(void);
 Suite *et_suite_mem(void);
 Suite *et_suite_faults(void);
 Suite *et_suite_api(void);
-Suite *et_suite_run(void); /* check_run.c: rdx_emu_run_codeobj, the cancel hook */
+Suite *et_suite_run(void);  /* check_run.c: rdx_emu_run_codeobj, the cancel hook */
+Suite *et_suite_stop(void); /* check_stop.c: cancel, dispatch budget, the stop report */
 Suite *et_suite_fpmode(void);
 Suite *et_suite_ctrl(void);
 Suite *et_suite_mimg(void);

@@ -38,6 +38,7 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_errors());
     suite_add_tcase(s, kfd_tcase_inject());
     suite_add_tcase(s, kfd_tcase_cp());
+    suite_add_tcase(s, kfd_tcase_cp_order());
     suite_add_tcase(s, kfd_tcase_dispatch());
     suite_add_tcase(s, kfd_tcase_cli());
     suite_add_tcase(s, kfd_tcase_drm_thunk());

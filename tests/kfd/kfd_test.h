@@ -26,6 +26,7 @@ TCase *kfd_tcase_event(void);
 TCase *kfd_tcase_errors(void);
 TCase *kfd_tcase_inject(void);
 TCase *kfd_tcase_cp(void);
+TCase *kfd_tcase_cp_order(void); /* cp_order.c: completion writes as release stores */
 TCase *kfd_tcase_dispatch(void);
 TCase *kfd_tcase_cli(void);
 TCase *kfd_tcase_drm_thunk(void);

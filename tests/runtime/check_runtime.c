@@ -145,6 +145,7 @@ int main(void)
     suite_add_tcase(s, rt_tcase_quiet());
     suite_add_tcase(s, rt_tcase_cli());
     suite_add_tcase(s, rt_tcase_bounds());
+    suite_add_tcase(s, rt_tcase_stop());
     int rc = rdx_test_main(s);
     free(rt_kernels_co);
     free(rt_asm_co);

@@ -60,5 +60,6 @@ TCase *rt_tcase_inject(void);
 TCase *rt_tcase_quiet(void);
 TCase *rt_tcase_cli(void);
 TCase *rt_tcase_bounds(void);
+TCase *rt_tcase_stop(void); /* t_stop.c: reset/destroy/timeout of huge grids, dispatch budget */
 
 #endif
