@@ -993,6 +993,11 @@ static void note_unsup(const char *m)
         tally_unsup(key, current_seed);
 }
 
+/* Wave-instructions one emulated dispatch may run in all (its waves together): past it the
+ * dispatch stops as "slow dispatch" and the case is reported SLOW.  At the emulator's 2-10 M
+ * wave-instructions per second, tens of seconds; the per-case time limit bounds the rest. */
+#define FZ_DISPATCH_BUDGET 200000000ull
+
 /* Slow cases: over the emulator's budget (reported by the run) or over the per-case
    time limit (killed by the supervisor); each case counted once, the first seeds kept. */
 #define SLOW_KEEP 16
@@ -1545,8 +1550,11 @@ static fz_result run_realize(fz_case *c, int mode, const rdx_array *want, size_t
     }
     rdx_array got[3];
     rdx_status st = rdx_tensor_realize_on(c->g, device, c->roots, c->nroots, &o, got, NULL);
-    /* a dispatch over the emulated GPU's budget is reported as a hang (a fault) */
-    if (st == RDX_ERR_TIMEOUT || (st == RDX_ERR_FAULT && strstr(rdx_error_message(), "hang:"))) {
+    /* a dispatch over the emulated GPU's budgets is reported as a hang or a slow dispatch (a
+     * fault) */
+    if (st == RDX_ERR_TIMEOUT ||
+        (st == RDX_ERR_FAULT &&
+         (strstr(rdx_error_message(), "hang:") || strstr(rdx_error_message(), "slow dispatch:")))) {
         note_slow(c->seed, "(realize)");
         return FZ_UNSUP;
     }
@@ -1766,6 +1774,7 @@ static fz_result run_direct(fz_case *c, int mode, const rdx_array *want, size_t 
         l.bufs = eb;
         l.nbufs = neb;
         l.budget = 30000000;
+        l.dispatch_budget = FZ_DISPATCH_BUDGET;
         if (res == FZ_OK) {
             rdx_codegen_pack_args(ck, ptrs, values, kv, kernarg);
             st = rdx_codegen_launch(ck, kv, nkv, l.grid, l.wg);
@@ -2063,6 +2072,7 @@ static int setup(void)
     memset(&o, 0, sizeof o);
     o.kind = RDX_DEVICE_AUTO;
     o.quiet = true;
+    o.emu_dispatch_budget = FZ_DISPATCH_BUDGET;
     if (rdx_device_open(&o, &device) || rdx_emu_create("gfx1100", &emu)) {
         fprintf(stderr, "fuzz_realize: %s\n", rdx_error_message());
         return 1;
