@@ -192,7 +192,7 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
          const isa_slot *sl, const rdx_isa_opnd *o, rdx_isa_form form)
 {
     rdx_status st;
-    if (!kind_ok(si, o->kind)) {
+    if (!kind_ok(si, o->kind) && !(sl->how == HOW_SBASE && o->kind == RDX_ISA_OPND_SPECIAL)) {
         return bad_opndf(e, i, si, RDX_ERR_INVALID, "%s is not accepted here",
                          isa_kind_name(o->kind));
     }
@@ -208,6 +208,12 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
             return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on RDNA3 needs a VGPR src1");
         if ((st = src_code(e, i, si, o, expect, vgpr_ok, &code)))
             return st;
+        /* a scalar destination in a source-coded field (v_readfirstlane_b32's e64
+           vdst) takes src_scc but no other register above exec_hi, as llvm-mc */
+        if ((si->role == RDX_ISA_ROLE_VDST || si->role == RDX_ISA_ROLE_SDST) && code > 127 &&
+            code < 256 && code != RDX_ISA_REG_SCC)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                            "needs an SGPR, TTMP, vcc, null, m0 or exec register");
         if (sl->fld == FLD_SRC0 && (isa_is_dpp16(form) || isa_is_dpp8(form))) {
             if (o->kind != RDX_ISA_OPND_VGPR)
                 return bad_opnd(e, i, si, RDX_ERR_INVALID, "DPP needs a VGPR as src0");
@@ -224,7 +230,13 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     case HOW_SREG:
         if ((st = src_code(e, i, si, o, expect, false, &code)))
             return st;
-        if (code > 127) /* sgpr fields: s0-s105, vcc, ttmp, null, m0, exec only */
+        /* sgpr fields: s0-s105, vcc, ttmp, null, m0, exec; an 8-bit VALU scalar
+           destination also takes src_scc, and a compare's lane mask the
+           src_shared/private_base/limit registers, as llvm-mc accepts them */
+        if (code > 127 &&
+            !(f->width == 8 && (code == RDX_ISA_REG_SCC || (si->fmt == RDX_ISA_FMT_LANEMASK &&
+                                                            code >= RDX_ISA_REG_SHARED_BASE &&
+                                                            code <= RDX_ISA_REG_PRIVATE_LIMIT))))
             return bad_opnd(e, i, si, RDX_ERR_INVALID,
                             "needs an SGPR, TTMP, vcc, null, m0 or exec register");
         isa_put(e->w, f->lo, f->width, code);
@@ -238,6 +250,17 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     case HOW_SRSRC:
     case HOW_SRSRC9: {
         unsigned need = sl->how == HOW_SBASE ? 2 : 4;
+        if (o->kind == RDX_ISA_OPND_SPECIAL && si->bits == 64) {
+            /* an SMEM base pair may be vcc, exec or null (llvm-mc accepts them) */
+            bool pair = o->reg == RDX_ISA_REG_VCC_LO || o->reg == RDX_ISA_REG_EXEC_LO;
+            if (!(pair && o->count == 2) && !(o->reg == RDX_ISA_REG_NULL && o->count <= 2))
+                return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                                "a base pair must be SGPRs, TTMPs, vcc, exec or null");
+            isa_put(e->w, f->lo, f->width, o->reg / 2u);
+            return RDX_OK;
+        }
+        if (o->kind == RDX_ISA_OPND_SPECIAL)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "a special register is not accepted here");
         if ((st = check_range(e, i, si, o, expect)))
             return st;
         unsigned r = o->kind == RDX_ISA_OPND_TTMP ? 108u + o->reg : o->reg;
@@ -608,31 +631,39 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
                            RDX_ISA_FORM_NATIVE)))
             return st;
     }
-    /* VGPR bank rules: the X and Y sources of one position read different banks */
-    static const struct {
-        uint8_t x, y;
-        const char *name;
-    } pairs[] = { { RDX_ISA_ROLE_SRC0, RDX_ISA_ROLE_SRCY0, "src0" },
-                  { RDX_ISA_ROLE_SRC1, RDX_ISA_ROLE_VSRCY1, "src1" } };
+    /* VGPR bank rules (as llvm-mc checks them): the X and Y operands of one source
+     * position (src0, src1, src2) read different banks (register number mod 4).
+     * fmamk's K is its src1 and its VGPR src2; fmaak's K is its src2; fmac and
+     * dot2acc read their destination as src2. */
+    static const char *const posname[3] = { "src0", "src1", "src2" };
     /* RDNA4 exception (llvm-mc 19 for gfx12): when both halves are v_dual_mov_b32,
      * Y's src0 is read through another port, so the src0 banks may coincide */
     bool movmov = e->t->family == RDX_ISA_FAMILY_RDNA4 && in->op == RDX_ISA_OP_V_DUAL_MOV_B32 &&
                   in->op_y == RDX_ISA_OP_V_DUAL_MOV_B32;
-    for (size_t p = movmov ? 1 : 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-        const rdx_isa_opnd *ox = NULL, *oy = NULL;
-        for (unsigned i = 0; i < nx; i++)
-            if (isa_slot_info[rx->first + i].role == pairs[p].x)
-                ox = &in->opnd[i];
-        for (unsigned i = 0; i < ny_; i++)
-            if (isa_slot_info[ry->first + ry->nx + i].role == pairs[p].y)
-                oy = &in->opnd[nx + i];
+    const rdx_isa_opnd *bank[2][3] = { { NULL } };
+    for (unsigned h = 0; h < 2; h++) {
+        unsigned op = h ? in->op_y : in->op, first = h ? ry->first + ry->nx : rx->first;
+        unsigned cnt = h ? ny_ : nx, base = h ? nx : 0;
+        for (unsigned i = 0; i < cnt; i++) {
+            unsigned role = isa_slot_info[first + i].role;
+            const rdx_isa_opnd *o = &in->opnd[base + i];
+            if (role == RDX_ISA_ROLE_SRC0 || role == RDX_ISA_ROLE_SRCY0)
+                bank[h][0] = o;
+            else if (role == RDX_ISA_ROLE_SRC1 || role == RDX_ISA_ROLE_VSRCY1)
+                bank[h][op == RDX_ISA_OP_V_DUAL_FMAMK_F32 ? 2 : 1] = o;
+        }
+        if (op == RDX_ISA_OP_V_DUAL_FMAC_F32 || op == RDX_ISA_OP_V_DUAL_DOT2ACC_F32_F16 ||
+            op == RDX_ISA_OP_V_DUAL_DOT2ACC_F32_BF16)
+            bank[h][2] = &in->opnd[base]; /* the destination */
+    }
+    for (unsigned p = movmov ? 1 : 0; p < 3; p++) {
+        const rdx_isa_opnd *ox = bank[0][p], *oy = bank[1][p];
         if (ox && oy && ox->kind == RDX_ISA_OPND_VGPR && oy->kind == RDX_ISA_OPND_VGPR &&
             ox->reg % 4 == oy->reg % 4)
             return rdx_fail(RDX_ERR_INVALID,
                             "%s :: %s: %s operands v%u and v%u must use different VGPR banks "
                             "(register number mod 4)",
-                            rdx_isa_op_name((rdx_isa_op)in->op), ny, pairs[p].name, ox->reg,
-                            oy->reg);
+                            rdx_isa_op_name((rdx_isa_op)in->op), ny, posname[p], ox->reg, oy->reg);
     }
     /* constant bus of the pair: at most two distinct scalar values (SGPRs,
      * special registers, the literal) over both halves; cndmask reads vcc */
