@@ -594,6 +594,19 @@ static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, si
     return RDX_OK;
 }
 
+/* The VGPR bank a VOPD source reads (-1: none): register number mod 4, and
+ * bank 3 for lds_direct (as llvm-mc 19 checks it). */
+static int vopd_bank(const rdx_isa_opnd *o)
+{
+    if (!o)
+        return -1;
+    if (o->kind == RDX_ISA_OPND_VGPR)
+        return o->reg % 4;
+    if (o->kind == RDX_ISA_OPND_SPECIAL && o->reg == RDX_ISA_REG_LDS_DIRECT)
+        return 3;
+    return -1;
+}
+
 static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
 {
     const rdx_isa_inst *in = e->in;
@@ -657,13 +670,20 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
             bank[h][2] = &in->opnd[base]; /* the destination */
     }
     for (unsigned p = movmov ? 1 : 0; p < 3; p++) {
-        const rdx_isa_opnd *ox = bank[0][p], *oy = bank[1][p];
-        if (ox && oy && ox->kind == RDX_ISA_OPND_VGPR && oy->kind == RDX_ISA_OPND_VGPR &&
-            ox->reg % 4 == oy->reg % 4)
+        int bx = vopd_bank(bank[0][p]), by = vopd_bank(bank[1][p]);
+        if (bx >= 0 && bx == by) {
+            char nm[2][16];
+            for (unsigned k = 0; k < 2; k++) {
+                if (bank[k][p]->kind == RDX_ISA_OPND_VGPR)
+                    snprintf(nm[k], sizeof nm[k], "v%u", (unsigned)bank[k][p]->reg);
+                else
+                    snprintf(nm[k], sizeof nm[k], "lds_direct");
+            }
             return rdx_fail(RDX_ERR_INVALID,
-                            "%s :: %s: %s operands v%u and v%u must use different VGPR banks "
-                            "(register number mod 4)",
-                            rdx_isa_op_name((rdx_isa_op)in->op), ny, posname[p], ox->reg, oy->reg);
+                            "%s :: %s: %s operands %s and %s must use different VGPR banks "
+                            "(register number mod 4; lds_direct reads bank 3)",
+                            rdx_isa_op_name((rdx_isa_op)in->op), ny, posname[p], nm[0], nm[1]);
+        }
     }
     /* constant bus of the pair: at most two distinct scalar values (SGPRs,
      * special registers, the literal) over both halves; cndmask reads vcc */
@@ -684,7 +704,10 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
         if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
             kind != RDX_ISA_OPND_SPECIAL && kind != RDX_ISA_OPND_LITERAL)
             continue;
-        if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
+        /* null reads nothing; lds_direct is not a scalar value (llvm-mc 19
+           accepts s, K and lds_direct in one pair) */
+        if (kind == RDX_ISA_OPND_SPECIAL &&
+            (reg == RDX_ISA_REG_NULL || reg == RDX_ISA_REG_LDS_DIRECT))
             continue;
         bool dup = false;
         for (unsigned k = 0; k < ns; k++)

@@ -1369,6 +1369,12 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
            a literal, only SOP2's f16 sources take one as 1.0.) */
         bool salu16 = si && si->fmt == RDX_ISA_FMT_F16 &&
                       (c->enc == RDX_ISA_ENC_SOP1 || c->enc == RDX_ISA_ENC_SOPC);
+        /* nor for the 16-bit slots LLVM reads as 32-bit integers (v_cmp_class_f16's
+           mask: 0xc400 stays a literal) */
+        if (si && si->bits == 16 && si->fmt == RDX_ISA_FMT_F16 &&
+            (c->op == RDX_ISA_OP_V_CMP_CLASS_F16 || c->op == RDX_ISA_OP_V_CMPX_CLASS_F16) &&
+            !rdx_syntax_literal16(c->op, c->enc, si->bits, (rdx_isa_role)si->role))
+            salu16 = true;
         if (si && !salu16 && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && v > 64 &&
             v <= UINT32_MAX) {
             int fc = rdx_syntax_float_of_bits((uint32_t)v, (rdx_isa_fmt)si->fmt, si->bits);
@@ -1631,6 +1637,15 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
             return false;
         if (i < RDX_ISA_MAX_OPNDS)
             c->opnd_col[i] = ps[i].col;
+        /* llvm-mc 19: "lds_direct is not supported on this GPU" as a VALU source
+           (VOPD pairs take it) */
+        if (in->opnd[i].kind == RDX_ISA_OPND_SPECIAL && in->opnd[i].reg == RDX_ISA_REG_LDS_DIRECT &&
+            si &&
+            (si->role == RDX_ISA_ROLE_SRC0 || si->role == RDX_ISA_ROLE_SRC1 ||
+             si->role == RDX_ISA_ROLE_SRC2) &&
+            (enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC ||
+             enc == RDX_ISA_ENC_VOP3 || enc == RDX_ISA_ENC_VOP3SD || enc == RDX_ISA_ENC_VOP3P))
+            return bind_err(c, ps[i].col, "lds_direct is not supported on this GPU");
         if (ps[i].hi) {
             if (ps[i].reg > 127 || form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 ||
                 form == RDX_ISA_FORM_E64_DPP8)
@@ -1638,6 +1653,20 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
                                 "high halves (.h) are only supported in 32-bit "
                                 "encodings of v0..v127");
             in->opnd[i].reg = (uint16_t)(ps[i].reg + 128);
+        } else if (in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].reg >= 128 && si &&
+                   si->bits == 16 &&
+                   (form == RDX_ISA_FORM_E32 || form == RDX_ISA_FORM_DPP16 ||
+                    form == RDX_ISA_FORM_DPP8) &&
+                   (enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 ||
+                    enc == RDX_ISA_ENC_VOPC) &&
+                   !strstr(rdx_isa_op_name(op), "fp8") && !strstr(rdx_isa_op_name(op), "bf8")) {
+            /* a 16-bit operand of a 32-bit encoding names v0..v127 (bit 7 of the
+               field selects the high half): v128 and up need the e64 form, which
+               llvm-mc then picks (the fp8/bf8 conversions read a 32-bit VGPR) */
+            return bind_err(c, ps[i].col,
+                            "16-bit operands of 32-bit encodings take v0..v127 (or .h "
+                            "halves); v%u needs the e64 form",
+                            (unsigned)in->opnd[i].reg);
         }
         unsigned k;
         if ((ps[i].neg || ps[i].abs || ps[i].sext)) {

@@ -50,3 +50,19 @@ v_alignbit_b32 v73, 63, 4, 0xb8000000
 # llvm-mc accepts these but encodes another register ('!': rdx must reject them)
 !v_add_co_u32 v0, src_private_limit, v1, v2
 !s_mov_b32 src_scc, s1
+# lds_direct: not a VALU source on gfx11/gfx12, but a VOPD source (no constant-bus
+# read; VGPR bank 3)
+v_add3_u32 v0, v1, v2, src_lds_direct
+v_mov_b32 v0, src_lds_direct
+v_dual_fmaak_f32 v123, exec_hi, v23, 0xffff5754 :: v_dual_fmaak_f32 v62, src_lds_direct, v224, 0xffff5754
+v_dual_cndmask_b32 v8, src_lds_direct, v108 :: v_dual_fmaak_f32 v83, -2.0, v193, 0x8e2e4bcf
+v_dual_mul_f32 v1, src_lds_direct, v2 :: v_dual_mul_f32 v2, v6, v3
+v_dual_mul_f32 v1, src_lds_direct, v2 :: v_dual_mul_f32 v2, v7, v3
+v_dual_mul_f32 v1, v11, v2 :: v_dual_mul_f32 v2, src_lds_direct, v3
+v_dual_mul_f32 v1, src_lds_direct, v2 :: v_dual_mul_f32 v2, src_lds_direct, v3
+# v_cmp_class_f16's mask is a 32-bit integer: no inline float for 0xc400 / 0x3c00
+v_cmpx_class_f16_e64 -src_vccz, 0xc400
+v_cmp_class_f16_e64 vcc_lo, v1, 0x3c00
+v_cmp_class_f16_e64 vcc_lo, v1, 1.0
+v_cmp_class_f16_e64 vcc_lo, v1, 0xffff
+v_cmp_class_f16_e64 vcc_lo, 0x3c00, v1

@@ -51,3 +51,9 @@ v_cmpx_class_f16_e64 src_shared_limit, 0xffff5179
 v_alignbit_b32 v158, null, v116, 0x33d421b1
 # llvm-mc accepts this literal with DPP and drops it (rdx must reject it)
 !v_cndmask_b16_e64_dpp v12, -|v63|, |0x3c00|, src_shared_base quad_perm:[0,0,0,0] row_mask:0x0 bank_mask:0x0
+# lds_direct and v_cmp_class_f16
+v_dual_fmamk_f32 v13, s18, 0xffffb81e, v48 :: v_dual_mov_b32 v190, src_lds_direct
+v_dual_fmaak_f32 v195, s87, v143, 0x9f3a439d :: v_dual_fmamk_f32 v60, src_lds_direct, 0x9f3a439d, v162
+v_fma_f32 v0, v1, v2, src_lds_direct
+v_cmpx_class_f16_e64 |-2.0|, 0x3c00
+v_cmp_class_f16_e64 vcc_lo, v1, 0xffff
