@@ -76,8 +76,10 @@ static rdx_status __attribute__((noinline, cold)) range_error(const enc *e, unsi
                  limit - 1);
         return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
     }
+    if (o->kind == RDX_ISA_OPND_TTMP && c == 3)
+        return bad_opnd(e, i, si, RDX_ERR_INVALID, "no 3-register TTMP ranges");
     if (o->kind != RDX_ISA_OPND_VGPR) {
-        unsigned align = c >= 4 ? 4 : c == 2 ? 2 : 1;
+        unsigned align = c >= 3 ? 4 : c == 2 ? 2 : 1;
         if (o->reg % align) {
             snprintf(msg, sizeof msg,
                      "misaligned %s range starting at %u (must be a multiple of %u)",
@@ -101,8 +103,10 @@ static inline rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opn
     if ((unsigned)o->reg + c > limit)
         return range_error(e, i, si, o, expect);
     if (o->kind != RDX_ISA_OPND_VGPR) {
-        unsigned align = c >= 4 ? 4 : c == 2 ? 2 : 1;
-        if (o->reg % align)
+        /* pairs even, 3+ registers (RDNA4's s_load_b96) on multiples of 4;
+           there are no 3-register TTMP ranges (as llvm-mc) */
+        unsigned align = c >= 3 ? 4 : c == 2 ? 2 : 1;
+        if (o->reg % align || (c == 3 && o->kind == RDX_ISA_OPND_TTMP))
             return range_error(e, i, si, o, expect);
     }
     return RDX_OK;
@@ -523,15 +527,23 @@ static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_
 /*
  * VALU constant-bus limit: at most two distinct scalar values (SGPRs, TTMPs,
  * vcc, m0, exec, literal; null and inline constants are free) are read, one
- * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in) count.
+ * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in, div_fmas) count.
  */
 static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned first_slot)
 {
     struct {
-        uint8_t kind;
+        uint8_t kind, count;
         uint16_t reg;
     } seen[8];
     unsigned n = 0, oi = 0;
+    /* v_div_fmas reads vcc implicitly: a value of its own for llvm-mc, even
+       beside an explicit vcc_lo */
+    if (e->in->op == RDX_ISA_OP_V_DIV_FMAS_F32 || e->in->op == RDX_ISA_OP_V_DIV_FMAS_F64) {
+        seen[0].kind = RDX_ISA_OPND_SPECIAL;
+        seen[0].count = 0;
+        seen[0].reg = 0xffff;
+        n = 1;
+    }
     for (unsigned i = first_slot; i < row->nopnd; i++, oi++) {
         const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
         const rdx_isa_opnd *o = &e->in->opnd[oi];
@@ -540,20 +552,24 @@ static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned 
                     (si->role == RDX_ISA_ROLE_VCC && i + 1 == row->nopnd && i > 0);
         if (!read)
             continue;
-        uint8_t kind = o->kind;
+        uint8_t kind = o->kind, count = o->count;
         uint16_t reg = o->reg;
         if (kind == RDX_ISA_OPND_LITERAL)
-            reg = 0;
+            reg = 0, count = 0;
         else if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
             continue;
         else if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
                  kind != RDX_ISA_OPND_SPECIAL)
             continue;
+        if (kind == RDX_ISA_OPND_SPECIAL)
+            count = 0;
+        /* distinct registers, as llvm-mc counts them: s0 and s[0:1] are two */
         bool dup = false;
         for (unsigned k = 0; k < n; k++)
-            dup |= seen[k].kind == kind && seen[k].reg == reg;
+            dup |= seen[k].kind == kind && seen[k].reg == reg && seen[k].count == count;
         if (!dup && n < 8) {
             seen[n].kind = kind;
+            seen[n].count = count;
             seen[n].reg = reg;
             n++;
         }
@@ -645,7 +661,8 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
             return st;
     }
     /* VGPR bank rules (as llvm-mc checks them): the X and Y operands of one source
-     * position (src0, src1, src2) read different banks (register number mod 4).
+     * position (src0, src1, src2) read different banks (register number mod 4;
+     * for src2 mod 2).
      * fmamk's K is its src1 and its VGPR src2; fmaak's K is its src2; fmac and
      * dot2acc read their destination as src2. */
     static const char *const posname[3] = { "src0", "src1", "src2" };
@@ -671,6 +688,8 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
     }
     for (unsigned p = movmov ? 1 : 0; p < 3; p++) {
         int bx = vopd_bank(bank[0][p]), by = vopd_bank(bank[1][p]);
+        if (p == 2) /* src2 banks are compared by parity (llvm-mc's bank mask 1) */
+            bx = bx >= 0 ? bx & 1 : bx, by = by >= 0 ? by & 1 : by;
         if (bx >= 0 && bx == by) {
             char nm[2][16];
             for (unsigned k = 0; k < 2; k++) {
@@ -681,7 +700,7 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
             }
             return rdx_fail(RDX_ERR_INVALID,
                             "%s :: %s: %s operands %s and %s must use different VGPR banks "
-                            "(register number mod 4; lds_direct reads bank 3)",
+                            "(register number mod 4, for src2 mod 2; lds_direct reads bank 3)",
                             rdx_isa_op_name((rdx_isa_op)in->op), ny, posname[p], nm[0], nm[1]);
         }
     }

@@ -20,6 +20,7 @@
  * version of the oracle, default 19), RDX_ASMDIFF_LOG (a file that gets every
  * failure, one per line).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,6 +468,56 @@ static size_t reassemble(const char *mc, const rdx_isa_target *t, vline *lines, 
     return k;
 }
 
+/*
+ * A text mutant of a valid line: one register operand (v5, s[4:7], ttmp3 ...)
+ * renumbered at random within its file, same size.  NULL when the line has no
+ * register.  malloc'd.
+ */
+static char *register_mutant(rng *r, const char *text)
+{
+    size_t pos[32], n = 0, len = strlen(text);
+    for (size_t i = 0; i < len && n < 32; i++) {
+        bool start = i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_');
+        if (!start)
+            continue;
+        size_t k = !strncmp(text + i, "ttmp", 4) ? 4 : (text[i] == 'v' || text[i] == 's') ? 1 : 0;
+        if (k && (isdigit((unsigned char)text[i + k]) || text[i + k] == '['))
+            pos[n++] = i;
+    }
+    if (!n)
+        return NULL;
+    size_t at = pos[below(r, (uint32_t)n)];
+    size_t k = !strncmp(text + at, "ttmp", 4) ? 4 : 1;
+    unsigned limit = k == 4 ? 16 : text[at] == 'v' ? 256 : 106;
+    const char *p = text + at + k;
+    unsigned a, b;
+    char *end;
+    if (*p == '[') {
+        a = (unsigned)strtoul(p + 1, &end, 10);
+        if (*end != ':')
+            return NULL;
+        b = (unsigned)strtoul(end + 1, &end, 10);
+        if (*end != ']' || b < a)
+            return NULL;
+        end++;
+    } else {
+        a = b = (unsigned)strtoul(p, &end, 10);
+    }
+    unsigned w = b - a, na = below(r, limit - w);
+    char reg[32];
+    if (*p == '[')
+        snprintf(reg, sizeof reg, "[%u:%u]", na, na + w);
+    else
+        snprintf(reg, sizeof reg, "%u", na);
+    size_t head = (size_t)(p - text), tail = strlen(end);
+    char *out = malloc(head + strlen(reg) + tail + 1);
+    ck_assert_ptr_nonnull(out);
+    memcpy(out, text, head);
+    strcpy(out + head, reg);
+    strcat(out, end);
+    return out;
+}
+
 static void hex(const uint8_t *b, size_t n, char *out)
 {
     for (size_t i = 0; i < n; i++)
@@ -476,6 +527,7 @@ static void hex(const uint8_t *b, size_t n, char *out)
 
 typedef struct diff_result {
     size_t candidates, valid, rejected, different, skipped;
+    size_t mutants, mutant_accepted, mutant_bad; /* register mutants of valid lines */
 } diff_result;
 
 /* Run the differential test on `t` until `count` valid lines were checked. */
@@ -488,7 +540,7 @@ static diff_result run_target(const rdx_isa_target *t, uint64_t seed, size_t cou
     rng r = { seed };
     for (const char *p = t->name; *p; p++) /* one stream per target */
         r.s = r.s * 31 + (uint8_t)*p;
-    diff_result res = { 0, 0, 0, 0, 0 };
+    diff_result res = { 0 };
     size_t shown = 0;
     while (res.valid < count) {
         size_t want = count - res.valid, nc = want * 2 + 64;
@@ -544,6 +596,56 @@ static diff_result run_target(const rdx_isa_target *t, uint64_t seed, size_t cou
                     fprintf(log, "%s\n", msg);
             }
         }
+        /* register mutants: llvm-mc decides which are valid (operand constraints:
+           alignment, overlaps, banks, constant bus); rdx must accept exactly those,
+           with llvm-mc's bytes, and reject the rest */
+        char **mut = calloc(n + 1, sizeof *mut);
+        size_t nm = 0;
+        ck_assert_ptr_nonnull(mut);
+        for (size_t i = 0; i < n; i++)
+            if ((mut[nm] = register_mutant(&r, lines[i].text)) != NULL)
+                nm++;
+        bool *ok = calloc(nm + 1, sizeof *ok);
+        uint8_t(*mb)[RDX_ISA_MAX_BYTES] = calloc(nm + 1, sizeof *mb);
+        size_t *ml = calloc(nm + 1, sizeof *ml);
+        ck_assert(ok && mb && ml);
+        if (nm)
+            isa_mc_assemble_lines(mc, t, mut, nm, ok, mb, ml);
+        for (size_t i = 0; i < nm; i++) {
+            uint8_t out[RDX_ISA_MAX_BYTES];
+            size_t len = 0;
+            rdx_isa_inst dec;
+            res.mutants++;
+            res.mutant_accepted += ok[i];
+            if (ok[i] && rdx_isa_decode(t, mb[i], ml[i], &dec, &len) != RDX_OK &&
+                strstr(rdx_error_message(), "literal with DPP")) {
+                res.skipped++;
+                free(mut[i]);
+                continue;
+            }
+            rdx_status st = rdx_asm_assemble_inst(t, mut[i], out, &len);
+            bool same =
+                ok[i] ? st == RDX_OK && len == ml[i] && !memcmp(out, mb[i], len) : st != RDX_OK;
+            if (!same) {
+                char want_hex[RDX_ISA_MAX_BYTES * 3 + 1], got_hex[RDX_ISA_MAX_BYTES * 3 + 1];
+                hex(mb[i], ok[i] ? ml[i] : 0, want_hex);
+                hex(out, st == RDX_OK ? len : 0, got_hex);
+                char msg[1024];
+                snprintf(msg, sizeof msg, "%s	mutant	%s	%s	%s", t->name, mut[i],
+                         ok[i] ? want_hex : "llvm-mc rejects it",
+                         st == RDX_OK ? got_hex : rdx_error_message());
+                res.mutant_bad++;
+                if (shown++ < SHOW_MAX)
+                    printf("asm-diff seed 0x%" PRIx64 ": %s\n", seed, msg);
+                if (log)
+                    fprintf(log, "%s\n", msg);
+            }
+            free(mut[i]);
+        }
+        free(mut);
+        free(ok);
+        free(mb);
+        free(ml);
         for (size_t i = 0; i < n; i++)
             free(lines[i].text);
         free(lines);
@@ -582,8 +684,11 @@ START_TEST(asm_diff_random_llvm_lines)
                "skipped)\n",
                t->name, major, seed, res.valid, res.candidates, res.rejected, res.different,
                res.skipped);
+        printf("asm-diff %s: %zu register mutants of those lines (%zu valid for llvm-mc): %zu "
+               "accepted or rejected otherwise than llvm-mc\n",
+               t->name, res.mutants, res.mutant_accepted, res.mutant_bad);
         fflush(stdout);
-        bad += res.rejected + res.different;
+        bad += res.rejected + res.different + res.mutant_bad;
     }
     if (log)
         fclose(log);

@@ -66,3 +66,15 @@ v_cmp_class_f16_e64 vcc_lo, v1, 0x3c00
 v_cmp_class_f16_e64 vcc_lo, v1, 1.0
 v_cmp_class_f16_e64 vcc_lo, v1, 0xffff
 v_cmp_class_f16_e64 vcc_lo, 0x3c00, v1
+# constant bus: v_div_fmas reads vcc implicitly; s0 and s[0:1] are two values
+v_div_fmas_f32 v0, s0, v1, v2
+v_div_fmas_f32 v0, s0, s1, v2
+v_div_fmas_f32 v0, vcc_lo, s1, v2
+v_div_fmas_f32 v0, 0x1234, s1, v2
+v_div_fmas_f32 v0, s0, s0, s51
+v_mad_u64_u32 v[0:1], s0, s51, s0, s[0:1]
+v_mad_u64_u32 v[0:1], s0, s0, v0, s[0:1]
+# VOPD src2 (fmamk's VGPR, fmac/dot2acc's destination) banks compare by parity
+v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v164 :: v_dual_fmac_f32 v202, 64, v8
+v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v165 :: v_dual_fmac_f32 v202, 64, v8
+v_dual_fmac_f32 v9, v3, v16 :: v_dual_dot2acc_f32_f16 v8, v3, v21

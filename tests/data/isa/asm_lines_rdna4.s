@@ -57,3 +57,13 @@ v_dual_fmaak_f32 v195, s87, v143, 0x9f3a439d :: v_dual_fmamk_f32 v60, src_lds_di
 v_fma_f32 v0, v1, v2, src_lds_direct
 v_cmpx_class_f16_e64 |-2.0|, 0x3c00
 v_cmp_class_f16_e64 vcc_lo, v1, 0xffff
+# 3-SGPR ranges on multiples of 4, no 3-register TTMP ranges
+s_load_b96 s[4:6], s[2:3], 0x0
+s_load_b96 s[2:4], s[2:3], 0x0
+s_load_b96 s[1:3], s[2:3], 0x0
+s_buffer_load_b96 s[5:7], s[4:7], 0x0
+s_load_b96 ttmp[4:6], s[2:3], 0x0
+# constant bus and VOPD src2 parity
+v_mad_co_u64_u32 v[0:1], s0, s51, s0, s[0:1]
+v_div_fmas_f32 v0, s50, s0, s0
+v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v164 :: v_dual_fmac_f32 v202, 64, v8
