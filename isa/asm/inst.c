@@ -1647,11 +1647,16 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
              enc == RDX_ISA_ENC_VOP3 || enc == RDX_ISA_ENC_VOP3SD || enc == RDX_ISA_ENC_VOP3P))
             return bind_err(c, ps[i].col, "lds_direct is not supported on this GPU");
         if (ps[i].hi) {
-            if (ps[i].reg > 127 || form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 ||
-                form == RDX_ISA_FORM_E64_DPP8)
+            /* only where bit 7 of the field selects the half: 16-bit operands of
+               VOP1/VOP2/VOPC e32 and DPP forms (not VOPD, memory, VINTERP, e64) */
+            if (ps[i].reg > 127 ||
+                !(form == RDX_ISA_FORM_E32 || form == RDX_ISA_FORM_DPP16 ||
+                  form == RDX_ISA_FORM_DPP8) ||
+                !(enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC) ||
+                !si || si->bits != 16)
                 return bind_err(c, ps[i].col,
-                                "high halves (.h) are only supported in 32-bit "
-                                "encodings of v0..v127");
+                                "high halves (.h) are only supported for 16-bit operands of "
+                                "32-bit encodings, v0..v127");
             in->opnd[i].reg = (uint16_t)(ps[i].reg + 128);
         } else if (in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].reg >= 128 && si &&
                    si->bits == 16 &&

@@ -78,3 +78,7 @@ v_mad_u64_u32 v[0:1], s0, s0, v0, s[0:1]
 v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v164 :: v_dual_fmac_f32 v202, 64, v8
 v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v165 :: v_dual_fmac_f32 v202, 64, v8
 v_dual_fmac_f32 v9, v3, v16 :: v_dual_dot2acc_f32_f16 v8, v3, v21
+# .h halves only for 16-bit operands of VOP1/VOP2/VOPC e32 and DPP forms
+ds_store_b16 v1, v2.h
+v_dual_add_f32 v1.h, v2, v3 :: v_dual_mul_f32 v2, v3, v4
+v_interp_p2_rtz_f16_f32 v191, v28.h, v85, v100

@@ -67,3 +67,6 @@ s_load_b96 ttmp[4:6], s[2:3], 0x0
 v_mad_co_u64_u32 v[0:1], s0, s51, s0, s[0:1]
 v_div_fmas_f32 v0, s50, s0, s0
 v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v164 :: v_dual_fmac_f32 v202, 64, v8
+# .h halves only for 16-bit operands of VOP1/VOP2/VOPC e32 and DPP forms
+ds_store_b16 v1, v2.h
+global_store_b16 v[0:1], v2.h, off
