@@ -481,10 +481,29 @@ static size_t reassemble(const char *mc, const rdx_isa_target *t, vline *lines, 
 }
 
 /*
- * A text mutant of a valid line: one register operand (v5, s[4:7], ttmp3 ...)
+ * A register mutant of a valid line: one register operand (v5, s[4:7], ttmp3 ...)
  * renumbered at random within its file, same size.  NULL when the line has no
  * register.  malloc'd.
  */
+/* The line without its mnemonic's encoding suffix (_e32, _e64, _dpp, _e64_dpp),
+ * so that the assembler chooses the form; NULL when it has none.  malloc'd. */
+static char *suffix_mutant(const char *text)
+{
+    static const char *const sfx[] = { "_e64_dpp", "_e32", "_e64", "_dpp" };
+    size_t ml = strcspn(text, " ");
+    for (size_t k = 0; k < sizeof sfx / sizeof sfx[0]; k++) {
+        size_t sl = strlen(sfx[k]);
+        if (ml > sl && !strncmp(text + ml - sl, sfx[k], sl)) {
+            char *out = malloc(strlen(text) + 1);
+            ck_assert_ptr_nonnull(out);
+            memcpy(out, text, ml - sl);
+            strcpy(out + ml - sl, text + ml);
+            return out;
+        }
+    }
+    return NULL;
+}
+
 static char *register_mutant(rng *r, const char *text)
 {
     size_t pos[32], n = 0, len = strlen(text);
@@ -609,15 +628,24 @@ static diff_result run_target(const rdx_isa_target *t, uint64_t seed, size_t cou
                     fprintf(log, "%s\n", msg);
             }
         }
-        /* register mutants: llvm-mc decides which are valid (operand constraints:
-           alignment, overlaps, banks, constant bus); rdx must accept exactly those,
-           with llvm-mc's bytes, and reject the rest */
+        /* mutants (a register renumbered, or the suffix dropped): llvm-mc decides
+           which are valid (operand constraints: alignment, overlaps, banks,
+           constant bus) and which form a suffix-less line takes; rdx must accept
+           exactly those, with llvm-mc's bytes, and reject the rest */
         char **mut = calloc(n + 1, sizeof *mut);
         size_t nm = 0;
         ck_assert_ptr_nonnull(mut);
-        for (size_t i = 0; i < n; i++)
-            if ((mut[nm] = register_mutant(&r, lines[i].text)) != NULL)
-                nm++;
+        for (size_t i = 0; i < n; i++) {
+            /* a third of them without the encoding suffix: the assembler picks
+               the form (e64 for 16-bit operands above v127 ...) */
+            char *m = NULL;
+            if (below(&r, 3) == 0)
+                m = suffix_mutant(lines[i].text);
+            if (!m)
+                m = register_mutant(&r, lines[i].text);
+            if (m)
+                mut[nm++] = m;
+        }
         bool *ok = calloc(nm + 1, sizeof *ok);
         uint8_t(*mb)[RDX_ISA_MAX_BYTES] = calloc(nm + 1, sizeof *mb);
         size_t *ml = calloc(nm + 1, sizeof *ml);
@@ -700,7 +728,7 @@ START_TEST(asm_diff_random_llvm_lines)
         if (res.crashes)
             printf("asm-diff %s: %zu encodings crashed llvm-mc --disassemble (dropped)\n", t->name,
                    res.crashes);
-        printf("asm-diff %s: %zu register mutants of those lines (%zu valid for llvm-mc): %zu "
+        printf("asm-diff %s: %zu mutants of those lines (%zu valid for llvm-mc): %zu "
                "accepted or rejected otherwise than llvm-mc\n",
                t->name, res.mutants, res.mutant_accepted, res.mutant_bad);
         fflush(stdout);
