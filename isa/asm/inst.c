@@ -1463,6 +1463,10 @@ static void fold_fp_mods(popnd *p, const rdx_isa_opnd_info *si, rdx_isa_op op)
     if (!(p->neg || p->abs) || p->sext || !src_index(si, &k) || !fp ||
         (p->kind != P_INT && p->kind != P_FLOAT))
         return;
+    /* llvm-mc folds no modifier into an integer of a 64-bit operand (|12| stays
+       an e64 abs) */
+    if (p->kind == P_INT && si->bits == 64)
+        return;
     if (p->kind == P_FLOAT) {
         if (p->abs)
             p->fval = fabs(p->fval);
@@ -1674,6 +1678,12 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
                             (unsigned)in->opnd[i].reg);
         }
         unsigned k;
+        /* llvm-mc 19 rejects neg/abs of an integer literal of a 64-bit operand
+           (even neg(0x3ff80000), which its disassembler prints) */
+        if ((ps[i].neg || ps[i].abs) && ps[i].kind == P_INT && si && si->bits == 64 &&
+            in->opnd[i].kind == RDX_ISA_OPND_LITERAL)
+            return bind_err(c, ps[i].col,
+                            "source modifiers on an integer literal of a 64-bit operand");
         if ((ps[i].neg || ps[i].abs || ps[i].sext)) {
             if (!src_index(si, &k) || enc == RDX_ISA_ENC_VOPD ||
                 (enc == RDX_ISA_ENC_VOP3P && !rdx_syntax_is_mix(op)))

@@ -82,3 +82,14 @@ v_dual_fmac_f32 v9, v3, v16 :: v_dual_dot2acc_f32_f16 v8, v3, v21
 ds_store_b16 v1, v2.h
 v_dual_add_f32 v1.h, v2, v3 :: v_dual_mul_f32 v2, v3, v4
 v_interp_p2_rtz_f16_f32 v191, v28.h, v85, v100
+# 64-bit operands: no modifier folded into an integer; none on an integer literal
+v_rcp_f64 v[182:183], |12|
+v_cvt_i32_f64 v221, |30|
+v_rcp_f64_e32 v[0:1], |12|
+v_rcp_f64 v[0:1], neg(12)
+v_rcp_f64 v[0:1], |0x12345678|
+v_add_f64 v[0:1], neg(0x3ff80000), v[2:3]
+v_add_f64 v[0:1], neg(1.5), v[2:3]
+v_add_f64 v[0:1], |0x40000000|, v[2:3]
+v_rcp_f32 v0, |-12|
+v_add_f32 v0, neg(1), v1

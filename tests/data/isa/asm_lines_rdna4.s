@@ -70,3 +70,6 @@ v_dual_fmamk_f32 v127, -2.0, 0xbdcf8832, v164 :: v_dual_fmac_f32 v202, 64, v8
 # .h halves only for 16-bit operands of VOP1/VOP2/VOPC e32 and DPP forms
 ds_store_b16 v1, v2.h
 global_store_b16 v[0:1], v2.h, off
+# 64-bit operands: no modifier folded into an integer; none on an integer literal
+v_rcp_f64 v[182:183], |12|
+v_add_f64_e64 v[0:1], neg(0x12345678), v[2:3]
