@@ -206,10 +206,10 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     switch (sl->how) {
     case HOW_SRC: {
         bool vgpr_ok = f->width == 9;
-        if (sl->fld == FLD_SRC1 && e->t->family == RDX_ISA_FAMILY_RDNA3 &&
+        if (sl->fld == FLD_SRC1 && !(e->t->features & RDX_ISA_FEATURE_DPP_SRC1_SGPR) &&
             (form == RDX_ISA_FORM_E64_DPP16 || form == RDX_ISA_FORM_E64_DPP8) &&
             o->kind != RDX_ISA_OPND_VGPR)
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on RDNA3 needs a VGPR src1");
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on gfx110x needs a VGPR src1");
         if ((st = src_code(e, i, si, o, expect, vgpr_ok, &code)))
             return st;
         /* a scalar destination in a source-coded field (v_readfirstlane_b32's e64

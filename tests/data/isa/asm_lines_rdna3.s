@@ -93,3 +93,8 @@ v_add_f64 v[0:1], neg(1.5), v[2:3]
 v_add_f64 v[0:1], |0x40000000|, v[2:3]
 v_rcp_f32 v0, |-12|
 v_add_f32 v0, neg(1), v1
+# VOP3 DPP with a scalar or constant src1: RDNA3.5 (gfx115x) only
+v_cubeid_f32_e64_dpp v175, v125, s59, v173 dpp8:[0,0,0,0,0,0,0,0]
+v_cmpx_t_u32_e64_dpp v31, s45 quad_perm:[0,0,0,0] row_mask:0x0 bank_mask:0x0
+v_cmp_eq_u16_e64_dpp ttmp12, v243, 63 dpp8:[6,0,4,7,7,7,7,7] fi:1
+v_sad_hi_u8_e64_dpp v130, v122, 41, vcc_hi quad_perm:[0,0,0,0] row_mask:0x0 bank_mask:0x0 fi:1
