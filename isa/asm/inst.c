@@ -1641,6 +1641,16 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
             return false;
         if (i < RDX_ISA_MAX_OPNDS)
             c->opnd_col[i] = ps[i].col;
+        /* RDNA4 named-barrier ops take the barrier in m0 or as an inline constant
+           (llvm-mc 19 rejects SGPRs and literals, and mis-encodes null and the
+           src_* registers as some inline constant) */
+        if (si && si->role == RDX_ISA_ROLE_SRC0 &&
+            (op == RDX_ISA_OP_S_BARRIER_SIGNAL || op == RDX_ISA_OP_S_BARRIER_SIGNAL_ISFIRST ||
+             op == RDX_ISA_OP_S_GET_BARRIER_STATE || op == RDX_ISA_OP_S_BARRIER_INIT ||
+             op == RDX_ISA_OP_S_BARRIER_JOIN || op == RDX_ISA_OP_S_WAKEUP_BARRIER) &&
+            !(in->opnd[i].kind == RDX_ISA_OPND_INT || in->opnd[i].kind == RDX_ISA_OPND_FLOAT ||
+              (in->opnd[i].kind == RDX_ISA_OPND_SPECIAL && in->opnd[i].reg == RDX_ISA_REG_M0)))
+            return bind_err(c, ps[i].col, "the barrier is m0 or an inline constant");
         /* llvm-mc 19: "lds_direct is not supported on this GPU" as a VALU source
            (VOPD pairs take it) */
         if (in->opnd[i].kind == RDX_ISA_OPND_SPECIAL && in->opnd[i].reg == RDX_ISA_REG_LDS_DIRECT &&

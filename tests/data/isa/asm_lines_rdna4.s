@@ -73,3 +73,19 @@ global_store_b16 v[0:1], v2.h, off
 # 64-bit operands: no modifier folded into an integer; none on an integer literal
 v_rcp_f64 v[182:183], |12|
 v_add_f64_e64 v[0:1], neg(0x12345678), v[2:3]
+# named barriers: m0 or an inline constant
+s_get_barrier_state s7, m0
+s_get_barrier_state s7, -16
+s_get_barrier_state s7, 1.0
+s_get_barrier_state s7, s2
+s_get_barrier_state s7, 0x1234
+s_get_barrier_state s7, vcc_lo
+s_barrier_signal 5
+s_barrier_signal s2
+s_barrier_signal_isfirst s2
+s_barrier_init s2
+s_wakeup_barrier s2
+# llvm-mc encodes these registers as some inline constant ('!': rdx rejects)
+!s_get_barrier_state s7, src_shared_limit
+!s_get_barrier_state s7, null
+!s_barrier_signal null
