@@ -536,12 +536,12 @@ static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned 
         uint16_t reg;
     } seen[8];
     unsigned n = 0, oi = 0;
-    /* v_div_fmas reads vcc implicitly: a value of its own for llvm-mc, even
-       beside an explicit vcc_lo */
+    /* v_div_fmas reads vcc (the 64-bit pair, in wave32 too) implicitly: an
+       explicit vcc is the same value, an explicit vcc_lo another (llvm-mc) */
     if (e->in->op == RDX_ISA_OP_V_DIV_FMAS_F32 || e->in->op == RDX_ISA_OP_V_DIV_FMAS_F64) {
         seen[0].kind = RDX_ISA_OPND_SPECIAL;
-        seen[0].count = 0;
-        seen[0].reg = 0xffff;
+        seen[0].count = 2;
+        seen[0].reg = RDX_ISA_REG_VCC_LO;
         n = 1;
     }
     for (unsigned i = first_slot; i < row->nopnd; i++, oi++) {
@@ -561,8 +561,6 @@ static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned 
         else if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
                  kind != RDX_ISA_OPND_SPECIAL)
             continue;
-        if (kind == RDX_ISA_OPND_SPECIAL)
-            count = 0;
         /* distinct registers, as llvm-mc counts them: s0 and s[0:1] are two */
         bool dup = false;
         for (unsigned k = 0; k < n; k++)

@@ -98,3 +98,8 @@ v_cubeid_f32_e64_dpp v175, v125, s59, v173 dpp8:[0,0,0,0,0,0,0,0]
 v_cmpx_t_u32_e64_dpp v31, s45 quad_perm:[0,0,0,0] row_mask:0x0 bank_mask:0x0
 v_cmp_eq_u16_e64_dpp ttmp12, v243, 63 dpp8:[6,0,4,7,7,7,7,7] fi:1
 v_sad_hi_u8_e64_dpp v130, v122, 41, vcc_hi quad_perm:[0,0,0,0] row_mask:0x0 bank_mask:0x0 fi:1
+# v_div_fmas's implicit vcc is the 64-bit pair: an explicit vcc shares it
+v_div_fmas_f64 v[58:59], |ttmp[6:7]|, vcc, 45
+v_div_fmas_f64 v[58:59], |ttmp[6:7]|, vcc, s[2:3]
+v_fma_f64 v[0:1], vcc, exec, v[2:3]
+v_fma_f64 v[0:1], vcc, exec, s[2:3]
