@@ -250,3 +250,10 @@ $(BUILD)/fuzz-syntax.stamp: $(FUZZ_SRCS) $(wildcard include/rdx/*.h)
 fuzz-realize: $(BUILD)/fuzz-realize
 $(BUILD)/fuzz-realize: fuzz/fuzz_realize.c $(STATIC)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DRDX_FUZZ_STANDALONE -o $@ $< $(STATIC) $(LDLIBS_ALL)
+
+# --- fuzz-asm: the randomized assembler differential test against llvm-mc, long
+# (scripts/asm-diff; a new seed each run, printed; `make check` runs a fixed one).
+.PHONY: fuzz-asm
+fuzz-asm:
+	scripts/asm-diff --count $(or $(ASM_DIFF_COUNT),100000) --seed $(or $(ASM_DIFF_SEED),$$(date +%s))
+fuzz: fuzz-asm

@@ -94,8 +94,12 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
         unsigned r = sl->how == HOW_SBASE ? v * 2 : sl->how == HOW_SRSRC ? v * 4 : v;
         if (sl->how == HOW_SRSRC9 && (r % 4))
             return bad(d, "misaligned resource register");
-        if (!isa_code_to_opnd(r, count, o) ||
-            (o->kind != RDX_ISA_OPND_SGPR && o->kind != RDX_ISA_OPND_TTMP))
+        if (!isa_code_to_opnd(r, count, o))
+            return bad(d, "invalid scalar base register");
+        if (o->kind == RDX_ISA_OPND_SPECIAL && sl->how == HOW_SBASE && count == 2 &&
+            (r == RDX_ISA_REG_VCC_LO || r == RDX_ISA_REG_NULL || r == RDX_ISA_REG_EXEC_LO))
+            o->count = 2; /* SMEM base vcc, null, exec */
+        else if (o->kind != RDX_ISA_OPND_SGPR && o->kind != RDX_ISA_OPND_TTMP)
             return bad(d, "invalid scalar base register");
         break;
     }
@@ -171,7 +175,8 @@ static rdx_status dec_slot(dec *d, const isa_row *row, const isa_layout *L,
     default:
         return bad(d, "operand encoding not implemented");
     }
-    if (!(si->kinds & RDX_ISA_KIND_BIT(o->kind)))
+    if (!(si->kinds & RDX_ISA_KIND_BIT(o->kind)) &&
+        !(sl->how == HOW_SBASE && o->kind == RDX_ISA_OPND_SPECIAL))
         return bad(d, "operand kind not valid for this instruction");
     return RDX_OK;
 }

@@ -76,8 +76,10 @@ static rdx_status __attribute__((noinline, cold)) range_error(const enc *e, unsi
                  limit - 1);
         return bad_opnd(e, i, si, RDX_ERR_RANGE, msg);
     }
+    if (o->kind == RDX_ISA_OPND_TTMP && c == 3)
+        return bad_opnd(e, i, si, RDX_ERR_INVALID, "no 3-register TTMP ranges");
     if (o->kind != RDX_ISA_OPND_VGPR) {
-        unsigned align = c >= 4 ? 4 : c == 2 ? 2 : 1;
+        unsigned align = c >= 3 ? 4 : c == 2 ? 2 : 1;
         if (o->reg % align) {
             snprintf(msg, sizeof msg,
                      "misaligned %s range starting at %u (must be a multiple of %u)",
@@ -101,8 +103,10 @@ static inline rdx_status check_range(const enc *e, unsigned i, const rdx_isa_opn
     if ((unsigned)o->reg + c > limit)
         return range_error(e, i, si, o, expect);
     if (o->kind != RDX_ISA_OPND_VGPR) {
-        unsigned align = c >= 4 ? 4 : c == 2 ? 2 : 1;
-        if (o->reg % align)
+        /* pairs even, 3+ registers (RDNA4's s_load_b96) on multiples of 4;
+           there are no 3-register TTMP ranges (as llvm-mc) */
+        unsigned align = c >= 3 ? 4 : c == 2 ? 2 : 1;
+        if (o->reg % align || (c == 3 && o->kind == RDX_ISA_OPND_TTMP))
             return range_error(e, i, si, o, expect);
     }
     return RDX_OK;
@@ -192,7 +196,7 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
          const isa_slot *sl, const rdx_isa_opnd *o, rdx_isa_form form)
 {
     rdx_status st;
-    if (!kind_ok(si, o->kind)) {
+    if (!kind_ok(si, o->kind) && !(sl->how == HOW_SBASE && o->kind == RDX_ISA_OPND_SPECIAL)) {
         return bad_opndf(e, i, si, RDX_ERR_INVALID, "%s is not accepted here",
                          isa_kind_name(o->kind));
     }
@@ -202,12 +206,18 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     switch (sl->how) {
     case HOW_SRC: {
         bool vgpr_ok = f->width == 9;
-        if (sl->fld == FLD_SRC1 && e->t->family == RDX_ISA_FAMILY_RDNA3 &&
+        if (sl->fld == FLD_SRC1 && !(e->t->features & RDX_ISA_FEATURE_DPP_SRC1_SGPR) &&
             (form == RDX_ISA_FORM_E64_DPP16 || form == RDX_ISA_FORM_E64_DPP8) &&
             o->kind != RDX_ISA_OPND_VGPR)
-            return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on RDNA3 needs a VGPR src1");
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "VOP3 DPP on gfx110x needs a VGPR src1");
         if ((st = src_code(e, i, si, o, expect, vgpr_ok, &code)))
             return st;
+        /* a scalar destination in a source-coded field (v_readfirstlane_b32's e64
+           vdst) takes src_scc but no other register above exec_hi, as llvm-mc */
+        if ((si->role == RDX_ISA_ROLE_VDST || si->role == RDX_ISA_ROLE_SDST) && code > 127 &&
+            code < 256 && code != RDX_ISA_REG_SCC)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                            "needs an SGPR, TTMP, vcc, null, m0 or exec register");
         if (sl->fld == FLD_SRC0 && (isa_is_dpp16(form) || isa_is_dpp8(form))) {
             if (o->kind != RDX_ISA_OPND_VGPR)
                 return bad_opnd(e, i, si, RDX_ERR_INVALID, "DPP needs a VGPR as src0");
@@ -224,7 +234,13 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     case HOW_SREG:
         if ((st = src_code(e, i, si, o, expect, false, &code)))
             return st;
-        if (code > 127) /* sgpr fields: s0-s105, vcc, ttmp, null, m0, exec only */
+        /* sgpr fields: s0-s105, vcc, ttmp, null, m0, exec; an 8-bit VALU scalar
+           destination also takes src_scc, and a compare's lane mask the
+           src_shared/private_base/limit registers, as llvm-mc accepts them */
+        if (code > 127 &&
+            !(f->width == 8 && (code == RDX_ISA_REG_SCC || (si->fmt == RDX_ISA_FMT_LANEMASK &&
+                                                            code >= RDX_ISA_REG_SHARED_BASE &&
+                                                            code <= RDX_ISA_REG_PRIVATE_LIMIT))))
             return bad_opnd(e, i, si, RDX_ERR_INVALID,
                             "needs an SGPR, TTMP, vcc, null, m0 or exec register");
         isa_put(e->w, f->lo, f->width, code);
@@ -238,6 +254,17 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     case HOW_SRSRC:
     case HOW_SRSRC9: {
         unsigned need = sl->how == HOW_SBASE ? 2 : 4;
+        if (o->kind == RDX_ISA_OPND_SPECIAL && si->bits == 64) {
+            /* an SMEM base pair may be vcc, exec or null (llvm-mc accepts them) */
+            bool pair = o->reg == RDX_ISA_REG_VCC_LO || o->reg == RDX_ISA_REG_EXEC_LO;
+            if (!(pair && o->count == 2) && !(o->reg == RDX_ISA_REG_NULL && o->count <= 2))
+                return bad_opnd(e, i, si, RDX_ERR_INVALID,
+                                "a base pair must be SGPRs, TTMPs, vcc, exec or null");
+            isa_put(e->w, f->lo, f->width, o->reg / 2u);
+            return RDX_OK;
+        }
+        if (o->kind == RDX_ISA_OPND_SPECIAL)
+            return bad_opnd(e, i, si, RDX_ERR_INVALID, "a special register is not accepted here");
         if ((st = check_range(e, i, si, o, expect)))
             return st;
         unsigned r = o->kind == RDX_ISA_OPND_TTMP ? 108u + o->reg : o->reg;
@@ -500,15 +527,23 @@ static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_
 /*
  * VALU constant-bus limit: at most two distinct scalar values (SGPRs, TTMPs,
  * vcc, m0, exec, literal; null and inline constants are free) are read, one
- * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in) count.
+ * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in, div_fmas) count.
  */
 static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned first_slot)
 {
     struct {
-        uint8_t kind;
+        uint8_t kind, count;
         uint16_t reg;
     } seen[8];
     unsigned n = 0, oi = 0;
+    /* v_div_fmas reads vcc (the 64-bit pair, in wave32 too) implicitly: an
+       explicit vcc is the same value, an explicit vcc_lo another (llvm-mc) */
+    if (e->in->op == RDX_ISA_OP_V_DIV_FMAS_F32 || e->in->op == RDX_ISA_OP_V_DIV_FMAS_F64) {
+        seen[0].kind = RDX_ISA_OPND_SPECIAL;
+        seen[0].count = 2;
+        seen[0].reg = RDX_ISA_REG_VCC_LO;
+        n = 1;
+    }
     for (unsigned i = first_slot; i < row->nopnd; i++, oi++) {
         const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
         const rdx_isa_opnd *o = &e->in->opnd[oi];
@@ -517,20 +552,22 @@ static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned 
                     (si->role == RDX_ISA_ROLE_VCC && i + 1 == row->nopnd && i > 0);
         if (!read)
             continue;
-        uint8_t kind = o->kind;
+        uint8_t kind = o->kind, count = o->count;
         uint16_t reg = o->reg;
         if (kind == RDX_ISA_OPND_LITERAL)
-            reg = 0;
+            reg = 0, count = 0;
         else if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
             continue;
         else if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
                  kind != RDX_ISA_OPND_SPECIAL)
             continue;
+        /* distinct registers, as llvm-mc counts them: s0 and s[0:1] are two */
         bool dup = false;
         for (unsigned k = 0; k < n; k++)
-            dup |= seen[k].kind == kind && seen[k].reg == reg;
+            dup |= seen[k].kind == kind && seen[k].reg == reg && seen[k].count == count;
         if (!dup && n < 8) {
             seen[n].kind = kind;
+            seen[n].count = count;
             seen[n].reg = reg;
             n++;
         }
@@ -571,6 +608,19 @@ static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, si
     return RDX_OK;
 }
 
+/* The VGPR bank a VOPD source reads (-1: none): register number mod 4, and
+ * bank 3 for lds_direct (as llvm-mc 19 checks it). */
+static int vopd_bank(const rdx_isa_opnd *o)
+{
+    if (!o)
+        return -1;
+    if (o->kind == RDX_ISA_OPND_VGPR)
+        return o->reg % 4;
+    if (o->kind == RDX_ISA_OPND_SPECIAL && o->reg == RDX_ISA_REG_LDS_DIRECT)
+        return 3;
+    return -1;
+}
+
 static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
 {
     const rdx_isa_inst *in = e->in;
@@ -608,31 +658,49 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
                            RDX_ISA_FORM_NATIVE)))
             return st;
     }
-    /* VGPR bank rules: the X and Y sources of one position read different banks */
-    static const struct {
-        uint8_t x, y;
-        const char *name;
-    } pairs[] = { { RDX_ISA_ROLE_SRC0, RDX_ISA_ROLE_SRCY0, "src0" },
-                  { RDX_ISA_ROLE_SRC1, RDX_ISA_ROLE_VSRCY1, "src1" } };
+    /* VGPR bank rules (as llvm-mc checks them): the X and Y operands of one source
+     * position (src0, src1, src2) read different banks (register number mod 4;
+     * for src2 mod 2).
+     * fmamk's K is its src1 and its VGPR src2; fmaak's K is its src2; fmac and
+     * dot2acc read their destination as src2. */
+    static const char *const posname[3] = { "src0", "src1", "src2" };
     /* RDNA4 exception (llvm-mc 19 for gfx12): when both halves are v_dual_mov_b32,
      * Y's src0 is read through another port, so the src0 banks may coincide */
     bool movmov = e->t->family == RDX_ISA_FAMILY_RDNA4 && in->op == RDX_ISA_OP_V_DUAL_MOV_B32 &&
                   in->op_y == RDX_ISA_OP_V_DUAL_MOV_B32;
-    for (size_t p = movmov ? 1 : 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-        const rdx_isa_opnd *ox = NULL, *oy = NULL;
-        for (unsigned i = 0; i < nx; i++)
-            if (isa_slot_info[rx->first + i].role == pairs[p].x)
-                ox = &in->opnd[i];
-        for (unsigned i = 0; i < ny_; i++)
-            if (isa_slot_info[ry->first + ry->nx + i].role == pairs[p].y)
-                oy = &in->opnd[nx + i];
-        if (ox && oy && ox->kind == RDX_ISA_OPND_VGPR && oy->kind == RDX_ISA_OPND_VGPR &&
-            ox->reg % 4 == oy->reg % 4)
+    const rdx_isa_opnd *bank[2][3] = { { NULL } };
+    for (unsigned h = 0; h < 2; h++) {
+        unsigned op = h ? in->op_y : in->op, first = h ? ry->first + ry->nx : rx->first;
+        unsigned cnt = h ? ny_ : nx, base = h ? nx : 0;
+        for (unsigned i = 0; i < cnt; i++) {
+            unsigned role = isa_slot_info[first + i].role;
+            const rdx_isa_opnd *o = &in->opnd[base + i];
+            if (role == RDX_ISA_ROLE_SRC0 || role == RDX_ISA_ROLE_SRCY0)
+                bank[h][0] = o;
+            else if (role == RDX_ISA_ROLE_SRC1 || role == RDX_ISA_ROLE_VSRCY1)
+                bank[h][op == RDX_ISA_OP_V_DUAL_FMAMK_F32 ? 2 : 1] = o;
+        }
+        if (op == RDX_ISA_OP_V_DUAL_FMAC_F32 || op == RDX_ISA_OP_V_DUAL_DOT2ACC_F32_F16 ||
+            op == RDX_ISA_OP_V_DUAL_DOT2ACC_F32_BF16)
+            bank[h][2] = &in->opnd[base]; /* the destination */
+    }
+    for (unsigned p = movmov ? 1 : 0; p < 3; p++) {
+        int bx = vopd_bank(bank[0][p]), by = vopd_bank(bank[1][p]);
+        if (p == 2) /* src2 banks are compared by parity (llvm-mc's bank mask 1) */
+            bx = bx >= 0 ? bx & 1 : bx, by = by >= 0 ? by & 1 : by;
+        if (bx >= 0 && bx == by) {
+            char nm[2][16];
+            for (unsigned k = 0; k < 2; k++) {
+                if (bank[k][p]->kind == RDX_ISA_OPND_VGPR)
+                    snprintf(nm[k], sizeof nm[k], "v%u", (unsigned)bank[k][p]->reg);
+                else
+                    snprintf(nm[k], sizeof nm[k], "lds_direct");
+            }
             return rdx_fail(RDX_ERR_INVALID,
-                            "%s :: %s: %s operands v%u and v%u must use different VGPR banks "
-                            "(register number mod 4)",
-                            rdx_isa_op_name((rdx_isa_op)in->op), ny, pairs[p].name, ox->reg,
-                            oy->reg);
+                            "%s :: %s: %s operands %s and %s must use different VGPR banks "
+                            "(register number mod 4, for src2 mod 2; lds_direct reads bank 3)",
+                            rdx_isa_op_name((rdx_isa_op)in->op), ny, posname[p], nm[0], nm[1]);
+        }
     }
     /* constant bus of the pair: at most two distinct scalar values (SGPRs,
      * special registers, the literal) over both halves; cndmask reads vcc */
@@ -653,7 +721,10 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
         if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
             kind != RDX_ISA_OPND_SPECIAL && kind != RDX_ISA_OPND_LITERAL)
             continue;
-        if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
+        /* null reads nothing; lds_direct is not a scalar value (llvm-mc 19
+           accepts s, K and lds_direct in one pair) */
+        if (kind == RDX_ISA_OPND_SPECIAL &&
+            (reg == RDX_ISA_REG_NULL || reg == RDX_ISA_REG_LDS_DIRECT))
             continue;
         bool dup = false;
         for (unsigned k = 0; k < ns; k++)

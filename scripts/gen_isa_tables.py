@@ -452,7 +452,7 @@ def main():
                 fail("targets.txt:%d: expected 'name family elf_mach features'" % ln)
             feats = parts[3].split(",")
             for ft in feats:
-                if ft not in ("wave32", "wave64", "scalar_float"):
+                if ft not in ("wave32", "wave64", "scalar_float", "dpp_src1_sgpr"):
                     fail("targets.txt:%d: unknown feature '%s'" % (ln, ft))
             excl = set()
             ep = os.path.join(args.targets_dir, parts[0] + ".exclude")

@@ -101,6 +101,8 @@ typedef enum rdx_isa_family {
 #define RDX_ISA_FEATURE_WAVE32       (1u << 0) /* supports wave32 */
 #define RDX_ISA_FEATURE_WAVE64       (1u << 1) /* supports wave64 */
 #define RDX_ISA_FEATURE_SCALAR_FLOAT (1u << 2) /* s_add_f32 & co. (RDNA3.5, RDNA4) */
+/* VOP3 DPP takes a scalar or constant src1 (RDNA3.5, RDNA4) */
+#define RDX_ISA_FEATURE_DPP_SRC1_SGPR (1u << 3)
 
 /* One GPU target.  Rows live in static storage; never free them. */
 typedef struct rdx_isa_target {

@@ -51,6 +51,7 @@ typedef struct pinst {
     unsigned op_sel_len;                 /* elements written in op_sel:[...] */
     unsigned mod_col[RDX_ISA_MOD_COUNT]; /* where each modifier was written */
     unsigned cur_col;                    /* column of the modifier being parsed */
+    uint8_t th_sys; /* RDNA4 th 3 named BYPASS (1: needs SCOPE_SYS) or LU/RT_WB (2: not SYS) */
 } pinst;
 
 static inline bool tok_text_is(const rdx_tok *t, const char *s)
@@ -517,6 +518,61 @@ static bool parse_hwreg_struct(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
     return func_value(o, (uint32_t)(val[0] | val[1] << 6 | (val[2] - 1) << 11));
 }
 
+/*
+ * s_version's operand as LLVM writes it: a version name or number, or'ed with
+ * the flag names, parenthesised ((UC_VERSION_GFX11|UC_VERSION_W64_BIT)|
+ * UC_VERSION_W32_BIT).  ver_term: NAME | INT | '(' ver_expr ')'.
+ */
+static bool parse_version_expr(rdx_asm_state *st, rdx_lexer *lx, uint32_t *v);
+static bool parse_version_term(rdx_asm_state *st, rdx_lexer *lx, uint32_t *v)
+{
+    static const struct {
+        const char *name;
+        uint32_t bit;
+    } flags[] = { { "UC_VERSION_W64_BIT", 0x2000 },
+                  { "UC_VERSION_W32_BIT", 0x4000 },
+                  { "UC_VERSION_MDP_BIT", 0x8000 } };
+    const rdx_tok *t = &lx->tok;
+    unsigned id;
+    if (rdx_tok_is(t, "(")) {
+        rdx_lex_next(lx);
+        return parse_version_expr(st, lx, v) && expect(st, lx, ")", "')'");
+    }
+    if (t->kind == RDX_TOK_INT && !t->overflow && t->ival <= 0xffff) {
+        *v = (uint32_t)t->ival;
+        rdx_lex_next(lx);
+        return true;
+    }
+    if (t->kind == RDX_TOK_IDENT) {
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+            if (tok_text_is(t, flags[k].name)) {
+                *v = flags[k].bit;
+                rdx_lex_next(lx);
+                return true;
+            }
+        if (rdx_syntax_version_find(t->text, t->len, &id)) {
+            *v = id;
+            rdx_lex_next(lx);
+            return true;
+        }
+    }
+    rdx_asm_error(st, t->col, "expected a UC_VERSION_* name or a 16-bit number");
+    return false;
+}
+static bool parse_version_expr(rdx_asm_state *st, rdx_lexer *lx, uint32_t *v)
+{
+    if (!parse_version_term(st, lx, v))
+        return false;
+    while (rdx_tok_is(&lx->tok, "|")) {
+        uint32_t w;
+        rdx_lex_next(lx);
+        if (!parse_version_term(st, lx, &w))
+            return false;
+        *v |= w;
+    }
+    return true;
+}
+
 /* A special immediate operand when `style` calls for one and the text matches. */
 static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style style, popnd *o)
 {
@@ -533,6 +589,21 @@ static int parse_special_imm(rdx_asm_state *st, rdx_lexer *lx, rdx_imm_style sty
     const rdx_tok *t = &lx->tok;
     if (style == RDX_IMM_HWREG && rdx_tok_is(t, "{"))
         return parse_hwreg_struct(st, lx, o) ? 1 : -1;
+    if (style == RDX_IMM_VERSION) {
+        /* names, flags, '|' and parentheses; a plain number or other expression
+           is an ordinary immediate */
+        rdx_tok next = rdx_lex_peek(lx);
+        if (t->kind == RDX_TOK_IDENT || rdx_tok_is(t, "(") ||
+            (t->kind == RDX_TOK_INT && rdx_tok_is(&next, "|"))) {
+            uint32_t v;
+            if (!parse_version_expr(st, lx, &v))
+                return -1;
+            o->kind = P_INT;
+            o->ival = v;
+            return 1;
+        }
+        return 0;
+    }
     if (t->kind != RDX_TOK_IDENT)
         return 0;
     unsigned id;
@@ -1081,10 +1152,12 @@ static int parse_modifier(rdx_asm_state *st, rdx_lexer *lx, rdx_isa_op op, pinst
         const rdx_tok *d = &lx->tok;
         if (th) {
             rdx_th_kind k = rdx_syntax_th_kind(op);
-            for (unsigned v = 0; v < 8; v++) {
-                const char *n = rdx_syntax_th_name(k, v);
+            for (unsigned v = 0; v < 16; v++) {
+                const char *n = rdx_syntax_th_name(k, v % 8, v < 8 ? 0 : 3);
                 if (n && tok_text_is(d, n)) {
-                    set_mod(pi, RDX_ISA_MOD_TH, (int32_t)v);
+                    set_mod(pi, RDX_ISA_MOD_TH, (int32_t)(v % 8));
+                    /* th 3's names say whether the scope is SCOPE_SYS */
+                    pi->th_sys = v % 8 != 3 || k == RDX_TH_ATOMIC ? 0 : v < 8 ? 2 : 1;
                     rdx_lex_next(lx);
                     return 1;
                 }
@@ -1285,13 +1358,25 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
         /* llvm-mc cannot fold a label difference while parsing: it is a 32-bit literal
            (s_mov_b32 s0, end-start), even when small */
         if (p->from_label && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)) && v >= INT32_MIN &&
-            v <= UINT32_MAX && !(si && rdx_syntax_literal16(c->op, c->enc, si->bits))) {
+            v <= UINT32_MAX &&
+            !(si && rdx_syntax_literal16(c->op, c->enc, si->bits, (rdx_isa_role)si->role))) {
             o->kind = RDX_ISA_OPND_LITERAL;
             o->value = (int32_t)(uint32_t)v;
             return true;
         }
         /* A literal whose bits are an inline float constant is encoded as that constant. */
-        if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && v > 64 && v <= UINT32_MAX) {
+        /* (Not for the f16 sources of SOP1/SOPC ops: llvm-mc keeps s_cmp_lt_f16 s0, 0x3c00
+           a literal, only SOP2's f16 sources take one as 1.0.) */
+        bool salu16 = si && si->fmt == RDX_ISA_FMT_F16 &&
+                      (c->enc == RDX_ISA_ENC_SOP1 || c->enc == RDX_ISA_ENC_SOPC);
+        /* nor for the 16-bit slots LLVM reads as 32-bit integers (v_cmp_class_f16's
+           mask: 0xc400 stays a literal) */
+        if (si && si->bits == 16 && si->fmt == RDX_ISA_FMT_F16 &&
+            (c->op == RDX_ISA_OP_V_CMP_CLASS_F16 || c->op == RDX_ISA_OP_V_CMPX_CLASS_F16) &&
+            !rdx_syntax_literal16(c->op, c->enc, si->bits, (rdx_isa_role)si->role))
+            salu16 = true;
+        if (si && !salu16 && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT)) && v > 64 &&
+            v <= UINT32_MAX) {
             int fc = rdx_syntax_float_of_bits((uint32_t)v, (rdx_isa_fmt)si->fmt, si->bits);
             if (fc >= 0) {
                 o->kind = RDX_ISA_OPND_FLOAT;
@@ -1302,11 +1387,12 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
         /* A 32-bit (16-bit) value whose bits read as a small negative integer is
            that inline constant: 0xffffffff is -1, as llvm-mc encodes it. */
         if (si && (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_INT))) {
-            bool lit16 = rdx_syntax_literal16(c->op, c->enc, si->bits);
+            bool lit16 = rdx_syntax_literal16(c->op, c->enc, si->bits, (rdx_isa_role)si->role);
             if (!lit16 && si->bits <= 32 && v > INT32_MAX && v <= UINT32_MAX &&
                 (int32_t)(uint32_t)v >= -16)
                 v = (int32_t)(uint32_t)v;
-            else if (lit16 && si->fmt == RDX_ISA_FMT_F16 && v > INT16_MAX && v <= UINT16_MAX &&
+            else if ((lit16 || c->enc == RDX_ISA_ENC_SOP2) && si->fmt == RDX_ISA_FMT_F16 &&
+                     v > INT16_MAX && v <= UINT16_MAX &&
                      (int16_t)(uint16_t)v >= -16) /* f16 operands only, not 16-bit integers */
                 v = (int16_t)(uint16_t)v;
         }
@@ -1316,7 +1402,7 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
             return true;
         }
         if (kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)) {
-            if (si && rdx_syntax_literal16(c->op, c->enc, si->bits)) {
+            if (si && rdx_syntax_literal16(c->op, c->enc, si->bits, (rdx_isa_role)si->role)) {
                 /* 16-bit operands take a 16-bit literal (-47 is 0xffd1, as llvm-mc). */
                 if (v < -32768 || v > 65535)
                     return bind_err(c, p->col, "literal does not fit in 16 bits");
@@ -1377,6 +1463,10 @@ static void fold_fp_mods(popnd *p, const rdx_isa_opnd_info *si, rdx_isa_op op)
     if (!(p->neg || p->abs) || p->sext || !src_index(si, &k) || !fp ||
         (p->kind != P_INT && p->kind != P_FLOAT))
         return;
+    /* llvm-mc folds no modifier into an integer of a 64-bit operand (|12| stays
+       an e64 abs) */
+    if (p->kind == P_INT && si->bits == 64)
+        return;
     if (p->kind == P_FLOAT) {
         if (p->abs)
             p->fval = fabs(p->fval);
@@ -1396,6 +1486,23 @@ static void fold_fp_mods(popnd *p, const rdx_isa_opnd_info *si, rdx_isa_op op)
     p->neg = p->abs = false;
 }
 
+/*
+ * The slot operand i of a VOPD pair binds to: the X op's slots list X's
+ * operands then Y's, and so do the Y op's, so X's operands take X's and Y's
+ * take the Y op's (a K constant is a literal only, dot2acc's sources are f16
+ * pairs).  `any` when the counts do not fit (the encoder then says why).
+ */
+static const rdx_isa_opnd_info *vopd_slot(const rdx_isa_target *t, rdx_isa_op x, rdx_isa_op y,
+                                          unsigned nx, unsigned n, unsigned i,
+                                          const rdx_isa_opnd_info *any)
+{
+    const rdx_isa_form_info *fx = isa_form_of(t, x, RDX_ISA_FORM_NATIVE);
+    const rdx_isa_form_info *fy = isa_form_of(t, y, RDX_ISA_FORM_NATIVE);
+    if (!fx || !fy || nx != fx->nopnd / 2u || n - nx != fy->nopnd / 2u)
+        return any;
+    return i < nx ? &fx->opnd[i] : &fy->opnd[fy->nopnd - (n - nx) + (i - nx)];
+}
+
 /* Bind the parsed operands to `form`'s slots; false (c->err set) if they do not fit. */
 static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form, const pinst *pi,
                  unsigned mn_col, rdx_isa_inst *in)
@@ -1413,6 +1520,8 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
     for (int m = 0; m < RDX_ISA_MOD_COUNT; m++)
         in->mod[m] = pi->mod[m];
     c->branch_slot = -1;
+    if ((pi->th_sys == 1) != (pi->mod[RDX_ISA_MOD_SCOPE] == 3) && pi->th_sys)
+        return bind_err(c, pi->mod_col[RDX_ISA_MOD_TH], "scope and th combination is not valid");
 
     popnd ps[MAX_P + 1];
     unsigned n = pi->n;
@@ -1525,22 +1634,66 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
                 RDX_ISA_KIND_BIT(RDX_ISA_OPND_FLOAT) | RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)
         };
         if (enc == RDX_ISA_ENC_VOPD)
-            si = &vopd_any;
+            si = vopd_slot(c->t, op, op_y, pi->nx, n, i, &vopd_any);
         if (form == RDX_ISA_FORM_E32)
             fold_fp_mods(&ps[i], si, op);
         if (!convert(c, &ps[i], si, i, &in->opnd[i]))
             return false;
         if (i < RDX_ISA_MAX_OPNDS)
             c->opnd_col[i] = ps[i].col;
+        /* RDNA4 named-barrier ops take the barrier in m0 or as an inline constant
+           (llvm-mc 19 rejects SGPRs and literals, and mis-encodes null and the
+           src_* registers as some inline constant) */
+        if (si && si->role == RDX_ISA_ROLE_SRC0 &&
+            (op == RDX_ISA_OP_S_BARRIER_SIGNAL || op == RDX_ISA_OP_S_BARRIER_SIGNAL_ISFIRST ||
+             op == RDX_ISA_OP_S_GET_BARRIER_STATE || op == RDX_ISA_OP_S_BARRIER_INIT ||
+             op == RDX_ISA_OP_S_BARRIER_JOIN || op == RDX_ISA_OP_S_WAKEUP_BARRIER) &&
+            !(in->opnd[i].kind == RDX_ISA_OPND_INT || in->opnd[i].kind == RDX_ISA_OPND_FLOAT ||
+              (in->opnd[i].kind == RDX_ISA_OPND_SPECIAL && in->opnd[i].reg == RDX_ISA_REG_M0)))
+            return bind_err(c, ps[i].col, "the barrier is m0 or an inline constant");
+        /* llvm-mc 19: "lds_direct is not supported on this GPU" as a VALU source
+           (VOPD pairs take it) */
+        if (in->opnd[i].kind == RDX_ISA_OPND_SPECIAL && in->opnd[i].reg == RDX_ISA_REG_LDS_DIRECT &&
+            si &&
+            (si->role == RDX_ISA_ROLE_SRC0 || si->role == RDX_ISA_ROLE_SRC1 ||
+             si->role == RDX_ISA_ROLE_SRC2) &&
+            (enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC ||
+             enc == RDX_ISA_ENC_VOP3 || enc == RDX_ISA_ENC_VOP3SD || enc == RDX_ISA_ENC_VOP3P))
+            return bind_err(c, ps[i].col, "lds_direct is not supported on this GPU");
         if (ps[i].hi) {
-            if (ps[i].reg > 127 || form == RDX_ISA_FORM_E64 || form == RDX_ISA_FORM_E64_DPP16 ||
-                form == RDX_ISA_FORM_E64_DPP8)
+            /* only where bit 7 of the field selects the half: 16-bit operands of
+               VOP1/VOP2/VOPC e32 and DPP forms (not VOPD, memory, VINTERP, e64) */
+            if (ps[i].reg > 127 ||
+                !(form == RDX_ISA_FORM_E32 || form == RDX_ISA_FORM_DPP16 ||
+                  form == RDX_ISA_FORM_DPP8) ||
+                !(enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 || enc == RDX_ISA_ENC_VOPC) ||
+                !si || si->bits != 16)
                 return bind_err(c, ps[i].col,
-                                "high halves (.h) are only supported in 32-bit "
-                                "encodings of v0..v127");
+                                "high halves (.h) are only supported for 16-bit operands of "
+                                "32-bit encodings, v0..v127");
             in->opnd[i].reg = (uint16_t)(ps[i].reg + 128);
+        } else if (in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].reg >= 128 && si &&
+                   si->bits == 16 &&
+                   (form == RDX_ISA_FORM_E32 || form == RDX_ISA_FORM_DPP16 ||
+                    form == RDX_ISA_FORM_DPP8) &&
+                   (enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 ||
+                    enc == RDX_ISA_ENC_VOPC) &&
+                   !strstr(rdx_isa_op_name(op), "fp8") && !strstr(rdx_isa_op_name(op), "bf8")) {
+            /* a 16-bit operand of a 32-bit encoding names v0..v127 (bit 7 of the
+               field selects the high half): v128 and up need the e64 form, which
+               llvm-mc then picks (the fp8/bf8 conversions read a 32-bit VGPR) */
+            return bind_err(c, ps[i].col,
+                            "16-bit operands of 32-bit encodings take v0..v127 (or .h "
+                            "halves); v%u needs the e64 form",
+                            (unsigned)in->opnd[i].reg);
         }
         unsigned k;
+        /* llvm-mc 19 rejects neg/abs of an integer literal of a 64-bit operand
+           (even neg(0x3ff80000), which its disassembler prints) */
+        if ((ps[i].neg || ps[i].abs) && ps[i].kind == P_INT && si && si->bits == 64 &&
+            in->opnd[i].kind == RDX_ISA_OPND_LITERAL)
+            return bind_err(c, ps[i].col,
+                            "source modifiers on an integer literal of a 64-bit operand");
         if ((ps[i].neg || ps[i].abs || ps[i].sext)) {
             if (!src_index(si, &k) || enc == RDX_ISA_ENC_VOPD ||
                 (enc == RDX_ISA_ENC_VOP3P && !rdx_syntax_is_mix(op)))

@@ -269,11 +269,30 @@ static void print_imm(out *o, const rdx_isa_target *t, rdx_imm_style st, int32_t
         return;
     }
     case RDX_IMM_VERSION: {
-        const char *n = rdx_syntax_version_name(u);
+        /* LLVM: the version (name or number), then each flag or'ed on, the
+           expression so far in parentheses: ((A|W64)|W32)|MDP */
+        static const char *const flag[3] = { "UC_VERSION_W64_BIT", "UC_VERSION_W32_BIT",
+                                             "UC_VERSION_MDP_BIT" };
+        if ((u & 0x1fff) > 255) { /* no symbolic form: the whole value in hex */
+            put(o, "0x%x", u);
+            return;
+        }
+        unsigned nflags = 0;
+        for (unsigned k = 0; k < 3; k++)
+            nflags += (u >> (13 + k)) & 1;
+        for (unsigned k = 1; k < nflags; k++)
+            put_lit(o, "(");
+        const char *n = rdx_syntax_version_name(u & 0x1fff);
         if (n)
             put(o, "%s", n);
         else
-            print_imm(o, t, RDX_IMM_INLINE, v);
+            put(o, "%u", u & 0x1fff);
+        for (unsigned k = 0, done = 0; k < 3; k++)
+            if ((u >> (13 + k)) & 1) {
+                put(o, "|%s", flag[k]);
+                if (++done < nflags)
+                    put_lit(o, ")");
+            }
         return;
     }
     }
@@ -335,7 +354,7 @@ static void print_operand(out *o, const rdx_isa_target *t, const rdx_isa_inst *i
         int32_t v = p->value;
         rdx_isa_fmt fmt = info ? (rdx_isa_fmt)info->fmt : RDX_ISA_FMT_ANY;
         /* 16-bit VALU operands read the literal's low half (SALU ones print all 32). */
-        bool half = rdx_syntax_literal16((rdx_isa_op)in->op, enc, bits);
+        bool half = rdx_syntax_literal16((rdx_isa_op)in->op, enc, bits, role);
         if (half)
             v = (int16_t)(uint16_t)v;
         int fc = rdx_syntax_float_of_bits((uint32_t)v & (half ? 0xffffu : ~0u), fmt, bits);
@@ -468,8 +487,8 @@ static void print_cpol(out *o, const rdx_isa_target *t, const rdx_isa_inst *in)
 {
     if (t->family == RDX_ISA_FAMILY_RDNA4) {
         if (in->mod[RDX_ISA_MOD_TH]) {
-            const char *n =
-                rdx_syntax_th_name(rdx_syntax_th_kind((rdx_isa_op)in->op), in->mod[RDX_ISA_MOD_TH]);
+            const char *n = rdx_syntax_th_name(rdx_syntax_th_kind((rdx_isa_op)in->op),
+                                               in->mod[RDX_ISA_MOD_TH], in->mod[RDX_ISA_MOD_SCOPE]);
             if (n)
                 put(o, " th:%s", n);
             else

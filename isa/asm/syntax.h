@@ -64,8 +64,10 @@ extern const char *const rdx_syntax_dim_names[8];
 /* Cache-policy kinds of an op (RDNA4 th: names depend on it). */
 typedef enum rdx_th_kind { RDX_TH_LOAD, RDX_TH_STORE, RDX_TH_ATOMIC } rdx_th_kind;
 rdx_th_kind rdx_syntax_th_kind(rdx_isa_op op);
-/* Name of th value v for kind k (static storage); NULL when unnamed. */
-const char *rdx_syntax_th_name(rdx_th_kind k, unsigned v);
+/* Name of th value v for kind k with scope `scope` (th 3 of loads and stores is
+   named BYPASS with SCOPE_SYS, LU / RT_WB otherwise); static storage, NULL when
+   unnamed. */
+const char *rdx_syntax_th_name(rdx_th_kind k, unsigned v, unsigned scope);
 extern const char *const rdx_syntax_scope_names[4];
 
 /* Default op_sel_hi of a VOP3P op with n sources (LLVM omits it when equal). */
@@ -108,8 +110,8 @@ int rdx_syntax_float_of_bits(uint32_t v, rdx_isa_fmt fmt, unsigned bits);
 void rdx_syntax_exp_target_name(unsigned t, char *buf, size_t cap);
 bool rdx_syntax_exp_target_find(const char *name, size_t len, unsigned *t);
 
-/* Whether a literal for a `bits`-wide operand of op in enc is 16 bits (16-bit
-   VALU operands: llvm-mc writes -47 as 0xffd1 there). */
-bool rdx_syntax_literal16(rdx_isa_op op, rdx_isa_enc enc, unsigned bits);
+/* Whether a literal for a `bits`-wide operand (role `role`) of op in enc is 16
+   bits (16-bit VALU operands: llvm-mc writes -47 as 0xffd1 there). */
+bool rdx_syntax_literal16(rdx_isa_op op, rdx_isa_enc enc, unsigned bits, rdx_isa_role role);
 
 #endif /* RDX_ISA_ASM_SYNTAX_H */

@@ -8,5 +8,7 @@ int main(void)
     isa_add_corpus_tests(s);
     isa_add_api_tests(s);
     isa_add_random_tests(s);
+    isa_add_asmdiff_tests(s);
+    isa_add_asmlines_tests(s);
     return rdx_test_main(s);
 }

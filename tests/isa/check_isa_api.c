@@ -395,7 +395,7 @@ START_TEST(api_encode_errors)
     in.mod[RDX_ISA_MOD_DPP_CTRL] = 0x140;
     in.mod[RDX_ISA_MOD_ROW_MASK] = 0xf;
     in.mod[RDX_ISA_MOD_BANK_MASK] = 0xf;
-    expect_error("gfx1100", &in, RDX_ERR_INVALID, "operand 2 (src1): VOP3 DPP on RDNA3 needs");
+    expect_error("gfx1100", &in, RDX_ERR_INVALID, "operand 2 (src1): VOP3 DPP on gfx110x needs");
     ck_assert_int_eq(rdx_isa_encode(rdx_isa_target_find("gfx1201"), &in, out, &len), RDX_OK);
     /* VGPR out of range */
     in = mk(RDX_ISA_OP_V_MOV_B32, RDX_ISA_FORM_E32, OPS(rdx_isa_vgpr(256, 1), rdx_isa_vgpr(1, 1)));

@@ -4,6 +4,10 @@
 
 #include <check.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rdx/isa.h>
 
 /* One operand of llvm-mc's printed text, classified. */
 typedef enum llvm_kind {
@@ -26,5 +30,14 @@ unsigned llvm_text_operands(const char *text, llvm_opnd *out, unsigned max, unsi
 void isa_add_corpus_tests(Suite *s);
 void isa_add_api_tests(Suite *s);
 void isa_add_random_tests(Suite *s);
+void isa_add_asmdiff_tests(Suite *s);
+void isa_add_asmlines_tests(Suite *s);
+
+/* llvm-mc of LLVM `major` (19: the oracle rdx follows); fails the test when absent. */
+const char *isa_mc_path(int major);
+/* llvm-mc's bytes for each of lines[0..n) for target t, in one run: ok[i] whether
+   it assembled, b[i] / len[i] its bytes. */
+void isa_mc_assemble_lines(const char *mc, const rdx_isa_target *t, char *const *lines, size_t n,
+                           bool *ok, uint8_t (*b)[RDX_ISA_MAX_BYTES], size_t *len);
 
 #endif
