@@ -190,14 +190,26 @@ rdx_status rdx_kfd_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q)
     return RDX_OK;
 }
 
+/* The GPU's read pointer in dwords since creation.  An SDMA engine reports a 64-bit byte count
+ * that never wraps; the compute CP reports a 32-bit dword offset that wraps at the ring's size
+ * (Linux's gfx_v11_0_ring_get_rptr_compute reads 32 bits; AMD's kfdtest PM4Queue::Rptr), so
+ * the count is rebuilt from the write pointer: at most a ring behind it. */
+static uint64_t read_rptr(const rdx_kfd_queue *q)
+{
+    if (q->kind == RDX_KFD_QUEUE_SDMA)
+        return __atomic_load_n(q->rptr, __ATOMIC_ACQUIRE) / 4;
+    uint32_t off = __atomic_load_n((const uint32_t *)q->rptr, __ATOMIC_ACQUIRE);
+    return q->wptr_dw - ((q->wptr_dw - off) & (q->ring_dw - 1));
+}
+
 rdx_status rdx_kfd_queue_submit(rdx_kfd_queue *q, const uint32_t *dw, size_t ndw)
 {
     if (ndw == 0)
         return RDX_OK;
     uint64_t unit = q->kind == RDX_KFD_QUEUE_SDMA ? 4 : 1;
-    uint64_t rptr = __atomic_load_n(q->rptr, __ATOMIC_ACQUIRE) / unit;
-    uint64_t used = q->wptr_dw - rptr;
-    if (ndw > q->ring_dw - used)
+    uint64_t used = q->wptr_dw - read_rptr(q);
+    /* One dword stays free: with a wrapping read pointer a full ring would read as empty. */
+    if (ndw > q->ring_dw - 1 - used)
         return rdx_fail(RDX_ERR_RANGE,
                         "queue %u: %zu dwords do not fit (ring %u dwords, %llu in flight)", q->id,
                         ndw, q->ring_dw, (unsigned long long)used);
@@ -219,7 +231,7 @@ uint64_t rdx_kfd_queue_wptr(const rdx_kfd_queue *q)
 
 uint64_t rdx_kfd_queue_rptr(const rdx_kfd_queue *q)
 {
-    return __atomic_load_n(q->rptr, __ATOMIC_ACQUIRE) / (q->kind == RDX_KFD_QUEUE_SDMA ? 4 : 1);
+    return read_rptr(q);
 }
 
 uint32_t rdx_kfd_queue_id(const rdx_kfd_queue *q)

@@ -116,11 +116,20 @@ const uint32_t *emu_ring_pending(rdx_emudev *dev, emu_queue *q, size_t start, si
 void emu_ring_advance(rdx_emudev *dev, emu_queue *q, uint64_t by)
 {
     q->rptr += by;
-    if (by) {
-        uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
+    if (!by)
+        return;
+    if (q->type == KFD_IOC_QUEUE_TYPE_COMPUTE) {
+        /* The compute CP reports a 32-bit dword offset that wraps at the ring's size (what
+         * Linux's gfx_v11_0_ring_get_rptr_compute reads); the upper half is not written. */
+        uint32_t *rp = emu_cp_access(dev, q, q->rptr_addr, 4, 1);
         if (rp)
-            __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
+            __atomic_store_n(rp, (uint32_t)(q->rptr % (q->ring_size / 4)), __ATOMIC_RELEASE);
+        return;
     }
+    /* SDMA: a 64-bit byte count that never wraps. */
+    uint64_t *rp = emu_cp_access(dev, q, q->rptr_addr, 8, 1);
+    if (rp)
+        __atomic_store_n(rp, q->rptr, __ATOMIC_RELEASE);
 }
 
 /* Run queue q if its doorbell moved; returns 1 when it made progress. */

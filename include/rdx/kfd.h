@@ -238,7 +238,10 @@ rdx_status rdx_kfd_queue_destroy(rdx_kfd *kfd, rdx_kfd_queue *queue);
  */
 rdx_status rdx_kfd_queue_submit(rdx_kfd_queue *queue, const uint32_t *dw, size_t ndw);
 
-/* Write pointer and GPU-reported read pointer, in dwords since creation. */
+/* Write pointer and GPU-reported read pointer, in dwords since creation.  A compute queue's
+ * CP reports its read pointer as a 32-bit dword offset that wraps at the ring's size: the
+ * count is rebuilt from the write pointer (the ring keeps one dword free so that a full ring
+ * cannot read as empty). */
 uint64_t rdx_kfd_queue_wptr(const rdx_kfd_queue *queue);
 uint64_t rdx_kfd_queue_rptr(const rdx_kfd_queue *queue);
 /* The KFD queue id. */

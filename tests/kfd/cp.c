@@ -13,6 +13,7 @@
 
 #include <rdx/pm4.h>
 
+#include "kfd/internal.h"
 #include "tests/kfd/kfd_test.h"
 
 typedef struct cp_fixture {
@@ -256,6 +257,13 @@ START_TEST(ring_wraps_around)
     }
     ck_assert_uint_gt(rdx_kfd_queue_wptr(c.q), 2 * 256); /* wrapped twice */
     ck_assert_uint_eq(rdx_kfd_queue_rptr(c.q), rdx_kfd_queue_wptr(c.q));
+    /* the CP reports its read pointer as hardware does: a 32-bit dword offset in the ring */
+    const volatile uint32_t *raw = (const volatile uint32_t *)c.q->rptr; /* kfd/internal.h */
+    ck_assert_uint_eq(raw[0], rdx_kfd_queue_wptr(c.q) % 256);
+    ck_assert_uint_eq(raw[1], 0);
+    /* a ring's worth of dwords never fits: one stays free */
+    static uint32_t nops[256];
+    ck_assert_int_eq(rdx_kfd_queue_submit(c.q, nops, 256), RDX_ERR_RANGE);
     rdx_pm4_cmdbuf_free(&cb);
     cp_close(&c);
 }
