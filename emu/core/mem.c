@@ -11,26 +11,6 @@
 #include "emu/core/exec.h"
 #include "util/error.h"
 
-const emu_range *emu_mem_find(const emu_memmap *m, uint64_t addr, uint64_t len, unsigned access)
-{
-    size_t lo = 0, hi = m->n;
-    if (addr + len < addr)
-        return NULL;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (m->r[mid].end <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo >= m->n)
-        return NULL;
-    const emu_range *r = &m->r[lo];
-    if (addr < r->base || addr + len > r->end || (r->access & access) != access)
-        return NULL;
-    return r;
-}
-
 /* Index of the first range whose end is above addr (m->n if none). */
 static size_t first_above(const emu_memmap *m, uint64_t addr)
 {
@@ -43,6 +23,19 @@ static size_t first_above(const emu_memmap *m, uint64_t addr)
             hi = mid;
     }
     return lo;
+}
+
+const emu_range *emu_mem_find(const emu_memmap *m, uint64_t addr, uint64_t len, unsigned access)
+{
+    if (addr + len < addr)
+        return NULL;
+    size_t lo = first_above(m, addr);
+    if (lo >= m->n)
+        return NULL;
+    const emu_range *r = &m->r[lo];
+    if (addr < r->base || addr + len > r->end || (r->access & access) != access)
+        return NULL;
+    return r;
 }
 
 rdx_status emu_mem_add(emu_memmap *m, uint64_t addr, uint64_t size, unsigned access,

@@ -64,3 +64,17 @@ rdx_launch rt_launch1(const rdx_kernel *k, uint32_t groups, uint32_t block, cons
     l.nargs = nargs;
     return l;
 }
+
+int rt_rdx_run(const char *const *args, rdx_test_proc *p)
+{
+    const char *argv[40];
+    int n = 0;
+    argv[n++] = rdx_test_rdx_path();
+    argv[n++] = "run";
+    for (; *args && n < 36; args++)
+        argv[n++] = *args;
+    argv[n++] = "--device";
+    argv[n++] = "emu";
+    argv[n] = NULL;
+    return rdx_test_run(argv, NULL, 0, p);
+}

@@ -9,20 +9,6 @@
 
 #include "tests/runtime/rt_test.h"
 
-static int rdx(const char *const *args, rdx_test_proc *p)
-{
-    const char *argv[40];
-    int n = 0;
-    argv[n++] = rdx_test_rdx_path();
-    argv[n++] = "run";
-    for (; *args; args++)
-        argv[n++] = *args;
-    argv[n++] = "--device";
-    argv[n++] = "emu";
-    argv[n] = NULL;
-    return rdx_test_run(argv, NULL, 0, p);
-}
-
 START_TEST(run_writes_outputs_and_times)
 {
     int32_t in[100];
@@ -37,7 +23,7 @@ START_TEST(run_writes_outputs_and_times)
                         "64",          "--arg",    argin,     "--arg",  "i32:100", "--out",
                         argout,        "--repeat", "3",       NULL };
     rdx_test_proc p;
-    ck_assert_msg(rdx(a, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_msg(rt_rdx_run(a, &p) == 0, "rdx run failed: %s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "device: "));
     ck_assert_ptr_nonnull(strstr(p.out, "dispatch 3: "));
     /* on the emulated GPU the time is the emulation's wall time, not a GPU
@@ -61,7 +47,7 @@ START_TEST(run_writes_outputs_and_times)
     /* An llvm-mc kernel without metadata: arguments packed. */
     const char *b[] = { rt_asm_co,   "--grid", "2",     "--block", "64",   "--arg",
                         "zeros:512", "--arg",  "u32:9", "--out",   argout, NULL };
-    ck_assert_msg(rdx(b, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_msg(rt_rdx_run(b, &p) == 0, "rdx run failed: %s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "no metadata: packed"));
     ck_assert_msg(strstr(p.out, "timing model estimate "), "stdout: %s", p.out);
     rdx_test_proc_free(&p);
@@ -78,7 +64,7 @@ END_TEST
 static void usage(const char *const *args, const char *expect)
 {
     rdx_test_proc p;
-    int rc = rdx(args, &p);
+    int rc = rt_rdx_run(args, &p);
     ck_assert_msg(rc == 2, "exit %d, want 2 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, expect), "stderr lacks '%s': %s", expect, p.err);
     rdx_test_proc_free(&p);
@@ -193,13 +179,13 @@ START_TEST(run_gpu_fault_exits_1_with_the_report)
     const char *a[] = { rt_kernels_co, "--kernel", "poke",  "--grid",          "1", "--block", "32",
                         "--arg",       "zeros:64", "--arg", "u64:68719476736", NULL };
     rdx_test_proc p;
-    int rc = rdx(a, &p);
+    int rc = rt_rdx_run(a, &p);
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "GPU memory fault") && strstr(p.err, "pc"), "stderr: %s", p.err);
     rdx_test_proc_free(&p);
     /* A missing code object is a failure of the work (exit 1). */
     const char *b[] = { "/nonexistent.co", "--grid", "1", "--block", "1", NULL };
-    ck_assert_int_eq(rdx(b, &p), 1);
+    ck_assert_int_eq(rt_rdx_run(b, &p), 1);
     rdx_test_proc_free(&p);
 }
 END_TEST
@@ -222,7 +208,7 @@ START_TEST(run_hang_reports_at_the_wave_budget)
     const char *a[] = {
         rt_spin_co, "--grid", "2", "--block", "32", "--wave-budget", "100000", NULL
     };
-    int rc = rdx(a, &p);
+    int rc = rt_rdx_run(a, &p);
     double el = now_s() - t0;
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "hang") && strstr(p.err, "PC histogram") &&
@@ -234,7 +220,7 @@ START_TEST(run_hang_reports_at_the_wave_budget)
     t0 = now_s();
     const char *b[] = { rt_spin_co,      "--grid",        "1",         "--block", "32",
                         "--wave-budget", "1000000000000", "--timeout", "200",     NULL };
-    rc = rdx(b, &p);
+    rc = rt_rdx_run(b, &p);
     el = now_s() - t0;
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "not reached after 200 ms"), "stderr: %s", p.err);
@@ -242,7 +228,7 @@ START_TEST(run_hang_reports_at_the_wave_budget)
     rdx_test_proc_free(&p);
 
     const char *c[] = { rt_spin_co, "--grid", "1", "--block", "32", "--wave-budget", "0", NULL };
-    ck_assert_int_eq(rdx(c, &p), 2);
+    ck_assert_int_eq(rt_rdx_run(c, &p), 2);
     ck_assert_msg(strstr(p.err, "--wave-budget 0"), "stderr: %s", p.err);
     rdx_test_proc_free(&p);
 }

@@ -132,20 +132,6 @@ START_TEST(dispatch_budget_from_device_options_fails_a_slow_dispatch)
 }
 END_TEST
 
-static int rdx_run(const char *const *args, rdx_test_proc *p)
-{
-    const char *argv[40];
-    int n = 0;
-    argv[n++] = rdx_test_rdx_path();
-    argv[n++] = "run";
-    for (; *args; args++)
-        argv[n++] = *args;
-    argv[n++] = "--device";
-    argv[n++] = "emu";
-    argv[n] = NULL;
-    return rdx_test_run(argv, NULL, 0, p);
-}
-
 START_TEST(run_timeout_and_dispatch_budget_report_the_pcs)
 {
     /* --timeout on a huge grid of short waves: rdx exits, the report says where the waves
@@ -155,7 +141,7 @@ START_TEST(run_timeout_and_dispatch_budget_report_the_pcs)
     const char *a[] = { rt_kernels_co, "--kernel",  "add_one", "--grid",    "65535,65535,65535",
                         "--block",     "64",        "--arg",   "zeros:256", "--arg",
                         "i32:0",       "--timeout", "300",     NULL };
-    int rc = rdx_run(a, &p);
+    int rc = rt_rdx_run(a, &p);
     double el = now_s() - t0;
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "not reached after 300 ms") &&
@@ -167,7 +153,7 @@ START_TEST(run_timeout_and_dispatch_budget_report_the_pcs)
 
     /* An endless kernel with the default wave budget: the timeout's report names the loop. */
     const char *b[] = { rt_spin_co, "--grid", "2", "--block", "32", "--timeout", "300", NULL };
-    rc = rdx_run(b, &p);
+    rc = rt_rdx_run(b, &p);
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "PC histogram (waves): code+0x0 x") &&
                       strstr(p.err, " 's_branch 65535'"),
@@ -179,7 +165,7 @@ START_TEST(run_timeout_and_dispatch_budget_report_the_pcs)
                         "256",         "--block",  "64",        "--arg",
                         "zeros:65536", "--arg",    "i32:16384", "--dispatch-budget",
                         "1000",        NULL };
-    rc = rdx_run(c, &p);
+    rc = rt_rdx_run(c, &p);
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "slow dispatch: ") &&
                       strstr(p.err, "dispatch exceeded its budget of 1000 wave-instructions"),
@@ -188,7 +174,7 @@ START_TEST(run_timeout_and_dispatch_budget_report_the_pcs)
     const char *d[] = {
         rt_spin_co, "--grid", "1", "--block", "32", "--dispatch-budget", "0", NULL
     };
-    ck_assert_int_eq(rdx_run(d, &p), 2);
+    ck_assert_int_eq(rt_rdx_run(d, &p), 2);
     ck_assert_msg(strstr(p.err, "--dispatch-budget 0"), "stderr: %s", p.err);
     rdx_test_proc_free(&p);
 }
