@@ -486,6 +486,19 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
 
 /* --- dlsym --- */
 
+/* Not in sanitized builds: a sanitizer runtime resolves its REAL() functions with
+ * dlsym(RTLD_NEXT) before it has started, and through this function RTLD_NEXT would be taken
+ * relative to this library, not to the runtime (its own interceptors come back). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PL_NO_DLSYM 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PL_NO_DLSYM 1
+#endif
+#endif
+
+#ifndef PL_NO_DLSYM
+
 /* A program that looks libc's functions up itself (dlsym on libc's handle, as Python's
  * ctypes does for CDLL("libc.so.6").mmap) gets this library's entry point, as a program
  * linked against libc does. */
@@ -538,3 +551,4 @@ void *dlsym(void *restrict handle, const char *restrict name)
 #undef SERVE
     return p;
 }
+#endif /* PL_NO_DLSYM */
