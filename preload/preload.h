@@ -42,16 +42,12 @@ typedef struct pl_real {
     int (*fstat)(int, struct stat *);
     int (*fstatat)(int, const char *, struct stat *, int);
     int (*statx)(int, const char *, int, unsigned, struct statx *);
-    int (*xstat)(int, const char *, struct stat *);
-    int (*lxstat)(int, const char *, struct stat *);
-    int (*fxstat)(int, int, struct stat *);
     int (*access)(const char *, int);
     int (*faccessat)(int, const char *, int, int);
     DIR *(*opendir)(const char *);
     FILE *(*fopen)(const char *, const char *);
     FILE *(*fopen64)(const char *, const char *);
     ssize_t (*readlink)(const char *, char *, size_t);
-    char *(*realpath)(const char *, char *);
     int (*dup)(int);
     int (*dup2)(int, int);
     int (*dup3)(int, int, int);

@@ -69,16 +69,12 @@ static void real_init_once(void)
     RESOLVE(fstat, "fstat");
     RESOLVE(fstatat, "fstatat");
     RESOLVE(statx, "statx");
-    RESOLVE(xstat, "__xstat");
-    RESOLVE(lxstat, "__lxstat");
-    RESOLVE(fxstat, "__fxstat");
     RESOLVE(access, "access");
     RESOLVE(faccessat, "faccessat");
     RESOLVE(opendir, "opendir");
     RESOLVE(fopen, "fopen");
     RESOLVE(fopen64, "fopen64");
     RESOLVE(readlink, "readlink");
-    RESOLVE(realpath, "realpath");
     RESOLVE(dup, "dup");
     RESOLVE(dup2, "dup2");
     RESOLVE(dup3, "dup3");

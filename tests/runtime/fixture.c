@@ -1,5 +1,6 @@
 /* tests/runtime/fixture.c — shared fixtures of the runtime suite. */
 #include <string.h>
+#include <time.h>
 
 #include "tests/runtime/rt_test.h"
 
@@ -77,4 +78,11 @@ int rt_rdx_run(const char *const *args, rdx_test_proc *p)
     argv[n++] = "emu";
     argv[n] = NULL;
     return rdx_test_run(argv, NULL, 0, p);
+}
+
+double rt_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -65,4 +65,7 @@ TCase *rt_tcase_stop(void); /* t_stop.c: reset/destroy/timeout of huge grids, di
 /* `rdx run ARGS... --device emu` (args NULL-terminated, at most 35), captured. */
 int rt_rdx_run(const char *const *args, rdx_test_proc *p);
 
+/* Monotonic time in seconds. */
+double rt_now_s(void);
+
 #endif

@@ -10,13 +10,6 @@
 
 #include "tests/runtime/rt_test.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 typedef struct hang_fixture {
     rdx_device *dev;
     rdx_program *spin, *kernels;
@@ -85,10 +78,10 @@ START_TEST(hang_budget_from_device_options_ends_the_dispatch)
 {
     hang_fixture h;
     hang_open(&h, 200000);
-    double t0 = now_s();
+    double t0 = rt_now_s();
     uint64_t t = spin(&h, 2);
     ck_assert_int_eq(rdx_queue_wait(h.q, t, 30000), RDX_ERR_FAULT);
-    double el = now_s() - t0;
+    double el = rt_now_s() - t0;
     check_hang_message(rdx_error_message());
     ck_assert_msg(el < 10.0, "the hang took %.1f s to be reported", el);
     /* Waiting again reports the same fault; the queue is recreated and works. */
@@ -113,9 +106,9 @@ START_TEST(wait_on_a_spinning_kernel_times_out_promptly)
      * long before the budget would end the dispatch. */
     hang_open(&h, 50000000);
     uint64_t t = spin(&h, 1);
-    double t0 = now_s();
+    double t0 = rt_now_s();
     ck_assert_int_eq(rdx_queue_wait(h.q, t, 50), RDX_ERR_TIMEOUT);
-    double el = now_s() - t0;
+    double el = rt_now_s() - t0;
     ck_assert_msg(strstr(rdx_error_message(), "not reached after 50 ms") != NULL, "message: %s",
                   rdx_error_message());
     ck_assert_msg(el < 2.0, "a 50 ms wait took %.2f s", el);
@@ -142,9 +135,9 @@ START_TEST(reset_cancels_a_spinning_dispatch_at_once)
     for (int round = 0; round < 2; round++) {
         uint64_t t = spin(&h, 4);
         ck_assert_int_eq(rdx_queue_wait(h.q, t, 20), RDX_ERR_TIMEOUT);
-        double t0 = now_s();
+        double t0 = rt_now_s();
         RT_OK(rdx_queue_reset(h.q));
-        double el = now_s() - t0;
+        double el = rt_now_s() - t0;
         ck_assert_msg(el < 3.0, "resetting a queue with a spinning dispatch took %.2f s", el);
         ck_assert_int_eq(rdx_queue_wait(h.q, t, 100), RDX_ERR_FAULT);
         ck_assert_msg(strstr(rdx_error_message(), "abandoned by rdx_queue_reset"), "%s",
@@ -163,9 +156,9 @@ START_TEST(destroy_after_a_timed_out_wait_does_not_wait_again)
     hang_open(&h, 1000000000000ull);
     uint64_t t = spin(&h, 2);
     ck_assert_int_eq(rdx_queue_wait(h.q, t, 20), RDX_ERR_TIMEOUT);
-    double t0 = now_s();
+    double t0 = rt_now_s();
     RT_OK(rdx_queue_destroy(h.q));
-    double el = now_s() - t0;
+    double el = rt_now_s() - t0;
     ck_assert_msg(el < 3.0, "destroying a queue with a hung dispatch took %.2f s", el);
     /* The device stays usable with a fresh queue. */
     RT_OK(rdx_queue_create(h.dev, RDX_QUEUE_COMPUTE, &h.q));

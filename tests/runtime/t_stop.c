@@ -12,13 +12,6 @@
 
 #include "tests/runtime/rt_test.h"
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 typedef struct stop_fixture {
     rdx_device *dev;
     rdx_program *prog;
@@ -85,9 +78,9 @@ START_TEST(reset_and_destroy_stop_a_huge_grid_of_short_waves)
     for (int round = 0; round < 2; round++) {
         uint64_t t = add_one(&h, b, 0, huge);
         ck_assert_int_eq(rdx_queue_wait(h.q, t, 50), RDX_ERR_TIMEOUT);
-        double t0 = now_s();
+        double t0 = rt_now_s();
         RT_OK(rdx_queue_reset(h.q));
-        double el = now_s() - t0;
+        double el = rt_now_s() - t0;
         ck_assert_msg(el < 5.0, "resetting took %.2f s", el);
         ck_assert_int_eq(rdx_queue_wait(h.q, t, 0), RDX_ERR_FAULT);
         const char *m = rdx_error_message();
@@ -99,9 +92,9 @@ START_TEST(reset_and_destroy_stop_a_huge_grid_of_short_waves)
     /* Destroying the queue after a timed-out wait abandons the work as promptly. */
     uint64_t t = add_one(&h, b, 0, huge);
     ck_assert_int_eq(rdx_queue_wait(h.q, t, 50), RDX_ERR_TIMEOUT);
-    double t0 = now_s();
+    double t0 = rt_now_s();
     RT_OK(rdx_queue_destroy(h.q));
-    double el = now_s() - t0;
+    double el = rt_now_s() - t0;
     ck_assert_msg(el < 5.0, "destroying took %.2f s", el);
     RT_OK(rdx_queue_create(h.dev, RDX_QUEUE_COMPUTE, &h.q));
     queue_works(&h);
@@ -137,12 +130,12 @@ START_TEST(run_timeout_and_dispatch_budget_report_the_pcs)
     /* --timeout on a huge grid of short waves: rdx exits, the report says where the waves
      * were (before the fix it printed "the GPU seems hung" and never exited). */
     rdx_test_proc p;
-    double t0 = now_s();
+    double t0 = rt_now_s();
     const char *a[] = { rt_kernels_co, "--kernel",  "add_one", "--grid",    "65535,65535,65535",
                         "--block",     "64",        "--arg",   "zeros:256", "--arg",
                         "i32:0",       "--timeout", "300",     NULL };
     int rc = rt_rdx_run(a, &p);
-    double el = now_s() - t0;
+    double el = rt_now_s() - t0;
     ck_assert_msg(rc == 1, "exit %d, want 1 (stderr: %s)", rc, p.err);
     ck_assert_msg(strstr(p.err, "not reached after 300 ms") &&
                       strstr(p.err, "abandoned by rdx_queue_reset") &&

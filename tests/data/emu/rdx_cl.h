@@ -663,8 +663,7 @@ static inline int4 rdx_cl_wmma_iu8_w64(bool as, int4 a, bool bs, int4 b, int4 c)
 
 #ifdef RDX_GPU
 /* f32 atomic add at agent (device) scope, 4 = clang's __HIP_MEMORY_SCOPE_AGENT (3 is the
- * work-group): a
- * compare-and-swap loop on global memory by default, global_atomic_add_f32 with
+ * work-group): a compare-and-swap loop on global memory by default, global_atomic_add_f32 with
  * -munsafe-fp-atomics; ds_add_f32 on LDS. */
 #define rdx_cl_atomic_add_f32(p, v) ((void)__hip_atomic_fetch_add((p), (v), __ATOMIC_RELAXED, 4))
 #endif
