@@ -170,6 +170,54 @@ static uint64_t ds_fn(unsigned f, uint64_t old, uint64_t x, uint64_t y, int is64
     }
 }
 
+/*
+ * LDS bank conflicts of one DS access (profiling only; docs/prof.md "LDS bank
+ * conflicts"): the LDS serves 128 bytes per clock from 32 banks of dwords (dword
+ * address mod 32).  An access of `words` dwords per lane is served in passes of
+ * 32 / words consecutive lanes (each address of a 2addr form separately); in a
+ * pass, lanes reading the same dword share it, and distinct dwords in one bank
+ * take one clock each.  Returns the clocks beyond one per pass.
+ */
+static uint64_t bank_conflicts(const emu_wave *w, const emu_inst *in, uint64_t exec, unsigned k,
+                               unsigned n)
+{
+    unsigned p = in->param, words = n > 4 ? (n + 3) / 4 : 1;
+    unsigned per = 32 / words, naddr = 1;
+    uint32_t off[2] = { (uint32_t)in->offset & 0xffff, 0 };
+    if (k == DS_LOAD2 || k == DS_STORE2 || k == DS_XCHG2) {
+        unsigned sc = n * ((p & DS_STRIDE64) ? 64 : 1);
+        off[0] = ((uint32_t)in->offset & 0xff) * sc;
+        off[1] = ((uint32_t)in->offset1 & 0xff) * sc;
+        naddr = 2;
+    }
+    const uint32_t *av = w->v[in->addr.reg];
+    uint64_t extra = 0;
+    for (unsigned a = 0; a < naddr; a++)
+        for (unsigned l0 = 0; l0 < w->nl; l0 += per) {
+            uint32_t seen[32][32]; /* distinct dwords per bank in this pass */
+            unsigned cnt[32] = { 0 }, most = 0;
+            for (unsigned l = l0; l < l0 + per && l < w->nl; l++) {
+                if (!((exec >> l) & 1))
+                    continue;
+                uint32_t d0 = (av[l] + off[a]) >> 2;
+                for (unsigned i = 0; i < words; i++) {
+                    uint32_t d = d0 + i;
+                    unsigned b = d & 31, j;
+                    for (j = 0; j < cnt[b] && seen[b][j] != d; j++)
+                        ;
+                    if (j == cnt[b] && cnt[b] < 32) {
+                        seen[b][cnt[b]++] = d;
+                        if (cnt[b] > most)
+                            most = cnt[b];
+                    }
+                }
+            }
+            if (most > 1)
+                extra += most - 1;
+        }
+    return extra;
+}
+
 void emu_ds(emu_wave *w, const emu_inst *in)
 {
     unsigned p = in->param, k = DS_KIND(p), n = DS_BYTES(p);
@@ -180,6 +228,9 @@ void emu_ds(emu_wave *w, const emu_inst *in)
     emu_cycle_lgkm(w, 64);
     if (k == DS_NOP)
         return;
+    if (w->wk->prof && k != DS_SWIZZLE && k != DS_PERMUTE && k != DS_BPERMUTE && k != DS_APPEND &&
+        k != DS_CONSUME)
+        emu_prof_lds(w->wk->prof, bank_conflicts(w, in, exec, k, n));
     if (k == DS_SWIZZLE || k == DS_PERMUTE || k == DS_BPERMUTE) {
         uint32_t src[EMU_MAX_LANES], res[EMU_MAX_LANES];
         /* ds_swizzle reads its data through the address field; permutes read data0 */
@@ -318,7 +369,7 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         uint32_t a = w->v[in->addr.reg][l];
         switch (k) {
         case DS_LOAD: {
-            uint8_t *q = lds + a + off0;
+            uint8_t *q = lds + (uint32_t)(a + off0); /* the address wraps at 32 bits */
             unsigned d = in->dst.reg;
             if (n > 8) {
                 for (unsigned i = 0; i < n / 4; i++)
@@ -343,7 +394,7 @@ void emu_ds(emu_wave *w, const emu_inst *in)
             break;
         }
         case DS_STORE: {
-            uint8_t *q = lds + a + off0;
+            uint8_t *q = lds + (uint32_t)(a + off0); /* the address wraps at 32 bits */
             if (n > 8) {
                 for (unsigned i = 0; i < n / 4; i++)
                     wr(q + 4 * i, w->v[(in->data0.reg + i) & 255][l], 4);
@@ -376,8 +427,8 @@ void emu_ds(emu_wave *w, const emu_inst *in)
             }
             break;
         }
-        default: { /* atomics */
-            uint8_t *q = lds + a + off0;
+        default: {                                   /* atomics */
+            uint8_t *q = lds + (uint32_t)(a + off0); /* the address wraps at 32 bits */
             uint64_t old = rd(q, n);
             uint64_t x = vdata(w, &in->data0, l, words);
             uint64_t y = in->data1.kind == EMU_K_VGPR ? vdata(w, &in->data1, l, words) : 0;

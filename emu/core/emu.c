@@ -32,6 +32,7 @@ void rdx_emu_destroy(rdx_emu *emu)
         return;
     emu_mem_free(&emu->mem);
     free(emu->pcs);
+    emu_prof_out_free(&emu->prof);
     free(emu);
 }
 

@@ -15,6 +15,7 @@
 #include <rdx/isa.h>
 
 #include "emu/core/model.h"
+#include "emu/core/prof.h"
 
 #define EMU_MAX_LANES 64
 #define EMU_NVGPR     256
@@ -198,6 +199,7 @@ typedef struct emu_worker {
     int group_faulted;
     emu_lines lines;    /* memory lines this thread's waves touched */
     uint64_t line_last; /* last line of the current memory instruction */
+    emu_prof_wk *prof;  /* the profile's records (rdx/emu_prof.h), NULL when off */
     pthread_t thread;
 } emu_worker;
 
@@ -232,6 +234,7 @@ typedef struct emu_dispatch_ctx {
     unsigned maxwaves;
     emu_wrec *wrec; /* kernel estimate: per wave (group-major) and per group; NULL = none */
     emu_grec *grec;
+    emu_prof_disp *prof; /* profiling on: its state, else NULL */
 } emu_dispatch_ctx;
 
 struct rdx_emu {
@@ -241,6 +244,9 @@ struct rdx_emu {
     rdx_emu_counters counters;
     rdx_emu_pc_count *pcs;
     rdx_emu_fault fault;
+    int profiling;     /* rdx_emu_set_profiling */
+    emu_prof_out prof; /* the last dispatch's profile */
+    int have_prof;     /* prof holds the last dispatch's */
 };
 
 /* ------------------------------------------------------------- faults */
@@ -538,6 +544,8 @@ static inline void emu_touch(emu_wave *w, uint64_t a, uint64_t n, unsigned rw, i
             wk->line_last = l;
             wk->c.l0_lines += (unsigned)vec;
             emu_lines_mark(&wk->lines, l, rw);
+            if (wk->prof) /* scalar loads: bit 2, straight to the L2 model */
+                emu_prof_line(wk->prof, l, rw | (vec ? 0u : 4u));
         }
         if (l >= e)
             break;
@@ -570,8 +578,11 @@ static inline void emu_touch_lanes(emu_wave *w, const uint64_t *a, uint64_t exec
                 m |= 1ull << (a[l] / EMU_DEV_LINE - b) | 1ull
                                                              << ((a[l] + n - 1) / EMU_DEV_LINE - b);
     w->wk->c.l0_lines += emu_popcount(m);
-    for (; m; m &= m - 1)
+    for (; m; m &= m - 1) {
         emu_lines_mark(&w->wk->lines, b + (unsigned)__builtin_ctzll(m), rw);
+        if (w->wk->prof)
+            emu_prof_line(w->wk->prof, b + (unsigned)__builtin_ctzll(m), rw);
+    }
 }
 
 /* Mnemonic of an op id for reports. */

@@ -43,6 +43,7 @@ void emu_cycle_lgkm(emu_wave *w, unsigned lat)
 
 void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm)
 {
+    uint64_t c0 = w->cycles, c1;
     while (w->vm_n > vm) {
         uint64_t t = w->vm_done[w->vm_head];
         if (t > w->cycles)
@@ -50,6 +51,7 @@ void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm)
         w->vm_head = (w->vm_head + 1) & 63;
         w->vm_n--;
     }
+    c1 = w->cycles;
     while (w->lgkm_n > lgkm) {
         uint64_t t = w->lgkm_done[w->lgkm_head];
         if (t > w->cycles)
@@ -57,6 +59,8 @@ void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm)
         w->lgkm_head = (w->lgkm_head + 1) & 63;
         w->lgkm_n--;
     }
+    if (w->wk->prof)
+        emu_prof_wait(w->wk->prof, c1 - c0, w->cycles - c1);
 }
 
 /* Issue cycles per class for wave32 (wave64 VALU/trans/WMMA take twice as long). */
@@ -520,12 +524,16 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
         if (wide && (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
                      in->cls == RDX_EMU_CLASS_WMMA))
             cyc *= 2;
+        if (wk->prof)
+            emu_prof_begin(wk->prof, w, in);
         w->cycles += cyc;
         w->issue += cyc;
         if (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
             in->cls == RDX_EMU_CLASS_WMMA)
             emu_valu_prologue(w, in);
         in->fn(w, in);
+        if (wk->prof)
+            emu_prof_end(wk->prof, w, cyc);
         w->ninst++;
         if (w->stop) {
             w->stop = 0;
@@ -682,6 +690,8 @@ static void run_group(emu_worker *wk, uint64_t g)
     }
     wk->c.workgroups++;
     wk->c.waves += nwaves;
+    if (wk->prof)
+        emu_prof_group(ctx->prof, wk->prof, g);
     uint64_t l0_0 = wk->c.l0_lines, lds_0 = wk->c.lds_bytes;
     wk->group_faulted = 0;
     for (;;) {
@@ -714,6 +724,8 @@ static void run_group(emu_worker *wk, uint64_t g)
                     t = ptrs[i]->cycles;
             for (unsigned i = 0; i < nwaves; i++)
                 if (ptrs[i]->state == EMU_W_BARRIER) {
+                    if (wk->prof)
+                        emu_prof_barrier(wk->prof, ptrs[i], t - ptrs[i]->cycles);
                     ptrs[i]->state = EMU_W_RUN;
                     ptrs[i]->cycles = t;
                 }
@@ -795,6 +807,8 @@ static void estimate(const emu_dispatch_ctx *ctx, emu_worker *wks, unsigned n, r
     mi.ngroups = ctx->total_groups;
     mi.w = ctx->wrec;
     mi.g = ctx->grec;
+    mi.times = ctx->prof && ctx->wrec && ctx->grec ? ctx->prof->times : NULL;
+    mi.terms = ctx->prof ? ctx->prof->terms : NULL;
     mi.waves = C->waves;
     mi.total = C->cycles;
     mi.lds_bytes = C->lds_bytes;
@@ -952,8 +966,14 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
         }
     }
     rdx_status st = RDX_OK;
+    if (emu->profiling) {
+        ctx.prof = emu_prof_disp_create(ctx.total_groups, maxwaves, nthr);
+        if (!ctx.prof)
+            st = RDX_ERR_NOMEM;
+    }
     for (unsigned i = 0; i < nthr && !st; i++) {
         wks[i].ctx = &ctx;
+        wks[i].prof = ctx.prof ? &ctx.prof->wks[i] : NULL;
         if (worker_waves(&wks[i], maxwaves))
             st = RDX_ERR_NOMEM;
         if (!st && ctx.lds_size && !(wks[i].lds = malloc(ctx.lds_size)))
@@ -979,6 +999,23 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     if (st)
         st = rdx_fail(RDX_ERR_NOMEM, "emu: out of memory for %u waves", maxwaves);
     rdx_status cs = st ? RDX_OK : collect(emu, &ctx, wks, nthr);
+    emu->have_prof = 0;
+    if (!st && !cs && ctx.prof) {
+        rdx_emu_profile shape;
+        memset(&shape, 0, sizeof shape);
+        shape.wave_size = ctx.nl;
+        shape.vgprs = ((d->rsrc1 & 63) + 1) * (ctx.nl == 32 ? 8 : 4);
+        shape.sgprs = (((d->rsrc1 >> 6) & 15) + 1) * 8;
+        shape.lds_bytes = ctx.lds_size;
+        shape.group_waves = maxwaves;
+        shape.scratch = d->private_segment_size;
+        shape.wgp_mode = (d->rsrc1 >> 29) & 1;
+        if (emu_prof_collect(ctx.prof, d->code, &emu->counters, &shape, &emu->prof))
+            cs = rdx_fail(RDX_ERR_NOMEM, "emu: out of memory collecting the profile");
+        else
+            emu->have_prof = 1;
+    }
+    emu_prof_disp_free(ctx.prof);
     for (unsigned i = 0; i < nthr; i++)
         worker_free(&wks[i]);
     free(wks);

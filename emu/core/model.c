@@ -145,6 +145,7 @@ typedef struct res_wave {
     double fin;  /* virtual finish time on its SIMD */
     double rate; /* issue cycles / cycles */
     unsigned grp;
+    uint64_t idx; /* index of its record (g * maxwaves + wave) */
 } res_wave;
 
 typedef struct simd_st {
@@ -168,6 +169,8 @@ typedef struct model_ctx {
     int lds_unit, bars_unit, lds_alloc;
     simd_st s[4];
     unit_res r;
+    uint64_t unit; /* the unit being replayed */
+    double now;    /* its clock */
     struct {
         unsigned left;
         int lds, bar;
@@ -223,6 +226,15 @@ static int admit(model_ctx *m, uint64_t g, int force)
         x->fin = s->v + (double)wr[i].cycles;
         x->rate = wr[i].cycles ? (double)wr[i].issue / (double)wr[i].cycles : 0.0;
         x->grp = slot;
+        x->idx = g * in->maxwaves + i;
+        if (in->times) {
+            emu_wtime *tw = &in->times[x->idx];
+            tw->start = m->now;
+            tw->cycles = wr[i].cycles;
+            tw->unit = (uint32_t)m->unit;
+            tw->simd = (m->r.rot + i) % m->simds;
+            tw->ran = 1;
+        }
         s->free_slots--;
         s->issue += (double)wr[i].issue;
     }
@@ -254,6 +266,8 @@ static double replay_unit(model_ctx *m, uint64_t u, double *issue)
         m->grp_free[m->ngrp_free++] = i;
     uint64_t next = u;
     double t = 0;
+    m->unit = u;
+    m->now = 0;
     for (;;) {
         while (next < in->ngroups) {
             if (in->g[next].nwaves == 0) { /* did not run */
@@ -277,6 +291,7 @@ static double replay_unit(model_ctx *m, uint64_t u, double *issue)
         if (dt < 0)
             dt = 0;
         t += dt;
+        m->now = t;
         for (unsigned s = 0; s < m->simds; s++) {
             simd_st *st = &m->s[s];
             if (!st->n)
@@ -287,6 +302,8 @@ static double replay_unit(model_ctx *m, uint64_t u, double *issue)
             for (unsigned i = 0; i < st->n; i++) {
                 if (st->w[i].fin <= st->v + tol) {
                     unsigned g = st->w[i].grp;
+                    if (in->times)
+                        in->times[st->w[i].idx].end = t;
                     st->free_slots++;
                     gone++;
                     if (--m->grp[g].left == 0) {
@@ -393,6 +410,13 @@ void emu_model_run(const emu_model_in *in, rdx_emu_counters *C)
     free(m);
     C->est_dram_bytes = (in->dram_rd_lines + in->dram_wr_lines) * EMU_DEV_LINE;
     double dram = (double)C->est_dram_bytes / EMU_DEV_DRAM_BPC;
+    if (in->terms) {
+        in->terms[0] = compute;
+        in->terms[1] = issue;
+        in->terms[2] = l0;
+        in->terms[3] = lds;
+        in->terms[4] = dram;
+    }
     double best = compute;
     rdx_emu_bound b = in->waves == 0            ? RDX_EMU_BOUND_NONE
                       : compute <= issue * 1.01 ? RDX_EMU_BOUND_ISSUE

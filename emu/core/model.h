@@ -47,6 +47,14 @@ typedef struct emu_wrec {
     uint64_t issue, cycles;
 } emu_wrec;
 
+/* Where and when the replay ran one wave (the profile's timeline, rdx/emu_prof.h). */
+typedef struct emu_wtime {
+    double start, end;   /* clocks from the dispatch's start */
+    uint64_t cycles;     /* the wave's T */
+    uint32_t unit, simd; /* WGP (CU) and SIMD in it */
+    int ran;
+} emu_wtime;
+
 /* What one workgroup left. */
 typedef struct emu_grec {
     uint32_t nwaves;   /* 0: the group did not run (fault) */
@@ -110,6 +118,8 @@ typedef struct emu_model_in {
     uint64_t issue, total; /* sums over all waves (the fallback's inputs) */
     uint64_t waves, l0_lines, lds_bytes;
     uint64_t dram_rd_lines, dram_wr_lines;
+    emu_wtime *times; /* NULL, or ngroups * maxwaves placements to fill (with w and g) */
+    double *terms;    /* NULL, or 5 figures to fill: compute, issue, l0, lds, dram */
 } emu_model_in;
 
 /* Fill C->est_* from `in`.  Deterministic: a function of `in` only. */
