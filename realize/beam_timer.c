@@ -102,7 +102,8 @@ static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double limit,
         st =
             rz_dispatch(t->dev, t->q, k, co.name, dbuf, NULL, np, kv, nkv, wait_ms, &a, NULL, NULL);
     else if (!st)
-        st = rz_emu_launch(k, host, sizes, np, kv, nkv, limit > 0 ? (uint64_t)limit + 1 : 0, &es);
+        st = rz_emu_launch(k, host, sizes, np, kv, nkv, limit > 0 ? (uint64_t)limit + 1 : 0, &es,
+                           NULL);
     if (st == RDX_ERR_TIMEOUT)
         rdx_fail_context(st, "realize: BEAM timer: over the budget %.0f %s", limit,
                          t->dev ? "ns" : "cycles");

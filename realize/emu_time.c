@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include <rdx/emu.h>
+#include <rdx/emu_prof.h>
 
 #include "realize/realize_internal.h"
 #include "util/error.h"
@@ -15,7 +16,7 @@
 /* rdx_realize_emu_run with the emulator's cycle limit (rdx_emu_launch.cycle_limit; 0: none). */
 static rdx_status emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
                           const size_t *sizes, uint64_t budget, uint64_t cycle_limit,
-                          rdx_realize_emu_stats *stats)
+                          rdx_realize_emu_stats *stats, const rz_prof *prof)
 {
     if (!k || !b || !sizes)
         return rdx_fail(RDX_ERR_INVALID, "emulator run: NULL %s",
@@ -47,8 +48,13 @@ static rdx_status emu_run(const rdx_codegen_kernel *k, const rdx_codegen_binding
         st = rdx_codegen_launch(k, kv, nkv, l.grid, l.wg);
     if (!st)
         st = rdx_emu_create("gfx1100", &emu);
+    if (!st && prof)
+        rdx_emu_set_profiling(emu, 1);
     if (!st)
         st = rdx_emu_run_codeobj(emu, k->code_object, k->code_object_size, NULL, &l);
+    if (!st && prof)
+        prof->o->profile_hook(prof->o->profile_user, prof->kernel, prof->name, emu, k->code_object,
+                              k->code_object_size, l.grid, l.wg);
     if (!st && stats) {
         const rdx_emu_counters *c = rdx_emu_get_counters(emu);
         *stats = (rdx_realize_emu_stats){ c->cycles, c->wave_insts, c->est_kernel_cycles,
@@ -64,12 +70,12 @@ static rdx_status emu_run(const rdx_codegen_kernel *k, const rdx_codegen_binding
 rdx_status rdx_realize_emu_run(const rdx_codegen_kernel *k, const rdx_codegen_bindings *b,
                                const size_t *sizes, uint64_t budget, rdx_realize_emu_stats *stats)
 {
-    return emu_run(k, b, sizes, budget, 0, stats);
+    return emu_run(k, b, sizes, budget, 0, stats, NULL);
 }
 
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
                          size_t nbufs, const int64_t *kv, size_t nkv, uint64_t cycle_limit,
-                         rdx_realize_emu_stats *stats)
+                         rdx_realize_emu_stats *stats, const rz_prof *prof)
 {
     uint64_t *ptrs = calloc(nbufs + 1, sizeof *ptrs);
     size_t *spare = calloc(nbufs + 1, sizeof *spare);
@@ -81,7 +87,7 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
     }
     rdx_codegen_bindings b = { .ptrs = ptrs, .nptrs = nbufs, .vals = kv, .nvals = nkv };
     if (!st)
-        st = emu_run(k, &b, spare, RZ_EMU_BUDGET, cycle_limit, stats);
+        st = emu_run(k, &b, spare, RZ_EMU_BUDGET, cycle_limit, stats, prof);
     free(ptrs);
     free(spare);
     return st;

@@ -33,14 +33,22 @@ rdx_status rz_dispatch(rdx_device *dev, rdx_queue *q, const rdx_codegen_kernel *
                        const int64_t *kv, size_t nkv, uint32_t timeout_ms, uint64_t *ns,
                        uint32_t global[3], uint32_t block[3]);
 
+/* The profile hook of one kernel (rdx_realize_options.profile_hook). */
+typedef struct rz_prof {
+    const rdx_realize_options *o;
+    size_t kernel;
+    const char *name;
+} rz_prof;
+
 /*
  * rdx_realize_emu_run with realize's budget for host buffers: PARAM
  * slot p reads and writes host memory bufs[p] of sizes[p] bytes (p < nbufs;
  * each with 64 readable spare bytes); DEFINE_VARs take kv[0..nkv).
- * *stats (may be NULL): what the emulator measured.
+ * *stats (may be NULL): what the emulator measured.  prof (may be NULL): run
+ * with profiling on and call its hook after the run.
  */
 rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const size_t *sizes,
                          size_t nbufs, const int64_t *kv, size_t nkv, uint64_t cycle_limit,
-                         rdx_realize_emu_stats *stats);
+                         rdx_realize_emu_stats *stats, const rz_prof *prof);
 
 #endif

@@ -154,8 +154,10 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
             st = rdx_buffer_download(r->arena, r->offsets[b], host[p], sizes[p]);
     }
     rdx_realize_emu_stats es;
+    rz_prof pr = { r->opt, (size_t)(rk - r->res->report->kernels), kn->name };
     if (!st)
-        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, 0, &es);
+        st = rz_emu_launch(ck, host, sizes, kn->nparams, kv, nkv, 0, &es,
+                           r->opt->profile_hook ? &pr : NULL);
     if (!st) {
         rk->est_cycles = es.cycles;
         rk->wave_insts = es.wave_insts;

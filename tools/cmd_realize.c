@@ -15,6 +15,7 @@
 #include <rdx/runtime.h>
 
 #include "tools/cli.h"
+#include "tools/realize_cli.h"
 #include "util/error.h"
 #include "util/file.h"
 
@@ -258,7 +259,7 @@ static void print_isa(const rdx_realize_report *rep, const cli_opts *o)
             printf("; ---- asm (kernel %zu %s)\n%s", k, rep->kernels[k].name, rep->kernels[k].isa);
 }
 
-int rdx_cmd_realize(int argc, char **argv)
+int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
 {
     static const struct option opts[] = {
         { "input", required_argument, NULL, 'i' },
@@ -408,13 +409,21 @@ int rdx_cmd_realize(int argc, char **argv)
     ro.var_values = vals;
     ro.nvars = nvars;
     ro.beam_progress = ro.beam ? stderr : NULL;
+    if (hook) {
+        ro.profile = 1;
+        ro.profile_hook = hook->fn;
+        ro.profile_user = hook->user;
+        dopts.kind = RDX_DEVICE_EMU; /* the profile is the emulator's */
+    }
     if (rdx_device_open(&dopts, &dev) || rdx_realize_run(ctx, ip, dev, roots, n, &ro, &res)) {
         rc = rdx_cli_fail("realize");
         goto out;
     }
-    rdx_realize_report_print(res->report, stdout);
-    print_isa(res->report, &o);
-    rc = report_outputs(ip, roots, n, res, &o);
+    if (!hook || hook->out) {
+        rdx_realize_report_print(res->report, hook ? hook->out : stdout);
+        print_isa(res->report, &o);
+        rc = report_outputs(ip, roots, n, res, &o);
+    }
 out:
     rdx_realize_result_free(res);
     if (rdx_device_close(dev) && rc == RDX_EXIT_OK)
@@ -424,4 +433,9 @@ out:
     free(text);
     rdx_ir_ctx_destroy(ctx);
     return rc;
+}
+
+int rdx_cmd_realize(int argc, char **argv)
+{
+    return rdx_cli_realize(argc, argv, NULL);
 }

@@ -16,11 +16,11 @@
 #include <rdx/runtime.h>
 
 #include "tools/cli.h"
+#include "tools/launch.h"
 #include "util/error.h"
 #include "util/file.h"
 
 #define CMD      "run"
-#define MAX_ARGS 64
 #define MAX_OUTS 64
 
 static void help(void)
@@ -37,15 +37,7 @@ static void help(void)
            "LLVM's code object v5 expects), or packed with natural alignment when the\n"
            "kernel has no metadata.\n"
            "\n"
-           "Options:\n"
-           "  --kernel NAME     the kernel (default: the only one in CODEOBJ)\n"
-           "  --grid X[,Y[,Z]]  workgroups per dimension (integers >= 1; a missing Y or\n"
-           "                    Z is 1; no empty field or trailing comma)\n"
-           "  --block X[,Y[,Z]] work-items per workgroup (the same form)\n"
-           "  --arg SPEC        the next kernel argument, in order:\n"
-           "                      file:PATH    a buffer holding the bytes of PATH\n"
-           "                      zeros:BYTES  a zero-filled buffer of BYTES bytes\n"
-           "                      u32:V i32:V u64:V f32:V f64:V   a value\n"
+           "Options:\n" RDX_CLI_LAUNCH_HELP
            "  --out N:FILE      after the run, write argument N's buffer (N counts the\n"
            "                    --arg options from 0; it must be a file: or zeros:\n"
            "                    argument) to FILE\n"
@@ -66,80 +58,6 @@ static void help(void)
            "address and program counter; a hang ends in a timeout, or on the emulated\n"
            "GPU in a hang report at a budget; every emulated hang report, a timeout's\n"
            "included, says where the waves were), 2 bad usage.\n");
-}
-
-/* One --arg: the value, or the buffer to create. */
-typedef struct cli_arg {
-    const char *spec;
-    int is_buffer;
-    uint8_t *data; /* file: contents (owned) */
-    uint64_t size;
-    rdx_arg arg;
-    rdx_buffer *buf;
-} cli_arg;
-
-static int parse_arg(const char *spec, cli_arg *a)
-{
-    memset(a, 0, sizeof *a);
-    a->spec = spec;
-    const char *colon = strchr(spec, ':');
-    if (!colon)
-        return rdx_cli_usage_error(CMD, "--arg %s: expected KIND:VALUE", spec);
-    size_t kl = (size_t)(colon - spec);
-    const char *v = colon + 1;
-    char *end;
-    errno = 0;
-    if (kl == 4 && !strncmp(spec, "file", 4)) {
-        size_t n;
-        if (rdx_file_read(v, &a->data, &n))
-            return rdx_cli_usage_error(CMD, "--arg %s: %s", spec, rdx_error_message());
-        if (n == 0) {
-            free(a->data);
-            a->data = NULL;
-            return rdx_cli_usage_error(CMD, "--arg %s: the file is empty", spec);
-        }
-        a->is_buffer = 1;
-        a->size = n;
-        return 0;
-    }
-    if (kl == 5 && !strncmp(spec, "zeros", 5)) {
-        if (rdx_cli_parse_u64(v, &a->size) || a->size == 0)
-            return rdx_cli_usage_error(CMD, "--arg %s: expected a byte count >= 1", spec);
-        a->is_buffer = 1;
-        return 0;
-    }
-    if (kl == 3 && (!strncmp(spec, "u32", 3) || !strncmp(spec, "u64", 3))) {
-        uint64_t x;
-        if (rdx_cli_parse_u64(v, &x) || (spec[1] == '3' && x > UINT32_MAX))
-            return rdx_cli_usage_error(CMD, "--arg %s: expected an unsigned %s-bit integer", spec,
-                                       spec[1] == '3' ? "32" : "64");
-        a->arg = spec[1] == '3' ? rdx_arg_u32((uint32_t)x) : rdx_arg_u64(x);
-        return 0;
-    }
-    if (kl == 3 && !strncmp(spec, "i32", 3)) {
-        long long x = strtoll(v, &end, 0);
-        if (errno || end == v || *end || x < INT32_MIN || x > INT32_MAX)
-            return rdx_cli_usage_error(CMD, "--arg %s: expected a signed 32-bit integer", spec);
-        a->arg = rdx_arg_i32((int32_t)x);
-        return 0;
-    }
-    if (kl == 3 && (!strncmp(spec, "f32", 3) || !strncmp(spec, "f64", 3))) {
-        double x = strtod(v, &end);
-        if (errno == EINVAL || end == v || *end)
-            return rdx_cli_usage_error(CMD, "--arg %s: expected a number", spec);
-        /* a finite number too large for the type would silently become inf */
-        int f32 = spec[1] == '3';
-        if ((errno == ERANGE && isinf(x)) || (f32 && isfinite(x) && isinf((float)x)))
-            return rdx_cli_usage_error(CMD, "--arg %s: %s does not fit %s (largest %g)", spec, v,
-                                       f32 ? "a 32-bit float" : "a 64-bit float",
-                                       f32 ? (double)FLT_MAX : DBL_MAX);
-        a->arg = f32 ? rdx_arg_f32((float)x) : rdx_arg_f64(x);
-        return 0;
-    }
-    return rdx_cli_usage_error(CMD,
-                               "--arg %s: unknown kind '%.*s' (file, zeros, u32, i32, u64, f32, "
-                               "f64)",
-                               spec, (int)kl, spec);
 }
 
 typedef struct cli_out {
@@ -178,34 +96,19 @@ typedef struct run_state {
     rdx_device *dev;
     rdx_program *prog;
     rdx_queue *q;
-    cli_arg args[MAX_ARGS];
-    int nargs;
+    rdx_cli_launch L; /* the launch options */
 } run_state;
 
 static void cleanup(run_state *s)
 {
-    for (int i = 0; i < s->nargs; i++) {
-        rdx_buffer_free(s->args[i].buf);
-        free(s->args[i].data);
-    }
+    for (int i = 0; i < s->L.nargs; i++)
+        rdx_buffer_free(s->L.args[i].buf);
+    rdx_cli_launch_free(&s->L);
     if (s->q && rdx_queue_destroy(s->q))
         fprintf(stderr, "rdx run: %s\n", rdx_error_message());
     rdx_program_free(s->prog);
     if (rdx_device_close(s->dev))
         fprintf(stderr, "rdx run: %s\n", rdx_error_message());
-}
-
-/* Describe the kernel's explicit arguments for a usage message. */
-static void signature(const rdx_kernel *k, char *buf, size_t size)
-{
-    size_t n = (size_t)snprintf(buf, size, "%s(", rdx_kernel_name(k));
-    for (uint32_t i = 0; i < rdx_kernel_arg_count(k) && n < size; i++) {
-        const rdx_kernel_arg *a = rdx_kernel_arg_at(k, i);
-        n += (size_t)snprintf(buf + n, size - n, "%s%s%s%s [%u bytes]", i ? ", " : "", a->type_name,
-                              *a->type_name ? " " : "", a->name, a->size);
-    }
-    if (n < size)
-        snprintf(buf + n, size - n, ")");
 }
 
 /* Each --out names an argument that exists and is a buffer (the arguments
@@ -214,10 +117,10 @@ static int check_outs(const run_state *s, const rdx_kernel *k, const cli_out *ou
 {
     for (int i = 0; i < nouts; i++) {
         uint32_t n = outs[i].arg;
-        if (n >= (uint32_t)s->nargs) {
+        if (n >= (uint32_t)s->L.nargs) {
             /* the kernel's own count, or with no metadata the --arg count */
             uint32_t have =
-                rdx_kernel_has_metadata(k) ? rdx_kernel_arg_count(k) : (uint32_t)s->nargs;
+                rdx_kernel_has_metadata(k) ? rdx_kernel_arg_count(k) : (uint32_t)s->L.nargs;
             char range[48] = "";
             if (have)
                 snprintf(range, sizeof range, " (0..%u)", have - 1);
@@ -233,91 +136,47 @@ static int check_outs(const run_state *s, const rdx_kernel *k, const cli_out *ou
                                        n, outs[i].path, n, have, have == 1 ? " was" : "s were",
                                        range);
         }
-        if (!s->args[n].is_buffer)
+        if (!s->L.args[n].is_buffer)
             return rdx_cli_usage_error(CMD,
                                        "--out %u:%s: argument %u (--arg %s) is a value, not a "
                                        "buffer; --out takes a file: or zeros: argument",
-                                       n, outs[i].path, n, s->args[n].spec);
+                                       n, outs[i].path, n, s->L.args[n].spec);
     }
     return RDX_EXIT_OK;
 }
 
 /* The emulator's kernel time estimate (rdx_emu_counters.est_kernel_cycles,
  * engine clocks at 2.5 GHz; docs/emu.md "Kernel time estimate") of one
- * dispatch of `l`: the kernel run once more on a private wave emulator, on
- * host copies of the buffers' initial contents (so the device's buffers and
- * the outputs are untouched).  RDX_OK with *c filled, or the reason there is
- * no estimate (recorded). */
+ * dispatch: the kernel run once more on a private wave emulator
+ * (rdx_cli_emu_launch).  RDX_OK with *c filled, or the reason there is no
+ * estimate (recorded). */
 static rdx_status emu_estimate(const run_state *s, const char *path, const rdx_kernel *k,
-                               const rdx_launch *l, uint64_t wave_budget, rdx_emu_counters *c)
+                               uint64_t wave_budget, rdx_emu_counters *c)
 {
-    rdx_arg args[MAX_ARGS];
-    uint8_t *host[MAX_ARGS] = { 0 };
     uint8_t *elf = NULL;
     size_t elf_size = 0;
     rdx_emu *emu = NULL;
-    rdx_emu_buffer bufs[MAX_ARGS];
-    size_t nbufs = 0;
-    uint8_t kernarg[4096];
-    uint32_t kernarg_size = 0;
-    rdx_status st = RDX_OK;
-    for (int i = 0; i < s->nargs && !st; i++) {
-        const cli_arg *a = &s->args[i];
-        args[i] = a->arg;
-        if (!a->is_buffer)
-            continue;
-        /* 64 spare bytes: vector loads near the end may touch them (as realize's estimate) */
-        host[i] = a->size <= SIZE_MAX - 64 ? calloc(1, (size_t)a->size + 64) : NULL;
-        if (!host[i]) {
-            st = rdx_fail(RDX_ERR_NOMEM, "no host memory for a copy of argument %d", i);
-            break;
-        }
-        if (a->data)
-            memcpy(host[i], a->data, a->size);
-        args[i] = rdx_arg_u64((uint64_t)(uintptr_t)host[i]);
-        bufs[nbufs++] = (rdx_emu_buffer){ host[i], (size_t)a->size + 64, RDX_EMU_RW };
-    }
-    rdx_launch hl = *l;
-    hl.args = args;
-    rdx_emu_launch el = { .bufs = bufs, .nbufs = nbufs, .budget = wave_budget };
-    for (int d = 0; d < 3 && !st; d++) {
-        uint64_t items = (uint64_t)l->grid[d] * l->block[d];
-        if (items > UINT32_MAX)
-            st = rdx_fail(RDX_ERR_RANGE,
-                          "the grid has %llu work-items in dimension %d, more than "
-                          "the emulator's launch takes",
-                          (unsigned long long)items, d);
-        el.grid[d] = (uint32_t)items;
-        el.wg[d] = l->block[d];
-    }
-    if (!st)
-        st = rdx_kernel_pack_args(k, &hl, kernarg, sizeof kernarg, &kernarg_size);
-    el.kernarg = kernarg;
-    el.kernarg_size = kernarg_size;
-    if (!st)
-        st = rdx_file_read(path, &elf, &elf_size);
+    rdx_status st = rdx_file_read(path, &elf, &elf_size);
     if (!st)
         st = rdx_emu_create("gfx1100", &emu);
     if (!st)
-        st = rdx_emu_run_codeobj(emu, elf, elf_size, rdx_kernel_name(k), &el);
+        st = rdx_cli_emu_launch(emu, &s->L, elf, elf_size, k, wave_budget);
     if (!st)
         *c = *rdx_emu_get_counters(emu);
     c->pcs = NULL; /* owned by the emulator, gone below */
     c->npc = 0;
     rdx_emu_destroy(emu);
     free(elf);
-    for (int i = 0; i < s->nargs; i++)
-        free(host[i]);
     return st;
 }
 
 /* Print the kernel time estimate (or why there is none) and put the
  * "; timing model estimate X us" suffix of the dispatch lines in est. */
 static void estimate_line(const run_state *s, const char *path, const rdx_kernel *k,
-                          const rdx_launch *l, uint64_t wave_budget, char *est, size_t size)
+                          uint64_t wave_budget, char *est, size_t size)
 {
     rdx_emu_counters c = { 0 };
-    if (emu_estimate(s, path, k, l, wave_budget, &c)) {
+    if (emu_estimate(s, path, k, wave_budget, &c)) {
         printf("kernel time estimate: none (%s)\n", rdx_error_message());
         return;
     }
@@ -328,9 +187,8 @@ static void estimate_line(const run_state *s, const char *path, const rdx_kernel
     snprintf(est, size, "; timing model estimate %.3f us", us);
 }
 
-static int run(run_state *s, const char *path, const char *kname, const rdx_launch *base,
-               const cli_out *outs, int nouts, rdx_device_kind kind, uint64_t repeat,
-               uint32_t timeout, uint64_t wave_budget, uint64_t dispatch_budget)
+static int run(run_state *s, const char *path, const cli_out *outs, int nouts, rdx_device_kind kind,
+               uint64_t repeat, uint32_t timeout, uint64_t wave_budget, uint64_t dispatch_budget)
 {
     rdx_device_options o = { .kind = kind,
                              .emu_wave_budget = wave_budget,
@@ -342,21 +200,14 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
     if (rdx_program_load_file(s->dev, path, &s->prog))
         return rdx_cli_fail(CMD);
     const rdx_kernel *k = NULL;
-    if (kname) {
-        if (rdx_program_find(s->prog, kname, &k))
-            return rdx_cli_usage_error(CMD, "%s", rdx_error_message());
-    } else if (rdx_program_kernel_count(s->prog) == 1) {
-        k = rdx_program_kernel_at(s->prog, 0);
-    } else {
-        rdx_program_find(s->prog, "", &k);
-        return rdx_cli_usage_error(CMD, "%s has %zu kernels; choose one with --kernel (%s)", path,
-                                   rdx_program_kernel_count(s->prog), rdx_error_message());
-    }
-    rdx_launch l = *base;
+    int prc = rdx_cli_pick_kernel(CMD, s->prog, path, &s->L, &k);
+    if (prc)
+        return prc;
+    rdx_launch l = s->L.l;
     l.kernel = k;
-    rdx_arg args[MAX_ARGS];
-    for (int i = 0; i < s->nargs; i++) {
-        cli_arg *a = &s->args[i];
+    rdx_arg args[RDX_CLI_MAX_ARGS];
+    for (int i = 0; i < s->L.nargs; i++) {
+        rdx_cli_arg *a = &s->L.args[i];
         if (a->is_buffer) {
             char label[40];
             snprintf(label, sizeof label, "buffer of argument %d", i); /* for fault reports */
@@ -370,13 +221,13 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         args[i] = a->arg;
     }
     l.args = args;
-    l.nargs = (uint32_t)s->nargs;
+    l.nargs = (uint32_t)s->L.nargs;
     /* Check the layout first: a mismatch is bad usage. */
     uint8_t scratch[4096];
     uint32_t size;
     if (rdx_kernel_pack_args(k, &l, scratch, sizeof scratch, &size)) {
         char sig[1024];
-        signature(k, sig, sizeof sig);
+        rdx_cli_signature(k, sig, sizeof sig);
         return rdx_cli_usage_error(CMD, "%s\nthe kernel is %s", rdx_error_message(), sig);
     }
     int rc = check_outs(s, k, outs, nouts);
@@ -422,7 +273,7 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         /* after the first dispatch ran well (a fault or hang is reported by
          * the device first; the estimate's run then ends within the budget) */
         if (emulated && r == 0)
-            estimate_line(s, path, k, &l, wave_budget, est, sizeof est);
+            estimate_line(s, path, k, wave_budget, est, sizeof est);
         if (repeat <= 10 || r < 3 || r + 1 == repeat)
             printf("dispatch %llu: %.3f us %s%s\n", (unsigned long long)(r + 1), ns / 1e3, what,
                    est);
@@ -431,7 +282,7 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
         printf("%llu dispatches: %.3f us %s on average%s\n", (unsigned long long)repeat,
                total / 1e3 / (double)repeat, what, est);
     for (int i = 0; i < nouts; i++) {
-        cli_arg *a = &s->args[outs[i].arg];
+        rdx_cli_arg *a = &s->L.args[outs[i].arg];
         uint8_t *data = malloc(a->size);
         if (!data)
             return rdx_cli_usage_error(CMD, "out of memory");
@@ -449,10 +300,7 @@ static int run(run_state *s, const char *path, const char *kname, const rdx_laun
 
 int rdx_cmd_run(int argc, char **argv)
 {
-    static const struct option opts[] = { { "kernel", required_argument, NULL, 'k' },
-                                          { "grid", required_argument, NULL, 'g' },
-                                          { "block", required_argument, NULL, 'b' },
-                                          { "arg", required_argument, NULL, 'a' },
+    static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS,
                                           { "out", required_argument, NULL, 'o' },
                                           { "device", required_argument, NULL, 'd' },
                                           { "repeat", required_argument, NULL, 'r' },
@@ -463,10 +311,7 @@ int rdx_cmd_run(int argc, char **argv)
                                           { NULL, 0, NULL, 0 } };
     run_state s;
     memset(&s, 0, sizeof s);
-    const char *kname = NULL;
-    rdx_launch l;
-    memset(&l, 0, sizeof l);
-    int have_grid = 0, have_block = 0, nouts = 0, rc = RDX_EXIT_OK;
+    int nouts = 0, rc = RDX_EXIT_OK;
     cli_out outs[MAX_OUTS];
     rdx_device_kind kind = RDX_DEVICE_AUTO;
     uint64_t repeat = 1, timeout = 60000, wave_budget = 0, dispatch_budget = 0;
@@ -476,21 +321,10 @@ int rdx_cmd_run(int argc, char **argv)
     while (rc == RDX_EXIT_OK && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'k':
-            kname = optarg;
-            break;
         case 'g':
-            rc = rdx_cli_parse_dims(CMD, "--grid", optarg, l.grid);
-            have_grid = 1;
-            break;
         case 'b':
-            rc = rdx_cli_parse_dims(CMD, "--block", optarg, l.block);
-            have_block = 1;
-            break;
         case 'a':
-            if (s.nargs == MAX_ARGS)
-                rc = rdx_cli_usage_error(CMD, "more than %d --arg options", MAX_ARGS);
-            else if ((rc = parse_arg(optarg, &s.args[s.nargs])) == RDX_EXIT_OK)
-                s.nargs++;
+            rc = rdx_cli_launch_option(CMD, c, optarg, &s.L);
             break;
         case 'o':
             if (nouts == MAX_OUTS)
@@ -526,8 +360,7 @@ int rdx_cmd_run(int argc, char **argv)
             break;
         case 'h':
             help();
-            for (int i = 0; i < s.nargs; i++)
-                free(s.args[i].data);
+            rdx_cli_launch_free(&s.L);
             return RDX_EXIT_OK;
         default:
             rc = rdx_cli_usage_error(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -537,11 +370,11 @@ int rdx_cmd_run(int argc, char **argv)
     if (rc == RDX_EXIT_OK && optind != argc - 1)
         rc = rdx_cli_usage_error(CMD, optind >= argc ? "no code object given"
                                                      : "expected one code object");
-    if (rc == RDX_EXIT_OK && (!have_grid || !have_block))
+    if (rc == RDX_EXIT_OK && (!s.L.have_grid || !s.L.have_block))
         rc = rdx_cli_usage_error(CMD, "--grid and --block are required");
     if (rc == RDX_EXIT_OK)
-        rc = run(&s, argv[optind], kname, &l, outs, nouts, kind, repeat, (uint32_t)timeout,
-                 wave_budget, dispatch_budget);
+        rc = run(&s, argv[optind], outs, nouts, kind, repeat, (uint32_t)timeout, wave_budget,
+                 dispatch_budget);
     cleanup(&s);
     return rc;
 }

@@ -34,6 +34,7 @@
 #include <rdx/codegen_front.h>
 #include <rdx/interp.h>
 #include <rdx/ir.h>
+#include <rdx/emu.h>
 #include <rdx/runtime.h>
 #include <rdx/status.h>
 #include <rdx/tensor.h>
@@ -59,6 +60,14 @@ typedef struct rdx_realize_options {
      * on a copy of its buffers, for its estimated cycles and wave-instructions
      * (rdx_realize_kernel.est_cycles); ignored on a real card. */
     int profile;
+    /* With profile: called after each kernel's run on the wave emulator, which then runs
+     * with profiling on (rdx/emu_prof.h): emu holds its counters (rdx_emu_get_counters) and
+     * profile (rdx_emu_get_profile), elf is the kernel's code object, grid and wg the
+     * launch in work-items.  `rdx prof` uses it.  NULL: no profiling. */
+    void (*profile_hook)(void *user, size_t kernel, const char *name, const rdx_emu *emu,
+                         const void *elf, size_t elf_size, const uint32_t grid[3],
+                         const uint32_t wg[3]);
+    void *profile_user;
     int keep_isa; /* 1: keep each kernel's assembly (rdx_realize_kernel.isa) */
     /* Back-end stages whose text to keep per kernel: bits 1 << RDX_CG_STAGE_* (isel,
      * linear, regalloc, asm; rdx/codegen.h) into rdx_realize_kernel.stage_text. */

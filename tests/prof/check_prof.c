@@ -132,6 +132,7 @@ int main(void)
     build("-O0", &pt_loops_o0_co);
     Suite *s = suite_create("prof");
     suite_add_tcase(s, pt_tcase_api());
+    suite_add_tcase(s, pt_tcase_cli());
     int rc = rdx_test_main(s);
     free(pt_loops_co);
     free(pt_loops_o0_co);

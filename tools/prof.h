@@ -1,0 +1,78 @@
+/*
+ * tools/prof.h — `rdx prof`: the profiles of a run's dispatches as the tool
+ * keeps them (copies of the emulator's counters and profile, the kernel's
+ * machine code, its source-line table) and the printers: the text report and
+ * annotated disassembly (prof_text.c), JSON and the Chrome trace
+ * (prof_json.c), the DWARF line table (prof_dwarf.c).  docs/prof.md.
+ */
+#ifndef RDX_TOOLS_PROF_H
+#define RDX_TOOLS_PROF_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rdx/emu.h>
+#include <rdx/emu_prof.h>
+
+/* One row of a line table: code from addr (a .text offset) comes from file:line. */
+typedef struct prof_line {
+    uint64_t addr;
+    uint32_t file, line;
+} prof_line;
+
+typedef struct prof_lines {
+    char **files;
+    size_t nfiles;
+    prof_line *rows; /* sorted by addr */
+    size_t nrows;
+} prof_lines;
+
+/* One dispatch as profiled. */
+typedef struct prof_disp {
+    char name[64];
+    uint32_t grid[3], wg[3]; /* work-items, workgroup size */
+    rdx_emu_counters c;      /* pcs = NULL (the profile has them) */
+    rdx_emu_profile p;       /* arrays owned here */
+    rdx_emu_occupancy occ;
+    uint8_t *code;     /* the kernel's machine code from its entry */
+    size_t code_size;  /* bytes */
+    uint64_t text_off; /* ELF address of the entry (the line table's addresses) */
+    prof_lines lines;  /* source lines (DWARF), may be empty */
+    double emu_ms;     /* host time of the profiled emulation */
+} prof_disp;
+
+typedef struct prof_run {
+    char label[256]; /* the input */
+    prof_disp *d;
+    size_t n;
+} prof_run;
+
+typedef struct prof_opts {
+    int sort;      /* annotated disassembly hottest first */
+    int no_disasm; /* only the per-dispatch report */
+    unsigned top;  /* lines of the disassembly (0 = all) */
+} prof_opts;
+
+/* Append a dispatch from emu's last (profiled) run of a kernel of code object elf. */
+int prof_capture(prof_run *r, const char *name, const rdx_emu *emu, const void *elf,
+                 size_t elf_size, const uint32_t grid[3], const uint32_t wg[3], double emu_ms);
+void prof_run_free(prof_run *r);
+
+/* Total cycles of a PC record (issue + stalls). */
+uint64_t prof_pc_cycles(const rdx_emu_prof_pc *p);
+/* The instruction at pc of d disassembled into buf ("?" when it does not decode). */
+void prof_disasm(const prof_disp *d, uint64_t pc, char *buf, size_t size);
+/* The source line of pc ("file:line"), or "" when there is none. */
+void prof_source(const prof_disp *d, uint64_t pc, char *buf, size_t size);
+
+void prof_print_text(FILE *f, const prof_run *r, const prof_opts *o);
+void prof_print_json(FILE *f, const prof_run *r, const prof_opts *o);
+void prof_print_compare(FILE *f, const prof_run *a, const prof_run *b, int json);
+/* The Chrome trace (Perfetto) of r into path; 0 or -1 (errno). */
+int prof_write_trace(const char *path, const prof_run *r);
+
+/* The DWARF .debug_line table of an ELF (empty when it has none); 0, or -1 on malformed. */
+int prof_dwarf_lines(const void *elf, size_t size, prof_lines *out);
+void prof_lines_free(prof_lines *l);
+
+#endif /* RDX_TOOLS_PROF_H */
