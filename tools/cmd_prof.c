@@ -16,6 +16,7 @@
 #include <rdx/emu.h>
 #include <rdx/emu_prof.h>
 #include <rdx/runtime.h>
+#include <rdx/sqtt.h>
 
 #include "tools/cli.h"
 #include "tools/launch.h"
@@ -46,6 +47,8 @@ static void help(void)
            "  --trace FILE      write a Chrome trace (Perfetto, chrome://tracing): the\n"
            "                    dispatches back to back, each wave on its WGP/SIMD track from\n"
            "                    the timing model, waves-in-flight and DRAM-bandwidth counters\n"
+           "  --sqtt FILE       write the emulated GPU's SQ thread trace of the (first)\n"
+           "                    dispatch's workgroup 0 in the RDNA3 token format (rdx/sqtt.h)\n"
            "  --sort            annotated disassembly hottest first (default: address order)\n"
            "  --top N           only the first N lines of the disassembly (default all)\n"
            "  --no-disasm       only the per-dispatch report\n"
@@ -87,7 +90,7 @@ static void help(void)
 typedef struct prof_cli {
     int json, no_disasm, sort, compare, compare_raw;
     unsigned top, threads;
-    const char *trace;
+    const char *trace, *sqtt;
     const char *inputs[2];
     int ninputs;
 } prof_cli;
@@ -264,7 +267,8 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         return 0;
     memcpy(name, a, nl);
     name[nl] = 0;
-    static const char *const with_value[] = { "--trace", "--top", "--threads", "--compare-raw" };
+    static const char *const with_value[] = { "--trace", "--top", "--threads", "--compare-raw",
+                                              "--sqtt" };
     int needs = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         needs |= !strcmp(name, with_value[k]);
@@ -290,6 +294,8 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         pc->no_disasm = 1;
     else if (!strcmp(name, "--trace"))
         pc->trace = val;
+    else if (!strcmp(name, "--sqtt"))
+        pc->sqtt = val;
     else if (!strcmp(name, "--top") || !strcmp(name, "--threads")) {
         if (rdx_cli_parse_u64(val, &v) || v > 1u << 20)
             *rc = rdx_cli_usage_error(CMD, "%s %s: expected a count", name, val);
@@ -315,6 +321,22 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         *rc = -1;
     }
     return 1;
+}
+
+/* The emulated SQ thread trace of run's first dispatch into path; an exit status. */
+static int write_sqtt(const char *path, const prof_run *r, int quiet)
+{
+    uint8_t *blob = NULL;
+    size_t len = 0;
+    if (!r->n || rdx_sqtt_encode_profile(&r->d[0].p, &blob, &len) ||
+        rdx_file_write(path, blob, len)) {
+        free(blob);
+        return rdx_cli_fail(CMD);
+    }
+    free(blob);
+    if (!quiet)
+        printf("sqtt: %s (%zu bytes, RDNA3 layout 3, workgroup 0 of dispatch 0)\n", path, len);
+    return RDX_EXIT_OK;
 }
 
 /* Whether a launch or realize option (without "=VALUE") takes the next word as its value. */
@@ -368,6 +390,8 @@ int rdx_cmd_prof(int argc, char **argv)
             prof_print_json(stdout, &runs[0], &po);
         else
             prof_print_text(stdout, &runs[0], &po);
+        if (rc == RDX_EXIT_OK && pc.sqtt)
+            rc = write_sqtt(pc.sqtt, &runs[0], pc.json);
         if (pc.trace && prof_write_trace(pc.trace, &runs[0])) {
             fprintf(stderr, "rdx %s: cannot write the trace %s: %s\n", CMD, pc.trace,
                     strerror(errno));

@@ -24,6 +24,7 @@ static void disp_free(prof_disp *d)
 {
     free((void *)d->p.pcs);
     free((void *)d->p.waves);
+    free((void *)d->p.trace);
     free(d->code);
     prof_lines_free(&d->lines);
 }
@@ -68,6 +69,14 @@ int prof_capture(prof_run *r, const char *name, const rdx_emu *emu, const void *
     memcpy(waves, p->waves, p->nwaves * sizeof *waves);
     d->p.pcs = pcs;
     d->p.waves = waves;
+    rdx_emu_prof_inst *tr = malloc((p->ntrace + 1) * sizeof *tr);
+    if (!tr) {
+        free(pcs);
+        free(waves);
+        return -1;
+    }
+    memcpy(tr, p->trace, p->ntrace * sizeof *tr);
+    d->p.trace = tr;
     r->n++;
     rdx_emu_occupancy_of(&d->p, &d->occ);
     /* the kernel's code: the named kernel, else the only one */

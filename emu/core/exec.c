@@ -14,6 +14,7 @@
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
 #include "emu/core/ops.h"
+#include "emu/core/prof_inline.h"
 #include "util/error.h"
 
 #define EMU_SLICE          4096u /* instructions a wave runs before the next wave's turn */

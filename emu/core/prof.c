@@ -5,6 +5,7 @@
  * model and the merge of the host threads' records after the dispatch.
  * docs/prof.md is the specification.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,7 @@ void emu_prof_disp_free(emu_prof_disp *d)
     for (unsigned i = 0; i < d->nwk; i++)
         free(d->wks[i].rec);
     free(d->wks);
+    free(d->trace);
     free(d->wst);
     free(d->times);
     free(d);
@@ -70,6 +72,8 @@ void emu_prof_group(emu_prof_disp *d, emu_prof_wk *pf, uint64_t g)
     pf->l0_clock = 0;
     pf->wst = d->wst ? &d->wst[g * d->maxwaves] : NULL;
     pf->cur = NULL;
+    pf->disp = d;
+    pf->tracing = g == 0;
 }
 
 /* How an op's cycles are classified: by its mnemonic, once per PC. */
@@ -119,7 +123,32 @@ static emu_prof_rec *slot(emu_prof_wk *pf, uint64_t pc)
     return &r[(pc - lo) / 4];
 }
 
-void emu_prof_begin(emu_prof_wk *pf, const emu_wave *w, const emu_inst *in)
+/* Append the instruction to workgroup 0's trace. */
+static void trace_add(emu_prof_wk *pf, const emu_wave *w, const emu_inst *in)
+{
+    emu_prof_disp *d = pf->disp;
+    pf->trace_last = SIZE_MAX;
+    if (d->ntrace == d->trace_cap) {
+        size_t nc = d->trace_cap ? 2 * d->trace_cap : 1024;
+        rdx_emu_prof_inst *nt =
+            nc <= EMU_PROF_MAX_TRACE ? realloc(d->trace, nc * sizeof *nt) : NULL;
+        if (!nt) {
+            d->trace_truncated = 1;
+            return;
+        }
+        d->trace = nt;
+        d->trace_cap = nc;
+    }
+    pf->trace_last = d->ntrace;
+    d->trace[d->ntrace++] = (rdx_emu_prof_inst){ .pc = in->pc,
+                                                 .next_pc = in->pc + in->size,
+                                                 .cycle = w->cycles,
+                                                 .wave = w->id,
+                                                 .op = in->op,
+                                                 .cls = in->cls };
+}
+
+void emu_prof_begin_slow(emu_prof_wk *pf, const emu_wave *w, const emu_inst *in)
 {
     emu_prof_rec *r = slot(pf, in->pc);
     pf->cur = r;
@@ -136,9 +165,11 @@ void emu_prof_begin(emu_prof_wk *pf, const emu_wave *w, const emu_inst *in)
     }
     r->p.count++;
     r->p.lanes += (uint64_t)emu_popcount(emu_exec(w));
+    if (pf->tracing)
+        trace_add(pf, w, in);
 }
 
-void emu_prof_end(emu_prof_wk *pf, const emu_wave *w, unsigned cyc)
+void emu_prof_end_slow(emu_prof_wk *pf, const emu_wave *w, unsigned cyc)
 {
     emu_prof_rec *r = pf->cur;
     if (!r)
@@ -168,6 +199,8 @@ void emu_prof_end(emu_prof_wk *pf, const emu_wave *w, unsigned cyc)
     default:
         break;
     }
+    if (pf->tracing && pf->trace_last != SIZE_MAX)
+        pf->disp->trace[pf->trace_last].next_pc = w->pc;
     r->p.issue += issue;
     for (int i = 0; i < RDX_EMU_STALL_COUNT; i++)
         r->p.stall[i] += st[i];
@@ -229,6 +262,7 @@ void emu_prof_out_free(emu_prof_out *o)
 {
     free(o->pcs);
     free(o->waves);
+    free(o->trace);
     memset(o, 0, sizeof *o);
 }
 
@@ -292,6 +326,15 @@ int emu_prof_collect(const emu_prof_disp *d, uint64_t code, const rdx_emu_counte
     uint64_t dram = C->est_dram_bytes / EMU_DEV_LINE;
     out->p.l2_misses = dram < l2_req ? dram : l2_req;
     out->p.l2_hits = l2_req - out->p.l2_misses;
+    if (d->ntrace) { /* workgroup 0's instruction trace */
+        out->trace = malloc(d->ntrace * sizeof *out->trace);
+        if (!out->trace)
+            return -1;
+        memcpy(out->trace, d->trace, d->ntrace * sizeof *out->trace);
+        out->p.trace = out->trace;
+        out->p.ntrace = d->ntrace;
+    }
+    out->p.trace_truncated = d->trace_truncated;
     /* the waves that ran, with the model's placement */
     if (d->wst && d->times) {
         uint64_t nw = d->ngroups * d->maxwaves;

@@ -19,6 +19,8 @@
 
 /* Dispatches of more waves keep no per-wave profile. */
 #define EMU_PROF_MAX_WAVES (1u << 20)
+/* Instructions of the instruction trace. */
+#define EMU_PROF_MAX_TRACE (1u << 20)
 
 /* The vector L0 model: 32 KiB of 128-byte lines, 4-way set associative, LRU. */
 #define EMU_PROF_L0_WAYS 4u
@@ -45,6 +47,9 @@ typedef struct emu_prof_wk {
     emu_prof_rec *cur; /* the instruction running */
     uint64_t c0, vm, lgkm;
     emu_prof_wst *wst; /* the current group's waves, or NULL */
+    struct emu_prof_disp *disp;
+    int tracing;       /* the current group is traced (workgroup 0) */
+    size_t trace_last; /* the record of the instruction running */
     uint64_t l0_tag[EMU_PROF_L0_SETS * EMU_PROF_L0_WAYS];
     uint32_t l0_age[EMU_PROF_L0_SETS * EMU_PROF_L0_WAYS];
     uint32_t l0_clock;
@@ -54,10 +59,13 @@ typedef struct emu_prof_wk {
 typedef struct emu_prof_disp {
     unsigned maxwaves;
     uint64_t ngroups;
-    emu_prof_wst *wst; /* ngroups * maxwaves, or NULL */
-    emu_wtime *times;  /* the model's wave placement, same indexing, or NULL */
-    double terms[5];   /* the model's figures (emu_model_in.terms) */
-    emu_prof_wk *wks;  /* one per host thread */
+    emu_prof_wst *wst;        /* ngroups * maxwaves, or NULL */
+    emu_wtime *times;         /* the model's wave placement, same indexing, or NULL */
+    double terms[5];          /* the model's figures (emu_model_in.terms) */
+    emu_prof_wk *wks;         /* one per host thread */
+    rdx_emu_prof_inst *trace; /* workgroup 0's instructions (one thread writes them) */
+    size_t ntrace, trace_cap;
+    int trace_truncated;
     unsigned nwk;
 } emu_prof_disp;
 
@@ -66,6 +74,7 @@ typedef struct emu_prof_out {
     rdx_emu_profile p;
     rdx_emu_prof_pc *pcs;
     rdx_emu_prof_wave *waves;
+    rdx_emu_prof_inst *trace;
 } emu_prof_out;
 
 struct emu_wave;
@@ -77,9 +86,10 @@ void emu_prof_disp_free(emu_prof_disp *d);
 
 /* Group g starts on this thread: the L0 model is emptied. */
 void emu_prof_group(emu_prof_disp *d, emu_prof_wk *pf, uint64_t g);
-/* Before an instruction's issue cycles are added / after it ran (cyc = its issue cycles). */
-void emu_prof_begin(emu_prof_wk *pf, const struct emu_wave *w, const struct emu_inst *in);
-void emu_prof_end(emu_prof_wk *pf, const struct emu_wave *w, unsigned cyc);
+/* Before an instruction's issue cycles are added / after it ran (cyc = its issue cycles):
+   the general paths of emu_prof_begin / emu_prof_end (emu/core/prof_inline.h). */
+void emu_prof_begin_slow(emu_prof_wk *pf, const struct emu_wave *w, const struct emu_inst *in);
+void emu_prof_end_slow(emu_prof_wk *pf, const struct emu_wave *w, unsigned cyc);
 /* s_waitcnt advanced the clock by vm (vmcnt) and lgkm (lgkmcnt) cycles. */
 static inline void emu_prof_wait(emu_prof_wk *pf, uint64_t vm, uint64_t lgkm)
 {

@@ -67,6 +67,18 @@ typedef struct rdx_emu_prof_wave {
     uint64_t stall[RDX_EMU_STALL_COUNT];
 } rdx_emu_prof_wave;
 
+/* One instruction of the instruction trace (the waves of workgroup 0, in issue order per
+   wave): what an SQ thread trace records on a card (rdx/sqtt.h encodes it in the
+   hardware's token format). */
+typedef struct rdx_emu_prof_inst {
+    uint64_t pc;
+    uint64_t next_pc; /* the PC the wave went on at (a taken branch: not pc + size) */
+    uint64_t cycle;   /* the wave model's clock when it issued (cycles since the wave began) */
+    uint32_t wave;    /* wave index in workgroup 0 */
+    uint32_t op;      /* rdx_isa op id */
+    uint32_t cls;     /* rdx_emu_class */
+} rdx_emu_prof_inst;
+
 /* The profile of the last dispatch run with profiling on. */
 typedef struct rdx_emu_profile {
     uint64_t code;        /* address of the dispatch's first instruction */
@@ -82,6 +94,11 @@ typedef struct rdx_emu_profile {
     /* Per wave, group-major; empty for dispatches of more than 2^20 waves. */
     size_t nwaves;
     const rdx_emu_prof_wave *waves;
+    /* The instruction trace of workgroup 0's waves (at most 2^20 instructions; ntrace
+       counts them, trace_truncated says some were dropped). */
+    size_t ntrace;
+    const rdx_emu_prof_inst *trace;
+    int trace_truncated;
     uint64_t issue, stall[RDX_EMU_STALL_COUNT]; /* sums over all waves (= counters.cycles) */
     uint64_t lds_insts;                         /* DS instructions that accessed LDS memory */
     uint64_t lds_conflicts;                     /* extra cycles from bank conflicts, summed */

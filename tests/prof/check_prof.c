@@ -133,6 +133,7 @@ int main(void)
     Suite *s = suite_create("prof");
     suite_add_tcase(s, pt_tcase_api());
     suite_add_tcase(s, pt_tcase_cli());
+    suite_add_tcase(s, pt_tcase_sqtt());
     int rc = rdx_test_main(s);
     free(pt_loops_co);
     free(pt_loops_o0_co);

@@ -20,15 +20,21 @@ static rdx_emu *run_loops(const char *co, unsigned groups, unsigned threads, int
     uint8_t *elf;
     size_t len;
     ck_assert_int_eq(rdx_file_read(co, &elf, &len), RDX_OK);
-    uint32_t *out = calloc(groups * 64 + 64, 4);
+    /* 128-byte aligned: the memory lines counted do not depend on where malloc put it */
+    uint32_t *out = aligned_alloc(128, (groups * 64 + 64) * 4);
+    memset(out, 0, (groups * 64 + 64) * 4);
     rdx_emu_buffer b = { out, (groups * 64 + 64) * 4, RDX_EMU_RW };
-    struct {
-        void *out;
-        uint32_t seed;
-    } ka = { out, 7 };
+    /* explicit arguments, then the hidden group size the kernel reads (rdx/opencl.h
+       get_local_size: offset 0x1c); every other byte zero */
+    uint8_t ka[256] = { 0 };
+    uint32_t seed = 7;
+    uint16_t gsize = 64;
+    memcpy(ka, &out, sizeof out);
+    memcpy(ka + 8, &seed, 4);
+    memcpy(ka + 0x1c, &gsize, 2);
     rdx_emu_launch l = { .grid = { groups * 64 },
                          .wg = { 64 },
-                         .kernarg = &ka,
+                         .kernarg = ka,
                          .kernarg_size = sizeof ka,
                          .bufs = &b,
                          .nbufs = 1 };
