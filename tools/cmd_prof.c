@@ -49,6 +49,10 @@ static void help(void)
            "                    the timing model, waves-in-flight and DRAM-bandwidth counters\n"
            "  --sqtt FILE       write the emulated GPU's SQ thread trace of the (first)\n"
            "                    dispatch's workgroup 0 in the RDNA3 token format (rdx/sqtt.h)\n"
+           "  --decode-sqtt FILE  decode an SQ thread trace (a card's, e.g. tinygrad's\n"
+           "                    extra/sqtt examples, or --sqtt's); with INPUT (the kernel's code\n"
+           "                    object; --kernel NAME) map the traced SIMD's waves to its\n"
+           "                    instructions: count, first and last issue time per instruction\n"
            "  --sort            annotated disassembly hottest first (default: address order)\n"
            "  --top N           only the first N lines of the disassembly (default all)\n"
            "  --no-disasm       only the per-dispatch report\n"
@@ -90,7 +94,7 @@ static void help(void)
 typedef struct prof_cli {
     int json, no_disasm, sort, compare, compare_raw;
     unsigned top, threads;
-    const char *trace, *sqtt;
+    const char *trace, *sqtt, *decode_sqtt;
     const char *inputs[2];
     int ninputs;
 } prof_cli;
@@ -267,8 +271,8 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         return 0;
     memcpy(name, a, nl);
     name[nl] = 0;
-    static const char *const with_value[] = { "--trace", "--top", "--threads", "--compare-raw",
-                                              "--sqtt" };
+    static const char *const with_value[] = { "--trace",       "--top",  "--threads",
+                                              "--compare-raw", "--sqtt", "--decode-sqtt" };
     int needs = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         needs |= !strcmp(name, with_value[k]);
@@ -296,6 +300,8 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         pc->trace = val;
     else if (!strcmp(name, "--sqtt"))
         pc->sqtt = val;
+    else if (!strcmp(name, "--decode-sqtt"))
+        pc->decode_sqtt = val;
     else if (!strcmp(name, "--top") || !strcmp(name, "--threads")) {
         if (rdx_cli_parse_u64(val, &v) || v > 1u << 20)
             *rc = rdx_cli_usage_error(CMD, "%s %s: expected a count", name, val);
@@ -375,6 +381,15 @@ int rdx_cmd_prof(int argc, char **argv)
     if (rc == -1) {
         free(rest);
         return RDX_EXIT_OK;
+    }
+    if (rc == RDX_EXIT_OK && pc.decode_sqtt) {
+        const char *kname = NULL;
+        for (int i = 0; i + 1 < nrest; i++)
+            if (!strcmp(rest[i], "--kernel"))
+                kname = rest[i + 1];
+        rc = prof_decode_sqtt(pc.decode_sqtt, pc.ninputs ? pc.inputs[0] : NULL, kname);
+        free(rest);
+        return rc;
     }
     if (rc == RDX_EXIT_OK && pc.ninputs == 0)
         rc = rdx_cli_usage_error(CMD, "no input given (a code object, a .s file or a .uop graph)");

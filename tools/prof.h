@@ -71,6 +71,9 @@ void prof_print_compare(FILE *f, const prof_run *a, const prof_run *b, int json)
 /* The Chrome trace (Perfetto) of r into path; 0 or -1 (errno). */
 int prof_write_trace(const char *path, const prof_run *r);
 
+/* `rdx prof --decode-sqtt FILE [CODEOBJ]` (tools/prof_sqtt.c); an exit status. */
+int prof_decode_sqtt(const char *path, const char *co_path, const char *kernel);
+
 /* The DWARF .debug_line table of an ELF (empty when it has none); 0, or -1 on malformed. */
 int prof_dwarf_lines(const void *elf, size_t size, prof_lines *out);
 void prof_lines_free(prof_lines *l);

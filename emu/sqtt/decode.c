@@ -186,6 +186,21 @@ rdx_status rdx_sqtt_decode(const void *data, size_t len, rdx_sqtt_packet **out, 
     return RDX_OK;
 }
 
+/* INST packets that report memory operations of the other SIMDs (layout 3: ops
+   0x50-0x66; layout 4: 0x50-0x59 and 0xbc-0xdd). */
+static int other_simd(const rdx_sqtt_packet *p)
+{
+    if (p->op >= 0x50 && p->op <= (p->layout == 4 ? 0x59u : 0x66u))
+        return 1;
+    return p->layout == 4 && p->op >= 0xbc && p->op <= 0xdd;
+}
+
+/* Instructions that issue no packet: stepped over. */
+static int silent(const char *m)
+{
+    return !strcmp(m, "s_delay_alu") || !strcmp(m, "s_wait_alu") || !strcmp(m, "s_barrier_wait");
+}
+
 /* A wave being followed by rdx_sqtt_map. */
 typedef struct mwave {
     uint32_t cu, simd, wave;
@@ -219,7 +234,8 @@ static int push(rdx_sqtt_inst **v, size_t *n, size_t *cap, rdx_sqtt_inst x)
 rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code, size_t code_size,
                         uint64_t code_pc, unsigned wave_size, rdx_sqtt_inst **out, size_t *nout)
 {
-    const rdx_isa_target *tg = rdx_isa_target_find("gfx1100");
+    const rdx_isa_target *tg = rdx_isa_target_find("gfx1100"),
+                         *tg4 = rdx_isa_target_find("gfx1200");
     mwave waves[256];
     size_t nw = 0, cap = 0, k = 0;
     rdx_sqtt_inst *v = NULL;
@@ -255,6 +271,8 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
         }
         int is_inst = p->type == RDX_SQTT_INST || p->type == RDX_SQTT_VALUINST ||
                       p->type == RDX_SQTT_IMMEDIATE;
+        if (p->type == RDX_SQTT_INST && other_simd(p))
+            continue; /* a memory op of another SIMD: not the traced waves' */
         if (!is_inst && p->type != RDX_SQTT_WAVEEND && p->type != RDX_SQTT_IMMEDIATE_MASK)
             continue;
         for (uint32_t bit = 0; bit < 16; bit++) {
@@ -273,8 +291,8 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
             size_t len = 0;
             for (;;) {
                 if (w->off >= code_size ||
-                    rdx_isa_decode_wave(tg, wave_size, code + w->off, code_size - w->off, &ii,
-                                        &len) != RDX_OK) {
+                    rdx_isa_decode_wave(p->layout == 4 && tg4 ? tg4 : tg, wave_size, code + w->off,
+                                        code_size - w->off, &ii, &len) != RDX_OK) {
                     st = rdx_fail(RDX_ERR_PARSE,
                                   "sqtt: %s at nibble %llu: no instruction at pc 0x%llx "
                                   "(code+0x%llx)",
@@ -283,7 +301,7 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
                                   (unsigned long long)w->off);
                     break;
                 }
-                if (strcmp(rdx_isa_op_name(ii.op), "s_delay_alu"))
+                if (!silent(rdx_isa_op_name(ii.op)))
                     break;
                 w->off += len;
             }
@@ -296,7 +314,7 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
             }
             if (p->type == RDX_SQTT_WAVEEND) {
                 w->live = 0;
-            } else if (p->type == RDX_SQTT_INST && p->op == RDX_SQTT_OP_JUMP && p->layout == 3) {
+            } else if (p->type == RDX_SQTT_INST && p->op == RDX_SQTT_OP_JUMP) {
                 int16_t simm = (int16_t)(code[w->off] | code[w->off + 1] << 8);
                 w->off = (uint64_t)((int64_t)w->off + (int64_t)len + 4 * (int64_t)simm);
             } else {

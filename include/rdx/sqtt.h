@@ -21,13 +21,14 @@ extern "C" {
 #endif
 
 /* Packet types, numbered as AMD's rocprof decoder numbers them. */
-#define RDX_SQTT_TYPE_LIST(X)                                                                      \
-    X(VALUINST, 1)                                                                                 \
-    X(VMEMEXEC, 2)                                                                                 \
-    X(ALUEXEC, 3) X(IMMEDIATE, 4) X(IMMEDIATE_MASK, 5) X(WAVERDY, 6) X(TS_DELTA_S8_W3, 7)          \
-        X(WAVEEND, 8) X(WAVESTART, 9) X(TS_DELTA_S5_W2, 10) X(WAVEALLOC, 11) X(TS_DELTA_S5_W3, 12) \
-            X(PERF, 13) X(UTILCTR, 14) X(TS_DELTA_SHORT, 15) X(NOP, 16) X(TS_WAVE_STATE, 17)       \
-                X(EVENT, 18) X(EVENT_BIG, 19) X(REG, 20) X(SNAPSHOT, 21) X(TS_DELTA_OR_MARK, 22)   \
+#define RDX_SQTT_TYPE_LIST(X)                                                                    \
+    X(VALUINST, 1)                                                                               \
+    X(VMEMEXEC, 2)                                                                               \
+    X(ALUEXEC, 3)                                                                                \
+    X(IMMEDIATE, 4) X(IMMEDIATE_MASK, 5) X(WAVERDY, 6) X(TS_DELTA_S8_W3, 7) X(WAVEEND, 8)        \
+        X(WAVESTART, 9) X(TS_DELTA_S5_W2, 10) X(WAVEALLOC, 11) X(TS_DELTA_S5_W3, 12) X(PERF, 13) \
+            X(UTILCTR, 14) X(TS_DELTA_SHORT, 15) X(NOP, 16) X(TS_WAVE_STATE, 17) X(EVENT, 18)    \
+                X(EVENT_BIG, 19) X(REG, 20) X(SNAPSHOT, 21) X(TS_DELTA_OR_MARK, 22)              \
                     X(LAYOUT_HEADER, 23) X(INST, 24)
 
 typedef enum rdx_sqtt_type {
@@ -92,10 +93,13 @@ typedef struct rdx_sqtt_inst {
 /*
  * Map the instruction packets of a decoded trace to PCs: each wave starts at
  * code_pc (WAVESTART); every INST / VALUINST / IMMEDIATE packet of a wave is its
- * next instruction (s_delay_alu issues no packet and is stepped over), a JUMP
- * packet takes the branch (SOPP simm16), WAVEEND is its s_endpgm; IMMEDIATE_MASK
- * counts once for every wave in its mask.  code is the kernel's machine code
- * from its entry (code_size bytes).  Errors: RDX_ERR_PARSE when a packet names a
+ * next instruction (s_delay_alu, s_wait_alu and s_barrier_wait issue no packet and
+ * are stepped over), a JUMP packet takes the branch (SOPP simm16), WAVEEND is its
+ * s_endpgm; IMMEDIATE_MASK counts once for every wave in its mask; INST packets of
+ * the other SIMDs' memory operations are skipped.  Only the traced SIMD (the layout
+ * header's SIMD field) of CU 0 is followed.  The code decodes as gfx1100 in layout 3
+ * and as gfx1200 in layout 4.  code is the kernel's machine code from its entry
+ * (code_size bytes).  Errors: RDX_ERR_PARSE when a packet names a
  * wave that has not started or its instruction does not decode (the message
  * gives the packet's offset and the PC).
  */

@@ -220,6 +220,27 @@ START_TEST(tensor_program)
 }
 END_TEST
 
+/* --sqtt writes the emulated trace; --decode-sqtt reads it back and, with the code
+   object, lists the traced wave's instructions (the loop's latch among them). */
+START_TEST(sqtt_write_and_decode)
+{
+    char *path = rdx_test_tmp_path("loops.sqtt");
+    rdx_test_proc p;
+    const char *args[] = { "--sqtt", path, "--no-disasm", pt_loops_co, LAUNCH, NULL };
+    ck_assert_msg(pt_prof(args, &p) == 0, "%s", p.err);
+    ck_assert(strstr(p.out, "sqtt: "));
+    rdx_test_proc_free(&p);
+    const char *dargs[] = { "--decode-sqtt", path, pt_loops_co, NULL };
+    ck_assert_msg(pt_prof(dargs, &p) == 0, "%s", p.err);
+    ck_assert_msg(strstr(p.out, "layout 3") && strstr(p.out, "WAVESTART 2") &&
+                      strstr(p.out, "WAVEEND 2") && strstr(p.out, "s_cbranch_scc") &&
+                      strstr(p.out, "s_endpgm") && !strstr(p.out, "NOT monotonic"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    free(path);
+}
+END_TEST
+
 START_TEST(usage_errors)
 {
     rdx_test_proc p;
@@ -248,6 +269,7 @@ TCase *pt_tcase_cli(void)
     tcase_add_test(tc, trace_structure);
     tcase_add_test(tc, compare_two_code_objects);
     tcase_add_test(tc, tensor_program);
+    tcase_add_test(tc, sqtt_write_and_decode);
     tcase_add_test(tc, usage_errors);
     return tc;
 }
