@@ -21,15 +21,31 @@ extern "C" {
 #endif
 
 /* Packet types, numbered as AMD's rocprof decoder numbers them. */
-#define RDX_SQTT_TYPE_LIST(X)                                                                    \
-    X(VALUINST, 1)                                                                               \
-    X(VMEMEXEC, 2)                                                                               \
-    X(ALUEXEC, 3)                                                                                \
-    X(IMMEDIATE, 4) X(IMMEDIATE_MASK, 5) X(WAVERDY, 6) X(TS_DELTA_S8_W3, 7) X(WAVEEND, 8)        \
-        X(WAVESTART, 9) X(TS_DELTA_S5_W2, 10) X(WAVEALLOC, 11) X(TS_DELTA_S5_W3, 12) X(PERF, 13) \
-            X(UTILCTR, 14) X(TS_DELTA_SHORT, 15) X(NOP, 16) X(TS_WAVE_STATE, 17) X(EVENT, 18)    \
-                X(EVENT_BIG, 19) X(REG, 20) X(SNAPSHOT, 21) X(TS_DELTA_OR_MARK, 22)              \
-                    X(LAYOUT_HEADER, 23) X(INST, 24)
+#define RDX_SQTT_TYPE_LIST(X) \
+    X(VALUINST, 1)            \
+    X(VMEMEXEC, 2)            \
+    X(ALUEXEC, 3)             \
+    X(IMMEDIATE, 4)           \
+    X(IMMEDIATE_MASK, 5)      \
+    X(WAVERDY, 6)             \
+    X(TS_DELTA_S8_W3, 7)      \
+    X(WAVEEND, 8)             \
+    X(WAVESTART, 9)           \
+    X(TS_DELTA_S5_W2, 10)     \
+    X(WAVEALLOC, 11)          \
+    X(TS_DELTA_S5_W3, 12)     \
+    X(PERF, 13)               \
+    X(UTILCTR, 14)            \
+    X(TS_DELTA_SHORT, 15)     \
+    X(NOP, 16)                \
+    X(TS_WAVE_STATE, 17)      \
+    X(EVENT, 18)              \
+    X(EVENT_BIG, 19)          \
+    X(REG, 20)                \
+    X(SNAPSHOT, 21)           \
+    X(TS_DELTA_OR_MARK, 22)   \
+    X(LAYOUT_HEADER, 23)      \
+    X(INST, 24)
 
 typedef enum rdx_sqtt_type {
 #define RDX_SQTT_TYPE_ENUM_(n, v) RDX_SQTT_##n = v,
