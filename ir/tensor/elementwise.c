@@ -177,9 +177,12 @@ const rdx_tensor *rdx_tensor_where(rdx_graph *g, const rdx_tensor *c, const rdx_
         return NULL;
     if (c->dtype.scalar != RDX_BOOL)
         c = rdx_tensor_cmpne(g, c, rdx_tensor_const(g, c->dtype, 0));
+    /* after prepare, a and b share their broadcast shape unless one is a shape-() CONST:
+       the other then carries it (both CONSTs: shape ()) */
+    const rdx_tensor *ab = a->op == RDX_OP_CONST ? b : a;
     uint32_t n;
     const rdx_uop *dims[TMAXD];
-    if (!c || !bshape(g, "where", c, a, &n, dims))
+    if (!c || !bshape(g, "where", c, ab, &n, dims))
         return NULL;
     c = bcast(g, c, n, dims);
     a = bcast(g, a, n, dims);
