@@ -143,8 +143,28 @@ const rdx_tensor *rdx_tensor_pow(rdx_graph *g, const rdx_tensor *a, const rdx_te
 {
     if (!prepare(g, "pow", &a, &b, TO_FLOAT))
         return NULL;
-    /* EXP2(LOG2(a) * b), with EXP2/LOG2 as the wrapped decompositions */
-    return rdx_tensor_exp2(g, rdx_tensor_mul(g, rdx_tensor_log2(g, a), b));
+    /* EXP2(LOG2(|a|) * b), with EXP2/LOG2 as the wrapped decompositions; then, as tinygrad's
+       xpow: a negative base gives NaN for a non-integer exponent (|a|^b for -inf), -|a|^b
+       for an odd one, |a|^b for an even one; b = 0 gives 1 (0^0, inf^0, NaN^0 too) */
+    rdx_dtype dt = a->dtype, i32 = rdx_dtype_of(RDX_INT32);
+    const rdx_tensor *zero = rdx_tensor_const(g, dt, 0);
+    const rdx_tensor *neg = rdx_tensor_cmplt(g, a, zero);
+    const rdx_tensor *mag = rdx_tensor_where(g, neg, rdx_tensor_neg(g, a), a);
+    const rdx_tensor *r = rdx_tensor_exp2(g, rdx_tensor_mul(g, rdx_tensor_log2(g, mag), b));
+    const rdx_tensor *non_int =
+        rdx_tensor_cmpne(g, b, rdx_tensor_cast(g, rdx_tensor_cast(g, b, i32), dt));
+    const rdx_tensor *babs =
+        rdx_tensor_where(g, rdx_tensor_cmplt(g, b, zero), rdx_tensor_neg(g, b), b);
+    const rdx_tensor *odd = rdx_tensor_cmpne(
+        g, rdx_tensor_mod(g, rdx_tensor_cast(g, babs, i32), rdx_tensor_const(g, i32, 2)),
+        rdx_tensor_const(g, i32, 0));
+    const rdx_tensor *neg_r = rdx_tensor_where(
+        g, non_int,
+        rdx_tensor_where(g, rdx_tensor_cmpne(g, a, rdx_tensor_const(g, dt, -INFINITY)),
+                         rdx_tensor_const(g, dt, NAN), r),
+        rdx_tensor_where(g, odd, rdx_tensor_neg(g, r), r));
+    return rdx_tensor_where(g, rdx_tensor_cmpeq(g, b, zero), rdx_tensor_const(g, dt, 1),
+                            rdx_tensor_where(g, neg, neg_r, r));
 }
 
 const rdx_tensor *rdx_tensor_mulacc(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b,

@@ -5,6 +5,7 @@
  * compared with the interpreter, and with values written here. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/realize/rz_test.h"
 
@@ -31,10 +32,55 @@ START_TEST(masked_fill)
 }
 END_TEST
 
+/* half sums and matmuls accumulate in float32 on both paths (the tensor cores still used),
+   small integers and bool sum to int32/uint32, pow of negative bases */
+START_TEST(dtype_rules_on_the_device)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    uint64_t seed = 2202;
+    const rdx_tensor *h = rz_random(g, F16, 2, (int64_t[]){ 3, 1000 }, &seed);
+    const rdx_tensor *i8 = rz_random(g, rdx_dtype_of(RDX_INT8), 2, (int64_t[]){ 5, 300 }, &seed);
+    const rdx_tensor *u8 = rz_random(g, U8, 2, (int64_t[]){ 5, 300 }, &seed);
+    const rdx_tensor *b = rdx_tensor_cmpgt(g, i8, rdx_tensor_const(g, i8->dtype, 0));
+    const rdx_tensor *base = rz_random(g, F32, 1, (int64_t[]){ 64 }, &seed);
+    const rdx_tensor *ex = rdx_tensor_trunc(g, rdx_tensor_muls(g, base, 3));
+    rz_case cases[] = {
+        { rdx_tensor_sum(g, h, 1, (int[]){ 1 }, 0), 1e-3 },
+        { rdx_tensor_mean(g, h, 1, (int[]){ 1 }, 0), 1e-3 },
+        { rdx_tensor_sum(g, i8, 1, (int[]){ 1 }, 0), 0 },
+        { rdx_tensor_sum(g, u8, 1, (int[]){ 1 }, 0), 0 },
+        { rdx_tensor_sum(g, b, 0, NULL, 0), 0 },
+        { rdx_tensor_pow(g, base, ex), 1e-5 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        ck_assert_ptr_nonnull(cases[k].t);
+    ck_assert_uint_eq(cases[2].t->dtype.scalar, RDX_INT32);
+    ck_assert_uint_eq(cases[3].t->dtype.scalar, RDX_UINT32);
+    rz_check_cases(g, dev, cases, sizeof cases / sizeof *cases);
+    /* a float16 matmul: float32 accumulation in the graph, and on the tensor cores */
+    const rdx_tensor *A = rz_random(g, F16, 2, (int64_t[]){ 32, 48 }, &seed);
+    const rdx_tensor *B = rz_random(g, F16, 2, (int64_t[]){ 48, 64 }, &seed);
+    const rdx_tensor *mm = rdx_tensor_matmul(g, A, B);
+    ck_assert_ptr_nonnull(mm);
+    ck_assert_uint_eq(mm->dtype.scalar, RDX_FLOAT16);
+    rdx_realize_options o = { .keep_isa = 1 };
+    rdx_realize_report *rep = rz_check(g, dev, &mm, 1, &o, 1e-2);
+    int wmma = 0;
+    for (size_t k = 0; k < rep->nkernels; k++)
+        wmma |= rep->kernels[k].isa && strstr(rep->kernels[k].isa, "v_wmma") != NULL;
+    ck_assert_msg(wmma, "the float16 matmul does not use the tensor cores");
+    rdx_realize_report_free(rep);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, masked_fill);
+    tcase_add_test(tc, dtype_rules_on_the_device);
     return tc;
 }

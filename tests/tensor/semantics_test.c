@@ -48,9 +48,76 @@ START_TEST(where_broadcasts_all_three_operands)
 }
 END_TEST
 
+/* sums follow tinygrad's sum_acc_dtype: int8/int16/bool -> int32, uint8/uint16 -> uint32,
+   64-bit and float32/float64 keep theirs, float16/bfloat16 are accumulated in float32 and
+   rounded back once; mean of a half is computed in float32 too */
+START_TEST(sum_dtypes_follow_tinygrad)
+{
+    rdx_graph *g = tgraph();
+    static const struct {
+        rdx_scalar in, out;
+    } rule[] = { { RDX_BOOL, RDX_INT32 },        { RDX_INT8, RDX_INT32 },
+                 { RDX_INT16, RDX_INT32 },       { RDX_UINT8, RDX_UINT32 },
+                 { RDX_UINT16, RDX_UINT32 },     { RDX_INT32, RDX_INT32 },
+                 { RDX_UINT32, RDX_UINT32 },     { RDX_INT64, RDX_INT64 },
+                 { RDX_UINT64, RDX_UINT64 },     { RDX_FLOAT16, RDX_FLOAT16 },
+                 { RDX_BFLOAT16, RDX_BFLOAT16 }, { RDX_FLOAT32, RDX_FLOAT32 },
+                 { RDX_FLOAT64, RDX_FLOAT64 } };
+    for (size_t k = 0; k < sizeof rule / sizeof *rule; k++) {
+        const rdx_tensor *x = rdx_tensor_ones(g, rdx_dtype_of(rule[k].in), 1, (int64_t[]){ 297 });
+        const rdx_tensor *s = rdx_tensor_sum(g, x, 0, NULL, 0);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_msg(s->dtype.scalar == rule[k].out, "sum of dtype %d gives %d", rule[k].in,
+                      s->dtype.scalar);
+        rdx_array r = treal(g, s);
+        ck_assert_double_eq(rdx_array_get(&r, 0), rule[k].in == RDX_BFLOAT16 ? 296 : 297);
+    }
+    /* 1000 x 0.1 in float16: sequential float16 sums drift by ~2.7, one rounding does not */
+    const rdx_tensor *h =
+        rdx_tensor_full(g, rdx_dtype_of(RDX_FLOAT16), 1, (int64_t[]){ 1000 }, 0.1);
+    double tenth = rdx_f16_to_f64(rdx_f64_to_f16(0.1));
+    rdx_array hs = treal(g, rdx_tensor_sum(g, h, 0, NULL, 0));
+    ck_assert_double_eq(rdx_array_get(&hs, 0), rdx_f16_to_f64(rdx_f64_to_f16(1000 * tenth)));
+    rdx_array hm = treal(g, rdx_tensor_mean(g, h, 0, NULL, 0));
+    ck_assert_uint_eq(hm.dtype.scalar, RDX_FLOAT16);
+    ck_assert_double_eq(rdx_array_get(&hm, 0), tenth);
+    /* int8 values over the int8 range sum without wrapping */
+    int32_t iv[3] = { 100, 100, 97 };
+    const rdx_tensor *i8 =
+        rdx_tensor_cast(g, ti32(g, 1, (int64_t[]){ 3 }, iv), rdx_dtype_of(RDX_INT8));
+    rdx_array is = treal(g, rdx_tensor_sum(g, i8, 0, NULL, 0));
+    ck_assert_int_eq(rdx_array_get_int(&is, 0), 297);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
+/* pow as tinygrad's: |a|^b, negated for a negative base and an odd integer exponent, NaN for
+   a negative base and a non-integer exponent, 1 for b = 0 */
+START_TEST(pow_of_negative_bases)
+{
+    rdx_graph *g = tgraph();
+    float a[] = { -2, -2, -2, -2, -2, 0, 2, -3, -INFINITY, -1.5f, 0, INFINITY };
+    float b[] = { 2, 3, 0.5f, -1, 0, 0, -1, -2, 0.5f, 2, 2, 0 };
+    double want[] = { 4, -8, NAN, -0.5, 1, 1, 0.5, 1.0 / 9, INFINITY, 2.25, 0, 1 };
+    int64_t n = sizeof a / sizeof *a;
+    rdx_array r = treal(g, rdx_tensor_pow(g, tf32(g, 1, &n, a), tf32(g, 1, &n, b)));
+    for (int64_t k = 0; k < n; k++) {
+        double v = rdx_array_get(&r, k);
+        if (isnan(want[k]))
+            ck_assert_msg(isnan(v), "pow(%g, %g) = %g, want NaN", a[k], b[k], v);
+        else
+            ck_assert_msg(fabs(v - want[k]) <= 1e-6 * fabs(want[k]) || v == want[k],
+                          "pow(%g, %g) = %g, want %g", a[k], b[k], v, want[k]);
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *tensor_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
     tcase_add_test(tc, where_broadcasts_all_three_operands);
+    tcase_add_test(tc, sum_dtypes_follow_tinygrad);
+    tcase_add_test(tc, pow_of_negative_bases);
     return tc;
 }
