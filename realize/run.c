@@ -176,6 +176,13 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     const rdx_realize_options *o = r->opt;
     snprintf(rk->name, sizeof rk->name, "%s", kn->name);
     rk->nparams = kn->nparams;
+    /* every output empty (a zero-size tensor): nothing to compute, the kernel is a no-op
+       (its grid would have a dimension of 0) */
+    int empty = kn->nouts > 0;
+    for (uint32_t p = 0; p < kn->nouts && empty; p++)
+        empty = r->bytes[kn->params[p]] == 0;
+    if (empty)
+        return RDX_OK;
     double t0 = now_ms();
     const rdx_uop *ko = NULL;
     rdx_codegen_kernel *ck = NULL;

@@ -76,11 +76,47 @@ START_TEST(dtype_rules_on_the_device)
 }
 END_TEST
 
+/* zero-size tensors: kernels with nothing to write are no-ops (the device refused their
+   grid of size 0), results are empty arrays; reductions over an empty axis give the
+   identity */
+START_TEST(zero_size_tensors)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    float d[1] = { 0 };
+    const rdx_tensor *x = rdx_tensor_from_data(g, F32, 2, (int64_t[]){ 0, 5 }, d);
+    const rdx_tensor *y = rdx_tensor_from_data(g, F32, 2, (int64_t[]){ 3, 0 }, d);
+    const rdx_tensor *ts[] = {
+        rdx_tensor_adds(g, x, 1),
+        rdx_tensor_max(g, x, 1, (int[]){ 1 }, 0),
+        rdx_tensor_sum(g, x, 1, (int[]){ 0 }, 0),
+        rdx_tensor_matmul(g, y, x),
+        rdx_tensor_softmax(g, x, -1),
+        rdx_tensor_cat(
+            g, (const rdx_tensor *[]){ x, rdx_tensor_ones(g, F32, 2, (int64_t[]){ 2, 5 }) }, 2, 0),
+    };
+    size_t n = sizeof ts / sizeof *ts;
+    for (size_t k = 0; k < n; k++) {
+        ck_assert_msg(ts[k] != NULL, "%zu: %s", k, rdx_graph_error(g));
+        rdx_array got;
+        rdx_realize_report *rep = NULL;
+        rdx_status st = rdx_tensor_realize_on(g, dev, &ts[k], 1, NULL, &got, &rep);
+        ck_assert_msg(st == RDX_OK, "%zu: %s", k, rdx_error_message());
+        rdx_realize_report_free(rep);
+    }
+    /* all together, against the interpreter */
+    rz_check_free(g, dev, ts, n, NULL, 1e-6);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, masked_fill);
     tcase_add_test(tc, dtype_rules_on_the_device);
+    tcase_add_test(tc, zero_size_tensors);
     return tc;
 }
