@@ -287,7 +287,8 @@ START_TEST(float16_matches_the_compilers_float16)
         ck_assert_msg(pb[k] == f16_bits(bk), "cast back %04x: %04x, _Float16 %04x", a[k], pb[k],
                       f16_bits(bk));
     }
-    /* a float16 gemm: products and sums rounded to float16 at every step, like a naive loop */
+    /* a float16 gemm: products rounded to float16, summed in float32 in order and rounded
+       once (tinygrad's half sum), like a naive loop */
     enum { M = 9, K = 13, P = 7 };
     uint16_t ma[M * K], mb[K * P];
     for (int k = 0; k < M * K; k++)
@@ -300,16 +301,16 @@ START_TEST(float16_matches_the_compilers_float16)
     const uint16_t *pmm = mm.data;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < P; j++) {
-            _Float16 acc = 0;
+            float acc = 0;
             for (int k = 0; k < K; k++) {
                 _Float16 x, y;
                 memcpy(&x, &ma[i * K + k], 2);
                 memcpy(&y, &mb[k * P + j], 2);
                 _Float16 prod = x * y;
-                acc = acc + prod;
+                acc = acc + (float)prod;
             }
-            ck_assert_msg(pmm[i * P + j] == f16_bits(acc), "C[%d,%d] %04x, naive %04x", i, j,
-                          pmm[i * P + j], f16_bits(acc));
+            ck_assert_msg(pmm[i * P + j] == f16_bits((_Float16)acc), "C[%d,%d] %04x, naive %04x", i,
+                          j, pmm[i * P + j], f16_bits((_Float16)acc));
         }
     rdx_graph_destroy(g);
 }
