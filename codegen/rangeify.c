@@ -324,7 +324,15 @@ static const rdx_uop *lw_compute(cg_lower *L, const rdx_uop *u, const rdx_uop *c
             if (!src[k])
                 return NULL;
         }
-        return rdx_ir_replace_src(c, u, src, u->nsrc);
+        const rdx_uop *r = rdx_ir_replace_src(c, u, src, u->nsrc);
+        /* a divisor that may be 0: tinygrad's x // 0 = 0 and x % 0 = x (docs/tensor.md), the
+           same as the interpreter, whatever the machine's division gives */
+        if (r && (u->op == RDX_OP_IDIV || u->op == RDX_OP_MOD) && u->src[1]->vmin <= 0 &&
+            u->src[1]->vmax >= 0) {
+            const rdx_uop *nz = rdx_ir_cmpne(c, src[1], cg_zero(c, src[1]->dtype));
+            r = rdx_ir_where(c, nz, r, u->op == RDX_OP_IDIV ? cg_zero(c, r->dtype) : src[0]);
+        }
+        return r;
     }
     switch (u->op) {
     case RDX_OP_CONST:

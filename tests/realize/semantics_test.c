@@ -111,6 +111,51 @@ START_TEST(zero_size_tensors)
 }
 END_TEST
 
+/* undefined cases, one behaviour (docs/tensor.md): x // 0 = 0, x % 0 = x in every integer
+   dtype; an index out of range reads 0 */
+START_TEST(undefined_cases_agree)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    int32_t av[8] = { 5, -5, 7, 0, -128, 100, 3, -9 }, bv[8] = { 0, 0, 2, 0, -1, 0, -2, 4 };
+    const rdx_tensor *A = rdx_tensor_from_data(g, I32, 1, (int64_t[]){ 8 }, av);
+    const rdx_tensor *B = rdx_tensor_from_data(g, I32, 1, (int64_t[]){ 8 }, bv);
+    static const rdx_scalar dts[] = { RDX_INT8,  RDX_UINT8,  RDX_INT16, RDX_UINT16,
+                                      RDX_INT32, RDX_UINT32, RDX_INT64, RDX_UINT64 };
+    for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+        rdx_dtype dt = rdx_dtype_of(dts[d]);
+        const rdx_tensor *a = rdx_tensor_cast(g, A, dt), *b = rdx_tensor_cast(g, B, dt);
+        const rdx_tensor *ts[3] = { rdx_tensor_idiv(g, a, b), rdx_tensor_mod(g, a, b), a };
+        rdx_array want[3];
+        ck_assert_int_eq(rdx_graph_realize(g, ts, 3, want), RDX_OK);
+        for (int k = 0; k < 8; k++)
+            if (bv[k] == 0) {
+                ck_assert_int_eq(rdx_array_get_int(&want[0], k), 0);
+                ck_assert_int_eq(rdx_array_get_int(&want[1], k), rdx_array_get_int(&want[2], k));
+            }
+        rz_check_free(g, dev, ts, 2, NULL, 0);
+    }
+    /* a gather with indices out of range on both sides, and a scalar index out of range */
+    uint64_t seed = 2203;
+    const rdx_tensor *x = rz_random(g, F32, 2, (int64_t[]){ 5, 7 }, &seed);
+    int32_t iv[6] = { -1, 0, 4, 5, 2, 100 };
+    const rdx_tensor *ix = rdx_tensor_from_data(g, I32, 1, (int64_t[]){ 6 }, iv);
+    int32_t bad = 9;
+    const rdx_tensor *sc = rdx_tensor_from_data(g, I32, 0, NULL, &bad);
+    const rdx_tensor *ts[2] = { rdx_tensor_index(g, x, 1, &ix), rdx_tensor_index(g, x, 1, &sc) };
+    rdx_array want[2];
+    ck_assert_int_eq(rdx_graph_realize(g, ts, 2, want), RDX_OK);
+    for (int k = 0; k < 7; k++) {
+        ck_assert_double_eq(rdx_array_get(&want[0], k), 0);
+        ck_assert_double_eq(rdx_array_get(&want[0], 3 * 7 + k), 0);
+        ck_assert_double_eq(rdx_array_get(&want[1], k), 0);
+    }
+    rz_check_free(g, dev, ts, 2, NULL, 0);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
@@ -118,5 +163,6 @@ TCase *rz_tcase_semantics(void)
     tcase_add_test(tc, masked_fill);
     tcase_add_test(tc, dtype_rules_on_the_device);
     tcase_add_test(tc, zero_size_tensors);
+    tcase_add_test(tc, undefined_cases_agree);
     return tc;
 }
