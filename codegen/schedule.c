@@ -384,7 +384,16 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     size_t ng = 0;
     char *mat = NULL, *dup = NULL, *force = NULL;
     uint32_t *users = NULL, *users0 = NULL;
-    rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
+    rdx_status st = RDX_OK;
+    for (size_t r = 0; r < nroots && !st; r++)
+        if (roots[r] && roots[r]->dtype.scalar == RDX_VOID)
+            st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                          "schedule: root %zu is %s node #%u, a side effect without a value: the "
+                          "scheduler takes tensors and assignments AFTER(buffer, STORE(buffer, "
+                          "value)) (rdx_realize_run makes those of a SINK of STOREs)",
+                          r, rdx_op_name((rdx_op)roots[r]->op), roots[r]->id);
+    if (!st)
+        st = rdx_cg_callify(ctx, roots, nroots, &s->function);
     if (!st) /* large reductions to few outputs become two kernels (split_reduce.c) */
         st = cg_split_reduces(ctx, s->function, &s->function);
     const rdx_uop *body = st ? NULL : s->function->src[0];
