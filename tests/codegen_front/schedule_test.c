@@ -252,7 +252,10 @@ START_TEST(errors)
     rdx_graph *g = cgf_graph();
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
     const rdx_tensor *a = rdx_tensor_ones(g, F32, 1, (int64_t[]){ 4 });
-    const rdx_tensor *bc = rdx_tensor_bitcast(g, a, rdx_dtype_of(RDX_FLOAT16));
+    /* a BITCAST of bools that changes the item size (other sizes are lowered) */
+    const rdx_tensor *bc =
+        rdx_tensor_bitcast(g, rdx_tensor_ones(g, rdx_dtype_of(RDX_BOOL), 1, (int64_t[]){ 4 }),
+                           rdx_dtype_of(RDX_UINT16));
     ck_assert_msg(bc != NULL, "%s", rdx_graph_error(g));
     rdx_schedule *s = NULL;
     ck_assert_int_eq(rdx_cg_schedule(ctx, &bc, 1, &s), RDX_ERR_UNSUPPORTED);

@@ -214,6 +214,33 @@ START_TEST(tensor_level_sink_group_and_gated_store)
 }
 END_TEST
 
+/* BITCAST that changes the item size, both ways and between every size, on the device as
+   in the interpreter (little-endian; the last axis rescaled) */
+START_TEST(bitcast_changing_item_size)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    uint64_t seed = 2205;
+    static const rdx_scalar from[] = { RDX_FLOAT32, RDX_FLOAT16, RDX_UINT8,
+                                       RDX_INT64,   RDX_FLOAT64, RDX_INT16 };
+    static const rdx_scalar to[] = { RDX_FLOAT16, RDX_FLOAT32, RDX_INT32,
+                                     RDX_FLOAT32, RDX_UINT8,   RDX_INT64 };
+    for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
+        rdx_dtype a = rdx_dtype_of(from[k]), b = rdx_dtype_of(to[k]);
+        const rdx_tensor *x = rz_random(g, a, 2, (int64_t[]){ 3, 8 }, &seed);
+        const rdx_tensor *y = rdx_tensor_bitcast(g, x, b);
+        ck_assert_msg(y != NULL, "%s", rdx_graph_error(g));
+        /* and through arithmetic on both sides, integer results compared exactly */
+        const rdx_tensor *z = rdx_tensor_bitcast(g, rdx_tensor_adds(g, x, 1), b);
+        const rdx_tensor *ts[2] = { rdx_tensor_bitcast(g, y, rdx_dtype_of(RDX_UINT8)),
+                                    rdx_tensor_bitcast(g, z, rdx_dtype_of(RDX_UINT8)) };
+        rz_check_free(g, dev, ts, 2, NULL, 0);
+    }
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
@@ -223,5 +250,6 @@ TCase *rz_tcase_semantics(void)
     tcase_add_test(tc, zero_size_tensors);
     tcase_add_test(tc, undefined_cases_agree);
     tcase_add_test(tc, tensor_level_sink_group_and_gated_store);
+    tcase_add_test(tc, bitcast_changing_item_size);
     return tc;
 }
