@@ -78,10 +78,14 @@ static rdx_status upload_inputs(rz_run *r, const rdx_interp *inputs)
 {
     for (size_t b = 0; b < r->s->nbuffers; b++) {
         const rdx_sched_buffer *sb = &r->s->buffers[b];
-        if (sb->kind != RDX_SBUF_INPUT || !inputs)
+        if (sb->kind != RDX_SBUF_INPUT || (!inputs && sb->tensor->op != RDX_OP_BINARY))
             continue;
         size_t have = 0;
-        const void *data = rdx_interp_bound(inputs, sb->tensor, &have);
+        const void *data = NULL;
+        if (sb->tensor->op == RDX_OP_BINARY) /* raw bytes in the graph */
+            data = sb->tensor->arg.str, have = sb->tensor->arg.len;
+        else
+            data = rdx_interp_bound(inputs, sb->tensor, &have);
         if (!data)
             continue;
         if (have != r->bytes[b])

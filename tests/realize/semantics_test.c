@@ -241,6 +241,34 @@ START_TEST(bitcast_changing_item_size)
 }
 END_TEST
 
+/* BINARY as device data: raw bytes in the graph (uint8[len]) are an input the device
+   reads; bitcast to float32 and used in arithmetic, as in the interpreter */
+START_TEST(binary_as_device_data)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    rdx_ir_ctx *c = rdx_graph_ir(g);
+    float v[6] = { 1.5f, -2.25f, 3.0f, 0.125f, -7.0f, 1e6f };
+    rdx_uop_arg a = rdx_uop_arg_none();
+    a.str = (const char *)v;
+    a.len = sizeof v;
+    const rdx_uop *bin = NULL;
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_BINARY, NULL, 0, &a, 0, &bin), RDX_OK);
+    const rdx_tensor *f = rdx_tensor_bitcast(g, bin, F32);
+    ck_assert_msg(f != NULL, "%s", rdx_graph_error(g));
+    ck_assert_int_eq(rdx_tensor_dim(f, 0), 6);
+    const rdx_tensor *ts[3] = { rdx_tensor_muls(g, f, 2), bin,
+                                rdx_tensor_sum(g, rdx_tensor_cast(g, bin, I32), 0, NULL, 0) };
+    rz_check_free(g, dev, ts, 3, NULL, 0);
+    rdx_array got;
+    ck_assert_int_eq(rdx_tensor_realize_on(g, dev, ts, 1, NULL, &got, NULL), RDX_OK);
+    for (int k = 0; k < 6; k++)
+        ck_assert_double_eq(rdx_array_get(&got, k), 2.0 * v[k]);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
 TCase *rz_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
@@ -251,5 +279,6 @@ TCase *rz_tcase_semantics(void)
     tcase_add_test(tc, undefined_cases_agree);
     tcase_add_test(tc, tensor_level_sink_group_and_gated_store);
     tcase_add_test(tc, bitcast_changing_item_size);
+    tcase_add_test(tc, binary_as_device_data);
     return tc;
 }
