@@ -139,8 +139,44 @@ BINARY(and, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_AND, a, b))
 BINARY(shl, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_SHL, a, b))
 BINARY(shr, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_SHR, a, b))
 
+/* Integer a^b, exact with wrap-around (tinygrad's repeated squaring of an integer base):
+   the product over the exponent's bits k of WHERE(bit k, a^(2^k), 1); a negative exponent
+   truncates 1 / a^|b|: 1 for a = 1, +-1 for a = -1, else 0. */
+static const rdx_tensor *int_pow(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b)
+{
+    rdx_dtype dt = a->dtype;
+    const rdx_tensor *one = rdx_tensor_const(g, dt, 1), *zero = rdx_tensor_const(g, dt, 0);
+    const rdx_tensor *neg = rdx_dtype_is_unsigned(dt) ? NULL : rdx_tensor_cmplt(g, b, zero);
+    const rdx_tensor *e = neg ? rdx_tensor_where(g, neg, rdx_tensor_neg(g, b), b) : b;
+    const rdx_tensor *r = one, *sq = a;
+    unsigned bits = 8 * rdx_dtype_itemsize(dt) - (neg ? 1 : 0);
+    for (unsigned k = 0; k < bits && r; k++) {
+        const rdx_tensor *bit = rdx_tensor_cmpne(
+            g, rdx_tensor_and(g, rdx_tensor_shr(g, e, rdx_tensor_const(g, dt, k)), one), zero);
+        r = rdx_tensor_mul(g, r, rdx_tensor_where(g, bit, sq, one));
+        if (k + 1 < bits)
+            sq = rdx_tensor_mul(g, sq, sq);
+    }
+    if (!neg)
+        return r;
+    /* a^-n: 1 for a = 1, (-1)^n for a = -1, 0 otherwise */
+    const rdx_tensor *minus1 = rdx_tensor_const(g, dt, -1);
+    const rdx_tensor *odd = rdx_tensor_cmpne(g, rdx_tensor_and(g, e, one), zero);
+    const rdx_tensor *inv =
+        rdx_tensor_where(g, rdx_tensor_cmpeq(g, a, one), one,
+                         rdx_tensor_where(g, rdx_tensor_cmpeq(g, a, minus1),
+                                          rdx_tensor_where(g, odd, minus1, one), zero));
+    return rdx_tensor_where(g, neg, inv, r);
+}
+
 const rdx_tensor *rdx_tensor_pow(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b)
 {
+    rdx_dtype pd = a && b ? rdx_dtype_promote(a->dtype, b->dtype) : rdx_dtype_of(RDX_VOID);
+    if (!g->err && rdx_dtype_is_int(pd) && pd.scalar != RDX_BOOL && pd.scalar != RDX_INDEX) {
+        if (!prepare(g, "pow", &a, &b, PROMOTE))
+            return NULL;
+        return int_pow(g, a, b);
+    }
     if (!prepare(g, "pow", &a, &b, TO_FLOAT))
         return NULL;
     /* EXP2(LOG2(|a|) * b), with EXP2/LOG2 as the wrapped decompositions; then, as tinygrad's

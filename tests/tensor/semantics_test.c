@@ -113,11 +113,45 @@ START_TEST(pow_of_negative_bases)
 }
 END_TEST
 
+/* integer pow as tinygrad's (an integer result, exact, wrapping): pow(-2, 2) = 4 in int32,
+   negative exponents truncate 1 / a^|b| */
+START_TEST(pow_of_integers)
+{
+    rdx_graph *g = tgraph();
+    int32_t a[] = { -2, -2, 3, 7, 0, 5, 1, -1, -1, 2, 3, -3 };
+    int32_t b[] = { 2, 3, 0, 1, 0, 13, -4, -3, -2, -1, 19, 21 };
+    int64_t n = sizeof a / sizeof *a;
+    const rdx_tensor *p = rdx_tensor_pow(g, ti32(g, 1, &n, a), ti32(g, 1, &n, b));
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->dtype.scalar, RDX_INT32);
+    rdx_array r = treal(g, p);
+    for (int64_t k = 0; k < n; k++) {
+        int64_t want = 1;
+        if (b[k] < 0)
+            want = a[k] == 1 ? 1 : a[k] == -1 ? (b[k] % 2 ? -1 : 1) : 0;
+        else
+            for (int32_t e = 0; e < b[k]; e++)
+                want = (int32_t)(uint32_t)((uint64_t)want * (uint64_t)(int64_t)a[k]);
+        ck_assert_msg(rdx_array_get_int(&r, k) == want, "pow(%d, %d) = %lld, want %lld", a[k], b[k],
+                      (long long)rdx_array_get_int(&r, k), (long long)want);
+    }
+    /* uint8 wraps */
+    const rdx_tensor *u =
+        rdx_tensor_pow(g, rdx_tensor_cast(g, ti32(g, 1, &n, a), rdx_dtype_of(RDX_UINT8)),
+                       rdx_tensor_const(g, rdx_dtype_of(RDX_UINT8), 3));
+    rdx_array ru = treal(g, u);
+    ck_assert_uint_eq(ru.dtype.scalar, RDX_UINT8);
+    ck_assert_int_eq(rdx_array_get_int(&ru, 0), (uint8_t)(254 * 254 * 254));
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *tensor_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
     tcase_add_test(tc, where_broadcasts_all_three_operands);
     tcase_add_test(tc, sum_dtypes_follow_tinygrad);
     tcase_add_test(tc, pow_of_negative_bases);
+    tcase_add_test(tc, pow_of_integers);
     return tc;
 }
