@@ -125,8 +125,27 @@ BINARY(mul, PROMOTE, rdx_ir_mul(g->ir, a, b))
 BINARY(div, TO_FLOAT, rdx_ir_div(g->ir, a, b))
 BINARY(maximum, PROMOTE, rdx_ir_max(g->ir, a, b))
 BINARY(minimum, PROMOTE, rdx_ir_where(g->ir, rdx_ir_cmplt(g->ir, a, b), a, b))
-BINARY(idiv, INT_ONLY, rdx_ir_idiv(g->ir, a, b))
-BINARY(mod, INT_ONLY, rdx_ir_mod(g->ir, a, b))
+/* Floor division and modulo (tinygrad's Tensor // and %, the spec's floor(a/b)) from the IR's
+   truncating IDIV/MOD: where the remainder is nonzero and its sign differs from the
+   divisor's, the quotient is one less and the remainder gains the divisor.  A zero divisor
+   keeps x // 0 = 0 and x % 0 = x (docs/tensor.md). */
+static const rdx_uop *floor_divmod(rdx_ir_ctx *c, const rdx_uop *a, const rdx_uop *b, int mod)
+{
+    const rdx_uop *q = rdx_ir_idiv(c, a, b), *r = rdx_ir_mod(c, a, b);
+    if (!q || !r || rdx_dtype_is_unsigned(a->dtype))
+        return mod ? r : q;
+    const rdx_uop *zero = rdx_ir_const_like(c, a->dtype, 0);
+    const rdx_uop *fix = rdx_ir_alu2(
+        c, RDX_OP_AND,
+        rdx_ir_alu2(c, RDX_OP_AND, rdx_ir_cmpne(c, r, zero),
+                    rdx_ir_cmpne(c, rdx_ir_cmplt(c, r, zero), rdx_ir_cmplt(c, b, zero))),
+        rdx_ir_cmpne(c, b, zero));
+    return mod ? rdx_ir_where(c, fix, rdx_ir_add(c, r, b), r)
+               : rdx_ir_where(c, fix, rdx_ir_add(c, q, rdx_ir_const_like(c, a->dtype, -1)), q);
+}
+
+BINARY(idiv, INT_ONLY, floor_divmod(g->ir, a, b, 0))
+BINARY(mod, INT_ONLY, floor_divmod(g->ir, a, b, 1))
 BINARY(cmplt, PROMOTE, rdx_ir_cmplt(g->ir, a, b))
 BINARY(cmpgt, PROMOTE, rdx_ir_cmpgt(g->ir, a, b))
 BINARY(cmple, PROMOTE, rdx_ir_cmple(g->ir, a, b))
