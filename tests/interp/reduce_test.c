@@ -166,12 +166,33 @@ START_TEST(mean_var_std_argmax_and_cumsum)
 }
 END_TEST
 
+/* a reduction to an empty result (a zero-size tensor's max over its other axis) writes
+   nothing: the identity was stored into the empty result's storage (found by ASan through
+   tests/realize semantics zero_size_tensors; a plain build does not notice) */
+START_TEST(reduce_to_an_empty_result)
+{
+    rdx_graph *g = ig();
+    float v[1] = { 0 };
+    const rdx_tensor *x = buf_f32(g, 2, (int64_t[]){ 0, 5 }, v);
+    rdx_array m = ireal(g, rdx_tensor_max(g, x, 1, (int[]){ 1 }, 0));
+    ck_assert_int_eq(m.ndim, 1);
+    ck_assert_int_eq(m.dims[0], 0);
+    ck_assert_int_eq(m.numel, 0);
+    rdx_array s = ireal(g, rdx_tensor_sum(g, x, 1, (int[]){ 0 }, 0)); /* empty axis: zeros */
+    ck_assert_int_eq(s.numel, 5);
+    for (int k = 0; k < 5; k++)
+        ck_assert_double_eq(rdx_array_get(&s, k), 0);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *interp_tcase_reduce(void)
 {
     TCase *tc = tcase_create("reduce");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sum_of_arange_is_the_closed_form);
     tcase_add_test(tc, accumulation_happens_in_the_node_dtype);
+    tcase_add_test(tc, reduce_to_an_empty_result);
     tcase_add_test(tc, max_min_prod_over_axes_match_host_loops);
     tcase_add_test(tc, reduce_over_size_one_axes_is_its_source);
     tcase_add_test(tc, mean_var_std_argmax_and_cumsum);
