@@ -134,7 +134,8 @@ const rdx_tensor *rdx_tensor_min(rdx_graph *g, const rdx_tensor *a, uint32_t nax
 const rdx_tensor *rdx_tensor_prod(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
                                   const int *axes, int keepdim)
 {
-    return reduce_op(g, "prod", sum_input(g, a), RDX_RED_MUL, naxes, axes, keepdim);
+    /* as tinygrad's Tensor.prod: the dtype is kept (a bool product is their AND) */
+    return reduce_op(g, "prod", a, RDX_RED_MUL, naxes, axes, keepdim);
 }
 
 /* Number of elements reduced, as a scalar of dtype dt (symbolic sizes become a CAST). */

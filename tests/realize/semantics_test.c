@@ -51,6 +51,7 @@ START_TEST(dtype_rules_on_the_device)
         { rdx_tensor_sum(g, i8, 1, (int[]){ 1 }, 0), 0 },
         { rdx_tensor_sum(g, u8, 1, (int[]){ 1 }, 0), 0 },
         { rdx_tensor_sum(g, b, 0, NULL, 0), 0 },
+        { rdx_tensor_prod(g, b, 1, (int[]){ 1 }, 0), 0 },
         { rdx_tensor_pow(g, base, ex), 1e-5 },
         { rdx_tensor_pow(g, rdx_tensor_cast(g, ex, I32),
                          rdx_tensor_cast(g, rdx_tensor_abs(g, rdx_tensor_trunc(g, base)), I32)),

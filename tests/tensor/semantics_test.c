@@ -81,6 +81,15 @@ START_TEST(sum_dtypes_follow_tinygrad)
     rdx_array hm = treal(g, rdx_tensor_mean(g, h, 0, NULL, 0));
     ck_assert_uint_eq(hm.dtype.scalar, RDX_FLOAT16);
     ck_assert_double_eq(rdx_array_get(&hm, 0), tenth);
+    /* prod keeps the dtype (tinygrad): a bool product is a bool, their AND */
+    int32_t pv[4] = { 1, 1, 0, 1 };
+    const rdx_tensor *pb = rdx_tensor_cmpne(g, ti32(g, 2, (int64_t[]){ 2, 2 }, pv),
+                                            rdx_tensor_const(g, rdx_dtype_of(RDX_INT32), 0));
+    const rdx_tensor *pp = rdx_tensor_prod(g, pb, 1, (int[]){ 1 }, 0);
+    ck_assert_uint_eq(pp->dtype.scalar, RDX_BOOL);
+    rdx_array pr = treal(g, pp);
+    ck_assert_int_eq(rdx_array_get_int(&pr, 0), 1);
+    ck_assert_int_eq(rdx_array_get_int(&pr, 1), 0);
     /* int8 values over the int8 range sum without wrapping */
     int32_t iv[3] = { 100, 100, 97 };
     const rdx_tensor *i8 =
