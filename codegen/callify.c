@@ -1,6 +1,7 @@
 /* codegen/callify.c — the pipeline's first stage: a tensor graph becomes one
  * stateless FUNCTION.  Calls are inlined, value-neutral markers dropped, and
- * every concrete buffer becomes a PARAM (argument k = the original buffer). */
+ * every concrete buffer becomes a PARAM (argument k = the original buffer; a BINARY's
+ * bytes too). */
 #include <stdlib.h>
 
 #include <rdx/codegen_front.h>
@@ -75,14 +76,19 @@ rdx_status rdx_cg_callify(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n
                           rdx_op_name((rdx_op)u->op), u->id);
             break;
         }
-        if (u->op != RDX_OP_BUFFER && u->op != RDX_OP_PARAM)
+        if (u->op != RDX_OP_BUFFER && u->op != RDX_OP_PARAM && u->op != RDX_OP_BINARY)
             continue;
         rdx_uop_arg a = rdx_uop_arg_none();
         a.i = (int64_t)nb;
-        a.dtype = u->arg.dtype;
-        a.device = u->arg.device;
+        a.dtype = u->op == RDX_OP_BINARY ? u->dtype : u->arg.dtype;
+        a.device = u->op == RDX_OP_BINARY ? NULL : u->arg.device;
         a.addrspace = RDX_ADDR_GLOBAL;
-        const rdx_uop *p = rdx_ir_node(ctx, RDX_OP_PARAM, u->src, 1, &a);
+        /* BINARY (raw bytes in the graph, uint8[len]) is device data: an input whose
+           contents are its bytes (realize uploads them) */
+        const rdx_uop *shape = u->op == RDX_OP_BINARY
+                                   ? rdx_ir_shape(ctx, (int64_t[]){ (int64_t)u->arg.len }, 1)
+                                   : u->src[0];
+        const rdx_uop *p = shape ? rdx_ir_node(ctx, RDX_OP_PARAM, &shape, 1, &a) : NULL;
         if (!p) {
             st = RDX_ERR_INVALID;
             break;

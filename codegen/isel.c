@@ -987,6 +987,9 @@ static int mark_values(isel *I, const rdx_uop *const *r, int nr, const rdx_uop *
     while (sp && ok) {
         const rdx_uop *u = (*stk)[--sp];
         switch ((rdx_op)u->op) {
+        case RDX_OP_ATOMICADD:
+            ok = 0;
+            continue;
         case RDX_OP_AFTER:
         case RDX_OP_STORE:
         case RDX_OP_BARRIER:
@@ -1281,6 +1284,9 @@ cg_val cg_emit(isel *I, const rdx_uop *u)
         break;
     case RDX_OP_STORE:
         cg_store(I, u);
+        break;
+    case RDX_OP_ATOMICADD:
+        cg_atomic_add(I, u);
         break;
     case RDX_OP_END:
         v = emit_end(I, u);

@@ -186,6 +186,8 @@ unsigned cg_dce(cg_prog *p);
 const rdx_uop *cg_index_linear(isel *I, const rdx_uop *ix);
 cg_val cg_load(isel *I, const rdx_uop *u);
 void cg_store(isel *I, const rdx_uop *u);
+/* ATOMICADD(idx, value) into global memory or LDS (isel_mem.c). */
+void cg_atomic_add(isel *I, const rdx_uop *u);
 /* The address of a global buffer access at INDEX ix (of a PARAM/BUFFER): SGPR pair base,
    VGPR byte offset voff, folded constant imm (WMMA fragments).  0 on failure (recorded). */
 int cg_global_addr(isel *I, const rdx_uop *ix, uint32_t *base, uint32_t *voff, int32_t *imm);

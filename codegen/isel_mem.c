@@ -451,3 +451,51 @@ void cg_store(isel *I, const rdx_uop *u)
     if (gated)
         gate_end(I, saved);
 }
+
+/* ATOMICADD(idx, value): buf[idx] += value, atomically, without a returned value (the
+   spec's codegen op).  Global memory: global_atomic_add_{f32,u32,u64}; LDS:
+   ds_add_{f32,u32,u64}.  Other dtypes are refused (RDNA3 has no such atomic). */
+void cg_atomic_add(isel *I, const rdx_uop *u)
+{
+    rdx_dtype d = u->src[1]->dtype;
+    rdx_scalar sc = (rdx_scalar)d.scalar;
+    int f32 = sc == RDX_FLOAT32, i32 = sc == RDX_INT32 || sc == RDX_UINT32;
+    int i64 = sc == RDX_INT64 || sc == RDX_UINT64;
+    if (d.count != 1 || (!f32 && !i32 && !i64)) {
+        cg_fail(I, RDX_ERR_UNSUPPORTED, u,
+                "ATOMICADD of this dtype (float32, int32, uint32, int64, uint64 are)");
+        return;
+    }
+    cg_val v = cg_emit(I, u->src[1]);
+    if (I->st)
+        return;
+    addr a;
+    if (!address(I, u->src[0], &a))
+        return;
+    if (a.space == RDX_ADDR_REG) {
+        cg_fail(I, RDX_ERR_UNSUPPORTED, u, "ATOMICADD to a register");
+        return;
+    }
+    unsigned mw = i64 ? 2 : 1;
+    cg_val data = cg_to_v(I, &v);
+    if (data.n < mw)
+        data = cg_widen(I, &data, 1);
+    cg_inst *in;
+    if (a.space == RDX_ADDR_GLOBAL)
+        in = cg_ins(
+            I,
+            f32   ? RDX_ISA_OP_GLOBAL_ATOMIC_ADD_F32
+            : i64 ? RDX_ISA_OP_GLOBAL_ATOMIC_ADD_U64
+                  : RDX_ISA_OP_GLOBAL_ATOMIC_ADD_U32,
+            0, CG_F_VMEM_STORE,
+            (xo[]){ cg_r(I, a.voff.vr, 0, 1), cg_r(I, data.vr, 0, mw), cg_r(I, a.base.vr, 0, 2) },
+            3);
+    else
+        in = cg_ins(I,
+                    f32   ? RDX_ISA_OP_DS_ADD_F32
+                    : i64 ? RDX_ISA_OP_DS_ADD_U64
+                          : RDX_ISA_OP_DS_ADD_U32,
+                    0, CG_F_LGKM, (xo[]){ cg_r(I, a.voff.vr, 0, 1), cg_r(I, data.vr, 0, mw) }, 2);
+    if (in)
+        in->in.mod[RDX_ISA_MOD_OFFSET] = a.imm;
+}

@@ -369,6 +369,23 @@ static int row_fused(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, rdx_
     return 1;
 }
 
+/*
+ * Elementwise kernels with more nodes than this (a transcendental's decomposition: sin with
+ * its Payne-Hanek reduction is ~600) are not upcast: the copies multiply the code and the
+ * compile time (sin over 1M elements: 30 KB and 15 ms with 4 copies) where there is enough
+ * arithmetic per element to hide the memory latency without them.
+ */
+#define UPCAST_MAX_NODES 200
+static int heavy(const rdx_uop *kernel)
+{
+    const rdx_uop **order = NULL;
+    size_t no = 0;
+    if (rdx_ir_toposort(kernel, &order, &no))
+        return 0;
+    free(order);
+    return no > UPCAST_MAX_NODES;
+}
+
 rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, size_t *n)
 {
     rdx_kaxis ax[RDX_CG_MAX_AXES];
@@ -429,7 +446,7 @@ rdx_status rdx_cg_heuristic(const rdx_uop *kernel, rdx_opt *opts, size_t cap, si
     if (s <= 0)
         return RDX_OK; /* symbolic: the back end picks the workgroup */
     /* elementwise: upcast by 4 when plenty of work remains */
-    if (red < 0 && s % 4 == 0 && s / 4 >= 64) {
+    if (red < 0 && s % 4 == 0 && s / 4 >= 64 && !heavy(kernel)) {
         push(opts, cap, n, RDX_OPTOP_SPLIT, a, 4, RDX_AXIS_UPCAST);
         s /= 4;
     }

@@ -84,6 +84,12 @@ static const char *tc_match(const rdx_uop *k, const rdx_kaxis *ax, size_t na, in
         T->kvalid = val->src[0]; /* a padded K: WHERE(k < K, x*y, 0) */
         val = val->src[1];
     }
+    /* tinygrad's half sum: the product of halves cast to float32 and summed there (the
+       tensor cores multiply exactly and accumulate in float32) */
+    if (val && val->op == RDX_OP_CAST && val->dtype.scalar == RDX_FLOAT32 &&
+        val->src[0]->op == RDX_OP_MUL &&
+        (val->src[0]->dtype.scalar == RDX_FLOAT16 || val->src[0]->dtype.scalar == RDX_BFLOAT16))
+        val = val->src[0];
     if (nred != 1 || red->arg.sub != RDX_RED_ADD || red->nsrc != 2 ||
         red->src[1] != ax[axis].range || val->op != RDX_OP_MUL ||
         (red->dtype.scalar != RDX_FLOAT32 && red->dtype.scalar != RDX_FLOAT16 &&

@@ -237,6 +237,73 @@ fallback:
     return 0;
 }
 
+static rdx_dtype uint_of(unsigned bytes)
+{
+    return rdx_dtype_of(bytes == 1   ? RDX_UINT8
+                        : bytes == 2 ? RDX_UINT16
+                        : bytes == 4 ? RDX_UINT32
+                                     : RDX_UINT64);
+}
+
+/* The value's bits as the unsigned integer of its size. */
+static const rdx_uop *as_bits(rdx_ir_ctx *c, const rdx_uop *v)
+{
+    rdx_dtype ut = uint_of(rdx_dtype_itemsize(v->dtype));
+    return v && !rdx_dtype_eq(v->dtype, ut) ? rdx_ir_bitcast(c, v, ut) : v;
+}
+
+/*
+ * BITCAST that changes the item size (the last axis rescaled, little-endian as the
+ * interpreter and the GPU's memory): a narrower result takes its piece of a source element
+ * (shift right, truncate), a wider one ORs the shifted bits of the source elements it
+ * covers.
+ */
+static const rdx_uop *lw_bitcast_resize(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
+                                        const rdx_uop *gate)
+{
+    rdx_ir_ctx *c = L->ctx;
+    const rdx_uop *s = u->src[0];
+    unsigned si = rdx_dtype_itemsize(s->dtype), so = rdx_dtype_itemsize(u->dtype);
+    if (u->ndim == 0 || s->dtype.scalar == RDX_BOOL || u->dtype.scalar == RDX_BOOL) {
+        L->err = rdx_fail(RDX_ERR_UNSUPPORTED,
+                          "rangeify: BITCAST node #%u changes the item size (%u -> %u bytes) of "
+                          "%s",
+                          u->id, si, so, u->ndim ? "a bool" : "a shape-() value");
+        return NULL;
+    }
+    const rdx_uop *sidx[RDX_INTERP_MAX_DIMS_CG];
+    uint32_t last = u->ndim - 1;
+    for (uint32_t k = 0; k < last; k++)
+        sidx[k] = idx[k];
+    const rdx_uop *bits = NULL;
+    if (si > so) {
+        int64_t r = si / so;
+        sidx[last] = rdx_ir_idiv(c, idx[last], cg_idx(c, r));
+        const rdx_uop *w = as_bits(c, lw(L, s, sidx, gate));
+        const rdx_uop *sh =
+            rdx_ir_mul(c, rdx_ir_mod(c, idx[last], cg_idx(c, r)), cg_idx(c, (int64_t)so * 8));
+        sh = sh && w ? rdx_ir_cast(c, sh, w->dtype) : NULL;
+        bits = rdx_ir_cast(c, rdx_ir_alu2(c, RDX_OP_SHR, w, sh), uint_of(so));
+    } else {
+        int64_t r = so / si;
+        rdx_dtype wide = uint_of(so);
+        for (int64_t j = 0; j < r; j++) {
+            sidx[last] = rdx_ir_add(c, rdx_ir_mul(c, idx[last], cg_idx(c, r)), cg_idx(c, j));
+            const rdx_uop *part = rdx_ir_cast(c, as_bits(c, lw(L, s, sidx, gate)), wide);
+            if (j)
+                part = rdx_ir_alu2(c, RDX_OP_SHL, part,
+                                   rdx_ir_const_like(c, wide, (double)(j * si * 8)));
+            bits = j ? rdx_ir_alu2(c, RDX_OP_OR, bits, part) : part;
+        }
+    }
+    if (!bits) {
+        if (!L->err)
+            L->err = rdx_fail_context(RDX_ERR_INVALID, "rangeify: BITCAST node #%u", u->id);
+        return NULL;
+    }
+    return rdx_dtype_eq(bits->dtype, u->dtype) ? bits : rdx_ir_bitcast(c, bits, u->dtype);
+}
+
 static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *const *idx,
                                   const rdx_uop *gate)
 {
@@ -294,12 +361,8 @@ static const rdx_uop *lw_movement(cg_lower *L, const rdx_uop *u, const rdx_uop *
         return lw(L, s, sidx, gate);
     }
     case RDX_OP_BITCAST:
-        if (rdx_dtype_itemsize(u->dtype) != rdx_dtype_itemsize(s->dtype)) {
-            L->err = rdx_fail(RDX_ERR_UNSUPPORTED,
-                              "rangeify: BITCAST node #%u changes the item size (%u -> %u bytes)",
-                              u->id, rdx_dtype_itemsize(s->dtype), rdx_dtype_itemsize(u->dtype));
-            return NULL;
-        }
+        if (rdx_dtype_itemsize(u->dtype) != rdx_dtype_itemsize(s->dtype))
+            return lw_bitcast_resize(L, u, idx, gate);
         {
             const rdx_uop *v = lw(L, s, idx, gate);
             return v ? rdx_ir_bitcast(c, v, u->dtype) : NULL;
@@ -324,7 +387,15 @@ static const rdx_uop *lw_compute(cg_lower *L, const rdx_uop *u, const rdx_uop *c
             if (!src[k])
                 return NULL;
         }
-        return rdx_ir_replace_src(c, u, src, u->nsrc);
+        const rdx_uop *r = rdx_ir_replace_src(c, u, src, u->nsrc);
+        /* a divisor that may be 0: tinygrad's x // 0 = 0 and x % 0 = x (docs/tensor.md), the
+           same as the interpreter, whatever the machine's division gives */
+        if (r && (u->op == RDX_OP_IDIV || u->op == RDX_OP_MOD) && u->src[1]->vmin <= 0 &&
+            u->src[1]->vmax >= 0) {
+            const rdx_uop *nz = rdx_ir_cmpne(c, src[1], cg_zero(c, src[1]->dtype));
+            r = rdx_ir_where(c, nz, r, u->op == RDX_OP_IDIV ? cg_zero(c, r->dtype) : src[0]);
+        }
+        return r;
     }
     switch (u->op) {
     case RDX_OP_CONST:

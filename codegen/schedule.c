@@ -41,9 +41,10 @@ static int row_fused(void *user, const rdx_uop *u)
 /*
  * Row fusion: a REDUCE read through a broadcast (softmax's row max and row sum,
  * layernorm's mean and variance) is inlined into the kernels reading it instead of
- * materialised, when there are at least ROW_MIN_ROWS outputs (rows: enough work-items
- * or workgroups for the GPU; fewer keep the old split, and split_reduce.c's long
- * reductions to few outputs) of at most ROW_MAX_LEN elements each (a row is reduced by
+ * materialised, when there are at least ROW_MIN_ROWS outputs (rows: one work-item or
+ * workgroup each, whatever their number; a single row would leave the fused kernel no
+ * row axis to put on the GPU's grid, so it keeps the split, as do split_reduce.c's long
+ * reductions to one output) of at most ROW_MAX_LEN elements each (a row is reduced by
  * one work-item or one workgroup: longer rows are better materialised by many groups).
  * Symbolic counts are taken to pass.  Only reductions that read a buffer are fused (what
  * fusion saves is reading the row again; arange's cumsum of ones reads nothing and is
@@ -51,7 +52,7 @@ static int row_fused(void *user, const rdx_uop *u)
  * row (cg_build_kernel checks it; else the REDUCE is materialised after all) and loops
  * over the row's columns.
  */
-#define ROW_MIN_ROWS 64
+#define ROW_MIN_ROWS 2
 #define ROW_MAX_LEN  16384
 static int row_fusable(const rdx_uop *u)
 {
@@ -383,7 +384,16 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     size_t ng = 0;
     char *mat = NULL, *dup = NULL, *force = NULL;
     uint32_t *users = NULL, *users0 = NULL;
-    rdx_status st = rdx_cg_callify(ctx, roots, nroots, &s->function);
+    rdx_status st = RDX_OK;
+    for (size_t r = 0; r < nroots && !st; r++)
+        if (roots[r] && roots[r]->dtype.scalar == RDX_VOID)
+            st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                          "schedule: root %zu is %s node #%u, a side effect without a value: the "
+                          "scheduler takes tensors and assignments AFTER(buffer, STORE(buffer, "
+                          "value)) (rdx_realize_run makes those of a SINK of STOREs)",
+                          r, rdx_op_name((rdx_op)roots[r]->op), roots[r]->id);
+    if (!st)
+        st = rdx_cg_callify(ctx, roots, nroots, &s->function);
     if (!st) /* large reductions to few outputs become two kernels (split_reduce.c) */
         st = cg_split_reduces(ctx, s->function, &s->function);
     const rdx_uop *body = st ? NULL : s->function->src[0];

@@ -51,4 +51,16 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
                          size_t nbufs, const int64_t *kv, size_t nkv, uint64_t cycle_limit,
                          rdx_realize_emu_stats *stats, const rz_prof *prof);
 
+/*
+ * Tensor-level side effects as the scheduler's assignments (realize/effects.c): roots[0..n)
+ * into *out (malloc'd, *nout entries): a root SINK/GROUP/STORE of STOREs into BUFFERs gives one
+ * AFTER(buffer, STORE(buffer, value)) per STORE and map[i] = -1 (its output is void); any
+ * other root is kept (an AFTER over a SINK/GROUP of one STORE, or over a gated STORE, made the
+ * plain assignment) at map[i].  A gated STORE stores WHERE(gate, value, buffer).
+ * RDX_ERR_UNSUPPORTED for a STORE not into a BUFFER (a kernel-level SINK) or a SINK source
+ * that is not a STORE.
+ */
+rdx_status rz_effects(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n, const rdx_uop ***out,
+                      size_t *nout, long *map);
+
 #endif

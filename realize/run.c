@@ -78,10 +78,14 @@ static rdx_status upload_inputs(rz_run *r, const rdx_interp *inputs)
 {
     for (size_t b = 0; b < r->s->nbuffers; b++) {
         const rdx_sched_buffer *sb = &r->s->buffers[b];
-        if (sb->kind != RDX_SBUF_INPUT || !inputs)
+        if (sb->kind != RDX_SBUF_INPUT || (!inputs && sb->tensor->op != RDX_OP_BINARY))
             continue;
         size_t have = 0;
-        const void *data = rdx_interp_bound(inputs, sb->tensor, &have);
+        const void *data = NULL;
+        if (sb->tensor->op == RDX_OP_BINARY) /* raw bytes in the graph */
+            data = sb->tensor->arg.str, have = sb->tensor->arg.len;
+        else
+            data = rdx_interp_bound(inputs, sb->tensor, &have);
         if (!data)
             continue;
         if (have != r->bytes[b])
@@ -178,6 +182,13 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     const rdx_realize_options *o = r->opt;
     snprintf(rk->name, sizeof rk->name, "%s", kn->name);
     rk->nparams = kn->nparams;
+    /* every output empty (a zero-size tensor): nothing to compute, the kernel is a no-op
+       (its grid would have a dimension of 0) */
+    int empty = kn->nouts > 0;
+    for (uint32_t p = 0; p < kn->nouts && empty; p++)
+        empty = r->bytes[kn->params[p]] == 0;
+    if (empty)
+        return RDX_OK;
     double t0 = now_ms();
     const rdx_uop *ko = NULL;
     rdx_codegen_kernel *ck = NULL;
@@ -234,11 +245,11 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     return RDX_OK;
 }
 
-/* Download root i into res->outputs[i] (shape evaluated with the variables). */
-static rdx_status download_output(rz_run *r, const rdx_uop *root, size_t i)
+/* Download scheduled root j into res->outputs[i] (shape evaluated with the variables). */
+static rdx_status download_output(rz_run *r, const rdx_uop *root, size_t j, size_t i)
 {
     rdx_array *a = &r->res->outputs[i];
-    size_t b = r->s->outputs[i];
+    size_t b = r->s->outputs[j];
     const rdx_sched_buffer *sb = &r->s->buffers[b];
     if (root->ndim > RDX_INTERP_MAX_DIMS)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "realize: output %zu has %u dims (max %d)", i,
@@ -287,7 +298,7 @@ static rdx_status alloc_result(rz_run *r, size_t n)
 }
 
 static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *const *roots,
-                          size_t n)
+                          const long *map, size_t n)
 {
     rdx_schedule *s = r->s;
     rdx_status st = bind_vars(r);
@@ -324,8 +335,12 @@ static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *co
             rep->compile_ms += rep->kernels[k].compile_ms;
         }
     }
-    for (size_t i = 0; i < n && !st; i++)
-        st = download_output(r, roots[i], i);
+    for (size_t i = 0; i < n && !st; i++) {
+        if (map[i] < 0) /* a side effect (a SINK of STOREs): void, as in the interpreter */
+            r->res->outputs[i].dtype = rdx_dtype_of(RDX_VOID);
+        else
+            st = download_output(r, roots[map[i]], (size_t)map[i], i);
+    }
     return st;
 }
 
@@ -353,13 +368,25 @@ rdx_status rdx_realize_run(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device
     r.ctx = ctx;
     r.dev = dev;
     r.opt = opt;
-    rdx_status st = rdx_cg_schedule(ctx, roots, n, &r.s);
+    /* side effects (SINKs of STOREs) become the scheduler's assignments */
+    const rdx_uop **sr = NULL;
+    size_t nsr = 0;
+    long *map = calloc(n, sizeof *map);
+    rdx_status st = map ? rz_effects(ctx, roots, n, &sr, &nsr, map)
+                        : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    if (!st && !nsr) /* nothing stored: an empty schedule */
+        st = (r.s = calloc(1, sizeof *r.s)) ? RDX_OK
+                                            : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    else if (!st)
+        st = rdx_cg_schedule(ctx, sr, nsr, &r.s);
     if (!st && (!(r.vals = calloc(r.s->nvars + 1, sizeof *r.vals)) ||
                 !(r.bytes = calloc(r.s->nbuffers + 1, sizeof *r.bytes)) ||
                 !(r.offsets = calloc(r.s->nbuffers + 1, sizeof *r.offsets))))
         st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     if (!st)
-        st = realize(&r, inputs, roots, n);
+        st = realize(&r, inputs, sr, map, n);
+    free(sr);
+    free(map);
     /* the queue first: destroying it waits for work still using the arena */
     rdx_status qst = rdx_queue_destroy(r.q);
     if (!st && qst)

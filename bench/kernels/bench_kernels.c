@@ -672,6 +672,38 @@ static int bench_layernorm(void)
     return bench_rows(1);
 }
 
+/* Compile-only cases (issue 22's shapes): too large to emulate here, and without an
+   OpenCL version; -c times them, a plain run says so. */
+static int compile_case(const char *what, rdx_graph *g, const rdx_tensor *t)
+{
+    if (compile_reps)
+        return compile_only(g, t);
+    rdx_graph_destroy(g);
+    printf("%-10s compile-only case (run with -c R)\n", what);
+    return 0;
+}
+
+static int bench_sin(void)
+{
+    const int64_t n = 1 << 20;
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    return compile_case("sin-1M", g, rdx_tensor_sin(g, rdx_tensor_empty(g, F32, 1, &n)));
+}
+
+static int bench_conv2d_56(void)
+{
+    const int64_t xd[4] = { 8, 64, 56, 56 }, wd[4] = { 64, 64, 3, 3 };
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    rdx_conv_opts o = { { 1, 1 }, { 1, 1 }, { 1, 1 }, 1 };
+    return compile_case("conv2d-56", g,
+                        rdx_tensor_conv2d(g, rdx_tensor_empty(g, F32, 4, xd),
+                                          rdx_tensor_empty(g, F32, 4, wd), NULL, &o));
+}
+
 static const struct {
     const char *name;
     int (*fn)(void);
@@ -679,7 +711,8 @@ static const struct {
     { "ew-chain", bench_ew },           { "sum", bench_sum },
     { "softmax", bench_softmax },       { "matmul-f32", bench_matmul },
     { "matmul-f16", bench_matmul_f16 }, { "conv2d-3x3", bench_conv2d },
-    { "layernorm", bench_layernorm },
+    { "layernorm", bench_layernorm },   { "sin-1M", bench_sin },
+    { "conv2d-56", bench_conv2d_56 },
 };
 
 static int usage(const char *argv0, int rc)

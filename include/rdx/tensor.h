@@ -130,7 +130,9 @@ const rdx_tensor *rdx_tensor_mul(rdx_graph *g, const rdx_tensor *a, const rdx_te
 const rdx_tensor *rdx_tensor_div(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
 const rdx_tensor *rdx_tensor_maximum(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
 const rdx_tensor *rdx_tensor_minimum(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
-/* Integer only: truncating division and remainder (IDIV, MOD). */
+/* Integer only: floor division and modulo, as tinygrad's Tensor // and % and the spec's
+   floor(a/b) (built from the IR's truncating IDIV/MOD; the remainder takes the divisor's
+   sign); x // 0 = 0 and x % 0 = x. */
 const rdx_tensor *rdx_tensor_idiv(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
 const rdx_tensor *rdx_tensor_mod(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b);
 /* Comparisons give bool. */

@@ -113,11 +113,9 @@ rdx_status mv_index(const ival *t, const ival *const *ix, uint32_t ni, uint32_t 
         for (uint32_t k = 0; k < ni; k++) {
             int64_t i;
             read_index(ix[k], 0, &i);
-            if (i < 0 || i >= t->dims[k]) {
+            if (i < 0 || i >= t->dims[k]) { /* out of range: the invalid value, 0 */
                 iv_release(&view);
-                return rdx_fail(RDX_ERR_INVALID,
-                                "index %" PRId64 " out of range for axis %u of size %" PRId64, i, k,
-                                t->dims[k]);
+                return iv_new(out, t->dt, ndim, dims);
             }
             view.off += i * t->str[k];
         }
@@ -141,23 +139,20 @@ rdx_status mv_index(const ival *t, const ival *const *ix, uint32_t ni, uint32_t 
     for (int64_t e = 0; e < total; e++) {
         int64_t off = 0;
         uint32_t od = 0;
+        int inside = 1;
         for (uint32_t k = 0; k < ni; k++) {
             int64_t i;
             if (ix[k]->nd == 1)
                 read_index(ix[k], idx[od++], &i);
             else
                 read_index(ix[k], 0, &i);
-            if (i < 0 || i >= t->dims[k]) {
-                iv_release(out);
-                return rdx_fail(RDX_ERR_INVALID,
-                                "index %" PRId64 " out of range for axis %u of size %" PRId64, i, k,
-                                t->dims[k]);
-            }
+            inside &= i >= 0 && i < t->dims[k];
             off += i * t->str[k];
         }
         for (uint32_t k = 0; k < rest; k++)
             off += idx[od + k] * t->str[ni + k];
-        memcpy(iv_ptr(out, e), iv_ptr(t, off), es);
+        if (inside) /* out of range: the invalid value, 0 (iv_new zero-fills) */
+            memcpy(iv_ptr(out, e), iv_ptr(t, off), es);
         for (uint32_t k = ndim; k-- > 0;) {
             if (++idx[k] < dims[k])
                 break;

@@ -213,6 +213,8 @@ static void fill_identity(rdx_redop op, ival *out)
         }
     }
     int64_t n = iv_numel(out);
+    if (n <= 0) /* an empty result (a zero-size tensor): nothing to fill */
+        return;
     unsigned es = dt_size(d);
     char *p = iv_ptr(out, 0);
     el_store(d, p, e);

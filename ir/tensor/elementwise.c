@@ -125,8 +125,27 @@ BINARY(mul, PROMOTE, rdx_ir_mul(g->ir, a, b))
 BINARY(div, TO_FLOAT, rdx_ir_div(g->ir, a, b))
 BINARY(maximum, PROMOTE, rdx_ir_max(g->ir, a, b))
 BINARY(minimum, PROMOTE, rdx_ir_where(g->ir, rdx_ir_cmplt(g->ir, a, b), a, b))
-BINARY(idiv, INT_ONLY, rdx_ir_idiv(g->ir, a, b))
-BINARY(mod, INT_ONLY, rdx_ir_mod(g->ir, a, b))
+/* Floor division and modulo (tinygrad's Tensor // and %, the spec's floor(a/b)) from the IR's
+   truncating IDIV/MOD: where the remainder is nonzero and its sign differs from the
+   divisor's, the quotient is one less and the remainder gains the divisor.  A zero divisor
+   keeps x // 0 = 0 and x % 0 = x (docs/tensor.md). */
+static const rdx_uop *floor_divmod(rdx_ir_ctx *c, const rdx_uop *a, const rdx_uop *b, int mod)
+{
+    const rdx_uop *q = rdx_ir_idiv(c, a, b), *r = rdx_ir_mod(c, a, b);
+    if (!q || !r || rdx_dtype_is_unsigned(a->dtype))
+        return mod ? r : q;
+    const rdx_uop *zero = rdx_ir_const_like(c, a->dtype, 0);
+    const rdx_uop *fix = rdx_ir_alu2(
+        c, RDX_OP_AND,
+        rdx_ir_alu2(c, RDX_OP_AND, rdx_ir_cmpne(c, r, zero),
+                    rdx_ir_cmpne(c, rdx_ir_cmplt(c, r, zero), rdx_ir_cmplt(c, b, zero))),
+        rdx_ir_cmpne(c, b, zero));
+    return mod ? rdx_ir_where(c, fix, rdx_ir_add(c, r, b), r)
+               : rdx_ir_where(c, fix, rdx_ir_add(c, q, rdx_ir_const_like(c, a->dtype, -1)), q);
+}
+
+BINARY(idiv, INT_ONLY, floor_divmod(g->ir, a, b, 0))
+BINARY(mod, INT_ONLY, floor_divmod(g->ir, a, b, 1))
 BINARY(cmplt, PROMOTE, rdx_ir_cmplt(g->ir, a, b))
 BINARY(cmpgt, PROMOTE, rdx_ir_cmpgt(g->ir, a, b))
 BINARY(cmple, PROMOTE, rdx_ir_cmple(g->ir, a, b))
@@ -139,12 +158,68 @@ BINARY(and, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_AND, a, b))
 BINARY(shl, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_SHL, a, b))
 BINARY(shr, INT_ONLY, rdx_ir_alu2(g->ir, RDX_OP_SHR, a, b))
 
+/* Integer a^b, exact with wrap-around (tinygrad's repeated squaring of an integer base):
+   the product over the exponent's bits k of WHERE(bit k, a^(2^k), 1); a negative exponent
+   truncates 1 / a^|b|: 1 for a = 1, +-1 for a = -1, else 0. */
+static const rdx_tensor *int_pow(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b)
+{
+    rdx_dtype dt = a->dtype;
+    const rdx_tensor *one = rdx_tensor_const(g, dt, 1), *zero = rdx_tensor_const(g, dt, 0);
+    const rdx_tensor *neg = rdx_dtype_is_unsigned(dt) ? NULL : rdx_tensor_cmplt(g, b, zero);
+    const rdx_tensor *e = neg ? rdx_tensor_where(g, neg, rdx_tensor_neg(g, b), b) : b;
+    const rdx_tensor *r = one, *sq = a;
+    unsigned bits = 8 * rdx_dtype_itemsize(dt) - (neg ? 1 : 0);
+    for (unsigned k = 0; k < bits && r; k++) {
+        const rdx_tensor *bit = rdx_tensor_cmpne(
+            g, rdx_tensor_and(g, rdx_tensor_shr(g, e, rdx_tensor_const(g, dt, k)), one), zero);
+        r = rdx_tensor_mul(g, r, rdx_tensor_where(g, bit, sq, one));
+        if (k + 1 < bits)
+            sq = rdx_tensor_mul(g, sq, sq);
+    }
+    if (!neg)
+        return r;
+    /* a^-n: 1 for a = 1, (-1)^n for a = -1, 0 otherwise */
+    const rdx_tensor *minus1 = rdx_tensor_const(g, dt, -1);
+    const rdx_tensor *odd = rdx_tensor_cmpne(g, rdx_tensor_and(g, e, one), zero);
+    const rdx_tensor *inv =
+        rdx_tensor_where(g, rdx_tensor_cmpeq(g, a, one), one,
+                         rdx_tensor_where(g, rdx_tensor_cmpeq(g, a, minus1),
+                                          rdx_tensor_where(g, odd, minus1, one), zero));
+    return rdx_tensor_where(g, neg, inv, r);
+}
+
 const rdx_tensor *rdx_tensor_pow(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b)
 {
+    rdx_dtype pd = a && b ? rdx_dtype_promote(a->dtype, b->dtype) : rdx_dtype_of(RDX_VOID);
+    if (!g->err && rdx_dtype_is_int(pd) && pd.scalar != RDX_BOOL && pd.scalar != RDX_INDEX) {
+        if (!prepare(g, "pow", &a, &b, PROMOTE))
+            return NULL;
+        return int_pow(g, a, b);
+    }
     if (!prepare(g, "pow", &a, &b, TO_FLOAT))
         return NULL;
-    /* EXP2(LOG2(a) * b), with EXP2/LOG2 as the wrapped decompositions */
-    return rdx_tensor_exp2(g, rdx_tensor_mul(g, rdx_tensor_log2(g, a), b));
+    /* EXP2(LOG2(|a|) * b), with EXP2/LOG2 as the wrapped decompositions; then, as tinygrad's
+       xpow: a negative base gives NaN for a non-integer exponent (|a|^b for -inf), -|a|^b
+       for an odd one, |a|^b for an even one; b = 0 gives 1 (0^0, inf^0, NaN^0 too) */
+    rdx_dtype dt = a->dtype, i32 = rdx_dtype_of(RDX_INT32);
+    const rdx_tensor *zero = rdx_tensor_const(g, dt, 0);
+    const rdx_tensor *neg = rdx_tensor_cmplt(g, a, zero);
+    const rdx_tensor *mag = rdx_tensor_where(g, neg, rdx_tensor_neg(g, a), a);
+    const rdx_tensor *r = rdx_tensor_exp2(g, rdx_tensor_mul(g, rdx_tensor_log2(g, mag), b));
+    const rdx_tensor *non_int =
+        rdx_tensor_cmpne(g, b, rdx_tensor_cast(g, rdx_tensor_cast(g, b, i32), dt));
+    const rdx_tensor *babs =
+        rdx_tensor_where(g, rdx_tensor_cmplt(g, b, zero), rdx_tensor_neg(g, b), b);
+    const rdx_tensor *odd = rdx_tensor_cmpne(
+        g, rdx_tensor_mod(g, rdx_tensor_cast(g, babs, i32), rdx_tensor_const(g, i32, 2)),
+        rdx_tensor_const(g, i32, 0));
+    const rdx_tensor *neg_r = rdx_tensor_where(
+        g, non_int,
+        rdx_tensor_where(g, rdx_tensor_cmpne(g, a, rdx_tensor_const(g, dt, -INFINITY)),
+                         rdx_tensor_const(g, dt, NAN), r),
+        rdx_tensor_where(g, odd, rdx_tensor_neg(g, r), r));
+    return rdx_tensor_where(g, rdx_tensor_cmpeq(g, b, zero), rdx_tensor_const(g, dt, 1),
+                            rdx_tensor_where(g, neg, neg_r, r));
 }
 
 const rdx_tensor *rdx_tensor_mulacc(rdx_graph *g, const rdx_tensor *a, const rdx_tensor *b,
@@ -177,9 +252,12 @@ const rdx_tensor *rdx_tensor_where(rdx_graph *g, const rdx_tensor *c, const rdx_
         return NULL;
     if (c->dtype.scalar != RDX_BOOL)
         c = rdx_tensor_cmpne(g, c, rdx_tensor_const(g, c->dtype, 0));
+    /* after prepare, a and b share their broadcast shape unless one is a shape-() CONST:
+       the other then carries it (both CONSTs: shape ()) */
+    const rdx_tensor *ab = a->op == RDX_OP_CONST ? b : a;
     uint32_t n;
     const rdx_uop *dims[TMAXD];
-    if (!c || !bshape(g, "where", c, a, &n, dims))
+    if (!c || !bshape(g, "where", c, ab, &n, dims))
         return NULL;
     c = bcast(g, c, n, dims);
     a = bcast(g, a, n, dims);

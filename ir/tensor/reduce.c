@@ -82,10 +82,41 @@ static const rdx_tensor *sum_input(rdx_graph *g, const rdx_tensor *a)
     return a;
 }
 
+/* tinygrad's sum_acc_dtype: unsigned integers accumulate in at least uint32, signed ones and
+   bool in at least int32, floats in at least float32. */
+static rdx_dtype sum_acc(rdx_dtype d)
+{
+    if (rdx_dtype_is_unsigned(d))
+        return rdx_dtype_promote(d, rdx_dtype_of(RDX_UINT32));
+    if (rdx_dtype_is_int(d) || d.scalar == RDX_BOOL)
+        return rdx_dtype_promote(d, rdx_dtype_of(RDX_INT32));
+    return rdx_dtype_promote(d, t_f32());
+}
+
+/* a cast to its accumulation dtype and summed: the sum's dtype is sum_acc(a) */
+static const rdx_tensor *acc_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
+                                 int keepdim)
+{
+    if (!a || g->err)
+        return NULL;
+    rdx_dtype acc = sum_acc(a->dtype);
+    if (!rdx_dtype_eq(acc, a->dtype))
+        a = rdx_tensor_cast(g, a, acc);
+    return reduce_op(g, "sum", a, RDX_RED_ADD, naxes, axes, keepdim);
+}
+
+static int is_half(rdx_dtype d)
+{
+    return d.scalar == RDX_FLOAT16 || d.scalar == RDX_BFLOAT16;
+}
+
 const rdx_tensor *rdx_tensor_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
                                  int keepdim)
 {
-    return reduce_op(g, "sum", sum_input(g, a), RDX_RED_ADD, naxes, axes, keepdim);
+    /* as tinygrad's Tensor.sum: small integers and bool give int32/uint32; halves are summed
+       in float32 and rounded back once */
+    const rdx_tensor *s = acc_sum(g, a, naxes, axes, keepdim);
+    return s && is_half(a->dtype) ? rdx_tensor_cast(g, s, a->dtype) : s;
 }
 
 const rdx_tensor *rdx_tensor_max(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
@@ -103,7 +134,8 @@ const rdx_tensor *rdx_tensor_min(rdx_graph *g, const rdx_tensor *a, uint32_t nax
 const rdx_tensor *rdx_tensor_prod(rdx_graph *g, const rdx_tensor *a, uint32_t naxes,
                                   const int *axes, int keepdim)
 {
-    return reduce_op(g, "prod", sum_input(g, a), RDX_RED_MUL, naxes, axes, keepdim);
+    /* as tinygrad's Tensor.prod: the dtype is kept (a bool product is their AND) */
+    return reduce_op(g, "prod", a, RDX_RED_MUL, naxes, axes, keepdim);
 }
 
 /* Number of elements reduced, as a scalar of dtype dt (symbolic sizes become a CAST). */
@@ -139,8 +171,11 @@ const rdx_tensor *rdx_tensor_mean(rdx_graph *g, const rdx_tensor *a, uint32_t na
     a = float_of(g, a);
     if (!a || g->err)
         return NULL;
-    const rdx_tensor *s = rdx_tensor_sum(g, a, naxes, axes, keepdim);
-    return rdx_tensor_div(g, s, count_of(g, "mean", a, naxes, axes, a->dtype, 0));
+    const rdx_tensor *s = acc_sum(g, a, naxes, axes, keepdim);
+    if (!s)
+        return NULL;
+    const rdx_tensor *m = rdx_tensor_div(g, s, count_of(g, "mean", a, naxes, axes, s->dtype, 0));
+    return m && !rdx_dtype_eq(m->dtype, a->dtype) ? rdx_tensor_cast(g, m, a->dtype) : m;
 }
 
 const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
@@ -151,8 +186,12 @@ const rdx_tensor *rdx_tensor_var(rdx_graph *g, const rdx_tensor *a, uint32_t nax
         return NULL;
     const rdx_tensor *m = rdx_tensor_mean(g, a, naxes, axes, 1);
     const rdx_tensor *d = rdx_tensor_sub(g, a, m);
-    const rdx_tensor *s = rdx_tensor_sum(g, rdx_tensor_mul(g, d, d), naxes, axes, keepdim);
-    return rdx_tensor_div(g, s, count_of(g, "var", a, naxes, axes, a->dtype, correction));
+    const rdx_tensor *s = acc_sum(g, rdx_tensor_mul(g, d, d), naxes, axes, keepdim);
+    if (!s)
+        return NULL;
+    const rdx_tensor *v =
+        rdx_tensor_div(g, s, count_of(g, "var", a, naxes, axes, s->dtype, correction));
+    return v && !rdx_dtype_eq(v->dtype, a->dtype) ? rdx_tensor_cast(g, v, a->dtype) : v;
 }
 
 const rdx_tensor *rdx_tensor_std(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,

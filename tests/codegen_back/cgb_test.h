@@ -45,5 +45,6 @@ TCase *cgb_tcase_const(void);
 TCase *cgb_tcase_pack(void);
 TCase *cgb_tcase_bind(void);
 TCase *cgb_tcase_lds_merge(void); /* lds_merge_test.c: aligned LDS merge forms */
+TCase *cgb_tcase_atomic(void);    /* atomic_test.c: ATOMICADD against the interpreter */
 
 #endif

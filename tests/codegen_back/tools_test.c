@@ -114,8 +114,8 @@ START_TEST(errors_name_the_problem)
                       "%s0 = STORE %ir, %v\n%ra = AFTER %reg, %s0\n%ir2 = INDEX %ra, %i\n"
                       "%r = LOAD %ir2\n" TAIL,
                  RDX_ERR_UNSUPPORTED, "DEFINE_REG indexed by a non-constant", "#");
-    expect_error(HEAD "%at = ATOMICADD %ia, %v\n%e = END %at, %i\n%k = SINK %e\n",
-                 RDX_ERR_UNSUPPORTED, "(ATOMICADD void)", "not supported");
+    expect_error(HEAD "%r = CUSTOM %v str=\"x\" dtype=float32\n" TAIL, RDX_ERR_UNSUPPORTED,
+                 "(CUSTOM float32)", "not supported");
     expect_error(HEAD "%u = CONST dtype=index value=4\n%j = RANGE %u axis=1 type=UNROLL\n"
                       "%r = REDUCE %v, %j op=ADD axes=()\n" TAIL,
                  RDX_ERR_UNSUPPORTED, "UNROLL", NULL);

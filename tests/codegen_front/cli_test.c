@@ -21,11 +21,11 @@ static rdx_test_proc run(const char *const *args)
 
 START_TEST(realize_check)
 {
-    rdx_test_proc p =
-        run((const char *[]){ "realize", "--check", "tests/data/codegen_front/softmax.uop", NULL });
+    rdx_test_proc p = run(
+        (const char *[]){ "realize", "--check", "tests/data/codegen_front/softmax_row.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "3 kernels"));
-    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (185 elements)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "output 0: matches the interpreter (37 elements)"));
     rdx_test_proc_free(&p);
     p = run((const char *[]){ "realize", "--check", "--raw", "tests/data/ir/gemm.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
@@ -86,7 +86,7 @@ START_TEST(compile_stages)
     char *out = rdx_test_tmp_path("k.co");
     rdx_test_proc p = run((const char *[]){ "compile", "-o", out, "-p", "callify", "-p", "schedule",
                                             "-p", "expand", "-p", "asm",
-                                            "tests/data/codegen_front/softmax.uop", NULL });
+                                            "tests/data/codegen_front/softmax_row.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
     /* callify: one FUNCTION whose argument is the input BUFFER, used inside as PARAM slot 0 */
     const char *cf = strstr(p.out, "; ---- callify\n");
@@ -129,24 +129,24 @@ START_TEST(compile_stages)
     rdx_test_proc_free(&p);
     free(bk);
     /* --opts: kernel 2's own opts, the heuristics' elsewhere; printed in the form read */
-    p = run((const char *[]){ "compile", "-p", "optimize", "--opts", "2=SPLIT(1,37,l)",
-                              "tests/data/codegen_front/softmax.uop", NULL });
+    p = run((const char *[]){ "compile", "-p", "optimize", "--opts", "2=SPLIT(0,37,l)",
+                              "tests/data/codegen_front/softmax_row.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
-    const char *o2 = strstr(p.out, "; opts: SPLIT(1,37,LOCAL)\n; ---- optimize (kernel 2)");
+    const char *o2 = strstr(p.out, "; opts: SPLIT(0,37,LOCAL)\n; ---- optimize (kernel 2)");
     ck_assert_msg(o2 != NULL, "%s", p.out);
-    ck_assert_ptr_null(strstr(o2 + 1, "; opts: SPLIT(1,37,LOCAL)"));
+    ck_assert_ptr_null(strstr(o2 + 1, "; opts: SPLIT(0,37,LOCAL)"));
     rdx_test_proc_free(&p);
     /* a kernel's own --opts win over a general one, whatever their order */
-    p = run((const char *[]){ "compile", "-p", "optimize", "--opts", "2=SPLIT(1,37,l)", "--opts",
-                              "", "tests/data/codegen_front/softmax.uop", NULL });
+    p = run((const char *[]){ "compile", "-p", "optimize", "--opts", "2=SPLIT(0,37,l)", "--opts",
+                              "", "tests/data/codegen_front/softmax_row.uop", NULL });
     ck_assert_msg(p.status == 0, "%s", p.err);
     ck_assert_ptr_nonnull(strstr(p.out, "; opts: \n; ---- optimize (kernel 0)"));
     ck_assert_ptr_nonnull(strstr(p.out, "; opts: \n; ---- optimize (kernel 1)"));
-    ck_assert_ptr_nonnull(strstr(p.out, "; opts: SPLIT(1,37,LOCAL)\n; ---- optimize (kernel 2)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "; opts: SPLIT(0,37,LOCAL)\n; ---- optimize (kernel 2)"));
     rdx_test_proc_free(&p);
     /* opts that do not fit a kernel: its optimize error; bad text: a usage error */
     p = run((const char *[]){ "compile", "--opts", "SPLIT(1,2,l)",
-                              "tests/data/codegen_front/softmax.uop", NULL });
+                              "tests/data/codegen_front/softmax_row.uop", NULL });
     ck_assert_int_eq(p.status, 1);
     ck_assert_msg(strstr(p.err, "kernel 0") && strstr(p.err, "SPLIT"), "%s", p.err);
     rdx_test_proc_free(&p);

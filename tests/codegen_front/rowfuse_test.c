@@ -130,17 +130,26 @@ START_TEST(fused_axes)
 }
 END_TEST
 
-/* Not fused: fewer than 64 rows, rows of more than 16384, a row reduction that is also
-   a result, a reduction read inside another reduction's loop (a column sum of x - the
-   row mean: the mean would be recomputed per column), a reduction of computed values
-   only (arange's cumsum reads no buffer). */
+/* Not fused: a single row (no row axis for the grid), rows of more than 16384, a row reduction that
+   is also a result, a reduction read inside another reduction's loop (a column sum of x - the row
+   mean: the mean would be recomputed per column), a reduction of computed values only (arange's
+   cumsum reads no buffer). */
 START_TEST(not_fused)
 {
     uint64_t seed = 803;
     rdx_graph *g = cgf_graph();
-    const rdx_tensor *few = cgf_random(g, F32, 2, (int64_t[]){ 63, 40 }, &seed);
-    const rdx_tensor *sm = rdx_tensor_softmax(g, few, -1);
-    ck_assert_uint_eq(check_all(g, &sm, 1, 1e-5), 3);
+    /* few rows are fused too (issue 22: 8 x 33 and 3 x 1000 were three kernels) */
+    static const int64_t few_shapes[][2] = { { 63, 40 }, { 8, 33 }, { 3, 1000 }, { 2, 7 } };
+    for (size_t k = 0; k < 4; k++) {
+        const rdx_tensor *few = cgf_random(g, F32, 2, few_shapes[k], &seed);
+        const rdx_tensor *sm = rdx_tensor_softmax(g, few, -1);
+        const rdx_tensor *ln = rdx_tensor_layernorm(g, few, 1, NULL, NULL, 1e-5);
+        ck_assert_uint_eq(check_all(g, &sm, 1, 1e-5), 1);
+        ck_assert_uint_eq(check_all(g, &ln, 1, 1e-4), 1);
+    }
+    const rdx_tensor *one = cgf_random(g, F32, 2, (int64_t[]){ 1, 40 }, &seed);
+    const rdx_tensor *s1 = rdx_tensor_softmax(g, one, -1);
+    ck_assert_uint_eq(check_all(g, &s1, 1, 1e-5), 3);
     const rdx_tensor *lng = rdx_tensor_empty(g, F32, 2, (int64_t[]){ 64, 16385 });
     const rdx_tensor *sl = rdx_tensor_softmax(g, lng, -1);
     ck_assert_uint_eq(nkernels(g, &sl, 1), 3);

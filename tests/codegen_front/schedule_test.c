@@ -50,8 +50,10 @@ START_TEST(fusion_decisions)
     ck_assert_uint_eq(s->nkernels, 1);
     ck_assert_int_eq(count_op(s->kernels[0].sink, RDX_OP_REDUCE), 1);
     rdx_schedule_free(s);
-    /* softmax: the max and the sum are read through a broadcast: materialised */
-    const rdx_tensor *sm = rdx_tensor_softmax(g, a, 1);
+    /* softmax of one row: the max and the sum are read through a broadcast: materialised
+       (two rows or more are row-fused: rowfuse_test.c) */
+    const rdx_tensor *row = cgf_random(g, F32, 2, (int64_t[]){ 1, 6 }, &seed);
+    const rdx_tensor *sm = rdx_tensor_softmax(g, row, 1);
     s = sched(g, &sm, 1);
     ck_assert_uint_eq(s->nkernels, 3);
     ck_assert_uint_eq(s->kernels[2].ndeps, 2);
@@ -133,8 +135,9 @@ START_TEST(memory_plan)
 {
     uint64_t seed = 23;
     rdx_graph *g = cgf_graph();
-    const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 16, 64 }, &seed);
-    /* softmax of softmax of softmax: six temporaries, never all alive at once */
+    const rdx_tensor *x = cgf_random(g, F32, 2, (int64_t[]){ 1, 1024 }, &seed);
+    /* softmax of softmax of softmax of one row (not row-fused): six temporaries, never all
+       alive at once */
     const rdx_tensor *t = x;
     for (int i = 0; i < 3; i++)
         t = rdx_tensor_softmax(g, t, 1);
@@ -249,7 +252,10 @@ START_TEST(errors)
     rdx_graph *g = cgf_graph();
     rdx_ir_ctx *ctx = rdx_graph_ir(g);
     const rdx_tensor *a = rdx_tensor_ones(g, F32, 1, (int64_t[]){ 4 });
-    const rdx_tensor *bc = rdx_tensor_bitcast(g, a, rdx_dtype_of(RDX_FLOAT16));
+    /* a BITCAST of bools that changes the item size (other sizes are lowered) */
+    const rdx_tensor *bc =
+        rdx_tensor_bitcast(g, rdx_tensor_ones(g, rdx_dtype_of(RDX_BOOL), 1, (int64_t[]){ 4 }),
+                           rdx_dtype_of(RDX_UINT16));
     ck_assert_msg(bc != NULL, "%s", rdx_graph_error(g));
     rdx_schedule *s = NULL;
     ck_assert_int_eq(rdx_cg_schedule(ctx, &bc, 1, &s), RDX_ERR_UNSUPPORTED);

@@ -16,25 +16,34 @@ START_TEST(sum_of_arange_is_the_closed_form)
 }
 END_TEST
 
+/* REDUCE(ADD) over axis 0 as a node of the IR (rdx_tensor_sum casts to tinygrad's
+   accumulation dtypes first: tests/tensor semantics) */
+static const rdx_tensor *raw_sum(rdx_graph *g, const rdx_tensor *t)
+{
+    return rdx_ir_reduce(rdx_graph_ir(g), t, RDX_RED_ADD, (int64_t[]){ 0 }, 1);
+}
+
 START_TEST(accumulation_happens_in_the_node_dtype)
 {
     rdx_graph *g = ig();
     /* float16: 2048 + 1 is a tie and rounds to even, so 2049 ones sum to 2048 */
     rdx_dtype h = rdx_dtype_of(RDX_FLOAT16);
-    rdx_array s =
-        ireal(g, rdx_tensor_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2049 }), 0, NULL, 0));
+    rdx_array s = ireal(g, raw_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2049 })));
     ck_assert_double_eq(rdx_array_get(&s, 0), 2048.0);
-    s = ireal(g, rdx_tensor_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2047 }), 0, NULL, 0));
+    s = ireal(g, raw_sum(g, rdx_tensor_ones(g, h, 1, (int64_t[]){ 2047 })));
     ck_assert_double_eq(rdx_array_get(&s, 0), 2047.0);
     /* float32, sequential: 2^24 + 1 + 1 stays 2^24 (double would give 2^24 + 2) */
     float v[3] = { 16777216.0f, 1, 1 };
-    s = ireal(g, rdx_tensor_sum(g, buf_f32(g, 1, (int64_t[]){ 3 }, v), 0, NULL, 0));
+    s = ireal(g, raw_sum(g, buf_f32(g, 1, (int64_t[]){ 3 }, v)));
     ck_assert_double_eq(rdx_array_get(&s, 0), 16777216.0);
     /* int8 wraps */
     int8_t iv[2] = { 100, 100 };
     const rdx_tensor *i8 = rdx_tensor_from_data(g, rdx_dtype_of(RDX_INT8), 1, (int64_t[]){ 2 }, iv);
-    s = ireal(g, rdx_tensor_sum(g, i8, 0, NULL, 0));
+    s = ireal(g, raw_sum(g, i8));
     ck_assert_int_eq(rdx_array_get_int(&s, 0), -56);
+    /* the tensor sum accumulates int8 in int32 (tinygrad) */
+    s = ireal(g, rdx_tensor_sum(g, i8, 0, NULL, 0));
+    ck_assert_int_eq(rdx_array_get_int(&s, 0), 200);
     /* bool sum counts (cast to int32 first) */
     uint8_t bv[5] = { 1, 0, 1, 1, 0 };
     const rdx_tensor *bt = rdx_tensor_from_data(g, rdx_dtype_of(RDX_BOOL), 1, (int64_t[]){ 5 }, bv);
@@ -157,12 +166,33 @@ START_TEST(mean_var_std_argmax_and_cumsum)
 }
 END_TEST
 
+/* a reduction to an empty result (a zero-size tensor's max over its other axis) writes
+   nothing: the identity was stored into the empty result's storage (found by ASan through
+   tests/realize semantics zero_size_tensors; a plain build does not notice) */
+START_TEST(reduce_to_an_empty_result)
+{
+    rdx_graph *g = ig();
+    float v[1] = { 0 };
+    const rdx_tensor *x = buf_f32(g, 2, (int64_t[]){ 0, 5 }, v);
+    rdx_array m = ireal(g, rdx_tensor_max(g, x, 1, (int[]){ 1 }, 0));
+    ck_assert_int_eq(m.ndim, 1);
+    ck_assert_int_eq(m.dims[0], 0);
+    ck_assert_int_eq(m.numel, 0);
+    rdx_array s = ireal(g, rdx_tensor_sum(g, x, 1, (int[]){ 0 }, 0)); /* empty axis: zeros */
+    ck_assert_int_eq(s.numel, 5);
+    for (int k = 0; k < 5; k++)
+        ck_assert_double_eq(rdx_array_get(&s, k), 0);
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *interp_tcase_reduce(void)
 {
     TCase *tc = tcase_create("reduce");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sum_of_arange_is_the_closed_form);
     tcase_add_test(tc, accumulation_happens_in_the_node_dtype);
+    tcase_add_test(tc, reduce_to_an_empty_result);
     tcase_add_test(tc, max_min_prod_over_axes_match_host_loops);
     tcase_add_test(tc, reduce_over_size_one_axes_is_its_source);
     tcase_add_test(tc, mean_var_std_argmax_and_cumsum);

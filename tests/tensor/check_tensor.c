@@ -59,5 +59,6 @@ int main(void)
     suite_add_tcase(s, tensor_tcase_api());
     suite_add_tcase(s, tensor_tcase_errors());
     suite_add_tcase(s, tensor_tcase_function());
+    suite_add_tcase(s, tensor_tcase_semantics());
     return rdx_test_main(s);
 }

@@ -16,6 +16,7 @@ TCase *tensor_tcase_spec(void);
 TCase *tensor_tcase_api(void);
 TCase *tensor_tcase_errors(void);
 TCase *tensor_tcase_function(void);
+TCase *tensor_tcase_semantics(void); /* semantics_test.c: broadcasting, dtype rules */
 
 rdx_graph *tgraph(void);
 rdx_array treal(rdx_graph *g, const rdx_tensor *t);
