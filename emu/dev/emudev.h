@@ -79,6 +79,9 @@ struct emu_create_queue_args {
 #define EMU_RENDER_MINOR_BASE  128u
 /* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
  * + 0x106 / 0x107, dword register offsets. */
+/* GB_ADDR_CONFIG: NUM_PIPES 5 (32), PIPE_INTERLEAVE 256 B, NUM_PKRS 5 — a plausible gfx11
+ * value, not read off a card (AMDGPU_INFO READ_MMR_REG, GET_TILE_CONFIG). */
+#define EMU_GB_ADDR_CONFIG 0x00000545u
 #define EMU_HDP_FLUSH_REQ  0xe26u
 #define EMU_HDP_FLUSH_DONE 0xe27u
 

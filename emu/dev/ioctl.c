@@ -1,7 +1,7 @@
 /*
  * emu/dev/ioctl.c — /dev/kfd's ioctl entry point as the kernel's kfd_ioctl dispatches it, and
  * the process-level ioctls (version, apertures, clocks, memory policy, trap handler, scratch,
- * available memory, XNACK mode, SMI events, RUNTIME_ENABLE).
+ * tile config, available memory, XNACK mode, SMI events, RUNTIME_ENABLE).
  *
  * The handler is chosen by the request's number alone (not its type or size); numbers
  * outside the table are ENOTTY; the argument is copied in with the caller's size, the rest of
@@ -80,6 +80,33 @@ void emu_smi_release_all(rdx_emudev *dev)
             close(dev->smi_fds[g]);
         dev->smi_fds[g] = -1;
     }
+}
+
+/* GET_TILE_CONFIG: gfx11 has no tile mode tables (32 and 16 zero entries, no banks or ranks
+ * in MC_ARB_RAMCFG); as many entries as the caller has room for are copied. */
+static int tile_config(rdx_emudev *dev, struct kfd_ioctl_get_tile_config_args *a)
+{
+    static const uint32_t zeros[32];
+    if (emu_gpu_by_id(dev, a->gpu_id) < 0)
+        return -EINVAL;
+    a->gb_addr_config = EMU_GB_ADDR_CONFIG;
+    a->num_banks = 0;
+    a->num_ranks = 0;
+    if (a->num_tile_configs > 32)
+        a->num_tile_configs = 32;
+    if (a->num_tile_configs &&
+        emu_copy_to_user(a->tile_config_ptr, zeros, a->num_tile_configs * 4u)) {
+        a->num_tile_configs = 0;
+        return -EFAULT;
+    }
+    if (a->num_macro_tile_configs > 16)
+        a->num_macro_tile_configs = 16;
+    if (a->num_macro_tile_configs &&
+        emu_copy_to_user(a->macro_tile_config_ptr, zeros, a->num_macro_tile_configs * 4u)) {
+        a->num_macro_tile_configs = 0;
+        return -EFAULT;
+    }
+    return 0;
 }
 
 static int runtime_enable(rdx_emudev *dev, struct emu_kfd_runtime_enable_args *a)
@@ -204,6 +231,9 @@ static int process_ioctl(rdx_emudev *dev, unsigned nr, void *arg, int *r)
     case _IOC_NR(AMDKFD_IOC_SMI_EVENTS):
         *r = smi_events(dev, arg);
         return 1;
+    case _IOC_NR(AMDKFD_IOC_GET_TILE_CONFIG):
+        *r = tile_config(dev, arg);
+        return 1;
     case _IOC_NR(EMU_IOC_RUNTIME_ENABLE):
         *r = runtime_enable(dev, arg);
         return 1;
@@ -239,6 +269,7 @@ static unsigned long driver_cmd(unsigned nr)
         AMDKFD_IOC_DBG_ADDRESS_WATCH_DEPRECATED,
         AMDKFD_IOC_DBG_WAVE_CONTROL_DEPRECATED,
         AMDKFD_IOC_SET_SCRATCH_BACKING_VA,
+        AMDKFD_IOC_GET_TILE_CONFIG,
         AMDKFD_IOC_SET_TRAP_HANDLER,
         AMDKFD_IOC_GET_PROCESS_APERTURES_NEW,
         AMDKFD_IOC_ACQUIRE_VM,

@@ -59,7 +59,7 @@ START_TEST(fds_and_unknown_calls)
     ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_VERSION, &v), 0);
     ck_assert_uint_eq(v.major_version, KFD_IOCTL_MAJOR_VERSION);
     ck_assert_uint_eq(v.minor_version, 17); /* the current kernel's KFD 1.17 */
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_TILE_CONFIG, &v), -EINVAL); /* not served */
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_ALLOC_QUEUE_GWS, &v), -EINVAL); /* not served */
     struct drm_amdgpu_info q = { 0 };
     struct drm_amdgpu_info_device d;
     q.return_pointer = (uint64_t)(uintptr_t)&d;

@@ -125,6 +125,7 @@ START_TEST(dispatch_by_number)
     ck_assert_int_eq(io(&r, _IOR('K', 0x27, struct kfd_ioctl_get_version_args), NULL), -ENOTTY);
     /* D2: a number the emulated driver has no function for */
     ck_assert_int_eq(io(&r, AMDKFD_IOC_SVM, &v), -EINVAL);
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_SET_CU_MASK, &v), -EINVAL);
     ck_assert_int_eq(io(&r, _IOWR('K', 0x26, struct kfd_ioctl_get_version_args), &v), -EINVAL);
     /* D3: by number, whatever the type byte; a larger caller structure is zeroed past the
      * driver's and copied back in full */
@@ -211,6 +212,26 @@ START_TEST(process_ioctls)
     ck_assert_uint_eq(old.num_of_nodes, 1);
     ck_assert_uint_eq(old.process_apertures[0].gpu_id, r.gpu_id);
     ck_assert_uint_eq(old.process_apertures[0].gpuvm_base, ap[0].gpuvm_base);
+    /* P21: tile configuration: gfx11 has no tile tables; what fits is copied */
+    uint32_t tiles[40], macro[20];
+    memset(tiles, 0xcc, sizeof tiles);
+    struct kfd_ioctl_get_tile_config_args tc = { .tile_config_ptr = (uint64_t)(uintptr_t)tiles,
+                                                 .macro_tile_config_ptr =
+                                                     (uint64_t)(uintptr_t)macro,
+                                                 .num_tile_configs = 40,
+                                                 .num_macro_tile_configs = 20,
+                                                 .gpu_id = 1 };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_TILE_CONFIG, &tc), -EINVAL);
+    tc.gpu_id = r.gpu_id;
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_TILE_CONFIG, &tc), 0);
+    ck_assert_uint_eq(tc.num_tile_configs, 32);
+    ck_assert_uint_eq(tc.num_macro_tile_configs, 16);
+    ck_assert_uint_ne(tc.gb_addr_config, 0);
+    ck_assert_uint_eq(tiles[31], 0);
+    ck_assert_uint_eq(tiles[32], 0xccccccccu);
+    tc.tile_config_ptr = 8;
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_TILE_CONFIG, &tc), -EFAULT);
+    ck_assert_uint_eq(tc.num_tile_configs, 0);
     /* P8: clock counters of a gpu id without a device: success, GPU counter 0 */
     struct kfd_ioctl_get_clock_counters_args cc = { .gpu_id = 1 };
     ck_assert_int_eq(io(&r, AMDKFD_IOC_GET_CLOCK_COUNTERS, &cc), 0);
