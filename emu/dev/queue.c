@@ -193,7 +193,12 @@ static int update_queue(rdx_emudev *dev, struct kfd_ioctl_update_queue_args *a)
     if (q->bufs[BUF_RING])
         q->bufs[BUF_RING]->queue_refs++;
     q->percent = a->queue_percentage & 0xff;
+    int was_inactive = q->inactive;
     q->inactive = !a->ring_base_address || q->percent == 0;
+    if (was_inactive && !q->inactive) { /* work written meanwhile runs now, as after a remap */
+        dev->kick = 1;
+        pthread_cond_signal(&dev->cp_wake);
+    }
     if (a->ring_base_address && (a->ring_base_address != q->ring || ring_size != q->ring_size)) {
         /* the read and write pointers carry on (the MQD keeps them) */
         q->ring = a->ring_base_address;
