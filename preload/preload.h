@@ -109,4 +109,14 @@ int pl_tree_write(const rdx_os *os, const char *root, unsigned num_gpus);
 /* Remove the private tree (at exit). */
 void pl_tree_remove(const char *root);
 
+/* --- the CPUs' cache description when the host has none (preload/cpucache.c) --- */
+
+/* Write cache folders for the host's CPUs under `root` when /sys/devices/system/cpu/cpu0/cache
+ * does not exist (a generic description); nothing otherwise.  0 or -errno. */
+int pl_cpu_cache_write(const char *root);
+/* 1 when `path` is (under) a CPU's cache folder that the private tree serves. */
+int pl_cpu_cache_path(const char *path);
+/* 1 when the host lacks the CPU cache description (so the tree serves one). */
+int pl_cpu_cache_probe(void);
+
 #endif /* RDX_PRELOAD_PRELOAD_H */

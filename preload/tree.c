@@ -32,6 +32,12 @@ const char *pl_redirect(const char *path, char *buf, size_t cap)
 {
     if (!path || path[0] != '/')
         return path;
+    if (pl_cpu_cache_path(path)) { /* CPU cache folders the host lacks (cpucache.c) */
+        if (pl_start())
+            return path;
+        int w = snprintf(buf, cap, "%s%s", pl_tree_root, path);
+        return w > 0 && (size_t)w < cap ? buf : path;
+    }
     for (size_t i = 0; i <= sizeof served / sizeof served[0]; i++) {
         if (i == sizeof served / sizeof served[0]) {
             if (strncmp(path, DRM_CHAR, strlen(DRM_CHAR)))
@@ -256,6 +262,8 @@ int pl_tree_write(const rdx_os *os, const char *root, unsigned num_gpus)
     }
     for (unsigned i = 1; i <= num_gpus && !r; i++)
         r = write_pci(os, root, i);
+    if (!r)
+        r = pl_cpu_cache_write(root);
     return r;
 }
 

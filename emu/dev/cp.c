@@ -135,7 +135,7 @@ void emu_ring_advance(rdx_emudev *dev, emu_queue *q, uint64_t by)
 /* Run queue q if its doorbell moved; returns 1 when it made progress. */
 static int serve(rdx_emudev *dev, emu_queue *q)
 {
-    if (q->error)
+    if (q->error || q->inactive) /* inactive: UPDATE_QUEUE took its ring away (queue.c) */
         return 0;
     uint64_t wptr =
         __atomic_load_n(&dev->gpus[q->gpu].doorbell[q->doorbell_index], __ATOMIC_ACQUIRE);

@@ -127,80 +127,9 @@ static int emu_close(void *ctx, int fd)
     return r;
 }
 
-/* AMDKFD_IOC_GET_VERSION, GET_CLOCK_COUNTERS, ACQUIRE_VM, SET_MEMORY_POLICY,
- * GET_PROCESS_APERTURES_NEW. */
-static int ioctl_process(rdx_emudev *dev, unsigned long request, void *arg)
-{
-    if (request == AMDKFD_IOC_GET_VERSION) {
-        struct kfd_ioctl_get_version_args *a = arg;
-        a->major_version = KFD_IOCTL_MAJOR_VERSION;
-        a->minor_version = KFD_IOCTL_MINOR_VERSION;
-        return 0;
-    }
-    if (request == AMDKFD_IOC_ACQUIRE_VM) {
-        struct kfd_ioctl_acquire_vm_args *a = arg;
-        int g = emu_gpu_by_id(dev, a->gpu_id);
-        if (g < 0)
-            return -EINVAL;
-        uint32_t fgpu;
-        /* The kernel takes a reference on a DRM file of this device. */
-        if (emu_fd_kind_of(dev, (int)a->drm_fd, &fgpu) != EMU_FD_RENDER || fgpu != (uint32_t)g)
-            return -EINVAL;
-        if (dev->gpus[g].vm_fd >= 0)
-            return dev->gpus[g].vm_fd == (int)a->drm_fd ? 0 : -EBUSY;
-        dev->gpus[g].vm_fd = (int)a->drm_fd;
-        return 0;
-    }
-    if (request == AMDKFD_IOC_GET_CLOCK_COUNTERS) {
-        struct kfd_ioctl_get_clock_counters_args *a = arg;
-        if (emu_gpu_by_id(dev, a->gpu_id) < 0)
-            return -EINVAL;
-        struct timespec raw, boot;
-        clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
-        clock_gettime(CLOCK_BOOTTIME, &boot);
-        a->gpu_clock_counter = emu_gpu_clock();
-        a->cpu_clock_counter = (uint64_t)raw.tv_sec * 1000000000u + (uint64_t)raw.tv_nsec;
-        a->system_clock_counter = (uint64_t)boot.tv_sec * 1000000000u + (uint64_t)boot.tv_nsec;
-        a->system_clock_freq = 1000000000u;
-        return 0;
-    }
-    if (request == AMDKFD_IOC_SET_MEMORY_POLICY) {
-        /* kfd_ioctl_set_memory_policy: a known GPU and two known policies; on gfx9+ the
-         * alternate aperture has no effect. */
-        struct kfd_ioctl_set_memory_policy_args *a = arg;
-        if (a->default_policy > KFD_IOC_CACHE_POLICY_NONCOHERENT ||
-            a->alternate_policy > KFD_IOC_CACHE_POLICY_NONCOHERENT)
-            return -EINVAL;
-        return emu_gpu_by_id(dev, a->gpu_id) < 0 ? -EINVAL : 0;
-    }
-    /* AMDKFD_IOC_GET_PROCESS_APERTURES_NEW */
-    struct kfd_ioctl_get_process_apertures_new_args *a = arg;
-    if (a->num_of_nodes == 0) {
-        a->num_of_nodes = dev->num_gpus;
-        return 0;
-    }
-    struct kfd_process_device_apertures ap[EMU_MAX_GPUS];
-    uint32_t n = a->num_of_nodes < dev->num_gpus ? a->num_of_nodes : dev->num_gpus;
-    for (uint32_t i = 0; i < n; i++) {
-        memset(&ap[i], 0, sizeof ap[i]);
-        /* 64-bit apertures of gfx9+ (MAKE_LDS_APP_BASE_V9 / MAKE_SCRATCH_APP_BASE_V9). */
-        ap[i].lds_base = 0x1ull << 48;
-        ap[i].lds_limit = ap[i].lds_base | 0xffffffffull;
-        ap[i].scratch_base = 0x2ull << 48;
-        ap[i].scratch_limit = ap[i].scratch_base | 0xffffffffull;
-        ap[i].gpuvm_base = 0x200000ull; /* SVM: the whole user address space */
-        ap[i].gpuvm_limit = 0x00007fffffffffffull;
-        ap[i].gpu_id = dev->gpus[i].gpu_id;
-    }
-    if (emu_copy_to_user(a->kfd_process_device_apertures_ptr, ap, n * sizeof ap[0]))
-        return -EFAULT;
-    a->num_of_nodes = n;
-    return 0;
-}
-
-/* The KFD requests served, by number: kfd_ioctl picks the handler by _IOC_NR alone, so a
- * client built against an older or newer <linux/kfd_ioctl.h>, whose structure is shorter or
- * longer, still reaches it. */
+/* The requests fault injection knows KFD ioctls by (<linux/kfd_ioctl.h>'s codes): a request
+ * of another size or type with the same number is the same call (kfd_ioctl picks the handler
+ * by _IOC_NR alone). */
 static const unsigned long kfd_requests[] = {
     AMDKFD_IOC_GET_VERSION,
     AMDKFD_IOC_CREATE_QUEUE,
@@ -224,6 +153,8 @@ static unsigned long kfd_canonical(unsigned long request)
 {
     if (_IOC_TYPE(request) != AMDKFD_IOCTL_BASE)
         return request;
+    if (_IOC_NR(request) == _IOC_NR(EMU_IOC_RUNTIME_ENABLE))
+        return EMU_IOC_RUNTIME_ENABLE;
     for (size_t i = 0; i < sizeof kfd_requests / sizeof kfd_requests[0]; i++)
         if (_IOC_NR(kfd_requests[i]) == _IOC_NR(request))
             return kfd_requests[i];
@@ -234,73 +165,38 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
 {
     rdx_emudev *dev = ctx;
     uint32_t gpu;
-    /* Like kfd_ioctl: the handler by number; the caller's size (usize) copied in, the rest of
-     * the driver's structure zeroed, the caller's size copied out; the direction is the
-     * driver's. */
-    _Alignas(16) unsigned char arg[256];
-    size_t usize = _IOC_SIZE(request);
-    request = kfd_canonical(request);
-    size_t size = _IOC_SIZE(request) > usize ? _IOC_SIZE(request) : usize;
-    if (size > sizeof arg)
-        return -EINVAL;
-    memset(arg, 0, size);
-    if ((_IOC_DIR(request) & _IOC_WRITE) &&
-        emu_copy_from_user(arg, (uint64_t)(uintptr_t)user_arg, usize))
-        return -EFAULT;
+    request = (unsigned int)request; /* the kernel's cmd is an unsigned int */
     pthread_mutex_lock(&dev->lock);
     int kind = emu_fd_kind_of(dev, fd, &gpu);
     int r;
     if (kind == EMU_FD_FREE) {
         r = -EBADF;
+    } else if ((r = inject_check(dev, kfd_canonical(request))) != 0) {
+        /* injected */
+    } else if (kind == EMU_FD_KFD) {
+        r = emu_kfd_ioctl(dev, request, user_arg); /* kfd_ioctl: by number, ioctl.c */
     } else if (!user_arg) {
         r = -EFAULT;
-    } else if ((r = inject_check(dev, request)) != 0) {
-        /* injected */
-    } else if (kind == EMU_FD_RENDER) {
-        dev->stats.ioctls++;
-        r = emu_ioctl_drm(dev, gpu, request, arg);
-        /* drm_ioctl copies an _IOC_READ argument back whatever the result */
-        if ((_IOC_DIR(request) & _IOC_READ) &&
-            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, usize))
-            r = -EFAULT;
     } else {
-        dev->stats.ioctls++;
-        switch (request) {
-        case AMDKFD_IOC_GET_VERSION:
-        case AMDKFD_IOC_GET_CLOCK_COUNTERS:
-        case AMDKFD_IOC_ACQUIRE_VM:
-        case AMDKFD_IOC_GET_PROCESS_APERTURES_NEW:
-        case AMDKFD_IOC_SET_MEMORY_POLICY:
-            r = ioctl_process(dev, request, arg);
-            break;
-        case AMDKFD_IOC_ALLOC_MEMORY_OF_GPU:
-        case AMDKFD_IOC_FREE_MEMORY_OF_GPU:
-        case AMDKFD_IOC_MAP_MEMORY_TO_GPU:
-        case AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU:
-            emu_wait_idle(dev);
-            r = emu_ioctl_mem(dev, request, arg);
-            break;
-        case AMDKFD_IOC_CREATE_QUEUE:
-        case AMDKFD_IOC_DESTROY_QUEUE:
-            if (request == AMDKFD_IOC_DESTROY_QUEUE)
-                emu_queue_mark_destroying(dev, arg);
-            emu_wait_idle(dev);
-            r = emu_ioctl_queue(dev, request, arg);
-            break;
-        case AMDKFD_IOC_CREATE_EVENT:
-        case AMDKFD_IOC_DESTROY_EVENT:
-        case AMDKFD_IOC_SET_EVENT:
-        case AMDKFD_IOC_RESET_EVENT:
-        case AMDKFD_IOC_WAIT_EVENTS:
-            r = emu_ioctl_event(dev, request, arg); /* WAIT_EVENTS may drop the lock */
-            break;
-        default:
-            r = -EINVAL; /* kfd_ioctl: unknown command */
-            break;
+        /* drm_ioctl: the caller's size copied in, the rest zeroed, copied back (an _IOC_READ
+         * argument whatever the result) */
+        _Alignas(16) unsigned char arg[256];
+        size_t usize = _IOC_SIZE(request);
+        if (usize > sizeof arg) {
+            r = -EINVAL;
+        } else {
+            memset(arg, 0, sizeof arg);
+            if ((_IOC_DIR(request) & _IOC_WRITE) &&
+                emu_copy_from_user(arg, (uint64_t)(uintptr_t)user_arg, usize)) {
+                r = -EFAULT;
+            } else {
+                dev->stats.ioctls++;
+                r = emu_ioctl_drm(dev, gpu, request, arg);
+                if ((_IOC_DIR(request) & _IOC_READ) &&
+                    emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, usize))
+                    r = -EFAULT;
+            }
         }
-        if ((_IOC_DIR(request) & _IOC_READ) &&
-            emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, usize))
-            r = -EFAULT;
     }
     pthread_mutex_unlock(&dev->lock);
     return r;
@@ -372,9 +268,25 @@ static rdx_status bounds_mode(const rdx_emudev_config *cfg, int *exact)
     return RDX_OK;
 }
 
+/* The kernel modelled: the configuration's legacy flag, else RDX_EMU_KERNEL ("current" or
+ * "6.1"), else current. */
+static rdx_status kernel_model(const rdx_emudev_config *cfg, int *legacy)
+{
+    *legacy = cfg ? cfg->legacy_sysfs != 0 : 0;
+    const char *env = getenv("RDX_EMU_KERNEL");
+    if (*legacy || !env || !*env || !strcmp(env, "current"))
+        return RDX_OK;
+    if (strcmp(env, "6.1"))
+        return rdx_fail(RDX_ERR_INVALID, "RDX_EMU_KERNEL='%s': expected 'current' or '6.1'", env);
+    *legacy = 1;
+    return RDX_OK;
+}
+
 void emu_process_teardown(rdx_emudev *dev)
 {
     emu_queue_release_all(dev);
+    emu_smi_release_all(dev);
+    dev->runtime_enabled = 0;
     emu_event_release_all(dev);
     emu_mem_release_all(dev, 0);
     for (uint32_t g = 0; g < dev->num_gpus; g++)
@@ -391,6 +303,9 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     rdx_status bst = bounds_mode(cfg, &exact);
     if (bst)
         return bst;
+    int legacy = 0;
+    if ((bst = kernel_model(cfg, &legacy)) != RDX_OK)
+        return bst;
     rdx_emudev *dev = calloc(1, sizeof *dev);
     if (!dev)
         return rdx_fail(RDX_ERR_NOMEM, "emulated device: out of memory");
@@ -406,7 +321,9 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     }
     dev->num_gpus = n;
     dev->vram_size = cfg && cfg->vram_size ? cfg->vram_size : 24ull << 30;
-    dev->legacy_sysfs = cfg ? cfg->legacy_sysfs : 0;
+    dev->legacy_sysfs = legacy;
+    for (uint32_t g = 0; g < EMU_MAX_GPUS; g++)
+        dev->smi_fds[g] = -1;
     dev->wave_budget = cfg ? cfg->wave_budget : 0;
     dev->bounds_exact = exact;
     dev->dispatch_budget = cfg ? cfg->dispatch_budget : 0;
@@ -420,6 +337,9 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
         g->vm_fd = -1;
         g->doorbell_off = dev->pool_next;
         dev->pool_next += EMU_DOORBELL_SLICE;
+        g->mmio_off =
+            dev->pool_next; /* one page: HDP_MEM_FLUSH_CNTL at 0, HDP_REG_FLUSH_CNTL at 4 */
+        dev->pool_next += EMU_PAGE;
         void *p = mmap(NULL, EMU_DOORBELL_SLICE, PROT_READ | PROT_WRITE, MAP_SHARED, dev->pool_fd,
                        (off_t)g->doorbell_off);
         if (p == MAP_FAILED) {
@@ -480,6 +400,7 @@ void rdx_emudev_destroy(rdx_emudev *dev)
         pthread_mutex_destroy(&dev->lock);
     }
     emu_queue_release_all(dev);
+    emu_smi_release_all(dev);
     emu_mem_release_all(dev, 1);
     for (uint32_t i = 0; i < dev->num_gpus; i++) {
         if (dev->gpus[i].doorbell)

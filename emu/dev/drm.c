@@ -107,9 +107,8 @@ int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *ar
         if (q->read_mmr_reg.dword_offset != 0x263e || q->read_mmr_reg.count != 1 ||
             q->return_size < 4)
             return -EINVAL;
-        /* NUM_PIPES 5 (32), PIPE_INTERLEAVE 256 B, NUM_PKRS 5: a plausible gfx11 value, not read
-         * off a card; nothing in rdx or libdrm's gfx11 path depends on it. */
-        uint32_t gb_addr_config = 0x00000545;
+        /* nothing in rdx or libdrm's gfx11 path depends on its value */
+        uint32_t gb_addr_config = EMU_GB_ADDR_CONFIG;
         return emu_copy_to_user(q->return_pointer, &gb_addr_config, 4);
     }
     if (q->query == AMDGPU_INFO_MEMORY) {

@@ -34,8 +34,40 @@
 #define EMU_MMAP_TYPE_MASK     (0x3ull << EMU_MMAP_TYPE_SHIFT)
 #define EMU_MMAP_TYPE_DOORBELL (0x3ull << EMU_MMAP_TYPE_SHIFT)
 #define EMU_MMAP_TYPE_EVENTS   (0x2ull << EMU_MMAP_TYPE_SHIFT)
+#define EMU_MMAP_TYPE_RESERVED (0x1ull << EMU_MMAP_TYPE_SHIFT)
+#define EMU_MMAP_TYPE_MMIO     (0x0ull << EMU_MMAP_TYPE_SHIFT)
 #define EMU_MMAP_GPU_ID_SHIFT  46
 #define EMU_MMAP_GPU_ID(id)    (((uint64_t)(id) & 0xffffull) << EMU_MMAP_GPU_ID_SHIFT)
+#define EMU_MMAP_GET_GPU_ID(o) ((uint32_t)(((o) >> EMU_MMAP_GPU_ID_SHIFT) & 0xffffull))
+
+/* The KFD ioctl ABI of the modelled kernel (amdkfd of Linux 6.12+, KFD 1.17) beyond the 1.11
+ * <linux/kfd_ioctl.h> of this system: the ioctls added since, the CREATE_QUEUE fields of 1.17,
+ * the signal event age of 1.14.  Structures as the current uapi header lays them out. */
+#define EMU_KFD_MINOR_CURRENT 17u
+#define EMU_KFD_MINOR_LEGACY  11u /* Linux 6.1 (RDX_EMU_KERNEL=6.1) */
+struct emu_kfd_runtime_enable_args {
+    uint64_t r_debug;
+    uint32_t mode_mask;
+    uint32_t capabilities_mask;
+};
+#define EMU_RUNTIME_ENABLE_MODE_ENABLE_MASK 1u
+#define EMU_IOC_EXPORT_DMABUF \
+    _IOWR(AMDKFD_IOCTL_BASE, 0x24, struct kfd_ioctl_free_memory_of_gpu_args)
+#define EMU_IOC_RUNTIME_ENABLE _IOWR(AMDKFD_IOCTL_BASE, 0x25, struct emu_kfd_runtime_enable_args)
+#define EMU_IOC_DBG_TRAP_NR    0x26u
+#define EMU_KFD_COUNT_CURRENT  0x27u /* AMDKFD_CORE_IOCTL_COUNT: ioctl numbers 1 .. 0x26 */
+#define EMU_KFD_COUNT_LEGACY   0x24u /* Linux 6.1: 1 .. 0x23 (AVAILABLE_MEMORY) */
+/* CREATE_QUEUE of KFD 1.17: the 1.11 structure + sdma_engine_id + pad (96 bytes). */
+struct emu_create_queue_args {
+    struct kfd_ioctl_create_queue_args base;
+    uint32_t sdma_engine_id;
+    uint32_t pad;
+};
+#define EMU_IOC_CREATE_QUEUE       _IOWR(AMDKFD_IOCTL_BASE, 0x02, struct emu_create_queue_args)
+#define EMU_QUEUE_TYPE_SDMA_BY_ENG 4u
+#define EMU_SDMA_ENGINES           2u  /* num_sdma_engines; no xGMI engines */
+#define EMU_SDMA_QUEUES_PER_ENGINE 6u  /* num_sdma_queues_per_engine */
+#define EMU_ENOTSUPP               524 /* the kernel's ENOTSUPP, as user space receives it */
 
 /* gfx1100 (Navi 31) shape. */
 #define EMU_GFX_TARGET_VERSION 110000u
@@ -47,6 +79,9 @@
 #define EMU_RENDER_MINOR_BASE  128u
 /* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
  * + 0x106 / 0x107, dword register offsets. */
+/* GB_ADDR_CONFIG: NUM_PIPES 5 (32), PIPE_INTERLEAVE 256 B, NUM_PKRS 5 — a plausible gfx11
+ * value, not read off a card (AMDGPU_INFO READ_MMR_REG, GET_TILE_CONFIG). */
+#define EMU_GB_ADDR_CONFIG 0x00000545u
 #define EMU_HDP_FLUSH_REQ  0xe26u
 #define EMU_HDP_FLUSH_DONE 0xe27u
 
@@ -64,8 +99,9 @@ typedef struct emu_bo {
     uint64_t handle; /* gpu_id << 32 | idr */
     uint32_t gpu;    /* index */
     uint64_t va, size;
-    uint32_t flags;    /* KFD_IOC_ALLOC_MEM_FLAGS_* */
-    uint64_t pool_off; /* backing offset in the pool memfd (not for USERPTR) */
+    uint32_t flags;      /* KFD_IOC_ALLOC_MEM_FLAGS_* */
+    uint64_t pool_off;   /* backing offset in the pool memfd (not for USERPTR) */
+    uint32_t queue_refs; /* live queues using it (kfd_queue_acquire_buffers): unmap is EBUSY */
     uint64_t mmap_offset;
     int gpu_mapped; /* mapped to its GPU */
     int cpu_at_va;  /* the client mmapped it at va */
@@ -88,6 +124,9 @@ typedef struct emu_queue {
     uint32_t doorbell_index; /* 64-bit slot in the gpu's doorbell slice */
     uint64_t rptr;           /* dwords (PM4) or bytes (SDMA), unwrapped */
     int error;
+    int inactive; /* UPDATE_QUEUE with no ring (or 0 %): the CP does not run it */
+    uint32_t percent;
+    emu_bo *bufs[5]; /* ring, rptr, wptr, EOP, context-save buffers it holds (or NULL) */
     /* DESTROY_QUEUE (or the teardown of the process / device) is waiting for
      * the queue's running dispatch: atomic, also the wave emulator's cancel
      * flag (rdx_emu_dispatch.cancel), so a hung dispatch stops promptly. */
@@ -100,6 +139,7 @@ typedef struct emu_queue {
 
 typedef struct emu_event {
     uint32_t id, type, auto_reset, signaled;
+    uint64_t age; /* times set (KFD 1.14 event age) */
     int used;
     struct kfd_hsa_memory_exception_data mem;
     struct kfd_hsa_hw_exception_data hw;
@@ -109,6 +149,7 @@ typedef struct emu_gpu {
     uint32_t gpu_id, render_minor;
     uint64_t vram_used;
     uint64_t doorbell_off;       /* pool offset of the doorbell slice */
+    uint64_t mmio_off;           /* pool offset of the HDP flush (MMIO_REMAP) page */
     volatile uint64_t *doorbell; /* the emulator's own view of it */
     int vm_fd;                   /* render fd given to ACQUIRE_VM, or -1 */
     struct rdx_emu *emu;         /* the wave emulator of this GPU */
@@ -124,7 +165,9 @@ struct rdx_emudev {
     rdx_os os;
     uint32_t num_gpus;
     uint64_t vram_size;
-    int legacy_sysfs;
+    int legacy_sysfs;          /* a Linux 6.1 kernel (KFD 1.11): see rdx_emudev_config */
+    uint32_t runtime_enabled;  /* RUNTIME_ENABLE state of the process */
+    int smi_fds[EMU_MAX_GPUS]; /* the driver's end of SMI event fds handed out, or -1 */
     emu_gpu gpus[EMU_MAX_GPUS];
 
     pthread_mutex_t lock;
@@ -150,8 +193,10 @@ struct rdx_emudev {
     emu_reservation *reservations;
 
     emu_queue *queues[EMU_MAX_QUEUES];
-    emu_event *events;    /* EMU_MAX_EVENTS: [0,4096) signal ids, then non-signal */
-    uint64_t *event_page; /* host view of the event page slots, or NULL */
+    emu_event *events;      /* EMU_MAX_EVENTS: [0,4096) signal ids, then non-signal */
+    uint64_t *event_page;   /* host view of the event page slots, or NULL */
+    uint32_t event_slots;   /* slots of that page signal events may use (ids below it) */
+    uint32_t signal_events; /* live signal events + 1 (id 0 is reserved, as in the kernel) */
     emu_bo *event_page_bo;
     uint64_t internal_page[KFD_SIGNAL_EVENT_LIMIT]; /* when no client page was given */
     uint32_t next_nonsignal;
@@ -184,6 +229,13 @@ uint32_t emu_cwsr_size(void);
 uint32_t emu_debug_memory_size(void);
 #define EMU_EOP_BUFFER_SIZE 4096u
 
+/* ioctl.c: a KFD ioctl on a /dev/kfd fd, as kfd_ioctl dispatches it (lock held). */
+int emu_kfd_ioctl(rdx_emudev *dev, unsigned long request, void *user_arg);
+/* Whether the process has a VM on gpu index g (ACQUIRE_VM done). */
+int emu_vm_bound(rdx_emudev *dev, uint32_t g);
+/* The SMI event fds' driver ends are closed (process teardown). */
+void emu_smi_release_all(rdx_emudev *dev);
+
 /* mem.c */
 int emu_ioctl_mem(rdx_emudev *dev, unsigned long request, void *arg);
 int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int fd, uint64_t off,
@@ -207,6 +259,8 @@ void emu_process_teardown(rdx_emudev *dev);
 
 /* queue.c */
 int emu_ioctl_queue(rdx_emudev *dev, unsigned long request, void *arg);
+/* Queues of the process (RUNTIME_ENABLE refuses to start with some). */
+uint32_t emu_queue_count(rdx_emudev *dev);
 /* Before DESTROY_QUEUE waits for a running dispatch: mark the queue (args of
  * DESTROY_QUEUE; an unknown id is ignored) so that dispatch ends without a
  * fault report, as KFD preempts a destroyed queue's waves silently. */

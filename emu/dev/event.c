@@ -2,10 +2,13 @@
  * emu/dev/event.c — KFD events: CREATE/DESTROY/SET/RESET/WAIT_EVENTS and the
  * interrupts that set them.
  *
- * As in the kernel: signal events have ids 0..4095 equal to their slot in
- * the event page (a client buffer object passed as event_page_offset with the
- * first event; otherwise an internal page the GPU cannot write); other
- * events have ids from 0x80000000.  An end-of-pipe interrupt with context id
+ * As in the kernel: signal events have ids 1..4095 equal to their slot in
+ * the event page (id 0 is reserved; a client buffer object passed as
+ * event_page_offset with the first event, whose size bounds the ids, otherwise
+ * an internal page of 256 slots the GPU cannot write); events of every other
+ * type have ids from 0x80000000.  Only signal events can be set and reset from
+ * the CPU.  KFD 1.14's event age: a waiter that passes the age it last saw is
+ * woken at once when the event was set since.  An end-of-pipe interrupt with context id
  * N sets event N if its slot was written (not UINT64_MAX), otherwise every
  * signal event whose slot was written; setting resets the slot.
  */
@@ -36,9 +39,18 @@ static int is_signal(const emu_event *e)
     return e->type == KFD_IOC_EVENT_SIGNAL || e->type == KFD_IOC_EVENT_DEBUG_EVENT;
 }
 
+/* kfd_event_data's signal_event_data.last_event_age (KFD 1.14), the union's first 8 bytes. */
+static uint64_t age_of(const struct kfd_event_data *d)
+{
+    uint64_t v;
+    memcpy(&v, &d->memory_exception_data, sizeof v);
+    return v;
+}
+
 static void set_event(rdx_emudev *dev, emu_event *e)
 {
     e->signaled = 1;
+    e->age++;
     if (is_signal(e) && dev->event_page)
         dev->event_page[e->id] = EMU_UNSIGNALED_SLOT;
     pthread_cond_broadcast(&dev->ev_cond);
@@ -46,14 +58,18 @@ static void set_event(rdx_emudev *dev, emu_event *e)
 
 static int set_event_page(rdx_emudev *dev, uint64_t handle)
 {
-    if (dev->event_page_bo)
-        return -EINVAL; /* "Event page is already set" */
-    if (emu_gpu_by_id(dev, (uint32_t)(handle >> 32)) < 0)
+    if (dev->event_page)
+        return -EINVAL; /* "Event page is already set" (the kernel's own one too) */
+    int g = emu_gpu_by_id(dev, (uint32_t)(handle >> 32));
+    if (g < 0)
         return -EINVAL;
+    if (!emu_vm_bound(dev, (uint32_t)g))
+        return -ENODEV; /* kfd_bind_process_to_device */
     emu_bo *b = emu_bo_by_handle(dev, handle);
-    if (!b || b->size < KFD_SIGNAL_EVENT_LIMIT * 8 ||
-        !(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM)))
-        return -EINVAL;
+    if (!b || !(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_VRAM)))
+        return -EINVAL; /* userptr (and other kinds) cannot be mapped to the kernel */
+    if (b->size < KFD_SIGNAL_EVENT_LIMIT * 8)
+        return -EINVAL; /* emulator: the kernel would clear 32 KiB past a smaller buffer */
     /* The driver's own view of the page (like the kernel's kmap): valid whatever
      * the client does with its mappings. */
     void *view = mmap(NULL, KFD_SIGNAL_EVENT_LIMIT * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -61,18 +77,16 @@ static int set_event_page(rdx_emudev *dev, uint64_t handle)
     if (view == MAP_FAILED)
         return -ENOMEM;
     uint64_t *slots = view;
-    /* Carry over slots of events created before the page was set. */
     for (uint32_t i = 0; i < KFD_SIGNAL_EVENT_LIMIT; i++)
-        slots[i] = dev->event_page ? dev->event_page[i] : EMU_UNSIGNALED_SLOT;
+        slots[i] = EMU_UNSIGNALED_SLOT;
     dev->event_page_bo = b;
     dev->event_page = slots;
+    dev->event_slots = KFD_SIGNAL_EVENT_LIMIT;
     return 0;
 }
 
 static int create_event(rdx_emudev *dev, struct kfd_ioctl_create_event_args *a)
 {
-    if (a->event_type > KFD_IOC_EVENT_MEMORY)
-        return -EINVAL;
     if (a->event_page_offset) {
         int r = set_event_page(dev, a->event_page_offset);
         if (r)
@@ -81,16 +95,20 @@ static int create_event(rdx_emudev *dev, struct kfd_ioctl_create_event_args *a)
     emu_event *e = NULL;
     uint32_t id = 0;
     if (a->event_type == KFD_IOC_EVENT_SIGNAL || a->event_type == KFD_IOC_EVENT_DEBUG_EVENT) {
-        for (id = 0; id < KFD_SIGNAL_EVENT_LIMIT && dev->events[id].used; id++)
-            ;
-        if (id == KFD_SIGNAL_EVENT_LIMIT)
-            return -ENOSPC;
-        e = &dev->events[id];
-        if (!dev->event_page) {
+        if (!dev->event_page) { /* the kernel's own page: 256 slots */
             for (uint32_t i = 0; i < KFD_SIGNAL_EVENT_LIMIT; i++)
                 dev->internal_page[i] = EMU_UNSIGNALED_SLOT;
             dev->event_page = dev->internal_page;
+            dev->event_slots = 256;
         }
+        if (dev->signal_events + 1 >= dev->event_slots)
+            return -ENOSPC; /* create_signal_event: the page's slots are used up (id 0 too) */
+        for (id = 1; id < dev->event_slots && dev->events[id].used; id++)
+            ;
+        if (id >= dev->event_slots)
+            return -ENOSPC;
+        e = &dev->events[id];
+        dev->signal_events++;
         dev->event_page[id] = EMU_UNSIGNALED_SLOT;
         a->event_page_offset = dev->event_page_bo ? a->event_page_offset : EMU_MMAP_TYPE_EVENTS;
         a->event_trigger_data = id;
@@ -122,7 +140,8 @@ static int64_t now_ns(void)
 }
 
 /* Whether the wait is over: 1 complete (data filled, auto-reset consumed), 0 not yet,
- * -EINVAL for an unknown event id. */
+ * -EINVAL for an event id that names no event.  With KFD 1.14's event age, a signal event
+ * whose waiter passed an age other than the event's counts as set. */
 static int check_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a,
                         struct kfd_event_data *data)
 {
@@ -131,12 +150,16 @@ static int check_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a,
         emu_event *e = lookup(dev, data[i].event_id);
         if (!e)
             return -EINVAL;
-        fired += e->signaled != 0;
+        uint64_t age = dev->legacy_sysfs ? 0 : age_of(&data[i]);
+        fired += e->signaled || (e->type == KFD_IOC_EVENT_SIGNAL && age && age != e->age);
     }
-    if (a->wait_for_all ? fired < a->num_events : fired == 0)
+    if (a->wait_for_all ? fired < a->num_events : fired == 0 && a->num_events)
         return 0;
     for (uint32_t i = 0; i < a->num_events; i++) {
         emu_event *e = lookup(dev, data[i].event_id);
+        uint64_t age = dev->legacy_sysfs ? 0 : age_of(&data[i]);
+        if (e->type == KFD_IOC_EVENT_SIGNAL && age)
+            memcpy(&data[i].memory_exception_data, &e->age, sizeof e->age);
         if (!e->signaled)
             continue;
         if (e->type == KFD_IOC_EVENT_MEMORY)
@@ -149,12 +172,16 @@ static int check_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a,
     return 1;
 }
 
+/* More events than the kernel allocates waiters for (kmalloc_array's limit). */
+#define WAIT_MAX_EVENTS (1u << 16)
+
 static int wait_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a)
 {
-    if (a->num_events == 0 || a->num_events > EMU_MAX_EVENTS)
-        return -EINVAL;
+    a->wait_result = KFD_IOC_WAIT_RESULT_FAIL;
+    if (a->num_events > WAIT_MAX_EVENTS)
+        return -ENOMEM;
     size_t bytes = (size_t)a->num_events * sizeof(struct kfd_event_data);
-    struct kfd_event_data *data = malloc(bytes);
+    struct kfd_event_data *data = malloc(bytes ? bytes : 1);
     if (!data)
         return -ENOMEM;
     if (emu_copy_from_user(data, a->events_ptr, bytes)) {
@@ -163,19 +190,26 @@ static int wait_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a)
     }
     int infinite = a->timeout == 0xffffffffu;
     int64_t deadline = now_ns() + (int64_t)a->timeout * 1000000;
-    int r;
+    int r, first = 1;
     for (;;) {
         r = check_events(dev, a, data);
-        if (r < 0)
+        if (r < 0) {
+            if (!first)
+                r = -EIO; /* an event was destroyed while waited for: KFD_IOC_WAIT_RESULT_FAIL */
             break;
+        }
+        first = 0;
         if (r > 0) {
             a->wait_result = KFD_IOC_WAIT_RESULT_COMPLETE;
-            r = emu_copy_to_user(a->events_ptr, data, bytes);
+            r = emu_copy_to_user(a->events_ptr, data, bytes) ? -EFAULT : 0;
+            if (r)
+                a->wait_result = KFD_IOC_WAIT_RESULT_FAIL;
             break;
         }
         int64_t t = now_ns();
         if (!infinite && t >= deadline) {
             a->wait_result = KFD_IOC_WAIT_RESULT_TIMEOUT;
+            r = 0;
             break;
         }
         /* Kick the command processor, then sleep until an event is set. */
@@ -203,10 +237,13 @@ int emu_ioctl_event(rdx_emudev *dev, unsigned long request, void *arg)
     if (request == AMDKFD_IOC_DESTROY_EVENT) {
         e->used = 0;
         dev->stats.events--;
+        if (is_signal(e))
+            dev->signal_events--;
+        pthread_cond_broadcast(&dev->ev_cond); /* its waiters fail */
         return 0;
     }
-    if (!is_signal(e))
-        return -EINVAL;
+    if (e->type != KFD_IOC_EVENT_SIGNAL)
+        return -EINVAL; /* event_can_be_cpu_signaled */
     if (request == AMDKFD_IOC_SET_EVENT)
         set_event(dev, e);
     else
@@ -265,6 +302,7 @@ void emu_event_release_all(rdx_emudev *dev)
 {
     memset(dev->events, 0, EMU_MAX_EVENTS * sizeof *dev->events);
     dev->stats.events = 0;
+    dev->signal_events = 0;
     if (dev->event_page == dev->internal_page)
         dev->event_page = NULL;
 }

@@ -186,40 +186,60 @@ static void bo_free(rdx_emudev *dev, emu_bo *b)
     free(b);
 }
 
+/* The memory domain of ALLOC_MEMORY_OF_GPU's flags, by the driver's precedence
+ * (amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu: VRAM, then GTT, then USERPTR, doorbell or MMIO),
+ * or 0 when none is set. */
+static uint32_t domain_of(uint32_t flags)
+{
+    static const uint32_t order[] = { KFD_IOC_ALLOC_MEM_FLAGS_VRAM, KFD_IOC_ALLOC_MEM_FLAGS_GTT,
+                                      KFD_IOC_ALLOC_MEM_FLAGS_USERPTR,
+                                      KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL,
+                                      KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP };
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (flags & order[i])
+            return order[i];
+    return 0;
+}
+
 static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *a)
 {
     if (a->size == 0)
         return -EINVAL;
     int g = emu_gpu_by_id(dev, a->gpu_id);
-    if (g < 0 || dev->gpus[g].vm_fd < 0) /* unknown gpu, or no VM acquired */
+    if (g < 0)
         return -EINVAL;
-    uint32_t domain = a->flags & DOMAIN_MASK;
-    if (domain == 0 || (domain & (domain - 1)) || domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP)
+    if (!emu_vm_bound(dev, (uint32_t)g))
+        return -ENODEV; /* kfd_bind_process_to_device: no VM acquired */
+    /* kfd_ioctl_alloc_memory_of_gpu's checks of the special kinds, by flag */
+    if ((a->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) && a->size != EMU_DOORBELL_SLICE)
+        return -EINVAL;
+    if (!(a->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) &&
+        (a->flags & KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) && a->size != EMU_PAGE)
+        return -EINVAL;
+    uint32_t domain = domain_of(a->flags);
+    if (domain == 0)
         return -EINVAL;
     uint64_t size = page_align(a->size);
-    if ((a->va_addr & (EMU_PAGE - 1)) || a->va_addr < GPUVM_BASE || size > GPUVM_LIMIT ||
-        a->va_addr > GPUVM_LIMIT + 1 - size)
-        return -EINVAL;
-    for (emu_bo *b = dev->bos; b; b = b->next)
-        if (b->gpu == (uint32_t)g && a->va_addr < b->va + b->size && b->va < a->va_addr + size)
-            return -EINVAL; /* VA already in use */
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
-        if (a->mmap_offset & (EMU_PAGE - 1))
-            return -EINVAL;
-        if (a->mmap_offset != a->va_addr) /* emulator: GPU address == CPU address */
-            return -EINVAL;
-        if (!user_range_ok(a->mmap_offset, size))
-            return -EFAULT;
-    } else if (!reserved(dev, a->va_addr, size)) {
-        return -EINVAL; /* emulator: the GPU address must be reserved VA of the client */
-    }
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL && a->size != EMU_DOORBELL_SLICE)
+    if (size < a->size)
         return -EINVAL;
     if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM && size > dev->vram_size - dev->gpus[g].vram_used)
         return -ENOMEM;
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
+        if (!a->mmap_offset)
+            return -EINVAL;
+        if ((a->mmap_offset & (EMU_PAGE - 1)) || a->mmap_offset != a->va_addr)
+            return -EINVAL; /* emulator: GPU address == CPU address, page aligned */
+        if (!user_range_ok(a->mmap_offset, size))
+            return -EFAULT;
+    } else if (!(domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM && a->va_addr == 0) &&
+               !reserved(dev, a->va_addr, size)) {
+        return -EINVAL; /* emulator: the GPU address must be reserved VA of the client */
+    }
     uint64_t pool_off = 0;
     if (domain == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) {
         pool_off = dev->gpus[g].doorbell_off;
+    } else if (domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
+        pool_off = dev->gpus[g].mmio_off;
     } else if (domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
         if (size > EMU_POOL_SIZE - dev->pool_next)
             return -ENOMEM;
@@ -228,19 +248,25 @@ static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *
     emu_bo *b = calloc(1, sizeof *b);
     if (!b)
         return -ENOMEM;
-    if (domain != KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL && domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM || domain == KFD_IOC_ALLOC_MEM_FLAGS_GTT)
         dev->pool_next += size;
     b->gpu = (uint32_t)g;
     b->va = a->va_addr;
     b->size = size;
-    b->flags = a->flags;
+    /* the kind the driver made of it, whatever other domain bits were set */
+    b->flags = (a->flags & ~DOMAIN_MASK) | domain;
     b->pool_off = pool_off;
     b->handle = ((uint64_t)a->gpu_id << 32) | dev->next_idr++;
     if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
         b->mmap_offset = 0;
+        a->mmap_offset = a->va_addr;
+    } else if (domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
+        b->mmap_offset = 0;
+        a->mmap_offset = EMU_MMAP_TYPE_MMIO | EMU_MMAP_GPU_ID(a->gpu_id); /* mapped via /dev/kfd */
     } else {
         b->mmap_offset = dev->next_mmap_offset;
         dev->next_mmap_offset += size;
+        a->mmap_offset = b->mmap_offset;
     }
     if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
         dev->gpus[g].vram_used += size;
@@ -248,36 +274,64 @@ static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *
     dev->bos = b;
     dev->stats.bos++;
     a->handle = b->handle;
-    if (domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
-        a->mmap_offset = b->mmap_offset;
     return 0;
+}
+
+/* amdgpu_vm_bo_map's checks of a new mapping of b in gpu g's VM: a page-aligned GPU address
+ * (not 0) inside the GPUVM aperture, overlapping no other mapping of that VM. */
+static int vm_map_ok(rdx_emudev *dev, const emu_bo *b, uint32_t g)
+{
+    if (!b->va || (b->va & (EMU_PAGE - 1)) || b->va < GPUVM_BASE || b->size > GPUVM_LIMIT ||
+        b->va > GPUVM_LIMIT + 1 - b->size)
+        return 0;
+    for (const emu_bo *o = dev->bos; o; o = o->next)
+        if (o != b && (o->gpu_mapped & (1 << g)) && b->va < o->va + o->size &&
+            o->va < b->va + b->size)
+            return 0;
+    return 1;
 }
 
 static int map_bo(rdx_emudev *dev, void *arg, int map)
 {
     /* The map and unmap argument structures have the same layout. */
     struct kfd_ioctl_map_memory_to_gpu_args *a = arg;
-    emu_bo *b = emu_bo_by_handle(dev, a->handle);
-    if (!b || a->n_devices == 0 || a->n_success > a->n_devices)
+    if (a->n_devices == 0 || a->n_success > a->n_devices)
         return -EINVAL;
-    uint32_t ids[EMU_MAX_GPUS];
-    if (a->n_devices > EMU_MAX_GPUS)
-        return -EINVAL; /* more devices than exist */
-    if (emu_copy_from_user(ids, a->device_ids_array_ptr, a->n_devices * sizeof ids[0]))
+    uint32_t ids[EMU_MAX_GPUS + 1];
+    uint32_t n = a->n_devices;
+    if (n > EMU_MAX_GPUS + 1)
+        n = EMU_MAX_GPUS + 1; /* an array longer than the GPUs repeats or names unknown ones */
+    if (emu_copy_from_user(ids, a->device_ids_array_ptr, n * sizeof ids[0]))
         return -EFAULT;
+    int hg = emu_gpu_by_id(dev, (uint32_t)(a->handle >> 32));
+    if (hg < 0)
+        return -EINVAL; /* the handle's gpu */
+    if (map && !emu_vm_bound(dev, (uint32_t)hg))
+        return -ENODEV;
+    emu_bo *b = emu_bo_by_handle(dev, a->handle);
+    if (!b)
+        return -ENOMEM; /* kfd_process_device_translate_handle found nothing */
     for (uint32_t i = a->n_success; i < a->n_devices; i++) {
-        int g = emu_gpu_by_id(dev, ids[i]);
+        int g = i < n ? emu_gpu_by_id(dev, ids[i]) : -1;
         if (g < 0)
             return -EINVAL;
         uint32_t bit = 1u << g;
         int was = b->gpu_mapped != 0;
         if (map) {
-            if (dev->gpus[g].vm_fd < 0)
+            if (!emu_vm_bound(dev, (uint32_t)g))
+                return -ENODEV;
+            if (b->gpu_mapped & (int)bit) {
+                a->n_success = i + 1; /* mapped already: nothing to do */
+                continue;
+            }
+            if (!vm_map_ok(dev, b, (uint32_t)g))
                 return -EINVAL;
             b->gpu_mapped |= (int)bit;
         } else {
             if (!(b->gpu_mapped & (int)bit))
                 return -EINVAL;
+            if (b->queue_refs)
+                return -EBUSY; /* a live queue uses it (unmap_bo_from_gpuvm) */
             b->gpu_mapped &= ~(int)bit;
         }
         int r = update_backing(dev, b);
@@ -301,11 +355,11 @@ int emu_ioctl_mem(rdx_emudev *dev, unsigned long request, void *arg)
         return alloc_bo(dev, arg);
     if (request == AMDKFD_IOC_FREE_MEMORY_OF_GPU) {
         struct kfd_ioctl_free_memory_of_gpu_args *a = arg;
+        if (dev->event_page_bo && a->handle == dev->event_page_bo->handle)
+            return -EPERM; /* "Free signal BO is not allowed" */
         emu_bo *b = emu_bo_by_handle(dev, a->handle);
         if (!b)
             return -EINVAL;
-        if (b == dev->event_page_bo)
-            return -EPERM; /* "Free signal BO is not allowed" */
         if (b->gpu_mapped)
             return -EBUSY;
         bo_free(dev, b);
@@ -324,13 +378,36 @@ static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len)
                 if (b->gpu_mapped & (1 << g))
                     bo_emu_map(dev, b, g, 0);
         }
+    /* The reservations lose [start, start+len): trimmed, split, or dropped when covered (a
+     * client reserves more than it needs and unmaps the ends to align, as libhsakmt does). */
+    uint64_t end = start + len;
     for (emu_reservation **pp = &dev->reservations; *pp;) {
         emu_reservation *r = *pp;
-        if (r->start < start + len && start < r->start + r->len) {
+        uint64_t rend = r->start + r->len;
+        if (!(r->start < end && start < rend)) {
+            pp = &r->next;
+            continue;
+        }
+        if (r->start < start && end < rend) { /* a hole in the middle: split */
+            emu_reservation *tail = malloc(sizeof *tail);
+            if (tail) {
+                tail->start = end;
+                tail->len = rend - end;
+                tail->next = r->next;
+                r->next = tail;
+            }
+            r->len = start - r->start;
+            pp = &r->next;
+        } else if (r->start < start) { /* the end goes */
+            r->len = start - r->start;
+            pp = &r->next;
+        } else if (end < rend) { /* the beginning goes */
+            r->start = end;
+            r->len = rend - end;
+            pp = &r->next;
+        } else {
             *pp = r->next;
             free(r);
-        } else {
-            pp = &r->next;
         }
     }
 }
@@ -366,16 +443,30 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
     emu_bo *bo = NULL;
     uint64_t pool_off;
     if (kind == EMU_FD_KFD) {
-        /* Only the doorbell type is served: the process's doorbell slice of a GPU. */
-        if ((off & EMU_MMAP_TYPE_MASK) != EMU_MMAP_TYPE_DOORBELL)
-            return -EINVAL;
-        int g = emu_gpu_by_id(dev, (uint32_t)((off >> EMU_MMAP_GPU_ID_SHIFT) & 0xffff));
-        if (g < 0 || len != EMU_DOORBELL_SLICE || (off & ((1ull << EMU_MMAP_GPU_ID_SHIFT) - 1)))
-            return -EINVAL;
-        pool_off = dev->gpus[g].doorbell_off;
+        /* kfd_mmap: the type and gpu id in the offset; a gpu id naming no device is ENODEV */
+        uint32_t id = EMU_MMAP_GET_GPU_ID(off);
+        int g = id ? emu_gpu_by_id(dev, id) : -1;
+        uint64_t type = off & EMU_MMAP_TYPE_MASK;
+        if (type == EMU_MMAP_TYPE_EVENTS)
+            return -EINVAL; /* emulator: the event page is not mapped this way (docs/kfd.md) */
+        if (g < 0)
+            return -ENODEV;
+        uint32_t want_flag;
+        if (type == EMU_MMAP_TYPE_DOORBELL) {
+            if (len != EMU_DOORBELL_SLICE) /* kfd_doorbell_mmap */
+                return -EINVAL;
+            pool_off = dev->gpus[g].doorbell_off;
+            want_flag = KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL;
+        } else if (type == EMU_MMAP_TYPE_MMIO) {
+            if (len != EMU_PAGE) /* kfd_mmio_mmap */
+                return -EINVAL;
+            pool_off = dev->gpus[g].mmio_off;
+            want_flag = KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP;
+        } else {
+            return -EINVAL; /* emulator: no reserved-memory (RESERVED_MEM) mappings */
+        }
         for (emu_bo *b = dev->bos; b; b = b->next)
-            if ((b->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) && b->gpu == (uint32_t)g &&
-                b->va == va)
+            if ((b->flags & want_flag) && b->gpu == (uint32_t)g && b->va == va)
                 bo = b;
     } else {
         for (emu_bo *b = dev->bos; b; b = b->next)

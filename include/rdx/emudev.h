@@ -5,7 +5,8 @@
  * cards.  rdx_emudev_os() returns an OS interface table (rdx/os.h) that
  * serves, with the exact structures and errno values of the Linux driver:
  *   - a virtual sysfs KFD topology (CPU node 0, GPU nodes 1..N);
- *   - /dev/kfd with the AMDKFD_IOC_* calls rdx uses, and
+ *   - /dev/kfd with the AMDKFD_IOC_* calls of a current kernel (docs/kfd.md,
+ *     "Validation rules", lists which and every argument check), and
  *     /dev/dri/renderD<128+i> with DRM_IOCTL_AMDGPU_INFO;
  *   - mmap of buffer objects (render node) and doorbells (/dev/kfd);
  *   - memory notes (rdx_os.mem_note): in the exact bounds mode (the
@@ -50,11 +51,15 @@ typedef enum rdx_emudev_bounds {
 } rdx_emudev_bounds;
 
 typedef struct rdx_emudev_config {
-    uint32_t num_gpus;    /* 0 means 1 */
-    uint64_t vram_size;   /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
-                             used lazily) */
-    int legacy_sysfs;     /* omit cwsr_size/ctl_stack_size from the node properties, like
-                             kernels that predate them */
+    uint32_t num_gpus;  /* 0 means 1 */
+    uint64_t vram_size; /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
+                           used lazily) */
+    /* Model Linux 6.1 (KFD 1.11, the kernel of libhsakmt 5.2.3's distribution) instead of a
+     * current kernel (KFD 1.17): no cwsr_size/ctl_stack_size in the node properties, no
+     * checks of the queue buffers (kfd_queue_acquire_buffers), no ioctls after
+     * AVAILABLE_MEMORY (RUNTIME_ENABLE and later are ENOTTY).  0 here still lets
+     * RDX_EMU_KERNEL=6.1 select it ("current" or unset: a current kernel). */
+    int legacy_sysfs;
     uint64_t wave_budget; /* instructions a wave may run before the dispatch is
                              declared hung (0: the wave emulator's default) */
     /* Wave-instructions a whole dispatch may run (0: no limit): a dispatch
@@ -67,7 +72,8 @@ typedef struct rdx_emudev_config {
 
 /* Create an emulated driver with its cards (cfg may be NULL for defaults) and
  * start its command processor.  Free with rdx_emudev_destroy.  RDX_ERR_INVALID
- * for an RDX_EMU_BOUNDS value other than "exact" or "block". */
+ * for an RDX_EMU_BOUNDS value other than "exact" or "block", or an RDX_EMU_KERNEL
+ * value other than "current" or "6.1". */
 rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out);
 
 /* Stop the command processor and free everything, including what a client

@@ -1,5 +1,6 @@
 /* tests/kfd/discovery.c — sysfs topology, render-node device info, version and apertures. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -95,6 +96,43 @@ START_TEST(topology_four_gpus)
             ck_assert_uint_ne(t->gpus[i].gpu_id, t->gpus[j].gpu_id);
     }
     rdx_kfd_topology_free(t);
+    rdx_emudev_destroy(dev);
+}
+END_TEST
+
+static int count_entry(void *user, const char *name);
+
+START_TEST(io_links_join_cpu_and_gpus)
+{
+    /* the CPU node has an io link to each GPU and each GPU one back, as io_links_count says
+     * (libhsakmt reads them; it failed on the empty folders) */
+    rdx_emudev_config cfg = { .num_gpus = 3 };
+    rdx_emudev *dev;
+    ck_assert_int_eq(rdx_emudev_create(&cfg, &dev), RDX_OK);
+    const rdx_os *os = rdx_emudev_os(dev);
+    char buf[2048], path[160];
+    size_t len;
+    for (unsigned node = 0; node <= 3; node++) {
+        int n = 0;
+        snprintf(path, sizeof path, "/sys/devices/virtual/kfd/kfd/topology/nodes/%u/io_links",
+                 node);
+        ck_assert_int_eq(os->list_dir(os->ctx, path, count_entry, &n), 0);
+        ck_assert_int_eq(n, node ? 1 : 3);
+        for (int i = 0; i < n; i++) {
+            snprintf(path, sizeof path,
+                     "/sys/devices/virtual/kfd/kfd/topology/nodes/%u/io_links/%d/properties", node,
+                     i);
+            ck_assert_int_eq(os->read_file(os->ctx, path, buf, sizeof buf, &len), 0);
+            char want[64];
+            snprintf(want, sizeof want, "node_from %u\nnode_to %u\n", node,
+                     node ? 0u : (unsigned)i + 1);
+            ck_assert_msg(strstr(buf, want), "%s:\n%s", path, buf);
+            ck_assert_ptr_nonnull(strstr(buf, "type 2\n"));
+        }
+        snprintf(path, sizeof path,
+                 "/sys/devices/virtual/kfd/kfd/topology/nodes/%u/io_links/%d/properties", node, n);
+        ck_assert_int_eq(os->read_file(os->ctx, path, buf, sizeof buf, &len), -ENOENT);
+    }
     rdx_emudev_destroy(dev);
 }
 END_TEST
@@ -219,6 +257,7 @@ TCase *kfd_tcase_discovery(void)
     tcase_add_test(tc, topology_one_gpu);
     tcase_add_test(tc, topology_legacy_kernel_derives_sizes);
     tcase_add_test(tc, topology_four_gpus);
+    tcase_add_test(tc, io_links_join_cpu_and_gpus);
     tcase_add_test(tc, open_reads_drm_and_apertures);
     tcase_add_test(tc, virtual_sysfs_files);
     tcase_add_test(tc, linux_table_reads_real_files);

@@ -113,6 +113,10 @@ START_TEST(set_memory_policy_rules)
                                                   .alternate_policy =
                                                       KFD_IOC_CACHE_POLICY_NONCOHERENT };
     rdx_kfd_topology_free(t);
+    /* before ACQUIRE_VM kfd_bind_process_to_device fails: ESRCH */
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_SET_MEMORY_POLICY, &a), -ESRCH);
+    struct kfd_ioctl_acquire_vm_args vm = { .drm_fd = (uint32_t)d.drm, .gpu_id = a.gpu_id };
+    ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), 0);
     ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_SET_MEMORY_POLICY, &a), 0);
     a.default_policy = 2;
     ck_assert_int_eq(d.os->ioctl(d.os->ctx, d.kfd, AMDKFD_IOC_SET_MEMORY_POLICY, &a), -EINVAL);

@@ -91,9 +91,9 @@ int main(int argc, char **argv)
     CHECK(drm >= 0, "open renderD128");
     struct kfd_ioctl_acquire_vm_args vm = { .drm_fd = (uint32_t)drm, .gpu_id = gpu_id };
     CHECK(ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &vm) == 0, "ACQUIRE_VM");
-    vm.drm_fd = (uint32_t)kfd;
-    CHECK(ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &vm) < 0 && errno == EINVAL,
-          "ACQUIRE_VM with a non-DRM fd: EINVAL");
+    vm.drm_fd = (uint32_t)kfd; /* kfd_ioctl_acquire_vm: the VM is another file's already */
+    CHECK(ioctl(kfd, AMDKFD_IOC_ACQUIRE_VM, &vm) < 0 && errno == EBUSY,
+          "ACQUIRE_VM with another fd once acquired: EBUSY");
 
     /* memory: reserve VA, allocate VRAM there, map it for the CPU and the GPU */
     size_t size = 1 << 21;
