@@ -70,8 +70,8 @@ static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
         put(o, "simd_count", 0);
         put(o, "mem_banks_count", 1);
         put(o, "caches_count", 0);
-        put(o, "io_links_count", dev->num_gpus);
-        put(o, "p2p_links_count", 0);
+        put(o, "io_links_count", emu_sysfs_link_count(dev, 0, 0));
+        put(o, "p2p_links_count", emu_sysfs_link_count(dev, 0, 1));
         put(o, "cpu_core_id_base", 0);
         put(o, "simd_id_base", 0);
         put(o, "max_waves_per_simd", 0);
@@ -103,8 +103,8 @@ static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
     put(o, "simd_count", EMU_CU_COUNT * EMU_SIMD_PER_CU);
     put(o, "mem_banks_count", 1);
     put(o, "caches_count", GPU_CACHES);
-    put(o, "io_links_count", 1);
-    put(o, "p2p_links_count", 0);
+    put(o, "io_links_count", emu_sysfs_link_count(dev, node, 0));
+    put(o, "p2p_links_count", emu_sysfs_link_count(dev, node, 1));
     put(o, "cpu_core_id_base", 0);
     put(o, "simd_id_base", 0x80001000ull + (node - 1) * 0x1000ull);
     put(o, "max_waves_per_simd", 16);
@@ -213,6 +213,8 @@ int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, siz
         put(&o, "association", 16);
         put(&o, "latency", 1);
         put(&o, "type", gpu_caches[idx].type);
+    } else if (!strncmp(rest, "/io_links/", 10) || !strncmp(rest, "/p2p_links/", 11)) {
+        return emu_sysfs_link_read(dev, (uint32_t)node, rest, buf, cap, len);
     } else {
         return -ENOENT;
     }
@@ -260,16 +262,16 @@ int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *us
     if (node < 0)
         return -ENOENT;
     if (!strcmp(rest, "")) {
-        static const char *const files[] = { "gpu_id",    "name",   "properties",
-                                             "mem_banks", "caches", "io_links" };
+        static const char *const files[] = { "gpu_id", "name",     "properties", "mem_banks",
+                                             "caches", "io_links", "p2p_links" };
         return list_names(files, sizeof files / sizeof files[0], fn, user);
     }
     if (!strcmp(rest, "/mem_banks"))
         return list_n(1, fn, user);
     if (!strcmp(rest, "/caches"))
         return list_n(node ? (uint32_t)GPU_CACHES : 0, fn, user);
-    if (!strcmp(rest, "/io_links"))
-        return 0;
+    if (!strncmp(rest, "/io_links", 9) || !strncmp(rest, "/p2p_links", 10))
+        return emu_sysfs_link_list(dev, (uint32_t)node, rest, fn, user);
     /* mem_banks/<i>/ and caches/<i>/ hold one file each, as the kernel's do. */
     unsigned idx;
     int used = 0;

@@ -32,5 +32,6 @@ TCase *kfd_tcase_cli(void);
 TCase *kfd_tcase_drm_thunk(void);
 TCase *kfd_tcase_tinygrad_seq(void);
 TCase *kfd_tcase_notes(void);
+TCase *kfd_tcase_multi(void); /* multi.c: several GPUs in one process */
 
 #endif
