@@ -306,6 +306,35 @@ START_TEST(realize_bad_placement)
 }
 END_TEST
 
+/* rdx realize --gpus N on tests/data/realize/sharded.uop (tensors sharded over AMD:0..3). */
+START_TEST(cli_gpus)
+{
+    const char *base[] = { rdx_test_rdx_path(), "realize", "--device", "emu", "--check", "--gpus" };
+    const char *argv[9];
+    memcpy(argv, base, sizeof base);
+    argv[7] = "tests/data/realize/sharded.uop";
+    argv[8] = NULL;
+    rdx_test_proc p;
+    argv[6] = "4";
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s%s", p.out, p.err);
+    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 3: 2 root part(s)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 1: 3 root part(s)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "output 2: matches the interpreter (16 elements)"));
+    rdx_test_proc_free(&p);
+    argv[6] = "2";
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_int_eq(p.status, 1);
+    ck_assert_ptr_nonnull(strstr(p.err, "sharded over 4 devices ('AMD:0' .. 'AMD:3'); 2 devices"));
+    rdx_test_proc_free(&p);
+    argv[6] = "9";
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_int_eq(p.status, 2);
+    ck_assert_ptr_nonnull(strstr(p.err, "--gpus '9': expected a number from 1 to 8"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 /* examples/mlp_dp: a data-parallel training step on 4 emulated GPUs equals the 1-GPU step and
  * the interpreter's (the example exits 1 on a mismatch). */
 START_TEST(data_parallel_example)
@@ -335,5 +364,6 @@ TCase *rz_tcase_multi(void)
     tcase_add_test(tc, data_parallel_example);
     tcase_add_test(tc, realize_sharded_program);
     tcase_add_test(tc, realize_bad_placement);
+    tcase_add_test(tc, cli_gpus);
     return tc;
 }
