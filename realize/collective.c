@@ -1,10 +1,11 @@
 /*
  * realize/collective.c — ring collectives across the GPUs of one machine
  * (rdx/collective.h): peer copies on each GPU's SDMA queue, reduction kernels
- * (compiled by the code generator from `a + b` over a symbolic length) on each
+ * (compiled by the code generator from `a + b` for each chunk size) on each
  * GPU's compute queue, and GPU-side waits between the queues, so the host
  * only submits and waits for the end.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +32,15 @@ typedef struct coll {
     rdx_queue *in_q[RDX_MAX_GPUS];                  /* the last copy into device i's memory */
     uint64_t in_t[RDX_MAX_GPUS];
     rdx_buffer *recv[RDX_MAX_GPUS]; /* a chunk received for reduction */
-    rdx_program *prog[RDX_MAX_GPUS];
-    const rdx_kernel *kern[RDX_MAX_GPUS];
-    rdx_graph *g;           /* owns the IR the kernel's launch expressions live in */
-    rdx_codegen_kernel *ck; /* out = in0 + in1 over n elements */
-    int64_t slot_out, slot_in[2];
+    /* the reduction kernels: out = in0 + in1 over size[v] elements, one per chunk size (the
+     * chunks have at most two sizes) */
+    uint32_t nvar;
+    uint64_t size[2];
+    rdx_codegen_kernel *ck[2];
+    int64_t slot_out[2], slot_in[2][2];
+    rdx_program *prog[RDX_MAX_GPUS][2];
+    const rdx_kernel *kern[RDX_MAX_GPUS][2];
+    rdx_graph *g; /* owns the IR the kernels' launch expressions live in */
     uint64_t ticks[RDX_MAX_GPUS][2 * RDX_MAX_GPUS]; /* kernel tickets per device, for times */
     uint32_t nticks[RDX_MAX_GPUS];
     rdx_collective_stats *st;
@@ -99,15 +104,16 @@ static rdx_status check_args(const char *what, rdx_device *const *devs, uint32_t
     return RDX_OK;
 }
 
-/* Compile out = in0 + in1 over a symbolic length n for dtype dt. */
-static rdx_status compile_add(coll *c, rdx_dtype dt)
+/* Compile variant v: out = in0 + in1 over size[v] elements of dtype dt (a concrete size: the
+ * heuristics vectorize it, which they cannot for a symbolic one). */
+static rdx_status compile_add(coll *c, rdx_dtype dt, uint32_t v)
 {
-    rdx_status st = rdx_graph_create(&c->g, NULL);
+    rdx_status st = c->g ? RDX_OK : rdx_graph_create(&c->g, NULL);
     if (st)
         return st;
-    const rdx_uop *n = rdx_graph_var(c->g, "n", 1, COLL_MAX_CHUNK);
-    const rdx_tensor *a = rdx_tensor_empty_sym(c->g, dt, 1, &n);
-    const rdx_tensor *b = rdx_tensor_empty_sym(c->g, dt, 1, &n);
+    int64_t n = (int64_t)c->size[v];
+    const rdx_tensor *a = rdx_tensor_empty(c->g, dt, 1, &n);
+    const rdx_tensor *b = rdx_tensor_empty(c->g, dt, 1, &n);
     const rdx_tensor *z = rdx_tensor_add(c->g, a, b);
     if (!z)
         return rdx_fail(rdx_graph_status(c->g), "collective: building the reduction: %s",
@@ -132,18 +138,18 @@ static rdx_status compile_add(coll *c, rdx_dtype dt)
     memset(&co, 0, sizeof co);
     co.name = "allreduce_add";
     if (!st)
-        st = rdx_codegen_compile(ctx, ko, &co, &c->ck);
+        st = rdx_codegen_compile(ctx, ko, &co, &c->ck[v]);
     if (!st) {
         const rdx_sched_kernel *kn = &s->kernels[0];
         int nin = 0;
-        c->slot_out = -1;
+        c->slot_out[v] = -1;
         for (uint32_t p = 0; p < kn->nparams; p++) {
             if (s->buffers[kn->params[p]].kind == RDX_SBUF_OUTPUT)
-                c->slot_out = p;
+                c->slot_out[v] = p;
             else if (nin < 2)
-                c->slot_in[nin++] = p;
+                c->slot_in[v][nin++] = p;
         }
-        if (c->slot_out < 0 || nin != 2)
+        if (c->slot_out[v] < 0 || nin != 2)
             st = rdx_fail(RDX_ERR_UNSUPPORTED, "collective: unexpected reduction kernel shape");
     }
     rdx_schedule_free(s);
@@ -153,16 +159,18 @@ static rdx_status compile_add(coll *c, rdx_dtype dt)
 /* device d: buf[d][off..off+elems) += recv[d][0..elems). */
 static rdx_status reduce(coll *c, uint32_t d, uint64_t off, uint64_t elems)
 {
+    uint32_t v = elems == c->size[0] ? 0 : 1;
+    assert(elems == c->size[v] && c->ck[v]);
+    const rdx_codegen_kernel *ck = c->ck[v];
     rdx_arg args[8];
-    if (c->ck->nargs > 8)
+    if (ck->nargs > 8)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "collective: reduction kernel with %zu arguments",
-                        c->ck->nargs);
-    int64_t nv = (int64_t)elems;
-    for (size_t a = 0; a < c->ck->nargs; a++) {
-        const rdx_codegen_arg *ar = &c->ck->args[a];
-        if (ar->kind == RDX_CG_ARG_VAR) {
-            args[a] = ar->size == 8 ? rdx_arg_u64((uint64_t)nv) : rdx_arg_i32((int32_t)nv);
-        } else if (ar->slot == c->slot_in[1]) {
+                        ck->nargs);
+    for (size_t a = 0; a < ck->nargs; a++) {
+        const rdx_codegen_arg *ar = &ck->args[a];
+        if (ar->kind != RDX_CG_ARG_BUFFER)
+            return rdx_fail(RDX_ERR_UNSUPPORTED, "collective: reduction kernel argument %zu", a);
+        if (ar->slot == c->slot_in[v][1]) {
             args[a] = rdx_arg_buffer(c->recv[d]);
         } else {
             args[a] = rdx_arg_buffer(c->buf[d]);
@@ -171,10 +179,10 @@ static rdx_status reduce(coll *c, uint32_t d, uint64_t off, uint64_t elems)
     }
     rdx_launch l;
     memset(&l, 0, sizeof l);
-    rdx_status st = rdx_codegen_launch(c->ck, &nv, 1, l.global, l.block);
-    l.kernel = c->kern[d];
+    rdx_status st = rdx_codegen_launch(ck, NULL, 0, l.global, l.block);
+    l.kernel = c->kern[d][v];
     l.args = args;
-    l.nargs = (uint32_t)c->ck->nargs;
+    l.nargs = (uint32_t)ck->nargs;
     if (!st && c->in_q[d])
         st = rdx_queue_wait_queue(c->cq[d], c->in_q[d], c->in_t[d]);
     if (!st)
@@ -347,19 +355,23 @@ static rdx_status run(const char *what, int phases, rdx_device *const *devs, uin
     c->st = st_out;
     uint64_t max_chunk;
     (void)rdx_collective_chunk(count, n, 0, &max_chunk);
-    if (phases & DO_RS)
-        st = compile_add(c, dt);
+    c->size[0] = max_chunk;
+    c->size[1] = count / n;
+    c->nvar = (phases & DO_RS) ? (count % n && count / n ? 2 : 1) : 0;
+    for (uint32_t v = 0; v < c->nvar && !st; v++)
+        st = compile_add(c, dt, v);
     for (uint32_t i = 0; i < n && !st; i++) {
         st = rdx_queue_create(devs[i], RDX_QUEUE_COPY, &c->xq[i]);
         if (!st && (phases & DO_RS))
             st = rdx_queue_create(devs[i], RDX_QUEUE_COMPUTE, &c->cq[i]);
         if (!st && (phases & DO_RS))
             st = rdx_buffer_alloc(devs[i], max_chunk * c->isz, RDX_MEM_DEVICE, &c->recv[i]);
-        if (!st && (phases & DO_RS))
-            st = rdx_program_load(devs[i], c->ck->code_object, c->ck->code_object_size,
-                                  "allreduce_add", &c->prog[i]);
-        if (!st && (phases & DO_RS))
-            st = rdx_program_find(c->prog[i], "allreduce_add", &c->kern[i]);
+        for (uint32_t v = 0; v < c->nvar && !st; v++) {
+            st = rdx_program_load(devs[i], c->ck[v]->code_object, c->ck[v]->code_object_size,
+                                  "allreduce_add", &c->prog[i][v]);
+            if (!st)
+                st = rdx_program_find(c->prog[i][v], "allreduce_add", &c->kern[i][v]);
+        }
         if (st)
             st = rdx_fail_context(st, "%s: setting up device %u (GPU %u)", what, i,
                                   rdx_device_get_info(devs[i])->gpu_index);
@@ -384,10 +396,12 @@ static rdx_status run(const char *what, int phases, rdx_device *const *devs, uin
         rdx_status q1 = rdx_queue_destroy(c->cq[i]), q2 = rdx_queue_destroy(c->xq[i]);
         if (!st && (q1 || q2))
             st = q1 ? q1 : q2;
-        rdx_program_free(c->prog[i]);
+        rdx_program_free(c->prog[i][0]);
+        rdx_program_free(c->prog[i][1]);
         rdx_buffer_free(c->recv[i]);
     }
-    rdx_codegen_kernel_free(c->ck);
+    rdx_codegen_kernel_free(c->ck[0]);
+    rdx_codegen_kernel_free(c->ck[1]);
     rdx_graph_destroy(c->g);
     free(c);
     return st;
