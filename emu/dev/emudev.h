@@ -111,6 +111,7 @@ typedef struct emu_gpu {
     uint64_t doorbell_off;       /* pool offset of the doorbell slice */
     volatile uint64_t *doorbell; /* the emulator's own view of it */
     int vm_fd;                   /* render fd given to ACQUIRE_VM, or -1 */
+    int vm_file_closed;          /* that fd was closed since: the VM still holds the file */
     struct rdx_emu *emu;         /* the wave emulator of this GPU */
 } emu_gpu;
 

@@ -5,9 +5,11 @@
  * memory, and which GPU a fault belongs to.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <linux/kfd_ioctl.h>
 
@@ -196,6 +198,57 @@ START_TEST(sdma_copies_between_gpus)
 }
 END_TEST
 
+/* The VM of a GPU keeps the render file ACQUIRE_VM was given after its fd is closed (KFD's
+ * process device data holds a reference until the process goes): memory of that GPU can still
+ * be allocated (was EINVAL: tinygrad's driver closes those fds on a box of several GPUs), and
+ * another file is refused with EBUSY; after the process (the last /dev/kfd fd) is gone, a new
+ * one acquires the VM afresh. */
+START_TEST(vm_outlives_the_render_fd)
+{
+    rdx_emudev *dev;
+    rdx_emudev_config cfg = { .num_gpus = 2 };
+    ck_assert_int_eq(rdx_emudev_create(&cfg, &dev), RDX_OK);
+    const rdx_os *os = rdx_emudev_os(dev);
+    for (int round = 0; round < 2; round++) {
+        int kfd = os->open(os->ctx, "/dev/kfd", O_RDWR);
+        int drm = os->open(os->ctx, "/dev/dri/renderD129", O_RDWR);
+        ck_assert_int_ge(kfd, 0);
+        ck_assert_int_ge(drm, 0);
+        char buf[64];
+        size_t len;
+        ck_assert_int_eq(os->read_file(os->ctx,
+                                       "/sys/devices/virtual/kfd/kfd/topology/nodes/2/gpu_id", buf,
+                                       sizeof buf, &len),
+                         0);
+        uint32_t gpu_id = (uint32_t)strtoul(buf, NULL, 10);
+        struct kfd_ioctl_acquire_vm_args vm = { .drm_fd = (uint32_t)drm, .gpu_id = gpu_id };
+        ck_assert_int_eq(os->ioctl(os->ctx, kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), 0);
+        ck_assert_int_eq(os->close(os->ctx, drm), 0);
+        void *va;
+        ck_assert_int_eq(os->mmap(os->ctx, NULL, 65536, PROT_NONE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0, &va),
+                         0);
+        struct kfd_ioctl_alloc_memory_of_gpu_args a = {
+            .va_addr = (uint64_t)(uintptr_t)va,
+            .size = 65536,
+            .gpu_id = gpu_id,
+            .flags = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE,
+        };
+        ck_assert_int_eq(os->ioctl(os->ctx, kfd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), 0);
+        int drm2 = os->open(os->ctx, "/dev/dri/renderD129", O_RDWR);
+        vm.drm_fd = (uint32_t)drm2;
+        ck_assert_int_eq(os->ioctl(os->ctx, kfd, AMDKFD_IOC_ACQUIRE_VM, &vm), -EBUSY);
+        struct kfd_ioctl_free_memory_of_gpu_args f = { .handle = a.handle };
+        ck_assert_int_eq(os->ioctl(os->ctx, kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &f), 0);
+        ck_assert_int_eq(os->munmap(os->ctx, va, 65536), 0);
+        ck_assert_int_eq(os->close(os->ctx, drm2), 0);
+        ck_assert_int_eq(os->close(os->ctx, kfd), 0); /* the process goes: the next round */
+    }
+    assert_device_empty(dev);
+    rdx_emudev_destroy(dev);
+}
+END_TEST
+
 TCase *kfd_tcase_multi(void)
 {
     TCase *tc = tcase_create("multi");
@@ -203,5 +256,6 @@ TCase *kfd_tcase_multi(void)
     tcase_add_test(tc, topology_links_every_gpu);
     tcase_add_test(tc, eight_gpus_distinct);
     tcase_add_test(tc, sdma_copies_between_gpus);
+    tcase_add_test(tc, vm_outlives_the_render_fd);
     return tc;
 }
