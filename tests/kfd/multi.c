@@ -15,6 +15,7 @@
 
 #include <rdx/pm4.h>
 
+#include "kfd/compat/kfd_ioctl_flags.h"
 #include "kfd/internal.h"
 #include "tests/kfd/kfd_test.h"
 
@@ -232,7 +233,7 @@ START_TEST(vm_outlives_the_render_fd)
             .va_addr = (uint64_t)(uintptr_t)va,
             .size = 65536,
             .gpu_id = gpu_id,
-            .flags = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE,
+            .flags = KFD_IOC_ALLOC_MEM_FLAGS_VRAM | RDX_KFD_ALLOC_WRITABLE,
         };
         ck_assert_int_eq(os->ioctl(os->ctx, kfd, AMDKFD_IOC_ALLOC_MEMORY_OF_GPU, &a), 0);
         int drm2 = os->open(os->ctx, "/dev/dri/renderD129", O_RDWR);
