@@ -18,8 +18,9 @@
 typedef struct part {
     size_t root;
     uint32_t dev;
-    int axis; /* -1: the whole root */
+    int axis; /* -1: the whole root (or a partial result, combine) */
     uint32_t shard, nshards;
+    int combine; /* a partial reduction: 1 + the rdx_redop that joins the devices' results */
     const rdx_uop *u;
     size_t out; /* index among its device's roots */
 } part;
@@ -87,11 +88,76 @@ static rdx_status check_devices(rdx_device *const *devs, uint32_t ndev)
     return RDX_OK;
 }
 
+/* A reduction over the shard axis of a sharded tensor (REDUCE, or a RESHAPE of one, as the tensor
+ * API's sum builds it) that can be computed as per-device partial results joined on the host:
+ * ADD, MAX or MIN of float32/64 or int32/64 of concrete size.  Appends the parts; 0 if r is not
+ * one. */
+static int place_partial(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rdx_uop *r,
+                         size_t ri, part *ps, size_t *np)
+{
+    const rdx_uop *red = r, *outer = NULL;
+    if (r->op == RDX_OP_RESHAPE && r->nsrc == 2 && r->src[0]->op == RDX_OP_REDUCE)
+        outer = r, red = r->src[0];
+    if (red->op != RDX_OP_REDUCE || red->nsrc != 1)
+        return 0;
+    const rdx_uop *x = red->src[0];
+    const rdx_uop_device *d = x->device;
+    rdx_scalar sc = (rdx_scalar)r->dtype.scalar;
+    if (!d || d->n < 2 || d->n > ndev || x->axis < 0 || x->ndim > 16 ||
+        (red->arg.sub != RDX_RED_ADD && red->arg.sub != RDX_RED_MAX &&
+         red->arg.sub != RDX_RED_MIN) ||
+        (sc != RDX_FLOAT32 && sc != RDX_FLOAT64 && sc != RDX_INT32 && sc != RDX_INT64))
+        return 0;
+    int over_shard = 0;
+    for (uint32_t k = 0; k < red->arg.nints; k++)
+        over_shard |= red->arg.ints[k] == x->axis;
+    int64_t start[16] = { 0 }, size[16];
+    for (uint32_t k = 0; k < x->ndim; k++)
+        if (!rdx_uop_const_int(x->shape[k], &size[k]))
+            return 0;
+    int64_t s = size[x->axis] / d->n;
+    if (!over_shard || s * d->n != size[x->axis])
+        return 0;
+    size_t first = *np;
+    for (uint32_t j = 0; j < d->n; j++) {
+        uint32_t k = lookup(t, d->names[j]);
+        if (k >= ndev) {
+            *np = first;
+            return 0;
+        }
+        start[x->axis] = s * j;
+        size[x->axis] = s;
+        const rdx_uop *src[3] = { x, rdx_ir_shape(ctx, start, x->ndim),
+                                  rdx_ir_shape(ctx, size, x->ndim) };
+        const rdx_uop *u = rdx_ir_node(ctx, RDX_OP_SHRINK, src, 3, NULL);
+        u = u ? rdx_ir_replace_src(ctx, red, &u, 1) : NULL;
+        if (u && outer) {
+            const rdx_uop *os[2] = { u, outer->src[1] };
+            u = rdx_ir_replace_src(ctx, outer, os, 2);
+        }
+        if (!u) {
+            rdx_error_clear();
+            *np = first;
+            return 0;
+        }
+        ps[(*np)++] = (part){ .root = ri,
+                              .dev = k,
+                              .axis = -1,
+                              .shard = j,
+                              .nshards = d->n,
+                              .combine = 1 + red->arg.sub,
+                              .u = u };
+    }
+    return 1;
+}
+
 /* The parts of root r (appended to ps, *np of them). */
 static rdx_status place(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rdx_uop *r, size_t ri,
                         part *ps, size_t *np)
 {
     const rdx_uop_device *d = r->device;
+    if ((!d || d->n < 2 || r->axis < 0) && place_partial(ctx, t, ndev, r, ri, ps, np))
+        return RDX_OK;
     if (!d || d->n < 2 || r->axis < 0) {
         uint32_t k = d && d->n ? lookup(t, d->names[0]) : 0;
         if (k >= ndev)
@@ -142,11 +208,51 @@ static rdx_status place(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rd
     return RDX_OK;
 }
 
-/* Put part p's array into the root's output (allocated at the first part). */
-static rdx_status assemble(rdx_array *o, const part *p, const rdx_array *a, const rdx_uop *root)
+/* o[i] = o[i] op a[i] for a partial reduction's results. */
+static void combine(rdx_array *o, const rdx_array *a, int op)
 {
-    if (p->axis < 0) {
+#define COMBINE(T)                                                    \
+    do {                                                              \
+        T *x = o->data;                                               \
+        const T *y = a->data;                                         \
+        for (int64_t i = 0; i < o->numel; i++)                        \
+            x[i] = op == RDX_RED_ADD   ? x[i] + y[i]                  \
+                   : op == RDX_RED_MAX ? (y[i] > x[i] ? y[i] : x[i])  \
+                                       : (y[i] < x[i] ? y[i] : x[i]); \
+    } while (0)
+    switch (o->dtype.scalar) {
+    case RDX_FLOAT32:
+        COMBINE(float);
+        break;
+    case RDX_FLOAT64:
+        COMBINE(double);
+        break;
+    case RDX_INT32:
+        COMBINE(int32_t);
+        break;
+    default:
+        COMBINE(int64_t);
+        break;
+    }
+#undef COMBINE
+}
+
+/* Put part p's array into the root's output (allocated at the first part); *moved when the
+ * output took a's data. */
+static rdx_status assemble(rdx_array *o, const part *p, const rdx_array *a, const rdx_uop *root,
+                           int *moved)
+{
+    *moved = 0;
+    if (p->axis < 0 && (!p->combine || !o->data)) {
         *o = *a;
+        *moved = 1;
+        return RDX_OK;
+    }
+    if (p->combine) {
+        if (a->numel != o->numel)
+            return rdx_fail(RDX_ERR_INVALID, "realize: partial results of %lld and %lld elements",
+                            (long long)a->numel, (long long)o->numel);
+        combine(o, a, p->combine - 1);
         return RDX_OK;
     }
     size_t isz = rdx_dtype_itemsize(a->dtype);
@@ -237,10 +343,11 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
         }
         for (size_t k = 0; k < np && !st; k++)
             if (ps[k].dev == d) {
+                int moved;
                 st = assemble(&res->outputs[ps[k].root], &ps[k], &rr->outputs[ps[k].out],
-                              roots[ps[k].root]);
-                if (!st && ps[k].axis < 0)
-                    rr->outputs[ps[k].out].data = NULL; /* moved */
+                              roots[ps[k].root], &moved);
+                if (!st && moved)
+                    rr->outputs[ps[k].out].data = NULL;
             }
         res->reports[d] = rr->report;
         rr->report = NULL;

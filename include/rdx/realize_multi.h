@@ -19,8 +19,10 @@
  * or replicated over a tuple (no shard axis: every device would hold the
  * same values), is computed on its (first) device — e.g. moving a sharded
  * tensor to one device (rdx_tensor_copy to one name) runs there, and so does
- * a reduction over the shard axis or an allreduce of the spec's composition
- * (for a ring across the GPUs' buffers use rdx_allreduce, rdx/collective.h).
+ * an allreduce of the spec's composition (for a ring across the GPUs' buffers
+ * use rdx_allreduce, rdx/collective.h).  A sum, max or min over the shard axis
+ * of a sharded tensor (float32/64, int32/64) is computed as partial results,
+ * device j reducing its own rows, joined on the host.
  *
  * Not yet: the devices' schedules run one after another (the IR context is
  * not thread-safe), each device uploads the input data it reads from the host

@@ -226,8 +226,9 @@ static const char *const AMD[8] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3",
                                     "AMD:4", "AMD:5", "AMD:6", "AMD:7" };
 
 /* A program over a tensor sharded on 4 GPUs: an element-wise chain (sharded: each GPU its
- * rows), a row sum (sharded), a column sum over the shard axis (on GPU 0), the tensor moved
- * to GPU 2; every result against the interpreter. */
+ * rows), a row sum (sharded), a column sum over the shard axis (each GPU the partial sum of its
+ * rows, joined), the tensor moved to GPU 2, an int32 column maximum over the shard axis (exact);
+ * every result against the interpreter. */
 START_TEST(realize_sharded_program)
 {
     rdx_device *d[4];
@@ -243,28 +244,33 @@ START_TEST(realize_sharded_program)
     const rdx_tensor *rows = rdx_tensor_sum(g, y, 1, &ax1, 0);
     const rdx_tensor *cols = rdx_tensor_sum(g, y, 1, &ax0, 0);
     const rdx_tensor *moved = rdx_tensor_copy(g, y, AMD + 2, 1);
-    const rdx_tensor *roots[4] = { y, rows, cols, moved };
-    for (int i = 0; i < 4; i++)
+    int32_t idata[64 * 16];
+    for (int i = 0; i < 64 * 16; i++)
+        idata[i] = (i * 7919) % 1000 - 500;
+    const rdx_tensor *xi = rdx_tensor_from_data_on(g, I32, 2, dims, idata, AMD, 4);
+    const rdx_tensor *cmax = rdx_tensor_max(g, rdx_tensor_adds(g, xi, 3), 1, &ax0, 0);
+    const rdx_tensor *roots[5] = { y, rows, cols, moved, cmax };
+    for (int i = 0; i < 5; i++)
         ck_assert_msg(roots[i] != NULL, "%s", rdx_graph_error(g));
     ck_assert_int_eq(y->axis, 0);
     ck_assert_int_eq(rows->axis, 0);
-    rdx_array got[4], want[4];
+    rdx_array got[5], want[5];
     rdx_realize_multi_result *res;
-    rdx_status st = rdx_tensor_realize_multi(g, d, 4, roots, 4, NULL, got, &res);
+    rdx_status st = rdx_tensor_realize_multi(g, d, 4, roots, 5, NULL, got, &res);
     ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
-    ck_assert_int_eq(rdx_graph_realize(g, roots, 4, want), RDX_OK);
-    for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(rdx_graph_realize(g, roots, 5, want), RDX_OK);
+    for (int i = 0; i < 5; i++) {
         ck_assert_int_eq(got[i].ndim, want[i].ndim);
         ck_assert_int_eq(got[i].numel, want[i].numel);
         int64_t first;
         ck_assert_msg(rdx_realize_compare(&want[i], &got[i], 1e-5, &first) == 0,
                       "root %d element %lld", i, (long long)first);
     }
-    /* GPU 0: shards of y and rows, and cols; GPUs 1, 3: their shards; GPU 2: + moved */
-    ck_assert_uint_eq(res->parts[0], 3);
-    ck_assert_uint_eq(res->parts[1], 2);
-    ck_assert_uint_eq(res->parts[2], 3);
-    ck_assert_uint_eq(res->parts[3], 2);
+    /* each GPU: its shards of y and rows, its partials of cols and cmax; GPU 2: + moved */
+    ck_assert_uint_eq(res->parts[0], 4);
+    ck_assert_uint_eq(res->parts[1], 4);
+    ck_assert_uint_eq(res->parts[2], 5);
+    ck_assert_uint_eq(res->parts[3], 4);
     for (int i = 0; i < 4; i++)
         ck_assert_ptr_nonnull(res->reports[i]);
     rdx_realize_multi_result_free(res);
