@@ -58,6 +58,7 @@ rdx_status rdx_device_open_all(const rdx_device_options *opts, uint32_t n, rdx_d
             }
             return rdx_fail(st, "rdx_device_open_all: GPU %u of %u: %s", i, n, msg);
         }
+        o.quiet = true; /* AUTO's fallback notice once, not per GPU */
     }
     return RDX_OK;
 }
