@@ -75,6 +75,13 @@ BENCH_BINS := $(BENCHES:%=$(BUILD)/bench/%)
 # examples/*.c: small programs over the public API, one binary each (`make examples`).
 EXAMPLE_BINS := $(patsubst examples/%.c,$(BUILD)/examples/%,$(sort $(wildcard examples/*.c)))
 
+# examples/mpi/*.c: examples across processes over MPI, built when Open MPI is installed
+# (scripts/setup installs Debian's; without it they are left out and tests/mpi says so).
+MPI_OK     := $(shell pkg-config --exists ompi-c 2>/dev/null && echo yes)
+MPI_CFLAGS := $(if $(MPI_OK),$(shell pkg-config --cflags ompi-c))
+MPI_LIBS   := $(if $(MPI_OK),$(shell pkg-config --libs ompi-c))
+MPI_EXAMPLE_BINS := $(if $(MPI_OK),$(patsubst examples/mpi/%.c,$(BUILD)/examples/mpi/%,$(sort $(wildcard examples/mpi/*.c))))
+
 # preload/: librdx-emu.so, the interposer behind `rdx emu` (not part of librdx): the
 # library's objects linked in, with only the libc entry points it serves exported.
 PRELOAD_SRCS := $(sort $(wildcard preload/*.c))
@@ -147,11 +154,17 @@ $(BUILD)/examples/%: $(BUILD)/obj/examples/%.o $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $< $(STATIC) $(LDLIBS_ALL)
 
+$(BUILD)/examples/mpi/%: $(BUILD)/obj/examples/mpi/%.o $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(SANITIZE) -pthread $(LDFLAGS) -o $@ $< $(STATIC) $(MPI_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/obj/examples/mpi/%.o: CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/obj/tests/%.o: CFLAGS += $(CHECK_CFLAGS)
 
-examples: $(EXAMPLE_BINS)
+examples: $(EXAMPLE_BINS) $(MPI_EXAMPLE_BINS)
 # (fuzz-realize: tests/realize runs it, its time limits)
-tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS) $(BUILD)/fuzz-syntax.stamp $(BUILD)/fuzz-realize
+tests: $(SUITE_BINS) $(RDX) $(EXAMPLE_BINS) $(MPI_EXAMPLE_BINS) $(BUILD)/fuzz-syntax.stamp \
+    $(BUILD)/fuzz-realize
 benches: $(BENCH_BINS) $(RDX)
 
 check:

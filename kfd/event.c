@@ -129,10 +129,19 @@ uint64_t rdx_kfd_event_mailbox(const rdx_kfd_event *e)
     return e->mailbox;
 }
 
+/* The gpu_id of the fault this thread's last rdx_kfd_event_wait reported. */
+static _Thread_local uint32_t last_fault_gpu;
+
+uint32_t rdx_kfd_last_fault_gpu(void)
+{
+    return last_fault_gpu;
+}
+
 static rdx_status fault_message(const struct kfd_event_data *d, rdx_kfd_event_kind kind)
 {
     if (kind == RDX_KFD_EVENT_MEMORY) {
         const struct kfd_hsa_memory_exception_data *m = &d->memory_exception_data;
+        last_fault_gpu = m->gpu_id;
         return rdx_fail(RDX_ERR_FAULT, "GPU memory fault on gpu %u at address 0x%llx (%s%s%s%s)",
                         m->gpu_id, (unsigned long long)m->va,
                         m->failure.NotPresent ? "page not present" : "",
@@ -141,6 +150,7 @@ static rdx_status fault_message(const struct kfd_event_data *d, rdx_kfd_event_ki
                         m->failure.imprecise ? ", address imprecise" : "");
     }
     const struct kfd_hsa_hw_exception_data *h = &d->hw_exception_data;
+    last_fault_gpu = h->gpu_id;
     return rdx_fail(RDX_ERR_FAULT, "GPU hardware exception on gpu %u: %s (%s reset%s)", h->gpu_id,
                     h->reset_cause == KFD_HW_EXCEPTION_ECC ? "ECC error" : "GPU hang",
                     h->reset_type == KFD_HW_EXCEPTION_WHOLE_GPU_RESET ? "whole-GPU" : "per-engine",

@@ -159,6 +159,8 @@ static rdx_status read_gpu(const rdx_os *os, uint32_t node, rdx_kfd_gpu_info *g,
     U32("caches_count", g->num_caches, 1);
     U32("ctl_stack_size", g->ctl_stack_size, 1);
     U32("cwsr_size", g->cwsr_size, 1);
+    U32("io_links_count", g->io_link_count, 1);
+    U32("p2p_links_count", g->p2p_link_count, 1);
     if (!g->simd_per_cu || !g->gfx_target_version)
         return rdx_fail(RDX_ERR_PARSE, "%s: GPU node with simd_per_cu or gfx_target_version 0",
                         path);
@@ -194,6 +196,20 @@ static rdx_status read_gpu(const rdx_os *os, uint32_t node, rdx_kfd_gpu_info *g,
         U32("size", k->size_kb, 0);
         U32("cache_line_size", k->line_bytes, 1);
         U32("type", k->type, 1);
+    }
+    /* Links: io_links (direct), p2p_links (indirect peers, recent kernels). */
+    for (uint32_t kind = 0; kind < 2; kind++) {
+        uint32_t n = kind ? g->p2p_link_count : g->io_link_count;
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t to = 0;
+            snprintf(path, sizeof path, RDX_KFD_TOPOLOGY "/nodes/%u/%s/%u/properties", node,
+                     kind ? "p2p_links" : "io_links", l);
+            if ((st = read_text(os, path, f->text, sizeof f->text)) != RDX_OK)
+                return st;
+            U32("node_to", to, 0);
+            if (to < 64)
+                g->linked_nodes |= 1ull << to;
+        }
     }
     snprintf(path, sizeof path, RDX_KFD_TOPOLOGY "/nodes/%u/name", node);
     if (read_text(os, path, g->name, sizeof g->name) == RDX_OK)

@@ -8,9 +8,10 @@ static rdx_status check(const rdx_queue *q, const rdx_buffer *b, uint64_t off, u
 {
     if (q->kind != RDX_QUEUE_COPY)
         return rdx_fail(RDX_ERR_INVALID, "%s: needs a copy queue", what);
-    if (b->dev != q->dev)
-        return rdx_fail(RDX_ERR_INVALID, "%s: the %s buffer belongs to another device", what,
-                        which);
+    if (!rdx_device_can_access_peer(q->dev, b->dev))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "%s: the %s buffer belongs to GPU %u, which GPU %u cannot access", what,
+                        which, b->dev->gpu, q->dev->gpu);
     /* Buffers are allocated in whole 256-byte units; the copy may use them. */
     if (off > b->r.size || n > b->r.size - off)
         return rdx_fail(RDX_ERR_RANGE, "%s: %s bytes [%llu, %llu) outside the %llu-byte buffer",

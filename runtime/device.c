@@ -51,6 +51,8 @@ static rdx_status obtain(void *user, uint32_t kind, uint64_t size, rdx_alloc_blo
     default:
         break;
     }
+    if (dev->peers)
+        d.flags |= RDX_KFD_MEM_ALL_GPUS; /* peer access: every GPU of the process sees it */
     rdx_kfd_mem *m;
     rdx_status st = rdx_kfd_mem_alloc(dev->kfd, dev->gpu, &d, &m);
     if (st)
@@ -214,27 +216,107 @@ rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gp
     return select_device(kind, gpu, emu_gpus, quiet, 0, 0, 0, emu, kfd);
 }
 
+/* RDX_DEVICE decides an AUTO kind when set. */
+static rdx_status resolve_kind(rdx_device_kind *kind)
+{
+    const char *env = getenv("RDX_DEVICE");
+    if (*kind != RDX_DEVICE_AUTO || !env || !*env)
+        return RDX_OK;
+    if (!strcmp(env, "emu"))
+        *kind = RDX_DEVICE_EMU;
+    else if (!strcmp(env, "kfd"))
+        *kind = RDX_DEVICE_KFD;
+    else
+        return rdx_fail(RDX_ERR_INVALID, "RDX_DEVICE='%s': expected 'emu' or 'kfd'", env);
+    return RDX_OK;
+}
+
+/* How many GPUs an emulated machine the runtime creates has: the option, else
+ * RDX_EMU_GPUS, else 1. */
+static rdx_status emu_gpu_count(const rdx_device_options *o, uint32_t *n)
+{
+    *n = o->emu_gpus ? o->emu_gpus : 1;
+    if (o->emu_gpus > RDX_MAX_GPUS)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_device_options.emu_gpus = %u: expected 1..%d",
+                        o->emu_gpus, RDX_MAX_GPUS);
+    const char *env = getenv("RDX_EMU_GPUS");
+    if (o->emu_gpus || !env || !*env)
+        return RDX_OK;
+    char *end;
+    unsigned long v = strtoul(env, &end, 10);
+    if (*end || end == env || v < 1 || v > RDX_MAX_GPUS)
+        return rdx_fail(RDX_ERR_INVALID, "RDX_EMU_GPUS='%s': expected a number from 1 to %d", env,
+                        RDX_MAX_GPUS);
+    *n = (uint32_t)v;
+    return RDX_OK;
+}
+
+/* The share of the Linux KFD when it lists GPU `gpu` with a target rdx drives. */
+static rdx_status share_real(uint32_t gpu, rt_share **out)
+{
+    rt_share *s;
+    rdx_status st = rt_share_os(rdx_os_linux(), &s);
+    if (st)
+        return st;
+    rdx_kfd *k = rt_share_kfd(s);
+    if (gpu >= rdx_kfd_gpu_count(k)) {
+        uint32_t n = rdx_kfd_gpu_count(k);
+        rt_share_put(s);
+        return rdx_fail(RDX_ERR_NOT_FOUND, "/dev/kfd lists %u GPU(s); GPU %u asked for", n, gpu);
+    }
+    if (!target_supported(rdx_kfd_gpu(k, gpu)->target)) {
+        char t[16];
+        snprintf(t, sizeof t, "%s", rdx_kfd_gpu(k, gpu)->target);
+        rt_share_put(s);
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "GPU %u is a %s; rdx drives gfx11 (RDNA3) cards", gpu,
+                        t);
+    }
+    *out = s;
+    return RDX_OK;
+}
+
 static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
 {
+    rdx_status st;
     if (o->os) {
         dev->os = o->os;
         dev->fault_detail = o->fault_detail;
         dev->fault_detail_user = o->fault_detail_user;
-        return rdx_kfd_open(dev->os, &dev->kfd);
-    }
-    rdx_emudev *e;
-    rdx_status st = select_device(o->kind, dev->gpu, 1, o->quiet, o->emu_wave_budget,
-                                  o->emu_dispatch_budget, o->emu_bounds, &e, &dev->kfd);
-    if (st)
+        if ((st = rt_share_os(o->os, &dev->share)) == RDX_OK)
+            dev->kfd = rt_share_kfd(dev->share);
         return st;
-    if (e) {
-        dev->emu = e;
-        dev->os = rdx_emudev_os(e);
-        dev->fault_detail = emu_detail;
-        dev->fault_detail_user = e;
-    } else {
-        dev->os = rdx_os_linux();
     }
+    rdx_device_kind kind = o->kind;
+    if ((st = resolve_kind(&kind)) != RDX_OK)
+        return st;
+    if (kind != RDX_DEVICE_EMU) {
+        st = share_real(dev->gpu, &dev->share);
+        if (st == RDX_OK) {
+            dev->kfd = rt_share_kfd(dev->share);
+            dev->os = rdx_os_linux();
+            return RDX_OK;
+        }
+        if (kind == RDX_DEVICE_KFD)
+            return st;
+        if (!o->quiet)
+            fprintf(stderr,
+                    "rdx: no usable AMD GPU (%s); using the emulated gfx1100 (set RDX_DEVICE to "
+                    "choose)\n",
+                    rdx_error_message());
+    }
+    rdx_emudev_config cfg = { .wave_budget = o->emu_wave_budget,
+                              .dispatch_budget = o->emu_dispatch_budget,
+                              .bounds = (rdx_emudev_bounds)o->emu_bounds };
+    if ((st = emu_gpu_count(o, &cfg.num_gpus)) != RDX_OK)
+        return st;
+    if ((st = rt_share_emu(&cfg, &dev->share)) != RDX_OK)
+        return st;
+    rdx_emudev *e = rt_share_emudev(dev->share);
+    dev->kfd = rt_share_kfd(dev->share);
+    dev->emu = e;
+    dev->os = rdx_emudev_os(e);
+    dev->fault_detail = emu_detail;
+    dev->fault_detail_user = e;
     return RDX_OK;
 }
 
@@ -254,6 +336,9 @@ static void fill_info(rdx_device *dev)
     i->vram_bytes = g->vram_size;
     i->timestamp_khz = g->gpu_counter_freq_khz ? g->gpu_counter_freq_khz : 100000;
     i->os_name = dev->os->name;
+    i->gpu_index = dev->gpu;
+    i->gpu_id = g->gpu_id;
+    i->gpu_count = rdx_kfd_gpu_count(dev->kfd);
 }
 
 rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
@@ -275,8 +360,11 @@ rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
 
     rdx_status st = choose(dev, o);
     if (st == RDX_OK && dev->gpu >= rdx_kfd_gpu_count(dev->kfd))
-        st = rdx_fail(RDX_ERR_NOT_FOUND, "no GPU %u (the %s device has %u)", dev->gpu,
-                      dev->os->name, rdx_kfd_gpu_count(dev->kfd));
+        st = rdx_fail(RDX_ERR_NOT_FOUND, "no GPU %u (the %s device has %u%s)", dev->gpu,
+                      dev->os->name, rdx_kfd_gpu_count(dev->kfd),
+                      dev->emu ? "; RDX_EMU_GPUS=N or rdx_device_options.emu_gpus gives the "
+                                 "emulated machine N GPUs"
+                               : "");
     if (st == RDX_OK) {
         dev->gpu_info = rdx_kfd_gpu(dev->kfd, dev->gpu);
         if (!target_supported(dev->gpu_info->target))
@@ -285,6 +373,7 @@ rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
     }
     if (st == RDX_OK) {
         fill_info(dev);
+        dev->peers = rt_peers_linked(dev->kfd, dev->gpu);
         rdx_alloc_backing b = { obtain, release, dev };
         rdx_alloc_config cfg = { .block_size = RT_BLOCK_BYTES,
                                  .block_align = 4096,
@@ -370,8 +459,7 @@ rdx_status rdx_device_close(rdx_device *dev)
         keep_first(&first, msg, sizeof msg, rt_heap_free(dev, RT_HEAP_SYNC, &dev->signal_mem));
         keep_first(&first, msg, sizeof msg, rdx_alloc_destroy(dev->heap));
     }
-    keep_first(&first, msg, sizeof msg, rdx_kfd_close(dev->kfd));
-    rdx_emudev_destroy(dev->emu);
+    keep_first(&first, msg, sizeof msg, rt_share_put(dev->share));
     pthread_mutex_destroy(&dev->lock);
     pthread_mutex_destroy(&dev->staging_lock);
     free(dev);
@@ -396,8 +484,12 @@ void rdx_device_get_stats(rdx_device *dev, rdx_device_stats *out)
     out->bytes_backing = s.backing;
 }
 
-void rt_device_record_fault(rdx_device *dev)
+bool rt_device_record_fault(rdx_device *dev)
 {
+    /* KFD's fault events belong to the process: a fault of another GPU is not ours. */
+    uint32_t gpu_id = rdx_kfd_last_fault_gpu();
+    if (gpu_id && gpu_id != dev->gpu_info->gpu_id)
+        return false;
     char msg[400];
     snprintf(msg, sizeof msg, "%s", rdx_error_message());
     char detail[RT_DETAIL_BYTES] = "";
@@ -419,4 +511,5 @@ void rt_device_record_fault(rdx_device *dev)
         }
     }
     pthread_mutex_unlock(&dev->lock);
+    return true;
 }

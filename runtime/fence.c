@@ -83,8 +83,10 @@ static rdx_status submit(rdx_queue *q, rdx_pm4_cmdbuf *cb, uint64_t *ticket)
 
 rdx_status rdx_queue_signal(rdx_queue *q, rdx_fence *f, uint64_t value, uint64_t *ticket)
 {
-    if (f->dev != q->dev)
-        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_signal: fence of another device");
+    if (!rdx_device_can_access_peer(q->dev, f->dev))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_signal: fence of GPU %u, which GPU %u cannot access",
+                        f->dev->gpu, q->dev->gpu);
     uint32_t mem[64];
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init_fixed(&cb, mem, 64);
@@ -96,8 +98,10 @@ rdx_status rdx_queue_signal(rdx_queue *q, rdx_fence *f, uint64_t value, uint64_t
 
 rdx_status rdx_queue_wait_fence(rdx_queue *q, rdx_fence *f, uint64_t value)
 {
-    if (f->dev != q->dev)
-        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_wait_fence: fence of another device");
+    if (!rdx_device_can_access_peer(q->dev, f->dev))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_wait_fence: fence of GPU %u, which GPU %u cannot access",
+                        f->dev->gpu, q->dev->gpu);
     uint32_t mem[64];
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init_fixed(&cb, mem, 64);

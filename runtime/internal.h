@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <rdx/alloc.h>
+#include <rdx/emudev.h>
 #include <rdx/kfd.h>
 #include <rdx/pm4.h>
 #include <rdx/runtime.h>
@@ -42,9 +43,24 @@ void rt_list_init(rt_list *l);
 void rt_list_add(rt_list *head, rt_list *n);
 void rt_list_del(rt_list *n);
 
+/* runtime/share.c: the KFD process of an OS table, shared by the devices of a process. */
+typedef struct rt_share rt_share;
+/* The share of table `os` (opened on first use), counted. */
+rdx_status rt_share_os(const rdx_os *os, rt_share **out);
+/* An emulated machine the runtime creates: shared by every device asking for the same
+ * configuration when it has several GPUs, a machine of its own otherwise. */
+rdx_status rt_share_emu(const rdx_emudev_config *cfg, rt_share **out);
+rdx_kfd *rt_share_kfd(const rt_share *s);
+rdx_emudev *rt_share_emudev(const rt_share *s);
+/* Drop a reference (NULL: no-op); the last closes the KFD process (its status) and the
+ * emulated machine. */
+rdx_status rt_share_put(rt_share *s);
+
 struct rdx_device {
     const rdx_os *os;
-    void *emu; /* rdx_emudev we created (RDX_DEVICE_EMU), or NULL */
+    void *emu;       /* the rdx_emudev behind the device when the runtime created it, or NULL */
+    rt_share *share; /* the KFD process (and emulated machine) this device uses */
+    bool peers;      /* its heaps are mapped into every GPU of the process (peer access) */
     rdx_kfd *kfd;
     uint32_t gpu;
     rdx_device_info info;
@@ -177,7 +193,10 @@ rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
 void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
 /* Record a fault reported by WAIT_EVENTS (the message is the current error
  * message): marks every queue with work in flight as faulted. */
-void rt_device_record_fault(rdx_device *dev);
+bool rt_device_record_fault(rdx_device *dev);
+/* runtime/peer.c: whether GPU `gpu` of k is linked to every other GPU of k (then a device
+ * maps its memory into all of them: peer access). */
+bool rt_peers_linked(const rdx_kfd *k, uint32_t gpu);
 
 /* queue.c */
 /* With q->lock held: recreate the KFD queue if it faulted. */

@@ -227,7 +227,7 @@ static rdx_status poll_faults(rdx_device *dev)
     rdx_kfd_event *evs[2] = { dev->ev_memory, dev->ev_hw };
     rdx_status st = rdx_kfd_event_wait(dev->kfd, evs, 2, 0, 0);
     if (st == RDX_ERR_FAULT) {
-        rt_device_record_fault(dev);
+        (void)rt_device_record_fault(dev);
         return RDX_OK;
     }
     return st == RDX_ERR_TIMEOUT ? RDX_OK : st;
@@ -333,9 +333,9 @@ rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t 
             slice = (uint32_t)((limit - el) / 1000000u) + 1;
         rdx_kfd_event *evs[3] = { ev, dev->ev_memory, dev->ev_hw };
         rdx_status st = rdx_kfd_event_wait(dev->kfd, evs, 3, 0, slice);
-        if (st == RDX_ERR_FAULT)
-            rt_device_record_fault(dev);
-        else if (st && st != RDX_ERR_TIMEOUT)
+        if (st == RDX_ERR_FAULT && !rt_device_record_fault(dev))
+            st = RDX_ERR_TIMEOUT; /* another GPU's fault */
+        else if (st && st != RDX_ERR_FAULT && st != RDX_ERR_TIMEOUT)
             return st;
         if (!q && st == RDX_ERR_FAULT && __atomic_load_n(value, __ATOMIC_ACQUIRE) < target)
             return rdx_fail(RDX_ERR_FAULT, "while waiting for a fence: %s", rdx_error_message());
@@ -366,8 +366,10 @@ rdx_status rdx_queue_finish(rdx_queue *q, uint32_t timeout_ms)
 
 rdx_status rdx_queue_wait_queue(rdx_queue *q, rdx_queue *other, uint64_t ticket)
 {
-    if (q->dev != other->dev)
-        return rdx_fail(RDX_ERR_INVALID, "rdx_queue_wait_queue: queues of different devices");
+    if (!rdx_device_can_access_peer(q->dev, other->dev))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_queue_wait_queue: the queue of GPU %u cannot see GPU %u's memory",
+                        q->dev->gpu, other->dev->gpu);
     uint32_t mem[48];
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init_fixed(&cb, mem, 48);

@@ -12,6 +12,7 @@
 #include <rdx/interp.h>
 #include <rdx/ir.h>
 #include <rdx/realize.h>
+#include <rdx/realize_multi.h>
 #include <rdx/runtime.h>
 
 #include "tools/cli.h"
@@ -46,6 +47,11 @@ static void usage(FILE *out)
         "      --isa K            print the generated assembly of kernel K (-1: every kernel)\n"
         "      --device KIND      emu (the emulated gfx1100), kfd (a real card) or auto\n"
         "                         (default: RDX_DEVICE, else a card, else the emulator)\n"
+        "      --gpus N           run on GPUs 0..N-1 of one machine (1..8; emulated: a machine\n"
+        "                         of N GPUs unless RDX_EMU_GPUS says more): a root sharded over\n"
+        "                         a device tuple is computed shard by shard on the devices its\n"
+        "                         names give (AMD:K = GPU K), others on their device\n"
+        "                         (docs/realize.md, \"Several devices\")\n"
         "      --check            compare every output with the reference interpreter\n"
         "                         (integers exactly, floats within a relative 1e-3;\n"
         "                         exit 1 on a mismatch)\n"
@@ -214,7 +220,7 @@ static int bind_inputs(rdx_ir_ctx *ctx, rdx_interp *ip, const rdx_uop *const *ro
 
 /* Print (-p) and compare (--check) the outputs; exit status. */
 static int report_outputs(rdx_interp *ip, const rdx_uop *const *roots, size_t n,
-                          const rdx_realize_result *res, const cli_opts *o)
+                          const rdx_array *outputs, const cli_opts *o)
 {
     rdx_array *want = calloc(n + 1, sizeof *want);
     int rc = RDX_EXIT_OK;
@@ -225,7 +231,7 @@ static int report_outputs(rdx_interp *ip, const rdx_uop *const *roots, size_t n,
         return rdx_cli_fail("realize");
     }
     for (size_t r = 0; r < n; r++) {
-        const rdx_array *got = &res->outputs[r];
+        const rdx_array *got = &outputs[r];
         if (o->print) {
             printf("output %zu:", r);
             for (int64_t i = 0; i < got->numel; i++)
@@ -259,6 +265,35 @@ static void print_isa(const rdx_realize_report *rep, const cli_opts *o)
             printf("; ---- asm (kernel %zu %s)\n%s", k, rep->kernels[k].name, rep->kernels[k].isa);
 }
 
+/* --gpus N: the roots placed on GPUs 0..N-1 (rdx_realize_run_multi), a report per GPU. */
+static int run_multi(rdx_ir_ctx *ctx, rdx_interp *ip, const rdx_uop *const *roots, size_t n,
+                     const rdx_device_options *dopts, uint32_t gpus, const rdx_realize_options *ro,
+                     const cli_opts *o)
+{
+    rdx_device *devs[RDX_MAX_GPUS] = { 0 };
+    rdx_realize_multi_result *res = NULL;
+    int rc = RDX_EXIT_OK;
+    if (rdx_device_open_all(dopts, gpus, devs))
+        return rdx_cli_fail("realize");
+    if (rdx_realize_run_multi(ctx, ip, devs, gpus, roots, n, ro, &res)) {
+        rc = rdx_cli_fail("realize");
+    } else {
+        for (uint32_t d = 0; d < gpus; d++) {
+            printf("-- GPU %u: %u root part(s)\n", d, res->parts[d]);
+            if (res->reports[d]) {
+                rdx_realize_report_print(res->reports[d], stdout);
+                print_isa(res->reports[d], o);
+            }
+        }
+        rc = report_outputs(ip, roots, n, res->outputs, o);
+    }
+    rdx_realize_multi_result_free(res);
+    for (uint32_t d = 0; d < gpus; d++)
+        if (rdx_device_close(devs[d]) && rc == RDX_EXIT_OK)
+            rc = rdx_cli_fail("realize");
+    return rc;
+}
+
 int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
 {
     static const struct option opts[] = {
@@ -275,6 +310,7 @@ int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
         { "check", no_argument, NULL, 'c' },
         { "print", no_argument, NULL, 'p' },
         { "device", required_argument, NULL, 'd' },
+        { "gpus", required_argument, NULL, 'g' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -288,6 +324,7 @@ int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
     memset(&o, 0, sizeof o);
     o.seed = 1;
     o.isa_kernel = -2;
+    long gpus = 0;
     int c;
     optind = 0;
     while ((c = getopt_long(argc, argv, "i:v:ph", opts, NULL)) != -1) {
@@ -371,6 +408,12 @@ int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
                 return rdx_cli_usage_error("realize", "unknown device '%s' (emu, kfd or auto)",
                                            optarg);
             break;
+        case 'g':
+            gpus = strtol(optarg, &e, 10);
+            if (*e || e == optarg || gpus < 1 || gpus > RDX_MAX_GPUS)
+                return rdx_cli_usage_error("realize", "--gpus '%s': expected a number from 1 to %d",
+                                           optarg, RDX_MAX_GPUS);
+            break;
         case 'h':
             usage(stdout);
             return RDX_EXIT_OK;
@@ -415,6 +458,10 @@ int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
         ro.profile_user = hook->user;
         dopts.kind = RDX_DEVICE_EMU; /* the profile is the emulator's */
     }
+    if (gpus) {
+        rc = run_multi(ctx, ip, roots, n, &dopts, (uint32_t)gpus, &ro, &o);
+        goto out;
+    }
     if (rdx_device_open(&dopts, &dev) || rdx_realize_run(ctx, ip, dev, roots, n, &ro, &res)) {
         rc = rdx_cli_fail("realize");
         goto out;
@@ -422,7 +469,7 @@ int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
     if (!hook || hook->out) {
         rdx_realize_report_print(res->report, hook ? hook->out : stdout);
         print_isa(res->report, &o);
-        rc = report_outputs(ip, roots, n, res, &o);
+        rc = report_outputs(ip, roots, n, res->outputs, &o);
     }
 out:
     rdx_realize_result_free(res);

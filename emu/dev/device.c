@@ -113,14 +113,21 @@ static int emu_close(void *ctx, int fd)
         int i = fd - EMU_FD_BASE;
         dev->fds[i] = EMU_FD_FREE;
         dev->stats.open_fds--;
+        /* The VM keeps the file ACQUIRE_VM gave it (KFD's process device data holds a
+         * reference until the process goes), so it outlives this fd. */
         for (uint32_t g = 0; g < dev->num_gpus; g++)
             if (dev->gpus[g].vm_fd == fd)
-                dev->gpus[g].vm_fd = -1;
+                dev->gpus[g].vm_file_closed = 1;
         int kfd_left = 0;
         for (int j = 0; j < EMU_MAX_FDS; j++)
             kfd_left += dev->fds[j] == EMU_FD_KFD;
-        if (!kfd_left)
+        if (!kfd_left) {
+            for (uint32_t g = 0; g < dev->num_gpus; g++) {
+                dev->gpus[g].vm_fd = -1;
+                dev->gpus[g].vm_file_closed = 0;
+            }
             emu_process_teardown(dev);
+        }
         r = 0;
     }
     pthread_mutex_unlock(&dev->lock);

@@ -152,6 +152,7 @@ typedef struct emu_gpu {
     uint64_t mmio_off;           /* pool offset of the HDP flush (MMIO_REMAP) page */
     volatile uint64_t *doorbell; /* the emulator's own view of it */
     int vm_fd;                   /* render fd given to ACQUIRE_VM, or -1 */
+    int vm_file_closed;          /* that fd was closed since: the VM still holds the file */
     struct rdx_emu *emu;         /* the wave emulator of this GPU */
 } emu_gpu;
 
@@ -224,6 +225,12 @@ int emu_sysfs_ip_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void 
 /* sysfs.c: the KFD topology (other paths go to sysfs_ip.c) */
 int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, size_t *len);
 int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *user);
+/* sysfs_link.c: io_links and p2p_links of node `node` (rest: the path after nodes/<n>). */
+uint32_t emu_sysfs_link_count(const rdx_emudev *dev, uint32_t node, int p2p);
+int emu_sysfs_link_read(rdx_emudev *dev, uint32_t node, const char *rest, char *buf, size_t cap,
+                        size_t *len);
+int emu_sysfs_link_list(rdx_emudev *dev, uint32_t node, const char *rest, rdx_os_dir_fn fn,
+                        void *user);
 uint32_t emu_ctl_stack_size(void);
 uint32_t emu_cwsr_size(void);
 uint32_t emu_debug_memory_size(void);

@@ -54,12 +54,6 @@ typedef struct out {
     int overflow;
 } out;
 
-/* The io links of a node: the CPU has one to each GPU, a GPU one to the CPU. */
-static uint32_t io_links(rdx_emudev *dev, uint32_t node)
-{
-    return node ? 1 : dev->num_gpus;
-}
-
 static void put(out *o, const char *name, unsigned long long v)
 {
     int n = snprintf(o->buf + o->len, o->cap - o->len, "%s %llu\n", name, v);
@@ -76,8 +70,8 @@ static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
         put(o, "simd_count", 0);
         put(o, "mem_banks_count", 1);
         put(o, "caches_count", 0);
-        put(o, "io_links_count", dev->num_gpus);
-        put(o, "p2p_links_count", 0);
+        put(o, "io_links_count", emu_sysfs_link_count(dev, 0, 0));
+        put(o, "p2p_links_count", emu_sysfs_link_count(dev, 0, 1));
         put(o, "cpu_core_id_base", 0);
         put(o, "simd_id_base", 0);
         put(o, "max_waves_per_simd", 0);
@@ -109,8 +103,8 @@ static void node_properties(rdx_emudev *dev, uint32_t node, out *o)
     put(o, "simd_count", EMU_CU_COUNT * EMU_SIMD_PER_CU);
     put(o, "mem_banks_count", 1);
     put(o, "caches_count", GPU_CACHES);
-    put(o, "io_links_count", 1);
-    put(o, "p2p_links_count", 0);
+    put(o, "io_links_count", emu_sysfs_link_count(dev, node, 0));
+    put(o, "p2p_links_count", emu_sysfs_link_count(dev, node, 1));
     put(o, "cpu_core_id_base", 0);
     put(o, "simd_id_base", 0x80001000ull + (node - 1) * 0x1000ull);
     put(o, "max_waves_per_simd", 16);
@@ -219,22 +213,8 @@ int emu_sysfs_read(rdx_emudev *dev, const char *path, char *buf, size_t cap, siz
         put(&o, "association", 16);
         put(&o, "latency", 1);
         put(&o, "type", gpu_caches[idx].type);
-    } else if (sscanf(rest, "/io_links/%u/properties%n", &idx, &used) == 1 && !rest[used] &&
-               idx < io_links(dev, (uint32_t)node)) {
-        /* kfd_topology.c iolink_show: PCIe links between the CPU and each GPU */
-        put(&o, "type", 2); /* HSA_IOLINKTYPE_PCIEXPRESS */
-        put(&o, "version_major", 0);
-        put(&o, "version_minor", 0);
-        put(&o, "node_from", (uint32_t)node);
-        put(&o, "node_to", node ? 0 : idx + 1);
-        put(&o, "weight", 20);
-        put(&o, "min_latency", 0);
-        put(&o, "max_latency", 0);
-        put(&o, "min_bandwidth", 0);
-        put(&o, "max_bandwidth", 0);
-        put(&o, "recommended_transfer_size", 0);
-        put(&o, "recommended_sdma_engine_id_mask", 0);
-        put(&o, "flags", 1); /* CRAT_IOLINK_FLAGS_ENABLED */
+    } else if (!strncmp(rest, "/io_links/", 10) || !strncmp(rest, "/p2p_links/", 11)) {
+        return emu_sysfs_link_read(dev, (uint32_t)node, rest, buf, cap, len);
     } else {
         return -ENOENT;
     }
@@ -282,23 +262,21 @@ int emu_sysfs_list(rdx_emudev *dev, const char *path, rdx_os_dir_fn fn, void *us
     if (node < 0)
         return -ENOENT;
     if (!strcmp(rest, "")) {
-        static const char *const files[] = { "gpu_id",    "name",   "properties",
-                                             "mem_banks", "caches", "io_links" };
+        static const char *const files[] = { "gpu_id", "name",     "properties", "mem_banks",
+                                             "caches", "io_links", "p2p_links" };
         return list_names(files, sizeof files / sizeof files[0], fn, user);
     }
     if (!strcmp(rest, "/mem_banks"))
         return list_n(1, fn, user);
     if (!strcmp(rest, "/caches"))
         return list_n(node ? (uint32_t)GPU_CACHES : 0, fn, user);
-    if (!strcmp(rest, "/io_links"))
-        return list_n(io_links(dev, (uint32_t)node), fn, user);
+    if (!strncmp(rest, "/io_links", 9) || !strncmp(rest, "/p2p_links", 10))
+        return emu_sysfs_link_list(dev, (uint32_t)node, rest, fn, user);
     /* mem_banks/<i>/ and caches/<i>/ hold one file each, as the kernel's do. */
     unsigned idx;
     int used = 0;
     static const char *const props[] = { "properties" };
     if ((sscanf(rest, "/mem_banks/%u%n", &idx, &used) == 1 && !rest[used] && idx == 0) ||
-        (sscanf(rest, "/io_links/%u%n", &idx, &used) == 1 && !rest[used] &&
-         idx < io_links(dev, (uint32_t)node)) ||
         (node && sscanf(rest, "/caches/%u%n", &idx, &used) == 1 && !rest[used] && idx < GPU_CACHES))
         return list_names(props, 1, fn, user);
     return -ENOENT;

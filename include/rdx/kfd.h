@@ -74,6 +74,11 @@ typedef struct rdx_kfd_gpu_info {
     rdx_kfd_mem_bank mem_banks[RDX_KFD_MAX_MEM_BANKS];
     rdx_kfd_cache caches[RDX_KFD_MAX_CACHES];
     uint64_t vram_size; /* sum of the frame-buffer banks, bytes */
+    /* Links of the node (io_links_count / p2p_links_count; 0 when absent) and
+     * the topology nodes they lead to (bit n: node n, for n < 64).  A GPU
+     * node linked to another GPU node can reach its memory (peer access). */
+    uint32_t io_link_count, p2p_link_count;
+    uint64_t linked_nodes;
     /* From the render node (DRM_IOCTL_AMDGPU_INFO), filled by rdx_kfd_open
      * (zero in a bare rdx_kfd_topology_read): */
     uint32_t drm_family, drm_device_id, drm_num_shader_engines, drm_cu_active;
@@ -281,6 +286,11 @@ uint64_t rdx_kfd_event_mailbox(const rdx_kfd_event *event);
  */
 rdx_status rdx_kfd_event_wait(rdx_kfd *kfd, rdx_kfd_event *const *events, uint32_t n, int wait_all,
                               uint32_t timeout_ms);
+/* The gpu_id of the GPU whose fault the calling thread's last RDX_ERR_FAULT
+ * from rdx_kfd_event_wait reported (KFD's events belong to the process, so
+ * in a process driving several GPUs every fault event fires for a fault on
+ * any of them); 0 before any. */
+uint32_t rdx_kfd_last_fault_gpu(void);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <rdx/asm.h>
 #include <rdx/codegen.h>
 #include <rdx/codegen_front.h>
+#include <rdx/collective.h>
 #include <rdx/codeobj.h>
 #include <rdx/emu.h>
 #include <rdx/emudev.h>
@@ -21,6 +22,7 @@
 #include <rdx/pm4.h>
 #include <rdx/pm4_defs.h>
 #include <rdx/realize.h>
+#include <rdx/realize_multi.h>
 #include <rdx/runtime.h>
 #include <rdx/status.h>
 #include <rdx/tensor.h>

@@ -82,7 +82,18 @@ typedef struct rdx_device_options {
      * budget of N wave-instructions; PC histogram: ..." report — a slow
      * kernel rather than a hung one.  Ignored for a real card. */
     uint64_t emu_dispatch_budget;
+    /* Likewise, how many GPUs the emulated machine has (1..RDX_MAX_GPUS; 0 =
+     * RDX_EMU_GPUS from the environment, else 1).  Devices of one process
+     * that ask for a machine of several GPUs with the same emulator options
+     * share it — one KFD process, GPU `gpu` each, as on a box of N cards —
+     * so their memory is mapped into each other's GPUs (peer access).  A
+     * one-GPU emulated device has a machine of its own.  Ignored for a real
+     * card. */
+    uint32_t emu_gpus;
 } rdx_device_options;
+
+/* The most GPUs a device set (and an emulated machine) has. */
+#define RDX_MAX_GPUS 8
 
 typedef struct rdx_emudev rdx_emudev;
 typedef struct rdx_kfd rdx_kfd;
@@ -112,6 +123,27 @@ rdx_status rdx_device_select(rdx_device_kind kind, uint32_t gpu, uint32_t emu_gp
  */
 rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out);
 
+/*
+ * Open GPUs 0..n-1 (1 <= n <= RDX_MAX_GPUS) of one machine as n devices, with
+ * the options of `opts` (NULL: AUTO) but `gpu`; on the emulated GPU the
+ * machine has opts->emu_gpus GPUs, else RDX_EMU_GPUS's, else n.  The devices
+ * share one KFD process (all devices of a process on one machine do: KFD
+ * allows one per process), and each maps its memory into the GPUs of the
+ * others when the topology links them (rdx_device_can_access_peer).  Close
+ * each with rdx_device_close.  Errors: those of rdx_device_open, naming the
+ * GPU; nothing is left open on failure.
+ */
+rdx_status rdx_device_open_all(const rdx_device_options *opts, uint32_t n, rdx_device **out);
+
+/* Whether a kernel or copy on `dev` may read and write `peer`'s buffers
+ * (true for dev == peer; for two devices of one machine whose GPUs the
+ * topology links: every emulated machine, a real box per its io_links and
+ * p2p_links).  Then rdx_queue_copy on a copy queue of either device copies
+ * between their buffers (a peer copy), a kernel on one takes the other's
+ * buffers as arguments, and rdx_queue_wait_queue / rdx_queue_wait_fence
+ * make a queue of one wait for a queue or fence of the other. */
+bool rdx_device_can_access_peer(const rdx_device *dev, const rdx_device *peer);
+
 /* Close the device and everything it still owns.  NULL is a no-op.  Returns
  * the first failure of a kernel call while closing (everything is released
  * anyway). */
@@ -127,6 +159,9 @@ typedef struct rdx_device_info {
     uint64_t vram_bytes;
     uint32_t timestamp_khz; /* frequency of the GPU timestamps of rdx_queue_dispatch_time */
     const char *os_name;    /* "linux" for a real card, "emu" for the emulated GPU */
+    uint32_t gpu_index;     /* the GPU's index among the machine's (rdx_device_options.gpu) */
+    uint32_t gpu_id;        /* its KFD gpu_id (named in fault reports: "on gpu N") */
+    uint32_t gpu_count;     /* GPUs of the machine (the KFD process) the device belongs to */
 } rdx_device_info;
 
 /* The device's description (owned by the device). */

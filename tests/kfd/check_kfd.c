@@ -45,5 +45,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_tinygrad_seq());
     suite_add_tcase(s, kfd_tcase_notes());
     suite_add_tcase(s, kfd_tcase_rules());
+    suite_add_tcase(s, kfd_tcase_multi());
     return rdx_test_main(s);
 }

@@ -33,5 +33,6 @@ TCase *kfd_tcase_drm_thunk(void);
 TCase *kfd_tcase_tinygrad_seq(void);
 TCase *kfd_tcase_notes(void);
 TCase *kfd_tcase_rules(void); /* rules.c: docs/kfd.md's validation rules */
+TCase *kfd_tcase_multi(void); /* multi.c: several GPUs in one process */
 
 #endif

@@ -49,6 +49,24 @@ START_TEST(rdx_info_through_kfd)
 }
 END_TEST
 
+/* 4 GPUs of `rdx emu --gpus 4` opened as 4 devices by one program through /dev/kfd (one KFD
+ * process: a second ACQUIRE_VM of a GPU would be EBUSY), peer copies and all:
+ * examples/mlp_dp's data-parallel step equals the 1-GPU step and the interpreter. */
+START_TEST(four_gpus_in_one_program)
+{
+    rdx_test_proc p;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/mlp_dp", rdx_test_build_dir());
+    EMU(&p, "--gpus", "4", "--", path);
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "on 4 GPUs (linux gfx1100, 4 in the machine)");
+    assert_has(p.out, "loss matches");
+    assert_has(p.out, "updated weights on GPU 3 vs interpreter");
+    ck_assert_ptr_null(strstr(p.out, "MISMATCH"));
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 START_TEST(rdx_run_through_kfd)
 {
     /* saxpy over 1000 floats: y = 3x + y, checked against the host */
@@ -305,6 +323,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, rdx_info_through_kfd);
     tcase_add_test(tc, rdx_run_through_kfd);
+    tcase_add_test(tc, four_gpus_in_one_program);
     tcase_add_test(tc, gpu_fault_reaches_the_program);
     tcase_add_test(tc, plain_libc_client);
     tcase_add_test(tc, libhsakmt_client);

@@ -146,6 +146,7 @@ int main(void)
     suite_add_tcase(s, rt_tcase_cli());
     suite_add_tcase(s, rt_tcase_bounds());
     suite_add_tcase(s, rt_tcase_stop());
+    suite_add_tcase(s, rt_tcase_multi());
     int rc = rdx_test_main(s);
     free(rt_kernels_co);
     free(rt_asm_co);

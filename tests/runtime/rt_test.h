@@ -60,7 +60,8 @@ TCase *rt_tcase_inject(void);
 TCase *rt_tcase_quiet(void);
 TCase *rt_tcase_cli(void);
 TCase *rt_tcase_bounds(void);
-TCase *rt_tcase_stop(void); /* t_stop.c: reset/destroy/timeout of huge grids, dispatch budget */
+TCase *rt_tcase_multi(void); /* t_multi.c: several GPUs of one machine */
+TCase *rt_tcase_stop(void);  /* t_stop.c: reset/destroy/timeout of huge grids, dispatch budget */
 
 /* `rdx run ARGS... --device emu` (args NULL-terminated, at most 35), captured. */
 int rt_rdx_run(const char *const *args, rdx_test_proc *p);

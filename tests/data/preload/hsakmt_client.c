@@ -83,13 +83,20 @@ static int topology(unsigned gpus)
         STEP(hsaKmtGetNodeCacheProperties(n, np.CComputeIdLo, np.NumCaches, cp), "caches");
         CHECK(cp[3].CacheLevel == 2 && cp[3].CacheSize == 6144, "node %u: L2 %u KiB level %u", n,
               cp[3].CacheSize, cp[3].CacheLevel);
-        HsaIoLinkProperties lp[2];
-        CHECK(np.NumIOLinks == 1, "node %u: %u io links", n, np.NumIOLinks);
-        STEP(hsaKmtGetNodeIoLinkProperties(n, 1, lp), "io links");
+        /* libhsakmt counts a GPU node's io_links and p2p_links together: one PCIe link to
+         * the CPU, then one indirect link to every other GPU through it (docs/kfd.md). */
+        HsaIoLinkProperties lp[8];
+        CHECK(np.NumIOLinks == gpus && gpus <= 8, "node %u: %u io links", n, np.NumIOLinks);
+        STEP(hsaKmtGetNodeIoLinkProperties(n, np.NumIOLinks, lp), "io links");
         CHECK(lp[0].NodeFrom == n && lp[0].NodeTo == 0 &&
                   lp[0].IoLinkType == HSA_IOLINKTYPE_PCIEXPRESS,
               "node %u: io link %u -> %u type %d", n, lp[0].NodeFrom, lp[0].NodeTo,
               lp[0].IoLinkType);
+        for (unsigned k = 1; k < np.NumIOLinks; k++)
+            CHECK(lp[k].NodeFrom == n && lp[k].NodeTo != n && lp[k].NodeTo != 0 &&
+                      lp[k].NodeTo <= gpus && lp[k].Weight > lp[0].Weight,
+                  "node %u: p2p link %u: %u -> %u weight %u", n, k, lp[k].NodeFrom,
+                  lp[k].NodeTo, lp[k].Weight);
     }
     HsaNodeProperties cpu;
     STEP(hsaKmtGetNodeProperties(0, &cpu), "CPU node properties");

@@ -1,0 +1,78 @@
+/*
+ * rdx/realize_multi.h — a tensor program whose tensors name several devices,
+ * realized on that many rdx_devices.
+ *
+ *   rdx_device *d[4];   rdx_device_open_all(NULL, 4, d);
+ *   const char *devs[4] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3" };
+ *   x = rdx_tensor_from_data_on(g, f32, 2, (int64_t[]){ 64, 16 }, data, devs, 4);
+ *   y = rdx_tensor_relu(g, rdx_tensor_muls(g, x, 2));        (sharded on axis 0, like x)
+ *   rdx_tensor_realize_multi(g, d, 4, &y, 1, NULL, &out, NULL);
+ *
+ * Placement.  A device name ending in ":K" (tinygrad's "AMD:K") is devs[K];
+ * another name is devs[its position in the first device tuple of the roots
+ * that lists it], or devs[0].  A root sharded over a tuple D (shard axis
+ * a, the tensor API's multi-device tensors) is computed shard by shard: the
+ * device of D[j] computes rows [j*s, (j+1)*s) of axis a (a SHRINK of the
+ * root, which the scheduler pushes into the kernels' indexing, so an
+ * element-wise chain computes only that device's rows), on its own queue; the
+ * shards are put together into the logical result.  A root on one device,
+ * or replicated over a tuple (no shard axis: every device would hold the
+ * same values), is computed on its (first) device — e.g. moving a sharded
+ * tensor to one device (rdx_tensor_copy to one name) runs there, and so does
+ * an allreduce of the spec's composition (for a ring across the GPUs' buffers
+ * use rdx_allreduce, rdx/collective.h).  A sum, max or min over the shard axis
+ * of a sharded tensor (float32/64, int32/64) is computed as partial results,
+ * device j reducing its own rows, joined on the host.
+ *
+ * Not yet: the devices' schedules run one after another (the IR context is
+ * not thread-safe), each device uploads the input data it reads from the host
+ * (no peer copies between the devices' schedules), and a value several
+ * devices need is computed by each of them.
+ *
+ * Errors (RDX_ERR_INVALID, naming the tensor by root index and node, and the
+ * device): devices of different architectures, the same device twice, a
+ * tensor sharded over more devices than given or naming device K >= ndev, a
+ * sharded root of symbolic size; then every error of rdx_realize_run,
+ * prefixed with the device.  The devices stay usable; nothing is left on
+ * them.
+ */
+#ifndef RDX_REALIZE_MULTI_H
+#define RDX_REALIZE_MULTI_H
+
+#include <rdx/collective.h>
+#include <rdx/realize.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rdx_realize_multi_result {
+    size_t noutputs;
+    rdx_array *outputs; /* one per root: the logical tensor, row-major */
+    uint32_t ndevices;
+    /* per device: its report (NULL when it had nothing to run) and how many root parts
+     * (whole roots or shards) it computed */
+    rdx_realize_report *reports[RDX_MAX_GPUS];
+    uint32_t parts[RDX_MAX_GPUS];
+} rdx_realize_multi_result;
+
+/* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's
+ * (rdx_realize_multi_result_free). */
+rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                                 const rdx_realize_options *opt, rdx_realize_multi_result **out);
+void rdx_realize_multi_result_free(rdx_realize_multi_result *r);
+
+/* rdx_tensor_realize_on across devices: out[0..n) as the interpreter gives them (owned by
+ * the graph); result (may be NULL) receives the per-device reports and part counts (free
+ * with rdx_realize_multi_result_free; its outputs are empty). */
+rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint32_t ndev,
+                                    const rdx_tensor *const *ts, size_t n,
+                                    const rdx_realize_options *opt, rdx_array *out,
+                                    rdx_realize_multi_result **result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_REALIZE_MULTI_H */

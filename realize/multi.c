@@ -1,0 +1,410 @@
+/*
+ * realize/multi.c — rdx_realize_run_multi: the roots of a program placed on
+ * several devices (rdx/realize_multi.h): a sharded root computed shard by
+ * shard, each shard a SHRINK of the root realized on its device, the shards
+ * put together on the host.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/realize_multi.h>
+#include <rdx/tensor.h>
+
+#include "util/error.h"
+
+/* One piece of work: root `root` (shard `shard` of `nshards` along `axis`, or whole). */
+typedef struct part {
+    size_t root;
+    uint32_t dev;
+    int axis; /* -1: the whole root (or a partial result, combine) */
+    uint32_t shard, nshards;
+    int combine; /* a partial reduction: 1 + the rdx_redop that joins the devices' results */
+    const rdx_uop *u;
+    size_t out; /* index among its device's roots */
+} part;
+
+/* Names -> device indexes (see the header). */
+typedef struct names {
+    const char *name[64];
+    uint32_t index[64];
+    size_t n;
+} names;
+
+static int suffix_index(const char *s, uint32_t *k)
+{
+    const char *c = strrchr(s, ':');
+    if (!c || !c[1])
+        return 0;
+    for (const char *p = c + 1; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    *k = (uint32_t)strtoul(c + 1, NULL, 10);
+    return 1;
+}
+
+static void learn(names *t, const rdx_uop_device *d)
+{
+    for (uint32_t j = 0; d && j < d->n; j++) {
+        size_t i;
+        for (i = 0; i < t->n && strcmp(t->name[i], d->names[j]); i++)
+            ;
+        if (i < t->n || t->n == 64)
+            continue;
+        uint32_t k;
+        t->name[t->n] = d->names[j];
+        t->index[t->n++] = suffix_index(d->names[j], &k) ? k : j;
+    }
+}
+
+static uint32_t lookup(const names *t, const char *name)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (!strcmp(t->name[i], name))
+            return t->index[i];
+    uint32_t k;
+    return suffix_index(name, &k) ? k : 0;
+}
+
+static rdx_status check_devices(rdx_device *const *devs, uint32_t ndev)
+{
+    if (!devs || ndev < 1 || ndev > RDX_MAX_GPUS)
+        return rdx_fail(RDX_ERR_INVALID, "realize: %u devices (expected 1..%d)", ndev,
+                        RDX_MAX_GPUS);
+    for (uint32_t i = 0; i < ndev; i++) {
+        if (!devs[i])
+            return rdx_fail(RDX_ERR_INVALID, "realize: device %u is NULL", i);
+        const rdx_device_info *a = rdx_device_get_info(devs[i]), *b = rdx_device_get_info(devs[0]);
+        if (strcmp(a->target, b->target))
+            return rdx_fail(RDX_ERR_INVALID,
+                            "realize: devices of different architectures: device %u (GPU %u) is "
+                            "a %s, device 0 (GPU %u) a %s",
+                            i, a->gpu_index, a->target, b->gpu_index, b->target);
+        for (uint32_t j = 0; j < i; j++)
+            if (devs[j] == devs[i])
+                return rdx_fail(RDX_ERR_INVALID, "realize: device %u is device %u again", i, j);
+    }
+    return RDX_OK;
+}
+
+/* A reduction over the shard axis of a sharded tensor (REDUCE, or a RESHAPE of one, as the tensor
+ * API's sum builds it) that can be computed as per-device partial results joined on the host:
+ * ADD, MAX or MIN of float32/64 or int32/64 of concrete size.  Appends the parts; 0 if r is not
+ * one. */
+static int place_partial(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rdx_uop *r,
+                         size_t ri, part *ps, size_t *np)
+{
+    const rdx_uop *red = r, *outer = NULL;
+    if (r->op == RDX_OP_RESHAPE && r->nsrc == 2 && r->src[0]->op == RDX_OP_REDUCE)
+        outer = r, red = r->src[0];
+    if (red->op != RDX_OP_REDUCE || red->nsrc != 1)
+        return 0;
+    const rdx_uop *x = red->src[0];
+    const rdx_uop_device *d = x->device;
+    rdx_scalar sc = (rdx_scalar)r->dtype.scalar;
+    if (!d || d->n < 2 || d->n > ndev || x->axis < 0 || x->ndim > 16 ||
+        (red->arg.sub != RDX_RED_ADD && red->arg.sub != RDX_RED_MAX &&
+         red->arg.sub != RDX_RED_MIN) ||
+        (sc != RDX_FLOAT32 && sc != RDX_FLOAT64 && sc != RDX_INT32 && sc != RDX_INT64))
+        return 0;
+    int over_shard = 0;
+    for (uint32_t k = 0; k < red->arg.nints; k++)
+        over_shard |= red->arg.ints[k] == x->axis;
+    int64_t start[16] = { 0 }, size[16];
+    for (uint32_t k = 0; k < x->ndim; k++)
+        if (!rdx_uop_const_int(x->shape[k], &size[k]))
+            return 0;
+    int64_t s = size[x->axis] / d->n;
+    if (!over_shard || s * d->n != size[x->axis])
+        return 0;
+    size_t first = *np;
+    for (uint32_t j = 0; j < d->n; j++) {
+        uint32_t k = lookup(t, d->names[j]);
+        if (k >= ndev) {
+            *np = first;
+            return 0;
+        }
+        start[x->axis] = s * j;
+        size[x->axis] = s;
+        const rdx_uop *src[3] = { x, rdx_ir_shape(ctx, start, x->ndim),
+                                  rdx_ir_shape(ctx, size, x->ndim) };
+        const rdx_uop *u = rdx_ir_node(ctx, RDX_OP_SHRINK, src, 3, NULL);
+        u = u ? rdx_ir_replace_src(ctx, red, &u, 1) : NULL;
+        if (u && outer) {
+            const rdx_uop *os[2] = { u, outer->src[1] };
+            u = rdx_ir_replace_src(ctx, outer, os, 2);
+        }
+        if (!u) {
+            rdx_error_clear();
+            *np = first;
+            return 0;
+        }
+        ps[(*np)++] = (part){ .root = ri,
+                              .dev = k,
+                              .axis = -1,
+                              .shard = j,
+                              .nshards = d->n,
+                              .combine = 1 + red->arg.sub,
+                              .u = u };
+    }
+    return 1;
+}
+
+/* The parts of root r (appended to ps, *np of them). */
+static rdx_status place(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rdx_uop *r, size_t ri,
+                        part *ps, size_t *np)
+{
+    const rdx_uop_device *d = r->device;
+    if ((!d || d->n < 2 || r->axis < 0) && place_partial(ctx, t, ndev, r, ri, ps, np))
+        return RDX_OK;
+    if (!d || d->n < 2 || r->axis < 0) {
+        uint32_t k = d && d->n ? lookup(t, d->names[0]) : 0;
+        if (k >= ndev)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "realize: root %zu (node #%u) is on device '%s', device %u of %u given",
+                            ri, r->id, d->names[0], k, ndev);
+        ps[(*np)++] = (part){ .root = ri, .dev = k, .axis = -1, .u = r };
+        return RDX_OK;
+    }
+    if (d->n > ndev)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "realize: root %zu (node #%u) is sharded over %u devices ('%s' .. '%s'); "
+                        "%u devices given",
+                        ri, r->id, d->n, d->names[0], d->names[d->n - 1], ndev);
+    int64_t start[16] = { 0 }, size[16];
+    if (r->ndim > 16)
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "realize: root %zu has %u dims", ri, r->ndim);
+    for (uint32_t k = 0; k < r->ndim; k++)
+        if (!rdx_uop_const_int(r->shape[k], &size[k]))
+            return rdx_fail(RDX_ERR_INVALID,
+                            "realize: root %zu (node #%u) is sharded and of symbolic size (axis "
+                            "%u)",
+                            ri, r->id, k);
+    int64_t total = size[r->axis], s = total / d->n;
+    if (s * d->n != total)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "realize: root %zu (node #%u): axis %d (size %lld) does not split over %u "
+                        "devices",
+                        ri, r->id, r->axis, (long long)total, d->n);
+    for (uint32_t j = 0; j < d->n; j++) {
+        uint32_t k = lookup(t, d->names[j]);
+        if (k >= ndev)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "realize: root %zu (node #%u): shard %u is on device '%s', device %u "
+                            "of %u given",
+                            ri, r->id, j, d->names[j], k, ndev);
+        start[r->axis] = s * j;
+        size[r->axis] = s;
+        const rdx_uop *src[3] = { r, rdx_ir_shape(ctx, start, r->ndim),
+                                  rdx_ir_shape(ctx, size, r->ndim) };
+        const rdx_uop *u = rdx_ir_node(ctx, RDX_OP_SHRINK, src, 3, NULL);
+        if (!u)
+            return rdx_fail(RDX_ERR_INVALID, "realize: root %zu shard %u: %s", ri, j,
+                            rdx_error_message());
+        ps[(*np)++] =
+            (part){ .root = ri, .dev = k, .axis = r->axis, .shard = j, .nshards = d->n, .u = u };
+    }
+    return RDX_OK;
+}
+
+/* o[i] = o[i] op a[i] for a partial reduction's results. */
+static void combine(rdx_array *o, const rdx_array *a, int op)
+{
+#define COMBINE(T)                                                    \
+    do {                                                              \
+        T *x = o->data;                                               \
+        const T *y = a->data;                                         \
+        for (int64_t i = 0; i < o->numel; i++)                        \
+            x[i] = op == RDX_RED_ADD   ? x[i] + y[i]                  \
+                   : op == RDX_RED_MAX ? (y[i] > x[i] ? y[i] : x[i])  \
+                                       : (y[i] < x[i] ? y[i] : x[i]); \
+    } while (0)
+    switch (o->dtype.scalar) {
+    case RDX_FLOAT32:
+        COMBINE(float);
+        break;
+    case RDX_FLOAT64:
+        COMBINE(double);
+        break;
+    case RDX_INT32:
+        COMBINE(int32_t);
+        break;
+    default:
+        COMBINE(int64_t);
+        break;
+    }
+#undef COMBINE
+}
+
+/* Put part p's array into the root's output (allocated at the first part); *moved when the
+ * output took a's data. */
+static rdx_status assemble(rdx_array *o, const part *p, const rdx_array *a, const rdx_uop *root,
+                           int *moved)
+{
+    *moved = 0;
+    if (p->axis < 0 && (!p->combine || !o->data)) {
+        *o = *a;
+        *moved = 1;
+        return RDX_OK;
+    }
+    if (p->combine) {
+        if (a->numel != o->numel)
+            return rdx_fail(RDX_ERR_INVALID, "realize: partial results of %lld and %lld elements",
+                            (long long)a->numel, (long long)o->numel);
+        combine(o, a, p->combine - 1);
+        return RDX_OK;
+    }
+    size_t isz = rdx_dtype_itemsize(a->dtype);
+    if (!o->data) {
+        o->dtype = a->dtype;
+        o->ndim = root->ndim;
+        o->numel = a->numel * p->nshards;
+        for (uint32_t k = 0; k < root->ndim; k++)
+            o->dims[k] = a->dims[k] * (k == (uint32_t)p->axis ? p->nshards : 1);
+        if (!(o->data = calloc(1, (size_t)o->numel * isz + 1)))
+            return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    }
+    /* outer blocks (axes before the shard axis) of shard rows x inner elements */
+    size_t outer = 1, inner = 1;
+    for (int k = 0; k < p->axis; k++)
+        outer *= (size_t)a->dims[k];
+    for (uint32_t k = (uint32_t)p->axis + 1; k < a->ndim; k++)
+        inner *= (size_t)a->dims[k];
+    size_t rows = (size_t)a->dims[p->axis], block = rows * inner * isz;
+    for (size_t b = 0; b < outer; b++)
+        memcpy((char *)o->data + (b * p->nshards + p->shard) * block,
+               (const char *)a->data + b * block, block);
+    return RDX_OK;
+}
+
+void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; r->outputs && i < r->noutputs; i++)
+        free(r->outputs[i].data);
+    free(r->outputs);
+    for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
+        rdx_realize_report_free(r->reports[d]);
+    free(r);
+}
+
+rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
+{
+    if (!out)
+        return rdx_fail(RDX_ERR_INVALID, "realize: no result pointer (NULL)");
+    *out = NULL;
+    rdx_status st = check_devices(devs, ndev);
+    if (st)
+        return st;
+    if (!ctx || !roots || !n)
+        return rdx_fail(RDX_ERR_INVALID, "realize: no graph (NULL context or no roots)");
+    names t = { .n = 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (!roots[i])
+            return rdx_fail(RDX_ERR_INVALID, "realize: root %zu is NULL", i);
+        if (roots[i]->device && roots[i]->device->n > 1)
+            learn(&t, roots[i]->device);
+    }
+    part *ps = calloc(n * RDX_MAX_GPUS + 1, sizeof *ps);
+    const rdx_uop **dr = calloc(n * RDX_MAX_GPUS + 1, sizeof *dr);
+    rdx_realize_multi_result *res = calloc(1, sizeof *res);
+    if (res)
+        res->outputs = calloc(n, sizeof *res->outputs);
+    size_t np = 0;
+    st = ps && dr && res && res->outputs ? RDX_OK
+                                         : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    if (res) {
+        res->noutputs = n;
+        res->ndevices = ndev;
+    }
+    for (size_t i = 0; i < n && !st; i++)
+        st = place(ctx, &t, ndev, roots[i], i, ps, &np);
+    /* each device its parts, one rdx_realize_run each */
+    for (uint32_t d = 0; d < ndev && !st; d++) {
+        size_t m = 0;
+        for (size_t k = 0; k < np; k++)
+            if (ps[k].dev == d) {
+                ps[k].out = m;
+                dr[m++] = ps[k].u;
+            }
+        if (!m)
+            continue;
+        res->parts[d] = (uint32_t)m;
+        rdx_realize_result *rr = NULL;
+        st = rdx_realize_run(ctx, inputs, devs[d], dr, m, opt, &rr);
+        if (st) {
+            st = rdx_fail_context(st, "realize: device %u (GPU %u)", d,
+                                  rdx_device_get_info(devs[d])->gpu_index);
+            break;
+        }
+        for (size_t k = 0; k < np && !st; k++)
+            if (ps[k].dev == d) {
+                int moved;
+                st = assemble(&res->outputs[ps[k].root], &ps[k], &rr->outputs[ps[k].out],
+                              roots[ps[k].root], &moved);
+                if (!st && moved)
+                    rr->outputs[ps[k].out].data = NULL;
+            }
+        res->reports[d] = rr->report;
+        rr->report = NULL;
+        rdx_realize_result_free(rr);
+    }
+    free(ps);
+    free(dr);
+    if (st) {
+        rdx_realize_multi_result_free(res);
+        return st;
+    }
+    *out = res;
+    return RDX_OK;
+}
+
+rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint32_t ndev,
+                                    const rdx_tensor *const *ts, size_t n,
+                                    const rdx_realize_options *opt, rdx_array *out,
+                                    rdx_realize_multi_result **result)
+{
+    if (result)
+        *result = NULL;
+    if (!g)
+        return rdx_fail(RDX_ERR_INVALID, "realize: no graph (NULL)");
+    if (rdx_graph_status(g))
+        return rdx_fail(rdx_graph_status(g), "realize: graph has an error: %s", rdx_graph_error(g));
+    if (!ts || !out || !n)
+        return rdx_fail(RDX_ERR_INVALID, "realize: no tensors or no output arrays");
+    rdx_realize_multi_result *res = NULL;
+    rdx_status st =
+        rdx_realize_run_multi(rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, &res);
+    if (st)
+        return st;
+    /* the data belongs to the graph, as the interpreter's results do: held by new BUFFERs */
+    for (size_t k = 0; k < n && !st; k++) {
+        rdx_array a = res->outputs[k];
+        if (a.numel) {
+            const rdx_tensor *b = rdx_tensor_from_data(g, a.dtype, a.ndim, a.dims, a.data);
+            size_t nb = 0;
+            a.data = b ? (void *)rdx_interp_bound(rdx_graph_interp(g), b, &nb) : NULL;
+            if (!a.data)
+                st = rdx_fail(RDX_ERR_NOMEM, "realize: keeping a result in the graph: %s",
+                              rdx_graph_error(g));
+        } else {
+            a.data = NULL;
+        }
+        out[k] = a;
+    }
+    if (!st && result) {
+        for (size_t k = 0; k < n; k++)
+            free(res->outputs[k].data);
+        free(res->outputs);
+        res->outputs = NULL;
+        res->noutputs = 0;
+        *result = res;
+        return RDX_OK;
+    }
+    rdx_realize_multi_result_free(res);
+    return st;
+}
