@@ -95,8 +95,8 @@ static int topology(unsigned gpus)
         for (unsigned k = 1; k < np.NumIOLinks; k++)
             CHECK(lp[k].NodeFrom == n && lp[k].NodeTo != n && lp[k].NodeTo != 0 &&
                       lp[k].NodeTo <= gpus && lp[k].Weight > lp[0].Weight,
-                  "node %u: p2p link %u: %u -> %u weight %u", n, k, lp[k].NodeFrom,
-                  lp[k].NodeTo, lp[k].Weight);
+                  "node %u: p2p link %u: %u -> %u weight %u", n, k, lp[k].NodeFrom, lp[k].NodeTo,
+                  lp[k].Weight);
     }
     HsaNodeProperties cpu;
     STEP(hsaKmtGetNodeProperties(0, &cpu), "CPU node properties");
