@@ -202,6 +202,11 @@ rdx_status rdx_kfd_close(rdx_kfd *k)
     return st;
 }
 
+const char *rdx_kfd_interface(const rdx_kfd *k)
+{
+    return k->drm ? "drm" : "kfd";
+}
+
 void rdx_kfd_version(const rdx_kfd *k, uint32_t *major, uint32_t *minor)
 {
     *major = k->major;

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include <amdgpu.h>
+#include <xf86drm.h>
 #include <libdrm/amdgpu_drm.h>
 
 rdx_status rdx_kfd_drm_fail(int r, const char *call)
@@ -139,12 +140,20 @@ rdx_status rdx_kfd_drm_open(const rdx_os *os, rdx_kfd **out)
             st = rdx_fail_errno(RDX_ERR_DEVICE, -fd, "open %s (%s) failed", path, os->name);
             break;
         }
+        drmVersionPtr v = drmGetVersion(fd);
+        int amdgpu = v && v->name && !strcmp(v->name, "amdgpu");
+        drmFreeVersion(v);
+        if (!amdgpu) { /* another driver's render node */
+            os->close(os->ctx, fd);
+            continue;
+        }
         uint32_t major, minor_ver;
         amdgpu_device_handle dev;
         int r = amdgpu_device_initialize(fd, &major, &minor_ver, &dev);
-        if (r) { /* not an amdgpu node */
+        if (r) {
             os->close(os->ctx, fd);
-            continue;
+            st = rdx_fail_context(rdx_kfd_drm_fail(r, "amdgpu_device_initialize"), "%s", path);
+            break;
         }
         rdx_kfd_gpu_state *g = &k->gpus[k->gpu_count++];
         g->drm_fd = fd;

@@ -48,6 +48,12 @@ rdx_status rdx_kfd_drm_queue_create(rdx_kfd *k, uint32_t gpu, rdx_kfd_queue_kind
                                     uint32_t ring_bytes, rdx_kfd_queue **out)
 {
     rdx_kfd_gpu_state *g = &k->gpus[gpu];
+    if (gpu != 0)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "rdx_kfd_queue_create: gpu index %u on the DRM path: queues run on the "
+                        "first GPU only (each render node is its own VM, and the signal "
+                        "mailboxes live in the first one's)",
+                        gpu);
     rdx_kfd_queue *q = calloc(1, sizeof *q);
     struct rdx_kfd_drm_queue *dq = calloc(1, sizeof *dq);
     if (!q || !dq) {
@@ -141,7 +147,9 @@ static int seq_done(struct rdx_kfd_drm_queue *dq, uint64_t seq)
     int r = amdgpu_cs_query_fence_status(&f, 0, 0, &expired);
     if (r == 0 && !expired)
         return 0;
-    dq->done_seq = seq; /* done, or failed (ETIME / ECANCELED: its space is free either way) */
+    if (r && r != -ETIME && r != -ECANCELED && r != -ENODEV)
+        return 0;       /* the query failed: the IB may still be read, keep its space */
+    dq->done_seq = seq; /* done, or failed (its space is free either way) */
     return 1;
 }
 

@@ -112,6 +112,30 @@ static int gem_create(rdx_emudev *dev, int fd, uint32_t gpu, union drm_amdgpu_ge
     return 0;
 }
 
+/* The pool pages leave b's address: the client's reservation comes back, or, when the client
+ * unmapped the range while the GPU used it (emu_munmap's `released`), the range goes. */
+static void drop_backing(rdx_emudev *dev, emu_bo *b)
+{
+    b->backed = 0;
+    if (b->released) {
+        b->released = 0;
+        munmap((void *)(uintptr_t)b->va, b->size);
+        for (emu_reservation **pp = &dev->reservations; *pp;) {
+            emu_reservation *r = *pp;
+            if (r->start < b->va + b->size && b->va < r->start + r->len) {
+                *pp = r->next;
+                free(r);
+            } else {
+                pp = &r->next;
+            }
+        }
+        return;
+    }
+    if (reserved(dev, b->va, b->size))
+        (void)mmap((void *)(uintptr_t)b->va, b->size, PROT_NONE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+}
+
 /* Unmap b from the GPU: the pool pages leave its address unless the client maps them there. */
 static void gem_unmap(rdx_emudev *dev, emu_bo *b)
 {
@@ -122,21 +146,14 @@ static void gem_unmap(rdx_emudev *dev, emu_bo *b)
     dev->stats.gpu_mapped--;
     if (b->cpu_at_va || !b->backed)
         return;
-    b->backed = 0;
-    if (reserved(dev, b->va, b->size))
-        (void)mmap((void *)(uintptr_t)b->va, b->size, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    drop_backing(dev, b);
 }
 
 static void gem_free(rdx_emudev *dev, emu_bo *b)
 {
     gem_unmap(dev, b);
-    if (b->backed) { /* the client's CPU view at the GPU address: put the reservation back */
-        b->backed = 0;
-        if (reserved(dev, b->va, b->size))
-            (void)mmap((void *)(uintptr_t)b->va, b->size, PROT_NONE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-    }
+    if (b->backed) /* the client's CPU view at the GPU address: put the reservation back */
+        drop_backing(dev, b);
     fallocate(dev->pool_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)b->pool_off,
               (off_t)b->size);
     if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
