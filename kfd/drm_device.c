@@ -128,6 +128,7 @@ rdx_status rdx_kfd_drm_open(const rdx_os *os, rdx_kfd **out)
     pthread_mutex_init(&k->lock, NULL);
     pthread_mutex_init(&k->event_lock, NULL);
     pthread_mutex_init(&k->drm->lock, NULL);
+    pthread_cond_init(&k->drm->idle, NULL);
     k->drm->next_nonsignal = 0x80000000u;
     rdx_status st = RDX_OK;
     for (uint32_t minor = 128; minor < 128 + RDX_DRM_MAX_GPUS && st == RDX_OK; minor++) {
@@ -193,6 +194,7 @@ void rdx_kfd_drm_close(rdx_kfd *k)
         if (k->gpus[i].drm_fd >= 0)
             k->os->close(k->os->ctx, k->gpus[i].drm_fd);
     }
+    pthread_cond_destroy(&k->drm->idle);
     pthread_mutex_destroy(&k->drm->lock);
     pthread_mutex_destroy(&k->lock);
     pthread_mutex_destroy(&k->event_lock);

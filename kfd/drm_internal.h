@@ -27,7 +27,9 @@ struct rdx_kfd_drm_queue {
 };
 
 typedef struct rdx_kfd_drm {
-    pthread_mutex_t lock; /* queues list, event slots */
+    pthread_mutex_t lock; /* queues list, event slots, waiters */
+    pthread_cond_t idle;  /* waiters dropped to 0 */
+    uint32_t waiters;     /* threads in amdgpu_cs_wait_fences on the queues' contexts */
     struct rdx_kfd_drm_queue *queues;
     uint8_t slot_used[RDX_DRM_EVENT_SLOTS];
     uint32_t next_nonsignal;

@@ -88,12 +88,18 @@ rdx_status rdx_kfd_drm_queue_create(rdx_kfd *k, uint32_t gpu, rdx_kfd_queue_kind
     }
     dq->ctx = ctx;
     dq->bo_list = list;
-    dq->ip = kind == RDX_KFD_QUEUE_SDMA ? AMDGPU_HW_IP_DMA : AMDGPU_HW_IP_COMPUTE;
+    /* RDX_DRM_RING=gfx: compute work on the GFX ring (one ring: every compute queue shares it) */
+    const char *gfx = getenv("RDX_DRM_RING");
+    int on_gfx = kind == RDX_KFD_QUEUE_COMPUTE && gfx && !strcmp(gfx, "gfx");
+    dq->ip = kind == RDX_KFD_QUEUE_SDMA ? AMDGPU_HW_IP_DMA
+             : on_gfx                   ? AMDGPU_HW_IP_GFX
+                                        : AMDGPU_HW_IP_COMPUTE;
     q->ring_cpu = rdx_kfd_mem_cpu(q->ring);
     q->ring_dw = ring_bytes / 4;
     pthread_mutex_lock(&k->drm->lock);
-    dq->ring =
-        pick_ring(kind == RDX_KFD_QUEUE_SDMA ? g->sdma_rings : g->compute_rings, &g->next_ring);
+    dq->ring = on_gfx ? 0
+                      : pick_ring(kind == RDX_KFD_QUEUE_SDMA ? g->sdma_rings : g->compute_rings,
+                                  &g->next_ring);
     q->id = k->drm->next_queue_id++;
     dq->next = k->drm->queues;
     k->drm->queues = dq;
@@ -114,6 +120,9 @@ rdx_status rdx_kfd_drm_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q)
             *pp = dq->next;
             break;
         }
+    /* a waiter may be sleeping on this queue's context (at most one wait slice) */
+    while (k->drm->waiters)
+        pthread_cond_wait(&k->drm->idle, &k->drm->lock);
     pthread_mutex_unlock(&k->drm->lock);
     rdx_status st = RDX_OK;
     /* Freeing the context stops its work (the kernel lets a job already on the ring run to
@@ -138,7 +147,7 @@ rdx_status rdx_kfd_drm_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q)
 /* Whether submission `seq` of dq finished (or failed): a fence query that does not wait. */
 static int seq_done(struct rdx_kfd_drm_queue *dq, uint64_t seq)
 {
-    if (seq <= dq->done_seq)
+    if (seq <= __atomic_load_n(&dq->done_seq, __ATOMIC_RELAXED))
         return 1;
     struct amdgpu_cs_fence f = {
         .context = dq->ctx, .ip_type = dq->ip, .ip_instance = 0, .ring = dq->ring, .fence = seq
@@ -148,8 +157,8 @@ static int seq_done(struct rdx_kfd_drm_queue *dq, uint64_t seq)
     if (r == 0 && !expired)
         return 0;
     if (r && r != -ETIME && r != -ECANCELED && r != -ENODEV)
-        return 0;       /* the query failed: the IB may still be read, keep its space */
-    dq->done_seq = seq; /* done, or failed (its space is free either way) */
+        return 0; /* the query failed: the IB may still be read, keep its space */
+    __atomic_store_n(&dq->done_seq, seq, __ATOMIC_RELAXED); /* done or failed: space is free */
     return 1;
 }
 
@@ -303,7 +312,7 @@ static rdx_status check_faults(rdx_kfd *k)
         int lost = __atomic_load_n(&dq->lost, __ATOMIC_ACQUIRE);
         uint64_t last = __atomic_load_n(&dq->last_seq, __ATOMIC_ACQUIRE);
         if (!lost) {
-            if (last <= dq->done_seq)
+            if (last <= __atomic_load_n(&dq->done_seq, __ATOMIC_RELAXED))
                 continue;
             struct amdgpu_cs_fence f = { .context = dq->ctx,
                                          .ip_type = dq->ip,
@@ -314,7 +323,7 @@ static rdx_status check_faults(rdx_kfd *k)
             int r = amdgpu_cs_query_fence_status(&f, 0, 0, &expired);
             if (r == 0) {
                 if (expired)
-                    dq->done_seq = last;
+                    __atomic_store_n(&dq->done_seq, last, __ATOMIC_RELAXED);
                 continue;
             }
             if (r != -ETIME && r != -ECANCELED && r != -ENODEV) {
@@ -350,22 +359,25 @@ static void wait_some(rdx_kfd *k, uint64_t ns)
     pthread_mutex_lock(&k->drm->lock);
     for (struct rdx_kfd_drm_queue *dq = k->drm->queues; dq && n < 16; dq = dq->next) {
         uint64_t last = __atomic_load_n(&dq->last_seq, __ATOMIC_ACQUIRE);
-        if (last > dq->done_seq && !dq->reported)
+        if (last > __atomic_load_n(&dq->done_seq, __ATOMIC_RELAXED) && !dq->reported)
             f[n++] = (struct amdgpu_cs_fence){ .context = dq->ctx,
                                                .ip_type = dq->ip,
                                                .ip_instance = 0,
                                                .ring = dq->ring,
                                                .fence = last };
     }
+    if (n)
+        k->drm->waiters++; /* the contexts stay alive until the wait is over */
     pthread_mutex_unlock(&k->drm->lock);
     if (n) {
         uint32_t status = 0, first = 0;
-        int r = amdgpu_cs_wait_fences(f, n, false, ns, &status, &first);
-        if (r == 0 && status)
-            return;
-        if (r == 0)
-            return; /* timed out */
-        /* a failed fence: the fault check sees its context */
+        /* returns when one is done, failed (the fault check sees it) or after ns */
+        (void)amdgpu_cs_wait_fences(f, n, false, ns, &status, &first);
+        pthread_mutex_lock(&k->drm->lock);
+        if (--k->drm->waiters == 0)
+            pthread_cond_broadcast(&k->drm->idle);
+        pthread_mutex_unlock(&k->drm->lock);
+        return;
     }
     struct timespec ts = { 0, (long)(ns < 200000 ? ns : 200000) };
     nanosleep(&ts, NULL);

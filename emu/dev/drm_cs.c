@@ -13,12 +13,14 @@
  *
  * Faults and hangs: a job whose ring stops (a memory fault, a bad packet, a dispatch hang or
  * over its budget) or that stays at the ring's head longer than the job timeout
- * (RDX_EMU_JOB_TIMEOUT_MS, default 60 s: amdgpu's lockup_timeout for compute) resets the ring as
+ * (amdgpu's lockup_timeout: 60 s for compute, 10 s for the other rings; RDX_EMU_JOB_TIMEOUT_MS
+ * sets one value for all) resets the ring as
  * amdgpu's job timeout handler does: its context becomes guilty (later CS: ECANCELED, QUERY_STATE2:
  * GUILTY|RESET), its sequence fails with ETIME and the context's later jobs on that ring with
  * ECANCELED, every context sees the reset counter move (QUERY_STATE2: RESET), and the other
- * contexts' jobs run again.  Freeing a context drops its unfinished jobs at once (a running
- * dispatch is cancelled); the kernel would let a job already on the ring run until the timeout.
+ * contexts' jobs run again.  Freeing a context drops its unfinished jobs at once (a job not
+ * started becomes a NOP, a running one is stopped: no reset for anyone); the kernel would let a
+ * job already on the ring run until it ends or times out.
  */
 #include "emu/dev/emudev.h"
 
@@ -47,14 +49,18 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t job_timeout(rdx_emudev *dev)
+/* amdgpu's lockup_timeout on bare metal: 60 s for compute jobs, 10 s for the others;
+ * RDX_EMU_JOB_TIMEOUT_MS (read at the first job) sets one value for all. */
+static uint64_t job_timeout(rdx_emudev *dev, const emu_kring *kr)
 {
     if (!dev->drm.job_timeout_ns) {
         const char *e = getenv("RDX_EMU_JOB_TIMEOUT_MS");
         unsigned long long ms = e && *e ? strtoull(e, NULL, 10) : 0;
-        dev->drm.job_timeout_ns = (ms ? ms : 60000) * 1000000ull;
+        dev->drm.job_timeout_ns = ms ? ms * 1000000ull : UINT64_MAX;
     }
-    return dev->drm.job_timeout_ns;
+    if (dev->drm.job_timeout_ns != UINT64_MAX)
+        return dev->drm.job_timeout_ns;
+    return (kr->kind == KIND_COMPUTE ? 60000ull : 10000ull) * 1000000ull;
 }
 
 /* The ring kind of an AMDGPU_HW_IP_* and its number of entities; -1 when not served. */
@@ -187,6 +193,7 @@ static emu_kring *kring_get(rdx_emudev *dev, uint32_t gpu, int kind, uint32_t ri
     kr->ring = p;
     kr->fence = (volatile uint64_t *)(uintptr_t)(q->rptr_addr + 64);
     kr->tail = &kr->jobs;
+    kr->kind = kind;
     return kr;
 }
 
@@ -214,6 +221,7 @@ static void kring_emit(rdx_emudev *dev, emu_kring *kr, emu_drm_job *j)
     rdx_pm4_cmdbuf_init_fixed(&cb, mem, JOB_DW);
     uint64_t fence = (uint64_t)(uintptr_t)kr->fence;
     j->kseq = ++kr->kseq;
+    j->ring_at = kr->wptr;
     if (kr->q->type == KFD_IOC_QUEUE_TYPE_SDMA) {
         uint32_t ib[6] = {
             4u /* INDIRECT */, (uint32_t)j->ib, (uint32_t)(j->ib >> 32), (uint32_t)j->ib_dw, 0, 0
@@ -256,7 +264,8 @@ static void kring_reset(rdx_emudev *dev, emu_kring *kr, int fd, uint32_t drop, i
     kr->jobs = NULL;
     kr->tail = &kr->jobs;
     __atomic_store_n(kr->fence, kr->kseq, __ATOMIC_RELEASE);
-    dev->drm.reset_counter++;
+    if (guilty)
+        dev->drm.reset_counter++; /* a GPU reset every context sees (not a freed context's) */
     int first = 1;
     while (jobs) {
         emu_drm_job *j = jobs;
@@ -285,10 +294,9 @@ static void kring_reset(rdx_emudev *dev, emu_kring *kr, int fd, uint32_t drop, i
 }
 
 /* Retire finished jobs of a ring; reset it when it stopped or its head ran too long. */
-static void kring_update(rdx_emudev *dev, emu_kring *kr)
+/* Retire the jobs the ring's fence says are done. */
+static void kring_retire(rdx_emudev *dev, emu_kring *kr)
 {
-    if (!kr->q)
-        return;
     uint64_t done = __atomic_load_n(kr->fence, __ATOMIC_ACQUIRE);
     int moved = 0;
     while (kr->jobs && kr->jobs->kseq <= done) {
@@ -302,6 +310,13 @@ static void kring_update(rdx_emudev *dev, emu_kring *kr)
     }
     if (moved)
         kr->head_since_ns = now_ns();
+}
+
+static void kring_update(rdx_emudev *dev, emu_kring *kr)
+{
+    if (!kr->q)
+        return;
+    kring_retire(dev, kr);
     if (!kr->jobs)
         return;
     emu_drm_job *head = kr->jobs;
@@ -309,7 +324,7 @@ static void kring_update(rdx_emudev *dev, emu_kring *kr)
         kring_reset(dev, kr, head->fd, head->ctx, 1);
         return;
     }
-    if (now_ns() - kr->head_since_ns > job_timeout(dev)) {
+    if (now_ns() - kr->head_since_ns > job_timeout(dev, kr)) {
         /* amdgpu_job_timedout: stop what runs (a dispatch is cancelled), reset the ring */
         __atomic_store_n(&kr->q->destroying, 1, __ATOMIC_RELEASE);
         emu_wait_idle(dev);
@@ -365,27 +380,61 @@ static uint64_t deadline_of(uint64_t timeout)
 
 /* ---- contexts ---- */
 
+/* Turn job j's IB packet in the ring into a NOP of the same length (the ring's fence after it
+ * stays, so the ring's sequence goes on): j has not started, the command processor reads the
+ * packet only when it gets there. */
+static void kring_nop(emu_kring *kr, const emu_drm_job *j)
+{
+    uint32_t mem[8];
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init_fixed(&cb, mem, 8);
+    int sdma = kr->q->type == KFD_IOC_QUEUE_TYPE_SDMA;
+    uint32_t n = sdma ? 6 : 4; /* SDMA INDIRECT, PM4 INDIRECT_BUFFER */
+    if (sdma)
+        (void)rdx_sdma_nop(&cb, n);
+    else
+        (void)rdx_pm4_nop(&cb, n);
+    uint64_t unit = sdma ? 4 : 1;
+    size_t ring_dw = EMU_DRM_RING_BYTES / 4;
+    for (uint32_t i = 0; i < n && i < cb.len; i++)
+        kr->ring[(j->ring_at / unit + i) % ring_dw] = mem[i];
+}
+
+/* Drop the unfinished jobs of context c (it is being freed): one not started becomes a NOP in
+ * its ring; one running (a ring's head) is stopped — a dispatch cancelled — and the ring
+ * restarted with the other contexts' jobs behind it, none of them guilty. */
 static void ctx_drop_jobs(rdx_emudev *dev, emu_drm_ctx *c)
 {
     for (int k = 0; k < 3; k++)
         for (int r = 0; r < EMU_DRM_COMPUTE_RINGS; r++) {
             emu_kring *kr = &dev->drm.rings[c->gpu][k][r];
-            int mine = 0;
-            for (emu_drm_job *j = kr->jobs; j; j = j->next)
-                mine |= j->fd == c->fd && j->ctx == c->id;
-            if (!mine)
+            if (!kr->q)
+                continue;
+            kring_retire(dev, kr);
+            /* jobs of c behind another context's head: NOPs */
+            emu_drm_job **pp = kr->jobs ? &kr->jobs->next : NULL;
+            while (pp && *pp) {
+                emu_drm_job *j = *pp;
+                if (j->fd == c->fd && j->ctx == c->id) {
+                    kring_nop(kr, j);
+                    *pp = j->next;
+                    if (kr->tail == &j->next)
+                        kr->tail = pp;
+                    job_done(dev, j);
+                    free(j);
+                } else {
+                    pp = &j->next;
+                }
+            }
+            emu_drm_job *head = kr->jobs;
+            if (!head || head->fd != c->fd || head->ctx != c->id)
                 continue;
             __atomic_store_n(&kr->q->destroying, 1, __ATOMIC_RELEASE);
             emu_wait_idle(dev);
-            kring_update(dev, kr);
-            if (!kr->q)
-                continue;
-            mine = 0;
-            for (emu_drm_job *j = kr->jobs; j; j = j->next)
-                mine |= j->fd == c->fd && j->ctx == c->id;
-            if (mine)
+            kring_retire(dev, kr);
+            if (kr->jobs == head)
                 kring_reset(dev, kr, c->fd, c->id, 0);
-            else
+            else if (kr->q)
                 __atomic_store_n(&kr->q->destroying, 0, __ATOMIC_RELEASE);
         }
 }

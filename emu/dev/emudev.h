@@ -133,6 +133,7 @@ typedef struct emu_drm_job {
     uint64_t seq;             /* the context entity's sequence number (what CS returns) */
     uint64_t kseq;            /* the kernel ring's fence value that completes it */
     uint64_t ib, ib_dw;
+    uint64_t ring_at;     /* where its IB packet starts in the ring (unwrapped, the ring's units) */
     uint32_t syncobj_out; /* handle signalled when it completes (0: none) */
 } emu_drm_job;
 
@@ -147,6 +148,7 @@ typedef struct emu_kring {
     uint64_t kseq;             /* last emitted */
     emu_drm_job *jobs, **tail; /* not yet retired, in ring order */
     uint64_t head_since_ns;    /* when the oldest job became the head */
+    int kind;                  /* 0 compute, 1 SDMA, 2 gfx */
 } emu_kring;
 
 typedef struct emu_drm_ctx {

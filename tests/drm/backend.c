@@ -421,6 +421,16 @@ START_TEST(backend_dispatch)
 }
 END_TEST
 
+START_TEST(backend_gfx_ring)
+{
+    /* RDX_DRM_RING=gfx: the compute queues submit on the GFX ring */
+    rdx_test_proc p;
+    run_child(&p, "dispatch", "RDX_DRM_RING=gfx");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 START_TEST(backend_fault)
 {
     CHILD_OK("fault");
@@ -478,6 +488,7 @@ TCase *drm_tcase_backend(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, backend_info);
     tcase_add_test(tc, backend_dispatch);
+    tcase_add_test(tc, backend_gfx_ring);
     tcase_add_test(tc, backend_fault);
     tcase_add_test(tc, backend_hang);
     tcase_add_test(tc, backend_inject);

@@ -302,6 +302,9 @@ START_TEST(free_and_close_release)
     ck_assert_int_eq(dx_cs(&d, next, AMDGPU_HW_IP_COMPUTE, 2, addr(&b, 64), n, 0, 0, 0, &seq), 0);
     ck_assert_int_eq(dx_wait(&d, next, AMDGPU_HW_IP_COMPUTE, 2, seq, 5 * SEC, &busy), 0);
     ck_assert_uint_eq(b.cpu[900], 9);
+    union drm_amdgpu_ctx c;
+    ck_assert_int_eq(dx_ctx_op(&d, AMDGPU_CTX_OP_QUERY_STATE2, next, 0, &c), 0);
+    ck_assert_uint_eq(c.out.state.flags, 0); /* a freed context is no GPU reset */
     /* leave a pending job, a list, a sync object and the buffer to the close */
     cb.len = 0;
     ck_assert_int_eq(dx_cs(&d, next, AMDGPU_HW_IP_COMPUTE, 2, addr(&b, 0), 7, 0, 0, 0, &seq), 0);
@@ -319,6 +322,47 @@ START_TEST(free_and_close_release)
     uint64_t size = b.size;
     ck_assert_int_eq(d.os->munmap(d.os->ctx, res, size), 0); /* the client's view goes first */
     dx_close(&d); /* asserts that the driver holds nothing */
+}
+END_TEST
+
+/* Freeing a context whose job waits behind another context's job: that job never runs, the
+ * other context is neither guilty nor reset and finishes once released. */
+START_TEST(free_behind_another_context)
+{
+    dx d;
+    dx_open(&d);
+    dx_buf b;
+    dx_buf_new(&d, PAGE, AMDGPU_GEM_CREATE_VM_ALWAYS_VALID, &b);
+    uint32_t first = dx_ctx(&d), behind = dx_ctx(&d);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init_fixed(&cb, b.cpu, 64);
+    ck_assert_int_eq(
+        rdx_pm4_wait_mem32(&cb, addr(&b, 1000), 1, 0xffffffffu, RDX_PM4_V_WAIT_FUNC_EQ, 10),
+        RDX_OK);
+    uint32_t v = 77;
+    ck_assert_int_eq(rdx_pm4_write_data(&cb, addr(&b, 901), &v, 1, false), RDX_OK);
+    uint64_t s1, s2, busy;
+    ck_assert_int_eq(
+        dx_cs(&d, first, AMDGPU_HW_IP_COMPUTE, 3, addr(&b, 0), (uint32_t)cb.len, 0, 0, 0, &s1), 0);
+    uint32_t n = ib_write(&b, 64, 900, 5);
+    ck_assert_int_eq(dx_cs(&d, behind, AMDGPU_HW_IP_COMPUTE, 3, addr(&b, 64), n, 0, 0, 0, &s2), 0);
+    ck_assert_int_eq(dx_ctx_op(&d, AMDGPU_CTX_OP_FREE_CTX, behind, 0, NULL), 0);
+    __atomic_store_n(&b.cpu[1000], 1, __ATOMIC_RELEASE); /* release the first job */
+    ck_assert_int_eq(dx_wait(&d, first, AMDGPU_HW_IP_COMPUTE, 3, s1, 5 * SEC, &busy), 0);
+    ck_assert_uint_eq(busy, 0);
+    ck_assert_uint_eq(b.cpu[901], 77);
+    /* a later job on the ring runs; the freed context's never did */
+    n = ib_write(&b, 128, 902, 6);
+    ck_assert_int_eq(dx_cs(&d, first, AMDGPU_HW_IP_COMPUTE, 3, addr(&b, 128), n, 0, 0, 0, &s1), 0);
+    ck_assert_int_eq(dx_wait(&d, first, AMDGPU_HW_IP_COMPUTE, 3, s1, 5 * SEC, &busy), 0);
+    ck_assert_uint_eq(b.cpu[902], 6);
+    ck_assert_uint_eq(b.cpu[900], 0);
+    union drm_amdgpu_ctx c;
+    ck_assert_int_eq(dx_ctx_op(&d, AMDGPU_CTX_OP_QUERY_STATE2, first, 0, &c), 0);
+    ck_assert_uint_eq(c.out.state.flags, 0);
+    ck_assert_int_eq(dx_ctx_op(&d, AMDGPU_CTX_OP_FREE_CTX, first, 0, NULL), 0);
+    dx_buf_free(&d, &b);
+    dx_close(&d);
 }
 END_TEST
 
@@ -353,6 +397,7 @@ TCase *drm_tcase_cs(void)
     tcase_add_test(tc, fault_makes_context_guilty);
     tcase_add_test(tc, hang_times_out);
     tcase_add_test(tc, free_and_close_release);
+    tcase_add_test(tc, free_behind_another_context);
     tcase_add_test(tc, injected_failure_has_no_effect);
     return tc;
 }
