@@ -13,8 +13,7 @@
 struct rdx_kfd_drm_queue {
     struct rdx_kfd_drm_queue *next; /* the process's queues (rdx_kfd_drm.queues) */
     rdx_kfd_queue *kq;
-    void *ctx;     /* amdgpu_context_handle */
-    void *bo_list; /* amdgpu_bo_list_handle: the IB buffer (all else is VM_ALWAYS_VALID) */
+    void *ctx; /* amdgpu_context_handle */
     uint32_t ip, ring;
     uint64_t last_seq, done_seq; /* last submitted; last known complete */
     struct {

@@ -1,7 +1,8 @@
 /*
  * kfd/drm_queue.c — queues and events on the DRM path.
  *
- * A queue is an amdgpu context with an IB buffer (GTT, the queue's ring size) used as a ring of
+ * A queue is an amdgpu context with an IB buffer (GTT, the queue's ring size; like every buffer
+ * of the path VM_ALWAYS_VALID, so submissions carry no BO list) used as a ring of
  * IBs: rdx_kfd_queue_submit copies the dwords into it and submits them as one IB on the
  * compute ring (AMDGPU_HW_IP_COMPUTE) or the DMA ring (AMDGPU_HW_IP_DMA) with amdgpu_cs_submit
  * — one ioctl per submission (no user-mode doorbell).  Space comes back as the submissions'
@@ -70,16 +71,10 @@ rdx_status rdx_kfd_drm_queue_create(rdx_kfd *k, uint32_t gpu, rdx_kfd_queue_kind
     };
     rdx_status st = rdx_kfd_drm_mem_alloc(k, gpu, &d, &q->ring);
     amdgpu_context_handle ctx = NULL;
-    amdgpu_bo_list_handle list = NULL;
     int r = 0;
     if (st == RDX_OK && (r = amdgpu_cs_ctx_create(g->amdgpu, &ctx)))
         st = rdx_kfd_drm_fail(r, "amdgpu_cs_ctx_create (DRM_IOCTL_AMDGPU_CTX)");
-    amdgpu_bo_handle ib = st == RDX_OK ? q->ring->bo : NULL;
-    if (st == RDX_OK && (r = amdgpu_bo_list_create(g->amdgpu, 1, &ib, NULL, &list)))
-        st = rdx_kfd_drm_fail(r, "amdgpu_bo_list_create (DRM_IOCTL_AMDGPU_BO_LIST)");
     if (st) {
-        if (ctx)
-            amdgpu_cs_ctx_free(ctx);
         if (q->ring)
             rdx_kfd_drm_mem_free(k, q->ring);
         free(q);
@@ -87,7 +82,6 @@ rdx_status rdx_kfd_drm_queue_create(rdx_kfd *k, uint32_t gpu, rdx_kfd_queue_kind
         return rdx_fail_context(st, "creating a queue on gpu %u", g->info.gpu_id);
     }
     dq->ctx = ctx;
-    dq->bo_list = list;
     /* RDX_DRM_RING=gfx: compute work on the GFX ring (one ring: every compute queue shares it) */
     const char *gfx = getenv("RDX_DRM_RING");
     int on_gfx = kind == RDX_KFD_QUEUE_COMPUTE && gfx && !strcmp(gfx, "gfx");
@@ -130,9 +124,6 @@ rdx_status rdx_kfd_drm_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q)
     int r = amdgpu_cs_ctx_free(dq->ctx);
     if (r)
         st = rdx_kfd_drm_fail(r, "amdgpu_cs_ctx_free (DRM_IOCTL_AMDGPU_CTX)");
-    r = amdgpu_bo_list_destroy(dq->bo_list);
-    if (r && !st)
-        st = rdx_kfd_drm_fail(r, "amdgpu_bo_list_destroy (DRM_IOCTL_AMDGPU_BO_LIST)");
     rdx_status s2 = rdx_kfd_drm_mem_free(k, q->ring);
     if (s2 && !st)
         st = s2;
@@ -194,7 +185,7 @@ rdx_status rdx_kfd_drm_queue_submit(rdx_kfd_queue *q, const uint32_t *dw, size_t
     memset(&req, 0, sizeof req);
     req.ip_type = dq->ip;
     req.ring = dq->ring;
-    req.resources = dq->bo_list;
+    req.resources = NULL; /* every buffer, the IB buffer too, is VM_ALWAYS_VALID: no list */
     req.number_of_ibs = 1;
     req.ibs = &ib;
     __atomic_thread_fence(__ATOMIC_RELEASE);

@@ -172,7 +172,7 @@ static emu_kring *kring_get(rdx_emudev *dev, uint32_t gpu, int kind, uint32_t ri
     b->va = (uint64_t)(uintptr_t)p;
     b->size = size;
     b->gpu = gpu;
-    b->flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+    b->flags = KFD_IOC_ALLOC_MEM_FLAGS_GTT | RDX_KFD_ALLOC_WRITABLE;
     b->handle = EMU_DRM_HANDLE_TAG | (1ull << 62) | id; /* no client's handle */
     b->gpu_mapped = 1 << gpu;
     b->backed = 1;

@@ -219,7 +219,7 @@ static int gem_va(rdx_emudev *dev, int fd, struct drm_amdgpu_gem_va *a)
     b->va = va;
     b->gem_va_flags = a->flags;
     uint32_t keep = b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT);
-    b->flags = keep | (a->flags & AMDGPU_VM_PAGE_WRITEABLE ? KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE : 0) |
+    b->flags = keep | (a->flags & AMDGPU_VM_PAGE_WRITEABLE ? RDX_KFD_ALLOC_WRITABLE : 0) |
                (a->flags & AMDGPU_VM_PAGE_EXECUTABLE ? KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE : 0);
     b->gpu_mapped = 1 << b->gpu;
     dev->stats.gpu_mapped++;
