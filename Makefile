@@ -66,6 +66,8 @@ SUITE_BINS := $(SUITES:%=$(BUILD)/tests/%)
 # Suites that `make check` also runs under `rdx emu` (the libc OS table through the interposer;
 # not again in `make asan`, where tests/preload covers the interposer, to keep CI's time).
 EMU_SUITES := $(if $(SANITIZE),,realize)
+# ... and again on the amdgpu DRM path (RDX_SUBMIT=drm, docs/drm.md).
+EMU_DRM_SUITES := $(if $(SANITIZE),,realize)
 
 BENCHES := $(sort $(filter-out common,$(patsubst bench/%/,%,$(dir $(wildcard bench/*/*.c)))))
 BENCH_COMMON_SRCS := $(sort $(wildcard bench/common/*.c))
@@ -170,7 +172,7 @@ benches: $(BENCH_BINS) $(RDX)
 check:
 	@$(MAKE) --no-print-directory all tests
 	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS) \
-	    $(EMU_SUITES:%=emu:$(BUILD)/tests/%)
+	    $(EMU_SUITES:%=emu:$(BUILD)/tests/%) $(EMU_DRM_SUITES:%=emu-drm:$(BUILD)/tests/%)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \

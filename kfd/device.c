@@ -74,7 +74,46 @@ static rdx_status open_gpus(rdx_kfd *k)
     return st;
 }
 
+/* RDX_SUBMIT: "drm" (the amdgpu DRM path), "kfd", or unset/empty (KFD, else DRM). */
+static rdx_status submit_mode(int *mode)
+{
+    const char *s = getenv("RDX_SUBMIT");
+    if (!s || !*s)
+        *mode = 0;
+    else if (!strcmp(s, "kfd"))
+        *mode = 1;
+    else if (!strcmp(s, "drm"))
+        *mode = 2;
+    else
+        return rdx_fail(RDX_ERR_INVALID, "RDX_SUBMIT='%s': expected 'kfd' or 'drm'", s);
+    return RDX_OK;
+}
+
+static rdx_status kfd_open(const rdx_os *os, rdx_kfd **out);
+
 rdx_status rdx_kfd_open(const rdx_os *os, rdx_kfd **out)
+{
+    int mode;
+    rdx_status st = submit_mode(&mode);
+    if (st)
+        return st;
+    /* libdrm_amdgpu makes its ioctls on the fd itself: the DRM path runs on the libc table
+     * only (other tables, e.g. an in-process emulated device, keep KFD). */
+    int drm_ok = os == rdx_os_linux();
+    if (mode == 2 && drm_ok)
+        return rdx_kfd_drm_open(os, out);
+    st = kfd_open(os, out);
+    if (st == RDX_ERR_NOT_FOUND && mode == 0 && drm_ok) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        if (rdx_kfd_drm_open(os, out) == RDX_OK)
+            return RDX_OK; /* no KFD, but an amdgpu render node */
+        return rdx_fail(st, "%s", msg);
+    }
+    return st;
+}
+
+static rdx_status kfd_open(const rdx_os *os, rdx_kfd **out)
 {
     rdx_kfd_topology *topo;
     rdx_status st = rdx_kfd_topology_read(os, &topo);
@@ -131,6 +170,10 @@ rdx_status rdx_kfd_close(rdx_kfd *k)
 {
     if (!k)
         return RDX_OK;
+    if (k->drm) {
+        rdx_kfd_drm_close(k);
+        return RDX_OK;
+    }
     rdx_status st = RDX_OK;
     if (k->event_page) {
         /* The kernel refuses to free the signal page (EPERM); unmap it and let
@@ -159,6 +202,11 @@ rdx_status rdx_kfd_close(rdx_kfd *k)
     return st;
 }
 
+const char *rdx_kfd_interface(const rdx_kfd *k)
+{
+    return k->drm ? "drm" : "kfd";
+}
+
 void rdx_kfd_version(const rdx_kfd *k, uint32_t *major, uint32_t *minor)
 {
     *major = k->major;
@@ -180,6 +228,8 @@ rdx_status rdx_kfd_clock_counters(rdx_kfd *k, uint32_t gpu, rdx_kfd_clocks *out)
     if (gpu >= k->gpu_count)
         return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_clock_counters: gpu index %u, have %u", gpu,
                         k->gpu_count);
+    if (k->drm)
+        return rdx_kfd_drm_clock_counters(k, gpu, out);
     struct kfd_ioctl_get_clock_counters_args a = { 0 };
     a.gpu_id = k->gpus[gpu].info.gpu_id;
     rdx_status st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_GET_CLOCK_COUNTERS, &a);

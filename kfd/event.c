@@ -34,6 +34,8 @@ static rdx_status event_page(rdx_kfd *k, rdx_kfd_mem **fresh)
 rdx_status rdx_kfd_event_create(rdx_kfd *k, rdx_kfd_event_kind kind, int auto_reset,
                                 rdx_kfd_event **out)
 {
+    if (k->drm)
+        return rdx_kfd_drm_event_create(k, kind, auto_reset, out);
     uint32_t type;
     switch (kind) {
     case RDX_KFD_EVENT_SIGNAL:
@@ -98,6 +100,8 @@ rdx_status rdx_kfd_event_destroy(rdx_kfd *k, rdx_kfd_event *e)
 {
     if (!e)
         return RDX_OK;
+    if (k->drm)
+        return rdx_kfd_drm_event_destroy(k, e);
     struct kfd_ioctl_destroy_event_args a = { .event_id = e->id, .pad = 0 };
     rdx_status st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_DESTROY_EVENT, &a);
     pthread_mutex_lock(&k->lock);
@@ -109,12 +113,16 @@ rdx_status rdx_kfd_event_destroy(rdx_kfd *k, rdx_kfd_event *e)
 
 rdx_status rdx_kfd_event_set(rdx_kfd *k, rdx_kfd_event *e)
 {
+    if (k->drm)
+        return rdx_kfd_drm_event_set(k, e, 1);
     struct kfd_ioctl_set_event_args a = { .event_id = e->id, .pad = 0 };
     return RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_SET_EVENT, &a);
 }
 
 rdx_status rdx_kfd_event_reset(rdx_kfd *k, rdx_kfd_event *e)
 {
+    if (k->drm)
+        return rdx_kfd_drm_event_set(k, e, 0);
     struct kfd_ioctl_reset_event_args a = { .event_id = e->id, .pad = 0 };
     return RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_RESET_EVENT, &a);
 }
@@ -160,6 +168,8 @@ static rdx_status fault_message(const struct kfd_event_data *d, rdx_kfd_event_ki
 rdx_status rdx_kfd_event_wait(rdx_kfd *k, rdx_kfd_event *const *events, uint32_t n, int wait_all,
                               uint32_t timeout_ms)
 {
+    if (k->drm)
+        return rdx_kfd_drm_event_wait(k, events, n, wait_all, timeout_ms);
     if (n == 0 || !events)
         return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_event_wait: no events");
     struct kfd_event_data *d = calloc(n, sizeof *d);

@@ -19,6 +19,10 @@
 typedef struct rdx_kfd_gpu_state {
     rdx_kfd_gpu_info info;
     int drm_fd;
+    void *amdgpu;           /* DRM path: the amdgpu_device_handle, else NULL */
+    uint32_t compute_rings; /* DRM path: available rings (AMDGPU_INFO_HW_IP_INFO) */
+    uint32_t sdma_rings;
+    uint32_t next_ring;     /* DRM path: rings handed to queues round-robin */
     rdx_kfd_mem *doorbells; /* doorbell slice, allocated with the first queue */
     uint32_t doorbell_users;
 } rdx_kfd_gpu_state;
@@ -33,6 +37,7 @@ struct rdx_kfd {
     pthread_mutex_t event_lock; /* serialises handing the event page over */
     rdx_kfd_mem *event_page;    /* signal event slots, created with the first signal event */
     uint32_t live_mem, live_queues, live_events;
+    struct rdx_kfd_drm *drm; /* the amdgpu DRM submission path (kfd/drm_*.c), or NULL: KFD */
 };
 
 struct rdx_kfd_mem {
@@ -40,10 +45,11 @@ struct rdx_kfd_mem {
     rdx_kfd_mem_kind kind;
     uint64_t handle;
     uint64_t gpu_addr, size;
-    void *cpu;        /* CPU view (== gpu_addr) or NULL */
-    void *reserved;   /* the VA reservation we own, or NULL (USERPTR) */
-    uint64_t map_off; /* the mmap offset used for the CPU view */
-    int all_gpus;     /* mapped into every GPU's VM */
+    void *cpu;           /* CPU view (== gpu_addr) or NULL */
+    void *reserved;      /* the VA reservation we own, or NULL (USERPTR) */
+    uint64_t map_off;    /* the mmap offset used for the CPU view */
+    int all_gpus;        /* mapped into every GPU's VM */
+    void *bo, *va_range; /* DRM path: amdgpu_bo_handle, amdgpu_va_handle */
 };
 
 struct rdx_kfd_queue {
@@ -55,12 +61,14 @@ struct rdx_kfd_queue {
     volatile uint64_t *rptr, *wptr; /* ptrs page: rptr at 0, wptr at 8 */
     volatile uint64_t *doorbell;
     uint64_t wptr_dw;
+    struct rdx_kfd_drm_queue *drm; /* DRM path: context, IB ring, fences */
 };
 
 struct rdx_kfd_event {
     rdx_kfd_event_kind kind;
     uint32_t id, slot;
     uint64_t mailbox;
+    int auto_reset; /* DRM path */
 };
 
 /*
@@ -76,6 +84,26 @@ rdx_status rdx_kfd_ioctl(const rdx_os *os, int fd, unsigned long request, void *
 rdx_status rdx_kfd_os_mmap(const rdx_os *os, void *addr, size_t len, int prot, int flags, int fd,
                            uint64_t off, void **out, const char *what);
 void rdx_kfd_os_munmap(const rdx_os *os, void *addr, size_t len);
+
+/* The DRM path (kfd/drm_*.c): rdx_kfd_open with RDX_SUBMIT=drm, or when there is no KFD. */
+rdx_status rdx_kfd_drm_open(const rdx_os *os, rdx_kfd **out);
+void rdx_kfd_drm_close(rdx_kfd *k);
+rdx_status rdx_kfd_drm_mem_alloc(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc *d,
+                                 rdx_kfd_mem **out);
+rdx_status rdx_kfd_drm_mem_free(rdx_kfd *k, rdx_kfd_mem *m);
+rdx_status rdx_kfd_drm_queue_create(rdx_kfd *k, uint32_t gpu, rdx_kfd_queue_kind kind,
+                                    uint32_t ring_bytes, rdx_kfd_queue **out);
+rdx_status rdx_kfd_drm_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q);
+rdx_status rdx_kfd_drm_queue_submit(rdx_kfd_queue *q, const uint32_t *dw, size_t ndw);
+rdx_status rdx_kfd_drm_event_create(rdx_kfd *k, rdx_kfd_event_kind kind, int auto_reset,
+                                    rdx_kfd_event **out);
+rdx_status rdx_kfd_drm_event_destroy(rdx_kfd *k, rdx_kfd_event *e);
+rdx_status rdx_kfd_drm_event_set(rdx_kfd *k, rdx_kfd_event *e, int set);
+rdx_status rdx_kfd_drm_event_wait(rdx_kfd *k, rdx_kfd_event *const *events, uint32_t n,
+                                  int wait_all, uint32_t timeout_ms);
+rdx_status rdx_kfd_drm_clock_counters(rdx_kfd *k, uint32_t gpu, rdx_kfd_clocks *out);
+/* A libdrm_amdgpu call's negative errno as an rdx_status naming the call. */
+rdx_status rdx_kfd_drm_fail(int r, const char *call);
 
 /* drm.c: DRM_IOCTL_AMDGPU_INFO device info into the gpu info. */
 rdx_status rdx_kfd_drm_query(const rdx_os *os, int drm_fd, rdx_kfd_gpu_info *info);

@@ -199,6 +199,8 @@ fail_reserved:
 rdx_status rdx_kfd_mem_alloc(rdx_kfd *k, uint32_t gpu, const rdx_kfd_mem_desc *desc,
                              rdx_kfd_mem **out)
 {
+    if (k->drm && gpu < k->gpu_count && desc && desc->size)
+        return rdx_kfd_drm_mem_alloc(k, gpu, desc, out);
     return rdx_kfd_mem_alloc_at(k, gpu, desc, -1, 0, out);
 }
 
@@ -206,6 +208,8 @@ rdx_status rdx_kfd_mem_free(rdx_kfd *k, rdx_kfd_mem *m)
 {
     if (!m)
         return RDX_OK;
+    if (k->drm)
+        return rdx_kfd_drm_mem_free(k, m);
     rdx_kfd_mem_kind m_kind = m->kind;
     uint64_t m_addr = m->gpu_addr;
     rdx_status first = rdx_kfd_mem_map(k, m, 0);

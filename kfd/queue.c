@@ -8,7 +8,7 @@
  * and bytes for SDMA queues since creation (never wrapped), and the doorbell
  * carries the write pointer.
  */
-#include "kfd/internal.h"
+#include "kfd/drm_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +100,8 @@ rdx_status rdx_kfd_queue_create(rdx_kfd *k, uint32_t gpu, rdx_kfd_queue_kind kin
                         ring_bytes, KFD_MIN_QUEUE_RING_SIZE);
     if (kind != RDX_KFD_QUEUE_COMPUTE && kind != RDX_KFD_QUEUE_SDMA)
         return rdx_fail(RDX_ERR_INVALID, "rdx_kfd_queue_create: unknown queue kind %d", kind);
+    if (k->drm)
+        return rdx_kfd_drm_queue_create(k, gpu, kind, ring_bytes, out);
     const rdx_kfd_gpu_info *info = &k->gpus[gpu].info;
     rdx_kfd_queue *q = calloc(1, sizeof *q);
     if (!q)
@@ -166,6 +168,8 @@ rdx_status rdx_kfd_queue_destroy(rdx_kfd *k, rdx_kfd_queue *q)
 {
     if (!q)
         return RDX_OK;
+    if (q->drm)
+        return rdx_kfd_drm_queue_destroy(k, q);
     struct kfd_ioctl_destroy_queue_args d = { .queue_id = q->id, .pad = 0 };
     rdx_status st = RDX_KFD_IOCTL(k->os, k->fd, AMDKFD_IOC_DESTROY_QUEUE, &d);
     char msg[512] = "";
@@ -204,6 +208,8 @@ static uint64_t read_rptr(const rdx_kfd_queue *q)
 
 rdx_status rdx_kfd_queue_submit(rdx_kfd_queue *q, const uint32_t *dw, size_t ndw)
 {
+    if (q->drm)
+        return rdx_kfd_drm_queue_submit(q, dw, ndw);
     if (ndw == 0)
         return RDX_OK;
     uint64_t unit = q->kind == RDX_KFD_QUEUE_SDMA ? 4 : 1;
@@ -231,6 +237,8 @@ uint64_t rdx_kfd_queue_wptr(const rdx_kfd_queue *q)
 
 uint64_t rdx_kfd_queue_rptr(const rdx_kfd_queue *q)
 {
+    if (q->drm)
+        return q->drm->rptr_dw; /* IB space given back so far */
     return read_rptr(q);
 }
 

@@ -116,9 +116,14 @@ int rdx_cmd_info(int argc, char **argv)
         return rdx_cli_fail("info");
     uint32_t major, minor;
     rdx_kfd_version(kfd, &major, &minor);
-    printf("device: %s (KFD ioctl interface %u.%u), %u GPU%s\n",
-           emu ? "emulated (rdx emu)" : "kfd (/dev/kfd)", major, minor, rdx_kfd_gpu_count(kfd),
-           rdx_kfd_gpu_count(kfd) == 1 ? "" : "s");
+    if (!strcmp(rdx_kfd_interface(kfd), "drm"))
+        printf("device: drm (amdgpu command submission through libdrm_amdgpu, DRM interface "
+               "%u.%u), %u GPU%s\n",
+               major, minor, rdx_kfd_gpu_count(kfd), rdx_kfd_gpu_count(kfd) == 1 ? "" : "s");
+    else
+        printf("device: %s (KFD ioctl interface %u.%u), %u GPU%s\n",
+               emu ? "emulated (rdx emu)" : "kfd (/dev/kfd)", major, minor, rdx_kfd_gpu_count(kfd),
+               rdx_kfd_gpu_count(kfd) == 1 ? "" : "s");
     for (uint32_t i = 0; i < rdx_kfd_gpu_count(kfd); i++)
         print_gpu(i, rdx_kfd_gpu(kfd, i));
     rdx_kfd_close(kfd);

@@ -1,7 +1,11 @@
 /*
  * bench/dispatch — the host cost of one dispatch through rdx/runtime.h (an
  * empty kernel, so the GPU's work is excluded) and the round-trip latency
- * (dispatch, then wait for its completion) on the emulated GPU.
+ * (dispatch, then wait for its completion) on the emulated GPU: in process
+ * (KFD queues on rdx_emudev's OS table), and under `rdx emu` through the libc
+ * table on both submission paths — KFD user queues (a ring write and a
+ * doorbell) and the amdgpu DRM path (RDX_SUBMIT=drm: an amdgpu_cs_submit
+ * ioctl per submission; docs/drm.md).
  *
  * Baselines measured in the same run: a memcpy of the same number of PM4
  * bytes into a ring-sized buffer (what any submission must at least do) and
@@ -12,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rdx/isa.h>
 #include <rdx/codeobj.h>
@@ -80,16 +85,17 @@ static __attribute__((noinline)) void plain_call(volatile uint64_t *sink, uint64
     *sink += v;
 }
 
-int main(void)
+/* Host cost and round trip of empty dispatches on `o`'s device, printed under `label`. */
+static void measure(const rdx_device_options *o, const char *label, double memcpy_ns,
+                    double call_ns)
 {
     size_t len;
     uint8_t *elf = empty_code_object(&len);
-    rdx_device_options o = { .kind = RDX_DEVICE_EMU };
     rdx_device *dev;
     rdx_program *prog;
     rdx_queue *q;
     const rdx_kernel *k;
-    if (rdx_device_open(&o, &dev) || rdx_program_load(dev, elf, len, "empty.co", &prog) ||
+    if (rdx_device_open(o, &dev) || rdx_program_load(dev, elf, len, "empty.co", &prog) ||
         rdx_program_find(prog, "empty", &k) || rdx_queue_create(dev, RDX_QUEUE_COMPUTE, &q))
         die("setup");
     free(elf);
@@ -118,6 +124,41 @@ int main(void)
     }
     double per_dispatch = wall / (ROUNDS * BATCH), per_dispatch_cpu = cpu / (ROUNDS * BATCH);
 
+    /* Round trip: dispatch and wait, one at a time. */
+    enum { TRIPS = 300 };
+    double r0 = now();
+    for (int i = 0; i < TRIPS; i++)
+        if (rdx_queue_dispatch(q, &l, &t) || rdx_queue_wait(q, t, 60000))
+            die("round trip");
+    double trip_ns = (now() - r0) / TRIPS;
+
+    printf("dispatch host cost (empty kernel, emulated gfx1100, %s):\n", label);
+    printf("  rdx_queue_dispatch       %8.1f ns wall, %8.1f ns CPU   (goal < %.0f ns: %s)\n",
+           per_dispatch, per_dispatch_cpu, GOAL_NS, per_dispatch_cpu < GOAL_NS ? "met" : "MISSED");
+    if (memcpy_ns > 0) {
+        printf("  memcpy of %d PM4 dwords  %8.1f ns   ratio %.1fx\n", 96, memcpy_ns,
+               per_dispatch / memcpy_ns);
+        printf("  plain function call      %8.1f ns   ratio %.1fx\n", call_ns,
+               per_dispatch / call_ns);
+    }
+    printf("  round trip (dispatch + wait) %.1f us   ratio to host cost %.0fx\n", trip_ns / 1e3,
+           trip_ns / per_dispatch);
+    fflush(stdout);
+    if (rdx_queue_destroy(q))
+        die("queue destroy");
+    rdx_program_free(prog);
+    if (rdx_device_close(dev))
+        die("close");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--child")) {
+        /* under rdx emu: the libc OS table, the submission path RDX_SUBMIT names */
+        rdx_device_options o = { .kind = RDX_DEVICE_KFD, .quiet = true };
+        measure(&o, argv[2], 0, 0);
+        return 0;
+    }
     /* Baselines: memcpy of one dispatch's PM4 bytes into a ring; a function call. */
     enum { DW = 96, RING_DW = 65536, N = 2000000 };
     uint32_t src[DW], *ring = calloc(RING_DW, 4);
@@ -136,26 +177,23 @@ int main(void)
     double call_ns = (now() - f0) / N;
     free(ring);
 
-    /* Round trip: dispatch and wait, one at a time. */
-    enum { TRIPS = 300 };
-    double r0 = now();
-    for (int i = 0; i < TRIPS; i++)
-        if (rdx_queue_dispatch(q, &l, &t) || rdx_queue_wait(q, t, 60000))
-            die("round trip");
-    double trip_ns = (now() - r0) / TRIPS;
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU };
+    measure(&o, "in process, KFD queues", memcpy_ns, call_ns);
 
-    printf("dispatch host cost (empty kernel, emulated gfx1100):\n");
-    printf("  rdx_queue_dispatch       %8.1f ns wall, %8.1f ns CPU   (goal < %.0f ns: %s)\n",
-           per_dispatch, per_dispatch_cpu, GOAL_NS, per_dispatch_cpu < GOAL_NS ? "met" : "MISSED");
-    printf("  memcpy of %d PM4 dwords  %8.1f ns   ratio %.1fx\n", DW, memcpy_ns,
-           per_dispatch / memcpy_ns);
-    printf("  plain function call      %8.1f ns   ratio %.1fx\n", call_ns, per_dispatch / call_ns);
-    printf("round trip (dispatch + wait) %.1f us   ratio to host cost %.0fx\n", trip_ns / 1e3,
-           trip_ns / per_dispatch);
-    if (rdx_queue_destroy(q))
-        die("queue destroy");
-    rdx_program_free(prog);
-    if (rdx_device_close(dev))
-        die("close");
+    /* Both submission paths through `rdx emu`'s interposer, side by side. */
+    const char *build = getenv("RDX_BUILD");
+    static const char *const paths[2][2] = {
+        { "kfd", "rdx emu, KFD user queues: ring + doorbell" },
+        { "drm", "rdx emu, amdgpu DRM: one CS ioctl per submission" },
+    };
+    for (int i = 0; i < 2; i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "env RDX_DEVICE=kfd RDX_SUBMIT=%s '%s/rdx' emu -- /proc/%d/exe --child '%s'",
+                 paths[i][0], build && *build ? build : "build", (int)getpid(), paths[i][1]);
+        fflush(stdout);
+        if (system(cmd) != 0)
+            die(paths[i][1]);
+    }
     return 0;
 }

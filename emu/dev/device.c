@@ -109,7 +109,10 @@ static int emu_close(void *ctx, int fd)
     }
     emu_wait_idle(dev);
     int r = -EBADF;
-    if (emu_fd_kind_of(dev, fd, NULL) != EMU_FD_FREE) {
+    int closing = emu_fd_kind_of(dev, fd, NULL);
+    if (closing == EMU_FD_RENDER)
+        emu_drm_gem_release(dev, fd), emu_drm_cs_release(dev, fd); /* the DRM file's objects */
+    if (closing != EMU_FD_FREE) {
         int i = fd - EMU_FD_BASE;
         dev->fds[i] = EMU_FD_FREE;
         dev->stats.open_fds--;
@@ -121,7 +124,10 @@ static int emu_close(void *ctx, int fd)
         int kfd_left = 0;
         for (int j = 0; j < EMU_MAX_FDS; j++)
             kfd_left += dev->fds[j] == EMU_FD_KFD;
-        if (!kfd_left) {
+        int any_left = 0;
+        for (int j = 0; j < EMU_MAX_FDS; j++)
+            any_left += dev->fds[j] != EMU_FD_FREE;
+        if (!kfd_left && (closing == EMU_FD_KFD || !any_left)) {
             for (uint32_t g = 0; g < dev->num_gpus; g++) {
                 dev->gpus[g].vm_fd = -1;
                 dev->gpus[g].vm_file_closed = 0;
@@ -198,7 +204,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
                 r = -EFAULT;
             } else {
                 dev->stats.ioctls++;
-                r = emu_ioctl_drm(dev, gpu, request, arg);
+                r = emu_ioctl_drm(dev, fd, gpu, request, arg);
                 if ((_IOC_DIR(request) & _IOC_READ) &&
                     emu_copy_to_user((uint64_t)(uintptr_t)user_arg, arg, usize))
                     r = -EFAULT;
@@ -291,6 +297,7 @@ static rdx_status kernel_model(const rdx_emudev_config *cfg, int *legacy)
 
 void emu_process_teardown(rdx_emudev *dev)
 {
+    emu_drm_release_all(dev);
     emu_queue_release_all(dev);
     emu_smi_release_all(dev);
     dev->runtime_enabled = 0;
@@ -406,6 +413,7 @@ void rdx_emudev_destroy(rdx_emudev *dev)
         pthread_cond_destroy(&dev->idle);
         pthread_mutex_destroy(&dev->lock);
     }
+    emu_drm_release_all(dev);
     emu_queue_release_all(dev);
     emu_smi_release_all(dev);
     emu_mem_release_all(dev, 1);

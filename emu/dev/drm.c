@@ -9,6 +9,7 @@
 #include "emu/dev/emudev.h"
 
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <string.h>
 
 #include <libdrm/amdgpu_drm.h>
@@ -75,10 +76,79 @@ static int drm_version(struct drm_version *v)
     return r;
 }
 
-int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *arg)
+/* AMDGPU_INFO_HW_IP_INFO as amdgpu_hw_ip_info answers it for gfx11 (GC 11.0, SDMA 6.0): the
+ * rings the emulated driver runs (emu/dev/drm_cs.c); other engines exist with no ring. */
+static int hw_ip_info(const struct drm_amdgpu_info *q, struct drm_amdgpu_info_hw_ip *ip)
 {
+    memset(ip, 0, sizeof *ip);
+    if (q->query_hw_ip.type >= AMDGPU_HW_IP_NUM ||
+        q->query_hw_ip.ip_instance >= AMDGPU_HW_IP_INSTANCE_MAX_COUNT)
+        return -EINVAL;
+    switch (q->query_hw_ip.type) {
+    case AMDGPU_HW_IP_GFX:
+        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = 11,
+                                              .ib_start_alignment = 32,
+                                              .ib_size_alignment = 32,
+                                              .available_rings = 0x1 };
+        break;
+    case AMDGPU_HW_IP_COMPUTE:
+        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = 11,
+                                              .ib_start_alignment = 32,
+                                              .ib_size_alignment = 32,
+                                              .available_rings = 0xf };
+        break;
+    case AMDGPU_HW_IP_DMA:
+        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = 6,
+                                              .ib_start_alignment = 256,
+                                              .ib_size_alignment = 4,
+                                              .available_rings = 0x3 };
+        break;
+    }
+    ip->capabilities_flags = 0;
+    return 0;
+}
+
+/* drm_ioctl finds the handler by number and copies in / out only what both the caller's and
+ * the driver's direction bits ask for: libdrm issues GEM_VA as read-write, the kernel's is
+ * write-only.  The request of the served handler with that number. */
+static unsigned long drm_canonical(unsigned long request)
+{
+    static const unsigned long served[] = {
+        DRM_IOCTL_VERSION,         DRM_IOCTL_GEM_CLOSE,          DRM_IOCTL_SYNCOBJ_CREATE,
+        DRM_IOCTL_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_WAIT,       DRM_IOCTL_AMDGPU_GEM_CREATE,
+        DRM_IOCTL_AMDGPU_GEM_MMAP, DRM_IOCTL_AMDGPU_CTX,         DRM_IOCTL_AMDGPU_BO_LIST,
+        DRM_IOCTL_AMDGPU_CS,       DRM_IOCTL_AMDGPU_INFO,        DRM_IOCTL_AMDGPU_GEM_VA,
+        DRM_IOCTL_AMDGPU_WAIT_CS,  DRM_IOCTL_AMDGPU_WAIT_FENCES,
+    };
+    if (_IOC_TYPE(request) != DRM_IOCTL_BASE)
+        return request;
+    for (size_t i = 0; i < sizeof served / sizeof served[0]; i++)
+        if (_IOC_NR(served[i]) == _IOC_NR(request))
+            return served[i];
+    return request;
+}
+
+int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, void *arg)
+{
+    request = drm_canonical(request);
     if (request == DRM_IOCTL_VERSION)
         return drm_version(arg);
+    switch (request) {
+    case DRM_IOCTL_AMDGPU_GEM_CREATE:
+    case DRM_IOCTL_AMDGPU_GEM_MMAP:
+    case DRM_IOCTL_AMDGPU_GEM_VA:
+    case DRM_IOCTL_AMDGPU_BO_LIST:
+    case DRM_IOCTL_GEM_CLOSE:
+        return emu_drm_gem_ioctl(dev, fd, gpu, request, arg);
+    case DRM_IOCTL_AMDGPU_CTX:
+    case DRM_IOCTL_AMDGPU_CS:
+    case DRM_IOCTL_AMDGPU_WAIT_CS:
+    case DRM_IOCTL_AMDGPU_WAIT_FENCES:
+    case DRM_IOCTL_SYNCOBJ_CREATE:
+    case DRM_IOCTL_SYNCOBJ_DESTROY:
+    case DRM_IOCTL_SYNCOBJ_WAIT:
+        return emu_drm_cs_ioctl(dev, fd, gpu, request, arg);
+    }
     if (request != DRM_IOCTL_AMDGPU_INFO)
         return -EINVAL;
     struct drm_amdgpu_info *q = arg;
@@ -110,6 +180,26 @@ int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *ar
         /* nothing in rdx or libdrm's gfx11 path depends on its value */
         uint32_t gb_addr_config = EMU_GB_ADDR_CONFIG;
         return emu_copy_to_user(q->return_pointer, &gb_addr_config, 4);
+    }
+    if (q->query == AMDGPU_INFO_HW_IP_INFO) {
+        struct drm_amdgpu_info_hw_ip ip;
+        int r = hw_ip_info(q, &ip);
+        if (r)
+            return r;
+        return emu_copy_to_user(q->return_pointer, &ip,
+                                q->return_size < sizeof ip ? q->return_size : sizeof ip);
+    }
+    if (q->query == AMDGPU_INFO_HW_IP_COUNT) {
+        uint32_t type = q->query_hw_ip.type;
+        if (type >= AMDGPU_HW_IP_NUM)
+            return -EINVAL;
+        uint32_t n =
+            type == AMDGPU_HW_IP_GFX || type == AMDGPU_HW_IP_COMPUTE || type == AMDGPU_HW_IP_DMA;
+        return emu_copy_to_user(q->return_pointer, &n, q->return_size < 4 ? q->return_size : 4);
+    }
+    if (q->query == AMDGPU_INFO_TIMESTAMP) {
+        uint64_t t = emu_gpu_clock();
+        return emu_copy_to_user(q->return_pointer, &t, q->return_size < 8 ? q->return_size : 8);
     }
     if (q->query == AMDGPU_INFO_MEMORY) {
         struct drm_amdgpu_memory_info m;

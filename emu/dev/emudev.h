@@ -109,6 +109,11 @@ typedef struct emu_bo {
     int released;   /* the client munmapped va while the GPU still had it mapped */
     int pool;       /* RDX_OS_MEM_POOL: only its extents are allocated */
     emu_extent *extents;
+    /* amdgpu GEM objects (emu/dev/drm_gem.c), when gem != 0: the render fd owning the handle */
+    int gem_fd;
+    uint32_t gem;          /* GEM handle (0: a KFD buffer object or a kernel ring) */
+    uint32_t gem_flags;    /* AMDGPU_GEM_CREATE_* */
+    uint32_t gem_va_flags; /* AMDGPU_VM_PAGE_* of its mapping */
 } emu_bo;
 
 typedef struct emu_reservation {
@@ -155,6 +160,73 @@ typedef struct emu_gpu {
     int vm_file_closed;          /* that fd was closed since: the VM still holds the file */
     struct rdx_emu *emu;         /* the wave emulator of this GPU */
 } emu_gpu;
+
+/* ---- the amdgpu DRM submission path (emu/dev/drm_gem.c, drm_cs.c) ---- */
+#define EMU_DRM_COMPUTE_RINGS 4 /* entities per context (amdgpu_ctx_num_entities) */
+#define EMU_DRM_SDMA_RINGS    2
+#define EMU_DRM_RING_BYTES    (64u << 10)
+#define EMU_DRM_HANDLE_TAG    (1ull << 63) /* emu_bo.handle of GEM objects: never a KFD handle */
+
+/* One CS job on a kernel ring. */
+typedef struct emu_drm_job {
+    struct emu_drm_job *next;
+    int fd;
+    uint32_t ctx, kind, ring; /* kind: 0 compute, 1 dma, 2 gfx */
+    uint64_t seq;             /* the context entity's sequence number (what CS returns) */
+    uint64_t kseq;            /* the kernel ring's fence value that completes it */
+    uint64_t ib, ib_dw;
+    uint64_t ring_at;     /* where its IB packet starts in the ring (unwrapped, the ring's units) */
+    uint32_t syncobj_out; /* handle signalled when it completes (0: none) */
+} emu_drm_job;
+
+/* A kernel ring (gfx compute or SDMA) of one GPU: a queue the command processor serves like a
+ * user queue, whose packets the driver writes (INDIRECT_BUFFER + fence), as amdgpu's rings. */
+typedef struct emu_kring {
+    emu_queue *q;
+    emu_bo *bo;                /* ring | rptr, wptr, fence page */
+    uint32_t *ring;            /* the driver's view */
+    volatile uint64_t *fence;  /* last completed kseq (written by the ring's end-of-pipe packet) */
+    uint64_t wptr;             /* dwords (PM4) or bytes (SDMA), unwrapped */
+    uint64_t kseq;             /* last emitted */
+    emu_drm_job *jobs, **tail; /* not yet retired, in ring order */
+    uint64_t head_since_ns;    /* when the oldest job became the head */
+    int kind;                  /* 0 compute, 1 SDMA, 2 gfx */
+} emu_kring;
+
+typedef struct emu_drm_ctx {
+    struct emu_drm_ctx *next;
+    int fd;
+    uint32_t id, gpu;
+    int guilty;
+    uint32_t reset_counter;                       /* the device's when created */
+    uint64_t seq[3][EMU_DRM_COMPUTE_RINGS];       /* [compute, dma, gfx][ring]: last handed out */
+    uint64_t lost_from[3][EMU_DRM_COMPUTE_RINGS]; /* first sequence dropped by a reset (0: none) */
+    uint64_t hung[3][EMU_DRM_COMPUTE_RINGS];      /* the sequence that hung or faulted (0: none) */
+} emu_drm_ctx;
+
+typedef struct emu_drm_bolist {
+    struct emu_drm_bolist *next;
+    int fd;
+    uint32_t id, n;
+    uint32_t *handles;
+} emu_drm_bolist;
+
+typedef struct emu_drm_syncobj {
+    struct emu_drm_syncobj *next;
+    int fd;
+    uint32_t handle;
+    int signaled, pending; /* a job will signal it */
+} emu_drm_syncobj;
+
+typedef struct emu_drm {
+    emu_drm_ctx *ctxs;
+    emu_drm_bolist *lists;
+    emu_drm_syncobj *syncobjs;
+    uint32_t next_id, next_gem;
+    uint32_t reset_counter;  /* bumped by every ring reset */
+    uint64_t job_timeout_ns; /* a job at a ring's head longer than this is a hang */
+    emu_kring rings[EMU_MAX_GPUS][3][EMU_DRM_COMPUTE_RINGS];
+} emu_drm;
 
 typedef struct emu_inject {
     unsigned long request;
@@ -203,6 +275,7 @@ struct rdx_emudev {
     uint32_t next_nonsignal;
 
     emu_inject inject[EMU_MAX_INJECT];
+    emu_drm drm;
     rdx_emudev_stats stats;
     char last_error[2560]; /* a hang report with its PC histogram fits */
 };
@@ -286,8 +359,20 @@ void emu_event_hw_exception(rdx_emudev *dev, uint32_t gpu);
 /* Drop the driver's view of a client event page. */
 void emu_event_page_release(rdx_emudev *dev);
 
-/* drm.c */
-int emu_ioctl_drm(rdx_emudev *dev, uint32_t gpu, unsigned long request, void *arg);
+/* drm.c: the render node's ioctls (fd: the render fd, for objects it owns) */
+int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, void *arg);
+/* drm_gem.c: GEM_CREATE, GEM_MMAP, GEM_VA, GEM_CLOSE, BO_LIST */
+int emu_drm_gem_ioctl(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, void *arg);
+emu_bo *emu_drm_gem_lookup(rdx_emudev *dev, int fd, uint32_t handle);
+/* Free the GEM objects and BO lists of render fd `fd` (every fd when fd < 0). */
+void emu_drm_gem_release(rdx_emudev *dev, int fd);
+/* drm_cs.c: CTX, CS, WAIT_CS, WAIT_FENCES, SYNCOBJ_* (may drop the lock while waiting) */
+int emu_drm_cs_ioctl(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, void *arg);
+/* Free the contexts and sync objects of render fd `fd` (every fd and the kernel rings when
+ * fd < 0). */
+void emu_drm_cs_release(rdx_emudev *dev, int fd);
+/* The kernel rings' jobs touching GEM objects must be done or dropped before they go. */
+void emu_drm_release_all(rdx_emudev *dev);
 
 /* cp.c */
 void *emu_cp_main(void *arg);

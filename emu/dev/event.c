@@ -253,6 +253,7 @@ int emu_ioctl_event(rdx_emudev *dev, unsigned long request, void *arg)
 
 void emu_event_interrupt(rdx_emudev *dev, uint32_t ctxid, uint32_t valid_bits)
 {
+    pthread_cond_broadcast(&dev->ev_cond); /* the DRM fence waits (emu/dev/drm_cs.c) */
     if (!dev->event_page)
         return;
     uint32_t mask = valid_bits >= 32 ? 0xffffffffu : (1u << valid_bits) - 1;

@@ -7,7 +7,8 @@
  * FENCE, TRAP (an interrupt with its 28-bit context), POLL_REGMEM on memory
  * (blocks the queue until satisfied; retry counts are not modelled — it
  * waits as with 0xfff), TIMESTAMP_GET(_GLOBAL) (the 100 MHz GPU clock),
- * TIMESTAMP_SET (ignored).  INDIRECT and SRBM_WRITE stop the queue.  FENCE
+ * TIMESTAMP_SET (ignored), INDIRECT (an indirect buffer, not nested: what the
+ * DRM path's SDMA rings run).  SRBM_WRITE stops the queue.  FENCE
  * and TIMESTAMP_GET write with release stores (after the copies and fills
  * before them); the engine has no atomic packets here.
  */
@@ -31,6 +32,8 @@ static int fail(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, const ch
                    p->opcode, p->sub_op, what);
     return -1;
 }
+
+static int indirect(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p);
 
 static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
 {
@@ -117,7 +120,49 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
         __atomic_store_n(d, emu_gpu_clock(), __ATOMIC_RELEASE);
         return 1;
     }
+    if (is(p, RDX_SDMA_PKT_INDIRECT))
+        return indirect(dev, q, p);
     return fail(dev, q, p, "not supported by the emulated SDMA engine");
+}
+
+/* INDIRECT (what amdgpu's SDMA rings run a CS's IB with): the IB's packets, resumable at
+ * q->ib_pos[0] when a POLL_REGMEM inside blocks; not nested. */
+static int indirect(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
+{
+    if (q->ib_pos[1])
+        return fail(dev, q, p, "INDIRECT inside an indirect buffer");
+    uint64_t va = emu_addr64(F(p, INDIRECT_BASE_LO), F(p, INDIRECT_BASE_HI));
+    uint32_t n = F(p, INDIRECT_IB_SIZE);
+    if (va & 3)
+        return fail(dev, q, p, "misaligned IB base");
+    if (n == 0)
+        return 1;
+    const uint32_t *ib = emu_cp_access(dev, q, va, (uint64_t)n * 4, 0);
+    if (!ib)
+        return -1;
+    rdx_pm4_iter it;
+    rdx_pm4_iter_init(&it, ib, n, true);
+    it.pos = q->ib_pos[0];
+    q->ib_pos[1] = 1; /* inside */
+    int r = 1;
+    while (!rdx_pm4_iter_done(&it)) {
+        rdx_pm4_packet ip;
+        if (rdx_pm4_iter_next(&it, &ip) != RDX_OK) {
+            emu_queue_fail(dev, q, "bad SDMA packet in an indirect buffer: %s",
+                           rdx_error_message());
+            r = -1;
+            break;
+        }
+        r = exec(dev, q, &ip);
+        if (r <= 0)
+            break;
+        dev->stats.packets++;
+        q->ib_pos[0] = it.pos;
+    }
+    q->ib_pos[1] = 0;
+    if (r == 1)
+        q->ib_pos[0] = 0;
+    return r;
 }
 
 int emu_sdma_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr)

@@ -6,6 +6,12 @@
  * drives a real card, rdx_emudev_os() (rdx/emudev.h) the emulated GPU; the
  * code here is the same for both.
  *
+ * The same API also drives the amdgpu DRM submission path (docs/drm.md): with RDX_SUBMIT=drm,
+ * or when there is no KFD but an amdgpu render node, on the libc OS table (libdrm_amdgpu makes
+ * its ioctls on the fd itself), queues are amdgpu contexts whose submissions are IBs on the
+ * compute / DMA rings, memory is GEM buffer objects, and the fault events fire when amdgpu
+ * reports a context reset.  rdx_kfd_interface() says which path an rdx_kfd takes.
+ *
  * Call sequence: rdx_kfd_open() discovers the KFD topology in sysfs, opens
  * /dev/kfd (AMDKFD_IOC_GET_VERSION) and, for every GPU node, its render node
  * (DRM_IOCTL_AMDGPU_INFO device info, AMDKFD_IOC_ACQUIRE_VM), then reads the
@@ -128,8 +134,14 @@ rdx_status rdx_kfd_open(const rdx_os *os, rdx_kfd **out);
  * failing kernel call (unmapping the event page), RDX_OK otherwise. */
 rdx_status rdx_kfd_close(rdx_kfd *kfd);
 
-/* The KFD ioctl interface version reported by AMDKFD_IOC_GET_VERSION. */
+/* The KFD ioctl interface version reported by AMDKFD_IOC_GET_VERSION (on the DRM path: the
+ * amdgpu DRM interface version, e.g. 3.54). */
 void rdx_kfd_version(const rdx_kfd *kfd, uint32_t *major, uint32_t *minor);
+
+/* How `kfd` submits work: "kfd" (KFD user-mode queues, /dev/kfd) or "drm" (amdgpu command
+ * submission through libdrm_amdgpu on the render node, chosen by RDX_SUBMIT=drm or when there
+ * is no KFD but an amdgpu render node; docs/drm.md).  Static storage. */
+const char *rdx_kfd_interface(const rdx_kfd *kfd);
 
 /* Number of GPUs and the info of GPU `index` (< count; owned by kfd). */
 uint32_t rdx_kfd_gpu_count(const rdx_kfd *kfd);
