@@ -164,7 +164,7 @@ static int vopd_bank(const rdx_isa_opnd *o)
 }
 
 static rdx_status check_vopd(const rdx_isa_target *t, const rdx_isa_inst *in, const isa_row *rx,
-                             rdx_isa_rule *rule)
+                             unsigned flags, rdx_isa_rule *rule)
 {
     const isa_row *ry = isa_row_of(t, (rdx_isa_op)in->op_y, RDX_ISA_FORM_NATIVE);
     if (!ry || ry->enc != RDX_ISA_ENC_VOPD)
@@ -210,7 +210,10 @@ static rdx_status check_vopd(const rdx_isa_target *t, const rdx_isa_inst *in, co
         int bx = vopd_bank(bank[0][p]), by = vopd_bank(bank[1][p]);
         if (p == 2) /* src2 banks are compared by parity (llvm-mc's bank mask 1) */
             bx = bx >= 0 ? bx & 1 : bx, by = by >= 0 ? by & 1 : by;
-        if (bx >= 0 && bx == by) {
+        /* the same VGPR read by both halves runs on silicon (RDX_ISA_CHECK_SILICON) */
+        bool same = bank[0][p] && bank[1][p] && bank[0][p]->kind == RDX_ISA_OPND_VGPR &&
+                    bank[1][p]->kind == RDX_ISA_OPND_VGPR && bank[0][p]->reg == bank[1][p]->reg;
+        if (bx >= 0 && bx == by && !(same && (flags & RDX_ISA_CHECK_SILICON))) {
             char nm[2][16];
             for (unsigned k = 0; k < 2; k++) {
                 if (bank[k][p]->kind == RDX_ISA_OPND_VGPR)
@@ -257,15 +260,23 @@ static void range_text(const rdx_isa_opnd *o, char *buf, size_t cap)
         snprintf(buf, cap, "v%u", (unsigned)o->reg);
 }
 
-static rdx_status check_wmma(const rdx_isa_target *t, const rdx_isa_inst *in, rdx_isa_rule *rule)
+static rdx_status check_wmma(const rdx_isa_target *t, const rdx_isa_inst *in, unsigned flags,
+                             rdx_isa_rule *rule)
 {
     const char *name = isa_op_names[in->op];
     if (t->family != RDX_ISA_FAMILY_RDNA3 || strncmp(name, "v_wmma_", 7) || in->nopnd < 4)
         return RDX_OK;
-    const rdx_isa_opnd *d = &in->opnd[0];
+    /* in wave64 C and D are 4 VGPRs (the decoder gives wave32's 8) */
+    rdx_isa_opnd dd = in->opnd[0], cc = in->opnd[3];
+    if (flags & RDX_ISA_CHECK_WAVE64) {
+        dd.count = dd.count > 4 ? 4 : dd.count;
+        if (cc.kind == RDX_ISA_OPND_VGPR)
+            cc.count = cc.count > 4 ? 4 : cc.count;
+    }
+    const rdx_isa_opnd *d = &dd;
     static const char *const what[4] = { "D", "A", "B", "C" };
     for (unsigned k = 1; k <= 3; k++) {
-        const rdx_isa_opnd *s = &in->opnd[k];
+        const rdx_isa_opnd *s = k == 3 ? &cc : &in->opnd[k];
         if (!overlap(d, s))
             continue;
         if (k == 3 && s->reg == d->reg && s->count == d->count)
@@ -274,9 +285,9 @@ static rdx_status check_wmma(const rdx_isa_target *t, const rdx_isa_inst *in, rd
         range_text(d, rd, sizeof rd);
         range_text(s, rs, sizeof rs);
         return violate(rule, RDX_ISA_RULE_WMMA_OVERLAP,
-                       "%s: D %s overlaps %s %s (D must not overlap A or B, and must be C "
-                       "exactly or not overlap it)",
-                       name, rd, what[k], rs);
+                       "%s: operand %u (%s) %s overlaps D %s (D must not overlap A or B, and "
+                       "must be C exactly or not overlap it)",
+                       name, k, what[k], rs, rd);
     }
     return RDX_OK;
 }
@@ -298,7 +309,7 @@ rdx_status rdx_isa_check(const rdx_isa_target *t, const rdx_isa_inst *in, unsign
     bool llvm_only = (flags & RDX_ISA_CHECK_LLVM_ONLY) != 0;
     rdx_status st;
     if (row->enc == RDX_ISA_ENC_VOPD)
-        return check_vopd(t, in, row, rule);
+        return check_vopd(t, in, row, flags, rule);
     if (!is_valu_enc(row->enc))
         return RDX_OK;
     if ((st = check_bus(in, row, rule)))
@@ -315,7 +326,7 @@ rdx_status rdx_isa_check(const rdx_isa_target *t, const rdx_isa_inst *in, unsign
                                "halves); v%u needs the e64 form",
                                isa_op_names[in->op], (unsigned)o->reg);
         }
-    if (!llvm_only && (st = check_wmma(t, in, rule)))
+    if (!llvm_only && (st = check_wmma(t, in, flags, rule)))
         return st;
     return RDX_OK;
 }

@@ -481,6 +481,13 @@ typedef enum rdx_isa_rule {
    violation of vgpr16-e32); without the flag they are the 8-bit field as
    rdx_isa_decode gives it (128 + n is the high half of vn), which is always valid */
 #define RDX_ISA_CHECK_VGPR_NUMBERS (1u << 1)
+/* the code runs in wave64: a WMMA's C and D are 4 VGPRs (rdx_isa_decode gives the
+   wave32 ranges of 8) */
+#define RDX_ISA_CHECK_WAVE64 (1u << 2)
+/* what silicon is known to run correctly passes (the emulator's view): a VOPD pair whose
+   halves read the same VGPR in one source position keeps vopd-bank (tinygrad's
+   hardware-validated test_vopd reads v0 as both src0s); llvm-mc rejects it */
+#define RDX_ISA_CHECK_SILICON (1u << 3)
 
 /* Name of a rule ("wmma-overlap"), "?" when out of range. */
 const char *rdx_isa_rule_name(rdx_isa_rule rule);
