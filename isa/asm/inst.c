@@ -31,6 +31,7 @@ typedef struct popnd {
     int64_t ival;
     double fval;
     bool neg, abs, sext;
+    bool lit;        /* lit(N): always a literal dword (LLVM's forced-literal syntax) */
     bool hi;         /* vN.h: high 16-bit half */
     bool from_func;  /* hwreg(...), sendmsg(...): a finished immediate */
     bool from_label; /* computed from labels: llvm-mc encodes a literal, never inline */
@@ -254,6 +255,21 @@ static bool parse_operand(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
     memset(o, 0, sizeof *o);
     o->col = lx->tok.col;
     const rdx_tok *t = &lx->tok;
+    /* lit(N): N as a literal dword even when an inline constant could say it, as LLVM 22
+       prints and reads it (LLVM 19 accepts the syntax but encodes the inline constant) */
+    if (tok_text_is(t, "lit") && t->len == 3) {
+        rdx_tok pk = rdx_lex_peek(lx);
+        if (rdx_tok_is(&pk, "(")) {
+            rdx_lex_next(lx);
+            rdx_lex_next(lx);
+            if (!parse_operand(st, lx, o))
+                return false;
+            if (!expect(st, lx, ")", "')'"))
+                return false;
+            o->lit = true;
+            return true;
+        }
+    }
     /* neg(...), abs(...), sext(...) */
     if ((tok_text_is(t, "neg") || tok_text_is(t, "abs") || tok_text_is(t, "sext"))) {
         rdx_tok pk = rdx_lex_peek(lx);
@@ -1289,6 +1305,15 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
 {
     unsigned kinds = si ? si->kinds : 0xffff;
     memset(o, 0, sizeof *o);
+    if (p->lit) {
+        if (p->kind != P_INT || p->neg || p->abs || p->sext || p->ival < INT32_MIN ||
+            p->ival > UINT32_MAX)
+            return bind_err(c, p->col, "lit() takes a 32-bit integer");
+        if (!(kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)))
+            return bind_err(c, p->col, "operand %u takes no literal", idx);
+        *o = rdx_isa_literal((uint32_t)p->ival);
+        return true;
+    }
     switch (p->kind) {
     case P_REG:
         o->kind = p->file;

@@ -66,7 +66,8 @@ static const rule_line lines[] = {
     { "gfx1100", "v_wmma_i32_16x16x16_iu4 v[0:7], v[4:5], v[8:9], v[0:7]", "wmma-overlap", NULL },
 };
 
-/* llvm-mc 19 on one line: 1 accepted (bytes in out/len), 0 rejected (message in err). */
+/* llvm-mc (19, or the `mc` given) on one line: 1 accepted (bytes in out/len), 0 rejected (message
+ * in err). */
 static int llvm19(const char *mc, const char *target, const char *line, uint8_t *out, size_t *len,
                   char *err, size_t cap)
 {
@@ -128,10 +129,66 @@ START_TEST(operand_rules)
 }
 END_TEST
 
+/* lit(N): LLVM 22's forced literal (it prints literals that have an inline encoding this
+   way); rdx encodes a literal dword as llvm-mc 22 does (llvm-mc 19 takes the syntax but
+   encodes the inline constant).  Checked against llvm-mc 22 when it is installed. */
+START_TEST(forced_literals_as_llvm22)
+{
+    static const struct {
+        const char *target, *line;
+        uint8_t b[12];
+        size_t n;
+    } cases[] = {
+        { "gfx1100",
+          "v_add_f32 v0, lit(0x3f800000), v1",
+          { 0xff, 0x02, 0x00, 0x06, 0x00, 0x00, 0x80, 0x3f },
+          8 },
+        { "gfx1100",
+          "s_mov_b32 s0, lit(0x40)",
+          { 0xff, 0x00, 0x80, 0xbe, 0x40, 0x00, 0x00, 0x00 },
+          8 },
+        { "gfx1100",
+          "s_min_i32 s33, ttmp12, lit(0x3f000000)",
+          { 0x78, 0xff, 0x21, 0x89, 0x00, 0x00, 0x00, 0x3f },
+          8 },
+        { "gfx1201",
+          "v_add_f32 v0, lit(0x3f800000), v1",
+          { 0xff, 0x02, 0x00, 0x06, 0x00, 0x00, 0x80, 0x3f },
+          8 },
+    };
+    const char *mc = rdx_test_llvm_tool_version("llvm-mc", 22);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const rdx_isa_target *t = rdx_isa_target_find(cases[i].target);
+        uint8_t out[RDX_ISA_MAX_BYTES];
+        size_t n = 0;
+        ck_assert_msg(rdx_asm_assemble_inst(t, cases[i].line, out, &n) == RDX_OK, "'%s': %s",
+                      cases[i].line, rdx_error_message());
+        ck_assert_msg(n == cases[i].n && !memcmp(out, cases[i].b, n), "'%s': other bytes",
+                      cases[i].line);
+        if (mc) {
+            uint8_t b[RDX_ISA_MAX_BYTES];
+            size_t bn;
+            char err[1024];
+            ck_assert_msg(llvm19(mc, cases[i].target, cases[i].line, b, &bn, err, sizeof err) &&
+                              bn == n && !memcmp(b, out, n),
+                          "llvm-mc 22 on '%s': %s", cases[i].line, err);
+        }
+    }
+    /* lit() of something that is not a 32-bit integer, or where no literal fits */
+    uint8_t out[RDX_ISA_MAX_BYTES];
+    size_t n;
+    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    ck_assert_int_ne(rdx_asm_assemble_inst(t, "v_add_f32 v0, lit(v1), v2", out, &n), RDX_OK);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "lit() takes a 32-bit integer"));
+    ck_assert_int_ne(rdx_asm_assemble_inst(t, "v_add_f32_e32 v0, v1, lit(1)", out, &n), RDX_OK);
+}
+END_TEST
+
 void asm_add_rule_tests(Suite *s)
 {
     TCase *tc = tcase_create("rules");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, operand_rules, 0, (int)(sizeof lines / sizeof lines[0]));
+    tcase_add_test(tc, forced_literals_as_llvm22);
     suite_add_tcase(s, tc);
 }
