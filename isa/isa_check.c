@@ -16,6 +16,7 @@
  *   vopd-constant-bus  VOPD: at most two distinct scalar values over the pair
  *   vgpr16-e32         a 16-bit operand of a VOP1/VOP2/VOPC e32/DPP form
  *                      names v0..v127 (bit 7 of its field selects .h)
+ *   sgpr-align         SGPR/TTMP ranges: pairs even, 3+ registers on multiples of 4
  *   wmma-overlap       RDNA3 WMMA: D overlaps neither A nor B, and is C
  *                      exactly or disjoint from it
  */
@@ -308,6 +309,20 @@ rdx_status rdx_isa_check(const rdx_isa_target *t, const rdx_isa_inst *in, unsign
         return RDX_OK;
     bool llvm_only = (flags & RDX_ISA_CHECK_LLVM_ONLY) != 0;
     rdx_status st;
+    /* SGPR/TTMP ranges: pairs even, 3 and more registers on multiples of 4 (the
+       encoder's range check; bytes can hold an odd field, which LLVM's disassembler
+       prints as the aligned range) */
+    for (unsigned i = 0; i < in->nopnd && i < RDX_ISA_MAX_OPNDS; i++) {
+        const rdx_isa_opnd *o = &in->opnd[i];
+        if ((o->kind != RDX_ISA_OPND_SGPR && o->kind != RDX_ISA_OPND_TTMP) || o->count < 2)
+            continue;
+        unsigned align = o->count >= 3 ? 4 : 2;
+        if (o->reg % align)
+            return violate(rule, RDX_ISA_RULE_SGPR_ALIGN,
+                           "%s: operand %u %s[%u:%u] is not aligned to %u registers",
+                           isa_op_names[in->op], i, o->kind == RDX_ISA_OPND_SGPR ? "s" : "ttmp",
+                           (unsigned)o->reg, (unsigned)(o->reg + o->count - 1), align);
+    }
     if (row->enc == RDX_ISA_ENC_VOPD)
         return check_vopd(t, in, row, flags, rule);
     if (!is_valu_enc(row->enc))

@@ -82,8 +82,9 @@ static rdx_status __attribute__((noinline, cold)) range_error(const enc *e, unsi
         unsigned align = c >= 3 ? 4 : c == 2 ? 2 : 1;
         if (o->reg % align) {
             snprintf(msg, sizeof msg,
-                     "misaligned %s range starting at %u (must be a multiple of %u)",
-                     o->kind == RDX_ISA_OPND_SGPR ? "SGPR" : "TTMP", o->reg, align);
+                     "misaligned %s range starting at %u (must be a multiple of %u) [rule %s]",
+                     o->kind == RDX_ISA_OPND_SGPR ? "SGPR" : "TTMP", o->reg, align,
+                     rdx_isa_rule_name(RDX_ISA_RULE_SGPR_ALIGN));
             return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
         }
     }

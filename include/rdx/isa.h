@@ -463,6 +463,7 @@ rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, cons
     X(VOPD_BANK, "vopd-bank", true)                  /* VOPD: X/Y sources in different banks */  \
     X(VOPD_CONSTANT_BUS, "vopd-constant-bus", true)  /* VOPD: <= 2 scalar values per pair */    \
     X(VGPR16_E32, "vgpr16-e32", true)                /* 16-bit e32/DPP operands: v0..v127 */    \
+    X(SGPR_ALIGN, "sgpr-align", true)                /* SGPR/TTMP pairs even, 3+ on 4 */ \
     X(WMMA_OVERLAP, "wmma-overlap", false)           /* RDNA3 WMMA: D vs A, B, C */
 /* clang-format on */
 

@@ -28,6 +28,10 @@ static const rule_line lines[] = {
     { "gfx1100", "v_fma_f32 v0, s1, s2, v3", NULL, NULL },
     { "gfx1100", "v_fma_f32 v0, s1, s2, s3", "constant-bus", "violates constant bus" },
     { "gfx1100", "v_lshlrev_b64 v[0:1], s1, s[2:3]", "constant-bus", "violates constant bus" },
+    /* SGPR ranges: pairs even, 3+ registers on multiples of 4 */
+    { "gfx1100", "s_mov_b64 s[0:1], s[2:3]", NULL, NULL },
+    { "gfx1100", "s_mov_b64 s[0:1], s[3:4]", "sgpr-align", "invalid register alignment" },
+    { "gfx1100", "s_load_b128 s[2:5], s[0:1], 0x0", "sgpr-align", "invalid register alignment" },
     /* VOPD destinations: one even, one odd */
     { "gfx1100", "v_dual_add_f32 v0, v1, v2 :: v_dual_mul_f32 v3, v4, v7", NULL, NULL },
     { "gfx1100", "v_dual_add_f32 v0, v1, v2 :: v_dual_mul_f32 v2, v4, v7", "vopd-dst",

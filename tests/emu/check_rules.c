@@ -41,6 +41,10 @@ static const rule_case cases[] = {
     { "vopd-constant-bus", ".long 0xca500401, 0x00000002\n",
       "v_dual_cndmask_b32 v0, s1, v2 :: v_dual_mov_b32 v1, s2",
       "v_dual_cndmask_b32 v0, s1, v2 :: v_dual_mov_b32 v1, s1\n" },
+    /* an odd SGPR pair (s_mov_b64 s[0:1], s[3:4]); llvm-mc 19 rejects the text ("invalid
+       register alignment") and disassembles the bytes as s[2:3] */
+    { "sgpr-align", ".long 0xbe800103\n", "s_mov_b64 s[0:1], s[3:4]",
+      "s_mov_b64 s[0:1], s[2:3]\n" },
     /* three SGPRs in a VOP3; llvm-mc 19: "invalid operand (violates constant bus
        restrictions)" */
     { "constant-bus", ".long 0xd6130000, 0x000c0401\n", "v_fma_f32 v0, s1, s2, s3",

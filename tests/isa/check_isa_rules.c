@@ -102,6 +102,19 @@ START_TEST(rules_found_and_named)
     ck_assert_int_eq(rule_of(&h, RDX_ISA_CHECK_VGPR_NUMBERS), RDX_ISA_RULE_VGPR16_E32);
     h.form = RDX_ISA_FORM_E64;
     ck_assert_int_eq(rule_of(&h, RDX_ISA_CHECK_VGPR_NUMBERS), RDX_ISA_RULE_NONE);
+    /* an odd SGPR pair: bytes can hold it (LLVM's disassembler prints the aligned pair) */
+    rdx_isa_inst m;
+    memset(&m, 0, sizeof m);
+    m.op = RDX_ISA_OP_S_MOV_B64;
+    m.form = RDX_ISA_FORM_NATIVE;
+    m.nopnd = 2;
+    m.opnd[0] = rdx_isa_sgpr(0, 2);
+    m.opnd[1] = rdx_isa_sgpr(2, 2);
+    ck_assert_int_eq(rule_of(&m, 0), RDX_ISA_RULE_NONE);
+    m.opnd[1] = rdx_isa_sgpr(3, 2);
+    ck_assert_int_eq(rule_of(&m, 0), RDX_ISA_RULE_SGPR_ALIGN);
+    ck_assert_int_eq(rdx_isa_encode(t, &m, b, &n), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "[rule sgpr-align]"));
     /* names, llvm flags, bad arguments */
     ck_assert_str_eq(rdx_isa_rule_name(RDX_ISA_RULE_WMMA_OVERLAP), "wmma-overlap");
     ck_assert_str_eq(rdx_isa_rule_name(RDX_ISA_RULE_COUNT), "?");
