@@ -242,6 +242,13 @@ build/fuzz/%: fuzz/%.c $(LIB_SRCS)
 isa-tables:
 	python3 scripts/gen_isa_tables.py
 
+# --- the emulator's fidelity table (emu/core/fidelity.def) from the committed
+# tests/data/fidelity/tinygrad_hw.txt and tests/emu/check_silicon.c; with
+# TINYGRAD=DIR (a tinygrad checkout) the data file is extracted again first.
+.PHONY: fidelity
+fidelity:
+	python3 scripts/gen_fidelity.py $(if $(TINYGRAD),--tinygrad $(TINYGRAD))
+
 clean:
 	rm -rf build
 

@@ -42,7 +42,10 @@ enum {
     CG_F_WAITCNT = 1 << 6,    /* inserted s_waitcnt */
     CG_F_VMEM_STORE = 1 << 7, /* global store (vscnt) */
     CG_F_SPILL = 1 << 8,      /* spill code inserted by the register plan (spill.c) */
-    CG_F_LONGBR = 1 << 9      /* s_add_u32 of a long branch: literal = target - here */
+    CG_F_LONGBR = 1 << 9,     /* s_add_u32 of a long branch: literal = target - here */
+    /* early-clobber destination (WMMA on gfx11: D must not overlap A, B or, but for the
+       same registers, C): the register plan keeps every source live through the def */
+    CG_F_EARLY = 1 << 10
 };
 
 typedef struct cg_inst {

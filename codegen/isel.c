@@ -276,7 +276,7 @@ cg_inst *cg_ins(isel *I, rdx_isa_op op, int ndef, unsigned flags, const xo *ops,
     if (fi->enc == RDX_ISA_ENC_VOP3P)
         in.in.mod[RDX_ISA_MOD_OP_SEL_HI] = 7;
     in.ndef = (uint8_t)ndef;
-    in.flags = (uint8_t)flags;
+    in.flags = (uint16_t)flags;
     in.target = -1;
     return push(I, &in);
 }

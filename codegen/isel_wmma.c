@@ -308,7 +308,7 @@ static rdx_isa_op wmma_op(isel *I, const rdx_uop *u)
 static void wmma_ins(isel *I, rdx_isa_op op, uint32_t d, unsigned sub, uint32_t a, uint32_t b,
                      uint32_t c, unsigned csub, unsigned flags)
 {
-    cg_ins(I, op, 1, flags,
+    cg_ins(I, op, 1, flags | CG_F_EARLY,
            (xo[]){ cg_r(I, d, sub, 8), cg_r(I, a, 0, 8), cg_r(I, b, 0, 8), cg_r(I, c, csub, 8) },
            4);
 }

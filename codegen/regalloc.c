@@ -6,7 +6,9 @@
  *
  * Files: SGPRs s0..s105 (VCC is not allocated), VGPRs v0..v255.  SGPR
  * ranges of 2 dwords are even-aligned, 4 and more 4-aligned; VGPR ranges
- * need no alignment on gfx11.  Pre-coloured ABI registers (kernarg pointer,
+ * need no alignment on gfx11.  An early-clobber instruction (CG_F_EARLY: WMMA, whose
+ * D must not overlap its sources on gfx11) keeps its sources live through its def,
+ * so the def never reuses their registers.  Pre-coloured ABI registers (kernarg pointer,
  * workgroup ids, v0) keep their registers for the whole kernel.  A write of a
  * register's first dword that is not under a narrowed EXEC kills the old
  * value.
@@ -130,7 +132,9 @@ static rdx_status intervals(const cg_prog *p, uint32_t *start, uint32_t *end)
                 uint32_t v = in->vr[k];
                 if (!v)
                     continue;
-                uint32_t q = k < in->ndef ? pos + 1 : pos;
+                /* an early-clobber def (WMMA) must not take a source's registers:
+                   its sources are live up to the def */
+                uint32_t q = k < in->ndef || (in->flags & CG_F_EARLY) ? pos + 1 : pos;
                 start[v] = q < start[v] ? q : start[v];
                 end[v] = q > end[v] ? q : end[v];
             }

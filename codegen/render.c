@@ -12,6 +12,15 @@
 #include "codegen/cg.h"
 #include "util/error.h"
 
+/* Encode x and check every operand rule of the hardware (isa/isa_check.c; VGPR numbers
+   are register numbers here): a kernel that breaks one is a code generator bug, reported
+   at compile time instead of run wrongly. */
+static rdx_status enc_checked(const cg_prog *p, const rdx_isa_inst *x, uint8_t *out, size_t *len)
+{
+    rdx_status st = rdx_isa_encode(p->tgt, x, out, len);
+    return st ? st : rdx_isa_check(p->tgt, x, RDX_ISA_CHECK_VGPR_NUMBERS, NULL);
+}
+
 static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8_t *out,
                       size_t *len)
 {
@@ -50,11 +59,11 @@ static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8
         if (!mods) {
             rdx_isa_inst y = *x;
             y.form = RDX_ISA_FORM_E32;
-            if (!rdx_isa_encode(p->tgt, &y, out, len))
+            if (!enc_checked(p, &y, out, len))
                 return RDX_OK;
         }
     }
-    rdx_status st = rdx_isa_encode(p->tgt, x, out, len);
+    rdx_status st = enc_checked(p, x, out, len);
     if (st)
         return rdx_fail_context(st, "render: %s", rdx_isa_op_name((rdx_isa_op)x->op));
     return RDX_OK;

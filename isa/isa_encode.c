@@ -82,8 +82,9 @@ static rdx_status __attribute__((noinline, cold)) range_error(const enc *e, unsi
         unsigned align = c >= 3 ? 4 : c == 2 ? 2 : 1;
         if (o->reg % align) {
             snprintf(msg, sizeof msg,
-                     "misaligned %s range starting at %u (must be a multiple of %u)",
-                     o->kind == RDX_ISA_OPND_SGPR ? "SGPR" : "TTMP", o->reg, align);
+                     "misaligned %s range starting at %u (must be a multiple of %u) [rule %s]",
+                     o->kind == RDX_ISA_OPND_SGPR ? "SGPR" : "TTMP", o->reg, align,
+                     rdx_isa_rule_name(RDX_ISA_RULE_SGPR_ALIGN));
             return bad_opnd(e, i, si, RDX_ERR_INVALID, msg);
         }
     }
@@ -309,12 +310,9 @@ enc_slot(enc *e, const isa_row *row, const isa_layout *L, unsigned i, const rdx_
     }
     case HOW_VDSTY: {
         /* vdsty's low bit is implied: the opposite of vdstx's */
-        unsigned x = e->in->opnd[0].reg;
+        /* the vopd-dst rule (one even, one odd) is rdx_isa_check's, after every slot */
         if ((st = check_range(e, i, si, o, expect)))
             return st;
-        if ((o->reg & 1) == (x & 1))
-            return bad_opnd(e, i, si, RDX_ERR_INVALID,
-                            "VOPD destinations must be one even and one odd VGPR");
         isa_put(e->w, f->lo, f->width, o->reg >> 1);
         return RDX_OK;
     }
@@ -524,68 +522,6 @@ static rdx_status enc_mods(enc *e, const isa_row *row, const isa_layout *L, rdx_
     return RDX_OK;
 }
 
-/*
- * VALU constant-bus limit: at most two distinct scalar values (SGPRs, TTMPs,
- * vcc, m0, exec, literal; null and inline constants are free) are read, one
- * for the 64-bit shifts.  Implicit vcc reads (cndmask, carry-in, div_fmas) count.
- */
-static rdx_status check_constant_bus(const enc *e, const isa_row *row, unsigned first_slot)
-{
-    struct {
-        uint8_t kind, count;
-        uint16_t reg;
-    } seen[8];
-    unsigned n = 0, oi = 0;
-    /* v_div_fmas reads vcc (the 64-bit pair, in wave32 too) implicitly: an
-       explicit vcc is the same value, an explicit vcc_lo another (llvm-mc) */
-    if (e->in->op == RDX_ISA_OP_V_DIV_FMAS_F32 || e->in->op == RDX_ISA_OP_V_DIV_FMAS_F64) {
-        seen[0].kind = RDX_ISA_OPND_SPECIAL;
-        seen[0].count = 2;
-        seen[0].reg = RDX_ISA_REG_VCC_LO;
-        n = 1;
-    }
-    for (unsigned i = first_slot; i < row->nopnd; i++, oi++) {
-        const rdx_isa_opnd_info *si = &isa_slot_info[row->first + i];
-        const rdx_isa_opnd *o = &e->in->opnd[oi];
-        bool read = si->role == RDX_ISA_ROLE_SRC0 || si->role == RDX_ISA_ROLE_SRC1 ||
-                    si->role == RDX_ISA_ROLE_SRC2 || si->role == RDX_ISA_ROLE_K ||
-                    (si->role == RDX_ISA_ROLE_VCC && i + 1 == row->nopnd && i > 0);
-        if (!read)
-            continue;
-        uint8_t kind = o->kind, count = o->count;
-        uint16_t reg = o->reg;
-        if (kind == RDX_ISA_OPND_LITERAL)
-            reg = 0, count = 0;
-        else if (kind == RDX_ISA_OPND_SPECIAL && reg == RDX_ISA_REG_NULL)
-            continue;
-        else if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
-                 kind != RDX_ISA_OPND_SPECIAL)
-            continue;
-        /* distinct registers, as llvm-mc counts them: s0 and s[0:1] are two */
-        bool dup = false;
-        for (unsigned k = 0; k < n; k++)
-            dup |= seen[k].kind == kind && seen[k].reg == reg && seen[k].count == count;
-        if (!dup && n < 8) {
-            seen[n].kind = kind;
-            seen[n].count = count;
-            seen[n].reg = reg;
-            n++;
-        }
-    }
-    const char *name = e->name;
-    unsigned op = e->in->op;
-    unsigned limit = (op == RDX_ISA_OP_V_LSHLREV_B64 || op == RDX_ISA_OP_V_LSHRREV_B64 ||
-                      op == RDX_ISA_OP_V_ASHRREV_I64)
-                         ? 1
-                         : 2;
-    if (n > limit)
-        return rdx_fail(RDX_ERR_INVALID,
-                        "%s: reads %u scalar values (SGPRs/special registers/literal); the "
-                        "constant bus allows %u",
-                        name, n, limit);
-    return RDX_OK;
-}
-
 static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, size_t *len)
 {
     size_t n = base_bytes + (dpp ? 4 : 0) + 4 * e->extra_words;
@@ -606,19 +542,6 @@ static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, si
 #endif
     *len = n;
     return RDX_OK;
-}
-
-/* The VGPR bank a VOPD source reads (-1: none): register number mod 4, and
- * bank 3 for lds_direct (as llvm-mc 19 checks it). */
-static int vopd_bank(const rdx_isa_opnd *o)
-{
-    if (!o)
-        return -1;
-    if (o->kind == RDX_ISA_OPND_VGPR)
-        return o->reg % 4;
-    if (o->kind == RDX_ISA_OPND_SPECIAL && o->reg == RDX_ISA_REG_LDS_DIRECT)
-        return 3;
-    return -1;
 }
 
 static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
@@ -658,88 +581,9 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
                            RDX_ISA_FORM_NATIVE)))
             return st;
     }
-    /* VGPR bank rules (as llvm-mc checks them): the X and Y operands of one source
-     * position (src0, src1, src2) read different banks (register number mod 4;
-     * for src2 mod 2).
-     * fmamk's K is its src1 and its VGPR src2; fmaak's K is its src2; fmac and
-     * dot2acc read their destination as src2. */
-    static const char *const posname[3] = { "src0", "src1", "src2" };
-    /* RDNA4 exception (llvm-mc 19 for gfx12): when both halves are v_dual_mov_b32,
-     * Y's src0 is read through another port, so the src0 banks may coincide */
-    bool movmov = e->t->family == RDX_ISA_FAMILY_RDNA4 && in->op == RDX_ISA_OP_V_DUAL_MOV_B32 &&
-                  in->op_y == RDX_ISA_OP_V_DUAL_MOV_B32;
-    const rdx_isa_opnd *bank[2][3] = { { NULL } };
-    for (unsigned h = 0; h < 2; h++) {
-        unsigned op = h ? in->op_y : in->op, first = h ? ry->first + ry->nx : rx->first;
-        unsigned cnt = h ? ny_ : nx, base = h ? nx : 0;
-        for (unsigned i = 0; i < cnt; i++) {
-            unsigned role = isa_slot_info[first + i].role;
-            const rdx_isa_opnd *o = &in->opnd[base + i];
-            if (role == RDX_ISA_ROLE_SRC0 || role == RDX_ISA_ROLE_SRCY0)
-                bank[h][0] = o;
-            else if (role == RDX_ISA_ROLE_SRC1 || role == RDX_ISA_ROLE_VSRCY1)
-                bank[h][op == RDX_ISA_OP_V_DUAL_FMAMK_F32 ? 2 : 1] = o;
-        }
-        if (op == RDX_ISA_OP_V_DUAL_FMAC_F32 || op == RDX_ISA_OP_V_DUAL_DOT2ACC_F32_F16 ||
-            op == RDX_ISA_OP_V_DUAL_DOT2ACC_F32_BF16)
-            bank[h][2] = &in->opnd[base]; /* the destination */
-    }
-    for (unsigned p = movmov ? 1 : 0; p < 3; p++) {
-        int bx = vopd_bank(bank[0][p]), by = vopd_bank(bank[1][p]);
-        if (p == 2) /* src2 banks are compared by parity (llvm-mc's bank mask 1) */
-            bx = bx >= 0 ? bx & 1 : bx, by = by >= 0 ? by & 1 : by;
-        if (bx >= 0 && bx == by) {
-            char nm[2][16];
-            for (unsigned k = 0; k < 2; k++) {
-                if (bank[k][p]->kind == RDX_ISA_OPND_VGPR)
-                    snprintf(nm[k], sizeof nm[k], "v%u", (unsigned)bank[k][p]->reg);
-                else
-                    snprintf(nm[k], sizeof nm[k], "lds_direct");
-            }
-            return rdx_fail(RDX_ERR_INVALID,
-                            "%s :: %s: %s operands %s and %s must use different VGPR banks "
-                            "(register number mod 4, for src2 mod 2; lds_direct reads bank 3)",
-                            rdx_isa_op_name((rdx_isa_op)in->op), ny, posname[p], nm[0], nm[1]);
-        }
-    }
-    /* constant bus of the pair: at most two distinct scalar values (SGPRs,
-     * special registers, the literal) over both halves; cndmask reads vcc */
-    struct {
-        uint8_t kind;
-        uint16_t reg;
-    } seen[8];
-    unsigned ns = 0;
-    if (in->op == RDX_ISA_OP_V_DUAL_CNDMASK_B32 || in->op_y == RDX_ISA_OP_V_DUAL_CNDMASK_B32) {
-        seen[0].kind = RDX_ISA_OPND_SPECIAL;
-        seen[0].reg = RDX_ISA_REG_VCC_LO;
-        ns = 1;
-    }
-    for (unsigned i = 0; i < in->nopnd; i++) {
-        const rdx_isa_opnd *o = &in->opnd[i];
-        uint8_t kind = o->kind;
-        uint16_t reg = kind == RDX_ISA_OPND_LITERAL ? 0 : o->reg;
-        if (kind != RDX_ISA_OPND_SGPR && kind != RDX_ISA_OPND_TTMP &&
-            kind != RDX_ISA_OPND_SPECIAL && kind != RDX_ISA_OPND_LITERAL)
-            continue;
-        /* null reads nothing; lds_direct is not a scalar value (llvm-mc 19
-           accepts s, K and lds_direct in one pair) */
-        if (kind == RDX_ISA_OPND_SPECIAL &&
-            (reg == RDX_ISA_REG_NULL || reg == RDX_ISA_REG_LDS_DIRECT))
-            continue;
-        bool dup = false;
-        for (unsigned k = 0; k < ns; k++)
-            dup |= seen[k].kind == kind && seen[k].reg == reg;
-        if (!dup && ns < 8) {
-            seen[ns].kind = kind;
-            seen[ns].reg = reg;
-            ns++;
-        }
-    }
-    if (ns > 2)
-        return rdx_fail(RDX_ERR_INVALID,
-                        "%s :: %s: the pair reads %u scalar values (SGPRs/special registers/"
-                        "literal, vcc for cndmask); the constant bus allows 2",
-                        rdx_isa_op_name((rdx_isa_op)in->op), ny, ns);
+    /* destination parity, VGPR banks, the pair's constant bus (isa/isa_check.c) */
+    if ((st = rdx_isa_check(e->t, in, RDX_ISA_CHECK_LLVM_ONLY, NULL)))
+        return st;
     return finish(e, L->bits / 8, false, out, len);
 }
 
@@ -830,7 +674,8 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
     if (row->enc == RDX_ISA_ENC_VOP1 || row->enc == RDX_ISA_ENC_VOP2 ||
         row->enc == RDX_ISA_ENC_VOPC || row->enc == RDX_ISA_ENC_VOP3 ||
         row->enc == RDX_ISA_ENC_VOP3SD || row->enc == RDX_ISA_ENC_VOP3P) {
-        if ((st = check_constant_bus(&e, row, first_slot)))
+        /* the constant bus (isa/isa_check.c) */
+        if ((st = rdx_isa_check(t, in, RDX_ISA_CHECK_LLVM_ONLY, NULL)))
             return st;
     }
     return finish(&e, L->bits / 8, dpp, out, len);

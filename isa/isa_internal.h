@@ -157,4 +157,13 @@ static inline bool isa_bvh_row(const isa_row *row)
 }
 void isa_bvh_fixed_bits(const isa_family *fam, const isa_row *row, uint32_t *w);
 
+/*
+ * Whether slot `si` of `op` in `form` is a true16 operand field of 8 bits
+ * (16-bit operands of VOP1/VOP2/VOPC e32, DPP16 and DPP8 forms: v0..v127,
+ * bit 7 selecting the high half).  The vgpr16-e32 rule of rdx_isa_check, and
+ * the assembler's form choice, read it (isa/isa_check.c).
+ */
+bool isa_vgpr16_field(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form,
+                      const rdx_isa_opnd_info *si);
+
 #endif /* RDX_ISA_INTERNAL_H */

@@ -52,6 +52,10 @@ static void help(void)
            "  --dispatch-budget N  emulated GPU only: a dispatch whose waves run more than\n"
            "                    N instructions in all ends with a slow-dispatch report\n"
            "                    (with the PC histogram); default: no limit\n"
+           "  --fidelity        emulated GPU only: after the first dispatch, list the\n"
+           "                    executed opcodes with their counts and whether a\n"
+           "                    hardware-derived test backs their semantics\n"
+           "                    (\"hw-tested: <tests>\" / \"not hw-tested\")\n"
            "  -h, --help        show this help\n"
            "\n"
            "Exit status: 0 success, 1 the run failed (a GPU fault is printed with its\n"
@@ -97,6 +101,7 @@ typedef struct run_state {
     rdx_program *prog;
     rdx_queue *q;
     rdx_cli_launch L; /* the launch options */
+    int fidelity;     /* --fidelity: print the estimate run's fidelity report */
 } run_state;
 
 static void cleanup(run_state *s)
@@ -163,6 +168,8 @@ static rdx_status emu_estimate(const run_state *s, const char *path, const rdx_k
         st = rdx_cli_emu_launch(emu, &s->L, elf, elf_size, k, wave_budget);
     if (!st)
         *c = *rdx_emu_get_counters(emu);
+    if (!st && s->fidelity)
+        st = rdx_emu_fidelity_report(c, stdout);
     c->pcs = NULL; /* owned by the emulator, gone below */
     c->npc = 0;
     rdx_emu_destroy(emu);
@@ -242,6 +249,8 @@ static int run(run_state *s, const char *path, const cli_out *outs, int nouts, r
     int emulated = !strcmp(di->os_name, "emu");
     char est[160] = "";
     const char *what = emulated ? "emulated (wall time of the emulation)" : "GPU time";
+    if (s->fidelity && !emulated)
+        printf("fidelity: only on the emulated GPU (--device emu)\n");
     if (rdx_queue_create(s->dev, RDX_QUEUE_COMPUTE, &s->q))
         return rdx_cli_fail(CMD);
     uint64_t total = 0;
@@ -307,6 +316,7 @@ int rdx_cmd_run(int argc, char **argv)
                                           { "timeout", required_argument, NULL, 't' },
                                           { "wave-budget", required_argument, NULL, 'w' },
                                           { "dispatch-budget", required_argument, NULL, 'D' },
+                                          { "fidelity", no_argument, NULL, 'F' },
                                           { "help", no_argument, NULL, 'h' },
                                           { NULL, 0, NULL, 0 } };
     run_state s;
@@ -357,6 +367,9 @@ int rdx_cmd_run(int argc, char **argv)
             if (rdx_cli_parse_u64(optarg, &dispatch_budget) || dispatch_budget == 0)
                 rc = rdx_cli_usage_error(CMD, "--dispatch-budget %s: expected instructions >= 1",
                                          optarg);
+            break;
+        case 'F':
+            s.fidelity = 1;
             break;
         case 'h':
             help();

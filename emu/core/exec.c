@@ -104,6 +104,8 @@ static const char *fault_kind_name(rdx_emu_fault_kind k)
         return "trap";
     case RDX_EMU_FAULT_DISPATCH_BUDGET:
         return "slow dispatch";
+    case RDX_EMU_FAULT_OPERAND_RULE:
+        return "operand rule violated";
     default:
         return "fault";
     }
@@ -174,7 +176,8 @@ static void fault_fill(emu_wave *w, const emu_inst *in, const uint8_t *raw, unsi
         (kind == RDX_EMU_FAULT_HANG || kind == RDX_EMU_FAULT_DISPATCH_BUDGET) ? RDX_ERR_TIMEOUT
         : (kind == RDX_EMU_FAULT_INVALID_INST || kind == RDX_EMU_FAULT_UNIMPLEMENTED)
             ? RDX_ERR_UNSUPPORTED
-            : RDX_ERR_FAULT;
+        : kind == RDX_EMU_FAULT_OPERAND_RULE ? RDX_ERR_INVALID
+                                             : RDX_ERR_FAULT;
     __atomic_store_n(&ctx->stop, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&ctx->lock);
 }
@@ -282,9 +285,9 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
         uint8_t raw[16];
         unsigned n = avail < 16 ? (unsigned)avail : 16;
         memcpy(raw, (const void *)(uintptr_t)pc, n);
-        fault_fill(w, NULL, raw, kind == RDX_EMU_FAULT_UNIMPLEMENTED ? in->size : (n < 8 ? n : 8),
-                   kind == RDX_EMU_FAULT_UNIMPLEMENTED ? emu_op_name(in->op) : "(undecodable)",
-                   kind, pc, 0, 0, why, false);
+        bool decoded = kind != RDX_EMU_FAULT_INVALID_INST;
+        fault_fill(w, NULL, raw, decoded ? in->size : (n < 8 ? n : 8),
+                   decoded ? emu_op_name(in->op) : "(undecodable)", kind, pc, 0, 0, why, false);
         w->stop = 1;
         w->state = EMU_W_DONE;
         wk->group_faulted = 1;

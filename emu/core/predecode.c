@@ -371,6 +371,14 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
     memcpy(in->raw, bytes, len < 16 ? len : 16);
     in->op = ii.op;
     in->form = ii.form;
+    /* operand rules of the hardware (isa/isa_check.c): code silicon would corrupt faults */
+    if (rdx_isa_check(t, &ii,
+                      RDX_ISA_CHECK_SILICON | (wk->ctx->nl == 64 ? RDX_ISA_CHECK_WAVE64 : 0),
+                      NULL) != RDX_OK) {
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        *why = msg;
+        return RDX_EMU_FAULT_OPERAND_RULE;
+    }
     const emu_opinfo *oi = emu_op_info(ii.op);
     if (!oi || !oi->fn || (ii.op_y && !(emu_op_info(ii.op_y) && emu_op_info(ii.op_y)->fn))) {
         snprintf(msg, sizeof msg, "the emulator has no semantics for %s",

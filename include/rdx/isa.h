@@ -446,6 +446,67 @@ rdx_status rdx_isa_decode(const rdx_isa_target *t, const uint8_t *bytes, size_t 
 rdx_status rdx_isa_decode_wave(const rdx_isa_target *t, unsigned wave_size, const uint8_t *bytes,
                                size_t avail, rdx_isa_inst *out, size_t *len);
 
+/* ---------------------------------------------------- operand constraints */
+
+/*
+ * Rules on operand combinations the hardware forbids although every field
+ * holds a valid value (docs/isa.md, "Operand constraints", names the source
+ * of each).  X(name, text, llvm): `llvm` is true when llvm-mc rejects the
+ * violation too; wmma-overlap is a hardware rule llvm-mc 19/22 accept (LLVM's
+ * code generator avoids it with an early-clobber destination).
+ */
+/* clang-format off */
+#define RDX_ISA_RULE_LIST(X)                                                                      \
+    X(NONE, "none", false)                                                                        \
+    X(CONSTANT_BUS, "constant-bus", true)            /* VALU: <= 2 scalar values (1: 64-bit shifts) */ \
+    X(VOPD_DST, "vopd-dst", true)                    /* VOPD: one even, one odd destination */   \
+    X(VOPD_BANK, "vopd-bank", true)                  /* VOPD: X/Y sources in different banks */  \
+    X(VOPD_CONSTANT_BUS, "vopd-constant-bus", true)  /* VOPD: <= 2 scalar values per pair */    \
+    X(VGPR16_E32, "vgpr16-e32", true)                /* 16-bit e32/DPP operands: v0..v127 */    \
+    X(SGPR_ALIGN, "sgpr-align", true)                /* SGPR/TTMP pairs even, 3+ on 4 */ \
+    X(WMMA_OVERLAP, "wmma-overlap", false)           /* RDNA3 WMMA: D vs A, B, C */
+/* clang-format on */
+
+typedef enum rdx_isa_rule {
+#define RDX_ISA_RULE_ENUM_(n, s, llvm) RDX_ISA_RULE_##n,
+    RDX_ISA_RULE_LIST(RDX_ISA_RULE_ENUM_)
+#undef RDX_ISA_RULE_ENUM_
+        RDX_ISA_RULE_COUNT
+} rdx_isa_rule;
+
+/* rdx_isa_check flags. */
+/* only the rules llvm-mc enforces (what the encoder checks) */
+#define RDX_ISA_CHECK_LLVM_ONLY (1u << 0)
+/* VGPR numbers of 16-bit operands in VOP1/VOP2/VOPC e32/DPP forms are register
+   numbers as written in text or chosen by a code generator (v200 means v200, a
+   violation of vgpr16-e32); without the flag they are the 8-bit field as
+   rdx_isa_decode gives it (128 + n is the high half of vn), which is always valid */
+#define RDX_ISA_CHECK_VGPR_NUMBERS (1u << 1)
+/* the code runs in wave64: a WMMA's C and D are 4 VGPRs (rdx_isa_decode gives the
+   wave32 ranges of 8) */
+#define RDX_ISA_CHECK_WAVE64 (1u << 2)
+/* what silicon is known to run correctly passes (the emulator's view): a VOPD pair whose
+   halves read the same VGPR in one source position keeps vopd-bank (tinygrad's
+   hardware-validated test_vopd reads v0 as both src0s); llvm-mc rejects it */
+#define RDX_ISA_CHECK_SILICON (1u << 3)
+
+/* Name of a rule ("wmma-overlap"), "?" when out of range. */
+const char *rdx_isa_rule_name(rdx_isa_rule rule);
+/* Whether llvm-mc rejects violations of `rule` (false for NONE/out of range). */
+bool rdx_isa_rule_llvm(rdx_isa_rule rule);
+
+/*
+ * Check instruction `in` (an encoder input or a decoder result whose operands
+ * already fit their slots) on target `t` against the operand rules.  RDX_OK
+ * when it breaks none (also for ops the target lacks: encode/decode report
+ * those).  Otherwise RDX_ERR_INVALID with a message naming the mnemonic, the
+ * operands and the rule ("v_wmma_f32_16x16x16_f16: D v[2:9] overlaps B
+ * v[3:10] (...) [rule wmma-overlap]"), and *rule (if non-NULL) set to the
+ * first rule broken; *rule is RDX_ISA_RULE_NONE on success.
+ */
+rdx_status rdx_isa_check(const rdx_isa_target *t, const rdx_isa_inst *in, unsigned flags,
+                         rdx_isa_rule *rule);
+
 #ifdef __cplusplus
 }
 #endif

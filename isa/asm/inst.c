@@ -31,6 +31,7 @@ typedef struct popnd {
     int64_t ival;
     double fval;
     bool neg, abs, sext;
+    bool lit;        /* lit(N): always a literal dword (LLVM's forced-literal syntax) */
     bool hi;         /* vN.h: high 16-bit half */
     bool from_func;  /* hwreg(...), sendmsg(...): a finished immediate */
     bool from_label; /* computed from labels: llvm-mc encodes a literal, never inline */
@@ -254,6 +255,21 @@ static bool parse_operand(rdx_asm_state *st, rdx_lexer *lx, popnd *o)
     memset(o, 0, sizeof *o);
     o->col = lx->tok.col;
     const rdx_tok *t = &lx->tok;
+    /* lit(N): N as a literal dword even when an inline constant could say it, as LLVM 22
+       prints and reads it (LLVM 19 accepts the syntax but encodes the inline constant) */
+    if (tok_text_is(t, "lit") && t->len == 3) {
+        rdx_tok pk = rdx_lex_peek(lx);
+        if (rdx_tok_is(&pk, "(")) {
+            rdx_lex_next(lx);
+            rdx_lex_next(lx);
+            if (!parse_operand(st, lx, o))
+                return false;
+            if (!expect(st, lx, ")", "')'"))
+                return false;
+            o->lit = true;
+            return true;
+        }
+    }
     /* neg(...), abs(...), sext(...) */
     if ((tok_text_is(t, "neg") || tok_text_is(t, "abs") || tok_text_is(t, "sext"))) {
         rdx_tok pk = rdx_lex_peek(lx);
@@ -1289,6 +1305,15 @@ static bool convert(bind_ctx *c, const popnd *p, const rdx_isa_opnd_info *si, un
 {
     unsigned kinds = si ? si->kinds : 0xffff;
     memset(o, 0, sizeof *o);
+    if (p->lit) {
+        if (p->kind != P_INT || p->neg || p->abs || p->sext || p->ival < INT32_MIN ||
+            p->ival > UINT32_MAX)
+            return bind_err(c, p->col, "lit() takes a 32-bit integer");
+        if (!(kinds & RDX_ISA_KIND_BIT(RDX_ISA_OPND_LITERAL)))
+            return bind_err(c, p->col, "operand %u takes no literal", idx);
+        *o = rdx_isa_literal((uint32_t)p->ival);
+        return true;
+    }
     switch (p->kind) {
     case P_REG:
         o->kind = p->file;
@@ -1672,20 +1697,15 @@ static bool bind(bind_ctx *c, rdx_isa_op op, rdx_isa_op op_y, rdx_isa_form form,
                                 "high halves (.h) are only supported for 16-bit operands of "
                                 "32-bit encodings, v0..v127");
             in->opnd[i].reg = (uint16_t)(ps[i].reg + 128);
-        } else if (in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].reg >= 128 && si &&
-                   si->bits == 16 &&
-                   (form == RDX_ISA_FORM_E32 || form == RDX_ISA_FORM_DPP16 ||
-                    form == RDX_ISA_FORM_DPP8) &&
-                   (enc == RDX_ISA_ENC_VOP1 || enc == RDX_ISA_ENC_VOP2 ||
-                    enc == RDX_ISA_ENC_VOPC) &&
-                   !strstr(rdx_isa_op_name(op), "fp8") && !strstr(rdx_isa_op_name(op), "bf8")) {
+        } else if (in->opnd[i].kind == RDX_ISA_OPND_VGPR && in->opnd[i].reg >= 128 &&
+                   isa_vgpr16_field(c->t, op, form, si)) {
             /* a 16-bit operand of a 32-bit encoding names v0..v127 (bit 7 of the
                field selects the high half): v128 and up need the e64 form, which
-               llvm-mc then picks (the fp8/bf8 conversions read a 32-bit VGPR) */
+               llvm-mc then picks (the vgpr16-e32 rule of isa/isa_check.c) */
             return bind_err(c, ps[i].col,
                             "16-bit operands of 32-bit encodings take v0..v127 (or .h "
-                            "halves); v%u needs the e64 form",
-                            (unsigned)in->opnd[i].reg);
+                            "halves); v%u needs the e64 form [rule %s]",
+                            (unsigned)in->opnd[i].reg, rdx_isa_rule_name(RDX_ISA_RULE_VGPR16_E32));
         }
         unsigned k;
         /* llvm-mc 19 rejects neg/abs of an integer literal of a 64-bit operand
@@ -1889,6 +1909,15 @@ static void emit_inst(rdx_asm_state *st, const rdx_isa_inst *in, const uint8_t *
         st->stmts[st->nstmts++] = (rdx_asm_stmt){ st->line, st->cur, off, len };
 }
 
+/* Encode `in`, then check every operand rule of the hardware (rdx_isa_check: the
+   encoder checks those llvm-mc enforces; this adds wmma-overlap). */
+static rdx_status encode_checked(const rdx_isa_target *t, const rdx_isa_inst *in, uint8_t *bytes,
+                                 size_t *len)
+{
+    rdx_status st = rdx_isa_encode(t, in, bytes, len);
+    return st ? st : rdx_isa_check(t, in, 0, NULL);
+}
+
 void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
 {
     const rdx_isa_target *t = state_target(st);
@@ -1953,7 +1982,7 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
         uint8_t bytes[RDX_ISA_MAX_BYTES];
         size_t len;
         if (bind(&c, op, op_y, cands[k], pi, mn_col, &in)) {
-            if (rdx_isa_encode(t, &in, bytes, &len) == RDX_OK) {
+            if (encode_checked(t, &in, bytes, &len) == RDX_OK) {
                 emit_inst(st, &in, bytes, len, &c);
                 goto out;
             }
@@ -1971,7 +2000,7 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
                 else if (o->value >= 0x8000 && o->value <= 0xffff)
                     o->value -= 0x10000, changed = true;
             }
-            if (changed && rdx_isa_encode(t, &in, bytes, &len) == RDX_OK) {
+            if (changed && encode_checked(t, &in, bytes, &len) == RDX_OK) {
                 emit_inst(st, &in, bytes, len, &c);
                 goto out;
             }
@@ -1987,7 +2016,7 @@ void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)
                 in.opnd[i] =
                     rdx_isa_literal(pp->kind == P_INT ? (uint32_t)pp->ival
                                                       : float_literal(pp->fval, RDX_ISA_FMT_F32));
-                if (rdx_isa_encode(t, &in, bytes, &len) == RDX_OK) {
+                if (encode_checked(t, &in, bytes, &len) == RDX_OK) {
                     emit_inst(st, &in, bytes, len, &c);
                     goto out;
                 }

@@ -13,5 +13,6 @@ void asm_add_clang_s_tests(Suite *s);
 void asm_add_alias_tests(Suite *s);
 void asm_add_kd_tests(Suite *s);
 void asm_add_line_tests(Suite *s);
+void asm_add_rule_tests(Suite *s); /* check_asm_rules.c: operand rules (rdx_isa_check) */
 
 #endif

@@ -14,5 +14,6 @@ int main(void)
     asm_add_alias_tests(s);
     asm_add_kd_tests(s);
     asm_add_line_tests(s);
+    asm_add_rule_tests(s);
     return rdx_test_main(s);
 }

@@ -15,5 +15,6 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_bind());
     suite_add_tcase(s, cgb_tcase_lds_merge());
     suite_add_tcase(s, cgb_tcase_atomic());
+    suite_add_tcase(s, cgb_tcase_wmma_rules());
     return rdx_test_main(s);
 }

@@ -59,9 +59,11 @@ Suite *et_suite_stop(void); /* check_stop.c: cancel, dispatch budget, the stop r
 Suite *et_suite_fpmode(void);
 Suite *et_suite_ctrl(void);
 Suite *et_suite_mimg(void);
-Suite *et_suite_model(void);   /* check_model.c: the kernel time estimate */
-Suite *et_suite_bounds(void);  /* check_bounds.c: fault reports name the nearest range */
-Suite *et_suite_remu(void);    /* check_remu.c: run_asm / rdx_emu_run_asm_ex */
-Suite *et_suite_silicon(void); /* check_silicon.c: where rdx follows silicon, not the pseudocode */
+Suite *et_suite_model(void);    /* check_model.c: the kernel time estimate */
+Suite *et_suite_bounds(void);   /* check_bounds.c: fault reports name the nearest range */
+Suite *et_suite_remu(void);     /* check_remu.c: run_asm / rdx_emu_run_asm_ex */
+Suite *et_suite_silicon(void);  /* check_silicon.c: where rdx follows silicon, not the pseudocode */
+Suite *et_suite_rules(void);    /* check_rules.c: operand-rule faults at predecode */
+Suite *et_suite_fidelity(void); /* check_fidelity.c: the fidelity table and report */
 
 #endif

@@ -10,5 +10,6 @@ int main(void)
     isa_add_random_tests(s);
     isa_add_asmdiff_tests(s);
     isa_add_asmlines_tests(s);
+    isa_add_rule_tests(s);
     return rdx_test_main(s);
 }

@@ -32,6 +32,7 @@ void isa_add_api_tests(Suite *s);
 void isa_add_random_tests(Suite *s);
 void isa_add_asmdiff_tests(Suite *s);
 void isa_add_asmlines_tests(Suite *s);
+void isa_add_rule_tests(Suite *s); /* check_isa_rules.c: rdx_isa_check */
 
 /* llvm-mc of LLVM `major` (19: the oracle rdx follows); fails the test when absent. */
 const char *isa_mc_path(int major);

@@ -61,6 +61,32 @@ START_TEST(run_writes_outputs_and_times)
 }
 END_TEST
 
+/* --fidelity: the executed opcodes with their counts, each "hw-tested: <tests>" or
+   "not hw-tested" (emu/core/fidelity.def), then the summary */
+START_TEST(run_fidelity_lists_executed_ops)
+{
+    const char *a[] = { rt_kernels_co, "--kernel",   "add_one", "--grid",    "2",
+                        "--block",     "64",         "--arg",   "zeros:400", "--arg",
+                        "i32:100",     "--fidelity", NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rt_rdx_run(a, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_msg(strstr(p.out, "fidelity: executed ops (wave-instructions)"), "%s", p.out);
+    /* every kernel ends in s_endpgm, which every hardware test runs */
+    const char *e = strstr(p.out, " s_endpgm ");
+    ck_assert_msg(e && strstr(e, "hw-tested: tinygrad helpers.py::run_program"), "%s", p.out);
+    ck_assert_msg(strstr(p.out, " executed ops hw-tested ("), "%s", p.out);
+    /* the listed ops are what ran: 4 waves of wave32 (2 groups of 64) end once each */
+    ck_assert_msg(strstr(e - 14, "4  s_endpgm"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    /* without the option: no report */
+    const char *b[] = { rt_kernels_co, "--kernel", "add_one",   "--grid", "2",       "--block",
+                        "64",          "--arg",    "zeros:400", "--arg",  "i32:100", NULL };
+    ck_assert_msg(rt_rdx_run(b, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_msg(!strstr(p.out, "fidelity:"), "%s", p.out);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 static void usage(const char *const *args, const char *expect)
 {
     rdx_test_proc p;
@@ -291,6 +317,7 @@ TCase *rt_tcase_cli(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, run_writes_outputs_and_times);
     tcase_add_test(tc, run_usage_errors_exit_2);
+    tcase_add_test(tc, run_fidelity_lists_executed_ops);
     tcase_add_test(tc, run_out_names_the_missing_argument);
     tcase_add_test(tc, run_comma_lists_are_strict);
     tcase_add_test(tc, run_gpu_fault_exits_1_with_the_report);
