@@ -44,5 +44,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_drm_thunk());
     suite_add_tcase(s, kfd_tcase_tinygrad_seq());
     suite_add_tcase(s, kfd_tcase_notes());
+    suite_add_tcase(s, kfd_tcase_wake());
     return rdx_test_main(s);
 }

@@ -32,5 +32,6 @@ TCase *kfd_tcase_cli(void);
 TCase *kfd_tcase_drm_thunk(void);
 TCase *kfd_tcase_tinygrad_seq(void);
 TCase *kfd_tcase_notes(void);
+TCase *kfd_tcase_wake(void); /* wake.c: how the command processor and waiters wake */
 
 #endif
