@@ -7,19 +7,20 @@
  * publishes the read pointer.  A queue that faults is stopped (error state)
  * and raises memory-fault / hardware-exception events.
  *
- * Waking (docs/emu.md, "Waking the command processor"): for SPIN_NS after
- * the last work the thread busy-polls the doorbells (dropping the lock
- * between passes), so back-to-back submissions cost no wake-up.  Then, with
- * no queue waiting on memory, it write-protects every client mapping of the
- * doorbell pages with a userfaultfd and sleeps without a timeout in ppoll on
- * that userfaultfd and an eventfd: a client's doorbell store (a plain store,
- * no system call) stops on the protection and wakes the thread, which lifts
- * the protection (letting the store complete) and serves the queues;
- * WAIT_EVENTS and device teardown kick the eventfd.  A queue parked on
- * WAIT_REG_MEM / POLL_REGMEM waits for memory nobody announces, so then the
- * thread sleeps with a backoff from 20 µs to 1 ms and re-checks, as the
- * hardware polls; so does it where userfaultfd is unavailable (or
- * RDX_EMU_DOORBELL_WATCH=0), where WAIT_EVENTS' kick is the prompt path.
+ * Waking (docs/kfd.md, "Waking the command processor"): after the last work
+ * the thread busy-polls the doorbells (dropping the lock between passes) for
+ * twice the recent gaps between work, 50 to 250 µs, so back-to-back
+ * submissions cost no wake-up.  Then, with no queue waiting on memory, it
+ * write-protects every client mapping of the doorbell pages with a
+ * userfaultfd and sleeps without a timeout in ppoll on that userfaultfd and
+ * an eventfd: a client's doorbell store (a plain store, no system call)
+ * stops on the protection and wakes the thread, which lifts the protection
+ * (letting the store complete) and serves the queues; WAIT_EVENTS and device
+ * teardown kick the eventfd.  A queue parked on WAIT_REG_MEM / POLL_REGMEM
+ * waits for memory nobody announces, so then the thread sleeps with a
+ * backoff from 20 µs to 1 ms and re-checks, as the hardware polls; so it
+ * does where userfaultfd is unavailable (or RDX_EMU_DOORBELL_WATCH=0), where
+ * WAIT_EVENTS' kick is the prompt path.
  */
 #include "emu/dev/emudev.h"
 #include "kfd/compat/kfd_ioctl_flags.h"
@@ -27,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +42,12 @@
 
 #include <linux/userfaultfd.h>
 
+#include <rdx/emu.h>
 #include <rdx/pm4.h>
 
-#define SPIN_NS      50000 /* busy-poll this long after the last work */
-#define SLEEP_MIN_NS 20000 /* backoff while a queue waits on memory */
+#define SPIN_MIN_NS  50000  /* busy-poll at least this long after the last work, */
+#define SPIN_MAX_NS  250000 /* at most this long (twice the recent gaps between work) */
+#define SLEEP_MIN_NS 20000  /* backoff while a queue waits on memory */
 #define SLEEP_MAX_NS 1000000
 
 uint64_t emu_gpu_clock(void)
@@ -175,6 +179,7 @@ static int serve(rdx_emudev *dev, emu_queue *q)
         (void)__atomic_load_n((const uint64_t *)(uintptr_t)q->wptr_addr, __ATOMIC_ACQUIRE);
     uint64_t before = q->rptr;
     uint64_t packets = dev->stats.packets;
+
     if (q->type == KFD_IOC_QUEUE_TYPE_SDMA)
         emu_sdma_run(dev, q, wptr);
     else
@@ -402,11 +407,36 @@ static void cp_sleep(rdx_emudev *dev, unsigned *sleeps)
     }
 }
 
+/* The wave emulator allocates each dispatch's wave state (~70 KiB a wave) in this thread and
+ * frees it afterwards.  With glibc that memory returns to the top of this thread's malloc
+ * arena, which is then trimmed (madvise) and faulted in again by the next dispatch: a TLB
+ * shootdown across the process's CPUs per dispatch, most of an empty round trip's cost.
+ * Freed blocks below a live one are not at the top and are never trimmed: leave 672 KiB
+ * of them, kept by the last block allocated (returned, freed when the thread ends). */
+static void *arena_pin(void)
+{
+    enum { N = 8, BLOCK = 96 << 10 };
+    void *blocks[N];
+    for (int i = 0; i < N; i++)
+        blocks[i] = malloc(BLOCK);
+    for (int i = 0; i < N - 1; i++)
+        free(blocks[i]);
+    return blocks[N - 1];
+}
+
 void *emu_cp_main(void *arg)
 {
     rdx_emudev *dev = arg;
+    void *pin = arena_pin();
+    /* The host thread count once: the wave emulator would otherwise ask the system
+     * (sysconf, reading /sys) on every dispatch. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        if (dev->gpus[g].emu)
+            rdx_emu_set_threads(dev->gpus[g].emu, cores > 0 ? (unsigned)cores : 1);
     unsigned sleeps = 0;
-    uint64_t last_progress = mono_ns();
+    uint64_t last_progress = mono_ns(), spin = SPIN_MIN_NS;
+    int idle_pass = 0; /* a pass without progress since the last work */
     pthread_mutex_lock(&dev->lock);
     dev->cp_evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     while (!dev->stop) {
@@ -415,17 +445,32 @@ void *emu_cp_main(void *arg)
             if (dev->queues[i])
                 progress |= serve(dev, dev->queues[i]);
         if (progress || dev->kick) {
+            uint64_t t = mono_ns();
+            if (progress && idle_pass) {
+                /* Adapt the spin to the gaps between work: twice the last gap (slowly
+                 * shrinking), back to the minimum after a gap longer than the maximum. */
+                uint64_t gap = t - last_progress;
+                spin = gap > SPIN_MAX_NS ? SPIN_MIN_NS : spin - spin / 4;
+                if (gap <= SPIN_MAX_NS && 2 * gap > spin)
+                    spin = 2 * gap > SPIN_MAX_NS ? SPIN_MAX_NS : 2 * gap;
+                if (spin < SPIN_MIN_NS)
+                    spin = SPIN_MIN_NS;
+            }
             dev->kick = 0;
             sleeps = 0;
-            last_progress = mono_ns();
+            idle_pass = 0;
+            last_progress = t;
             continue;
         }
-        /* Busy-poll (without giving the CPU away) for a short while after the
-         * last work, so back-to-back submissions are picked up at once. */
-        if (mono_ns() - last_progress < SPIN_NS) {
+        idle_pass = 1;
+        /* Busy-poll for a short while after the last work, so back-to-back
+         * submissions are picked up at once; yielding, so that on a busy machine
+         * the client (on the same CPU) runs rather than this loop. */
+        if (mono_ns() - last_progress < spin) {
             pthread_mutex_unlock(&dev->lock);
             for (int i = 0; i < 64; i++)
                 cpu_relax();
+            sched_yield();
             pthread_mutex_lock(&dev->lock);
             continue;
         }
@@ -439,5 +484,6 @@ void *emu_cp_main(void *arg)
         close(dev->cp_evfd);
     dev->cp_evfd = -1;
     pthread_mutex_unlock(&dev->lock);
+    free(pin);
     return NULL;
 }

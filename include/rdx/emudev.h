@@ -105,7 +105,7 @@ typedef struct rdx_emudev_stats {
     uint64_t ioctls;       /* ioctl calls served */
     uint64_t packets;      /* PM4 + SDMA packets executed */
 
-    /* Waking the command processor (docs/emu.md): the times its thread woke from a sleep,
+    /* Waking the command processor (docs/kfd.md): the times its thread woke from a sleep,
      * and whether a doorbell store wakes it (1: userfaultfd write protection; 0: no doorbell
      * mapped yet, or unavailable, and the idle thread polls every 20 µs to 1 ms). */
     uint64_t cp_wakeups;

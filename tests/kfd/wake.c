@@ -3,7 +3,7 @@
  * command processor sleeps without a timeout (no polling), a doorbell store alone (no system
  * call, as tinygrad submits) wakes it, a queue parked on memory still progresses when only
  * that memory changes, and a thread blocked in WAIT_EVENTS is woken by the completion itself.
- * docs/emu.md, "Waking the command processor".
+ * docs/kfd.md, "Waking the command processor".
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -94,7 +94,7 @@ START_TEST(idle_cp_sleeps_until_a_doorbell_store)
     wake_open(&w, NULL);
     ck_assert_msg(stats(&w).doorbell_watch == 1,
                   "userfaultfd write protection of shared memory is unavailable here: the "
-                  "command processor polls (docs/emu.md)");
+                  "command processor polls (docs/kfd.md)");
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init(&cb);
     for (uint64_t round = 1; round <= 3; round++) {
@@ -200,10 +200,12 @@ START_TEST(waiter_in_wait_events_is_woken_by_completion)
         submit(&w, &cb);
         pthread_join(th, NULL);
         ck_assert_int_eq(t.st, RDX_OK);
-        /* Woken by the interrupt, not by a timeout or a polling period (the driver used to
-         * re-check in 50 ms slices). */
-        ck_assert_msg(t.woke_ms - t0 < 40.0, "round %d: the waiter woke %.1f ms after the doorbell",
-                      round, t.woke_ms - t0);
+        /* Woken by the interrupt: the wait has no timeout and the driver no polling slices
+         * any more (a waiter nobody wakes hangs until the test's timeout).  The bound only
+         * allows for scheduling delays on a loaded machine. */
+        ck_assert_msg(t.woke_ms - t0 < 1000.0,
+                      "round %d: the waiter woke %.1f ms after the doorbell", round,
+                      t.woke_ms - t0);
     }
     rdx_pm4_cmdbuf_free(&cb);
     wake_close(&w);
