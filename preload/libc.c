@@ -266,6 +266,7 @@ static void *mmap_common(void *addr, size_t len, int prot, int flags, int fd, ui
                 errno = -r;
                 return MAP_FAILED;
             }
+            pl_ranges_add(out, len);
             return out;
         }
     }
@@ -286,12 +287,17 @@ int munmap(void *addr, size_t len)
 {
     pl_real_init();
     const rdx_os *os = pl_os();
-    if (os && !pl_from_self(CALLER)) {
+    /* Only an munmap of memory the driver mapped or was shown concerns it (its lock, waiting
+     * for a running dispatch); the program's other munmaps go to libc directly. */
+    if (os && !pl_from_self(CALLER) && pl_ranges_overlap(addr, len)) {
         int r = os->munmap(os->ctx, addr, len);
+        if (pl_trace)
+            fprintf(stderr, "rdx emu: munmap(%p, %zu) = %d\n", addr, len, r);
         if (r < 0) {
             errno = -r;
             return -1;
         }
+        pl_ranges_remove_covered(addr, len);
         return 0;
     }
     return pl_libc.munmap(addr, len);

@@ -98,6 +98,15 @@ int pl_device_real_fd(int efd);
 /* The character device number of a device path (/dev/kfd: 235:0, render nodes 226:128+i). */
 int pl_device_path_rdev(const char *path, dev_t *rdev);
 
+/* --- address ranges the driver knows (preload/ranges.c) --- */
+
+/* Record [addr, addr+len) (page-rounded): a mapping the driver made or was shown. */
+void pl_ranges_add(const void *addr, size_t len);
+/* 1 when [addr, addr+len) overlaps a recorded range (an munmap the driver must see). */
+int pl_ranges_overlap(const void *addr, size_t len);
+/* Forget the recorded ranges [addr, addr+len) covers whole (after the driver unmapped it). */
+void pl_ranges_remove_covered(const void *addr, size_t len);
+
 /* --- sysfs redirection (preload/tree.c) --- */
 
 /* When `path` lies under one of the sysfs folders the emulated driver serves, write the path

@@ -27,6 +27,8 @@ static uint32_t qid(const rdx_queue *q)
     return q && q->kq ? rdx_kfd_queue_id(q->kq) : 0;
 }
 
+#define RT_SPIN_NS 20000u /* how long a waiter spins before it sleeps */
+
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -302,10 +304,16 @@ static bool lost(const rdx_queue *q, uint64_t ticket)
 rdx_status rt_wait_value(rdx_device *dev, rdx_queue *q, const volatile uint64_t *value,
                          uint64_t target, rdx_kfd_event *ev, uint32_t timeout_ms)
 {
-    for (int i = 0; i < 4000 && !lost(q, target); i++) {
+    /* Spin for about a card's round trip of a short dispatch (10-20 us), then sleep in
+     * WAIT_EVENTS: a wait that ends soon ends without a system call, and a spinning waiter
+     * does not hold a CPU that the GPU's work (or the emulated GPU's thread) needs. */
+    uint64_t spin_end = rt_now_ns() + RT_SPIN_NS;
+    for (int i = 0; !lost(q, target); i++) {
         if (__atomic_load_n(value, __ATOMIC_ACQUIRE) >= target)
             return RDX_OK;
         cpu_relax();
+        if ((i & 63) == 63 && rt_now_ns() >= spin_end)
+            break;
     }
     uint64_t start = rt_now_ns();
     uint64_t limit = (uint64_t)timeout_ms * 1000000u;

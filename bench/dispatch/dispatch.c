@@ -1,20 +1,28 @@
 /*
  * bench/dispatch — the host cost of one dispatch through rdx/runtime.h (an
  * empty kernel, so the GPU's work is excluded) and the round-trip latency
- * (dispatch, then wait for its completion) on the emulated GPU: in process
- * (KFD queues on rdx_emudev's OS table), and under `rdx emu` through the libc
- * table on both submission paths — KFD user queues (a ring write and a
- * doorbell) and the amdgpu DRM path (RDX_SUBMIT=drm: an amdgpu_cs_submit
- * ioctl per submission; docs/drm.md).
+ * (dispatch, then wait for its completion) on the emulated GPU, back to back
+ * and from idle (the command processor asleep, woken by the doorbell store):
+ * in process (KFD queues on rdx_emudev's OS table), and under `rdx emu`
+ * through the libc table on both submission paths — KFD user queues (a ring
+ * write and a doorbell) and the amdgpu DRM path (RDX_SUBMIT=drm: an
+ * amdgpu_cs_submit ioctl per submission; docs/drm.md).
  *
  * Baselines measured in the same run: a memcpy of the same number of PM4
- * bytes into a ring-sized buffer (what any submission must at least do) and
- * a plain (non-inlined) function call.  The kernel is encoded by rdx's own
- * encoder and wrapped in a code object by rdx's writer.
+ * bytes into a ring-sized buffer (what any submission must at least do), a
+ * plain (non-inlined) function call, and for the round trip a ping-pong
+ * between two threads that hand a token over and back (spinning briefly,
+ * then sleeping on a futex: what any completion that crosses to another
+ * thread and back at least costs on this machine).  The kernel is encoded by
+ * rdx's own encoder and wrapped in a code object by rdx's writer.
  */
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,7 +30,8 @@
 #include <rdx/codeobj.h>
 #include <rdx/runtime.h>
 
-#define GOAL_NS 1000.0
+#define GOAL_NS      1000.0
+#define TRIP_GOAL_NS 20000.0 /* a real card: ~10-20 us */
 
 static double now(void)
 {
@@ -85,9 +94,69 @@ static __attribute__((noinline)) void plain_call(volatile uint64_t *sink, uint64
     *sink += v;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+/* The baseline ping-pong: a token handed to another thread and back; each side spins
+ * briefly on the token, then sleeps on it with a futex. */
+static uint32_t token;
+
+static void token_wait(uint32_t want)
+{
+    for (int i = 0; i < 2000; i++)
+        if (__atomic_load_n(&token, __ATOMIC_ACQUIRE) == want)
+            return;
+    for (uint32_t v; (v = __atomic_load_n(&token, __ATOMIC_ACQUIRE)) != want;)
+        syscall(SYS_futex, &token, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+}
+
+static void token_pass(uint32_t v)
+{
+    __atomic_store_n(&token, v, __ATOMIC_RELEASE);
+    syscall(SYS_futex, &token, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+enum { PINGS = 2000 };
+
+static void *pong(void *arg)
+{
+    (void)arg;
+    for (uint32_t i = 0; i < PINGS; i++) {
+        token_wait(2 * i + 1);
+        token_pass(2 * i + 2);
+    }
+    return NULL;
+}
+
+static double ping_pong_ns(void)
+{
+    static double lat[PINGS];
+    pthread_t t;
+    token = 0;
+    if (pthread_create(&t, NULL, pong, NULL))
+        die("starting the ping-pong thread");
+    for (uint32_t i = 0; i < PINGS; i++) {
+        double a = now();
+        token_pass(2 * i + 1);
+        token_wait(2 * i + 2);
+        lat[i] = now() - a;
+    }
+    pthread_join(t, NULL);
+    return median(lat, PINGS);
+}
+
 /* Host cost and round trip of empty dispatches on `o`'s device, printed under `label`. */
 static void measure(const rdx_device_options *o, const char *label, double memcpy_ns,
-                    double call_ns)
+                    double call_ns, double pp_ns)
 {
     size_t len;
     uint8_t *elf = empty_code_object(&len);
@@ -124,13 +193,27 @@ static void measure(const rdx_device_options *o, const char *label, double memcp
     }
     double per_dispatch = wall / (ROUNDS * BATCH), per_dispatch_cpu = cpu / (ROUNDS * BATCH);
 
-    /* Round trip: dispatch and wait, one at a time. */
-    enum { TRIPS = 300 };
+    /* Round trip: dispatch and wait, one at a time; then from idle. */
+    enum { TRIPS = 1000, IDLE_TRIPS = 40 };
+    static double lat[TRIPS];
     double r0 = now();
-    for (int i = 0; i < TRIPS; i++)
+    for (int i = 0; i < TRIPS; i++) {
+        double a = now();
         if (rdx_queue_dispatch(q, &l, &t) || rdx_queue_wait(q, t, 60000))
             die("round trip");
-    double trip_ns = (now() - r0) / TRIPS;
+        lat[i] = now() - a;
+    }
+    double trip_mean = (now() - r0) / TRIPS, trip_ns = median(lat, TRIPS);
+    double p90 = lat[TRIPS * 9 / 10];
+    for (int i = 0; i < IDLE_TRIPS; i++) {
+        struct timespec pause = { 0, 3000000 }; /* the command processor goes to sleep */
+        nanosleep(&pause, NULL);
+        double a = now();
+        if (rdx_queue_dispatch(q, &l, &t) || rdx_queue_wait(q, t, 60000))
+            die("round trip from idle");
+        lat[i] = now() - a;
+    }
+    double idle_ns = median(lat, IDLE_TRIPS);
 
     printf("dispatch host cost (empty kernel, emulated gfx1100, %s):\n", label);
     printf("  rdx_queue_dispatch       %8.1f ns wall, %8.1f ns CPU   (goal < %.0f ns: %s)\n",
@@ -141,8 +224,16 @@ static void measure(const rdx_device_options *o, const char *label, double memcp
         printf("  plain function call      %8.1f ns   ratio %.1fx\n", call_ns,
                per_dispatch / call_ns);
     }
-    printf("  round trip (dispatch + wait) %.1f us   ratio to host cost %.0fx\n", trip_ns / 1e3,
-           trip_ns / per_dispatch);
+    printf("round trip (dispatch + wait, empty kernel, %s):\n", label);
+    printf("  back to back   median %7.1f us (mean %.1f, p90 %.1f)   (goal <= %.0f us: %s)\n",
+           trip_ns / 1e3, trip_mean / 1e3, p90 / 1e3, TRIP_GOAL_NS / 1e3,
+           trip_ns <= TRIP_GOAL_NS ? "met" : "MISSED");
+    printf("  from idle      median %7.1f us   (after 3 ms idle: the doorbell wakes the CP)\n",
+           idle_ns / 1e3);
+    if (pp_ns > 0)
+        printf("  thread ping-pong       %7.1f us   ratio %.1fx back to back, %.1fx from idle\n",
+               pp_ns / 1e3, trip_ns / pp_ns, idle_ns / pp_ns);
+    printf("  ratio to host cost %.0fx\n", trip_ns / per_dispatch);
     fflush(stdout);
     if (rdx_queue_destroy(q))
         die("queue destroy");
@@ -156,7 +247,7 @@ int main(int argc, char **argv)
     if (argc == 3 && !strcmp(argv[1], "--child")) {
         /* under rdx emu: the libc OS table, the submission path RDX_SUBMIT names */
         rdx_device_options o = { .kind = RDX_DEVICE_KFD, .quiet = true };
-        measure(&o, argv[2], 0, 0);
+        measure(&o, argv[2], 0, 0, 0);
         return 0;
     }
     /* Baselines: memcpy of one dispatch's PM4 bytes into a ring; a function call. */
@@ -178,7 +269,7 @@ int main(int argc, char **argv)
     free(ring);
 
     rdx_device_options o = { .kind = RDX_DEVICE_EMU };
-    measure(&o, "in process, KFD queues", memcpy_ns, call_ns);
+    measure(&o, "in process, KFD queues", memcpy_ns, call_ns, ping_pong_ns());
 
     /* Both submission paths through `rdx emu`'s interposer, side by side. */
     const char *build = getenv("RDX_BUILD");

@@ -4,24 +4,50 @@
  * One thread per emulated device serves every queue: it reads each queue's
  * doorbell (the 64-bit write pointer the client stored), runs the queue's
  * packets up to it (PM4 for compute queues, SDMA for copy queues), and
- * publishes the read pointer.  For 50 µs after the last work it busy-polls
- * (dropping the lock between passes), then sleeps with a backoff from 20 µs
- * to 1 ms; WAIT_EVENTS kicks it awake at once.  A queue that faults is stopped (error state)
+ * publishes the read pointer.  A queue that faults is stopped (error state)
  * and raises memory-fault / hardware-exception events.
+ *
+ * Waking (docs/kfd.md, "Waking the command processor"): after the last work
+ * the thread busy-polls the doorbells (dropping the lock between passes) for
+ * twice the recent gaps between work, 50 to 250 µs, so back-to-back
+ * submissions cost no wake-up.  Then, with no queue waiting on memory, it
+ * write-protects every client mapping of the doorbell pages with a
+ * userfaultfd and sleeps without a timeout in ppoll on that userfaultfd and
+ * an eventfd: a client's doorbell store (a plain store, no system call)
+ * stops on the protection and wakes the thread, which lifts the protection
+ * (letting the store complete) and serves the queues; WAIT_EVENTS and device
+ * teardown kick the eventfd.  A queue parked on WAIT_REG_MEM / POLL_REGMEM
+ * waits for memory nobody announces, so then the thread sleeps with a
+ * backoff from 20 µs to 1 ms and re-checks, as the hardware polls; so it
+ * does where userfaultfd is unavailable (or RDX_EMU_DOORBELL_WATCH=0), where
+ * WAIT_EVENTS' kick is the prompt path.
  */
 #include "emu/dev/emudev.h"
 #include "kfd/compat/kfd_ioctl_flags.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <linux/userfaultfd.h>
+
+#include <rdx/emu.h>
 #include <rdx/pm4.h>
 
-#define SPIN_NS      50000 /* busy-poll this long after the last work */
-#define SLEEP_MIN_NS 20000
+#define SPIN_MIN_NS  50000  /* busy-poll at least this long after the last work, */
+#define SPIN_MAX_NS  250000 /* at most this long (twice the recent gaps between work) */
+#define SLEEP_MIN_NS 20000  /* backoff while a queue waits on memory */
 #define SLEEP_MAX_NS 1000000
 
 uint64_t emu_gpu_clock(void)
@@ -153,6 +179,7 @@ static int serve(rdx_emudev *dev, emu_queue *q)
         (void)__atomic_load_n((const uint64_t *)(uintptr_t)q->wptr_addr, __ATOMIC_ACQUIRE);
     uint64_t before = q->rptr;
     uint64_t packets = dev->stats.packets;
+
     if (q->type == KFD_IOC_QUEUE_TYPE_SDMA)
         emu_sdma_run(dev, q, wptr);
     else
@@ -174,45 +201,289 @@ static void cpu_relax(void)
 #endif
 }
 
+/* ---- the doorbell watch: userfaultfd write protection of the client's doorbell pages ---- */
+
+static int wp_range(int uffd, uint64_t va, uint64_t len, int on)
+{
+    struct uffdio_writeprotect w = { .range = { .start = va, .len = len },
+                                     .mode = on ? UFFDIO_WRITEPROTECT_MODE_WP : 0 };
+    return ioctl(uffd, UFFDIO_WRITEPROTECT, &w) < 0 ? -errno : 0;
+}
+
+static void *probe_store(void *page)
+{
+    __atomic_store_n((uint64_t *)page, 1, __ATOMIC_RELAXED);
+    return NULL;
+}
+
+/* Whether a store to a write-protected shared page of uffd really stops until the
+ * protection is lifted (shared-memory write protection needs Linux 5.19+; a kernel that
+ * let the store through would leave a sleeping command processor deaf). */
+static int probe(int uffd)
+{
+    int ok = 0, mfd = memfd_create("rdx-emu-probe", MFD_CLOEXEC);
+    void *page = MAP_FAILED;
+    if (mfd >= 0 && ftruncate(mfd, (off_t)EMU_PAGE) == 0)
+        page = mmap(NULL, EMU_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+    if (page == MAP_FAILED) {
+        if (mfd >= 0)
+            close(mfd);
+        return 0;
+    }
+    uint64_t va = (uint64_t)(uintptr_t)page;
+    struct uffdio_register r = { .range = { .start = va, .len = EMU_PAGE },
+                                 .mode = UFFDIO_REGISTER_MODE_WP };
+    pthread_t t;
+    if (ioctl(uffd, UFFDIO_REGISTER, &r) == 0 && wp_range(uffd, va, EMU_PAGE, 1) == 0 &&
+        pthread_create(&t, NULL, probe_store, page) == 0) {
+        struct pollfd pf = { .fd = uffd, .events = POLLIN };
+        struct uffd_msg m;
+        if (poll(&pf, 1, 2000) == 1 && read(uffd, &m, sizeof m) == (ssize_t)sizeof m &&
+            m.event == UFFD_EVENT_PAGEFAULT && (m.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP))
+            ok = 1;
+        wp_range(uffd, va, EMU_PAGE, 0); /* lets the store finish either way */
+        pthread_join(t, NULL);
+    }
+    munmap(page, EMU_PAGE);
+    close(mfd);
+    return ok;
+}
+
+/* Open the device's userfaultfd (first doorbell mapping): 1 usable, -1 not. */
+static int watch_open(rdx_emudev *dev)
+{
+    const char *env = getenv("RDX_EMU_DOORBELL_WATCH");
+    if (env && !strcmp(env, "0"))
+        return -1;
+#if defined(SYS_userfaultfd) && defined(UFFD_USER_MODE_ONLY) && \
+    defined(UFFD_FEATURE_WP_HUGETLBFS_SHMEM)
+    /* User-mode faults only: no privilege needed (vm.unprivileged_userfaultfd=0), and the
+     * driver's own kernel-mode accesses (process_vm_writev) fail instead of waiting. */
+    int fd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+    if (fd < 0)
+        return -1;
+    struct uffdio_api api = { .api = UFFD_API,
+                              .features = UFFD_FEATURE_PAGEFAULT_FLAG_WP |
+                                          UFFD_FEATURE_WP_HUGETLBFS_SHMEM };
+    if (ioctl(fd, UFFDIO_API, &api) < 0 || !probe(fd)) {
+        close(fd);
+        return -1;
+    }
+    dev->cp_uffd = fd;
+    return 1;
+#else
+    (void)dev;
+    return -1;
+#endif
+}
+
+/* Give up on the watch: the command processor polls from now on (it closes the fd). */
+static void watch_fail(rdx_emudev *dev)
+{
+    dev->cp_watch = -2;
+    dev->stats.doorbell_watch = 0;
+    emu_cp_kick(dev);
+}
+
+void emu_cp_watch_doorbells(rdx_emudev *dev, uint64_t va, uint64_t len)
+{
+    if (dev->cp_watch == 0) {
+        dev->cp_watch = watch_open(dev);
+        dev->stats.doorbell_watch = dev->cp_watch == 1;
+    }
+    if (dev->cp_watch != 1)
+        return;
+    struct uffdio_register r = { .range = { .start = va, .len = len },
+                                 .mode = UFFDIO_REGISTER_MODE_WP };
+    if (ioctl(dev->cp_uffd, UFFDIO_REGISTER, &r) < 0) {
+        watch_fail(dev);
+        return;
+    }
+    uint32_t slot = EMU_MAX_WATCH;
+    for (uint32_t i = 0; i < EMU_MAX_WATCH; i++) {
+        if (dev->cp_watched[i].len && dev->cp_watched[i].va == va) {
+            slot = i;
+            break;
+        }
+        if (!dev->cp_watched[i].len && slot == EMU_MAX_WATCH)
+            slot = i;
+    }
+    if (slot == EMU_MAX_WATCH) {
+        watch_fail(dev);
+        return;
+    }
+    dev->cp_watched[slot].va = va;
+    dev->cp_watched[slot].len = len;
+    emu_cp_kick(dev); /* a sleeping command processor protects the new mapping too */
+}
+
+/* Protect (on) or release every watched range; a range the client unmapped is dropped.
+ * Returns 0, or -1 when a live range could not be protected (sleep with a timeout). */
+static int watch_arm(rdx_emudev *dev, int on)
+{
+    int r = 0;
+    for (uint32_t i = 0; i < EMU_MAX_WATCH; i++) {
+        if (!dev->cp_watched[i].len)
+            continue;
+        int e = wp_range(dev->cp_uffd, dev->cp_watched[i].va, dev->cp_watched[i].len, on);
+        if (e == -ENOENT || e == -EINVAL)
+            dev->cp_watched[i].len = 0; /* no longer a registered mapping */
+        else if (e)
+            r = -1;
+    }
+    return r;
+}
+
+void emu_cp_kick(rdx_emudev *dev)
+{
+    dev->kick = 1;
+    if (dev->cp_sleeping) {
+        uint64_t one = 1;
+        if (write(dev->cp_evfd, &one, sizeof one) < 0) {
+            /* EAGAIN: the counter is already non-zero, the thread wakes anyway */
+        }
+        dev->cp_sleeping = 0;
+    }
+}
+
+/* Whether a queue has work it cannot run yet (its doorbell is ahead of its read pointer). */
+static int pending(rdx_emudev *dev)
+{
+    for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++) {
+        emu_queue *q = dev->queues[i];
+        if (q && !q->error &&
+            __atomic_load_n(&dev->gpus[q->gpu].doorbell[q->doorbell_index], __ATOMIC_ACQUIRE) !=
+                q->rptr)
+            return 1;
+    }
+    return 0;
+}
+
+/* Sleep (lock held, dropped meanwhile) until a doorbell store, a kick or, when a queue
+ * waits on memory or nothing can announce work, the backoff's timeout. */
+static void cp_sleep(rdx_emudev *dev, unsigned *sleeps)
+{
+    if (dev->cp_watch == -2) {
+        close(dev->cp_uffd);
+        dev->cp_watch = -1;
+    }
+    int watch = dev->cp_watch == 1 && dev->cp_evfd >= 0 && !pending(dev);
+    if (watch && watch_arm(dev, 1) < 0) {
+        watch_arm(dev, 0);
+        watch = 0;
+    }
+    if (watch && pending(dev)) { /* a store landed before the protection */
+        watch_arm(dev, 0);
+        return;
+    }
+    long ns = (long)SLEEP_MIN_NS << (*sleeps < 6 ? *sleeps : 6);
+    if (ns > SLEEP_MAX_NS)
+        ns = SLEEP_MAX_NS;
+    struct timespec ts = { 0, ns };
+    if (!watch)
+        ++*sleeps;
+    struct pollfd pf[2] = { { .fd = dev->cp_evfd, .events = POLLIN },
+                            { .fd = watch ? dev->cp_uffd : -1, .events = POLLIN } };
+    dev->cp_sleeping = dev->cp_evfd >= 0;
+    pthread_mutex_unlock(&dev->lock);
+    if (dev->cp_evfd >= 0)
+        ppoll(pf, 2, watch ? NULL : &ts, NULL);
+    else
+        nanosleep(&ts, NULL);
+    pthread_mutex_lock(&dev->lock);
+    dev->cp_sleeping = 0;
+    dev->stats.cp_wakeups++;
+    uint64_t n;
+    if (dev->cp_evfd >= 0 && read(dev->cp_evfd, &n, sizeof n) < 0) {
+        /* EAGAIN: not kicked */
+    }
+    if (watch) {
+        watch_arm(dev, 0); /* wakes every store waiting on the protection */
+        struct uffd_msg m;
+        while (read(dev->cp_uffd, &m, sizeof m) > 0) {
+            /* the faults the release just resolved */
+        }
+        dev->kick = 1; /* spin while the woken store completes */
+    }
+}
+
+/* The wave emulator allocates each dispatch's wave state (~70 KiB a wave) in this thread and
+ * frees it afterwards.  With glibc that memory returns to the top of this thread's malloc
+ * arena, which is then trimmed (madvise) and faulted in again by the next dispatch: a TLB
+ * shootdown across the process's CPUs per dispatch, most of an empty round trip's cost.
+ * Freed blocks below a live one are not at the top and are never trimmed: leave 672 KiB
+ * of them, kept by the last block allocated (returned, freed when the thread ends). */
+static void *arena_pin(void)
+{
+    enum { N = 8, BLOCK = 96 << 10 };
+    void *blocks[N];
+    for (int i = 0; i < N; i++)
+        blocks[i] = malloc(BLOCK);
+    for (int i = 0; i < N - 1; i++)
+        free(blocks[i]);
+    return blocks[N - 1];
+}
+
 void *emu_cp_main(void *arg)
 {
     rdx_emudev *dev = arg;
+    void *pin = arena_pin();
+    /* The host thread count once: the wave emulator would otherwise ask the system
+     * (sysconf, reading /sys) on every dispatch. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        if (dev->gpus[g].emu)
+            rdx_emu_set_threads(dev->gpus[g].emu, cores > 0 ? (unsigned)cores : 1);
     unsigned sleeps = 0;
-    uint64_t last_progress = mono_ns();
+    uint64_t last_progress = mono_ns(), spin = SPIN_MIN_NS;
+    int idle_pass = 0; /* a pass without progress since the last work */
     pthread_mutex_lock(&dev->lock);
+    dev->cp_evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     while (!dev->stop) {
         int progress = 0;
         for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)
             if (dev->queues[i])
                 progress |= serve(dev, dev->queues[i]);
         if (progress || dev->kick) {
+            uint64_t t = mono_ns();
+            if (progress && idle_pass) {
+                /* Adapt the spin to the gaps between work: twice the last gap (slowly
+                 * shrinking), back to the minimum after a gap longer than the maximum. */
+                uint64_t gap = t - last_progress;
+                spin = gap > SPIN_MAX_NS ? SPIN_MIN_NS : spin - spin / 4;
+                if (gap <= SPIN_MAX_NS && 2 * gap > spin)
+                    spin = 2 * gap > SPIN_MAX_NS ? SPIN_MAX_NS : 2 * gap;
+                if (spin < SPIN_MIN_NS)
+                    spin = SPIN_MIN_NS;
+            }
             dev->kick = 0;
             sleeps = 0;
-            last_progress = mono_ns();
+            idle_pass = 0;
+            last_progress = t;
             continue;
         }
-        /* Busy-poll (without giving the CPU away) for a short while after the
-         * last work, so back-to-back submissions are picked up at once. */
-        if (mono_ns() - last_progress < SPIN_NS) {
+        idle_pass = 1;
+        /* Busy-poll for a short while after the last work, so back-to-back
+         * submissions are picked up at once; yielding, so that on a busy machine
+         * the client (on the same CPU) runs rather than this loop. */
+        if (mono_ns() - last_progress < spin) {
             pthread_mutex_unlock(&dev->lock);
             for (int i = 0; i < 64; i++)
                 cpu_relax();
+            sched_yield();
             pthread_mutex_lock(&dev->lock);
             continue;
         }
-        long ns = (long)SLEEP_MIN_NS << (sleeps < 6 ? sleeps : 6);
-        if (ns > SLEEP_MAX_NS)
-            ns = SLEEP_MAX_NS;
-        sleeps++;
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        ts.tv_nsec += ns;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&dev->cp_wake, &dev->lock, &ts);
+        cp_sleep(dev, &sleeps);
     }
+    if (dev->cp_watch == 1 || dev->cp_watch == -2)
+        close(dev->cp_uffd); /* also releases any store still waiting */
+    dev->cp_watch = -1;
+    dev->stats.doorbell_watch = 0;
+    if (dev->cp_evfd >= 0)
+        close(dev->cp_evfd);
+    dev->cp_evfd = -1;
     pthread_mutex_unlock(&dev->lock);
+    free(pin);
     return NULL;
 }

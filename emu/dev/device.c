@@ -382,7 +382,6 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&dev->cp_wake, &ca);
     pthread_cond_init(&dev->ev_cond, &ca);
     pthread_cond_init(&dev->idle, &ca);
     pthread_condattr_destroy(&ca);
@@ -404,11 +403,10 @@ void rdx_emudev_destroy(rdx_emudev *dev)
         pthread_mutex_lock(&dev->lock);
         dev->stop = 1;
         emu_queue_cancel_all(dev); /* a running dispatch ends promptly */
-        pthread_cond_broadcast(&dev->cp_wake);
+        emu_cp_kick(dev);
         pthread_mutex_unlock(&dev->lock);
         if (dev->cp_thread)
             pthread_join(dev->cp_thread, NULL);
-        pthread_cond_destroy(&dev->cp_wake);
         pthread_cond_destroy(&dev->ev_cond);
         pthread_cond_destroy(&dev->idle);
         pthread_mutex_destroy(&dev->lock);

@@ -239,7 +239,7 @@ static void kring_emit(rdx_emudev *dev, emu_kring *kr, emu_drm_job *j)
     __atomic_store_n(&dev->gpus[kr->q->gpu].doorbell[kr->q->doorbell_index], kr->wptr,
                      __ATOMIC_RELEASE);
     dev->kick = 1;
-    pthread_cond_signal(&dev->cp_wake);
+    emu_cp_kick(dev);
 }
 
 static void job_done(rdx_emudev *dev, emu_drm_job *j)
@@ -368,7 +368,7 @@ static void wait_a_while(rdx_emudev *dev, uint64_t deadline)
     struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
                            .tv_nsec = (long)(t % 1000000000u) };
     dev->kick = 1;
-    pthread_cond_signal(&dev->cp_wake);
+    emu_cp_kick(dev);
     pthread_cond_timedwait(&dev->ev_cond, &dev->lock, &ts);
 }
 

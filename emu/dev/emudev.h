@@ -24,6 +24,7 @@
 #define EMU_UNSIGNALED_SLOT  UINT64_MAX
 #define EMU_NONSIGNAL_ID     0x80000000u /* first id of non-signal events */
 #define EMU_MAX_INJECT       16
+#define EMU_MAX_WATCH        32 /* client mappings of doorbell pages the CP watches */
 #define EMU_SH_REG_BASE      0x2c00u
 #define EMU_SH_REG_COUNT     0x400u
 #define EMU_POOL_SIZE        (1ull << 40)
@@ -244,7 +245,6 @@ struct rdx_emudev {
     emu_gpu gpus[EMU_MAX_GPUS];
 
     pthread_mutex_t lock;
-    pthread_cond_t cp_wake;   /* kicks the command processor */
     pthread_cond_t ev_cond;   /* an event was set */
     pthread_cond_t idle;      /* a dispatch finished */
     int dispatching;          /* a dispatch runs with the lock dropped */
@@ -253,6 +253,13 @@ struct rdx_emudev {
     int bounds_exact;         /* the wave emulator sees a pool's extents, not the whole BO */
     pthread_t cp_thread;
     int stop, kick;
+    /* cp.c's sleep: an eventfd that kicks it, and a userfaultfd that write-protects the
+     * client's doorbell mappings while it sleeps (cp_watch: 0 not opened yet, 1 in use,
+     * -1 unavailable, -2 failed and still to be closed by the command processor). */
+    int cp_evfd, cp_uffd, cp_watch, cp_sleeping;
+    struct {
+        uint64_t va, len; /* len 0: free */
+    } cp_watched[EMU_MAX_WATCH];
 
     int pool_fd;
     uint64_t pool_next;
@@ -376,6 +383,11 @@ void emu_drm_release_all(rdx_emudev *dev);
 
 /* cp.c */
 void *emu_cp_main(void *arg);
+/* Wake the command processor for a pass over the queues (lock held). */
+void emu_cp_kick(rdx_emudev *dev);
+/* The client mapped doorbell pages at [va, va+len) (lock held): a store there wakes the
+ * sleeping command processor. */
+void emu_cp_watch_doorbells(rdx_emudev *dev, uint64_t va, uint64_t len);
 /* Pointer to [va, va+len) of gpu `gpu` if mapped (and writable when `write`),
  * else NULL after raising a memory fault and failing the queue. */
 void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, int write);

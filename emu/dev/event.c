@@ -212,12 +212,15 @@ static int wait_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a)
             r = 0;
             break;
         }
-        /* Kick the command processor, then sleep until an event is set. */
-        dev->kick = 1;
-        pthread_cond_signal(&dev->cp_wake);
-        int64_t until = infinite || deadline - t > 50000000 ? t + 50000000 : deadline;
-        struct timespec ts = { (time_t)(until / 1000000000), (long)(until % 1000000000) };
-        pthread_cond_timedwait(&dev->ev_cond, &dev->lock, &ts);
+        /* Kick the command processor (a client that rang a doorbell and waits always
+         * comes here), then sleep until an event is set: set_event wakes this thread. */
+        emu_cp_kick(dev);
+        if (infinite) {
+            pthread_cond_wait(&dev->ev_cond, &dev->lock);
+        } else {
+            struct timespec ts = { (time_t)(deadline / 1000000000), (long)(deadline % 1000000000) };
+            pthread_cond_timedwait(&dev->ev_cond, &dev->lock, &ts);
+        }
     }
     free(data);
     return r;

@@ -110,6 +110,8 @@ static int map_at_va(rdx_emudev *dev, emu_bo *b)
         return -errno;
     b->backed = 1;
     b->released = 0;
+    if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL)
+        emu_cp_watch_doorbells(dev, b->va, b->size);
     return 0;
 }
 
@@ -442,6 +444,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
         return -EBADF;
     emu_bo *bo = NULL;
     uint64_t pool_off;
+    int doorbell = kind == EMU_FD_KFD;
     if (kind == EMU_FD_KFD) {
         /* kfd_mmap: the type and gpu id in the offset; a gpu id naming no device is ENODEV */
         uint32_t id = EMU_MMAP_GET_GPU_ID(off);
@@ -478,6 +481,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
          * AMDGPU_GEM_CREATE_NO_CPU_ACCESS (amdgpu_amdkfd_gpuvm_alloc_memory_of_gpu),
          * and tinygrad's driver maps every VRAM buffer. */
         pool_off = bo->pool_off;
+        doorbell = (bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) != 0;
         if (bo->va != va)
             bo = NULL; /* a second CPU view elsewhere: a plain shared mapping */
     }
@@ -496,6 +500,8 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
         return -errno;
     if (flags & MAP_FIXED)
         forget_range(dev, va, len);
+    if (doorbell)
+        emu_cp_watch_doorbells(dev, (uint64_t)(uintptr_t)p, page_align(len));
     *out = p;
     return 0;
 }

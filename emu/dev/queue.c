@@ -197,7 +197,7 @@ static int update_queue(rdx_emudev *dev, struct kfd_ioctl_update_queue_args *a)
     q->inactive = !a->ring_base_address || q->percent == 0;
     if (was_inactive && !q->inactive) { /* work written meanwhile runs now, as after a remap */
         dev->kick = 1;
-        pthread_cond_signal(&dev->cp_wake);
+        emu_cp_kick(dev);
     }
     if (a->ring_base_address && (a->ring_base_address != q->ring || ring_size != q->ring_size)) {
         /* the read and write pointers carry on (the MQD keeps them) */

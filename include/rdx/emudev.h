@@ -110,6 +110,12 @@ typedef struct rdx_emudev_stats {
     uint32_t reservations; /* anonymous PROT_NONE VA reservations tracked */
     uint64_t ioctls;       /* ioctl calls served */
     uint64_t packets;      /* PM4 + SDMA packets executed */
+
+    /* Waking the command processor (docs/kfd.md): the times its thread woke from a sleep,
+     * and whether a doorbell store wakes it (1: userfaultfd write protection; 0: no doorbell
+     * mapped yet, or unavailable, and the idle thread polls every 20 µs to 1 ms). */
+    uint64_t cp_wakeups;
+    uint32_t doorbell_watch;
 } rdx_emudev_stats;
 
 void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out);

@@ -46,5 +46,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_notes());
     suite_add_tcase(s, kfd_tcase_rules());
     suite_add_tcase(s, kfd_tcase_multi());
+    suite_add_tcase(s, kfd_tcase_wake());
     return rdx_test_main(s);
 }

@@ -149,6 +149,29 @@ START_TEST(plain_libc_client)
 }
 END_TEST
 
+/* Only the program's munmaps of memory the driver mapped or was shown reach the driver
+ * (RDX_EMU_TRACE prints those); the others go to libc without its lock, so they never wait
+ * for a running dispatch. */
+START_TEST(unrelated_munmap_bypasses_the_driver)
+{
+    char *bin = build_client();
+    rdx_test_proc p;
+    EMU(&p, "--", "env", "RDX_EMU_TRACE=1", bin, "1");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    const char *line = strstr(p.out, "client: buffer ");
+    ck_assert_ptr_nonnull(line);
+    char buffer[32], plain[32], want[64];
+    ck_assert_int_eq(sscanf(line, "client: buffer %31[^,], plain mapping %31s", buffer, plain), 2);
+    snprintf(want, sizeof want, "rdx emu: munmap(%s, ", buffer);
+    assert_has(p.err, want);
+    snprintf(want, sizeof want, "rdx emu: munmap(%s, ", plain);
+    ck_assert_msg(!strstr(p.err, want), "the plain mapping's munmap went to the driver:\n%s",
+                  p.err);
+    rdx_test_proc_free(&p);
+    free(bin);
+}
+END_TEST
+
 START_TEST(libhsakmt_client)
 {
     /* libhsakmt (Debian's libhsakmt1 5.2.3, the official KFD thunk) through its public API:
@@ -326,6 +349,7 @@ int main(void)
     tcase_add_test(tc, four_gpus_in_one_program);
     tcase_add_test(tc, gpu_fault_reaches_the_program);
     tcase_add_test(tc, plain_libc_client);
+    tcase_add_test(tc, unrelated_munmap_bypasses_the_driver);
     tcase_add_test(tc, libhsakmt_client);
     tcase_add_test(tc, cpu_caches_described);
     tcase_add_test(tc, python_ctypes_client);

@@ -125,6 +125,11 @@ int main(int argc, char **argv)
         .n_devices = 1,
     };
     CHECK(ioctl(kfd, AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &um) == 0, "UNMAP_MEMORY_FROM_GPU");
+    /* memory the driver never saw: its munmap goes to libc, not through the driver */
+    void *plain = mmap(NULL, 65536, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(plain != MAP_FAILED, "a plain anonymous mapping");
+    CHECK(munmap(plain, 65536) == 0, "munmap of the plain mapping");
+    printf("client: buffer %p, plain mapping %p\n", cpu, plain);
     CHECK(munmap(cpu, size) == 0, "munmap");
     struct kfd_ioctl_free_memory_of_gpu_args fr = { .handle = al.handle };
     CHECK(ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr) == 0, "FREE_MEMORY_OF_GPU");
