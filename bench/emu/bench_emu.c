@@ -14,8 +14,8 @@
  * (compiled like the library, with FMA / AVX2 lane loops when the CPU has them), and its
  * counters (classes, PC counts, cycle estimates) are printed as one hash, which must not
  * change when only the emulator's speed changes; results must be bit-identical for 1 and
- * 2 threads.  -q: short runs (about 0.1 s per figure instead of 0.4 s).  Names select
- * workloads.
+ * 2 threads.  -q: short runs (about 0.1 s per figure instead of 0.4 s); -v: each
+ * workload's most executed ops.  Names select workloads.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,9 +29,44 @@
 #include <rdx/codegen_front.h>
 #include <rdx/codeobj.h>
 #include <rdx/emu.h>
+#include <rdx/isa.h>
 #include <rdx/tensor.h>
 
 static double min_secs = 0.4;
+static int verbose; /* -v: each workload's most executed ops */
+
+typedef struct opcount {
+    uint32_t op;
+    uint64_t n;
+} opcount;
+
+static int cmp_opcount(const void *a, const void *b)
+{
+    const opcount *x = a, *y = b;
+    return x->n != y->n ? (x->n < y->n ? 1 : -1) : (x->op > y->op) - (x->op < y->op);
+}
+
+/* The ops of the last dispatch by executions, most first (-v). */
+static void print_ops(const rdx_emu_counters *c)
+{
+    opcount o[64];
+    size_t no = 0;
+    for (size_t k = 0; k < c->npc; k++) {
+        size_t j = 0;
+        while (j < no && o[j].op != c->pcs[k].op)
+            j++;
+        if (j == no && no < 64)
+            o[no++] = (opcount){ c->pcs[k].op, 0 };
+        if (j < no)
+            o[j].n += c->pcs[k].count;
+    }
+    qsort(o, no, sizeof o[0], cmp_opcount);
+    printf("   ");
+    for (size_t j = 0; j < no && j < 16; j++)
+        printf(" %s %.1f%%", rdx_isa_op_name((rdx_isa_op)o[j].op),
+               100.0 * (double)o[j].n / (double)c->wave_insts);
+    printf("\n");
+}
 
 static double now(void)
 {
@@ -307,6 +342,8 @@ static int run_once(rdx_emu *e, workload *w, uint64_t *insts, uint64_t *hash)
         }
         const rdx_emu_counters *c = rdx_emu_get_counters(e);
         n += c->wave_insts;
+        if (verbose == 1 && hash)
+            print_ops(c);
         /* every counter the emulator reports, the PC histogram and the estimate */
         uint64_t f[] = { c->waves,
                          c->workgroups,
@@ -660,10 +697,11 @@ static const char *all_names[] = {
 int main(int argc, char **argv)
 {
     int a = 1;
-    if (a < argc && !strcmp(argv[a], "-q")) {
-        min_secs = 0.1;
-        a++;
-    }
+    for (; a < argc && argv[a][0] == '-'; a++)
+        if (!strcmp(argv[a], "-q"))
+            min_secs = 0.1;
+        else if (!strcmp(argv[a], "-v"))
+            verbose = 1;
     const char **names = all_names;
     int nnames = (int)(sizeof all_names / sizeof all_names[0]);
     if (a < argc) {
@@ -717,6 +755,7 @@ int main(int argc, char **argv)
             if (t == 0) {
                 reps = r;
                 memcpy(first, w.buf[w.out], w.bytes[w.out]);
+                verbose = verbose ? 2 : 0; /* the ops printed once */
             } else if (memcmp(first, w.buf[w.out], w.bytes[w.out])) {
                 fprintf(stderr, "bench_emu: %s: results differ between 1 and 2 threads\n", w.name);
                 bad = 1;
@@ -732,6 +771,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_emu: %s: counters differ between 1 and 2 threads\n", w.name);
             bad = 1;
         }
+        verbose = verbose ? 1 : 0;
         w.check = compare(&w);
         printf("%-9s %11llu %9.2f %9.2f %9.2f %7.2f %7.2f %9.1f %9.1f  %016llx  max rel err %.2g "
                "(%s)\n",

@@ -80,6 +80,9 @@ enum {
     EMU_F_E64 = 1u << 2,
     EMU_F_VOPD = 1u << 3,
     EMU_F_VCC_DST = 1u << 4, /* sdst came from an implicit vcc */
+    /* VALU fast path (emu_mark_plain): no DPP, no input/output modifiers, every source a
+       VGPR, an SGPR or a constant, the destination a whole VGPR (or none) */
+    EMU_F_PLAIN = 1u << 5,
 };
 
 typedef struct emu_inst {

@@ -286,6 +286,7 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
         wk->arena_used--;
         return NULL;
     }
+    emu_mark_plain(in);
     p->slot[(pc & 4095) >> 2] = in;
     return in;
 }

@@ -137,6 +137,33 @@ void emu_valu_prologue(emu_wave *w, const emu_inst *in)
     }
 }
 
+static bool plain_src(const emu_opnd *o)
+{
+    return o->kind == EMU_K_NONE || o->kind == EMU_K_VGPR || o->kind == EMU_K_SGPR ||
+           o->kind == EMU_K_CONST;
+}
+
+void emu_mark_plain(emu_inst *in)
+{
+    if (in->flags & EMU_F_VOPD) {
+        emu_mark_plain((emu_inst *)in->vx);
+        emu_mark_plain((emu_inst *)in->vy);
+        return;
+    }
+    if (in->cls != RDX_EMU_CLASS_VALU && in->cls != RDX_EMU_CLASS_TRANS)
+        return;
+    if (in->enc == RDX_ISA_ENC_VOP3P || (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)))
+        return;
+    if (in->neg || in->abs || in->clamp || in->omod)
+        return;
+    for (int i = 0; i < 3; i++)
+        if (!plain_src(&in->src[i]))
+            return;
+    if (in->dst.kind != EMU_K_VGPR && in->dst.kind != EMU_K_NONE)
+        return;
+    in->flags |= EMU_F_PLAIN;
+}
+
 /* ----------------------------------------------------------------- VOPD */
 
 static int reads_reg(const emu_inst *h, unsigned reg)
