@@ -31,7 +31,7 @@ typedef uint32_t emu_v4u __attribute__((vector_size(16)));
 typedef int32_t emu_v4i __attribute__((vector_size(16)));
 typedef float emu_v4f __attribute__((vector_size(16)));
 
-#define VLANES for (unsigned l = 0; l < NL; l += 4)
+#define VLANES for (unsigned l = 0, n_ = NL; l < n_; l += 4)
 
 static inline emu_v4u vld(const uint32_t *p)
 {
@@ -77,11 +77,30 @@ static inline void fdst32(emu_wave *w, const emu_inst *in, const uint32_t *r)
         return;
     uint32_t *d = w->v[in->dst.reg];
     const uint32_t *m = w->wm;
+    if (w->wm_lanes == NL) { /* every lane written */
+        VLANES
+        vst(d + l, vld(r + l));
+        return;
+    }
     VLANES
     {
         emu_v4u mv = vld(m + l);
         vst(d + l, (vld(r + l) & mv) | (vld(d + l) & ~mv));
     }
+}
+
+/* x << n, x >> n of each lane; uni: every n is un (an SGPR or constant shift amount). */
+static inline emu_v4u vshl(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
+{
+    return uni ? x << un : x << n;
+}
+static inline emu_v4u vshr(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
+{
+    return uni ? x >> un : x >> n;
+}
+static inline emu_v4u vsar(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
+{
+    return (emu_v4u)(uni ? (emu_v4i)x >> (int)un : (emu_v4i)x >> (emu_v4i)n);
 }
 
 /* Fast path of a 2-source f32 op: VEXPR of x, y (emu_v4f) and a, b (their bits) gives the

@@ -72,21 +72,39 @@
     }
 
 /* U1/U2/U3 with a fast path (valu.h): VEXPR of a, b, c (emu_v4u) for plain instructions */
-#define FAST_U(N, VEXPR)                                                                         \
-    if (in->flags & EMU_F_PLAIN) {                                                               \
-        uint32_t ta_[EMU_MAX_LANES], tb_[EMU_MAX_LANES], tc_[EMU_MAX_LANES], ur_[EMU_MAX_LANES]; \
-        const uint32_t *A_ = fsrc32(w, &in->src[0], ta_);                                        \
-        const uint32_t *B_ = N > 1 ? fsrc32(w, &in->src[1], tb_) : A_;                           \
-        const uint32_t *C_ = N > 2 ? fsrc32(w, &in->src[2], tc_) : A_;                           \
-        VLANES                                                                                   \
-        {                                                                                        \
-            emu_v4u a = vld(A_ + l), b = vld(B_ + l), c = vld(C_ + l);                           \
-            (void)b;                                                                             \
-            (void)c;                                                                             \
-            vst(ur_ + l, (emu_v4u)(VEXPR));                                                      \
-        }                                                                                        \
-        fdst32(w, in, ur_);                                                                      \
-        return;                                                                                  \
+#define FAST_U(N, VEXPR)                                                                     \
+    if ((in->flags & EMU_F_PLAIN) && in->dst.kind == EMU_K_VGPR) {                           \
+        uint32_t ta_[EMU_MAX_LANES], tb_[EMU_MAX_LANES], tc_[EMU_MAX_LANES];                 \
+        const uint32_t *A_ = fsrc32(w, &in->src[0], ta_);                                    \
+        const uint32_t *B_ = N > 1 ? fsrc32(w, &in->src[1], tb_) : A_;                       \
+        const uint32_t *C_ = N > 2 ? fsrc32(w, &in->src[2], tc_) : A_;                       \
+        /* uniform sources (shift amounts) */                                                \
+        const bool U0 = in->src[0].kind != EMU_K_VGPR, U1 = in->src[1].kind != EMU_K_VGPR;   \
+        const uint32_t S0 = A_[0] & 31, S1 = B_[0] & 31;                                     \
+        (void)U0;                                                                            \
+        (void)U1;                                                                            \
+        (void)S0;                                                                            \
+        (void)S1;                                                                            \
+        uint32_t *d_ = w->v[in->dst.reg];                                                    \
+        if (w->wm_lanes == NL) {                                                             \
+            VLANES                                                                           \
+            {                                                                                \
+                emu_v4u a = vld(A_ + l), b = vld(B_ + l), c = vld(C_ + l);                   \
+                (void)b;                                                                     \
+                (void)c;                                                                     \
+                vst(d_ + l, (emu_v4u)(VEXPR));                                               \
+            }                                                                                \
+        } else {                                                                             \
+            const uint32_t *m_ = w->wm;                                                      \
+            VLANES                                                                           \
+            {                                                                                \
+                emu_v4u a = vld(A_ + l), b = vld(B_ + l), c = vld(C_ + l), mv = vld(m_ + l); \
+                (void)b;                                                                     \
+                (void)c;                                                                     \
+                vst(d_ + l, ((emu_v4u)(VEXPR) & mv) | (vld(d_ + l) & ~mv));                  \
+            }                                                                                \
+        }                                                                                    \
+        return;                                                                              \
     }
 #define U1V(NAME, EXPR, VEXPR)                        \
     void NAME(emu_wave *w, const emu_inst *in)        \
@@ -248,9 +266,9 @@ U2V(emu_v_and_b32, a &b, a &b)
 U2V(emu_v_or_b32, a | b, a | b)
 U2V(emu_v_xor_b32, a ^ b, a ^ b)
 U2(emu_v_xnor_b32, ~(a ^ b))
-U2V(emu_v_lshlrev_b32, b << (a & 31), b << (a & 31))
-U2V(emu_v_lshrrev_b32, b >> (a & 31), b >> (a & 31))
-U2V(emu_v_ashrrev_i32, (uint32_t)(S(b) >> (a & 31)), VS(b) >> VS(a & 31))
+U2V(emu_v_lshlrev_b32, b << (a & 31), vshl(b, a & 31, U0, S0))
+U2V(emu_v_lshrrev_b32, b >> (a & 31), vshr(b, a & 31, U0, S0))
+U2V(emu_v_ashrrev_i32, (uint32_t)(S(b) >> (a & 31)), vsar(b, a & 31, U0, S0))
 U2V(emu_v_add_nc_u32, satu((uint64_t)a + b, in->clamp), a + b)
 U2V(emu_v_sub_nc_u32, in->clamp &&b > a ? 0 : a - b, a - b)
 U2V(emu_v_subrev_nc_u32, in->clamp &&a > b ? 0 : b - a, b - a)
@@ -296,8 +314,8 @@ U3(emu_v_sad_u32, (a > b ? a - b : b - a) + c)
 U3V(emu_v_xor3_b32, a ^ b ^ c, a ^ b ^ c)
 U3V(emu_v_or3_b32, a | b | c, a | b | c)
 U3V(emu_v_and_or_b32, (a & b) | c, (a & b) | c)
-U3V(emu_v_lshl_or_b32, (a << (b & 31)) | c, (a << (b & 31)) | c)
-U3V(emu_v_lshl_add_u32, (a << (b & 31)) + c, (a << (b & 31)) + c)
+U3V(emu_v_lshl_or_b32, (a << (b & 31)) | c, vshl(a, b & 31, U1, S1) | c)
+U3V(emu_v_lshl_add_u32, (a << (b & 31)) + c, vshl(a, b & 31, U1, S1) + c)
 U3V(emu_v_add_lshl_u32, (a + b) << (c & 31), (a + b) << (c & 31))
 U3V(emu_v_add3_u32, a + b + c, a + b + c)
 U3V(emu_v_xad_u32, (a ^ b) + c, (a ^ b) + c)

@@ -129,7 +129,7 @@ static void dpp_prepare(emu_wave *w, const emu_inst *in)
 void emu_valu_prologue(emu_wave *w, const emu_inst *in)
 {
     emu_wm_exec(w);
-    w->wk->c.lane_ops += (uint64_t)emu_popcount(w->wm_exec);
+    w->wk->c.lane_ops += w->wm_lanes;
     w->wk->c.vector_insts++;
     if (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)) {
         w->wm_dirty = 1; /* wm is narrowed below: refresh it for the next instruction */
