@@ -14,8 +14,10 @@
  * (compiled like the library, with FMA / AVX2 lane loops when the CPU has them), and its
  * counters (classes, PC counts, cycle estimates) are printed as one hash, which must not
  * change when only the emulator's speed changes; results must be bit-identical for 1 and
- * 2 threads.  -q: short runs (about 0.1 s per figure instead of 0.4 s); -v: each
- * workload's most executed ops.  Names select workloads.
+ * 2 threads.  -q: short runs (about 0.1 s per figure instead of 0.4 s); -r N: exactly N
+ * dispatches per figure and one host C run (a fixed amount of work, for timing the whole
+ * process); -1: 1 host thread only; -v: each workload's most executed ops.  Names select
+ * workloads.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +35,9 @@
 #include <rdx/tensor.h>
 
 static double min_secs = 0.4;
-static int verbose; /* -v: each workload's most executed ops */
+static int fixed_reps; /* -r N: exactly N dispatches per figure and one host C run (fixed work) */
+static int one_thread; /* -1: 1 host thread only */
+static int verbose;    /* -v: each workload's most executed ops */
 
 typedef struct opcount {
     uint32_t op;
@@ -700,6 +704,10 @@ int main(int argc, char **argv)
     for (; a < argc && argv[a][0] == '-'; a++)
         if (!strcmp(argv[a], "-q"))
             min_secs = 0.1;
+        else if (!strcmp(argv[a], "-r") && a + 1 < argc)
+            fixed_reps = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "-1"))
+            one_thread = 1;
         else if (!strcmp(argv[a], "-v"))
             verbose = 1;
     const char **names = all_names;
@@ -733,14 +741,14 @@ int main(int argc, char **argv)
             w.host(&w);
             __asm__ volatile("" ::"r"(w.aux) : "memory");
             hreps++;
-        } while (cpu_now() - h0 < min_secs / 4);
+        } while (!fixed_reps && cpu_now() - h0 < min_secs / 4);
         double host_s = (cpu_now() - h0) / hreps, host_rate = w.host_ops / host_s;
 
         double wall[2], cpu[2], rate[2];
         uint64_t insts = 0, hash[2] = { 0, 0 };
         void *first = malloc(w.bytes[w.out]);
         int reps = 0;
-        for (int t = 0; t < 2 && !bad; t++) {
+        for (int t = 0; t < (one_thread ? 1 : 2) && !bad; t++) {
             rdx_emu_set_threads(e, (unsigned)t + 1);
             double t0 = now(), c0 = cpu_now();
             int r = 0;
@@ -751,7 +759,7 @@ int main(int argc, char **argv)
                     break;
                 }
                 r++;
-            } while (t == 0 ? now() - t0 < min_secs : r < reps);
+            } while (t == 0 ? (fixed_reps ? r < fixed_reps : now() - t0 < min_secs) : r < reps);
             if (t == 0) {
                 reps = r;
                 memcpy(first, w.buf[w.out], w.bytes[w.out]);
@@ -767,6 +775,11 @@ int main(int argc, char **argv)
         }
         if (bad)
             break;
+        if (one_thread) { /* the t=2 columns repeat t=1 */
+            rate[1] = rate[0];
+            cpu[1] = cpu[0];
+            hash[1] = hash[0];
+        }
         if (hash[0] != hash[1]) {
             fprintf(stderr, "bench_emu: %s: counters differ between 1 and 2 threads\n", w.name);
             bad = 1;

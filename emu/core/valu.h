@@ -106,9 +106,13 @@ static inline emu_v4u vsar(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
 /* Fast path of a 2-source f32 op: VEXPR of x, y (emu_v4f) and a, b (their bits) gives the
    result as emu_v4f; bad (emu_v4i) may be or-ed with lanes to leave to the general path. */
 #define FAST_F2(VEXPR)                                                                       \
-    if (emu_f32_plain(w, in)) {                                                              \
+    if (emu_f32_plain(w, in) && in->dst.kind == EMU_K_VGPR) {                                \
         uint32_t ta_[EMU_MAX_LANES], tb_[EMU_MAX_LANES], ur_[EMU_MAX_LANES];                 \
         const uint32_t *A_ = fsrc32(w, &in->src[0], ta_), *B_ = fsrc32(w, &in->src[1], tb_); \
+        uint32_t *d_ = w->v[in->dst.reg];                                                    \
+        /* every lane written and no source overwritten: straight into the VGPR (a NaN       \
+           then reruns the instruction on the general path, which writes every lane) */      \
+        uint32_t *o_ = w->wm_lanes == NL && A_ != d_ && B_ != d_ ? d_ : ur_;                 \
         emu_v4i bad = { 0, 0, 0, 0 };                                                        \
         VLANES                                                                               \
         {                                                                                    \
@@ -118,10 +122,11 @@ static inline emu_v4u vsar(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
             (void)y;                                                                         \
             emu_v4f r_ = (emu_v4f)(VEXPR);                                                   \
             bad |= r_ != r_;                                                                 \
-            vst(ur_ + l, (emu_v4u)r_);                                                       \
+            vst(o_ + l, (emu_v4u)r_);                                                        \
         }                                                                                    \
         if (!vany(bad)) {                                                                    \
-            fdst32(w, in, ur_);                                                              \
+            if (o_ == ur_)                                                                   \
+                fdst32(w, in, ur_);                                                          \
             return;                                                                          \
         }                                                                                    \
     }

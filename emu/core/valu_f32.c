@@ -125,16 +125,15 @@ static int fast_fma(emu_wave *w, const emu_inst *in, const uint32_t *A, const ui
                     const uint32_t *C)
 {
     uint32_t r[EMU_MAX_LANES];
-    emu_v4i bad = { 0, 0, 0, 0 };
-    emu_fma_lanes(r, A, B, C, NL);
-    VLANES
-    {
-        emu_v4f v = (emu_v4f)vld(r + l);
-        bad |= v != v;
-    }
-    if (vany(bad))
+    if (in->dst.kind != EMU_K_VGPR)
         return 0;
-    fdst32(w, in, r);
+    uint32_t *d = w->v[in->dst.reg];
+    /* as FAST_F2: straight into the VGPR when every lane is written and it is no source */
+    bool direct = w->wm_lanes == NL && A != d && B != d && C != d;
+    if (emu_fma_lanes(direct ? d : r, A, B, C, NL))
+        return 0;
+    if (!direct)
+        fdst32(w, in, r);
     return 1;
 }
 
