@@ -190,9 +190,7 @@ typedef struct emu_counts {
 struct emu_dispatch_ctx;
 
 typedef struct emu_worker {
-    /* each worker on cache lines of its own: the records of the host threads sit in one
-       array, and every instruction updates its counters */
-    _Alignas(64) struct emu_dispatch_ctx *ctx;
+    struct emu_dispatch_ctx *ctx;
     emu_page *pages[256];
     emu_inst *arena;
     size_t arena_used, arena_cap;

@@ -943,9 +943,7 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
         nthr = (unsigned)ctx.total_groups;
     if (nthr == 0)
         nthr = 1;
-    emu_worker *wks = aligned_alloc(64, nthr * sizeof *wks); /* sizeof: a multiple of 64 */
-    if (wks)
-        memset(wks, 0, nthr * sizeof *wks);
+    emu_worker *wks = calloc(nthr, sizeof *wks);
     if (!wks) {
         pthread_mutex_destroy(&ctx.lock);
         return rdx_fail(RDX_ERR_NOMEM, "emu: out of memory");
