@@ -81,6 +81,9 @@ enum {
     EMU_F_E64 = 1u << 2,
     EMU_F_VOPD = 1u << 3,
     EMU_F_VCC_DST = 1u << 4, /* sdst came from an implicit vcc */
+    /* VALU fast path (emu_mark_plain): no DPP, no input/output modifiers, every source a
+       VGPR, an SGPR or a constant, the destination a whole VGPR (or none) */
+    EMU_F_PLAIN = 1u << 5,
 };
 
 typedef struct emu_inst {
@@ -95,8 +98,10 @@ typedef struct emu_inst {
     uint8_t form;   /* rdx_isa_form */
     uint8_t flags;
     uint8_t neg, abs, neg_hi, opsel, opsel_hi, clamp, omod;
-    emu_opnd dst;  /* vdst / sdst / sdata / vdata (loads) */
-    emu_opnd sdst; /* VOP3SD carry / VOPC e64 dst */
+    uint8_t icyc;     /* issue cycles at the dispatch's wave size (set by the executor) */
+    uint8_t prologue; /* runs the VALU prologue (VALU, TRANS, WMMA) */
+    emu_opnd dst;     /* vdst / sdst / sdata / vdata (loads) */
+    emu_opnd sdst;    /* VOP3SD carry / VOPC e64 dst */
     emu_opnd src[3];
     emu_opnd addr, data0, data1, saddr, sbase, soffset, srsrc;
     int32_t imm;    /* simm16 / branch offset / K */
@@ -105,6 +110,7 @@ typedef struct emu_inst {
     uint16_t glc, slc, dlc, idxen, offen, format, gds;
     uint32_t dpp_ctrl, row_mask, bank_mask, bound_ctrl, fi, dpp8;
     const struct emu_inst *vx, *vy; /* VOPD halves */
+    struct emu_inst *next;          /* the instruction at pc + size once seen (the executor) */
     uint8_t raw[16];
 } emu_inst;
 
@@ -138,6 +144,7 @@ typedef struct emu_wave {
     uint32_t wm[EMU_MAX_LANES];  /* write mask per lane (0 / ~0) for the current VALU inst */
     uint32_t dpp[EMU_MAX_LANES]; /* src0 after the DPP lane select */
     uint64_t wm_exec;            /* exec value wm was computed from */
+    uint32_t wm_lanes;           /* its active lanes (lane_ops per VALU instruction) */
     int wm_dirty;                /* wm was narrowed (DPP): recompute before the next use */
     uint64_t pc;
     uint32_t scc;
@@ -315,6 +322,8 @@ static inline void emu_swrite_mask(emu_wave *w, const emu_opnd *o, uint64_t m)
         w->s[r == EMU_SINK ? EMU_SINK : r + 1] = (uint32_t)(m >> 32);
 }
 
+static inline unsigned emu_popcount(uint64_t x);
+
 /* Refresh w->wm from EXEC (no DPP masking). */
 static inline void emu_wm_exec(emu_wave *w)
 {
@@ -322,6 +331,7 @@ static inline void emu_wm_exec(emu_wave *w)
     if (e == w->wm_exec && !w->wm_dirty)
         return;
     w->wm_exec = e;
+    w->wm_lanes = emu_popcount(e);
     w->wm_dirty = 0;
     for (unsigned l = 0; l < EMU_MAX_LANES; l++)
         w->wm[l] = (e >> l) & 1 ? ~0u : 0u;

@@ -294,6 +294,10 @@ static emu_inst *fetch(emu_worker *wk, emu_wave *w)
         wk->arena_used--;
         return NULL;
     }
+    emu_mark_plain(in);
+    in->prologue = in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
+                   in->cls == RDX_EMU_CLASS_WMMA;
+    in->icyc = (uint8_t)(issue_cycles[in->cls] * (in->prologue && w->nl == 64 ? 2 : 1));
     p->slot[(pc & 4095) >> 2] = in;
     return in;
 }
@@ -509,40 +513,46 @@ static void check_limits(emu_dispatch_ctx *ctx, emu_wave *w)
 static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
 {
     emu_counts *c = &wk->c;
-    unsigned slice = EMU_SLICE;
-    const unsigned wide = w->nl == 64;
+    uint64_t left = budget > w->ninst ? budget - w->ninst : 0;
+    unsigned n = left < EMU_SLICE ? (unsigned)left : EMU_SLICE;
     emu_apply_round(w);
-    while (slice--) {
-        if (w->ninst >= budget) {
-            stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT, false); /* sets ctx->stop */
-            wk->group_faulted = 1;
-            return;
-        }
-        emu_inst *in = fetch(wk, w);
+    const emu_inst *prev = NULL;
+    for (unsigned i = 0; i < n; i++) {
+        /* the next instruction: the previous one's successor when it fell through */
+        emu_inst *in = prev && prev->next && w->pc == prev->next->pc ? prev->next : fetch(wk, w);
         if (!in)
             return;
+        if (prev && !prev->next && w->pc == prev->pc + prev->size)
+            ((emu_inst *)prev)->next = in;
         in->count++;
         w->pc = in->pc + in->size;
         c->by_class[in->cls]++;
-        unsigned cyc = issue_cycles[in->cls];
-        if (wide && (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
-                     in->cls == RDX_EMU_CLASS_WMMA))
-            cyc *= 2;
         if (wk->prof)
             emu_prof_begin(wk->prof, w, in);
-        w->cycles += cyc;
-        w->issue += cyc;
-        if (in->cls == RDX_EMU_CLASS_VALU || in->cls == RDX_EMU_CLASS_TRANS ||
-            in->cls == RDX_EMU_CLASS_WMMA)
-            emu_valu_prologue(w, in);
+        w->cycles += in->icyc;
+        w->issue += in->icyc;
+        if (in->prologue) {
+            if (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)) {
+                emu_valu_prologue(w, in);
+            } else { /* emu_valu_prologue without DPP */
+                emu_wm_exec(w);
+                c->lane_ops += w->wm_lanes;
+                c->vector_insts++;
+            }
+        }
         in->fn(w, in);
         if (wk->prof)
-            emu_prof_end(wk->prof, w, cyc);
+            emu_prof_end(wk->prof, w, in->icyc);
         w->ninst++;
         if (w->stop) {
             w->stop = 0;
             return;
         }
+        prev = in;
+    }
+    if (n < EMU_SLICE) { /* the budget ran out within the slice */
+        stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT, false); /* sets ctx->stop */
+        wk->group_faulted = 1;
     }
 }
 

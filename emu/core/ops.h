@@ -19,6 +19,12 @@ void emu_vopd(emu_wave *w, const emu_inst *in);
 
 /* Before every VALU instruction: write mask from EXEC, DPP source select, counters. */
 void emu_valu_prologue(emu_wave *w, const emu_inst *in);
+/* Set EMU_F_PLAIN on a pre-decoded VALU instruction (and VOPD halves) when it qualifies. */
+void emu_mark_plain(emu_inst *in);
+/* r[l] = fma(a[l], b[l], c[l]) on f32 bit patterns for n lanes (a multiple of 32), one
+   rounding each: with the host's FMA instructions when the CPU has them (valu_fma.c).
+   Returns nonzero when a result is a NaN. */
+int emu_fma_lanes(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, unsigned n);
 /* Set the host rounding mode from the wave's MODE register. */
 void emu_apply_round(emu_wave *w);
 

@@ -17,6 +17,120 @@
 #define NL    (w->nl)
 #define LANES for (unsigned l = 0; l < NL; l++)
 
+/*
+ * Fast paths, for instructions with EMU_F_PLAIN (emu_mark_plain): sources are VGPRs, SGPRs
+ * or constants and there are no modifiers, so a handler can work on vectors of 4 lanes
+ * (GCC/Clang vector extensions: SSE2 on baseline x86-64, plain C elsewhere) with no
+ * per-lane branch, writing the VGPR under the write mask with a blend.  A float handler
+ * also needs MODE's f32 denormals kept (emu_f32_plain); its fast path leaves the
+ * instruction to the general path when a lane's result is a NaN (whose payload the
+ * general path defines) or a lane needs a rule the vector form lacks, so both give
+ * identical bits.
+ */
+typedef uint32_t emu_v4u __attribute__((vector_size(16)));
+typedef int32_t emu_v4i __attribute__((vector_size(16)));
+typedef float emu_v4f __attribute__((vector_size(16)));
+
+#define VLANES for (unsigned l = 0, n_ = NL; l < n_; l += 4)
+
+static inline emu_v4u vld(const uint32_t *p)
+{
+    emu_v4u v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void vst(uint32_t *p, emu_v4u v)
+{
+    memcpy(p, &v, sizeof v);
+}
+static inline bool vany(emu_v4i m)
+{
+    return (m[0] | m[1] | m[2] | m[3]) != 0;
+}
+/* lanes of v4 (4 x f32 bits) that hold a NaN */
+static inline emu_v4i vnan(emu_v4u a)
+{
+    return (emu_v4i)((a & 0x7fffffffu) > 0x7f800000u);
+}
+
+static inline bool emu_f32_plain(const emu_wave *w, const emu_inst *in)
+{
+    return (in->flags & EMU_F_PLAIN) && emu_denorm32(w) == 3;
+}
+
+/* 32-bit source of a plain instruction: the VGPR's lanes, or tmp holding the scalar. */
+static inline const uint32_t *fsrc32(emu_wave *w, const emu_opnd *o, uint32_t *tmp)
+{
+    if (o->kind == EMU_K_VGPR)
+        return w->v[o->reg];
+    uint32_t x = o->kind == EMU_K_CONST ? (uint32_t)o->val : w->s[o->reg];
+    emu_v4u v = { x, x, x, x };
+    VLANES
+    vst(tmp + l, v);
+    return tmp;
+}
+
+/* Write 32-bit lane results of a plain instruction under the write mask. */
+static inline void fdst32(emu_wave *w, const emu_inst *in, const uint32_t *r)
+{
+    if (in->dst.kind != EMU_K_VGPR)
+        return;
+    uint32_t *d = w->v[in->dst.reg];
+    const uint32_t *m = w->wm;
+    if (w->wm_lanes == NL) { /* every lane written */
+        VLANES
+        vst(d + l, vld(r + l));
+        return;
+    }
+    VLANES
+    {
+        emu_v4u mv = vld(m + l);
+        vst(d + l, (vld(r + l) & mv) | (vld(d + l) & ~mv));
+    }
+}
+
+/* x << n, x >> n of each lane; uni: every n is un (an SGPR or constant shift amount). */
+static inline emu_v4u vshl(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
+{
+    return uni ? x << un : x << n;
+}
+static inline emu_v4u vshr(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
+{
+    return uni ? x >> un : x >> n;
+}
+static inline emu_v4u vsar(emu_v4u x, emu_v4u n, bool uni, uint32_t un)
+{
+    return (emu_v4u)(uni ? (emu_v4i)x >> (int)un : (emu_v4i)x >> (emu_v4i)n);
+}
+
+/* Fast path of a 2-source f32 op: VEXPR of x, y (emu_v4f) and a, b (their bits) gives the
+   result as emu_v4f; bad (emu_v4i) may be or-ed with lanes to leave to the general path. */
+#define FAST_F2(VEXPR)                                                                       \
+    if (emu_f32_plain(w, in) && in->dst.kind == EMU_K_VGPR) {                                \
+        uint32_t ta_[EMU_MAX_LANES], tb_[EMU_MAX_LANES], ur_[EMU_MAX_LANES];                 \
+        const uint32_t *A_ = fsrc32(w, &in->src[0], ta_), *B_ = fsrc32(w, &in->src[1], tb_); \
+        uint32_t *d_ = w->v[in->dst.reg];                                                    \
+        /* every lane written and no source overwritten: straight into the VGPR (a NaN       \
+           then reruns the instruction on the general path, which writes every lane) */      \
+        uint32_t *o_ = w->wm_lanes == NL && A_ != d_ && B_ != d_ ? d_ : ur_;                 \
+        emu_v4i bad = { 0, 0, 0, 0 };                                                        \
+        VLANES                                                                               \
+        {                                                                                    \
+            emu_v4u a = vld(A_ + l), b = vld(B_ + l);                                        \
+            emu_v4f x = (emu_v4f)a, y = (emu_v4f)b;                                          \
+            (void)x;                                                                         \
+            (void)y;                                                                         \
+            emu_v4f r_ = (emu_v4f)(VEXPR);                                                   \
+            bad |= r_ != r_;                                                                 \
+            vst(o_ + l, (emu_v4u)r_);                                                        \
+        }                                                                                    \
+        if (!vany(bad)) {                                                                    \
+            if (o_ == ur_)                                                                   \
+                fdst32(w, in, ur_);                                                          \
+            return;                                                                          \
+        }                                                                                    \
+    }
+
 /* Raw 32-bit source i. */
 static inline const uint32_t *vsrc(emu_wave *w, const emu_inst *in, int i, uint32_t *tmp)
 {

@@ -73,8 +73,41 @@ CVT_F_TO_I(emu_v_cvt_floor_i32_f32, f2i(floorf(x)))
         }                                      \
         vdstf(w, in, r);                       \
     }
-CVT_I_TO_F(emu_v_cvt_f32_i32, (float)(int32_t)a)
-CVT_I_TO_F(emu_v_cvt_f32_u32, (float)a)
+/* v_cvt_f32_i32 / v_cvt_f32_u32 (param 1): the fast path converts 4 lanes at once (u32
+   lanes below 2^31 as i32; the others on the general path); no result is a NaN. */
+static void cvt_f32_int(emu_wave *w, const emu_inst *in, int is_u32)
+{
+    if (emu_f32_plain(w, in)) {
+        uint32_t ta[EMU_MAX_LANES], ur[EMU_MAX_LANES];
+        const uint32_t *A = fsrc32(w, &in->src[0], ta);
+        emu_v4i bad = { 0, 0, 0, 0 };
+        VLANES
+        {
+            emu_v4i a = (emu_v4i)vld(A + l);
+            if (is_u32)
+                bad |= a < 0;
+            vst(ur + l, (emu_v4u) __builtin_convertvector(a, emu_v4f));
+        }
+        if (!vany(bad)) {
+            fdst32(w, in, ur);
+            return;
+        }
+    }
+    uint32_t t[EMU_MAX_LANES];
+    float r[EMU_MAX_LANES];
+    const uint32_t *A = vsrc(w, in, 0, t);
+    LANES
+    r[l] = is_u32 ? (float)A[l] : (float)(int32_t)A[l];
+    vdstf(w, in, r);
+}
+void emu_v_cvt_f32_i32(emu_wave *w, const emu_inst *in)
+{
+    cvt_f32_int(w, in, 0);
+}
+void emu_v_cvt_f32_u32(emu_wave *w, const emu_inst *in)
+{
+    cvt_f32_int(w, in, 1);
+}
 CVT_I_TO_F(emu_v_cvt_f32_ubyte0, (float)(a & 255))
 CVT_I_TO_F(emu_v_cvt_f32_ubyte1, (float)((a >> 8) & 255))
 CVT_I_TO_F(emu_v_cvt_f32_ubyte2, (float)((a >> 16) & 255))

@@ -70,14 +70,48 @@ static inline float med3(const emu_wave *w, float x, float y, float z)
     return fmax_hw(w, x, y);
 }
 
-F2(emu_v_add_f32, x + y)
-F2(emu_v_sub_f32, x - y)
-F2(emu_v_subrev_f32, y - x)
-F2(emu_v_mul_f32, x *y)
+/* F2 with a fast path (valu.h FAST_F2) */
+#define F2V(NAME, EXPR, VEXPR)                                      \
+    void NAME(emu_wave *w, const emu_inst *in)                      \
+    {                                                               \
+        FAST_F2(VEXPR)                                              \
+        float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        vsrcf(w, in, 0, a);                                         \
+        vsrcf(w, in, 1, b);                                         \
+        LANES                                                       \
+        {                                                           \
+            float x = a[l], y = b[l];                               \
+            r[l] = (EXPR);                                          \
+        }                                                           \
+        vdstf(w, in, r);                                            \
+    }
+
+/* min / max of non-NaN lanes as f32_min_hw / f32_max_hw: equal values (-0, +0) by sign;
+   a NaN source leaves the instruction to the general path */
+static inline emu_v4u vmin_hw(emu_v4u a, emu_v4u b, emu_v4i *bad)
+{
+    emu_v4f x = (emu_v4f)a, y = (emu_v4f)b;
+    *bad |= vnan(a) | vnan(b);
+    emu_v4u lt = (emu_v4u)(x < y), eq = (emu_v4u)(x == y), neg = (emu_v4u)((emu_v4i)a < 0);
+    emu_v4u pick = lt | (eq & neg); /* a when a < b, or equal and a has the sign */
+    return (a & pick) | (b & ~pick);
+}
+static inline emu_v4u vmax_hw(emu_v4u a, emu_v4u b, emu_v4i *bad)
+{
+    emu_v4f x = (emu_v4f)a, y = (emu_v4f)b;
+    *bad |= vnan(a) | vnan(b);
+    emu_v4u gt = (emu_v4u)(x > y), eq = (emu_v4u)(x == y), neg = (emu_v4u)((emu_v4i)a < 0);
+    emu_v4u pick = gt | (eq & ~neg); /* a when a > b, or equal and a lacks the sign */
+    return (a & pick) | (b & ~pick);
+}
+
+F2V(emu_v_add_f32, x + y, x + y)
+F2V(emu_v_sub_f32, x - y, x - y)
+F2V(emu_v_subrev_f32, y - x, y - x)
+F2V(emu_v_mul_f32, x *y, x *y)
 F2(emu_v_mul_dx9_zero_f32, dx9mul(x, y))
-F2(emu_v_min_f32, fmin_hw(w, x, y))
-F2(emu_v_max_f32, fmax_hw(w, x, y))
-F3(emu_v_fma_f32, fmaf(x, y, z))
+F2V(emu_v_min_f32, fmin_hw(w, x, y), vmin_hw(a, b, &bad))
+F2V(emu_v_max_f32, fmax_hw(w, x, y), vmax_hw(a, b, &bad))
 F3(emu_v_fma_dx9_zero_f32, (x == 0.0f || y == 0.0f) ? z : fmaf(x, y, z))
 F3(emu_v_min3_f32, fmin_hw(w, fmin_hw(w, x, y), z))
 F3(emu_v_max3_f32, fmax_hw(w, fmax_hw(w, x, y), z))
@@ -85,9 +119,50 @@ F3(emu_v_med3_f32, med3(w, x, y, z))
 F3(emu_v_minmax_f32, fmax_hw(w, fmin_hw(w, x, y), z))
 F3(emu_v_maxmin_f32, fmin_hw(w, fmax_hw(w, x, y), z))
 
+/* The fast path of the FMAs: r = A * B + C; returns 0 (nothing written) when a result is a
+   NaN. */
+static int fast_fma(emu_wave *w, const emu_inst *in, const uint32_t *A, const uint32_t *B,
+                    const uint32_t *C)
+{
+    uint32_t r[EMU_MAX_LANES];
+    if (in->dst.kind != EMU_K_VGPR)
+        return 0;
+    uint32_t *d = w->v[in->dst.reg];
+    /* as FAST_F2: straight into the VGPR when every lane is written and it is no source */
+    bool direct = w->wm_lanes == NL && A != d && B != d && C != d;
+    if (emu_fma_lanes(direct ? d : r, A, B, C, NL))
+        return 0;
+    if (!direct)
+        fdst32(w, in, r);
+    return 1;
+}
+
+void emu_v_fma_f32(emu_wave *w, const emu_inst *in)
+{
+    if (emu_f32_plain(w, in)) {
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], tc[EMU_MAX_LANES];
+        if (fast_fma(w, in, fsrc32(w, &in->src[0], ta), fsrc32(w, &in->src[1], tb),
+                     fsrc32(w, &in->src[2], tc)))
+            return;
+    }
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    vsrcf(w, in, 0, a);
+    vsrcf(w, in, 1, b);
+    vsrcf(w, in, 2, c);
+    LANES
+    r[l] = fmaf(a[l], b[l], c[l]);
+    vdstf(w, in, r);
+}
+
 /* v_fmac_f32: D = S0 * S1 + D */
 void emu_v_fmac_f32(emu_wave *w, const emu_inst *in)
 {
+    if (!in->param && emu_f32_plain(w, in)) {
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES];
+        if (fast_fma(w, in, fsrc32(w, &in->src[0], ta), fsrc32(w, &in->src[1], tb),
+                     w->v[in->dst.reg]))
+            return;
+    }
     float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
     vsrcf(w, in, 0, a);
     vsrcf(w, in, 1, b);
@@ -102,6 +177,12 @@ void emu_v_fmac_f32(emu_wave *w, const emu_inst *in)
 /* v_fmamk_f32 D = S0 * K + S1; v_fmaak_f32 D = S0 * S1 + K (K in src[2]) */
 void emu_v_fmamk_f32(emu_wave *w, const emu_inst *in)
 {
+    if (emu_f32_plain(w, in)) {
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], tk[EMU_MAX_LANES];
+        if (fast_fma(w, in, fsrc32(w, &in->src[0], ta), fsrc32(w, &in->src[2], tk),
+                     fsrc32(w, &in->src[1], tb)))
+            return;
+    }
     float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
     vsrcf(w, in, 0, a);
     vsrcf(w, in, 1, b);
@@ -112,6 +193,12 @@ void emu_v_fmamk_f32(emu_wave *w, const emu_inst *in)
 }
 void emu_v_fmaak_f32(emu_wave *w, const emu_inst *in)
 {
+    if (emu_f32_plain(w, in)) {
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], tk[EMU_MAX_LANES];
+        if (fast_fma(w, in, fsrc32(w, &in->src[0], ta), fsrc32(w, &in->src[1], tb),
+                     fsrc32(w, &in->src[2], tk)))
+            return;
+    }
     float a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
     vsrcf(w, in, 0, a);
     vsrcf(w, in, 1, b);

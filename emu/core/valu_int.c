@@ -71,6 +71,84 @@
         vdst16(w, in, r);                                                                \
     }
 
+/* U1/U2/U3 with a fast path (valu.h): VEXPR of a, b, c (emu_v4u) for plain instructions */
+#define FAST_U(N, VEXPR)                                                                     \
+    if ((in->flags & EMU_F_PLAIN) && in->dst.kind == EMU_K_VGPR) {                           \
+        uint32_t ta_[EMU_MAX_LANES], tb_[EMU_MAX_LANES], tc_[EMU_MAX_LANES];                 \
+        const uint32_t *A_ = fsrc32(w, &in->src[0], ta_);                                    \
+        const uint32_t *B_ = N > 1 ? fsrc32(w, &in->src[1], tb_) : A_;                       \
+        const uint32_t *C_ = N > 2 ? fsrc32(w, &in->src[2], tc_) : A_;                       \
+        /* uniform sources (shift amounts) */                                                \
+        const bool U0 = in->src[0].kind != EMU_K_VGPR, U1 = in->src[1].kind != EMU_K_VGPR;   \
+        const uint32_t S0 = A_[0] & 31, S1 = B_[0] & 31;                                     \
+        (void)U0;                                                                            \
+        (void)U1;                                                                            \
+        (void)S0;                                                                            \
+        (void)S1;                                                                            \
+        uint32_t *d_ = w->v[in->dst.reg];                                                    \
+        if (w->wm_lanes == NL) {                                                             \
+            VLANES                                                                           \
+            {                                                                                \
+                emu_v4u a = vld(A_ + l), b = vld(B_ + l), c = vld(C_ + l);                   \
+                (void)b;                                                                     \
+                (void)c;                                                                     \
+                vst(d_ + l, (emu_v4u)(VEXPR));                                               \
+            }                                                                                \
+        } else {                                                                             \
+            const uint32_t *m_ = w->wm;                                                      \
+            VLANES                                                                           \
+            {                                                                                \
+                emu_v4u a = vld(A_ + l), b = vld(B_ + l), c = vld(C_ + l), mv = vld(m_ + l); \
+                (void)b;                                                                     \
+                (void)c;                                                                     \
+                vst(d_ + l, ((emu_v4u)(VEXPR) & mv) | (vld(d_ + l) & ~mv));                  \
+            }                                                                                \
+        }                                                                                    \
+        return;                                                                              \
+    }
+#define U1V(NAME, EXPR, VEXPR)                        \
+    void NAME(emu_wave *w, const emu_inst *in)        \
+    {                                                 \
+        FAST_U(1, VEXPR)                              \
+        uint32_t ta[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        const uint32_t *A = vsrc(w, in, 0, ta);       \
+        LANES                                         \
+        {                                             \
+            uint32_t a = A[l];                        \
+            r[l] = (EXPR);                            \
+        }                                             \
+        vdst(w, in, r);                               \
+    }
+#define U2V(NAME, EXPR, VEXPR)                                           \
+    void NAME(emu_wave *w, const emu_inst *in)                           \
+    {                                                                    \
+        FAST_U(2, VEXPR)                                                 \
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], r[EMU_MAX_LANES]; \
+        const uint32_t *A = vsrc(w, in, 0, ta), *B = vsrc(w, in, 1, tb); \
+        LANES                                                            \
+        {                                                                \
+            uint32_t a = A[l], b = B[l];                                 \
+            r[l] = (EXPR);                                               \
+        }                                                                \
+        vdst(w, in, r);                                                  \
+    }
+#define U3V(NAME, EXPR, VEXPR)                                                                    \
+    void NAME(emu_wave *w, const emu_inst *in)                                                    \
+    {                                                                                             \
+        FAST_U(3, VEXPR)                                                                          \
+        uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], tc[EMU_MAX_LANES], r[EMU_MAX_LANES];       \
+        const uint32_t *A = vsrc(w, in, 0, ta), *B = vsrc(w, in, 1, tb), *C = vsrc(w, in, 2, tc); \
+        LANES                                                                                     \
+        {                                                                                         \
+            uint32_t a = A[l], b = B[l], c = C[l];                                                \
+            r[l] = (EXPR);                                                                        \
+        }                                                                                         \
+        vdst(w, in, r);                                                                           \
+    }
+/* vector forms: signed view, and select of a where m (all-ones lanes) */
+#define VS(x)         ((emu_v4i)(x))
+#define VSEL(m, x, y) (((emu_v4u)(m) & (x)) | (~(emu_v4u)(m) & (y)))
+
 #define S(x)   ((int32_t)(x))
 #define S16(x) ((int32_t)(int16_t)(x))
 #define I24(x) ((int32_t)((x) << 8) >> 8)
@@ -175,8 +253,8 @@ static inline uint32_t sati(int64_t x, int clamp)
     return (uint32_t)x;
 }
 
-U1(emu_v_mov_b32, a)
-U1(emu_v_not_b32, ~a)
+U1V(emu_v_mov_b32, a, a)
+U1V(emu_v_not_b32, ~a, ~a)
 U1(emu_v_bfrev_b32, brev(a))
 U1(emu_v_clz_i32_u32, a ? (uint32_t)__builtin_clz(a) : 0xffffffffu)
 U1(emu_v_ctz_i32_b32, a ? (uint32_t)__builtin_ctz(a) : 0xffffffffu)
@@ -184,27 +262,27 @@ U1(emu_v_cls_i32, cls(a))
 U1(emu_v_cvt_i32_i16, (uint32_t)S16(a))
 U1(emu_v_cvt_u32_u16, a & 0xffff)
 
-U2(emu_v_and_b32, a &b)
-U2(emu_v_or_b32, a | b)
-U2(emu_v_xor_b32, a ^ b)
+U2V(emu_v_and_b32, a &b, a &b)
+U2V(emu_v_or_b32, a | b, a | b)
+U2V(emu_v_xor_b32, a ^ b, a ^ b)
 U2(emu_v_xnor_b32, ~(a ^ b))
-U2(emu_v_lshlrev_b32, b << (a & 31))
-U2(emu_v_lshrrev_b32, b >> (a & 31))
-U2(emu_v_ashrrev_i32, (uint32_t)(S(b) >> (a & 31)))
-U2(emu_v_add_nc_u32, satu((uint64_t)a + b, in->clamp))
-U2(emu_v_sub_nc_u32, in->clamp &&b > a ? 0 : a - b)
-U2(emu_v_subrev_nc_u32, in->clamp &&a > b ? 0 : b - a)
+U2V(emu_v_lshlrev_b32, b << (a & 31), vshl(b, a & 31, U0, S0))
+U2V(emu_v_lshrrev_b32, b >> (a & 31), vshr(b, a & 31, U0, S0))
+U2V(emu_v_ashrrev_i32, (uint32_t)(S(b) >> (a & 31)), vsar(b, a & 31, U0, S0))
+U2V(emu_v_add_nc_u32, satu((uint64_t)a + b, in->clamp), a + b)
+U2V(emu_v_sub_nc_u32, in->clamp &&b > a ? 0 : a - b, a - b)
+U2V(emu_v_subrev_nc_u32, in->clamp &&a > b ? 0 : b - a, b - a)
 U2(emu_v_add_nc_i32, sati((int64_t)S(a) + S(b), in->clamp))
 U2(emu_v_sub_nc_i32, sati((int64_t)S(a) - S(b), in->clamp))
-U2(emu_v_min_i32, smin(a, b))
-U2(emu_v_max_i32, smax(a, b))
-U2(emu_v_min_u32, umin(a, b))
-U2(emu_v_max_u32, umax(a, b))
+U2V(emu_v_min_i32, smin(a, b), VSEL(VS(a) < VS(b), a, b))
+U2V(emu_v_max_i32, smax(a, b), VSEL(VS(a) > VS(b), a, b))
+U2V(emu_v_min_u32, umin(a, b), VSEL(a < b, a, b))
+U2V(emu_v_max_u32, umax(a, b), VSEL(a > b, a, b))
 U2(emu_v_mul_i32_i24, (uint32_t)((int64_t)I24(a) * I24(b)))
 U2(emu_v_mul_hi_i32_i24, (uint32_t)(((int64_t)I24(a) * I24(b)) >> 32))
-U2(emu_v_mul_u32_u24, U24(a) * U24(b))
+U2V(emu_v_mul_u32_u24, U24(a) * U24(b), (a & 0xffffffu) * (b & 0xffffffu))
 U2(emu_v_mul_hi_u32_u24, (uint32_t)(((uint64_t)U24(a) * U24(b)) >> 32))
-U2(emu_v_mul_lo_u32, a *b)
+U2V(emu_v_mul_lo_u32, a *b, a *b)
 U2(emu_v_mul_hi_u32, (uint32_t)(((uint64_t)a * b) >> 32))
 U2(emu_v_mul_hi_i32, (uint32_t)((uint64_t)((int64_t)S(a) * S(b)) >> 32))
 U2(emu_v_bfm_b32, ((1u << (a & 31)) - 1) << (b & 31))
@@ -216,7 +294,7 @@ U3(emu_v_mad_i32_i24, (uint32_t)((int64_t)I24(a) * I24(b)) + c)
 U3(emu_v_mad_u32_u24, U24(a) * U24(b) + c)
 U3(emu_v_bfe_u32, bfe_u(a, b, c))
 U3(emu_v_bfe_i32, bfe_i(a, b, c))
-U3(emu_v_bfi_b32, (a & b) | (~a & c))
+U3V(emu_v_bfi_b32, (a & b) | (~a & c), (a & b) | (~a & c))
 U3(emu_v_alignbit_b32, (uint32_t)((((uint64_t)a << 32) | b) >> (c & 31)))
 U3(emu_v_alignbyte_b32, (uint32_t)((((uint64_t)a << 32) | b) >> ((c & 3) * 8)))
 U3(emu_v_min3_i32, smin(smin(a, b), c))
@@ -233,14 +311,14 @@ U3(emu_v_sad_u8, sad8(a, b) + c)
 U3(emu_v_sad_hi_u8, (sad8(a, b) << 16) + c)
 U3(emu_v_sad_u16, ad16(a, b) + c)
 U3(emu_v_sad_u32, (a > b ? a - b : b - a) + c)
-U3(emu_v_xor3_b32, a ^ b ^ c)
-U3(emu_v_or3_b32, a | b | c)
-U3(emu_v_and_or_b32, (a & b) | c)
-U3(emu_v_lshl_or_b32, (a << (b & 31)) | c)
-U3(emu_v_lshl_add_u32, (a << (b & 31)) + c)
-U3(emu_v_add_lshl_u32, (a + b) << (c & 31))
-U3(emu_v_add3_u32, a + b + c)
-U3(emu_v_xad_u32, (a ^ b) + c)
+U3V(emu_v_xor3_b32, a ^ b ^ c, a ^ b ^ c)
+U3V(emu_v_or3_b32, a | b | c, a | b | c)
+U3V(emu_v_and_or_b32, (a & b) | c, (a & b) | c)
+U3V(emu_v_lshl_or_b32, (a << (b & 31)) | c, vshl(a, b & 31, U1, S1) | c)
+U3V(emu_v_lshl_add_u32, (a << (b & 31)) + c, vshl(a, b & 31, U1, S1) + c)
+U3V(emu_v_add_lshl_u32, (a + b) << (c & 31), (a + b) << (c & 31))
+U3V(emu_v_add3_u32, a + b + c, a + b + c)
+U3V(emu_v_xad_u32, (a ^ b) + c, (a ^ b) + c)
 U3(emu_v_perm_b32, perm(a, b, c))
 U3(emu_v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
 U3(emu_v_mad_i32_i16, (uint32_t)(S16(a) * S16(b)) + c)

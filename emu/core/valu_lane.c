@@ -129,12 +129,39 @@ static void dpp_prepare(emu_wave *w, const emu_inst *in)
 void emu_valu_prologue(emu_wave *w, const emu_inst *in)
 {
     emu_wm_exec(w);
-    w->wk->c.lane_ops += (uint64_t)emu_popcount(w->wm_exec);
+    w->wk->c.lane_ops += w->wm_lanes;
     w->wk->c.vector_insts++;
     if (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)) {
         w->wm_dirty = 1; /* wm is narrowed below: refresh it for the next instruction */
         dpp_prepare(w, in);
     }
+}
+
+static bool plain_src(const emu_opnd *o)
+{
+    return o->kind == EMU_K_NONE || o->kind == EMU_K_VGPR || o->kind == EMU_K_SGPR ||
+           o->kind == EMU_K_CONST;
+}
+
+void emu_mark_plain(emu_inst *in)
+{
+    if (in->flags & EMU_F_VOPD) {
+        emu_mark_plain((emu_inst *)in->vx);
+        emu_mark_plain((emu_inst *)in->vy);
+        return;
+    }
+    if (in->cls != RDX_EMU_CLASS_VALU && in->cls != RDX_EMU_CLASS_TRANS)
+        return;
+    if (in->enc == RDX_ISA_ENC_VOP3P || (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)))
+        return;
+    if (in->neg || in->abs || in->clamp || in->omod)
+        return;
+    for (int i = 0; i < 3; i++)
+        if (!plain_src(&in->src[i]))
+            return;
+    if (in->dst.kind != EMU_K_VGPR && in->dst.kind != EMU_K_NONE)
+        return;
+    in->flags |= EMU_F_PLAIN;
 }
 
 /* ----------------------------------------------------------------- VOPD */

@@ -12,6 +12,7 @@
 #include <rdx/collective.h>
 #include <rdx/codeobj.h>
 #include <rdx/emu.h>
+#include <rdx/emu_prof.h>
 #include <rdx/emudev.h>
 #include <rdx/interp.h>
 #include <rdx/ir.h>
@@ -24,6 +25,7 @@
 #include <rdx/realize.h>
 #include <rdx/realize_multi.h>
 #include <rdx/runtime.h>
+#include <rdx/sqtt.h>
 #include <rdx/status.h>
 #include <rdx/tensor.h>
 #include <rdx/version.h>
