@@ -51,11 +51,21 @@ int emu_fd_kind_of(rdx_emudev *dev, int fd, uint32_t *gpu)
 }
 
 /* Consume an injection rule for `request`; returns -err when this call must fail. */
+/* Whether an injected failure names `request`: a KFD request is known by its number alone
+ * (kfd_ioctl picks the handler by _IOC_NR, so a request of another size or direction with
+ * the same number is the same call); any other request by its whole code. */
+static int same_request(unsigned long a, unsigned long b)
+{
+    if (_IOC_TYPE(a) == AMDKFD_IOCTL_BASE && _IOC_TYPE(b) == AMDKFD_IOCTL_BASE)
+        return _IOC_NR(a) == _IOC_NR(b);
+    return a == b;
+}
+
 static int inject_check(rdx_emudev *dev, unsigned long request)
 {
     for (int i = 0; i < EMU_MAX_INJECT; i++) {
         emu_inject *r = &dev->inject[i];
-        if (r->remaining && r->request == request && --r->remaining == 0)
+        if (r->remaining && same_request(r->request, request) && --r->remaining == 0)
             return -r->err;
     }
     return 0;
@@ -140,40 +150,6 @@ static int emu_close(void *ctx, int fd)
     return r;
 }
 
-/* The requests fault injection knows KFD ioctls by (<linux/kfd_ioctl.h>'s codes): a request
- * of another size or type with the same number is the same call (kfd_ioctl picks the handler
- * by _IOC_NR alone). */
-static const unsigned long kfd_requests[] = {
-    AMDKFD_IOC_GET_VERSION,
-    AMDKFD_IOC_CREATE_QUEUE,
-    AMDKFD_IOC_DESTROY_QUEUE,
-    AMDKFD_IOC_SET_MEMORY_POLICY,
-    AMDKFD_IOC_GET_CLOCK_COUNTERS,
-    AMDKFD_IOC_CREATE_EVENT,
-    AMDKFD_IOC_DESTROY_EVENT,
-    AMDKFD_IOC_SET_EVENT,
-    AMDKFD_IOC_RESET_EVENT,
-    AMDKFD_IOC_WAIT_EVENTS,
-    AMDKFD_IOC_GET_PROCESS_APERTURES_NEW,
-    AMDKFD_IOC_ACQUIRE_VM,
-    AMDKFD_IOC_ALLOC_MEMORY_OF_GPU,
-    AMDKFD_IOC_FREE_MEMORY_OF_GPU,
-    AMDKFD_IOC_MAP_MEMORY_TO_GPU,
-    AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU,
-};
-
-static unsigned long kfd_canonical(unsigned long request)
-{
-    if (_IOC_TYPE(request) != AMDKFD_IOCTL_BASE)
-        return request;
-    if (_IOC_NR(request) == _IOC_NR(EMU_IOC_RUNTIME_ENABLE))
-        return EMU_IOC_RUNTIME_ENABLE;
-    for (size_t i = 0; i < sizeof kfd_requests / sizeof kfd_requests[0]; i++)
-        if (_IOC_NR(kfd_requests[i]) == _IOC_NR(request))
-            return kfd_requests[i];
-    return request;
-}
-
 static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
 {
     rdx_emudev *dev = ctx;
@@ -184,7 +160,7 @@ static int emu_ioctl(void *ctx, int fd, unsigned long request, void *user_arg)
     int r;
     if (kind == EMU_FD_FREE) {
         r = -EBADF;
-    } else if ((r = inject_check(dev, kfd_canonical(request))) != 0) {
+    } else if ((r = inject_check(dev, request)) != 0) {
         /* injected */
     } else if (kind == EMU_FD_KFD) {
         r = emu_kfd_ioctl(dev, request, user_arg); /* kfd_ioctl: by number, ioctl.c */
