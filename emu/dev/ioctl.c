@@ -137,8 +137,7 @@ static int acquire_vm(rdx_emudev *dev, struct kfd_ioctl_acquire_vm_args *a)
     /* The VM keeps the file it was given until the process goes, even once that fd is
      * closed; another file (a closed fd's number reused is one) is refused. */
     if (dev->gpus[g].vm_fd >= 0)
-        return dev->gpus[g].vm_fd == (int)a->drm_fd && !dev->gpus[g].vm_file_closed ? 0
-                                                                                    : -EBUSY;
+        return dev->gpus[g].vm_fd == (int)a->drm_fd && !dev->gpus[g].vm_file_closed ? 0 : -EBUSY;
     if (kind != EMU_FD_RENDER || fgpu != (uint32_t)g)
         return -EINVAL;
     dev->gpus[g].vm_fd = (int)a->drm_fd;

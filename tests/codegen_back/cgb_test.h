@@ -44,8 +44,8 @@ TCase *cgb_tcase_hazard(void);
 TCase *cgb_tcase_const(void);
 TCase *cgb_tcase_pack(void);
 TCase *cgb_tcase_bind(void);
-TCase *cgb_tcase_lds_merge(void); /* lds_merge_test.c: aligned LDS merge forms */
-TCase *cgb_tcase_atomic(void);    /* atomic_test.c: ATOMICADD against the interpreter */
+TCase *cgb_tcase_lds_merge(void);  /* lds_merge_test.c: aligned LDS merge forms */
+TCase *cgb_tcase_atomic(void);     /* atomic_test.c: ATOMICADD against the interpreter */
 TCase *cgb_tcase_lds_merge(void);  /* lds_merge_test.c: aligned LDS merge forms */
 TCase *cgb_tcase_wmma_rules(void); /* wmma_rules_test.c: two-WMMA kernels keep the operand rules */
 
