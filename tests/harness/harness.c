@@ -207,22 +207,111 @@ static void tmp_cleanup(void)
         nftw(tmp_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-char *rdx_test_tmp_path(const char *name)
+/* The private temporary directory of this process (created on first use, removed when the
+ * creating process exits), or NULL with errno set.  Check forks each test: a child gets its
+ * own directory. */
+static const char *tmp_dir(void)
 {
-    /* Check forks each test: a child gets its own directory, removed when it exits. */
     if (!tmp_root[0] || tmp_owner != getpid()) {
         const char *base = getenv("TMPDIR");
         snprintf(tmp_root, sizeof tmp_root, "%s/rdx-test-XXXXXX", base && *base ? base : "/tmp");
-        ck_assert_msg(mkdtemp(tmp_root) != NULL, "mkdtemp: %s", strerror(errno));
+        if (!mkdtemp(tmp_root)) {
+            tmp_root[0] = 0;
+            return NULL;
+        }
         if (tmp_owner == 0 || tmp_owner != getpid())
             atexit(tmp_cleanup);
         tmp_owner = getpid();
     }
-    size_t n = strlen(tmp_root) + strlen(name) + 2;
+    return tmp_root;
+}
+
+/* "<tmp_dir>/<name>", malloc'd, or NULL. */
+static char *tmp_join(const char *name)
+{
+    const char *d = tmp_dir();
+    if (!d)
+        return NULL;
+    size_t n = strlen(d) + strlen(name) + 2;
     char *p = malloc(n);
-    ck_assert_ptr_nonnull(p);
-    snprintf(p, n, "%s/%s", tmp_root, name);
+    if (p)
+        snprintf(p, n, "%s/%s", d, name);
     return p;
+}
+
+char *rdx_test_tmp_path(const char *name)
+{
+    char *p = tmp_join(name);
+    ck_assert_msg(p != NULL, "temporary path %s: %s", name, strerror(errno));
+    return p;
+}
+
+/* Run argv (its output goes to ours); on failure end the process: no test is running, so
+ * Check's assertions (and rdx_test_run, which uses them) cannot report it. */
+static void prebuild_step(const char *const *argv)
+{
+    if (!argv[0]) {
+        fprintf(stderr, "tests: an LLVM 19 tool the suite needs is not installed\n");
+        exit(1);
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+        fprintf(stderr, "tests: %s failed (status %d)\n", argv[0], status);
+        exit(1);
+    }
+}
+
+char *rdx_test_prebuild(const char *src, const char *const *flags, const char *name)
+{
+    char objname[256];
+    snprintf(objname, sizeof objname, "%s.o", name);
+    char *obj = tmp_join(objname), *out = tmp_join(name);
+    if (!obj || !out) {
+        fprintf(stderr, "tests: temporary path for %s: %s\n", name, strerror(errno));
+        exit(1);
+    }
+    const char *argv[40];
+    int n = 0;
+    size_t len = strlen(src);
+    if (len > 3 && !strcmp(src + len - 3, ".cl")) {
+        const char *head[] = { rdx_test_llvm_tool("clang"),
+                               "-x",
+                               "cl",
+                               "-cl-std=CL2.0",
+                               "-target",
+                               "amdgcn-amd-amdhsa",
+                               "-mcpu=gfx1100",
+                               "-nogpulib",
+                               "-Iinclude" };
+        for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+            argv[n++] = head[i];
+        if (!flags || !flags[0])
+            argv[n++] = "-O2";
+        for (; flags && *flags && n < 32; flags++)
+            argv[n++] = *flags;
+        argv[n++] = "-c";
+    } else {
+        argv[n++] = rdx_test_llvm_tool("llvm-mc");
+        argv[n++] = "-triple=amdgcn-amd-amdhsa";
+        argv[n++] = "-mcpu=gfx1100";
+        argv[n++] = "-filetype=obj";
+    }
+    argv[n++] = src;
+    argv[n++] = "-o";
+    argv[n++] = obj;
+    argv[n] = NULL;
+    prebuild_step(argv);
+    const char *ld[] = {
+        rdx_test_llvm_tool("ld.lld"), "--no-undefined", "-shared", obj, "-o", out, NULL
+    };
+    prebuild_step(ld);
+    free(obj);
+    return out;
 }
 
 void rdx_test_write_file(const char *path, const void *data, size_t len)

@@ -59,6 +59,15 @@ const char *rdx_test_llvm_tool_version(const char *name, int major);
  */
 char *rdx_test_tmp_path(const char *name);
 
+/*
+ * Build a gfx1100 code object before the suite runs (so without Check's assertions): `src`
+ * ends in ".cl" (compiled by LLVM 19's clang as OpenCL C 2.0 with -O2 unless `flags` (a
+ * NULL-terminated list, may be NULL) says otherwise) or ".s" (assembled by llvm-mc), then
+ * linked by ld.lld into rdx_test_tmp_path(name).  Exits the process with the tool's stderr
+ * on failure.  Returns the malloc'd path of the code object.
+ */
+char *rdx_test_prebuild(const char *src, const char *const *flags, const char *name);
+
 /* Write / read whole files; abort the test (ck_abort) on failure. */
 void rdx_test_write_file(const char *path, const void *data, size_t len);
 /* Returns a malloc'd NUL-terminated buffer; *len (if non-NULL) gets the size. */

@@ -7,10 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <ftw.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <rdx/asm.h>
 
@@ -45,91 +41,12 @@ int pt_prof(const char *const *args, rdx_test_proc *p)
     return rdx_test_run(argv, NULL, 0, p);
 }
 
-/* Built before the suite runs, so without Check's assertions (they need a running
- * test): fork/exec into a private directory removed at exit. */
-static char dir[64];
-static pid_t owner;
-
-static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(p);
-}
-
-static void cleanup(void)
-{
-    if (getpid() == owner)
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void run_tool(char *const *argv)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-        fprintf(stderr, "check_prof: %s failed (status %d)\n", argv[0], status);
-        exit(1);
-    }
-}
-
-static char *tool(const char *name)
-{
-    const char *t = rdx_test_llvm_tool(name);
-    if (!t) {
-        fprintf(stderr, "check_prof: %s (LLVM 19) is needed\n", name);
-        exit(1);
-    }
-    return strdup(t);
-}
-
-static void build(const char *opt, char **out)
-{
-    char *clang = tool("clang"), *lld = tool("ld.lld");
-    char obj[128];
-    snprintf(obj, sizeof obj, "%s/loops%s.o", dir, opt);
-    *out = malloc(128);
-    snprintf(*out, 128, "%s/loops%s.co", dir, opt);
-    char *cc[] = { clang,
-                   "-x",
-                   "cl",
-                   "-cl-std=CL2.0",
-                   "-target",
-                   "amdgcn-amd-amdhsa",
-                   "-mcpu=gfx1100",
-                   "-nogpulib",
-                   "-Iinclude",
-                   "-g",
-                   (char *)opt,
-                   "-c",
-                   "tests/data/prof/loops.cl",
-                   "-o",
-                   obj,
-                   NULL };
-    run_tool(cc);
-    char *ld[] = { lld, "--no-undefined", "-shared", obj, "-o", *out, NULL };
-    run_tool(ld);
-    free(clang);
-    free(lld);
-}
-
 int main(void)
 {
-    const char *base = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/rdx-prof-XXXXXX", base && strlen(base) < 40 ? base : "/tmp");
-    if (!mkdtemp(dir)) {
-        perror("check_prof: mkdtemp");
-        return 1;
-    }
-    owner = getpid();
-    atexit(cleanup);
-    build("-O2", &pt_loops_co);
-    build("-O0", &pt_loops_o0_co);
+    /* -g: the report's source lines come from the code object's DWARF line table */
+    const char *o2[] = { "-g", "-O2", NULL }, *o0[] = { "-g", "-O0", NULL };
+    pt_loops_co = rdx_test_prebuild("tests/data/prof/loops.cl", o2, "loops-O2.co");
+    pt_loops_o0_co = rdx_test_prebuild("tests/data/prof/loops.cl", o0, "loops-O0.co");
     Suite *s = suite_create("prof");
     suite_add_tcase(s, pt_tcase_api());
     suite_add_tcase(s, pt_tcase_cli());
