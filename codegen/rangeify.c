@@ -248,8 +248,10 @@ static rdx_dtype uint_of(unsigned bytes)
 /* The value's bits as the unsigned integer of its size. */
 static const rdx_uop *as_bits(rdx_ir_ctx *c, const rdx_uop *v)
 {
+    if (!v) /* the error of the node that made v stands */
+        return NULL;
     rdx_dtype ut = uint_of(rdx_dtype_itemsize(v->dtype));
-    return v && !rdx_dtype_eq(v->dtype, ut) ? rdx_ir_bitcast(c, v, ut) : v;
+    return !rdx_dtype_eq(v->dtype, ut) ? rdx_ir_bitcast(c, v, ut) : v;
 }
 
 /*

@@ -56,15 +56,24 @@ static rdx_status collect(rdx_ir_ctx *ctx, size_t root, const rdx_uop *u, const 
     return RDX_OK;
 }
 
-static size_t count_stores(const rdx_uop *u)
+/* The STOREs in u (through SINKs and GROUPs); *last gets the last one found. */
+static size_t count_stores_at(const rdx_uop *u, const rdx_uop **last)
 {
-    if (u->op == RDX_OP_STORE)
+    if (u->op == RDX_OP_STORE) {
+        *last = u;
         return 1;
+    }
     size_t n = 0;
     if (u->op == RDX_OP_SINK || u->op == RDX_OP_GROUP)
         for (uint32_t k = 0; k < u->nsrc; k++)
-            n += count_stores(u->src[k]);
+            n += count_stores_at(u->src[k], last);
     return n;
+}
+
+static size_t count_stores(const rdx_uop *u)
+{
+    const rdx_uop *last = NULL;
+    return count_stores_at(u, &last);
 }
 
 rdx_status rz_effects(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n, const rdx_uop ***out,
@@ -86,11 +95,9 @@ rdx_status rz_effects(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n, co
             continue;
         }
         /* AFTER(b, SINK/GROUP(STORE(b, v))) and AFTER(b, STORE(b, v, gate)): the assignment */
+        const rdx_uop *s = NULL;
         if (u->op == RDX_OP_AFTER && u->nsrc == 2 && is_effect(u->src[1]) &&
-            count_stores(u->src[1]) == 1) {
-            const rdx_uop *s = u->src[1];
-            while (s->op != RDX_OP_STORE)
-                s = s->src[0];
+            count_stores_at(u->src[1], &s) == 1) {
             if (s->src[0] == u->src[0] && (s != u->src[1] || s->nsrc == 3) &&
                 (st = assign_of(ctx, i, s, &u)))
                 break;

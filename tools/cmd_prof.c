@@ -349,9 +349,10 @@ static int write_sqtt(const char *path, const prof_run *r, int quiet)
 static int takes_value(const char *a)
 {
     static const char *const v[] = {
-        "--kernel", "--grid",  "--block", "--arg",  "--wave-budget", "-i",          "--input",
-        "-v",       "--var",   "--seed",  "--beam", "--cache",       "--beam-time", "--beam-budget",
-        "--isa",    "--device"
+        "--kernel", "--grid",  "--block",     "--arg",         "--wave-budget",
+        "-i",       "--input", "-v",          "--var",         "--seed",
+        "--beam",   "--cache", "--beam-time", "--beam-budget", "--isa",
+        "--device", "--gpus"
     };
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         if (!strcmp(a, v[k]))

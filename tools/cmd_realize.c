@@ -458,6 +458,10 @@ int rdx_cli_realize(int argc, char **argv, const rdx_cli_realize_hook *hook)
         ro.profile_user = hook->user;
         dopts.kind = RDX_DEVICE_EMU; /* the profile is the emulator's */
     }
+    if (gpus && hook) { /* the profile hook and its output are one device's */
+        rc = rdx_cli_usage_error("prof", "--gpus: a tensor program is profiled on one GPU");
+        goto out;
+    }
     if (gpus) {
         rc = run_multi(ctx, ip, roots, n, &dopts, (uint32_t)gpus, &ro, &o);
         goto out;

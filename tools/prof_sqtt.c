@@ -45,6 +45,11 @@ int prof_decode_sqtt(const char *path, const char *co_path, const char *kernel)
     printf("\n");
     if (!co_path)
         goto out;
+    if (!np) { /* nothing to map to the code object's instructions */
+        fprintf(stderr, "rdx prof: %s: the trace holds no packets\n", path);
+        rc = RDX_EXIT_FAIL;
+        goto out;
+    }
     if (rdx_file_read(co_path, &elf, &elen) || rdx_codeobj_read(elf, elen, co_path, &co)) {
         rc = rdx_cli_fail("prof");
         goto out;

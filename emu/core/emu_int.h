@@ -82,7 +82,8 @@ enum {
     EMU_F_VOPD = 1u << 3,
     EMU_F_VCC_DST = 1u << 4, /* sdst came from an implicit vcc */
     /* VALU fast path (emu_mark_plain): no DPP, no input/output modifiers, every source a
-       VGPR, an SGPR or a constant, the destination a whole VGPR (or none) */
+       VGPR, an SGPR or a constant; the operand widths are not checked, so a fast path
+       must itself be for a 32-bit op */
     EMU_F_PLAIN = 1u << 5,
 };
 

@@ -62,6 +62,8 @@ void emu_v_interp(emu_wave *w, const emu_inst *in)
         fesetround(FE_TOWARDZERO);
         rs = 1;
     }
+    /* as f64_round_enter: the arithmetic may not move across the mode switch */
+    __asm__ volatile("" : : "r"(s0), "r"(s1), "r"(s2) : "memory");
     LANES
     f[l] = fmaf((float)s0[l], (float)s1[l], (float)s2[l]);
     __asm__ volatile("" : : "r"(f) : "memory");

@@ -186,6 +186,7 @@ static emu_kring *kring_get(rdx_emudev *dev, uint32_t gpu, int kind, uint32_t ri
     q->rptr_addr = b->va + EMU_DRM_RING_BYTES;
     q->wptr_addr = q->rptr_addr + 8;
     q->doorbell_index = id;
+    q->kernel = 1;
     dev->gpus[gpu].doorbell[id] = 0;
     dev->queues[id] = q;
     kr->q = q;
@@ -561,9 +562,14 @@ static int cs_ioctl(rdx_emudev *dev, int fd, uint32_t gpu, union drm_amdgpu_cs *
             }
             have_bo_chunk = 1;
             free(chunk_handles);
+            chunk_handles = NULL;
+            if (in.bo_number > 0xffff) { /* checked before anything is allocated for it */
+                r = -EINVAL;
+                break;
+            }
             chunk_handles = calloc(in.bo_number ? in.bo_number : 1, sizeof *chunk_handles);
-            if (!chunk_handles || in.bo_number > 0xffff) {
-                r = chunk_handles ? -EINVAL : -ENOMEM;
+            if (!chunk_handles) {
+                r = -ENOMEM;
                 break;
             }
             for (uint32_t k = 0; k < in.bo_number && !r; k++) {

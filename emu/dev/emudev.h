@@ -137,6 +137,7 @@ typedef struct emu_queue {
      * the queue's running dispatch: atomic, also the wave emulator's cancel
      * flag (rdx_emu_dispatch.cancel), so a hung dispatch stops promptly. */
     int destroying;
+    int kernel; /* a kernel ring of the DRM path (drm_cs.c): not the process's KFD queue */
     uint32_t sh_regs[EMU_SH_REG_COUNT];
     uint32_t *uconfig_regs; /* the UCONFIG window, lazily allocated */
     size_t ib_pos[4];       /* resume points inside nested indirect buffers */

@@ -78,11 +78,19 @@ static int acquire_buffers(rdx_emudev *dev, uint32_t g, const struct kfd_ioctl_c
     return 0;
 }
 
+/* The process's KFD queue `id`, or NULL (the DRM path's kernel rings share the table but
+ * are no KFD queue: DESTROY_QUEUE and UPDATE_QUEUE do not know them). */
+static emu_queue *process_queue(rdx_emudev *dev, uint32_t id)
+{
+    emu_queue *q = id < EMU_MAX_QUEUES ? dev->queues[id] : NULL;
+    return q && !q->kernel ? q : NULL;
+}
+
 static uint32_t sdma_queues(rdx_emudev *dev, uint32_t g)
 {
     uint32_t n = 0;
     for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)
-        n += dev->queues[i] && dev->queues[i]->gpu == g &&
+        n += dev->queues[i] && !dev->queues[i]->kernel && dev->queues[i]->gpu == g &&
              dev->queues[i]->type == KFD_IOC_QUEUE_TYPE_SDMA;
     return n;
 }
@@ -177,7 +185,7 @@ static int update_queue(rdx_emudev *dev, struct kfd_ioctl_update_queue_args *a)
         return -EINVAL;
     uint32_t ring_size =
         a->ring_size < KFD_MIN_QUEUE_RING_SIZE ? KFD_MIN_QUEUE_RING_SIZE : a->ring_size;
-    emu_queue *q = a->queue_id < EMU_MAX_QUEUES ? dev->queues[a->queue_id] : NULL;
+    emu_queue *q = process_queue(dev, a->queue_id);
     if (!q)
         return -EFAULT; /* "No queue %d exists for update operation" */
     emu_bo *ring = NULL;
@@ -216,17 +224,19 @@ int emu_ioctl_queue(rdx_emudev *dev, unsigned long request, void *arg)
     if (request == AMDKFD_IOC_UPDATE_QUEUE)
         return update_queue(dev, arg);
     struct kfd_ioctl_destroy_queue_args *a = arg;
-    if (a->queue_id >= EMU_MAX_QUEUES || !dev->queues[a->queue_id])
+    emu_queue *q = process_queue(dev, a->queue_id);
+    if (!q)
         return -EINVAL;
-    queue_free(dev, dev->queues[a->queue_id]);
+    queue_free(dev, q);
     return 0;
 }
 
 void emu_queue_mark_destroying(rdx_emudev *dev, const void *arg)
 {
     const struct kfd_ioctl_destroy_queue_args *a = arg;
-    if (a->queue_id < EMU_MAX_QUEUES && dev->queues[a->queue_id])
-        __atomic_store_n(&dev->queues[a->queue_id]->destroying, 1, __ATOMIC_RELEASE);
+    emu_queue *q = process_queue(dev, a->queue_id);
+    if (q)
+        __atomic_store_n(&q->destroying, 1, __ATOMIC_RELEASE);
 }
 
 void emu_queue_cancel_all(rdx_emudev *dev)
