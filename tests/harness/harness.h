@@ -47,8 +47,10 @@ const char *rdx_test_llvm_tool(const char *name);
 
 /*
  * Path of LLVM `major`'s tool `name` (/usr/lib/llvm-<major>/bin/<name>), or
- * NULL when that version is not installed.  For tests that check rdx against
- * more than one LLVM release (scripts/setup installs 19 and 22).
+ * NULL when that version is not installed (the caller skips that comparison).
+ * With CI=true a missing version fails the calling test instead: scripts/setup
+ * installs 19 and 22, so there a skip would only hide a broken setup.  For tests
+ * that check rdx against more than one LLVM release.
  */
 const char *rdx_test_llvm_tool_version(const char *name, int major);
 
