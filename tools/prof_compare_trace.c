@@ -289,7 +289,7 @@ int prof_compare_trace(FILE *f, const char *path, const prof_run *run)
             wmax = fabs(e);
     }
     fprintf(f, "\n%-12s %6s %6s %9s %9s %8s %10s %10s\n", "class", "n", "m.n", "interval", "model",
-            "error", "stall", "m.stall");
+            "error", "stall/w", "m.stall/w");
     double cmax = 0;
     size_t cok = 0, cn = 0;
     for (int c = 0; c < CT_COUNT; c++) {
@@ -305,7 +305,8 @@ int prof_compare_trace(FILE *f, const char *path, const prof_run *run)
             fprintf(f, "%+7.1f%%", 100 * e);
         else
             fprintf(f, "%8s", "-");
-        fprintf(f, " %10.0f %10.0f\n", sil.stall[c], emu.stall[c]);
+        fprintf(f, " %10.1f %10.1f\n", sil.nw ? sil.stall[c] / (double)sil.nw : 0,
+                emu.nw ? emu.stall[c] / (double)emu.nw : 0);
         if (!both)
             continue;
         cn++;
