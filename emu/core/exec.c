@@ -743,6 +743,7 @@ static void run_group(emu_worker *wk, uint64_t g)
             for (unsigned i = 0; i < nwaves; i++)
                 if (ptrs[i]->state == EMU_W_BARRIER && ptrs[i]->cycles > t)
                     t = ptrs[i]->cycles;
+            t += EMU_T_BARRIER_RELEASE; /* the release reaches the waves */
             for (unsigned i = 0; i < nwaves; i++)
                 if (ptrs[i]->state == EMU_W_BARRIER) {
                     if (wk->prof)

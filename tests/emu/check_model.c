@@ -10,6 +10,7 @@
  * the comments); every wave's life on its SIMD is its cycles plus
  * EMU_T_WAVE_LAUNCH (585).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +97,8 @@ static void teardown(void)
 /*
  * Latency kernel: one load of in[0] by every lane, waited for.  Per wave:
  * issue = VMEM 1 + s_waitcnt 1 + s_endpgm 1 = 3 cycles; the load completes at
- * 1 + 1110 = 1111, the wait ends there, s_endpgm makes it 1112 cycles (LAT_T);
- * on its SIMD the wave lives 1112 + 585 = 1697 (LAT_E).
+ * 1 + 1118 = 1119, the wait ends there, s_endpgm makes it 1120 cycles (LAT_T);
+ * on its SIMD the wave lives 1120 + 585 = 1705 (LAT_E).
  */
 enum {
     LAT_I = EMU_T_ISSUE_VMEM + 2 * EMU_T_ISSUE_OTHER,
@@ -110,7 +111,7 @@ static const char *lat_kernel = "global_load_b32 v1, v2, s[0:1]\n"
 
 START_TEST(latency_waves_overlap)
 {
-    /* 192 groups over 48 WGPs: 4 per WGP, one wave on each of its 4 SIMDs -> 1697 */
+    /* 192 groups over 48 WGPs: 4 per WGP, one wave on each of its 4 SIMDs -> 1705 */
     mk k = { lat_kernel, 192, rsrc1_of(1, 1), 0, 1 };
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.max_wave_cycles, LAT_T);
@@ -121,8 +122,8 @@ START_TEST(latency_waves_overlap)
     ck_assert_uint_eq(c.est_groups_per_wgp, 64); /* 4 SIMDs x 16 slots, 1 wave each */
     ck_assert_uint_eq(c.est_issue_cycles, LAT_I);
     ck_assert_uint_eq(c.est_dram_bytes, 128); /* one line, read by every wave */
-    /* 3072 groups: 64 per WGP, 16 resident on each SIMD, all overlapping -> still 1697;
-       the SIMD's issue load is 16 * 3 / 1697 < 1 */
+    /* 3072 groups: 64 per WGP, 16 resident on each SIMD, all overlapping -> still 1705;
+       the SIMD's issue load is 16 * 3 / 1705 < 1 */
     k.groups = 3072;
     c = run_mk(&k);
     ck_assert_uint_eq(c.cycles, 3072ull * LAT_T);
@@ -169,9 +170,9 @@ END_TEST
  * Streaming copy: out[i] = in[i] for 3072 * 32 floats, 128-byte aligned, so
  * every wave reads one line and writes one.  Per wave: v_lshlrev (VALU at 0),
  * s_lshl, v_add_nc_u32 (VALU at 2), the load waits for that VALU until 2 + 17
- * and is done at 20 + 1110 = 1130, s_waitcnt, the store at 1130 (done 1131 +
- * 300), s_endpgm waits for it: 1431 cycles (COPY_T), issue 7; 16 resident per
- * SIMD -> 1431 + 585 = 2016; L0: 64 waves x 2 lines x 128 B / (2 CUs x
+ * and is done at 20 + 1118 = 1138, s_waitcnt, the store at 1138 (done 1139 +
+ * 315), s_endpgm waits for it: 1454 cycles (COPY_T), issue 7; 16 resident per
+ * SIMD -> 1454 + 585 = 2039; L0: 64 waves x 2 lines x 128 B / (2 CUs x
  * 128 B/clk) = 64; DRAM: (3072 + 3072) lines x 128 B / 384 B/clk = 2048 — the
  * estimate.
  */
@@ -197,7 +198,7 @@ START_TEST(streaming_hits_dram_bound)
     ck_assert_uint_eq(c.est_dram_bytes, 2 * 3072 * 128);
     ck_assert_uint_eq(c.est_kernel_cycles, 2048);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_DRAM);
-    /* a tenth of the data: DRAM 205 (204.8 rounded up) < the 2016 of one wave */
+    /* a tenth of the data: DRAM 205 (204.8 rounded up) < the 2039 of one wave */
     k.groups = 307;
     c = run_mk(&k);
     ck_assert_uint_eq(c.est_dram_bytes, 2 * 307 * 128);
@@ -209,10 +210,10 @@ END_TEST
 /*
  * Occupancy.  VGPRs: 32 granules of 8 = 256 VGPRs, allocated in blocks of 24
  * -> 264, 1536 / 264 = 5 waves per SIMD; the 16 waves of each SIMD run as
- * 5 + 5 + 5 + 1 -> 4 x 1697.  LDS: 40000 bytes -> 79 blocks of 512 =
+ * 5 + 5 + 5 + 1 -> 4 x 1705.  LDS: 40000 bytes -> 79 blocks of 512 =
  * 40448, 131072 / 40448 = 3 groups per WGP -> ceil(64 / 3) = 22 rounds ->
- * 22 x 1697.  CU mode (rsrc1 bit 29 clear): 96 CUs of 2 SIMDs and 64 KiB, one
- * such group per CU, 32 groups each -> 32 x 1697.
+ * 22 x 1705.  CU mode (rsrc1 bit 29 clear): 96 CUs of 2 SIMDs and 64 KiB, one
+ * such group per CU, 32 groups each -> 32 x 1705.
  */
 START_TEST(occupancy_limits)
 {
@@ -239,12 +240,12 @@ END_TEST
  * (0, 64, 128, 192) run a 100-iteration loop (s_and 1 + s_cmp 1 + s_cbranch
  * taken 3 + s_movk 1 + 100 x 6 + s_endpgm 1 = 607 issue cycles, no waiting:
  * I = T = 607, a life of 607 + 585 = 1192 on the SIMD); every other group
- * loads and waits (5 + load 1, done at 6 + 1110 = 1116, s_waitcnt, s_endpgm:
- * I = 8, T = 1117, life 1702).  385 groups: WGP 0 gets groups 0, 48, ..., 384
+ * loads and waits (5 + load 1, done at 6 + 1118 = 1124, s_waitcnt, s_endpgm:
+ * I = 8, T = 1125, life 1710).  385 groups: WGP 0 gets groups 0, 48, ..., 384
  * and SIMD 0 holds groups 0, 192 (loops) and 384 (load).  Their issue load is
- * 2 x 607/1192 + 8/1702 = 1.0232 > 1, so all three progress at 1/1.0232: the
- * loops end at 1192 x 1.0232 = 1219.60 and the load wave, 1702 - 1192 = 510
- * cycles behind alone, at 1729.60 -> 1730 (max(issue, latency) would say 1702).
+ * 2 x 607/1192 + 8/1710 = 1.0231 > 1, so all three progress at 1/1.0231: the
+ * loops end at 1192 x 1.0231 = 1219.58 and the load wave, 1710 - 1192 = 518
+ * cycles behind alone, at 1737.58 -> 1738 (max(issue, latency) would say 1710).
  */
 START_TEST(partial_overlap_event_model)
 {
@@ -264,9 +265,14 @@ START_TEST(partial_overlap_event_model)
              "s_endpgm\n",
              385, rsrc1_of(1, 1), 0, 1 };
     rdx_emu_counters c = run_mk(&k);
-    ck_assert_uint_eq(c.max_wave_cycles, 1117);
-    ck_assert_uint_eq(c.cycles, 4 * 607 + 381 * 1117);
-    ck_assert_uint_eq(c.est_kernel_cycles, 1730);
+    /* the figures of the comment from the constants */
+    const uint64_t tl = 5 + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER;
+    const double lc = 607.0 + EMU_T_WAVE_LAUNCH, ll = (double)tl + EMU_T_WAVE_LAUNCH;
+    const double load = 2 * 607.0 / lc + 8.0 / ll;
+    ck_assert(load > 1);
+    ck_assert_uint_eq(c.max_wave_cycles, tl);
+    ck_assert_uint_eq(c.cycles, 4 * 607 + 381 * tl);
+    ck_assert_uint_eq(c.est_kernel_cycles, (uint64_t)ceil(lc * load + ll - lc));
     ck_assert_uint_eq(c.est_issue_cycles, 2 * 607 + 8);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
 }
@@ -321,13 +327,15 @@ START_TEST(l0_requests_bound)
     ck_assert_uint_eq(c.est_kernel_cycles, 4096);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_L0);
     /* coalesced: v1 = lane x 4; one wave: the VALU at 0, the first load waits for it
-       until 17 and the four issue at 17..20, the last done at 21 + 1110 = 1131,
-       s_waitcnt, s_endpgm: 1132; all 16 per SIMD overlap: 1132 + 585 */
+       until 17 and the four issue at 17..20, the last done at 21 + 1118 = 1139,
+       s_waitcnt, s_endpgm: 1140; all 16 per SIMD overlap: 1140 + 585 */
     snprintf(text, sizeof text, fmt, 2u);
     c = run_mk(&k);
     ck_assert_uint_eq(c.max_wave_cycles, EMU_T_VALU_FWD + 4 * EMU_T_ISSUE_VMEM +
                                              EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER);
-    ck_assert_uint_eq(c.est_kernel_cycles, 1132 + EMU_T_WAVE_LAUNCH);
+    ck_assert_uint_eq(c.est_kernel_cycles, EMU_T_VALU_FWD + 4 * EMU_T_ISSUE_VMEM +
+                                               EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER +
+                                               EMU_T_WAVE_LAUNCH);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
 }
 END_TEST

@@ -149,9 +149,19 @@ START_TEST(identical_for_any_thread_count)
 }
 END_TEST
 
+static const rdx_emu_profile *run_group_asm(rdx_emu **emu, const char *body, void *buf, size_t blen,
+                                            unsigned threads);
+
 /* A one-wave kernel of `body` (wave32, 8 KiB LDS, v0 = lane id, s[0:1] = kernarg). */
 static const rdx_emu_profile *run_kernel_asm(rdx_emu **emu, const char *body, void *buf,
                                              size_t blen)
+{
+    return run_group_asm(emu, body, buf, blen, 32);
+}
+
+/* The same as one workgroup of `threads` work-items (wave32). */
+static const rdx_emu_profile *run_group_asm(rdx_emu **emu, const char *body, void *buf, size_t blen,
+                                            unsigned threads)
 {
     char src[4096];
     snprintf(src, sizeof src,
@@ -165,8 +175,8 @@ static const rdx_emu_profile *run_kernel_asm(rdx_emu **emu, const char *body, vo
     uint8_t *elf = pt_assemble(src, &len);
     void *ka = buf;
     rdx_emu_buffer b = { buf, blen, RDX_EMU_RW };
-    rdx_emu_launch l = { .grid = { 32 },
-                         .wg = { 32 },
+    rdx_emu_launch l = { .grid = { threads },
+                         .wg = { threads },
                          .kernarg = &ka,
                          .kernarg_size = 8,
                          .bufs = &b,
@@ -375,6 +385,25 @@ START_TEST(timing_rules_calibrated)
 }
 END_TEST
 
+/* s_barrier: the group's waves go on EMU_T_BARRIER_RELEASE clocks after the last one
+   arrived (booked as barrier stall), as the sync example's waves do on a card. */
+START_TEST(barrier_release_calibrated)
+{
+    rdx_emu *emu;
+    const rdx_emu_profile *p = run_group_asm(&emu, "  s_barrier\n", NULL, 0, 64);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->nwaves, 2);
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_uint_eq(p->waves[i].cycles, 2 * EMU_T_ISSUE_OTHER + EMU_T_BARRIER_RELEASE);
+        ck_assert_uint_eq(p->waves[i].stall[RDX_EMU_STALL_BARRIER], EMU_T_BARRIER_RELEASE);
+    }
+    for (size_t k = 0; k < p->ntrace; k++)
+        if (p->trace[k].pc - p->code == 4) /* s_endpgm */
+            ck_assert_uint_eq(p->trace[k].cycle, EMU_T_ISSUE_OTHER + EMU_T_BARRIER_RELEASE);
+    rdx_emu_destroy(emu);
+}
+END_TEST
+
 TCase *pt_tcase_api(void)
 {
     TCase *tc = tcase_create("api");
@@ -388,5 +417,6 @@ TCase *pt_tcase_api(void)
     tcase_add_test(tc, occupancy_limits);
     tcase_add_test(tc, profiling_overhead);
     tcase_add_test(tc, timing_rules_calibrated);
+    tcase_add_test(tc, barrier_release_calibrated);
     return tc;
 }
