@@ -48,8 +48,8 @@ START_TEST(own_trace_zero_error)
         "compare-trace: ",
         "kernel loops",
         "traced waves (CU 0, the traced SIMD): trace 1, model 1",
-        " wave      start  insts  launch     end   cycles    model m.insts m.launch   m.end    "
-        "error",
+        (" wave      start  insts  launch     end   cycles    model m.insts m.launch   m.end    "
+         "error"),
         "class             n    m.n  interval     model    error    stall/w  m.stall/w",
         "wave launch ",
         "VALU ",
