@@ -261,6 +261,14 @@ int prof_compare_trace(FILE *f, const char *path, const prof_run *run)
         rc = RDX_EXIT_FAIL;
         goto out;
     }
+    if (sil.layout != 3) { /* rdx prof runs the gfx1100 model */
+        fprintf(stderr,
+                "rdx prof: %s: a layout %u trace (RDNA4); --compare-trace compares RDNA3 "
+                "(layout 3) traces with the emulated gfx1100\n",
+                path, sil.layout);
+        rc = RDX_EXIT_FAIL;
+        goto out;
+    }
     fprintf(f, "compare-trace: %s (layout %u) against the emulator's timing model\n", path,
             sil.layout);
     fprintf(f, "kernel %s, grid %u,%u,%u work-items, workgroup %u,%u,%u\n", d->name, d->grid[0],
