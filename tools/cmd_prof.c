@@ -53,6 +53,9 @@ static void help(void)
            "                    extra/sqtt examples, or --sqtt's); with INPUT (the kernel's code\n"
            "                    object; --kernel NAME) map the traced SIMD's waves to its\n"
            "                    instructions: count, first and last issue time per instruction\n"
+           "  --compare-trace FILE  compare the timing model with FILE, an SQ thread trace of\n"
+           "                    INPUT (a card's, same launch): per wave its duration, per\n"
+           "                    instruction class the mean issue interval and the stalls\n"
            "  --sort            annotated disassembly hottest first (default: address order)\n"
            "  --top N           only the first N lines of the disassembly (default all)\n"
            "  --no-disasm       only the per-dispatch report\n"
@@ -94,7 +97,7 @@ static void help(void)
 typedef struct prof_cli {
     int json, no_disasm, sort, compare, compare_raw;
     unsigned top, threads;
-    const char *trace, *sqtt, *decode_sqtt;
+    const char *trace, *sqtt, *decode_sqtt, *compare_trace;
     const char *inputs[2];
     int ninputs;
 } prof_cli;
@@ -271,8 +274,9 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         return 0;
     memcpy(name, a, nl);
     name[nl] = 0;
-    static const char *const with_value[] = { "--trace",       "--top",  "--threads",
-                                              "--compare-raw", "--sqtt", "--decode-sqtt" };
+    static const char *const with_value[] = { "--trace",        "--top",  "--threads",
+                                              "--compare-raw",  "--sqtt", "--decode-sqtt",
+                                              "--compare-trace" };
     int needs = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         needs |= !strcmp(name, with_value[k]);
@@ -302,6 +306,8 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         pc->sqtt = val;
     else if (!strcmp(name, "--decode-sqtt"))
         pc->decode_sqtt = val;
+    else if (!strcmp(name, "--compare-trace"))
+        pc->compare_trace = val;
     else if (!strcmp(name, "--top") || !strcmp(name, "--threads")) {
         if (rdx_cli_parse_u64(val, &v) || v > 1u << 20)
             *rc = rdx_cli_usage_error(CMD, "%s %s: expected a count", name, val);
@@ -400,7 +406,9 @@ int rdx_cmd_prof(int argc, char **argv)
         rc = profile_input(&pc, pc.inputs[k], nrest, rest, pc.compare_raw && k == 1, &runs[k]);
     prof_opts po = { .sort = pc.sort, .no_disasm = pc.no_disasm, .top = pc.top };
     if (rc == RDX_EXIT_OK) {
-        if (pc.ninputs == 2)
+        if (pc.compare_trace)
+            rc = prof_compare_trace(stdout, pc.compare_trace, &runs[0]);
+        else if (pc.ninputs == 2)
             prof_print_compare(stdout, &runs[0], &runs[1], pc.json);
         else if (pc.json)
             prof_print_json(stdout, &runs[0], &po);

@@ -73,6 +73,10 @@ int prof_write_trace(const char *path, const prof_run *r);
 
 /* `rdx prof --decode-sqtt FILE [CODEOBJ]` (tools/prof_sqtt.c); an exit status. */
 int prof_decode_sqtt(const char *path, const char *co_path, const char *kernel);
+/* `rdx prof --compare-trace FILE`: the model's waves and instruction intervals of run's first
+   dispatch against the SQ thread trace FILE of the same kernel (tools/prof_compare_trace.c);
+   an exit status. */
+int prof_compare_trace(FILE *f, const char *path, const prof_run *run);
 
 /* The DWARF .debug_line table of an ELF (empty when it has none); 0, or -1 on malformed. */
 int prof_dwarf_lines(const void *elf, size_t size, prof_lines *out);

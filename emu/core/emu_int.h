@@ -171,6 +171,9 @@ typedef struct emu_wave {
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
+    uint64_t vt[4];            /* issue clocks of the last 4 VALU/trans/WMMA (ring, vn of them) */
+    unsigned vn;               /* VALU-class instructions issued */
+    unsigned dly_left, dly_id; /* a pending s_delay_alu instid1: instructions to go, its id */
 } emu_wave;
 
 typedef struct emu_wg {

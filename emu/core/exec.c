@@ -28,6 +28,7 @@ void emu_cycle_vm(emu_wave *w, unsigned lat)
         w->vm_head = (w->vm_head + 1) & 63;
         w->vm_n--;
     }
+    emu_timing_fwd(w, EMU_T_ISSUE_VMEM); /* the address / data from a VALU */
     w->vm_done[(w->vm_head + w->vm_n) & 63] = w->cycles + lat;
     w->vm_n++;
 }
@@ -66,9 +67,11 @@ void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm)
 
 /* Issue cycles per class for wave32 (wave64 VALU/trans/WMMA take twice as long). */
 static const unsigned issue_cycles[RDX_EMU_CLASS_COUNT] = {
-    [RDX_EMU_CLASS_SALU] = 1,   [RDX_EMU_CLASS_VALU] = 1,  [RDX_EMU_CLASS_TRANS] = 4,
-    [RDX_EMU_CLASS_VMEM] = 4,   [RDX_EMU_CLASS_SMEM] = 1,  [RDX_EMU_CLASS_LDS] = 2,
-    [RDX_EMU_CLASS_BRANCH] = 2, [RDX_EMU_CLASS_WMMA] = 32, [RDX_EMU_CLASS_OTHER] = 1,
+    [RDX_EMU_CLASS_SALU] = EMU_T_ISSUE_SALU,     [RDX_EMU_CLASS_VALU] = EMU_T_ISSUE_VALU,
+    [RDX_EMU_CLASS_TRANS] = EMU_T_ISSUE_TRANS,   [RDX_EMU_CLASS_VMEM] = EMU_T_ISSUE_VMEM,
+    [RDX_EMU_CLASS_SMEM] = EMU_T_ISSUE_SMEM,     [RDX_EMU_CLASS_LDS] = EMU_T_ISSUE_LDS,
+    [RDX_EMU_CLASS_BRANCH] = EMU_T_ISSUE_BRANCH, [RDX_EMU_CLASS_WMMA] = EMU_T_ISSUE_WMMA,
+    [RDX_EMU_CLASS_OTHER] = EMU_T_ISSUE_OTHER,
 };
 
 /* --------------------------------------------------------------- faults */
@@ -529,9 +532,12 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
         c->by_class[in->cls]++;
         if (wk->prof)
             emu_prof_begin(wk->prof, w, in);
+        if (__builtin_expect(w->dly_left != 0, 0))
+            emu_delay_step(w);
         w->cycles += in->icyc;
         w->issue += in->icyc;
         if (in->prologue) {
+            w->vt[w->vn++ & 3] = w->cycles - in->icyc;
             if (in->flags & (EMU_F_DPP16 | EMU_F_DPP8)) {
                 emu_valu_prologue(w, in);
             } else { /* emu_valu_prologue without DPP */
@@ -605,6 +611,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->seen_insts = 0;
     w->vm_n = w->vm_head = w->lgkm_n = w->lgkm_head = 0;
     w->last_vopd = 0;
+    w->vn = w->dly_left = w->dly_id = 0;
 
     /* User SGPRs (AMDGPUUsage "Initial Kernel Execution State"). */
     unsigned s = 0;
@@ -736,6 +743,7 @@ static void run_group(emu_worker *wk, uint64_t g)
             for (unsigned i = 0; i < nwaves; i++)
                 if (ptrs[i]->state == EMU_W_BARRIER && ptrs[i]->cycles > t)
                     t = ptrs[i]->cycles;
+            t += EMU_T_BARRIER_RELEASE; /* the release reaches the waves */
             for (unsigned i = 0; i < nwaves; i++)
                 if (ptrs[i]->state == EMU_W_BARRIER) {
                     if (wk->prof)

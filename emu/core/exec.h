@@ -3,6 +3,7 @@
 #define RDX_EMU_CORE_EXEC_H
 
 #include "emu/core/emu_int.h"
+#include "emu/core/timing.h"
 
 /*
  * Decode the instruction at host address pc (avail readable bytes) into *in
@@ -15,6 +16,25 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
 
 /* A fresh zeroed instruction from the worker's arena (VOPD halves); NULL when out of memory. */
 emu_inst *emu_worker_inst(emu_worker *wk);
+
+/* s_delay_alu: the next instruction (instid0) and, with instskip, a later one (instid1)
+   wait for the VALU, trans or SALU result they name. */
+void emu_s_delay_alu(emu_wave *w, const emu_inst *in);
+
+/* The instid1 of an earlier s_delay_alu, counted down at every instruction (exec.c):
+   applied before the instruction it names issues. */
+void emu_delay_step(emu_wave *w);
+
+/* Issue no earlier than EMU_T_VALU_FWD after the wave's last VALU: called by a VMEM, LDS
+   or EXEC/VCC branch instruction after its icyc issue cycles were added. */
+static inline void emu_timing_fwd(emu_wave *w, unsigned icyc)
+{
+    if (!w->vn)
+        return;
+    uint64_t need = w->vt[(w->vn - 1) & 3] + EMU_T_VALU_FWD + icyc;
+    if (w->cycles < need)
+        w->cycles = need;
+}
 
 /* Cycle model: stall until at most vm / lgkm memory operations are outstanding. */
 void emu_cycle_wait(emu_wave *w, unsigned vm, unsigned lgkm);

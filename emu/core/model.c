@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emu/core/model.h"
+#include "emu/core/timing.h"
 
 /* ------------------------------------------------- touched memory lines */
 
@@ -223,8 +224,10 @@ static int admit(model_ctx *m, uint64_t g, int force)
     for (unsigned i = 0; i < k; i++) {
         simd_st *s = &m->s[(m->r.rot + i) % m->simds];
         res_wave *x = &s->w[s->n++];
-        x->fin = s->v + (double)wr[i].cycles;
-        x->rate = wr[i].cycles ? (double)wr[i].issue / (double)wr[i].cycles : 0.0;
+        /* the wave's time on the SIMD: its launch, then its cycles */
+        double life = (double)wr[i].cycles + EMU_T_WAVE_LAUNCH;
+        x->fin = s->v + life;
+        x->rate = (double)wr[i].issue / life;
         x->grp = slot;
         x->idx = g * in->maxwaves + i;
         if (in->times) {
@@ -402,7 +405,7 @@ void emu_model_run(const emu_model_in *in, rdx_emu_counters *C)
         /* fallback (no records): work spread evenly over every SIMD / CU */
         double nsimd = (double)EMU_DEV_CUS * EMU_DEV_SIMDS_PER_CU;
         issue = (double)in->issue / nsimd;
-        double lat = (double)in->total / (nsimd * wps);
+        double lat = ((double)in->total + (double)in->waves * EMU_T_WAVE_LAUNCH) / (nsimd * wps);
         compute = issue > lat ? issue : lat;
         l0 = (double)in->l0_lines * EMU_DEV_LINE / ((double)EMU_DEV_L0_BPC * EMU_DEV_CUS);
         lds = (double)in->lds_bytes / ((double)EMU_DEV_LDS_BPC * EMU_DEV_CUS);

@@ -175,12 +175,14 @@ void emu_prof_end_slow(emu_prof_wk *pf, const emu_wave *w, unsigned cyc)
     if (!r)
         return;
     uint64_t total = w->cycles - pf->c0;
-    uint64_t rest = total - cyc - pf->vm - pf->lgkm; /* s_sleep's cycles */
+    /* s_sleep's cycles, or a wait for a VALU result (s_delay_alu, a VMEM / LDS / branch
+       instruction after a VALU: emu/core/timing.h) */
+    uint64_t rest = total - cyc - pf->vm - pf->lgkm;
     uint64_t st[RDX_EMU_STALL_COUNT] = { 0 };
     uint64_t issue = cyc;
     st[RDX_EMU_STALL_VMCNT] = pf->vm;
     st[RDX_EMU_STALL_LGKMCNT] = pf->lgkm;
-    st[RDX_EMU_STALL_SLEEP] = rest;
+    st[r->kind == EMU_PK_SLEEP ? RDX_EMU_STALL_SLEEP : RDX_EMU_STALL_DEPEND] = rest;
     switch (r->kind) {
     case EMU_PK_NOP:
         st[RDX_EMU_STALL_HAZARD] += issue;
@@ -199,8 +201,13 @@ void emu_prof_end_slow(emu_prof_wk *pf, const emu_wave *w, unsigned cyc)
     default:
         break;
     }
-    if (pf->tracing && pf->trace_last != SIZE_MAX)
-        pf->disp->trace[pf->trace_last].next_pc = w->pc;
+    if (pf->tracing && pf->trace_last != SIZE_MAX) {
+        rdx_emu_prof_inst *ti = &pf->disp->trace[pf->trace_last];
+        ti->next_pc = w->pc;
+        /* an instruction that waited (s_waitcnt, s_sleep, s_delay_alu) issues when the
+           wait is over, as a card's thread trace times it */
+        ti->cycle = w->cycles - cyc;
+    }
     r->p.issue += issue;
     for (int i = 0; i < RDX_EMU_STALL_COUNT; i++)
         r->p.stall[i] += st[i];

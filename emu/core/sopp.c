@@ -25,6 +25,8 @@ void emu_s_cbranch(emu_wave *w, const emu_inst *in)
 {
     uint64_t vcc = w->s[EMU_VCC] | (w->nl == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0);
     int t;
+    if (in->param >= 2) /* VCC / EXEC from a VALU */
+        emu_timing_fwd(w, in->icyc);
     switch (in->param) {
     case 0:
         t = w->scc == 0;
@@ -52,6 +54,7 @@ void emu_s_cbranch(emu_wave *w, const emu_inst *in)
 void emu_s_endpgm(emu_wave *w, const emu_inst *in)
 {
     (void)in;
+    emu_cycle_wait(w, 0, 64); /* the wave ends when its stores are written */
     w->state = EMU_W_DONE;
     w->stop = 1;
 }
@@ -73,7 +76,7 @@ void emu_s_nop(emu_wave *w, const emu_inst *in)
 
 void emu_s_sleep(emu_wave *w, const emu_inst *in)
 {
-    w->cycles += 64u * (unsigned)(in->imm & 0x7f);
+    w->cycles += EMU_T_SLEEP_UNIT * (unsigned)(in->imm & 0x7f);
 }
 
 /* s_waitcnt simm16 (gfx11: vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]). */

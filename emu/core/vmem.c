@@ -505,7 +505,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
             unsigned cnt = emu_popcount(exec);
             w->wk->c.lane_ops += cnt;
             w->wk->c.vector_insts++;
-            emu_cycle_vm(w, 400);
+            emu_cycle_vm(w, dir == 1 ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
             if (write)
                 w->wk->c.bytes_written += (uint64_t)cnt * n;
             else
@@ -549,7 +549,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
     }
     w->wk->c.lane_ops += (uint64_t)emu_popcount(exec);
     w->wk->c.vector_insts++;
-    emu_cycle_vm(w, 400);
+    emu_cycle_vm(w, dir == 1 ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
     if (dir == 0) {
         for (unsigned l = 0; l < w->nl; l++) {
             if (ptr[l])

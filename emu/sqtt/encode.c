@@ -11,6 +11,7 @@
 #include <rdx/isa.h>
 #include <rdx/sqtt.h>
 
+#include "emu/core/timing.h"
 #include "util/error.h"
 
 typedef struct ev {
@@ -135,7 +136,8 @@ rdx_status rdx_sqtt_encode_profile(const rdx_emu_profile *p, uint8_t **out, size
         uint32_t w = t->wave;
         if (w >= 32)
             continue; /* the wave field has 5 bits */
-        uint64_t t0 = have[w] ? (uint64_t)llround(start[w]) : 0, at = t0 + t->cycle;
+        uint64_t t0 = have[w] ? (uint64_t)llround(start[w]) : 0,
+                 at = t0 + EMU_T_WAVE_LAUNCH + t->cycle;
         uint64_t sd = simd[w] & 3;
         if (!started[w]) {
             started[w] = 1;

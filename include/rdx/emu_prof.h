@@ -73,7 +73,9 @@ typedef struct rdx_emu_prof_wave {
 typedef struct rdx_emu_prof_inst {
     uint64_t pc;
     uint64_t next_pc; /* the PC the wave went on at (a taken branch: not pc + size) */
-    uint64_t cycle;   /* the wave model's clock when it issued (cycles since the wave began) */
+    uint64_t cycle;   /* the wave model's clock when it issued (cycles since the wave's first
+                         instruction; for one that waited, s_waitcnt or a dependency, when
+                         the wait was over) */
     uint32_t wave;    /* wave index in workgroup 0 */
     uint32_t op;      /* rdx_isa op id */
     uint32_t cls;     /* rdx_emu_class */

@@ -128,7 +128,8 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
  * SIMD the time model placed each on (CU 0), one packet per instruction
  * (VALUINST for VALU, IMMEDIATE for s_waitcnt / s_nop and the like, INST with
  * the op codes above for the rest, none for s_delay_alu), WAVEEND at s_endpgm —
- * in time order, each at the wave's start plus its wave-model clock, with
+ * in time order, each at the wave's start plus its launch (emu/core/timing.def) plus its
+ * wave-model clock at issue (after the wait, for one that waited), with
  * TS_DELTA_SHORT / TS_DELTA_OR_MARK packets for gaps the packets' own delta
  * fields cannot hold.  *out is malloc'd.  Errors: RDX_ERR_INVALID when the
  * profile has no instruction trace, RDX_ERR_NOMEM.

@@ -5,13 +5,18 @@
  * documented model: a latency-bound kernel whose waves overlap, an
  * issue-bound one whose waves do not, a streaming copy that hits the DRAM
  * term, occupancy limited by VGPRs and by LDS (WGP and CU mode), and the
- * estimate's independence of the host thread count.
+ * estimate's independence of the host thread count.  The figures follow from
+ * the constants of emu/core/timing.def (their values at the time of writing in
+ * the comments); every wave's life on its SIMD is its cycles plus
+ * EMU_T_WAVE_LAUNCH (585).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu/core/model.h"
+#include "emu/core/timing.h"
 #include "tests/emu/emu_test.h"
 
 /* rsrc1: wave32 VGPR granules - 1 in [5:0], IEEE + DX10 clamp, WGP mode (bit 29) when wgp. */
@@ -91,46 +96,57 @@ static void teardown(void)
 
 /*
  * Latency kernel: one load of in[0] by every lane, waited for.  Per wave:
- * issue = VMEM 4 + s_waitcnt 1 + s_endpgm 1 = 6 cycles; the load completes at
- * 4 + 400 = 404, the wait ends there, s_endpgm makes it 405 cycles.
+ * issue = VMEM 1 + s_waitcnt 1 + s_endpgm 1 = 3 cycles; the load completes at
+ * 1 + 1118 = 1119, the wait ends there, s_endpgm makes it 1120 cycles (LAT_T);
+ * on its SIMD the wave lives 1120 + 585 = 1705 (LAT_E).
  */
+enum {
+    LAT_I = EMU_T_ISSUE_VMEM + 2 * EMU_T_ISSUE_OTHER,
+    LAT_T = EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER,
+    LAT_E = LAT_T + EMU_T_WAVE_LAUNCH,
+};
 static const char *lat_kernel = "global_load_b32 v1, v2, s[0:1]\n"
                                 "s_waitcnt vmcnt(0)\n"
                                 "s_endpgm\n";
 
 START_TEST(latency_waves_overlap)
 {
-    /* 192 groups over 48 WGPs: 4 per WGP, one wave on each of its 4 SIMDs -> 405 */
+    /* 192 groups over 48 WGPs: 4 per WGP, one wave on each of its 4 SIMDs -> 1705 */
     mk k = { lat_kernel, 192, rsrc1_of(1, 1), 0, 1 };
     rdx_emu_counters c = run_mk(&k);
-    ck_assert_uint_eq(c.max_wave_cycles, 405);
-    ck_assert_uint_eq(c.cycles, 192 * 405);
-    ck_assert_uint_eq(c.est_kernel_cycles, 405);
+    ck_assert_uint_eq(c.max_wave_cycles, LAT_T);
+    ck_assert_uint_eq(c.cycles, 192 * LAT_T);
+    ck_assert_uint_eq(c.est_kernel_cycles, LAT_E);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
     ck_assert_uint_eq(c.est_waves_per_simd, 16);
     ck_assert_uint_eq(c.est_groups_per_wgp, 64); /* 4 SIMDs x 16 slots, 1 wave each */
-    ck_assert_uint_eq(c.est_issue_cycles, 6);
+    ck_assert_uint_eq(c.est_issue_cycles, LAT_I);
     ck_assert_uint_eq(c.est_dram_bytes, 128); /* one line, read by every wave */
-    /* 3072 groups: 64 per WGP, 16 resident on each SIMD, all overlapping -> still 405;
-       the SIMD's issue load is 16 * 6 / 405 < 1 */
+    /* 3072 groups: 64 per WGP, 16 resident on each SIMD, all overlapping -> still 1705;
+       the SIMD's issue load is 16 * 3 / 1705 < 1 */
     k.groups = 3072;
     c = run_mk(&k);
-    ck_assert_uint_eq(c.cycles, 3072ull * 405);
-    ck_assert_uint_eq(c.est_kernel_cycles, 405);
-    ck_assert_uint_eq(c.est_issue_cycles, 16 * 6);
+    ck_assert_uint_eq(c.cycles, 3072ull * LAT_T);
+    ck_assert_uint_eq(c.est_kernel_cycles, LAT_E);
+    ck_assert_uint_eq(c.est_issue_cycles, 16 * LAT_I);
     /* 6144 groups: 32 waves per SIMD, 16 resident at a time -> two rounds */
     k.groups = 6144;
     c = run_mk(&k);
-    ck_assert_uint_eq(c.est_kernel_cycles, 2 * 405);
+    ck_assert_uint_eq(c.est_kernel_cycles, 2 * LAT_E);
 }
 END_TEST
 
 /*
  * Issue-bound kernel: 100 iterations of v_add_f32 (VALU 1), s_sub_u32 and
- * s_cmp (SALU 1 + 1), s_cbranch_scc1 (BRANCH 2), after s_movk_i32 (1) and
- * before s_endpgm (1): 502 issue cycles and no waiting.  16 waves on a SIMD
- * share its issue slots: 16 * 502 = 8032, not 502.
+ * s_cmp (SALU 1 + 1), s_cbranch_scc1 (BRANCH 3), after s_movk_i32 (1) and
+ * before s_endpgm (1): 602 issue cycles and no waiting.  16 waves on a SIMD
+ * share its issue slots: 16 * 602 = 9632, not 602 + 585 (their launches
+ * overlap the others' issue).
  */
+enum {
+    LOOP_I = 100 * (EMU_T_ISSUE_VALU + 2 * EMU_T_ISSUE_SALU + EMU_T_ISSUE_BRANCH) +
+             EMU_T_ISSUE_SALU + EMU_T_ISSUE_OTHER,
+};
 START_TEST(issue_bound_waves_serialize)
 {
     mk k = { "s_movk_i32 s5, 100\n"
@@ -142,9 +158,9 @@ START_TEST(issue_bound_waves_serialize)
              "s_endpgm\n",
              3072, rsrc1_of(1, 1), 0, 1 };
     rdx_emu_counters c = run_mk(&k);
-    ck_assert_uint_eq(c.max_wave_cycles, 502);
-    ck_assert_uint_eq(c.est_kernel_cycles, 16 * 502);
-    ck_assert_uint_eq(c.est_issue_cycles, 16 * 502);
+    ck_assert_uint_eq(c.max_wave_cycles, LOOP_I);
+    ck_assert_uint_eq(c.est_kernel_cycles, 16 * LOOP_I);
+    ck_assert_uint_eq(c.est_issue_cycles, 16 * LOOP_I);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_ISSUE);
     ck_assert_uint_eq(c.est_dram_bytes, 0);
 }
@@ -152,11 +168,18 @@ END_TEST
 
 /*
  * Streaming copy: out[i] = in[i] for 3072 * 32 floats, 128-byte aligned, so
- * every wave reads one line and writes one.  Compute per wave: issue 13,
- * 412 cycles, 16 resident per SIMD -> 412; L0: 64 waves x 2 lines x 128 B /
- * (2 CUs x 128 B/clk) = 64; DRAM: (3072 + 3072) lines x 128 B / 384 B/clk =
- * 2048 — the estimate.
+ * every wave reads one line and writes one.  Per wave: v_lshlrev (VALU at 0),
+ * s_lshl, v_add_nc_u32 (VALU at 2), the load waits for that VALU until 2 + 17
+ * and is done at 20 + 1118 = 1138, s_waitcnt, the store at 1138 (done 1139 +
+ * 315), s_endpgm waits for it: 1454 cycles (COPY_T), issue 7; 16 resident per
+ * SIMD -> 1454 + 585 = 2039; L0: 64 waves x 2 lines x 128 B / (2 CUs x
+ * 128 B/clk) = 64; DRAM: (3072 + 3072) lines x 128 B / 384 B/clk = 2048 — the
+ * estimate.
  */
+enum {
+    COPY_T = 2 * EMU_T_ISSUE_VALU + EMU_T_VALU_FWD + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_LOAD +
+             EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_STORE,
+};
 static const char *copy_kernel = "v_lshlrev_b32 v1, 2, v0\n"
                                  "s_lshl_b32 s5, s4, 7\n"
                                  "v_add_nc_u32 v1, s5, v1\n"
@@ -171,15 +194,15 @@ START_TEST(streaming_hits_dram_bound)
     rdx_emu_counters c = run_mk(&k);
     for (size_t i = 0; i < 3072 * 32; i++)
         ck_assert_uint_eq(g_out[i], (uint32_t)i);
-    ck_assert_uint_eq(c.max_wave_cycles, 412);
+    ck_assert_uint_eq(c.max_wave_cycles, COPY_T);
     ck_assert_uint_eq(c.est_dram_bytes, 2 * 3072 * 128);
     ck_assert_uint_eq(c.est_kernel_cycles, 2048);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_DRAM);
-    /* a tenth of the data: DRAM 205 (204.8 rounded up) < the 412 of one wave */
+    /* a tenth of the data: DRAM 205 (204.8 rounded up) < the 2039 of one wave */
     k.groups = 307;
     c = run_mk(&k);
     ck_assert_uint_eq(c.est_dram_bytes, 2 * 307 * 128);
-    ck_assert_uint_eq(c.est_kernel_cycles, 412);
+    ck_assert_uint_eq(c.est_kernel_cycles, COPY_T + EMU_T_WAVE_LAUNCH);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
 }
 END_TEST
@@ -187,10 +210,10 @@ END_TEST
 /*
  * Occupancy.  VGPRs: 32 granules of 8 = 256 VGPRs, allocated in blocks of 24
  * -> 264, 1536 / 264 = 5 waves per SIMD; the 16 waves of each SIMD run as
- * 5 + 5 + 5 + 1 -> 4 x 405 = 1620.  LDS: 40000 bytes -> 79 blocks of 512 =
+ * 5 + 5 + 5 + 1 -> 4 x 1705.  LDS: 40000 bytes -> 79 blocks of 512 =
  * 40448, 131072 / 40448 = 3 groups per WGP -> ceil(64 / 3) = 22 rounds ->
- * 8910.  CU mode (rsrc1 bit 29 clear): 96 CUs of 2 SIMDs and 64 KiB, one
- * such group per CU, 32 groups each -> 32 x 405 = 12960.
+ * 22 x 1705.  CU mode (rsrc1 bit 29 clear): 96 CUs of 2 SIMDs and 64 KiB, one
+ * such group per CU, 32 groups each -> 32 x 1705.
  */
 START_TEST(occupancy_limits)
 {
@@ -198,51 +221,59 @@ START_TEST(occupancy_limits)
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.est_waves_per_simd, 5);
     ck_assert_uint_eq(c.est_groups_per_wgp, 20);
-    ck_assert_uint_eq(c.est_kernel_cycles, 4 * 405);
+    ck_assert_uint_eq(c.est_kernel_cycles, 4 * LAT_E);
     k.rsrc1 = rsrc1_of(1, 1);
     k.lds = 40000;
     c = run_mk(&k);
     ck_assert_uint_eq(c.est_waves_per_simd, 16);
     ck_assert_uint_eq(c.est_groups_per_wgp, 3);
-    ck_assert_uint_eq(c.est_kernel_cycles, 22 * 405);
+    ck_assert_uint_eq(c.est_kernel_cycles, 22 * LAT_E);
     k.rsrc1 = rsrc1_of(1, 0);
     c = run_mk(&k);
     ck_assert_uint_eq(c.est_groups_per_wgp, 1);
-    ck_assert_uint_eq(c.est_kernel_cycles, 32 * 405);
+    ck_assert_uint_eq(c.est_kernel_cycles, 32 * LAT_E);
 }
 END_TEST
 
 /*
- * The event model when waves differ.  Group 0 runs a 24-iteration loop
- * (s_cmp 1 + s_cbranch 2 + s_movk 1 + 24 x 5 + s_endpgm 1 = 125 issue
- * cycles, no waiting: I = T = 125); every other group loads and waits
- * (1 + 2 + 4, load done at 407, s_waitcnt, s_endpgm: I = 9, T = 408).
- * 193 groups: WGP 0 gets groups 0, 48, 96, 144, 192 -> SIMD 0 holds groups 0
- * and 192.  Sharing its issue slots (load 1 + 9/408) both progress at
- * 408/417: group 0 ends at 125 x 417/408 = 127.757; group 192 has 283 cycles
- * left, alone: 410.757 -> 411 (max(issue, latency) would say 408).
+ * The event model when waves differ.  Groups whose id has only bits 6 and 7
+ * (0, 64, 128, 192) run a 100-iteration loop (s_and 1 + s_cmp 1 + s_cbranch
+ * taken 3 + s_movk 1 + 100 x 6 + s_endpgm 1 = 607 issue cycles, no waiting:
+ * I = T = 607, a life of 607 + 585 = 1192 on the SIMD); every other group
+ * loads and waits (5 + load 1, done at 6 + 1118 = 1124, s_waitcnt, s_endpgm:
+ * I = 8, T = 1125, life 1710).  385 groups: WGP 0 gets groups 0, 48, ..., 384
+ * and SIMD 0 holds groups 0, 192 (loops) and 384 (load).  Their issue load is
+ * 2 x 607/1192 + 8/1710 = 1.0231 > 1, so all three progress at 1/1.0231: the
+ * loops end at 1192 x 1.0231 = 1219.58 and the load wave, 1710 - 1192 = 518
+ * cycles behind alone, at 1737.58 -> 1738 (max(issue, latency) would say 1710).
  */
 START_TEST(partial_overlap_event_model)
 {
-    mk k = { "s_cmp_eq_u32 s4, 0\n"
+    mk k = { "s_and_b32 s6, s4, 0xffffff3f\n"
+             "s_cmp_eq_u32 s6, 0\n"
              "s_cbranch_scc1 compute\n"
              "global_load_b32 v1, v2, s[0:1]\n"
              "s_waitcnt vmcnt(0)\n"
              "s_endpgm\n"
              "compute:\n"
-             "s_movk_i32 s5, 24\n"
+             "s_movk_i32 s5, 100\n"
              "loop:\n"
              "v_add_f32 v1, v1, v1\n"
              "s_sub_u32 s5, s5, 1\n"
              "s_cmp_lg_u32 s5, 0\n"
              "s_cbranch_scc1 loop\n"
              "s_endpgm\n",
-             193, rsrc1_of(1, 1), 0, 1 };
+             385, rsrc1_of(1, 1), 0, 1 };
     rdx_emu_counters c = run_mk(&k);
-    ck_assert_uint_eq(c.max_wave_cycles, 408);
-    ck_assert_uint_eq(c.cycles, 125 + 192 * 408);
-    ck_assert_uint_eq(c.est_kernel_cycles, 411);
-    ck_assert_uint_eq(c.est_issue_cycles, 125 + 9);
+    /* the figures of the comment from the constants */
+    const uint64_t tl = 5 + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER;
+    const double lc = 607.0 + EMU_T_WAVE_LAUNCH, ll = (double)tl + EMU_T_WAVE_LAUNCH;
+    const double load = 2 * 607.0 / lc + 8.0 / ll;
+    ck_assert(load > 1);
+    ck_assert_uint_eq(c.max_wave_cycles, tl);
+    ck_assert_uint_eq(c.cycles, 4 * 607 + 381 * tl);
+    ck_assert_uint_eq(c.est_kernel_cycles, (uint64_t)ceil(lc * load + ll - lc));
+    ck_assert_uint_eq(c.est_issue_cycles, 2 * 607 + 8);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
 }
 END_TEST
@@ -250,8 +281,8 @@ END_TEST
 /*
  * LDS bandwidth: 10 x ds_load_b128 of 32 lanes = 5120 LDS bytes per wave; 64
  * waves per WGP -> 327680 B / (2 CUs x 128 B/clk) = 1280 cycles, more than
- * the SIMDs need to issue them (16 waves x 63 issue cycles = 1008, plus at
- * most one wave's waits).
+ * the SIMDs need to issue them (16 waves x 63 issue cycles = 1 + 10 x (1 + 1 +
+ * 1 + 3) + 2 = 1008, plus at most one wave's waits).
  */
 START_TEST(lds_bandwidth_bound)
 {
@@ -295,12 +326,16 @@ START_TEST(l0_requests_bound)
     ck_assert_uint_eq(c.est_dram_bytes, 32 * 128);
     ck_assert_uint_eq(c.est_kernel_cycles, 4096);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_L0);
-    /* coalesced: v1 = lane x 4; one wave: 1 + 4 x 4 issue, the last load done at
-       17 + 400 = 417, s_waitcnt, s_endpgm: 418; all 16 per SIMD overlap */
+    /* coalesced: v1 = lane x 4; one wave: the VALU at 0, the first load waits for it
+       until 17 and the four issue at 17..20, the last done at 21 + 1118 = 1139,
+       s_waitcnt, s_endpgm: 1140; all 16 per SIMD overlap: 1140 + 585 */
     snprintf(text, sizeof text, fmt, 2u);
     c = run_mk(&k);
-    ck_assert_uint_eq(c.max_wave_cycles, 418);
-    ck_assert_uint_eq(c.est_kernel_cycles, 418);
+    ck_assert_uint_eq(c.max_wave_cycles, EMU_T_VALU_FWD + 4 * EMU_T_ISSUE_VMEM +
+                                             EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER);
+    ck_assert_uint_eq(c.est_kernel_cycles, EMU_T_VALU_FWD + 4 * EMU_T_ISSUE_VMEM +
+                                               EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER +
+                                               EMU_T_WAVE_LAUNCH);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_LATENCY);
 }
 END_TEST

@@ -11,6 +11,7 @@
 
 #include <rdx/codeobj.h>
 
+#include "emu/core/timing.h"
 #include "tests/prof/prof_test.h"
 #include "util/file.h"
 
@@ -148,9 +149,19 @@ START_TEST(identical_for_any_thread_count)
 }
 END_TEST
 
+static const rdx_emu_profile *run_group_asm(rdx_emu **emu, const char *body, void *buf, size_t blen,
+                                            unsigned threads);
+
 /* A one-wave kernel of `body` (wave32, 8 KiB LDS, v0 = lane id, s[0:1] = kernarg). */
 static const rdx_emu_profile *run_kernel_asm(rdx_emu **emu, const char *body, void *buf,
                                              size_t blen)
+{
+    return run_group_asm(emu, body, buf, blen, 32);
+}
+
+/* The same as one workgroup of `threads` work-items (wave32). */
+static const rdx_emu_profile *run_group_asm(rdx_emu **emu, const char *body, void *buf, size_t blen,
+                                            unsigned threads)
 {
     char src[4096];
     snprintf(src, sizeof src,
@@ -164,8 +175,8 @@ static const rdx_emu_profile *run_kernel_asm(rdx_emu **emu, const char *body, vo
     uint8_t *elf = pt_assemble(src, &len);
     void *ka = buf;
     rdx_emu_buffer b = { buf, blen, RDX_EMU_RW };
-    rdx_emu_launch l = { .grid = { 32 },
-                         .wg = { 32 },
+    rdx_emu_launch l = { .grid = { threads },
+                         .wg = { threads },
                          .kernarg = &ka,
                          .kernarg_size = 8,
                          .bufs = &b,
@@ -320,6 +331,79 @@ START_TEST(profiling_overhead)
 }
 END_TEST
 
+/* The calibrated dependency rules (emu/core/timing.def), clock by clock: s_delay_alu makes
+   the VALU it guards issue EMU_T_VALU_DEP after the one it names (instid0 and, through
+   instskip, instid1), a store issues EMU_T_VALU_FWD after the last VALU, s_endpgm waits for
+   the store, and the instruction trace times s_waitcnt when its wait is over. */
+START_TEST(timing_rules_calibrated)
+{
+    uint32_t buf[4] = { 0 };
+    rdx_emu *emu;
+    const rdx_emu_profile *p = run_kernel_asm(
+        &emu,
+        "  s_load_b64 s[2:3], s[0:1], 0x0\n"                                         /* 0 */
+        "  v_add_f32 v1, v1, v1\n"                                                   /* 1 */
+        "  s_delay_alu instid0(VALU_DEP_1)\n"                                        /* 2 -> 6 */
+        "  v_add_f32 v1, v1, v1\n"                                                   /* 6 */
+        "  s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)\n" /* 7 */
+        "  v_add_f32 v1, v1, v1\n"                                                   /* 11 */
+        "  v_add_f32 v1, v1, v1\n"                                                   /* 16 */
+        "  s_waitcnt lgkmcnt(0)\n"                                                   /* 1 + 1320 */
+        "  v_mov_b32 v2, 0\n"                                                        /* 1321 */
+        "  global_store_b32 v2, v1, s[2:3]\n",                                       /* 1321 + 17 */
+        buf, sizeof buf);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->nwaves, 1);
+    const uint64_t vd = EMU_T_VALU_DEP, sm = 1 + EMU_T_LAT_SMEM, st = sm + EMU_T_VALU_FWD;
+    const uint64_t want[][2] = {
+        { 0x08, 1 },          { 0x10, 1 + vd },
+        { 0x18, 1 + 2 * vd }, { 0x1c, 1 + 3 * vd },
+        { 0x20, sm - 1 },     { 0x24, sm },
+        { 0x28, st },         { 0x30, st + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_STORE - 1 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        size_t k = 0;
+        while (k < p->ntrace && p->trace[k].pc - p->code != want[i][0])
+            k++;
+        ck_assert_msg(k < p->ntrace, "no instruction at 0x%llx in the trace",
+                      (unsigned long long)want[i][0]);
+        ck_assert_msg(p->trace[k].cycle == want[i][1], "0x%llx issued at %llu, expected %llu",
+                      (unsigned long long)want[i][0], (unsigned long long)p->trace[k].cycle,
+                      (unsigned long long)want[i][1]);
+    }
+    const rdx_emu_prof_wave *w = &p->waves[0];
+    ck_assert_uint_eq(w->cycles, st + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_STORE);
+    /* depend: each s_delay_alu's clock and its wait (4 + 4), the instid1 wait (4), the
+       store's wait for the VALU (17 - 1) */
+    ck_assert_uint_eq(w->stall[RDX_EMU_STALL_DEPEND], 3 * (vd - 1) + EMU_T_VALU_FWD - 1);
+    ck_assert_uint_eq(w->stall[RDX_EMU_STALL_VMCNT], EMU_T_LAT_VMEM_STORE - 1);
+    uint64_t sum = w->issue;
+    for (int s = 0; s < RDX_EMU_STALL_COUNT; s++)
+        sum += w->stall[s];
+    ck_assert_uint_eq(sum, w->cycles);
+    rdx_emu_destroy(emu);
+}
+END_TEST
+
+/* s_barrier: the group's waves go on EMU_T_BARRIER_RELEASE clocks after the last one
+   arrived (booked as barrier stall), as the sync example's waves do on a card. */
+START_TEST(barrier_release_calibrated)
+{
+    rdx_emu *emu;
+    const rdx_emu_profile *p = run_group_asm(&emu, "  s_barrier\n", NULL, 0, 64);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_uint_eq(p->nwaves, 2);
+    for (size_t i = 0; i < 2; i++) {
+        ck_assert_uint_eq(p->waves[i].cycles, 2 * EMU_T_ISSUE_OTHER + EMU_T_BARRIER_RELEASE);
+        ck_assert_uint_eq(p->waves[i].stall[RDX_EMU_STALL_BARRIER], EMU_T_BARRIER_RELEASE);
+    }
+    for (size_t k = 0; k < p->ntrace; k++)
+        if (p->trace[k].pc - p->code == 4) /* s_endpgm */
+            ck_assert_uint_eq(p->trace[k].cycle, EMU_T_ISSUE_OTHER + EMU_T_BARRIER_RELEASE);
+    rdx_emu_destroy(emu);
+}
+END_TEST
+
 TCase *pt_tcase_api(void)
 {
     TCase *tc = tcase_create("api");
@@ -332,5 +416,7 @@ TCase *pt_tcase_api(void)
     tcase_add_test(tc, l0_cache_model);
     tcase_add_test(tc, occupancy_limits);
     tcase_add_test(tc, profiling_overhead);
+    tcase_add_test(tc, timing_rules_calibrated);
+    tcase_add_test(tc, barrier_release_calibrated);
     return tc;
 }
