@@ -2,16 +2,22 @@
  * realize/multi.c — rdx_realize_run_multi: the roots of a program placed on
  * several devices (rdx/realize_multi.h): a sharded root computed shard by
  * shard, each shard a SHRINK of the root realized on its device, the shards
- * put together on the host.
+ * put together on the host.  Every device's kernels are compiled first, on
+ * the caller's thread; then the devices run at the same time, one thread and
+ * one queue each.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+#include <time.h>
+
 #include <rdx/realize_multi.h>
 #include <rdx/tensor.h>
 
+#include "realize/realize_internal.h"
 #include "util/error.h"
 
 /* One piece of work: root `root` (shard `shard` of `nshards` along `axis`, or whole). */
@@ -278,6 +284,77 @@ static rdx_status assemble(rdx_array *o, const part *p, const rdx_array *a, cons
     return RDX_OK;
 }
 
+/* One device's share of a realization, executed on a thread of its own. */
+typedef struct dev_run {
+    rz_run *run;
+    rdx_status st;
+    char msg[1024]; /* its error message (messages are per thread) */
+    double start_ms, end_ms;
+} dev_run;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void *execute_one(void *arg)
+{
+    dev_run *r = arg;
+    r->start_ms = now_ms();
+    r->st = rz_execute(r->run);
+    r->end_ms = now_ms();
+    if (r->st)
+        snprintf(r->msg, sizeof r->msg, "%s", rdx_error_message());
+    return NULL;
+}
+
+/* Whether RDX_MULTI_SERIAL asks for the devices one after another (a comparison). */
+static int serial_wanted(void)
+{
+    const char *e = getenv("RDX_MULTI_SERIAL");
+    return e && *e && strcmp(e, "0");
+}
+
+/* Every prepared run executed, at the same time unless RDX_MULTI_SERIAL; the first failure
+ * (lowest device) is returned, naming its device, after every device has ended (the others
+ * finish their work: they stay usable). */
+static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t ndev,
+                              rdx_realize_multi_result *res)
+{
+    pthread_t th[RDX_MAX_GPUS];
+    int started[RDX_MAX_GPUS] = { 0 }, serial = serial_wanted();
+    uint32_t active = 0;
+    for (uint32_t d = 0; d < ndev; d++)
+        active += runs[d].run != NULL;
+    double t0 = now_ms();
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (!runs[d].run)
+            continue;
+        if (serial || active < 2 || pthread_create(&th[d], NULL, execute_one, &runs[d]))
+            execute_one(&runs[d]); /* here, if no thread could be started */
+        else
+            started[d] = 1;
+    }
+    for (uint32_t d = 0; d < ndev; d++)
+        if (started[d])
+            pthread_join(th[d], NULL);
+    res->wall_ms = now_ms() - t0;
+    res->concurrent = !serial && active > 1;
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (!runs[d].run)
+            continue;
+        res->start_ms[d] = runs[d].start_ms - t0;
+        res->end_ms[d] = runs[d].end_ms - t0;
+    }
+    for (uint32_t d = 0; d < ndev; d++)
+        if (runs[d].run && runs[d].st)
+            return rdx_fail(runs[d].st, "realize: device %u (GPU %u): %s", d,
+                            rdx_device_get_info(devs[d])->gpu_index, runs[d].msg);
+    return RDX_OK;
+}
+
 void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
 {
     if (!r)
@@ -323,7 +400,11 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
     }
     for (size_t i = 0; i < n && !st; i++)
         st = place(ctx, &t, ndev, roots[i], i, ps, &np);
-    /* each device its parts, one rdx_realize_run each */
+    /* each device its parts: every device's kernels compiled here, one device after another
+     * (the IR context is not thread-safe), then the devices run at the same time, each on a
+     * thread of its own with its own queue */
+    dev_run runs[RDX_MAX_GPUS];
+    memset(runs, 0, sizeof runs);
     for (uint32_t d = 0; d < ndev && !st; d++) {
         size_t m = 0;
         for (size_t k = 0; k < np; k++)
@@ -334,13 +415,21 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
         if (!m)
             continue;
         res->parts[d] = (uint32_t)m;
-        rdx_realize_result *rr = NULL;
-        st = rdx_realize_run(ctx, inputs, devs[d], dr, m, opt, &rr);
-        if (st) {
+        st = rz_prepare(ctx, inputs, devs[d], dr, m, opt, &runs[d].run);
+        if (st)
             st = rdx_fail_context(st, "realize: device %u (GPU %u)", d,
                                   rdx_device_get_info(devs[d])->gpu_index);
-            break;
-        }
+    }
+    if (!st)
+        st = execute_all(runs, devs, ndev, res);
+    for (uint32_t d = 0; d < ndev; d++) {
+        rdx_realize_result *rr = NULL;
+        rdx_status fst = rz_finish(runs[d].run, st ? st : runs[d].st, &rr);
+        if (!st && fst)
+            st = rdx_fail_context(fst, "realize: device %u (GPU %u)", d,
+                                  rdx_device_get_info(devs[d])->gpu_index);
+        if (!rr)
+            continue;
         for (size_t k = 0; k < np && !st; k++)
             if (ps[k].dev == d) {
                 int moved;

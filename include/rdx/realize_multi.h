@@ -54,6 +54,12 @@ typedef struct rdx_realize_multi_result {
      * (whole roots or shards) it computed */
     rdx_realize_report *reports[RDX_MAX_GPUS];
     uint32_t parts[RDX_MAX_GPUS];
+    /* the run after compiling: wall time from the first device's start to the last one's
+     * end, each device's start and end (ms from that start), and whether the devices ran
+     * at the same time (more than one device, and RDX_MULTI_SERIAL not set) */
+    double wall_ms;
+    double start_ms[RDX_MAX_GPUS], end_ms[RDX_MAX_GPUS];
+    int concurrent;
 } rdx_realize_multi_result;
 
 /* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's
