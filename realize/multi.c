@@ -321,7 +321,7 @@ static int serial_wanted(void)
  * (lowest device) is returned, naming its device, after every device has ended (the others
  * finish their work: they stay usable). */
 static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t ndev,
-                              rdx_realize_multi_result *res)
+                              rdx_realize_multi_result *res, const part *ps, size_t np)
 {
     pthread_t th[RDX_MAX_GPUS];
     int started[RDX_MAX_GPUS] = { 0 }, serial = serial_wanted();
@@ -348,10 +348,19 @@ static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t n
         res->start_ms[d] = runs[d].start_ms - t0;
         res->end_ms[d] = runs[d].end_ms - t0;
     }
-    for (uint32_t d = 0; d < ndev; d++)
-        if (runs[d].run && runs[d].st)
-            return rdx_fail(runs[d].st, "realize: device %u (GPU %u): %s", d,
-                            rdx_device_get_info(devs[d])->gpu_index, runs[d].msg);
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (!runs[d].run || !runs[d].st)
+            continue;
+        /* the tensors the device was computing: root index and node of each part */
+        char what[256] = "";
+        size_t len = 0;
+        for (size_t k = 0; k < np && len < sizeof what - 1; k++)
+            if (ps[k].dev == d)
+                len += (size_t)snprintf(what + len, sizeof what - len, "%sroot %zu (node #%u)",
+                                        len ? ", " : "", ps[k].root, ps[k].u->id);
+        return rdx_fail(runs[d].st, "realize: device %u (GPU %u), computing %s: %s", d,
+                        rdx_device_get_info(devs[d])->gpu_index, what, runs[d].msg);
+    }
     return RDX_OK;
 }
 
@@ -421,7 +430,7 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
                                   rdx_device_get_info(devs[d])->gpu_index);
     }
     if (!st)
-        st = execute_all(runs, devs, ndev, res);
+        st = execute_all(runs, devs, ndev, res, ps, np);
     for (uint32_t d = 0; d < ndev; d++) {
         rdx_realize_result *rr = NULL;
         rdx_status fst = rz_finish(runs[d].run, st ? st : runs[d].st, &rr);
