@@ -19,6 +19,7 @@ int main(void)
     suite_add_tcase(s, rz_tcase_grouped());
     suite_add_tcase(s, rz_tcase_multi());
     suite_add_tcase(s, rz_tcase_multi_run());
+    suite_add_tcase(s, rz_tcase_multi_grad());
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
     return rdx_test_main(s);
