@@ -17,19 +17,12 @@
 #include <rdx/realize_multi.h>
 #include <rdx/tensor.h>
 
-#include "realize/realize_internal.h"
+#include "realize/multi_internal.h"
 #include "util/error.h"
 
-/* One piece of work: root `root` (shard `shard` of `nshards` along `axis`, or whole). */
-typedef struct part {
-    size_t root;
-    uint32_t dev;
-    int axis; /* -1: the whole root (or a partial result, combine) */
-    uint32_t shard, nshards;
-    int combine; /* a partial reduction: 1 + the rdx_redop that joins the devices' results */
-    const rdx_uop *u;
-    size_t out; /* index among its device's roots */
-} part;
+/* Cross-device copies of computed values made peer copies in one realization (more are
+ * computed where they are read). */
+#define MAX_COPIES 16
 
 /* Names -> device indexes (see the header). */
 typedef struct names {
@@ -284,14 +277,6 @@ static rdx_status assemble(rdx_array *o, const part *p, const rdx_array *a, cons
     return RDX_OK;
 }
 
-/* One device's share of a realization, executed on a thread of its own. */
-typedef struct dev_run {
-    rz_run *run;
-    rdx_status st;
-    char msg[1024]; /* its error message (messages are per thread) */
-    double start_ms, end_ms;
-} dev_run;
-
 static double now_ms(void)
 {
     struct timespec ts;
@@ -340,7 +325,7 @@ static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t n
     for (uint32_t d = 0; d < ndev; d++)
         if (started[d])
             pthread_join(th[d], NULL);
-    res->wall_ms = now_ms() - t0;
+    res->wall_ms += now_ms() - t0;
     res->concurrent = !serial && active > 1;
     for (uint32_t d = 0; d < ndev; d++) {
         if (!runs[d].run)
@@ -362,6 +347,66 @@ static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t n
                         rdx_device_get_info(devs[d])->gpu_index, what, runs[d].msg);
     }
     return RDX_OK;
+}
+
+/* Prepare a run per device for the parts ps[0..np) (dr: scratch for one device's roots). */
+static rdx_status prepare_stage(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                uint32_t ndev, part *ps, size_t np, const rdx_realize_options *opt,
+                                const rdx_uop **dr, dev_run *runs, rdx_realize_multi_result *res)
+{
+    for (uint32_t d = 0; d < ndev; d++) {
+        size_t m = 0;
+        for (size_t k = 0; k < np; k++)
+            if (ps[k].dev == d) {
+                ps[k].out = m;
+                dr[m++] = ps[k].u;
+            }
+        if (!m)
+            continue;
+        res->parts[d] += (uint32_t)m;
+        rdx_status st = rz_prepare(ctx, inputs, devs[d], dr, m, opt, &runs[d].run);
+        if (st)
+            return rdx_fail_context(st, "realize: device %u (GPU %u)", d,
+                                    rdx_device_get_info(devs[d])->gpu_index);
+    }
+    return RDX_OK;
+}
+
+/* The copies of computed values between devices under roots[0..n) (mc_find), each value
+ * placed as the first stage's root k (parts into ps1, *np1), and the roots with every such
+ * copy replaced by its BUFFER into r2 (the roots themselves when there is none).  A value that
+ * cannot be placed whole or shard by shard (a partial reduction, a bad placement) is left to
+ * be computed where it is read, as before.  Returns the number of copies. */
+static size_t stage_copies(rdx_ir_ctx *ctx, const names *t, uint32_t ndev,
+                           const rdx_uop *const *roots, size_t n, mc_copy *cps, part *ps1,
+                           size_t *np1, const rdx_uop **r2)
+{
+    size_t nc = mc_find(ctx, roots, n, cps, MAX_COPIES), keep = 0;
+    for (size_t k = 0; k < nc; k++) {
+        size_t before = *np1;
+        int bad = place(ctx, t, ndev, cps[k].value, keep, ps1, np1) != RDX_OK;
+        for (size_t p = before; p < *np1; p++)
+            bad |= ps1[p].combine != 0;
+        if (bad) {
+            rdx_error_clear();
+            *np1 = before;
+            continue;
+        }
+        cps[keep] = cps[k];
+        cps[keep].root = keep;
+        keep++;
+    }
+    const rdx_uop *from[MAX_COPIES], *to[MAX_COPIES];
+    for (size_t k = 0; k < keep; k++)
+        from[k] = cps[k].load, to[k] = cps[k].buf;
+    for (size_t i = 0; i < n; i++) {
+        r2[i] = roots[i];
+        if (keep && rdx_ir_substitute(ctx, roots[i], from, to, keep, &r2[i])) {
+            rdx_error_clear(); /* computed where read: the copies stay in this root */
+            r2[i] = roots[i];
+        }
+    }
+    return keep;
 }
 
 void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
@@ -396,38 +441,49 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
             learn(&t, roots[i]->device);
     }
     part *ps = calloc(n * RDX_MAX_GPUS + 1, sizeof *ps);
-    const rdx_uop **dr = calloc(n * RDX_MAX_GPUS + 1, sizeof *dr);
+    const rdx_uop **dr = calloc((n + MAX_COPIES) * RDX_MAX_GPUS + 1, sizeof *dr);
+    const rdx_uop **r2 = calloc(n, sizeof *r2);
     rdx_realize_multi_result *res = calloc(1, sizeof *res);
     if (res)
         res->outputs = calloc(n, sizeof *res->outputs);
-    size_t np = 0;
-    st = ps && dr && res && res->outputs ? RDX_OK
-                                         : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    size_t np = 0, np1 = 0;
+    st = ps && dr && r2 && res && res->outputs ? RDX_OK
+                                               : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     if (res) {
         res->noutputs = n;
         res->ndevices = ndev;
     }
+    /* cross-device copies of computed values: the values computed first, where they live */
+    mc_copy cps[MAX_COPIES];
+    part ps1[MAX_COPIES * RDX_MAX_GPUS];
+    size_t nc = st ? 0 : stage_copies(ctx, &t, ndev, roots, n, cps, ps1, &np1, r2);
+    dev_run runs1[RDX_MAX_GPUS], runs[RDX_MAX_GPUS];
+    memset(runs1, 0, sizeof runs1);
+    memset(runs, 0, sizeof runs);
+    rdx_queue *xq[RDX_MAX_GPUS] = { NULL };
+    if (nc) {
+        st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
+        if (!st)
+            st = execute_all(runs1, devs, ndev, res, ps1, np1);
+        if (st)
+            st = rdx_fail_context(st, "realize: the values copied between devices");
+        res->stages = 2;
+    } else {
+        res->stages = 1;
+    }
     for (size_t i = 0; i < n && !st; i++)
-        st = place(ctx, &t, ndev, roots[i], i, ps, &np);
+        st = place(ctx, &t, ndev, r2[i], i, ps, &np);
     /* each device its parts: every device's kernels compiled here, one device after another
      * (the IR context is not thread-safe), then the devices run at the same time, each on a
      * thread of its own with its own queue */
-    dev_run runs[RDX_MAX_GPUS];
-    memset(runs, 0, sizeof runs);
-    for (uint32_t d = 0; d < ndev && !st; d++) {
-        size_t m = 0;
-        for (size_t k = 0; k < np; k++)
-            if (ps[k].dev == d) {
-                ps[k].out = m;
-                dr[m++] = ps[k].u;
-            }
-        if (!m)
-            continue;
-        res->parts[d] = (uint32_t)m;
-        st = rz_prepare(ctx, inputs, devs[d], dr, m, opt, &runs[d].run);
-        if (st)
-            st = rdx_fail_context(st, "realize: device %u (GPU %u)", d,
-                                  rdx_device_get_info(devs[d])->gpu_index);
+    if (!st)
+        st = prepare_stage(ctx, inputs, devs, ndev, ps, np, opt, dr, runs, res);
+    if (!st && nc) {
+        mc_stats ms = { 0 };
+        st = mc_transfer(cps, nc, ps1, np1, runs1, runs, devs, ndev, xq, &ms);
+        res->peer_copies = ms.copies;
+        res->host_copies = ms.host_copies;
+        res->copied_bytes = ms.bytes;
     }
     if (!st)
         st = execute_all(runs, devs, ndev, res, ps, np);
@@ -443,7 +499,7 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
             if (ps[k].dev == d) {
                 int moved;
                 st = assemble(&res->outputs[ps[k].root], &ps[k], &rr->outputs[ps[k].out],
-                              roots[ps[k].root], &moved);
+                              r2[ps[k].root], &moved);
                 if (!st && moved)
                     rr->outputs[ps[k].out].data = NULL;
             }
@@ -451,8 +507,19 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
         rr->report = NULL;
         rdx_realize_result_free(rr);
     }
+    /* the copies done (the queues wait for them), then the first stage's memory goes */
+    for (uint32_t d = 0; d < ndev; d++) {
+        rdx_status qst = rdx_queue_destroy(xq[d]);
+        if (!st && qst)
+            st = qst;
+    }
+    for (uint32_t d = 0; d < ndev; d++) {
+        rdx_realize_result *rr = NULL;
+        rz_finish(runs1[d].run, RDX_ERR_INVALID, &rr); /* its results were copied */
+    }
     free(ps);
     free(dr);
+    free(r2);
     if (st) {
         rdx_realize_multi_result_free(res);
         return st;

@@ -82,4 +82,15 @@ rdx_status rz_prepare(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev
 rdx_status rz_execute(rz_run *r);
 rdx_status rz_finish(rz_run *r, rdx_status st, rdx_realize_result **out);
 
+/* Where a prepared run keeps things (for copies between the runs of several devices): the
+ * input slot of BUFFER buf (0 when the schedule reads no such input), the buffer of root i
+ * (0 for a side effect), the compute queue its kernels run on, its number of kernels. */
+int rz_input_slot(const rz_run *r, const rdx_uop *buf, rdx_buffer **arena, uint64_t *off,
+                  uint64_t *bytes);
+int rz_output_slot(const rz_run *r, size_t i, rdx_buffer **arena, uint64_t *off, uint64_t *bytes);
+rdx_queue *rz_queue(const rz_run *r);
+/* Root i's data as rz_execute downloaded it (NULL before). */
+const void *rz_output_host(const rz_run *r, size_t i);
+size_t rz_kernel_count(const rz_run *r);
+
 #endif

@@ -455,6 +455,41 @@ rdx_status rz_prepare(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev
     return RDX_OK;
 }
 
+int rz_input_slot(const rz_run *r, const rdx_uop *buf, rdx_buffer **arena, uint64_t *off,
+                  uint64_t *bytes)
+{
+    for (size_t b = 0; b < r->s->nbuffers; b++)
+        if (r->s->buffers[b].kind == RDX_SBUF_INPUT && r->s->buffers[b].tensor == buf) {
+            *arena = r->arena, *off = r->offsets[b], *bytes = r->bytes[b];
+            return 1;
+        }
+    return 0;
+}
+
+int rz_output_slot(const rz_run *r, size_t i, rdx_buffer **arena, uint64_t *off, uint64_t *bytes)
+{
+    if (i >= r->n || r->map[i] < 0 || (size_t)r->map[i] >= r->s->noutputs)
+        return 0;
+    size_t b = r->s->outputs[r->map[i]];
+    *arena = r->arena, *off = r->offsets[b], *bytes = r->bytes[b];
+    return 1;
+}
+
+const void *rz_output_host(const rz_run *r, size_t i)
+{
+    return r->res && i < r->n ? r->res->outputs[i].data : NULL;
+}
+
+rdx_queue *rz_queue(const rz_run *r)
+{
+    return r->q;
+}
+
+size_t rz_kernel_count(const rz_run *r)
+{
+    return r->s->nkernels;
+}
+
 rdx_status rdx_realize_run(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev,
                            const rdx_uop *const *roots, size_t n, const rdx_realize_options *opt,
                            rdx_realize_result **out)

@@ -60,6 +60,13 @@ typedef struct rdx_realize_multi_result {
     double wall_ms;
     double start_ms[RDX_MAX_GPUS], end_ms[RDX_MAX_GPUS];
     int concurrent;
+    /* 2 when values computed on some devices and LOADed by another were computed in a first
+     * stage and moved by copies (start/end and reports are then the second stage's; wall_ms
+     * both); the SDMA copies between the GPUs' memory, the copies through the host (devices
+     * that cannot reach each other), and the bytes moved */
+    uint32_t stages;
+    uint32_t peer_copies, host_copies;
+    uint64_t copied_bytes;
 } rdx_realize_multi_result;
 
 /* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's

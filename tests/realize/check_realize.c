@@ -20,6 +20,7 @@ int main(void)
     suite_add_tcase(s, rz_tcase_multi());
     suite_add_tcase(s, rz_tcase_multi_run());
     suite_add_tcase(s, rz_tcase_multi_grad());
+    suite_add_tcase(s, rz_tcase_multi_copy());
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
     return rdx_test_main(s);

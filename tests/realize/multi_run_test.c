@@ -114,8 +114,9 @@ START_TEST(devices_run_at_the_same_time)
 }
 END_TEST
 
-/* A wave budget that the (unoptimized) reduction of 2^20 elements on GPU 1 exceeds and the element-wise root on
- * GPU 0 does not: the hang names GPU 1 and its root; GPU 0 finished; both stay usable. */
+/* A wave budget that the (unoptimized) reduction of 2^20 elements on GPU 1 exceeds and the
+ * element-wise root on GPU 0 does not: the hang names GPU 1 and its root; GPU 0 finished; both stay
+ * usable. */
 START_TEST(hang_on_one_device_names_it)
 {
     rdx_device *d[2];
