@@ -74,12 +74,6 @@ static rdx_status check_devices(rdx_device *const *devs, uint32_t ndev)
     for (uint32_t i = 0; i < ndev; i++) {
         if (!devs[i])
             return rdx_fail(RDX_ERR_INVALID, "realize: device %u is NULL", i);
-        const rdx_device_info *a = rdx_device_get_info(devs[i]), *b = rdx_device_get_info(devs[0]);
-        if (strcmp(a->target, b->target))
-            return rdx_fail(RDX_ERR_INVALID,
-                            "realize: devices of different architectures: device %u (GPU %u) is "
-                            "a %s, device 0 (GPU %u) a %s",
-                            i, a->gpu_index, a->target, b->gpu_index, b->target);
         for (uint32_t j = 0; j < i; j++)
             if (devs[j] == devs[i])
                 return rdx_fail(RDX_ERR_INVALID, "realize: device %u is device %u again", i, j);
@@ -349,6 +343,27 @@ static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t n
     return RDX_OK;
 }
 
+/* The devices the parts ps[0..np) are placed on are of one architecture (the code is compiled
+ * once per device, for the first one's target); else an error naming the tensor (root or, in
+ * the first stage, value, and node) and both devices. */
+static rdx_status check_arch(const part *ps, size_t np, int first_stage, rdx_device *const *devs)
+{
+    for (size_t k = 1; k < np; k++) {
+        const rdx_device_info *a = rdx_device_get_info(devs[ps[0].dev]),
+                              *b = rdx_device_get_info(devs[ps[k].dev]);
+        if (strcmp(a->target, b->target))
+            return rdx_fail(RDX_ERR_INVALID,
+                            "realize: devices of different architectures: %s %zu (node #%u) is "
+                            "placed on device %u (GPU %u), a %s, %s %zu (node #%u) on device %u "
+                            "(GPU %u), a %s",
+                            first_stage ? "copied value" : "root", ps[k].root, ps[k].u->id,
+                            ps[k].dev, b->gpu_index, b->target,
+                            first_stage ? "copied value" : "root", ps[0].root, ps[0].u->id,
+                            ps[0].dev, a->gpu_index, a->target);
+    }
+    return RDX_OK;
+}
+
 /* Prepare a run per device for the parts ps[0..np) (dr: scratch for one device's roots). */
 static rdx_status prepare_stage(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
                                 uint32_t ndev, part *ps, size_t np, const rdx_realize_options *opt,
@@ -462,7 +477,9 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
     memset(runs, 0, sizeof runs);
     rdx_queue *xq[RDX_MAX_GPUS] = { NULL };
     if (nc) {
-        st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
+        st = check_arch(ps1, np1, 1, devs);
+        if (!st)
+            st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
         if (!st)
             st = execute_all(runs1, devs, ndev, res, ps1, np1);
         if (st)
@@ -476,6 +493,10 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
     /* each device its parts: every device's kernels compiled here, one device after another
      * (the IR context is not thread-safe), then the devices run at the same time, each on a
      * thread of its own with its own queue */
+    if (!st)
+        st = check_arch(ps, np, 0, devs);
+    if (!st && np1)
+        st = check_arch((part[]){ ps[0], ps1[0] }, 2, 0, devs);
     if (!st)
         st = prepare_stage(ctx, inputs, devs, ndev, ps, np, opt, dr, runs, res);
     if (!st && nc) {
