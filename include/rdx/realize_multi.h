@@ -24,13 +24,24 @@
  * of a sharded tensor (float32/64, int32/64) is computed as partial results,
  * device j reducing its own rows, joined on the host.
  *
- * Not yet: the devices' schedules run one after another (the IR context is
- * not thread-safe), each device uploads the input data it reads from the host
- * (no peer copies between the devices' schedules), and a value several
- * devices need is computed by each of them.
+ * A value computed on some devices and LOADed by another (a COPY to one
+ * device, e.g. a sharded tensor moved to one device) is computed first where
+ * it lives and reaches the reading device by SDMA copies between the GPUs'
+ * memory (through the host for GPUs that cannot reach each other); the
+ * result counts them (stages, peer_copies, host_copies, copied_bytes).
+ *
+ * Every device's kernels are compiled first, on the caller's thread; then the
+ * devices run at the same time, each on a thread and a queue of its own
+ * (RDX_MULTI_SERIAL=1: one after another); opt->log and opt->profile_hook are
+ * called from those threads.  A failure on one device lets the others finish
+ * and names the device and the tensors it computed.
+ *
+ * Not yet: each device uploads the input data it reads from the host, and a
+ * value several devices need inside a program is computed by each of them
+ * (only LOADs to one device become copies).
  *
  * Errors (RDX_ERR_INVALID, naming the tensor by root index and node, and the
- * device): devices of different architectures, the same device twice, a
+ * device): work placed on devices of different architectures, the same device twice, a
  * tensor sharded over more devices than given or naming device K >= ndev, a
  * sharded root of symbolic size; then every error of rdx_realize_run,
  * prefixed with the device.  The devices stay usable; nothing is left on
