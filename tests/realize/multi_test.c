@@ -331,8 +331,11 @@ START_TEST(cli_gpus)
     argv[6] = "4";
     rdx_test_run(argv, NULL, 0, &p);
     ck_assert_msg(p.status == 0, "%s%s", p.out, p.err);
-    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 3: 2 root part(s)"));
-    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 1: 3 root part(s)"));
+    /* each GPU: its shards of %6 and %9, and first its shard of %9 for the copy to GPU 1 */
+    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 3: 3 root part(s)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 1: 4 root part(s)"));
+    ck_assert_ptr_nonnull(strstr(
+        p.out, "-- values copied between GPUs: 4 SDMA copies, 0 through the host, 64 bytes"));
     ck_assert_ptr_nonnull(strstr(p.out, "output 2: matches the interpreter (16 elements)"));
     rdx_test_proc_free(&p);
     argv[6] = "2";
