@@ -62,7 +62,8 @@ typedef struct rdx_realize_multi_result {
     rdx_array *outputs; /* one per root: the logical tensor, row-major */
     uint32_t ndevices;
     /* per device: its report (NULL when it had nothing to run) and how many root parts
-     * (whole roots or shards) it computed */
+     * (whole roots or shards, and values computed first for copies to other devices) it
+     * computed */
     rdx_realize_report *reports[RDX_MAX_GPUS];
     uint32_t parts[RDX_MAX_GPUS];
     /* the run after compiling: wall time from the first device's start to the last one's
