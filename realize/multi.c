@@ -23,6 +23,8 @@
 /* Cross-device copies of computed values made peer copies in one realization (more are
  * computed where they are read). */
 #define MAX_COPIES 16
+/* Allreduce roots run as ring collectives in one realization. */
+#define MAX_ALLREDUCES 8
 
 /* Names -> device indexes (see the header). */
 typedef struct names {
@@ -436,9 +438,12 @@ void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
     free(r);
 }
 
-rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
-                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
-                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
+/* rdx_realize_run_multi; ar[i] (ar may be NULL): root i is the spec's allreduce of ar[i],
+ * run as the ring collective. */
+static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                            uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                            const rdx_realize_options *opt, const rdx_uop *const *ar,
+                            rdx_realize_multi_result **out)
 {
     if (!out)
         return rdx_fail(RDX_ERR_INVALID, "realize: no result pointer (NULL)");
@@ -470,13 +475,31 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
     }
     /* cross-device copies of computed values: the values computed first, where they live */
     mc_copy cps[MAX_COPIES];
-    part ps1[MAX_COPIES * RDX_MAX_GPUS];
+    part ps1[(MAX_COPIES + MAX_ALLREDUCES) * RDX_MAX_GPUS];
     size_t nc = st ? 0 : stage_copies(ctx, &t, ndev, roots, n, cps, ps1, &np1, r2);
+    /* allreduce roots: their sharded source computed in the first stage too */
+    size_t ar1[MAX_ALLREDUCES], nar = 0, ari[MAX_ALLREDUCES];
+    for (size_t i = 0; ar && i < n && !st; i++) {
+        if (!ar[i])
+            continue;
+        if (nar == MAX_ALLREDUCES) {
+            st = rdx_fail(RDX_ERR_UNSUPPORTED, "realize: more than %d allreduce roots",
+                          MAX_ALLREDUCES);
+            break;
+        }
+        ar1[nar] = nc + nar;
+        ari[nar] = i;
+        st = place(ctx, &t, ndev, ar[i], ar1[nar], ps1, &np1);
+        if (st)
+            st =
+                rdx_fail_context(st, "realize: root %zu (node #%u), an allreduce", i, roots[i]->id);
+        nar++;
+    }
     dev_run runs1[RDX_MAX_GPUS], runs[RDX_MAX_GPUS];
     memset(runs1, 0, sizeof runs1);
     memset(runs, 0, sizeof runs);
     rdx_queue *xq[RDX_MAX_GPUS] = { NULL };
-    if (nc) {
+    if ((nc || nar) && !st) {
         st = check_arch(ps1, np1, 1, devs);
         if (!st)
             st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
@@ -488,14 +511,27 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
     } else {
         res->stages = 1;
     }
+    for (size_t k = 0; k < nar && !st; k++) {
+        rdx_collective_stats cs;
+        st = mc_allreduce(ps1, np1, ar1[k], runs1, devs, ar[ari[k]], &res->outputs[ari[k]], &cs);
+        if (st) {
+            st = rdx_fail_context(st, "realize: root %zu (node #%u), an allreduce", ari[k],
+                                  roots[ari[k]]->id);
+            break;
+        }
+        res->allreduces++;
+        res->ring_copies += cs.copies;
+        res->ring_kernels += cs.kernels;
+    }
     for (size_t i = 0; i < n && !st; i++)
-        st = place(ctx, &t, ndev, r2[i], i, ps, &np);
+        if (!ar || !ar[i])
+            st = place(ctx, &t, ndev, r2[i], i, ps, &np);
     /* each device its parts: every device's kernels compiled here, one device after another
      * (the IR context is not thread-safe), then the devices run at the same time, each on a
      * thread of its own with its own queue */
     if (!st)
         st = check_arch(ps, np, 0, devs);
-    if (!st && np1)
+    if (!st && np && np1)
         st = check_arch((part[]){ ps[0], ps1[0] }, 2, 0, devs);
     if (!st)
         st = prepare_stage(ctx, inputs, devs, ndev, ps, np, opt, dr, runs, res);
@@ -549,6 +585,73 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
     return RDX_OK;
 }
 
+rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
+{
+    return run_multi(ctx, inputs, devs, ndev, roots, n, opt, NULL, out);
+}
+
+static int same_names(const rdx_uop_device *a, const rdx_uop_device *b)
+{
+    if (!a || !b || a->n != b->n)
+        return 0;
+    for (uint32_t j = 0; j < a->n; j++)
+        if (strcmp(a->names[j], b->names[j]))
+            return 0;
+    return 1;
+}
+
+/* Whether graphs a and b are the same but for the slots of their BUFFERs (a composition that
+ * copies a computed value to devices stores it into a BUFFER of a new slot each time it is
+ * built). */
+static int same_form(const rdx_uop *a, const rdx_uop *b, int depth)
+{
+    if (a == b)
+        return 1;
+    if (depth > 64 || a->op != b->op || a->nsrc != b->nsrc ||
+        memcmp(&a->dtype, &b->dtype, sizeof a->dtype))
+        return 0;
+    rdx_uop_arg x = a->arg, y = b->arg;
+    if (a->op == RDX_OP_BUFFER)
+        x.i = y.i = 0;
+    if (memcmp(&x, &y, sizeof x))
+        return 0;
+    for (uint32_t k = 0; k < a->nsrc; k++)
+        if (!same_form(a->src[k], b->src[k], depth + 1))
+            return 0;
+    return 1;
+}
+
+/* The x of a root that is rdx_tensor_allreduce(g, x) (x 1-D, sharded on axis 0 of its device
+ * tuple, its rows per device splitting over the devices), found by building the composition
+ * of each candidate and comparing it with r (same_form).  NULL when r is none. */
+static const rdx_uop *allreduce_source(rdx_graph *g, const rdx_uop *r)
+{
+    if (!r->device || r->device->n < 2 || r->axis >= 0 || r->ndim != 1)
+        return NULL;
+    const rdx_uop **list = NULL, *found = NULL;
+    size_t m = 0;
+    if (rdx_ir_toposort(r, &list, &m)) {
+        rdx_error_clear();
+        return NULL;
+    }
+    for (size_t i = 0; i < m && !found; i++) {
+        const rdx_uop *x = list[i];
+        int64_t len;
+        uint32_t d = r->device->n;
+        if (x == r || x->ndim != 1 || x->axis != 0 || !same_names(x->device, r->device) ||
+            !rdx_uop_const_int(x->shape[0], &len) || len % ((int64_t)d * d) ||
+            x->dtype.scalar == RDX_BOOL || x->dtype.count != 1)
+            continue;
+        const rdx_uop *c = rdx_tensor_allreduce(g, x);
+        if (c && same_form(c, r, 0))
+            found = x;
+    }
+    free(list);
+    return found;
+}
+
 rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint32_t ndev,
                                     const rdx_tensor *const *ts, size_t n,
                                     const rdx_realize_options *opt, rdx_array *out,
@@ -563,8 +666,16 @@ rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint3
     if (!ts || !out || !n)
         return rdx_fail(RDX_ERR_INVALID, "realize: no tensors or no output arrays");
     rdx_realize_multi_result *res = NULL;
+    const rdx_uop **ar = calloc(n, sizeof *ar);
+    if (!ar)
+        return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    for (size_t i = 0; i < n; i++)
+        ar[i] = ts[i] ? allreduce_source(g, ts[i]) : NULL;
     rdx_status st =
-        rdx_realize_run_multi(rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, &res);
+        rdx_graph_status(g)
+            ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
+            : run_multi(rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, ar, &res);
+    free(ar);
     if (st)
         return st;
     /* the data belongs to the graph, as the interpreter's results do: held by new BUFFERs */

@@ -30,6 +30,10 @@
  * memory (through the host for GPUs that cannot reach each other); the
  * result counts them (stages, peer_copies, host_copies, copied_bytes).
  *
+ * rdx_tensor_realize_multi runs a root that is rdx_tensor_allreduce of a
+ * tensor sharded on axis 0 as the ring collective (rdx_allreduce) over the
+ * shards the devices computed.
+ *
  * Every device's kernels are compiled first, on the caller's thread; then the
  * devices run at the same time, each on a thread and a queue of its own
  * (RDX_MULTI_SERIAL=1: one after another); opt->log and opt->profile_hook are
@@ -79,6 +83,10 @@ typedef struct rdx_realize_multi_result {
     uint32_t stages;
     uint32_t peer_copies, host_copies;
     uint64_t copied_bytes;
+    /* roots that are the spec's allreduce of a sharded tensor (rdx_tensor_realize_multi
+     * recognises rdx_tensor_allreduce's composition) run as rdx_allreduce's ring: how many,
+     * and the rings' peer copies and reduction kernels */
+    uint32_t allreduces, ring_copies, ring_kernels;
 } rdx_realize_multi_result;
 
 /* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's

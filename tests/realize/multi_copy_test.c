@@ -3,8 +3,8 @@
  * realize as copies between the GPUs (realize/multi_copy.c): a value computed
  * on GPU 0 and read by GPU 1, a tensor sharded on axis 1 moved to one GPU
  * (a copy per outer block and shard), and two GPUs of different machines
- * (no peer access: the copy goes through the host); each against the
- * interpreter.
+ * (no peer access: the copy goes through the host), an allreduce root run as
+ * the ring collective; each against the interpreter.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +134,38 @@ START_TEST(no_peer_access_copies_through_the_host)
 }
 END_TEST
 
+/* A root that is the spec's allreduce of a tensor sharded over 4 GPUs runs as the ring
+ * (rdx_allreduce: 2N(N-1) peer copies, N(N-1) reduction kernels) on the shards the GPUs
+ * computed, not as the composition computed whole on GPU 0. */
+START_TEST(allreduce_root_runs_as_a_ring)
+{
+    rdx_device *d[4];
+    open_gpus(4, d);
+    rdx_graph *g = rz_graph();
+    float x[4 * 32];
+    for (int i = 0; i < 4 * 32; i++)
+        x[i] = (float)((i * 3) % 7) - 3;
+    const rdx_tensor *t = rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 4 * 32 }, x, AMD4, 4);
+    const rdx_tensor *a = rdx_tensor_allreduce(g, rdx_tensor_muls(g, t, 2));
+    ck_assert_msg(a != NULL, "%s", rdx_graph_error(g));
+    rdx_array got;
+    rdx_realize_multi_result *res;
+    rdx_status st = rdx_tensor_realize_multi(g, d, 4, &a, 1, NULL, &got, &res);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    check_vs_interp(g, a, &got);
+    for (int j = 0; j < 32; j++) /* small integers: exact */
+        ck_assert(((const float *)got.data)[j] == 2 * (x[j] + x[32 + j] + x[64 + j] + x[96 + j]));
+    ck_assert_uint_eq(res->allreduces, 1);
+    ck_assert_uint_eq(res->ring_copies, 2 * 4 * 3);
+    ck_assert_uint_eq(res->ring_kernels, 4 * 3);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(res->parts[i], 1); /* its shard of 2t */
+    rdx_realize_multi_result_free(res);
+    rdx_graph_destroy(g);
+    close_gpus(4, d);
+}
+END_TEST
+
 TCase *rz_tcase_multi_copy(void)
 {
     TCase *tc = tcase_create("multi_copy");
@@ -141,5 +173,6 @@ TCase *rz_tcase_multi_copy(void)
     tcase_add_test(tc, computed_value_read_by_another_gpu);
     tcase_add_test(tc, shard_axis_1_moved_to_one_gpu);
     tcase_add_test(tc, no_peer_access_copies_through_the_host);
+    tcase_add_test(tc, allreduce_root_runs_as_a_ring);
     return tc;
 }
