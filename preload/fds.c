@@ -3,6 +3,11 @@
  * /dev/null, so the number is the program's own and poll/close/exec behave) with the
  * emulated driver's fd behind it.  dup'ed fds share the emulated fd, which is closed with
  * the last of them.
+ *
+ * The table belongs to the process that opened the devices (owner).  A child made with
+ * vfork (Python's subprocess, posix_spawn) shares the parent's memory but has an fd table of
+ * its own: its closes (closing every fd before exec) and dups must not touch the parent's
+ * devices, as they would not on the real driver.
  */
 #include "preload/preload.h"
 
@@ -12,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #define MAX_FDS     256
 #define KFD_MAJOR   235 /* what /dev/kfd gets on most systems (a dynamic major) */
@@ -26,6 +32,13 @@ typedef struct dev_fd {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dev_fd fds[MAX_FDS];
 static int nfds;
+static pid_t owner; /* the process whose table this is (0: none yet) */
+
+/* Whether this is the table's process (not a vfork child running in its memory). */
+static int owned(void)
+{
+    return getpid() == owner;
+}
 
 static int parse_render(const char *path, unsigned *minor)
 {
@@ -81,6 +94,8 @@ int pl_device_open(const char *path, int flags)
         errno = EMFILE;
         return -1;
     }
+    if (!nfds)
+        owner = getpid();
     fds[nfds].real = real;
     fds[nfds].emu = efd;
     pl_device_path_rdev(path, &fds[nfds].rdev);
@@ -101,6 +116,7 @@ void pl_device_forget_all(void)
 {
     pthread_mutex_init(&lock, NULL);
     nfds = 0;
+    owner = 0;
 }
 
 int pl_device_fd(int fd)
@@ -143,7 +159,7 @@ int pl_device_close(int fd)
         return 0;
     pthread_mutex_lock(&lock);
     int i = find(fd);
-    if (i < 0) {
+    if (i < 0 || !owned()) { /* a vfork child closes its own copy of the fd only */
         pthread_mutex_unlock(&lock);
         return 0;
     }
@@ -161,7 +177,7 @@ int pl_device_close(int fd)
 
 void pl_device_dup(int from, int to)
 {
-    if (from < 0 || to < 0 || from == to || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
+    if (from < 0 || to < 0 || from == to || !__atomic_load_n(&nfds, __ATOMIC_RELAXED) || !owned())
         return;
     pl_device_close(to); /* dup2 onto a device fd closed it */
     pthread_mutex_lock(&lock);

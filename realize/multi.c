@@ -2,28 +2,29 @@
  * realize/multi.c — rdx_realize_run_multi: the roots of a program placed on
  * several devices (rdx/realize_multi.h): a sharded root computed shard by
  * shard, each shard a SHRINK of the root realized on its device, the shards
- * put together on the host.
+ * put together on the host.  Every device's kernels are compiled first, on
+ * the caller's thread; then the devices run at the same time, one thread and
+ * one queue each.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
+#include <time.h>
+
 #include <rdx/realize_multi.h>
 #include <rdx/tensor.h>
 
+#include "realize/multi_internal.h"
 #include "util/error.h"
 
-/* One piece of work: root `root` (shard `shard` of `nshards` along `axis`, or whole). */
-typedef struct part {
-    size_t root;
-    uint32_t dev;
-    int axis; /* -1: the whole root (or a partial result, combine) */
-    uint32_t shard, nshards;
-    int combine; /* a partial reduction: 1 + the rdx_redop that joins the devices' results */
-    const rdx_uop *u;
-    size_t out; /* index among its device's roots */
-} part;
+/* Cross-device copies of computed values made peer copies in one realization (more are
+ * computed where they are read). */
+#define MAX_COPIES 16
+/* Allreduce roots run as ring collectives in one realization. */
+#define MAX_ALLREDUCES 8
 
 /* Names -> device indexes (see the header). */
 typedef struct names {
@@ -75,12 +76,6 @@ static rdx_status check_devices(rdx_device *const *devs, uint32_t ndev)
     for (uint32_t i = 0; i < ndev; i++) {
         if (!devs[i])
             return rdx_fail(RDX_ERR_INVALID, "realize: device %u is NULL", i);
-        const rdx_device_info *a = rdx_device_get_info(devs[i]), *b = rdx_device_get_info(devs[0]);
-        if (strcmp(a->target, b->target))
-            return rdx_fail(RDX_ERR_INVALID,
-                            "realize: devices of different architectures: device %u (GPU %u) is "
-                            "a %s, device 0 (GPU %u) a %s",
-                            i, a->gpu_index, a->target, b->gpu_index, b->target);
         for (uint32_t j = 0; j < i; j++)
             if (devs[j] == devs[i])
                 return rdx_fail(RDX_ERR_INVALID, "realize: device %u is device %u again", i, j);
@@ -278,6 +273,159 @@ static rdx_status assemble(rdx_array *o, const part *p, const rdx_array *a, cons
     return RDX_OK;
 }
 
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void *execute_one(void *arg)
+{
+    dev_run *r = arg;
+    r->start_ms = now_ms();
+    r->st = rz_execute(r->run);
+    r->end_ms = now_ms();
+    if (r->st)
+        snprintf(r->msg, sizeof r->msg, "%s", rdx_error_message());
+    return NULL;
+}
+
+/* Whether RDX_MULTI_SERIAL asks for the devices one after another (a comparison). */
+static int serial_wanted(void)
+{
+    const char *e = getenv("RDX_MULTI_SERIAL");
+    return e && *e && strcmp(e, "0");
+}
+
+/* Every prepared run executed, at the same time unless RDX_MULTI_SERIAL; the first failure
+ * (lowest device) is returned, naming its device, after every device has ended (the others
+ * finish their work: they stay usable). */
+static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t ndev,
+                              rdx_realize_multi_result *res, const part *ps, size_t np)
+{
+    pthread_t th[RDX_MAX_GPUS];
+    int started[RDX_MAX_GPUS] = { 0 }, serial = serial_wanted();
+    uint32_t active = 0;
+    for (uint32_t d = 0; d < ndev; d++)
+        active += runs[d].run != NULL;
+    double t0 = now_ms();
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (!runs[d].run)
+            continue;
+        if (serial || active < 2 || pthread_create(&th[d], NULL, execute_one, &runs[d]))
+            execute_one(&runs[d]); /* here, if no thread could be started */
+        else
+            started[d] = 1;
+    }
+    for (uint32_t d = 0; d < ndev; d++)
+        if (started[d])
+            pthread_join(th[d], NULL);
+    res->wall_ms += now_ms() - t0;
+    res->concurrent = !serial && active > 1;
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (!runs[d].run)
+            continue;
+        res->start_ms[d] = runs[d].start_ms - t0;
+        res->end_ms[d] = runs[d].end_ms - t0;
+    }
+    for (uint32_t d = 0; d < ndev; d++) {
+        if (!runs[d].run || !runs[d].st)
+            continue;
+        /* the tensors the device was computing: root index and node of each part */
+        char what[256] = "";
+        size_t len = 0;
+        for (size_t k = 0; k < np && len < sizeof what - 1; k++)
+            if (ps[k].dev == d)
+                len += (size_t)snprintf(what + len, sizeof what - len, "%sroot %zu (node #%u)",
+                                        len ? ", " : "", ps[k].root, ps[k].u->id);
+        return rdx_fail(runs[d].st, "realize: device %u (GPU %u), computing %s: %s", d,
+                        rdx_device_get_info(devs[d])->gpu_index, what, runs[d].msg);
+    }
+    return RDX_OK;
+}
+
+/* The devices the parts ps[0..np) are placed on are of one architecture (the code is compiled
+ * once per device, for the first one's target); else an error naming the tensor (root or, in
+ * the first stage, value, and node) and both devices. */
+static rdx_status check_arch(const part *ps, size_t np, int first_stage, rdx_device *const *devs)
+{
+    for (size_t k = 1; k < np; k++) {
+        const rdx_device_info *a = rdx_device_get_info(devs[ps[0].dev]),
+                              *b = rdx_device_get_info(devs[ps[k].dev]);
+        if (strcmp(a->target, b->target))
+            return rdx_fail(RDX_ERR_INVALID,
+                            "realize: devices of different architectures: %s %zu (node #%u) is "
+                            "placed on device %u (GPU %u), a %s, %s %zu (node #%u) on device %u "
+                            "(GPU %u), a %s",
+                            first_stage ? "copied value" : "root", ps[k].root, ps[k].u->id,
+                            ps[k].dev, b->gpu_index, b->target,
+                            first_stage ? "copied value" : "root", ps[0].root, ps[0].u->id,
+                            ps[0].dev, a->gpu_index, a->target);
+    }
+    return RDX_OK;
+}
+
+/* Prepare a run per device for the parts ps[0..np) (dr: scratch for one device's roots). */
+static rdx_status prepare_stage(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                uint32_t ndev, part *ps, size_t np, const rdx_realize_options *opt,
+                                const rdx_uop **dr, dev_run *runs, rdx_realize_multi_result *res)
+{
+    for (uint32_t d = 0; d < ndev; d++) {
+        size_t m = 0;
+        for (size_t k = 0; k < np; k++)
+            if (ps[k].dev == d) {
+                ps[k].out = m;
+                dr[m++] = ps[k].u;
+            }
+        if (!m)
+            continue;
+        res->parts[d] += (uint32_t)m;
+        rdx_status st = rz_prepare(ctx, inputs, devs[d], dr, m, opt, &runs[d].run);
+        if (st)
+            return rdx_fail_context(st, "realize: device %u (GPU %u)", d,
+                                    rdx_device_get_info(devs[d])->gpu_index);
+    }
+    return RDX_OK;
+}
+
+/* The copies of computed values between devices under roots[0..n) (mc_find), each value
+ * placed as the first stage's root k (parts into ps1, *np1), and the roots with every such
+ * copy replaced by its BUFFER into r2 (the roots themselves when there is none).  A value that
+ * cannot be placed whole or shard by shard (a partial reduction, a bad placement) is left to
+ * be computed where it is read, as before.  Returns the number of copies. */
+static size_t stage_copies(rdx_ir_ctx *ctx, const names *t, uint32_t ndev,
+                           const rdx_uop *const *roots, size_t n, mc_copy *cps, part *ps1,
+                           size_t *np1, const rdx_uop **r2)
+{
+    size_t nc = mc_find(ctx, roots, n, cps, MAX_COPIES), keep = 0;
+    for (size_t k = 0; k < nc; k++) {
+        size_t before = *np1;
+        int bad = place(ctx, t, ndev, cps[k].value, keep, ps1, np1) != RDX_OK;
+        for (size_t p = before; p < *np1; p++)
+            bad |= ps1[p].combine != 0;
+        if (bad) {
+            rdx_error_clear();
+            *np1 = before;
+            continue;
+        }
+        cps[keep] = cps[k];
+        cps[keep].root = keep;
+        keep++;
+    }
+    const rdx_uop *from[MAX_COPIES], *to[MAX_COPIES];
+    for (size_t k = 0; k < keep; k++)
+        from[k] = cps[k].load, to[k] = cps[k].buf;
+    for (size_t i = 0; i < n; i++) {
+        r2[i] = roots[i];
+        if (keep && rdx_ir_substitute(ctx, roots[i], from, to, keep, &r2[i])) {
+            rdx_error_clear(); /* computed where read: the copies stay in this root */
+            r2[i] = roots[i];
+        }
+    }
+    return keep;
+}
+
 void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
 {
     if (!r)
@@ -290,9 +438,12 @@ void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
     free(r);
 }
 
-rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
-                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
-                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
+/* rdx_realize_run_multi; ar[i] (ar may be NULL): root i is the spec's allreduce of ar[i],
+ * run as the ring collective. */
+static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                            uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                            const rdx_realize_options *opt, const rdx_uop *const *ar,
+                            rdx_realize_multi_result **out)
 {
     if (!out)
         return rdx_fail(RDX_ERR_INVALID, "realize: no result pointer (NULL)");
@@ -310,42 +461,102 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
             learn(&t, roots[i]->device);
     }
     part *ps = calloc(n * RDX_MAX_GPUS + 1, sizeof *ps);
-    const rdx_uop **dr = calloc(n * RDX_MAX_GPUS + 1, sizeof *dr);
+    const rdx_uop **dr = calloc((n + MAX_COPIES) * RDX_MAX_GPUS + 1, sizeof *dr);
+    const rdx_uop **r2 = calloc(n, sizeof *r2);
     rdx_realize_multi_result *res = calloc(1, sizeof *res);
     if (res)
         res->outputs = calloc(n, sizeof *res->outputs);
-    size_t np = 0;
-    st = ps && dr && res && res->outputs ? RDX_OK
-                                         : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    size_t np = 0, np1 = 0;
+    st = ps && dr && r2 && res && res->outputs ? RDX_OK
+                                               : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     if (res) {
         res->noutputs = n;
         res->ndevices = ndev;
     }
-    for (size_t i = 0; i < n && !st; i++)
-        st = place(ctx, &t, ndev, roots[i], i, ps, &np);
-    /* each device its parts, one rdx_realize_run each */
-    for (uint32_t d = 0; d < ndev && !st; d++) {
-        size_t m = 0;
-        for (size_t k = 0; k < np; k++)
-            if (ps[k].dev == d) {
-                ps[k].out = m;
-                dr[m++] = ps[k].u;
-            }
-        if (!m)
+    /* cross-device copies of computed values: the values computed first, where they live */
+    mc_copy cps[MAX_COPIES];
+    part ps1[(MAX_COPIES + MAX_ALLREDUCES) * RDX_MAX_GPUS];
+    size_t nc = st ? 0 : stage_copies(ctx, &t, ndev, roots, n, cps, ps1, &np1, r2);
+    /* allreduce roots: their sharded source computed in the first stage too */
+    size_t ar1[MAX_ALLREDUCES], nar = 0, ari[MAX_ALLREDUCES];
+    for (size_t i = 0; ar && i < n && !st; i++) {
+        if (!ar[i])
             continue;
-        res->parts[d] = (uint32_t)m;
-        rdx_realize_result *rr = NULL;
-        st = rdx_realize_run(ctx, inputs, devs[d], dr, m, opt, &rr);
-        if (st) {
-            st = rdx_fail_context(st, "realize: device %u (GPU %u)", d,
-                                  rdx_device_get_info(devs[d])->gpu_index);
+        if (nar == MAX_ALLREDUCES) {
+            st = rdx_fail(RDX_ERR_UNSUPPORTED, "realize: more than %d allreduce roots",
+                          MAX_ALLREDUCES);
             break;
         }
+        ar1[nar] = nc + nar;
+        ari[nar] = i;
+        st = place(ctx, &t, ndev, ar[i], ar1[nar], ps1, &np1);
+        if (st)
+            st =
+                rdx_fail_context(st, "realize: root %zu (node #%u), an allreduce", i, roots[i]->id);
+        nar++;
+    }
+    dev_run runs1[RDX_MAX_GPUS], runs[RDX_MAX_GPUS];
+    memset(runs1, 0, sizeof runs1);
+    memset(runs, 0, sizeof runs);
+    rdx_queue *xq[RDX_MAX_GPUS] = { NULL };
+    if ((nc || nar) && !st) {
+        st = check_arch(ps1, np1, 1, devs);
+        if (!st)
+            st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
+        if (!st)
+            st = execute_all(runs1, devs, ndev, res, ps1, np1);
+        if (st)
+            st = rdx_fail_context(st, "realize: the values copied between devices");
+        res->stages = 2;
+    } else {
+        res->stages = 1;
+    }
+    for (size_t k = 0; k < nar && !st; k++) {
+        rdx_collective_stats cs;
+        st = mc_allreduce(ps1, np1, ar1[k], runs1, devs, ar[ari[k]], &res->outputs[ari[k]], &cs);
+        if (st) {
+            st = rdx_fail_context(st, "realize: root %zu (node #%u), an allreduce", ari[k],
+                                  roots[ari[k]]->id);
+            break;
+        }
+        res->allreduces++;
+        res->ring_copies += cs.copies;
+        res->ring_kernels += cs.kernels;
+    }
+    for (size_t i = 0; i < n && !st; i++)
+        if (!ar || !ar[i])
+            st = place(ctx, &t, ndev, r2[i], i, ps, &np);
+    /* each device its parts: every device's kernels compiled here, one device after another
+     * (the IR context is not thread-safe), then the devices run at the same time, each on a
+     * thread of its own with its own queue */
+    if (!st)
+        st = check_arch(ps, np, 0, devs);
+    if (!st && np && np1)
+        st = check_arch((part[]){ ps[0], ps1[0] }, 2, 0, devs);
+    if (!st)
+        st = prepare_stage(ctx, inputs, devs, ndev, ps, np, opt, dr, runs, res);
+    if (!st && nc) {
+        mc_stats ms = { 0 };
+        st = mc_transfer(cps, nc, ps1, np1, runs1, runs, devs, ndev, xq, &ms);
+        res->peer_copies = ms.copies;
+        res->host_copies = ms.host_copies;
+        res->copied_bytes = ms.bytes;
+    }
+    if (!st)
+        st = execute_all(runs, devs, ndev, res, ps, np);
+    for (uint32_t d = 0; d < ndev; d++) {
+        rdx_realize_result *rr = NULL;
+        rdx_status fst = rz_finish(runs[d].run, st ? st : runs[d].st, &rr);
+        if (!st && fst)
+            st = rdx_fail_context(fst, "realize: device %u (GPU %u)", d,
+                                  rdx_device_get_info(devs[d])->gpu_index);
+        if (!rr)
+            continue;
         for (size_t k = 0; k < np && !st; k++)
             if (ps[k].dev == d) {
                 int moved;
                 st = assemble(&res->outputs[ps[k].root], &ps[k], &rr->outputs[ps[k].out],
-                              roots[ps[k].root], &moved);
+                              r2[ps[k].root], &moved);
                 if (!st && moved)
                     rr->outputs[ps[k].out].data = NULL;
             }
@@ -353,14 +564,92 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
         rr->report = NULL;
         rdx_realize_result_free(rr);
     }
+    /* the copies done (the queues wait for them), then the first stage's memory goes */
+    for (uint32_t d = 0; d < ndev; d++) {
+        rdx_status qst = rdx_queue_destroy(xq[d]);
+        if (!st && qst)
+            st = qst;
+    }
+    for (uint32_t d = 0; d < ndev; d++) {
+        rdx_realize_result *rr = NULL;
+        rz_finish(runs1[d].run, RDX_ERR_INVALID, &rr); /* its results were copied */
+    }
     free(ps);
     free(dr);
+    free(r2);
     if (st) {
         rdx_realize_multi_result_free(res);
         return st;
     }
     *out = res;
     return RDX_OK;
+}
+
+rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
+{
+    return run_multi(ctx, inputs, devs, ndev, roots, n, opt, NULL, out);
+}
+
+static int same_names(const rdx_uop_device *a, const rdx_uop_device *b)
+{
+    if (!a || !b || a->n != b->n)
+        return 0;
+    for (uint32_t j = 0; j < a->n; j++)
+        if (strcmp(a->names[j], b->names[j]))
+            return 0;
+    return 1;
+}
+
+/* Whether graphs a and b are the same but for the slots of their BUFFERs (a composition that
+ * copies a computed value to devices stores it into a BUFFER of a new slot each time it is
+ * built). */
+static int same_form(const rdx_uop *a, const rdx_uop *b, int depth)
+{
+    if (a == b)
+        return 1;
+    if (depth > 64 || a->op != b->op || a->nsrc != b->nsrc ||
+        memcmp(&a->dtype, &b->dtype, sizeof a->dtype))
+        return 0;
+    rdx_uop_arg x = a->arg, y = b->arg;
+    if (a->op == RDX_OP_BUFFER)
+        x.i = y.i = 0;
+    if (memcmp(&x, &y, sizeof x))
+        return 0;
+    for (uint32_t k = 0; k < a->nsrc; k++)
+        if (!same_form(a->src[k], b->src[k], depth + 1))
+            return 0;
+    return 1;
+}
+
+/* The x of a root that is rdx_tensor_allreduce(g, x) (x 1-D, sharded on axis 0 of its device
+ * tuple, its rows per device splitting over the devices), found by building the composition
+ * of each candidate and comparing it with r (same_form).  NULL when r is none. */
+static const rdx_uop *allreduce_source(rdx_graph *g, const rdx_uop *r)
+{
+    if (!r->device || r->device->n < 2 || r->axis >= 0 || r->ndim != 1)
+        return NULL;
+    const rdx_uop **list = NULL, *found = NULL;
+    size_t m = 0;
+    if (rdx_ir_toposort(r, &list, &m)) {
+        rdx_error_clear();
+        return NULL;
+    }
+    for (size_t i = 0; i < m && !found; i++) {
+        const rdx_uop *x = list[i];
+        int64_t len;
+        uint32_t d = r->device->n;
+        if (x == r || x->ndim != 1 || x->axis != 0 || !same_names(x->device, r->device) ||
+            !rdx_uop_const_int(x->shape[0], &len) || len % ((int64_t)d * d) ||
+            x->dtype.scalar == RDX_BOOL || x->dtype.count != 1)
+            continue;
+        const rdx_uop *c = rdx_tensor_allreduce(g, x);
+        if (c && same_form(c, r, 0))
+            found = x;
+    }
+    free(list);
+    return found;
 }
 
 rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint32_t ndev,
@@ -377,8 +666,16 @@ rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint3
     if (!ts || !out || !n)
         return rdx_fail(RDX_ERR_INVALID, "realize: no tensors or no output arrays");
     rdx_realize_multi_result *res = NULL;
+    const rdx_uop **ar = calloc(n, sizeof *ar);
+    if (!ar)
+        return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    for (size_t i = 0; i < n; i++)
+        ar[i] = ts[i] ? allreduce_source(g, ts[i]) : NULL;
     rdx_status st =
-        rdx_realize_run_multi(rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, &res);
+        rdx_graph_status(g)
+            ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
+            : run_multi(rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, ar, &res);
+    free(ar);
     if (st)
         return st;
     /* the data belongs to the graph, as the interpreter's results do: held by new BUFFERs */

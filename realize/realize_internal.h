@@ -63,4 +63,34 @@ rdx_status rz_emu_launch(const rdx_codegen_kernel *k, void *const *bufs, const s
 rdx_status rz_effects(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n, const rdx_uop ***out,
                       size_t *nout, long *map);
 
+/*
+ * rdx_realize_run in three steps, so that the devices of a multi-device
+ * realization (realize/multi.c) can run at the same time: rz_prepare makes
+ * every IR node the run needs (effects, schedule, each kernel optimized and
+ * compiled; BEAM's timing runs included), creates the queue and the arena;
+ * it must not run at the same time as anything else using ctx.  rz_execute
+ * uploads the inputs, dispatches and waits for the kernels and downloads the
+ * outputs: it makes no IR node (it reads the graph and the interpreter's
+ * bindings), so runs of different devices may execute on threads of their
+ * own.  rz_finish frees the run whatever st is (r may be NULL) and returns
+ * st, or the queue's teardown error; on success *out is the result.
+ */
+typedef struct rz_run rz_run;
+rdx_status rz_prepare(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev,
+                      const rdx_uop *const *roots, size_t n, const rdx_realize_options *opt,
+                      rz_run **out);
+rdx_status rz_execute(rz_run *r);
+rdx_status rz_finish(rz_run *r, rdx_status st, rdx_realize_result **out);
+
+/* Where a prepared run keeps things (for copies between the runs of several devices): the
+ * input slot of BUFFER buf (0 when the schedule reads no such input), the buffer of root i
+ * (0 for a side effect), the compute queue its kernels run on, its number of kernels. */
+int rz_input_slot(const rz_run *r, const rdx_uop *buf, rdx_buffer **arena, uint64_t *off,
+                  uint64_t *bytes);
+int rz_output_slot(const rz_run *r, size_t i, rdx_buffer **arena, uint64_t *off, uint64_t *bytes);
+rdx_queue *rz_queue(const rz_run *r);
+/* Root i's data as rz_execute downloaded it (NULL before). */
+const void *rz_output_host(const rz_run *r, size_t i);
+size_t rz_kernel_count(const rz_run *r);
+
 #endif

@@ -36,7 +36,7 @@ static rdx_status eval_size(const rdx_uop *e, const rdx_schedule *s, const int64
 }
 
 /* The state of one realization (freed in one place). */
-typedef struct rz_run {
+struct rz_run {
     rdx_ir_ctx *ctx;
     rdx_device *dev;
     const rdx_realize_options *opt;
@@ -47,7 +47,15 @@ typedef struct rz_run {
     rdx_queue *q;
     rdx_buffer *arena;
     rdx_realize_result *res;
-} rz_run;
+    /* what rz_prepare leaves for rz_execute */
+    const rdx_interp *inputs;
+    const rdx_uop **sr; /* the scheduled roots */
+    long *map;          /* root i is sr[map[i]] (-1: a side effect) */
+    size_t n;
+    rdx_codegen_kernel **ck; /* per schedule kernel (NULL: an empty one) */
+    int64_t **kv;            /* its DEFINE_VAR values */
+    size_t *nkv;
+};
 
 /* Bind every schedule variable to the value named in the options. */
 static rdx_status bind_vars(rz_run *r)
@@ -174,8 +182,8 @@ static rdx_status profile(rz_run *r, const rdx_sched_kernel *kn, const rdx_codeg
     return st;
 }
 
-/* Optimize, compile, (profile,) load and run kernel k of the schedule. */
-static rdx_status run_kernel(rz_run *r, size_t k)
+/* Optimize and compile kernel k of the schedule into r->ck[k] (and its variables' values). */
+static rdx_status compile_kernel(rz_run *r, size_t k)
 {
     const rdx_sched_kernel *kn = &r->s->kernels[k];
     rdx_realize_kernel *rk = &r->res->report->kernels[k];
@@ -200,14 +208,11 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     if (!st)
         st = rdx_codegen_compile(r->ctx, ko, &co, &ck);
     rk->compile_ms = now_ms() - t0;
-    int64_t *kv = ck ? calloc(ck->nargs + 1, sizeof *kv) : NULL;
-    rdx_buffer **kb = calloc(kn->nparams + 1, sizeof *kb);
-    uint64_t *koff = calloc(kn->nparams + 1, sizeof *koff);
-    size_t nkv = 0;
-    if (!st && (!kv || !kb || !koff))
+    r->ck[k] = ck;
+    if (!st && !(r->kv[k] = calloc(ck->nargs + 1, sizeof *r->kv[k])))
         st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     if (!st)
-        st = rz_kernel_vars(ck, r->s->vars, r->vals, r->s->nvars, kv, &nkv);
+        st = rz_kernel_vars(ck, r->s->vars, r->vals, r->s->nvars, r->kv[k], &r->nkv[k]);
     if (!st) {
         rk->num_sgprs = ck->num_sgprs;
         rk->num_vgprs = ck->num_vgprs;
@@ -218,20 +223,33 @@ static rdx_status run_kernel(rz_run *r, size_t k)
                 st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
         rk->isa = rk->stage_text[RDX_CG_STAGE_ASM];
     }
+    return st ? rdx_fail_context(st, "realize: kernel %zu (%s)", k, kn->name) : RDX_OK;
+}
+
+/* (Profile,) load and run compiled kernel k of the schedule. */
+static rdx_status run_kernel(rz_run *r, size_t k)
+{
+    const rdx_sched_kernel *kn = &r->s->kernels[k];
+    rdx_realize_kernel *rk = &r->res->report->kernels[k];
+    const rdx_realize_options *o = r->opt;
+    const rdx_codegen_kernel *ck = r->ck[k];
+    if (!ck) /* an empty kernel */
+        return RDX_OK;
+    rdx_buffer **kb = calloc(kn->nparams + 1, sizeof *kb);
+    uint64_t *koff = calloc(kn->nparams + 1, sizeof *koff);
+    rdx_status st = kb && koff ? RDX_OK : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     for (uint32_t p = 0; p < kn->nparams && !st; p++) {
         kb[p] = r->arena;
         koff[p] = r->offsets[kn->params[p]];
     }
     /* the profile first: it must see the buffers as the dispatch will */
     if (!st && o->profile && r->res->report->emulated)
-        st = profile(r, kn, ck, kv, nkv, rk);
+        st = profile(r, kn, ck, r->kv[k], r->nkv[k], rk);
     if (!st)
-        st = rz_dispatch(r->dev, r->q, ck, kn->name, kb, koff, kn->nparams, kv, nkv, o->timeout_ms,
-                         &rk->gpu_ns, rk->global, rk->block);
-    free(kv);
+        st = rz_dispatch(r->dev, r->q, ck, kn->name, kb, koff, kn->nparams, r->kv[k], r->nkv[k],
+                         o->timeout_ms, &rk->gpu_ns, rk->global, rk->block);
     free(kb);
     free(koff);
-    rdx_codegen_kernel_free(ck);
     if (st)
         return rdx_fail_context(st, "realize: kernel %zu (%s)", k, kn->name);
     if (o->log) {
@@ -297,8 +315,8 @@ static rdx_status alloc_result(rz_run *r, size_t n)
     return RDX_OK;
 }
 
-static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *const *roots,
-                          const long *map, size_t n)
+/* Sizes, the memory plan, the queue and the arena, and every kernel compiled. */
+static rdx_status prepare(rz_run *r)
 {
     rdx_schedule *s = r->s;
     rdx_status st = bind_vars(r);
@@ -313,7 +331,7 @@ static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *co
         r->bytes[b] = (uint64_t)ne * rdx_dtype_itemsize(s->buffers[b].dtype);
     }
     if (!st)
-        st = alloc_result(r, n);
+        st = alloc_result(r, r->n);
     if (st)
         return st;
     rdx_realize_report *rep = r->res->report;
@@ -323,8 +341,19 @@ static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *co
     /* 256 spare bytes: kernels may read whole vectors past a buffer's end */
     if (!st)
         st = rdx_buffer_alloc(r->dev, rep->memory.arena + 256, RDX_MEM_DEVICE, &r->arena);
-    if (!st)
-        st = upload_inputs(r, inputs);
+    for (size_t k = 0; k < s->nkernels && !st; k++) {
+        st = compile_kernel(r, k);
+        if (!st)
+            rep->compile_ms += rep->kernels[k].compile_ms;
+    }
+    return st;
+}
+
+rdx_status rz_execute(rz_run *r)
+{
+    rdx_schedule *s = r->s;
+    rdx_realize_report *rep = r->res->report;
+    rdx_status st = upload_inputs(r, r->inputs);
     for (size_t k = 0; k < s->nkernels && !st; k++) {
         st = run_kernel(r, k);
         if (!st) {
@@ -332,25 +361,53 @@ static rdx_status realize(rz_run *r, const rdx_interp *inputs, const rdx_uop *co
             rep->total_cycles += rep->kernels[k].est_cycles;
             rep->total_kernel_cycles += rep->kernels[k].est_kernel_cycles;
             rep->total_wave_insts += rep->kernels[k].wave_insts;
-            rep->compile_ms += rep->kernels[k].compile_ms;
         }
     }
-    for (size_t i = 0; i < n && !st; i++) {
-        if (map[i] < 0) /* a side effect (a SINK of STOREs): void, as in the interpreter */
+    for (size_t i = 0; i < r->n && !st; i++) {
+        if (r->map[i] < 0) /* a side effect (a SINK of STOREs): void, as in the interpreter */
             r->res->outputs[i].dtype = rdx_dtype_of(RDX_VOID);
         else
-            st = download_output(r, roots[map[i]], (size_t)map[i], i);
+            st = download_output(r, r->sr[r->map[i]], (size_t)r->map[i], i);
     }
     return st;
 }
 
-rdx_status rdx_realize_run(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev,
-                           const rdx_uop *const *roots, size_t n, const rdx_realize_options *opt,
-                           rdx_realize_result **out)
+rdx_status rz_finish(rz_run *r, rdx_status st, rdx_realize_result **out)
+{
+    *out = NULL;
+    if (!r)
+        return st;
+    /* the queue first: destroying it waits for work still using the arena */
+    rdx_status qst = rdx_queue_destroy(r->q);
+    if (!st && qst)
+        st = qst;
+    rdx_buffer_free(r->arena);
+    for (size_t k = 0; r->s && r->ck && r->kv && k < r->s->nkernels; k++) {
+        rdx_codegen_kernel_free(r->ck[k]);
+        free(r->kv[k]);
+    }
+    free(r->ck);
+    free(r->kv);
+    free(r->nkv);
+    rdx_schedule_free(r->s);
+    free(r->sr);
+    free(r->map);
+    free(r->vals);
+    free(r->bytes);
+    free(r->offsets);
+    if (st)
+        rdx_realize_result_free(r->res);
+    else
+        *out = r->res;
+    free(r);
+    return st;
+}
+
+rdx_status rz_prepare(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev,
+                      const rdx_uop *const *roots, size_t n, const rdx_realize_options *opt,
+                      rz_run **out)
 {
     static const rdx_realize_options defaults;
-    if (!out)
-        return rdx_fail(RDX_ERR_INVALID, "realize: no result pointer (NULL)");
     *out = NULL;
     if (!dev)
         return rdx_fail(RDX_ERR_INVALID, "realize: no device (NULL)");
@@ -363,45 +420,88 @@ rdx_status rdx_realize_run(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device
         opt = &defaults;
     if (opt->beam > 16)
         return rdx_fail(RDX_ERR_INVALID, "realize: BEAM width %u (expected 1..16)", opt->beam);
-    rz_run r;
-    memset(&r, 0, sizeof r);
-    r.ctx = ctx;
-    r.dev = dev;
-    r.opt = opt;
+    rz_run *r = calloc(1, sizeof *r);
+    if (!r)
+        return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    r->ctx = ctx;
+    r->dev = dev;
+    r->opt = opt;
+    r->inputs = inputs;
+    r->n = n;
     /* side effects (SINKs of STOREs) become the scheduler's assignments */
-    const rdx_uop **sr = NULL;
     size_t nsr = 0;
-    long *map = calloc(n, sizeof *map);
-    rdx_status st = map ? rz_effects(ctx, roots, n, &sr, &nsr, map)
-                        : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    r->map = calloc(n, sizeof *r->map);
+    rdx_status st = r->map ? rz_effects(ctx, roots, n, &r->sr, &nsr, r->map)
+                           : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     if (!st && !nsr) /* nothing stored: an empty schedule */
-        st = (r.s = calloc(1, sizeof *r.s)) ? RDX_OK
-                                            : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+        st = (r->s = calloc(1, sizeof *r->s)) ? RDX_OK
+                                              : rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     else if (!st)
-        st = rdx_cg_schedule(ctx, sr, nsr, &r.s);
-    if (!st && (!(r.vals = calloc(r.s->nvars + 1, sizeof *r.vals)) ||
-                !(r.bytes = calloc(r.s->nbuffers + 1, sizeof *r.bytes)) ||
-                !(r.offsets = calloc(r.s->nbuffers + 1, sizeof *r.offsets))))
+        st = rdx_cg_schedule(ctx, r->sr, nsr, &r->s);
+    if (!st && (!(r->vals = calloc(r->s->nvars + 1, sizeof *r->vals)) ||
+                !(r->bytes = calloc(r->s->nbuffers + 1, sizeof *r->bytes)) ||
+                !(r->offsets = calloc(r->s->nbuffers + 1, sizeof *r->offsets)) ||
+                !(r->ck = calloc(r->s->nkernels + 1, sizeof *r->ck)) ||
+                !(r->kv = calloc(r->s->nkernels + 1, sizeof *r->kv)) ||
+                !(r->nkv = calloc(r->s->nkernels + 1, sizeof *r->nkv))))
         st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
     if (!st)
-        st = realize(&r, inputs, sr, map, n);
-    free(sr);
-    free(map);
-    /* the queue first: destroying it waits for work still using the arena */
-    rdx_status qst = rdx_queue_destroy(r.q);
-    if (!st && qst)
-        st = qst;
-    rdx_buffer_free(r.arena);
-    rdx_schedule_free(r.s);
-    free(r.vals);
-    free(r.bytes);
-    free(r.offsets);
+        st = prepare(r);
     if (st) {
-        rdx_realize_result_free(r.res);
-        return st;
+        rdx_realize_result *dummy;
+        return rz_finish(r, st, &dummy);
     }
-    *out = r.res;
+    *out = r;
     return RDX_OK;
+}
+
+int rz_input_slot(const rz_run *r, const rdx_uop *buf, rdx_buffer **arena, uint64_t *off,
+                  uint64_t *bytes)
+{
+    for (size_t b = 0; b < r->s->nbuffers; b++)
+        if (r->s->buffers[b].kind == RDX_SBUF_INPUT && r->s->buffers[b].tensor == buf) {
+            *arena = r->arena, *off = r->offsets[b], *bytes = r->bytes[b];
+            return 1;
+        }
+    return 0;
+}
+
+int rz_output_slot(const rz_run *r, size_t i, rdx_buffer **arena, uint64_t *off, uint64_t *bytes)
+{
+    if (i >= r->n || r->map[i] < 0 || (size_t)r->map[i] >= r->s->noutputs)
+        return 0;
+    size_t b = r->s->outputs[r->map[i]];
+    *arena = r->arena, *off = r->offsets[b], *bytes = r->bytes[b];
+    return 1;
+}
+
+const void *rz_output_host(const rz_run *r, size_t i)
+{
+    return r->res && i < r->n ? r->res->outputs[i].data : NULL;
+}
+
+rdx_queue *rz_queue(const rz_run *r)
+{
+    return r->q;
+}
+
+size_t rz_kernel_count(const rz_run *r)
+{
+    return r->s->nkernels;
+}
+
+rdx_status rdx_realize_run(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *dev,
+                           const rdx_uop *const *roots, size_t n, const rdx_realize_options *opt,
+                           rdx_realize_result **out)
+{
+    if (!out)
+        return rdx_fail(RDX_ERR_INVALID, "realize: no result pointer (NULL)");
+    *out = NULL;
+    rz_run *r;
+    rdx_status st = rz_prepare(ctx, inputs, dev, roots, n, opt, &r);
+    if (st)
+        return st;
+    return rz_finish(r, rz_execute(r), out);
 }
 
 void rdx_realize_result_free(rdx_realize_result *r)

@@ -278,6 +278,13 @@ static int run_multi(rdx_ir_ctx *ctx, rdx_interp *ip, const rdx_uop *const *root
     if (rdx_realize_run_multi(ctx, ip, devs, gpus, roots, n, ro, &res)) {
         rc = rdx_cli_fail("realize");
     } else {
+        if (res->stages > 1)
+            printf("-- values copied between GPUs: %u SDMA copies, %u through the host, %llu "
+                   "bytes\n",
+                   res->peer_copies, res->host_copies, (unsigned long long)res->copied_bytes);
+        if (res->allreduces)
+            printf("-- allreduce roots run as rings: %u (%u peer copies, %u reduction kernels)\n",
+                   res->allreduces, res->ring_copies, res->ring_kernels);
         for (uint32_t d = 0; d < gpus; d++) {
             printf("-- GPU %u: %u root part(s)\n", d, res->parts[d]);
             if (res->reports[d]) {

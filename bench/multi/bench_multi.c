@@ -13,6 +13,12 @@
  * the one-device reduction's kernel time for comparison.  The results are
  * checked against the host (sums of small integers: exact).
  *
+ * Then a sharded element-wise program (min(MIB, 8) MiB, rows over the N GPUs)
+ * realized by rdx_tensor_realize_multi with the devices at the same time and
+ * one after another (RDX_MULTI_SERIAL): the wall time, the sum of the devices'
+ * run times and their ratio (the overlap), and the emulated time (each GPU's
+ * kernel time estimate; the program's is the largest, the serial one the sum).
+ *
  * Usage: bench_multi [MIB [N...]]   (default 64 MiB over 2 4 8 GPUs)
  */
 #include <stdio.h>
@@ -73,6 +79,70 @@ static double one_device_ms(rdx_device *dev, uint32_t n, uint64_t count, float *
     rdx_realize_report_free(rep);
     rdx_graph_destroy(g);
     return ms;
+}
+
+/* A sharded element-wise program, relu(2x + 1) over x of `mib` MiB (rows sharded over the n
+ * GPUs), realized with the devices at the same time and then one after another
+ * (RDX_MULTI_SERIAL): the wall time of the devices' runs, the sum of each device's run (the
+ * overlap is that sum over the wall time), and in a third, profiled run the emulated time —
+ * each GPU's kernel time estimate (est. kernel cycles at 2.5 GHz; the GPUs are independent, so the
+ * program's emulated time is the largest, against the sum when they take turns). */
+static void overlap(rdx_device **d, uint32_t n, uint64_t mib, int *rc)
+{
+    static const char *const names[8] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3",
+                                          "AMD:4", "AMD:5", "AMD:6", "AMD:7" };
+    int64_t cols = 1024, rows = (int64_t)(mib << 20) / 4 / cols;
+    rows -= rows % n;
+    float *x = malloc((size_t)(rows * cols) * sizeof *x);
+    if (!x)
+        die("out of memory");
+    for (int64_t k = 0; k < rows * cols; k++)
+        x[k] = value(0, (uint64_t)k);
+    double wall[2] = { 0 }, busy[2] = { 0 }, emu_max = 0, emu_sum = 0;
+    for (int run = 0; run < 4; run++) { /* a warm-up, concurrent, serial, profiled */
+        int serial = run == 2, prof = run == 3, keep = run == 1 || run == 2;
+        rdx_graph *g;
+        if (rdx_graph_create(&g, NULL))
+            die("graph");
+        const rdx_tensor *t = rdx_tensor_from_data_on(g, rdx_dtype_of(RDX_FLOAT32), 2,
+                                                      (int64_t[]){ rows, cols }, x, names, n);
+        const rdx_tensor *y =
+            t ? rdx_tensor_relu(g, rdx_tensor_adds(g, rdx_tensor_muls(g, t, 2), 1)) : NULL;
+        rdx_realize_options o = { .profile = prof };
+        rdx_array out;
+        rdx_realize_multi_result *res;
+        if (serial)
+            setenv("RDX_MULTI_SERIAL", "1", 1);
+        if (!y || rdx_tensor_realize_multi(g, d, n, &y, 1, &o, &out, &res))
+            die("the sharded program");
+        unsetenv("RDX_MULTI_SERIAL");
+        for (int64_t k = 0; k < rows * cols; k += 4099) {
+            float v = 2 * x[k] + 1, want = v > 0 ? v : 0;
+            if (((const float *)out.data)[k] != want) {
+                fprintf(stderr, "bench multi: sharded program element %lld is %g, expected %g\n",
+                        (long long)k, (double)((const float *)out.data)[k], (double)want);
+                *rc = 1;
+                break;
+            }
+        }
+        if (keep)
+            wall[serial] = res->wall_ms;
+        for (uint32_t i = 0; i < n; i++) {
+            if (keep)
+                busy[serial] += res->end_ms[i] - res->start_ms[i];
+            else if (res->reports[i]) {
+                double ms = (double)res->reports[i]->total_kernel_cycles / 2.5e3; /* us */
+                emu_sum += ms;
+                emu_max = ms > emu_max ? ms : emu_max;
+            }
+        }
+        rdx_realize_multi_result_free(res);
+        rdx_graph_destroy(g);
+    }
+    printf("%-4u %12.1f %12.1f %9.2f %12.1f %12.1f %9.2f %12.3f %12.3f\n", n, wall[0], busy[0],
+           wall[0] > 0 ? busy[0] / wall[0] : 0.0, wall[1], busy[1],
+           wall[1] > 0 ? busy[1] / wall[1] : 0.0, emu_max, emu_sum);
+    free(x);
 }
 
 int main(int argc, char **argv)
@@ -153,6 +223,26 @@ int main(int argc, char **argv)
     }
     printf("ratio: the ring's reduction kernel time (all GPUs, summed) over the one-device "
            "reduction's; per GPU it is 1/N of that sum\n");
+    uint64_t omib = mib < 8 ? mib : 8;
+    printf(
+        "\nsharded relu(2x+1) over %llu MiB, the devices at the same time vs one after another\n",
+        (unsigned long long)omib);
+    printf("%-4s %12s %12s %9s %12s %12s %9s %12s %12s\n", "GPUs", "wall ms", "sum ms", "overlap",
+           "serial wall", "serial sum", "overlap", "emu us", "emu serial");
+    for (uint32_t t = 0; t < nn; t++) {
+        uint32_t n = ns[t];
+        rdx_device *d[RDX_MAX_GPUS];
+        rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = n };
+        if (rdx_device_open_all(&o, n, d))
+            die("opening the GPUs");
+        overlap(d, n, omib, &rc);
+        for (uint32_t i = 0; i < n; i++)
+            if (rdx_device_close(d[i]))
+                die("closing");
+    }
+    printf("wall/sum ms: the devices' runs after compiling (upload, kernels, download), the sum "
+           "of each device's; overlap = sum / wall (1 = one at a time); emu us: the largest GPU's "
+           "kernel time estimate (a profiled run, 2.5 GHz), emu serial: their sum\n");
     free(host);
     return rc;
 }

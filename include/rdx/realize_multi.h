@@ -24,13 +24,28 @@
  * of a sharded tensor (float32/64, int32/64) is computed as partial results,
  * device j reducing its own rows, joined on the host.
  *
- * Not yet: the devices' schedules run one after another (the IR context is
- * not thread-safe), each device uploads the input data it reads from the host
- * (no peer copies between the devices' schedules), and a value several
- * devices need is computed by each of them.
+ * A value computed on some devices and LOADed by another (a COPY to one
+ * device, e.g. a sharded tensor moved to one device) is computed first where
+ * it lives and reaches the reading device by SDMA copies between the GPUs'
+ * memory (through the host for GPUs that cannot reach each other); the
+ * result counts them (stages, peer_copies, host_copies, copied_bytes).
+ *
+ * rdx_tensor_realize_multi runs a root that is rdx_tensor_allreduce of a
+ * tensor sharded on axis 0 as the ring collective (rdx_allreduce) over the
+ * shards the devices computed.
+ *
+ * Every device's kernels are compiled first, on the caller's thread; then the
+ * devices run at the same time, each on a thread and a queue of its own
+ * (RDX_MULTI_SERIAL=1: one after another); opt->log and opt->profile_hook are
+ * called from those threads.  A failure on one device lets the others finish
+ * and names the device and the tensors it computed.
+ *
+ * Not yet: each device uploads the input data it reads from the host, and a
+ * value several devices need inside a program is computed by each of them
+ * (only LOADs to one device become copies).
  *
  * Errors (RDX_ERR_INVALID, naming the tensor by root index and node, and the
- * device): devices of different architectures, the same device twice, a
+ * device): work placed on devices of different architectures, the same device twice, a
  * tensor sharded over more devices than given or naming device K >= ndev, a
  * sharded root of symbolic size; then every error of rdx_realize_run,
  * prefixed with the device.  The devices stay usable; nothing is left on
@@ -51,9 +66,27 @@ typedef struct rdx_realize_multi_result {
     rdx_array *outputs; /* one per root: the logical tensor, row-major */
     uint32_t ndevices;
     /* per device: its report (NULL when it had nothing to run) and how many root parts
-     * (whole roots or shards) it computed */
+     * (whole roots or shards, and values computed first for copies to other devices) it
+     * computed */
     rdx_realize_report *reports[RDX_MAX_GPUS];
     uint32_t parts[RDX_MAX_GPUS];
+    /* the run after compiling: wall time from the first device's start to the last one's
+     * end, each device's start and end (ms from that start), and whether the devices ran
+     * at the same time (more than one device, and RDX_MULTI_SERIAL not set) */
+    double wall_ms;
+    double start_ms[RDX_MAX_GPUS], end_ms[RDX_MAX_GPUS];
+    int concurrent;
+    /* 2 when values computed on some devices and LOADed by another were computed in a first
+     * stage and moved by copies (start/end and reports are then the second stage's; wall_ms
+     * both); the SDMA copies between the GPUs' memory, the copies through the host (devices
+     * that cannot reach each other), and the bytes moved */
+    uint32_t stages;
+    uint32_t peer_copies, host_copies;
+    uint64_t copied_bytes;
+    /* roots that are the spec's allreduce of a sharded tensor (rdx_tensor_realize_multi
+     * recognises rdx_tensor_allreduce's composition) run as rdx_allreduce's ring: how many,
+     * and the rings' peer copies and reduction kernels */
+    uint32_t allreduces, ring_copies, ring_kernels;
 } rdx_realize_multi_result;
 
 /* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's

@@ -18,6 +18,9 @@ int main(void)
     suite_add_tcase(s, rz_tcase_beam_budget());
     suite_add_tcase(s, rz_tcase_grouped());
     suite_add_tcase(s, rz_tcase_multi());
+    suite_add_tcase(s, rz_tcase_multi_run());
+    suite_add_tcase(s, rz_tcase_multi_grad());
+    suite_add_tcase(s, rz_tcase_multi_copy());
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
     return rdx_test_main(s);

@@ -227,8 +227,8 @@ static const char *const AMD[8] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3",
 
 /* A program over a tensor sharded on 4 GPUs: an element-wise chain (sharded: each GPU its
  * rows), a row sum (sharded), a column sum over the shard axis (each GPU the partial sum of its
- * rows, joined), the tensor moved to GPU 2, an int32 column maximum over the shard axis (exact);
- * every result against the interpreter. */
+ * rows, joined), the tensor moved to GPU 2 (its shards peer-copied there), an int32 column
+ * maximum over the shard axis (exact); every result against the interpreter. */
 START_TEST(realize_sharded_program)
 {
     rdx_device *d[4];
@@ -266,11 +266,18 @@ START_TEST(realize_sharded_program)
         ck_assert_msg(rdx_realize_compare(&want[i], &got[i], 1e-5, &first) == 0,
                       "root %d element %lld", i, (long long)first);
     }
-    /* each GPU: its shards of y and rows, its partials of cols and cmax; GPU 2: + moved */
-    ck_assert_uint_eq(res->parts[0], 4);
-    ck_assert_uint_eq(res->parts[1], 4);
-    ck_assert_uint_eq(res->parts[2], 5);
-    ck_assert_uint_eq(res->parts[3], 4);
+    /* each GPU: its shards of y and rows, its partials of cols and cmax, and in a first stage
+     * its shard of y again for the copy to GPU 2; GPU 2: + moved */
+    ck_assert_uint_eq(res->parts[0], 5);
+    ck_assert_uint_eq(res->parts[1], 5);
+    ck_assert_uint_eq(res->parts[2], 6);
+    ck_assert_uint_eq(res->parts[3], 5);
+    /* moved: y's shards computed where they live, then copied to GPU 2 by SDMA (4 copies of
+     * 16 rows), not recomputed there */
+    ck_assert_uint_eq(res->stages, 2);
+    ck_assert_uint_eq(res->peer_copies, 4);
+    ck_assert_uint_eq(res->host_copies, 0);
+    ck_assert_uint_eq(res->copied_bytes, 64 * 16 * 4);
     for (int i = 0; i < 4; i++)
         ck_assert_ptr_nonnull(res->reports[i]);
     rdx_realize_multi_result_free(res);
@@ -324,8 +331,11 @@ START_TEST(cli_gpus)
     argv[6] = "4";
     rdx_test_run(argv, NULL, 0, &p);
     ck_assert_msg(p.status == 0, "%s%s", p.out, p.err);
-    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 3: 2 root part(s)"));
-    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 1: 3 root part(s)"));
+    /* each GPU: its shards of %6 and %9, and first its shard of %9 for the copy to GPU 1 */
+    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 3: 3 root part(s)"));
+    ck_assert_ptr_nonnull(strstr(p.out, "-- GPU 1: 4 root part(s)"));
+    ck_assert_ptr_nonnull(strstr(
+        p.out, "-- values copied between GPUs: 4 SDMA copies, 0 through the host, 64 bytes"));
     ck_assert_ptr_nonnull(strstr(p.out, "output 2: matches the interpreter (16 elements)"));
     rdx_test_proc_free(&p);
     argv[6] = "2";

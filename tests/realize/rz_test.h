@@ -63,6 +63,9 @@ TCase *rz_tcase_rowfuse(void);       /* rowfuse_test.c: row-fused softmax, layer
 TCase *rz_tcase_beam_budget(void);   /* beam_budget_test.c: the BEAM timer's budget */
 TCase *rz_tcase_grouped(void);       /* grouped_test.c: GROUP_REDUCE through the driver */
 TCase *rz_tcase_multi(void);         /* multi_test.c: collectives across GPUs */
+TCase *rz_tcase_multi_run(void);     /* multi_run_test.c: devices at the same time, a hang */
+TCase *rz_tcase_multi_grad(void);    /* multi_grad_test.c: gradients through collectives */
+TCase *rz_tcase_multi_copy(void);    /* multi_copy_test.c: cross-device LOADs as copies */
 TCase *rz_tcase_fuzz_deadline(void); /* fuzz_deadline_test.c: build/fuzz-realize's time limits */
 TCase *rz_tcase_semantics(void);     /* semantics_test.c: issue 22's cases, device = interpreter */
 

@@ -156,6 +156,25 @@ int main(int argc, char **argv)
     memset(&ver, 0, sizeof ver);
     CHECK(ioctl(kfd, AMDKFD_IOC_GET_VERSION, &ver) == 0, "the parent's fd after a fork");
 
+    /* vfork (Python's subprocess, posix_spawn): the child runs in the parent's memory with an
+     * fd table of its own; closing its copies of the device fds (as a child does before exec)
+     * leaves the parent's devices open */
+    child = vfork();
+    CHECK(child >= 0, "vfork");
+    if (child == 0) {
+        close(kfd);
+        close(drm);
+        _exit(0);
+    }
+    CHECK(waitpid(child, &wst, 0) == child && WIFEXITED(wst) && WEXITSTATUS(wst) == 0,
+          "the vforked child: status %d", wst);
+    memset(&ver, 0, sizeof ver);
+    CHECK(ioctl(kfd, AMDKFD_IOC_GET_VERSION, &ver) == 0 && ver.major_version == 1,
+          "the parent's kfd fd after a vfork child closed its copy");
+    CHECK(fstat(drm, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 226 &&
+              minor(st.st_rdev) == 128,
+          "the parent's render node fd after a vfork child closed its copy");
+
     /* fds: a dup serves like the original; a closed fd is EBADF */
     int kfd2 = dup(kfd);
     CHECK(kfd2 >= 0, "dup");

@@ -1,0 +1,72 @@
+/* realize/multi_internal.h — shared by realize/multi.c and realize/multi_copy.c: the parts a
+ * multi-device realization is split into, the devices' runs, and the cross-device copies of
+ * computed values (peer copies between the runs of two stages). */
+#ifndef RDX_REALIZE_MULTI_INTERNAL_H
+#define RDX_REALIZE_MULTI_INTERNAL_H
+
+#include <rdx/realize_multi.h>
+
+#include "realize/realize_internal.h"
+
+/* One piece of work: root `root` (shard `shard` of `nshards` along `axis`, or whole). */
+typedef struct part {
+    size_t root;
+    uint32_t dev;
+    int axis; /* -1: the whole root (or a partial result, combine) */
+    uint32_t shard, nshards;
+    int combine; /* a partial reduction: 1 + the rdx_redop that joins the devices' results */
+    const rdx_uop *u;
+    size_t out; /* index among its device's roots */
+} part;
+
+/* One device's share of a realization, executed on a thread of its own. */
+typedef struct dev_run {
+    rz_run *run;
+    rdx_status st;
+    char msg[1024]; /* its error message (messages are per thread) */
+    double start_ms, end_ms;
+} dev_run;
+
+/*
+ * A LOAD to one device (a COPY) of a value computed on other devices (the assign form
+ * AFTER(BUFFER, STORE(BUFFER, v)) on a device other than the LOAD's): v is computed first, in
+ * a stage of its own, and the LOAD is replaced by `buf`, a new BUFFER of its shape on its
+ * device, which the next stage's runs receive by peer copies from the first stage's results.
+ */
+typedef struct mc_copy {
+    const rdx_uop *load, *value, *buf;
+    size_t root; /* value's root index in the first stage */
+} mc_copy;
+
+/* The copies under roots[0..n) that can be made peer copies (at most max, into out): values
+ * that themselves read no such copy.  Returns how many. */
+size_t mc_find(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n, mc_copy *out, size_t max);
+
+/* Counts of what mc_transfer did. */
+typedef struct mc_stats {
+    uint32_t copies, host_copies;
+    uint64_t bytes;
+} mc_stats;
+
+/*
+ * For every run of the second stage (runs2[d], prepared) that reads a copy's buf: the copy's
+ * value, as the first stage's parts ps1[0..np1) computed it (runs1, executed), moved into that
+ * run's input slot — an SDMA copy on dst's copy queue xq[d] (created here) when the devices
+ * can access each other's memory, else through the host — and the run's compute queue made to
+ * wait for it on the GPU.  *st counts them.
+ */
+rdx_status mc_transfer(const mc_copy *c, size_t nc, const part *ps1, size_t np1,
+                       const dev_run *runs1, dev_run *runs2, rdx_device *const *devs, uint32_t ndev,
+                       rdx_queue **xq, mc_stats *st);
+
+/*
+ * Root i, the spec's allreduce of x (x sharded on axis 0 over its device tuple), as the first
+ * stage's parts ps1[0..np1) of root `root1` computed x: each shard copied into a buffer of its
+ * own on its device, rdx_allreduce's ring over those devices, the sum downloaded into *out
+ * (malloc'd data).  *cst: the ring's counts.
+ */
+rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run *runs1,
+                        rdx_device *const *devs, const rdx_uop *x, rdx_array *out,
+                        rdx_collective_stats *cst);
+
+#endif
