@@ -1209,7 +1209,12 @@ static rdx_status derive_other(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims
         if (s->op != RDX_OP_IF)
             FAIL(ARG, "ENDIF source must be an IF, got %s", rdx_op_name((rdx_op)s->op));
         return RDX_OK;
-    case RDX_OP_INS:
+    case RDX_OP_INS: {
+        char m[160];
+        if (ir_ins_problem(&u->arg, m, sizeof m))
+            FAIL(ARG, "%s", m);
+        return RDX_OK;
+    }
     case RDX_OP_CUSTOM:
     case RDX_OP_WMMA:
         u->dtype = u->arg.dtype;
