@@ -20,5 +20,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_multi());
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
+    suite_add_tcase(s, rz_tcase_program());
     return rdx_test_main(s);
 }

@@ -65,5 +65,6 @@ TCase *rz_tcase_grouped(void);       /* grouped_test.c: GROUP_REDUCE through the
 TCase *rz_tcase_multi(void);         /* multi_test.c: collectives across GPUs */
 TCase *rz_tcase_fuzz_deadline(void); /* fuzz_deadline_test.c: build/fuzz-realize's time limits */
 TCase *rz_tcase_semantics(void);     /* semantics_test.c: issue 22's cases, device = interpreter */
+TCase *rz_tcase_program(void);       /* program_test.c: a CALL of a hand-written INS kernel */
 
 #endif
