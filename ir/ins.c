@@ -85,8 +85,9 @@ int ir_ins_problem(const rdx_uop_arg *a, char *msg, size_t cap)
             return 1;
         }
     int b = branch_slot(&in);
-    if (b >= 0 && (in.nopnd != 1 || in.opnd[b].value < 0)) {
-        snprintf(msg, cap, "%s: a branch operand names a label (bbN, N >= 0) and is the only one",
+    if (b >= 0 && (in.nopnd != 1 || in.opnd[b].value < 0 || in.opnd[b].value > 32767)) {
+        snprintf(msg, cap,
+                 "%s: a branch operand names a label (bbN, N in 0..32767) and is the only one",
                  name);
         return 1;
     }

@@ -333,7 +333,11 @@ START_TEST(ins_structured)
     ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
     ck_assert_msg(strstr(rdx_error_message(), "s_branch: a branch operand names a label"), "%s",
                   rdx_error_message());
-    in.nopnd = 1, in.opnd[0].kind = 77;
+    in.nopnd = 1, in.opnd[0].value = 40000; /* past the label numbers */
+    a = rdx_uop_arg_ins(&in);
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "N in 0..32767"), "%s", rdx_error_message());
+    in.opnd[0].kind = 77;
     a = rdx_uop_arg_ins(&in);
     ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
     ck_assert_msg(strstr(rdx_error_message(), "operand 0 has kind 77"), "%s", rdx_error_message());
