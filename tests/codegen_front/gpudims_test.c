@@ -3,6 +3,7 @@
  * the slowest share gidx2 and the results match the reference interpreter on the host
  * evaluator and the emulated GPU; the lowering (one SPECIAL per grid dimension); a
  * symbolic axis that would have to be divided out of gidx2 is refused with its axis. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,33 @@ START_TEST(loop_around_upcasts_is_one_loop)
 }
 END_TEST
 
+/* sin/cos over arguments that take every path of the reduction (small, the Cody-Waite
+   range, the Payne-Hanek range up to float32's largest, ±0, subnormals, inf, NaN) on the
+   emulated GPU against the interpreter: the compare steps of that integer arithmetic are not
+   simplified with the kernel's index conditions (schedule_util.c), and the result must stay
+   the same. */
+START_TEST(trig_every_range_on_the_gpu)
+{
+    rdx_graph *g = cgf_graph();
+    static const float v[] = {
+        0.0f,    -0.0f,       1e-40f,      0.5f,     -1.25f,      3.14159265f, 100.0f,   -1234.5f,
+        4096.0f, 65536.0f,    1e5f,        -3.5e6f,  1.6e7f,      1e9f,        -7.7e12f, 1e20f,
+        3.0e30f, -1e35f,      3.4e38f,     -3.4e38f, INFINITY,    -INFINITY,   NAN,      201.06193f,
+        1e-20f,  -8388609.0f, 12345678.0f, 2.5e-5f,  -6.2831855f, 1.5707964f,  3e4f,     -4.7e25f
+    };
+    const int64_t n = (int64_t)(sizeof v / sizeof *v);
+    const rdx_tensor *x = rdx_tensor_from_data(g, F32, 1, &n, v);
+    const rdx_tensor *ts[2] = { rdx_tensor_sin(g, x), rdx_tensor_cos(g, x) };
+    for (int k = 0; k < 2; k++) {
+        cgf_run r;
+        memset(&r, 0, sizeof r);
+        r.on_emu = 1;
+        cgf_check(g, &ts[k], 1, &r);
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *cgf_tcase_gpudims(void)
 {
     TCase *tc = tcase_create("gpudims");
@@ -160,5 +188,6 @@ TCase *cgf_tcase_gpudims(void)
     tcase_add_test(tc, gpudims_lowering);
     tcase_add_test(tc, gpudims_symbolic);
     tcase_add_test(tc, loop_around_upcasts_is_one_loop);
+    tcase_add_test(tc, trig_every_range_on_the_gpu);
     return tc;
 }
