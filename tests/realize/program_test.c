@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/asm.h>
+
 #include "tests/realize/rz_test.h"
 #include "util/error.h"
 
@@ -56,7 +58,91 @@ START_TEST(call_hand_written_kernel)
         ck_assert_msg(zv[i] == want + 1.0f, "z[%d] = %g, want %g", i, (double)zv[i],
                       (double)(want + 1.0f));
     }
+    /* the interpreter cannot run machine code: it says so, naming the CALL */
+    rdx_array a;
+    ck_assert_int_eq(rdx_tensor_realize(g, z, &a), RDX_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(rdx_error_message(), "machine code, which the interpreter cannot run"),
+                  "%s", rdx_error_message());
     rdx_realize_report_free(rep);
+    rdx_graph_destroy(g);
+    rz_device_close(dev);
+}
+END_TEST
+
+/* A foreign code object (assembled from text with its own .amdhsa_kernel descriptor, as clang
+   or llvm-mc would write it) wrapped in PROGRAM(sink, LINEAR(), BINARY) and called the same
+   way; a descriptor that disagrees with the sink is refused naming the PROGRAM. */
+static const char *const axpb_asm =
+    ".amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n"
+    ".text\n.globl axpb\n.p2align 8\naxpb:\n"
+    "  s_load_b128 s[4:7], s[0:1], 0x0\n"
+    "  v_and_b32 v0, 0x3ff, v0\n"
+    "  s_lshl_b32 s2, s2, 6\n" /* 2 user SGPRs: the workgroup id x in s2 */
+    "  v_add_nc_u32 v1, s2, v0\n"
+    "  v_cmp_gt_u32 vcc_lo, 0xc8, v1\n"
+    "  s_and_saveexec_b32 s9, vcc_lo\n"
+    "  s_cbranch_execz .Ldone\n"
+    "  v_lshlrev_b32 v1, 2, v1\n"
+    "  s_waitcnt lgkmcnt(0)\n"
+    "  global_load_b32 v2, v1, s[4:5]\n"
+    "  s_waitcnt vmcnt(0)\n"
+    "  v_fma_f32 v2, v2, 2.0, 1.0\n"
+    "  global_store_b32 v1, v2, s[6:7]\n"
+    ".Ldone:\n  s_endpgm\n"
+    ".rodata\n.p2align 6\n.amdhsa_kernel axpb\n"
+    ".amdhsa_user_sgpr_kernarg_segment_ptr 1\n.amdhsa_system_sgpr_workgroup_id_x 1\n"
+    ".amdhsa_kernarg_size %d\n.amdhsa_next_free_vgpr 4\n.amdhsa_next_free_sgpr 12\n"
+    ".amdhsa_wavefront_size32 1\n.end_amdhsa_kernel\n";
+
+static const rdx_uop *binary_program(rdx_graph *g, int kernarg_size)
+{
+    char text[2048];
+    snprintf(text, sizeof text, axpb_asm, kernarg_size);
+    rdx_asm_result *r = NULL;
+    uint8_t *co = NULL;
+    size_t len = 0;
+    ck_assert_msg(!rdx_asm_assemble(text, strlen(text), NULL, &r), "%s", rdx_error_message());
+    ck_assert_msg(!rdx_asm_write_codeobj(r, &co, &len), "%s", rdx_error_message());
+    rdx_asm_free(r);
+    rdx_ir_ctx *ctx = rdx_graph_ir(g);
+    const rdx_uop *prog = axpb(g); /* its sink: the signature and launch */
+    rdx_uop_arg ba = rdx_uop_arg_none();
+    ba.str = (const char *)co, ba.len = (uint32_t)len;
+    const rdx_uop *src[3] = { prog->src[0], rdx_ir_node(ctx, RDX_OP_LINEAR, NULL, 0, NULL),
+                              rdx_ir_node(ctx, RDX_OP_BINARY, NULL, 0, &ba) };
+    free(co);
+    const rdx_uop *p = rdx_ir_node(ctx, RDX_OP_PROGRAM, src, 3, NULL);
+    ck_assert_msg(p, "%s", rdx_error_message());
+    return p;
+}
+
+START_TEST(call_foreign_code_object)
+{
+    rdx_device *dev = rz_device();
+    rdx_graph *g = rz_graph();
+    float xv[256];
+    for (int i = 0; i < 256; i++)
+        xv[i] = (float)i - 100.0f;
+    const rdx_tensor *x = rdx_tensor_from_data(g, F32, 1, (int64_t[]){ 256 }, xv);
+    const rdx_tensor *args[2] = { rdx_tensor_neg(g, x),
+                                  rdx_tensor_empty(g, F32, 1, (int64_t[]){ 256 }) };
+    const rdx_tensor *y = rdx_tensor_call_program(g, binary_program(g, 16), args, 2, 1);
+    ck_assert_msg(y, "%s", rdx_graph_error(g));
+    rdx_array out;
+    ck_assert_msg(!rdx_tensor_realize_on(g, dev, &y, 1, NULL, &out, NULL), "%s",
+                  rdx_error_message());
+    const float *yv = out.data;
+    for (int i = 0; i < 256; i++)
+        ck_assert_msg(yv[i] == (i < 200 ? 2.0f * -xv[i] + 1.0f : 0.0f), "y[%d] = %g", i,
+                      (double)yv[i]);
+    /* a descriptor whose kernarg segment is too small for the sink's two buffers */
+    args[1] = rdx_tensor_empty(g, F32, 1, (int64_t[]){ 256 });
+    y = rdx_tensor_call_program(g, binary_program(g, 8), args, 2, 1);
+    ck_assert_int_ne(rdx_tensor_realize_on(g, dev, &y, 1, NULL, &out, NULL), RDX_OK);
+    ck_assert_msg(strstr(rdx_error_message(), "PROGRAM node #") &&
+                      strstr(rdx_error_message(), "kernel descriptor of 'axpb' disagrees: "
+                                                  "kernarg segment of 8 bytes"),
+                  "%s", rdx_error_message());
     rdx_graph_destroy(g);
     rz_device_close(dev);
 }
@@ -127,6 +213,7 @@ TCase *rz_tcase_program(void)
 {
     TCase *tc = tcase_create("program");
     tcase_add_test(tc, call_hand_written_kernel);
+    tcase_add_test(tc, call_foreign_code_object);
     tcase_add_test(tc, call_errors);
     tcase_add_test(tc, example_asm_kernel);
     tcase_set_timeout(tc, 120);
