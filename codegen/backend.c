@@ -3,6 +3,7 @@
  * linearize → regalloc (with spilling) → VOPD → hazards → s_delay_alu → render
  * in a straight line, launch geometry and kernarg packing.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,37 @@ void rdx_codegen_kernel_free(rdx_codegen_kernel *k)
     free(k->args);
     for (int i = 0; i < RDX_CG_STAGE_COUNT; i++)
         free(k->stage_text[i]);
+    free(k->lines);
     free(k);
+}
+
+/* k->lines: every block's label and its instructions decoded from the code as encoded (the
+   form render chose), a branch's operand its target block. */
+static rdx_status keep_lines(const cg_prog *p, rdx_codegen_kernel *k, const uint8_t *code,
+                             size_t size)
+{
+    size_t n = p->nblocks, at = 0;
+    for (size_t b = 0; b < p->nblocks; b++)
+        n += p->blocks[b].n;
+    if (!(k->lines = calloc(n + 1, sizeof *k->lines)))
+        return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+    for (size_t b = 0; b < p->nblocks; b++) {
+        k->lines[k->nlines++].label = (int32_t)b;
+        for (size_t i = 0; i < p->blocks[b].n; i++) {
+            const cg_inst *in = &p->blocks[b].insts[i];
+            rdx_codegen_line *l = &k->lines[k->nlines++];
+            size_t len;
+            l->label = -1;
+            rdx_status st = rdx_isa_decode(p->tgt, code + at, size - at, &l->inst, &len);
+            if (st)
+                return rdx_fail_context(st, "codegen: decoding its own instruction at %zu", at);
+            at += len;
+            for (int o = 0; (in->flags & CG_F_BRANCH) && o < l->inst.nopnd; o++)
+                if (l->inst.opnd[o].kind == RDX_ISA_OPND_BRANCH)
+                    l->inst.opnd[o].value = in->target;
+        }
+    }
+    return RDX_OK;
 }
 
 static rdx_status keep(const cg_prog *p, rdx_codegen_kernel *k, unsigned mask, rdx_codegen_stage s,
@@ -99,7 +130,10 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         st = cg_render(&p, k, o.name ? o.name : "kernel", code, code_size);
     if (!st && (m & (1u << RDX_CG_STAGE_ASM)))
         st = cg_print(&p, 1, &k->stage_text[RDX_CG_STAGE_ASM]);
+    if (!st && (m & (1u << RDX_CG_STAGE_ASM)))
+        st = keep_lines(&p, k, code, code_size);
     if (!st) {
+        snprintf(k->symbol, sizeof k->symbol, "%s", o.name ? o.name : "kernel");
         k->num_sgprs = p.num_sgprs;
         k->num_vgprs = p.num_vgprs;
         k->code_size = (uint32_t)code_size;
@@ -170,51 +204,21 @@ void rdx_codegen_pack_args(const rdx_codegen_kernel *k, const uint64_t *ptrs,
 rdx_status rdx_codegen_program(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_kernel *k,
                                const rdx_uop **out)
 {
-    const char *text = k->stage_text[RDX_CG_STAGE_ASM];
-    if (!text)
+    if (!k->lines)
         return rdx_fail(RDX_ERR_INVALID, "codegen program: the kernel was compiled without "
                                          "keep_stages & (1 << RDX_CG_STAGE_ASM)");
-    size_t cap = 64, n = 0;
-    const rdx_uop **ins = malloc(cap * sizeof *ins);
+    const rdx_uop **ins = malloc((k->nlines + 1) * sizeof *ins);
     if (!ins)
         return rdx_fail(RDX_ERR_NOMEM, "codegen program: out of memory");
     rdx_status st = RDX_OK;
-    for (const char *p = text; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        const char *q = p;
-        while (q < p + len && *q == ' ')
-            q++;
-        size_t l = (size_t)(p + len - q);
-        /* instructions and block labels; the register summary comment is not code */
-        if (l && *q != ';') {
-            const char *sc = memchr(q, ';', l); /* drop "; -> bbN" successor notes */
-            if (sc)
-                l = (size_t)(sc - q);
-            while (l && q[l - 1] == ' ')
-                l--;
-            rdx_uop_arg a = rdx_uop_arg_none();
-            a.str = rdx_ir_str(ctx, q, l);
-            a.len = (uint32_t)l;
-            a.dtype = rdx_dtype_of(RDX_VOID);
-            const rdx_uop *u;
-            if (!a.str || (st = rdx_ir_make(ctx, RDX_OP_INS, NULL, 0, &a, (int32_t)n, &u)))
-                break;
-            if (n == cap) {
-                const rdx_uop **ni = realloc(ins, 2 * cap * sizeof *ins);
-                if (!ni) {
-                    st = rdx_fail(RDX_ERR_NOMEM, "codegen program: out of memory");
-                    break;
-                }
-                ins = ni, cap *= 2;
-            }
-            ins[n++] = u;
-        }
-        p += len + (eol ? 1 : 0);
+    for (size_t i = 0; i < k->nlines && !st; i++) {
+        const rdx_codegen_line *l = &k->lines[i];
+        rdx_uop_arg a = l->label >= 0 ? rdx_uop_arg_label(l->label) : rdx_uop_arg_ins(&l->inst);
+        st = rdx_ir_make(ctx, RDX_OP_INS, NULL, 0, &a, (int32_t)i, &ins[i]);
     }
     const rdx_uop *lin = NULL, *bin = NULL;
     if (!st)
-        st = rdx_ir_make(ctx, RDX_OP_LINEAR, ins, n, NULL, 0, &lin);
+        st = rdx_ir_make(ctx, RDX_OP_LINEAR, ins, k->nlines, NULL, 0, &lin);
     if (!st) {
         rdx_uop_arg a = rdx_uop_arg_none();
         a.str = rdx_ir_str(ctx, (const char *)k->code_object, k->code_object_size);

@@ -68,11 +68,28 @@ rdx_status rdx_cg_callify(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n
         if (!from || !to || !args)
             st = rdx_fail(RDX_ERR_NOMEM, "callify: out of memory");
     }
+    /* a CALL of a PROGRAM (a kernel of its own) stays: its PROGRAM's nodes (the sink's
+       PARAMs are the kernel's, not the function's) are left as they are */
+    rdx_ir_nodemap *inside = NULL;
+    if (!st)
+        st = rdx_ir_nodemap_create(ctx, &inside);
+    for (size_t i = no; i-- > 0 && !st;) {
+        const rdx_uop *u = order[i];
+        if (u->op != RDX_OP_PROGRAM && !rdx_ir_nodemap_get(inside, u))
+            continue;
+        for (uint32_t k = 0; k < u->nsrc && !st; k++)
+            st = rdx_ir_nodemap_put(inside, u->src[k], u);
+    }
     for (size_t i = 0; i < no && !st; i++) {
         const rdx_uop *u = order[i];
+        if (rdx_ir_nodemap_get(inside, u))
+            continue;
+        if (u->op == RDX_OP_CALL && u->src[0]->op == RDX_OP_PROGRAM)
+            continue;
         if (u->op == RDX_OP_CALL || u->op == RDX_OP_FUNCTION) {
             st = rdx_fail(RDX_ERR_UNSUPPORTED,
-                          "callify: %s node #%u is not inlinable (only GETTUPLE of a FUNCTION is)",
+                          "callify: %s node #%u is not inlinable (only GETTUPLE of a FUNCTION is; "
+                          "a CALL of a PROGRAM is a kernel of its own)",
                           rdx_op_name((rdx_op)u->op), u->id);
             break;
         }
@@ -107,6 +124,7 @@ rdx_status rdx_cg_callify(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t n
         if (!*fn)
             st = rdx_fail_context(RDX_ERR_INVALID, "callify");
     }
+    rdx_ir_nodemap_free(inside);
     free(order);
     free(from);
     free(to);

@@ -519,13 +519,33 @@ static rdx_status visit(xstate *X, const rdx_uop *u, size_t pos)
                 } while (next(X, closed, w));
                 r = acc ? drop_ranges(X, u, acc) : NULL;
             } else if (is_end) {
+                /* the copies of the body; when the END also closes ranges that stay loops,
+                   one END of a GROUP of them (one loop with every copy in its body, not one
+                   loop per copy: a LOOP axis around a 4x4 UPCAST was 16 loop nests) */
                 int64_t w[XMAX] = { 0 };
+                int keep = 0;
+                for (uint32_t k = 1; k < u->nsrc; k++)
+                    keep |= xbit(X, u->src[k]) < 0;
+                uint32_t first = (uint32_t)X->npool;
                 do {
-                    r = drop_ranges(X, u, copy_of(X, u->src[0], w));
+                    r = keep ? copy_of(X, u->src[0], w)
+                             : drop_ranges(X, u, copy_of(X, u->src[0], w));
                     if (!r)
                         break;
                     X->pool[X->npool++] = r;
                 } while (next(X, closed, w));
+                if (r && keep) {
+                    size_t nc = X->npool - first;
+                    const rdx_uop *g =
+                        nc == 1 ? X->pool[first]
+                                : rdx_ir_node(X->ctx, RDX_OP_GROUP, X->pool + first, nc, NULL);
+                    r = g ? drop_ranges(X, u, g) : NULL;
+                    X->npool = first;
+                    if (r) {
+                        X->pool[X->npool++] = r;
+                        in.count = 1;
+                    }
+                }
                 if (!r)
                     return rdx_fail_context(RDX_ERR_INVALID, "expand: unrolling END node %%%u",
                                             u->id);

@@ -14,8 +14,9 @@ typedef struct sched_state {
     size_t norder;
     rdx_ir_nodemap *pos; /* node -> position + 1 (by node id) */
     int *bufid;          /* per position: buffer id or -1 */
-    char *rowf;  /* per position: a row-fused REDUCE (inlined into its broadcasting readers) */
-    char *reads; /* per position: the node reads a buffer (a PARAM is reachable) */
+    char *rowf;   /* per position: a row-fused REDUCE (inlined into its broadcasting readers) */
+    char *reads;  /* per position: the node reads a buffer (a PARAM is reachable) */
+    char *inside; /* per position: a node of a PROGRAM (code, not part of the schedule) */
     rdx_schedule *s;
 } sched_state;
 
@@ -92,7 +93,10 @@ static int is_value_src(const rdx_uop *v, uint32_t slot)
         return slot == 0;
     case RDX_OP_AFTER: /* the target buffer is not read; the STOREs' values are */
     case RDX_OP_STORE:
+    case RDX_OP_CALL: /* a PROGRAM's arguments (the PROGRAM is code) */
         return slot >= 1;
+    case RDX_OP_PROGRAM:
+        return 0;
     case RDX_OP_PARAM:
     case RDX_OP_BUFFER:
     case RDX_OP_RANGE:
@@ -102,9 +106,31 @@ static int is_value_src(const rdx_uop *v, uint32_t slot)
     }
 }
 
-/* The assignments the scheduler handles: AFTER(PARAM p, STORE(PARAM p, value)). */
+/* The CALL of AFTER(PARAM p, CALL(PROGRAM, args...)) when p is one of the arguments, else
+   NULL. */
+static const rdx_uop *program_call(const rdx_uop *u)
+{
+    if (u->op != RDX_OP_AFTER || u->nsrc != 2 || u->src[0]->op != RDX_OP_PARAM ||
+        u->src[1]->op != RDX_OP_CALL || u->src[1]->src[0]->op != RDX_OP_PROGRAM)
+        return NULL;
+    for (uint32_t k = 1; k < u->src[1]->nsrc; k++)
+        if (u->src[1]->src[k] == u->src[0])
+            return u->src[1];
+    return NULL;
+}
+
+/* The assignments the scheduler handles: AFTER(PARAM p, STORE(PARAM p, value)), and
+   AFTER(PARAM p, CALL(PROGRAM, ..., p, ...)). */
 rdx_status cg_check_assign(const rdx_uop *u)
 {
+    if (program_call(u))
+        return RDX_OK;
+    if (u->nsrc == 2 && u->src[1]->op == RDX_OP_CALL)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "schedule: AFTER node #%u: a CALL is scheduled as AFTER(buffer, "
+                        "CALL(PROGRAM, ..., buffer, ...)): the buffer it names must be one of the "
+                        "CALL's arguments (and a BUFFER)",
+                        u->id);
     if (u->src[0]->op != RDX_OP_PARAM || u->nsrc != 2 || u->src[1]->op != RDX_OP_STORE ||
         u->src[1]->nsrc != 2 || u->src[1]->src[0] != u->src[0])
         return rdx_fail(RDX_ERR_UNSUPPORTED,
@@ -141,11 +167,37 @@ typedef struct group {
     uint32_t *reads; /* buffers read */
     size_t nreads;
     int is_copy;
-    int rowfused; /* the kernel inlines row-fused REDUCEs (never merged with another) */
+    const rdx_uop *call; /* a CALL of a PROGRAM: run as it is (reads = its arguments) */
+    int rowfused;        /* the kernel inlines row-fused REDUCEs (never merged with another) */
     /* the first lowering's kernel (for the final one when nothing was merged into it:
        lowering is deterministic and interned, so it would build the same sink again) */
     const rdx_uop *sink;
 } group;
+
+/* Whether kernel k writes its PARAM slot p. */
+static int kernel_writes(const rdx_sched_kernel *k, uint32_t p)
+{
+    return p < k->nouts || (k->program && p == k->program_out);
+}
+
+/* A PROGRAM's group reads its CALL's arguments, in order (each a buffer by now). */
+static rdx_status call_params(sched_state *S, group *g)
+{
+    const rdx_uop *call = g->call;
+    g->nreads = call->nsrc - 1;
+    g->reads = malloc((g->nreads + 1) * sizeof *g->reads);
+    if (!g->reads)
+        return rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
+    for (uint32_t k = 1; k < call->nsrc; k++) {
+        int b = S->bufid[pos_of(S, call->src[k]) - 1];
+        if (b < 0)
+            return rdx_fail(RDX_ERR_INVALID,
+                            "schedule: CALL node #%u: argument %u (node #%u) has no buffer",
+                            call->id, k - 1, call->src[k]->id);
+        g->reads[k - 1] = (uint32_t)b;
+    }
+    return RDX_OK;
+}
 
 static rdx_status lower_group(sched_state *S, group *g, const rdx_uop **sink, uint32_t **params,
                               uint32_t *nparams, const rdx_uop **refuse)
@@ -282,7 +334,7 @@ static rdx_status split_kernels(sched_state *S, const rdx_uop *body, char *mat, 
     /* materialisation, users before sources */
     for (size_t i = N; i-- > 0 && !st;) {
         const rdx_uop *u = S->order[i];
-        if (u == body)
+        if (u == body || S->inside[i])
             continue;
         int root = 0;
         for (uint32_t r = 0; r < body->nsrc; r++)
@@ -295,6 +347,12 @@ static rdx_status split_kernels(sched_state *S, const rdx_uop *body, char *mat, 
             st = cg_check_assign(u);
             if (st)
                 break;
+            /* a PROGRAM's arguments are buffers: every one that is not an input is
+               materialised */
+            const rdx_uop *call = program_call(u);
+            for (uint32_t k = 1; call && k < call->nsrc; k++)
+                if (call->src[k]->op != RDX_OP_PARAM)
+                    mat[pos_of(S, call->src[k]) - 1] = 1;
         }
         if (root || u->op == RDX_OP_CONTIGUOUS || u->op == RDX_OP_LOAD || u->op == RDX_OP_AFTER ||
             (u->op == RDX_OP_REDUCE && (dup[i] || users[i] > 1)))
@@ -327,6 +385,8 @@ static rdx_status split_kernels(sched_state *S, const rdx_uop *body, char *mat, 
     }
     for (size_t i = 0; i < N && !st; i++) {
         const rdx_uop *u = S->order[i];
+        if (S->inside[i])
+            continue;
         if (u->op == RDX_OP_PARAM)
             S->bufid[i] = (int)u->arg.i;
         if (!mat[i])
@@ -351,6 +411,7 @@ static rdx_status split_kernels(sched_state *S, const rdx_uop *body, char *mat, 
         g->nodes[0] = u;
         g->bufs[0] = b;
         g->n = 1;
+        g->call = program_call(u);
         g->is_copy = u->op == RDX_OP_LOAD || u->op == RDX_OP_PARAM ||
                      (u->op == RDX_OP_CONTIGUOUS && u->src[0]->op == RDX_OP_PARAM);
         if (u->op != RDX_OP_PARAM)
@@ -407,12 +468,13 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         force = calloc(N + 1, 1);
         S.rowf = calloc(N + 1, 1);
         S.reads = calloc(N + 1, 1);
+        S.inside = calloc(N + 1, 1);
         users = calloc(N + 1, sizeof *users);
         users0 = calloc(N + 1, sizeof *users0);
         s->outputs = calloc(nroots, sizeof *s->outputs);
         G = calloc(N + 1, sizeof *G);
-        if (!S.bufid || !mat || !dup || !force || !S.rowf || !S.reads || !users || !users0 ||
-            !s->outputs || !G)
+        if (!S.bufid || !mat || !dup || !force || !S.rowf || !S.reads || !S.inside || !users ||
+            !users0 || !s->outputs || !G)
             st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
     }
     if (!st)
@@ -420,6 +482,14 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     for (size_t i = 0; i < N && !st; i++) {
         st = rdx_ir_nodemap_put(S.pos, S.order[i], (const void *)(uintptr_t)(i + 1));
         S.bufid[i] = -1;
+    }
+    /* the nodes of PROGRAMs (their sinks and code) are no part of the schedule */
+    for (size_t i = N; i-- > 0 && !st;) {
+        const rdx_uop *u = S.order[i];
+        if (u->op != RDX_OP_PROGRAM && !S.inside[i])
+            continue;
+        for (uint32_t k = 0; k < u->nsrc; k++)
+            S.inside[pos_of(&S, u->src[k]) - 1] = 1;
     }
     /* users; which nodes read a buffer */
     for (size_t i = 0; i < N && !st; i++) {
@@ -454,6 +524,10 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         for (size_t i = 0; i < ng && !st; i++) {
             const rdx_uop *sink, *refuse = NULL;
             uint32_t *params, np;
+            if (G[i].call) {
+                st = call_params(&S, &G[i]);
+                continue;
+            }
             st = lower_group(&S, &G[i], &sink, &params, &np, &refuse);
             if (st == RDX_ERR_UNSUPPORTED && refuse) {
                 force[pos_of(&S, refuse) - 1] = 1;
@@ -471,10 +545,10 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     /* multi-output kernels: merge j into i when of equal shape, sharing an input,
        and every kernel j depends on runs before i */
     for (size_t j = 1; j < ng && !st; j++) {
-        if (G[j].is_copy || !G[j].n || G[j].rowfused)
+        if (G[j].is_copy || !G[j].n || G[j].rowfused || G[j].call)
             continue;
         for (size_t i = 0; i < j; i++) {
-            if (!G[i].n || G[i].is_copy || G[i].rowfused || G[i].n >= 8 ||
+            if (!G[i].n || G[i].is_copy || G[i].rowfused || G[i].call || G[i].n >= 8 ||
                 !same_shape(G[i].nodes[0], G[j].nodes[0]))
                 continue;
             int ok = 1, share = 0;
@@ -502,7 +576,16 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             continue;
         rdx_sched_kernel *k = &s->kernels[s->nkernels];
         kidx[i] = (int)s->nkernels++;
-        if (G[i].sink) { /* the first lowering's result: its params are G[i].reads */
+        if (G[i].call) { /* a PROGRAM: its arguments in order */
+            k->program = G[i].call->src[0];
+            k->sink = k->program->src[0];
+            k->params = G[i].reads;
+            k->nparams = (uint32_t)G[i].nreads;
+            G[i].reads = NULL;
+            for (uint32_t p = 0; p < k->nparams; p++)
+                if (k->params[p] == G[i].bufs[0])
+                    k->program_out = p;
+        } else if (G[i].sink) { /* the first lowering's result: its params are G[i].reads */
             k->sink = G[i].sink;
             k->params = G[i].reads;
             k->nparams = (uint32_t)G[i].nreads;
@@ -512,9 +595,12 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
         }
         if (st)
             break;
-        k->nouts = (uint32_t)G[i].n;
+        k->nouts = G[i].call ? 0 : (uint32_t)G[i].n;
         k->is_copy = G[i].is_copy;
-        kernel_name(k, &G[i]);
+        if (G[i].call)
+            snprintf(k->name, sizeof k->name, "program_%u", k->program->id);
+        else
+            kernel_name(k, &G[i]);
         k->deps = calloc(ng, sizeof *k->deps);
         if (!k->deps) {
             st = rdx_fail(RDX_ERR_NOMEM, "schedule: out of memory");
@@ -526,12 +612,12 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
             if (b->first < 0)
                 b->first = (int32_t)me;
             b->last = (int32_t)me;
-            if (p < k->nouts)
+            if (kernel_writes(k, p))
                 continue;
             for (uint32_t q = 0; q < me; q++) {
                 const rdx_sched_kernel *o = &s->kernels[q];
-                for (uint32_t w = 0; w < o->nouts; w++) {
-                    if (o->params[w] != k->params[p])
+                for (uint32_t w = 0; w < o->nparams; w++) {
+                    if (!kernel_writes(o, w) || o->params[w] != k->params[p])
                         continue;
                     uint32_t d;
                     for (d = 0; d < k->ndeps && k->deps[d] != q; d++)
@@ -553,6 +639,7 @@ rdx_status rdx_cg_schedule(rdx_ir_ctx *ctx, const rdx_uop *const *roots, size_t 
     free(force);
     free(S.rowf);
     free(S.reads);
+    free(S.inside);
     free(users);
     free(users0);
     free(S.order);

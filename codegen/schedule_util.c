@@ -382,6 +382,16 @@ static inline int float_cond(const rdx_uop *c)
     return (c->op == RDX_OP_CMPLT || c->op == RDX_OP_CMPNE) && rdx_dtype_is_float(c->src[0]->dtype);
 }
 
+/* A compare of values that are not indices (the integer steps of a transcendental's
+   decomposition: sin's Payne-Hanek reduction) gates no memory access and has no range
+   bounds to fold against: not simplified again with each kernel (it was most of sin's
+   front-end time). */
+static inline int value_cond(const rdx_uop *c)
+{
+    return (c->op == RDX_OP_CMPLT || c->op == RDX_OP_CMPNE) &&
+           c->src[0]->dtype.scalar != RDX_INDEX && c->src[0]->dtype.scalar != RDX_BOOL;
+}
+
 /* Which sources of u are simplified: [*lo, *hi). */
 static inline int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
 {
@@ -392,7 +402,7 @@ static inline int simp_slots(const rdx_uop *u, uint32_t *lo, uint32_t *hi)
         *lo = u->nsrc - 1;
         *hi = u->nsrc;
     } else if (u->op == RDX_OP_RANGE || u->op == RDX_OP_SPECIAL ||
-               (u->op == RDX_OP_WHERE && !float_cond(u->src[0]))) {
+               (u->op == RDX_OP_WHERE && !float_cond(u->src[0]) && !value_cond(u->src[0]))) {
         *lo = 0; /* bounds; a WHERE's index condition (not its branches: front_internal.h) */
         *hi = 1;
     } else {

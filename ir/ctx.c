@@ -282,6 +282,10 @@ static rdx_status canon_arg(rdx_ir_ctx *ctx, rdx_argk k, const rdx_uop_arg *in, 
         a->str = in->str, a->len = in->len;
         a->dtype = in->dtype;
         break;
+    case RDX_ARGK_INS:
+        a->str = in->str, a->len = in->str ? in->len : 0;
+        a->i = in->str ? 0 : in->i;
+        break;
     case RDX_ARGK_VCONST:
         a->dtype = in->dtype;
         a->ints = in->ints, a->nints = in->nints;

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir_internal.h"
@@ -816,6 +817,45 @@ static void collect_params(const rdx_uop *u, rdx_pmap *seen, const rdx_uop **par
         collect_params(u->src[k], seen, params, np);
 }
 
+/* CALL(PROGRAM, args...): one argument per PARAM slot of the PROGRAM's sink, each a buffer
+   of the PARAM's dtype and element count (the kernel reads and writes them in place). */
+static rdx_status call_program(const rdx_uop *u)
+{
+    const rdx_uop **order = NULL, *param[64] = { 0 };
+    size_t n = 0, np = 0;
+    rdx_status st = rdx_ir_toposort(u->src[0]->src[0], &order, &n);
+    if (st)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        if (order[i]->op == RDX_OP_PARAM && order[i]->arg.i >= 0 && order[i]->arg.i < 64) {
+            param[order[i]->arg.i] = order[i];
+            np = (size_t)order[i]->arg.i + 1 > np ? (size_t)order[i]->arg.i + 1 : np;
+        }
+    free(order);
+    char d0[48], d1[48];
+    if (u->nsrc - 1 != np)
+        FAIL(ARITY, "the PROGRAM takes %zu buffers (PARAM slots 0..%zu), the CALL passes %u", np,
+             np ? np - 1 : 0, u->nsrc - 1);
+    for (uint32_t k = 1; k < u->nsrc; k++) {
+        const rdx_uop *a = u->src[k], *p = param[k - 1];
+        int64_t na = 1, npe = 1, d;
+        for (uint32_t j = 0; j < a->ndim; j++)
+            na = na >= 0 && rdx_uop_dim(a, j, &d) ? na * d : -1;
+        for (uint32_t j = 0; p && j < p->ndim; j++)
+            npe = npe >= 0 && rdx_uop_dim(p, j, &d) ? npe * d : -1;
+        if (!p)
+            FAIL(ARG, "the PROGRAM's sink has no PARAM of slot %u", k - 1);
+        if (!dt_same(rdx_dtype_scalar(a->dtype), rdx_dtype_scalar(p->arg.dtype)))
+            FAIL(DTYPE_MISMATCH, "argument %u is %s, the PROGRAM's PARAM slot %u is %s", k - 1,
+                 rdx_dtype_str(a->dtype, d0, sizeof d0), k - 1,
+                 rdx_dtype_str(p->arg.dtype, d1, sizeof d1));
+        if (na != npe)
+            FAIL(SHAPE_MISMATCH, "argument %u has %lld elements, the PROGRAM's PARAM slot %u %lld",
+                 k - 1, (long long)na, k - 1, (long long)npe);
+    }
+    return RDX_OK;
+}
+
 static rdx_status derive_call(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
 {
     (void)ctx;
@@ -829,6 +869,8 @@ static rdx_status derive_call(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims)
         const rdx_uop *b = u->src[0];
         if (u->op == RDX_OP_FUNCTION && b->op != RDX_OP_TUPLE)
             FAIL(ARG, "FUNCTION body must be a TUPLE, got %s", rdx_op_name((rdx_op)b->op));
+        if (u->op == RDX_OP_CALL && b->op == RDX_OP_PROGRAM)
+            TRY(call_program(u));
         u->dtype = b->dtype;
         u->ndim = b->ndim, u->shape = b->shape;
         u->device = u->nsrc > 1 ? u->src[1]->device : b->device;
@@ -1209,7 +1251,12 @@ static rdx_status derive_other(rdx_ir_ctx *ctx, rdx_uop *u, const rdx_uop **dims
         if (s->op != RDX_OP_IF)
             FAIL(ARG, "ENDIF source must be an IF, got %s", rdx_op_name((rdx_op)s->op));
         return RDX_OK;
-    case RDX_OP_INS:
+    case RDX_OP_INS: {
+        char m[160];
+        if (ir_ins_problem(&u->arg, m, sizeof m))
+            FAIL(ARG, "%s", m);
+        return RDX_OK;
+    }
     case RDX_OP_CUSTOM:
     case RDX_OP_WMMA:
         u->dtype = u->arg.dtype;

@@ -199,4 +199,8 @@ int64_t rdx_ir_wrap(rdx_dtype d, int64_t v);
 /* Round a double to the float dtype d. */
 double rdx_ir_round_float(rdx_dtype d, double v);
 
+/* An INS argument that is neither an rdx_isa_inst nor a label (ir/ins.c): 1 and the
+   problem in msg[0..cap); 0 when well formed. */
+int ir_ins_problem(const rdx_uop_arg *a, char *msg, size_t cap);
+
 #endif /* RDX_IR_INTERNAL_H */

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/isa.h>
+
 #include "ir/ir_internal.h"
 
 typedef struct named {
@@ -318,11 +320,14 @@ enum {
     K_BYTES = 1 << 15,
     K_VALUES = 1 << 16,
     K_TAG = 1 << 17,
+    K_ASM = 1 << 18,
+    K_LABEL = 1 << 19,
 };
 
-static const char *const key_names[] = { "dtype", "value", "slot",  "device", "addr",   "ints",
-                                         "op",    "axes",  "index", "axis",   "type",   "name",
-                                         "min",   "max",   "str",   "bytes",  "values", "tag" };
+static const char *const key_names[] = { "dtype", "value",  "slot", "device", "addr",
+                                         "ints",  "op",     "axes", "index",  "axis",
+                                         "type",  "name",   "min",  "max",    "str",
+                                         "bytes", "values", "tag",  "asm",    "label" };
 
 /* Required and optional keys of each arg schema. */
 static void schema_keys(rdx_argk k, unsigned *req, unsigned *opt)
@@ -380,6 +385,9 @@ static void schema_keys(rdx_argk k, unsigned *req, unsigned *opt)
         break;
     case RDX_ARGK_VCONST:
         *req = K_DTYPE | K_VALUES;
+        break;
+    case RDX_ARGK_INS: /* one of the two (checked after the keys) */
+        *opt |= K_ASM | K_LABEL;
         break;
     }
 }
@@ -440,6 +448,7 @@ static rdx_status parse_node(parser *p, const rdx_uop **out, int32_t *tag_out,
     rdx_uop_arg a = rdx_uop_arg_none();
     int32_t tag = 0;
     int64_t list[MAX_LIST];
+    rdx_isa_inst ins; /* an INS's instruction (a points at it until the node is made) */
     const char *value_at = NULL;
     size_t value_pos = 0;
     for (;;) {
@@ -503,6 +512,22 @@ static rdx_status parse_node(parser *p, const rdx_uop **out, int32_t *tag_out,
         case K_MAX:
             st = parse_int(p, &a.j);
             break;
+        case K_LABEL:
+            st = parse_int(p, &a.i);
+            break;
+        case K_ASM: {
+            size_t sat = p->pos;
+            if ((st = parse_string(p, &sv, &sl)))
+                return st;
+            if ((st = rdx_ins_parse(sv, sl, &ins))) {
+                char msg[512];
+                snprintf(msg, sizeof msg, "%s", rdx_error_message());
+                p->pos = sat;
+                return perr(p, "%s", msg);
+            }
+            a = rdx_uop_arg_ins(&ins);
+            break;
+        }
         case K_TAG:
             st = parse_int(p, &iv);
             if (!st && (iv < INT32_MIN || iv > INT32_MAX))
@@ -601,6 +626,8 @@ static rdx_status parse_node(parser *p, const rdx_uop **out, int32_t *tag_out,
         if (!at_end_of_line(p) && p->s[p->pos] != ' ' && p->s[p->pos] != '\t')
             return perr(p, "expected a space, ';' or end of line after a value");
     }
+    if (info->argk == RDX_ARGK_INS && !(seen & K_ASM) == !(seen & K_LABEL))
+        return perr(p, "INS takes one of asm=\"...\" (an instruction) or label=N");
     if ((seen & req) != req) {
         char miss[256];
         keys_str(req & ~seen, miss, sizeof miss);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/isa.h>
+
 #include "ir/ir_internal.h"
 #include "util/buf.h"
 
@@ -162,6 +164,18 @@ static rdx_status put_arg(rdx_buf *b, const rdx_uop *u)
         st = rdx_buf_printf(b, " bytes=");
         st = st ? st : put_str(b, a->str, a->len);
         break;
+    case RDX_ARGK_INS: {
+        rdx_isa_inst in;
+        char text[256];
+        if (!rdx_uop_ins(u, &in)) {
+            st = rdx_buf_printf(b, " label=%" PRId64, a->i);
+            break;
+        }
+        st = rdx_ins_format(&in, text, sizeof text);
+        st = st ? rdx_fail_context(st, "print: INS node #%u", u->id) : rdx_buf_printf(b, " asm=");
+        st = st ? st : put_str(b, text, strlen(text));
+        break;
+    }
     case RDX_ARGK_VCONST:
         st = put_dtype(b, a->dtype);
         if (!st && rdx_dtype_is_float(a->dtype)) {

@@ -200,12 +200,14 @@ static rdx_status compile_kernel(rz_run *r, size_t k)
     double t0 = now_ms();
     const rdx_uop *ko = NULL;
     rdx_codegen_kernel *ck = NULL;
-    rdx_status st = optimize(r, kn, rk, &ko);
+    rdx_status st = RDX_OK;
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = kn->name;
     co.keep_stages = o->keep_stages | (o->keep_isa ? 1u << RDX_CG_STAGE_ASM : 0);
-    if (!st)
+    if (kn->program) /* a CALL of a PROGRAM: its code as it is */
+        st = rdx_codegen_program_kernel(r->ctx, kn->program, kn->name, &ck);
+    else if (!(st = optimize(r, kn, rk, &ko)))
         st = rdx_codegen_compile(r->ctx, ko, &co, &ck);
     rk->compile_ms = now_ms() - t0;
     r->ck[k] = ck;
@@ -246,7 +248,7 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     if (!st && o->profile && r->res->report->emulated)
         st = profile(r, kn, ck, r->kv[k], r->nkv[k], rk);
     if (!st)
-        st = rz_dispatch(r->dev, r->q, ck, kn->name, kb, koff, kn->nparams, r->kv[k], r->nkv[k],
+        st = rz_dispatch(r->dev, r->q, ck, ck->symbol, kb, koff, kn->nparams, r->kv[k], r->nkv[k],
                          o->timeout_ms, &rk->gpu_ns, rk->global, rk->block);
     free(kb);
     free(koff);

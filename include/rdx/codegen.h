@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include <rdx/ir.h>
+#include <rdx/isa.h>
 #include <rdx/status.h>
 
 #ifdef __cplusplus
@@ -80,6 +81,14 @@ typedef struct rdx_codegen_dim {
     uint32_t wg;         /* workgroup size */
 } rdx_codegen_dim;
 
+/* One line of a kernel's final code: a label (label >= 0: block bbN starts here) or an
+   instruction (label -1) exactly as it was encoded (explicit form, physical registers), a
+   BRANCH operand holding its target's label number (rdx/ir.h, INS). */
+typedef struct rdx_codegen_line {
+    int32_t label;
+    rdx_isa_inst inst;
+} rdx_codegen_line;
+
 /* A compiled kernel.  Read-only for users; free with rdx_codegen_kernel_free. */
 typedef struct rdx_codegen_kernel {
     uint8_t *code_object; /* ELF bytes (malloc'd, owned) */
@@ -92,6 +101,9 @@ typedef struct rdx_codegen_kernel {
     unsigned ndims; /* dispatch dimensions used (1..3) */
     rdx_codegen_dim dims[3];
     char *stage_text[RDX_CG_STAGE_COUNT]; /* kept stages (options.keep_stages), else NULL */
+    rdx_codegen_line *lines; /* the final code (kept with RDX_CG_STAGE_ASM), else NULL */
+    size_t nlines;
+    char symbol[64]; /* the kernel's symbol in code_object */
 } rdx_codegen_kernel;
 
 /*
@@ -166,14 +178,41 @@ rdx_status rdx_codegen_bind_args(const rdx_codegen_kernel *k, const rdx_codegen_
 
 /*
  * The compiled kernel in the spec's terms: PROGRAM(sink, LINEAR(INS ...),
- * BINARY(code object)), built in ctx.  One INS per line of the final
- * assembly (str = the instruction with physical registers, or a block label
- * "bbN:"; dtype void; tag = its position, so equal lines stay distinct).
+ * BINARY(code object)), built in ctx.  One INS per line of k->lines: a
+ * structured instruction (rdx/ir.h's INS: an rdx_isa_inst with physical
+ * registers, exactly as encoded) or a block label; tag = its position, so
+ * equal lines stay distinct.  It is the form a kernel written by hand has:
+ * rdx_codegen_program_kernel assembles the LINEAR back to the same code.
  * k must have been compiled with keep_stages including RDX_CG_STAGE_ASM
  * (RDX_ERR_INVALID otherwise); RDX_ERR_NOMEM.
  */
 rdx_status rdx_codegen_program(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_kernel *k,
                                const rdx_uop **out);
+
+/*
+ * A PROGRAM as a runnable kernel: PROGRAM(sink, LINEAR(INS ...)) assembled, or
+ * PROGRAM(sink, LINEAR, BINARY) with the BINARY's code object (e.g. from clang;
+ * the LINEAR may be empty) as it is.  The sink states the kernel's signature
+ * and launch: its PARAMs are global buffers, slot k the kernarg pointer at byte
+ * 8k (slots 0..n-1, each once); SPECIAL gidxN (bound: workgroups) and lidxN
+ * (bound: work-items per workgroup) for dimensions 0..2, CONST bounds; its
+ * DEFINE_LOCALs the LDS bytes.  An assembled LINEAR runs in the back end's ABI:
+ * s[0:1] the kernarg pointer, the enabled workgroup ids (x always, then y, z
+ * when a gidx1/gidx2 is launched) in s[16-n..15], v0 the work-item ids (x in bits
+ * 0..9, y 10..19, z 20..29 when lidx1/lidx2 are launched); INS labels start
+ * blocks, a branch names a label; registers counted from the operands; encoded
+ * as the back end encodes (render.c), symbol `name` (NULL: "kernel").  A
+ * BINARY must hold one kernel whose descriptor agrees with the sink (kernarg
+ * size, LDS, wave32, the workgroup and work-item ids it launches).  Errors
+ * (RDX_ERR_INVALID / _UNSUPPORTED / _RANGE, naming the PROGRAM and the node):
+ * a malformed PROGRAM, a sink PARAM that is not a global buffer, a DEFINE_VAR
+ * (launches are fixed), an INS the encoder or operand checker refuses, an
+ * undefined or twice-defined label, code not ending in s_endpgm/s_branch, too
+ * many VGPRs, a descriptor that disagrees.  *out is freed with
+ * rdx_codegen_kernel_free.
+ */
+rdx_status rdx_codegen_program_kernel(rdx_ir_ctx *ctx, const rdx_uop *prog, const char *name,
+                                      rdx_codegen_kernel **out);
 
 /* Free a kernel (NULL is a no-op). */
 void rdx_codegen_kernel_free(rdx_codegen_kernel *k);

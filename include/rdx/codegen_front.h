@@ -68,7 +68,12 @@ typedef struct rdx_sched_kernel {
     uint32_t nouts;      /* params[0..nouts) are written, the rest only read */
     uint32_t ndeps;      /* kernels that must run before this one */
     uint32_t *deps;
-    int is_copy;   /* a LOAD to another device / CONTIGUOUS of a buffer: a plain copy */
+    int is_copy; /* a LOAD to another device / CONTIGUOUS of a buffer: a plain copy */
+    /* a CALL of a PROGRAM (AFTER(buffer, CALL(PROGRAM, args...))): the PROGRAM, run as it
+       is (rdx_codegen_program_kernel), PARAM slot k = the CALL's argument k; sink is the
+       PROGRAM's sink, nouts 0 and params[program_out] the buffer it writes; NULL otherwise */
+    const rdx_uop *program;
+    uint32_t program_out;
     char name[48]; /* "r_<out dims>" / "E_<dims>" style name */
 } rdx_sched_kernel;
 

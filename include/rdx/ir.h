@@ -178,7 +178,10 @@ typedef enum rdx_argk {
     RDX_ARGK_RANGE,    /* i = axis id, sub = axis type (RDX_AXIS_*) */
     RDX_ARGK_VAR,      /* str = name, i = min, j = max */
     RDX_ARGK_STR,      /* str (SPECIAL name, CUSTOMFUNCTION name, SOURCE text) */
-    RDX_ARGK_STRDTYPE, /* str + dtype (INS mnemonic, CUSTOM fmt, WMMA config) */
+    RDX_ARGK_STRDTYPE, /* str + dtype (CUSTOM fmt, WMMA config) */
+    RDX_ARGK_INS,      /* one machine instruction: str/len = the bytes of an rdx_isa_inst
+                          (rdx/isa.h), or a label: str NULL, i = label number (see
+                          rdx_uop_arg_ins) */
     RDX_ARGK_BYTES,    /* str = raw bytes, len (BINARY) */
     RDX_ARGK_VCONST    /* dtype (vector) + ints (values; float lanes as IEEE double bits) */
 } rdx_argk;
@@ -255,7 +258,7 @@ typedef enum rdx_argk {
     X(DETACH, 1, 1, RDX_CAT_MARKER, 0, RDX_ARGK_NONE)                                             \
     /* codegen */                                                                                 \
     X(BARRIER, 0, -1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                               \
-    X(INS, 0, -1, RDX_CAT_CODEGEN, 0, RDX_ARGK_STRDTYPE)                                          \
+    X(INS, 0, 0, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_INS)                                     \
     X(SPECIAL, 1, 1, RDX_CAT_CODEGEN, 0, RDX_ARGK_STR)                                            \
     X(IF, 1, -1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                    \
     X(ENDIF, 1, 1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                  \
@@ -263,7 +266,7 @@ typedef enum rdx_argk {
     X(CUSTOM, 0, -1, RDX_CAT_CODEGEN, 0, RDX_ARGK_STRDTYPE)                                       \
     X(ATOMICADD, 2, 2, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                              \
     X(CUSTOMFUNCTION, 0, -1, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_STR)                         \
-    X(PROGRAM, 3, 3, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                \
+    X(PROGRAM, 2, 3, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_NONE)                                \
     X(SOURCE, 0, 0, RDX_CAT_CODEGEN, RDX_OPF_VOID, RDX_ARGK_STR)                                  \
     /* vectors and expansion */                                                                   \
     X(VECTORIZE, 1, -1, RDX_CAT_VECTOR, 0, RDX_ARGK_NONE)                                         \
@@ -769,6 +772,37 @@ int rdx_ir_fold_const(const rdx_uop *u, rdx_value *out);
  * before creating a node that would only be folded away.
  */
 int rdx_ir_fold_srcs(const rdx_uop *u, const rdx_uop *const *src, rdx_value *out);
+
+/* ------------------------------------------------------------------ INS */
+
+/*
+ * Machine code in the graph (ir/ins.c).  An INS node's arg is one
+ * instruction — an rdx_isa_inst of rdx/isa.h: opcode, form, operands and
+ * modifiers from the ISA tables, physical registers — or a label (a number).
+ * A BRANCH operand (s_branch, s_cbranch_*) holds the number of the label it
+ * jumps to, not an offset.  A LINEAR of INS is a kernel's code in order; the
+ * back end's output (rdx_codegen_program) has this form and so does a kernel
+ * written by hand (rdx_codegen_program_kernel assembles one).  Text form
+ * (rdx_ir_print / rdx_ir_parse): `INS asm="v_add_f32_e32 v1, v2, v3"` (the
+ * instruction as llvm-mc prints it for gfx1100, a branch target as bbN) and
+ * `INS label=N`.
+ */
+struct rdx_isa_inst;
+/* An INS arg for instruction *in (its bytes are interned when the node is made). */
+rdx_uop_arg rdx_uop_arg_ins(const struct rdx_isa_inst *in);
+/* An INS arg for label `label` (0..32767). */
+rdx_uop_arg rdx_uop_arg_label(int64_t label);
+/* 1 with *out set when u is an INS instruction; 0 for a label or any other node. */
+int rdx_uop_ins(const rdx_uop *u, struct rdx_isa_inst *out);
+/* The label number of an INS label; -1 for an instruction or any other node. */
+int64_t rdx_uop_ins_label(const rdx_uop *u);
+/* Text of an instruction (llvm-mc's spelling for gfx1100; a branch as "s_branch bbN")
+   into buf[0..cap).  Errors: the disassembler's (an op gfx1100 lacks), RDX_ERR_RANGE. */
+rdx_status rdx_ins_format(const struct rdx_isa_inst *in, char *buf, size_t cap);
+/* One instruction line (as rdx_ins_format writes it, or any spelling llvm-mc accepts for
+   gfx1100) into *out, decoded from its encoding (explicit form).  Errors: RDX_ERR_PARSE
+   naming the text and what was expected, the encoder's errors. */
+rdx_status rdx_ins_parse(const char *text, size_t len, struct rdx_isa_inst *out);
 
 /* The same, prepared once and run many times (for sweeps over inputs). */
 typedef struct rdx_evalplan rdx_evalplan;

@@ -327,6 +327,23 @@ size_t rdx_function_nout(const rdx_function *f);
 const rdx_uop *rdx_function_body(const rdx_function *f);
 size_t rdx_function_ninputs(const rdx_function *f);
 
+/*
+ * Call a kernel of its own: `program` is a PROGRAM(sink, LINEAR(INS ...)[, BINARY])
+ * (rdx/codegen.h, rdx_codegen_program_kernel: machine code written by hand or a
+ * foreign code object), args[0..nargs) its buffers in PARAM-slot order.  The result is
+ * args[out] after the kernel ran: AFTER(args[out], CALL(program, args...)) — the
+ * kernel writes args[out] in place, which must be a buffer of the graph
+ * (rdx_tensor_empty, rdx_tensor_from_data); the other arguments are any tensors
+ * (realized into buffers first) and are only read.  The call is realized on a device
+ * with the rest of the schedule (rdx_tensor_realize_on; launch from the PROGRAM); the
+ * interpreter cannot run it.  Errors: RDX_ERR_INVALID for a program that is not a
+ * PROGRAM, out >= nargs, args[out] not a BUFFER, and the CALL's rule (an argument
+ * count, dtype or element count that differs from the PROGRAM's PARAMs, naming the
+ * argument).
+ */
+const rdx_tensor *rdx_tensor_call_program(rdx_graph *g, const rdx_uop *program,
+                                          const rdx_tensor *const *args, size_t nargs, size_t out);
+
 /* -------------------------------------------------------------- gradients */
 
 /*

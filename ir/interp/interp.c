@@ -496,6 +496,11 @@ static rdx_status eval_roots(scope *s, const rdx_uop *const *roots, size_t n, iv
 static rdx_status eval_function(scope *s, const rdx_uop *u, ival *out)
 {
     const rdx_uop *body = u->src[0];
+    if (body->op == RDX_OP_PROGRAM)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "CALL node #%u calls PROGRAM node #%u: machine code, which the "
+                        "interpreter cannot run (realize it on a device, rdx_tensor_realize_on)",
+                        u->id, body->id);
     if (body->op != RDX_OP_TUPLE)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "%s body is %s, expected TUPLE",
                         rdx_op_name((rdx_op)u->op), rdx_op_name((rdx_op)body->op));

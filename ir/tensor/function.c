@@ -244,3 +244,34 @@ size_t rdx_function_ninputs(const rdx_function *f)
 {
     return f->nin + f->ncap;
 }
+
+const rdx_tensor *rdx_tensor_call_program(rdx_graph *g, const rdx_uop *program,
+                                          const rdx_tensor *const *args, size_t nargs, size_t out)
+{
+    if (g->err)
+        return NULL;
+    if (!program || program->op != RDX_OP_PROGRAM)
+        return t_fail(g, RDX_ERR_INVALID, "call_program: node #%u is %s, not a PROGRAM",
+                      program ? program->id : 0,
+                      program ? rdx_op_name((rdx_op)program->op) : "NULL");
+    if (out >= nargs || nargs > 255)
+        return t_fail(g, RDX_ERR_INVALID,
+                      "call_program: output argument %zu of %zu arguments (1..255)", out, nargs);
+    for (size_t k = 0; k < nargs; k++)
+        if (!args[k])
+            return t_fail(g, RDX_ERR_INVALID, "call_program: argument %zu is NULL", k);
+    if (args[out]->op != RDX_OP_BUFFER)
+        return t_fail(g, RDX_ERR_INVALID,
+                      "call_program: argument %zu (the one written) is %s node #%u, not a BUFFER "
+                      "(rdx_tensor_empty / rdx_tensor_from_data)",
+                      out, rdx_op_name((rdx_op)args[out]->op), args[out]->id);
+    const rdx_uop *src[256];
+    src[0] = program;
+    memcpy(src + 1, args, nargs * sizeof *args);
+    const rdx_uop *call = rdx_ir_node(g->ir, RDX_OP_CALL, src, nargs + 1, NULL);
+    if (!call)
+        return t_irfail(g, "call_program");
+    const rdx_uop *after[2] = { args[out], call };
+    const rdx_uop *r = rdx_ir_node(g->ir, RDX_OP_AFTER, after, 2, NULL);
+    return r ? r : t_irfail(g, "call_program");
+}

@@ -203,7 +203,8 @@ START_TEST(compile_time)
 }
 END_TEST
 
-/* PROGRAM(sink, LINEAR(INS...), BINARY): one INS per assembly line, the code object as bytes. */
+/* PROGRAM(sink, LINEAR(INS...), BINARY): one structured INS per line of the final code (labels
+   and instructions), the code object as bytes. */
 START_TEST(program_uop)
 {
     rdx_ir_ctx *ctx;
@@ -225,13 +226,16 @@ START_TEST(program_uop)
     ck_assert_int_eq(bin->op, RDX_OP_BINARY);
     ck_assert_uint_eq(bin->arg.len, k->code_object_size);
     ck_assert_mem_eq(bin->arg.str, k->code_object, k->code_object_size);
-    ck_assert_str_eq(lin->src[0]->arg.str, "bb0:");
-    ck_assert_str_eq(lin->src[lin->nsrc - 1]->arg.str, "s_endpgm");
+    ck_assert_int_eq(rdx_uop_ins_label(lin->src[0]), 0);
+    rdx_isa_inst in;
+    ck_assert(rdx_uop_ins(lin->src[lin->nsrc - 1], &in));
+    ck_assert_int_eq(in.op, RDX_ISA_OP_S_ENDPGM);
     int loads = 0;
     for (uint32_t i = 0; i < lin->nsrc; i++) {
         ck_assert_int_eq(lin->src[i]->op, RDX_OP_INS);
         ck_assert_int_eq(lin->src[i]->tag, (int32_t)i);
-        loads += !strncmp(lin->src[i]->arg.str, "global_load", 11);
+        const char *nm = rdx_uop_ins(lin->src[i], &in) ? rdx_isa_op_name(in.op) : "";
+        loads += !strncmp(nm, "global_load", 11);
     }
     ck_assert_int_eq(loads, 1);
     ck_assert_int_eq(rdx_ir_verify(ctx, prog), RDX_OK);

@@ -109,5 +109,6 @@ TCase *cgf_tcase_rowfuse(void);      /* rowfuse_test.c: row fusion, grouped redu
 TCase *cgf_tcase_group_tree(void);   /* group_tree_test.c: GROUP_REDUCE lowering, argmax */
 TCase *cgf_tcase_beam(void);    /* beam_test.c: BEAM with a fake timer, row actions, bad input */
 TCase *cgf_tcase_gpudims(void); /* gpudims_test.c: more GLOBAL axes than grid dimensions */
+TCase *cgf_tcase_program(void); /* program_test.c: PROGRAM of INS as a kernel */
 
 #endif

@@ -23,5 +23,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_group_tree());
     suite_add_tcase(s, cgf_tcase_beam());
     suite_add_tcase(s, cgf_tcase_gpudims());
+    suite_add_tcase(s, cgf_tcase_program());
     return rdx_test_main(s);
 }

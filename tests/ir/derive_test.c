@@ -299,10 +299,10 @@ static void d_codegen_and_vectors(void)
     fx_init(&f);
     const rdx_uop *st = IR_OK(N(&f, RDX_OP_STORE, f.B, rdx_ir_add(f.c, f.B, f.B), NULL, NULL));
     DESC(N(&f, RDX_OP_BARRIER, st, NULL, NULL, NULL), "void[] device=AMD");
-    rdx_uop_arg a = rdx_uop_arg_none();
-    a.str = "v_add_f32", a.dtype = f.f32;
-    const rdx_uop *k1 = rdx_ir_const_float(f.c, f.f32, 1), *k2 = rdx_ir_const_float(f.c, f.f32, 2);
-    DESC(N(&f, RDX_OP_INS, k1, k2, NULL, &a), "float32[] min_max=[-inf,inf]");
+    rdx_uop_arg a = rdx_uop_arg_label(3);
+    DESC(N(&f, RDX_OP_INS, NULL, NULL, NULL, &a), "void[]");
+    a = rdx_uop_arg_none();
+    const rdx_uop *k1 = rdx_ir_const_float(f.c, f.f32, 1);
     rdx_uop_arg sa = rdx_uop_arg_none();
     sa.str = "gidx0";
     DESC(N(&f, RDX_OP_SPECIAL, ci(&f, f.idx, 64), NULL, NULL, &sa), "index[] min_max=[0,63]");

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/isa.h>
+
 #include "tests/ir/ir_test.h"
 
 static char *print_roots(const rdx_uop *const *r, size_t n, int annotate)
@@ -119,9 +121,15 @@ START_TEST(every_arg_kind_roundtrips)
     bin.str = "\0\x01\xff", bin.len = 3;
     roots[n++] = IR_OK(rdx_ir_node(c, RDX_OP_BINARY, NULL, 0, &bin));
     roots[n++] = IR_OK(rdx_ir_range(c, rdx_ir_int(c, 9), 3, RDX_AXIS_GROUP_REDUCE));
-    rdx_uop_arg ptr = rdx_uop_arg_none();
-    ptr.str = "s_load", ptr.dtype = rdx_dtype_ptr(f32, RDX_ADDR_LOCAL);
-    roots[n++] = IR_OK(rdx_ir_node(c, RDX_OP_INS, NULL, 0, &ptr));
+    /* INS: a structured instruction (its text is llvm-mc's) and a label */
+    rdx_isa_inst vi;
+    memset(&vi, 0, sizeof vi);
+    vi.op = RDX_ISA_OP_V_ADD_F32, vi.form = RDX_ISA_FORM_E32, vi.nopnd = 3;
+    vi.opnd[0] = rdx_isa_vgpr(1, 1), vi.opnd[1] = rdx_isa_sgpr(2, 1),
+    vi.opnd[2] = rdx_isa_vgpr(3, 1);
+    rdx_uop_arg ia = rdx_uop_arg_ins(&vi), la = rdx_uop_arg_label(7);
+    roots[n++] = IR_OK(rdx_ir_node(c, RDX_OP_INS, NULL, 0, &ia));
+    roots[n++] = IR_OK(rdx_ir_node(c, RDX_OP_INS, NULL, 0, &la));
     char *t = print_roots(roots, n, 0);
     size_t n2;
     const rdx_uop **r = parse_ok(c, t, &n2);
@@ -251,6 +259,92 @@ START_TEST(parser_survives_mutations)
 }
 END_TEST
 
+/* INS: machine instructions as structured args (rdx_isa_inst), their text llvm-mc's; a
+   branch names a label; malformed args are refused naming the node. */
+START_TEST(ins_structured)
+{
+    rdx_ir_ctx *c = ir_ctx();
+    const char *t = "%0 = INS label=0\n"
+                    "%1 = INS asm=\"v_add_f32_e32 v1, s2, v3\"\n"
+                    "%2 = INS asm=\"global_load_b32 v0, v1, s[0:1] offset:16\"\n"
+                    "%3 = INS asm=\"s_cbranch_scc1 bb0\"\n"
+                    "%4 = INS asm=\"s_endpgm\"\n"
+                    "%5 = LINEAR %0, %1, %2, %3, %4\n";
+    size_t n;
+    const rdx_uop **r = parse_ok(c, t, &n);
+    const rdx_uop *lin = r[n - 1];
+    ck_assert_int_eq(lin->op, RDX_OP_LINEAR);
+    ck_assert_int_eq(rdx_uop_ins_label(lin->src[0]), 0);
+    rdx_isa_inst in;
+    ck_assert(!rdx_uop_ins(lin->src[0], &in));
+    ck_assert(rdx_uop_ins(lin->src[1], &in));
+    ck_assert_int_eq(in.op, RDX_ISA_OP_V_ADD_F32);
+    ck_assert_int_eq(in.nopnd, 3);
+    ck_assert_int_eq(in.opnd[1].kind, RDX_ISA_OPND_SGPR);
+    ck_assert_int_eq(in.opnd[1].reg, 2);
+    ck_assert(rdx_uop_ins(lin->src[3], &in));
+    ck_assert_int_eq(in.op, RDX_ISA_OP_S_CBRANCH_SCC1);
+    ck_assert_int_eq(in.opnd[0].kind, RDX_ISA_OPND_BRANCH);
+    ck_assert_int_eq(in.opnd[0].value, 0); /* the label's number, not an offset */
+    ck_assert_int_eq(lin->src[1]->dtype.scalar, RDX_VOID);
+    /* printed back the same way */
+    char *p = print_roots(&lin, 1, 0);
+    ck_assert_msg(strstr(p, "INS asm=\"v_add_f32_e32 v1, s2, v3\""), "%s", p);
+    ck_assert_msg(strstr(p, "INS asm=\"s_cbranch_scc1 bb0\""), "%s", p);
+    ck_assert_msg(strstr(p, "INS label=0"), "%s", p);
+    size_t n2;
+    const rdx_uop **r2 = parse_ok(c, p, &n2);
+    ck_assert_ptr_eq(r2[n2 - 1], lin);
+    free(r2), free(p), free(r);
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        { "%0 = INS", "INS takes one of asm=\"...\" (an instruction) or label=N" },
+        { "%0 = INS asm=\"s_endpgm\" label=1", "INS takes one of" },
+        { "%0 = INS asm=\"v_bogus_f32 v1, v2\"", "t:1:14: INS 'v_bogus_f32 v1, v2'" },
+        { "%0 = INS asm=\"s_branch bbx\"", "expected a label bbN" },
+        { "%0 = INS asm=\"v_add_f32 v1, v2, bb3\"", "a label is only a branch's operand" },
+        { "%0 = INS label=-1", "INS(): [arg] label -1: expected a label number in 0..32767" },
+        { "%0 = INS label=0\n%1 = INS %0 label=1", "[arity] 1 sources, needs 0" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        const rdx_uop **rr = NULL;
+        rdx_status st = rdx_ir_parse(c, "t", bad[k].text, strlen(bad[k].text), &rr, &n);
+        ck_assert_msg(st != RDX_OK, "'%s' parsed", bad[k].text);
+        ck_assert_msg(strstr(rdx_error_message(), bad[k].msg), "'%s':\n got  '%s'\n want '%s'",
+                      bad[k].text, rdx_error_message(), bad[k].msg);
+    }
+    /* malformed structured args, built by hand */
+    rdx_uop_arg a = rdx_uop_arg_none();
+    a.str = "v_add_f32", a.len = 9;
+    const rdx_uop *u;
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "expected an rdx_isa_inst"), "%s",
+                  rdx_error_message());
+    memset(&in, 0, sizeof in);
+    in.op = RDX_ISA_OP_COUNT;
+    a = rdx_uop_arg_ins(&in);
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "is not an op of the ISA tables"), "%s",
+                  rdx_error_message());
+    in.op = RDX_ISA_OP_S_BRANCH, in.nopnd = 2;
+    in.opnd[0].kind = RDX_ISA_OPND_BRANCH, in.opnd[1] = rdx_isa_int(1);
+    a = rdx_uop_arg_ins(&in);
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "s_branch: a branch operand names a label"), "%s",
+                  rdx_error_message());
+    in.nopnd = 1, in.opnd[0].value = 40000; /* past the label numbers */
+    a = rdx_uop_arg_ins(&in);
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "N in 0..32767"), "%s", rdx_error_message());
+    in.opnd[0].kind = 77;
+    a = rdx_uop_arg_ins(&in);
+    ck_assert_int_eq(rdx_ir_make(c, RDX_OP_INS, NULL, 0, &a, 0, &u), RDX_ERR_INVALID);
+    ck_assert_msg(strstr(rdx_error_message(), "operand 0 has kind 77"), "%s", rdx_error_message());
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *ir_tcase_text(void)
 {
     TCase *tc = tcase_create("text");
@@ -261,6 +355,7 @@ TCase *ir_tcase_text(void)
     tcase_add_test(tc, parse_errors);
     tcase_add_test(tc, parse_runs_the_verifier);
     tcase_add_test(tc, parser_survives_mutations);
+    tcase_add_test(tc, ins_structured);
     tcase_set_timeout(tc, 60);
     return tc;
 }

@@ -23,5 +23,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_multi_copy());
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
+    suite_add_tcase(s, rz_tcase_program());
     return rdx_test_main(s);
 }
