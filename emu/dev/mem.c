@@ -224,7 +224,8 @@ static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *
     uint64_t size = page_align(a->size);
     if (size < a->size)
         return -EINVAL;
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM && size > dev->vram_size - dev->gpus[g].vram_used)
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM &&
+        size > dev->gpus[g].vram_size - dev->gpus[g].vram_used)
         return -ENOMEM;
     if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
         if (!a->mmap_offset)

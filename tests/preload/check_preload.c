@@ -213,6 +213,24 @@ START_TEST(libhsakmt_client)
     assert_has(p.out, "hsakmt: create queue refused");
     assert_has(p.out, "hsakmt: ok");
     rdx_test_proc_free(&p);
+    /* a gfx1201 node and a mixed gfx1100 + gfx1201 machine, as libhsakmt reads them (its
+     * EngineId is the node's gfx_target_version) */
+    EMU(&p, "--arch", "gfx1201", "--", bin, "1", "topology", "gfx1201");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: node 1 is gfx1201");
+    assert_has(p.out, "hsakmt: ok");
+    rdx_test_proc_free(&p);
+    EMU(&p, "--gpus", "2", "--arch", "gfx1100,gfx1201", "--", bin, "2", "topology",
+        "gfx1100,gfx1201");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: node 1 is gfx1100");
+    assert_has(p.out, "hsakmt: node 2 is gfx1201");
+    assert_has(p.out, "hsakmt: ok");
+    rdx_test_proc_free(&p);
+    EMU(&p, "--arch", "gfx1151", "--", bin, "1", "topology", "gfx1151");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: node 1 is gfx1151");
+    rdx_test_proc_free(&p);
     EMU(&p, "--gpus", "2", "--", "env", "RDX_EMU_KERNEL=6.1", bin, "2", "dispatch");
     ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
     assert_has(p.out, "hsakmt: create queue\n");
@@ -306,7 +324,12 @@ START_TEST(bad_usage)
         { NULL, NULL, NULL, 2, "no command to run" },
         { "--gpus", "9", "true", 2, "--gpus '9': expected a number from 1 to 8" },
         { "--gpus", "0", "true", 2, "--gpus '0'" },
-        { "--arch", "gfx906", "true", 2, "--arch 'gfx906': only gfx1100 is emulated" },
+        { "--arch", "gfx906", "true", 2,
+          "--arch='gfx906': target 1 ('gfx906' at offset 0) is not one the emulated GPU models; "
+          "valid targets: gfx1100, gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, gfx1201" },
+        { "--arch", "gfx1100,gfx1201", "true", 2,
+          "--arch='gfx1100,gfx1201': 2 targets for 1 GPUs; expected one target for every GPU or "
+          "one per GPU" },
         { "--wave-budget", "x", "true", 2, "--wave-budget 'x'" },
         { "--bogus", "true", NULL, 2, "unknown option '--bogus'" },
         { "--", "/nonexistent/prog", NULL, 127, "cannot run '/nonexistent/prog'" },
