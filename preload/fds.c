@@ -19,7 +19,7 @@
 #define RENDER_BASE 128
 
 typedef struct dev_fd {
-    int real, emu;
+    int real, emu; /* emu -1: inherited across fork (the parent's driver stayed behind) */
     dev_t rdev;
 } dev_fd;
 
@@ -100,7 +100,8 @@ static int find(int real)
 void pl_device_forget_all(void)
 {
     pthread_mutex_init(&lock, NULL);
-    nfds = 0;
+    for (int i = 0; i < nfds; i++)
+        fds[i].emu = -1; /* the numbers stay known: see pl_device_inherited_kfd */
 }
 
 int pl_device_fd(int fd)
@@ -112,6 +113,17 @@ int pl_device_fd(int fd)
     int efd = i < 0 ? -1 : fds[i].emu;
     pthread_mutex_unlock(&lock);
     return efd;
+}
+
+int pl_device_inherited_kfd(int fd)
+{
+    if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
+        return 0;
+    pthread_mutex_lock(&lock);
+    int i = find(fd);
+    int r = i >= 0 && fds[i].emu < 0 && major(fds[i].rdev) == KFD_MAJOR;
+    pthread_mutex_unlock(&lock);
+    return r;
 }
 
 int pl_device_real_fd(int efd)
@@ -152,7 +164,7 @@ int pl_device_close(int fd)
     for (int j = 0; j < nfds; j++)
         shared |= fds[j].emu == efd;
     pthread_mutex_unlock(&lock);
-    if (!shared) {
+    if (!shared && efd >= 0) {
         const rdx_os *os = pl_os();
         os->close(os->ctx, efd);
     }

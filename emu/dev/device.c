@@ -326,6 +326,16 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     dev->next_idr = 1;
     dev->next_mmap_offset = EMU_DRM_OFFSET_START;
     dev->next_nonsignal = EMU_NONSIGNAL_ID;
+    dev->internal_off = dev->pool_next;
+    dev->pool_next += KFD_SIGNAL_EVENT_LIMIT * 8;
+    void *ip = mmap(NULL, KFD_SIGNAL_EVENT_LIMIT * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
+                    dev->pool_fd, (off_t)dev->internal_off);
+    if (ip == MAP_FAILED) {
+        int e = errno;
+        rdx_emudev_destroy(dev);
+        return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: mapping the event page");
+    }
+    dev->internal_page = ip;
     for (uint32_t i = 0; i < n; i++) {
         emu_gpu *g = &dev->gpus[i];
         g->gpu_id = 0x3a8cu + 0x1111u * i; /* arbitrary, non-zero and distinct like KFD's hash */
@@ -408,6 +418,8 @@ void rdx_emudev_destroy(rdx_emudev *dev)
             munmap((void *)dev->gpus[i].doorbell, EMU_DOORBELL_SLICE);
         rdx_emu_destroy(dev->gpus[i].emu);
     }
+    if (dev->internal_page)
+        munmap(dev->internal_page, KFD_SIGNAL_EVENT_LIMIT * 8);
     close(dev->pool_fd);
     free(dev->events);
     free(dev);

@@ -5,12 +5,12 @@
  * hardware reads them: COMPUTE_PGM_LO/HI (code address >> 8), PGM_RSRC1/2/3,
  * COMPUTE_USER_DATA_0.. (rsrc2.USER_SGPR of them, loaded into s0..),
  * NUM_THREAD_X/Y/Z (workgroup size), TMPRING_SIZE.WAVESIZE (scratch per wave,
- * 256-byte units; 15 bits on gfx11, 18 on gfx12) and rsrc2.LDS_SIZE (512-byte units); the initiator gives
- * wave32 (CS_W32_EN) and whether the dimensions count threads
- * (USE_THREAD_DIMENSIONS) or workgroups.  Each GPU has its own emulator
- * instance whose registered memory follows the buffers mapped to that GPU.
- * A VM fault raises the memory-fault event with the faulting address; other
- * faults (bad instruction, hang) raise the hardware-exception event.  The
+ * 256-byte units; 15 bits on gfx11, 18 on gfx12) and rsrc2.LDS_SIZE
+ * (512-byte units); the initiator gives wave32 (CS_W32_EN) and whether the
+ * dimensions count threads (USE_THREAD_DIMENSIONS) or workgroups.  Each GPU
+ * has its own emulator instance, of its target, whose registered memory
+ * follows the buffers mapped to that GPU.  A VM fault raises the memory-fault event with the
+ * faulting address; other faults (bad instruction, hang) raise the hardware-exception event.  The
  * queue stops in both cases.  The queue's `destroying` flag is the
  * dispatch's cancel hook: destroying the queue (or closing the process's
  * last /dev/kfd fd, or destroying the device) ends a running dispatch within

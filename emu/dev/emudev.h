@@ -89,14 +89,14 @@ typedef struct emu_target {
 } emu_target;
 
 const emu_target *emu_target_find(const char *name); /* NULL if not modelled */
-const emu_target *emu_target_at(uint32_t i);        /* i-th row, NULL past the end */
+const emu_target *emu_target_at(uint32_t i);         /* i-th row, NULL past the end */
 uint32_t emu_target_cus(const emu_target *t);
 /* Parse a target list ("gfx1100" for every GPU or "gfx1100,gfx1201" one per GPU; NULL or ""
  * means gfx1100) into out[0..num_gpus-1]; `what` names the source in messages. */
 rdx_status emu_target_parse(const char *what, const char *spec, uint32_t num_gpus,
                             const emu_target **out);
-#define EMU_SIMD_PER_CU 2u /* RDNA: two SIMD32 per CU */
-#define EMU_RENDER_MINOR_BASE  128u
+#define EMU_SIMD_PER_CU       2u /* RDNA: two SIMD32 per CU */
+#define EMU_RENDER_MINOR_BASE 128u
 /* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
  * + 0x106 / 0x107, dword register offsets. */
 /* GB_ADDR_CONFIG: NUM_PIPES 5 (32), PIPE_INTERLEAVE 256 B, NUM_PKRS 5 — a plausible gfx11
@@ -300,7 +300,11 @@ struct rdx_emudev {
     uint32_t event_slots;   /* slots of that page signal events may use (ids below it) */
     uint32_t signal_events; /* live signal events + 1 (id 0 is reserved, as in the kernel) */
     emu_bo *event_page_bo;
-    uint64_t internal_page[KFD_SIGNAL_EVENT_LIMIT]; /* when no client page was given */
+    /* The kernel's own event page when no client page was given (KFD_SIGNAL_EVENT_LIMIT
+     * slots at pool offset internal_off, so that mmap of /dev/kfd at KFD_MMAP_TYPE_EVENTS
+     * shares it with the client as kfd_event_mmap does). */
+    uint64_t *internal_page;
+    uint64_t internal_off;
     uint32_t next_nonsignal;
 
     emu_inject inject[EMU_MAX_INJECT];
@@ -388,6 +392,8 @@ void emu_event_memory_fault(rdx_emudev *dev, uint32_t gpu, uint64_t va, int writ
 void emu_event_hw_exception(rdx_emudev *dev, uint32_t gpu);
 /* Drop the driver's view of a client event page. */
 void emu_event_page_release(rdx_emudev *dev);
+/* mmap of /dev/kfd at KFD_MMAP_TYPE_EVENTS (kfd_event_mmap): the process's event page. */
+int emu_event_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, void **out);
 
 /* drm.c: the render node's ioctls (fd: the render fd, for objects it owns) */
 int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, void *arg);

@@ -452,7 +452,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
         int g = id ? emu_gpu_by_id(dev, id) : -1;
         uint64_t type = off & EMU_MMAP_TYPE_MASK;
         if (type == EMU_MMAP_TYPE_EVENTS)
-            return -EINVAL; /* emulator: the event page is not mapped this way (docs/kfd.md) */
+            return emu_event_mmap(dev, addr, len, prot, flags, out);
         if (g < 0)
             return -ENODEV;
         uint32_t want_flag;

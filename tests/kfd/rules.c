@@ -726,7 +726,7 @@ START_TEST(mmio_remap_hdp_flush)
                      0);
     struct kfd_ioctl_free_memory_of_gpu_args f = { .handle = a.handle };
     ck_assert_int_eq(io(&r, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &f), 0);
-    /* K2: the doorbell slice is 8 KiB; K4: the events type is not served */
+    /* K2: the doorbell slice is 8 KiB; K4a: the events type before there is an event page */
     ck_assert_int_eq(r.os->mmap(r.os->ctx, NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r.kfd,
                                 MMAP_DOORBELL | MMAP_GPU(r.gpu_id), &p),
                      -EINVAL);
