@@ -143,6 +143,48 @@ START_TEST(mixed_machine_per_gpu_targets)
 }
 END_TEST
 
+/* `rdx run` of a gfx1151 code object on the emulated GPU: the device takes the code object's
+ * target (no --arch, no RDX_EMU_ARCH), --arch names another and the load is refused, a bad
+ * --arch is bad usage naming the valid targets. */
+START_TEST(rdx_run_follows_the_code_object)
+{
+    uint8_t *elf;
+    size_t len;
+    assemble("gfx1151", &elf, &len);
+    char *co = rdx_test_tmp_path("add_value_gfx1151.co"), *outp = rdx_test_tmp_path("o.bin");
+    rdx_test_write_file(co, elf, len);
+    free(elf);
+    char argout[300];
+    snprintf(argout, sizeof argout, "0:%s", outp);
+    unsetenv("RDX_EMU_ARCH");
+    const char *a[] = { co,          "--grid", "2",     "--block", "64",   "--arg",
+                        "zeros:512", "--arg",  "u32:9", "--out",   argout, NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rt_rdx_run(a, &p) == 0, "rdx run failed: %s", p.err);
+    ck_assert_msg(strstr(p.out, "device: gfx1151 (gfx1151, 40 CUs, emu)"), "%s", p.out);
+    ck_assert_msg(strstr(p.out, "running the code of a gfx1151"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    size_t n;
+    uint32_t *out = (uint32_t *)rdx_test_read_file(outp, &n);
+    ck_assert_uint_eq(n, 512);
+    for (uint32_t i = 0; i < 128; i++)
+        ck_assert_uint_eq(out[i], 9 + i);
+    free(out);
+    const char *b[] = { co,   "--arch", "gfx1100",   "--grid", "1",     "--block",
+                        "64", "--arg",  "zeros:256", "--arg",  "u32:9", NULL };
+    ck_assert_int_eq(rt_rdx_run(b, &p), 1);
+    ck_assert_msg(strstr(p.err, "code object for gfx1151, the device is a gfx1100"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    const char *c[] = { co, "--arch", "gfx1300", "--grid", "1", "--block", "64", NULL };
+    ck_assert_int_eq(rt_rdx_run(c, &p), 2);
+    ck_assert_msg(strstr(p.err, "--arch='gfx1300'") && strstr(p.err, "valid targets: gfx1100"),
+                  "%s", p.err);
+    rdx_test_proc_free(&p);
+    free(co);
+    free(outp);
+}
+END_TEST
+
 TCase *rt_tcase_targets(void)
 {
     TCase *tc = tcase_create("targets");
@@ -150,5 +192,6 @@ TCase *rt_tcase_targets(void)
     tcase_add_test(tc, gfx1151_device_runs_its_code);
     tcase_add_test(tc, gfx1201_device_dispatches);
     tcase_add_test(tc, mixed_machine_per_gpu_targets);
+    tcase_add_test(tc, rdx_run_follows_the_code_object);
     return tc;
 }
