@@ -145,7 +145,7 @@ END_TEST
 
 /* `rdx run` of a gfx1151 code object on the emulated GPU: the device takes the code object's
  * target (no --arch, no RDX_EMU_ARCH), --arch names another and the load is refused, a bad
- * --arch is bad usage naming the valid targets. */
+ * --arch is bad usage naming the valid targets; `rdx prof` profiles it as a gfx1151. */
 START_TEST(rdx_run_follows_the_code_object)
 {
     uint8_t *elf;
@@ -179,6 +179,21 @@ START_TEST(rdx_run_follows_the_code_object)
     ck_assert_int_eq(rt_rdx_run(c, &p), 2);
     ck_assert_msg(strstr(p.err, "--arch='gfx1300'") && strstr(p.err, "valid targets: gfx1100"),
                   "%s", p.err);
+    rdx_test_proc_free(&p);
+    /* rdx prof profiles it on an emulator of its target and says which */
+    const char *pr[] = {
+        rdx_test_rdx_path(), "prof",  co,      "--grid", "2", "--block", "64", "--arg",
+        "zeros:512",         "--arg", "u32:9", NULL
+    };
+    ck_assert_msg(rdx_test_run(pr, NULL, 0, &p) == 0, "rdx prof: %s", p.err);
+    ck_assert_msg(strstr(p.out, "(emulated gfx1151;"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *pj[] = {
+        rdx_test_rdx_path(), "prof",  "--json", co,  "--grid", "2", "--block", "64", "--arg",
+        "zeros:512",         "--arg", "u32:9",  NULL
+    };
+    ck_assert_msg(rdx_test_run(pj, NULL, 0, &p) == 0, "rdx prof --json: %s", p.err);
+    ck_assert_msg(strstr(p.out, "\"target\":\"gfx1151\""), "%s", p.out);
     rdx_test_proc_free(&p);
     free(co);
     free(outp);
