@@ -4,7 +4,6 @@
  * the BEAM timer's cost there). */
 #include <stdlib.h>
 
-#include <rdx/codeobj.h>
 #include <rdx/emu.h>
 #include <rdx/emu_prof.h>
 
@@ -47,13 +46,8 @@ static rdx_status emu_run(const rdx_codegen_kernel *k, const rdx_codegen_binding
                          .cycle_limit = cycle_limit };
     if (!st)
         st = rdx_codegen_launch(k, kv, nkv, l.grid, l.wg);
-    if (!st) { /* an emulator of the code object's target (the device's, realize compiled for) */
-        rdx_codeobj *co = NULL;
-        st = rdx_codeobj_read(k->code_object, k->code_object_size, "realize kernel", &co);
-        if (!st)
-            st = rdx_emu_create(co->target ? co->target->name : NULL, &emu);
-        rdx_codeobj_free(co);
-    }
+    if (!st)
+        st = rdx_emu_create("gfx1100", &emu);
     if (!st && prof)
         rdx_emu_set_profiling(emu, 1);
     if (!st)
