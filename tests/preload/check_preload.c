@@ -53,6 +53,26 @@ END_TEST
 /* 4 GPUs of `rdx emu --gpus 4` opened as 4 devices by one program through /dev/kfd (one KFD
  * process: a second ACQUIRE_VM of a GPU would be EBUSY), peer copies and all:
  * examples/mlp_dp's data-parallel step equals the 1-GPU step and the interpreter. */
+/* The DRM submission path (no KFD topology) names a GPU from its GC IP version as KFD does:
+ * Navi 32's GC 11.0.3 is gfx1101 (kgd2kfd_probe), not "gfx1103"; RDNA4's 12.0.1 is gfx1201. */
+START_TEST(drm_path_names_the_target)
+{
+    static const struct {
+        const char *arch, *want;
+    } cases[] = { { "gfx1101", "gpu 0: gfx1101  (amdgpu 747e, gfx_target_version 110001" },
+                  { "gfx1201", "gpu 0: gfx1201  (amdgpu 7550, gfx_target_version 120001" } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rdx_test_proc p;
+        EMU(&p, "--arch", cases[i].arch, "--", "env", "RDX_SUBMIT=drm", rdx_test_rdx_path(), "info",
+            "--device", "kfd");
+        ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+        assert_has(p.out, "device: drm");
+        assert_has(p.out, cases[i].want);
+        rdx_test_proc_free(&p);
+    }
+}
+END_TEST
+
 START_TEST(four_gpus_in_one_program)
 {
     rdx_test_proc p;
@@ -369,6 +389,7 @@ int main(void)
     TCase *tc = tcase_create("preload");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, rdx_info_through_kfd);
+    tcase_add_test(tc, drm_path_names_the_target);
     tcase_add_test(tc, rdx_run_through_kfd);
     tcase_add_test(tc, four_gpus_in_one_program);
     tcase_add_test(tc, gpu_fault_reaches_the_program);
