@@ -20,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <libdrm/amdgpu_drm.h>
+#include <rdx/pm4.h>
 
 #include "tests/kfd/kfd_test.h"
 
@@ -380,6 +383,63 @@ START_TEST(mixed_targets)
 }
 END_TEST
 
+/* On every target, the whole kfd/ path of a queue: a compute queue with the node's context-save
+ * sizes, tinygrad's HDP flush (WAIT_REG_MEM on BIF_BX_PF{0,1}_GPU_HDP_FLUSH_REQ/DONE: dword
+ * 0xe26/0xe27 on NBIO 4.3, NBIO 7.11 (PF1) and NBIF 6.3.1 alike), a WRITE_DATA and the signal,
+ * and an SDMA queue's copy. */
+START_TEST(queues_run_on_every_target)
+{
+    for (size_t i = 0; i < NWANTS; i++) {
+        rdx_emudev_config cfg = { .num_gpus = 1, .arch = wants[i].name };
+        kfd_fixture f;
+        ck_assert_int_eq(rdx_emudev_create(&cfg, &f.dev), RDX_OK);
+        ck_assert_int_eq(rdx_kfd_open(rdx_emudev_os(f.dev), &f.kfd), RDX_OK);
+        rdx_kfd_event *ev;
+        ck_assert_int_eq(rdx_kfd_event_create(f.kfd, RDX_KFD_EVENT_SIGNAL, 1, &ev), RDX_OK);
+        rdx_kfd_mem_desc d = { .kind = RDX_KFD_MEM_GTT, .size = 4096 };
+        rdx_kfd_mem *m;
+        ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, 0, &d, &m), RDX_OK);
+        volatile uint32_t *cpu = rdx_kfd_mem_cpu(m);
+        rdx_kfd_queue *q, *s;
+        ck_assert_msg(rdx_kfd_queue_create(f.kfd, 0, RDX_KFD_QUEUE_COMPUTE, 4096, &q) == RDX_OK,
+                      "%s: %s", wants[i].name, rdx_error_message());
+        ck_assert_int_eq(rdx_kfd_queue_create(f.kfd, 0, RDX_KFD_QUEUE_SDMA, 4096, &s), RDX_OK);
+        rdx_pm4_cmdbuf cb;
+        rdx_pm4_cmdbuf_init(&cb);
+        const uint32_t w[] = { RDX_PM4_HEADER(RDX_PM4_OP_WAIT_REG_MEM, 5, false),
+                               3u | (1u << 6),
+                               0xe26,
+                               0xe27,
+                               1u,
+                               1u,
+                               0x20 };
+        rdx_pm4_emit(&cb, w, 7);
+        const uint32_t marker = 0x600d0000u + (uint32_t)i;
+        rdx_pm4_write_data(&cb, rdx_kfd_mem_gpu_addr(m), &marker, 1, true);
+        rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(ev), rdx_kfd_event_id(ev), true,
+                       rdx_kfd_event_id(ev));
+        ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
+        ck_assert_int_eq(rdx_kfd_event_wait(f.kfd, &ev, 1, 0, 5000), RDX_OK);
+        ck_assert_uint_eq(cpu[0], marker);
+        /* SDMA (v6 packets on SDMA 6.x and 7.x): copy the marker one dword on */
+        rdx_pm4_cmdbuf_reset(&cb);
+        rdx_sdma_copy_linear(&cb, rdx_kfd_mem_gpu_addr(m) + 4, rdx_kfd_mem_gpu_addr(m), 4);
+        rdx_sdma_fence(&cb, rdx_kfd_mem_gpu_addr(m) + 8, 1);
+        ck_assert_int_eq(rdx_kfd_queue_submit(s, cb.dw, cb.len), RDX_OK);
+        for (int spin = 0; spin < 5000 && cpu[2] != 1; spin++)
+            usleep(1000);
+        ck_assert_uint_eq(cpu[2], 1);
+        ck_assert_uint_eq(cpu[1], marker);
+        rdx_pm4_cmdbuf_free(&cb);
+        ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, s), RDX_OK);
+        ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q), RDX_OK);
+        ck_assert_int_eq(rdx_kfd_mem_free(f.kfd, m), RDX_OK);
+        ck_assert_int_eq(rdx_kfd_event_destroy(f.kfd, ev), RDX_OK);
+        fixture_close(&f);
+    }
+}
+END_TEST
+
 TCase *kfd_tcase_targets(void)
 {
     TCase *tc = tcase_create("targets");
@@ -390,5 +450,6 @@ TCase *kfd_tcase_targets(void)
     tcase_add_test(tc, gc_ip_to_target_version);
     tcase_add_test(tc, arch_errors);
     tcase_add_test(tc, mixed_targets);
+    tcase_add_test(tc, queues_run_on_every_target);
     return tc;
 }
