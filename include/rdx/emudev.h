@@ -54,8 +54,8 @@ typedef enum rdx_emudev_bounds {
 
 typedef struct rdx_emudev_config {
     uint32_t num_gpus;  /* 0 means 1 */
-    uint64_t vram_size; /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
-                           used lazily) */
+    uint64_t vram_size; /* per GPU, bytes; 0 means the chip's (24 GiB on gfx1100; see `arch`)
+                           (advertised; host memory is used lazily) */
     /* Model Linux 6.1 (KFD 1.11, the kernel of libhsakmt 5.2.3's distribution) instead of a
      * current kernel (KFD 1.17): no cwsr_size/ctl_stack_size in the node properties, no
      * checks of the queue buffers (kfd_queue_acquire_buffers), no ioctls after
