@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #define MAX_FDS     256
@@ -19,13 +20,17 @@
 #define RENDER_BASE 128
 
 typedef struct dev_fd {
-    int real, emu; /* emu -1: inherited across fork (the parent's driver stayed behind) */
+    int real, emu;
     dev_t rdev;
 } dev_fd;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static dev_fd fds[MAX_FDS];
 static int nfds;
+/* In a forked child: the /dev/kfd fds it inherited (their driver stayed with the parent),
+ * until it closes them.  Only the child's own thread runs when it is filled. */
+static int inherited[MAX_FDS];
+static int ninherited;
 
 static int parse_render(const char *path, unsigned *minor)
 {
@@ -97,11 +102,38 @@ static int find(int real)
     return -1;
 }
 
+void pl_device_mark_inherited(void)
+{
+    ninherited = 0;
+    for (int i = 0; i < nfds; i++)
+        if (major(fds[i].rdev) == KFD_MAJOR)
+            inherited[ninherited++] = fds[i].real;
+}
+
+int pl_device_inherited_kfd(int fd)
+{
+    for (int i = 0; i < __atomic_load_n(&ninherited, __ATOMIC_RELAXED); i++)
+        if (inherited[i] == fd) {
+            /* still the /dev/null it was (dup2 may have put another file there) */
+            struct stat st;
+            return pl_libc.fstat && !pl_libc.fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+                   st.st_rdev == makedev(1, 3);
+        }
+    return 0;
+}
+
+/* fd is closed (or replaced by dup2): it no longer names an inherited /dev/kfd fd. */
+static void forget_inherited(int fd)
+{
+    for (int i = 0; i < ninherited; i++)
+        if (inherited[i] == fd)
+            inherited[i--] = inherited[--ninherited];
+}
+
 void pl_device_forget_all(void)
 {
     pthread_mutex_init(&lock, NULL);
-    for (int i = 0; i < nfds; i++)
-        fds[i].emu = -1; /* the numbers stay known: see pl_device_inherited_kfd */
+    nfds = 0;
 }
 
 int pl_device_fd(int fd)
@@ -113,17 +145,6 @@ int pl_device_fd(int fd)
     int efd = i < 0 ? -1 : fds[i].emu;
     pthread_mutex_unlock(&lock);
     return efd;
-}
-
-int pl_device_inherited_kfd(int fd)
-{
-    if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
-        return 0;
-    pthread_mutex_lock(&lock);
-    int i = find(fd);
-    int r = i >= 0 && fds[i].emu < 0 && major(fds[i].rdev) == KFD_MAJOR;
-    pthread_mutex_unlock(&lock);
-    return r;
 }
 
 int pl_device_real_fd(int efd)
@@ -151,6 +172,8 @@ int pl_device_rdev(int fd, dev_t *rdev)
 
 int pl_device_close(int fd)
 {
+    if (__atomic_load_n(&ninherited, __ATOMIC_RELAXED))
+        forget_inherited(fd);
     if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
         return 0;
     pthread_mutex_lock(&lock);
@@ -164,7 +187,7 @@ int pl_device_close(int fd)
     for (int j = 0; j < nfds; j++)
         shared |= fds[j].emu == efd;
     pthread_mutex_unlock(&lock);
-    if (!shared && efd >= 0) {
+    if (!shared) {
         const rdx_os *os = pl_os();
         os->close(os->ctx, efd);
     }

@@ -88,12 +88,14 @@ int pl_device_fd(int fd);
 int pl_device_rdev(int fd, dev_t *rdev);
 /* Forget real fd `fd` and close the emulated fd behind it; returns 1 if it was a device fd. */
 int pl_device_close(int fd);
-/* In a forked child: detach every device fd from the driver without closing anything (the
- * parent's driver is not the child's; the fds stay open as the /dev/null they are, and an
- * inherited /dev/kfd fd answers ioctls with EBADF). */
+/* In a forked child: forget every device fd without closing anything (the parent's driver
+ * is not the child's; the fds stay open as the /dev/null they are). */
 void pl_device_forget_all(void);
-/* Whether fd is a /dev/kfd fd the process inherited across fork (its driver stayed with the
- * parent): an ioctl on it is EBADF, as kfd_ioctl answers a process that did not open it. */
+/* In a forked child, before pl_device_forget_all: remember the /dev/kfd fds it inherited. */
+void pl_device_mark_inherited(void);
+/* Whether fd is a /dev/kfd fd the process inherited across fork and has not closed (its
+ * driver stayed with the parent): an ioctl on it is EBADF, as kfd_ioctl answers a process that
+ * did not open it. */
 int pl_device_inherited_kfd(int fd);
 /* A dup of a device fd shares the emulated fd (dup, dup2, dup3, F_DUPFD). */
 void pl_device_dup(int from, int to);
