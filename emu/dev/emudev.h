@@ -95,7 +95,11 @@ uint32_t emu_target_cus(const emu_target *t);
  * means gfx1100) into out[0..num_gpus-1]; `what` names the source in messages. */
 rdx_status emu_target_parse(const char *what, const char *spec, uint32_t num_gpus,
                             const emu_target **out);
-#define EMU_SIMD_PER_CU       2u /* RDNA: two SIMD32 per CU */
+#define EMU_SIMD_PER_CU 2u /* RDNA: two SIMD32 per CU */
+/* gfx1100's shader arrays (12, 2 per engine): the default target's, for code written before
+ * the targets; a GPU's own are in its row (emu_gpu.t). */
+#define EMU_ARRAY_COUNT       12u
+#define EMU_ARRAYS_PER_ENGINE 2u
 #define EMU_RENDER_MINOR_BASE 128u
 /* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
  * + 0x106 / 0x107, dword register offsets. */
