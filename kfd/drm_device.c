@@ -27,7 +27,20 @@ rdx_status rdx_kfd_drm_fail(int r, const char *call)
     return rdx_fail_errno(e == ENOMEM ? RDX_ERR_NOMEM : RDX_ERR_DEVICE, e, "%s (drm) failed", call);
 }
 
-/* The GC IP version from sysfs (ip_discovery), else HW_IP_INFO's major.minor with revision 0. */
+/* The gfx target version of a GC IP version, as amdkfd's kgd2kfd_probe maps it: the compiler's
+ * processor is not always the IP's (GC 11.0.3 is gfx1101, 11.0.1 and 11.0.4 are gfx1103);
+ * other versions map digit for digit. */
+uint32_t rdx_kfd_gc_target_version(uint32_t major, uint32_t minor, uint32_t rev)
+{
+    if (major == 11 && minor == 0 && rev == 3)
+        return 110001;
+    if (major == 11 && minor == 0 && (rev == 1 || rev == 4))
+        return 110003;
+    return major * 10000 + minor * 100 + rev;
+}
+
+/* The gfx target version of the GC IP from sysfs (ip_discovery), else of HW_IP_INFO's
+ * major.minor with revision 0. */
 static uint32_t gc_version(const rdx_os *os, uint32_t minor,
                            const struct drm_amdgpu_info_hw_ip *gfx)
 {
@@ -39,10 +52,10 @@ static uint32_t gc_version(const rdx_os *os, uint32_t minor,
         snprintf(path, sizeof path, "/sys/class/drm/renderD%u/device/ip_discovery/die/0/GC/0/%s",
                  minor, names[i]);
         if (os->read_file(os->ctx, path, buf, sizeof buf, &len) != 0)
-            return v[0] * 10000 + v[1] * 100;
+            return rdx_kfd_gc_target_version(gfx->hw_ip_version_major, gfx->hw_ip_version_minor, 0);
         v[i] = (uint32_t)strtoul(buf, NULL, 10);
     }
-    return v[0] * 10000 + v[1] * 100 + v[2];
+    return rdx_kfd_gc_target_version(v[0], v[1], v[2]);
 }
 
 static rdx_status describe(const rdx_os *os, rdx_kfd_gpu_state *g, uint32_t index)

@@ -111,8 +111,10 @@ static void derive_queue_sizes(rdx_kfd_gpu_info *g)
         waves = waves < cap ? waves : cap;
     }
     uint32_t per_wave = v >= 100100 ? 12 : 8;
+    /* VGPR save area per CU: 0x60000 bytes for the 1536-entry VGPR files (gfx1100, gfx1101,
+     * gfx1151 since the kernel's "GFX_VERSION_GFX1151" fix, gfx1200, gfx1201). */
     uint32_t vgpr = 0x40000;
-    if (v == 110000 || v == 110001 || v == 120000 || v == 120001)
+    if (v == 110000 || v == 110001 || v == 110501 || v == 120000 || v == 120001)
         vgpr = 0x60000;
     else if (v == 90008 || v == 90010 || v / 100 * 100 == 90400 || v == 90500)
         vgpr = 0x80000;

@@ -1,4 +1,4 @@
-/* pm4/dispatch.c — the gfx11 compute dispatch sequence. */
+/* pm4/dispatch.c — the gfx11 and gfx12 compute dispatch sequence. */
 #include <rdx/pm4.h>
 
 #include "pm4/internal.h"
@@ -14,8 +14,13 @@ uint32_t rdx_pm4_dispatch_initiator(bool wave32)
 /* LDS_SIZE is encoded in 512-byte units on gfx7+ (Mesa ac_gpu_info
  * lds_encode_granularity), 9 bits wide. */
 #define LDS_GRANULE 512u
-/* TMPRING_SIZE.WAVESIZE is in 256-byte units on gfx11 (15 bits). */
+/* TMPRING_SIZE.WAVESIZE is in 256-byte units on gfx11 (15 bits) and gfx12 (18 bits). */
 #define SCRATCH_GRANULE 256u
+
+static uint32_t wavesize_max(uint32_t major)
+{
+    return major == 12 ? (1u << RDX_PM4_GFX12_TMPRING_WAVESIZE_W) - 1 : 0x7fffu;
+}
 
 static rdx_status invalid(rdx_pm4_cmdbuf *cb, const char *what, unsigned long long v,
                           const char *expected)
@@ -59,8 +64,13 @@ static rdx_status check_desc(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
         return invalid(cb, "scratch_addr", d->scratch_addr, "256-byte aligned below 2^48");
     if (d->scratch_waves > 0xfff)
         return invalid(cb, "scratch_waves", d->scratch_waves, "<= 4095");
-    if ((d->scratch_wave_bytes + (uint64_t)SCRATCH_GRANULE - 1) / SCRATCH_GRANULE > 0x7fff)
-        return invalid(cb, "scratch_wave_bytes", d->scratch_wave_bytes, "<= 8388352 (gfx11)");
+    if (d->gfx_major && d->gfx_major != 11 && d->gfx_major != 12)
+        return invalid(cb, "gfx_major", d->gfx_major, "0, 11 or 12");
+    uint32_t major = d->gfx_major ? d->gfx_major : 11;
+    if ((d->scratch_wave_bytes + (uint64_t)SCRATCH_GRANULE - 1) / SCRATCH_GRANULE >
+        wavesize_max(major))
+        return invalid(cb, "scratch_wave_bytes", d->scratch_wave_bytes,
+                       major == 12 ? "<= 67108608 (gfx12)" : "<= 8388352 (gfx11)");
     if (rdx_pm4_reg_get(d->rsrc2, RDX_PM4_RF_COMPUTE_PGM_RSRC2_SCRATCH_EN) &&
         (!d->scratch_addr || !d->scratch_waves || !d->scratch_wave_bytes))
         return invalid(cb, "scratch_addr", d->scratch_addr,
@@ -88,8 +98,10 @@ rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
     uint32_t lds = (d->lds_bytes + LDS_GRANULE - 1) / LDS_GRANULE;
     /* PRIV = 1 on gfx11, whatever the descriptor says: the compute-wave save/restore (CWSR)
      * workaround that tinygrad's driver and AMD's kfdtest apply (DEGFX11_12113), without which
-     * a preempted dispatch can hang or trap. */
-    v[0] = d->rsrc1 | RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC1, PRIV, 1);
+     * a preempted dispatch can hang or trap.  gfx12 does not need it (tinygrad sets it on
+     * gfx11 only): its rsrc1 goes as the descriptor has it. */
+    bool gfx12 = d->gfx_major == 12;
+    v[0] = d->rsrc1 | (gfx12 ? 0 : RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC1, PRIV, 1));
     v[1] = (d->rsrc2 & ~RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC2, LDS_SIZE, ~0u)) |
            RDX_PM4_REG_PUT(COMPUTE_PGM_RSRC2, LDS_SIZE, lds);
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_PGM_RSRC1, v, 2);
@@ -97,7 +109,8 @@ rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d)
 
     uint32_t wavesize = (d->scratch_wave_bytes + SCRATCH_GRANULE - 1) / SCRATCH_GRANULE;
     v[0] = RDX_PM4_REG_PUT(COMPUTE_TMPRING_SIZE, WAVES, d->scratch_waves) |
-           RDX_PM4_REG_PUT(COMPUTE_TMPRING_SIZE, WAVESIZE, wavesize);
+           (gfx12 ? wavesize << RDX_PM4_GFX12_TMPRING_WAVESIZE_LO
+                  : RDX_PM4_REG_PUT(COMPUTE_TMPRING_SIZE, WAVESIZE, wavesize));
     rdx_pm4_set_sh_reg(cb, RDX_PM4_REG_COMPUTE_TMPRING_SIZE, v, 1);
 
     uint64_t scratch = d->scratch_addr >> 8;

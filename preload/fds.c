@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -39,6 +40,10 @@ static int owned(void)
 {
     return getpid() == owner;
 }
+/* In a forked child: the /dev/kfd fds it inherited (their driver stayed with the parent),
+ * until it closes them.  Only the child's own thread runs when it is filled. */
+static int inherited[MAX_FDS];
+static int ninherited;
 
 static int parse_render(const char *path, unsigned *minor)
 {
@@ -112,6 +117,34 @@ static int find(int real)
     return -1;
 }
 
+void pl_device_mark_inherited(void)
+{
+    ninherited = 0;
+    for (int i = 0; i < nfds; i++)
+        if (major(fds[i].rdev) == KFD_MAJOR)
+            inherited[ninherited++] = fds[i].real;
+}
+
+int pl_device_inherited_kfd(int fd)
+{
+    for (int i = 0; i < __atomic_load_n(&ninherited, __ATOMIC_RELAXED); i++)
+        if (inherited[i] == fd) {
+            /* still the /dev/null it was (dup2 may have put another file there) */
+            struct stat st;
+            return pl_libc.fstat && !pl_libc.fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+                   st.st_rdev == makedev(1, 3);
+        }
+    return 0;
+}
+
+/* fd is closed (or replaced by dup2): it no longer names an inherited /dev/kfd fd. */
+static void forget_inherited(int fd)
+{
+    for (int i = 0; i < ninherited; i++)
+        if (inherited[i] == fd)
+            inherited[i--] = inherited[--ninherited];
+}
+
 void pl_device_forget_all(void)
 {
     pthread_mutex_init(&lock, NULL);
@@ -155,6 +188,8 @@ int pl_device_rdev(int fd, dev_t *rdev)
 
 int pl_device_close(int fd)
 {
+    if (__atomic_load_n(&ninherited, __ATOMIC_RELAXED))
+        forget_inherited(fd);
     if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
         return 0;
     pthread_mutex_lock(&lock);

@@ -212,6 +212,10 @@ int ioctl(int fd, unsigned long request, ...)
     va_end(ap);
     pl_real_init();
     int efd = pl_device_fd(fd);
+    if (efd < 0 && pl_device_inherited_kfd(fd)) {
+        errno = EBADF; /* kfd_ioctl: "Using KFD FD in wrong process" */
+        return -1;
+    }
     if (efd < 0)
         return pl_libc.ioctl(fd, request, arg);
     /* The kernel takes the request as 32 bits (unsigned int cmd): callers that pass it as an

@@ -91,6 +91,12 @@ int pl_device_close(int fd);
 /* In a forked child: forget every device fd without closing anything (the parent's driver
  * is not the child's; the fds stay open as the /dev/null they are). */
 void pl_device_forget_all(void);
+/* In a forked child, before pl_device_forget_all: remember the /dev/kfd fds it inherited. */
+void pl_device_mark_inherited(void);
+/* Whether fd is a /dev/kfd fd the process inherited across fork and has not closed (its
+ * driver stayed with the parent): an ioctl on it is EBADF, as kfd_ioctl answers a process that
+ * did not open it. */
+int pl_device_inherited_kfd(int fd);
 /* A dup of a device fd shares the emulated fd (dup, dup2, dup3, F_DUPFD). */
 void pl_device_dup(int from, int to);
 /* The real fd of emulated fd `efd` (for arguments that carry fds back to the program). */

@@ -4,7 +4,8 @@
  *
  * Environment (set by `rdx emu`, or by hand):
  *   RDX_EMU_GPUS         number of emulated GPUs, 1-8 (default 1)
- *   RDX_EMU_ARCH         the GPUs' target; only gfx1100 is emulated today (default gfx1100)
+ *   RDX_EMU_ARCH         the GPUs' target, one for all or one per GPU ("gfx1100,gfx1201");
+ *                        default gfx1100 (rdx_emudev_create reads it)
  *   RDX_EMU_WAVE_BUDGET  instructions a wave may run before a dispatch is declared hung
  *   RDX_EMU_TRACE        if set (non-empty): print each ioctl served, with its result, and
  *                        each new error of the emulated device (a packet it refused, a fault)
@@ -112,6 +113,7 @@ static void forked_child(void)
     emu_dev = NULL;
     __atomic_store_n(&emu_os, NULL, __ATOMIC_RELEASE);
     start_err = 0;
+    pl_device_mark_inherited(); /* an ioctl on one is EBADF, as in Linux */
     pl_device_forget_all();
 }
 
@@ -146,11 +148,6 @@ static int start_locked(void)
     uint32_t gpus;
     if (env_u32("RDX_EMU_GPUS", 1, 8, 1, &gpus))
         return -EINVAL;
-    const char *arch = getenv("RDX_EMU_ARCH");
-    if (arch && *arch && strcmp(arch, "gfx1100")) {
-        fprintf(stderr, "rdx emu: RDX_EMU_ARCH='%s': only gfx1100 is emulated\n", arch);
-        return -EINVAL;
-    }
     uint64_t budget = 0;
     const char *b = getenv("RDX_EMU_WAVE_BUDGET");
     if (b && *b) {

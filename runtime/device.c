@@ -132,7 +132,15 @@ void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r)
 static bool target_supported(const char *target)
 {
     const rdx_codeobj_target *t = rdx_codeobj_target_find(target);
-    return t && t->major == 11; /* the PM4 dispatch sequence is gfx11's */
+    return t && (t->major == 11 || t->major == 12); /* the PM4 dispatch sequence's */
+}
+
+/* The emulated GPU's target list as the notice names it. */
+static const char *emu_arch_name(const char *arch)
+{
+    if (!arch || !*arch)
+        arch = getenv("RDX_EMU_ARCH");
+    return arch && *arch ? arch : "gfx1100";
 }
 
 static void emu_detail(void *user, char *buf, size_t size)
@@ -157,8 +165,9 @@ static rdx_status open_real(uint32_t gpu, rdx_kfd **out)
         char t[16];
         snprintf(t, sizeof t, "%s", target);
         rdx_kfd_close(k);
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "GPU %u is a %s; rdx drives gfx11 (RDNA3) cards", gpu,
-                        t);
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "GPU %u is a %s; rdx drives gfx11 and gfx12 (RDNA3, RDNA3.5, RDNA4) cards",
+                        gpu, t);
     }
     *out = k;
     return RDX_OK;
@@ -189,9 +198,9 @@ static rdx_status select_device(rdx_device_kind kind, uint32_t gpu, uint32_t emu
             return RDX_OK;
         if (!quiet)
             fprintf(stderr,
-                    "rdx: no usable AMD GPU (%s); using the emulated gfx1100 (set RDX_DEVICE to "
+                    "rdx: no usable AMD GPU (%s); using the emulated %s (set RDX_DEVICE to "
                     "choose)\n",
-                    rdx_error_message());
+                    rdx_error_message(), emu_arch_name(NULL));
     }
     rdx_emudev_config cfg = { .num_gpus = emu_gpus ? emu_gpus : 1,
                               .wave_budget = wave_budget,
@@ -268,8 +277,9 @@ static rdx_status share_real(uint32_t gpu, rt_share **out)
         char t[16];
         snprintf(t, sizeof t, "%s", rdx_kfd_gpu(k, gpu)->target);
         rt_share_put(s);
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "GPU %u is a %s; rdx drives gfx11 (RDNA3) cards", gpu,
-                        t);
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "GPU %u is a %s; rdx drives gfx11 and gfx12 (RDNA3, RDNA3.5, RDNA4) cards",
+                        gpu, t);
     }
     *out = s;
     return RDX_OK;
@@ -300,13 +310,14 @@ static rdx_status choose(rdx_device *dev, const rdx_device_options *o)
             return st;
         if (!o->quiet)
             fprintf(stderr,
-                    "rdx: no usable AMD GPU (%s); using the emulated gfx1100 (set RDX_DEVICE to "
+                    "rdx: no usable AMD GPU (%s); using the emulated %s (set RDX_DEVICE to "
                     "choose)\n",
-                    rdx_error_message());
+                    rdx_error_message(), emu_arch_name(o->emu_arch));
     }
     rdx_emudev_config cfg = { .wave_budget = o->emu_wave_budget,
                               .dispatch_budget = o->emu_dispatch_budget,
-                              .bounds = (rdx_emudev_bounds)o->emu_bounds };
+                              .bounds = (rdx_emudev_bounds)o->emu_bounds,
+                              .arch = o->emu_arch };
     if ((st = emu_gpu_count(o, &cfg.num_gpus)) != RDX_OK)
         return st;
     if ((st = rt_share_emu(&cfg, &dev->share)) != RDX_OK)
@@ -368,8 +379,10 @@ rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
     if (st == RDX_OK) {
         dev->gpu_info = rdx_kfd_gpu(dev->kfd, dev->gpu);
         if (!target_supported(dev->gpu_info->target))
-            st = rdx_fail(RDX_ERR_UNSUPPORTED, "GPU %u is a %s; rdx drives gfx11 (RDNA3) cards",
-                          dev->gpu, dev->gpu_info->target);
+            st =
+                rdx_fail(RDX_ERR_UNSUPPORTED,
+                         "GPU %u is a %s; rdx drives gfx11 and gfx12 (RDNA3, RDNA3.5, RDNA4) cards",
+                         dev->gpu, dev->gpu_info->target);
     }
     if (st == RDX_OK) {
         fill_info(dev);

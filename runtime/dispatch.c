@@ -40,7 +40,9 @@ rdx_status rt_queue_scratch(rdx_queue *q, const rdx_kernel *k)
     if (!k->scratch_per_item)
         return RDX_OK;
     uint64_t wave_bytes = align256((uint64_t)k->scratch_per_item * (k->wave32 ? 32 : 64));
-    if (wave_bytes > (0x7fffull << 8))
+    /* TMPRING_SIZE.WAVESIZE: 15 bits of 256 bytes on gfx11, 18 on gfx12 */
+    bool gfx12 = q->dev->gpu_info->gfx_target_version / 10000 == 12;
+    if (wave_bytes > ((gfx12 ? 0x3ffffull : 0x7fffull) << 8))
         return rdx_fail(RDX_ERR_UNSUPPORTED, "kernel %s: %u bytes of scratch per work-item",
                         k->name, k->scratch_per_item);
     if (q->scratch.size && q->scratch_wave_bytes >= wave_bytes)
@@ -92,6 +94,7 @@ rdx_status rt_build_dispatch(rdx_queue *q, const rdx_launch *l, const rt_grid *g
     }
     d.wave32 = k->wave32;
     d.acquire = true;
+    d.gfx_major = k->prog->dev->gpu_info->gfx_target_version / 10000; /* q may be a recording's */
     rdx_status st = rdx_pm4_dispatch(cb, &d);
     if (st)
         return rdx_fail_context(st, "kernel %s", k->name);

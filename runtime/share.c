@@ -36,7 +36,8 @@ static bool same_cfg(const rdx_emudev_config *a, const rdx_emudev_config *b)
 {
     return a->num_gpus == b->num_gpus && a->vram_size == b->vram_size &&
            a->legacy_sysfs == b->legacy_sysfs && a->wave_budget == b->wave_budget &&
-           a->dispatch_budget == b->dispatch_budget && a->bounds == b->bounds;
+           a->dispatch_budget == b->dispatch_budget && a->bounds == b->bounds &&
+           !strcmp(a->arch ? a->arch : "", b->arch ? b->arch : "");
 }
 
 rdx_status rt_share_os(const rdx_os *os, rt_share **out)

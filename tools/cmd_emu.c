@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tools/cli.h"
+#include <rdx/emudev.h>
 
 #define LIB_NAME "librdx-emu.so"
 
@@ -23,8 +24,10 @@ static void help(void)
            "\n"
            "Options:\n"
            "  --gpus N          number of emulated GPUs, 1-8 (default 1; RDX_EMU_GPUS)\n"
-           "  --arch GFX        the GPUs' target (default gfx1100, the only one emulated yet;\n"
-           "                    RDX_EMU_ARCH)\n"
+           "  --arch GFX[,GFX]  the GPUs' target, one for all or one per GPU (RDX_EMU_ARCH;\n"
+           "                    default gfx1100): gfx1100, gfx1101, gfx1102 (RDNA3), gfx1150,\n"
+           "                    gfx1151 (RDNA3.5), gfx1200, gfx1201 (RDNA4); e.g. --gpus 2\n"
+           "                    --arch gfx1100,gfx1201\n"
            "  --wave-budget N   instructions a wave may run before its dispatch is reported\n"
            "                    hung (RDX_EMU_WAVE_BUDGET)\n"
            "  -h, --help        show this help\n"
@@ -104,8 +107,16 @@ int rdx_cmd_emu(int argc, char **argv)
     uint64_t v;
     if (gpus && (rdx_cli_parse_u64(gpus, &v) || v < 1 || v > 8))
         return rdx_cli_usage_error("emu", "--gpus '%s': expected a number from 1 to 8", gpus);
-    if (arch && strcmp(arch, "gfx1100"))
-        return rdx_cli_usage_error("emu", "--arch '%s': only gfx1100 is emulated", arch);
+    if (arch) {
+        const char *env = getenv("RDX_EMU_GPUS");
+        uint64_t n = 1;
+        if (gpus)
+            (void)rdx_cli_parse_u64(gpus, &n);
+        else if (env && *env && (rdx_cli_parse_u64(env, &n) || n < 1 || n > 8))
+            n = 1; /* the interposer reports a bad RDX_EMU_GPUS itself */
+        if (rdx_emudev_check_arch("--arch", arch, (uint32_t)n) != RDX_OK)
+            return rdx_cli_usage_error("emu", "%s", rdx_error_message());
+    }
     if (budget && (rdx_cli_parse_u64(budget, &v) || v == 0))
         return rdx_cli_usage_error("emu", "--wave-budget '%s': expected a positive number", budget);
     char lib[PATH_MAX];

@@ -21,6 +21,9 @@ static void help(void)
            "  --device emu|kfd  the emulated GPU or the real driver (default: RDX_DEVICE,\n"
            "                    else a real card when /dev/kfd has one, else emu)\n"
            "  --gpus N          number of emulated cards (emu only; default 1)\n"
+           "  --arch GFX[,GFX]  the emulated cards' target, one for all or one per card\n"
+           "                    (emu only; default RDX_EMU_ARCH, else gfx1100): gfx1100,\n"
+           "                    gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, gfx1201\n"
            "  -h, --help        show this help\n"
            "\n"
            "Exit status: 0 success, 1 the device could not be opened, 2 bad usage.\n");
@@ -43,8 +46,10 @@ static const char *heap_name(uint32_t t)
 
 static void print_gpu(uint32_t i, const rdx_kfd_gpu_info *g)
 {
-    printf("gpu %u: %s  (%s, node %u, gpu_id %u, device 0x%04x, /dev/dri/renderD%u)\n", i,
-           g->target, g->name, g->node_id, g->gpu_id, g->device_id, g->drm_render_minor);
+    printf("gpu %u: %s  (%s, gfx_target_version %u, node %u, gpu_id %u, device 0x%04x, "
+           "/dev/dri/renderD%u)\n",
+           i, g->target, g->name, g->gfx_target_version, g->node_id, g->gpu_id, g->device_id,
+           g->drm_render_minor);
     printf("  compute units: %u (%u SIMDs, %u per CU; %u shader engines, %u arrays x %u CUs)\n",
            g->cu_count, g->simd_count, g->simd_per_cu, g->drm_num_shader_engines, g->array_count,
            g->cu_per_simd_array);
@@ -71,16 +76,20 @@ int rdx_cmd_info(int argc, char **argv)
     static const struct option opts[] = {
         { "device", required_argument, NULL, 'd' },
         { "gpus", required_argument, NULL, 'g' },
+        { "arch", required_argument, NULL, 'a' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    const char *device = NULL;
+    const char *device = NULL, *arch = NULL;
     unsigned long gpus = 1;
     int c;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             device = optarg;
+            break;
+        case 'a':
+            arch = optarg;
             break;
         case 'g': {
             char *end;
@@ -105,6 +114,12 @@ int rdx_cmd_info(int argc, char **argv)
         kind = RDX_DEVICE_KFD;
     else if (device)
         return rdx_cli_usage_error("info", "--device '%s': expected 'emu' or 'kfd'", device);
+    if (arch) { /* the emulated device reads RDX_EMU_ARCH */
+        if (rdx_emudev_check_arch("--arch", arch, (uint32_t)gpus) != RDX_OK)
+            return rdx_cli_usage_error("info", "%s", rdx_error_message());
+        if (setenv("RDX_EMU_ARCH", arch, 1))
+            return rdx_cli_fail("info");
+    }
     rdx_emudev *emu;
     rdx_kfd *kfd;
     rdx_status st = rdx_device_select(kind, 0, (uint32_t)gpus, false, &emu, &kfd);

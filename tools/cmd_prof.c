@@ -1,5 +1,6 @@
 /*
- * tools/cmd_prof.c — `rdx prof`: profile a kernel on the emulated gfx1100 —
+ * tools/cmd_prof.c — `rdx prof`: profile a kernel on the emulated GPU (of the code object's
+ * target, RDX_EMU_ARCH when set) —
  * a code object (clang, hipcc, rdx), an assembly file, or every kernel of a
  * tensor-level UOp graph (through `rdx realize`'s command line) — and print
  * the per-dispatch report and annotated disassembly (tools/prof_text.c),
@@ -13,6 +14,7 @@
 #include <time.h>
 
 #include <rdx/asm.h>
+#include <rdx/codeobj.h>
 #include <rdx/emu.h>
 #include <rdx/emu_prof.h>
 #include <rdx/runtime.h>
@@ -32,8 +34,9 @@ static void help(void)
     printf("Usage: rdx prof [options] INPUT [launch options]\n"
            "       rdx prof [options] --compare A B [launch options]\n"
            "\n"
-           "Profile a kernel on the emulated gfx1100: every count is exact (the emulator ran\n"
-           "it), every time comes from the emulator's timing model (docs/prof.md says which\n"
+           "Profile a kernel on the emulated GPU (of a code object's target, or RDX_EMU_ARCH;\n"
+           "gfx1100 by default): every count is exact (the emulator ran it), every time\n"
+           "comes from the emulator's timing model of a gfx1100 (docs/prof.md says which\n"
            "is which).  INPUT is\n"
            "  a code object (clang/hipcc/rdx ELF)  with the launch options of rdx "
            "run:\n" RDX_CLI_LAUNCH_HELP
@@ -180,12 +183,22 @@ static int prof_codeobj(const prof_cli *pc, const char *path, int argc, char **a
     rdx_emu *emu = NULL;
     const rdx_kernel *k = NULL;
     rdx_device_options dopts = { .kind = RDX_DEVICE_EMU };
+    /* the emulated GPU of the code object's target (RDX_EMU_ARCH when set) */
+    rdx_codeobj *co = NULL;
+    char arch[16] = "";
+    const char *env = getenv("RDX_EMU_ARCH");
+    if (rc == RDX_EXIT_OK && !(env && *env) && rdx_codeobj_read(elf, len, path, &co) == RDX_OK &&
+        co->target)
+        snprintf(arch, sizeof arch, "%s", co->target->name);
+    rdx_codeobj_free(co);
+    rdx_error_clear();
+    dopts.emu_arch = arch[0] ? arch : NULL;
     if (rc == RDX_EXIT_OK &&
         (rdx_device_open(&dopts, &dev) || rdx_program_load(dev, elf, len, path, &prog)))
         rc = rdx_cli_fail(CMD);
     if (rc == RDX_EXIT_OK)
         rc = rdx_cli_pick_kernel(CMD, prog, path, &L, &k);
-    if (rc == RDX_EXIT_OK && rdx_emu_create("gfx1100", &emu))
+    if (rc == RDX_EXIT_OK && rdx_emu_create(rdx_device_get_info(dev)->target, &emu))
         rc = rdx_cli_fail(CMD);
     if (rc == RDX_EXIT_OK) {
         rdx_emu_set_threads(emu, pc->threads);

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/codeobj.h>
 #include <rdx/emu.h>
+#include <rdx/emudev.h>
 #include <rdx/runtime.h>
 
 #include "tools/cli.h"
@@ -30,7 +32,7 @@ static void help(void)
            "Load a code object (rdx's or LLVM's) on the device, dispatch a kernel and\n"
            "print the time of each dispatch: on a real card its GPU time (timestamps);\n"
            "on the emulated GPU the wall time of the emulation, with the emulator's\n"
-           "timing-model estimate of the kernel's time on a gfx1100 beside it (the\n"
+           "timing-model estimate of the kernel's time beside it (the\n"
            "kernel run once more on a private emulator, over copies of the inputs).\n"
            "Arguments are laid out by the code\n"
            "object's metadata (.args offsets and sizes; hidden arguments filled as\n"
@@ -43,6 +45,10 @@ static void help(void)
            "                    argument) to FILE\n"
            "  --device emu|kfd  the emulated GPU or a real card (default: RDX_DEVICE,\n"
            "                    else a real card when /dev/kfd has one, else emu)\n"
+           "  --arch GFX        emulated GPU only: its target (gfx1100, gfx1101, gfx1102,\n"
+           "                    gfx1150, gfx1151, gfx1200, gfx1201); default RDX_EMU_ARCH,\n"
+           "                    else the code object's target when the emulated GPU\n"
+           "                    models it, else gfx1100\n"
            "  --repeat N        dispatch N times (default 1)\n"
            "  --timeout MS      wait at most MS milliseconds per dispatch (default 60000);\n"
            "                    then the dispatch is abandoned (its queue is reset)\n"
@@ -162,8 +168,8 @@ static rdx_status emu_estimate(const run_state *s, const char *path, const rdx_k
     size_t elf_size = 0;
     rdx_emu *emu = NULL;
     rdx_status st = rdx_file_read(path, &elf, &elf_size);
-    if (!st)
-        st = rdx_emu_create("gfx1100", &emu);
+    if (!st) /* the device's target: the code object is for it (rdx_program_load checked) */
+        st = rdx_emu_create(rdx_device_get_info(s->dev)->target, &emu);
     if (!st)
         st = rdx_cli_emu_launch(emu, &s->L, elf, elf_size, k, wave_budget);
     if (!st)
@@ -188,18 +194,44 @@ static void estimate_line(const run_state *s, const char *path, const rdx_kernel
         return;
     }
     double us = (double)c.est_kernel_cycles / 2500.0;
+    const char *target = rdx_device_get_info(s->dev)->target;
     printf("kernel time estimate: %.3f us (%llu cycles at 2.5 GHz, %s-bound; the emulator's "
-           "timing model of a gfx1100)\n",
-           us, (unsigned long long)c.est_kernel_cycles, rdx_emu_bound_name(c.est_bound));
+           "timing model of a gfx1100%s%s)\n",
+           us, (unsigned long long)c.est_kernel_cycles, rdx_emu_bound_name(c.est_bound),
+           strcmp(target, "gfx1100") ? ", running the code of a " : "",
+           strcmp(target, "gfx1100") ? target : "");
     snprintf(est, size, "; timing model estimate %.3f us", us);
 }
 
-static int run(run_state *s, const char *path, const cli_out *outs, int nouts, rdx_device_kind kind,
-               uint64_t repeat, uint32_t timeout, uint64_t wave_budget, uint64_t dispatch_budget)
+/* The emulated GPU's target when neither --arch nor RDX_EMU_ARCH chose one: the code
+ * object's, when the emulated GPU models it (else NULL: gfx1100). */
+static const char *codeobj_arch(const char *path, char *buf, size_t size)
 {
+    const char *env = getenv("RDX_EMU_ARCH");
+    rdx_codeobj *co = NULL;
+    if ((env && *env) || rdx_codeobj_read_file(path, &co) != RDX_OK || !co->target) {
+        rdx_codeobj_free(co);
+        rdx_error_clear();
+        return NULL;
+    }
+    snprintf(buf, size, "%s", co->target->name);
+    rdx_codeobj_free(co);
+    for (uint32_t i = 0; rdx_emudev_target_name(i); i++)
+        if (!strcmp(rdx_emudev_target_name(i), buf))
+            return buf;
+    return NULL;
+}
+
+static int run(run_state *s, const char *path, const cli_out *outs, int nouts, rdx_device_kind kind,
+               const char *arch, uint64_t repeat, uint32_t timeout, uint64_t wave_budget,
+               uint64_t dispatch_budget)
+{
+    char co_arch[16];
     rdx_device_options o = { .kind = kind,
                              .emu_wave_budget = wave_budget,
-                             .emu_dispatch_budget = dispatch_budget };
+                             .emu_dispatch_budget = dispatch_budget,
+                             .emu_arch =
+                                 arch ? arch : codeobj_arch(path, co_arch, sizeof co_arch) };
     if (rdx_device_open(&o, &s->dev))
         return rdx_cli_fail(CMD);
     const rdx_device_info *di = rdx_device_get_info(s->dev);
@@ -312,6 +344,7 @@ int rdx_cmd_run(int argc, char **argv)
     static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS,
                                           { "out", required_argument, NULL, 'o' },
                                           { "device", required_argument, NULL, 'd' },
+                                          { "arch", required_argument, NULL, 'A' },
                                           { "repeat", required_argument, NULL, 'r' },
                                           { "timeout", required_argument, NULL, 't' },
                                           { "wave-budget", required_argument, NULL, 'w' },
@@ -324,6 +357,7 @@ int rdx_cmd_run(int argc, char **argv)
     int nouts = 0, rc = RDX_EXIT_OK;
     cli_out outs[MAX_OUTS];
     rdx_device_kind kind = RDX_DEVICE_AUTO;
+    const char *arch = NULL;
     uint64_t repeat = 1, timeout = 60000, wave_budget = 0, dispatch_budget = 0;
     optind = 0; /* full reinitialisation: main parsed with "+" */
     opterr = 0;
@@ -349,6 +383,11 @@ int rdx_cmd_run(int argc, char **argv)
                 kind = RDX_DEVICE_KFD;
             else
                 rc = rdx_cli_usage_error(CMD, "--device %s: expected emu or kfd", optarg);
+            break;
+        case 'A':
+            arch = optarg;
+            if (rdx_emudev_check_arch("--arch", arch, 1))
+                rc = rdx_cli_usage_error(CMD, "%s", rdx_error_message());
             break;
         case 'r':
             if (rdx_cli_parse_u64(optarg, &repeat) || repeat == 0)
@@ -386,7 +425,7 @@ int rdx_cmd_run(int argc, char **argv)
     if (rc == RDX_EXIT_OK && (!s.L.have_grid || !s.L.have_block))
         rc = rdx_cli_usage_error(CMD, "--grid and --block are required");
     if (rc == RDX_EXIT_OK)
-        rc = run(&s, argv[optind], outs, nouts, kind, repeat, (uint32_t)timeout, wave_budget,
+        rc = run(&s, argv[optind], outs, nouts, kind, arch, repeat, (uint32_t)timeout, wave_budget,
                  dispatch_budget);
     cleanup(&s);
     return rc;

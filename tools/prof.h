@@ -39,6 +39,7 @@ typedef struct prof_disp {
     uint64_t text_off; /* ELF address of the entry (the line table's addresses) */
     prof_lines lines;  /* source lines (DWARF), may be empty */
     double emu_ms;     /* host time of the profiled emulation */
+    char target[16];   /* the code object's target ("gfx1100" when it names none) */
 } prof_disp;
 
 typedef struct prof_run {
@@ -46,6 +47,12 @@ typedef struct prof_run {
     prof_disp *d;
     size_t n;
 } prof_run;
+
+/* The target a run's report names: its first dispatch's, else gfx1100. */
+static inline const char *prof_run_target(const prof_run *r)
+{
+    return r->n ? r->d[0].target : "gfx1100";
+}
 
 typedef struct prof_opts {
     int sort;      /* annotated disassembly hottest first */

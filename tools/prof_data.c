@@ -81,7 +81,10 @@ int prof_capture(prof_run *r, const char *name, const rdx_emu *emu, const void *
     rdx_emu_occupancy_of(&d->p, &d->occ);
     /* the kernel's code: the named kernel, else the only one */
     rdx_codeobj *co = NULL;
+    snprintf(d->target, sizeof d->target, "gfx1100");
     if (rdx_codeobj_read(elf, elf_size, NULL, &co) == RDX_OK) {
+        if (co->target)
+            snprintf(d->target, sizeof d->target, "%s", co->target->name);
         const rdx_codeobj_kernel *k = NULL;
         for (size_t i = 0; i < co->num_kernels; i++)
             if (!strcmp(co->kernels[i].name, name) || co->num_kernels == 1)
@@ -108,7 +111,7 @@ void prof_disasm(const prof_disp *d, uint64_t pc, char *buf, size_t size)
     uint64_t off = pc - d->p.code;
     if (!d->code || off >= d->code_size)
         return;
-    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    const rdx_isa_target *t = rdx_isa_target_find(d->target);
     rdx_isa_inst ii;
     size_t len;
     if (t &&

@@ -111,7 +111,7 @@ void prof_print_json(FILE *f, const prof_run *r, const prof_opts *o)
     (void)o;
     fprintf(f, "{\"input\":");
     jstr(f, r->label);
-    fprintf(f, ",\"target\":\"gfx1100\",\"clock_ghz\":2.5,\"dispatches\":[");
+    fprintf(f, ",\"target\":\"%s\",\"clock_ghz\":2.5,\"dispatches\":[", prof_run_target(r));
     for (size_t i = 0; i < r->n; i++) {
         if (i)
             fputc(',', f);
@@ -139,8 +139,9 @@ int prof_write_trace(const char *path, const prof_run *r)
     if (!f)
         return -1;
     fprintf(f,
-            "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"rdx prof: emulated gfx1100, "
-            "times from the kernel time model at 2.5 GHz\"},\"traceEvents\":[\n");
+            "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"rdx prof: emulated %s, "
+            "times from the kernel time model at 2.5 GHz\"},\"traceEvents\":[\n",
+            prof_run_target(r));
     fprintf(f,
             "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"queue\"}},\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":"

@@ -156,9 +156,8 @@ static void print_disasm(FILE *f, const prof_disp *d, const prof_opts *o)
 
 void prof_print_text(FILE *f, const prof_run *r, const prof_opts *o)
 {
-    fprintf(
-        f, "rdx prof: %s (emulated gfx1100; every count exact, every time a model: docs/prof.md)\n",
-        r->label);
+    fprintf(f, "rdx prof: %s (emulated %s; every count exact, every time a model: docs/prof.md)\n",
+            r->label, prof_run_target(r));
     uint64_t sum = 0;
     for (size_t i = 0; i < r->n; i++) {
         print_dispatch(f, i, &r->d[i]);

@@ -296,6 +296,13 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     int legacy = 0;
     if ((bst = kernel_model(cfg, &legacy)) != RDX_OK)
         return bst;
+    const emu_target *targets[EMU_MAX_GPUS];
+    if (cfg && cfg->arch && *cfg->arch)
+        bst = emu_target_parse("rdx_emudev_config.arch", cfg->arch, n, targets);
+    else
+        bst = emu_target_parse("RDX_EMU_ARCH", getenv("RDX_EMU_ARCH"), n, targets);
+    if (bst)
+        return bst;
     rdx_emudev *dev = calloc(1, sizeof *dev);
     if (!dev)
         return rdx_fail(RDX_ERR_NOMEM, "emulated device: out of memory");
@@ -310,7 +317,6 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
         return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: creating its memory pool");
     }
     dev->num_gpus = n;
-    dev->vram_size = cfg && cfg->vram_size ? cfg->vram_size : 24ull << 30;
     dev->legacy_sysfs = legacy;
     for (uint32_t g = 0; g < EMU_MAX_GPUS; g++)
         dev->smi_fds[g] = -1;
@@ -320,9 +326,21 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     dev->next_idr = 1;
     dev->next_mmap_offset = EMU_DRM_OFFSET_START;
     dev->next_nonsignal = EMU_NONSIGNAL_ID;
+    dev->internal_off = dev->pool_next;
+    dev->pool_next += KFD_SIGNAL_EVENT_LIMIT * 8;
+    void *ip = mmap(NULL, KFD_SIGNAL_EVENT_LIMIT * 8, PROT_READ | PROT_WRITE, MAP_SHARED,
+                    dev->pool_fd, (off_t)dev->internal_off);
+    if (ip == MAP_FAILED) {
+        int e = errno;
+        rdx_emudev_destroy(dev);
+        return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: mapping the event page");
+    }
+    dev->internal_page = ip;
     for (uint32_t i = 0; i < n; i++) {
         emu_gpu *g = &dev->gpus[i];
         g->gpu_id = 0x3a8cu + 0x1111u * i; /* arbitrary, non-zero and distinct like KFD's hash */
+        g->t = targets[i];
+        g->vram_size = cfg && cfg->vram_size ? cfg->vram_size : g->t->local_mem;
         g->render_minor = EMU_RENDER_MINOR_BASE + i;
         g->vm_fd = -1;
         g->doorbell_off = dev->pool_next;
@@ -338,8 +356,12 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
             return rdx_fail_errno(RDX_ERR_NOMEM, e, "emulated device: mapping doorbells");
         }
         g->doorbell = p;
-        rdx_status st = rdx_emu_create("gfx1100", &g->emu);
-        if (st != RDX_OK) {
+        rdx_status st = rdx_emu_create(g->t->name, &g->emu);
+        if (st == RDX_ERR_UNSUPPORTED) { /* the GPU exists; its dispatches fail, saying why */
+            snprintf(g->emu_error, sizeof g->emu_error, "%s", rdx_error_message());
+            rdx_error_clear();
+            g->emu = NULL;
+        } else if (st != RDX_OK) {
             rdx_emudev_destroy(dev);
             return rdx_fail_context(st, "emulated device: wave emulator");
         }
@@ -396,6 +418,8 @@ void rdx_emudev_destroy(rdx_emudev *dev)
             munmap((void *)dev->gpus[i].doorbell, EMU_DOORBELL_SLICE);
         rdx_emu_destroy(dev->gpus[i].emu);
     }
+    if (dev->internal_page)
+        munmap(dev->internal_page, KFD_SIGNAL_EVENT_LIMIT * 8);
     close(dev->pool_fd);
     free(dev->events);
     free(dev);

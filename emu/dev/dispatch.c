@@ -5,12 +5,12 @@
  * hardware reads them: COMPUTE_PGM_LO/HI (code address >> 8), PGM_RSRC1/2/3,
  * COMPUTE_USER_DATA_0.. (rsrc2.USER_SGPR of them, loaded into s0..),
  * NUM_THREAD_X/Y/Z (workgroup size), TMPRING_SIZE.WAVESIZE (scratch per wave,
- * 256-byte units) and rsrc2.LDS_SIZE (512-byte units); the initiator gives
- * wave32 (CS_W32_EN) and whether the dimensions count threads
- * (USE_THREAD_DIMENSIONS) or workgroups.  Each GPU has its own emulator
- * instance whose registered memory follows the buffers mapped to that GPU.
- * A VM fault raises the memory-fault event with the faulting address; other
- * faults (bad instruction, hang) raise the hardware-exception event.  The
+ * 256-byte units; 15 bits on gfx11, 18 on gfx12) and rsrc2.LDS_SIZE
+ * (512-byte units); the initiator gives wave32 (CS_W32_EN) and whether the
+ * dimensions count threads (USE_THREAD_DIMENSIONS) or workgroups.  Each GPU
+ * has its own emulator instance, of its target, whose registered memory
+ * follows the buffers mapped to that GPU.  A VM fault raises the memory-fault event with the
+ * faulting address; other faults (bad instruction, hang) raise the hardware-exception event.  The
  * queue stops in both cases.  The queue's `destroying` flag is the
  * dispatch's cancel hook: destroying the queue (or closing the process's
  * last /dev/kfd fd, or destroying the device) ends a running dispatch within
@@ -47,7 +47,8 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
 {
     rdx_emu *emu = dev->gpus[q->gpu].emu;
     if (!emu) {
-        emu_queue_fail(dev, q, "DISPATCH_DIRECT: no wave emulator for this GPU");
+        emu_queue_fail(dev, q, "DISPATCH_DIRECT on a %s: unsupported by the wave emulator (%s)",
+                       dev->gpus[q->gpu].t->name, dev->gpus[q->gpu].emu_error);
         return -1;
     }
     rdx_emu_dispatch d = { 0 };
@@ -87,8 +88,13 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
         d.kernarg = (uint64_t)d.user_sgpr[1] << 32 | d.user_sgpr[0];
     d.group_segment_size =
         rdx_pm4_reg_get(d.rsrc2, RDX_PM4_RF_COMPUTE_PGM_RSRC2_LDS_SIZE) * LDS_GRANULE;
+    /* WAVESIZE: 15 bits on gfx11, 18 on gfx12 (rdx/pm4_defs.h) */
+    uint32_t tmpring = SH(q, COMPUTE_TMPRING_SIZE);
     uint32_t wave_bytes =
-        rdx_pm4_reg_get(SH(q, COMPUTE_TMPRING_SIZE), RDX_PM4_RF_COMPUTE_TMPRING_SIZE_WAVESIZE) *
+        (dev->gpus[q->gpu].t->gc[0] == 12
+             ? (tmpring >> RDX_PM4_GFX12_TMPRING_WAVESIZE_LO) &
+                   ((1u << RDX_PM4_GFX12_TMPRING_WAVESIZE_W) - 1)
+             : rdx_pm4_reg_get(tmpring, RDX_PM4_RF_COMPUTE_TMPRING_SIZE_WAVESIZE)) *
         SCRATCH_GRANULE;
     d.private_segment_size = wave_bytes / (wave32 ? 32 : 64);
     d.budget = dev->wave_budget;

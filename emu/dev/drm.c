@@ -14,27 +14,34 @@
 
 #include <libdrm/amdgpu_drm.h>
 
-/* AMDGPU_FAMILY_GC_11_0_0: newer amdgpu_drm.h than this system's has it. */
+/* AMDGPU_FAMILY_GC_11_0_0, _GC_11_5_0, _GC_12_0_0: newer amdgpu_drm.h than this system's has
+ * them.  AMDGPU_IDS_FLAGS_FUSION marks an APU. */
 #define EMU_AMDGPU_FAMILY_GC_11_0_0 145u
+#define EMU_AMDGPU_FAMILY_GC_11_5_0 150u
+#define EMU_AMDGPU_FAMILY_GC_12_0_0 152u
+#define EMU_AMDGPU_IDS_FLAGS_FUSION 0x1u
 
-static void dev_info(rdx_emudev *dev, struct drm_amdgpu_info_device *d)
+static void dev_info(rdx_emudev *dev, uint32_t gpu, struct drm_amdgpu_info_device *d)
 {
+    const emu_target *t = dev->gpus[gpu].t;
     memset(d, 0, sizeof *d);
-    (void)dev;
-    d->device_id = 0x744c;
+    d->device_id = t->device_id;
     d->chip_rev = 0;
     d->external_rev = 0x01;
-    d->pci_rev = 0xc8;
-    d->family = EMU_AMDGPU_FAMILY_GC_11_0_0;
-    d->num_shader_engines = EMU_ARRAY_COUNT / EMU_ARRAYS_PER_ENGINE;
-    d->num_shader_arrays_per_engine = EMU_ARRAYS_PER_ENGINE;
+    d->pci_rev = t->revision;
+    d->family = t->gc[0] == 12  ? EMU_AMDGPU_FAMILY_GC_12_0_0
+                : t->gc[1] == 5 ? EMU_AMDGPU_FAMILY_GC_11_5_0
+                                : EMU_AMDGPU_FAMILY_GC_11_0_0;
+    d->ids_flags = t->apu ? EMU_AMDGPU_IDS_FLAGS_FUSION : 0;
+    d->num_shader_engines = t->shader_engines;
+    d->num_shader_arrays_per_engine = t->arrays_per_engine;
     d->gpu_counter_freq = 100000; /* kHz: the 100 MHz GPU timestamp clock */
-    d->max_engine_clock = 2482000;
-    d->max_memory_clock = 1249000;
-    d->cu_active_number = EMU_CU_COUNT;
+    d->max_engine_clock = t->max_clk_mhz * 1000ull;
+    d->max_memory_clock = t->mem_clk_mhz * 1000ull;
+    d->cu_active_number = emu_target_cus(t);
     for (uint32_t se = 0; se < d->num_shader_engines && se < 4; se++)
-        for (uint32_t sa = 0; sa < EMU_ARRAYS_PER_ENGINE; sa++)
-            d->cu_bitmap[se][sa] = (1u << EMU_CU_PER_ARRAY) - 1;
+        for (uint32_t sa = 0; sa < t->arrays_per_engine && sa < 4; sa++)
+            d->cu_bitmap[se][sa] = (1u << t->cu_per_array) - 1;
     d->num_rb_pipes = 24;
     d->enabled_rb_pipes_mask = 0xffffff;
     d->num_hw_gfx_contexts = 8;
@@ -43,11 +50,11 @@ static void dev_info(rdx_emudev *dev, struct drm_amdgpu_info_device *d)
     d->virtual_address_alignment = 4096;
     d->pte_fragment_size = 2 * 1024 * 1024;
     d->gart_page_size = 4096;
-    d->vram_type = AMDGPU_VRAM_TYPE_GDDR6;
-    d->vram_bit_width = 384;
+    d->vram_type = t->apu ? AMDGPU_VRAM_TYPE_DDR5 : AMDGPU_VRAM_TYPE_GDDR6;
+    d->vram_bit_width = t->mem_width;
     d->wave_front_size = 32;
-    d->num_shader_visible_vgprs = 1536;
-    d->num_cu_per_sh = EMU_CU_PER_ARRAY;
+    d->num_shader_visible_vgprs = t->vgprs_per_simd;
+    d->num_cu_per_sh = t->cu_per_array;
     d->num_tcc_blocks = 24;
 }
 
@@ -76,9 +83,11 @@ static int drm_version(struct drm_version *v)
     return r;
 }
 
-/* AMDGPU_INFO_HW_IP_INFO as amdgpu_hw_ip_info answers it for gfx11 (GC 11.0, SDMA 6.0): the
- * rings the emulated driver runs (emu/dev/drm_cs.c); other engines exist with no ring. */
-static int hw_ip_info(const struct drm_amdgpu_info *q, struct drm_amdgpu_info_hw_ip *ip)
+/* AMDGPU_INFO_HW_IP_INFO as amdgpu_hw_ip_info answers it: the major and minor of the GC and
+ * SDMA IP discovery versions of the target, the rings the emulated driver runs
+ * (emu/dev/drm_cs.c); other engines exist with no ring. */
+static int hw_ip_info(const emu_target *t, const struct drm_amdgpu_info *q,
+                      struct drm_amdgpu_info_hw_ip *ip)
 {
     memset(ip, 0, sizeof *ip);
     if (q->query_hw_ip.type >= AMDGPU_HW_IP_NUM ||
@@ -86,19 +95,22 @@ static int hw_ip_info(const struct drm_amdgpu_info *q, struct drm_amdgpu_info_hw
         return -EINVAL;
     switch (q->query_hw_ip.type) {
     case AMDGPU_HW_IP_GFX:
-        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = 11,
+        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = t->gc[0],
+                                              .hw_ip_version_minor = t->gc[1],
                                               .ib_start_alignment = 32,
                                               .ib_size_alignment = 32,
                                               .available_rings = 0x1 };
         break;
     case AMDGPU_HW_IP_COMPUTE:
-        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = 11,
+        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = t->gc[0],
+                                              .hw_ip_version_minor = t->gc[1],
                                               .ib_start_alignment = 32,
                                               .ib_size_alignment = 32,
                                               .available_rings = 0xf };
         break;
     case AMDGPU_HW_IP_DMA:
-        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = 6,
+        *ip = (struct drm_amdgpu_info_hw_ip){ .hw_ip_version_major = t->sdma[0],
+                                              .hw_ip_version_minor = t->sdma[1],
                                               .ib_start_alignment = 256,
                                               .ib_size_alignment = 4,
                                               .available_rings = 0x3 };
@@ -156,7 +168,7 @@ int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, 
         return -EINVAL;
     if (q->query == AMDGPU_INFO_DEV_INFO) {
         struct drm_amdgpu_info_device d;
-        dev_info(dev, &d);
+        dev_info(dev, gpu, &d);
         return emu_copy_to_user(q->return_pointer, &d,
                                 q->return_size < sizeof d ? q->return_size : sizeof d);
     }
@@ -165,8 +177,8 @@ int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, 
         return emu_copy_to_user(q->return_pointer, &one, q->return_size < 4 ? q->return_size : 4);
     }
     if (q->query == AMDGPU_INFO_VRAM_GTT) {
-        struct drm_amdgpu_info_vram_gtt v = { .vram_size = dev->vram_size,
-                                              .vram_cpu_accessible_size = dev->vram_size,
+        struct drm_amdgpu_info_vram_gtt v = { .vram_size = dev->gpus[gpu].vram_size,
+                                              .vram_cpu_accessible_size = dev->gpus[gpu].vram_size,
                                               .gtt_size = 64ull << 30 };
         return emu_copy_to_user(q->return_pointer, &v,
                                 q->return_size < sizeof v ? q->return_size : sizeof v);
@@ -183,7 +195,7 @@ int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, 
     }
     if (q->query == AMDGPU_INFO_HW_IP_INFO) {
         struct drm_amdgpu_info_hw_ip ip;
-        int r = hw_ip_info(q, &ip);
+        int r = hw_ip_info(dev->gpus[gpu].t, q, &ip);
         if (r)
             return r;
         return emu_copy_to_user(q->return_pointer, &ip,
@@ -204,10 +216,10 @@ int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, 
     if (q->query == AMDGPU_INFO_MEMORY) {
         struct drm_amdgpu_memory_info m;
         memset(&m, 0, sizeof m);
-        m.vram.total_heap_size = dev->vram_size;
-        m.vram.usable_heap_size = dev->vram_size;
+        m.vram.total_heap_size = dev->gpus[gpu].vram_size;
+        m.vram.usable_heap_size = dev->gpus[gpu].vram_size;
         m.vram.heap_usage = dev->gpus[gpu].vram_used;
-        m.vram.max_allocation = dev->vram_size;
+        m.vram.max_allocation = dev->gpus[gpu].vram_size;
         m.cpu_accessible_vram = m.vram;
         m.gtt.total_heap_size = 64ull << 30;
         m.gtt.usable_heap_size = 64ull << 30;

@@ -79,9 +79,9 @@ static int gem_create(rdx_emudev *dev, int fd, uint32_t gpu, union drm_amdgpu_ge
     uint64_t size = page_align(a->in.bo_size);
     int vram = (domains & AMDGPU_GEM_DOMAIN_VRAM) != 0;
     /* amdgpu_bo_validate_size: larger than the domain is ENOMEM */
-    if (vram && !(domains & AMDGPU_GEM_DOMAIN_GTT) && size > dev->vram_size)
+    if (vram && !(domains & AMDGPU_GEM_DOMAIN_GTT) && size > dev->gpus[gpu].vram_size)
         return -ENOMEM;
-    if (vram && size > dev->vram_size - dev->gpus[gpu].vram_used) {
+    if (vram && size > dev->gpus[gpu].vram_size - dev->gpus[gpu].vram_used) {
         if (!(domains & AMDGPU_GEM_DOMAIN_GTT))
             return -ENOMEM;
         vram = 0; /* placed in the other domain asked for */

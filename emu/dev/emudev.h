@@ -66,18 +66,41 @@ struct emu_create_queue_args {
 };
 #define EMU_IOC_CREATE_QUEUE       _IOWR(AMDKFD_IOCTL_BASE, 0x02, struct emu_create_queue_args)
 #define EMU_QUEUE_TYPE_SDMA_BY_ENG 4u
-#define EMU_SDMA_ENGINES           2u  /* num_sdma_engines; no xGMI engines */
 #define EMU_SDMA_QUEUES_PER_ENGINE 6u  /* num_sdma_queues_per_engine */
 #define EMU_ENOTSUPP               524 /* the kernel's ENOTSUPP, as user space receives it */
 
-/* gfx1100 (Navi 31) shape. */
-#define EMU_GFX_TARGET_VERSION 110000u
-#define EMU_SIMD_PER_CU        2u
-#define EMU_CU_COUNT           96u
-#define EMU_ARRAY_COUNT        12u /* shader arrays: 6 SEs x 2 */
-#define EMU_ARRAYS_PER_ENGINE  2u
-#define EMU_CU_PER_ARRAY       8u
-#define EMU_RENDER_MINOR_BASE  128u
+/* One chip the emulated GPU can be (target.c holds the table; docs/kfd.md "Emulated
+ * targets" cites the sources). */
+typedef struct emu_target {
+    const char *name;      /* LLVM processor, "gfx1100" */
+    const char *chip;      /* "Navi 31" */
+    const char *marketing; /* a product with that chip, "Radeon RX 7900 XTX" */
+    uint32_t gfx_target_version;
+    uint8_t gc[3], sdma[3], nbio[3]; /* IP discovery versions (major, minor, revision) */
+    uint32_t sdma_engines;
+    uint32_t device_id, revision; /* PCI */
+    uint32_t shader_engines, arrays_per_engine, cu_per_array;
+    uint32_t vgprs_per_simd; /* 1536 or 1024 */
+    uint32_t waves_per_simd, lds_kb;
+    uint32_t l2_kb, l3_kb; /* L3: the Infinity Cache (MALL), 0 when none */
+    uint32_t max_clk_mhz, mem_clk_mhz, mem_width;
+    uint64_t local_mem; /* VRAM (dGPU) or the carve-out (APU) when the config gives none */
+    int apu;            /* an APU: the GPU shares the CPU's memory (gfx115x) */
+} emu_target;
+
+const emu_target *emu_target_find(const char *name); /* NULL if not modelled */
+const emu_target *emu_target_at(uint32_t i);         /* i-th row, NULL past the end */
+uint32_t emu_target_cus(const emu_target *t);
+/* Parse a target list ("gfx1100" for every GPU or "gfx1100,gfx1201" one per GPU; NULL or ""
+ * means gfx1100) into out[0..num_gpus-1]; `what` names the source in messages. */
+rdx_status emu_target_parse(const char *what, const char *spec, uint32_t num_gpus,
+                            const emu_target **out);
+#define EMU_SIMD_PER_CU 2u /* RDNA: two SIMD32 per CU */
+/* gfx1100's shader arrays (12, 2 per engine): the default target's, for code written before
+ * the targets; a GPU's own are in its row (emu_gpu.t). */
+#define EMU_ARRAY_COUNT       12u
+#define EMU_ARRAYS_PER_ENGINE 2u
+#define EMU_RENDER_MINOR_BASE 128u
 /* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
  * + 0x106 / 0x107, dword register offsets. */
 /* GB_ADDR_CONFIG: NUM_PIPES 5 (32), PIPE_INTERLEAVE 256 B, NUM_PKRS 5 — a plausible gfx11
@@ -154,13 +177,16 @@ typedef struct emu_event {
 
 typedef struct emu_gpu {
     uint32_t gpu_id, render_minor;
+    uint64_t vram_size; /* the configuration's, else the target's local memory */
     uint64_t vram_used;
     uint64_t doorbell_off;       /* pool offset of the doorbell slice */
     uint64_t mmio_off;           /* pool offset of the HDP flush (MMIO_REMAP) page */
     volatile uint64_t *doorbell; /* the emulator's own view of it */
     int vm_fd;                   /* render fd given to ACQUIRE_VM, or -1 */
     int vm_file_closed;          /* that fd was closed since: the VM still holds the file */
-    struct rdx_emu *emu;         /* the wave emulator of this GPU */
+    struct rdx_emu *emu;         /* the wave emulator of this GPU (NULL: not for this target) */
+    const emu_target *t;         /* the chip it is */
+    char emu_error[160];         /* why there is no wave emulator */
 } emu_gpu;
 
 /* ---- the amdgpu DRM submission path (emu/dev/drm_gem.c, drm_cs.c) ---- */
@@ -239,7 +265,6 @@ typedef struct emu_inject {
 struct rdx_emudev {
     rdx_os os;
     uint32_t num_gpus;
-    uint64_t vram_size;
     int legacy_sysfs;          /* a Linux 6.1 kernel (KFD 1.11): see rdx_emudev_config */
     uint32_t runtime_enabled;  /* RUNTIME_ENABLE state of the process */
     int smi_fds[EMU_MAX_GPUS]; /* the driver's end of SMI event fds handed out, or -1 */
@@ -279,7 +304,11 @@ struct rdx_emudev {
     uint32_t event_slots;   /* slots of that page signal events may use (ids below it) */
     uint32_t signal_events; /* live signal events + 1 (id 0 is reserved, as in the kernel) */
     emu_bo *event_page_bo;
-    uint64_t internal_page[KFD_SIGNAL_EVENT_LIMIT]; /* when no client page was given */
+    /* The kernel's own event page when no client page was given (KFD_SIGNAL_EVENT_LIMIT
+     * slots at pool offset internal_off, so that mmap of /dev/kfd at KFD_MMAP_TYPE_EVENTS
+     * shares it with the client as kfd_event_mmap does). */
+    uint64_t *internal_page;
+    uint64_t internal_off;
     uint32_t next_nonsignal;
 
     emu_inject inject[EMU_MAX_INJECT];
@@ -312,9 +341,10 @@ int emu_sysfs_link_read(rdx_emudev *dev, uint32_t node, const char *rest, char *
                         size_t *len);
 int emu_sysfs_link_list(rdx_emudev *dev, uint32_t node, const char *rest, rdx_os_dir_fn fn,
                         void *user);
-uint32_t emu_ctl_stack_size(void);
-uint32_t emu_cwsr_size(void);
-uint32_t emu_debug_memory_size(void);
+/* The queue context-save sizes KFD computes for a node of target t (kfd_queue.c). */
+uint32_t emu_ctl_stack_size(const emu_target *t);
+uint32_t emu_cwsr_size(const emu_target *t);
+uint32_t emu_debug_memory_size(const emu_target *t);
 #define EMU_EOP_BUFFER_SIZE 4096u
 
 /* ioctl.c: a KFD ioctl on a /dev/kfd fd, as kfd_ioctl dispatches it (lock held). */
@@ -366,6 +396,8 @@ void emu_event_memory_fault(rdx_emudev *dev, uint32_t gpu, uint64_t va, int writ
 void emu_event_hw_exception(rdx_emudev *dev, uint32_t gpu);
 /* Drop the driver's view of a client event page. */
 void emu_event_page_release(rdx_emudev *dev);
+/* mmap of /dev/kfd at KFD_MMAP_TYPE_EVENTS (kfd_event_mmap): the process's event page. */
+int emu_event_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, void **out);
 
 /* drm.c: the render node's ioctls (fd: the render fd, for objects it owns) */
 int emu_ioctl_drm(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long request, void *arg);

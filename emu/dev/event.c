@@ -311,6 +311,20 @@ void emu_event_release_all(rdx_emudev *dev)
         dev->event_page = NULL;
 }
 
+int emu_event_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, void **out)
+{
+    /* kfd_event_mmap: at most the page's 32 KiB (get_order of the size), and only once the
+     * process has an event page (its own from CREATE_EVENT, or the kernel's). */
+    if (!len || len > KFD_SIGNAL_EVENT_LIMIT * 8 || !dev->event_page)
+        return -EINVAL;
+    uint64_t off = dev->event_page_bo ? dev->event_page_bo->pool_off : dev->internal_off;
+    void *p = mmap(addr, len, prot, flags, dev->pool_fd, (off_t)off);
+    if (p == MAP_FAILED)
+        return -errno;
+    *out = p;
+    return 0;
+}
+
 void emu_event_page_release(rdx_emudev *dev)
 {
     if (dev->event_page_bo)

@@ -157,9 +157,10 @@ static int wait_reg_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, 
     }
     if (op == RDX_PM4_V_WAIT_OP_WR_WAIT_WR_REG && !wide) {
         /* Write REFERENCE to the register at POLL_ADDR_LO, wait on the one at POLL_ADDR_HI:
-         * the HDP flush (amdgpu's emit_hdp_flush, tinygrad's memory_barrier) through NBIO
-         * 4.3's BIF_BX_PF0_GPU_HDP_FLUSH_REQ/DONE.  The emulated GPU has no HDP cache: the
-         * flush is done as soon as it is asked for. */
+         * the HDP flush (amdgpu's emit_hdp_flush, tinygrad's memory_barrier) through
+         * BIF_BX_PF0_GPU_HDP_FLUSH_REQ/DONE of NBIO 4.3 and NBIF 6.3.1, BIF_BX_PF1's of NBIO
+         * 7.11 (the APUs): the same dword pair on every modelled target.  The emulated GPU has
+         * no HDP cache: the flush is done as soon as it is asked for. */
         uint32_t req = get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_LO);
         uint32_t done = get(p, RDX_PM4_F_WAIT_REG_MEM_POLL_ADDR_HI);
         if (space != RDX_PM4_V_MEM_SPACE_REGISTER || req != EMU_HDP_FLUSH_REQ ||

@@ -214,13 +214,13 @@ static int process_ioctl(rdx_emudev *dev, unsigned nr, void *arg, int *r)
         if (g < 0) {
             *r = -EINVAL;
         } else {
-            a->available = dev->vram_size - dev->gpus[g].vram_used;
+            a->available = dev->gpus[g].vram_size - dev->gpus[g].vram_used;
             *r = 0;
         }
         return 1;
     }
     case _IOC_NR(AMDKFD_IOC_SET_XNACK_MODE): {
-        /* gfx1100 cannot retry faults: XNACK stays off */
+        /* gfx11 and gfx12 cannot retry faults: XNACK stays off */
         struct kfd_ioctl_set_xnack_mode_args *a = arg;
         if (a->xnack_enabled < 0)
             a->xnack_enabled = 0, *r = 0;

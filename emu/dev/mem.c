@@ -224,7 +224,8 @@ static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *
     uint64_t size = page_align(a->size);
     if (size < a->size)
         return -EINVAL;
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM && size > dev->vram_size - dev->gpus[g].vram_used)
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM &&
+        size > dev->gpus[g].vram_size - dev->gpus[g].vram_used)
         return -ENOMEM;
     if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
         if (!a->mmap_offset)
@@ -451,7 +452,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
         int g = id ? emu_gpu_by_id(dev, id) : -1;
         uint64_t type = off & EMU_MMAP_TYPE_MASK;
         if (type == EMU_MMAP_TYPE_EVENTS)
-            return -EINVAL; /* emulator: the event page is not mapped this way (docs/kfd.md) */
+            return emu_event_mmap(dev, addr, len, prot, flags, out);
         if (g < 0)
             return -ENODEV;
         uint32_t want_flag;

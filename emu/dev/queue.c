@@ -69,9 +69,10 @@ static int acquire_buffers(rdx_emudev *dev, uint32_t g, const struct kfd_ioctl_c
             !(bufs[BUF_EOP] = queue_buffer(dev, g, a->eop_buffer_address, a->eop_buffer_size)))
             return -EINVAL;
     }
-    if (a->ctl_stack_size != emu_ctl_stack_size() || a->ctx_save_restore_size != emu_cwsr_size())
+    const emu_target *t = dev->gpus[g].t;
+    if (a->ctl_stack_size != emu_ctl_stack_size(t) || a->ctx_save_restore_size != emu_cwsr_size(t))
         return -EINVAL;
-    uint64_t total = (uint64_t)emu_cwsr_size() + emu_debug_memory_size();
+    uint64_t total = (uint64_t)emu_cwsr_size(t) + emu_debug_memory_size(t);
     total = (total + EMU_PAGE - 1) & ~(EMU_PAGE - 1);
     if (!(bufs[BUF_CWSR] = queue_buffer(dev, g, a->ctx_save_restore_address, total)))
         return -EINVAL;
@@ -123,7 +124,8 @@ static int create_queue(rdx_emudev *dev, struct emu_create_queue_args *ext)
         return -EINVAL;
     if (!emu_vm_bound(dev, (uint32_t)g))
         return -ESRCH; /* kfd_bind_process_to_device failed */
-    if (type == EMU_QUEUE_TYPE_SDMA_BY_ENG && ext->sdma_engine_id > EMU_SDMA_ENGINES - 1)
+    uint32_t engines = dev->gpus[g].t->sdma_engines;
+    if (type == EMU_QUEUE_TYPE_SDMA_BY_ENG && ext->sdma_engine_id > engines - 1)
         return -EINVAL;
     if (type == KFD_IOC_QUEUE_TYPE_COMPUTE_AQL)
         return -EOPNOTSUPP; /* emulator: the CP runs PM4 rings */
@@ -144,7 +146,7 @@ static int create_queue(rdx_emudev *dev, struct emu_create_queue_args *ext)
         id++;
     if (id == EMU_MAX_QUEUES)
         return -ENOMEM; /* KFD_MAX_NUM_OF_QUEUES_PER_PROCESS */
-    if (!compute && sdma_queues(dev, (uint32_t)g) >= EMU_SDMA_ENGINES * EMU_SDMA_QUEUES_PER_ENGINE)
+    if (!compute && sdma_queues(dev, (uint32_t)g) >= engines * EMU_SDMA_QUEUES_PER_ENGINE)
         return -ENOMEM; /* allocate_sdma_queue: every SDMA queue of the device is taken */
     emu_queue *q = calloc(1, sizeof *q);
     if (!q)

@@ -1,8 +1,10 @@
 /*
  * rdx/emudev.h — the emulated GPU behind the kernel interface.
  *
- * An rdx_emudev is a model of the amdgpu/KFD kernel driver and of N gfx1100
- * cards.  rdx_emudev_os() returns an OS interface table (rdx/os.h) that
+ * An rdx_emudev is a model of the amdgpu/KFD kernel driver and of N AMD
+ * cards, each of one target (gfx1100 by default; rdx_emudev_config.arch,
+ * RDX_EMU_ARCH; docs/kfd.md "Emulated targets" lists the chips and their
+ * topology).  rdx_emudev_os() returns an OS interface table (rdx/os.h) that
  * serves, with the exact structures and errno values of the Linux driver:
  *   - a virtual sysfs KFD topology (CPU node 0, GPU nodes 1..N);
  *   - /dev/kfd with the AMDKFD_IOC_* calls of a current kernel (docs/kfd.md,
@@ -52,8 +54,8 @@ typedef enum rdx_emudev_bounds {
 
 typedef struct rdx_emudev_config {
     uint32_t num_gpus;  /* 0 means 1 */
-    uint64_t vram_size; /* per GPU, bytes; 0 means 24 GiB (advertised; host memory is
-                           used lazily) */
+    uint64_t vram_size; /* per GPU, bytes; 0 means the chip's (24 GiB on gfx1100; see `arch`)
+                           (advertised; host memory is used lazily) */
     /* Model Linux 6.1 (KFD 1.11, the kernel of libhsakmt 5.2.3's distribution) instead of a
      * current kernel (KFD 1.17): no cwsr_size/ctl_stack_size in the node properties, no
      * checks of the queue buffers (kfd_queue_acquire_buffers), no ioctls after
@@ -68,12 +70,30 @@ typedef struct rdx_emudev_config {
      * exception, like a hang; rdx_emu_dispatch.dispatch_budget). */
     uint64_t dispatch_budget;
     rdx_emudev_bounds bounds; /* bounds checking of kernels' memory accesses */
+    /* The GPUs' targets: one name for every GPU ("gfx1201") or one per GPU, comma-separated
+     * ("gfx1100,gfx1201"); NULL or "" takes RDX_EMU_ARCH from the environment, else gfx1100.
+     * The names are those of rdx_emudev_target_name.  vram_size 0 gives each GPU its chip's
+     * memory (24 GiB on gfx1100; an APU's carve-out). */
+    const char *arch;
 } rdx_emudev_config;
+
+/* The i-th target the emulated GPU models ("gfx1100", "gfx1101", "gfx1102", "gfx1150",
+ * "gfx1151", "gfx1200", "gfx1201"), NULL past the last. */
+const char *rdx_emudev_target_name(uint32_t i);
+
+/* Check a target list as rdx_emudev_config.arch takes it for a machine of num_gpus GPUs
+ * (1..8): RDX_OK, or RDX_ERR_INVALID with a message that starts with `what` (NULL: "arch";
+ * e.g. "RDX_EMU_ARCH" or "--arch"), quotes the list, names the bad entry and its position
+ * and lists the valid targets (or says how many targets were given for how many GPUs).
+ * NULL or "" is valid (gfx1100).  RDX_ERR_RANGE for num_gpus outside 1..8. */
+rdx_status rdx_emudev_check_arch(const char *what, const char *spec, uint32_t num_gpus);
 
 /* Create an emulated driver with its cards (cfg may be NULL for defaults) and
  * start its command processor.  Free with rdx_emudev_destroy.  RDX_ERR_INVALID
- * for an RDX_EMU_BOUNDS value other than "exact" or "block", or an RDX_EMU_KERNEL
- * value other than "current" or "6.1". */
+ * for an RDX_EMU_BOUNDS value other than "exact" or "block", an RDX_EMU_KERNEL
+ * value other than "current" or "6.1", or a bad target list (cfg->arch or RDX_EMU_ARCH;
+ * rdx_emudev_check_arch).  A GPU whose target the wave emulator (rdx/emu.h) cannot run yet
+ * is still created: its dispatches fail with a queue error saying so. */
 rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out);
 
 /* Stop the command processor and free everything, including what a client

@@ -118,6 +118,12 @@ void rdx_kfd_topology_free(rdx_kfd_topology *topo);
  * gfx_target_version into buf (size >= 16).  Returns buf. */
 char *rdx_kfd_target_name(uint32_t gfx_target_version, char *buf, size_t size);
 
+/* The gfx_target_version KFD gives a GC IP discovery version (major.minor.rev), as the
+ * kernel's kgd2kfd_probe maps it: 11.0.3 → 110001 (gfx1101), 11.0.1 and 11.0.4 → 110003
+ * (gfx1103), any other → major*10000 + minor*100 + rev (11.5.1 → 110501, 12.0.1 → 120001).
+ * The DRM path (no KFD topology) names its GPUs with it. */
+uint32_t rdx_kfd_gc_target_version(uint32_t major, uint32_t minor, uint32_t rev);
+
 /* An open KFD process: all GPUs of the topology, with their VMs acquired. */
 typedef struct rdx_kfd rdx_kfd;
 

@@ -354,16 +354,21 @@ typedef struct rdx_pm4_dispatch_desc {
     uint32_t resource_limits;    /* COMPUTE_RESOURCE_LIMITS value (0 = no limits) */
     bool wave32;                 /* CS_W32_EN */
     bool acquire;                /* start with ACQUIRE_MEM (RDX_PM4_GCR_ALL) */
+    /* The GPU's gfx major version: 11 (0 means 11) or 12.  gfx11 forces
+     * COMPUTE_PGM_RSRC1.PRIV (the CWSR workaround) and has a 15-bit
+     * TMPRING_SIZE.WAVESIZE; gfx12 takes rsrc1 as given and 18 bits. */
+    uint32_t gfx_major;
 } rdx_pm4_dispatch_desc;
 
 /*
- * The gfx11 compute dispatch sequence: [ACQUIRE_MEM], SET_SH_REG of
+ * The gfx11/gfx12 compute dispatch sequence (d->gfx_major): [ACQUIRE_MEM], SET_SH_REG of
  * PGM_LO/HI, PGM_RSRC1/2, PGM_RSRC3, TMPRING_SIZE, DISPATCH_SCRATCH_BASE_LO/HI,
  * USER_DATA_0..n-1 (when n > 0), RESOURCE_LIMITS, START_X/Y/Z + NUM_THREAD_X/Y/Z,
  * then DISPATCH_DIRECT with COMPUTE_SHADER_EN | FORCE_START_AT_000 (|
  * CS_W32_EN) (| USE_THREAD_DIMENSIONS [| PARTIAL_TG_EN] for a grid given in
  * items[]).  Completion (CS partial flush, signal) is left to the caller.
- * Errors: RDX_ERR_INVALID naming the bad member (alignment, counts, sizes).
+ * Errors: RDX_ERR_INVALID naming the bad member (alignment, counts, sizes, a
+ * gfx_major other than 0, 11 or 12).
  */
 rdx_status rdx_pm4_dispatch(rdx_pm4_cmdbuf *cb, const rdx_pm4_dispatch_desc *d);
 /* The DISPATCH_INITIATOR value rdx_pm4_dispatch uses. */

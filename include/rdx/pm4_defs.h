@@ -19,13 +19,19 @@
  *  - Mesa sid.h: VGT event types, COPY_DATA selectors, WAIT_REG_MEM64.
  *  - LLVM AMDGPUUsage (kernel descriptor): COMPUTE_PGM_RSRC1/2/3 fields.
  *
- * gfx12 differences worth knowing (not encoded here): COMPUTE_TMPRING_SIZE.
- * WAVESIZE grows to 18 bits [29:12] (still 256-byte units); COMPUTE_PGM_RSRC3
- * INST_PREF_SIZE grows to [11:4]; SDMA v7 keeps the v6 packet layouts used
- * here.
+ * gfx12 differences worth knowing: COMPUTE_TMPRING_SIZE.WAVESIZE grows to 18
+ * bits [29:12] (still 256-byte units; RDX_PM4_GFX12_TMPRING_WAVESIZE_*, from
+ * gc_12_0_0_sh_mask.h as tinygrad's COMPUTE_TMPRING_SIZE_GFX12 bit-field union
+ * lays it out); COMPUTE_PGM_RSRC3 INST_PREF_SIZE grows to [11:4] and
+ * SHARED_VGPR_CNT is gone (LLVM AMDHSAKernelDescriptor.h, *_GFX12_PLUS); the
+ * CWSR workaround of forcing COMPUTE_PGM_RSRC1.PRIV is gfx11's only; SDMA v7
+ * keeps the v6 packet layouts used here.
  */
 #ifndef RDX_PM4_DEFS_H
 #define RDX_PM4_DEFS_H
+
+#define RDX_PM4_GFX12_TMPRING_WAVESIZE_LO 12u
+#define RDX_PM4_GFX12_TMPRING_WAVESIZE_W  18u
 
 /* ------------------------------------------------------------------------ */
 /* PM4 type-3 header: [31:30] type, [29:16] count (body dwords - 1),

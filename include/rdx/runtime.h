@@ -49,7 +49,8 @@ typedef struct rdx_device rdx_device;
 typedef enum rdx_device_kind {
     RDX_DEVICE_AUTO = 0, /* RDX_DEVICE=emu|kfd if set; else a supported card on /dev/kfd;
                             else the emulated GPU (with a one-line notice on stderr) */
-    RDX_DEVICE_EMU,      /* the emulated gfx1100 (rdx/emudev.h), created with the device */
+    RDX_DEVICE_EMU,      /* the emulated GPU (rdx/emudev.h; gfx1100 unless RDX_EMU_ARCH or
+                            rdx_device_options.emu_arch says), created with the device */
     RDX_DEVICE_KFD,      /* a real card through /dev/kfd */
 } rdx_device_kind;
 
@@ -90,6 +91,10 @@ typedef struct rdx_device_options {
      * one-GPU emulated device has a machine of its own.  Ignored for a real
      * card. */
     uint32_t emu_gpus;
+    /* Likewise, the emulated GPUs' targets (rdx_emudev_config.arch: "gfx1201" for every GPU,
+     * or "gfx1100,gfx1201" one per GPU; NULL or "" = RDX_EMU_ARCH, else gfx1100).  Must stay
+     * valid while the device is open.  Ignored for a real card. */
+    const char *emu_arch;
 } rdx_device_options;
 
 /* The most GPUs a device set (and an emulated machine) has. */
@@ -151,7 +156,7 @@ rdx_status rdx_device_close(rdx_device *dev);
 
 typedef struct rdx_device_info {
     char name[64];   /* marketing / sysfs name */
-    char target[16]; /* "gfx1100" */
+    char target[16]; /* the GPU's target, "gfx1100", "gfx1201", ... */
     uint32_t gfx_target_version;
     uint32_t cu_count, simd_per_cu, max_waves_per_simd, wave_size;
     uint32_t lds_kb;

@@ -47,5 +47,6 @@ int main(void)
     suite_add_tcase(s, kfd_tcase_rules());
     suite_add_tcase(s, kfd_tcase_multi());
     suite_add_tcase(s, kfd_tcase_wake());
+    suite_add_tcase(s, kfd_tcase_targets());
     return rdx_test_main(s);
 }

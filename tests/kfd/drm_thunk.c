@@ -178,7 +178,7 @@ START_TEST(ip_discovery_table)
     snprintf(path, sizeof path, "%s/die/0", base);
     names[0] = 0;
     ck_assert_int_eq(d.os->list_dir(d.os->ctx, path, collect, names), 0);
-    ck_assert_str_eq(names, "11 42 43 108 ");
+    ck_assert_str_eq(names, "11 GC 42 SDMA0 43 SDMA1 108 NBIF "); /* numbers and named links */
     static const struct {
         unsigned hw;
         const char *file, *want;
@@ -189,6 +189,9 @@ START_TEST(ip_discovery_table)
         ck_assert_int_eq(d.os->read_file(d.os->ctx, path, buf, sizeof buf, &len), 0);
         ck_assert_str_eq(buf, reads[i].want);
     }
+    snprintf(path, sizeof path, "%s/die/0/GC/0/minor", base); /* by name, as amdgpu links it */
+    ck_assert_int_eq(d.os->read_file(d.os->ctx, path, buf, sizeof buf, &len), 0);
+    ck_assert_str_eq(buf, "0\n");
     snprintf(path, sizeof path, "%s/die/0/12/0/major", base); /* no such IP */
     ck_assert_int_eq(d.os->read_file(d.os->ctx, path, buf, sizeof buf, &len), -ENOENT);
     ck_assert_int_eq(d.os->list_dir(d.os->ctx,

@@ -77,6 +77,45 @@ START_TEST(fds_and_unknown_calls)
 }
 END_TEST
 
+/* The kernel's own event page through mmap of /dev/kfd at the offset CREATE_EVENT returns
+ * (KFD_MMAP_TYPE_EVENTS, kfd_chardev.c kfd_mmap → kfd_events.c kfd_event_mmap): EINVAL
+ * before the process has a page or for more than its 32 KiB; otherwise the driver's slots. */
+START_TEST(event_page_mapped_through_kfd)
+{
+    raw r;
+    raw_open(&r);
+    const uint64_t events_off = 0x2ull << 62; /* KFD_MMAP_TYPE_EVENTS */
+    void *page;
+    ck_assert_int_eq(r.os->mmap(r.os->ctx, NULL, 32768, PROT_READ | PROT_WRITE, MAP_SHARED, r.kfd,
+                                events_off, &page),
+                     -EINVAL); /* no signal page yet */
+    struct kfd_ioctl_create_event_args ce = { .event_type = KFD_IOC_EVENT_SIGNAL };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_EVENT, &ce), 0);
+    ck_assert_uint_eq(ce.event_page_offset, events_off);
+    ck_assert_int_eq(r.os->mmap(r.os->ctx, NULL, 32768 + 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+                                r.kfd, events_off, &page),
+                     -EINVAL); /* more than the page */
+    ck_assert_int_eq(r.os->mmap(r.os->ctx, NULL, 32768, PROT_READ | PROT_WRITE, MAP_SHARED, r.kfd,
+                                ce.event_page_offset, &page),
+                     0);
+    volatile uint64_t *slots = page;
+    ck_assert_uint_eq(slots[ce.event_slot_index], UINT64_MAX); /* the driver's unsignaled slot */
+    /* a slot the driver writes after the mapping was made: the same memory */
+    uint32_t next = ce.event_slot_index + 1;
+    slots[next] = 7;
+    struct kfd_ioctl_create_event_args ce2 = { .event_type = KFD_IOC_EVENT_SIGNAL };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_EVENT, &ce2), 0);
+    ck_assert_uint_eq(ce2.event_slot_index, next);
+    ck_assert_uint_eq(slots[next], UINT64_MAX);
+    struct kfd_ioctl_destroy_event_args de2 = { .event_id = ce2.event_id };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_DESTROY_EVENT, &de2), 0);
+    ck_assert_int_eq(r.os->munmap(r.os->ctx, page, 32768), 0);
+    struct kfd_ioctl_destroy_event_args de = { .event_id = ce.event_id };
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_DESTROY_EVENT, &de), 0);
+    raw_close(&r);
+}
+END_TEST
+
 START_TEST(acquire_vm_rules)
 {
     raw r;
@@ -325,6 +364,7 @@ TCase *kfd_tcase_errors(void)
     TCase *tc = tcase_create("errors");
     tcase_add_test(tc, fds_and_unknown_calls);
     tcase_add_test(tc, acquire_vm_rules);
+    tcase_add_test(tc, event_page_mapped_through_kfd);
     tcase_add_test(tc, memory_errnos);
     tcase_add_test(tc, queue_and_event_errnos);
     tcase_add_test(tc, bad_pointers_are_efault_not_crashes);

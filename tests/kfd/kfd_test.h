@@ -32,8 +32,9 @@ TCase *kfd_tcase_cli(void);
 TCase *kfd_tcase_drm_thunk(void);
 TCase *kfd_tcase_tinygrad_seq(void);
 TCase *kfd_tcase_notes(void);
-TCase *kfd_tcase_rules(void); /* rules.c: docs/kfd.md's validation rules */
-TCase *kfd_tcase_multi(void); /* multi.c: several GPUs in one process */
-TCase *kfd_tcase_wake(void);  /* wake.c: how the command processor and waiters wake */
+TCase *kfd_tcase_rules(void);   /* rules.c: docs/kfd.md's validation rules */
+TCase *kfd_tcase_multi(void);   /* multi.c: several GPUs in one process */
+TCase *kfd_tcase_wake(void);    /* wake.c: how the command processor and waiters wake */
+TCase *kfd_tcase_targets(void); /* targets.c: the emulated GPU of every target */
 
 #endif

@@ -37,10 +37,10 @@ typedef struct rig {
     uint64_t next;
 } rig;
 
-static void rig_open_cfg(rig *r, int vm, int legacy)
+static void rig_open_arch(rig *r, int vm, int legacy, const char *arch)
 {
     memset(r, 0, sizeof *r);
-    rdx_emudev_config cfg = { .num_gpus = 1, .legacy_sysfs = legacy };
+    rdx_emudev_config cfg = { .num_gpus = 1, .legacy_sysfs = legacy, .arch = arch };
     ck_assert_int_eq(rdx_emudev_create(&cfg, &r->dev), RDX_OK);
     r->os = rdx_emudev_os(r->dev);
     r->kfd = r->os->open(r->os->ctx, "/dev/kfd", O_RDWR);
@@ -59,6 +59,11 @@ static void rig_open_cfg(rig *r, int vm, int legacy)
         struct kfd_ioctl_acquire_vm_args a = { .drm_fd = (uint32_t)r->drm, .gpu_id = r->gpu_id };
         ck_assert_int_eq(r->os->ioctl(r->os->ctx, r->kfd, AMDKFD_IOC_ACQUIRE_VM, &a), 0);
     }
+}
+
+static void rig_open_cfg(rig *r, int vm, int legacy)
+{
+    rig_open_arch(r, vm, legacy, NULL);
 }
 
 static void rig_open(rig *r, int vm)
@@ -417,39 +422,57 @@ START_TEST(create_queue_rules)
 }
 END_TEST
 
-START_TEST(sdma_queue_rules)
+/* Q8, Q16 on a GPU of `arch` with `engines` SDMA engines (2 on the dGPUs, 1 on the APUs:
+ * kfd_device.c, amdgpu's sdma.num_instances); Q13 with the node's own context-save sizes. */
+static void sdma_rules_on(const char *arch, uint32_t engines)
 {
     rig r;
-    rig_open(&r, 1);
+    rig_open_arch(&r, 1, 0, arch);
     qbufs b;
     qbufs_make(&r, &b, 4096);
-    /* Q8: SDMA_BY_ENG_ID (KFD 1.17's 96-byte structure) names one of the 2 engines */
+    /* Q8: SDMA_BY_ENG_ID (KFD 1.17's 96-byte structure) names one of the engines */
     unsigned char q96[96];
     struct kfd_ioctl_create_queue_args q = queue_args(&r, &b, 4096);
     q.queue_type = 4;
     memset(q96, 0, sizeof q96);
     memcpy(q96, &q, sizeof q);
-    uint32_t eng = 2;
+    uint32_t eng = engines;
     memcpy(q96 + 88, &eng, 4);
     unsigned long cq96 = _IOWR('K', 0x02, unsigned char[96]);
     ck_assert_int_eq(io(&r, cq96, q96), -EINVAL);
-    eng = 1;
+    eng = engines - 1;
     memcpy(q96 + 88, &eng, 4);
     ck_assert_int_eq(io(&r, cq96, q96), 0);
     memcpy(&q, q96, sizeof q);
     destroy_queue(&r, q.queue_id);
-    /* Q16: 2 engines x 6 queues, then ENOMEM */
+    /* Q16: engines x 6 queues, then ENOMEM */
     q.queue_type = KFD_IOC_QUEUE_TYPE_SDMA;
     uint32_t ids[12];
-    for (int i = 0; i < 12; i++) {
+    for (uint32_t i = 0; i < engines * 6; i++) {
         ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), 0);
         ids[i] = q.queue_id;
     }
     ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -ENOMEM);
-    for (int i = 0; i < 12; i++)
+    for (uint32_t i = 0; i < engines * 6; i++)
         destroy_queue(&r, ids[i]);
+    /* Q13: the node's cwsr_size is taken, a gfx1100's is not (unless this is one) */
+    q = queue_args(&r, &b, 4096);
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), 0);
+    destroy_queue(&r, q.queue_id);
+    q.ctx_save_restore_size = 40960 + 96 * 0x75000;
+    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q),
+                     r.info.cwsr_size == q.ctx_save_restore_size ? 0 : -EINVAL);
+    if (r.info.cwsr_size == q.ctx_save_restore_size)
+        destroy_queue(&r, q.queue_id);
     qbufs_free(&r, &b);
     rig_close(&r);
+}
+
+START_TEST(sdma_queue_rules)
+{
+    sdma_rules_on(NULL, 2);
+    sdma_rules_on("gfx1151", 1);
+    sdma_rules_on("gfx1201", 2);
 }
 END_TEST
 
@@ -726,7 +749,7 @@ START_TEST(mmio_remap_hdp_flush)
                      0);
     struct kfd_ioctl_free_memory_of_gpu_args f = { .handle = a.handle };
     ck_assert_int_eq(io(&r, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &f), 0);
-    /* K2: the doorbell slice is 8 KiB; K4: the events type is not served */
+    /* K2: the doorbell slice is 8 KiB; K4a: the events type before there is an event page */
     ck_assert_int_eq(r.os->mmap(r.os->ctx, NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r.kfd,
                                 MMAP_DOORBELL | MMAP_GPU(r.gpu_id), &p),
                      -EINVAL);

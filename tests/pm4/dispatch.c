@@ -161,6 +161,41 @@ START_TEST(dispatch_wave64_no_acquire_no_user_sgprs)
 }
 END_TEST
 
+/* gfx12 (gfx_major 12): rsrc1 as the descriptor has it (no forced PRIV: tinygrad sets it on
+ * gfx11 only) and TMPRING_SIZE.WAVESIZE in 18 bits [29:12] (gc_12_0_0_sh_mask.h): a wave of
+ * 0x1000000 bytes (0x10000 units of 256) fits on gfx12 and not on gfx11; gfx_major 13 is
+ * refused. */
+START_TEST(dispatch_gfx12_rsrc1_and_wavesize)
+{
+    rdx_pm4_dispatch_desc d = sample_desc();
+    d.gfx_major = 12;
+    d.scratch_wave_bytes = 0x1000000;
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_OK);
+    const uint32_t *w = cb.dw;
+    /* ACQUIRE_MEM (8 dwords), PGM_LO/HI (4), then RSRC1/2 */
+    ck_assert_uint_eq(w[12], 0xc0027602);
+    ck_assert_uint_eq(w[13], 0x212);
+    ck_assert_uint_eq(w[14], 0x60af0081); /* bit 20 stays clear */
+    /* RSRC3 (3 dwords) then TMPRING_SIZE: WAVES 32 | 0x10000 << 12 */
+    ck_assert_uint_eq(w[19], 0xc0017602);
+    ck_assert_uint_eq(w[20], 0x218);
+    ck_assert_uint_eq(w[21], 0x10000000u | 32u);
+    rdx_pm4_cmdbuf_free(&cb);
+    d.gfx_major = 11; /* the same size overflows gfx11's 15 bits */
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "<= 8388352 (gfx11)"));
+    rdx_pm4_cmdbuf_free(&cb);
+    d.gfx_major = 13;
+    rdx_pm4_cmdbuf_init(&cb);
+    ck_assert_int_eq(rdx_pm4_dispatch(&cb, &d), RDX_ERR_INVALID);
+    ck_assert_ptr_nonnull(strstr(rdx_error_message(), "gfx_major = 13"));
+    rdx_pm4_cmdbuf_free(&cb);
+}
+END_TEST
+
 /* A grid of 100x3x5 work-items in 64x2x1 groups: DISPATCH_DIRECT counts
  * work-items, NUM_THREAD_X/Y carry the partial sizes 100 % 64 = 36 and
  * 3 % 2 = 1 in bits 16..31 (gc_11_0_0_sh_mask.h NUM_THREAD_PARTIAL), and the
@@ -321,6 +356,7 @@ TCase *pm4_dispatch_tcase(void)
     TCase *tc = tcase_create("dispatch");
     tcase_add_test(tc, dispatch_sequence_exact_dwords);
     tcase_add_test(tc, dispatch_wave64_no_acquire_no_user_sgprs);
+    tcase_add_test(tc, dispatch_gfx12_rsrc1_and_wavesize);
     tcase_add_test(tc, dispatch_golden_disassembly);
     tcase_add_test(tc, dispatch_work_item_grid_with_partial_groups);
     tcase_add_test(tc, dispatch_descriptor_errors);

@@ -53,6 +53,26 @@ END_TEST
 /* 4 GPUs of `rdx emu --gpus 4` opened as 4 devices by one program through /dev/kfd (one KFD
  * process: a second ACQUIRE_VM of a GPU would be EBUSY), peer copies and all:
  * examples/mlp_dp's data-parallel step equals the 1-GPU step and the interpreter. */
+/* The DRM submission path (no KFD topology) names a GPU from its GC IP version as KFD does:
+ * Navi 32's GC 11.0.3 is gfx1101 (kgd2kfd_probe), not "gfx1103"; RDNA4's 12.0.1 is gfx1201. */
+START_TEST(drm_path_names_the_target)
+{
+    static const struct {
+        const char *arch, *want;
+    } cases[] = { { "gfx1101", "gpu 0: gfx1101  (amdgpu 747e, gfx_target_version 110001" },
+                  { "gfx1201", "gpu 0: gfx1201  (amdgpu 7550, gfx_target_version 120001" } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rdx_test_proc p;
+        EMU(&p, "--arch", cases[i].arch, "--", "env", "RDX_SUBMIT=drm", rdx_test_rdx_path(), "info",
+            "--device", "kfd");
+        ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+        assert_has(p.out, "device: drm");
+        assert_has(p.out, cases[i].want);
+        rdx_test_proc_free(&p);
+    }
+}
+END_TEST
+
 START_TEST(four_gpus_in_one_program)
 {
     rdx_test_proc p;
@@ -213,6 +233,24 @@ START_TEST(libhsakmt_client)
     assert_has(p.out, "hsakmt: create queue refused");
     assert_has(p.out, "hsakmt: ok");
     rdx_test_proc_free(&p);
+    /* a gfx1201 node and a mixed gfx1100 + gfx1201 machine, as libhsakmt reads them (its
+     * EngineId is the node's gfx_target_version) */
+    EMU(&p, "--arch", "gfx1201", "--", bin, "1", "topology", "gfx1201");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: node 1 is gfx1201");
+    assert_has(p.out, "hsakmt: ok");
+    rdx_test_proc_free(&p);
+    EMU(&p, "--gpus", "2", "--arch", "gfx1100,gfx1201", "--", bin, "2", "topology",
+        "gfx1100,gfx1201");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: node 1 is gfx1100");
+    assert_has(p.out, "hsakmt: node 2 is gfx1201");
+    assert_has(p.out, "hsakmt: ok");
+    rdx_test_proc_free(&p);
+    EMU(&p, "--arch", "gfx1151", "--", bin, "1", "topology", "gfx1151");
+    ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
+    assert_has(p.out, "hsakmt: node 1 is gfx1151");
+    rdx_test_proc_free(&p);
     EMU(&p, "--gpus", "2", "--", "env", "RDX_EMU_KERNEL=6.1", bin, "2", "dispatch");
     ck_assert_msg(p.status == 0, "status %d\n%s%s", p.status, p.out, p.err);
     assert_has(p.out, "hsakmt: create queue\n");
@@ -306,7 +344,12 @@ START_TEST(bad_usage)
         { NULL, NULL, NULL, 2, "no command to run" },
         { "--gpus", "9", "true", 2, "--gpus '9': expected a number from 1 to 8" },
         { "--gpus", "0", "true", 2, "--gpus '0'" },
-        { "--arch", "gfx906", "true", 2, "--arch 'gfx906': only gfx1100 is emulated" },
+        { "--arch", "gfx906", "true", 2,
+          "--arch='gfx906': target 1 ('gfx906' at offset 0) is not one the emulated GPU models; "
+          "valid targets: gfx1100, gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, gfx1201" },
+        { "--arch", "gfx1100,gfx1201", "true", 2,
+          "--arch='gfx1100,gfx1201': 2 targets for 1 GPUs; expected one target for every GPU or "
+          "one per GPU" },
         { "--wave-budget", "x", "true", 2, "--wave-budget 'x'" },
         { "--bogus", "true", NULL, 2, "unknown option '--bogus'" },
         { "--", "/nonexistent/prog", NULL, 127, "cannot run '/nonexistent/prog'" },
@@ -346,6 +389,7 @@ int main(void)
     TCase *tc = tcase_create("preload");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, rdx_info_through_kfd);
+    tcase_add_test(tc, drm_path_names_the_target);
     tcase_add_test(tc, rdx_run_through_kfd);
     tcase_add_test(tc, four_gpus_in_one_program);
     tcase_add_test(tc, gpu_fault_reaches_the_program);

@@ -31,6 +31,7 @@ int main(void)
     suite_add_tcase(s, rt_tcase_inject());
     suite_add_tcase(s, rt_tcase_quiet());
     suite_add_tcase(s, rt_tcase_cli());
+    suite_add_tcase(s, rt_tcase_targets());
     suite_add_tcase(s, rt_tcase_bounds());
     suite_add_tcase(s, rt_tcase_stop());
     suite_add_tcase(s, rt_tcase_multi());

@@ -59,6 +59,7 @@ TCase *rt_tcase_hang(void);
 TCase *rt_tcase_inject(void);
 TCase *rt_tcase_quiet(void);
 TCase *rt_tcase_cli(void);
+TCase *rt_tcase_targets(void); /* t_targets.c: devices of other targets */
 TCase *rt_tcase_bounds(void);
 TCase *rt_tcase_multi(void); /* t_multi.c: several GPUs of one machine */
 TCase *rt_tcase_stop(void);  /* t_stop.c: reset/destroy/timeout of huge grids, dispatch budget */

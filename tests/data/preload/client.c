@@ -136,14 +136,18 @@ int main(int argc, char **argv)
     CHECK(ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr) < 0 && errno == EINVAL,
           "freeing twice: EINVAL");
 
-    /* fork: the child does not share the parent's device (its inherited fd is no device) but
-     * may open one of its own; the parent's goes on working */
+    /* fork: the child does not share the parent's device (an ioctl on its inherited fd is
+     * EBADF, as Linux's kfd_ioctl answers a process that did not open the fd) but may open
+     * one of its own; the parent's goes on working */
     pid_t child = fork();
     CHECK(child >= 0, "fork");
     if (child == 0) {
+        /* kfd_ioctl: the fd's process is not the caller ("Using KFD FD in wrong process") */
         struct kfd_ioctl_get_version_args cv = { 0 };
         if (ioctl(kfd, AMDKFD_IOC_GET_VERSION, &cv) == 0)
             _exit(2);
+        if (errno != EBADF)
+            _exit(4);
         int k = open("/dev/kfd", O_RDWR | O_CLOEXEC);
         if (k < 0 || ioctl(k, AMDKFD_IOC_GET_VERSION, &cv) != 0 || cv.major_version != 1)
             _exit(3);

@@ -12,6 +12,10 @@
  *     gfx11's context-save area with 0x40000 VGPR bytes per CU, and a current kernel (6.12+)
  *     refuses any size but its own (0x60000 per CU) — run it on the Linux 6.1 model
  *     (RDX_EMU_KERNEL=6.1) to get a queue.
+ *   MODE "topology TARGETS": only open KFD and check the topology of nodes 1..NUM_GPUS against
+ *     TARGETS (comma-separated, one per GPU, e.g. "gfx1100,gfx1201"; the facts each target's
+ *     node must show are in `expects` below, from the sources docs/kfd.md cites).
+ * Without a target list every node must be a gfx1100.
  */
 #include <hsakmt.h>
 #include <stdio.h>
@@ -48,24 +52,52 @@ static const char *const kernel_src[] = {
     "v_lshlrev_b32 v0, 2, v0", "global_store_b32 v0, v1, s[0:1]", "s_endpgm"
 };
 
-static int topology(unsigned gpus)
+/* What libhsakmt must report for a node of each target: gfx target version (KFD's
+ * kgd2kfd_probe), CUs, PCI device id, L2 KiB, caches listed. */
+static const struct expect {
+    const char *name;
+    unsigned major, minor, step, cus, device, l2_kb, caches;
+} expects[] = {
+    { "gfx1100", 11, 0, 0, 96, 0x744c, 6144, 5 },
+    { "gfx1201", 12, 0, 1, 64, 0x7550, 8192, 5 },
+    { "gfx1151", 11, 5, 1, 40, 0x1586, 2048, 5 },
+};
+
+static const struct expect *expect_of(const char *list, unsigned node)
+{
+    for (unsigned i = 1; list && i < node; i++) {
+        list = strchr(list, ',');
+        list = list ? list + 1 : NULL;
+    }
+    size_t len = list ? strcspn(list, ",") : 0;
+    for (size_t i = 0; i < sizeof expects / sizeof expects[0]; i++)
+        if (!list ? i == 0
+                  : (strlen(expects[i].name) == len && !strncmp(list, expects[i].name, len)))
+            return &expects[i];
+    return NULL;
+}
+
+static int topology(unsigned gpus, const char *targets)
 {
     HsaSystemProperties sp;
     STEP(hsaKmtAcquireSystemProperties(&sp), "system properties");
     CHECK(sp.NumNodes == gpus + 1, "%u nodes, expected %u", sp.NumNodes, gpus + 1);
     for (unsigned n = 1; n <= gpus; n++) {
+        const struct expect *e = expect_of(targets, n);
+        CHECK(e, "node %u: no expectations for the target list '%s'", n, targets);
         HsaNodeProperties np;
         STEP(hsaKmtGetNodeProperties(n, &np), "node properties");
-        CHECK(np.EngineId.ui32.Major == 11 && np.EngineId.ui32.Minor == 0 &&
-                  np.EngineId.ui32.Stepping == 0,
-              "node %u: gfx%u%u%u, expected gfx1100", n, np.EngineId.ui32.Major,
-              np.EngineId.ui32.Minor, np.EngineId.ui32.Stepping);
-        CHECK(np.NumFComputeCores == 192 && np.NumSIMDPerCU == 2 &&
-                  np.NumFComputeCores / np.NumSIMDPerCU == 96,
+        CHECK(np.EngineId.ui32.Major == e->major && np.EngineId.ui32.Minor == e->minor &&
+                  np.EngineId.ui32.Stepping == e->step,
+              "node %u: gfx%u%x%x, expected %s", n, np.EngineId.ui32.Major, np.EngineId.ui32.Minor,
+              np.EngineId.ui32.Stepping, e->name);
+        printf("hsakmt: node %u is gfx%u%x%x\n", n, np.EngineId.ui32.Major, np.EngineId.ui32.Minor,
+               np.EngineId.ui32.Stepping);
+        CHECK(np.NumFComputeCores == 2 * e->cus && np.NumSIMDPerCU == 2,
               "node %u: %u SIMDs, %u per CU", n, np.NumFComputeCores, np.NumSIMDPerCU);
         CHECK(np.MaxWavesPerSIMD == 16 && np.WaveFrontSize == 32,
               "node %u: %u waves per SIMD, wave%u", n, np.MaxWavesPerSIMD, np.WaveFrontSize);
-        CHECK(np.DeviceId == 0x744c, "node %u: device 0x%x", n, np.DeviceId);
+        CHECK(np.DeviceId == e->device, "node %u: device 0x%x", n, np.DeviceId);
         /* the VRAM bank of sysfs, plus the apertures libhsakmt adds (LDS, scratch, SVM …) */
         HsaMemoryProperties mp[16];
         CHECK(np.NumMemoryBanks >= 1 && np.NumMemoryBanks <= 16, "node %u: %u memory banks", n,
@@ -79,10 +111,10 @@ static int topology(unsigned gpus)
         CHECK(vram_bytes >= (1ull << 30), "node %u: VRAM %llu bytes", n,
               (unsigned long long)vram_bytes);
         HsaCacheProperties cp[8];
-        CHECK(np.NumCaches == 5, "node %u: %u caches", n, np.NumCaches);
+        CHECK(np.NumCaches == e->caches, "node %u: %u caches", n, np.NumCaches);
         STEP(hsaKmtGetNodeCacheProperties(n, np.CComputeIdLo, np.NumCaches, cp), "caches");
-        CHECK(cp[3].CacheLevel == 2 && cp[3].CacheSize == 6144, "node %u: L2 %u KiB level %u", n,
-              cp[3].CacheSize, cp[3].CacheLevel);
+        CHECK(cp[3].CacheLevel == 2 && cp[3].CacheSize == e->l2_kb, "node %u: L2 %u KiB level %u",
+              n, cp[3].CacheSize, cp[3].CacheLevel);
         /* libhsakmt counts a GPU node's io_links and p2p_links together: one PCIe link to
          * the CPU, then one indirect link to every other GPU through it (docs/kfd.md). */
         HsaIoLinkProperties lp[8];
@@ -137,8 +169,15 @@ int main(int argc, char **argv)
     STEP(hsaKmtGetVersion(&v), "version");
     CHECK(v.KernelInterfaceMajorVersion == 1, "KFD interface %u.%u, expected 1.x",
           v.KernelInterfaceMajorVersion, v.KernelInterfaceMinorVersion);
-    if (topology(gpus))
+    int topo_only = argc > 2 && !strcmp(argv[2], "topology");
+    if (topology(gpus, topo_only && argc > 3 ? argv[3] : NULL))
         return 1;
+    if (topo_only) {
+        STEP(hsaKmtReleaseSystemProperties(), "release");
+        STEP(hsaKmtCloseKFD(), "close");
+        printf("hsakmt: ok\n");
+        return 0;
+    }
 
     /* memory: VRAM (the output), GTT (the kernel's code), userptr (the ring: paged system
      * memory, which libhsakmt registers as a userptr) */
