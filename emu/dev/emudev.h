@@ -161,6 +161,7 @@ typedef struct emu_gpu {
     int vm_fd;                   /* render fd given to ACQUIRE_VM, or -1 */
     int vm_file_closed;          /* that fd was closed since: the VM still holds the file */
     struct rdx_emu *emu;         /* the wave emulator of this GPU */
+    struct emu_perf *perf;       /* perf counters and thread trace (perf.c), lazily */
 } emu_gpu;
 
 /* ---- the amdgpu DRM submission path (emu/dev/drm_gem.c, drm_cs.c) ---- */
@@ -418,6 +419,18 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
                  uint32_t initiator);
 /* The wave emulator instance of gpu `gpu` follows the buffer mappings. */
 void emu_gpu_map_notify(rdx_emudev *dev, emu_bo *b, uint32_t gpu, int mapped);
+
+/* perf.c: the GPU's SQ/GRBM performance counters and SQ thread trace registers
+ * (docs/prof.md "On the queue").  Writes and reads of registers it serves: 1 served,
+ * 0 not one of its registers (the caller uses the queue's shadow registers). */
+int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val);
+int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val);
+/* Around a dispatch: whether it is counted or traced (then it runs with profiling on),
+ * and the accounting after it ran (counters, the trace written to the buffers):
+ * 1 done, -1 failed (a fault of the trace buffer). */
+int emu_perf_dispatch_begin(rdx_emudev *dev, emu_queue *q);
+int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator);
+void emu_perf_free(struct emu_perf *p);
 
 /* exec_pm4.c, exec_sdma.c: run a queue until it caught up (1), blocked (0) or failed (-1). */
 int emu_pm4_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr);

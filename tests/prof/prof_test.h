@@ -22,5 +22,6 @@ int pt_prof(const char *const *args, rdx_test_proc *p);
 TCase *pt_tcase_api(void);
 TCase *pt_tcase_cli(void);
 TCase *pt_tcase_sqtt(void);
+TCase *pt_tcase_hw(void);
 
 #endif

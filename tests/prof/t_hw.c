@@ -1,0 +1,388 @@
+/*
+ * tests/prof/t_hw.c — profiling through the queue (rdx/queue_prof.h,
+ * rdx/pm4_prof.h, emu/dev/perf.c): the perf counters and the SQ thread trace
+ * programmed with PM4 register writes on a runtime queue of the emulated GPU,
+ * read back with COPY_DATA and from the trace buffers.  The counter values
+ * are checked against counts known by hand and against a private emulator's
+ * run of the same dispatch; the trace decodes and maps back to exactly the
+ * PCs the traced wave ran.  Bad programming: a trace buffer too small (cut,
+ * BUF0_FULL, dropped bytes), unaligned or odd sizes (errors naming them), no
+ * counter selected (reads 0 on the GPU; refused by the runtime).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/codeobj.h>
+#include <rdx/emudev.h>
+#include <rdx/isa.h>
+#include <rdx/kfd.h>
+#include <rdx/pm4_prof.h>
+#include <rdx/queue_prof.h>
+#include <rdx/runtime.h>
+#include <rdx/sqtt.h>
+
+#include "tests/prof/prof_test.h"
+#include "util/file.h"
+
+#define GROUPS 8u
+#define ITEMS  64u
+
+typedef struct hw {
+    rdx_device *dev;
+    rdx_program *prog;
+    const rdx_kernel *k;
+    rdx_queue *q;
+    rdx_buffer *out;
+} hw;
+
+static void hw_open(hw *h)
+{
+    memset(h, 0, sizeof *h);
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true };
+    ck_assert_msg(rdx_device_open(&o, &h->dev) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_msg(rdx_program_load_file(h->dev, pt_loops_co, &h->prog) == RDX_OK, "%s",
+                  rdx_error_message());
+    ck_assert_int_eq(rdx_program_find(h->prog, "loops", &h->k), RDX_OK);
+    ck_assert_int_eq(rdx_queue_create(h->dev, RDX_QUEUE_COMPUTE, &h->q), RDX_OK);
+    ck_assert_int_eq(rdx_buffer_alloc(h->dev, GROUPS * ITEMS * 4 + 256, RDX_MEM_HOST, &h->out),
+                     RDX_OK);
+}
+
+static void hw_dispatch(hw *h, unsigned times)
+{
+    rdx_arg args[2] = { rdx_arg_buffer(h->out), rdx_arg_u32(7) };
+    rdx_launch l = {
+        .kernel = h->k, .grid = { GROUPS, 1, 1 }, .block = { ITEMS, 1, 1 }, .args = args, .nargs = 2
+    };
+    for (unsigned i = 0; i < times; i++)
+        ck_assert_msg(rdx_queue_dispatch(h->q, &l, NULL) == RDX_OK, "%s", rdx_error_message());
+}
+
+static void hw_close(hw *h)
+{
+    ck_assert_int_eq(rdx_queue_destroy(h->q), RDX_OK);
+    rdx_buffer_free(h->out);
+    rdx_program_free(h->prog);
+    ck_assert_int_eq(rdx_device_close(h->dev), RDX_OK);
+}
+
+/* The same dispatch on a private emulator with profiling on (the independent count). */
+static rdx_emu *private_run(uint32_t **outp)
+{
+    uint8_t *elf;
+    size_t len;
+    ck_assert_int_eq(rdx_file_read(pt_loops_co, &elf, &len), RDX_OK);
+    uint32_t *out = aligned_alloc(128, GROUPS * ITEMS * 4 + 256);
+    memset(out, 0, GROUPS * ITEMS * 4 + 256);
+    rdx_emu_buffer b = { out, GROUPS * ITEMS * 4 + 256, RDX_EMU_RW };
+    uint8_t ka[256] = { 0 };
+    uint32_t seed = 7;
+    uint16_t gsize = ITEMS;
+    memcpy(ka, &out, sizeof out);
+    memcpy(ka + 8, &seed, 4);
+    memcpy(ka + 0x1c, &gsize, 2);
+    rdx_emu_launch l = { .grid = { GROUPS * ITEMS },
+                         .wg = { ITEMS },
+                         .kernarg = ka,
+                         .kernarg_size = sizeof ka,
+                         .bufs = &b,
+                         .nbufs = 1 };
+    rdx_emu *emu;
+    ck_assert_int_eq(rdx_emu_create("gfx1100", &emu), RDX_OK);
+    rdx_emu_set_profiling(emu, 1);
+    ck_assert_int_eq(rdx_emu_run_codeobj(emu, elf, len, "loops", &l), RDX_OK);
+    free(elf);
+    *outp = out;
+    return emu;
+}
+
+/* Counter values read through COPY_DATA equal the emulator's counts: SQ_WAVES is 16 per
+   dispatch (8 groups of 2 waves, by hand), the instruction counts those of a private run,
+   and two dispatches count twice. */
+START_TEST(counters_equal_emulator_counts)
+{
+    uint32_t *out;
+    rdx_emu *emu = private_run(&out);
+    const rdx_emu_counters *c = rdx_emu_get_counters(emu);
+    const rdx_emu_profile *p = rdx_emu_get_profile(emu);
+    hw h;
+    hw_open(&h);
+    rdx_perf_counter cs[] = { RDX_PERF_SQ_WAVES,        RDX_PERF_SQ_INSTS_VALU,
+                              RDX_PERF_SQ_INSTS_SALU,   RDX_PERF_SQ_INSTS_SMEM,
+                              RDX_PERF_SQ_INSTS_LDS,    RDX_PERF_SQ_WAVE32_INSTS,
+                              RDX_PERF_SQ_WAVE64_INSTS, RDX_PERF_SQC_LDS_BANK_CONFLICT,
+                              RDX_PERF_GRBM_GUI_ACTIVE, RDX_PERF_GRBM_COUNT };
+    rdx_queue_profile_options o = { cs, 10, 0, 0 };
+    ck_assert_msg(rdx_queue_profile_begin(h.q, &o) == RDX_OK, "%s", rdx_error_message());
+    hw_dispatch(&h, 2);
+    rdx_queue_profile r;
+    ck_assert_msg(rdx_queue_profile_end(h.q, &r) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(r.ncounters, 10);
+    uint64_t want[10] = { 2 * 16,
+                          2 * (c->by_class[RDX_EMU_CLASS_VALU] + c->by_class[RDX_EMU_CLASS_TRANS] +
+                               c->by_class[RDX_EMU_CLASS_WMMA]),
+                          2 * c->by_class[RDX_EMU_CLASS_SALU],
+                          2 * c->by_class[RDX_EMU_CLASS_SMEM],
+                          2 * c->by_class[RDX_EMU_CLASS_LDS],
+                          2 * c->wave_insts,
+                          0,
+                          2 * p->lds_conflicts,
+                          2 * c->est_kernel_cycles,
+                          2 * c->est_kernel_cycles };
+    ck_assert_uint_eq(c->waves, 16);
+    ck_assert_uint_gt(c->by_class[RDX_EMU_CLASS_VALU], 0);
+    for (int i = 0; i < 10; i++) {
+        ck_assert_int_eq(r.counter[i], cs[i]);
+        ck_assert_msg(r.value[i] == want[i], "%s: %llu, want %llu", rdx_perf_counter_name(cs[i]),
+                      (unsigned long long)r.value[i], (unsigned long long)want[i]);
+    }
+    ck_assert_uint_eq(r.nse, 0);
+    rdx_queue_profile_free(&r);
+    /* a dispatch after the profile ended is not counted: a new profile starts from 0 */
+    rdx_queue_profile_options o1 = { cs, 1, 0, 0 };
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o1), RDX_OK);
+    hw_dispatch(&h, 1);
+    ck_assert_int_eq(rdx_queue_profile_end(h.q, &r), RDX_OK);
+    ck_assert_uint_eq(r.value[0], 16);
+    rdx_queue_profile_free(&r);
+    hw_close(&h);
+    rdx_emu_destroy(emu);
+    free(out);
+}
+END_TEST
+
+/* The traced wave's PCs from the profile of a private run, as offsets from the entry. */
+static size_t traced_pcs(const rdx_emu_profile *p, uint64_t *pcs, size_t cap)
+{
+    uint32_t traced = UINT32_MAX;
+    for (size_t w = 0; w < p->nwaves && p->waves[w].group == 0; w++)
+        if (p->waves[w].simd == 0)
+            traced = p->waves[w].wave;
+    ck_assert_uint_ne(traced, UINT32_MAX);
+    size_t n = 0;
+    for (size_t i = 0; i < p->ntrace; i++) {
+        const rdx_emu_prof_inst *t = &p->trace[i];
+        if (t->wave != traced || !strcmp(rdx_isa_op_name((rdx_isa_op)t->op), "s_delay_alu"))
+            continue;
+        ck_assert_uint_lt(n, cap);
+        pcs[n++] = t->pc - p->code;
+    }
+    return n;
+}
+
+/* SQTT programmed through PM4: SE 0's buffer holds one stream (one layout header for
+   two dispatches), it decodes with a clock that never goes back, and each dispatch's
+   instruction packets map back to exactly the PCs the traced wave ran. */
+START_TEST(sqtt_via_pm4_round_trip)
+{
+    uint32_t *out;
+    rdx_emu *emu = private_run(&out);
+    const rdx_emu_profile *p = rdx_emu_get_profile(emu);
+    static uint64_t want[4096];
+    size_t nwant = traced_pcs(p, want, 4096);
+    ck_assert_uint_gt(nwant, 30);
+    hw h;
+    hw_open(&h);
+    rdx_queue_profile_options o = { NULL, 0, 64 << 10, 0 };
+    ck_assert_msg(rdx_queue_profile_begin(h.q, &o) == RDX_OK, "%s", rdx_error_message());
+    hw_dispatch(&h, 2);
+    rdx_queue_profile r;
+    ck_assert_msg(rdx_queue_profile_end(h.q, &r) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(r.nse, 6); /* the emulated gfx1100: 6 shader engines */
+    ck_assert_uint_gt(r.sqtt_len[0], 0);
+    ck_assert_uint_eq(r.sqtt_len[0] % 32, 0);
+    ck_assert(!r.sqtt_full[0]);
+    for (int se = 1; se < 6; se++)
+        ck_assert_uint_eq(r.sqtt_len[se], 0);
+    rdx_sqtt_packet *pk;
+    size_t n;
+    ck_assert_int_eq(rdx_sqtt_decode(r.sqtt[0], r.sqtt_len[0], &pk, &n), RDX_OK);
+    unsigned headers = 0, starts = 0, ends = 0;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert(i == 0 || pk[i].time >= pk[i - 1].time);
+        headers += pk[i].type == RDX_SQTT_LAYOUT_HEADER;
+        starts += pk[i].type == RDX_SQTT_WAVESTART;
+        ends += pk[i].type == RDX_SQTT_WAVEEND;
+    }
+    ck_assert_uint_eq(headers, 1);
+    ck_assert_uint_eq(starts, 4); /* workgroup 0's 2 waves, twice */
+    ck_assert_uint_eq(ends, 4);
+    rdx_codeobj *co;
+    uint8_t *elf;
+    size_t len;
+    ck_assert_int_eq(rdx_file_read(pt_loops_co, &elf, &len), RDX_OK);
+    ck_assert_int_eq(rdx_codeobj_read(elf, len, NULL, &co), RDX_OK);
+    const rdx_codeobj_kernel *k = &co->kernels[0];
+    rdx_sqtt_inst *mi;
+    size_t nm;
+    ck_assert_msg(rdx_sqtt_map(pk, n, co->text + k->code_offset, co->text_size - k->code_offset, 0,
+                               32, &mi, &nm) == RDX_OK,
+                  "%s", rdx_error_message());
+    ck_assert_uint_eq(nm, 2 * nwant);
+    for (size_t i = 0; i < nm; i++)
+        ck_assert_msg(mi[i].pc == want[i % nwant], "instruction %zu: pc 0x%llx, want 0x%llx", i,
+                      (unsigned long long)mi[i].pc, (unsigned long long)want[i % nwant]);
+    free(mi);
+    rdx_codeobj_free(co);
+    free(elf);
+    free(pk);
+    rdx_queue_profile_free(&r);
+    hw_close(&h);
+    rdx_emu_destroy(emu);
+    free(out);
+}
+END_TEST
+
+/* A trace buffer too small: the stream is cut at its end (WPTR stops there), BUF0_FULL
+   says so, DROPPED_CNTR counts the bytes that did not fit, and what was kept decodes. */
+START_TEST(sqtt_buffer_too_small)
+{
+    hw h;
+    hw_open(&h);
+    rdx_queue_profile_options o = { NULL, 0, 4096, 0 };
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o), RDX_OK);
+    hw_dispatch(&h, 40); /* each dispatch's stream is a few hundred bytes */
+    rdx_queue_profile r;
+    ck_assert_msg(rdx_queue_profile_end(h.q, &r) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(r.sqtt_len[0], 4096);
+    ck_assert(r.sqtt_full[0]);
+    ck_assert_uint_gt(r.sqtt_dropped[0], 0);
+    ck_assert(!r.sqtt_full[1]);
+    rdx_sqtt_packet *pk;
+    size_t n;
+    ck_assert_int_eq(rdx_sqtt_decode(r.sqtt[0], r.sqtt_len[0], &pk, &n), RDX_OK);
+    ck_assert_uint_gt(n, 100);
+    free(pk);
+    rdx_queue_profile_free(&r);
+    hw_close(&h);
+}
+END_TEST
+
+/* Bad programming is refused with a message naming it. */
+START_TEST(bad_programming_refused)
+{
+    hw h;
+    hw_open(&h);
+    rdx_queue_profile_options o = { NULL, 0, 1000, 0 };
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "multiple of 4096"));
+    o.sqtt_bytes = 0;
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "nothing to profile"));
+    rdx_perf_counter twice[] = { RDX_PERF_SQ_WAVES, RDX_PERF_SQ_WAVES };
+    rdx_queue_profile_options o2 = { twice, 2, 0, 0 };
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o2), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "SQ_WAVES is given twice"));
+    rdx_perf_counter grbm[] = { RDX_PERF_GRBM_COUNT, RDX_PERF_GRBM_GUI_ACTIVE, RDX_PERF_SQ_WAVES };
+    rdx_queue_profile_options o3 = { grbm, 3, 0, 0 };
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o3), RDX_OK);
+    ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o3), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "already has a profile running"));
+    rdx_queue_profile r;
+    ck_assert_int_eq(rdx_queue_profile_end(h.q, &r), RDX_OK);
+    ck_assert_uint_eq(r.value[2], 0); /* nothing dispatched */
+    ck_assert_int_eq(rdx_queue_profile_end(h.q, &r), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "no profile is running"));
+    rdx_perf_counter c;
+    ck_assert_int_eq(rdx_perf_counter_parse("SQ_INSTS_VALU", &c), RDX_OK);
+    ck_assert_int_eq(c, RDX_PERF_SQ_INSTS_VALU);
+    ck_assert_int_eq(rdx_perf_counter_parse("SQ_NOPE", &c), RDX_ERR_NOT_FOUND);
+    ck_assert(strstr(rdx_error_message(), "SQ_WAVES"));
+    /* the builders */
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    rdx_pm4_sqtt_desc d = { .nse = 2, .buf = { 0x100000, 0x100100 }, .buf_size = 4096 };
+    ck_assert_int_eq(rdx_pm4_sqtt_start(&cb, &d), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "SE 1's buffer at 0x100100"));
+    rdx_pm4_cmdbuf_reset(&cb);
+    d.buf[1] = 0x200000;
+    d.buf_size = 6000;
+    ck_assert_int_eq(rdx_pm4_sqtt_start(&cb, &d), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "6000 bytes"));
+    rdx_pm4_cmdbuf_reset(&cb);
+    rdx_pm4_perf_desc pd = { .nsq = 0, .ngrbm = 0 };
+    ck_assert_int_eq(rdx_pm4_perf_start(&cb, &pd), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "at least one"));
+    rdx_pm4_cmdbuf_reset(&cb);
+    pd.nsq = 1;
+    pd.sq_sel[0] = 512;
+    ck_assert_int_eq(rdx_pm4_perf_start(&cb, &pd), RDX_ERR_INVALID);
+    ck_assert(strstr(rdx_error_message(), "event 512"));
+    rdx_pm4_cmdbuf_free(&cb);
+    hw_close(&h);
+}
+END_TEST
+
+/* On the emulated GPU, with raw packets on a KFD queue: a counter whose select was never
+   written reads 0 after dispatch-free counting; SQ_THREAD_TRACE_WPTR of a trace that
+   traced nothing is the buffer's own address / 32; a register value survives GRBM
+   selection of its SE (per-SE state), another SE reads its own. */
+START_TEST(registers_defined_without_work)
+{
+    rdx_emudev_config cfg = { .num_gpus = 1 };
+    rdx_emudev *ed;
+    rdx_kfd *kfd;
+    ck_assert_int_eq(rdx_emudev_create(&cfg, &ed), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_open(rdx_emudev_os(ed), &kfd), RDX_OK);
+    rdx_kfd_queue *q;
+    ck_assert_int_eq(rdx_kfd_queue_create(kfd, 0, RDX_KFD_QUEUE_COMPUTE, 65536, &q), RDX_OK);
+    rdx_kfd_event *ev;
+    ck_assert_int_eq(rdx_kfd_event_create(kfd, RDX_KFD_EVENT_SIGNAL, 1, &ev), RDX_OK);
+    rdx_kfd_mem_desc md = { .kind = RDX_KFD_MEM_GTT, .size = 65536 };
+    rdx_kfd_mem *m;
+    ck_assert_int_eq(rdx_kfd_mem_alloc(kfd, 0, &md, &m), RDX_OK);
+    uint8_t *cpu = rdx_kfd_mem_cpu(m);
+    uint64_t gpu = rdx_kfd_mem_gpu_addr(m);
+    memset(cpu, 0xab, 256);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    /* counting on, GRBM counter 0 selected, SQ counter 0 never selected */
+    rdx_pm4_perf_desc pd = { .ngrbm = 1, .grbm_sel = { 2 } };
+    rdx_pm4_perf_start(&cb, &pd);
+    rdx_pm4_grbm_select(&cb, 0, 0, 0);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_PERFCOUNTER0_LO, gpu);
+    rdx_pm4_grbm_select(&cb, -1, -1, -1);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GRBM_PERFCOUNTER0_LO, gpu + 4);
+    /* a trace of SE 0 and 1 in buffers at gpu + 4096 and + 8192, stopped at once */
+    rdx_pm4_sqtt_desc d = { .nse = 2, .buf = { gpu + 4096, gpu + 8192 }, .buf_size = 4096 };
+    rdx_pm4_sqtt_start(&cb, &d);
+    rdx_pm4_sqtt_stop(&cb, 2, gpu + 16);
+    rdx_pm4_grbm_select(&cb, 1, 0, -1);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, gpu + 40);
+    rdx_pm4_grbm_select(&cb, 0, 0, -1);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, gpu + 44);
+    rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(ev), rdx_kfd_event_id(ev), true,
+                   rdx_kfd_event_id(ev));
+    ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
+    ck_assert_msg(rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000) == RDX_OK, "%s", rdx_error_message());
+    uint32_t v[12];
+    memcpy(v, cpu, sizeof v);
+    ck_assert_uint_eq(v[0], 0); /* SQ counter 0: nothing selected, nothing ran */
+    ck_assert_uint_eq(v[1], 0); /* GRBM_GUI_ACTIVE: no dispatch */
+    ck_assert_uint_eq(v[4], (uint32_t)((gpu + 4096) / 32) & 0x1fffffff); /* SE 0 WPTR */
+    ck_assert_uint_eq(v[5], 0);                                          /* STATUS2 */
+    ck_assert_uint_eq(v[6], 0);                                          /* DROPPED_CNTR */
+    ck_assert_uint_eq(v[7], (uint32_t)((gpu + 8192) / 32) & 0x1fffffff); /* SE 1 WPTR */
+    ck_assert_uint_eq(v[10], (uint32_t)((gpu + 8192) >> 12));
+    ck_assert_uint_eq(v[11], (uint32_t)((gpu + 4096) >> 12));
+    rdx_pm4_cmdbuf_free(&cb);
+    ck_assert_int_eq(rdx_kfd_mem_free(kfd, m), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(kfd, ev), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_queue_destroy(kfd, q), RDX_OK);
+    rdx_kfd_close(kfd);
+    rdx_emudev_destroy(ed);
+}
+END_TEST
+
+TCase *pt_tcase_hw(void)
+{
+    TCase *tc = tcase_create("hw");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, counters_equal_emulator_counts);
+    tcase_add_test(tc, sqtt_via_pm4_round_trip);
+    tcase_add_test(tc, sqtt_buffer_too_small);
+    tcase_add_test(tc, bad_programming_refused);
+    tcase_add_test(tc, registers_defined_without_work);
+    return tc;
+}
