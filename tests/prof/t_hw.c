@@ -7,8 +7,11 @@
  * run of the same dispatch; the trace decodes and maps back to exactly the
  * PCs the traced wave ran.  Bad programming: a trace buffer too small (cut,
  * BUF0_FULL, dropped bytes), unaligned or odd sizes (errors naming them), no
- * counter selected (reads 0 on the GPU; refused by the runtime).
+ * counter selected (reads 0 on the GPU; refused by the runtime).  `rdx prof
+ * --source hw`: its JSON and its Chrome trace (the queue's copies, register
+ * programming, dispatch and waits; the traced waves).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +24,7 @@
 #include <rdx/runtime.h>
 #include <rdx/sqtt.h>
 
+#include "tests/prof/json.h"
 #include "tests/prof/prof_test.h"
 #include "util/file.h"
 
@@ -375,6 +379,113 @@ START_TEST(registers_defined_without_work)
 }
 END_TEST
 
+#define LAUNCH "--grid", "8", "--block", "64", "--arg", filearg, "--arg", "u32:7"
+
+static jval *parse_ok(const char *text)
+{
+    size_t at = 0;
+    jval *v = json_parse(text, &at);
+    ck_assert_msg(v != NULL, "JSON syntax error at offset %zu", at);
+    return v;
+}
+
+/* `rdx prof --source hw --json --trace`: the counters as the queue read them (SQ_WAVES 16,
+   SALU as the model run counts), the traced waves' per-PC table (the loop's latch runs
+   once in workgroup 0's waves), the queue's events, and a Chrome trace holding the
+   copies, the programming, the dispatch, the waits and the two traced waves. */
+START_TEST(cli_source_hw)
+{
+    uint32_t *out;
+    rdx_emu *emu = private_run(&out);
+    const rdx_emu_counters *c = rdx_emu_get_counters(emu);
+    char *path = rdx_test_tmp_path("hw-trace.json"), *in = rdx_test_tmp_path("hw-in.bin");
+    char filearg[4200];
+    snprintf(filearg, sizeof filearg, "file:%s", in); /* an input the upload copies */
+    static uint8_t zeros[GROUPS * ITEMS * 4];
+    ck_assert_int_eq(rdx_file_write(in, zeros, sizeof zeros), RDX_OK);
+    rdx_test_proc p;
+    const char *args[] = { "--source", "hw", "--json", "--trace", path, pt_loops_co, LAUNCH, NULL };
+    ck_assert_msg(pt_prof(args, &p) == 0, "%s", p.err);
+    jval *v = parse_ok(p.out);
+    ck_assert_str_eq(json_get(v, "source")->str, "hw");
+    const jval *d = json_get(v, "dispatches")->items[0];
+    const jval *cs = json_get(d, "counters");
+    ck_assert_uint_eq((uint64_t)json_get(cs, "SQ_WAVES")->num, 16);
+    ck_assert_uint_eq((uint64_t)json_get(cs, "SQ_INSTS_SALU")->num,
+                      c->by_class[RDX_EMU_CLASS_SALU]);
+    ck_assert_uint_gt(json_get(d, "gpu_ns")->num, 0);
+    const jval *pcs = json_get(d, "pcs");
+    ck_assert_uint_gt(pcs->n, 30);
+    int latch = 0;
+    for (size_t i = 0; i < pcs->n; i++)
+        if (strstr(json_get(pcs->items[i], "inst")->str, "s_cbranch_scc0")) {
+            ck_assert_uint_eq((uint64_t)json_get(pcs->items[i], "count")->num, 1);
+            latch = 1;
+        }
+    ck_assert(latch);
+    ck_assert_uint_eq(json_get(d, "waves")->n, 2);
+    const jval *q = json_get(d, "queue");
+    int kinds[4] = { 0 };
+    static const char *const names[] = { "copy", "program", "dispatch", "wait" };
+    for (size_t i = 0; i < q->n; i++)
+        for (int k = 0; k < 4; k++)
+            kinds[k] += !strcmp(json_get(q->items[i], "kind")->str, names[k]);
+    for (int k = 0; k < 4; k++)
+        ck_assert_msg(kinds[k] > 0, "no %s event", names[k]);
+    json_free(v);
+    /* the Chrome trace */
+    char *text = rdx_test_read_file(path, NULL);
+    v = parse_ok(text);
+    const jval *ev = json_get(v, "traceEvents");
+    int seen[4] = { 0 };
+    size_t waves = 0;
+    for (size_t i = 0; i < ev->n; i++) {
+        const jval *e = ev->items[i], *ph = json_get(e, "ph"), *pid = json_get(e, "pid");
+        ck_assert(ph && ph->t == J_STR && pid && pid->t == J_NUM && json_get(e, "name"));
+        if (strcmp(ph->str, "X")) {
+            ck_assert_str_eq(ph->str, "M");
+            continue;
+        }
+        ck_assert(json_get(e, "ts") && json_get(e, "dur") && json_get(e, "tid"));
+        ck_assert(json_get(e, "dur")->num >= 0);
+        if (pid->num == 0) {
+            const jval *cat = json_get(e, "cat");
+            ck_assert(cat && cat->t == J_STR);
+            for (int k = 0; k < 4; k++)
+                seen[k] += !strcmp(cat->str, names[k]);
+        } else {
+            waves++;
+            ck_assert(json_get(json_get(e, "args"), "insts"));
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        ck_assert_msg(seen[k] > 0, "no %s event in the trace", names[k]);
+    ck_assert_uint_eq(waves, 2);
+    json_free(v);
+    free(text);
+    rdx_test_proc_free(&p);
+    /* the text report */
+    const char *targs[] = { "--source", "hw", "--sort", "--top", "3", pt_loops_co, LAUNCH, NULL };
+    ck_assert_msg(pt_prof(targs, &p) == 0, "%s", p.err);
+    ck_assert_msg(strstr(p.out, "GPU time") && strstr(p.out, "SQ_INSTS_VALU") &&
+                      strstr(p.out, "traced instructions") && strstr(p.out, "more instructions"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *bad[] = { "--source", "hw", "tests/data/realize/argmax_two_reduces.uop", NULL };
+    ck_assert_int_eq(pt_prof(bad, &p), 2);
+    ck_assert(strstr(p.err, "--source model"));
+    rdx_test_proc_free(&p);
+    const char *bad2[] = { "--source", "card", pt_loops_co, LAUNCH, NULL };
+    ck_assert_int_eq(pt_prof(bad2, &p), 2);
+    ck_assert(strstr(p.err, "expected hw or model"));
+    rdx_test_proc_free(&p);
+    free(path);
+    free(in);
+    rdx_emu_destroy(emu);
+    free(out);
+}
+END_TEST
+
 TCase *pt_tcase_hw(void)
 {
     TCase *tc = tcase_create("hw");
@@ -384,5 +495,6 @@ TCase *pt_tcase_hw(void)
     tcase_add_test(tc, sqtt_buffer_too_small);
     tcase_add_test(tc, bad_programming_refused);
     tcase_add_test(tc, registers_defined_without_work);
+    tcase_add_test(tc, cli_source_hw);
     return tc;
 }
