@@ -425,6 +425,8 @@ void emu_gpu_map_notify(rdx_emudev *dev, emu_bo *b, uint32_t gpu, int mapped);
  * 0 not one of its registers (the caller uses the queue's shadow registers). */
 int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val);
 int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val);
+/* EVENT_WRITE of event type `ev`: THREAD_TRACE_FINISH starts the trace's flush. */
+void emu_perf_event(rdx_emudev *dev, emu_queue *q, uint32_t ev);
 /* Around a dispatch: whether it is counted or traced (then it runs with profiling on),
  * and the accounting after it ran (counters, the trace written to the buffers):
  * 1 done, -1 failed (a fault of the trace buffer). */

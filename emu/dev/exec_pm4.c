@@ -312,7 +312,9 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, int dept
     switch (p->opcode) {
     case RDX_PM4_OP_NOP:
     case RDX_PM4_OP_ACQUIRE_MEM:
-    case RDX_PM4_OP_EVENT_WRITE:
+        return 1;
+    case RDX_PM4_OP_EVENT_WRITE: /* thread trace events go to perf.c; the rest are no-ops */
+        emu_perf_event(dev, q, get(p, RDX_PM4_F_EVENT_WRITE_EVENT_TYPE));
         return 1;
     case RDX_PM4_OP_SET_SH_REG:
     case RDX_PM4_OP_SET_SH_REG_INDEX:

@@ -28,8 +28,12 @@
  *   A stream that does not fit is cut at the buffer's end, STATUS2.BUF0_FULL is
  *   set and DROPPED_CNTR counts the bytes dropped; a buffer of size 0 takes
  *   nothing.  STATUS reads 0 (never busy, nothing pending: the stream is
- *   written when the dispatch ends); THREAD_TRACE_FINISH/START/STOP events
- *   have nothing left to do.  TOKEN_MASK and SIMD_SEL are kept, not applied
+ *   written when the dispatch ends), except that after a THREAD_TRACE_FINISH
+ *   event the first read of STATUS shows FINISH_PENDING (the flush in progress,
+ *   as a card shows it for a while): a queue polling for the finish yields once
+ *   to the others, so work submitted to another queue before the stop is not
+ *   overtaken (tinygrad's profiler relies on that order).  START, STOP and
+ *   MARKER events have nothing to do.  TOKEN_MASK and SIMD_SEL are kept, not applied
  *   (the stream always traces SIMD 0's instructions).
  */
 #include "emu/dev/emudev.h"
@@ -54,6 +58,7 @@ typedef struct perf_se {
     uint32_t base_lo, size, ctrl, mask, token_mask, status2, dropped;
     uint64_t written; /* bytes of the stream in the buffer */
     int started;      /* the layout header is in the buffer */
+    int finishing;    /* THREAD_TRACE_FINISH seen, STATUS not read since */
 } perf_se;
 
 struct emu_perf {
@@ -142,8 +147,12 @@ static uint64_t tt_size(const perf_se *s)
     return (uint64_t)rdx_pm4_reg_get(s->size, RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_SIZE) << 12;
 }
 
-static uint32_t tt_read(const perf_se *s, uint32_t reg)
+static uint32_t tt_read(perf_se *s, uint32_t reg)
 {
+    if (reg == REG(SQ_THREAD_TRACE_STATUS) && s->finishing) {
+        s->finishing = 0; /* the flush is seen in progress once */
+        return RDX_PM4_REG_PUT(SQ_THREAD_TRACE_STATUS, FINISH_PENDING, 1);
+    }
     switch (reg) {
     case REG(SQ_THREAD_TRACE_BUF0_BASE):
         return s->base_lo;
@@ -208,11 +217,14 @@ int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val)
 
 int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val)
 {
-    const struct emu_perf *p = dev->gpus[q->gpu].perf;
-    static const struct emu_perf zero;
-    if (!p)
-        p = &zero;
+    struct emu_perf *p = dev->gpus[q->gpu].perf;
     *val = 0;
+    if (!p) /* nothing programmed: every register of the model reads 0 */
+        return reg == REG(CP_PERFMON_CNTL) || is_tt_reg(reg) ||
+               (reg >= REG(SQ_PERFCOUNTER0_LO) && reg <= REG(SQ_PERFCOUNTER7_LO)) ||
+               (reg >= REG(GRBM_PERFCOUNTER0_LO) && reg <= REG(GRBM_PERFCOUNTER1_HI)) ||
+               (reg >= REG(GRBM_PERFCOUNTER0_SELECT) && reg <= REG(GRBM_PERFCOUNTER1_SELECT)) ||
+               (reg >= REG(SQ_PERFCOUNTER0_SELECT) && reg <= REG(SQ_PERFCOUNTER_CTRL2));
     if (reg >= REG(SQ_PERFCOUNTER0_LO) && reg <= REG(SQ_PERFCOUNTER7_LO)) {
         uint32_t n = (reg - REG(SQ_PERFCOUNTER0_LO)) / 2;
         if ((reg - REG(SQ_PERFCOUNTER0_LO)) % 2 == 0 && counted_instance(p->grbm))
@@ -249,6 +261,17 @@ int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val)
         return 1;
     }
     return 0;
+}
+
+void emu_perf_event(rdx_emudev *dev, emu_queue *q, uint32_t ev)
+{
+    struct emu_perf *p = dev->gpus[q->gpu].perf;
+    if (!p || ev != RDX_PM4_V_EVENT_THREAD_TRACE_FINISH)
+        return; /* the stream is written when a dispatch ends: START, STOP, MARKER and the
+                   PERFCOUNTER events have nothing to do */
+    for (uint32_t se = 0; se < PERF_SE; se++)
+        if ((p->se[se].ctrl & 3) == 1)
+            p->se[se].finishing = 1;
 }
 
 #define SH(q, name) ((q)->sh_regs[RDX_PM4_REG_##name - RDX_PM4_SH_REG_START])

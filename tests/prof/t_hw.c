@@ -318,9 +318,11 @@ START_TEST(bad_programming_refused)
 END_TEST
 
 /* On the emulated GPU, with raw packets on a KFD queue: a counter whose select was never
-   written reads 0 after dispatch-free counting; SQ_THREAD_TRACE_WPTR of a trace that
-   traced nothing is the buffer's own address / 32; a register value survives GRBM
-   selection of its SE (per-SE state), another SE reads its own. */
+   written reads 0 after dispatch-free counting; after THREAD_TRACE_FINISH the first read of
+   STATUS shows the flush pending (a queue polling for it yields to the others once: without
+   that, tinygrad's profiler saw its copy queue's signal overtaken), the second not;
+   SQ_THREAD_TRACE_WPTR of a trace that traced nothing is the buffer's own address / 32; a register
+   value survives GRBM selection of its SE (per-SE state), another SE reads its own. */
 START_TEST(registers_defined_without_work)
 {
     rdx_emudev_config cfg = { .num_gpus = 1 };
@@ -350,6 +352,11 @@ START_TEST(registers_defined_without_work)
     /* a trace of SE 0 and 1 in buffers at gpu + 4096 and + 8192, stopped at once */
     rdx_pm4_sqtt_desc d = { .nse = 2, .buf = { gpu + 4096, gpu + 8192 }, .buf_size = 4096 };
     rdx_pm4_sqtt_start(&cb, &d);
+    /* THREAD_TRACE_FINISH: the flush shows as pending to the first read of STATUS only */
+    rdx_pm4_event_write(&cb, RDX_PM4_V_EVENT_THREAD_TRACE_FINISH, 0);
+    rdx_pm4_grbm_select(&cb, 0, 0, -1);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_STATUS, gpu + 48);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_STATUS, gpu + 52);
     rdx_pm4_sqtt_stop(&cb, 2, gpu + 16);
     rdx_pm4_grbm_select(&cb, 1, 0, -1);
     rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, gpu + 40);
@@ -360,8 +367,10 @@ START_TEST(registers_defined_without_work)
     ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
     ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
     ck_assert_msg(rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000) == RDX_OK, "%s", rdx_error_message());
-    uint32_t v[12];
+    uint32_t v[14];
     memcpy(v, cpu, sizeof v);
+    ck_assert_uint_eq(v[12], 1); /* FINISH_PENDING */
+    ck_assert_uint_eq(v[13], 0);
     ck_assert_uint_eq(v[0], 0); /* SQ counter 0: nothing selected, nothing ran */
     ck_assert_uint_eq(v[1], 0); /* GRBM_GUI_ACTIVE: no dispatch */
     ck_assert_uint_eq(v[4], (uint32_t)((gpu + 4096) / 32) & 0x1fffffff); /* SE 0 WPTR */
