@@ -23,7 +23,8 @@
  *   queue's COMPUTE_THREAD_TRACE_ENABLE: each traced dispatch runs with
  *   profiling on and its SQ thread trace (rdx_sqtt_encode_profile: workgroup
  *   0's waves, RDNA3 layout 3) is appended to SE 0's buffer, the layout header
- *   only once per trace, padded with NOP nibbles to 32 bytes.  Other SEs' buffers
+ *   only once per trace, followed by at least 8 bytes of NOP nibbles up to a 32-byte
+ *   boundary.  Other SEs' buffers
  *   stay empty.  WPTR reads gfx11's form: (buffer address + bytes written) / 32.
  *   A stream that does not fit is cut at the buffer's end, STATUS2.BUF0_FULL is
  *   set and DROPPED_CNTR counts the bytes dropped; a buffer of size 0 takes
@@ -338,7 +339,9 @@ static int tt_append(rdx_emudev *dev, emu_queue *q, perf_se *s, const uint8_t *b
         blob += TT_HEADER; /* one layout header per trace */
         len -= TT_HEADER;
     }
-    size_t padded = (len + TT_UNIT - 1) / TT_UNIT * TT_UNIT;
+    /* NOP nibbles after the stream: at least 8 bytes (a decoder that reads 64 bits at a time,
+       as tinygrad's does, sees the last packet), up to the next 32-byte unit */
+    size_t padded = (len + TT_HEADER + TT_UNIT - 1) / TT_UNIT * TT_UNIT;
     uint64_t cap = tt_size(s), room = cap > s->written ? cap - s->written : 0;
     size_t n = padded <= room ? padded : (size_t)room;
     if (n < padded) {

@@ -237,6 +237,55 @@ START_TEST(sqtt_via_pm4_round_trip)
 }
 END_TEST
 
+/* At least 8 bytes of NOPs follow the last packet of a trace, whatever its length (kernels
+   of 1..24 SALU instructions before s_endpgm), so a decoder reading 64 bits at a time
+   (tinygrad's) reaches it: without them tinygrad lost the WAVEEND of a trace whose stream
+   ended near a 32-byte boundary. */
+START_TEST(sqtt_tail_padding)
+{
+    hw h;
+    hw_open(&h);
+    for (unsigned k = 1; k <= 24; k++) {
+        char body[1024] = "", src[2048];
+        for (unsigned i = 0; i < k; i++)
+            strcat(body, "  s_mov_b32 s1, 0\n");
+        snprintf(src, sizeof src,
+                 "  .amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n  .text\n  .globl k\n"
+                 "  .p2align 8\nk:\n%s  s_endpgm\n  .rodata\n  .p2align 6\n  .amdhsa_kernel k\n"
+                 "  .amdhsa_next_free_vgpr 1\n  .amdhsa_next_free_sgpr 8\n"
+                 "  .amdhsa_wavefront_size32 1\n  .end_amdhsa_kernel\n",
+                 body);
+        size_t len;
+        uint8_t *elf = pt_assemble(src, &len);
+        rdx_program *prog;
+        const rdx_kernel *kern;
+        ck_assert_int_eq(rdx_program_load(h.dev, elf, len, "k.s", &prog), RDX_OK);
+        ck_assert_int_eq(rdx_program_find(prog, "k", &kern), RDX_OK);
+        rdx_queue_profile_options o = { NULL, 0, 64 << 10, 0 };
+        ck_assert_int_eq(rdx_queue_profile_begin(h.q, &o), RDX_OK);
+        rdx_launch l = { .kernel = kern, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+        ck_assert_int_eq(rdx_queue_dispatch(h.q, &l, NULL), RDX_OK);
+        rdx_queue_profile r;
+        ck_assert_int_eq(rdx_queue_profile_end(h.q, &r), RDX_OK);
+        rdx_sqtt_packet *pk;
+        size_t n, last;
+        ck_assert_int_eq(rdx_sqtt_decode(r.sqtt[0], r.sqtt_len[0], &pk, &n), RDX_OK);
+        for (last = n; last > 0 && pk[last - 1].type == RDX_SQTT_NOP; last--)
+            ;
+        ck_assert_uint_gt(last, 0);
+        ck_assert_int_eq(pk[last - 1].type, RDX_SQTT_WAVEEND);
+        uint64_t end = pk[last - 1].offset + pk[last - 1].nibbles;
+        ck_assert_msg(2 * r.sqtt_len[0] - end >= 16, "%u instructions: %llu nibbles after the last",
+                      k, (unsigned long long)(2 * r.sqtt_len[0] - end));
+        free(pk);
+        rdx_queue_profile_free(&r);
+        rdx_program_free(prog);
+        free(elf);
+    }
+    hw_close(&h);
+}
+END_TEST
+
 /* A trace buffer too small: the stream is cut at its end (WPTR stops there), BUF0_FULL
    says so, DROPPED_CNTR counts the bytes that did not fit, and what was kept decodes. */
 START_TEST(sqtt_buffer_too_small)
@@ -501,6 +550,7 @@ TCase *pt_tcase_hw(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, counters_equal_emulator_counts);
     tcase_add_test(tc, sqtt_via_pm4_round_trip);
+    tcase_add_test(tc, sqtt_tail_padding);
     tcase_add_test(tc, sqtt_buffer_too_small);
     tcase_add_test(tc, bad_programming_refused);
     tcase_add_test(tc, registers_defined_without_work);
