@@ -69,6 +69,9 @@ void prof_source(const prof_disp *d, uint64_t pc, char *buf, size_t size);
 void prof_print_text(FILE *f, const prof_run *r, const prof_opts *o);
 void prof_print_json(FILE *f, const prof_run *r, const prof_opts *o);
 void prof_print_compare(FILE *f, const prof_run *a, const prof_run *b, int json);
+/* Dispatches x (of A) and y (of B) per instruction, aligned by their disassembly: the
+   instructions whose cycles changed most (text), or every aligned row (json: an array). */
+void prof_print_compare_pcs(FILE *f, const prof_disp *x, const prof_disp *y, int json);
 /* The Chrome trace (Perfetto) of r into path; 0 or -1 (errno). */
 int prof_write_trace(const char *path, const prof_run *r);
 
