@@ -89,6 +89,11 @@ typedef struct prof_hw_opts {
    and the timeline; argv holds the launch options.  An exit status. */
 int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv);
 
+/* `rdx realize --profile` on the emulated GPU (tools/prof_realize.c): realize's report, then
+   every kernel's per-dispatch profile; an exit status, or -1 when the command line is not
+   such a run (no --profile, a real card, several GPUs). */
+int prof_realize(int argc, char **argv);
+
 /* A code object from an ELF or an assembly file (assembled by rdx as); an exit status. */
 int prof_load_elf(const char *path, uint8_t **elf, size_t *len);
 

@@ -343,14 +343,26 @@ static int write_trace(const char *file, const hw_run *r)
 
 int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
 {
-    static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS, { NULL, 0, NULL, 0 } };
+    static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS,
+                                          { "device", required_argument, NULL, 'd' },
+                                          { NULL, 0, NULL, 0 } };
+    rdx_device_kind kind = o->device;
     rdx_cli_launch L;
     memset(&L, 0, sizeof L);
     int rc = RDX_EXIT_OK, c;
     optind = 0;
     opterr = 0;
     while (rc == RDX_EXIT_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == '?' || c == ':')
+        if (c == 'd') {
+            if (!strcmp(optarg, "emu"))
+                kind = RDX_DEVICE_EMU;
+            else if (!strcmp(optarg, "kfd"))
+                kind = RDX_DEVICE_KFD;
+            else if (!strcmp(optarg, "auto"))
+                kind = RDX_DEVICE_AUTO;
+            else
+                rc = rdx_cli_usage_error(CMD, "--device %s: expected emu, kfd or auto", optarg);
+        } else if (c == '?' || c == ':')
             rc = rdx_cli_usage_error(CMD, "--source hw: unknown or incomplete option '%s'",
                                      argv[optind - 1]);
         else
@@ -372,7 +384,7 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
     double t0 = host_us();
     if (rc == RDX_EXIT_OK)
         rc = prof_load_elf(path, &elf, &len);
-    rdx_device_options dopts = { .kind = o->device, .quiet = true };
+    rdx_device_options dopts = { .kind = kind, .quiet = true };
     if (rc == RDX_EXIT_OK &&
         (rdx_device_open(&dopts, &dev) || rdx_program_load(dev, elf, len, path, &prog) ||
          rdx_codeobj_read(elf, len, path, &co)))

@@ -544,6 +544,43 @@ START_TEST(cli_source_hw)
 }
 END_TEST
 
+/* `rdx run --profile` and `rdx realize --profile` (on the emulated GPU) go through rdx
+   prof's shared code: run's is --source hw's report, realize's adds every kernel's
+   per-dispatch profile after realize's own report. */
+START_TEST(run_and_realize_profile)
+{
+    static uint8_t zeros[GROUPS * ITEMS * 4];
+    char *in = rdx_test_tmp_path("run-in.bin");
+    ck_assert_int_eq(rdx_file_write(in, zeros, sizeof zeros), RDX_OK);
+    char filearg[4200];
+    snprintf(filearg, sizeof filearg, "file:%s", in);
+    const char *run[] = { rdx_test_rdx_path(), "run", "--profile", pt_loops_co, LAUNCH,
+                          "--device",          "emu", NULL };
+    rdx_test_proc p;
+    ck_assert_int_eq(rdx_test_run(run, NULL, 0, &p), 0);
+    ck_assert_msg(strstr(p.out, "rdx prof --source hw") && strstr(p.out, "SQ_WAVES") &&
+                      strstr(p.out, "traced instructions"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *realize[] = { rdx_test_rdx_path(),
+                              "realize",
+                              "--check",
+                              "--profile",
+                              "--device",
+                              "emu",
+                              "tests/data/codegen_front/softmax.uop",
+                              NULL };
+    ck_assert_int_eq(rdx_test_run(realize, NULL, 0, &p), 0);
+    ck_assert_msg(strstr(p.out, "matches the interpreter") &&
+                      strstr(p.out, "rdx prof: rdx realize --profile") &&
+                      strstr(p.out, "kernel time (model of a gfx1100") &&
+                      strstr(p.out, "wave cycles:"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    free(in);
+}
+END_TEST
+
 TCase *pt_tcase_hw(void)
 {
     TCase *tc = tcase_create("hw");
@@ -555,5 +592,6 @@ TCase *pt_tcase_hw(void)
     tcase_add_test(tc, bad_programming_refused);
     tcase_add_test(tc, registers_defined_without_work);
     tcase_add_test(tc, cli_source_hw);
+    tcase_add_test(tc, run_and_realize_profile);
     return tc;
 }
