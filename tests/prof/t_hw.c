@@ -366,6 +366,72 @@ START_TEST(bad_programming_refused)
 }
 END_TEST
 
+/* The registers the sequences write, against AMD's gc_11_0_0_offset.h (register offset +
+   the segment base: 0x1260 for segment 0, 0xa000 for segment 1, as amdgpu's IP discovery
+   gives them for GC 11.0.0), and the sequences disassemble with every register named. */
+START_TEST(registers_and_disassembly)
+{
+    static const struct {
+        uint32_t reg, offset, seg;
+    } want[] = {
+        { RDX_PM4_REG_GRBM_GFX_INDEX, 0x2200, 1 },
+        { RDX_PM4_REG_SPI_CONFIG_CNTL, 0x2440, 1 },
+        { RDX_PM4_REG_CP_PERFMON_CNTL, 0x3808, 1 },
+        { RDX_PM4_REG_SQ_PERFCOUNTER0_SELECT, 0x39c0, 1 },
+        { RDX_PM4_REG_SQ_PERFCOUNTER_CTRL, 0x39e0, 1 },
+        { RDX_PM4_REG_SQ_PERFCOUNTER0_LO, 0x31c0, 1 },
+        { RDX_PM4_REG_GRBM_PERFCOUNTER0_SELECT, 0x3840, 1 },
+        { RDX_PM4_REG_GRBM_PERFCOUNTER0_LO, 0x3040, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, 0x39e8, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_SIZE, 0x39e9, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_CTRL, 0x39ec, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_MASK, 0x39ed, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_TOKEN_MASK, 0x39ee, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_WPTR, 0x39ef, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_STATUS, 0x39f4, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_USERDATA_2, 0x2342, 1 },
+        { RDX_PM4_REG_COMPUTE_PERFCOUNT_ENABLE, 0x1bab, 0 },
+        { RDX_PM4_REG_COMPUTE_THREAD_TRACE_ENABLE, 0x1bbe, 0 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_uint_eq(want[i].reg, want[i].offset + (want[i].seg ? 0xa000u : 0x1260u));
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    rdx_pm4_perf_desc pd = { .sq_sel = { 4, 62 }, .nsq = 2, .grbm_sel = { 2 }, .ngrbm = 1 };
+    rdx_pm4_gpu_shape sh = { 1, 1, 1 };
+    rdx_pm4_sqtt_desc d = { .nse = 1, .buf = { 0x200000 }, .buf_size = 8192, .simd = 2 };
+    rdx_pm4_perf_start(&cb, &pd);
+    rdx_pm4_sqtt_start(&cb, &d);
+    rdx_pm4_sqtt_stop(&cb, 1, 0x1000);
+    rdx_pm4_perf_read(&cb, &pd, &sh, 0x2000);
+    ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
+    char *text = NULL;
+    ck_assert_int_eq(rdx_pm4_disasm(cb.dw, cb.len, NULL, &text), RDX_OK);
+    static const char *const names[] = { "CP_PERFMON_CNTL=",
+                                         "SQ_PERFCOUNTER0_SELECT=",
+                                         "PERF_SEL=0x4",
+                                         "SQ_PERFCOUNTER2_SELECT=",
+                                         "PERF_SEL=0x3e",
+                                         "GRBM_PERFCOUNTER0_SELECT=",
+                                         "COMPUTE_PERFCOUNT_ENABLE=",
+                                         "SQ_THREAD_TRACE_BUF0_SIZE=",
+                                         "SIZE=0x2",
+                                         "SQ_THREAD_TRACE_BUF0_BASE=0x00000200",
+                                         "SIMD_SEL=0x2",
+                                         "WTYPE_INCLUDE=0x40",
+                                         "SQ_THREAD_TRACE_CTRL=",
+                                         "MODE=0x1",
+                                         "COMPUTE_THREAD_TRACE_ENABLE=",
+                                         "THREAD_TRACE_FINISH",
+                                         "SPI_CONFIG_CNTL=",
+                                         "GRBM_GFX_INDEX=" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        ck_assert_msg(strstr(text, names[i]), "no %s in the disassembly", names[i]);
+    free(text);
+    rdx_pm4_cmdbuf_free(&cb);
+}
+END_TEST
+
 /* On the emulated GPU, with raw packets on a KFD queue: a counter whose select was never
    written reads 0 after dispatch-free counting; after THREAD_TRACE_FINISH the first read of
    STATUS shows the flush pending (a queue polling for it yields to the others once: without
@@ -591,6 +657,7 @@ TCase *pt_tcase_hw(void)
     tcase_add_test(tc, sqtt_buffer_too_small);
     tcase_add_test(tc, bad_programming_refused);
     tcase_add_test(tc, registers_defined_without_work);
+    tcase_add_test(tc, registers_and_disassembly);
     tcase_add_test(tc, cli_source_hw);
     tcase_add_test(tc, run_and_realize_profile);
     return tc;
