@@ -10,8 +10,9 @@
  *   1 counts, 2 stops.  SQ_PERFCOUNTER{2n}_SELECT.PERF_SEL picks the event of
  *   SQ counter n (0..7, read at SQ_PERFCOUNTERn_LO: gfx11 pairs the selects,
  *   as tinygrad programs them), GRBM_PERFCOUNTERn_SELECT that of GRBM counter
- *   n (0..1, _LO/_HI).  SQ counters count the compute dispatches of a queue
- *   whose COMPUTE_PERFCOUNT_ENABLE is 1 while SQ_PERFCOUNTER_CTRL.CS_EN is 1.
+ *   n (0..1, _LO/_HI).  SQ counters count compute dispatches while
+ *   SQ_PERFCOUNTER_CTRL.CS_EN is 1, when the dispatch's queue has
+ *   COMPUTE_PERFCOUNT_ENABLE = 1 or SQ_PERFCOUNTER_CTRL2.FORCE_EN is set.
  *   The values are the emulator's exact counts of the dispatch (and, for the
  *   cycle events, the timing model's figures); an event the emulator does not
  *   model counts 0.  All of a dispatch's counts are attributed to SE 0, SA 0,
@@ -372,7 +373,9 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
     int wave32 = rdx_pm4_reg_get(initiator, RDX_PM4_RF_COMPUTE_DISPATCH_INITIATOR_CS_W32_EN);
     int r = 1;
     if (p->counting) {
-        int sq = (SH(q, COMPUTE_PERFCOUNT_ENABLE) & 1) &&
+        /* the dispatch's own enable, or FORCE_EN (counting whatever the dispatch says) */
+        int sq = ((SH(q, COMPUTE_PERFCOUNT_ENABLE) & 1) ||
+                  rdx_pm4_reg_get(p->sq_ctrl2, RDX_PM4_RF_SQ_PERFCOUNTER_CTRL2_FORCE_EN)) &&
                  rdx_pm4_reg_get(p->sq_ctrl, RDX_PM4_RF_SQ_PERFCOUNTER_CTRL_CS_EN);
         for (int n = 0; sq && n < PERF_SQ; n++)
             p->sq_val[n] += sq_event(p->sq_sel[2 * n] & 0x1ff, c, pr, wave32);

@@ -435,7 +435,9 @@ END_TEST
 /* On the emulated GPU, with raw packets on a KFD queue: a counter whose select was never
    written reads 0 after dispatch-free counting; after THREAD_TRACE_FINISH the first read of
    STATUS shows the flush pending (a queue polling for it yields to the others once: without
-   that, tinygrad's profiler saw its copy queue's signal overtaken), the second not;
+   that, tinygrad's profiler saw its copy queue's signal overtaken), the second not; SQ
+   counters count under SQ_PERFCOUNTER_CTRL2.FORCE_EN when a dispatch cleared
+   COMPUTE_PERFCOUNT_ENABLE (tinygrad's does, and read 0 before);
    SQ_THREAD_TRACE_WPTR of a trace that traced nothing is the buffer's own address / 32; a register
    value survives GRBM selection of its SE (per-SE state), another SE reads its own. */
 START_TEST(registers_defined_without_work)
@@ -477,13 +479,30 @@ START_TEST(registers_defined_without_work)
     rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, gpu + 40);
     rdx_pm4_grbm_select(&cb, 0, 0, -1);
     rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, gpu + 44);
+    /* SQ counting under SQ_PERFCOUNTER_CTRL2.FORCE_EN with COMPUTE_PERFCOUNT_ENABLE cleared,
+       as tinygrad's dispatch clears it (its COMPUTE_START_X write runs on through 0x2e0b):
+       a one-wave s_endpgm kernel still counts its wave */
+    uint32_t endpgm = 0xbfb00000u;
+    memcpy(cpu + 0x8000, &endpgm, 4);
+    rdx_pm4_perf_desc wd = { .nsq = 1, .sq_sel = { 4 } }; /* SQ_WAVES */
+    rdx_pm4_perf_start(&cb, &wd);
+    uint32_t zero = 0;
+    rdx_pm4_set_sh_reg(&cb, RDX_PM4_REG_COMPUTE_PERFCOUNT_ENABLE, &zero, 1);
+    rdx_pm4_dispatch_desc dd = {
+        .code_addr = gpu + 0x8000, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .wave32 = true
+    };
+    rdx_pm4_dispatch(&cb, &dd);
+    rdx_pm4_cs_partial_flush(&cb);
+    rdx_pm4_grbm_select(&cb, 0, 0, 0);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_PERFCOUNTER0_LO, gpu + 56);
     rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(ev), rdx_kfd_event_id(ev), true,
                    rdx_kfd_event_id(ev));
     ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
     ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
     ck_assert_msg(rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000) == RDX_OK, "%s", rdx_error_message());
-    uint32_t v[14];
+    uint32_t v[15];
     memcpy(v, cpu, sizeof v);
+    ck_assert_uint_eq(v[14], 1); /* SQ_WAVES under FORCE_EN */
     ck_assert_uint_eq(v[12], 1); /* FINISH_PENDING */
     ck_assert_uint_eq(v[13], 0);
     ck_assert_uint_eq(v[0], 0); /* SQ counter 0: nothing selected, nothing ran */
