@@ -18,6 +18,9 @@
  *   model counts 0.  All of a dispatch's counts are attributed to SE 0, SA 0,
  *   WGP 0: reading that instance, or any instance with SE broadcast set, gives
  *   them; every other instance reads 0, so the sum over instances is exact.
+ *   GL2C counters 0..3 (GL2C_PERFCOUNTERn_SELECT, _LO/_HI): GL2C_HIT (42) and
+ *   GL2C_MISS (43) are the profile's L2 model (docs/prof.md "Cache model"),
+ *   all in channel 0 (GRBM instance 0).
  * - SQ_THREAD_TRACE_BUF0_BASE/SIZE (4 KiB units; BASE_HI in SIZE[3:0]),
  *   CTRL.MODE (1 = on; turning it on rewinds the buffer), MASK (WTYPE_INCLUDE
  *   must include CS, bit 6, for compute waves to be traced) per SE, and a
@@ -51,6 +54,7 @@
 #define PERF_SE     (EMU_ARRAY_COUNT / EMU_ARRAYS_PER_ENGINE)
 #define PERF_SQ     8 /* SQ counters (even selects) */
 #define PERF_GRBM   2
+#define PERF_GL2C   4
 #define TT_UNIT     32u        /* WPTR granule */
 #define TT_HEADER   8u         /* bytes of the layout header the encoder writes first */
 #define WTYPE_CS    (1u << 16) /* SQ_THREAD_TRACE_MASK.WTYPE_INCLUDE bit 6 (CS) */
@@ -67,6 +71,8 @@ struct emu_perf {
     uint32_t grbm, perfmon, sq_ctrl, sq_ctrl2;
     uint32_t sq_sel[2 * PERF_SQ], grbm_sel[PERF_GRBM];
     uint64_t sq_val[PERF_SQ], grbm_val[PERF_GRBM];
+    uint32_t gl2c_sel[PERF_GL2C];
+    uint64_t gl2c_val[PERF_GL2C];
     perf_se se[PERF_SE];
     int counting, tracing; /* of the running dispatch */
 };
@@ -102,6 +108,32 @@ static int counted_instance(uint32_t grbm)
     if (grbm_all_se(grbm))
         return 1;
     return grbm_se(grbm) == 0 && (grbm >> 8 & 0xff) == 0 && (grbm & 0xff) >> 2 == 0;
+}
+
+/* GL2C counter n of a select register (SELECT1 registers: -1), or -2 when not one. */
+static int gl2c_sel_index(uint32_t reg)
+{
+    switch (reg) {
+    case REG(GL2C_PERFCOUNTER0_SELECT):
+        return 0;
+    case REG(GL2C_PERFCOUNTER1_SELECT):
+        return 1;
+    case REG(GL2C_PERFCOUNTER2_SELECT):
+        return 2;
+    case REG(GL2C_PERFCOUNTER3_SELECT):
+        return 3;
+    case REG(GL2C_PERFCOUNTER0_SELECT1):
+    case REG(GL2C_PERFCOUNTER1_SELECT1):
+        return -1;
+    default:
+        return -2;
+    }
+}
+
+static int is_gl2c_reg(uint32_t reg)
+{
+    return gl2c_sel_index(reg) != -2 ||
+           (reg >= REG(GL2C_PERFCOUNTER0_LO) && reg <= REG(GL2C_PERFCOUNTER3_HI));
 }
 
 static int is_tt_reg(uint32_t reg)
@@ -184,7 +216,7 @@ int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val)
         !(reg >= REG(GRBM_PERFCOUNTER0_LO) && reg <= REG(GRBM_PERFCOUNTER1_HI)) &&
         !(reg >= REG(GRBM_PERFCOUNTER0_SELECT) && reg <= REG(GRBM_PERFCOUNTER1_SELECT)) &&
         !(reg >= REG(SQ_PERFCOUNTER0_SELECT) && reg <= REG(SQ_PERFCOUNTER_CTRL2)) &&
-        !is_tt_reg(reg))
+        !is_tt_reg(reg) && !is_gl2c_reg(reg))
         return 0;
     struct emu_perf *p = perf_of(dev, q);
     if (!p)
@@ -198,6 +230,7 @@ int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val)
         if (state == 0) {
             memset(p->sq_val, 0, sizeof p->sq_val);
             memset(p->grbm_val, 0, sizeof p->grbm_val);
+            memset(p->gl2c_val, 0, sizeof p->gl2c_val);
         }
         p->perfmon = val;
     } else if (reg >= REG(SQ_PERFCOUNTER0_SELECT) && reg <= REG(SQ_PERFCOUNTER15_SELECT)) {
@@ -208,6 +241,8 @@ int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val)
         p->sq_ctrl2 = val;
     } else if (reg >= REG(GRBM_PERFCOUNTER0_SELECT) && reg <= REG(GRBM_PERFCOUNTER1_SELECT)) {
         p->grbm_sel[reg - REG(GRBM_PERFCOUNTER0_SELECT)] = val;
+    } else if (gl2c_sel_index(reg) >= 0) {
+        p->gl2c_sel[gl2c_sel_index(reg)] = val;
     } else if (is_tt_reg(reg)) {
         for (uint32_t se = 0; se < PERF_SE; se++)
             if (grbm_all_se(p->grbm) || grbm_se(p->grbm) == se)
@@ -222,7 +257,7 @@ int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val)
     struct emu_perf *p = dev->gpus[q->gpu].perf;
     *val = 0;
     if (!p) /* nothing programmed: every register of the model reads 0 */
-        return reg == REG(CP_PERFMON_CNTL) || is_tt_reg(reg) ||
+        return reg == REG(CP_PERFMON_CNTL) || is_tt_reg(reg) || is_gl2c_reg(reg) ||
                (reg >= REG(SQ_PERFCOUNTER0_LO) && reg <= REG(SQ_PERFCOUNTER7_LO)) ||
                (reg >= REG(GRBM_PERFCOUNTER0_LO) && reg <= REG(GRBM_PERFCOUNTER1_HI)) ||
                (reg >= REG(GRBM_PERFCOUNTER0_SELECT) && reg <= REG(GRBM_PERFCOUNTER1_SELECT)) ||
@@ -238,6 +273,17 @@ int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val)
         uint32_t n = k / 3, hi = k % 3;
         if (hi < 2)
             *val = (uint32_t)(p->grbm_val[n] >> (hi ? 32 : 0));
+        return 1;
+    }
+    if (reg >= REG(GL2C_PERFCOUNTER0_LO) && reg <= REG(GL2C_PERFCOUNTER3_HI)) {
+        uint32_t k = reg - REG(GL2C_PERFCOUNTER0_LO), n = k / 2;
+        /* every count in GL2C channel 0 (GRBM instance 0, or instance broadcast) */
+        if ((p->grbm >> 30 & 1) || (p->grbm & 0xff) == 0)
+            *val = (uint32_t)(p->gl2c_val[n] >> (k % 2 ? 32 : 0));
+        return 1;
+    }
+    if (gl2c_sel_index(reg) >= 0) {
+        *val = p->gl2c_sel[gl2c_sel_index(reg)];
         return 1;
     }
     if (reg == REG(CP_PERFMON_CNTL)) {
@@ -381,6 +427,10 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
             p->sq_val[n] += sq_event(p->sq_sel[2 * n] & 0x1ff, c, pr, wave32);
         for (int n = 0; n < PERF_GRBM; n++)
             p->grbm_val[n] += grbm_event(p->grbm_sel[n] & 0x3f, c);
+        for (int n = 0; n < PERF_GL2C && pr; n++) { /* GL2C_HIT (42), GL2C_MISS (43) */
+            uint32_t e = p->gl2c_sel[n] & 0x3ff;
+            p->gl2c_val[n] += e == 42 ? pr->l2_hits : e == 43 ? pr->l2_misses : 0;
+        }
     }
     if ((p->tracing & 1) && pr && pr->ntrace) {
         uint8_t *blob = NULL;

@@ -496,6 +496,14 @@
     X(SQ_PERFCOUNTER5_LO, 0xd1ca)               \
     X(SQ_PERFCOUNTER6_LO, 0xd1cc)               \
     X(SQ_PERFCOUNTER7_LO, 0xd1ce)               \
+    X(GL2C_PERFCOUNTER0_LO, 0xd380)             \
+    X(GL2C_PERFCOUNTER0_HI, 0xd381)             \
+    X(GL2C_PERFCOUNTER1_LO, 0xd382)             \
+    X(GL2C_PERFCOUNTER1_HI, 0xd383)             \
+    X(GL2C_PERFCOUNTER2_LO, 0xd384)             \
+    X(GL2C_PERFCOUNTER2_HI, 0xd385)             \
+    X(GL2C_PERFCOUNTER3_LO, 0xd386)             \
+    X(GL2C_PERFCOUNTER3_HI, 0xd387)             \
     X(CP_PERFMON_CNTL, 0xd808)                  \
     X(GRBM_PERFCOUNTER0_SELECT, 0xd840)         \
     X(GRBM_PERFCOUNTER1_SELECT, 0xd841)         \
@@ -525,7 +533,13 @@
     X(SQ_THREAD_TRACE_WPTR, 0xd9ef)             \
     X(SQ_THREAD_TRACE_STATUS, 0xd9f4)           \
     X(SQ_THREAD_TRACE_STATUS2, 0xd9f5)          \
-    X(SQ_THREAD_TRACE_DROPPED_CNTR, 0xd9fa)
+    X(SQ_THREAD_TRACE_DROPPED_CNTR, 0xd9fa)     \
+    X(GL2C_PERFCOUNTER0_SELECT, 0xdb80)         \
+    X(GL2C_PERFCOUNTER0_SELECT1, 0xdb81)        \
+    X(GL2C_PERFCOUNTER1_SELECT, 0xdb82)         \
+    X(GL2C_PERFCOUNTER1_SELECT1, 0xdb83)        \
+    X(GL2C_PERFCOUNTER2_SELECT, 0xdb84)         \
+    X(GL2C_PERFCOUNTER3_SELECT, 0xdb85)
 
 /* Register fields: X(REG, FIELD, LO, WIDTH).  Registers not listed here hold
  * one 32-bit value.  gfx11 layouts (gc_11_0_0_sh_mask.h, AMDGPUUsage).      */
@@ -629,6 +643,10 @@
     X(SQ_PERFCOUNTER10_SELECT, PERF_SEL, 0, 9)                     \
     X(SQ_PERFCOUNTER12_SELECT, PERF_SEL, 0, 9)                     \
     X(SQ_PERFCOUNTER14_SELECT, PERF_SEL, 0, 9)                     \
+    X(GL2C_PERFCOUNTER0_SELECT, PERF_SEL, 0, 10)                   \
+    X(GL2C_PERFCOUNTER1_SELECT, PERF_SEL, 0, 10)                   \
+    X(GL2C_PERFCOUNTER2_SELECT, PERF_SEL, 0, 10)                   \
+    X(GL2C_PERFCOUNTER3_SELECT, PERF_SEL, 0, 10)                   \
     X(SQ_PERFCOUNTER_CTRL, PS_EN, 0, 1)                            \
     X(SQ_PERFCOUNTER_CTRL, GS_EN, 2, 1)                            \
     X(SQ_PERFCOUNTER_CTRL, HS_EN, 4, 1)                            \

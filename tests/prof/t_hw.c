@@ -437,7 +437,8 @@ END_TEST
    STATUS shows the flush pending (a queue polling for it yields to the others once: without
    that, tinygrad's profiler saw its copy queue's signal overtaken), the second not; SQ
    counters count under SQ_PERFCOUNTER_CTRL2.FORCE_EN when a dispatch cleared
-   COMPUTE_PERFCOUNT_ENABLE (tinygrad's does, and read 0 before);
+   COMPUTE_PERFCOUNT_ENABLE (tinygrad's does, and read 0 before); GL2C_MISS / GL2C_HIT of a
+   kernel with one scalar load (tinygrad's default counters read 0 before);
    SQ_THREAD_TRACE_WPTR of a trace that traced nothing is the buffer's own address / 32; a register
    value survives GRBM selection of its SE (per-SE state), another SE reads its own. */
 START_TEST(registers_defined_without_work)
@@ -484,6 +485,24 @@ START_TEST(registers_defined_without_work)
        a one-wave s_endpgm kernel still counts its wave */
     uint32_t endpgm = 0xbfb00000u;
     memcpy(cpu + 0x8000, &endpgm, 4);
+    /* a one-wave kernel with one scalar load of a line nothing else touches: the L2 model
+       sees one request, a (compulsory) miss — GL2C_MISS 1, GL2C_HIT 0 by hand */
+    size_t klen;
+    uint8_t *kelf = pt_assemble(
+        "  .amdgcn_target \"amdgcn-amd-amdhsa--gfx1100\"\n  .text\n  .globl k\n  .p2align 8\n"
+        "k:\n  s_load_b32 s2, s[0:1], 0x0\n  s_waitcnt lgkmcnt(0)\n  s_endpgm\n  .rodata\n"
+        "  .p2align 6\n  .amdhsa_kernel k\n  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+        "  .amdhsa_next_free_vgpr 1\n  .amdhsa_next_free_sgpr 8\n"
+        "  .amdhsa_wavefront_size32 1\n  .end_amdhsa_kernel\n",
+        &klen);
+    rdx_codeobj *kco;
+    ck_assert_int_eq(rdx_codeobj_read(kelf, klen, NULL, &kco), RDX_OK);
+    memcpy(cpu + 0x8100, kco->text + kco->kernels[0].code_offset, 16); /* 8 + 4 + 4 bytes */
+    rdx_codeobj_free(kco);
+    free(kelf);
+    uint32_t gsel[2] = { 43, 42 }; /* GL2C_MISS, GL2C_HIT */
+    rdx_pm4_set_uconfig_reg(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER0_SELECT, &gsel[0], 1);
+    rdx_pm4_set_uconfig_reg(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER1_SELECT, &gsel[1], 1);
     rdx_pm4_perf_desc wd = { .nsq = 1, .sq_sel = { 4 } }; /* SQ_WAVES */
     rdx_pm4_perf_start(&cb, &wd);
     uint32_t zero = 0;
@@ -492,17 +511,34 @@ START_TEST(registers_defined_without_work)
         .code_addr = gpu + 0x8000, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .wave32 = true
     };
     rdx_pm4_dispatch(&cb, &dd);
+    rdx_pm4_dispatch_desc ld = { .code_addr = gpu + 0x8100,
+                                 .rsrc2 = 2u << 1, /* USER_SGPR 2: the address to load */
+                                 .user_sgpr = { (uint32_t)(gpu + 0x9000),
+                                                (uint32_t)((gpu + 0x9000) >> 32) },
+                                 .user_sgpr_count = 2,
+                                 .grid = { 1, 1, 1 },
+                                 .block = { 32, 1, 1 },
+                                 .wave32 = true };
+    rdx_pm4_dispatch(&cb, &ld);
     rdx_pm4_cs_partial_flush(&cb);
+    rdx_pm4_grbm_select(&cb, -1, -1, 0);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER0_LO, gpu + 60);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER1_LO, gpu + 64);
     rdx_pm4_grbm_select(&cb, 0, 0, 0);
     rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_PERFCOUNTER0_LO, gpu + 56);
     rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(ev), rdx_kfd_event_id(ev), true,
                    rdx_kfd_event_id(ev));
     ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
     ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
-    ck_assert_msg(rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000) == RDX_OK, "%s", rdx_error_message());
-    uint32_t v[15];
+    char why[512] = "";
+    rdx_status wst = rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000);
+    rdx_emudev_last_error(ed, why, sizeof why);
+    ck_assert_msg(wst == RDX_OK, "the queue did not finish: %s", why);
+    uint32_t v[17];
     memcpy(v, cpu, sizeof v);
-    ck_assert_uint_eq(v[14], 1); /* SQ_WAVES under FORCE_EN */
+    ck_assert_uint_eq(v[14], 2); /* SQ_WAVES under FORCE_EN: both one-wave kernels */
+    ck_assert_uint_eq(v[15], 1); /* GL2C_MISS */
+    ck_assert_uint_eq(v[16], 0); /* GL2C_HIT */
     ck_assert_uint_eq(v[12], 1); /* FINISH_PENDING */
     ck_assert_uint_eq(v[13], 0);
     ck_assert_uint_eq(v[0], 0); /* SQ counter 0: nothing selected, nothing ran */
