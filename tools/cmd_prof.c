@@ -63,7 +63,11 @@ static void help(void)
            "                      count   times the traced waves issued it\n"
            "                      cycles  clocks from its issue to its wave's next issue\n"
            "                      first   the trace clock when it first issued\n"
-           "                    (code objects and .s; --json, --trace, --sqtt, --sort, --top)\n"
+           "                    (code objects and .s; --json, --trace, --sqtt, --sort, --top;\n"
+           "                    --counters A,B,... picks the counters, at most 8 SQ_* and 2\n"
+           "                    GRBM_*, from SQ_WAVES, SQ_BUSY_CYCLES, SQ_WAVE_CYCLES,\n"
+           "                    SQ_INSTS_VALU/SALU/SMEM/LDS, SQ_WAVE32_INSTS, SQ_WAVE64_INSTS,\n"
+           "                    SQC_LDS_BANK_CONFLICT, GRBM_COUNT, GRBM_GUI_ACTIVE)\n"
            "  --sort            annotated disassembly hottest first (default: address order)\n"
            "  --top N           only the first N lines of the disassembly (default all)\n"
            "  --no-disasm       only the per-dispatch report\n"
@@ -393,7 +397,7 @@ static int takes_value(const char *a)
         "--kernel", "--grid",  "--block",     "--arg",         "--wave-budget",
         "-i",       "--input", "-v",          "--var",         "--seed",
         "--beam",   "--cache", "--beam-time", "--beam-budget", "--isa",
-        "--device", "--gpus"
+        "--device", "--gpus",  "--counters"
     };
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         if (!strcmp(a, v[k]))

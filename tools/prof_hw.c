@@ -345,15 +345,31 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
 {
     static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS,
                                           { "device", required_argument, NULL, 'd' },
+                                          { "counters", required_argument, NULL, 'c' },
                                           { NULL, 0, NULL, 0 } };
     rdx_device_kind kind = o->device;
+    rdx_perf_counter cs[RDX_QUEUE_PROF_MAX_COUNTERS];
+    uint32_t ncs = HW_NCOUNTERS;
+    memcpy(cs, hw_counters, sizeof hw_counters);
     rdx_cli_launch L;
     memset(&L, 0, sizeof L);
     int rc = RDX_EXIT_OK, c;
     optind = 0;
     opterr = 0;
     while (rc == RDX_EXIT_OK && (c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        if (c == 'd') {
+        if (c == 'c') {
+            ncs = 0;
+            char list[1024];
+            snprintf(list, sizeof list, "%s", optarg);
+            for (char *save = NULL, *t = strtok_r(list, ",", &save); t && rc == RDX_EXIT_OK;
+                 t = strtok_r(NULL, ",", &save)) {
+                if (ncs == RDX_QUEUE_PROF_MAX_COUNTERS)
+                    rc = rdx_cli_usage_error(CMD, "--counters: at most %d counters",
+                                             RDX_QUEUE_PROF_MAX_COUNTERS);
+                else if (rdx_perf_counter_parse(t, &cs[ncs++]))
+                    rc = rdx_cli_usage_error(CMD, "--counters: %s", rdx_error_message());
+            }
+        } else if (c == 'd') {
             if (!strcmp(optarg, "emu"))
                 kind = RDX_DEVICE_EMU;
             else if (!strcmp(optarg, "kfd"))
@@ -430,7 +446,7 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
         r.grid[d] = l.grid[d];
         r.block[d] = l.block[d];
     }
-    rdx_queue_profile_options po = { hw_counters, HW_NCOUNTERS, HW_SQTT_BYTES, 0 };
+    rdx_queue_profile_options po = { cs, ncs, HW_SQTT_BYTES, 0 };
     uint64_t t = 0;
     double s = host_us();
     if (rc == RDX_EXIT_OK &&

@@ -654,6 +654,21 @@ START_TEST(cli_source_hw)
     ck_assert_int_eq(pt_prof(bad, &p), 2);
     ck_assert(strstr(p.err, "--source model"));
     rdx_test_proc_free(&p);
+    /* --counters picks them */
+    const char *pick[] = { "--source",  "hw",   "--json", "--counters", "SQ_WAVES,GRBM_COUNT",
+                           pt_loops_co, LAUNCH, NULL };
+    ck_assert_msg(pt_prof(pick, &p) == 0, "%s", p.err);
+    v = parse_ok(p.out);
+    cs = json_get(json_get(v, "dispatches")->items[0], "counters");
+    ck_assert_uint_eq(cs->n, 2);
+    ck_assert_uint_eq((uint64_t)json_get(cs, "SQ_WAVES")->num, 16);
+    ck_assert(json_get(cs, "GRBM_COUNT") != NULL);
+    json_free(v);
+    rdx_test_proc_free(&p);
+    const char *badc[] = { "--source", "hw", "--counters", "SQ_NOPE", pt_loops_co, LAUNCH, NULL };
+    ck_assert_int_eq(pt_prof(badc, &p), 2);
+    ck_assert(strstr(p.err, "'SQ_NOPE': unknown"));
+    rdx_test_proc_free(&p);
     const char *bad2[] = { "--source", "card", pt_loops_co, LAUNCH, NULL };
     ck_assert_int_eq(pt_prof(bad2, &p), 2);
     ck_assert(strstr(p.err, "expected hw or model"));
