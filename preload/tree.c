@@ -6,7 +6,8 @@
  * driver's OS table, and the device number), /sys/class/kfd/kfd (a link to it, as on a real
  * system), and per GPU a PCI device as libdrm looks for one: /sys/devices/rdx-emu/<slot>/
  * (vendor, device, subsystem ids, class, uevent with PCI_SLOT_NAME, a `subsystem` link named
- * pci, drm/renderD<m>/dev, the driver's ip_discovery table) reached from /sys/class/drm/renderD<m>
+ * pci, drm/renderD<m>/dev, the driver's ip_discovery table, power_dpm_force_performance_level
+ * "profile_standard") reached from /sys/class/drm/renderD<m>
  * and /sys/dev/char/226:<m>. A real card's nodes under /sys/class/drm and /sys/dev/char/226:* are
  * hidden.
  */
@@ -203,6 +204,11 @@ static int write_pci(const rdx_os *os, const char *root, unsigned node)
                  "PCI_SLOT_NAME=%04x:%02x:%02x.%u\n",
                  vendor, device, vendor, device, domain, loc >> 8, (loc >> 3) & 0x1f, loc & 7);
         r = write_text(root, rel, text);
+    }
+    if (!r) { /* amdgpu's DPM level: the emulated GPU's clocks never change (its timing
+                 model runs at a fixed 2.5 GHz), the stable state profilers ask for */
+        snprintf(rel, sizeof rel, "%s/power_dpm_force_performance_level", dev);
+        r = write_text(root, rel, "profile_standard\n");
     }
     if (!r) {
         snprintf(rel, sizeof rel, "%s/drm/renderD%u/dev", dev, minor);

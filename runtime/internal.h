@@ -158,6 +158,7 @@ struct rdx_queue {
     rdx_alloc_region scratch; /* device heap; grown on demand */
     uint32_t scratch_wave_bytes, scratch_waves;
     uint64_t dispatch_id;
+    struct rt_qprof *prof; /* a running rdx_queue_profile_begin (runtime/prof.c), or NULL */
 };
 
 struct rdx_fence {
@@ -194,6 +195,8 @@ void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
 /* Record a fault reported by WAIT_EVENTS (the message is the current error
  * message): marks every queue with work in flight as faulted. */
 bool rt_device_record_fault(rdx_device *dev);
+/* runtime/prof.c: free the queue's unfinished profile (its memory) when the queue goes. */
+void rt_queue_prof_release(rdx_queue *q);
 /* runtime/peer.c: whether GPU `gpu` of k is linked to every other GPU of k (then a device
  * maps its memory into all of them: peer access). */
 bool rt_peers_linked(const rdx_kfd *k, uint32_t gpu);

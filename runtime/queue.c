@@ -47,6 +47,7 @@ static rdx_status kq_create(rdx_queue *q)
 static rdx_status free_parts(rdx_queue *q)
 {
     rdx_device *dev = q->dev;
+    rt_queue_prof_release(q);
     rdx_status st = rt_heap_free(dev, RT_HEAP_DEVICE, &q->scratch);
     char msg[1024] = "";
     if (st)

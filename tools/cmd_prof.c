@@ -59,6 +59,21 @@ static void help(void)
            "  --compare-trace FILE  compare the timing model with FILE, an SQ thread trace of\n"
            "                    INPUT (a card's, same launch): per wave its duration, per\n"
            "                    instruction class the mean issue interval and the stalls\n"
+           "  --source hw|model where the profile comes from: model (default) replays the\n"
+           "                    kernel on a private wave emulator (every count exact, every\n"
+           "                    time the timing model's); hw runs it on the device's queue\n"
+           "                    (a card, else the emulated GPU; RDX_DEVICE=emu|kfd) with SQ\n"
+           "                    perf counters and an SQ thread trace programmed by PM4\n"
+           "                    register writes, as on a card, and prints the counters, the\n"
+           "                    GPU time and the decoded trace's per-instruction table:\n"
+           "                      count   times the traced waves issued it\n"
+           "                      cycles  clocks from its issue to its wave's next issue\n"
+           "                      first   the trace clock when it first issued\n"
+           "                    (code objects and .s; --json, --trace, --sqtt, --sort, --top;\n"
+           "                    --counters A,B,... picks the counters, at most 8 SQ_* and 2\n"
+           "                    GRBM_*, from SQ_WAVES, SQ_BUSY_CYCLES, SQ_WAVE_CYCLES,\n"
+           "                    SQ_INSTS_VALU/SALU/SMEM/LDS, SQ_WAVE32_INSTS, SQ_WAVE64_INSTS,\n"
+           "                    SQC_LDS_BANK_CONFLICT, GRBM_COUNT, GRBM_GUI_ACTIVE)\n"
            "  --sort            annotated disassembly hottest first (default: address order)\n"
            "  --top N           only the first N lines of the disassembly (default all)\n"
            "  --no-disasm       only the per-dispatch report\n"
@@ -100,7 +115,7 @@ static void help(void)
 typedef struct prof_cli {
     int json, no_disasm, sort, compare, compare_raw;
     unsigned top, threads;
-    const char *trace, *sqtt, *decode_sqtt, *compare_trace;
+    const char *trace, *sqtt, *decode_sqtt, *compare_trace, *source;
     const char *inputs[2];
     int ninputs;
 } prof_cli;
@@ -118,8 +133,7 @@ static int ends_with(const char *s, const char *suf)
     return n >= m && !strcmp(s + n - m, suf);
 }
 
-/* A code object from an ELF or an assembly file; an exit status. */
-static int load_elf(const char *path, uint8_t **elf, size_t *len)
+int prof_load_elf(const char *path, uint8_t **elf, size_t *len)
 {
     uint8_t *src;
     size_t n;
@@ -177,7 +191,7 @@ static int prof_codeobj(const prof_cli *pc, const char *path, int argc, char **a
     uint8_t *elf = NULL;
     size_t len = 0;
     if (rc == RDX_EXIT_OK)
-        rc = load_elf(path, &elf, &len);
+        rc = prof_load_elf(path, &elf, &len);
     rdx_device *dev = NULL;
     rdx_program *prog = NULL;
     rdx_emu *emu = NULL;
@@ -287,9 +301,9 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         return 0;
     memcpy(name, a, nl);
     name[nl] = 0;
-    static const char *const with_value[] = { "--trace",        "--top",  "--threads",
-                                              "--compare-raw",  "--sqtt", "--decode-sqtt",
-                                              "--compare-trace" };
+    static const char *const with_value[] = { "--trace",         "--top",   "--threads",
+                                              "--compare-raw",   "--sqtt",  "--decode-sqtt",
+                                              "--compare-trace", "--source" };
     int needs = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
         needs |= !strcmp(name, with_value[k]);
@@ -321,7 +335,11 @@ static int take_option(prof_cli *pc, int argc, char **argv, int *i, int *rc)
         pc->decode_sqtt = val;
     else if (!strcmp(name, "--compare-trace"))
         pc->compare_trace = val;
-    else if (!strcmp(name, "--top") || !strcmp(name, "--threads")) {
+    else if (!strcmp(name, "--source")) {
+        if (strcmp(val, "hw") && strcmp(val, "model"))
+            *rc = rdx_cli_usage_error(CMD, "--source %s: expected hw or model", val);
+        pc->source = val;
+    } else if (!strcmp(name, "--top") || !strcmp(name, "--threads")) {
         if (rdx_cli_parse_u64(val, &v) || v > 1u << 20)
             *rc = rdx_cli_usage_error(CMD, "%s %s: expected a count", name, val);
         else if (name[2] == 't' && name[3] == 'o')
@@ -364,6 +382,32 @@ static int write_sqtt(const char *path, const prof_run *r, int quiet)
     return RDX_EXIT_OK;
 }
 
+/* `--source hw`: one code object or .s through the device's queue (tools/prof_hw.c). */
+static int prof_source_hw(const prof_cli *pc, int nrest, char **rest)
+{
+    if (pc->compare || pc->compare_raw || pc->ninputs != 1)
+        return rdx_cli_usage_error(CMD, "--source hw profiles one input (no --compare)");
+    if (ends_with(pc->inputs[0], ".uop"))
+        return rdx_cli_usage_error(CMD, "--source hw takes a code object or a .s file; a .uop "
+                                        "graph is profiled with the model (--source model)");
+    prof_hw_opts o = { .json = pc->json,
+                       .sort = pc->sort,
+                       .no_disasm = pc->no_disasm,
+                       .top = pc->top,
+                       .trace = pc->trace,
+                       .sqtt = pc->sqtt,
+                       .device = RDX_DEVICE_AUTO };
+    char **av = calloc((size_t)nrest + 2, sizeof *av);
+    if (!av)
+        return rdx_cli_usage_error(CMD, "out of memory");
+    av[0] = (char *)CMD;
+    for (int i = 0; i < nrest; i++)
+        av[1 + i] = rest[i];
+    int rc = prof_hw(&o, pc->inputs[0], nrest + 1, av);
+    free(av);
+    return rc;
+}
+
 /* Whether a launch or realize option (without "=VALUE") takes the next word as its value. */
 static int takes_value(const char *a)
 {
@@ -371,7 +415,7 @@ static int takes_value(const char *a)
         "--kernel", "--grid",  "--block",     "--arg",         "--wave-budget",
         "-i",       "--input", "-v",          "--var",         "--seed",
         "--beam",   "--cache", "--beam-time", "--beam-budget", "--isa",
-        "--device", "--gpus"
+        "--device", "--gpus",  "--counters"
     };
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         if (!strcmp(a, v[k]))
@@ -413,6 +457,11 @@ int rdx_cmd_prof(int argc, char **argv)
     }
     if (rc == RDX_EXIT_OK && pc.ninputs == 0)
         rc = rdx_cli_usage_error(CMD, "no input given (a code object, a .s file or a .uop graph)");
+    if (rc == RDX_EXIT_OK && pc.source && !strcmp(pc.source, "hw")) {
+        rc = prof_source_hw(&pc, nrest, rest);
+        free(rest);
+        return rc;
+    }
     prof_run runs[2];
     memset(runs, 0, sizeof runs);
     for (int k = 0; k < pc.ninputs && rc == RDX_EXIT_OK; k++)

@@ -16,6 +16,7 @@
 #include <rdx/runtime.h>
 
 #include "tools/cli.h"
+#include "tools/prof.h"
 #include "tools/realize_cli.h"
 #include "util/error.h"
 #include "util/file.h"
@@ -43,7 +44,8 @@ static void usage(FILE *out)
         "      --beam-budget K    BEAM: stop a candidate's run once it costs more than K x\n"
         "                         the best so far (default 3; 0: run every one to the end)\n"
         "      --profile          on the emulated GPU, also each kernel's estimated cycles and\n"
-        "                         wave-instructions (a second run on the wave emulator)\n"
+        "                         wave-instructions (a second run on the wave emulator), then\n"
+        "                         every kernel's profile as rdx prof prints it (docs/prof.md)\n"
         "      --isa K            print the generated assembly of kernel K (-1: every kernel)\n"
         "      --device KIND      emu (the emulated gfx1100), kfd (a real card) or auto\n"
         "                         (default: RDX_DEVICE, else a card, else the emulator)\n"
@@ -495,5 +497,6 @@ out:
 
 int rdx_cmd_realize(int argc, char **argv)
 {
-    return rdx_cli_realize(argc, argv, NULL);
+    int rc = prof_realize(argc, argv); /* --profile on the emulated GPU: rdx prof's report too */
+    return rc >= 0 ? rc : rdx_cli_realize(argc, argv, NULL);
 }

@@ -62,6 +62,10 @@ static void help(void)
            "                    executed opcodes with their counts and whether a\n"
            "                    hardware-derived test backs their semantics\n"
            "                    (\"hw-tested: <tests>\" / \"not hw-tested\")\n"
+           "  --profile         profile the dispatch on the device's queue instead, as on a\n"
+           "                    card: rdx prof --source hw with the launch options (and\n"
+           "                    --device): SQ perf counters, the SQ thread trace decoded per\n"
+           "                    instruction, the GPU time (docs/prof.md \"On the queue\")\n"
            "  -h, --help        show this help\n"
            "\n"
            "Exit status: 0 success, 1 the run failed (a GPU fault is printed with its\n"
@@ -339,8 +343,30 @@ static int run(run_state *s, const char *path, const cli_out *outs, int nouts, r
     return RDX_EXIT_OK;
 }
 
+/* `rdx run --profile ...`: the same launch through rdx prof's on-the-queue profile
+   (`rdx prof --source hw`, tools/prof_hw.c: perf counters and SQ thread trace on the device). */
+static int run_profile(int argc, char **argv, int at)
+{
+    char **av = calloc((size_t)argc + 3, sizeof *av);
+    if (!av)
+        return rdx_cli_usage_error(CMD, "out of memory");
+    int n = 0;
+    av[n++] = (char *)"prof";
+    av[n++] = (char *)"--source";
+    av[n++] = (char *)"hw";
+    for (int i = 1; i < argc; i++)
+        if (i != at)
+            av[n++] = argv[i];
+    int rc = rdx_cmd_prof(n, av);
+    free(av);
+    return rc;
+}
+
 int rdx_cmd_run(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--profile"))
+            return run_profile(argc, argv, i);
     static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS,
                                           { "out", required_argument, NULL, 'o' },
                                           { "device", required_argument, NULL, 'd' },

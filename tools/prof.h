@@ -13,6 +13,7 @@
 
 #include <rdx/emu.h>
 #include <rdx/emu_prof.h>
+#include <rdx/runtime.h>
 
 /* One row of a line table: code from addr (a .text offset) comes from file:line. */
 typedef struct prof_line {
@@ -75,8 +76,33 @@ void prof_source(const prof_disp *d, uint64_t pc, char *buf, size_t size);
 void prof_print_text(FILE *f, const prof_run *r, const prof_opts *o);
 void prof_print_json(FILE *f, const prof_run *r, const prof_opts *o);
 void prof_print_compare(FILE *f, const prof_run *a, const prof_run *b, int json);
+/* Dispatches x (of A) and y (of B) per instruction, aligned by their disassembly: the
+   instructions whose cycles changed most (text), or every aligned row (json: an array). */
+void prof_print_compare_pcs(FILE *f, const prof_disp *x, const prof_disp *y, int json);
 /* The Chrome trace (Perfetto) of r into path; 0 or -1 (errno). */
 int prof_write_trace(const char *path, const prof_run *r);
+
+/* `rdx prof --source hw` (tools/prof_hw.c): what the options ask for. */
+typedef struct prof_hw_opts {
+    int json, sort, no_disasm;
+    unsigned top;
+    const char *trace; /* --trace FILE, or NULL */
+    const char *sqtt;  /* --sqtt FILE: SE 0's trace as the queue gave it, or NULL */
+    rdx_device_kind device;
+} prof_hw_opts;
+
+/* Profile one dispatch of the code object (or .s) at path through the device's queue: perf
+   counters and SQ thread trace programmed with PM4, the trace decoded into the per-PC table
+   and the timeline; argv holds the launch options.  An exit status. */
+int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv);
+
+/* `rdx realize --profile` on the emulated GPU (tools/prof_realize.c): realize's report, then
+   every kernel's per-dispatch profile; an exit status, or -1 when the command line is not
+   such a run (no --profile, a real card, several GPUs). */
+int prof_realize(int argc, char **argv);
+
+/* A code object from an ELF or an assembly file (assembled by rdx as); an exit status. */
+int prof_load_elf(const char *path, uint8_t **elf, size_t *len);
 
 /* `rdx prof --decode-sqtt FILE [CODEOBJ]` (tools/prof_sqtt.c); an exit status. */
 int prof_decode_sqtt(const char *path, const char *co_path, const char *kernel);

@@ -227,11 +227,16 @@ void prof_print_compare(FILE *f, const prof_run *a, const prof_run *b, int json)
         fprintf(f, "{\"a\":\"%s\",\"b\":\"%s\",\"dispatches\":[", a->label, b->label);
         for (size_t i = 0; i < nd; i++) {
             const prof_disp *x = i < a->n ? &a->d[i] : NULL, *y = i < b->n ? &b->d[i] : NULL;
-            fprintf(f, "%s{\"a_cycles\":%llu,\"b_cycles\":%llu,\"a_insts\":%llu,\"b_insts\":%llu}",
+            fprintf(f, "%s{\"a_cycles\":%llu,\"b_cycles\":%llu,\"a_insts\":%llu,\"b_insts\":%llu",
                     i ? "," : "", x ? (unsigned long long)x->c.est_kernel_cycles : 0ull,
                     y ? (unsigned long long)y->c.est_kernel_cycles : 0ull,
                     x ? (unsigned long long)x->c.wave_insts : 0ull,
                     y ? (unsigned long long)y->c.wave_insts : 0ull);
+            if (x && y) { /* per instruction, aligned by disassembly (prof_compare_pc.c) */
+                fprintf(f, ",\"pcs\":");
+                prof_print_compare_pcs(f, x, y, 1);
+            }
+            fputc('}', f);
         }
         fprintf(f, "],\"ops\":[");
         for (size_t i = 0; i < n; i++) {
@@ -276,4 +281,6 @@ void prof_print_compare(FILE *f, const prof_run *a, const prof_run *b, int json)
                 (unsigned long long)v[i].na, (unsigned long long)v[i].nb);
     }
     free(v);
+    for (size_t i = 0; i < a->n && i < b->n && i < 4; i++)
+        prof_print_compare_pcs(f, &a->d[i], &b->d[i], 0);
 }

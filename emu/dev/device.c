@@ -417,6 +417,7 @@ void rdx_emudev_destroy(rdx_emudev *dev)
         if (dev->gpus[i].doorbell)
             munmap((void *)dev->gpus[i].doorbell, EMU_DOORBELL_SLICE);
         rdx_emu_destroy(dev->gpus[i].emu);
+        emu_perf_free(dev->gpus[i].perf);
     }
     if (dev->internal_page)
         munmap(dev->internal_page, KFD_SIGNAL_EVENT_LIMIT * 8);

@@ -102,6 +102,7 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     d.cancel = &q->destroying; /* DESTROY_QUEUE stops a hung dispatch (emu_queue_mark_destroying) */
     /* Run with the lock dropped so WAIT_EVENTS (with its timeout) and event
      * calls proceed; calls that change mappings or queues wait (emu_wait_idle). */
+    emu_perf_dispatch_begin(dev, q); /* counted or traced: profiling on (perf.c) */
     dev->dispatching++;
     pthread_mutex_unlock(&dev->lock);
     rdx_status st = rdx_emu_run(emu, &d);
@@ -109,7 +110,7 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     dev->dispatching--;
     pthread_cond_broadcast(&dev->idle);
     if (st == RDX_OK)
-        return 1;
+        return emu_perf_dispatch_end(dev, q, initiator);
     const rdx_emu_fault *f = rdx_emu_last_fault(emu);
     if (__atomic_load_n(&q->destroying, __ATOMIC_ACQUIRE)) {
         /* The queue is being destroyed (e.g. rdx_queue_reset of a hung

@@ -95,11 +95,7 @@ uint32_t emu_target_cus(const emu_target *t);
  * means gfx1100) into out[0..num_gpus-1]; `what` names the source in messages. */
 rdx_status emu_target_parse(const char *what, const char *spec, uint32_t num_gpus,
                             const emu_target **out);
-#define EMU_SIMD_PER_CU 2u /* RDNA: two SIMD32 per CU */
-/* gfx1100's shader arrays (12, 2 per engine): the default target's, for code written before
- * the targets; a GPU's own are in its row (emu_gpu.t). */
-#define EMU_ARRAY_COUNT       12u
-#define EMU_ARRAYS_PER_ENGINE 2u
+#define EMU_SIMD_PER_CU       2u /* RDNA: two SIMD32 per CU */
 #define EMU_RENDER_MINOR_BASE 128u
 /* NBIO 4.3 (Navi 31) BIF_BX_PF0_GPU_HDP_FLUSH_REQ / _DONE: NBIO_BASE segment 2 (0xd20)
  * + 0x106 / 0x107, dword register offsets. */
@@ -187,6 +183,7 @@ typedef struct emu_gpu {
     struct rdx_emu *emu;         /* the wave emulator of this GPU (NULL: not for this target) */
     const emu_target *t;         /* the chip it is */
     char emu_error[160];         /* why there is no wave emulator */
+    struct emu_perf *perf;       /* perf counters and thread trace (perf.c), lazily */
 } emu_gpu;
 
 /* ---- the amdgpu DRM submission path (emu/dev/drm_gem.c, drm_cs.c) ---- */
@@ -450,6 +447,20 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
                  uint32_t initiator);
 /* The wave emulator instance of gpu `gpu` follows the buffer mappings. */
 void emu_gpu_map_notify(rdx_emudev *dev, emu_bo *b, uint32_t gpu, int mapped);
+
+/* perf.c: the GPU's SQ/GRBM performance counters and SQ thread trace registers
+ * (docs/prof.md "On the queue").  Writes and reads of registers it serves: 1 served,
+ * 0 not one of its registers (the caller uses the queue's shadow registers). */
+int emu_perf_write(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t val);
+int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val);
+/* EVENT_WRITE of event type `ev`: THREAD_TRACE_FINISH starts the trace's flush. */
+void emu_perf_event(rdx_emudev *dev, emu_queue *q, uint32_t ev);
+/* Around a dispatch: whether it is counted or traced (then it runs with profiling on),
+ * and the accounting after it ran (counters, the trace written to the buffers):
+ * 1 done, -1 failed (a fault of the trace buffer). */
+int emu_perf_dispatch_begin(rdx_emudev *dev, emu_queue *q);
+int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator);
+void emu_perf_free(struct emu_perf *p);
 
 /* exec_pm4.c, exec_sdma.c: run a queue until it caught up (1), blocked (0) or failed (-1). */
 int emu_pm4_run(rdx_emudev *dev, emu_queue *q, uint64_t wptr);

@@ -9,8 +9,10 @@
  * packet), RELEASE_MEM (32/64-bit data or the GPU clock, then the interrupt),
  * WAIT_REG_MEM(64) on memory or a shadow register (the queue blocks there and
  * is re-checked on every pass), WRITE_DATA, COPY_DATA (registers, memory,
- * immediates, the GPU clock), INDIRECT_BUFFER (nested, resumable inside),
- * DISPATCH_DIRECT and DISPATCH_INDIRECT (emu/dev/dispatch.c).  Anything else
+ * immediates, the GPU clock, perf counters), INDIRECT_BUFFER (nested, resumable inside),
+ * DISPATCH_DIRECT and DISPATCH_INDIRECT (emu/dev/dispatch.c).  Register
+ * writes and reads of the perf counter and thread trace registers go to
+ * emu/dev/perf.c.  Anything else
  * stops the queue.  Every memory write of RELEASE_MEM, WRITE_DATA and
  * COPY_DATA (fences, signals, event mailboxes, timestamps) is a release store
  * to a dword-aligned address, ordered after the memory effects of everything
@@ -184,8 +186,8 @@ static int wait_reg_mem(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, 
         v = wide ? __atomic_load_n((const uint64_t *)src, __ATOMIC_ACQUIRE)
                  : __atomic_load_n((const uint32_t *)src, __ATOMIC_ACQUIRE);
     } else if (space == RDX_PM4_V_MEM_SPACE_REGISTER) {
-        uint32_t *r = shadow(q, (uint32_t)va);
-        v = r ? *r : 0;
+        uint32_t *r = shadow(q, (uint32_t)va), pv;
+        v = emu_perf_read(dev, q, (uint32_t)va, &pv) ? pv : r ? *r : 0;
     } else {
         return fail(dev, q, p, "unsupported MEM_SPACE");
     }
@@ -205,6 +207,8 @@ static int write_data(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     uint32_t n = p->ndw - 4;
     if (sel == RDX_PM4_V_WD_DST_SEL_REGISTER) {
         for (uint32_t i = 0; i < n; i++) {
+            if (emu_perf_write(dev, q, (uint32_t)va + (one ? 0 : i), data[i]))
+                continue;
             uint32_t *r = shadow(q, (uint32_t)va + (one ? 0 : i));
             if (!r)
                 return fail(dev, q, p, "register outside the SH/UCONFIG windows");
@@ -242,11 +246,17 @@ static int copy_data(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p)
     uint64_t dst = emu_addr64(get(p, RDX_PM4_F_COPY_DATA_DST_ADDR_LO),
                               get(p, RDX_PM4_F_COPY_DATA_DST_ADDR_HI));
     uint64_t v = 0;
+    uint32_t pv;
     if (src_sel == RDX_PM4_V_CD_SRC_SEL_IMMEDIATE) {
         v = n == 8 ? src : (uint32_t)src;
     } else if (src_sel == RDX_PM4_V_CD_SRC_SEL_GPU_CLOCK) {
         v = emu_gpu_clock();
-    } else if (src_sel == RDX_PM4_V_CD_SRC_SEL_REGISTER) {
+    } else if ((src_sel == RDX_PM4_V_CD_SRC_SEL_REGISTER ||
+                src_sel == RDX_PM4_V_CD_SRC_SEL_PERFCOUNTER) &&
+               emu_perf_read(dev, q, (uint32_t)src, &pv)) {
+        v = pv; /* perf counter / thread trace registers (perf.c), 32 bits */
+    } else if (src_sel == RDX_PM4_V_CD_SRC_SEL_REGISTER ||
+               src_sel == RDX_PM4_V_CD_SRC_SEL_PERFCOUNTER) {
         uint32_t *r = shadow(q, (uint32_t)src), *r2 = shadow(q, (uint32_t)src + 1);
         if (!r || (n == 8 && !r2))
             return fail(dev, q, p, "source register outside the SH/UCONFIG windows");
@@ -303,7 +313,9 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, int dept
     switch (p->opcode) {
     case RDX_PM4_OP_NOP:
     case RDX_PM4_OP_ACQUIRE_MEM:
-    case RDX_PM4_OP_EVENT_WRITE:
+        return 1;
+    case RDX_PM4_OP_EVENT_WRITE: /* thread trace events go to perf.c; the rest are no-ops */
+        emu_perf_event(dev, q, get(p, RDX_PM4_F_EVENT_WRITE_EVENT_TYPE));
         return 1;
     case RDX_PM4_OP_SET_SH_REG:
     case RDX_PM4_OP_SET_SH_REG_INDEX:
@@ -312,6 +324,8 @@ static int exec(rdx_emudev *dev, emu_queue *q, const rdx_pm4_packet *p, int dept
                                                                 : RDX_PM4_SH_REG_START;
         uint32_t off = p->dw[1] & 0xffff; /* REG_OFFSET */
         for (uint32_t i = 0; i + 2 < p->ndw; i++) {
+            if (emu_perf_write(dev, q, base + off + i, p->dw[2 + i]))
+                continue; /* perf counter / thread trace registers (perf.c) */
             uint32_t *r = shadow(q, base + off + i);
             if (!r)
                 return fail(dev, q, p, "register outside its window");

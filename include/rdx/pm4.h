@@ -233,7 +233,7 @@ rdx_status rdx_pm4_nop(rdx_pm4_cmdbuf *cb, uint32_t ndw);
 /* SET_SH_REG of `n` >= 1 consecutive registers starting at `reg` (absolute
  * dword offset inside [0x2c00, 0x3000)). */
 rdx_status rdx_pm4_set_sh_reg(rdx_pm4_cmdbuf *cb, uint32_t reg, const uint32_t *vals, uint32_t n);
-/* SET_UCONFIG_REG, registers inside [0xc000, 0xc400). */
+/* SET_UCONFIG_REG, registers inside [0xc000, 0x10000) (the packet's 16-bit offset). */
 rdx_status rdx_pm4_set_uconfig_reg(rdx_pm4_cmdbuf *cb, uint32_t reg, const uint32_t *vals,
                                    uint32_t n);
 

@@ -45,7 +45,10 @@
 #define RDX_PM4_CONTEXT_REG_START 0xa000u
 #define RDX_PM4_CONTEXT_REG_END   0xa400u
 #define RDX_PM4_UCONFIG_REG_START 0xc000u
-#define RDX_PM4_UCONFIG_REG_END   0xc400u
+#define RDX_PM4_UCONFIG_REG_END                                 \
+    0x10000u /* SET_UCONFIG_REG's 16-bit offset: gfx11's perf   \
+                  counter and thread trace registers lie beyond \
+                  0xc400 (gc_11_0_0_offset.h) */
 
 /*
  * Body kinds: how the dwords after the header are laid out.
@@ -204,6 +207,7 @@
     X(EVENT, 0x30, PS_DONE)                      \
     X(EVENT, 0x33, THREAD_TRACE_START)           \
     X(EVENT, 0x34, THREAD_TRACE_STOP)            \
+    X(EVENT, 0x35, THREAD_TRACE_MARKER)          \
     X(EVENT, 0x37, THREAD_TRACE_FINISH)          \
     X(DATA_SEL, 0, NONE)                         \
     X(DATA_SEL, 1, DATA32)                       \
@@ -425,7 +429,9 @@
 
 /* ------------------------------------------------------------------------ */
 /* Registers: X(NAME, DWORD_OFFSET) — absolute dword offsets for gfx11
- * (gc_11_0_0_offset.h reg + GC base 0x1260 for SH registers).               */
+ * (gc_11_0_0_offset.h reg + GC base 0x1260 for SH registers, segment 1
+ * base 0xa000 for UCONFIG registers: GRBM, SPI, perf counters, SQ thread
+ * trace).                                                                   */
 #define RDX_PM4_REGISTERS(X)                    \
     X(COMPUTE_DISPATCH_INITIATOR, 0x2e00)       \
     X(COMPUTE_DIM_X, 0x2e01)                    \
@@ -480,89 +486,210 @@
     X(COMPUTE_USER_DATA_13, 0x2e4d)             \
     X(COMPUTE_USER_DATA_14, 0x2e4e)             \
     X(COMPUTE_USER_DATA_15, 0x2e4f)             \
-    X(GRBM_GFX_INDEX, 0xc200)
+    X(GRBM_GFX_INDEX, 0xc200)                   \
+    X(SQ_THREAD_TRACE_USERDATA_2, 0xc342)       \
+    X(SQ_THREAD_TRACE_USERDATA_3, 0xc343)       \
+    X(SPI_CONFIG_CNTL, 0xc440)                  \
+    X(GRBM_PERFCOUNTER0_LO, 0xd040)             \
+    X(GRBM_PERFCOUNTER0_HI, 0xd041)             \
+    X(GRBM_PERFCOUNTER1_LO, 0xd043)             \
+    X(GRBM_PERFCOUNTER1_HI, 0xd044)             \
+    X(SQ_PERFCOUNTER0_LO, 0xd1c0)               \
+    X(SQ_PERFCOUNTER1_LO, 0xd1c2)               \
+    X(SQ_PERFCOUNTER2_LO, 0xd1c4)               \
+    X(SQ_PERFCOUNTER3_LO, 0xd1c6)               \
+    X(SQ_PERFCOUNTER4_LO, 0xd1c8)               \
+    X(SQ_PERFCOUNTER5_LO, 0xd1ca)               \
+    X(SQ_PERFCOUNTER6_LO, 0xd1cc)               \
+    X(SQ_PERFCOUNTER7_LO, 0xd1ce)               \
+    X(GL2C_PERFCOUNTER0_LO, 0xd380)             \
+    X(GL2C_PERFCOUNTER0_HI, 0xd381)             \
+    X(GL2C_PERFCOUNTER1_LO, 0xd382)             \
+    X(GL2C_PERFCOUNTER1_HI, 0xd383)             \
+    X(GL2C_PERFCOUNTER2_LO, 0xd384)             \
+    X(GL2C_PERFCOUNTER2_HI, 0xd385)             \
+    X(GL2C_PERFCOUNTER3_LO, 0xd386)             \
+    X(GL2C_PERFCOUNTER3_HI, 0xd387)             \
+    X(CP_PERFMON_CNTL, 0xd808)                  \
+    X(GRBM_PERFCOUNTER0_SELECT, 0xd840)         \
+    X(GRBM_PERFCOUNTER1_SELECT, 0xd841)         \
+    X(SQ_PERFCOUNTER0_SELECT, 0xd9c0)           \
+    X(SQ_PERFCOUNTER1_SELECT, 0xd9c1)           \
+    X(SQ_PERFCOUNTER2_SELECT, 0xd9c2)           \
+    X(SQ_PERFCOUNTER3_SELECT, 0xd9c3)           \
+    X(SQ_PERFCOUNTER4_SELECT, 0xd9c4)           \
+    X(SQ_PERFCOUNTER5_SELECT, 0xd9c5)           \
+    X(SQ_PERFCOUNTER6_SELECT, 0xd9c6)           \
+    X(SQ_PERFCOUNTER7_SELECT, 0xd9c7)           \
+    X(SQ_PERFCOUNTER8_SELECT, 0xd9c8)           \
+    X(SQ_PERFCOUNTER9_SELECT, 0xd9c9)           \
+    X(SQ_PERFCOUNTER10_SELECT, 0xd9ca)          \
+    X(SQ_PERFCOUNTER11_SELECT, 0xd9cb)          \
+    X(SQ_PERFCOUNTER12_SELECT, 0xd9cc)          \
+    X(SQ_PERFCOUNTER13_SELECT, 0xd9cd)          \
+    X(SQ_PERFCOUNTER14_SELECT, 0xd9ce)          \
+    X(SQ_PERFCOUNTER15_SELECT, 0xd9cf)          \
+    X(SQ_PERFCOUNTER_CTRL, 0xd9e0)              \
+    X(SQ_PERFCOUNTER_CTRL2, 0xd9e2)             \
+    X(SQ_THREAD_TRACE_BUF0_BASE, 0xd9e8)        \
+    X(SQ_THREAD_TRACE_BUF0_SIZE, 0xd9e9)        \
+    X(SQ_THREAD_TRACE_CTRL, 0xd9ec)             \
+    X(SQ_THREAD_TRACE_MASK, 0xd9ed)             \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, 0xd9ee)       \
+    X(SQ_THREAD_TRACE_WPTR, 0xd9ef)             \
+    X(SQ_THREAD_TRACE_STATUS, 0xd9f4)           \
+    X(SQ_THREAD_TRACE_STATUS2, 0xd9f5)          \
+    X(SQ_THREAD_TRACE_DROPPED_CNTR, 0xd9fa)     \
+    X(GL2C_PERFCOUNTER0_SELECT, 0xdb80)         \
+    X(GL2C_PERFCOUNTER0_SELECT1, 0xdb81)        \
+    X(GL2C_PERFCOUNTER1_SELECT, 0xdb82)         \
+    X(GL2C_PERFCOUNTER1_SELECT1, 0xdb83)        \
+    X(GL2C_PERFCOUNTER2_SELECT, 0xdb84)         \
+    X(GL2C_PERFCOUNTER3_SELECT, 0xdb85)
 
 /* Register fields: X(REG, FIELD, LO, WIDTH).  Registers not listed here hold
  * one 32-bit value.  gfx11 layouts (gc_11_0_0_sh_mask.h, AMDGPUUsage).      */
-#define RDX_PM4_REG_FIELDS(X)                                    \
-    X(COMPUTE_DISPATCH_INITIATOR, COMPUTE_SHADER_EN, 0, 1)       \
-    X(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, 1, 1)           \
-    X(COMPUTE_DISPATCH_INITIATOR, FORCE_START_AT_000, 2, 1)      \
-    X(COMPUTE_DISPATCH_INITIATOR, ORDERED_APPEND_ENBL, 3, 1)     \
-    X(COMPUTE_DISPATCH_INITIATOR, ORDERED_APPEND_MODE, 4, 1)     \
-    X(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS, 5, 1)   \
-    X(COMPUTE_DISPATCH_INITIATOR, ORDER_MODE, 6, 1)              \
-    X(COMPUTE_DISPATCH_INITIATOR, SCALAR_L1_INV_VOL, 10, 1)      \
-    X(COMPUTE_DISPATCH_INITIATOR, VECTOR_L1_INV_VOL, 11, 1)      \
-    X(COMPUTE_DISPATCH_INITIATOR, TUNNEL_ENABLE, 13, 1)          \
-    X(COMPUTE_DISPATCH_INITIATOR, RESTORE, 14, 1)                \
-    X(COMPUTE_DISPATCH_INITIATOR, CS_W32_EN, 15, 1)              \
-    X(COMPUTE_DISPATCH_INITIATOR, AMP_SHADER_EN, 16, 1)          \
-    X(COMPUTE_DISPATCH_INITIATOR, DISABLE_DISP_PREMPT_EN, 17, 1) \
-    X(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, 0, 16)              \
-    X(COMPUTE_NUM_THREAD_X, NUM_THREAD_PARTIAL, 16, 16)          \
-    X(COMPUTE_NUM_THREAD_Y, NUM_THREAD_FULL, 0, 16)              \
-    X(COMPUTE_NUM_THREAD_Y, NUM_THREAD_PARTIAL, 16, 16)          \
-    X(COMPUTE_NUM_THREAD_Z, NUM_THREAD_FULL, 0, 16)              \
-    X(COMPUTE_NUM_THREAD_Z, NUM_THREAD_PARTIAL, 16, 16)          \
-    X(COMPUTE_PIPELINESTAT_ENABLE, PIPELINESTAT_ENABLE, 0, 1)    \
-    X(COMPUTE_PERFCOUNT_ENABLE, PERFCOUNT_ENABLE, 0, 1)          \
-    X(COMPUTE_PGM_HI, DATA, 0, 8)                                \
-    X(COMPUTE_DISPATCH_SCRATCH_BASE_HI, DATA, 0, 8)              \
-    X(COMPUTE_PGM_RSRC1, VGPRS, 0, 6)                            \
-    X(COMPUTE_PGM_RSRC1, SGPRS, 6, 4)                            \
-    X(COMPUTE_PGM_RSRC1, PRIORITY, 10, 2)                        \
-    X(COMPUTE_PGM_RSRC1, FLOAT_MODE, 12, 8)                      \
-    X(COMPUTE_PGM_RSRC1, PRIV, 20, 1)                            \
-    X(COMPUTE_PGM_RSRC1, DX10_CLAMP, 21, 1)                      \
-    X(COMPUTE_PGM_RSRC1, DEBUG_MODE, 22, 1)                      \
-    X(COMPUTE_PGM_RSRC1, IEEE_MODE, 23, 1)                       \
-    X(COMPUTE_PGM_RSRC1, BULKY, 24, 1)                           \
-    X(COMPUTE_PGM_RSRC1, CDBG_USER, 25, 1)                       \
-    X(COMPUTE_PGM_RSRC1, FP16_OVFL, 26, 1)                       \
-    X(COMPUTE_PGM_RSRC1, WGP_MODE, 29, 1)                        \
-    X(COMPUTE_PGM_RSRC1, MEM_ORDERED, 30, 1)                     \
-    X(COMPUTE_PGM_RSRC1, FWD_PROGRESS, 31, 1)                    \
-    X(COMPUTE_PGM_RSRC2, SCRATCH_EN, 0, 1)                       \
-    X(COMPUTE_PGM_RSRC2, USER_SGPR, 1, 5)                        \
-    X(COMPUTE_PGM_RSRC2, TRAP_PRESENT, 6, 1)                     \
-    X(COMPUTE_PGM_RSRC2, TGID_X_EN, 7, 1)                        \
-    X(COMPUTE_PGM_RSRC2, TGID_Y_EN, 8, 1)                        \
-    X(COMPUTE_PGM_RSRC2, TGID_Z_EN, 9, 1)                        \
-    X(COMPUTE_PGM_RSRC2, TG_SIZE_EN, 10, 1)                      \
-    X(COMPUTE_PGM_RSRC2, TIDIG_COMP_CNT, 11, 2)                  \
-    X(COMPUTE_PGM_RSRC2, EXCP_EN_MSB, 13, 2)                     \
-    X(COMPUTE_PGM_RSRC2, LDS_SIZE, 15, 9)                        \
-    X(COMPUTE_PGM_RSRC2, EXCP_EN, 24, 7)                         \
-    X(COMPUTE_VMID, DATA, 0, 4)                                  \
-    X(COMPUTE_RESOURCE_LIMITS, WAVES_PER_SH, 0, 10)              \
-    X(COMPUTE_RESOURCE_LIMITS, TG_PER_CU, 12, 4)                 \
-    X(COMPUTE_RESOURCE_LIMITS, LOCK_THRESHOLD, 16, 6)            \
-    X(COMPUTE_RESOURCE_LIMITS, SIMD_DEST_CNTL, 22, 1)            \
-    X(COMPUTE_RESOURCE_LIMITS, FORCE_SIMD_DIST, 23, 1)           \
-    X(COMPUTE_RESOURCE_LIMITS, CU_GROUP_COUNT, 24, 3)            \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE0, SA0_CU_EN, 0, 16)          \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE0, SA1_CU_EN, 16, 16)         \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE1, SA0_CU_EN, 0, 16)          \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE1, SA1_CU_EN, 16, 16)         \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE2, SA0_CU_EN, 0, 16)          \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE2, SA1_CU_EN, 16, 16)         \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE3, SA0_CU_EN, 0, 16)          \
-    X(COMPUTE_STATIC_THREAD_MGMT_SE3, SA1_CU_EN, 16, 16)         \
-    X(COMPUTE_TMPRING_SIZE, WAVES, 0, 12)                        \
-    X(COMPUTE_TMPRING_SIZE, WAVESIZE, 12, 15)                    \
-    X(COMPUTE_THREAD_TRACE_ENABLE, THREAD_TRACE_ENABLE, 0, 1)    \
-    X(COMPUTE_PGM_RSRC3, SHARED_VGPR_CNT, 0, 4)                  \
-    X(COMPUTE_PGM_RSRC3, INST_PREF_SIZE, 4, 6)                   \
-    X(COMPUTE_PGM_RSRC3, TRAP_ON_START, 10, 1)                   \
-    X(COMPUTE_PGM_RSRC3, TRAP_ON_END, 11, 1)                     \
-    X(COMPUTE_PGM_RSRC3, IMAGE_OP, 31, 1)                        \
-    X(GRBM_GFX_INDEX, INSTANCE_INDEX, 0, 7)                      \
-    X(GRBM_GFX_INDEX, SA_INDEX, 8, 8)                            \
-    X(GRBM_GFX_INDEX, SE_INDEX, 16, 8)                           \
-    X(GRBM_GFX_INDEX, SA_BROADCAST_WRITES, 29, 1)                \
-    X(GRBM_GFX_INDEX, INSTANCE_BROADCAST_WRITES, 30, 1)          \
-    X(GRBM_GFX_INDEX, SE_BROADCAST_WRITES, 31, 1)
+#define RDX_PM4_REG_FIELDS(X)                                      \
+    X(COMPUTE_DISPATCH_INITIATOR, COMPUTE_SHADER_EN, 0, 1)         \
+    X(COMPUTE_DISPATCH_INITIATOR, PARTIAL_TG_EN, 1, 1)             \
+    X(COMPUTE_DISPATCH_INITIATOR, FORCE_START_AT_000, 2, 1)        \
+    X(COMPUTE_DISPATCH_INITIATOR, ORDERED_APPEND_ENBL, 3, 1)       \
+    X(COMPUTE_DISPATCH_INITIATOR, ORDERED_APPEND_MODE, 4, 1)       \
+    X(COMPUTE_DISPATCH_INITIATOR, USE_THREAD_DIMENSIONS, 5, 1)     \
+    X(COMPUTE_DISPATCH_INITIATOR, ORDER_MODE, 6, 1)                \
+    X(COMPUTE_DISPATCH_INITIATOR, SCALAR_L1_INV_VOL, 10, 1)        \
+    X(COMPUTE_DISPATCH_INITIATOR, VECTOR_L1_INV_VOL, 11, 1)        \
+    X(COMPUTE_DISPATCH_INITIATOR, TUNNEL_ENABLE, 13, 1)            \
+    X(COMPUTE_DISPATCH_INITIATOR, RESTORE, 14, 1)                  \
+    X(COMPUTE_DISPATCH_INITIATOR, CS_W32_EN, 15, 1)                \
+    X(COMPUTE_DISPATCH_INITIATOR, AMP_SHADER_EN, 16, 1)            \
+    X(COMPUTE_DISPATCH_INITIATOR, DISABLE_DISP_PREMPT_EN, 17, 1)   \
+    X(COMPUTE_NUM_THREAD_X, NUM_THREAD_FULL, 0, 16)                \
+    X(COMPUTE_NUM_THREAD_X, NUM_THREAD_PARTIAL, 16, 16)            \
+    X(COMPUTE_NUM_THREAD_Y, NUM_THREAD_FULL, 0, 16)                \
+    X(COMPUTE_NUM_THREAD_Y, NUM_THREAD_PARTIAL, 16, 16)            \
+    X(COMPUTE_NUM_THREAD_Z, NUM_THREAD_FULL, 0, 16)                \
+    X(COMPUTE_NUM_THREAD_Z, NUM_THREAD_PARTIAL, 16, 16)            \
+    X(COMPUTE_PIPELINESTAT_ENABLE, PIPELINESTAT_ENABLE, 0, 1)      \
+    X(COMPUTE_PERFCOUNT_ENABLE, PERFCOUNT_ENABLE, 0, 1)            \
+    X(COMPUTE_PGM_HI, DATA, 0, 8)                                  \
+    X(COMPUTE_DISPATCH_SCRATCH_BASE_HI, DATA, 0, 8)                \
+    X(COMPUTE_PGM_RSRC1, VGPRS, 0, 6)                              \
+    X(COMPUTE_PGM_RSRC1, SGPRS, 6, 4)                              \
+    X(COMPUTE_PGM_RSRC1, PRIORITY, 10, 2)                          \
+    X(COMPUTE_PGM_RSRC1, FLOAT_MODE, 12, 8)                        \
+    X(COMPUTE_PGM_RSRC1, PRIV, 20, 1)                              \
+    X(COMPUTE_PGM_RSRC1, DX10_CLAMP, 21, 1)                        \
+    X(COMPUTE_PGM_RSRC1, DEBUG_MODE, 22, 1)                        \
+    X(COMPUTE_PGM_RSRC1, IEEE_MODE, 23, 1)                         \
+    X(COMPUTE_PGM_RSRC1, BULKY, 24, 1)                             \
+    X(COMPUTE_PGM_RSRC1, CDBG_USER, 25, 1)                         \
+    X(COMPUTE_PGM_RSRC1, FP16_OVFL, 26, 1)                         \
+    X(COMPUTE_PGM_RSRC1, WGP_MODE, 29, 1)                          \
+    X(COMPUTE_PGM_RSRC1, MEM_ORDERED, 30, 1)                       \
+    X(COMPUTE_PGM_RSRC1, FWD_PROGRESS, 31, 1)                      \
+    X(COMPUTE_PGM_RSRC2, SCRATCH_EN, 0, 1)                         \
+    X(COMPUTE_PGM_RSRC2, USER_SGPR, 1, 5)                          \
+    X(COMPUTE_PGM_RSRC2, TRAP_PRESENT, 6, 1)                       \
+    X(COMPUTE_PGM_RSRC2, TGID_X_EN, 7, 1)                          \
+    X(COMPUTE_PGM_RSRC2, TGID_Y_EN, 8, 1)                          \
+    X(COMPUTE_PGM_RSRC2, TGID_Z_EN, 9, 1)                          \
+    X(COMPUTE_PGM_RSRC2, TG_SIZE_EN, 10, 1)                        \
+    X(COMPUTE_PGM_RSRC2, TIDIG_COMP_CNT, 11, 2)                    \
+    X(COMPUTE_PGM_RSRC2, EXCP_EN_MSB, 13, 2)                       \
+    X(COMPUTE_PGM_RSRC2, LDS_SIZE, 15, 9)                          \
+    X(COMPUTE_PGM_RSRC2, EXCP_EN, 24, 7)                           \
+    X(COMPUTE_VMID, DATA, 0, 4)                                    \
+    X(COMPUTE_RESOURCE_LIMITS, WAVES_PER_SH, 0, 10)                \
+    X(COMPUTE_RESOURCE_LIMITS, TG_PER_CU, 12, 4)                   \
+    X(COMPUTE_RESOURCE_LIMITS, LOCK_THRESHOLD, 16, 6)              \
+    X(COMPUTE_RESOURCE_LIMITS, SIMD_DEST_CNTL, 22, 1)              \
+    X(COMPUTE_RESOURCE_LIMITS, FORCE_SIMD_DIST, 23, 1)             \
+    X(COMPUTE_RESOURCE_LIMITS, CU_GROUP_COUNT, 24, 3)              \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE0, SA0_CU_EN, 0, 16)            \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE0, SA1_CU_EN, 16, 16)           \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE1, SA0_CU_EN, 0, 16)            \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE1, SA1_CU_EN, 16, 16)           \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE2, SA0_CU_EN, 0, 16)            \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE2, SA1_CU_EN, 16, 16)           \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE3, SA0_CU_EN, 0, 16)            \
+    X(COMPUTE_STATIC_THREAD_MGMT_SE3, SA1_CU_EN, 16, 16)           \
+    X(COMPUTE_TMPRING_SIZE, WAVES, 0, 12)                          \
+    X(COMPUTE_TMPRING_SIZE, WAVESIZE, 12, 15)                      \
+    X(COMPUTE_THREAD_TRACE_ENABLE, THREAD_TRACE_ENABLE, 0, 1)      \
+    X(COMPUTE_PGM_RSRC3, SHARED_VGPR_CNT, 0, 4)                    \
+    X(COMPUTE_PGM_RSRC3, INST_PREF_SIZE, 4, 6)                     \
+    X(COMPUTE_PGM_RSRC3, TRAP_ON_START, 10, 1)                     \
+    X(COMPUTE_PGM_RSRC3, TRAP_ON_END, 11, 1)                       \
+    X(COMPUTE_PGM_RSRC3, IMAGE_OP, 31, 1)                          \
+    X(GRBM_GFX_INDEX, INSTANCE_INDEX, 0, 7)                        \
+    X(GRBM_GFX_INDEX, SA_INDEX, 8, 8)                              \
+    X(GRBM_GFX_INDEX, SE_INDEX, 16, 8)                             \
+    X(GRBM_GFX_INDEX, SA_BROADCAST_WRITES, 29, 1)                  \
+    X(GRBM_GFX_INDEX, INSTANCE_BROADCAST_WRITES, 30, 1)            \
+    X(GRBM_GFX_INDEX, SE_BROADCAST_WRITES, 31, 1)                  \
+    X(SPI_CONFIG_CNTL, GPR_WRITE_PRIORITY, 0, 21)                  \
+    X(SPI_CONFIG_CNTL, EXP_PRIORITY_ORDER, 21, 3)                  \
+    X(SPI_CONFIG_CNTL, ENABLE_SQG_TOP_EVENTS, 24, 1)               \
+    X(SPI_CONFIG_CNTL, ENABLE_SQG_BOP_EVENTS, 25, 1)               \
+    X(SPI_CONFIG_CNTL, PS_PKR_PRIORITY_CNTL, 30, 2)                \
+    X(CP_PERFMON_CNTL, PERFMON_STATE, 0, 4)                        \
+    X(CP_PERFMON_CNTL, SPM_PERFMON_STATE, 4, 4)                    \
+    X(CP_PERFMON_CNTL, PERFMON_ENABLE_MODE, 8, 2)                  \
+    X(CP_PERFMON_CNTL, PERFMON_SAMPLE_ENABLE, 10, 1)               \
+    X(GRBM_PERFCOUNTER0_SELECT, PERF_SEL, 0, 6)                    \
+    X(GRBM_PERFCOUNTER1_SELECT, PERF_SEL, 0, 6)                    \
+    X(SQ_PERFCOUNTER0_SELECT, PERF_SEL, 0, 9)                      \
+    X(SQ_PERFCOUNTER0_SELECT, SPM_MODE, 20, 4)                     \
+    X(SQ_PERFCOUNTER0_SELECT, PERF_MODE, 28, 4)                    \
+    X(SQ_PERFCOUNTER2_SELECT, PERF_SEL, 0, 9)                      \
+    X(SQ_PERFCOUNTER4_SELECT, PERF_SEL, 0, 9)                      \
+    X(SQ_PERFCOUNTER6_SELECT, PERF_SEL, 0, 9)                      \
+    X(SQ_PERFCOUNTER8_SELECT, PERF_SEL, 0, 9)                      \
+    X(SQ_PERFCOUNTER10_SELECT, PERF_SEL, 0, 9)                     \
+    X(SQ_PERFCOUNTER12_SELECT, PERF_SEL, 0, 9)                     \
+    X(SQ_PERFCOUNTER14_SELECT, PERF_SEL, 0, 9)                     \
+    X(GL2C_PERFCOUNTER0_SELECT, PERF_SEL, 0, 10)                   \
+    X(GL2C_PERFCOUNTER1_SELECT, PERF_SEL, 0, 10)                   \
+    X(GL2C_PERFCOUNTER2_SELECT, PERF_SEL, 0, 10)                   \
+    X(GL2C_PERFCOUNTER3_SELECT, PERF_SEL, 0, 10)                   \
+    X(SQ_PERFCOUNTER_CTRL, PS_EN, 0, 1)                            \
+    X(SQ_PERFCOUNTER_CTRL, GS_EN, 2, 1)                            \
+    X(SQ_PERFCOUNTER_CTRL, HS_EN, 4, 1)                            \
+    X(SQ_PERFCOUNTER_CTRL, CS_EN, 6, 1)                            \
+    X(SQ_PERFCOUNTER_CTRL2, FORCE_EN, 0, 1)                        \
+    X(SQ_PERFCOUNTER_CTRL2, VMID_EN, 1, 16)                        \
+    X(SQ_THREAD_TRACE_BUF0_SIZE, BASE_HI, 0, 4)                    \
+    X(SQ_THREAD_TRACE_BUF0_SIZE, SIZE, 8, 22)                      \
+    X(SQ_THREAD_TRACE_CTRL, MODE, 0, 2)                            \
+    X(SQ_THREAD_TRACE_CTRL, ALL_VMID, 2, 1)                        \
+    X(SQ_THREAD_TRACE_CTRL, HIWATER, 6, 3)                         \
+    X(SQ_THREAD_TRACE_CTRL, REG_AT_HWM, 9, 2)                      \
+    X(SQ_THREAD_TRACE_CTRL, SPI_STALL_EN, 11, 1)                   \
+    X(SQ_THREAD_TRACE_CTRL, SQ_STALL_EN, 12, 1)                    \
+    X(SQ_THREAD_TRACE_CTRL, UTIL_TIMER, 13, 1)                     \
+    X(SQ_THREAD_TRACE_CTRL, RT_FREQ, 16, 2)                        \
+    X(SQ_THREAD_TRACE_CTRL, DRAW_EVENT_EN, 31, 1)                  \
+    X(SQ_THREAD_TRACE_MASK, SIMD_SEL, 0, 2)                        \
+    X(SQ_THREAD_TRACE_MASK, WGP_SEL, 4, 4)                         \
+    X(SQ_THREAD_TRACE_MASK, SA_SEL, 9, 1)                          \
+    X(SQ_THREAD_TRACE_MASK, WTYPE_INCLUDE, 10, 7)                  \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, TOKEN_EXCLUDE, 0, 11)            \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, TTRACE_EXEC, 11, 1)              \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, BOP_EVENTS_TOKEN_INCLUDE, 12, 1) \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, REG_INCLUDE, 16, 8)              \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, INST_EXCLUDE, 24, 2)             \
+    X(SQ_THREAD_TRACE_TOKEN_MASK, REG_EXCLUDE, 26, 3)              \
+    X(SQ_THREAD_TRACE_WPTR, OFFSET, 0, 29)                         \
+    X(SQ_THREAD_TRACE_WPTR, BUFFER_ID, 31, 1)                      \
+    X(SQ_THREAD_TRACE_STATUS, FINISH_PENDING, 0, 12)               \
+    X(SQ_THREAD_TRACE_STATUS, FINISH_DONE, 12, 12)                 \
+    X(SQ_THREAD_TRACE_STATUS, WRITE_ERROR, 24, 1)                  \
+    X(SQ_THREAD_TRACE_STATUS, BUSY, 25, 1)                         \
+    X(SQ_THREAD_TRACE_STATUS, OWNER_VMID, 28, 4)                   \
+    X(SQ_THREAD_TRACE_STATUS2, BUF0_FULL, 0, 1)                    \
+    X(SQ_THREAD_TRACE_STATUS2, BUF1_FULL, 1, 1)                    \
+    X(SQ_THREAD_TRACE_STATUS2, WRITE_BUF_FULL, 14, 1)
 
 /* ------------------------------------------------------------------------ */
 /* SDMA v6 (gfx11).  Header: [7:0] op, [15:8] sub-op, op-specific above.

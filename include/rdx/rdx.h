@@ -22,6 +22,8 @@
 #include <rdx/os.h>
 #include <rdx/pm4.h>
 #include <rdx/pm4_defs.h>
+#include <rdx/pm4_prof.h>
+#include <rdx/queue_prof.h>
 #include <rdx/realize.h>
 #include <rdx/realize_multi.h>
 #include <rdx/runtime.h>

@@ -373,7 +373,7 @@ START_TEST(builder_argument_errors)
     TRY(rdx_pm4_set_sh_reg(&cb, 0x2bff, &v, 1), "outside [0x2c00, 0x3000)");
     TRY(rdx_pm4_set_sh_reg(&cb, 0x2fff, (uint32_t[2]){ 0 }, 2), "0x2fff..0x3000");
     TRY(rdx_pm4_set_sh_reg(&cb, 0x2e00, &v, 0), "0 registers");
-    TRY(rdx_pm4_set_uconfig_reg(&cb, 0x2e00, &v, 1), "outside [0xc000, 0xc400)");
+    TRY(rdx_pm4_set_uconfig_reg(&cb, 0x2e00, &v, 1), "outside [0xc000, 0x10000)");
     TRY(rdx_pm4_write_data(&cb, 0x1002, &v, 1, true), "0x1002 is not 4-byte aligned");
     TRY(rdx_pm4_signal(&cb, 0x1004, 1, false, 0), "0x1004 is not 8-byte aligned");
     TRY(rdx_pm4_wait_mem32(&cb, 0x1000, 0, 0, 7, 4), "compare function 7");

@@ -52,6 +52,7 @@ int main(void)
     suite_add_tcase(s, pt_tcase_cli());
     suite_add_tcase(s, pt_tcase_sqtt());
     suite_add_tcase(s, pt_tcase_compare());
+    suite_add_tcase(s, pt_tcase_hw());
     int rc = rdx_test_main(s);
     free(pt_loops_co);
     free(pt_loops_o0_co);

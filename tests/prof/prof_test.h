@@ -23,5 +23,6 @@ TCase *pt_tcase_api(void);
 TCase *pt_tcase_cli(void);
 TCase *pt_tcase_sqtt(void);
 TCase *pt_tcase_compare(void);
+TCase *pt_tcase_hw(void);
 
 #endif

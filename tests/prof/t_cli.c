@@ -180,21 +180,49 @@ START_TEST(trace_structure)
 }
 END_TEST
 
-/* --compare: side by side, and the instructions whose cost changed most (-O0 vs -O2). */
+/* --compare: side by side, and the instructions whose cost changed most (-O0 vs -O2), per
+   mnemonic and per instruction (aligned by disassembly). */
 START_TEST(compare_two_code_objects)
 {
     rdx_test_proc p;
     const char *args[] = { "--compare", pt_loops_o0_co, pt_loops_co, LAUNCH, NULL };
     ck_assert_msg(pt_prof(args, &p) == 0, "%s", p.err);
     ck_assert_msg(strstr(p.out, "kernel cycles") && strstr(p.out, "wave-instructions") &&
-                      strstr(p.out, "instructions whose cost changed most"),
+                      strstr(p.out, "instructions whose cost changed most") &&
+                      strstr(p.out, "A offset B offset"),
                   "%s", p.out);
     rdx_test_proc_free(&p);
     const char *jargs[] = { "--json", "--compare", pt_loops_o0_co, pt_loops_co, LAUNCH, NULL };
     ck_assert_msg(pt_prof(jargs, &p) == 0, "%s", p.err);
     jval *v = parse_or_fail(p.out);
     ck_assert(json_get(v, "ops") && json_get(v, "ops")->n > 5);
+    /* per instruction: every row names its offset in A and/or B (null when only the other
+       has it), its cycles and counts; the rows cover every instruction of both */
+    const jval *d0 = json_get(v, "dispatches")->items[0], *pcs = json_get(d0, "pcs");
+    ck_assert(pcs && pcs->t == J_ARR);
+    size_t in_a = 0, in_b = 0;
+    for (size_t i = 0; i < pcs->n; i++) {
+        const jval *r = pcs->items[i];
+        ck_assert(json_get(r, "a_cycles") && json_get(r, "b_count") && json_get(r, "inst"));
+        in_a += json_get(r, "a_offset")->t == J_NUM;
+        in_b += json_get(r, "b_offset")->t == J_NUM;
+        ck_assert(json_get(r, "a_offset")->t == J_NUM || json_get(r, "b_offset")->t == J_NUM);
+    }
+    ck_assert_uint_gt(in_a, in_b); /* -O0 has more instructions than -O2 */
     json_free(v);
+    rdx_test_proc_free(&p);
+    /* A against itself: every instruction aligned, nothing changed */
+    const char *self[] = { "--compare", pt_loops_co, pt_loops_co, LAUNCH, NULL };
+    ck_assert_msg(pt_prof(self, &p) == 0, "%s", p.err);
+    const char *line = strstr(p.out, "per instruction (dispatch loops: ");
+    ck_assert_msg(line != NULL, "%s", p.out);
+    unsigned same, na, nb;
+    ck_assert_int_eq(
+        sscanf(line, "per instruction (dispatch loops: %u of A's %u and B's %u", &same, &na, &nb),
+        3);
+    ck_assert_uint_eq(same, na);
+    ck_assert_uint_eq(na, nb);
+    ck_assert_uint_gt(na, 30);
     rdx_test_proc_free(&p);
 }
 END_TEST
