@@ -290,6 +290,8 @@ uint32_t cg_user_sgprs(const cg_prog *p)
     /* clang-19 for gfx1100 wave32 writes .amdhsa_user_sgpr_count 16 - (workgroup ids) and
        reads the ids from s[count..15] (tests/codeobj_oracle compares) */
     uint32_t sys = p->wgid_enable[0] + p->wgid_enable[1] + p->wgid_enable[2];
+    if (p->ct->major >= 12 || !p->ct->init16)
+        return 2; /* no padding (gfx12: the ids are in ttmp registers) */
     return 16 - sys;
 }
 
@@ -300,6 +302,6 @@ uint32_t cg_max_vgprs(const cg_prog *p)
        wave32); clang-19 limits a kernel to the same (tests/codeobj_oracle) */
     uint32_t items = p->wg_items ? p->wg_items : 1024;
     uint32_t waves = (items + 31) / 32, per_simd = (waves + 3) / 4;
-    uint32_t v = 1536 / per_simd / 24 * 24;
+    uint32_t v = p->ct->vgprs / per_simd / p->ct->granule * p->ct->granule;
     return v < 256 ? v : 256;
 }
