@@ -47,7 +47,7 @@ static int is_trans(rdx_isa_op op, int *f64)
 /* Per-op name facts, each computed on first use and kept (cg_hw_classify runs for every
    instruction of every kernel; matching names each time was a visible share of compile
    time).  0 = not yet known; relaxed atomics: racing threads store the same value. */
-enum { NAME_KNOWN = 1, NAME_ACC = 2, NAME_LOAD = 4 };
+enum { NAME_KNOWN = 1, NAME_ACC = 2, NAME_LOAD = 4, NAME_FLOAT = 8 };
 static _Atomic uint8_t name_facts[RDX_ISA_OP_COUNT];
 
 static int name_fact(rdx_isa_op op, int fact)
@@ -63,6 +63,8 @@ static int name_fact(rdx_isa_op op, int fact)
             f |= NAME_ACC;
         if (n && strstr(n, "_load"))
             f |= NAME_LOAD;
+        if (n && (strstr(n, "_f32") || strstr(n, "_f16")))
+            f |= NAME_FLOAT;
         atomic_store_explicit(&name_facts[op], (uint8_t)f, memory_order_relaxed);
     }
     return (f & (unsigned)fact) != 0;
@@ -146,7 +148,9 @@ static void make_plan(const rdx_isa_target *t, const rdx_isa_inst *in, hw_plan *
     case RDX_ISA_ENC_SOPK:
     case RDX_ISA_ENC_SOPP:
         pl->type = CG_HW_SALU;
-        pl->latency = 2;
+        /* the SALU float ops of gfx115x/gfx12 (s_cvt_f32_u32, s_mul_f32, ...) take 4
+           cycles: clang-19's s_delay_alu for them (tests/codegen_back/hazard_test.c) */
+        pl->latency = name_fact(op, NAME_FLOAT) ? 4 : 2;
         break;
     case RDX_ISA_ENC_SMEM:
         pl->type = CG_HW_SMEM;
@@ -176,9 +180,16 @@ static void make_plan(const rdx_isa_target *t, const rdx_isa_inst *in, hw_plan *
     case RDX_ISA_ENC_MUBUF:
     case RDX_ISA_ENC_MTBUF:
     case RDX_ISA_ENC_MIMG:
+    case RDX_ISA_ENC_VBUFFER: /* gfx12's memory encodings */
+    case RDX_ISA_ENC_VFLAT:
+    case RDX_ISA_ENC_VGLOBAL:
+    case RDX_ISA_ENC_VSCRATCH:
+    case RDX_ISA_ENC_VIMAGE:
+    case RDX_ISA_ENC_VSAMPLE:
         pl->type = CG_HW_VMEM;
         break;
     case RDX_ISA_ENC_EXP:
+    case RDX_ISA_ENC_VEXPORT:
         pl->type = CG_HW_EXP;
         break;
     default:

@@ -150,7 +150,8 @@ static void delay_alu(sbuf *b, int v)
 
 static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
 {
-    const char *name = rdx_isa_op_name((rdx_isa_op)in->in.op);
+    /* the target's spelling (gfx12 renames, target.c) */
+    const char *name = rdx_isa_op_name((rdx_isa_op)cg_target_op(p->tgt, in->in.op));
     if (in->in.op == RDX_ISA_OP_S_WAITCNT) {
         int v = in->in.opnd[0].value, vm = (v >> 10) & 63, lg = (v >> 4) & 63;
         put(b, "  s_waitcnt");
@@ -170,7 +171,7 @@ static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
     put(b, "  %s%s", name ? name : "?", in->in.form == RDX_ISA_FORM_E64 ? "_e64" : "");
     for (int k = 0; k < in->in.nopnd; k++) {
         if (in->in.op_y && k == in->in.nx) {
-            const char *y = rdx_isa_op_name((rdx_isa_op)in->in.op_y);
+            const char *y = rdx_isa_op_name((rdx_isa_op)cg_target_op(p->tgt, in->in.op_y));
             put(b, " :: %s ", y ? y : "?");
         } else
             put(b, k ? ", " : " ");
