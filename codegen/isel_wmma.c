@@ -291,6 +291,16 @@ static rdx_isa_op wmma_op(isel *I, const rdx_uop *u)
 {
     const rdx_uop *a = u->src[0], *b = u->src[1], *c = u->src[2];
     rdx_scalar in = (rdx_scalar)a->dtype.scalar, out = (rdx_scalar)u->dtype.scalar;
+    if (I->p->ct->major >= 12) {
+        /* gfx12's v_wmma takes 8 halves per lane (lanes 16-31 the other K half) and keeps
+           D rows 8h..8h+7 in lane half h: not the gfx11 fragments the front end builds
+           (docs/codegen-backend.md "Targets") */
+        cg_fail(I, RDX_ERR_UNSUPPORTED, u,
+                "WMMA on %s: the gfx12 register layout is not implemented (compile for gfx11 "
+                "or without tensor cores)",
+                I->p->ct->name);
+        return RDX_ISA_OP_V_WMMA_F32_16X16X16_F16;
+    }
     if (a->dtype.count != 16 || b->dtype.count != 16 || c->dtype.count != 8 ||
         u->dtype.count != 8 || b->dtype.scalar != in || c->dtype.scalar != out ||
         out != RDX_FLOAT32 || !is_half(in)) {

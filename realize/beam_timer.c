@@ -83,6 +83,7 @@ static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double limit,
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = "beam_candidate";
+    co.target = t->dev ? rdx_device_get_info(t->dev)->target : NULL; /* emulator: gfx1100 */
     if (!st)
         st = rdx_codegen_compile(t->ctx, kernel, &co, &k);
     int64_t *kv = k ? calloc(k->nargs + 1, sizeof *kv) : NULL;

@@ -196,6 +196,7 @@ static rdx_status run_kernel(rz_run *r, size_t k)
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = kn->name;
+    co.target = rdx_device_get_info(r->dev)->target; /* the device's own target */
     co.keep_stages = o->keep_stages | (o->keep_isa ? 1u << RDX_CG_STAGE_ASM : 0);
     if (!st)
         st = rdx_codegen_compile(r->ctx, ko, &co, &ck);
