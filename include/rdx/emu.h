@@ -41,9 +41,11 @@ enum {
 };
 
 /*
- * Create an emulator for `target` ("gfx1100"; NULL means "gfx1100").
- * Returns RDX_ERR_UNSUPPORTED for other targets, RDX_ERR_NOMEM.  Free with
- * rdx_emu_destroy.
+ * Create an emulator for `target` ("gfx1100"; NULL means "gfx1100"): any target
+ * of rdx_isa_target_find — RDNA3 gfx1100..gfx1103, RDNA3.5 gfx1150..gfx1152, RDNA4
+ * gfx1200 / gfx1201 (docs/emu.md, Targets, says what each emulates).  Returns
+ * RDX_ERR_UNSUPPORTED (naming the target) for an unknown one, RDX_ERR_NOMEM.  Free
+ * with rdx_emu_destroy.
  */
 rdx_status rdx_emu_create(const char *target, rdx_emu **out);
 
