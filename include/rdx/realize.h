@@ -18,7 +18,8 @@
  * memory plan (rdx_schedule_plan_memory: temporaries whose lifetimes do not
  * overlap share memory); inputs (the data bound to the graph's BUFFERs) are
  * uploaded; each kernel is optimized (heuristics, BEAM or none), compiled
- * to a gfx1100 code object, loaded and dispatched on a compute queue, in
+ * to a code object for the device's target (rdx_device_info.target), loaded and
+ * dispatched on a compute queue, in
  * schedule order, waiting for each (so every dispatch has its own GPU
  * timestamps); the outputs are downloaded.
  */
@@ -184,7 +185,7 @@ typedef struct rdx_realize_emu_stats {
 
 /*
  * Run compiled kernel k (rdx_codegen_compile) once on a private wave emulator
- * (rdx/emu.h, gfx1100) with its arguments bound by b (rdx_codegen_bind_args):
+ * (rdx/emu.h, of k->target) with its arguments bound by b (rdx_codegen_bind_args):
  * the emulator's memory is the host's, so b->ptrs[s] are host addresses; the
  * memory of each buffer argument (PARAM slot s) is registered read/write for
  * sizes[s] bytes (sizes has b->nptrs entries; an access outside the
