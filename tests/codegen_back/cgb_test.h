@@ -28,8 +28,10 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
                    const size_t *sizes, const uint64_t *values, const int64_t *vars, size_t nvars,
                    rdx_codegen_kernel **kout);
 
-/* The target cgb_run compiles for when its options name none (NULL: gfx1100); the
-   examples run once per target of cgb_run_targets (examples_test.c). */
+/* The target cgb_run compiles for when its options name none (NULL: the environment's
+   CGB_TARGET, else gfx1100: `CGB_TARGET=gfx1151 build/tests/codegen_back` runs every
+   emulator case for that target); the examples run once per target of cgb_run_targets
+   (examples_test.c). */
 extern const char *cgb_target;
 #define CGB_RUN_TARGETS 2
 extern const char *const cgb_run_targets[CGB_RUN_TARGETS];
