@@ -128,6 +128,8 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
         st = rdx_realize_beam_timer_create(r->ctx, on_device ? r->dev : NULL,
                                            on_device ? r->q : NULL, r->s->vars, r->vals,
                                            r->s->nvars, o->timeout_ms, &fn, &t);
+        if (!st) /* emulated BEAM: the candidates for the device's target */
+            st = rdx_realize_beam_timer_set_target(t, rdx_device_get_info(r->dev)->target);
         if (!st)
             st = rdx_cg_beam(r->ctx, typed, fn, t, &bo, rk->opts, RDX_REALIZE_MAX_OPTS, &rk->nopts,
                              &cost);

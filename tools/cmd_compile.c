@@ -290,6 +290,8 @@ int rdx_cmd_compile(int argc, char **argv)
             double cost;
             st = rdx_realize_beam_timer_create(ctx, NULL, NULL, s->vars, svals, s->nvars, 0, &fn,
                                                &tc);
+            if (!st && target)
+                st = rdx_realize_beam_timer_set_target(tc, target);
             if (!st)
                 st = rdx_cg_beam(ctx, typed, fn, tc, &bo, o, 16, &no, &cost);
             rdx_realize_beam_timer_free(tc);
