@@ -56,5 +56,6 @@ TCase *cgb_tcase_lds_merge(void);  /* lds_merge_test.c: aligned LDS merge forms 
 TCase *cgb_tcase_atomic(void);     /* atomic_test.c: ATOMICADD against the interpreter */
 TCase *cgb_tcase_lds_merge(void);  /* lds_merge_test.c: aligned LDS merge forms */
 TCase *cgb_tcase_wmma_rules(void); /* wmma_rules_test.c: two-WMMA kernels keep the operand rules */
+TCase *cgb_tcase_targets(void);    /* target_test.c: target.def's facts per target */
 
 #endif
