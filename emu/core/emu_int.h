@@ -171,6 +171,7 @@ typedef struct emu_wave {
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
+    unsigned bar_passed; /* gfx12 s_barrier_wait's this wave passed (gfx12.c) */
 } emu_wave;
 
 typedef struct emu_wg {
@@ -179,6 +180,7 @@ typedef struct emu_wg {
     uint32_t lds_size;
     unsigned nwaves;
     emu_wave **waves;
+    unsigned bar_gen, bar_signals; /* gfx12 s_barrier_signal count of barrier bar_gen */
 } emu_wg;
 
 typedef struct emu_counts {

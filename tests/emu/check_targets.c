@@ -5,6 +5,7 @@
  * hardware-validated tests or clang-built kernels, never from rdx.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,239 @@ START_TEST(salu_float_not_on_gfx1100)
 }
 END_TEST
 
+/* ------------------------------------------------------------ RDNA4 */
+
+/* gfx12's VGLOBAL / VFLAT / VSCRATCH / VBUFFER encodings on the memory handlers: loads and
+   stores with saddr and offsets, th/scope ignored, atomics returning only with
+   TH_ATOMIC_RETURN */
+START_TEST(gfx12_memory)
+{
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 2;
+    c.scratch = 64;
+    for (unsigned l = 0; l < 32; l++) {
+        c.in[l][0] = 100 + l;
+        c.in[l][1] = 7;
+    }
+    /* s[2:3] is the input buffer, v0 the lane's byte offset (64 per lane) */
+    c.body = "global_load_b32 v10, v0, s[2:3] offset:4 th:TH_LOAD_NT scope:SCOPE_SYS\n"
+             "v_mov_b32 v3, s2\n v_mov_b32 v4, s3\n v_add_co_u32 v3, vcc_lo, v3, v0\n"
+             "v_add_co_ci_u32 v4, vcc_lo, 0, v4, vcc_lo\n"
+             "flat_load_b32 v11, v[3:4]\n"
+             "global_store_b32 v0, v1, s[2:3] offset:60\n" /* the in buffer is read-only: */
+             "s_wait_storecnt 0\n";
+    c.nout = 2;
+    ck_assert_int_ne(et_run(&c), RDX_OK); /* ... a VM fault, as on gfx1100 */
+    c.body = "global_load_b32 v10, v0, s[2:3] offset:4 th:TH_LOAD_NT scope:SCOPE_SYS\n"
+             "v_mov_b32 v3, s2\n v_mov_b32 v4, s3\n v_add_co_u32 v3, vcc_lo, v3, v0\n"
+             "v_add_co_ci_u32 v4, vcc_lo, 0, v4, vcc_lo\n"
+             "flat_load_b32 v11, v[3:4]\n"
+             "v_lshlrev_b32 v5, 2, v255\n" /* unused */
+             "scratch_store_b32 off, v1, off offset:8\n"
+             "scratch_load_b32 v12, off, off offset:8\n"
+             "global_store_b32 v0, v1, s[0:1] offset:60\n"
+             "v_mov_b32 v6, 5\n v_mov_b32 v13, 0x1234\n"
+             "global_atomic_add_u32 v13, v0, v6, s[0:1] offset:60 th:TH_ATOMIC_RETURN\n"
+             "v_mov_b32 v14, 0x1234\n"
+             "global_atomic_add_u32 v0, v6, s[0:1] offset:60\n"
+             "s_wait_loadcnt_dscnt 0x0\n s_wait_storecnt 0\n"
+             "global_load_b32 v15, v0, s[0:1] offset:60\n"
+             "s_wait_loadcnt 0\n";
+    c.nout = 6;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        ck_assert_uint_eq(c.out[l][0], 7);
+        ck_assert_uint_eq(c.out[l][1], 100 + l);
+        ck_assert_uint_eq(c.out[l][2], 100 + l);
+        ck_assert_uint_eq(c.out[l][3], 100 + l); /* the old value */
+        ck_assert_uint_eq(c.out[l][4], 0x1234);  /* no return: v14 untouched */
+        ck_assert_uint_eq(c.out[l][5], 100 + l + 10);
+    }
+}
+END_TEST
+
+/* VBUFFER: buffer_load/store through a V# with offen and idxen, out of range reads 0 */
+START_TEST(gfx12_buffer)
+{
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 1;
+    for (unsigned l = 0; l < 32; l++)
+        c.in[l][0] = 3 * l + 1;
+    /* V# over the input buffer: base s[2:3], stride 0, num_records 32 * 64 bytes */
+    c.body = "s_mov_b32 s20, s2\n s_and_b32 s21, s3, 0xffff\n s_mov_b32 s22, 0x800\n"
+             "s_mov_b32 s23, 0\n"
+             "buffer_load_b32 v10, v0, s[20:23], null offen\n"
+             "v_add_nc_u32 v2, 0x1000, v0\n"
+             "v_mov_b32 v11, 77\n"
+             "buffer_load_b32 v11, v2, s[20:23], null offen\n"
+             "s_wait_loadcnt 0\n";
+    c.nout = 2;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++) {
+        ck_assert_uint_eq(c.out[l][0], 3 * l + 1);
+        ck_assert_uint_eq(c.out[l][1], 0); /* beyond num_records */
+    }
+}
+END_TEST
+
+/* v_permlane16_var_b32 / v_permlanex16_var_b32: tinygrad test_rdna4_permlane_var.py (values
+   validated on RDNA4 hardware) */
+START_TEST(gfx12_permlane_var)
+{
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.body = "v_lshrrev_b32 v20, 6, v0\n" /* the lane id (v0 = lane * 64) */
+             "v_xor_b32 v21, 15, v20\n"
+             "v_permlane16_var_b32 v10, v20, v21\n"
+             "v_permlanex16_var_b32 v11, v20, v20\n";
+    c.nout = 2;
+    et_ok(&c);
+    static const unsigned lane[] = { 0, 5, 15, 16, 21, 31 };
+    static const uint32_t rev[] = { 15, 10, 0, 31, 26, 16 }, cross[] = { 16, 21, 31, 0, 5, 15 };
+    for (unsigned i = 0; i < 6; i++) {
+        ck_assert_uint_eq(c.out[lane[i]][0], rev[i]);
+        ck_assert_uint_eq(c.out[lane[i]][1], cross[i]);
+    }
+}
+END_TEST
+
+/* gfx12 SALU: 64-bit add/sub/mul, the renamed carry ops, sub-dword scalar loads, barriers */
+START_TEST(gfx12_salu_smem)
+{
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 1;
+    c.in[0][0] = 0x8081f0feu;
+    c.sgpr_in[0] = 0xffffffffu;
+    c.sgpr_in[1] = 1;
+    c.sgpr_in[2] = 3;
+    c.sgpr_in[3] = 0;
+    c.body = "s_add_nc_u64 s[20:21], s[4:5], s[6:7]\n" /* 0x1ffffffff + 3 */
+             "s_sub_nc_u64 s[22:23], s[6:7], s[4:5]\n"
+             "s_mul_u64 s[24:25], s[4:5], s[6:7]\n"
+             "s_add_co_u32 s26, s4, s6\n s_add_co_ci_u32 s27, 0, 0\n"
+             "s_load_u8 s28, s[2:3], 0x1\n s_load_i8 s29, s[2:3], 0x3\n"
+             "s_load_i16 s30, s[2:3], 0x0\n s_load_u16 s31, s[2:3], 0x2\n"
+             "s_load_b96 s[32:34], s[2:3], 0x0\n"
+             "s_wait_kmcnt 0\n"
+             "s_barrier_signal_isfirst -1\n s_cselect_b32 s35, 1, 0\n s_barrier_wait -1\n"
+             "s_wait_alu 0xfffe\n"
+             "v_mov_b32 v10, s20\n v_mov_b32 v11, s21\n v_mov_b32 v12, s22\n"
+             "v_mov_b32 v13, s23\n v_mov_b32 v14, s24\n v_mov_b32 v15, s25\n"
+             "v_mov_b32 v16, s26\n v_mov_b32 v17, s27\n v_mov_b32 v18, s28\n"
+             "v_mov_b32 v19, s29\n v_mov_b32 v20, s30\n v_mov_b32 v21, s31\n"
+             "v_mov_b32 v22, s32\n v_mov_b32 v23, s35\n";
+    c.nout = 14;
+    et_ok(&c);
+    const uint32_t *o = c.out[0];
+    uint64_t a = 0x1ffffffffull, b = 3;
+    ck_assert_uint_eq(o[0], (uint32_t)(a + b));
+    ck_assert_uint_eq(o[1], (uint32_t)((a + b) >> 32));
+    ck_assert_uint_eq(o[2], (uint32_t)(b - a));
+    ck_assert_uint_eq(o[3], (uint32_t)((b - a) >> 32));
+    ck_assert_uint_eq(o[4], (uint32_t)(a * b));
+    ck_assert_uint_eq(o[5], (uint32_t)((a * b) >> 32));
+    ck_assert_uint_eq(o[6], 2);
+    ck_assert_uint_eq(o[7], 1); /* the carry */
+    ck_assert_uint_eq(o[8], 0xf0);
+    ck_assert_uint_eq(o[9], 0xffffff80u);
+    ck_assert_uint_eq(o[10], 0xfffff0feu);
+    ck_assert_uint_eq(o[11], 0x8081);
+    ck_assert_uint_eq(o[12], 0x8081f0feu);
+    ck_assert_uint_eq(o[13], 1); /* the only wave signals first */
+}
+END_TEST
+
+/* Run raw gfx12 words; returns the status (fault in *f). */
+static rdx_status run_words(const char *target, const uint32_t *words, size_t n, rdx_emu_fault *f,
+                            uint64_t *code_addr)
+{
+    rdx_emu *emu;
+    ck_assert_int_eq(rdx_emu_create(target, &emu), RDX_OK);
+    rdx_emu_set_threads(emu, 1);
+    uint8_t *p = aligned_alloc(4096, 4096);
+    memset(p, 0, 4096);
+    memcpy(p, words, n * 4);
+    ck_assert_int_eq(rdx_emu_map(emu, (uint64_t)(uintptr_t)p, 4096, RDX_EMU_READ), RDX_OK);
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)p;
+    d.code_properties = 1u << 10;
+    d.grid[0] = d.wg[0] = 32;
+    *code_addr = d.code;
+    rdx_status st = rdx_emu_run(emu, &d);
+    *f = *rdx_emu_last_fault(emu);
+    rdx_emu_destroy(emu);
+    free(p);
+    return st;
+}
+
+/* bad input on gfx12: an undecodable word and gfx11-only encodings fault naming the PC;
+   gfx12 WMMA (its own register layout) is refused, not run with gfx11's */
+START_TEST(gfx12_faults)
+{
+    rdx_emu_fault f;
+    uint64_t base;
+    /* s_nop 0; then gfx11's MUBUF buffer_load_b32 v0, off, s[0:3], 0, an encoding gfx12
+       does not have (llvm-mc -disassemble: "invalid instruction encoding") */
+    static const uint32_t mubuf11[] = { 0xbf800000u, 0xe0500000u, 0x00000000u, 0xbfb00000u };
+    ck_assert_int_ne(run_words("gfx1201", mubuf11, 4, &f, &base), RDX_OK);
+    ck_assert_int_eq(f.kind, RDX_EMU_FAULT_INVALID_INST);
+    ck_assert_uint_eq(f.pc, base + 4);
+    char pc[32];
+    snprintf(pc, sizeof pc, "%llx", (unsigned long long)(base + 4));
+    ck_assert_msg(strstr(rdx_error_message(), pc) != NULL, "%s", rdx_error_message());
+    /* the same words run on gfx1100 (the V# is all zero: the load reads 0) */
+    ck_assert_int_eq(run_words("gfx1100", mubuf11, 4, &f, &base), RDX_OK);
+    /* v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[0:7] (gfx12) */
+    static const uint32_t wmma12[] = { 0xcc404000u, 0x1c021908u, 0xbfb00000u };
+    ck_assert_int_ne(run_words("gfx1201", wmma12, 3, &f, &base), RDX_OK);
+    ck_assert_int_eq(f.kind, RDX_EMU_FAULT_UNIMPLEMENTED);
+    ck_assert_uint_eq(f.pc, base);
+    ck_assert_msg(strstr(rdx_error_message(), "WMMA"), "%s", rdx_error_message());
+}
+END_TEST
+
+/* run_asm on RDNA4: RDX_EMU_ARCH selects the target (tinygrad's test_rdna4_permlane_var.py
+   program: kernarg pointer in s[0:1], lane id in v0, one output dword per lane), and the
+   workgroup IDs of a 2-D grid are in gfx12's TTMP9 / TTMP7 as well */
+START_TEST(gfx12_run_asm_target)
+{
+    size_t len;
+    uint8_t *code = et_assemble_t("s_mov_b32 s80, s0\n s_mov_b32 s81, s1\n"
+                                  "v_mov_b32 v255, v0\n"
+                                  "v_xor_b32 v1, 15, v0\n"
+                                  "v_permlane16_var_b32 v2, v0, v1\n"
+                                  "s_load_b64 s[92:93], s[80:81], 0x0\n"
+                                  "s_wait_kmcnt 0\n"
+                                  "v_lshlrev_b32 v240, 2, v255\n"
+                                  "s_mul_i32 s3, ttmp7, 64\n" /* y of the 1 x 2 grid */
+                                  "s_add_co_u32 s3, s3, ttmp9\n"
+                                  "v_add_nc_u32 v2, s3, v2\n"
+                                  "s_lshl_b32 s3, ttmp7, 7\n"
+                                  "v_add_nc_u32 v240, s3, v240\n"
+                                  "global_store_b32 v240, v2, s[92:93]\n"
+                                  "s_endpgm\n",
+                                  32, "gfx1201", &len);
+    static uint32_t out[64];
+    uint64_t args[1] = { (uint64_t)(uintptr_t)out };
+    uint64_t c = (uint64_t)(uintptr_t)code, a = (uint64_t)(uintptr_t)args;
+    unsetenv("RDX_EMU_ARCH");
+    ck_assert_int_ne(run_asm(c, (uint32_t)len, 1, 2, 1, 32, 1, 1, a), 0); /* not gfx1100 code */
+    setenv("RDX_EMU_ARCH", "gfx1201", 1);
+    memset(out, 0, sizeof out);
+    ck_assert_int_eq(run_asm(c, (uint32_t)len, 1, 2, 1, 32, 1, 1, a), 0);
+    for (unsigned y = 0; y < 2; y++)
+        for (unsigned l = 0; l < 32; l++)
+            ck_assert_uint_eq(out[y * 32 + l], (l & 16) + (15 - (l & 15)) + y * 64);
+    setenv("RDX_EMU_ARCH", "gfx9999", 1);
+    ck_assert_int_ne(run_asm(c, (uint32_t)len, 1, 1, 1, 32, 1, 1, a), 0);
+    unsetenv("RDX_EMU_ARCH");
+    free(code);
+}
+END_TEST
+
 Suite *et_suite_targets(void)
 {
     Suite *s = suite_create("targets");
@@ -187,6 +421,15 @@ Suite *et_suite_targets(void)
     tcase_add_test(tc, salu_float_f16);
     tcase_add_test(tc, salu_float_modes);
     tcase_add_test(tc, salu_float_not_on_gfx1100);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("gfx12");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, gfx12_memory);
+    tcase_add_test(tc, gfx12_buffer);
+    tcase_add_test(tc, gfx12_permlane_var);
+    tcase_add_test(tc, gfx12_salu_smem);
+    tcase_add_test(tc, gfx12_faults);
+    tcase_add_test(tc, gfx12_run_asm_target);
     suite_add_tcase(s, tc);
     return s;
 }
