@@ -95,6 +95,12 @@ static void opnd(sbuf *b, const cg_prog *p, const cg_inst *in, int k, int physic
     case RDX_ISA_OPND_SPECIAL:
         put(b, "%s", special_name(o->reg));
         break;
+    case RDX_ISA_OPND_TTMP: /* gfx12's workgroup ids (ttmp9, ttmp7) */
+        if (o->count <= 1)
+            put(b, "ttmp%u", o->reg);
+        else
+            put(b, "ttmp[%u:%u]", o->reg, o->reg + o->count - 1);
+        break;
     case RDX_ISA_OPND_INT:
         put(b, "%d", o->value);
         break;

@@ -33,7 +33,7 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
    emulator case for that target); the examples run once per target of cgb_run_targets
    (examples_test.c). */
 extern const char *cgb_target;
-#define CGB_RUN_TARGETS 2
+#define CGB_RUN_TARGETS 3
 extern const char *const cgb_run_targets[CGB_RUN_TARGETS];
 
 /*

@@ -26,7 +26,7 @@ static float rndf(void)
 /* The targets the examples run on, on the emulator of that target: gfx1100 and gfx1151
    (RDNA3.5: the emulator runs the RDNA3 family).  gfx12 kernels are checked by encoding
    (tools_test.c) until the emulator runs gfx12. */
-const char *const cgb_run_targets[CGB_RUN_TARGETS] = { "gfx1100", "gfx1151" };
+const char *const cgb_run_targets[CGB_RUN_TARGETS] = { "gfx1100", "gfx1151", "gfx1201" };
 
 #define RUN(ctx, sink, bufs, sizes, values, vars, nvars)                                   \
     do {                                                                                   \

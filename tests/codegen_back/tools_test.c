@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rdx/asm.h>
 #include <rdx/codeobj.h>
 #include <rdx/isa.h>
 
@@ -85,6 +86,24 @@ START_TEST(objdump_agrees)
         ck_assert_msg(!strstr(lst, "s_waitcnt ") && !strstr(lst, "s_barrier\n") &&
                           !strstr(lst, "s_add_i32"),
                       "%s", lst);
+    /* every instruction line of the listing assembles with rdx's assembler for the target
+       (branch lines name blocks, which a single line cannot resolve) */
+    for (const char *l = lst; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), l);
+        char *q = line;
+        while (*q == ' ')
+            q++;
+        if (*q && *q != ';' && !strchr(q, ':') && !strstr(q, " bb")) {
+            uint8_t bytes[RDX_ISA_MAX_BYTES];
+            size_t n;
+            ck_assert_msg(!rdx_asm_assemble_inst(rdx_isa_target_find(tg), q, bytes, &n),
+                          "%s: '%s': %s", tg, q, rdx_error_message());
+        }
+        l += len + (e ? 1 : 0);
+    }
     char name[64];
     snprintf(name, sizeof name, "%s.%s.co", tg, ex);
     char *path = rdx_test_tmp_path(name);
