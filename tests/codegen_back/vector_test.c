@@ -373,6 +373,60 @@ START_TEST(deep_chain)
 }
 END_TEST
 
+/* A loop whose body is over 128 KiB (a 40000-op chain): its back edge is out of
+   s_cbranch's reach and jumps through s_getpc/s_setpc (render_branch.c; gfx12 with
+   s_sext_i32_i16 of the PC's high half), on gfx1100 and gfx1201, against host loops. */
+static const char *const far_targets[] = { "gfx1100", "gfx1201" };
+
+START_TEST(far_loop_branch)
+{
+    enum { N = 40000, J = 3 };
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *A = param(ctx, 0, RDX_INT32, 64), *O = param(ctx, 1, RDX_INT32, 64);
+    const rdx_uop *i = rdx_ir_range(ctx, rdx_ir_int(ctx, 64), 0, RDX_AXIS_GLOBAL);
+    const rdx_uop *j = rdx_ir_range(ctx, rdx_ir_int(ctx, J), 1, RDX_AXIS_REDUCE);
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32);
+    const rdx_uop *v = rdx_ir_add(ctx, load(ctx, A, i), rdx_ir_cast(ctx, j, i32));
+    for (int k = 0; k < N; k++)
+        v = k % 2 ? rdx_ir_add(ctx, v, rdx_ir_const_int(ctx, i32, k % 7))
+                  : rdx_ir_alu2(ctx, RDX_OP_XOR, v, rdx_ir_const_int(ctx, i32, k % 5));
+    rdx_uop_arg ra = rdx_uop_arg_none();
+    ra.sub = RDX_RED_ADD;
+    const rdx_uop *rs[2] = { v, j };
+    const rdx_uop *red = rdx_ir_node(ctx, RDX_OP_REDUCE, rs, 2, &ra);
+    ck_assert_msg(red != NULL, "%s", rdx_error_message());
+    const rdx_uop *es[2] = { store(ctx, O, i, red), i };
+    const rdx_uop *e = rdx_ir_node(ctx, RDX_OP_END, es, 2, NULL);
+    const rdx_uop *sink = rdx_ir_sink(ctx, &e, 1);
+    ck_assert_msg(sink != NULL, "%s", rdx_error_message());
+    int32_t a[64], o[64];
+    for (int k = 0; k < 64; k++)
+        a[k] = k * 1000 - 7;
+    void *bufs[2] = { a, o };
+    size_t sizes[2] = { sizeof a, sizeof o };
+    rdx_codegen_options op = { .target = far_targets[_i], .keep_stages = 1u << RDX_CG_STAGE_ASM };
+    rdx_codegen_kernel *k = NULL;
+    ck_assert_msg(!cgb_run(ctx, sink, &op, bufs, sizes, NULL, NULL, 0, &k), "%s",
+                  rdx_error_message());
+    const char *t = k->stage_text[RDX_CG_STAGE_ASM];
+    ck_assert_uint_gt(k->code_size, 131072);
+    ck_assert_msg(strstr(t, "s_setpc_b64") && (!_i || strstr(t, "s_sext_i32_i16")), "%.2000s", t);
+    rdx_codegen_kernel_free(k);
+    for (int q = 0; q < 64; q++) {
+        uint32_t s = 0;
+        for (int jj = 0; jj < J; jj++) {
+            uint32_t x = (uint32_t)a[q] + (uint32_t)jj;
+            for (int c = 0; c < N; c++)
+                x = c % 2 ? x + (uint32_t)(c % 7) : x ^ (uint32_t)(c % 5);
+            s += x;
+        }
+        ck_assert_int_eq(o[q], (int32_t)s);
+    }
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_vector(void)
 {
     TCase *tc = tcase_create("vector");
@@ -383,5 +437,6 @@ TCase *cgb_tcase_vector(void)
     tcase_add_test(tc, int64_to_float_rounding);
     tcase_add_test(tc, recip_specials);
     tcase_add_test(tc, deep_chain);
+    tcase_add_loop_test(tc, far_loop_branch, 0, 2);
     return tc;
 }
