@@ -4,6 +4,7 @@
  * (cg_user_sgprs) per target, worked out by hand from the VGPR file, its granule and
  * the UserSGPRInit16Bug column; the gfx12 spellings of renamed ops (cg_target_op).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/cg.h"
@@ -99,11 +100,73 @@ START_TEST(gfx12_spellings)
 }
 END_TEST
 
+/* Two independent v_max_f32 (the back end's op) fuse into one VOPD on gfx1100 and on
+   gfx1201, where the pair is v_dual_max_num_f32 (the pairing's encoder probe must take the
+   target's spelling, else gfx12 never pairs them). */
+static cg_inst vmax(unsigned d, unsigned a, unsigned b)
+{
+    cg_inst in;
+    memset(&in, 0, sizeof in);
+    in.in.op = RDX_ISA_OP_V_MAX_F32;
+    in.in.form = RDX_ISA_FORM_E32;
+    in.in.nopnd = 3;
+    in.in.opnd[0] = rdx_isa_vgpr(d, 1);
+    in.in.opnd[1] = rdx_isa_vgpr(a, 1);
+    in.in.opnd[2] = rdx_isa_vgpr(b, 1);
+    in.ndef = 1;
+    in.target = -1;
+    return in;
+}
+
+START_TEST(vopd_max_per_target)
+{
+    static const char *const tg[] = { "gfx1100", "gfx1201" };
+    cg_prog p;
+    cg_prog_init(&p, rdx_isa_target_find(tg[_i]));
+    ck_assert_int_eq(cg_block_new(&p), 0);
+    cg_inst a = vmax(1, 2, 3), b = vmax(4, 5, 6), end;
+    memset(&end, 0, sizeof end);
+    end.in.op = RDX_ISA_OP_S_ENDPGM;
+    end.in.form = RDX_ISA_FORM_NATIVE;
+    end.target = -1;
+    ck_assert_int_eq(cg_block_push(&p, 0, &a), RDX_OK);
+    ck_assert_int_eq(cg_block_push(&p, 0, &b), RDX_OK);
+    ck_assert_int_eq(cg_block_push(&p, 0, &end), RDX_OK);
+    p.blocks[0].succ[0] = p.blocks[0].succ[1] = -1;
+    ck_assert_uint_eq(cg_vopd(&p), 1);
+    ck_assert_uint_eq(p.blocks[0].n, 2);
+    char *txt = NULL;
+    ck_assert_int_eq(cg_print(&p, 1, &txt), RDX_OK);
+    ck_assert_msg(strstr(txt, _i ? "v_dual_max_num_f32" : "v_dual_max_f32"), "%s", txt);
+    free(txt);
+    cg_prog_free(&p);
+}
+END_TEST
+
+/* A literal 1.0f in v_max_f32 becomes the inline constant on gfx1201 too (the encoder
+   probe takes the target's spelling, v_max_num_f32). */
+START_TEST(inline_constant_renamed_op)
+{
+    cg_prog p;
+    cg_prog_init(&p, rdx_isa_target_find("gfx1201"));
+    ck_assert_int_eq(cg_block_new(&p), 0);
+    cg_inst a = vmax(1, 2, 3);
+    a.in.form = RDX_ISA_FORM_E64;
+    a.in.opnd[2] = rdx_isa_literal(0x3f800000u);
+    ck_assert_int_eq(cg_block_push(&p, 0, &a), RDX_OK);
+    ck_assert_uint_eq(cg_inline_constants(&p), 1);
+    ck_assert_int_eq(p.blocks[0].insts[0].in.opnd[2].kind, RDX_ISA_OPND_FLOAT);
+    cg_prog_free(&p);
+}
+END_TEST
+
 TCase *cgb_tcase_targets(void)
 {
     TCase *tc = tcase_create("targets");
     tcase_add_test(tc, vgpr_budget_per_target);
     tcase_add_test(tc, user_sgprs_per_target);
     tcase_add_test(tc, gfx12_spellings);
+    tcase_add_loop_test(tc, vopd_max_per_target, 0, 2);
+    tcase_add_test(tc, inline_constant_renamed_op);
     return tc;
 }
