@@ -87,14 +87,16 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     memset(&o, 0, sizeof o);
     if (opts)
         o = *opts;
-    if (o.target && strcmp(o.target, "gfx1100"))
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "codegen: target %s (only gfx1100 so far)", o.target);
-    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
-    if (!t)
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "codegen: gfx1100 is not in the ISA tables");
+    const char *tname = o.target ? o.target : "gfx1100";
+    const cg_target *ct = cg_target_find(tname);
+    const rdx_isa_target *t = ct ? rdx_isa_target_find(ct->name) : NULL;
+    if (!ct || !t)
+        return rdx_fail(RDX_ERR_UNSUPPORTED, "codegen: target '%s': expected one of %s", tname,
+                        RDX_CODEGEN_TARGETS);
     rdx_codegen_kernel *k = calloc(1, sizeof *k);
     if (!k)
         return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");
+    snprintf(k->target, sizeof k->target, "%s", ct->name);
     cg_prog p;
     cg_prog_init(&p, t);
     uint8_t *code = NULL;
@@ -119,7 +121,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
         cg_inline_constants(&p);
     if (!st && !o.no_vopd)
         cg_vopd(&p);
-    /* gfx11 wait states, then the s_delay_alu stall hints (they see the inserted ones) */
+    /* the target's wait states, then the s_delay_alu stall hints (they see the inserted
+       ones) */
     if (!st)
         st = cg_hazards_delay_alu(&p);
     if (!st)

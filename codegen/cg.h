@@ -63,10 +63,31 @@ typedef struct cg_block {
     uint32_t start;  /* position of the first instruction (linearize) */
 } cg_block;
 
+/* One target's facts (codegen/target.def; target.c). */
+typedef struct cg_target {
+    const char *name;     /* "gfx1100" */
+    unsigned major;       /* 11 or 12 */
+    uint32_t vgprs;       /* VGPRs of a SIMD32 in wave32 */
+    uint32_t granule;     /* their allocation granule in wave32 */
+    uint8_t init16;       /* user + system SGPRs padded to 16 */
+    uint8_t trans_hazard; /* TRANS → VALU use needs va_vdst(0) within 5 VALU / 1 TRANS */
+} cg_target;
+/* The row of target `name`, NULL when the back end does not know it. */
+const cg_target *cg_target_find(const char *name);
+/* Rows in target.def order (i < cg_target_count(), else NULL). */
+size_t cg_target_count(void);
+const cg_target *cg_target_at(size_t i);
+/* The op target t spells op (a gfx11 op the back end builds) with: the gfx12 renames
+   (s_add_i32 → s_add_co_i32, v_max_f32 → v_max_num_f32, ...), else op. */
+unsigned cg_target_op(const rdx_isa_target *t, unsigned op);
+/* cg_target_op of an instruction's op and VOPD Y op, in place (encode, listing). */
+void cg_target_inst(const rdx_isa_target *t, rdx_isa_inst *in);
+
 /* Machine program of one kernel. */
 typedef struct cg_prog {
     const rdx_isa_target *tgt;
-    cg_vreg *vregs; /* index 0 unused */
+    const cg_target *ct; /* tgt's row of target.def */
+    cg_vreg *vregs;      /* index 0 unused */
     size_t nvregs, vcap;
     cg_block *blocks;
     size_t nblocks, bcap;
@@ -97,9 +118,9 @@ rdx_status cg_block_push(cg_prog *p, int b, const cg_inst *in);
 /* Insert before position `at` of block b. */
 rdx_status cg_block_insert(cg_prog *p, int b, size_t at, const cg_inst *in);
 
-/* rdx_isa_op_form's form info of op in `form`, NULL when the target has no such form
-   (no error recorded); memoised per thread (isel, DCE, the hardware view, inline
-   constants and the encoder ask for the same few ops thousands of times). */
+/* rdx_isa_op_form's form info of op (of cg_target_op(t, op)) in `form`, NULL when the
+   target has no such form (no error recorded); memoised per thread (isel, DCE, the hardware view,
+   inline constants and the encoder ask for the same few ops thousands of times). */
 const rdx_isa_form_info *cg_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa_form form);
 
 /* Operand constructors for virtual registers. */
@@ -128,13 +149,14 @@ typedef struct cg_hw {
 } cg_hw;
 /* Class, latency and register units of a physical instruction. */
 void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h);
-/* COMPUTE_PGM_RSRC2.USER_SGPR_COUNT of p: the kernarg pointer s[0:1] padded so that user
-   plus system SGPRs (the enabled workgroup ids) are 16 — gfx1100/gfx1102 wave32 need at
-   least 16 (LLVM's UserSGPRInit16Bug); the workgroup ids follow in s[count..15]. */
+/* COMPUTE_PGM_RSRC2.USER_SGPR_COUNT of p: the kernarg pointer s[0:1], padded on targets
+   with init16 (gfx1100/gfx1102 wave32 need at least 16 user plus system SGPRs: LLVM's
+   UserSGPRInit16Bug) so that with the enabled workgroup ids they are 16; the workgroup
+   ids follow in s[count..] (gfx12: in ttmp9/ttmp7, no system SGPRs). */
 uint32_t cg_user_sgprs(const cg_prog *p);
 /* VGPRs one wave of p may use so that a whole workgroup of p->wg_items fits a WGP
-   (gfx1100 WGP mode: 4 SIMD32 of 1536 VGPRs, allocated in granules of 24): LLVM's
-   limit for that flat workgroup size, at most 256. */
+   (WGP mode: 4 SIMD32 of the target's VGPRs, allocated in its granules — gfx1100: 1536
+   in granules of 24): LLVM's limit for that flat workgroup size, at most 256. */
 uint32_t cg_max_vgprs(const cg_prog *p);
 /* cg_hw_classify of every instruction of p: hw[b][i] for instruction i of block b (the
    dataflow passes visit each block several times); NULL on out-of-memory.  Freed by

@@ -1,5 +1,5 @@
 /*
- * codegen/hazard.c — the gfx11 (gfx1100, wave32) hazards that need wait
+ * codegen/hazard.c — the gfx11 / gfx12 (wave32) hazards that need wait
  * states in the program, after the register plan and VOPD, before s_delay_alu.
  *
  * gfx11 resolves register data dependencies in hardware (LLVM's
@@ -7,7 +7,8 @@
  * v_readlane reads it" wait states apply).  What remains for the code this
  * back end emits (LLVM's GCNHazardRecognizer for gfx1100):
  *
- * - TRANS use (VALUTransUseHazard, gfx11.0): a VALU that reads a VGPR written
+ * - TRANS use (VALUTransUseHazard, gfx11.0 only: target.def's `trans`; clang-19
+ *   inserts no such wait for gfx115x or gfx12): a VALU that reads a VGPR written
  *   by a transcendental (v_rcp/v_rsq/v_sqrt/v_exp/v_log/v_sin/v_cos, f16/f32/
  *   f64) with at most 5 VALU and at most 1 TRANS instruction in between needs
  *   `s_waitcnt_depctr 0xfff` (va_vdst = 0) first.  A VMEM/DS/EXP instruction
@@ -93,8 +94,8 @@ static int needs(const hz *s, const rdx_isa_inst *in, const cg_hw *h)
     return 0;
 }
 
-/* The state after `in`. */
-static void step(hz *s, const rdx_isa_inst *in, const cg_hw *h)
+/* The state after `in`; trans: the target has the TRANS use hazard (target.def). */
+static void step(hz *s, const rdx_isa_inst *in, const cg_hw *h, int trans)
 {
     if (h->type == CG_HW_VMEM || h->type == CG_HW_DS || h->type == CG_HW_EXP || is_depctr_va0(in))
         hz_clear_trans(s);
@@ -113,7 +114,7 @@ static void step(hz *s, const rdx_isa_inst *in, const cg_hw *h)
             memset(s->wmma, 0, sizeof s->wmma);
         s->nwmma = 0;
     }
-    if (h->type == CG_HW_TRANS)
+    if (h->type == CG_HW_TRANS && trans)
         for (int k = 0; k < h->ndef; k++)
             if (h->def[k] >= 256) {
                 int r = h->def[k] - 256;
@@ -211,7 +212,7 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, emitted *
             cg_inst f = fix_inst(need);
             cg_hw fh;
             cg_hw_classify(p->tgt, &f.in, &fh);
-            step(s, &f.in, &fh);
+            step(s, &f.in, &fh, p->ct->trans_hazard);
             if (need == 1)
                 hz_clear_trans(s); /* the depctr waits for every VALU result */
             if (emit) {
@@ -221,7 +222,7 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, emitted *
                 (*inserted)++;
             }
         }
-        step(s, in, h);
+        step(s, in, h, p->ct->trans_hazard);
         if (emit) {
             if (hout)
                 hout[m] = *h;

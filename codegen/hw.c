@@ -47,7 +47,7 @@ static int is_trans(rdx_isa_op op, int *f64)
 /* Per-op name facts, each computed on first use and kept (cg_hw_classify runs for every
    instruction of every kernel; matching names each time was a visible share of compile
    time).  0 = not yet known; relaxed atomics: racing threads store the same value. */
-enum { NAME_KNOWN = 1, NAME_ACC = 2, NAME_LOAD = 4 };
+enum { NAME_KNOWN = 1, NAME_ACC = 2, NAME_LOAD = 4, NAME_FLOAT = 8 };
 static _Atomic uint8_t name_facts[RDX_ISA_OP_COUNT];
 
 static int name_fact(rdx_isa_op op, int fact)
@@ -63,6 +63,8 @@ static int name_fact(rdx_isa_op op, int fact)
             f |= NAME_ACC;
         if (n && strstr(n, "_load"))
             f |= NAME_LOAD;
+        if (n && (strstr(n, "_f32") || strstr(n, "_f16")))
+            f |= NAME_FLOAT;
         atomic_store_explicit(&name_facts[op], (uint8_t)f, memory_order_relaxed);
     }
     return (f & (unsigned)fact) != 0;
@@ -146,7 +148,9 @@ static void make_plan(const rdx_isa_target *t, const rdx_isa_inst *in, hw_plan *
     case RDX_ISA_ENC_SOPK:
     case RDX_ISA_ENC_SOPP:
         pl->type = CG_HW_SALU;
-        pl->latency = 2;
+        /* the SALU float ops of gfx115x/gfx12 (s_cvt_f32_u32, s_mul_f32, ...) take 4
+           cycles: clang-19's s_delay_alu for them (tests/codegen_back/hazard_test.c) */
+        pl->latency = name_fact(op, NAME_FLOAT) ? 4 : 2;
         break;
     case RDX_ISA_ENC_SMEM:
         pl->type = CG_HW_SMEM;
@@ -176,9 +180,16 @@ static void make_plan(const rdx_isa_target *t, const rdx_isa_inst *in, hw_plan *
     case RDX_ISA_ENC_MUBUF:
     case RDX_ISA_ENC_MTBUF:
     case RDX_ISA_ENC_MIMG:
+    case RDX_ISA_ENC_VBUFFER: /* gfx12's memory encodings */
+    case RDX_ISA_ENC_VFLAT:
+    case RDX_ISA_ENC_VGLOBAL:
+    case RDX_ISA_ENC_VSCRATCH:
+    case RDX_ISA_ENC_VIMAGE:
+    case RDX_ISA_ENC_VSAMPLE:
         pl->type = CG_HW_VMEM;
         break;
     case RDX_ISA_ENC_EXP:
+    case RDX_ISA_ENC_VEXPORT:
         pl->type = CG_HW_EXP;
         break;
     default:
@@ -290,6 +301,8 @@ uint32_t cg_user_sgprs(const cg_prog *p)
     /* clang-19 for gfx1100 wave32 writes .amdhsa_user_sgpr_count 16 - (workgroup ids) and
        reads the ids from s[count..15] (tests/codeobj_oracle compares) */
     uint32_t sys = p->wgid_enable[0] + p->wgid_enable[1] + p->wgid_enable[2];
+    if (p->ct->major >= 12 || !p->ct->init16)
+        return 2; /* no padding (gfx12: the ids are in ttmp registers) */
     return 16 - sys;
 }
 
@@ -300,6 +313,6 @@ uint32_t cg_max_vgprs(const cg_prog *p)
        wave32); clang-19 limits a kernel to the same (tests/codeobj_oracle) */
     uint32_t items = p->wg_items ? p->wg_items : 1024;
     uint32_t waves = (items + 31) / 32, per_simd = (waves + 3) / 4;
-    uint32_t v = 1536 / per_simd / 24 * 24;
+    uint32_t v = p->ct->vgprs / per_simd / p->ct->granule * p->ct->granule;
     return v < 256 ? v : 256;
 }

@@ -1224,7 +1224,11 @@ static cg_val emit_barrier(isel *I, const rdx_uop *u)
 {
     for (uint32_t k = 0; k < u->nsrc; k++)
         cg_emit(I, u->src[k]);
-    INS0(I, S_BARRIER, CG_F_BARRIER);
+    if (I->p->ct->major >= 12) { /* gfx12 splits the barrier: signal, then wait */
+        INSF(I, S_BARRIER_SIGNAL, 0, CG_F_BARRIER, cg_k(rdx_isa_int(-1)));
+        INS(I, S_BARRIER_WAIT, 0, cg_k(rdx_isa_imm(0xffff))); /* -1 */
+    } else
+        INS0(I, S_BARRIER, CG_F_BARRIER);
     return none();
 }
 
@@ -1563,6 +1567,18 @@ static rdx_status prepass(isel *I, const rdx_uop *const *topo, size_t n,
         I->wgid_vr[d] = cg_new(I, CG_S, 1);
         if (I->st)
             return I->st;
+        if (I->p->ct->major >= 12) {
+            /* gfx12 (architected SGPRs, as clang-19 reads them): X in ttmp9, Y in
+               ttmp7[15:0], Z in ttmp7[31:16]; the descriptor still enables them */
+            xo id = cg_r(I, I->wgid_vr[d], 0, 1);
+            if (d == 0)
+                INS(I, S_MOV_B32, 1, id, cg_k(rdx_isa_ttmp(9, 1)));
+            else if (d == 1)
+                INS(I, S_AND_B32, 1, id, cg_k(rdx_isa_ttmp(7, 1)), cg_i(0xffff));
+            else
+                INS(I, S_LSHR_B32, 1, id, cg_k(rdx_isa_ttmp(7, 1)), cg_i(16));
+            continue;
+        }
         I->p->vregs[I->wgid_vr[d]].phys = (int16_t)next++;
         I->p->vregs[I->wgid_vr[d]].fixed = 1;
     }

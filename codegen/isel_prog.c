@@ -9,6 +9,9 @@ void cg_prog_init(cg_prog *p, const rdx_isa_target *t)
 {
     memset(p, 0, sizeof *p);
     p->tgt = t;
+    p->ct = t ? cg_target_find(t->name) : NULL;
+    if (!p->ct)
+        p->ct = cg_target_find("gfx1100");
 }
 
 void cg_prog_free(cg_prog *p)
@@ -103,7 +106,7 @@ const rdx_isa_form_info *cg_form(const rdx_isa_target *t, rdx_isa_op op, rdx_isa
     if (m->t == t && m->op == (unsigned)op && m->form == (unsigned)form)
         return m->fi;
     const rdx_isa_form_info *fi;
-    if (rdx_isa_op_form(t, op, form, &fi))
+    if (rdx_isa_op_form(t, (rdx_isa_op)cg_target_op(t, op), form, &fi))
         fi = NULL;
     m->t = t, m->op = (uint16_t)op, m->form = (uint8_t)form, m->fi = fi;
     return fi;

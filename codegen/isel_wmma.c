@@ -246,7 +246,95 @@ cg_val cg_wmma_frag(isel *I, const rdx_uop *vec)
     return h;
 }
 
-/* The 8 packed VGPRs of fragment vec (lowered through cg_emit first). */
+/* ------------------------------------------------------------- gfx12 layout */
+/*
+ * gfx12 (RDNA4, AMD's RDNA4 ISA guide "WMMA"; clang-19 -mcpu=gfx1201 takes v[0:3] for A
+ * and B): lane l (h = l / 16) holds row (A) / column (B) l % 16 and only the K half
+ * 8h..8h+7, two halves per VGPR (4 VGPRs); D VGPR v of lane l is row v + 8h, column
+ * l % 16.  gfx11: A/B lanes hold all 16 K (both lane halves alike, 8 VGPRs); D VGPR v of
+ * lane l is row 2v + h.  The front end builds gfx11 fragments and reads gfx11 D elements,
+ * so on gfx12 the back end converts at the edges: an operand takes VGPRs 4h..4h+3 of the
+ * packed gfx11 fragment; the result stays in gfx12 layout through accumulation chains and
+ * loops, and a GEP (or a C given as values) is moved between the lane halves with
+ * v_permlanex16_b32 (identity selects: lane l reads lane l ^ 16) and v_cndmask_b32.
+ */
+static int gfx12(const isel *I)
+{
+    return I->p->ct->major >= 12;
+}
+
+/* An SGPR lane mask of the high lane half (lanes 16..31). */
+static uint32_t hi_half(isel *I)
+{
+    uint32_t m = cg_new(I, CG_S, 1);
+    INS(I, S_MOV_B32, 1, cg_r(I, m, 0, 1), cg_i((int32_t)0xffff0000u));
+    return m;
+}
+
+/* dword `sub` of vreg `src` from the other lane half (lane l reads lane l ^ 16). */
+static uint32_t cross_half(isel *I, uint32_t src, unsigned sub)
+{
+    uint32_t lo = cg_new(I, CG_S, 1), hi = cg_new(I, CG_S, 1), r = cg_new(I, CG_V, 1);
+    INS(I, S_MOV_B32, 1, cg_r(I, lo, 0, 1), cg_i(0x76543210));
+    INS(I, S_MOV_B32, 1, cg_r(I, hi, 0, 1), cg_i((int32_t)0xfedcba98u));
+    INS(I, V_PERMLANEX16_B32, 1, cg_r(I, r, 0, 1), cg_r(I, src, sub, 1), cg_r(I, lo, 0, 1),
+        cg_r(I, hi, 0, 1));
+    return r;
+}
+
+/* dst[dsub] = lane in the high half ? t : f (vregs with dword offsets). */
+static void sel_half(isel *I, uint32_t dst, unsigned dsub, uint32_t f, unsigned fsub, uint32_t t,
+                     unsigned tsub, uint32_t mask)
+{
+    INS(I, V_CNDMASK_B32, 1, cg_r(I, dst, dsub, 1), cg_r(I, f, fsub, 1), cg_r(I, t, tsub, 1),
+        cg_r(I, mask, 0, 1));
+}
+
+/* The 4-VGPR gfx12 operand of a packed gfx11 fragment (8 VGPRs): lane half h takes
+   VGPRs 4h..4h+3 (K 8h..8h+7). */
+static uint32_t gfx12_operand(isel *I, uint32_t packed)
+{
+    uint32_t m = hi_half(I), r = cg_new(I, CG_V, 4);
+    for (unsigned j = 0; j < 4; j++)
+        sel_half(I, r, j, packed, j, packed, 4 + j, m);
+    return r;
+}
+
+/* Element k of a gfx12 D (dwords [sub, sub+8) of vreg d) as the gfx11 layout has it in
+   each lane: row 2k + h, column l % 16. */
+static uint32_t gfx12_elem(isel *I, uint32_t d, unsigned sub, unsigned k)
+{
+    uint32_t m = hi_half(I), r = cg_new(I, CG_V, 1);
+    if (k < 4) { /* row 2k + h < 8: the low half's VGPR 2k + h */
+        uint32_t x = cross_half(I, d, sub + 2 * k + 1);
+        sel_half(I, r, 0, d, sub + 2 * k, x, 0, m);
+    } else { /* row 2k + h >= 8: the high half's VGPR 2k + h - 8 */
+        uint32_t x = cross_half(I, d, sub + 2 * k - 8);
+        sel_half(I, r, 0, x, 0, d, sub + 2 * k - 7, m);
+    }
+    return r;
+}
+
+/* A gfx11-layout C (8 dwords of vreg c) in gfx12 layout: VGPR v of lane half h is row
+   v + 8h, which gfx11 keeps in lane half v % 2, VGPR v / 2 + 4h. */
+static uint32_t gfx12_from_gfx11(isel *I, uint32_t c)
+{
+    uint32_t m = hi_half(I), r = cg_new(I, CG_V, 8);
+    for (unsigned v = 0; v < 8; v++) {
+        unsigned q = v / 2;
+        if (v % 2 == 0) {
+            uint32_t x = cross_half(I, c, q + 4);
+            sel_half(I, r, v, c, q, x, 0, m);
+        } else {
+            uint32_t x = cross_half(I, c, q);
+            sel_half(I, r, v, x, 0, c, q + 4, m);
+        }
+    }
+    return r;
+}
+
+/* The packed VGPRs of fragment vec (lowered through cg_emit first): 8 on gfx11, gfx12's 4
+   (gfx12_operand). */
 static uint32_t frag_value(isel *I, const rdx_uop *vec)
 {
     cg_val h = cg_emit(I, vec);
@@ -260,8 +348,16 @@ static uint32_t frag_value(isel *I, const rdx_uop *vec)
     /* packed once; reused while the loops open at packing time are still open */
     if (I->frags[fi].packed && !(I->frags[fi].open & ~I->open))
         return I->frags[fi].packed;
-    uint32_t r = cg_new(I, CG_V, 8);
     int kind = I->frags[fi].kind;
+    uint32_t r;
+    if (gfx12(I) && kind == CG_FRAG_B128) { /* K 0..7 in part[0], 8..15 in part[1] */
+        uint32_t m = hi_half(I);
+        r = cg_new(I, CG_V, 4);
+        for (unsigned j = 0; j < 4 && !I->st; j++)
+            sel_half(I, r, j, I->frags[fi].part[0], j, I->frags[fi].part[1], j, m);
+        goto packed;
+    }
+    r = cg_new(I, CG_V, 8);
     for (unsigned k = 0; k < 8 && !I->st; k++) {
         if (kind == CG_FRAG_B128) {
             INS(I, V_MOV_B32, 1, cg_r(I, r, k, 1), cg_r(I, I->frags[fi].part[k / 4], k % 4, 1));
@@ -278,6 +374,9 @@ static uint32_t frag_value(isel *I, const rdx_uop *vec)
                 cg_r(I, t.vr, 0, 1));
         }
     }
+    if (gfx12(I) && !I->st)
+        r = gfx12_operand(I, r);
+packed:
     if (!I->st) {
         I->frags[fi].packed = r;
         I->frags[fi].open = I->open;
@@ -304,12 +403,14 @@ static rdx_isa_op wmma_op(isel *I, const rdx_uop *u)
                               : RDX_ISA_OP_V_WMMA_F32_16X16X16_F16;
 }
 
-/* D (dwords [sub, sub+8) of vreg d) = A x B + C (dwords [csub, csub+8) of vreg c). */
+/* D (dwords [sub, sub+8) of vreg d) = A x B + C (dwords [csub, csub+8) of vreg c); a and
+   b are packed fragments (frag_value: 4 VGPRs on gfx12). */
 static void wmma_ins(isel *I, rdx_isa_op op, uint32_t d, unsigned sub, uint32_t a, uint32_t b,
                      uint32_t c, unsigned csub, unsigned flags)
 {
+    unsigned n = gfx12(I) ? 4 : 8;
     cg_ins(I, op, 1, flags | CG_F_EARLY,
-           (xo[]){ cg_r(I, d, sub, 8), cg_r(I, a, 0, 8), cg_r(I, b, 0, 8), cg_r(I, c, csub, 8) },
+           (xo[]){ cg_r(I, d, sub, 8), cg_r(I, a, 0, n), cg_r(I, b, 0, n), cg_r(I, c, csub, 8) },
            4);
 }
 
@@ -343,6 +444,8 @@ cg_val cg_wmma(isel *I, const rdx_uop *u)
             }
             INS(I, V_MOV_B32, 1, cg_r(I, cv.vr, k, 1), cg_src(I, &e, 0));
         }
+        if (gfx12(I)) /* lane values in the gfx11 layout */
+            cv.vr = gfx12_from_gfx11(I, cv.vr);
     } else {
         cv = cg_emit(I, c);
         if (!I->st && (cv.kind != VK_REG || cv.n != 8))
@@ -368,6 +471,10 @@ cg_val cg_wmma_gep(isel *I, const rdx_uop *u)
     if (v.kind != VK_REG || v.n != s->dtype.count)
         return cg_fail(I, RDX_ERR_INVALID, u, "internal: GEP source has no registers"), none();
     cg_val r = cg_reg(I, CG_V, 1);
+    if (gfx12(I)) { /* the tile's 8 dwords in gfx12 layout; element k % 8 as gfx11's */
+        r.vr = gfx12_elem(I, v.vr, (unsigned)(k / 8 * 8), (unsigned)(k % 8));
+        return r;
+    }
     INS(I, V_MOV_B32, 1, cg_r(I, r.vr, 0, 1), cg_r(I, v.vr, (unsigned)k, 1));
     return r;
 }

@@ -10,6 +10,9 @@
  * n = loads issued after it; SMEM returns out of order, so lgkmcnt(0) while
  * one is pending).  s_barrier waits for every LDS access.  At the end of a
  * block everything pending is waited for (loop headers start clean).
+ * gfx12 counts them apart: the same placement, written as s_wait_loadcnt N
+ * (vmcnt), s_wait_dscnt N (lgkmcnt with only LDS pending) and s_wait_kmcnt 0
+ * (lgkmcnt while an SMEM is pending, which is always 0 here).
  * Linearizing again first drops the waits placed before (after spill code).
  */
 #include <stdlib.h>
@@ -32,17 +35,22 @@ typedef struct wq {
     uint16_t *vmcnt, *lgcnt; /* per vreg: its entries in vm[] / lg[] (0: no queue scan) */
 } wq;
 
-static cg_inst waitcnt(int vm, int lgkm)
+static cg_inst wait_op(rdx_isa_op op, int imm)
 {
     cg_inst w;
     memset(&w, 0, sizeof w);
-    w.in.op = RDX_ISA_OP_S_WAITCNT;
+    w.in.op = (uint16_t)op;
     w.in.form = RDX_ISA_FORM_NATIVE;
     w.in.nopnd = 1;
-    w.in.opnd[0] = rdx_isa_imm((vm << 10) | (lgkm << 4) | 7);
+    w.in.opnd[0] = rdx_isa_imm(imm);
     w.flags = CG_F_WAITCNT;
     w.target = -1;
     return w;
+}
+
+static cg_inst waitcnt(int vm, int lgkm)
+{
+    return wait_op(RDX_ISA_OP_S_WAITCNT, (vm << 10) | (lgkm << 4) | 7);
 }
 
 static void drop_vm(wq *q, int keep)
@@ -125,9 +133,32 @@ static rdx_status place_waits(cg_prog *p, int bi, uint16_t *cnt)
                 }
                 ws = nws;
             }
-            ws[nw].at = i;
-            ws[nw].w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
-            nw++;
+            if (p->ct->major >= 12) { /* split counters: up to three waits here */
+                cg_inst w3[3];
+                int n3 = 0;
+                if (vm < q.nvm)
+                    w3[n3++] = wait_op(RDX_ISA_OP_S_WAIT_LOADCNT, vm);
+                if (lg < q.nlg && q.nlg > q.nsmem)
+                    w3[n3++] = wait_op(RDX_ISA_OP_S_WAIT_DSCNT, q.nsmem ? 0 : lg);
+                if (lg < q.nlg && q.nsmem)
+                    w3[n3++] = wait_op(RDX_ISA_OP_S_WAIT_KMCNT, 0);
+                for (int j = 0; j < n3; j++) {
+                    if (nw == wcap) {
+                        wcap = 2 * wcap;
+                        void *nws = realloc(ws, wcap * sizeof *ws);
+                        if (!nws) {
+                            free(ws);
+                            return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
+                        }
+                        ws = nws;
+                    }
+                    ws[nw].at = i, ws[nw].w = w3[j], nw++;
+                }
+            } else {
+                ws[nw].at = i;
+                ws[nw].w = waitcnt(vm < q.nvm ? vm : 63, lg < q.nlg ? lg : 63);
+                nw++;
+            }
             if (vm < q.nvm)
                 drop_vm(&q, vm);
             if (lg < q.nlg)

@@ -1,5 +1,5 @@
 /*
- * codegen/render.c — encoding through isa/ (gfx1100) with branch offsets
+ * codegen/render.c — encoding through isa/ (the program's target) with branch offsets
  * resolved, the kernel descriptor and the metadata, written as a code object
  * by isa/codeobj's writer.
  */
@@ -15,10 +15,12 @@
 /* Encode x and check every operand rule of the hardware (isa/isa_check.c; VGPR numbers
    are register numbers here): a kernel that breaks one is a code generator bug, reported
    at compile time instead of run wrongly. */
-static rdx_status enc_checked(const cg_prog *p, const rdx_isa_inst *x, uint8_t *out, size_t *len)
+static rdx_status enc_checked(const cg_prog *p, const rdx_isa_inst *x0, uint8_t *out, size_t *len)
 {
-    rdx_status st = rdx_isa_encode(p->tgt, x, out, len);
-    return st ? st : rdx_isa_check(p->tgt, x, RDX_ISA_CHECK_VGPR_NUMBERS, NULL);
+    rdx_isa_inst t = *x0; /* the target's spelling of the op (gfx12 renames) */
+    cg_target_inst(p->tgt, &t);
+    rdx_status st = rdx_isa_encode(p->tgt, &t, out, len);
+    return st ? st : rdx_isa_check(p->tgt, &t, RDX_ISA_CHECK_VGPR_NUMBERS, NULL);
 }
 
 static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8_t *out,
@@ -140,7 +142,7 @@ fail:
 rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, const uint8_t *code,
                      size_t code_size)
 {
-    const unsigned major = 11;
+    const unsigned major = p->ct->major;
     rdx_codeobj_kernel ker;
     memset(&ker, 0, sizeof ker);
     ker.name = name;
@@ -158,7 +160,8 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
     kd->float_denorm_mode_32 = 3; /* keep denormals, as the IR's IEEE semantics */
     kd->float_denorm_mode_16_64 = 3;
     /* IEEE mode off: v_max/v_min return the other operand for any NaN (signalling
-       ones too), the IR evaluator's fmax/fmin */
+       ones too), the IR evaluator's fmax/fmin (gfx12 has no IEEE mode: its
+       v_max_num/v_min_num always do) */
     kd->enable_ieee_mode = 0;
     kd->enable_sgpr_kernarg_segment_ptr = 1;
     kd->user_sgpr_count = cg_user_sgprs(p); /* s[0:1] kernarg, padding, workgroup ids */
@@ -198,7 +201,7 @@ rdx_status cg_render(const cg_prog *p, rdx_codegen_kernel *k, const char *name, 
     ker.meta.workgroup_processor_mode = (int32_t)kd->wgp_mode;
     rdx_codeobj_image img;
     memset(&img, 0, sizeof img);
-    img.target = "gfx1100";
+    img.target = p->ct->name;
     img.version = 5;
     img.code = code;
     img.code_size = code_size;

@@ -10,7 +10,12 @@
  *     s_getpc_b64 s[T:T+1]        ; the address of the next instruction
  *     s_add_u32 s[T], s[T], L - . ; the literal resolved by cg_encode (CG_F_LONGBR)
  *     s_addc_u32 s[T+1], s[T+1], 0 or -1
+ *     s_sext_i32_i16 s[T+1], s[T+1]   ; gfx12 only (below)
  *     s_setpc_b64 s[T:T+1]
+ *
+ * gfx12's s_getpc_b64 gives the 48-bit PC zero-extended; clang-19 sign-extends its high
+ * half (s_sext_i32_i16) to get the canonical address, and so does rdx (after the add: the
+ * same bits 47:0).  For user-space code (below 2^47) it changes nothing.
  *
  * T is a fresh SGPR pair above the register plan's (p->num_sgprs grows by
  * it).  The distances are judged with upper bounds of the instruction sizes
@@ -45,6 +50,7 @@ static rdx_status bounds(const cg_prog *p, uint32_t *off, uint32_t *boff)
             uint8_t tmp[RDX_ISA_MAX_BYTES];
             size_t n = 0;
             rdx_isa_inst x = p->blocks[b].insts[i].in;
+            cg_target_inst(p->tgt, &x); /* the target's spelling (gfx12 renames) */
             rdx_status st = rdx_isa_encode(p->tgt, &x, tmp, &n);
             if (st)
                 return rdx_fail_context(st, "render: %s", rdx_isa_op_name((rdx_isa_op)x.op));
@@ -64,8 +70,9 @@ static rdx_status make_long(cg_prog *p, size_t b, size_t i, unsigned t)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "render: a %s beyond its reach in block %zu",
                         rdx_isa_op_name((rdx_isa_op)br->in.op), b);
     int32_t target = br->target;
+    int gfx12 = p->ct->major >= 12;
     cg_inst skip = sop(RDX_ISA_OP_S_CBRANCH_SCC0);
-    skip.in.opnd[0] = (rdx_isa_opnd){ RDX_ISA_OPND_BRANCH, 0, 0, 5 };
+    skip.in.opnd[0] = (rdx_isa_opnd){ RDX_ISA_OPND_BRANCH, 0, 0, gfx12 ? 6 : 5 };
     skip.in.nopnd = 1;
     cg_inst pc = sop(RDX_ISA_OP_S_GETPC_B64);
     pc.in.opnd[0] = rdx_isa_sgpr(t, 2);
@@ -85,14 +92,20 @@ static rdx_status make_long(cg_prog *p, size_t b, size_t i, unsigned t)
     addc.in.opnd[2] = rdx_isa_int((size_t)target <= b ? -1 : 0); /* blocks are laid out in order */
     addc.in.nopnd = 3;
     addc.ndef = 1;
+    cg_inst sext = sop(RDX_ISA_OP_S_SEXT_I32_I16);
+    sext.in.opnd[0] = rdx_isa_sgpr(t + 1, 1);
+    sext.in.opnd[1] = rdx_isa_sgpr(t + 1, 1);
+    sext.in.nopnd = 2;
+    sext.ndef = 1;
     cg_inst set = sop(RDX_ISA_OP_S_SETPC_B64);
     set.in.opnd[0] = rdx_isa_sgpr(t, 2);
     set.in.nopnd = 1;
     p->blocks[b].insts[i] = skip;
     rdx_status st = RDX_OK;
-    const cg_inst seq[4] = { pc, add, addc, set };
-    for (int k = 0; k < 4 && !st; k++)
-        st = cg_block_push(p, (int)b, &seq[k]);
+    const cg_inst seq[5] = { pc, add, addc, sext, set };
+    for (int k = 0; k < 5 && !st; k++)
+        if (k != 3 || gfx12)
+            st = cg_block_push(p, (int)b, &seq[k]);
     return st;
 }
 

@@ -56,6 +56,7 @@ unsigned cg_inline_constants(cg_prog *p)
                     continue;
                 rdx_isa_inst t = *in;
                 t.opnd[k] = c;
+                cg_target_inst(p->tgt, &t); /* the target's spelling (gfx12 renames) */
                 uint8_t buf[RDX_ISA_MAX_BYTES];
                 size_t len;
                 if (rdx_isa_encode(p->tgt, &t, buf, &len))

@@ -95,6 +95,12 @@ static void opnd(sbuf *b, const cg_prog *p, const cg_inst *in, int k, int physic
     case RDX_ISA_OPND_SPECIAL:
         put(b, "%s", special_name(o->reg));
         break;
+    case RDX_ISA_OPND_TTMP: /* gfx12's workgroup ids (ttmp9, ttmp7) */
+        if (o->count <= 1)
+            put(b, "ttmp%u", o->reg);
+        else
+            put(b, "ttmp[%u:%u]", o->reg, o->reg + o->count - 1);
+        break;
     case RDX_ISA_OPND_INT:
         put(b, "%d", o->value);
         break;
@@ -150,7 +156,8 @@ static void delay_alu(sbuf *b, int v)
 
 static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
 {
-    const char *name = rdx_isa_op_name((rdx_isa_op)in->in.op);
+    /* the target's spelling (gfx12 renames, target.c) */
+    const char *name = rdx_isa_op_name((rdx_isa_op)cg_target_op(p->tgt, in->in.op));
     if (in->in.op == RDX_ISA_OP_S_WAITCNT) {
         int v = in->in.opnd[0].value, vm = (v >> 10) & 63, lg = (v >> 4) & 63;
         put(b, "  s_waitcnt");
@@ -170,7 +177,7 @@ static void inst(sbuf *b, const cg_prog *p, const cg_inst *in, int physical)
     put(b, "  %s%s", name ? name : "?", in->in.form == RDX_ISA_FORM_E64 ? "_e64" : "");
     for (int k = 0; k < in->in.nopnd; k++) {
         if (in->in.op_y && k == in->in.nx) {
-            const char *y = rdx_isa_op_name((rdx_isa_op)in->in.op_y);
+            const char *y = rdx_isa_op_name((rdx_isa_op)cg_target_op(p->tgt, in->in.op_y));
             put(b, " :: %s ", y ? y : "?");
         } else
             put(b, k ? ", " : " ");

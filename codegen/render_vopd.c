@@ -163,7 +163,9 @@ static int try_pair(const cg_prog *p, const cg_inst *a, const dual *da, const cg
         m.ndef = 0;
         uint8_t bytes[RDX_ISA_MAX_BYTES];
         size_t len;
-        if (rdx_isa_encode(p->tgt, &m.in, bytes, &len))
+        rdx_isa_inst tx = m.in;
+        cg_target_inst(p->tgt, &tx); /* the target's spelling (gfx12: v_dual_max_num_f32) */
+        if (rdx_isa_encode(p->tgt, &tx, bytes, &len))
             continue;
         *out = m;
         return 1;

@@ -18,6 +18,7 @@ struct rdx_realize_beam_timer {
     const int64_t *vals;
     size_t nvars;
     uint32_t timeout_ms;
+    char target[16]; /* the wave emulator's target ("": gfx1100); with a device, its own */
 };
 typedef struct rdx_realize_beam_timer rz_timer;
 
@@ -83,6 +84,7 @@ static rdx_status rz_beam_timer(const rdx_uop *kernel, void *user, double limit,
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = "beam_candidate";
+    co.target = t->dev ? rdx_device_get_info(t->dev)->target : t->target[0] ? t->target : NULL;
     if (!st)
         st = rdx_codegen_compile(t->ctx, kernel, &co, &k);
     int64_t *kv = k ? calloc(k->nargs + 1, sizeof *kv) : NULL;
@@ -141,9 +143,22 @@ rdx_status rdx_realize_beam_timer_create(rdx_ir_ctx *ctx, rdx_device *dev, rdx_q
     rz_timer *t = calloc(1, sizeof *t);
     if (!t)
         return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
-    *t = (rz_timer){ ctx, dev, q, vars, vals, nvars, timeout_ms }; /* in field order */
+    *t = (rz_timer){ ctx, dev, q, vars, vals, nvars, timeout_ms, "" }; /* in field order */
     *fn = rz_beam_timer;
     *out = t;
+    return RDX_OK;
+}
+
+rdx_status rdx_realize_beam_timer_set_target(rdx_realize_beam_timer *t, const char *target)
+{
+    if (!t || !target)
+        return rdx_fail(RDX_ERR_INVALID, "realize: BEAM timer: NULL %s", !t ? "timer" : "target");
+    if (strlen(target) >= sizeof t->target)
+        return rdx_fail(RDX_ERR_INVALID,
+                        "realize: BEAM timer: target '%s' is too long (expected "
+                        "one of " RDX_CODEGEN_TARGETS ")",
+                        target);
+    memcpy(t->target, target, strlen(target) + 1);
     return RDX_OK;
 }
 

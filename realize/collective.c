@@ -137,6 +137,7 @@ static rdx_status compile_add(coll *c, rdx_dtype dt, uint32_t v)
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = "allreduce_add";
+    co.target = rdx_device_get_info(c->dev[0])->target; /* the devices' (one) target */
     if (!st)
         st = rdx_codegen_compile(ctx, ko, &co, &c->ck[v]);
     if (!st) {

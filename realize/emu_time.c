@@ -47,7 +47,7 @@ static rdx_status emu_run(const rdx_codegen_kernel *k, const rdx_codegen_binding
     if (!st)
         st = rdx_codegen_launch(k, kv, nkv, l.grid, l.wg);
     if (!st)
-        st = rdx_emu_create("gfx1100", &emu);
+        st = rdx_emu_create(k->target[0] ? k->target : "gfx1100", &emu); /* the kernel's target */
     if (!st && prof)
         rdx_emu_set_profiling(emu, 1);
     if (!st)

@@ -136,6 +136,8 @@ static rdx_status optimize(rz_run *r, const rdx_sched_kernel *kn, rdx_realize_ke
         st = rdx_realize_beam_timer_create(r->ctx, on_device ? r->dev : NULL,
                                            on_device ? r->q : NULL, r->s->vars, r->vals,
                                            r->s->nvars, o->timeout_ms, &fn, &t);
+        if (!st) /* emulated BEAM: the candidates for the device's target */
+            st = rdx_realize_beam_timer_set_target(t, rdx_device_get_info(r->dev)->target);
         if (!st)
             st = rdx_cg_beam(r->ctx, typed, fn, t, &bo, rk->opts, RDX_REALIZE_MAX_OPTS, &rk->nopts,
                              &cost);
@@ -204,6 +206,7 @@ static rdx_status compile_kernel(rz_run *r, size_t k)
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = kn->name;
+    co.target = rdx_device_get_info(r->dev)->target; /* the device's own target */
     co.keep_stages = o->keep_stages | (o->keep_isa ? 1u << RDX_CG_STAGE_ASM : 0);
     if (kn->program) /* a CALL of a PROGRAM: its code as it is */
         st = rdx_codegen_program_kernel(r->ctx, kn->program, kn->name, &ck);

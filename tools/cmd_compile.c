@@ -37,8 +37,10 @@ static void usage(FILE *out)
         "Usage: rdx compile [options] FILE.uop\n"
         "Compile the outputs of a tensor-level UOp graph (docs/ir.md text form) through\n"
         "callify, rangeify, optimize, expand (docs/codegen-frontend.md) and the back end\n"
-        "into gfx1100 code objects, one per kernel of the schedule.\n"
+        "into code objects, one per kernel of the schedule.\n"
         "Options:\n"
+        "  -t, --target GFX      gfx1100 (default), gfx1101, gfx1102, gfx1150, gfx1151,\n"
+        "                        gfx1200 or gfx1201\n"
         "  -o, --output OUT.co   write the code objects (OUT.co for one kernel, else\n"
         "                        OUT.k<i>.co per kernel)\n"
         "  -p, --print STAGE     print a stage (repeatable): callify, schedule, rangeify,\n"
@@ -117,9 +119,11 @@ int rdx_cmd_compile(int argc, char **argv)
         { "beam-budget", required_argument, NULL, 'K' },
         { "var", required_argument, NULL, 'v' },
         { "opts", required_argument, NULL, 'O' },
+        { "target", required_argument, NULL, 't' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
+    const char *target = NULL; /* checked by rdx_codegen_compile (names the targets) */
     /* --opts: per kernel (kernel -1: every kernel without its own) */
     struct {
         long kernel;
@@ -134,10 +138,13 @@ int rdx_cmd_compile(int argc, char **argv)
     double beam_time = 0, beam_budget = 3;
     int raw = 0, c;
     optind = 0;
-    while ((c = getopt_long(argc, argv, "o:p:v:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:p:v:t:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             outp = optarg;
+            break;
+        case 't':
+            target = optarg;
             break;
         case 'p':
             if (stage_of(optarg, &front, &back))
@@ -283,6 +290,8 @@ int rdx_cmd_compile(int argc, char **argv)
             double cost;
             st = rdx_realize_beam_timer_create(ctx, NULL, NULL, s->vars, svals, s->nvars, 0, &fn,
                                                &tc);
+            if (!st && target)
+                st = rdx_realize_beam_timer_set_target(tc, target);
             if (!st)
                 st = rdx_cg_beam(ctx, typed, fn, tc, &bo, o, 16, &no, &cost);
             rdx_realize_beam_timer_free(tc);
@@ -304,6 +313,7 @@ int rdx_cmd_compile(int argc, char **argv)
         rdx_codegen_options co;
         memset(&co, 0, sizeof co);
         co.name = kn->name;
+        co.target = target;
         co.keep_stages = back;
         rdx_codegen_kernel *ck = NULL;
         if (!st)

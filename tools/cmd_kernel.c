@@ -13,9 +13,11 @@
 static void usage(FILE *out)
 {
     fprintf(out, "Usage: rdx kernel [options] FILE.uop\n"
-                 "Compile a kernel-form UOp graph (docs/codegen-kernel-form.md) to a gfx1100\n"
-                 "code object with the codegen back end.\n"
+                 "Compile a kernel-form UOp graph (docs/codegen-kernel-form.md) to a code\n"
+                 "object with the codegen back end.\n"
                  "Options:\n"
+                 "  -t, --target GFX      gfx1100 (default), gfx1101, gfx1102, gfx1150, gfx1151,\n"
+                 "                        gfx1200 or gfx1201\n"
                  "  -o, --output OUT.co   write the code object\n"
                  "  -p, --print STAGE     print a stage: isel, linear, regalloc, asm (repeatable)\n"
                  "  -n, --name NAME       kernel symbol (default \"kernel\")\n"
@@ -27,16 +29,20 @@ static void usage(FILE *out)
 int rdx_cmd_kernel(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "output", required_argument, NULL, 'o' }, { "print", required_argument, NULL, 'p' },
-        { "name", required_argument, NULL, 'n' },   { "wg-size", required_argument, NULL, 'w' },
-        { "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+        { "output", required_argument, NULL, 'o' },
+        { "print", required_argument, NULL, 'p' },
+        { "name", required_argument, NULL, 'n' },
+        { "wg-size", required_argument, NULL, 'w' },
+        { "target", required_argument, NULL, 't' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
     };
     const char *outp = NULL;
     rdx_codegen_options o;
     memset(&o, 0, sizeof o);
     int c;
     optind = 0;
-    while ((c = getopt_long(argc, argv, "o:p:n:w:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:p:n:w:t:h", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             outp = optarg;
@@ -51,6 +57,9 @@ int rdx_cmd_kernel(int argc, char **argv)
         }
         case 'n':
             o.name = optarg;
+            break;
+        case 't':
+            o.target = optarg; /* checked by rdx_codegen_compile (names the targets) */
             break;
         case 'w': {
             char *end;

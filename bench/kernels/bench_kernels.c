@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <getopt.h>
 #include <unistd.h>
 
 #include <rdx/codegen.h>
@@ -25,6 +26,7 @@
 static int64_t MM_N = 1024;
 /* -v: per kernel the opts chosen and the counters per instruction class. */
 static int verbose;
+static const char *target = "gfx1100"; /* --target: both sides compile and run for it */
 /* -b W: BEAM search of width W (timed on the emulator) instead of the heuristics. */
 static unsigned beam_width;
 /* -t S: BEAM's wall-time limit per kernel search (default 300 s; 0: none); -k K: its budget
@@ -126,7 +128,7 @@ static void print_classes(const char *side, const figures *f)
            f->cycles > issue ? f->cycles - issue : 0);
 }
 
-/* Run kernel `kernel` of code object co once on a fresh emulated gfx1100 (the emulator's
+/* Run kernel `kernel` of code object co once on a fresh emulated `target` (the emulator's
    rdx_emu_run_kernel: code, kernarg of kasize bytes and buffers[0..nbufs) of bytes[]
    registered for the dispatch).  Adds the counters to *f.  cycle_limit (0: none): the
    emulator's cycle limit (BEAM's budget; a run past it returns RDX_ERR_TIMEOUT quietly). */
@@ -151,7 +153,7 @@ static rdx_status run_dispatch(const rdx_codeobj *co, const char *kernel, const 
     l.nbufs = nbufs;
     l.budget = 2000000000ull;
     l.cycle_limit = cycle_limit;
-    rdx_status st = rdx_emu_create("gfx1100", &emu);
+    rdx_status st = rdx_emu_create(target, &emu);
     if (!st)
         st = rdx_emu_run_kernel(emu, co, kernel, &l);
     if (!st) {
@@ -235,6 +237,7 @@ static rdx_status beam_timer(const rdx_uop *kernel, void *user, double limit, do
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = e->kn->name;
+    co.target = target;
     rdx_status st = rdx_codegen_compile(e->ctx, kernel, &co, &ck);
     if (st)
         return st;
@@ -269,6 +272,7 @@ static rdx_status compile_with(rdx_ir_ctx *ctx, const rdx_sched_kernel *kn, cons
     rdx_codegen_options co;
     memset(&co, 0, sizeof co);
     co.name = kn->name;
+    co.target = target;
     rdx_status st = rdx_cg_apply_opts(ctx, typed, o, no, &opt);
     if (!st)
         st = rdx_cg_expand(ctx, opt, &exp);
@@ -327,7 +331,7 @@ static int rdx_side(rdx_graph *g, const rdx_tensor *root, figures *f)
             beam_env env = { ctx, kn, mem, bytes };
             rdx_beam_opts bo = { .width = beam_width,
                                  .progress = verbose ? stdout : stderr,
-                                 .device = "emu-gfx1100",
+                                 .device = target,
                                  .budget = beam_budget,
                                  .no_budget = beam_budget == 0,
                                  .time_limit = beam_time,
@@ -390,9 +394,9 @@ static int clang_side(const char *name, size_t nbufs, const size_t *bytes, rdx_d
     const char *clang =
         access("/usr/lib/llvm-19/bin/clang", X_OK) == 0 ? "/usr/lib/llvm-19/bin/clang" : "clang-19";
     snprintf(cmd, sizeof cmd,
-             "%s -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx1100 -nogpulib -O3 "
+             "%s -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 "
              "-o %s tests/data/bench/%s.cl",
-             clang, obj, name);
+             clang, target, obj, name);
     double t0 = now();
     int rc = system(cmd);
     f->compile_s = now() - t0;
@@ -742,12 +746,15 @@ static const struct {
 
 static int usage(const char *argv0, int rc)
 {
-    printf("Usage: %s [-v] [-n N] [-b W [-t S] [-k K] [-s]] [-o OPTS] [-c R] [NAME...]\n"
+    printf("Usage: %s [--target GFX] [-v] [-n N] [-b W [-t S] [-k K] [-s]] [-o OPTS] [-c R] "
+           "[NAME...]\n"
            "Runs the kernel suite (or the named kernels:",
            argv0);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++)
         printf(" %s", suite[i].name);
-    printf(").\n  -v  print the opts chosen and the counters per instruction class\n"
+    printf(").\n  --target GFX  compile both sides for GFX (rdx --target, clang -mcpu; default\n"
+           "      gfx1100) and run them on that target's emulator\n"
+           "  -v  print the opts chosen and the counters per instruction class\n"
            "  -n  matmul size N (a multiple of 32; default 1024)\n"
            "  -b  BEAM search of width W (1..16) timed on the emulator (kernel estimate), from\n"
            "      the heuristics' opts and no opts; progress on stderr (stdout with -v)\n"
@@ -770,9 +777,13 @@ static int usage(const char *argv0, int rc)
 int main(int argc, char **argv)
 {
     int fails = 0, opt;
-    while ((opt = getopt(argc, argv, "vn:o:b:c:t:k:sh")) != -1) {
+    static const struct option lopts[] = { { "target", required_argument, NULL, 'G' },
+                                           { NULL, 0, NULL, 0 } };
+    while ((opt = getopt_long(argc, argv, "vn:o:b:c:t:k:sh", lopts, NULL)) != -1) {
         char *end = NULL;
-        if (opt == 'v')
+        if (opt == 'G')
+            target = optarg; /* rdx_codegen_compile and the emulator check it */
+        else if (opt == 'v')
             verbose = 1;
         else if (opt == 'b' && atoi(optarg) >= 1 && atoi(optarg) <= 16)
             beam_width = (unsigned)atoi(optarg);
@@ -793,11 +804,11 @@ int main(int argc, char **argv)
             return usage(argv[0], opt == 'h' ? 0 : 2);
     }
     printf("bench_kernels: rdx (%s) vs hand-written OpenCL (clang-19 -O3), "
-           "gfx1100 emulator; winst = wave-instructions, cyc = estimated cycles (sum over waves), "
+           "%s emulator; winst = wave-instructions, cyc = estimated cycles (sum over waves), "
            "kcyc = kernel time estimate (est_kernel_cycles: occupancy, latency hiding, "
            "bandwidth); compile: rdx "
            "thread CPU time (schedule + every kernel), clang wall time\n",
-           beam_width ? "BEAM on the emulator" : "heuristics, no BEAM");
+           beam_width ? "BEAM on the emulator" : "heuristics, no BEAM", target);
     for (size_t i = 0; i < sizeof suite / sizeof *suite; i++) {
         int pick = optind == argc;
         for (int a = optind; a < argc; a++)

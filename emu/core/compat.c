@@ -1,8 +1,10 @@
 /*
  * emu/core/compat.c — remu-compatible entry points (run_asm and
- * rdx_emu_run_asm_ex) for harnesses that drove tinygrad's remu.
+ * rdx_emu_run_asm_ex) for harnesses that drove tinygrad's remu; the target is
+ * rdx_emu_run_asm_ex's argument, and RDX_EMU_ARCH (default gfx1100) for run_asm.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
@@ -79,11 +81,13 @@ int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t 
     return (int)st;
 }
 
+/* run_asm's target: RDX_EMU_ARCH (as for the emulated device) when set, else gfx1100 */
 int run_asm(uint64_t code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
             uint32_t ly, uint32_t lz, uint64_t kernarg)
 {
-    int st = rdx_emu_run_asm_ex(code, code_size, gx, gy, gz, lx, ly, lz, kernarg, 0, 0, 0, NULL,
-                                NULL, 0, NULL, 0);
+    const char *arch = getenv("RDX_EMU_ARCH");
+    int st = rdx_emu_run_asm_ex(code, code_size, gx, gy, gz, lx, ly, lz, kernarg, 0, 0, 0,
+                                arch && *arch ? arch : NULL, NULL, 0, NULL, 0);
     if (st)
         fprintf(stderr, "run_asm: %s\n", rdx_error_message());
     return st;

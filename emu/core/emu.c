@@ -15,9 +15,11 @@ rdx_status rdx_emu_create(const char *target, rdx_emu **out)
     *out = NULL;
     const char *name = target ? target : "gfx1100";
     const rdx_isa_target *t = rdx_isa_target_find(name);
-    if (!t || t->family != RDX_ISA_FAMILY_RDNA3)
+    if (!t)
         return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "emulator target '%s': only RDNA3 (gfx11xx) targets are emulated", name);
+                        "emulator target '%s': not a known target (expected gfx1100, gfx1101, "
+                        "gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1200 or gfx1201)",
+                        name);
     rdx_emu *e = calloc(1, sizeof *e);
     if (!e)
         return rdx_fail(RDX_ERR_NOMEM, "rdx_emu_create: out of memory");

@@ -174,6 +174,7 @@ typedef struct emu_wave {
     uint64_t vt[4];            /* issue clocks of the last 4 VALU/trans/WMMA (ring, vn of them) */
     unsigned vn;               /* VALU-class instructions issued */
     unsigned dly_left, dly_id; /* a pending s_delay_alu instid1: instructions to go, its id */
+    unsigned bar_passed; /* gfx12 s_barrier_wait's this wave passed (gfx12.c) */
 } emu_wave;
 
 typedef struct emu_wg {
@@ -182,6 +183,7 @@ typedef struct emu_wg {
     uint32_t lds_size;
     unsigned nwaves;
     emu_wave **waves;
+    unsigned bar_gen, bar_signals; /* gfx12 s_barrier_signal count of barrier bar_gen */
 } emu_wg;
 
 typedef struct emu_counts {

@@ -612,6 +612,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->vm_n = w->vm_head = w->lgkm_n = w->lgkm_head = 0;
     w->last_vopd = 0;
     w->vn = w->dly_left = w->dly_id = 0;
+    w->bar_passed = 0;
 
     /* User SGPRs (AMDGPUUsage "Initial Kernel Execution State"). */
     unsigned s = 0;
@@ -663,6 +664,12 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
         w->s[s++] = wg->nwaves & 63;
     if (r2 & 1)
         w->s[s++] = 0; /* private segment wave offset: each wave's scratch starts at 0 */
+    if (ctx->emu->target->family == RDX_ISA_FAMILY_RDNA4) {
+        /* gfx12's architected SGPRs (AMDGPUUsage): workgroup ID X in TTMP9, Y and Z in
+           TTMP7[15:0] and [31:16] */
+        w->s[108 + 9] = wg->id[0];
+        w->s[108 + 7] = (wg->id[1] & 0xffffu) | wg->id[2] << 16;
+    }
 
     /* v0: packed work-item IDs; EXEC: lanes that have a work-item. */
     uint64_t exec = 0;
@@ -686,7 +693,7 @@ static void run_group(emu_worker *wk, uint64_t g)
 {
     emu_dispatch_ctx *ctx = wk->ctx;
     const rdx_emu_dispatch *d = ctx->d;
-    emu_wg wg;
+    emu_wg wg = { 0 };
     wg.id[0] = (uint32_t)(g % ctx->ngroups[0]);
     wg.id[1] = (uint32_t)((g / ctx->ngroups[0]) % ctx->ngroups[1]);
     wg.id[2] = (uint32_t)(g / ((uint64_t)ctx->ngroups[0] * ctx->ngroups[1]));
@@ -957,6 +964,8 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     uint32_t r1 = d->rsrc1;
     ctx.mode = ((r1 >> 12) & 0xf) | ((r1 >> 16) & 0xf) << 4 | ((r1 >> 21) & 1) << 8 |
                ((r1 >> 23) & 1) << 9 | ((r1 >> 26) & 1) << 23;
+    if (emu->target->family == RDX_ISA_FAMILY_RDNA4)  /* gfx12: no IEEE mode, DX10 clamp (bits */
+        ctx.mode = (ctx.mode & ~(3u << 8)) | 1u << 8; /* 21/23 of rsrc1 mean other things) */
     unsigned gran = (r1 & 63) + 1;
     ctx.nvgpr = d->rsrc1 ? gran * (ctx.nl == 32 ? 8 : 4) : EMU_NVGPR;
     if (ctx.nvgpr > EMU_NVGPR)

@@ -22,11 +22,65 @@ static const emu_opdef defs[] = {
 #undef EMU_OP
 };
 
+/* gfx12 names of gfx11 ops with the same semantics: the gfx11 name's handler */
+static const char *const renames[][2] = {
+    { "s_add_co_u32", "s_add_u32" },
+    { "s_add_co_i32", "s_add_i32" },
+    { "s_add_co_ci_u32", "s_addc_u32" },
+    { "s_sub_co_u32", "s_sub_u32" },
+    { "s_sub_co_i32", "s_sub_i32" },
+    { "s_sub_co_ci_u32", "s_subb_u32" },
+    { "s_addk_co_i32", "s_addk_i32" },
+    { "v_mad_co_u64_u32", "v_mad_u64_u32" },
+    { "v_mad_co_i64_i32", "v_mad_i64_i32" },
+    /* the _num min/max: a NaN operand gives the other one (gfx12 has no IEEE mode) */
+    { "v_max_num_f32", "v_max_f32" },
+    { "v_min_num_f32", "v_min_f32" },
+    { "v_max_num_f16", "v_max_f16" },
+    { "v_min_num_f16", "v_min_f16" },
+    { "v_max_num_f64", "v_max_f64" },
+    { "v_min_num_f64", "v_min_f64" },
+    { "v_max3_num_f32", "v_max3_f32" },
+    { "v_min3_num_f32", "v_min3_f32" },
+    { "v_max3_num_f16", "v_max3_f16" },
+    { "v_min3_num_f16", "v_min3_f16" },
+    { "v_maxmin_num_f32", "v_maxmin_f32" },
+    { "v_minmax_num_f32", "v_minmax_f32" },
+    { "v_maxmin_num_f16", "v_maxmin_f16" },
+    { "v_minmax_num_f16", "v_minmax_f16" },
+    { "v_med3_num_f32", "v_med3_f32" },
+    { "v_med3_num_f16", "v_med3_f16" },
+    { "v_pk_max_num_f16", "v_pk_max_f16" },
+    { "v_pk_min_num_f16", "v_pk_min_f16" },
+    { "ds_max_num_f32", "ds_max_f32" },
+    { "ds_min_num_f32", "ds_min_f32" },
+    { "ds_max_num_f64", "ds_max_f64" },
+    { "ds_min_num_f64", "ds_min_f64" },
+    { "ds_max_num_rtn_f32", "ds_max_rtn_f32" },
+    { "ds_min_num_rtn_f32", "ds_min_rtn_f32" },
+    { "ds_max_num_rtn_f64", "ds_max_rtn_f64" },
+    { "ds_min_num_rtn_f64", "ds_min_rtn_f64" },
+    { "global_atomic_max_num_f32", "global_atomic_max_f32" },
+    { "global_atomic_min_num_f32", "global_atomic_min_f32" },
+    { "flat_atomic_max_num_f32", "flat_atomic_max_f32" },
+    { "flat_atomic_min_num_f32", "flat_atomic_min_f32" },
+    { "buffer_atomic_max_num_f32", "buffer_atomic_max_f32" },
+    { "buffer_atomic_min_num_f32", "buffer_atomic_min_f32" },
+    { "global_atomic_sub_clamp_u32", "global_atomic_csub_u32" },
+    { "flat_atomic_sub_clamp_u32", "flat_atomic_csub_u32" },
+    { "buffer_atomic_sub_clamp_u32", "buffer_atomic_csub_u32" },
+};
+
 static emu_opinfo table[RDX_ISA_OP_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static int lookup(const char *name, emu_opinfo *oi)
 {
+    for (size_t i = 0; i < sizeof renames / sizeof renames[0]; i++)
+        if (!strcmp(renames[i][0], name)) {
+            name = renames[i][1];
+            break;
+        }
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++)
         if (!strcmp(defs[i].name, name)) {
             oi->fn = defs[i].fn;

@@ -349,6 +349,22 @@ static rdx_status decode_vinterp_scalar(const rdx_isa_target *t, const uint8_t *
     return RDX_OK;
 }
 
+/*
+ * What the emulator lacks on gfx12 although a handler exists for the op's name (gfx11
+ * semantics that gfx12 changed): the VIMAGE / VSAMPLE encodings (mimg.c reads gfx11's
+ * MIMG fields) and WMMA (gfx12 lays out A, B, C and D differently).  NULL when none.
+ */
+static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, unsigned cls)
+{
+    if (t->family != RDX_ISA_FAMILY_RDNA4)
+        return NULL;
+    if (enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE)
+        return "gfx12's VIMAGE/VSAMPLE image encodings are not emulated";
+    if (cls == RDX_EMU_CLASS_WMMA)
+        return "gfx12's WMMA/SWMMAC register layouts are not emulated";
+    return NULL;
+}
+
 rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64_t pc, size_t avail,
                                  emu_inst *in, const char **why)
 {
@@ -396,7 +412,19 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
         return RDX_EMU_FAULT_INVALID_INST;
     }
     in->enc = fi->enc;
+    const char *gap = gfx12_gap(t, fi->enc, oi->cls);
+    if (gap) {
+        snprintf(msg, sizeof msg, "the emulator has no semantics for %s on %s: %s",
+                 emu_op_name(ii.op), t->name, gap);
+        *why = msg;
+        return RDX_EMU_FAULT_UNIMPLEMENTED;
+    }
     mods(in, &ii);
+    /* gfx12 memory: th[0] of an atomic is TH_ATOMIC_RETURN (gfx11's glc); the rest of th
+       and scope are cache policies, which the emulator (no caches) ignores */
+    if (fi->enc == RDX_ISA_ENC_VFLAT || fi->enc == RDX_ISA_ENC_VGLOBAL ||
+        fi->enc == RDX_ISA_ENC_VSCRATCH || fi->enc == RDX_ISA_ENC_VBUFFER)
+        in->glc = (uint16_t)(ii.mod[RDX_ISA_MOD_TH] & 1);
     if (fi->enc == RDX_ISA_ENC_VOP3P)
         in->opsel_hi = raw_opsel_hi(bytes);
     bool e32 = form_is_e32(ii.form);
@@ -455,7 +483,9 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
     unsigned skip = 0;
     if (ii.nopnd < fi->nopnd && fi->nopnd && fi->opnd[0].role == RDX_ISA_ROLE_VDST &&
         (fi->enc == RDX_ISA_ENC_FLAT || fi->enc == RDX_ISA_ENC_GLOBAL ||
-         fi->enc == RDX_ISA_ENC_SCRATCH || fi->enc == RDX_ISA_ENC_DS))
+         fi->enc == RDX_ISA_ENC_SCRATCH || fi->enc == RDX_ISA_ENC_DS ||
+         fi->enc == RDX_ISA_ENC_VFLAT || fi->enc == RDX_ISA_ENC_VGLOBAL ||
+         fi->enc == RDX_ISA_ENC_VSCRATCH))
         skip = 1;
     for (unsigned i = 0; i < ii.nopnd && i + skip < fi->nopnd; i++)
         assign(in, fi->opnd[i + skip].role, &ii.opnd[i], &fi->opnd[i + skip], e32);

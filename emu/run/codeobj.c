@@ -11,6 +11,7 @@
 #include <rdx/codeobj.h>
 #include <rdx/emu.h>
 
+#include "emu/core/emu_int.h"
 #include "util/error.h"
 
 #define PAGE 4096u
@@ -70,9 +71,14 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
     const rdx_codeobj_kernel *k = find_kernel(co, kernel);
     if (!k)
         return RDX_ERR_INVALID;
-    if (!co->target || co->target->major != 11)
-        return rdx_fail(RDX_ERR_UNSUPPORTED, "emu run: kernel '%s' is built for %s, not gfx11",
-                        k->name, co->target ? co->target->name : "an unknown target");
+    /* the code object's generation must be the emulator's: gfx11 code (gfx110x, gfx115x) on an
+       RDNA3/RDNA3.5 emulator, gfx12 code on an RDNA4 one */
+    unsigned want = emu->target->family == RDX_ISA_FAMILY_RDNA4 ? 12 : 11;
+    if (!co->target || co->target->major != want)
+        return rdx_fail(RDX_ERR_UNSUPPORTED,
+                        "emu run: kernel '%s' is built for %s, not for the emulator's %s (gfx%u)",
+                        k->name, co->target ? co->target->name : "an unknown target",
+                        emu->target->name, want);
     if (k->code_offset >= co->text_size)
         return rdx_fail(RDX_ERR_INVALID,
                         "emu run: kernel '%s' starts at .text+0x%llx, past the %zu code bytes",
@@ -81,7 +87,7 @@ rdx_status rdx_emu_run_kernel(rdx_emu *emu, const rdx_codeobj *co, const char *k
     rdx_emu_dispatch d;
     memset(&d, 0, sizeof d);
     uint8_t kd[RDX_KERNEL_DESCRIPTOR_SIZE];
-    rdx_status st = rdx_codeobj_kd_pack(&k->kd, 11, kd);
+    rdx_status st = rdx_codeobj_kd_pack(&k->kd, want, kd);
     if (st)
         return rdx_fail_context(st, "emu run: descriptor of kernel '%s'", k->name);
     rdx_emu_dispatch_from_descriptor(&d, kd);

@@ -3,7 +3,7 @@
  *
  * The BACK END (this block): a kernel-form graph (docs/codegen-kernel-form.md)
  * goes through instruction selection, linearize, the register plan and render
- * into an AMDGPU code object (one kernel, gfx1100, wave32).  The front end
+ * into an AMDGPU code object (one kernel, wave32) for one of RDX_CODEGEN_TARGETS.  The front end
  * (callify, rangeify, optimize, expand) has its own header,
  * rdx/codegen_front.h.  See docs/codegen-backend.md.
  *
@@ -49,9 +49,13 @@ const char *rdx_codegen_stage_name(rdx_codegen_stage s);
 /* Stage by name; -1 when unknown. */
 int rdx_codegen_stage_find(const char *name);
 
+/* The targets the back end compiles for (docs/codegen-backend.md "Targets"): RDNA3,
+   RDNA3.5 and RDNA4. */
+#define RDX_CODEGEN_TARGETS "gfx1100, gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, gfx1201"
+
 /* Compile options (zero-initialise; every field has a default). */
 typedef struct rdx_codegen_options {
-    const char *target;   /* NULL = "gfx1100" (the only target so far) */
+    const char *target;   /* one of RDX_CODEGEN_TARGETS; NULL = "gfx1100" */
     const char *name;     /* kernel symbol; NULL = "kernel" */
     uint32_t wg_size;     /* workgroup size for idx / GLOBAL dimensions; 0 = 256 */
     unsigned keep_stages; /* bit (1 << RDX_CG_STAGE_*) keeps that stage's text */
@@ -91,6 +95,7 @@ typedef struct rdx_codegen_line {
 
 /* A compiled kernel.  Read-only for users; free with rdx_codegen_kernel_free. */
 typedef struct rdx_codegen_kernel {
+    char target[16];      /* the target compiled for ("gfx1201") */
     uint8_t *code_object; /* ELF bytes (malloc'd, owned) */
     size_t code_object_size;
     rdx_codegen_arg *args; /* in kernarg order */
@@ -110,9 +115,9 @@ typedef struct rdx_codegen_kernel {
  * Compile the kernel-form graph under `sink` (a SINK, see
  * docs/codegen-kernel-form.md) into a code object.  New helper nodes are
  * built in ctx.  Errors: RDX_ERR_UNSUPPORTED naming the node, op and dtype the
- * back end cannot lower; RDX_ERR_INVALID for graphs outside the kernel form
- * (message says which rule); RDX_ERR_RANGE when registers run out;
- * RDX_ERR_NOMEM.  On success *out is owned by the caller.
+ * back end cannot lower, or a target not in RDX_CODEGEN_TARGETS; RDX_ERR_INVALID for graphs outside
+ * the kernel form (message says which rule); RDX_ERR_RANGE when registers run out; RDX_ERR_NOMEM.
+ * On success *out is owned by the caller.
  */
 rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
                                const rdx_codegen_options *opts, rdx_codegen_kernel **out);

@@ -41,9 +41,11 @@ enum {
 };
 
 /*
- * Create an emulator for `target` ("gfx1100"; NULL means "gfx1100").
- * Returns RDX_ERR_UNSUPPORTED for other targets, RDX_ERR_NOMEM.  Free with
- * rdx_emu_destroy.
+ * Create an emulator for `target` ("gfx1100"; NULL means "gfx1100"): any target
+ * of rdx_isa_target_find — RDNA3 gfx1100..gfx1103, RDNA3.5 gfx1150..gfx1152, RDNA4
+ * gfx1200 / gfx1201 (docs/emu.md, Targets, says what each emulates).  Returns
+ * RDX_ERR_UNSUPPORTED (naming the target) for an unknown one, RDX_ERR_NOMEM.  Free
+ * with rdx_emu_destroy.
  */
 rdx_status rdx_emu_create(const char *target, rdx_emu **out);
 
@@ -306,8 +308,10 @@ typedef struct rdx_emu_range {
  * workgroup, 64 KiB scratch per lane, MODE as clang's default (IEEE, DX10
  * clamp, no denormal flushing).  Like remu there are no explicit ranges: every
  * mapping /proc/self/maps lists at the call is accessible (a wild address
- * still faults instead of crashing).  Returns 0, or a non-zero rdx_status
- * after printing the fault message to stderr.
+ * still faults instead of crashing).  The target is the environment's
+ * RDX_EMU_ARCH when set (e.g. "gfx1201": RDNA4 machine code; an unknown name
+ * fails), else gfx1100.  Returns 0, or a non-zero rdx_status after printing
+ * the fault message to stderr.
  */
 int run_asm(uint64_t code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
             uint32_t ly, uint32_t lz, uint64_t kernarg);
@@ -318,7 +322,7 @@ int run_asm(uint64_t code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_
  * enables and LDS_SIZE in 512-byte granules; 0 = remu's layout above),
  * rsrc1 (COMPUTE_PGM_RSRC1 as it is — VGPR granules, float round and denorm
  * modes, DX10 clamp, IEEE; 0 = run_asm's), scratch bytes per lane (0 = 64
- * KiB), target (NULL = "gfx1100"), user SGPR values (n_user_sgprs values
+ * KiB), target (NULL = "gfx1100"; any target rdx_emu_create takes), user SGPR values (n_user_sgprs values
  * loaded into s0.., replacing the kernarg pointer; 0 = kernarg in s[0:1]),
  * and the valid memory ranges (nranges == 0: the process's mappings as for
  * run_asm; otherwise only these ranges, read and write, plus the code).

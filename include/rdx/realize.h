@@ -18,7 +18,8 @@
  * memory plan (rdx_schedule_plan_memory: temporaries whose lifetimes do not
  * overlap share memory); inputs (the data bound to the graph's BUFFERs) are
  * uploaded; each kernel is optimized (heuristics, BEAM or none), compiled
- * to a gfx1100 code object, loaded and dispatched on a compute queue, in
+ * to a code object for the device's target (rdx_device_info.target), loaded and
+ * dispatched on a compute queue, in
  * schedule order, waiting for each (so every dispatch has its own GPU
  * timestamps); the outputs are downloaded.
  */
@@ -184,7 +185,7 @@ typedef struct rdx_realize_emu_stats {
 
 /*
  * Run compiled kernel k (rdx_codegen_compile) once on a private wave emulator
- * (rdx/emu.h, gfx1100) with its arguments bound by b (rdx_codegen_bind_args):
+ * (rdx/emu.h, of k->target) with its arguments bound by b (rdx_codegen_bind_args):
  * the emulator's memory is the host's, so b->ptrs[s] are host addresses; the
  * memory of each buffer argument (PARAM slot s) is registered read/write for
  * sizes[s] bytes (sizes has b->nptrs entries; an access outside the
@@ -210,7 +211,8 @@ typedef struct rdx_realize_beam_timer rdx_realize_beam_timer;
  * it compiles it (in ctx, symbol "beam_candidate") and runs it once on zeroed
  * buffers sized from its PARAMs' shapes, DEFINE_VARs taking vals[j] for the
  * node vars[j] (e.g. a schedule's s->vars, rdx_cg_schedule): with dev and q
- * NULL on a private wave emulator (gfx1100), the cost being its estimated
+ * NULL on a private wave emulator (gfx1100, or rdx_realize_beam_timer_set_target's),
+ * the cost being its estimated
  * cycles; with dev and one of its compute queues q, dispatched on q (buffers allocated on dev and
  * freed after, each dispatch waited for up to timeout_ms, 0: 600000), the cost being the dispatch's
  * GPU time in ns.  The search's budget (rdx_cg_timer's limit) stops a run past it with
@@ -227,6 +229,15 @@ rdx_status rdx_realize_beam_timer_create(rdx_ir_ctx *ctx, rdx_device *dev, rdx_q
                                          const rdx_uop *const *vars, const int64_t *vals,
                                          size_t nvars, uint32_t timeout_ms, rdx_cg_timer *fn,
                                          rdx_realize_beam_timer **out);
+
+/*
+ * The target the candidates are compiled for when the timer runs them on the wave
+ * emulator (default gfx1100; realize sets the device's): one of RDX_CODEGEN_TARGETS,
+ * checked when a candidate compiles (an unknown one fails every candidate with the
+ * compiler's message).  RDX_ERR_INVALID for NULL or a name longer than 15 characters.
+ * With a device the candidates are always compiled for the device's target.
+ */
+rdx_status rdx_realize_beam_timer_set_target(rdx_realize_beam_timer *t, const char *target);
 
 /* Free a BEAM timer's context (NULL is a no-op). */
 void rdx_realize_beam_timer_free(rdx_realize_beam_timer *t);

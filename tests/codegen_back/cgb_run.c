@@ -30,12 +30,24 @@ const rdx_uop *cgb_parse_file(rdx_ir_ctx *ctx, const char *name)
     return r;
 }
 
+const char *cgb_target = NULL;
+static const char *env_target(void)
+{
+    return getenv("CGB_TARGET");
+}
+
 rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_options *o, void **bufs,
                    const size_t *sizes, const uint64_t *values, const int64_t *vars, size_t nvars,
                    rdx_codegen_kernel **kout)
 {
     rdx_codegen_kernel *k = NULL;
-    rdx_status st = rdx_codegen_compile(ctx, sink, o, &k);
+    rdx_codegen_options oo;
+    memset(&oo, 0, sizeof oo);
+    if (o)
+        oo = *o;
+    if (!oo.target)
+        oo.target = cgb_target ? cgb_target : env_target();
+    rdx_status st = rdx_codegen_compile(ctx, sink, &oo, &k);
     if (st)
         return st;
     /* PARAM slots are 0..255 (the back end's limit); buffers exactly their sizes */

@@ -28,6 +28,14 @@ rdx_status cgb_run(rdx_ir_ctx *ctx, const rdx_uop *sink, const rdx_codegen_optio
                    const size_t *sizes, const uint64_t *values, const int64_t *vars, size_t nvars,
                    rdx_codegen_kernel **kout);
 
+/* The target cgb_run compiles for when its options name none (NULL: the environment's
+   CGB_TARGET, else gfx1100: `CGB_TARGET=gfx1151 build/tests/codegen_back` runs every
+   emulator case for that target); the examples run once per target of cgb_run_targets
+   (examples_test.c). */
+extern const char *cgb_target;
+#define CGB_RUN_TARGETS 3
+extern const char *const cgb_run_targets[CGB_RUN_TARGETS];
+
 /*
  * cgb_run with default options but the assembly kept, asserting success;
  * returns the assembly (malloc'd, the caller frees it).
@@ -48,5 +56,6 @@ TCase *cgb_tcase_lds_merge(void);  /* lds_merge_test.c: aligned LDS merge forms 
 TCase *cgb_tcase_atomic(void);     /* atomic_test.c: ATOMICADD against the interpreter */
 TCase *cgb_tcase_lds_merge(void);  /* lds_merge_test.c: aligned LDS merge forms */
 TCase *cgb_tcase_wmma_rules(void); /* wmma_rules_test.c: two-WMMA kernels keep the operand rules */
+TCase *cgb_tcase_targets(void);    /* target_test.c: target.def's facts per target */
 
 #endif

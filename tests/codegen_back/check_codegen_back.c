@@ -16,5 +16,6 @@ int main(void)
     suite_add_tcase(s, cgb_tcase_lds_merge());
     suite_add_tcase(s, cgb_tcase_atomic());
     suite_add_tcase(s, cgb_tcase_wmma_rules());
+    suite_add_tcase(s, cgb_tcase_targets());
     return rdx_test_main(s);
 }

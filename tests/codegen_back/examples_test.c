@@ -23,6 +23,11 @@ static float rndf(void)
     return (float)((int)(rnd() % 20001) - 10000) / 997.0f;
 }
 
+/* The targets the examples run on, on the emulator of that target: gfx1100 and gfx1151
+   (RDNA3.5: the emulator runs the RDNA3 family).  gfx12 kernels are checked by encoding
+   (tools_test.c) until the emulator runs gfx12. */
+const char *const cgb_run_targets[CGB_RUN_TARGETS] = { "gfx1100", "gfx1151", "gfx1201" };
+
 #define RUN(ctx, sink, bufs, sizes, values, vars, nvars)                                   \
     do {                                                                                   \
         rdx_status st_ = cgb_run(ctx, sink, NULL, bufs, sizes, values, vars, nvars, NULL); \
@@ -31,6 +36,7 @@ static float rndf(void)
 
 START_TEST(example_add)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_file(ctx, "add.uop");
@@ -50,6 +56,7 @@ END_TEST
 
 START_TEST(example_saxpy)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_file(ctx, "saxpy.uop");
@@ -78,6 +85,7 @@ END_TEST
 
 START_TEST(example_sum)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_file(ctx, "sum.uop");
@@ -101,6 +109,7 @@ END_TEST
 
 START_TEST(example_matmul)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_file(ctx, "matmul.uop");
@@ -130,6 +139,7 @@ END_TEST
 
 START_TEST(example_gated)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_file(ctx, "gated.uop");
@@ -149,6 +159,7 @@ END_TEST
 
 START_TEST(example_lds_reduce)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_file(ctx, "lds_reduce.uop");
@@ -172,6 +183,7 @@ END_TEST
 /* A loop over a symbolic bound (may be 0: the guard skips the body) and a MAX reduction. */
 START_TEST(symbolic_loop)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_text(
@@ -216,6 +228,7 @@ END_TEST
    split in the SPECIAL form with two dimensions. */
 START_TEST(three_dims)
 {
+    cgb_target = cgb_run_targets[_i];
     rdx_ir_ctx *ctx;
     ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
     const rdx_uop *k = cgb_parse_text(
@@ -265,17 +278,23 @@ START_TEST(three_dims)
 }
 END_TEST
 
+static void target_reset(void)
+{
+    cgb_target = NULL; /* the other cases compile for the default target */
+}
+
 TCase *cgb_tcase_examples(void)
 {
     TCase *tc = tcase_create("examples");
+    tcase_add_checked_fixture(tc, NULL, target_reset);
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, example_add);
-    tcase_add_test(tc, example_saxpy);
-    tcase_add_test(tc, example_sum);
-    tcase_add_test(tc, example_matmul);
-    tcase_add_test(tc, example_gated);
-    tcase_add_test(tc, example_lds_reduce);
-    tcase_add_test(tc, symbolic_loop);
-    tcase_add_test(tc, three_dims);
+    tcase_add_loop_test(tc, example_add, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, example_saxpy, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, example_sum, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, example_matmul, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, example_gated, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, example_lds_reduce, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, symbolic_loop, 0, CGB_RUN_TARGETS);
+    tcase_add_loop_test(tc, three_dims, 0, CGB_RUN_TARGETS);
     return tc;
 }

@@ -39,9 +39,12 @@ static void push_text(cg_prog *p, const char *line)
     ck_assert_int_eq(cg_block_push(p, 0, &in), RDX_OK);
 }
 
+/* The target of the programs built here (the clang comparison runs per target). */
+static const char *hz_target = "gfx1100";
+
 static void prog_init(cg_prog *p)
 {
-    cg_prog_init(p, rdx_isa_target_find("gfx1100"));
+    cg_prog_init(p, rdx_isa_target_find(hz_target));
     ck_assert_int_eq(cg_block_new(p), 0);
 }
 
@@ -192,36 +195,46 @@ static void check_kernel(const char *asmtext, const char *name, int *ndelays, in
     cg_prog_free(&prog);
 }
 
+/* gfx1100/gfx1102 (the TRANS use hazard), gfx1150/gfx1151 (RDNA3.5: none, SALU float ops)
+   and gfx1200/gfx1201 (RDNA4: none, split wait counters, renamed SALU ops) */
+static const char *const clang_targets[] = { "gfx1100", "gfx1102", "gfx1150",
+                                             "gfx1151", "gfx1200", "gfx1201" };
+
 START_TEST(delay_alu_matches_clang)
 {
+    hz_target = clang_targets[_i];
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", hz_target);
     const char *clang = rdx_test_llvm_tool("clang");
     ck_assert_ptr_nonnull(clang);
     char *src = rdx_test_tmp_path("hz.cl"), *out = rdx_test_tmp_path("hz.s");
     rdx_test_write_file(src, cl_src, sizeof cl_src - 1);
-    const char *argv[] = { clang,
-                           "-x",
-                           "cl",
-                           "-target",
-                           "amdgcn-amd-amdhsa",
-                           "-mcpu=gfx1100",
-                           "-nogpulib",
-                           "-O2",
-                           "-S",
-                           "-o",
-                           out,
-                           src,
-                           NULL };
+    const char *argv[] = { clang, "-x",        "cl",  "-target", "amdgcn-amd-amdhsa",
+                           mcpu,  "-nogpulib", "-O2", "-S",      "-o",
+                           out,   src,         NULL };
     rdx_test_proc pr;
     rdx_test_run(argv, NULL, 0, &pr);
     ck_assert_msg(pr.status == 0, "clang: %s", pr.err);
     rdx_test_proc_free(&pr);
     char *text = rdx_test_read_file(out, NULL);
     int nd = 0, nf = 0;
+    /* idiv where the target has the SALU float ops (gfx115x/gfx12): clang uses them
+       (s_cvt_f32_u32, s_mul_f32) and delays an SALU float op reading v_readfirstlane's
+       SGPR by VALU_DEP_1, which the model (LLVM's rule that an SALU reading a VALU's SGPR
+       waits for it) does not; the back end emits neither (docs/codegen-backend.md
+       "Targets") */
+    int salu_float = (rdx_isa_target_find(hz_target)->features & RDX_ISA_FEATURE_SCALAR_FLOAT) != 0;
     for (size_t i = 0; i < sizeof cl_kernels / sizeof cl_kernels[0]; i++)
-        check_kernel(text, cl_kernels[i], &nd, &nf);
-    /* the kernels exercise both passes */
+        if (!salu_float || strcmp(cl_kernels[i], "idiv"))
+            check_kernel(text, cl_kernels[i], &nd, &nf);
+    /* the kernels exercise both passes; the TRANS hazard's waits only where the target
+       has it (target.def) */
     ck_assert_int_ge(nd, 10);
-    ck_assert_int_ge(nf, 2);
+    if (cg_target_find(hz_target)->trans_hazard)
+        ck_assert_int_ge(nf, 2);
+    else
+        ck_assert_int_eq(nf, 0);
+    hz_target = "gfx1100";
     free(text), free(src), free(out);
 }
 END_TEST
@@ -344,7 +357,8 @@ TCase *cgb_tcase_hazard(void)
 {
     TCase *tc = tcase_create("hazard");
     tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, delay_alu_matches_clang);
+    tcase_add_loop_test(tc, delay_alu_matches_clang, 0,
+                        (int)(sizeof clang_targets / sizeof clang_targets[0]));
     tcase_add_loop_test(tc, hazard_rules, 0, (int)(sizeof seqs / sizeof seqs[0]));
     tcase_add_test(tc, hazard_across_back_edge);
     return tc;

@@ -3,6 +3,7 @@
  * elementwise ops on vectors) and WMMA, run on the emulator against host loops.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,11 @@ static uint16_t f2h(float f)
     return f < 0 ? (uint16_t)(h | 0x8000) : h;
 }
 
+/* The WMMA tile's targets: run on the gfx1100 and gfx1151 emulators; gfx1201 (the gfx12
+   register layout: 4-VGPR A/B, D rows 8h + v, moved to gfx11's element order with
+   v_permlanex16) compiled and checked by encoding until the emulator runs gfx12 code. */
+static const char *const wmma_targets[] = { "gfx1100", "gfx1151", "gfx1201" };
+
 /* D = A x B + C (16x16x16, f16 in, f32 out) with one v_wmma on one wave. */
 START_TEST(wmma_tile)
 {
@@ -156,7 +162,43 @@ START_TEST(wmma_tile)
     }
     void *bufs[4] = { a, b, c, d };
     size_t sizes[4] = { 512, 512, 1024, 1024 };
+    if (_i == 2) {
+        rdx_codegen_options o = { .target = wmma_targets[_i],
+                                  .keep_stages = 1u << RDX_CG_STAGE_ASM };
+        rdx_codegen_kernel *k = NULL;
+        ck_assert_msg(!rdx_codegen_compile(ctx, sink, &o, &k), "%s", rdx_error_message());
+        const char *t = k->stage_text[RDX_CG_STAGE_ASM];
+        const char *w12 = strstr(t, "v_wmma_f32_16x16x16_f16");
+        ck_assert_msg(w12 && strstr(t, "v_permlanex16_b32"), "%s", t);
+        /* A and B are 4-VGPR ranges (v[n:n+3]) */
+        unsigned d0, d1, a0, a1, b0, b1;
+        ck_assert_int_eq(
+            sscanf(strchr(w12, ' '), " v[%u:%u], v[%u:%u], v[%u:%u]", &d0, &d1, &a0, &a1, &b0, &b1),
+            6);
+        ck_assert_uint_eq(d1 - d0, 7);
+        ck_assert_uint_eq(a1 - a0, 3);
+        ck_assert_uint_eq(b1 - b0, 3);
+        /* llvm-objdump for gfx1201 decodes every instruction */
+        char *path = rdx_test_tmp_path("wmma12.co");
+        rdx_test_write_file(path, k->code_object, k->code_object_size);
+        const char *argv[] = { rdx_test_llvm_tool("llvm-objdump"), "-d", "--mcpu=gfx1201", path,
+                               NULL };
+        rdx_test_proc pr;
+        rdx_test_run(argv, NULL, 0, &pr);
+        ck_assert_msg(pr.status == 0 && !strstr(pr.out, "<unknown>") &&
+                          strstr(pr.out, "v_wmma_f32_16x16x16_f16") &&
+                          strstr(pr.out, "v_permlanex16_b32"),
+                      "%s%s", pr.out, pr.err);
+        rdx_test_proc_free(&pr);
+        free(path);
+        rdx_codegen_kernel_free(k);
+        free(a), free(b), free(af), free(bf), free(c), free(d);
+        rdx_ir_ctx_destroy(ctx);
+        return;
+    }
+    cgb_target = wmma_targets[_i];
     char *t = cgb_run_asm(ctx, sink, bufs, sizes);
+    cgb_target = NULL;
     ck_assert_msg(strstr(t, "v_wmma_f32_16x16x16_f16"), "%s", t);
     free(t);
     for (int i = 0; i < 16; i++)
@@ -331,15 +373,70 @@ START_TEST(deep_chain)
 }
 END_TEST
 
+/* A loop whose body is over 128 KiB (a 40000-op chain): its back edge is out of
+   s_cbranch's reach and jumps through s_getpc/s_setpc (render_branch.c; gfx12 with
+   s_sext_i32_i16 of the PC's high half), on gfx1100 and gfx1201, against host loops. */
+static const char *const far_targets[] = { "gfx1100", "gfx1201" };
+
+START_TEST(far_loop_branch)
+{
+    enum { N = 40000, J = 3 };
+    rdx_ir_ctx *ctx;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    const rdx_uop *A = param(ctx, 0, RDX_INT32, 64), *O = param(ctx, 1, RDX_INT32, 64);
+    const rdx_uop *i = rdx_ir_range(ctx, rdx_ir_int(ctx, 64), 0, RDX_AXIS_GLOBAL);
+    const rdx_uop *j = rdx_ir_range(ctx, rdx_ir_int(ctx, J), 1, RDX_AXIS_REDUCE);
+    rdx_dtype i32 = rdx_dtype_of(RDX_INT32);
+    const rdx_uop *v = rdx_ir_add(ctx, load(ctx, A, i), rdx_ir_cast(ctx, j, i32));
+    for (int k = 0; k < N; k++)
+        v = k % 2 ? rdx_ir_add(ctx, v, rdx_ir_const_int(ctx, i32, k % 7))
+                  : rdx_ir_alu2(ctx, RDX_OP_XOR, v, rdx_ir_const_int(ctx, i32, k % 5));
+    rdx_uop_arg ra = rdx_uop_arg_none();
+    ra.sub = RDX_RED_ADD;
+    const rdx_uop *rs[2] = { v, j };
+    const rdx_uop *red = rdx_ir_node(ctx, RDX_OP_REDUCE, rs, 2, &ra);
+    ck_assert_msg(red != NULL, "%s", rdx_error_message());
+    const rdx_uop *es[2] = { store(ctx, O, i, red), i };
+    const rdx_uop *e = rdx_ir_node(ctx, RDX_OP_END, es, 2, NULL);
+    const rdx_uop *sink = rdx_ir_sink(ctx, &e, 1);
+    ck_assert_msg(sink != NULL, "%s", rdx_error_message());
+    int32_t a[64], o[64];
+    for (int k = 0; k < 64; k++)
+        a[k] = k * 1000 - 7;
+    void *bufs[2] = { a, o };
+    size_t sizes[2] = { sizeof a, sizeof o };
+    rdx_codegen_options op = { .target = far_targets[_i], .keep_stages = 1u << RDX_CG_STAGE_ASM };
+    rdx_codegen_kernel *k = NULL;
+    ck_assert_msg(!cgb_run(ctx, sink, &op, bufs, sizes, NULL, NULL, 0, &k), "%s",
+                  rdx_error_message());
+    const char *t = k->stage_text[RDX_CG_STAGE_ASM];
+    ck_assert_uint_gt(k->code_size, 131072);
+    ck_assert_msg(strstr(t, "s_setpc_b64") && (!_i || strstr(t, "s_sext_i32_i16")), "%.2000s", t);
+    rdx_codegen_kernel_free(k);
+    for (int q = 0; q < 64; q++) {
+        uint32_t s = 0;
+        for (int jj = 0; jj < J; jj++) {
+            uint32_t x = (uint32_t)a[q] + (uint32_t)jj;
+            for (int c = 0; c < N; c++)
+                x = c % 2 ? x + (uint32_t)(c % 7) : x ^ (uint32_t)(c % 5);
+            s += x;
+        }
+        ck_assert_int_eq(o[q], (int32_t)s);
+    }
+    rdx_ir_ctx_destroy(ctx);
+}
+END_TEST
+
 TCase *cgb_tcase_vector(void)
 {
     TCase *tc = tcase_create("vector");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, vector_upcast);
-    tcase_add_test(tc, wmma_tile);
+    tcase_add_loop_test(tc, wmma_tile, 0, (int)(sizeof wmma_targets / sizeof wmma_targets[0]));
     tcase_add_test(tc, vopd_pairs);
     tcase_add_test(tc, int64_to_float_rounding);
     tcase_add_test(tc, recip_specials);
     tcase_add_test(tc, deep_chain);
+    tcase_add_loop_test(tc, far_loop_branch, 0, 2);
     return tc;
 }

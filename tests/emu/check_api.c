@@ -7,9 +7,17 @@
 START_TEST(api_errors)
 {
     rdx_emu *e = NULL;
-    ck_assert_int_eq(rdx_emu_create("gfx1201", &e), RDX_ERR_UNSUPPORTED);
+    ck_assert_int_eq(rdx_emu_create("gfx1300", &e), RDX_ERR_UNSUPPORTED);
     ck_assert_ptr_null(e);
-    ck_assert_msg(strstr(rdx_error_message(), "gfx1201"), "%s", rdx_error_message());
+    ck_assert_msg(strstr(rdx_error_message(), "gfx1300"), "%s", rdx_error_message());
+    /* RDNA3.5 and RDNA4 targets are emulated */
+    static const char *const targets[] = { "gfx1150", "gfx1151", "gfx1152", "gfx1200", "gfx1201" };
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        ck_assert_msg(rdx_emu_create(targets[i], &e) == RDX_OK, "%s: %s", targets[i],
+                      rdx_error_message());
+        rdx_emu_destroy(e);
+        e = NULL;
+    }
     ck_assert_int_eq(rdx_emu_create("nonsense", &e), RDX_ERR_UNSUPPORTED);
     ck_assert_int_eq(rdx_emu_create(NULL, NULL), RDX_ERR_INVALID);
     ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);

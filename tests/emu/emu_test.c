@@ -37,6 +37,11 @@ uint8_t *et_assemble(const char *text, size_t *len)
 
 uint8_t *et_assemble_w(const char *text, unsigned lanes, size_t *len)
 {
+    return et_assemble_t(text, lanes, NULL, len);
+}
+
+uint8_t *et_assemble_t(const char *text, unsigned lanes, const char *target, size_t *len)
+{
     /* an object file, so labels and label arithmetic are resolved; then its raw .text */
     static unsigned seq;
     char name[64];
@@ -59,14 +64,12 @@ uint8_t *et_assemble_w(const char *text, unsigned lanes, size_t *len)
     t = rdx_test_llvm_tool("llvm-objcopy");
     ck_assert_msg(t != NULL, "llvm-objcopy not found");
     snprintf(oc, sizeof oc, "%s", t);
-    const char *argv[] = { mc,
-                           "-triple=amdgcn-amd-amdhsa",
-                           "-mcpu=gfx1100",
-                           "-filetype=obj",
-                           "-o",
-                           obj,
-                           src,
-                           lanes == 64 ? "-mattr=+wavefrontsize64" : NULL,
+    char mcpu[64];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", target ? target : "gfx1100");
+    const char *argv[] = { mc,   "-triple=amdgcn-amd-amdhsa",
+                           mcpu, "-filetype=obj",
+                           "-o", obj,
+                           src,  lanes == 64 ? "-mattr=+wavefrontsize64" : NULL,
                            NULL };
     rdx_test_proc p;
     rdx_test_run(argv, NULL, 0, &p);
@@ -93,7 +96,9 @@ static char *build_source(const et_case *c)
     for (unsigned i = 0; i < c->nin; i++)
         k += (size_t)snprintf(src + k, cap - k, "global_load_b32 v%u, v0, s[2:3] offset:%u\n",
                               1 + i, 4 * i);
-    k += (size_t)snprintf(src + k, cap - k, "s_waitcnt vmcnt(0)\n%s\n", c->body);
+    int gfx12 = c->target && !strncmp(c->target, "gfx12", 5);
+    k += (size_t)snprintf(src + k, cap - k, "%s\n%s\n",
+                          gfx12 ? "s_wait_loadcnt 0" : "s_waitcnt vmcnt(0)", c->body);
     for (unsigned i = 0; i < c->nout; i++)
         k += (size_t)snprintf(src + k, cap - k, "global_store_b32 v0, v%u, s[0:1] offset:%u\n",
                               10 + i, 4 * i);
@@ -106,7 +111,7 @@ rdx_status et_run_on(rdx_emu *emu, et_case *c)
     unsigned lanes = c->lanes ? c->lanes : 32;
     char *src = build_source(c);
     size_t len;
-    uint8_t *bytes = et_assemble_w(src, lanes, &len);
+    uint8_t *bytes = et_assemble_t(src, lanes, c->target, &len);
     free(src);
     uint8_t *code = aligned_alloc(4096, 65536);
     ck_assert_ptr_nonnull(code);
@@ -160,7 +165,7 @@ rdx_status et_run_on(rdx_emu *emu, et_case *c)
 rdx_status et_run(et_case *c)
 {
     rdx_emu *emu;
-    ck_assert_int_eq(rdx_emu_create("gfx1100", &emu), RDX_OK);
+    ck_assert_int_eq(rdx_emu_create(c->target ? c->target : "gfx1100", &emu), RDX_OK);
     rdx_emu_set_threads(emu, 1);
     rdx_status st = et_run_on(emu, c);
     rdx_emu_destroy(emu);
@@ -176,12 +181,11 @@ void et_ok(et_case *c)
 int main(void)
 {
     Suite *s = suite_create("emu");
-    Suite *parts[] = {
-        et_suite_valu(),    et_suite_salu(),  et_suite_mem(),    et_suite_faults(),
-        et_suite_api(),     et_suite_run(),   et_suite_fpmode(), et_suite_ctrl(),
-        et_suite_mimg(),    et_suite_model(), et_suite_bounds(), et_suite_remu(),
-        et_suite_silicon(), et_suite_stop(),  et_suite_rules(),  et_suite_fidelity()
-    };
+    Suite *parts[] = { et_suite_valu(),    et_suite_salu(),  et_suite_mem(),    et_suite_faults(),
+                       et_suite_api(),     et_suite_run(),   et_suite_fpmode(), et_suite_ctrl(),
+                       et_suite_mimg(),    et_suite_model(), et_suite_bounds(), et_suite_remu(),
+                       et_suite_silicon(), et_suite_stop(),  et_suite_rules(),  et_suite_fidelity(),
+                       et_suite_targets() };
     SRunner *sr = srunner_create(s);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         srunner_add_suite(sr, parts[i]);

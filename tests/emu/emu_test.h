@@ -28,12 +28,15 @@ typedef struct et_case {
     uint32_t scratch;    /* scratch bytes per lane */
     uint64_t budget;     /* 0: default */
     uint32_t sgpr_in[8]; /* loaded into s4..s11 */
+    const char *target;  /* NULL: gfx1100; gfx12 targets get gfx12's waits in the wrapper */
 } et_case;
 
 /* Assemble `text` for gfx1100 with llvm-mc; returns malloc'd bytes (test aborts on error). */
 uint8_t *et_assemble(const char *text, size_t *len);
 /* The same for a wave size (64: -mattr=+wavefrontsize64). */
 uint8_t *et_assemble_w(const char *text, unsigned lanes, size_t *len);
+/* The same for a target (NULL: gfx1100). */
+uint8_t *et_assemble_t(const char *text, unsigned lanes, const char *target, size_t *len);
 
 /* Run a case; returns the emulator status (results in c->out). */
 rdx_status et_run(et_case *c);
@@ -65,5 +68,6 @@ Suite *et_suite_remu(void);     /* check_remu.c: run_asm / rdx_emu_run_asm_ex */
 Suite *et_suite_silicon(void);  /* check_silicon.c: where rdx follows silicon, not the pseudocode */
 Suite *et_suite_rules(void);    /* check_rules.c: operand-rule faults at predecode */
 Suite *et_suite_fidelity(void); /* check_fidelity.c: the fidelity table and report */
+Suite *et_suite_targets(void);  /* check_targets.c: RDNA3.5 and RDNA4 semantics */
 
 #endif

@@ -1149,6 +1149,8 @@ int main(void)
 
     if (rdx_emu_oracle_device_tcase)
         suite_add_tcase(s, rdx_emu_oracle_device_tcase());
+    if (rdx_emu_oracle_targets_tcase)
+        suite_add_tcase(s, rdx_emu_oracle_targets_tcase());
     int rc = rdx_test_main(s);
     rdx_oracle_free(oracle);
     return rc;

@@ -29,5 +29,7 @@ rdx_oracle *rdx_emu_oracle_suite_oracle(const char **why);
 /* Optional: defined by a file of this suite to add its test case (weak: absent
  * until the emulator's tests exist). */
 TCase *rdx_emu_oracle_device_tcase(void) __attribute__((weak));
+/* The same for the corpus on the RDNA3.5 / RDNA4 emulators (its own oracles per target). */
+TCase *rdx_emu_oracle_targets_tcase(void) __attribute__((weak));
 
 #endif /* RDX_TESTS_EMU_ORACLE_SUITE_H */

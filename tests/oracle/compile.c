@@ -1,5 +1,6 @@
 /*
- * tests/oracle/compile.c — compiling the corpus for gfx1100 with clang-19 at
+ * tests/oracle/compile.c — compiling the corpus for the oracle's target (gfx1100 unless
+ * rdx_oracle_options.target names another) with clang-19 at
  * every level, and checking each code object: ELF header, AMDHSA metadata against
  * the manifest (arguments, ABI offsets, wavefront size).
  *
@@ -15,9 +16,8 @@
 
 #include "tests/oracle/oracle_int.h"
 
-#define EM_AMDGPU              224
-#define EF_AMDGPU_MACH_GFX1100 0x041u
-#define NARGV                  24
+#define EM_AMDGPU 224
+#define NARGV     24
 
 /* The clang flags of every corpus compile (scripts/emu-kernel --print-flags must
  * print the same; a test compares). */
@@ -41,7 +41,9 @@ static int clang_flags(const rdx_oracle *o, unsigned flags, int opt, const char 
     int n = 0;
     av[n++] = o->clang;
     for (int f = 0; rdx_oracle_clang_flags[f]; f++)
-        av[n++] = rdx_oracle_clang_flags[f];
+        av[n++] = strncmp(rdx_oracle_clang_flags[f], "-mcpu=", 6)
+                      ? rdx_oracle_clang_flags[f]
+                      : rdx_oracle_keep(pool, rdx_oracle_dupf("-mcpu=%s", o->target));
     if (flags & RDX_ORACLE_F_WAVE64)
         av[n++] = "-mwavefrontsize64";
     if (flags & RDX_ORACLE_F_CRDIV)
@@ -64,7 +66,7 @@ static char *stem(const char *file)
     return strndup(b, n);
 }
 
-static const char *check_elf(const uint8_t *p, size_t n)
+static const char *check_elf(const rdx_oracle *o, const uint8_t *p, size_t n)
 {
     if (n < 64 || memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
         return "not a 64-bit little-endian ELF file";
@@ -77,8 +79,8 @@ static const char *check_elf(const uint8_t *p, size_t n)
         return "not a shared object (ET_DYN)";
     if (machine != EM_AMDGPU)
         return "e_machine is not EM_AMDGPU";
-    if ((flags & 0xffu) != EF_AMDGPU_MACH_GFX1100)
-        return "e_flags does not say gfx1100";
+    if ((flags & 0xffu) != o->elf_mach)
+        return "e_flags does not name the target";
     return NULL;
 }
 
@@ -160,12 +162,13 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
 
     for (int i = 0; i < nk && !pool.failed; i++)
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
-            o->ks[i].co_path[opt] =
-                rdx_oracle_dupf("%s/%s%s.co", o->dir, o->ks[i].k->id, rdx_oracle_opts[opt]);
+            if (rdx_oracle_level_on(o, opt))
+                o->ks[i].co_path[opt] =
+                    rdx_oracle_dupf("%s/%s%s.co", o->dir, o->ks[i].k->id, rdx_oracle_opts[opt]);
 
     /* 1. batches per level and flag set, with the extra jobs in the same round */
     for (int opt = 0; opt < RDX_ORACLE_NOPT && !pool.failed; opt++)
-        for (int i = 0; i < nk && !pool.failed; i++) {
+        for (int i = 0; i < nk && !pool.failed && rdx_oracle_level_on(o, opt); i++) {
             int first = 1;
             for (int j = 0; j < i && first; j++)
                 first = o->ks[j].k->flags != o->ks[i].k->flags;
@@ -240,6 +243,11 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
         rdx_oracle_prepared *p = &o->ks[i];
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++) {
             int s = single && link_of ? single[i * RDX_ORACLE_NOPT + opt] : -1;
+            if (!rdx_oracle_level_on(o, opt)) {
+                p->co_err[opt] =
+                    rdx_oracle_dupf("%s%s: level not selected", p->k->id, rdx_oracle_opts[opt]);
+                continue;
+            }
             if (!p->co_path[opt] || !single || !link_of) {
                 p->co_err[opt] =
                     rdx_oracle_dupf("%s%s: out of memory", p->k->id, rdx_oracle_opts[opt]);
@@ -254,8 +262,8 @@ void rdx_oracle_compile_all(rdx_oracle *o, rdx_oracle_job *extra, int nextra)
                 continue;
             }
             p->code[opt] = (uint8_t *)rdx_oracle_slurp(p->co_path[opt], &p->code_size[opt]);
-            const char *why =
-                p->code[opt] ? check_elf(p->code[opt], p->code_size[opt]) : "code object missing";
+            const char *why = p->code[opt] ? check_elf(o, p->code[opt], p->code_size[opt])
+                                           : "code object missing";
             if (why)
                 p->co_err[opt] = rdx_oracle_dupf("%s%s: %s", p->k->id, rdx_oracle_opts[opt], why);
         }

@@ -34,8 +34,10 @@ rdx_oracle_mnemonic *rdx_oracle_mnemonics(const rdx_oracle *o, int *count, char 
         rdx_oracle_err(err, errlen, "llvm-objdump not found");
         return NULL;
     }
-    const char *const head[] = { objdump,          "-d", "--no-show-raw-insn", "--no-leading-addr",
-                                 "--mcpu=gfx1100", NULL };
+    char mcpu[48];
+    snprintf(mcpu, sizeof mcpu, "--mcpu=%s", o->target);
+    const char *const head[] = { objdump, "-d", "--no-show-raw-insn", "--no-leading-addr",
+                                 mcpu,    NULL };
     int status;
     char *text = rdx_oracle_tool_on_code_objects(o, head, "objdump.txt", &status);
     if (!text) {

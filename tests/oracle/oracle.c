@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rdx/isa.h>
+
 #include "tests/oracle/oracle_int.h"
 #include "tests/harness/harness.h"
 
@@ -42,6 +44,35 @@ static int tool(char *dst, size_t len, const char *given, const char *name)
     return dst[0] != 0;
 }
 
+/* The host side of every entry of o copied from hf (the same manifest entries). */
+static int share_host(rdx_oracle *o, const rdx_oracle *hf)
+{
+    for (int i = 0; i < o->nk; i++) {
+        rdx_oracle_prepared *p = &o->ks[i];
+        const rdx_oracle_prepared *q = NULL;
+        for (int j = 0; j < hf->nk && !q; j++)
+            if (hf->ks[j].k == p->k)
+                q = &hf->ks[j];
+        if (!q) {
+            p->host_err = rdx_oracle_dupf("%s: not prepared by the host oracle", p->k->id);
+            continue;
+        }
+        p->exe = q->exe ? strdup(q->exe) : NULL;
+        p->exe_ok = q->exe_ok;
+        p->host_err = q->host_err ? strdup(q->host_err) : NULL;
+        for (int a = 0; a < RDX_ORACLE_MAX_ARGS; a++) {
+            if (!q->expected[a])
+                continue;
+            p->expected[a] = malloc(q->expected_size[a] ? q->expected_size[a] : 1);
+            if (!p->expected[a])
+                return -1;
+            memcpy(p->expected[a], q->expected[a], q->expected_size[a]);
+            p->expected_size[a] = q->expected_size[a];
+        }
+    }
+    return 0;
+}
+
 rdx_oracle *rdx_oracle_prepare(const rdx_oracle_options *opts, char *err, size_t errlen)
 {
     double t0 = now();
@@ -72,6 +103,16 @@ rdx_oracle *rdx_oracle_prepare(const rdx_oracle_options *opts, char *err, size_t
         free(o);
         return NULL;
     }
+    const rdx_isa_target *tg = rdx_isa_target_find(opts->target ? opts->target : "gfx1100");
+    if (!tg) {
+        rdx_oracle_err(err, errlen, "unknown target '%s'", opts->target);
+        free(o);
+        return NULL;
+    }
+    snprintf(o->target, sizeof o->target, "%s", tg->name);
+    o->elf_mach = tg->elf_mach;
+    o->levels =
+        opts->levels ? opts->levels & ((1u << RDX_ORACLE_NOPT) - 1) : (1u << RDX_ORACLE_NOPT) - 1;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = opts->jobs > 0 ? opts->jobs : ncpu < 1 ? 1 : ncpu > 4 ? 4 : (int)ncpu;
     o->ks = calloc((size_t)rdx_oracle_kernel_count, sizeof *o->ks);
@@ -98,21 +139,26 @@ rdx_oracle *rdx_oracle_prepare(const rdx_oracle_options *opts, char *err, size_t
     }
 
     /* 1. every compile: the host compiles ride along with clang's batches */
-    rdx_oracle_strs pool = { 0 };
-    rdx_oracle_job *host = calloc((size_t)o->jobs + 2, sizeof *host);
-    int nh = host ? rdx_oracle_host_compile_jobs(o, &pool, host) : 0;
-    rdx_oracle_compile_all(o, host, nh);
-    rdx_oracle_host_link(o);
-    free(host);
-    rdx_oracle_strs_free(&pool);
+    const rdx_oracle *hf = opts->host_from;
+    if (hf) {
+        rdx_oracle_compile_all(o, NULL, 0);
+    } else {
+        rdx_oracle_strs pool = { 0 };
+        rdx_oracle_job *host = calloc((size_t)o->jobs + 2, sizeof *host);
+        int nh = host ? rdx_oracle_host_compile_jobs(o, &pool, host) : 0;
+        rdx_oracle_compile_all(o, host, nh);
+        rdx_oracle_host_link(o);
+        free(host);
+        rdx_oracle_strs_free(&pool);
+    }
     o->phase[0] = now() - t0;
 
     /* 2. the metadata of every code object */
     rdx_oracle_read_metadata(o);
     o->phase[1] = now() - t0 - o->phase[0];
 
-    /* 3. the host runs: the expected outputs */
-    if (rdx_oracle_host_run_all(o) != 0) {
+    /* 3. the host runs: the expected outputs (or another oracle's) */
+    if (hf ? share_host(o, hf) != 0 : rdx_oracle_host_run_all(o) != 0) {
         rdx_oracle_err(err, errlen, "out of memory running the host kernels");
         rdx_oracle_free(o);
         return NULL;
@@ -148,6 +194,16 @@ void rdx_oracle_free(rdx_oracle *o)
 }
 
 /* ---- queries --------------------------------------------------------------- */
+
+const char *rdx_oracle_target(const rdx_oracle *o)
+{
+    return o->target;
+}
+
+int rdx_oracle_level_on(const rdx_oracle *o, int opt_index)
+{
+    return opt_index >= 0 && opt_index < RDX_ORACLE_NOPT && ((o->levels >> opt_index) & 1);
+}
 
 int rdx_oracle_count(const rdx_oracle *o)
 {

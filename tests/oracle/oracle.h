@@ -204,10 +204,16 @@ typedef struct rdx_oracle_options {
     const char *host_cc;  /* default: gcc from PATH, else cc */
     int jobs;             /* parallel compiler processes; default min(ncpu, 4) */
     const char *only;     /* prepare just this manifest id (NULL: all) */
+    const char *target;   /* clang's -mcpu: gfx1100 (NULL), gfx1151, gfx1201, ... */
+    unsigned levels;      /* the levels to compile and run: bit i = rdx_oracle_opts[i]; 0: all */
+    /* take the host side (executables, expected outputs) from this oracle instead of
+       building and running it again (it must outlive the new one); NULL: build it */
+    const struct rdx_oracle *host_from;
 } rdx_oracle_options;
 
 /*
- * Compile every manifest kernel at every level for gfx1100, read each code object's
+ * Compile every manifest kernel at every level (opts->levels) for gfx1100 (or opts->target),
+ * read each code object's
  * metadata, compile and run the host version, keep its outputs.  opts may be NULL.
  * Returns the oracle (free with rdx_oracle_free), or NULL with a message in err if
  * the setup itself failed (tools missing, temp dir).  Per-kernel failures (a
@@ -328,5 +334,9 @@ int rdx_oracle_run_on_emu(rdx_emu *e, const rdx_oracle_launch *l, char *msg, siz
 
 int rdx_oracle_run_all(rdx_oracle *o, rdx_oracle_run_fn run, void *user, rdx_oracle_summary *sum,
                        FILE *log);
+
+/* The target the oracle compiled for ("gfx1100") and whether level opt_index was selected. */
+const char *rdx_oracle_target(const rdx_oracle *o);
+int rdx_oracle_level_on(const rdx_oracle *o, int opt_index);
 
 #endif /* RDX_TESTS_EMU_ORACLE_H */

@@ -74,6 +74,9 @@ struct rdx_oracle {
     char dir[256];      /* private temporary directory */
     char data_dir[512]; /* absolute path of tests/data/emu */
     char clang[512], lld[512], readelf[512], host_cc[256];
+    char target[32];   /* -mcpu */
+    unsigned elf_mach; /* EF_AMDGPU_MACH of the target */
+    unsigned levels;   /* bit i: rdx_oracle_opts[i] compiled and run */
     rdx_oracle_prepared *ks;
     int nk;
     int jobs;

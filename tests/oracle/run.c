@@ -196,7 +196,8 @@ int rdx_oracle_run_all(rdx_oracle *o, rdx_oracle_run_fn run, void *user, rdx_ora
     rdx_oracle_summary s = { 0 };
     for (int i = 0; i < rdx_oracle_count(o); i++)
         for (int opt = 0; opt < RDX_ORACLE_NOPT; opt++)
-            rdx_oracle_run_one(o, i, opt, run, user, &s, log);
+            if (rdx_oracle_level_on(o, opt))
+                rdx_oracle_run_one(o, i, opt, run, user, &s, log);
     if (sum)
         *sum = s;
     return s.device_failed + s.mismatched + s.skipped;

@@ -258,6 +258,15 @@ START_TEST(beam_timer_args)
                      RDX_OK);
     ck_assert_msg(fn(k, t, 0, &cost) == RDX_OK, "%s", rdx_error_message());
     ck_assert(cost > 0);
+    /* the emulator's target: a named one is used (gfx1151 runs), an unknown one fails the
+       candidate with the compiler's message */
+    expect(rdx_realize_beam_timer_set_target(t, NULL), RDX_ERR_INVALID, "NULL target");
+    expect(rdx_realize_beam_timer_set_target(NULL, "gfx1151"), RDX_ERR_INVALID, "NULL timer");
+    ck_assert_int_eq(rdx_realize_beam_timer_set_target(t, "gfx1151"), RDX_OK);
+    ck_assert_msg(fn(k, t, 0, &cost) == RDX_OK, "%s", rdx_error_message());
+    ck_assert_int_eq(rdx_realize_beam_timer_set_target(t, "gfx1030"), RDX_OK);
+    ck_assert_int_ne(fn(k, t, 0, &cost), RDX_OK);
+    ck_assert_msg(strstr(rdx_error_message(), "'gfx1030'"), "%s", rdx_error_message());
     rdx_realize_beam_timer_free(t);
     rdx_realize_beam_timer_free(NULL);
     rz_device_close(dev);
