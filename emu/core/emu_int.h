@@ -158,6 +158,8 @@ typedef struct emu_wave {
     uint64_t ninst;
     uint8_t *scratch; /* nl * scratch_size bytes, lane-major */
     uint32_t scratch_size;
+    uint32_t mr2; /* the range hit before mr, as 1 + its index in the map, 0: none (kernels
+                     alternate between buffers; an index fits the struct's padding) */
     struct emu_wg *wg;
     struct emu_worker *wk;
     const emu_range *mr; /* last memory range hit */
@@ -517,9 +519,14 @@ static inline bool emu_mem_ok(emu_wave *w, uint64_t addr, uint64_t len, unsigned
     if (r && addr >= r->base && addr + len <= r->end && addr + len >= addr &&
         (r->access & access) == access)
         return true;
-    r = emu_mem_find(&w->wk->ctx->emu->mem, addr, len, access);
+    const emu_memmap *m = &w->wk->ctx->emu->mem;
+    r = w->mr2 ? &m->r[w->mr2 - 1] : NULL;
+    if (!r || addr < r->base || addr + len > r->end || addr + len < addr ||
+        (r->access & access) != access)
+        r = emu_mem_find(m, addr, len, access);
     if (!r)
         return false;
+    w->mr2 = w->mr ? (uint32_t)(w->mr - m->r) + 1 : 0;
     w->mr = r;
     return true;
 }
