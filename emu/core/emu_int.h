@@ -193,6 +193,9 @@ typedef struct emu_counts {
 
 struct emu_dispatch_ctx;
 
+/* A host thread's records, allocated side by side for a dispatch: the fields written per
+   instruction (c, line_last, lines) lie in the middle, kilobytes from the neighbours' records, so
+   the threads do not share their cache lines. */
 typedef struct emu_worker {
     struct emu_dispatch_ctx *ctx;
     emu_page *pages[256];
@@ -201,15 +204,15 @@ typedef struct emu_worker {
     void **blocks; /* arena blocks, freed with the worker */
     size_t nblocks;
     emu_counts c;
+    uint64_t line_last; /* last line of the current memory instruction */
+    emu_lines lines;    /* memory lines this thread's waves touched */
     emu_wave *wave_pool;
     unsigned nwave_pool;
     uint8_t *lds;
     uint8_t *scratch;
     size_t scratch_cap;
     int group_faulted;
-    emu_lines lines;    /* memory lines this thread's waves touched */
-    uint64_t line_last; /* last line of the current memory instruction */
-    emu_prof_wk *prof;  /* the profile's records (rdx/emu_prof.h), NULL when off */
+    emu_prof_wk *prof; /* the profile's records (rdx/emu_prof.h), NULL when off */
     pthread_t thread;
 } emu_worker;
 
