@@ -236,20 +236,25 @@ static bool ds_fast(emu_wave *w, const emu_inst *in, uint64_t exec)
         return false;
     uint32_t av[EMU_MAX_LANES]; /* a copy: the destination may be the address register */
     memcpy(av, w->v[in->addr.reg], sizeof av);
-    uint32_t a0 = av[0], st = av[1] - av[0];
+    /* the lanes in segments of 16 (the rows of a tile), each at its own base + (l % 16) * st:
+       contiguous (st == 4) or uniform (st == 0) segments are read with one copy each */
+    uint32_t st = av[1] - av[0];
     ds_v4u mx = { 0, 0, 0, 0 }, orv = { 0, 0, 0, 0 }, bad = { 0, 0, 0, 0 };
-    ds_v4u e = { a0, a0 + st, a0 + 2 * st, a0 + 3 * st };
-    for (unsigned l = 0; l < nl; l += 4) {
-        ds_v4u x;
-        memcpy(&x, av + l, sizeof x);
-        ds_v4u gt = (ds_v4u)(x > mx);
-        mx = (x & gt) | (mx & ~gt);
-        orv |= x;
-        bad |= x ^ e; /* lanes at a0 + l * st (contiguous: st == 4, uniform: st == 0) */
-        e += 4 * st;
+    for (unsigned s0 = 0; s0 < nl; s0 += 16) {
+        uint32_t b = av[s0];
+        ds_v4u e = { b, b + st, b + 2 * st, b + 3 * st };
+        for (unsigned l = s0; l < s0 + 16; l += 4) {
+            ds_v4u x;
+            memcpy(&x, av + l, sizeof x);
+            ds_v4u gt = (ds_v4u)(x > mx);
+            mx = (x & gt) | (mx & ~gt);
+            orv |= x;
+            bad |= x ^ e;
+            e += 4 * st;
+        }
     }
-    bool uni = !(bad[0] | bad[1] | bad[2] | bad[3]) && st == 0;
-    bool contig = !(bad[0] | bad[1] | bad[2] | bad[3]) && st == 4 && n == 4;
+    bool seg = !(bad[0] | bad[1] | bad[2] | bad[3]);
+    bool uni = seg && st == 0, contig = seg && st == 4 && n == 4;
     uint32_t hi = mx[0], low = orv[0] | orv[1] | orv[2] | orv[3];
     for (int i = 1; i < 4; i++)
         hi = mx[i] > hi ? mx[i] : hi;
@@ -271,12 +276,15 @@ static bool ds_fast(emu_wave *w, const emu_inst *in, uint64_t exec)
             for (unsigned i = 0; i < words; i++) {
                 uint32_t *v = w->v[(d + h * words + i) & 255];
                 if (contig) {
-                    memcpy(v, lds + a0 + o, 4 * nl);
+                    for (unsigned s0 = 0; s0 < nl; s0 += 16)
+                        memcpy(v + s0, lds + av[s0] + o, 64);
                 } else if (uni) {
-                    uint32_t x;
-                    memcpy(&x, lds + a0 + o + 4 * i, 4);
-                    for (unsigned l = 0; l < nl; l++)
-                        v[l] = x;
+                    for (unsigned s0 = 0; s0 < nl; s0 += 16) {
+                        uint32_t x;
+                        memcpy(&x, lds + av[s0] + o + 4 * i, 4);
+                        for (unsigned l = s0; l < s0 + 16; l++)
+                            v[l] = x;
+                    }
                 } else {
                     for (unsigned l = 0; l < nl; l++)
                         memcpy(&v[l], lds + av[l] + o + 4 * i, 4);
