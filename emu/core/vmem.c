@@ -602,7 +602,8 @@ typedef uint32_t vm_v4u __attribute__((vector_size(16)));
 
 /* Whether v[l] == v[0] + l * d for all nl lanes, d the signed difference of lanes 1 and 0,
    with no 32-bit wrap between lane 0 and lane nl - 1; *sd = d. */
-static bool affine32(const uint32_t *v, unsigned nl, int64_t *sd)
+static inline __attribute__((always_inline)) bool affine32(const uint32_t *v, unsigned nl,
+                                                           int64_t *sd)
 {
     uint32_t v0 = v[0], d = v[1] - v[0];
     vm_v4u e = { v0, v0 + d, v0 + 2 * d, v0 + 3 * d }, bad = { 0, 0, 0, 0 };
