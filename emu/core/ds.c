@@ -12,6 +12,7 @@
  * every lane access not naturally aligned is counted (lds_misaligned); atomics must be
  * aligned to their data size in every mode, a misaligned one faults (the hardware's MEMVIOL).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,92 @@ static uint64_t bank_conflicts(const emu_wave *w, const emu_inst *in, uint64_t e
     return extra;
 }
 
+typedef uint32_t ds_v4u __attribute__((vector_size(16)));
+
+/*
+ * Loads and stores of 4, 8, 12 or 16 bytes (also the 2addr forms) with every lane active,
+ * every access naturally aligned and inside the allocation: one bounds and alignment check
+ * for the wave (the largest address and the OR of all), then the lanes without tests, in
+ * the order the general path takes them.  Returns false, having changed nothing, otherwise
+ * (the general path then counts, and faults where it did).
+ */
+static bool ds_fast(emu_wave *w, const emu_inst *in, uint64_t exec)
+{
+    unsigned p = in->param, k = DS_KIND(p), n = DS_BYTES(p), nl = w->nl;
+    if ((k != DS_LOAD && k != DS_STORE && k != DS_LOAD2 && k != DS_STORE2) || n < 4 ||
+        (p & (DS_D16 | DS_D16_HI | DS_SIGNED)) || exec != (nl == 64 ? ~0ull : 0xffffffffull))
+        return false;
+    uint32_t av[EMU_MAX_LANES]; /* a copy: the destination may be the address register */
+    memcpy(av, w->v[in->addr.reg], sizeof av);
+    /* the lanes in segments of 16 (the rows of a tile), each at its own base + (l % 16) * st:
+       contiguous (st == 4) or uniform (st == 0) segments are read with one copy each */
+    uint32_t st = av[1] - av[0];
+    ds_v4u mx = { 0, 0, 0, 0 }, orv = { 0, 0, 0, 0 }, bad = { 0, 0, 0, 0 };
+    for (unsigned s0 = 0; s0 < nl; s0 += 16) {
+        uint32_t b = av[s0];
+        ds_v4u e = { b, b + st, b + 2 * st, b + 3 * st };
+        for (unsigned l = s0; l < s0 + 16; l += 4) {
+            ds_v4u x;
+            memcpy(&x, av + l, sizeof x);
+            ds_v4u gt = (ds_v4u)(x > mx);
+            mx = (x & gt) | (mx & ~gt);
+            orv |= x;
+            bad |= x ^ e;
+            e += 4 * st;
+        }
+    }
+    bool seg = !(bad[0] | bad[1] | bad[2] | bad[3]);
+    bool uni = seg && st == 0, contig = seg && st == 4 && n == 4;
+    uint32_t hi = mx[0], low = orv[0] | orv[1] | orv[2] | orv[3];
+    for (int i = 1; i < 4; i++)
+        hi = mx[i] > hi ? mx[i] : hi;
+    uint32_t o0 = (uint32_t)in->offset & 0xffff, o1 = o0;
+    if (k == DS_LOAD2 || k == DS_STORE2) {
+        unsigned sc = n * ((p & DS_STRIDE64) ? 64 : 1);
+        o0 = ((uint32_t)in->offset & 0xff) * sc;
+        o1 = ((uint32_t)in->offset1 & 0xff) * sc;
+    }
+    uint32_t omax = o0 > o1 ? o0 : o1;
+    if ((uint64_t)hi + omax + n > w->wg->lds_size || ((low | o0 | o1) & (nat_align(n) - 1)))
+        return false;
+    uint8_t *lds = w->wg->lds;
+    unsigned words = n / 4;
+    if (k == DS_LOAD || k == DS_LOAD2) {
+        unsigned d = in->dst.reg;
+        for (unsigned h = 0; h < (k == DS_LOAD2 ? 2u : 1u); h++) {
+            uint32_t o = h ? o1 : o0;
+            for (unsigned i = 0; i < words; i++) {
+                uint32_t *v = w->v[(d + h * words + i) & 255];
+                if (contig) {
+                    for (unsigned s0 = 0; s0 < nl; s0 += 16)
+                        memcpy(v + s0, lds + av[s0] + o, 64);
+                } else if (uni) {
+                    for (unsigned s0 = 0; s0 < nl; s0 += 16) {
+                        uint32_t x;
+                        memcpy(&x, lds + av[s0] + o + 4 * i, 4);
+                        for (unsigned l = s0; l < s0 + 16; l++)
+                            v[l] = x;
+                    }
+                } else {
+                    for (unsigned l = 0; l < nl; l++)
+                        memcpy(&v[l], lds + av[l] + o + 4 * i, 4);
+                }
+            }
+        }
+    } else {
+        unsigned s0 = in->data0.reg, s1 = in->data1.reg;
+        for (unsigned l = 0; l < nl; l++) { /* ascending lanes: the last lane's bytes win */
+            for (unsigned i = 0; i < words; i++)
+                memcpy(lds + av[l] + o0 + 4 * i, &w->v[(s0 + i) & 255][l], 4);
+            if (k == DS_STORE2)
+                for (unsigned i = 0; i < words; i++)
+                    memcpy(lds + av[l] + o1 + 4 * i, &w->v[(s1 + i) & 255][l], 4);
+        }
+    }
+    emu_count_lds(w, (uint64_t)nl * n * (k == DS_LOAD2 || k == DS_STORE2 ? 2 : 1));
+    return true;
+}
+
 void emu_ds(emu_wave *w, const emu_inst *in)
 {
     unsigned p = in->param, k = DS_KIND(p), n = DS_BYTES(p);
@@ -287,6 +374,8 @@ void emu_ds(emu_wave *w, const emu_inst *in)
         emu_count_lds(w, 8);
         return;
     }
+    if (ds_fast(w, in, exec))
+        return;
     /* fast paths: 32-bit loads/stores (also 2addr) with every lane inside the allocation */
     if (n == 4 && (k == DS_LOAD || k == DS_STORE || k == DS_LOAD2) && !(p & (DS_D16 | DS_D16_HI))) {
         uint32_t av[EMU_MAX_LANES]; /* a copy: the destination may be the address register */

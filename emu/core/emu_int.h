@@ -158,6 +158,8 @@ typedef struct emu_wave {
     uint64_t ninst;
     uint8_t *scratch; /* nl * scratch_size bytes, lane-major */
     uint32_t scratch_size;
+    uint32_t mr2; /* the range hit before mr, as 1 + its index in the map, 0: none (kernels
+                     alternate between buffers; an index fits the struct's padding) */
     struct emu_wg *wg;
     struct emu_worker *wk;
     const emu_range *mr; /* last memory range hit */
@@ -196,6 +198,9 @@ typedef struct emu_counts {
 
 struct emu_dispatch_ctx;
 
+/* A host thread's records, allocated side by side for a dispatch: the fields written per
+   instruction (c, line_last, lines) lie in the middle, kilobytes from the neighbours' records, so
+   the threads do not share their cache lines. */
 typedef struct emu_worker {
     struct emu_dispatch_ctx *ctx;
     emu_page *pages[256];
@@ -204,15 +209,15 @@ typedef struct emu_worker {
     void **blocks; /* arena blocks, freed with the worker */
     size_t nblocks;
     emu_counts c;
+    uint64_t line_last; /* last line of the current memory instruction */
+    emu_lines lines;    /* memory lines this thread's waves touched */
     emu_wave *wave_pool;
     unsigned nwave_pool;
     uint8_t *lds;
     uint8_t *scratch;
     size_t scratch_cap;
     int group_faulted;
-    emu_lines lines;    /* memory lines this thread's waves touched */
-    uint64_t line_last; /* last line of the current memory instruction */
-    emu_prof_wk *prof;  /* the profile's records (rdx/emu_prof.h), NULL when off */
+    emu_prof_wk *prof; /* the profile's records (rdx/emu_prof.h), NULL when off */
     pthread_t thread;
 } emu_worker;
 
@@ -522,9 +527,14 @@ static inline bool emu_mem_ok(emu_wave *w, uint64_t addr, uint64_t len, unsigned
     if (r && addr >= r->base && addr + len <= r->end && addr + len >= addr &&
         (r->access & access) == access)
         return true;
-    r = emu_mem_find(&w->wk->ctx->emu->mem, addr, len, access);
+    const emu_memmap *m = &w->wk->ctx->emu->mem;
+    r = w->mr2 ? &m->r[w->mr2 - 1] : NULL;
+    if (!r || addr < r->base || addr + len > r->end || addr + len < addr ||
+        (r->access & access) != access)
+        r = emu_mem_find(m, addr, len, access);
     if (!r)
         return false;
+    w->mr2 = w->mr ? (uint32_t)(w->mr - m->r) + 1 : 0;
     w->mr = r;
     return true;
 }

@@ -601,6 +601,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->wg = wg;
     w->wk = wk;
     w->mr = NULL;
+    w->mr2 = 0;
     w->pg = NULL;
     w->scratch_size = ctx->scratch_size;
     w->scratch = ctx->scratch_size ? wk->scratch + (size_t)idx * w->nl * ctx->scratch_size : NULL;
@@ -1014,18 +1015,15 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
             st = RDX_ERR_NOMEM;
     }
     if (!st && ctx.total_groups) {
-        if (nthr == 1) {
-            worker_main(&wks[0]);
-        } else {
-            unsigned started = 0;
-            for (; started < nthr; started++)
-                if (pthread_create(&wks[started].thread, NULL, worker_main, &wks[started]))
-                    break;
-            if (started == 0)
-                worker_main(&wks[0]);
-            for (unsigned i = 0; i < started; i++)
-                pthread_join(wks[i].thread, NULL);
-        }
+        /* the caller's thread is worker 0: nthr - 1 threads are created per dispatch, and
+           none for one (a thread that cannot be created leaves its share to the others) */
+        unsigned started = 1;
+        for (; started < nthr; started++)
+            if (pthread_create(&wks[started].thread, NULL, worker_main, &wks[started]))
+                break;
+        worker_main(&wks[0]);
+        for (unsigned i = 1; i < started; i++)
+            pthread_join(wks[i].thread, NULL);
     }
     if (st)
         st = rdx_fail(RDX_ERR_NOMEM, "emu: out of memory for %u waves", maxwaves);

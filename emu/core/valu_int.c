@@ -389,6 +389,22 @@ void emu_v_not_b16(emu_wave *w, const emu_inst *in)
 /* v_cndmask_b32: D = VCC/SSRC2 lane bit ? S1 : S0 */
 void emu_v_cndmask_b32(emu_wave *w, const emu_inst *in)
 {
+    if ((in->flags & EMU_F_PLAIN) && in->dst.kind == EMU_K_VGPR) { /* no abs/neg, no DPP */
+        uint32_t ta_[EMU_MAX_LANES], tb_[EMU_MAX_LANES], r_[EMU_MAX_LANES];
+        const uint32_t *A_ = fsrc32(w, &in->src[0], ta_), *B_ = fsrc32(w, &in->src[1], tb_);
+        uint64_t m_ = in->src[2].kind == EMU_K_NONE
+                          ? (w->s[EMU_VCC] | (NL == 64 ? (uint64_t)w->s[EMU_VCC + 1] << 32 : 0))
+                          : emu_sread_mask(w, &in->src[2]);
+        const emu_v4u sh = { 0, 1, 2, 3 };
+        VLANES
+        {
+            uint32_t mw = (uint32_t)(m_ >> (l & 32)) >> (l & 31);
+            emu_v4u sel = -((emu_v4u){ mw, mw, mw, mw } >> sh & 1u);
+            vst(r_ + l, (vld(B_ + l) & sel) | (vld(A_ + l) & ~sel));
+        }
+        fdst32(w, in, r_);
+        return;
+    }
     uint32_t ta[EMU_MAX_LANES], tb[EMU_MAX_LANES], r[EMU_MAX_LANES];
     uint32_t A[EMU_MAX_LANES], B[EMU_MAX_LANES];
     const uint32_t *pa = vsrc(w, in, 0, ta), *pb = vsrc(w, in, 1, tb);

@@ -9,6 +9,7 @@
  * scratch address beyond the lane's segment with a scratch fault.  FLAT
  * addresses in the shared / private apertures go to LDS / scratch.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -595,8 +596,135 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
     }
 }
 
+/* ------------------------------------------------ full-EXEC fast path */
+
+typedef uint32_t vm_v4u __attribute__((vector_size(16)));
+
+/* Whether v[l] == v[0] + l * d for all nl lanes, d the signed difference of lanes 1 and 0,
+   with no 32-bit wrap between lane 0 and lane nl - 1; *sd = d. */
+static inline __attribute__((always_inline)) bool affine32(const uint32_t *v, unsigned nl,
+                                                           int64_t *sd)
+{
+    uint32_t v0 = v[0], d = v[1] - v[0];
+    vm_v4u e = { v0, v0 + d, v0 + 2 * d, v0 + 3 * d }, bad = { 0, 0, 0, 0 };
+    for (unsigned l = 0; l < nl; l += 4) {
+        vm_v4u x;
+        memcpy(&x, v + l, sizeof x);
+        bad |= x ^ e;
+        e += 4 * d;
+    }
+    if (bad[0] | bad[1] | bad[2] | bad[3])
+        return false;
+    int64_t s = (int32_t)d, last = (int64_t)v0 + s * (int64_t)(nl - 1);
+    if (last < 0 || last > (int64_t)UINT32_MAX)
+        return false;
+    *sd = s;
+    return true;
+}
+
+/*
+ * One FLAT/GLOBAL load or store with every lane active whose lane addresses are affine
+ * (lane l at a0 + l * stride: contiguous, uniform or strided) and lie in one registered
+ * range: one bounds check for the wave, the counters and line accounting of vm_exec's
+ * range fast path computed from the two end lanes, and the data copied without per-lane
+ * tests.  Returns false, having changed nothing, when the instruction is not one of these
+ * (vm_exec then runs it, and faults where it did).
+ */
+static bool vm_fast(emu_wave *w, const emu_inst *in)
+{
+    unsigned p = in->param, dir = VM_DIR(p), t = VM_TYPE(p), nl = w->nl;
+    if (dir == 2 || VM_SPACE(p) > 1 || emu_exec(w) != (nl == 64 ? ~0ull : 0xffffffffull))
+        return false;
+    uint64_t off = (uint64_t)(int64_t)in->offset, a0;
+    int64_t sd;
+    const uint32_t *lo32 = w->v[in->addr.reg];
+    if (VM_SPACE(p) == 0 && in->saddr.kind == EMU_K_SGPR && in->saddr.reg != EMU_NULL) {
+        if (!affine32(lo32, nl, &sd))
+            return false;
+        a0 = emu_s64(w, &in->saddr) + lo32[0] + off;
+    } else {
+        const uint32_t *hi32 = w->v[(in->addr.reg + 1) & 255];
+        if (!affine32(hi32, nl, &sd) || sd != 0 || !affine32(lo32, nl, &sd))
+            return false;
+        a0 = (lo32[0] | (uint64_t)hi32[0] << 32) + off;
+    }
+    uint64_t al = a0 + (uint64_t)sd * (nl - 1);
+    if (sd >= 0 ? al < a0 : al > a0) /* wraps at 64 bits */
+        return false;
+    uint64_t lo = sd >= 0 ? a0 : al, hi = sd >= 0 ? al : a0;
+    unsigned n = type_bytes(t);
+    int write = dir != 0;
+    if (!emu_mem_ok(w, lo, hi - lo + n, write ? RDX_EMU_WRITE : RDX_EMU_READ))
+        return false;
+    emu_worker *wk = w->wk;
+    wk->c.lane_ops += nl;
+    wk->c.vector_insts++;
+    emu_cycle_vm(w, 400);
+    if (write)
+        wk->c.bytes_written += (uint64_t)nl * n;
+    else
+        wk->c.bytes_read += (uint64_t)nl * n;
+    uint64_t lb = lo / EMU_DEV_LINE, le = (hi + n - 1) / EMU_DEV_LINE;
+    unsigned rw = write ? 2u : 1u;
+    if (le - lb < 64 && (sd < 0 ? -sd : sd) <= (int64_t)EMU_DEV_LINE) {
+        /* lane starts at most a line apart: every line from lo's to (hi + n - 1)'s is
+           touched, which is what emu_touch_lanes counts */
+        wk->c.l0_lines += le - lb + 1;
+        for (uint64_t l = lb; l <= le; l++) {
+            emu_lines_mark(&wk->lines, l, rw);
+            if (wk->prof)
+                emu_prof_line(wk->prof, l, rw);
+        }
+    } else {
+        uint64_t a[EMU_MAX_LANES];
+        for (unsigned l = 0; l < nl; l++)
+            a[l] = a0 + (uint64_t)sd * l;
+        emu_touch_lanes(w, a, ~0ull >> (64 - nl), n, lo, hi, rw);
+    }
+    uint8_t *base = (uint8_t *)(uintptr_t)a0;
+    if (dir == 0) {
+        unsigned d = in->dst.reg;
+        if (t == T_B32 && sd == 4) {
+            memcpy(w->v[d], base, 4 * nl);
+        } else if (t == T_B32 && sd == 0) {
+            uint32_t x;
+            memcpy(&x, base, 4);
+            for (unsigned l = 0; l < nl; l++)
+                w->v[d][l] = x;
+        } else if (t >= T_B32 && t <= T_B128) {
+            for (unsigned i = 0; i < n / 4; i++) {
+                uint32_t *v = w->v[(d + i) & 255];
+                const uint8_t *q = base + 4 * i;
+                for (unsigned l = 0; l < nl; l++)
+                    memcpy(&v[l], q + sd * (int64_t)l, 4);
+            }
+        } else {
+            for (unsigned l = 0; l < nl; l++)
+                load_lane(w, in, l, base + sd * (int64_t)l, t);
+        }
+    } else {
+        unsigned s = in->data0.reg;
+        if (t == T_B32 && sd == 4) {
+            memcpy(base, w->v[s], 4 * nl);
+        } else if (t >= T_B32 && t <= T_B128 && (sd >= (int64_t)n || sd <= -(int64_t)n)) {
+            for (unsigned i = 0; i < n / 4; i++) { /* lanes do not overlap: any order */
+                const uint32_t *v = w->v[(s + i) & 255];
+                uint8_t *q = base + 4 * i;
+                for (unsigned l = 0; l < nl; l++)
+                    memcpy(q + sd * (int64_t)l, &v[l], 4);
+            }
+        } else {
+            for (unsigned l = 0; l < nl; l++) /* ascending: the last lane's bytes win */
+                store_lane(w, in, l, base + sd * (int64_t)l, t);
+        }
+    }
+    return true;
+}
+
 void emu_vm_flat(emu_wave *w, const emu_inst *in)
 {
+    if (vm_fast(w, in))
+        return;
     uint64_t a[EMU_MAX_LANES];
     flat_addrs(w, in, a);
     vm_exec(w, in, a, NULL);

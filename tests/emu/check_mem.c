@@ -1,4 +1,5 @@
 /* tests/emu/check_mem.c — SMEM, global/scratch loads/stores/atomics, LDS and barriers. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,6 +416,135 @@ START_TEST(lds_alignment)
 }
 END_TEST
 
+/* Body of one memory fast-path case: the address shape `addr` (v20 = the lane's offset,
+   v21 = lane * 4), then the loads and stores under test, each either with every lane
+   active (the fast paths) or in two halves of EXEC (the general path).  Stores go to
+   the output rows of lanes 32..63, which a wave32 case's epilogue does not write. */
+static char *mem_case_body(const char *addr, bool split)
+{
+    static const char *ops[] = {
+        "global_load_b32 v10, v20, s[2:3]",
+        "global_load_b64 v[11:12], v20, s[2:3] offset:16",
+        "global_load_b128 v[13:16], v20, s[2:3] offset:32",
+        "global_load_u16 v17, v20, s[2:3] offset:2",
+        "global_load_b32 v18, v[22:23], off offset:4",
+        "global_store_b32 v34, v1, s[0:1] offset:2048",
+        "global_store_b64 v34, v[2:3], s[0:1] offset:2560",
+        "global_store_b16 v[24:25], v1, off offset:3000",
+        "ds_store_b32 v26, v1",
+        "ds_store_2addr_b32 v26, v2, v3 offset0:64 offset1:200",
+        "ds_store_b64 v27, v[2:3] offset:1024",
+        "ds_load_b32 v19, v26 offset:4",
+        "ds_load_2addr_b32 v[28:29], v26 offset0:64 offset1:201",
+        "ds_load_b128 v[30:33], v27 offset:1024",
+    };
+    size_t cap = 8192, k = 0;
+    char *b = malloc(cap);
+    ck_assert_ptr_nonnull(b);
+    k += (size_t)snprintf(
+        b + k, cap - k,
+        "v_lshrrev_b32 v21, 4, v0\n%s\n"
+        "v_add_co_u32 v22, vcc_lo, s2, v20\n v_add_co_ci_u32 v23, vcc_lo, s3, 0, vcc_lo\n"
+        "v_and_b32 v34, 0x1fe, v20\n v_add_co_u32 v24, vcc_lo, s0, v34\n v_add_co_ci_u32 v25, "
+        "vcc_lo, s1, 0, vcc_lo\n"
+        "v_and_b32 v26, 0x3fc, v20\n v_and_b32 v27, 0x3f8, v20\n",
+        addr);
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (split)
+            k += (size_t)snprintf(b + k, cap - k,
+                                  "s_mov_b32 exec_lo, 0xffff\n%s\n s_mov_b32 exec_lo, 0xffff0000\n"
+                                  "%s\n s_mov_b32 exec_lo, -1\n",
+                                  ops[i], ops[i]);
+        else
+            k += (size_t)snprintf(b + k, cap - k, "%s\n", ops[i]);
+        k += (size_t)snprintf(b + k, cap - k,
+                              "s_waitcnt vmcnt(0) lgkmcnt(0)\n s_waitcnt_vscnt null, 0\n");
+    }
+    k += (size_t)snprintf(b + k, cap - k,
+                          "v_mov_b32 v11, v28\n v_mov_b32 v12, v29\n v_xor_b32 v13, v13, v30\n"
+                          "v_xor_b32 v14, v14, v33\n");
+    ck_assert_uint_lt(k, cap);
+    return b;
+}
+
+START_TEST(mem_fast_paths_match_general)
+{
+    /* lane offsets: contiguous, uniform, descending, strided, overlapping (stride 2 and 0
+       for stores too), a stride beyond a line, scattered (no fast path), and two rows of
+       16 lanes, contiguous or uniform within each (a tile's rows) */
+    static const char *addr[] = {
+        "v_mov_b32 v20, v21",
+        "v_mov_b32 v20, 40",
+        "v_sub_nc_u32 v20, 0x1f0, v21",
+        "v_lshlrev_b32 v20, 1, v21",
+        "v_lshrrev_b32 v20, 1, v21",
+        "v_lshrrev_b32 v20, 2, v21\n v_mul_u32_u24 v20, 0x82, v20",
+        "v_mul_u32_u24 v20, v21, v21\n v_and_b32 v20, 0x1fc, v20",
+        "v_and_b32 v20, 60, v21\n v_lshrrev_b32 v35, 6, v21\n v_lshl_add_u32 v20, v35, 8, v20",
+        "v_lshrrev_b32 v20, 6, v21\n v_mul_u32_u24 v20, 0x44, v20",
+    };
+    for (size_t a = 0; a < sizeof addr / sizeof addr[0]; a++) {
+        et_case c[2];
+        for (int split = 0; split < 2; split++) {
+            memset(&c[split], 0, sizeof c[split]);
+            c[split].nin = 3;
+            c[split].lds = 4096;
+            for (unsigned l = 0; l < 64; l++)
+                for (unsigned i = 0; i < ET_SLOTS; i++)
+                    c[split].in[l][i] = 0x9e3779b9u * (l * ET_SLOTS + i + 1);
+            char *body = mem_case_body(addr[a], split);
+            c[split].body = body;
+            c[split].nout = 10;
+            et_ok(&c[split]);
+            free(body);
+        }
+        for (unsigned l = 0; l < 64; l++)
+            for (unsigned i = 0; i < ET_SLOTS; i++)
+                if (c[0].out[l][i] != c[1].out[l][i])
+                    ck_abort_msg("address shape %zu: out[%u][%u] 0x%08x with full EXEC, 0x%08x in "
+                                 "halves",
+                                 a, l, i, c[0].out[l][i], c[1].out[l][i]);
+    }
+}
+END_TEST
+
+/* A full-EXEC contiguous load or DS load whose upper lanes run off the buffer faults at the
+   first lane outside it, as the lane-by-lane check did (the fast path checks the wave). */
+START_TEST(mem_fast_path_faults_at_first_lane)
+{
+    static const struct {
+        const char *body;
+        rdx_emu_fault_kind kind;
+        uint64_t addr; /* LDS faults: the address */
+    } cases[] = {
+        { "v_lshrrev_b32 v20, 4, v0\n global_load_b32 v10, v20, s[2:3] offset:4032\n"
+          "s_waitcnt vmcnt(0)",
+          RDX_EMU_FAULT_VM, 4096 },
+        { "v_lshrrev_b32 v20, 4, v0\n ds_load_b32 v10, v20 offset:448\n s_waitcnt lgkmcnt(0)",
+          RDX_EMU_FAULT_LDS, 512 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        et_case c = { 0 };
+        c.lds = 512;
+        c.body = cases[i].body;
+        rdx_emu *emu;
+        ck_assert_int_eq(rdx_emu_create("gfx1100", &emu), RDX_OK);
+        rdx_emu_set_threads(emu, 1);
+        ck_assert_int_ne(et_run_on(emu, &c), RDX_OK);
+        const rdx_emu_fault *f = rdx_emu_last_fault(emu);
+        ck_assert_int_eq(f->kind, cases[i].kind);
+        ck_assert_uint_eq(f->lane, 16);
+        /* the faulting instruction's PC: after the prologue's shift, wait and v20's shift */
+        ck_assert_ptr_nonnull(strstr(f->message, "(code+0xc)"));
+        if (cases[i].kind == RDX_EMU_FAULT_LDS)
+            ck_assert_uint_eq(f->address, cases[i].addr);
+        else /* the input buffer is 4096 bytes */
+            ck_assert_ptr_nonnull(strstr(f->message, "(offset 4096)"));
+        rdx_emu_destroy(emu);
+    }
+}
+END_TEST
+
 Suite *et_suite_mem(void)
 {
     Suite *s = suite_create("emu_mem");
@@ -431,6 +561,12 @@ Suite *et_suite_mem(void)
     tcase_add_test(t, buffer_formats_convert);
     tcase_add_test(t, global_atomics_64);
     tcase_add_test(t, lds_alignment);
+    tcase_add_test(t, mem_fast_path_faults_at_first_lane);
     suite_add_tcase(s, t);
+    /* 18 kernels assembled by llvm-mc: more time on a loaded machine */
+    TCase *f = tcase_create("mem_fast");
+    tcase_set_timeout(f, 300);
+    tcase_add_test(f, mem_fast_paths_match_general);
+    suite_add_tcase(s, f);
     return s;
 }

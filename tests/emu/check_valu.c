@@ -3,6 +3,7 @@
  * values the host computes from the ISA guide's definition of each op.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -704,6 +705,52 @@ START_TEST(fast_paths_match_general)
 }
 END_TEST
 
+START_TEST(cndmask_fast_path_matches_general)
+{
+    /* e32 (VCC) and e64 (an SGPR, constants) forms on the fast path against the same with
+       an identity DPP select (the general path), with every lane and with part of EXEC */
+    for (int e = 0; e < 2; e++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "s_mov_b32 vcc_lo, 0x9c3a5f0e\n s_mov_b32 s20, 0x0ff0a55a\n"
+                 "v_mov_b32 v10, v3\n v_mov_b32 v11, v3\n v_mov_b32 v12, v3\n"
+                 "v_mov_b32 v13, v3\n v_mov_b32 v14, v3\n v_mov_b32 v15, v3\n%s"
+                 "v_cndmask_b32 v10, v1, v2, vcc_lo\n"
+                 "v_cndmask_b32_dpp v11, v1, v2, vcc_lo quad_perm:[0,1,2,3] row_mask:0xf "
+                 "bank_mask:0xf\n"
+                 "v_cndmask_b32_e64 v12, v1, 0x1234, s20\n"
+                 "v_mov_b32 v16, 0x1234\n"
+                 "v_cndmask_b32_dpp v13, v1, v16, vcc_lo quad_perm:[0,1,2,3] row_mask:0xf "
+                 "bank_mask:0xf\n"
+                 "v_cndmask_b32_e64 v14, s20, v2, vcc_lo\n"
+                 "v_cndmask_b32 v15, v1, v15, vcc_lo\n"
+                 "s_mov_b32 exec_lo, -1\n",
+                 e ? "s_mov_b32 exec_lo, 0x5a5a0ff0\n" : "");
+        et_case c = { 0 };
+        c.nin = 3;
+        c.nout = 6;
+        for (unsigned l = 0; l < 32; l++) {
+            c.in[l][0] = 0x1000u + l;
+            c.in[l][1] = 0x2000u + 3 * l;
+            c.in[l][2] = 0x3000u + 5 * l;
+        }
+        c.body = body;
+        et_ok(&c);
+        for (unsigned l = 0; l < 32; l++) {
+            bool on = !e || ((0x5a5a0ff0u >> l) & 1), v = (0x9c3a5f0eu >> l) & 1,
+                 s = (0x0ff0a55au >> l) & 1;
+            uint32_t keep = c.in[l][2];
+            ck_assert_uint_eq(c.out[l][0], on ? (v ? c.in[l][1] : c.in[l][0]) : keep);
+            ck_assert_uint_eq(c.out[l][1], c.out[l][0]);
+            ck_assert_uint_eq(c.out[l][2], on ? (s ? 0x1234u : c.in[l][0]) : keep);
+            ck_assert_uint_eq(c.out[l][3], on ? (v ? 0x1234u : c.in[l][0]) : keep);
+            ck_assert_uint_eq(c.out[l][4], on ? (v ? c.in[l][1] : 0x0ff0a55au) : keep);
+            ck_assert_uint_eq(c.out[l][5], on && !v ? c.in[l][0] : keep);
+        }
+    }
+}
+END_TEST
+
 Suite *et_suite_valu(void)
 {
     Suite *s = suite_create("emu_valu");
@@ -730,6 +777,7 @@ Suite *et_suite_valu(void)
     tcase_add_test(t, trig_preop_segments);
     tcase_add_test(t, dot_and_fma_mix);
     tcase_add_test(t, fast_paths_match_general);
+    tcase_add_test(t, cndmask_fast_path_matches_general);
     suite_add_tcase(s, t);
     return s;
 }
