@@ -659,7 +659,7 @@ static bool vm_fast(emu_wave *w, const emu_inst *in)
     emu_worker *wk = w->wk;
     wk->c.lane_ops += nl;
     wk->c.vector_insts++;
-    emu_cycle_vm(w, 400);
+    emu_cycle_vm(w, dir == 1 ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
     if (write)
         wk->c.bytes_written += (uint64_t)nl * n;
     else
