@@ -411,6 +411,51 @@ START_TEST(gfx12_run_asm_target)
 }
 END_TEST
 
+/* gfx12's IEEE 754-2019 minimum/maximum (a NaN operand gives a quiet NaN, -0 < +0) and the
+   VALU transcendentals with an SGPR result (v_s_*), against host IEEE arithmetic */
+START_TEST(gfx12_minimum_vs_trans)
+{
+    static const float a[] = { 1.0f, -0.0f, NAN, 2.5f, -3.0f, 0.0f };
+    static const float b[] = { 2.0f, 0.0f, 1.0f, NAN, -4.0f, -0.0f };
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 2;
+    for (unsigned l = 0; l < 6; l++) {
+        c.in[l][0] = et_f(a[l]);
+        c.in[l][1] = et_f(b[l]);
+    }
+    c.sgpr_in[0] = et_f(2.25f);
+    c.sgpr_in[1] = 0x4400u; /* f16 4.0 */
+    c.body = "v_minimum_f32 v10, v1, v2\n v_maximum_f32 v11, v1, v2\n"
+             "v_maximum3_f32 v12, v1, v2, 0\n"
+             "v_s_sqrt_f32 s20, s4\n v_s_exp_f16 s21, s5\n v_s_rcp_f32 s22, s4\n"
+             "v_mov_b32 v13, s20\n v_mov_b32 v14, s21\n v_mov_b32 v15, s22\n";
+    c.nout = 6;
+    et_ok(&c);
+    for (unsigned l = 0; l < 6; l++) {
+        float x = a[l], y = b[l];
+        uint32_t mn, mx;
+        if (x != x || y != y) {
+            mn = mx = 0x7fc00000u;
+        } else {
+            mn = et_f(x < y || (x == y && signbit(x)) ? x : y);
+            mx = et_f(x > y || (x == y && !signbit(x)) ? x : y);
+        }
+        ck_assert_msg((c.out[l][0] & 0x7fffffffu) > 0x7f800000u ? mn == 0x7fc00000u
+                                                                : c.out[l][0] == mn,
+                      "minimum lane %u: 0x%08x", l, c.out[l][0]);
+        ck_assert_msg((c.out[l][1] & 0x7fffffffu) > 0x7f800000u ? mx == 0x7fc00000u
+                                                                : c.out[l][1] == mx,
+                      "maximum lane %u: 0x%08x", l, c.out[l][1]);
+    }
+    ck_assert_uint_eq(c.out[0][2], et_f(2.0f));
+    ck_assert_uint_eq(c.out[4][2], 0u); /* max(-3, -4, +0) = +0 */
+    ck_assert_uint_eq(c.out[0][3], et_f(1.5f));
+    ck_assert_uint_eq(c.out[0][4], 0x4c00u); /* 2^4 = 16 in f16 */
+    ck_assert_uint_eq(c.out[0][5], et_f(1.0f / 2.25f));
+}
+END_TEST
+
 Suite *et_suite_targets(void)
 {
     Suite *s = suite_create("targets");
@@ -430,6 +475,7 @@ Suite *et_suite_targets(void)
     tcase_add_test(tc, gfx12_salu_smem);
     tcase_add_test(tc, gfx12_faults);
     tcase_add_test(tc, gfx12_run_asm_target);
+    tcase_add_test(tc, gfx12_minimum_vs_trans);
     suite_add_tcase(s, tc);
     return s;
 }
