@@ -28,6 +28,10 @@ int emu_fma_lanes(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint3
 /* Set the host rounding mode from the wave's MODE register. */
 void emu_apply_round(emu_wave *w);
 
+/* Why the emulator does not execute op on a target of `family` (rdx_isa_family), from the
+   RDX_NOT_EMULATED rows of fidelity.def; NULL when the op is not listed there. */
+const char *emu_op_gap(uint32_t op, unsigned family);
+
 /* Family parsers: fill *oi and return 1 when `name` belongs to the family. */
 int emu_cmp_family(const char *name, emu_opinfo *oi);
 int emu_vm_family(const char *name, emu_opinfo *oi);

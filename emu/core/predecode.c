@@ -397,8 +397,10 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
     }
     const emu_opinfo *oi = emu_op_info(ii.op);
     if (!oi || !oi->fn || (ii.op_y && !(emu_op_info(ii.op_y) && emu_op_info(ii.op_y)->fn))) {
-        snprintf(msg, sizeof msg, "the emulator has no semantics for %s",
-                 emu_op_name(oi && oi->fn ? ii.op_y : ii.op));
+        unsigned op = oi && oi->fn ? ii.op_y : ii.op;
+        const char *gap = emu_op_gap(op, t->family);
+        snprintf(msg, sizeof msg, "the emulator has no semantics for %s%s%s", emu_op_name(op),
+                 gap ? ": " : "", gap ? gap : "");
         *why = msg;
         return RDX_EMU_FAULT_UNIMPLEMENTED;
     }

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/isa.h>
+
+#include "emu/core/ops.h"
 #include "tests/emu/emu_test.h"
 
 /* s_fmamk_f32: tinygrad test_sop.py TestSOP2 test_s_fmamk_f32(_negative) (gfx1150+ hardware) */
@@ -456,6 +459,43 @@ START_TEST(gfx12_minimum_vs_trans)
 }
 END_TEST
 
+/* Every op of AMD's data for gfx1100, gfx1151 and gfx1201 either has semantics on that target
+   or a row with the reason in the not-emulated table (emu/core/fidelity.def, from
+   tests/data/fidelity/not_emulated.txt), and no row names an op the emulator executes */
+START_TEST(every_op_emulated_or_listed)
+{
+    static const char *const targets[] = { "gfx1100", "gfx1151", "gfx1201" };
+    char missing[4096] = "", extra[4096] = "";
+    size_t nm = 0, ne = 0;
+    for (size_t t = 0; t < 3; t++) {
+        const rdx_isa_target *tg = rdx_isa_target_find(targets[t]);
+        ck_assert_ptr_nonnull(tg);
+        for (unsigned op = 1; op < RDX_ISA_OP_COUNT; op++) {
+            if (!rdx_isa_op_available(tg, (rdx_isa_op)op))
+                continue;
+            const emu_opinfo *oi = emu_op_info(op);
+            const char *name = rdx_isa_op_name((rdx_isa_op)op);
+            int blocked = !oi || !oi->fn;
+            if (tg->family == RDX_ISA_FAMILY_RDNA4 && oi && oi->fn &&
+                (oi->cls == RDX_EMU_CLASS_WMMA || !strncmp(name, "image_", 6)))
+                blocked = 1; /* predecode's gfx12 gaps */
+            const char *gap = emu_op_gap(op, tg->family);
+            if (blocked && !gap)
+                nm += (size_t)snprintf(missing + nm, nm < sizeof missing ? sizeof missing - nm : 0,
+                                       " %s:%s", targets[t], name);
+            if (!blocked && gap)
+                ne += (size_t)snprintf(extra + ne, ne < sizeof extra ? sizeof extra - ne : 0,
+                                       " %s:%s", targets[t], name);
+        }
+    }
+    ck_assert_msg(nm == 0, "ops without semantics and without a not-emulated row:%s", missing);
+    ck_assert_msg(ne == 0, "not-emulated rows for ops that have semantics:%s", extra);
+    /* the reason is in the fault report */
+    ck_assert_ptr_nonnull(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_FP8_FP8, RDX_ISA_FAMILY_RDNA4));
+    ck_assert_ptr_null(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_F16, RDX_ISA_FAMILY_RDNA3));
+}
+END_TEST
+
 Suite *et_suite_targets(void)
 {
     Suite *s = suite_create("targets");
@@ -476,6 +516,7 @@ Suite *et_suite_targets(void)
     tcase_add_test(tc, gfx12_faults);
     tcase_add_test(tc, gfx12_run_asm_target);
     tcase_add_test(tc, gfx12_minimum_vs_trans);
+    tcase_add_test(tc, every_op_emulated_or_listed);
     suite_add_tcase(s, tc);
     return s;
 }
