@@ -350,7 +350,7 @@ static rdx_status run_words(const char *target, const uint32_t *words, size_t n,
 }
 
 /* bad input on gfx12: an undecodable word and gfx11-only encodings fault naming the PC;
-   gfx12 WMMA (its own register layout) is refused, not run with gfx11's */
+   a gfx12 WMMA form whose layout is not emulated is refused */
 START_TEST(gfx12_faults)
 {
     rdx_emu_fault f;
@@ -366,8 +366,8 @@ START_TEST(gfx12_faults)
     ck_assert_msg(strstr(rdx_error_message(), pc) != NULL, "%s", rdx_error_message());
     /* the same words run on gfx1100 (the V# is all zero: the load reads 0) */
     ck_assert_int_eq(run_words("gfx1100", mubuf11, 4, &f, &base), RDX_OK);
-    /* v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[0:7] (gfx12) */
-    static const uint32_t wmma12[] = { 0xcc404000u, 0x1c021908u, 0xbfb00000u };
+    /* v_wmma_f32_16x16x16_fp8_fp8 v[0:7], v[8:9], v[10:11], v[0:7] (gfx12; FP8 not modelled) */
+    static const uint32_t wmma12[] = { 0xcc464000u, 0x1c021508u, 0xbfb00000u };
     ck_assert_int_ne(run_words("gfx1201", wmma12, 3, &f, &base), RDX_OK);
     ck_assert_int_eq(f.kind, RDX_EMU_FAULT_UNIMPLEMENTED);
     ck_assert_uint_eq(f.pc, base);
@@ -477,7 +477,8 @@ START_TEST(every_op_emulated_or_listed)
             const char *name = rdx_isa_op_name((rdx_isa_op)op);
             int blocked = !oi || !oi->fn;
             if (tg->family == RDX_ISA_FAMILY_RDNA4 && oi && oi->fn &&
-                (oi->cls == RDX_EMU_CLASS_WMMA || !strncmp(name, "image_", 6)))
+                ((oi->cls == RDX_EMU_CLASS_WMMA && !(oi->fn == emu_v_wmma && oi->param <= 4)) ||
+                 !strncmp(name, "image_", 6)))
                 blocked = 1; /* predecode's gfx12 gaps */
             const char *gap = emu_op_gap(op, tg->family);
             if (blocked && !gap)
@@ -493,6 +494,59 @@ START_TEST(every_op_emulated_or_listed)
     /* the reason is in the fault report */
     ck_assert_ptr_nonnull(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_FP8_FP8, RDX_ISA_FAMILY_RDNA4));
     ck_assert_ptr_null(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_F16, RDX_ISA_FAMILY_RDNA3));
+    ck_assert_ptr_null(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_F16, RDX_ISA_FAMILY_RDNA4));
+}
+END_TEST
+
+/* gfx12 WMMA (wave32) with gfx12's register layout, as tinygrad's emulator has it
+   (test/mockgpu/amd/emu.py _compile_wmma, checked against RDNA4 hardware by tinygrad):
+   A row i / B column i element k in lane i + 16*k[2], element k[1:0] | k[3] << 2 (two
+   16-bit values per VGPR); D (m, n) in lane n + 16*m[3], VGPR m[2:0].  Expected values: a
+   host matmul in double of small integers (exact in f16 and f32). */
+static uint16_t h16(int v)
+{
+    /* small integers as f16 bits */
+    if (v == 0)
+        return 0;
+    unsigned a = (unsigned)(v < 0 ? -v : v), e = 0;
+    while ((a >> e) > 1)
+        e++;
+    uint16_t m = (uint16_t)(((a << 10) >> e) & 0x3ff);
+    return (uint16_t)((v < 0 ? 0x8000u : 0) | (e + 15) << 10 | m);
+}
+
+START_TEST(gfx12_wmma_layout)
+{
+    int A[16][16], B[16][16];
+    for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 16; k++) {
+            A[i][k] = (i * 3 + k * 5) % 7 - 3;
+            B[k][i] = (i * 2 + k * 7) % 5 - 2;
+        }
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 8; /* v1..v4: A, v5..v8: B */
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned e = 0; e < 8; e++) {
+            unsigned i = l % 16, k = (e & 3) | (l / 16) << 2 | (e >> 2) << 3;
+            c.in[l][e / 2] |= (uint32_t)h16(A[i][k]) << (16 * (e % 2));
+            c.in[l][4 + e / 2] |= (uint32_t)h16(B[k][i]) << (16 * (e % 2));
+        }
+    c.body = "v_mov_b32 v10, 1.0\n v_mov_b32 v11, 1.0\n v_mov_b32 v12, 1.0\n"
+             "v_mov_b32 v13, 1.0\n v_mov_b32 v14, 1.0\n v_mov_b32 v15, 1.0\n"
+             "v_mov_b32 v16, 1.0\n v_mov_b32 v17, 1.0\n"
+             "v_wmma_f32_16x16x16_f16 v[10:17], v[1:4], v[5:8], v[10:17]\n";
+    c.nout = 8;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned v = 0; v < 8; v++) {
+            unsigned m = v + 8 * (l / 16), n = l % 16;
+            int d = 1;
+            for (int k = 0; k < 16; k++)
+                d += A[m][k] * B[k][n];
+            ck_assert_msg(c.out[l][v] == et_f((float)d), "D[%u][%u] lane %u v%u: 0x%08x, want %d",
+                          m, n, l, v, c.out[l][v], d);
+        }
 }
 END_TEST
 
@@ -517,6 +571,7 @@ Suite *et_suite_targets(void)
     tcase_add_test(tc, gfx12_run_asm_target);
     tcase_add_test(tc, gfx12_minimum_vs_trans);
     tcase_add_test(tc, every_op_emulated_or_listed);
+    tcase_add_test(tc, gfx12_wmma_layout);
     suite_add_tcase(s, tc);
     return s;
 }
