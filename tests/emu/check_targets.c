@@ -459,15 +459,16 @@ START_TEST(gfx12_minimum_vs_trans)
 }
 END_TEST
 
-/* Every op of AMD's data for gfx1100, gfx1151 and gfx1201 either has semantics on that target
+/* Every op of AMD's data for every target either has semantics on that target
    or a row with the reason in the not-emulated table (emu/core/fidelity.def, from
    tests/data/fidelity/not_emulated.txt), and no row names an op the emulator executes */
 START_TEST(every_op_emulated_or_listed)
 {
-    static const char *const targets[] = { "gfx1100", "gfx1151", "gfx1201" };
+    static const char *const targets[] = { "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
+                                           "gfx1151", "gfx1152", "gfx1200", "gfx1201" };
     char missing[4096] = "", extra[4096] = "";
     size_t nm = 0, ne = 0;
-    for (size_t t = 0; t < 3; t++) {
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         const rdx_isa_target *tg = rdx_isa_target_find(targets[t]);
         ck_assert_ptr_nonnull(tg);
         for (unsigned op = 1; op < RDX_ISA_OP_COUNT; op++) {
