@@ -414,7 +414,8 @@ START_TEST(gfx12_run_asm_target)
 }
 END_TEST
 
-/* gfx12's IEEE 754-2019 minimum/maximum (a NaN operand gives a quiet NaN, -0 < +0) and the
+/* gfx12's IEEE 754-2019 minimum/maximum, packed too (a NaN operand gives a quiet NaN, -0 < +0)
+   and the
    VALU transcendentals with an SGPR result (v_s_*), against host IEEE arithmetic */
 START_TEST(gfx12_minimum_vs_trans)
 {
@@ -432,8 +433,11 @@ START_TEST(gfx12_minimum_vs_trans)
     c.body = "v_minimum_f32 v10, v1, v2\n v_maximum_f32 v11, v1, v2\n"
              "v_maximum3_f32 v12, v1, v2, 0\n"
              "v_s_sqrt_f32 s20, s4\n v_s_exp_f16 s21, s5\n v_s_rcp_f32 s22, s4\n"
-             "v_mov_b32 v13, s20\n v_mov_b32 v14, s21\n v_mov_b32 v15, s22\n";
-    c.nout = 6;
+             "v_mov_b32 v13, s20\n v_mov_b32 v14, s21\n v_mov_b32 v15, s22\n"
+             /* packed: (-0, 2) vs (+0, NaN) */
+             "v_mov_b32 v3, 0x40008000\n v_mov_b32 v4, 0x7e000000\n"
+             "v_pk_minimum_f16 v16, v3, v4\n v_pk_maximum_f16 v17, v3, v4\n";
+    c.nout = 8;
     et_ok(&c);
     for (unsigned l = 0; l < 6; l++) {
         float x = a[l], y = b[l];
@@ -456,6 +460,8 @@ START_TEST(gfx12_minimum_vs_trans)
     ck_assert_uint_eq(c.out[0][3], et_f(1.5f));
     ck_assert_uint_eq(c.out[0][4], 0x4c00u); /* 2^4 = 16 in f16 */
     ck_assert_uint_eq(c.out[0][5], et_f(1.0f / 2.25f));
+    ck_assert_uint_eq(c.out[0][6], 0x7e008000u); /* min(-0, +0) = -0; NaN */
+    ck_assert_uint_eq(c.out[0][7], 0x7e000000u); /* max(-0, +0) = +0; NaN */
 }
 END_TEST
 
