@@ -14,6 +14,10 @@ test that is.  Two sources:
   * rdx's own silicon tests (tests/emu/check_silicon.c, facts learned from
     those hardware-validated tests): the op names inside each START_TEST.
 
+A third, hand-written source, tests/data/fidelity/not_emulated.txt, names the ops the
+emulator does not execute and why (patterns over the op names, per family); they become
+RDX_NOT_EMULATED(OP, FAMILIES, "reason") rows (FAMILIES: bit 0 RDNA3/3.5, bit 1 RDNA4).
+
 Without --tinygrad the committed data file is read, so the table can be
 regenerated -- and checked (--check: exit 1 when emu/core/fidelity.def is not
 what this script writes) -- without a tinygrad checkout.  Op names are the
@@ -21,6 +25,7 @@ ones rdx knows (include/rdx/isa_ops.h); encoding suffixes are dropped.
 
 usage: scripts/gen_fidelity.py [--tinygrad DIR] [--check]   (`make fidelity`)
 """
+import fnmatch
 import os
 import re
 import sys
@@ -29,6 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data", "fidelity", "tinygrad_hw.txt")
 OUT = os.path.join(ROOT, "emu", "core", "fidelity.def")
 SILICON = os.path.join(ROOT, "tests", "emu", "check_silicon.c")
+GAPS = os.path.join(ROOT, "tests", "data", "fidelity", "not_emulated.txt")
 OPS_H = os.path.join(ROOT, "include", "rdx", "isa_ops.h")
 SUFFIXES = ("_e64_dpp", "_e32", "_e64", "_dpp", "_sdwa")
 
@@ -150,7 +156,42 @@ def render(ops):
         if b:
             parts.append("rdx %s%s" % (b[0], " (+%d more)" % (len(b) - 1) if len(b) > 1 else ""))
         out.append('RDX_FIDELITY(%s, %d, %d, "%s")' % (op.upper(), len(a), len(b), "; ".join(parts)))
+    out += not_emulated(ops)
     return "\n".join(out) + "\n"
+
+
+def not_emulated(ops):
+    fam_bits = {"rdna3": 1, "rdna4": 2, "all": 3}
+    rows = {}  # op -> [families, reason] (the first matching line's reason per family)
+    with open(GAPS) as f:
+        for n, ln in enumerate(f, 1):
+            if ln.startswith("#") or not ln.strip():
+                continue
+            parts = ln.rstrip("\n").split("\t")
+            if len(parts) != 3 or parts[1] not in fam_bits:
+                sys.exit("gen_fidelity: %s:%d: want PATTERN<TAB>rdna3|rdna4|all<TAB>REASON" % (GAPS, n))
+            pat, fam, why = parts[0], fam_bits[parts[1]], parts[2].replace('"', "'")
+            hit = sorted(op for op in ops if fnmatch.fnmatchcase(op, pat))
+            if not hit:
+                sys.exit("gen_fidelity: %s:%d: %s matches no op" % (GAPS, n, pat))
+            for op in hit:
+                r = rows.setdefault(op, [0, {}])
+                for bit in (1, 2):
+                    if fam & bit and bit not in r[1]:
+                        r[0] |= bit
+                        r[1][bit] = why
+    out = ["/* RDX_NOT_EMULATED(OP, families: 1 RDNA3/3.5, 2 RDNA4, 3 both, \"reason\"): the ops",
+           " * the emulator does not execute (tests/data/fidelity/not_emulated.txt). */"]
+    for op in sorted(rows):
+        fam, why = rows[op]
+        reasons = sorted(set(why.values()))
+        if len(reasons) == 1:
+            out.append('RDX_NOT_EMULATED(%s, %d, "%s")' % (op.upper(), fam, reasons[0]))
+        else:  # different reasons per family: one row each
+            for bit in (1, 2):
+                if bit in why:
+                    out.append('RDX_NOT_EMULATED(%s, %d, "%s")' % (op.upper(), bit, why[bit]))
+    return out
 
 
 def main():

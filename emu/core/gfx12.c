@@ -5,6 +5,8 @@
  * sub-dword and 96-bit scalar loads, and v_permlane16_var / v_permlanex16_var.
  * Reference: the pcode in isa/data/rdna4.json; docs/emu.md, Targets.
  */
+#include <math.h>
+
 #include "emu/core/exec.h"
 #include "emu/core/ops.h"
 #include "emu/core/valu.h"
@@ -163,4 +165,235 @@ void emu_v_permlane_var(emu_wave *w, const emu_inst *in)
         r[l] = src[(srow * 16 + (sel[l] & 15)) % NL];
     }
     vdst(w, in, r);
+}
+
+/* ------------------------------------------------------------ IEEE 754-2019 min/max */
+
+/*
+ * v_minimum / v_maximum (f16, f32, f64), the 3-operand and fused forms: a NaN operand gives a
+ * quiet NaN (the first NaN, quieted), -0 < +0 (the pcode in rdna4.json).  Values are compared
+ * in double, which holds every f16/f32/f64 exactly.
+ */
+static double ieee_minimum(double a, double b)
+{
+    if (a != a)
+        return a;
+    if (b != b)
+        return b;
+    if (a == b)
+        return signbit(a) ? a : b;
+    return a < b ? a : b;
+}
+static double ieee_maximum(double a, double b)
+{
+    if (a != a)
+        return a;
+    if (b != b)
+        return b;
+    if (a == b)
+        return signbit(a) ? b : a;
+    return a > b ? a : b;
+}
+/* param: 0 minimum, 1 maximum, 2 minimum3, 3 maximum3, 4 minimummaximum (max(min(a,b),c)),
+   5 maximumminimum (min(max(a,b),c)) */
+static double minmax_op(unsigned p, double a, double b, double c)
+{
+    switch (p) {
+    case 0:
+        return ieee_minimum(a, b);
+    case 1:
+        return ieee_maximum(a, b);
+    case 2:
+        return ieee_minimum(ieee_minimum(a, b), c);
+    case 3:
+        return ieee_maximum(ieee_maximum(a, b), c);
+    case 4:
+        return ieee_maximum(ieee_minimum(a, b), c);
+    default:
+        return ieee_minimum(ieee_maximum(a, b), c);
+    }
+}
+
+void emu_v_minimum_f32(emu_wave *w, const emu_inst *in)
+{
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    vsrcf(w, in, 0, a);
+    vsrcf(w, in, 1, b);
+    if (in->param >= 2)
+        vsrcf(w, in, 2, c);
+    LANES
+    {
+        double x = minmax_op(in->param, a[l], b[l], in->param >= 2 ? c[l] : 0.0);
+        r[l] = x != x ? f32_of(u32_of((float)x) | 0x400000u) : (float)x;
+    }
+    vdstf(w, in, r);
+}
+
+void emu_v_minimum_f16(emu_wave *w, const emu_inst *in)
+{
+    float a[EMU_MAX_LANES], b[EMU_MAX_LANES], c[EMU_MAX_LANES];
+    double r[EMU_MAX_LANES];
+    vsrch(w, in, 0, a);
+    vsrch(w, in, 1, b);
+    if (in->param >= 2)
+        vsrch(w, in, 2, c);
+    LANES
+    r[l] = minmax_op(in->param, a[l], b[l], in->param >= 2 ? c[l] : 0.0);
+    vdsthd(w, in, r);
+}
+
+void emu_v_minimum_f64(emu_wave *w, const emu_inst *in)
+{
+    double a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
+    vsrcd(w, in, 0, a);
+    vsrcd(w, in, 1, b);
+    LANES
+    {
+        r[l] = minmax_op(in->param, a[l], b[l], 0.0);
+        if (r[l] != r[l])
+            r[l] = f64_of(u64_of(r[l]) | 0x8000000000000ull);
+    }
+    vdstd(w, in, r);
+}
+
+/* ------------------------------------------------------------ VALU ops with an SGPR result */
+
+/*
+ * v_s_exp/log/rcp/rsq/sqrt_f32/f16: the transcendental of a scalar source, written to an
+ * SGPR (computed as the VALU's v_exp_f32 ... are: host libm on the value; f16 rounded once in
+ * FP_ROUND[3:2]).  param: 0 exp, 1 log, 2 rcp, 3 rsq, 4 sqrt; bit 3 f16.
+ */
+void emu_v_s_trans(emu_wave *w, const emu_inst *in)
+{
+    uint32_t u = emu_s32(w, &in->src[0]);
+    int f16 = (in->param & 8) != 0;
+    double x;
+    if (f16) {
+        uint16_t h = (uint16_t)u;
+        if (in->abs & 1)
+            h &= 0x7fff;
+        if (in->neg & 1)
+            h ^= 0x8000;
+        if (!(emu_denorm64(w) & 1))
+            h = f16_flush(h);
+        x = f16_to_f32(h);
+    } else {
+        if (in->abs & 1)
+            u &= 0x7fffffffu;
+        if (in->neg & 1)
+            u ^= 0x80000000u;
+        if (!(emu_denorm32(w) & 1))
+            u = f32_flush(u);
+        x = f32_of(u);
+    }
+    double r;
+    switch (in->param & 7) {
+    case 0:
+        r = f16 ? exp2(x) : exp2f((float)x);
+        break;
+    case 1:
+        r = f16 ? log2(x) : log2f((float)x);
+        break;
+    case 2:
+        r = f16 ? 1.0 / x : 1.0f / (float)x;
+        break;
+    case 3:
+        r = f16 ? 1.0 / sqrt(x) : 1.0f / sqrtf((float)x);
+        break;
+    default:
+        r = f16 ? sqrt(x) : sqrtf((float)x);
+        break;
+    }
+    if (in->clamp)
+        r = r != r ? 0.0 : r < 0.0 ? 0.0 : r > 1.0 ? 1.0 : r;
+    if (f16) {
+        uint16_t h = f64_to_f16_rm(r, emu_round64(w));
+        emu_swrite32(w, &in->sdst, (emu_denorm64(w) & 2) ? h : f16_flush(h));
+    } else {
+        uint32_t o = u32_of((float)r);
+        emu_swrite32(w, &in->sdst, (emu_denorm32(w) & 2) ? o : f32_flush(o));
+    }
+}
+
+/* ------------------------------------------------------------ WMMA */
+
+/*
+ * gfx12 WMMA, wave32 (v_wmma_f32_16x16x16_f16/bf16, v_wmma_f16_16x16x16_f16,
+ * v_wmma_bf16_16x16x16_bf16, v_wmma_i32_16x16x16_iu8; param as emu_v_wmma's 0-4).  Layout
+ * (as tinygrad's emulator, test/mockgpu/amd/emu.py _compile_wmma, which tinygrad checks
+ * against RDNA4 hardware): A row i / B column i element k is in lane i + 16*k[2], element
+ * e = k[1:0] | k[3] << 2 of that lane's 8 (two per VGPR for 16-bit types, four for iu8);
+ * C/D element (m, n) is in lane n + 16*m[3], VGPR m[2:0] (f32/i32) or half m[0] of VGPR
+ * m[2:1] (f16/bf16: 4 VGPRs).  Sums as gfx11's emu_v_wmma: exact in double, rounded once.
+ */
+static uint32_t wmma12_elem(const emu_wave *w, unsigned reg, unsigned i, unsigned k, unsigned bits)
+{
+    unsigned lane = i + 16 * ((k >> 2) & 1), e = (k & 3) | ((k >> 3) & 1) << 2;
+    unsigned per = 32 / bits;
+    return (w->v[(reg + e / per) & 255][lane] >> (bits * (e % per))) & ((1u << bits) - 1);
+}
+
+void emu_v_wmma12(emu_wave *w, const emu_inst *in)
+{
+    unsigned p = in->param, ar = in->src[0].reg, br = in->src[1].reg, dr = in->dst.reg;
+    if (w->nl != 32) {
+        emu_fault(w, in, RDX_EMU_FAULT_UNIMPLEMENTED, 0, 0, 0,
+                  "gfx12 wave64 WMMA layouts are not emulated");
+        return;
+    }
+    double A[16][16], B[16][16];
+    int64_t IA[16][16], IB[16][16];
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned k = 0; k < 16; k++) {
+            if (p <= 3) {
+                uint16_t a = (uint16_t)wmma12_elem(w, ar, i, k, 16);
+                uint16_t b = (uint16_t)wmma12_elem(w, br, i, k, 16);
+                int bf = p == 1 || p == 3;
+                A[i][k] = bf ? bf16_to_f32(a) : f16_to_f32(a);
+                B[k][i] = bf ? bf16_to_f32(b) : f16_to_f32(b);
+            } else {
+                uint32_t a = wmma12_elem(w, ar, i, k, 8), b = wmma12_elem(w, br, i, k, 8);
+                IA[i][k] = (in->neg & 1) ? (int8_t)a : (int64_t)a;
+                IB[k][i] = (in->neg & 2) ? (int8_t)b : (int64_t)b;
+            }
+        }
+    uint32_t out[8][32];
+    unsigned nd = (p == 2 || p == 3) ? 4 : 8;
+    for (unsigned v = 0; v < nd; v++)
+        for (unsigned l = 0; l < 32; l++) {
+            uint32_t c = in->src[2].kind == EMU_K_VGPR ? w->v[(in->src[2].reg + v) & 255][l]
+                                                       : (uint32_t)in->src[2].val;
+            unsigned col = l % 16;
+            if (p <= 1 || p == 4) {
+                unsigned row = v + 8 * (l / 16);
+                if (p <= 1) {
+                    double s = f32_of(c);
+                    for (unsigned k = 0; k < 16; k++)
+                        s += A[row][k] * B[k][col];
+                    out[v][l] = u32_of((float)s);
+                } else {
+                    int64_t s = (int32_t)c;
+                    for (unsigned k = 0; k < 16; k++)
+                        s += IA[row][k] * IB[k][col];
+                    if (in->clamp)
+                        s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
+                    out[v][l] = (uint32_t)s;
+                }
+            } else {
+                uint32_t r = 0;
+                for (unsigned h = 0; h < 2; h++) {
+                    unsigned row = 2 * v + h + 8 * (l / 16);
+                    uint16_t ch = (uint16_t)(c >> (16 * h));
+                    double s = p == 2 ? f16_to_f32(ch) : bf16_to_f32(ch);
+                    for (unsigned k = 0; k < 16; k++)
+                        s += A[row][k] * B[k][col];
+                    uint16_t q = p == 2 ? f32_to_f16((float)s) : f32_to_bf16((float)s);
+                    r |= (uint32_t)q << (16 * h);
+                }
+                out[v][l] = r;
+            }
+        }
+    for (unsigned v = 0; v < nd; v++)
+        for (unsigned l = 0; l < 32; l++)
+            w->v[(dr + v) & 255][l] = out[v][l];
 }

@@ -16,6 +16,8 @@ void emu_ds(emu_wave *w, const emu_inst *in);
 void emu_vm_flat(emu_wave *w, const emu_inst *in);
 void emu_vm_buffer(emu_wave *w, const emu_inst *in);
 void emu_vopd(emu_wave *w, const emu_inst *in);
+/* gfx12's layout of the WMMA ops it shares with gfx11 (gfx12.c; predecode picks it) */
+void emu_v_wmma12(emu_wave *w, const emu_inst *in);
 
 /* Before every VALU instruction: write mask from EXEC, DPP source select, counters. */
 void emu_valu_prologue(emu_wave *w, const emu_inst *in);
@@ -27,6 +29,10 @@ void emu_mark_plain(emu_inst *in);
 int emu_fma_lanes(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *c, unsigned n);
 /* Set the host rounding mode from the wave's MODE register. */
 void emu_apply_round(emu_wave *w);
+
+/* Why the emulator does not execute op on a target of `family` (rdx_isa_family), from the
+   RDX_NOT_EMULATED rows of fidelity.def; NULL when the op is not listed there. */
+const char *emu_op_gap(uint32_t op, unsigned family);
 
 /* Family parsers: fill *oi and return 1 when `name` belongs to the family. */
 int emu_cmp_family(const char *name, emu_opinfo *oi);

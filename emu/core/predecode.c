@@ -352,16 +352,24 @@ static rdx_status decode_vinterp_scalar(const rdx_isa_target *t, const uint8_t *
 /*
  * What the emulator lacks on gfx12 although a handler exists for the op's name (gfx11
  * semantics that gfx12 changed): the VIMAGE / VSAMPLE encodings (mimg.c reads gfx11's
- * MIMG fields) and WMMA (gfx12 lays out A, B, C and D differently).  NULL when none.
+ * MIMG fields) and the WMMA ops other than the five whose gfx12 layout emu_v_wmma12 has
+ * (f16/bf16 with f32, f16, bf16 accumulators and iu8).  NULL when none; *fn gets gfx12's
+ * WMMA handler when it replaces gfx11's.
  */
-static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, unsigned cls)
+static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, const emu_opinfo *oi,
+                             emu_fn *fn)
 {
     if (t->family != RDX_ISA_FAMILY_RDNA4)
         return NULL;
     if (enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE)
         return "gfx12's VIMAGE/VSAMPLE image encodings are not emulated";
-    if (cls == RDX_EMU_CLASS_WMMA)
-        return "gfx12's WMMA/SWMMAC register layouts are not emulated";
+    if (oi->cls == RDX_EMU_CLASS_WMMA) {
+        if (oi->fn == emu_v_wmma && oi->param <= 4) {
+            *fn = emu_v_wmma12;
+            return NULL;
+        }
+        return "this gfx12 WMMA form's register layout is not emulated";
+    }
     return NULL;
 }
 
@@ -397,8 +405,10 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
     }
     const emu_opinfo *oi = emu_op_info(ii.op);
     if (!oi || !oi->fn || (ii.op_y && !(emu_op_info(ii.op_y) && emu_op_info(ii.op_y)->fn))) {
-        snprintf(msg, sizeof msg, "the emulator has no semantics for %s",
-                 emu_op_name(oi && oi->fn ? ii.op_y : ii.op));
+        unsigned op = oi && oi->fn ? ii.op_y : ii.op;
+        const char *gap = emu_op_gap(op, t->family);
+        snprintf(msg, sizeof msg, "the emulator has no semantics for %s%s%s", emu_op_name(op),
+                 gap ? ": " : "", gap ? gap : "");
         *why = msg;
         return RDX_EMU_FAULT_UNIMPLEMENTED;
     }
@@ -412,7 +422,7 @@ rdx_emu_fault_kind emu_predecode(emu_worker *wk, const rdx_isa_target *t, uint64
         return RDX_EMU_FAULT_INVALID_INST;
     }
     in->enc = fi->enc;
-    const char *gap = gfx12_gap(t, fi->enc, oi->cls);
+    const char *gap = gfx12_gap(t, fi->enc, oi, &in->fn);
     if (gap) {
         snprintf(msg, sizeof msg, "the emulator has no semantics for %s on %s: %s",
                  emu_op_name(ii.op), t->name, gap);

@@ -52,8 +52,17 @@ void emu_v_pk_f16(emu_wave *w, const emu_inst *in)
             case 3:
                 v = f32_of(f32_min_hw(u32_of(x), u32_of(y), 0));
                 break;
-            default:
+            case 4:
                 v = f32_of(f32_max_hw(u32_of(x), u32_of(y), 0));
+                break;
+            default: /* 5 v_pk_minimum_f16, 6 v_pk_maximum_f16 (gfx12: a NaN operand gives a
+                        quiet NaN, -0 < +0) */
+                if (x != x || y != y)
+                    v = x != x ? x : y;
+                else if (x == y)
+                    v = (signbit(x) != 0) == (in->param == 5) ? x : y;
+                else
+                    v = (x < y) == (in->param == 5) ? x : y;
                 break;
             }
             if (in->clamp)

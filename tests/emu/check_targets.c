@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/isa.h>
+
+#include "emu/core/ops.h"
 #include "tests/emu/emu_test.h"
 
 /* s_fmamk_f32: tinygrad test_sop.py TestSOP2 test_s_fmamk_f32(_negative) (gfx1150+ hardware) */
@@ -347,7 +350,7 @@ static rdx_status run_words(const char *target, const uint32_t *words, size_t n,
 }
 
 /* bad input on gfx12: an undecodable word and gfx11-only encodings fault naming the PC;
-   gfx12 WMMA (its own register layout) is refused, not run with gfx11's */
+   a gfx12 WMMA form whose layout is not emulated is refused */
 START_TEST(gfx12_faults)
 {
     rdx_emu_fault f;
@@ -363,8 +366,8 @@ START_TEST(gfx12_faults)
     ck_assert_msg(strstr(rdx_error_message(), pc) != NULL, "%s", rdx_error_message());
     /* the same words run on gfx1100 (the V# is all zero: the load reads 0) */
     ck_assert_int_eq(run_words("gfx1100", mubuf11, 4, &f, &base), RDX_OK);
-    /* v_wmma_f32_16x16x16_f16 v[0:7], v[8:11], v[12:15], v[0:7] (gfx12) */
-    static const uint32_t wmma12[] = { 0xcc404000u, 0x1c021908u, 0xbfb00000u };
+    /* v_wmma_f32_16x16x16_fp8_fp8 v[0:7], v[8:9], v[10:11], v[0:7] (gfx12; FP8 not modelled) */
+    static const uint32_t wmma12[] = { 0xcc464000u, 0x1c021508u, 0xbfb00000u };
     ck_assert_int_ne(run_words("gfx1201", wmma12, 3, &f, &base), RDX_OK);
     ck_assert_int_eq(f.kind, RDX_EMU_FAULT_UNIMPLEMENTED);
     ck_assert_uint_eq(f.pc, base);
@@ -411,6 +414,149 @@ START_TEST(gfx12_run_asm_target)
 }
 END_TEST
 
+/* gfx12's IEEE 754-2019 minimum/maximum, packed too (a NaN operand gives a quiet NaN, -0 < +0)
+   and the
+   VALU transcendentals with an SGPR result (v_s_*), against host IEEE arithmetic */
+START_TEST(gfx12_minimum_vs_trans)
+{
+    static const float a[] = { 1.0f, -0.0f, NAN, 2.5f, -3.0f, 0.0f };
+    static const float b[] = { 2.0f, 0.0f, 1.0f, NAN, -4.0f, -0.0f };
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 2;
+    for (unsigned l = 0; l < 6; l++) {
+        c.in[l][0] = et_f(a[l]);
+        c.in[l][1] = et_f(b[l]);
+    }
+    c.sgpr_in[0] = et_f(2.25f);
+    c.sgpr_in[1] = 0x4400u; /* f16 4.0 */
+    c.body = "v_minimum_f32 v10, v1, v2\n v_maximum_f32 v11, v1, v2\n"
+             "v_maximum3_f32 v12, v1, v2, 0\n"
+             "v_s_sqrt_f32 s20, s4\n v_s_exp_f16 s21, s5\n v_s_rcp_f32 s22, s4\n"
+             "v_mov_b32 v13, s20\n v_mov_b32 v14, s21\n v_mov_b32 v15, s22\n"
+             /* packed: (-0, 2) vs (+0, NaN) */
+             "v_mov_b32 v3, 0x40008000\n v_mov_b32 v4, 0x7e000000\n"
+             "v_pk_minimum_f16 v16, v3, v4\n v_pk_maximum_f16 v17, v3, v4\n";
+    c.nout = 8;
+    et_ok(&c);
+    for (unsigned l = 0; l < 6; l++) {
+        float x = a[l], y = b[l];
+        uint32_t mn, mx;
+        if (x != x || y != y) {
+            mn = mx = 0x7fc00000u;
+        } else {
+            mn = et_f(x < y || (x == y && signbit(x)) ? x : y);
+            mx = et_f(x > y || (x == y && !signbit(x)) ? x : y);
+        }
+        ck_assert_msg((c.out[l][0] & 0x7fffffffu) > 0x7f800000u ? mn == 0x7fc00000u
+                                                                : c.out[l][0] == mn,
+                      "minimum lane %u: 0x%08x", l, c.out[l][0]);
+        ck_assert_msg((c.out[l][1] & 0x7fffffffu) > 0x7f800000u ? mx == 0x7fc00000u
+                                                                : c.out[l][1] == mx,
+                      "maximum lane %u: 0x%08x", l, c.out[l][1]);
+    }
+    ck_assert_uint_eq(c.out[0][2], et_f(2.0f));
+    ck_assert_uint_eq(c.out[4][2], 0u); /* max(-3, -4, +0) = +0 */
+    ck_assert_uint_eq(c.out[0][3], et_f(1.5f));
+    ck_assert_uint_eq(c.out[0][4], 0x4c00u); /* 2^4 = 16 in f16 */
+    ck_assert_uint_eq(c.out[0][5], et_f(1.0f / 2.25f));
+    ck_assert_uint_eq(c.out[0][6], 0x7e008000u); /* min(-0, +0) = -0; NaN */
+    ck_assert_uint_eq(c.out[0][7], 0x7e000000u); /* max(-0, +0) = +0; NaN */
+}
+END_TEST
+
+/* Every op of AMD's data for every target either has semantics on that target
+   or a row with the reason in the not-emulated table (emu/core/fidelity.def, from
+   tests/data/fidelity/not_emulated.txt), and no row names an op the emulator executes */
+START_TEST(every_op_emulated_or_listed)
+{
+    static const char *const targets[] = { "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150",
+                                           "gfx1151", "gfx1152", "gfx1200", "gfx1201" };
+    char missing[4096] = "", extra[4096] = "";
+    size_t nm = 0, ne = 0;
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+        const rdx_isa_target *tg = rdx_isa_target_find(targets[t]);
+        ck_assert_ptr_nonnull(tg);
+        for (unsigned op = 1; op < RDX_ISA_OP_COUNT; op++) {
+            if (!rdx_isa_op_available(tg, (rdx_isa_op)op))
+                continue;
+            const emu_opinfo *oi = emu_op_info(op);
+            const char *name = rdx_isa_op_name((rdx_isa_op)op);
+            int blocked = !oi || !oi->fn;
+            if (tg->family == RDX_ISA_FAMILY_RDNA4 && oi && oi->fn &&
+                ((oi->cls == RDX_EMU_CLASS_WMMA && !(oi->fn == emu_v_wmma && oi->param <= 4)) ||
+                 !strncmp(name, "image_", 6)))
+                blocked = 1; /* predecode's gfx12 gaps */
+            const char *gap = emu_op_gap(op, tg->family);
+            if (blocked && !gap)
+                nm += (size_t)snprintf(missing + nm, nm < sizeof missing ? sizeof missing - nm : 0,
+                                       " %s:%s", targets[t], name);
+            if (!blocked && gap)
+                ne += (size_t)snprintf(extra + ne, ne < sizeof extra ? sizeof extra - ne : 0,
+                                       " %s:%s", targets[t], name);
+        }
+    }
+    ck_assert_msg(nm == 0, "ops without semantics and without a not-emulated row:%s", missing);
+    ck_assert_msg(ne == 0, "not-emulated rows for ops that have semantics:%s", extra);
+    /* the reason is in the fault report */
+    ck_assert_ptr_nonnull(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_FP8_FP8, RDX_ISA_FAMILY_RDNA4));
+    ck_assert_ptr_null(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_F16, RDX_ISA_FAMILY_RDNA3));
+    ck_assert_ptr_null(emu_op_gap(RDX_ISA_OP_V_WMMA_F32_16X16X16_F16, RDX_ISA_FAMILY_RDNA4));
+}
+END_TEST
+
+/* gfx12 WMMA (wave32) with gfx12's register layout, as tinygrad's emulator has it
+   (test/mockgpu/amd/emu.py _compile_wmma, checked against RDNA4 hardware by tinygrad):
+   A row i / B column i element k in lane i + 16*k[2], element k[1:0] | k[3] << 2 (two
+   16-bit values per VGPR); D (m, n) in lane n + 16*m[3], VGPR m[2:0].  Expected values: a
+   host matmul in double of small integers (exact in f16 and f32). */
+static uint16_t h16(int v)
+{
+    /* small integers as f16 bits */
+    if (v == 0)
+        return 0;
+    unsigned a = (unsigned)(v < 0 ? -v : v), e = 0;
+    while ((a >> e) > 1)
+        e++;
+    uint16_t m = (uint16_t)(((a << 10) >> e) & 0x3ff);
+    return (uint16_t)((v < 0 ? 0x8000u : 0) | (e + 15) << 10 | m);
+}
+
+START_TEST(gfx12_wmma_layout)
+{
+    int A[16][16], B[16][16];
+    for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 16; k++) {
+            A[i][k] = (i * 3 + k * 5) % 7 - 3;
+            B[k][i] = (i * 2 + k * 7) % 5 - 2;
+        }
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 8; /* v1..v4: A, v5..v8: B */
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned e = 0; e < 8; e++) {
+            unsigned i = l % 16, k = (e & 3) | (l / 16) << 2 | (e >> 2) << 3;
+            c.in[l][e / 2] |= (uint32_t)h16(A[i][k]) << (16 * (e % 2));
+            c.in[l][4 + e / 2] |= (uint32_t)h16(B[k][i]) << (16 * (e % 2));
+        }
+    c.body = "v_mov_b32 v10, 1.0\n v_mov_b32 v11, 1.0\n v_mov_b32 v12, 1.0\n"
+             "v_mov_b32 v13, 1.0\n v_mov_b32 v14, 1.0\n v_mov_b32 v15, 1.0\n"
+             "v_mov_b32 v16, 1.0\n v_mov_b32 v17, 1.0\n"
+             "v_wmma_f32_16x16x16_f16 v[10:17], v[1:4], v[5:8], v[10:17]\n";
+    c.nout = 8;
+    et_ok(&c);
+    for (unsigned l = 0; l < 32; l++)
+        for (unsigned v = 0; v < 8; v++) {
+            unsigned m = v + 8 * (l / 16), n = l % 16;
+            int d = 1;
+            for (int k = 0; k < 16; k++)
+                d += A[m][k] * B[k][n];
+            ck_assert_msg(c.out[l][v] == et_f((float)d), "D[%u][%u] lane %u v%u: 0x%08x, want %d",
+                          m, n, l, v, c.out[l][v], d);
+        }
+}
+END_TEST
+
 Suite *et_suite_targets(void)
 {
     Suite *s = suite_create("targets");
@@ -430,6 +576,9 @@ Suite *et_suite_targets(void)
     tcase_add_test(tc, gfx12_salu_smem);
     tcase_add_test(tc, gfx12_faults);
     tcase_add_test(tc, gfx12_run_asm_target);
+    tcase_add_test(tc, gfx12_minimum_vs_trans);
+    tcase_add_test(tc, every_op_emulated_or_listed);
+    tcase_add_test(tc, gfx12_wmma_layout);
     suite_add_tcase(s, tc);
     return s;
 }
