@@ -63,8 +63,8 @@ static void help(void)
            "  --source hw|model where the profile comes from: model (default) replays the\n"
            "                    kernel on a private wave emulator (every count exact, every\n"
            "                    time the timing model's); hw runs it on the device's queue\n"
-           "                    (a card, else the emulated GPU of RDX_EMU_ARCH's target, not\n"
-           "                    the code object's; RDX_DEVICE=emu|kfd) with SQ\n"
+           "                    (a card, else the emulated GPU: --arch GFX, else RDX_EMU_ARCH,\n"
+           "                    else the code object's target; RDX_DEVICE=emu|kfd) with SQ\n"
            "                    perf counters and an SQ thread trace programmed by PM4\n"
            "                    register writes, as on a card, and prints the counters, the\n"
            "                    GPU time and the decoded trace's per-instruction table:\n"
@@ -417,7 +417,7 @@ static int takes_value(const char *a)
         "--kernel", "--grid",  "--block",     "--arg",         "--wave-budget",
         "-i",       "--input", "-v",          "--var",         "--seed",
         "--beam",   "--cache", "--beam-time", "--beam-budget", "--isa",
-        "--device", "--gpus",  "--counters"
+        "--device", "--gpus",  "--counters",  "--arch"
     };
     for (size_t k = 0; k < sizeof v / sizeof *v; k++)
         if (!strcmp(a, v[k]))

@@ -64,8 +64,8 @@ static void help(void)
            "                    (\"hw-tested: <tests>\" / \"not hw-tested\")\n"
            "  --profile         profile the dispatch on the device's queue instead, as on a\n"
            "                    card: rdx prof --source hw with the launch options (and\n"
-           "                    --device; not --arch: the emulated GPU is RDX_EMU_ARCH's\n"
-           "                    target): SQ perf counters, the SQ thread trace decoded per\n"
+           "                    --device and --arch): SQ perf counters, the SQ thread trace\n"
+           "                    (RDNA3 targets) decoded per\n"
            "                    instruction, the GPU time (docs/prof.md \"On the queue\")\n"
            "  -h, --help        show this help\n"
            "\n"
@@ -208,35 +208,17 @@ static void estimate_line(const run_state *s, const char *path, const rdx_kernel
     snprintf(est, size, "; timing model estimate %.3f us", us);
 }
 
-/* The emulated GPU's target when neither --arch nor RDX_EMU_ARCH chose one: the code
- * object's, when the emulated GPU models it (else NULL: gfx1100). */
-static const char *codeobj_arch(const char *path, char *buf, size_t size)
-{
-    const char *env = getenv("RDX_EMU_ARCH");
-    rdx_codeobj *co = NULL;
-    if ((env && *env) || rdx_codeobj_read_file(path, &co) != RDX_OK || !co->target) {
-        rdx_codeobj_free(co);
-        rdx_error_clear();
-        return NULL;
-    }
-    snprintf(buf, size, "%s", co->target->name);
-    rdx_codeobj_free(co);
-    for (uint32_t i = 0; rdx_emudev_target_name(i); i++)
-        if (!strcmp(rdx_emudev_target_name(i), buf))
-            return buf;
-    return NULL;
-}
-
 static int run(run_state *s, const char *path, const cli_out *outs, int nouts, rdx_device_kind kind,
                const char *arch, uint64_t repeat, uint32_t timeout, uint64_t wave_budget,
                uint64_t dispatch_budget)
 {
     char co_arch[16];
-    rdx_device_options o = { .kind = kind,
-                             .emu_wave_budget = wave_budget,
-                             .emu_dispatch_budget = dispatch_budget,
-                             .emu_arch =
-                                 arch ? arch : codeobj_arch(path, co_arch, sizeof co_arch) };
+    rdx_device_options o = {
+        .kind = kind,
+        .emu_wave_budget = wave_budget,
+        .emu_dispatch_budget = dispatch_budget,
+        .emu_arch = arch ? arch : rdx_cli_codeobj_arch(path, co_arch, sizeof co_arch)
+    };
     if (rdx_device_open(&o, &s->dev))
         return rdx_cli_fail(CMD);
     const rdx_device_info *di = rdx_device_get_info(s->dev);

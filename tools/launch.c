@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/codeobj.h>
+#include <rdx/emudev.h>
+
 #include "tools/cli.h"
 #include "tools/launch.h"
 #include "util/error.h"
@@ -199,4 +202,23 @@ int rdx_cli_pick_kernel(const char *cmd, const rdx_program *prog, const char *pa
     rdx_program_find(prog, "", out);
     return rdx_cli_usage_error(cmd, "%s has %zu kernels; choose one with --kernel (%s)", path,
                                rdx_program_kernel_count(prog), rdx_error_message());
+}
+
+/* The emulated GPU's target when neither --arch nor RDX_EMU_ARCH chose one: the code
+ * object's, when the emulated GPU models it (else NULL: gfx1100). */
+const char *rdx_cli_codeobj_arch(const char *path, char *buf, size_t size)
+{
+    const char *env = getenv("RDX_EMU_ARCH");
+    rdx_codeobj *co = NULL;
+    if ((env && *env) || rdx_codeobj_read_file(path, &co) != RDX_OK || !co->target) {
+        rdx_codeobj_free(co);
+        rdx_error_clear();
+        return NULL;
+    }
+    snprintf(buf, size, "%s", co->target->name);
+    rdx_codeobj_free(co);
+    for (uint32_t i = 0; rdx_emudev_target_name(i); i++)
+        if (!strcmp(rdx_emudev_target_name(i), buf))
+            return buf;
+    return NULL;
 }

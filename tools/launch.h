@@ -72,4 +72,12 @@ void rdx_cli_signature(const rdx_kernel *k, char *buf, size_t size);
 rdx_status rdx_cli_emu_launch(rdx_emu *emu, const rdx_cli_launch *L, const uint8_t *elf,
                               size_t elf_size, const rdx_kernel *k, uint64_t wave_budget);
 
+/*
+ * The emulated GPU's target when neither --arch nor RDX_EMU_ARCH chose one: the
+ * target of the code object at path when the emulated GPU models it, written to
+ * buf; else NULL (the device's default, gfx1100).  Never fails: an unreadable
+ * file gives NULL and leaves no error set (the caller's own load reports it).
+ */
+const char *rdx_cli_codeobj_arch(const char *path, char *buf, size_t size);
+
 #endif /* RDX_TOOLS_LAUNCH_H */

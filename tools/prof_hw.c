@@ -16,6 +16,7 @@
 
 #include <rdx/asm.h>
 #include <rdx/codeobj.h>
+#include <rdx/emudev.h>
 #include <rdx/isa.h>
 #include <rdx/queue_prof.h>
 #include <rdx/runtime.h>
@@ -24,6 +25,7 @@
 #include "tools/cli.h"
 #include "tools/launch.h"
 #include "tools/prof.h"
+#include "util/error.h"
 #include "util/file.h"
 
 #define CMD            "prof"
@@ -68,6 +70,7 @@ typedef struct hw_run {
     uint64_t trace_end;
     const uint8_t *code;
     size_t code_size;
+    const rdx_isa_target *target; /* the code object's (disassembly) */
     qevent q[HW_MAX_QEVENTS];
     size_t nq;
 } hw_run;
@@ -174,7 +177,7 @@ static int fold_trace(hw_run *r, uint32_t se)
 
 static void disasm(const hw_run *r, uint64_t off, char *buf, size_t size)
 {
-    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    const rdx_isa_target *t = r->target;
     rdx_isa_inst ii;
     size_t len = 0;
     snprintf(buf, size, "?");
@@ -223,6 +226,10 @@ static void print_text(const hw_run *r, const prof_hw_opts *o, const char *path)
         printf(" SE %u %zu bytes%s%s", se, r->prof.sqtt_len[se],
                r->prof.sqtt_full[se] ? " (FULL: cut)" : "", se + 1 < r->prof.nse ? "," : "");
     printf("\n  %zu waves traced, clock 0..%llu\n", r->nwaves, (unsigned long long)r->trace_end);
+    if (!r->nwaves && strstr(r->device, ", emu)") && r->target &&
+        r->target->family != RDX_ISA_FAMILY_RDNA3)
+        printf("  (the emulated GPU writes thread traces in RDNA3's token format only: an RDNA4\n"
+               "  GPU gives counters and GPU time but no trace; docs/prof.md)\n");
     if (o->no_disasm)
         return;
     printf("traced instructions (cycles: clocks from the instruction's issue to its wave's next "
@@ -346,7 +353,10 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
     static const struct option opts[] = { RDX_CLI_LAUNCH_OPTS,
                                           { "device", required_argument, NULL, 'd' },
                                           { "counters", required_argument, NULL, 'c' },
+                                          { "arch", required_argument, NULL, 'A' },
                                           { NULL, 0, NULL, 0 } };
+    const char *arch = NULL;
+    char co_arch[16];
     rdx_device_kind kind = o->device;
     rdx_perf_counter cs[RDX_QUEUE_PROF_MAX_COUNTERS];
     uint32_t ncs = HW_NCOUNTERS;
@@ -369,6 +379,10 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
                 else if (rdx_perf_counter_parse(t, &cs[ncs++]))
                     rc = rdx_cli_usage_error(CMD, "--counters: %s", rdx_error_message());
             }
+        } else if (c == 'A') {
+            arch = optarg;
+            if (rdx_emudev_check_arch("--arch", arch, 1))
+                rc = rdx_cli_usage_error(CMD, "%s", rdx_error_message());
         } else if (c == 'd') {
             if (!strcmp(optarg, "emu"))
                 kind = RDX_DEVICE_EMU;
@@ -400,7 +414,12 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
     double t0 = host_us();
     if (rc == RDX_EXIT_OK)
         rc = prof_load_elf(path, &elf, &len);
-    rdx_device_options dopts = { .kind = kind, .quiet = true };
+    /* the emulated GPU is the code object's target unless --arch or RDX_EMU_ARCH says */
+    rdx_device_options dopts = {
+        .kind = kind,
+        .quiet = true,
+        .emu_arch = arch ? arch : rdx_cli_codeobj_arch(path, co_arch, sizeof co_arch)
+    };
     if (rc == RDX_EXIT_OK &&
         (rdx_device_open(&dopts, &dev) || rdx_program_load(dev, elf, len, path, &prog) ||
          rdx_codeobj_read(elf, len, path, &co)))
@@ -411,6 +430,7 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
         const rdx_device_info *di = rdx_device_get_info(dev);
         snprintf(r.device, sizeof r.device, "%s (%s, %s)", di->name, di->target, di->os_name);
         snprintf(r.kname, sizeof r.kname, "%s", rdx_kernel_name(k));
+        r.target = rdx_isa_target_find(co->target ? co->target->name : "gfx1100");
         for (size_t i = 0; i < co->num_kernels; i++)
             if (!strcmp(co->kernels[i].name, r.kname) &&
                 co->kernels[i].code_offset < co->text_size) {

@@ -437,7 +437,10 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
             p->gl2c_val[n] += e == 42 ? pr->l2_hits : e == 43 ? pr->l2_misses : 0;
         }
     }
-    if ((p->tracing & 1) && pr && pr->ntrace) {
+    /* the encoder writes RDNA3's tokens (layout 3): a gfx12 GPU, whose tokens are layout 4,
+       writes no stream rather than one its decoder would misread (docs/prof.md) */
+    const emu_target *tg = dev->gpus[q->gpu].t;
+    if ((p->tracing & 1) && pr && pr->ntrace && (!tg || tg->gc[0] == 11)) {
         uint8_t *blob = NULL;
         size_t len = 0;
         if (rdx_sqtt_encode_profile(pr, &blob, &len) == RDX_OK && len >= TT_HEADER)

@@ -717,6 +717,81 @@ START_TEST(run_and_realize_profile)
 }
 END_TEST
 
+/* examples/saxpy.s assembled for target (gfx12: its split waits), as a code object path. */
+static char *saxpy_for(const char *target)
+{
+    uint8_t *src = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(rdx_file_read("examples/saxpy.s", &src, &len), RDX_OK);
+    char *text = calloc(1, len * 2 + 64), *o = text;
+    ck_assert_ptr_nonnull(text);
+    for (size_t i = 0; i < len;) {
+        const char *rest = (const char *)src + i;
+        size_t n = len - i;
+        if (n >= 7 && !memcmp(rest, "gfx1100", 7)) {
+            o += sprintf(o, "%s", target), i += 7;
+        } else if (target[3] == '2' && n >= 19 && !memcmp(rest, "s_waitcnt lgkmcnt(0)", 19)) {
+            o += sprintf(o, "s_wait_kmcnt 0"), i += 20;
+        } else if (target[3] == '2' && n >= 18 && !memcmp(rest, "s_waitcnt vmcnt(0)", 18)) {
+            o += sprintf(o, "s_wait_loadcnt 0"), i += 18;
+        } else {
+            *o++ = (char)src[i++];
+        }
+    }
+    free(src);
+    char name[64];
+    snprintf(name, sizeof name, "saxpy-%s.s", target);
+    char *s_path = rdx_test_tmp_path(name);
+    ck_assert_int_eq(rdx_file_write(s_path, text, strlen(text)), RDX_OK);
+    free(text);
+    snprintf(name, sizeof name, "saxpy-%s.co", target);
+    char *co_path = rdx_test_tmp_path(name);
+    const char *as[] = { rdx_test_rdx_path(), "as", s_path, "-o", co_path, NULL };
+    rdx_test_proc p;
+    ck_assert_msg(rdx_test_run(as, NULL, 0, &p) == 0, "%s", p.err);
+    rdx_test_proc_free(&p);
+    free(s_path);
+    return co_path;
+}
+
+#define SAXPY_LAUNCH                                                                              \
+    "--grid", "1", "--block", "64", "--arg", "zeros:256", "--arg", "zeros:256", "--arg", "f32:2", \
+        "--arg", "u32:64"
+
+/* --source hw and run --profile put the code object on an emulated GPU of its own target (or
+   --arch's), as rdx run does; an RDNA4 GPU says that it writes no thread trace. */
+START_TEST(source_hw_follows_the_target)
+{
+    unsetenv("RDX_EMU_ARCH");
+    char *co1151 = saxpy_for("gfx1151"), *co1201 = saxpy_for("gfx1201");
+    rdx_test_proc p;
+    const char *a[] = { "--source", "hw", co1151, SAXPY_LAUNCH, NULL };
+    ck_assert_msg(pt_prof(a, &p) == 0, "%s%s", p.out, p.err);
+    ck_assert_msg(strstr(p.out, "(gfx1151, emu)") && strstr(p.out, "SQ_WAVES") &&
+                      strstr(p.out, "2 waves traced"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *b[] = { "--source", "hw", co1201, SAXPY_LAUNCH, NULL };
+    ck_assert_msg(pt_prof(b, &p) == 0, "%s%s", p.out, p.err);
+    ck_assert_msg(strstr(p.out, "(gfx1201, emu)") && strstr(p.out, "0 waves traced") &&
+                      strstr(p.out, "RDNA3's token format only"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *run[] = { rdx_test_rdx_path(), "run",  "--profile",  "--arch",
+                          "gfx1151",           co1151, SAXPY_LAUNCH, NULL };
+    ck_assert_msg(rdx_test_run(run, NULL, 0, &p) == 0, "%s%s", p.out, p.err);
+    ck_assert_msg(strstr(p.out, "(gfx1151, emu)"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *mismatch[] = { rdx_test_rdx_path(), "run",  "--profile",  "--arch",
+                               "gfx1100",           co1151, SAXPY_LAUNCH, NULL };
+    ck_assert_int_ne(rdx_test_run(mismatch, NULL, 0, &p), 0);
+    ck_assert_msg(strstr(p.err, "code object for gfx1151, the device is a gfx1100"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    free(co1151);
+    free(co1201);
+}
+END_TEST
+
 TCase *pt_tcase_hw(void)
 {
     TCase *tc = tcase_create("hw");
@@ -730,5 +805,6 @@ TCase *pt_tcase_hw(void)
     tcase_add_test(tc, registers_and_disassembly);
     tcase_add_test(tc, cli_source_hw);
     tcase_add_test(tc, run_and_realize_profile);
+    tcase_add_test(tc, source_hw_follows_the_target);
     return tc;
 }
