@@ -68,6 +68,8 @@ SUITE_BINS := $(SUITES:%=$(BUILD)/tests/%)
 EMU_SUITES := $(if $(SANITIZE),,realize)
 # ... and again on the amdgpu DRM path (RDX_SUBMIT=drm, docs/drm.md).
 EMU_DRM_SUITES := $(if $(SANITIZE),,realize)
+# suites run again with the emulated GPU of another target (RDX_EMU_ARCH): RDNA3.5 and RDNA4
+ARCH_SUITES := $(if $(SANITIZE),,$(foreach a,gfx1151 gfx1201,arch:$(a):$(BUILD)/tests/realize))
 
 BENCHES := $(sort $(filter-out common,$(patsubst bench/%/,%,$(dir $(wildcard bench/*/*.c)))))
 BENCH_COMMON_SRCS := $(sort $(wildcard bench/common/*.c))
@@ -172,7 +174,8 @@ benches: $(BENCH_BINS) $(RDX)
 check:
 	@$(MAKE) --no-print-directory all tests
 	@RDX_BUILD=$(BUILD) RDX_CC="$(CC)" RDX_SANITIZE="$(SANITIZE)" scripts/run-tests $(SUITE_BINS) \
-	    $(EMU_SUITES:%=emu:$(BUILD)/tests/%) $(EMU_DRM_SUITES:%=emu-drm:$(BUILD)/tests/%)
+	    $(EMU_SUITES:%=emu:$(BUILD)/tests/%) $(EMU_DRM_SUITES:%=emu-drm:$(BUILD)/tests/%) \
+	    $(ARCH_SUITES)
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT=-O1 \

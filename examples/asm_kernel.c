@@ -77,7 +77,10 @@ int main(void)
     const rdx_uop **roots = NULL;
     size_t nroots = 0;
     int rc = 1;
-    if (rdx_graph_create(&g, NULL) || rdx_device_open(NULL, &dev)) {
+    /* the hand-written kernel is gfx1100 code: an emulated GPU is made a gfx1100 (a card of
+       another target refuses the code object, saying so) */
+    rdx_device_options dopts = { .kind = RDX_DEVICE_AUTO, .emu_arch = "gfx1100" };
+    if (rdx_graph_create(&g, NULL) || rdx_device_open(&dopts, &dev)) {
         fprintf(stderr, "asm_kernel: %s\n", rdx_error_message());
         goto out;
     }

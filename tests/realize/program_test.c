@@ -28,7 +28,7 @@ static const rdx_uop *axpb(rdx_graph *g)
 
 START_TEST(call_hand_written_kernel)
 {
-    rdx_device *dev = rz_device();
+    rdx_device *dev = rz_device_arch("gfx1100"); /* the kernel is gfx1100 code */
     rdx_graph *g = rz_graph();
     float xv[256];
     for (int i = 0; i < 256; i++)
@@ -118,7 +118,7 @@ static const rdx_uop *binary_program(rdx_graph *g, int kernarg_size)
 
 START_TEST(call_foreign_code_object)
 {
-    rdx_device *dev = rz_device();
+    rdx_device *dev = rz_device_arch("gfx1100"); /* the kernel is gfx1100 code */
     rdx_graph *g = rz_graph();
     float xv[256];
     for (int i = 0; i < 256; i++)

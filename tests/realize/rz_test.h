@@ -17,8 +17,12 @@
 #define I64 rdx_dtype_of(RDX_INT64)
 #define U8  rdx_dtype_of(RDX_UINT8)
 
-/* The default device (RDX_DEVICE, else a card, else the emulated gfx1100), quietly. */
+/* The default device (RDX_DEVICE, else a card, else the emulated GPU of RDX_EMU_ARCH's
+   target, default gfx1100), quietly. */
 rdx_device *rz_device(void);
+/* The same with the emulated GPU's target given (rdx_device_options.emu_arch; a card and a
+   device shared through rdx emu keep theirs): for tests whose machine code is one target's. */
+rdx_device *rz_device_arch(const char *arch);
 /* Close it, asserting no buffer, program or queue of ours is left on it. */
 void rz_device_close(rdx_device *dev);
 

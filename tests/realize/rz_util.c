@@ -10,10 +10,16 @@ static rdx_device_stats base;
 
 rdx_device *rz_device(void)
 {
+    return rz_device_arch(NULL);
+}
+
+rdx_device *rz_device_arch(const char *arch)
+{
     rdx_device_options o;
     memset(&o, 0, sizeof o);
     o.kind = RDX_DEVICE_AUTO;
     o.quiet = true;
+    o.emu_arch = arch;
     rdx_device *dev = NULL;
     ck_assert_msg(rdx_device_open(&o, &dev) == RDX_OK, "%s", rdx_error_message());
     /* the device makes its own copy queue and staging buffer on the first upload */
