@@ -176,7 +176,7 @@ typedef struct emu_wave {
     uint64_t vt[4];            /* issue clocks of the last 4 VALU/trans/WMMA (ring, vn of them) */
     unsigned vn;               /* VALU-class instructions issued */
     unsigned dly_left, dly_id; /* a pending s_delay_alu instid1: instructions to go, its id */
-    unsigned bar_passed; /* gfx12 s_barrier_wait's this wave passed (gfx12.c) */
+    unsigned bar_passed;       /* gfx12 s_barrier_wait's this wave passed (gfx12.c) */
 } emu_wave;
 
 typedef struct emu_wg {

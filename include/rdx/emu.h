@@ -322,11 +322,11 @@ int run_asm(uint64_t code, uint32_t code_size, uint32_t gx, uint32_t gy, uint32_
  * enables and LDS_SIZE in 512-byte granules; 0 = remu's layout above),
  * rsrc1 (COMPUTE_PGM_RSRC1 as it is — VGPR granules, float round and denorm
  * modes, DX10 clamp, IEEE; 0 = run_asm's), scratch bytes per lane (0 = 64
- * KiB), target (NULL = "gfx1100"; any target rdx_emu_create takes), user SGPR values (n_user_sgprs values
- * loaded into s0.., replacing the kernarg pointer; 0 = kernarg in s[0:1]),
- * and the valid memory ranges (nranges == 0: the process's mappings as for
- * run_asm; otherwise only these ranges, read and write, plus the code).
- * Returns 0 or a non-zero rdx_status; the message is in rdx_error_message().
+ * KiB), target (NULL = "gfx1100"; any target rdx_emu_create takes), user SGPR values (n_user_sgprs
+ * values loaded into s0.., replacing the kernarg pointer; 0 = kernarg in s[0:1]), and the valid
+ * memory ranges (nranges == 0: the process's mappings as for run_asm; otherwise only these ranges,
+ * read and write, plus the code). Returns 0 or a non-zero rdx_status; the message is in
+ * rdx_error_message().
  */
 int rdx_emu_run_asm_ex(uint64_t code, uint64_t code_size, uint32_t gx, uint32_t gy, uint32_t gz,
                        uint32_t lx, uint32_t ly, uint32_t lz, uint64_t kernarg, uint32_t rsrc2,
