@@ -239,8 +239,10 @@ static void print_text(const hw_run *r, const prof_hw_opts *o, const char *path)
     hw_pc *v = malloc((r->npcs + 1) * sizeof *v);
     if (!v)
         return;
-    memcpy(v, r->pcs, r->npcs * sizeof *v);
-    qsort(v, r->npcs, sizeof *v, o->sort ? cmp_hot : cmp_pc);
+    if (r->npcs) { /* none without a trace */
+        memcpy(v, r->pcs, r->npcs * sizeof *v);
+        qsort(v, r->npcs, sizeof *v, o->sort ? cmp_hot : cmp_pc);
+    }
     size_t shown = o->top && o->top < r->npcs ? o->top : r->npcs;
     for (size_t i = 0; i < shown; i++) {
         char text[128];
@@ -493,7 +495,8 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
         if (r.prof.sqtt_len[se] && fold_trace(&r, se))
             rc = rdx_cli_fail(CMD);
     if (rc == RDX_EXIT_OK) {
-        qsort(r.pcs, r.npcs, sizeof *r.pcs, cmp_pc);
+        if (r.npcs) /* none when the GPU wrote no trace (an emulated RDNA4) */
+            qsort(r.pcs, r.npcs, sizeof *r.pcs, cmp_pc);
         if (o->json)
             print_json(&r, path);
         else
