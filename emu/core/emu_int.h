@@ -204,22 +204,26 @@ struct emu_dispatch_ctx;
 typedef struct emu_worker {
     struct emu_dispatch_ctx *ctx;
     emu_page *pages[256];
+    emu_page *free_pages; /* pages of earlier dispatches, reused */
     emu_inst *arena;
     size_t arena_used, arena_cap;
-    void **blocks; /* arena blocks, freed with the worker */
-    size_t nblocks;
+    void **blocks; /* arena blocks (blocks[cur_block] is arena), kept across dispatches */
+    size_t nblocks, cur_block;
     emu_counts c;
     uint64_t line_last; /* last line of the current memory instruction */
     emu_lines lines;    /* memory lines this thread's waves touched */
     emu_wave *wave_pool;
     unsigned nwave_pool;
     uint8_t *lds;
+    uint32_t lds_cap;
     uint8_t *scratch;
     size_t scratch_cap;
     int group_faulted;
     emu_prof_wk *prof; /* the profile's records (rdx/emu_prof.h), NULL when off */
-    pthread_t thread;
 } emu_worker;
+
+/* Free a worker record's memory (rdx_emu_destroy). */
+void emu_worker_free(emu_worker *wk);
 
 /* A PC and how many waves a stopped dispatch left there. */
 typedef struct emu_pc_waves {
@@ -265,6 +269,11 @@ struct rdx_emu {
     int profiling;     /* rdx_emu_set_profiling */
     emu_prof_out prof; /* the last dispatch's profile */
     int have_prof;     /* prof holds the last dispatch's */
+    /* The host threads (emu/core/pool.c) and their worker records, kept across dispatches:
+       no thread is created and no decode arena or wave record allocated per dispatch. */
+    struct emu_pool *pool;
+    emu_worker *wks;
+    unsigned nwks;
 };
 
 /* ------------------------------------------------------------- faults */
