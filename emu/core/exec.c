@@ -523,7 +523,8 @@ static void check_limits(emu_dispatch_ctx *ctx, emu_wave *w)
 
 /* One slice of wave w.  A wave that would run more than `budget` instructions stops
    before its next one with a HANG report (it stays live for the PC histogram). */
-static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
+static inline __attribute__((always_inline)) void run_slice(emu_worker *wk, emu_wave *w,
+                                                            uint64_t budget, const bool prof)
 {
     emu_counts *c = &wk->c;
     uint64_t left = budget > w->ninst ? budget - w->ninst : 0;
@@ -540,7 +541,7 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
         in->count++;
         w->pc = in->pc + in->size;
         c->by_class[in->cls]++;
-        if (wk->prof)
+        if (prof)
             emu_prof_begin(wk->prof, w, in);
         if (__builtin_expect(w->dly_left != 0, 0))
             emu_delay_step(w);
@@ -557,7 +558,7 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
             }
         }
         in->fn(w, in);
-        if (wk->prof)
+        if (prof)
             emu_prof_end(wk->prof, w, in->icyc);
         w->ninst++;
         if (w->stop) {
@@ -570,6 +571,16 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
         stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT, false); /* sets ctx->stop */
         wk->group_faulted = 1;
     }
+}
+
+/* run_slice with and without the profile's per-instruction records (two copies: the
+   common one tests nothing for it per instruction) */
+static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
+{
+    if (wk->prof)
+        run_slice(wk, w, budget, true);
+    else
+        run_slice(wk, w, budget, false);
 }
 
 /* --------------------------------------------------------- workgroups */
