@@ -622,7 +622,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->wg = wg;
     w->wk = wk;
     w->mr = NULL;
-    w->mr2 = 0;
+    w->mr2 = NULL;
     w->pg = NULL;
     w->scratch_size = ctx->scratch_size;
     w->scratch = ctx->scratch_size ? wk->scratch + (size_t)idx * w->nl * ctx->scratch_size : NULL;
