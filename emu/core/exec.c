@@ -5,6 +5,7 @@
  */
 #include <fenv.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -967,8 +968,13 @@ static rdx_status collect(rdx_emu *emu, const emu_dispatch_ctx *ctx, emu_worker 
     return RDX_OK;
 }
 
-static unsigned online_cores(void)
+/* The cores this thread may run on (its affinity mask: a process pinned to one core gets
+   one host thread, not threads that take turns on it), else the online ones. */
+static unsigned usable_cores(void)
 {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
@@ -1025,7 +1031,7 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     ctx.fault_group = UINT64_MAX;
     pthread_mutex_init(&ctx.lock, NULL);
 
-    unsigned nthr = emu->threads ? emu->threads : online_cores();
+    unsigned nthr = emu->threads ? emu->threads : usable_cores();
     if (nthr > ctx.total_groups)
         nthr = (unsigned)ctx.total_groups;
     if (nthr == 0)

@@ -1,6 +1,8 @@
 /* tests/emu/check_api.c — API errors, initial wave state, counters and determinism. */
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -361,7 +363,7 @@ START_TEST(threads_after_fork)
     }
     int status = 0;
     pid_t got = 0;
-    for (int i = 0; i < 2000 && !got; i++) { /* 20 s: a child waiting for threads it does */
+    for (int i = 0; i < 2000 && !got; i++) {  /* 20 s: a child waiting for threads it does */
         got = waitpid(pid, &status, WNOHANG); /* not have is ended here */
         if (!got)
             usleep(10000);
@@ -381,6 +383,54 @@ START_TEST(threads_after_fork)
 }
 END_TEST
 
+/* The number of threads of this process (/proc/self/task), or -1. */
+static int task_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* With the default thread count, a caller pinned to one core runs the dispatch on its own
+   thread: no host thread is started to take turns with it on that core. */
+START_TEST(threads_default_follows_affinity)
+{
+    cpu_set_t set;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &set))
+        cpu++;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof set, &set), 0);
+    size_t len;
+    uint8_t *bytes = et_assemble("s_lshl_b32 s4, s2, 6\n v_add_nc_u32 v1, s4, v0\n"
+                                 "v_lshlrev_b32 v5, 2, v1\n"
+                                 "global_store_b32 v5, v1, s[0:1]\n s_endpgm\n",
+                                 &len);
+    uint8_t *code = aligned_alloc(4096, 4096);
+    memset(code, 0, 4096);
+    memcpy(code, bytes, len);
+    free(bytes);
+    static uint32_t out[64 * 50];
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)out, sizeof out, RDX_EMU_RW);
+    int before = task_count();
+    run_store_kernel(e, code, out, 50);
+    ck_assert_uint_eq(out[64 * 50 - 1], 64 * 50 - 1);
+    ck_assert_int_eq(task_count(), before); /* parked pool threads would show here */
+    rdx_emu_destroy(e);
+    free(code);
+}
+END_TEST
+
 Suite *et_suite_api(void)
 {
     Suite *s = suite_create("emu_api");
@@ -392,6 +442,7 @@ Suite *et_suite_api(void)
     tcase_add_test(t, threads_deterministic);
     tcase_add_test(t, threads_kept_between_dispatches);
     tcase_add_test(t, threads_after_fork);
+    tcase_add_test(t, threads_default_follows_affinity);
     suite_add_tcase(s, t);
     return s;
 }
