@@ -96,12 +96,20 @@ static unsigned pool_grow(emu_pool *p, unsigned n)
     return p->nth + 1;
 }
 
+/* A forked child's copy of its parent's pool: its memory freed, its mutex and condition
+   variables not touched (one of the parent's threads may have held the mutex at the fork;
+   no thread of the child uses them). */
+static void pool_forget(emu_pool *p)
+{
+    free(p->th);
+    free(p);
+}
+
 unsigned emu_pool_run(emu_pool **pp, unsigned n, emu_pool_fn fn, void *arg)
 {
     emu_pool *p = *pp;
     if (n > 1 && p && p->pid != getpid()) {
-        /* a forked child: the parent's threads are not here; the old record (its mutex
-           maybe held by one of them at the fork) is left as it is */
+        pool_forget(p); /* a forked child: the parent's threads are not here */
         p = NULL;
         *pp = NULL;
     }
@@ -134,8 +142,10 @@ void emu_pool_free(emu_pool *p)
 {
     if (!p)
         return;
-    if (p->pid != getpid())
-        return; /* a forked child's copy: its threads are the parent's */
+    if (p->pid != getpid()) { /* a forked child's copy: its threads are the parent's */
+        pool_forget(p);
+        return;
+    }
     pthread_mutex_lock(&p->mu);
     p->quit = 1;
     pthread_cond_broadcast(&p->go);
