@@ -6,6 +6,7 @@
 
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
+#include "emu/core/pool.h"
 #include "util/error.h"
 
 rdx_status rdx_emu_create(const char *target, rdx_emu **out)
@@ -32,6 +33,10 @@ void rdx_emu_destroy(rdx_emu *emu)
 {
     if (!emu)
         return;
+    emu_pool_free(emu->pool);
+    for (unsigned i = 0; i < emu->nwks; i++)
+        emu_worker_free(&emu->wks[i]);
+    free(emu->wks);
     emu_mem_free(&emu->mem);
     free(emu->pcs);
     emu_prof_out_free(&emu->prof);

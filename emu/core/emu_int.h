@@ -158,13 +158,12 @@ typedef struct emu_wave {
     uint64_t ninst;
     uint8_t *scratch; /* nl * scratch_size bytes, lane-major */
     uint32_t scratch_size;
-    uint32_t mr2; /* the range hit before mr, as 1 + its index in the map, 0: none (kernels
-                     alternate between buffers; an index fits the struct's padding) */
     struct emu_wg *wg;
     struct emu_worker *wk;
-    const emu_range *mr; /* last memory range hit */
-    emu_page *pg;        /* last code page used */
-    int scratch_ready;   /* scratch zeroed */
+    const emu_range *mr;  /* last memory range hit */
+    const emu_range *mr2; /* the range hit before mr (kernels alternate between buffers) */
+    emu_page *pg;         /* last code page used */
+    int scratch_ready;    /* scratch zeroed */
     /* cycle model */
     uint64_t cycles;
     uint64_t issue;                      /* the issue part of cycles (kernel estimate) */
@@ -204,22 +203,26 @@ struct emu_dispatch_ctx;
 typedef struct emu_worker {
     struct emu_dispatch_ctx *ctx;
     emu_page *pages[256];
+    emu_page *free_pages; /* pages of earlier dispatches, reused */
     emu_inst *arena;
     size_t arena_used, arena_cap;
-    void **blocks; /* arena blocks, freed with the worker */
-    size_t nblocks;
+    void **blocks; /* arena blocks (blocks[cur_block] is arena), kept across dispatches */
+    size_t nblocks, cur_block;
     emu_counts c;
     uint64_t line_last; /* last line of the current memory instruction */
     emu_lines lines;    /* memory lines this thread's waves touched */
     emu_wave *wave_pool;
     unsigned nwave_pool;
     uint8_t *lds;
+    uint32_t lds_cap;
     uint8_t *scratch;
     size_t scratch_cap;
     int group_faulted;
     emu_prof_wk *prof; /* the profile's records (rdx/emu_prof.h), NULL when off */
-    pthread_t thread;
 } emu_worker;
+
+/* Free a worker record's memory (rdx_emu_destroy). */
+void emu_worker_free(emu_worker *wk);
 
 /* A PC and how many waves a stopped dispatch left there. */
 typedef struct emu_pc_waves {
@@ -265,6 +268,11 @@ struct rdx_emu {
     int profiling;     /* rdx_emu_set_profiling */
     emu_prof_out prof; /* the last dispatch's profile */
     int have_prof;     /* prof holds the last dispatch's */
+    /* The host threads (emu/core/pool.c) and their worker records, kept across dispatches:
+       no thread is created and no decode arena or wave record allocated per dispatch. */
+    struct emu_pool *pool;
+    emu_worker *wks;
+    unsigned nwks;
 };
 
 /* ------------------------------------------------------------- faults */
@@ -521,20 +529,24 @@ static inline void emu_count_lds(emu_wave *w, uint64_t bytes);
 void emu_cycle_vm(emu_wave *w, unsigned lat);
 void emu_cycle_lgkm(emu_wave *w, unsigned lat);
 
+static inline bool emu_range_has(const emu_range *r, uint64_t addr, uint64_t len, unsigned access)
+{
+    return addr >= r->base && addr + len <= r->end && addr + len >= addr &&
+           (r->access & access) == access;
+}
+
 static inline bool emu_mem_ok(emu_wave *w, uint64_t addr, uint64_t len, unsigned access)
 {
     const emu_range *r = w->mr;
-    if (r && addr >= r->base && addr + len <= r->end && addr + len >= addr &&
-        (r->access & access) == access)
+    if (r && emu_range_has(r, addr, len, access))
         return true;
-    const emu_memmap *m = &w->wk->ctx->emu->mem;
-    r = w->mr2 ? &m->r[w->mr2 - 1] : NULL;
-    if (!r || addr < r->base || addr + len > r->end || addr + len < addr ||
-        (r->access & access) != access)
-        r = emu_mem_find(m, addr, len, access);
-    if (!r)
-        return false;
-    w->mr2 = w->mr ? (uint32_t)(w->mr - m->r) + 1 : 0;
+    r = w->mr2;
+    if (!r || !emu_range_has(r, addr, len, access)) {
+        r = emu_mem_find(&w->wk->ctx->emu->mem, addr, len, access);
+        if (!r)
+            return false;
+    }
+    w->mr2 = w->mr;
     w->mr = r;
     return true;
 }

@@ -5,6 +5,7 @@
  */
 #include <fenv.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
 #include "emu/core/ops.h"
+#include "emu/core/pool.h"
 #include "emu/core/prof_inline.h"
 #include "util/error.h"
 
@@ -201,17 +203,22 @@ static emu_inst *arena_new(emu_worker *wk)
 {
     if (wk->arena_used == wk->arena_cap) {
         size_t n = 256;
-        emu_inst *blk = calloc(n, sizeof *blk);
-        void **nb = realloc(wk->blocks, (wk->nblocks + 1) * sizeof *nb);
-        if (!blk || !nb) {
-            free(blk);
-            if (nb)
-                wk->blocks = nb;
-            return NULL;
+        if (wk->arena && wk->cur_block + 1 < wk->nblocks) { /* a block of an earlier dispatch */
+            wk->arena = wk->blocks[++wk->cur_block];
+        } else {
+            emu_inst *blk = calloc(n, sizeof *blk);
+            void **nb = realloc(wk->blocks, (wk->nblocks + 1) * sizeof *nb);
+            if (!blk || !nb) {
+                free(blk);
+                if (nb)
+                    wk->blocks = nb;
+                return NULL;
+            }
+            wk->blocks = nb;
+            wk->cur_block = wk->nblocks;
+            wk->blocks[wk->nblocks++] = blk;
+            wk->arena = blk;
         }
-        wk->blocks = nb;
-        wk->blocks[wk->nblocks++] = blk;
-        wk->arena = blk;
         wk->arena_used = 0;
         wk->arena_cap = n;
     }
@@ -231,9 +238,13 @@ static emu_page *page_get(emu_worker *wk, uint64_t base)
     for (emu_page *p = wk->pages[h]; p; p = p->next)
         if (p->base == base)
             return p;
-    emu_page *p = calloc(1, sizeof *p);
-    if (!p)
+    emu_page *p = wk->free_pages; /* a page of an earlier dispatch */
+    if (p) {
+        wk->free_pages = p->next;
+        memset(p->slot, 0, sizeof p->slot);
+    } else if (!(p = calloc(1, sizeof *p))) {
         return NULL;
+    }
     p->base = base;
     p->next = wk->pages[h];
     wk->pages[h] = p;
@@ -513,7 +524,8 @@ static void check_limits(emu_dispatch_ctx *ctx, emu_wave *w)
 
 /* One slice of wave w.  A wave that would run more than `budget` instructions stops
    before its next one with a HANG report (it stays live for the PC histogram). */
-static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
+static inline __attribute__((always_inline)) void run_slice(emu_worker *wk, emu_wave *w,
+                                                            uint64_t budget, const bool prof)
 {
     emu_counts *c = &wk->c;
     uint64_t left = budget > w->ninst ? budget - w->ninst : 0;
@@ -530,7 +542,7 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
         in->count++;
         w->pc = in->pc + in->size;
         c->by_class[in->cls]++;
-        if (wk->prof)
+        if (prof)
             emu_prof_begin(wk->prof, w, in);
         if (__builtin_expect(w->dly_left != 0, 0))
             emu_delay_step(w);
@@ -547,7 +559,7 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
             }
         }
         in->fn(w, in);
-        if (wk->prof)
+        if (prof)
             emu_prof_end(wk->prof, w, in->icyc);
         w->ninst++;
         if (w->stop) {
@@ -560,6 +572,16 @@ static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
         stop_fault(w, RDX_EMU_FAULT_HANG, HALT_FAULT, false); /* sets ctx->stop */
         wk->group_faulted = 1;
     }
+}
+
+/* run_slice with and without the profile's per-instruction records (two copies: the
+   common one tests nothing for it per instruction) */
+static void run_wave(emu_worker *wk, emu_wave *w, uint64_t budget)
+{
+    if (wk->prof)
+        run_slice(wk, w, budget, true);
+    else
+        run_slice(wk, w, budget, false);
 }
 
 /* --------------------------------------------------------- workgroups */
@@ -601,7 +623,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->wg = wg;
     w->wk = wk;
     w->mr = NULL;
-    w->mr2 = 0;
+    w->mr2 = NULL;
     w->pg = NULL;
     w->scratch_size = ctx->scratch_size;
     w->scratch = ctx->scratch_size ? wk->scratch + (size_t)idx * w->nl * ctx->scratch_size : NULL;
@@ -781,11 +803,11 @@ static void run_group(emu_worker *wk, uint64_t g)
     }
 }
 
-static void *worker_main(void *arg)
+static void worker_main(void *arg, unsigned index)
 {
-    emu_worker *wk = arg;
+    emu_worker *wk = &((emu_worker *)arg)[index];
     emu_dispatch_ctx *ctx = wk->ctx;
-    int saved_round = fegetround(); /* the caller's thread may run workgroups: restore it */
+    int saved_round = fegetround(); /* the caller's thread runs workgroups: restore it */
     for (;;) {
         if (halt_reason(ctx, true) != HALT_NONE)
             break; /* a fault, a cancel or a limit: no further workgroup starts */
@@ -795,10 +817,35 @@ static void *worker_main(void *arg)
         run_group(wk, g);
     }
     fesetround(saved_round);
-    return NULL;
 }
 
-static void worker_free(emu_worker *wk)
+/* A worker record for a new dispatch: its counters and line set empty, no decoded
+   instruction (the code may have changed), the memory of earlier dispatches kept. */
+static void worker_reset(emu_worker *wk, emu_dispatch_ctx *ctx, emu_prof_wk *prof)
+{
+    wk->ctx = ctx;
+    wk->prof = prof;
+    for (unsigned h = 0; h < 256; h++) {
+        emu_page *p = wk->pages[h];
+        while (p) {
+            emu_page *n = p->next;
+            p->next = wk->free_pages;
+            wk->free_pages = p;
+            p = n;
+        }
+        wk->pages[h] = NULL;
+    }
+    wk->cur_block = 0;
+    wk->arena = wk->nblocks ? wk->blocks[0] : NULL;
+    wk->arena_used = 0;
+    wk->arena_cap = wk->nblocks ? 256 : 0;
+    memset(&wk->c, 0, sizeof wk->c);
+    wk->line_last = 0;
+    emu_lines_free(&wk->lines);
+    wk->group_faulted = 0;
+}
+
+void emu_worker_free(emu_worker *wk)
 {
     for (size_t i = 0; i < wk->nblocks; i++)
         free(wk->blocks[i]);
@@ -811,10 +858,15 @@ static void worker_free(emu_worker *wk)
             p = n;
         }
     }
+    for (emu_page *p = wk->free_pages, *n; p; p = n) {
+        n = p->next;
+        free(p);
+    }
     free(wk->wave_pool);
     free(wk->lds);
     free(wk->scratch);
     emu_lines_free(&wk->lines);
+    memset(wk, 0, sizeof *wk);
 }
 
 static int cmp_pc(const void *a, const void *b)
@@ -916,8 +968,13 @@ static rdx_status collect(rdx_emu *emu, const emu_dispatch_ctx *ctx, emu_worker 
     return RDX_OK;
 }
 
-static unsigned online_cores(void)
+/* The cores this thread may run on (its affinity mask: a process pinned to one core gets
+   one host thread, not threads that take turns on it), else the online ones. */
+static unsigned usable_cores(void)
 {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
@@ -974,16 +1031,22 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     ctx.fault_group = UINT64_MAX;
     pthread_mutex_init(&ctx.lock, NULL);
 
-    unsigned nthr = emu->threads ? emu->threads : online_cores();
+    unsigned nthr = emu->threads ? emu->threads : usable_cores();
     if (nthr > ctx.total_groups)
         nthr = (unsigned)ctx.total_groups;
     if (nthr == 0)
         nthr = 1;
-    emu_worker *wks = calloc(nthr, sizeof *wks);
-    if (!wks) {
-        pthread_mutex_destroy(&ctx.lock);
-        return rdx_fail(RDX_ERR_NOMEM, "emu: out of memory");
+    if (nthr > emu->nwks) { /* worker records persist across dispatches (emu->wks) */
+        emu_worker *nw = realloc(emu->wks, nthr * sizeof *nw);
+        if (!nw) {
+            pthread_mutex_destroy(&ctx.lock);
+            return rdx_fail(RDX_ERR_NOMEM, "emu: out of memory");
+        }
+        memset(nw + emu->nwks, 0, (nthr - emu->nwks) * sizeof *nw);
+        emu->wks = nw;
+        emu->nwks = nthr;
     }
+    emu_worker *wks = emu->wks;
     unsigned maxwaves = (wgsize + ctx.nl - 1) / ctx.nl;
     ctx.maxwaves = maxwaves;
     /* per-wave records of the kernel estimate (the closed-form fallback without them) */
@@ -1004,27 +1067,31 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
             st = RDX_ERR_NOMEM;
     }
     for (unsigned i = 0; i < nthr && !st; i++) {
-        wks[i].ctx = &ctx;
-        wks[i].prof = ctx.prof ? &ctx.prof->wks[i] : NULL;
-        if (worker_waves(&wks[i], maxwaves))
+        emu_worker *wk = &wks[i];
+        worker_reset(wk, &ctx, ctx.prof ? &ctx.prof->wks[i] : NULL);
+        if (worker_waves(wk, maxwaves))
             st = RDX_ERR_NOMEM;
-        if (!st && ctx.lds_size && !(wks[i].lds = malloc(ctx.lds_size)))
-            st = RDX_ERR_NOMEM;
-        if (!st && ctx.scratch_size &&
-            !(wks[i].scratch = calloc((size_t)maxwaves * ctx.nl, ctx.scratch_size)))
-            st = RDX_ERR_NOMEM;
+        if (!st && ctx.lds_size > wk->lds_cap) {
+            free(wk->lds);
+            wk->lds_cap = 0;
+            if (!(wk->lds = malloc(ctx.lds_size)))
+                st = RDX_ERR_NOMEM;
+            else
+                wk->lds_cap = ctx.lds_size;
+        }
+        size_t scratch = (size_t)maxwaves * ctx.nl * ctx.scratch_size; /* zeroed per wave */
+        if (!st && scratch > wk->scratch_cap) {
+            free(wk->scratch);
+            wk->scratch_cap = 0;
+            if (!(wk->scratch = malloc(scratch)))
+                st = RDX_ERR_NOMEM;
+            else
+                wk->scratch_cap = scratch;
+        }
     }
-    if (!st && ctx.total_groups) {
-        /* the caller's thread is worker 0: nthr - 1 threads are created per dispatch, and
-           none for one (a thread that cannot be created leaves its share to the others) */
-        unsigned started = 1;
-        for (; started < nthr; started++)
-            if (pthread_create(&wks[started].thread, NULL, worker_main, &wks[started]))
-                break;
-        worker_main(&wks[0]);
-        for (unsigned i = 1; i < started; i++)
-            pthread_join(wks[i].thread, NULL);
-    }
+    if (!st && ctx.total_groups) /* the caller's thread is worker 0; a thread that cannot be
+                                    created leaves its share to the others */
+        emu_pool_run(&emu->pool, nthr, worker_main, wks);
     if (st)
         st = rdx_fail(RDX_ERR_NOMEM, "emu: out of memory for %u waves", maxwaves);
     rdx_status cs = st ? RDX_OK : collect(emu, &ctx, wks, nthr);
@@ -1045,9 +1112,6 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
             emu->have_prof = 1;
     }
     emu_prof_disp_free(ctx.prof);
-    for (unsigned i = 0; i < nthr; i++)
-        worker_free(&wks[i]);
-    free(wks);
     free(ctx.wrec);
     free(ctx.grec);
     pthread_mutex_destroy(&ctx.lock);

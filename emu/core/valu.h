@@ -31,7 +31,11 @@ typedef uint32_t emu_v4u __attribute__((vector_size(16)));
 typedef int32_t emu_v4i __attribute__((vector_size(16)));
 typedef float emu_v4f __attribute__((vector_size(16)));
 
-#define VLANES for (unsigned l = 0, n_ = NL; l < n_; l += 4)
+/* 4 lanes at a time: 32-lane halves (1 for wave32, 2 for wave64), each a constant-count
+   loop the compiler unrolls (a run-time lane count kept the loop and its branches) */
+#define VLANES                               \
+    for (unsigned h_ = 0; h_ < NL; h_ += 32) \
+    _Pragma("GCC unroll 8") for (unsigned l = h_; l < h_ + 32; l += 4)
 
 static inline emu_v4u vld(const uint32_t *p)
 {

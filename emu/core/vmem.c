@@ -606,14 +606,19 @@ static inline __attribute__((always_inline)) bool affine32(const uint32_t *v, un
                                                            int64_t *sd)
 {
     uint32_t v0 = v[0], d = v[1] - v[0];
-    vm_v4u e = { v0, v0 + d, v0 + 2 * d, v0 + 3 * d }, bad = { 0, 0, 0, 0 };
-    for (unsigned l = 0; l < nl; l += 4) {
-        vm_v4u x;
+    /* two chains of 8 lanes each: lanes l and l + 4 against their expected values */
+    vm_v4u e = { v0, v0 + d, v0 + 2 * d, v0 + 3 * d }, f = e + 4 * d, bad = { 0, 0, 0, 0 };
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < nl; l += 8) {
+        vm_v4u x, y;
         memcpy(&x, v + l, sizeof x);
-        bad |= x ^ e;
-        e += 4 * d;
+        memcpy(&y, v + l + 4, sizeof y);
+        bad |= (x ^ e) | (y ^ f);
+        e += 8 * d;
+        f += 8 * d;
     }
-    if (bad[0] | bad[1] | bad[2] | bad[3])
+    vm_v4u b2 = bad | __builtin_shufflevector(bad, bad, 2, 3, 0, 1);
+    if (b2[0] | b2[1])
         return false;
     int64_t s = (int32_t)d, last = (int64_t)v0 + s * (int64_t)(nl - 1);
     if (last < 0 || last > (int64_t)UINT32_MAX)
@@ -630,9 +635,10 @@ static inline __attribute__((always_inline)) bool affine32(const uint32_t *v, un
  * tests.  Returns false, having changed nothing, when the instruction is not one of these
  * (vm_exec then runs it, and faults where it did).
  */
-static bool vm_fast(emu_wave *w, const emu_inst *in)
+static inline __attribute__((always_inline)) bool vm_fast_n(emu_wave *w, const emu_inst *in,
+                                                            const unsigned nl)
 {
-    unsigned p = in->param, dir = VM_DIR(p), t = VM_TYPE(p), nl = w->nl;
+    unsigned p = in->param, dir = VM_DIR(p), t = VM_TYPE(p);
     if (dir == 2 || VM_SPACE(p) > 1 || emu_exec(w) != (nl == 64 ? ~0ull : 0xffffffffull))
         return false;
     uint64_t off = (uint64_t)(int64_t)in->offset, a0;
@@ -689,8 +695,10 @@ static bool vm_fast(emu_wave *w, const emu_inst *in)
         } else if (t == T_B32 && sd == 0) {
             uint32_t x;
             memcpy(&x, base, 4);
-            for (unsigned l = 0; l < nl; l++)
-                w->v[d][l] = x;
+            vm_v4u xv = { x, x, x, x };
+#pragma GCC unroll 16
+            for (unsigned l = 0; l < nl; l += 4)
+                memcpy(&w->v[d][l], &xv, sizeof xv);
         } else if (t >= T_B32 && t <= T_B128) {
             for (unsigned i = 0; i < n / 4; i++) {
                 uint32_t *v = w->v[(d + i) & 255];
@@ -719,6 +727,12 @@ static bool vm_fast(emu_wave *w, const emu_inst *in)
         }
     }
     return true;
+}
+
+/* vm_fast_n for the wave size, a constant in each copy (its lane loops unrolled) */
+static bool vm_fast(emu_wave *w, const emu_inst *in)
+{
+    return w->nl == 32 ? vm_fast_n(w, in, 32) : vm_fast_n(w, in, 64);
 }
 
 void emu_vm_flat(emu_wave *w, const emu_inst *in)

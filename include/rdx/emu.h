@@ -11,9 +11,9 @@
  * rdx_emu_fault (rdx_emu_last_fault); the host never crashes and the
  * instance stays usable.
  *
- * Workgroups of a dispatch run on a pool of host threads (default: all
- * cores); the waves of one workgroup run interleaved on one thread with
- * hardware barrier semantics, so results of race-free kernels are
+ * Workgroups of a dispatch run on a pool of host threads (default: one per
+ * core the caller may run on; kept, parked, between dispatches); the waves of one workgroup run
+ * interleaved on one thread with hardware barrier semantics, so results of race-free kernels are
  * deterministic.  See docs/emu.md for the initial wave state, the fault
  * reports and the cycle model.
  */
@@ -73,7 +73,8 @@ rdx_status rdx_emu_map_labeled(rdx_emu *emu, uint64_t addr, uint64_t size, unsig
 /* Remove the range that starts at `addr`; RDX_ERR_NOT_FOUND if none does. */
 rdx_status rdx_emu_unmap(rdx_emu *emu, uint64_t addr);
 
-/* Number of host threads for workgroups; 0 = all online cores (default). */
+/* Number of host threads for workgroups; 0 = one per core the calling thread may run on
+   (its affinity mask; the default). */
 void rdx_emu_set_threads(rdx_emu *emu, unsigned threads);
 
 /* Register-level description of one dispatch (zero-initialise, then fill). */

@@ -1,6 +1,11 @@
 /* tests/emu/check_api.c — API errors, initial wave state, counters and determinism. */
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/emu/emu_test.h"
 
@@ -219,6 +224,213 @@ START_TEST(threads_deterministic)
 }
 END_TEST
 
+/* One dispatch of `code` (a 64-lane wave32 kernel writing out, see below) on e. */
+static void run_store_kernel(rdx_emu *e, const uint8_t *code, uint32_t *out, unsigned groups)
+{
+    rdx_emu_dispatch d = { 0 };
+    d.code = (uint64_t)(uintptr_t)code;
+    d.code_properties = 1u << 10;
+    d.rsrc2 = 2u << 1 | 1u << 7;
+    d.grid[0] = 64 * groups;
+    d.wg[0] = 64;
+    d.user_sgpr[0] = (uint32_t)(uintptr_t)out;
+    d.user_sgpr[1] = (uint32_t)((uint64_t)(uintptr_t)out >> 32);
+    d.user_sgpr_count = 2;
+    ck_assert_msg(rdx_emu_run(e, &d) == RDX_OK, "%s", rdx_error_message());
+}
+
+/* Every counter of the last dispatch, the PC histogram and the estimate, as one hash. */
+static uint64_t counters_hash(const rdx_emu *e)
+{
+    const rdx_emu_counters *c = rdx_emu_get_counters(e);
+    uint64_t f[] = { c->waves,
+                     c->workgroups,
+                     c->wave_insts,
+                     c->lane_ops,
+                     c->vector_insts,
+                     c->bytes_read,
+                     c->bytes_written,
+                     c->cycles,
+                     c->max_wave_cycles,
+                     c->est_kernel_cycles,
+                     c->est_issue_cycles,
+                     c->est_dram_bytes,
+                     c->npc };
+    uint64_t h = 1469598103934665603ull;
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+        h = (h ^ f[k]) * 1099511628211ull;
+    for (int k = 0; k < RDX_EMU_CLASS_COUNT; k++)
+        h = (h ^ c->by_class[k]) * 1099511628211ull;
+    for (size_t k = 0; k < c->npc; k++)
+        h = (h ^ c->pcs[k].count ^ c->pcs[k].pc << 20) * 1099511628211ull;
+    return h;
+}
+
+/* One emulator, dispatch after dispatch on 2, 1, 3 and 2 host threads (its threads and
+   their records are kept between dispatches): every dispatch's results and counters are
+   those of a fresh 1-thread emulator, and code rewritten in place between two dispatches
+   runs as rewritten (nothing decoded by an earlier dispatch is reused). */
+START_TEST(threads_kept_between_dispatches)
+{
+    const char *src[2] = { "s_lshl_b32 s4, s2, 6\n v_add_nc_u32 v1, s4, v0\n"
+                           "v_mul_lo_u32 v4, v1, v1\n v_lshlrev_b32 v5, 2, v1\n"
+                           "global_store_b32 v5, v4, s[0:1]\n s_endpgm\n",
+                           "s_lshl_b32 s4, s2, 6\n v_add_nc_u32 v1, s4, v0\n"
+                           "v_add_nc_u32 v4, 7, v1\n v_lshlrev_b32 v5, 2, v1\n"
+                           "global_store_b32 v5, v4, s[0:1]\n s_endpgm\n" };
+    uint8_t *code = aligned_alloc(4096, 4096);
+    static uint32_t out[64 * 200], ref[2][64 * 200];
+    uint64_t ref_hash[2];
+    for (int k = 0; k < 2; k++) { /* references: a fresh emulator on 1 thread */
+        size_t len;
+        uint8_t *bytes = et_assemble(src[k], &len);
+        memset(code, 0, 4096);
+        memcpy(code, bytes, len);
+        free(bytes);
+        rdx_emu *e;
+        ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+        rdx_emu_set_threads(e, 1);
+        rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+        rdx_emu_map(e, (uint64_t)(uintptr_t)ref[k], sizeof ref[k], RDX_EMU_RW);
+        run_store_kernel(e, code, ref[k], 200);
+        ref_hash[k] = counters_hash(e);
+        rdx_emu_destroy(e);
+    }
+    ck_assert_uint_eq(ref[0][5], 25);
+    ck_assert_uint_eq(ref[1][5], 12);
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)out, sizeof out, RDX_EMU_RW);
+    const unsigned threads[] = { 2, 1, 3, 2, 2, 1 };
+    for (unsigned i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+        int k = (i / 2) & 1; /* the code changes every second dispatch, at the same address */
+        size_t len;
+        uint8_t *bytes = et_assemble(src[k], &len);
+        memcpy(code, bytes, len);
+        free(bytes);
+        memset(out, 0, sizeof out);
+        rdx_emu_set_threads(e, threads[i]);
+        run_store_kernel(e, code, out, 200);
+        ck_assert_msg(!memcmp(out, ref[k], sizeof out), "dispatch %u (%u threads): results", i,
+                      threads[i]);
+        ck_assert_msg(counters_hash(e) == ref_hash[k], "dispatch %u (%u threads): counters", i,
+                      threads[i]);
+    }
+    rdx_emu_destroy(e);
+    free(code);
+}
+END_TEST
+
+/* A forked child dispatches on 2 threads with the emulator its parent ran on 2 threads (the
+   parent's host threads do not exist in the child: it must start its own, not wait for
+   them). */
+START_TEST(threads_after_fork)
+{
+    size_t len;
+    uint8_t *bytes = et_assemble("s_lshl_b32 s4, s2, 6\n v_add_nc_u32 v1, s4, v0\n"
+                                 "v_lshlrev_b32 v5, 2, v1\n"
+                                 "global_store_b32 v5, v1, s[0:1]\n s_endpgm\n",
+                                 &len);
+    uint8_t *code = aligned_alloc(4096, 4096);
+    memset(code, 0, 4096);
+    memcpy(code, bytes, len);
+    free(bytes);
+    static uint32_t out[64 * 50];
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    rdx_emu_set_threads(e, 2);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)out, sizeof out, RDX_EMU_RW);
+    run_store_kernel(e, code, out, 50);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        memset(out, 0, sizeof out);
+        rdx_emu_dispatch d = { 0 };
+        d.code = (uint64_t)(uintptr_t)code;
+        d.code_properties = 1u << 10;
+        d.rsrc2 = 2u << 1 | 1u << 7;
+        d.grid[0] = 64 * 50;
+        d.wg[0] = 64;
+        d.user_sgpr[0] = (uint32_t)(uintptr_t)out;
+        d.user_sgpr[1] = (uint32_t)((uint64_t)(uintptr_t)out >> 32);
+        d.user_sgpr_count = 2;
+        int ok = rdx_emu_run(e, &d) == RDX_OK && out[64 * 50 - 1] == 64 * 50 - 1 &&
+                 rdx_emu_get_counters(e)->workgroups == 50;
+        rdx_emu_destroy(e);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    pid_t got = 0;
+    for (int i = 0; i < 2000 && !got; i++) {  /* 20 s: a child waiting for threads it does */
+        got = waitpid(pid, &status, WNOHANG); /* not have is ended here */
+        if (!got)
+            usleep(10000);
+    }
+    if (!got) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        ck_abort_msg("the child's dispatch hung");
+    }
+    ck_assert_int_eq(got, pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the child's dispatch failed or hung (status 0x%x)", status);
+    run_store_kernel(e, code, out, 50); /* the parent's threads still serve it */
+    ck_assert_uint_eq(out[64 * 50 - 1], 64 * 50 - 1);
+    rdx_emu_destroy(e);
+    free(code);
+}
+END_TEST
+
+/* The number of threads of this process (/proc/self/task), or -1. */
+static int task_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* With the default thread count, a caller pinned to one core runs the dispatch on its own
+   thread: no host thread is started to take turns with it on that core. */
+START_TEST(threads_default_follows_affinity)
+{
+    cpu_set_t set;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof set, &set), 0);
+    int cpu = 0;
+    while (!CPU_ISSET(cpu, &set))
+        cpu++;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    ck_assert_int_eq(sched_setaffinity(0, sizeof set, &set), 0);
+    size_t len;
+    uint8_t *bytes = et_assemble("s_lshl_b32 s4, s2, 6\n v_add_nc_u32 v1, s4, v0\n"
+                                 "v_lshlrev_b32 v5, 2, v1\n"
+                                 "global_store_b32 v5, v1, s[0:1]\n s_endpgm\n",
+                                 &len);
+    uint8_t *code = aligned_alloc(4096, 4096);
+    memset(code, 0, 4096);
+    memcpy(code, bytes, len);
+    free(bytes);
+    static uint32_t out[64 * 50];
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)code, 4096, RDX_EMU_READ);
+    rdx_emu_map(e, (uint64_t)(uintptr_t)out, sizeof out, RDX_EMU_RW);
+    int before = task_count();
+    run_store_kernel(e, code, out, 50);
+    ck_assert_uint_eq(out[64 * 50 - 1], 64 * 50 - 1);
+    ck_assert_int_eq(task_count(), before); /* parked pool threads would show here */
+    rdx_emu_destroy(e);
+    free(code);
+}
+END_TEST
+
 Suite *et_suite_api(void)
 {
     Suite *s = suite_create("emu_api");
@@ -228,6 +440,9 @@ Suite *et_suite_api(void)
     tcase_add_test(t, initial_wave_state);
     tcase_add_test(t, counters_and_determinism);
     tcase_add_test(t, threads_deterministic);
+    tcase_add_test(t, threads_kept_between_dispatches);
+    tcase_add_test(t, threads_after_fork);
+    tcase_add_test(t, threads_default_follows_affinity);
     suite_add_tcase(s, t);
     return s;
 }
