@@ -722,6 +722,20 @@ static int bench_sin(void)
     return compile_case("sin-1M", g, rdx_tensor_sin(g, rdx_tensor_empty(g, F32, 1, &n)));
 }
 
+/* Four sins in one elementwise kernel (sin(x) + sin(2x) + sin(3x) + sin(4x)): how the code
+   size and compile time grow with the number of transcendental calls (each is inlined). */
+static int bench_sin4(void)
+{
+    const int64_t n = 1 << 20;
+    rdx_graph *g = NULL;
+    if (rdx_graph_create(&g, NULL))
+        return -1;
+    const rdx_tensor *x = rdx_tensor_empty(g, F32, 1, &n), *t = rdx_tensor_sin(g, x);
+    for (int k = 2; k <= 4; k++)
+        t = rdx_tensor_add(g, t, rdx_tensor_sin(g, rdx_tensor_muls(g, x, (double)k)));
+    return compile_case("sin4-1M", g, t);
+}
+
 static int bench_conv2d_56(void)
 {
     const int64_t xd[4] = { 8, 64, 56, 56 }, wd[4] = { 64, 64, 3, 3 };
@@ -746,7 +760,8 @@ static const struct {
     { "matmul-f16", bench_matmul_f16, "matmul_f16" },
     { "conv2d-3x3", bench_conv2d, "conv2d" },
     { "layernorm", bench_layernorm, "layernorm" },
-    { "sin-1M", bench_sin, NULL },              /* no OpenCL version: -nogpulib has no sin */
+    { "sin-1M", bench_sin, NULL }, /* no OpenCL version: -nogpulib has no sin */
+    { "sin4-1M", bench_sin4, NULL },
     { "conv2d-56", bench_conv2d_56, "conv2d" }, /* the .cl takes the sizes as arguments */
 };
 
