@@ -141,8 +141,10 @@ START_TEST(scratch_reuses_freed_blocks)
     ck_assert_uint_eq(r[99999], 7);
     unsigned char *z = rdx_scratch_calloc(1000, 100);
     ck_assert_ptr_eq(z, p); /* the block r left */
+    size_t nonzero = 0;
     for (size_t i = 0; i < 100000; i++)
-        ck_assert_uint_eq(z[i], 0);
+        nonzero += z[i] != 0;
+    ck_assert_uint_eq(nonzero, 0);
     unsigned char *big = rdx_scratch_alloc(5u << 20); /* beyond the classes: plain */
     ck_assert_ptr_nonnull(big);
     big[(5u << 20) - 1] = 1;
