@@ -1,5 +1,5 @@
 /*
- * isa/codeobj/write.c — build an AMDGPU HSA code object (the ELF image written in memory).
+ * isa/codeobj/write.c — build an AMDGPU HSA code object with libelf.
  *
  * The layout mirrors what ld.lld produces for `clang -target
  * amdgcn-amd-amdhsa`: an ET_DYN shared object whose first (read-only) PT_LOAD
@@ -9,9 +9,13 @@
  * PT_PHDR describe those.  Addresses equal file offsets plus a whole number
  * of pages, so each segment's address and offset agree modulo the page.
  */
-#include <elf.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <rdx/codeobj.h>
 
@@ -305,7 +309,12 @@ static rdx_status layout(const rdx_codeobj_image *img, sec_plan *s, const uint32
     return st;
 }
 
-static void set_phdr(Elf64_Phdr *p, uint32_t type, uint32_t flags, uint64_t off, uint64_t addr,
+static rdx_status elf_error(const char *what)
+{
+    return rdx_fail(RDX_ERR_IO, "libelf: %s: %s", what, elf_errmsg(-1));
+}
+
+static void set_phdr(GElf_Phdr *p, uint32_t type, uint32_t flags, uint64_t off, uint64_t addr,
                      uint64_t filesz, uint64_t memsz, uint64_t align)
 {
     p->p_type = type;
@@ -317,35 +326,26 @@ static void set_phdr(Elf64_Phdr *p, uint32_t type, uint32_t flags, uint64_t off,
     p->p_align = align;
 }
 
-/* The ELF structures are stored as the host lays them out: ELF64 little-endian. */
-_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the code object writer stores "
-                                                          "little-endian ELF structures as is");
-
-/*
- * The file image of the planned sections, built in memory: the ELF header, the program
- * headers at 64, every section's bytes at its planned offset and the section headers at
- * shoff, the gaps zero (what libelf writes for this layout with ELF_F_LAYOUT, byte for
- * byte; writing through libelf took a memfd, a dozen pwrite calls and a read back: a
- * tenth of a small kernel's compile).
- */
-static rdx_status emit(const rdx_codeobj_image *img, const rdx_codeobj_target *t, const sec_plan *s,
-                       uint64_t shoff, uint8_t **out, size_t *len)
+/* Write the planned sections through libelf into the file descriptor `fd`. */
+static rdx_status emit(const rdx_codeobj_image *img, const rdx_codeobj_target *t, sec_plan *s,
+                       uint64_t shoff, int fd)
 {
-    uint64_t size = shoff + NUM_SECS * sizeof(Elf64_Shdr);
-    for (int i = SEC_NOTE; i < NUM_SECS; i++)
-        if (s[i].offset + s[i].data.len > size)
-            size = s[i].offset + s[i].data.len;
-    uint8_t *f = calloc(1, size);
-    if (!f)
-        return rdx_fail(RDX_ERR_NOMEM, "out of memory for a %llu-byte code object",
-                        (unsigned long long)size);
+    rdx_status st = RDX_OK;
+    Elf *elf = elf_begin(fd, ELF_C_WRITE, NULL);
+    if (!elf)
+        return elf_error("elf_begin");
+    if (!gelf_newehdr(elf, ELFCLASS64)) {
+        st = elf_error("gelf_newehdr");
+        goto fail;
+    }
+    elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
+    GElf_Ehdr eh;
+    if (!gelf_getehdr(elf, &eh)) {
+        st = elf_error("gelf_getehdr");
+        goto fail;
+    }
     unsigned version = img->version ? img->version : 5;
-    Elf64_Ehdr eh;
-    memset(&eh, 0, sizeof eh);
-    memcpy(eh.e_ident, ELFMAG, SELFMAG);
-    eh.e_ident[EI_CLASS] = ELFCLASS64;
     eh.e_ident[EI_DATA] = ELFDATA2LSB;
-    eh.e_ident[EI_VERSION] = EV_CURRENT;
     eh.e_ident[EI_OSABI] = RDX_ELFOSABI_AMDGPU_HSA;
     eh.e_ident[EI_ABIVERSION] = version == 4 ? RDX_ELFABIVERSION_HSA_V4 : RDX_ELFABIVERSION_HSA_V5;
     eh.e_type = ET_DYN;
@@ -355,15 +355,53 @@ static rdx_status emit(const rdx_codeobj_image *img, const rdx_codeobj_target *t
     eh.e_phoff = 64;
     eh.e_shoff = shoff;
     eh.e_flags = rdx_codeobj_target_eflags(t);
-    eh.e_ehsize = sizeof(Elf64_Ehdr);
-    eh.e_phentsize = sizeof(Elf64_Phdr);
-    eh.e_phnum = NUM_PHDRS;
-    eh.e_shentsize = sizeof(Elf64_Shdr);
-    eh.e_shnum = NUM_SECS;
     eh.e_shstrndx = SEC_SHSTRTAB;
-    memcpy(f, &eh, sizeof eh);
-
-    Elf64_Phdr ph[NUM_PHDRS];
+    if (!gelf_update_ehdr(elf, &eh)) {
+        st = elf_error("gelf_update_ehdr");
+        goto fail;
+    }
+    for (int i = SEC_NOTE; i < NUM_SECS; i++) {
+        Elf_Scn *scn = elf_newscn(elf);
+        if (!scn) {
+            st = elf_error("elf_newscn");
+            goto fail;
+        }
+        Elf_Data *d = elf_newdata(scn);
+        if (!d) {
+            st = elf_error("elf_newdata");
+            goto fail;
+        }
+        d->d_buf = s[i].data.data;
+        d->d_size = s[i].data.len;
+        d->d_type = ELF_T_BYTE;
+        d->d_align = 1;
+        d->d_off = 0;
+        d->d_version = EV_CURRENT;
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh)) {
+            st = elf_error("gelf_getshdr");
+            goto fail;
+        }
+        sh.sh_name = s[i].name_off;
+        sh.sh_type = s[i].type;
+        sh.sh_flags = s[i].flags;
+        sh.sh_addr = s[i].addr;
+        sh.sh_offset = s[i].offset;
+        sh.sh_size = s[i].data.len;
+        sh.sh_link = s[i].link;
+        sh.sh_info = s[i].info;
+        sh.sh_addralign = s[i].align;
+        sh.sh_entsize = s[i].entsize;
+        if (!gelf_update_shdr(scn, &sh)) {
+            st = elf_error("gelf_update_shdr");
+            goto fail;
+        }
+    }
+    if (!gelf_newphdr(elf, NUM_PHDRS)) {
+        st = elf_error("gelf_newphdr");
+        goto fail;
+    }
+    GElf_Phdr ph[NUM_PHDRS];
     memset(ph, 0, sizeof ph);
     uint64_t r_end = s[SEC_RODATA].offset + s[SEC_RODATA].data.len;
     const sec_plan *tx = &s[SEC_TEXT], *dy = &s[SEC_DYNAMIC], *no = &s[SEC_NOTE];
@@ -376,28 +414,19 @@ static rdx_status emit(const rdx_codeobj_image *img, const rdx_codeobj_target *t
     set_phdr(&ph[4], PT_DYNAMIC, PF_R | PF_W, dy->offset, dy->addr, dy->data.len, dy->data.len, 8);
     set_phdr(&ph[5], PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0);
     set_phdr(&ph[6], PT_NOTE, PF_R, no->offset, no->addr, no->data.len, no->data.len, 4);
-    memcpy(f + 64, ph, sizeof ph);
-
-    for (int i = SEC_NOTE; i < NUM_SECS; i++) {
-        if (s[i].data.len)
-            memcpy(f + s[i].offset, s[i].data.data, s[i].data.len);
-        Elf64_Shdr sh;
-        memset(&sh, 0, sizeof sh);
-        sh.sh_name = s[i].name_off;
-        sh.sh_type = s[i].type;
-        sh.sh_flags = s[i].flags;
-        sh.sh_addr = s[i].addr;
-        sh.sh_offset = s[i].offset;
-        sh.sh_size = s[i].data.len;
-        sh.sh_link = s[i].link;
-        sh.sh_info = s[i].info;
-        sh.sh_addralign = s[i].align;
-        sh.sh_entsize = s[i].entsize;
-        memcpy(f + shoff + (uint64_t)i * sizeof sh, &sh, sizeof sh);
+    for (int i = 0; i < NUM_PHDRS; i++) {
+        if (!gelf_update_phdr(elf, i, &ph[i])) {
+            st = elf_error("gelf_update_phdr");
+            goto fail;
+        }
     }
-    *out = f;
-    *len = (size_t)size;
-    return RDX_OK;
+    if (elf_update(elf, ELF_C_WRITE) < 0) {
+        st = elf_error("elf_update");
+        goto fail;
+    }
+fail:
+    elf_end(elf);
+    return st;
 }
 
 rdx_status rdx_codeobj_write(const rdx_codeobj_image *img, uint8_t **out, size_t *len)
@@ -408,6 +437,8 @@ rdx_status rdx_codeobj_write(const rdx_codeobj_image *img, uint8_t **out, size_t
     rdx_status st = check_image(img, &t);
     if (st)
         return st;
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return rdx_fail(RDX_ERR_IO, "libelf: version mismatch: %s", elf_errmsg(-1));
 
     sec_plan s[NUM_SECS] = {
         [SEC_NULL] = { "", SHT_NULL, 0, 0, 0, 0, 0, { 0 }, 0, 0, 0 },
@@ -443,6 +474,8 @@ rdx_status rdx_codeobj_write(const rdx_codeobj_image *img, uint8_t **out, size_t
         [SEC_STRTAB] = { ".strtab", SHT_STRTAB, 0, 1, 0, 0, 0, { 0 }, 0, 0, 0 },
     };
     uint32_t *name_offs = NULL;
+    int fd = -1;
+    uint8_t *bytes = NULL;
     uint64_t shoff = 0;
 
     name_offs = calloc(2 * img->num_kernels + 1, sizeof *name_offs);
@@ -454,8 +487,41 @@ rdx_status rdx_codeobj_write(const rdx_codeobj_image *img, uint8_t **out, size_t
         goto fail;
     if ((st = layout(img, s, name_offs, &shoff)))
         goto fail;
-    st = emit(img, t, s, shoff, out, len);
+    fd = memfd_create("rdx-codeobj", MFD_CLOEXEC);
+    if (fd < 0) {
+        st = rdx_fail_errno(RDX_ERR_IO, errno, "memfd_create for a code object");
+        goto fail;
+    }
+    if ((st = emit(img, t, s, shoff, fd)))
+        goto fail;
+    off_t size = lseek(fd, 0, SEEK_END);
+    if (size <= 0) {
+        st = rdx_fail_errno(RDX_ERR_IO, errno, "sizing the written code object");
+        goto fail;
+    }
+    bytes = malloc((size_t)size);
+    if (!bytes) {
+        st = rdx_fail(RDX_ERR_NOMEM, "out of memory for a %lld-byte code object", (long long)size);
+        goto fail;
+    }
+    size_t got = 0;
+    while (got < (size_t)size) {
+        ssize_t n = pread(fd, bytes + got, (size_t)size - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            st = rdx_fail_errno(RDX_ERR_IO, n < 0 ? errno : EIO, "reading back the code object");
+            goto fail;
+        }
+        got += (size_t)n;
+    }
+    *out = bytes;
+    *len = got;
+    bytes = NULL;
 fail:
+    free(bytes);
+    if (fd >= 0)
+        close(fd);
     for (int i = 0; i < NUM_SECS; i++)
         rdx_buf_free(&s[i].data);
     free(name_offs);

@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "tests/codeobj/co_test.h"
 
@@ -705,45 +703,6 @@ START_TEST(write_no_kernels)
 }
 END_TEST
 
-/* Writing a code object is done in memory: it needs no file descriptor (it went through a
-   memfd and libelf, a dozen system calls per compiled kernel), so it works with none left. */
-START_TEST(write_needs_no_file_descriptor)
-{
-    uint8_t code[4] = { 0x00, 0x00, 0xb0, 0xbf };
-    rdx_codeobj_kernel k;
-    memset(&k, 0, sizeof k);
-    k.name = "k";
-    k.code_size = 4;
-    rdx_codeobj_kernel_meta_init(&k.meta);
-    rdx_codeobj_image img = { .target = "gfx1100",
-                              .version = 5,
-                              .code = code,
-                              .code_size = 4,
-                              .kernels = &k,
-                              .num_kernels = 1 };
-    struct rlimit old, none;
-    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
-    int lowest = dup(0); /* the lowest free descriptor: a limit of it allows no new one */
-    ck_assert_int_ge(lowest, 0);
-    close(lowest);
-    none = old;
-    none.rlim_cur = (rlim_t)lowest;
-    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &none), 0);
-    ck_assert_int_lt(dup(0), 0);
-    uint8_t *out = NULL;
-    size_t len = 0;
-    rdx_status st = rdx_codeobj_write(&img, &out, &len);
-    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
-    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
-    rdx_codeobj *co;
-    ck_assert_int_eq(rdx_codeobj_read(out, len, "nofd", &co), RDX_OK);
-    ck_assert_uint_eq(co->num_kernels, 1);
-    ck_assert_str_eq(co->kernels[0].name, "k");
-    rdx_codeobj_free(co);
-    free(out);
-}
-END_TEST
-
 TCase *co_tcase_write(void)
 {
     TCase *tc = tcase_create("write");
@@ -751,7 +710,6 @@ TCase *co_tcase_write(void)
     tcase_add_loop_test(tc, write_accepted_by_llvm, 0, sizeof wcfgs / sizeof wcfgs[0]);
     tcase_add_test(tc, write_errors);
     tcase_add_test(tc, write_no_kernels);
-    tcase_add_test(tc, write_needs_no_file_descriptor);
     tcase_add_test(tc, write_custom_metadata);
     tcase_add_test(tc, target_ids);
     tcase_add_test(tc, write_linkable_by_lld);
