@@ -92,7 +92,7 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     const rdx_isa_target *t = ct ? rdx_isa_target_find(ct->name) : NULL;
     if (!ct || !t)
         return rdx_fail(RDX_ERR_UNSUPPORTED, "codegen: target '%s': expected one of %s", tname,
-                        RDX_CODEGEN_TARGETS);
+                        rdx_codegen_target_list());
     rdx_codegen_kernel *k = calloc(1, sizeof *k);
     if (!k)
         return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory");

@@ -23,6 +23,7 @@
 
 #include "codegen/cg.h"
 #include "util/error.h"
+#include "util/scratch.h"
 
 enum { VALU_MAX = 5, TRANS_MAX = 4, SALU_MAX = 4 };
 
@@ -325,7 +326,7 @@ static rdx_status insert_delays(cg_prog *p, int b, const emitted *e)
     cg_block *bl = &p->blocks[b];
     if (!e->n)
         return RDX_OK;
-    cg_inst *out = malloc((bl->n + e->n) * sizeof *out);
+    cg_inst *out = rdx_scratch_alloc((bl->n + e->n) * sizeof *out);
     if (!out)
         return rdx_fail(RDX_ERR_NOMEM, "s_delay_alu: out of memory");
     size_t m = 0, k = 0;
@@ -334,7 +335,7 @@ static rdx_status insert_delays(cg_prog *p, int b, const emitted *e)
             out[m++] = delay_inst(e->d[k].imm);
         out[m++] = bl->insts[i];
     }
-    free(bl->insts);
+    rdx_scratch_free(bl->insts);
     bl->insts = out, bl->n = m, bl->cap = m;
     return RDX_OK;
 }

@@ -30,6 +30,7 @@
 
 #include "codegen/cg.h"
 #include "util/error.h"
+#include "util/scratch.h"
 
 #define NONE 255
 
@@ -157,8 +158,8 @@ typedef struct emitted {
 
 static void emitted_free(emitted *e)
 {
-    free(e->out);
-    free(e->hout);
+    rdx_scratch_free(e->out);
+    rdx_scratch_free(e->hout);
     memset(e, 0, sizeof *e);
 }
 
@@ -181,11 +182,11 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, emitted *
         int emit = out != NULL;
         if (need && !emit) { /* the first fix: the instructions before it as they are */
             cap = bl->n + bl->n / 4 + 8;
-            out = malloc(cap * sizeof *out);
-            hout = with_hw ? malloc(cap * sizeof *hout) : NULL;
+            out = rdx_scratch_alloc(cap * sizeof *out);
+            hout = with_hw ? rdx_scratch_alloc(cap * sizeof *hout) : NULL;
             if (!out || (with_hw && !hout)) {
-                free(out);
-                free(hout);
+                rdx_scratch_free(out);
+                rdx_scratch_free(hout);
                 return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
             }
             memcpy(out, bl->insts, i * sizeof *out);
@@ -196,15 +197,15 @@ static rdx_status run_block(cg_prog *p, int b, const cg_hw *hw, hz *s, emitted *
         }
         if (emit && m + 2 > cap) {
             cap = 2 * cap + 2;
-            cg_inst *no = realloc(out, cap * sizeof *no);
-            cg_hw *nh = hout ? realloc(hout, cap * sizeof *nh) : NULL;
+            cg_inst *no = rdx_scratch_realloc(out, cap * sizeof *no);
+            cg_hw *nh = hout ? rdx_scratch_realloc(hout, cap * sizeof *nh) : NULL;
             if (no)
                 out = no;
             if (nh)
                 hout = nh;
             if (!no || (hout && !nh)) {
-                free(out);
-                free(hout);
+                rdx_scratch_free(out);
+                rdx_scratch_free(hout);
                 return rdx_fail(RDX_ERR_NOMEM, "hazards: out of memory");
             }
         }
@@ -299,13 +300,13 @@ static rdx_status hazards(cg_prog *p, unsigned *inserted, cg_hw ***hw_out)
         if (!e->out)
             continue;
         cg_block *bl = &p->blocks[b];
-        free(bl->insts);
+        rdx_scratch_free(bl->insts);
         bl->insts = e->out, bl->n = e->n, bl->cap = e->cap;
         if (hw_out) {
-            free(hw[b]);
+            rdx_scratch_free(hw[b]);
             hw[b] = e->hout;
         } else
-            free(e->hout);
+            rdx_scratch_free(e->hout);
         *inserted += e->inserted;
         e->out = NULL, e->hout = NULL;
     }

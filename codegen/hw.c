@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "codegen/cg.h"
+#include "util/scratch.h"
 
 static int is_trans(rdx_isa_op op, int *f64)
 {
@@ -276,10 +277,10 @@ void cg_hw_classify(const rdx_isa_target *t, const rdx_isa_inst *in, cg_hw *h)
 
 cg_hw **cg_hw_classify_prog(const cg_prog *p)
 {
-    cg_hw **hw = calloc(p->nblocks + 1, sizeof *hw);
+    cg_hw **hw = rdx_scratch_calloc(p->nblocks + 1, sizeof *hw);
     for (size_t b = 0; hw && b < p->nblocks; b++) {
         const cg_block *bl = &p->blocks[b];
-        if (!(hw[b] = malloc((bl->n + 1) * sizeof *hw[b]))) {
+        if (!(hw[b] = rdx_scratch_alloc((bl->n + 1) * sizeof *hw[b]))) {
             cg_hw_free_prog(hw, p->nblocks);
             return NULL;
         }
@@ -292,8 +293,8 @@ cg_hw **cg_hw_classify_prog(const cg_prog *p)
 void cg_hw_free_prog(cg_hw **hw, size_t nblocks)
 {
     for (size_t b = 0; hw && b < nblocks; b++)
-        free(hw[b]);
-    free(hw);
+        rdx_scratch_free(hw[b]);
+    rdx_scratch_free(hw);
 }
 
 uint32_t cg_user_sgprs(const cg_prog *p)

@@ -4,6 +4,7 @@
 
 #include "codegen/cg.h"
 #include "util/error.h"
+#include "util/scratch.h"
 
 void cg_prog_init(cg_prog *p, const rdx_isa_target *t)
 {
@@ -17,9 +18,9 @@ void cg_prog_init(cg_prog *p, const rdx_isa_target *t)
 void cg_prog_free(cg_prog *p)
 {
     for (size_t i = 0; i < p->nblocks; i++)
-        free(p->blocks[i].insts);
-    free(p->blocks);
-    free(p->vregs);
+        rdx_scratch_free(p->blocks[i].insts);
+    rdx_scratch_free(p->blocks);
+    rdx_scratch_free(p->vregs);
     memset(p, 0, sizeof *p);
 }
 
@@ -29,7 +30,7 @@ uint32_t cg_vreg_new(cg_prog *p, int file, unsigned size)
         p->nvregs = 1; /* id 0 means "not virtual" */
     if (p->nvregs >= p->vcap) {
         size_t nc = p->vcap ? p->vcap * 2 : 256;
-        cg_vreg *n = realloc(p->vregs, nc * sizeof *n);
+        cg_vreg *n = rdx_scratch_realloc(p->vregs, nc * sizeof *n);
         if (!n) {
             rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory (registers)");
             return 0;
@@ -51,7 +52,7 @@ int cg_block_new(cg_prog *p)
 {
     if (p->nblocks >= p->bcap) {
         size_t nc = p->bcap ? p->bcap * 2 : 16;
-        cg_block *n = realloc(p->blocks, nc * sizeof *n);
+        cg_block *n = rdx_scratch_realloc(p->blocks, nc * sizeof *n);
         if (!n) {
             rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory (blocks)");
             return -1;
@@ -69,7 +70,7 @@ rdx_status cg_block_insert(cg_prog *p, int bi, size_t at, const cg_inst *in)
     cg_block *b = &p->blocks[bi];
     if (b->n >= b->cap) {
         size_t nc = b->cap ? b->cap * 2 : 32;
-        cg_inst *n = realloc(b->insts, nc * sizeof *n);
+        cg_inst *n = rdx_scratch_realloc(b->insts, nc * sizeof *n);
         if (!n)
             return rdx_fail(RDX_ERR_NOMEM, "codegen: out of memory (instructions)");
         b->insts = n, b->cap = nc;

@@ -20,6 +20,7 @@
 
 #include "codegen/cg.h"
 #include "util/error.h"
+#include "util/scratch.h"
 
 #define MAXQ 64
 
@@ -180,7 +181,7 @@ static rdx_status place_waits(cg_prog *p, int bi, uint16_t *cnt)
         }
     }
     if (nw) {
-        cg_inst *out = malloc((b->n + nw) * sizeof *out);
+        cg_inst *out = rdx_scratch_alloc((b->n + nw) * sizeof *out);
         if (!out) {
             free(ws);
             return rdx_fail(RDX_ERR_NOMEM, "linearize: out of memory");
@@ -192,7 +193,7 @@ static rdx_status place_waits(cg_prog *p, int bi, uint16_t *cnt)
             if (i < b->n)
                 out[m++] = b->insts[i];
         }
-        free(b->insts);
+        rdx_scratch_free(b->insts);
         b->insts = out, b->n = m, b->cap = m;
     }
     free(ws);

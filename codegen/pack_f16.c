@@ -27,6 +27,7 @@
 
 #include "codegen/cg.h"
 #include "util/error.h"
+#include "util/scratch.h"
 
 typedef struct grp {
     uint32_t packed, half[2]; /* packed vreg; the lanes' vregs */
@@ -311,9 +312,9 @@ static rdx_status rewrite(pk *S, int b, size_t g0)
     size_t n = bl->n;
     /* per position: group index whose first / second instruction it is */
     int32_t *first = malloc((n + 1) * sizeof *first), *second = malloc((n + 1) * sizeof *second);
-    cg_inst *out = malloc((2 * n + 4 * (S->ng - g0) + 1) * sizeof *out);
+    cg_inst *out = rdx_scratch_alloc((2 * n + 4 * (S->ng - g0) + 1) * sizeof *out);
     if (!first || !second || !out) {
-        free(first), free(second), free(out);
+        free(first), free(second), rdx_scratch_free(out);
         return rdx_fail(RDX_ERR_NOMEM, "pack f16: out of memory");
     }
     for (size_t i = 0; i < n; i++)
@@ -349,7 +350,7 @@ static rdx_status rewrite(pk *S, int b, size_t g0)
     /* lanes still read as scalars: reads anywhere but at the dropped places */
     uint8_t *needed = calloc(p->nvregs + 1, 1);
     if (!needed) {
-        free(first), free(second), free(out);
+        free(first), free(second), rdx_scratch_free(out);
         return rdx_fail(RDX_ERR_NOMEM, "pack f16: out of memory");
     }
     for (size_t bb = 0; bb < p->nblocks; bb++)
@@ -395,7 +396,7 @@ static rdx_status rewrite(pk *S, int b, size_t g0)
                               g->packed, 0);
         }
     }
-    free(bl->insts);
+    rdx_scratch_free(bl->insts);
     bl->insts = out;
     bl->n = m;
     bl->cap = 2 * n + 4 * (S->ng - g0) + 1;

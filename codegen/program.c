@@ -278,8 +278,7 @@ static rdx_status from_linear(const psig *s, const rdx_uop *lin, const char *nam
             char text[256];
             if (rdx_ins_format(&ci.in, text, sizeof text))
                 snprintf(text, sizeof text, "%s", rdx_isa_op_name((rdx_isa_op)ci.in.op));
-            if ((st = rdx_isa_encode(t, &x, tmp, &n)) ||
-                (st = rdx_isa_check(t, &x, RDX_ISA_CHECK_VGPR_NUMBERS, NULL))) {
+            if ((st = rdx_isa_encode_checked(t, &x, RDX_ISA_CHECK_VGPR_NUMBERS, tmp, &n))) {
                 char m[512];
                 snprintf(m, sizeof m, "%s", rdx_error_message());
                 st =

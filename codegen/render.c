@@ -19,8 +19,7 @@ static rdx_status enc_checked(const cg_prog *p, const rdx_isa_inst *x0, uint8_t 
 {
     rdx_isa_inst t = *x0; /* the target's spelling of the op (gfx12 renames) */
     cg_target_inst(p->tgt, &t);
-    rdx_status st = rdx_isa_encode(p->tgt, &t, out, len);
-    return st ? st : rdx_isa_check(p->tgt, &t, RDX_ISA_CHECK_VGPR_NUMBERS, NULL);
+    return rdx_isa_encode_checked(p->tgt, &t, RDX_ISA_CHECK_VGPR_NUMBERS, out, len);
 }
 
 static rdx_status enc(const cg_prog *p, const cg_inst *in, int32_t branch, uint8_t *out,

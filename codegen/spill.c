@@ -28,6 +28,7 @@
 
 #include "codegen/cg.h"
 #include "util/error.h"
+#include "util/scratch.h"
 
 #define MAXSPILL                                                                            \
     640 /* instructions inserted around one instruction (a 64-dword WMMA accumulator partly \
@@ -264,7 +265,7 @@ rdx_status cg_spill_insert(cg_prog *p, const uint8_t *spill)
     for (size_t b = 0; b < p->nblocks && !st; b++) {
         cg_block *bl = &p->blocks[b];
         size_t cap = bl->n + 16, m = 0;
-        cg_inst *out = malloc(cap * sizeof *out);
+        cg_inst *out = rdx_scratch_alloc(cap * sizeof *out);
         if (!out) {
             st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory (spilling)");
             break;
@@ -278,7 +279,7 @@ rdx_status cg_spill_insert(cg_prog *p, const uint8_t *spill)
                 break;
             if (m + (size_t)(npre + npost) + 1 > cap) {
                 size_t nc = 2 * cap + (size_t)(npre + npost) + 1;
-                cg_inst *no = realloc(out, nc * sizeof *no);
+                cg_inst *no = rdx_scratch_realloc(out, nc * sizeof *no);
                 if (!no) {
                     st = rdx_fail(RDX_ERR_NOMEM, "regalloc: out of memory (spilling)");
                     break;
@@ -292,10 +293,10 @@ rdx_status cg_spill_insert(cg_prog *p, const uint8_t *spill)
             m += (size_t)npost;
         }
         if (st) {
-            free(out);
+            rdx_scratch_free(out);
             break;
         }
-        free(bl->insts);
+        rdx_scratch_free(bl->insts);
         bl->insts = out, bl->n = m, bl->cap = cap;
     }
     free(pre);

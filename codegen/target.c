@@ -40,6 +40,23 @@ const cg_target *cg_target_at(size_t i)
     return i < cg_target_count() ? &targets[i] : NULL;
 }
 
+const char *rdx_codegen_target_name(size_t i)
+{
+    return i < cg_target_count() ? targets[i].name : NULL;
+}
+
+/* ", gfx1100, gfx1101, ..." from the table's rows (the text starts after the first ", "). */
+static const char target_list[] = ""
+#define X(n, maj, vg, gr, i16, tr) ", " #n
+#include "codegen/target.def"
+#undef X
+    ;
+
+const char *rdx_codegen_target_list(void)
+{
+    return target_list + 2;
+}
+
 /* gfx11 op → the gfx12 op of the same operation and operands.  The min/max renames:
    gfx12 has no IEEE mode; v_max_num/v_min_num return the number when one operand is a
    NaN (quiet or signalling), what gfx11's v_max/v_min do with IEEE mode off (render.c). */

@@ -17,6 +17,10 @@ typedef struct enc {
     bool has_lit;
     uint32_t lit;
     unsigned extra_words; /* NSA address dwords (MIMG) */
+    bool all;             /* rdx_isa_encode_checked: every rule of `flags` */
+    unsigned flags;       /* its rdx_isa_check flags */
+    bool checked;         /* the rules ran at the encoder's point */
+    bool later;           /* ...and broke one the encoder alone does not check */
 } enc;
 
 static rdx_status bad_opnd(const enc *e, unsigned i, const rdx_isa_opnd_info *si, rdx_status st,
@@ -544,6 +548,27 @@ static rdx_status finish(enc *e, unsigned base_bytes, bool dpp, uint8_t *out, si
     return RDX_OK;
 }
 
+/*
+ * The operand rules at the encoder's point (isa/isa_check.c): rdx_isa_encode checks the
+ * rules llvm-mc enforces.  rdx_isa_encode_checked checks every rule of its flags here, in
+ * one rdx_isa_check; a rule the encoder alone does not check (vgpr16-e32 with register
+ * numbers, wmma-overlap: the last ones rdx_isa_check tries) is reported only once the
+ * encoding has succeeded, as a check after rdx_isa_encode would report it.
+ */
+static rdx_status enc_rules(enc *e)
+{
+    if (!e->all)
+        return rdx_isa_check(e->t, e->in, RDX_ISA_CHECK_LLVM_ONLY, NULL);
+    rdx_isa_rule rule;
+    rdx_status st = rdx_isa_check(e->t, e->in, e->flags, &rule);
+    e->checked = true;
+    if (st && (rule == RDX_ISA_RULE_VGPR16_E32 || rule == RDX_ISA_RULE_WMMA_OVERLAP)) {
+        e->later = true;
+        return RDX_OK;
+    }
+    return st;
+}
+
 static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
 {
     const rdx_isa_inst *in = e->in;
@@ -582,16 +607,24 @@ static rdx_status enc_vopd(enc *e, const isa_row *rx, uint8_t *out, size_t *len)
             return st;
     }
     /* destination parity, VGPR banks, the pair's constant bus (isa/isa_check.c) */
-    if ((st = rdx_isa_check(e->t, in, RDX_ISA_CHECK_LLVM_ONLY, NULL)))
+    if ((st = enc_rules(e)))
         return st;
     return finish(e, L->bits / 8, false, out, len);
 }
 
-rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
-                          uint8_t out[RDX_ISA_MAX_BYTES], size_t *len)
+/* After a successful encoding: the rule enc_rules kept for later, or every rule when the
+   encoder had no reason to check (not a VALU or VOPD instruction). */
+static rdx_status checked_tail(const enc *e, rdx_status st)
 {
-    if (!t || !in || !out || !len)
-        return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: NULL argument");
+    if (st || !e->all || (e->checked && !e->later))
+        return st;
+    return rdx_isa_check(e->t, e->in, e->flags, NULL);
+}
+
+/* rdx_isa_encode; with `all`, every operand rule of `flags` too (rdx_isa_encode_checked). */
+static rdx_status encode(const rdx_isa_target *t, const rdx_isa_inst *in, bool all, unsigned flags,
+                         uint8_t out[RDX_ISA_MAX_BYTES], size_t *len)
+{
     if (in->op == 0 || in->op >= RDX_ISA_OP_COUNT)
         return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: op %u out of range", in->op);
     const char *name = isa_op_names[in->op];
@@ -610,8 +643,10 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
     e.fam = &isa_families[t->family];
     e.in = in;
     e.name = name;
+    e.all = all;
+    e.flags = flags;
     if (row->enc == RDX_ISA_ENC_VOPD)
-        return enc_vopd(&e, row, out, len);
+        return checked_tail(&e, enc_vopd(&e, row, out, len));
     if (in->op_y || in->nx)
         return rdx_fail(RDX_ERR_INVALID, "%s: op_y/nx are only for VOPD pairs", name);
 
@@ -675,8 +710,29 @@ rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
         row->enc == RDX_ISA_ENC_VOPC || row->enc == RDX_ISA_ENC_VOP3 ||
         row->enc == RDX_ISA_ENC_VOP3SD || row->enc == RDX_ISA_ENC_VOP3P) {
         /* the constant bus (isa/isa_check.c) */
-        if ((st = rdx_isa_check(t, in, RDX_ISA_CHECK_LLVM_ONLY, NULL)))
+        if ((st = enc_rules(&e)))
             return st;
     }
-    return finish(&e, L->bits / 8, dpp, out, len);
+    return checked_tail(&e, finish(&e, L->bits / 8, dpp, out, len));
+}
+
+rdx_status rdx_isa_encode(const rdx_isa_target *t, const rdx_isa_inst *in,
+                          uint8_t out[RDX_ISA_MAX_BYTES], size_t *len)
+{
+    if (!t || !in || !out || !len)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode: NULL argument");
+    return encode(t, in, false, 0, out, len);
+}
+
+rdx_status rdx_isa_encode_checked(const rdx_isa_target *t, const rdx_isa_inst *in, unsigned flags,
+                                  uint8_t out[RDX_ISA_MAX_BYTES], size_t *len)
+{
+    if (!t || !in || !out || !len)
+        return rdx_fail(RDX_ERR_INVALID, "rdx_isa_encode_checked: NULL argument");
+    if (flags & (RDX_ISA_CHECK_LLVM_ONLY | RDX_ISA_CHECK_SILICON))
+        return rdx_fail(RDX_ERR_INVALID,
+                        "rdx_isa_encode_checked: flags 0x%x: LLVM_ONLY and SILICON are not "
+                        "encoding checks",
+                        flags);
+    return encode(t, in, true, flags, out, len);
 }

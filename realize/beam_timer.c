@@ -156,8 +156,8 @@ rdx_status rdx_realize_beam_timer_set_target(rdx_realize_beam_timer *t, const ch
     if (strlen(target) >= sizeof t->target)
         return rdx_fail(RDX_ERR_INVALID,
                         "realize: BEAM timer: target '%s' is too long (expected "
-                        "one of " RDX_CODEGEN_TARGETS ")",
-                        target);
+                        "one of %s)",
+                        target, rdx_codegen_target_list());
     memcpy(t->target, target, strlen(target) + 1);
     return RDX_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rdx/emudev.h>
 #include <rdx/status.h>
 
 int rdx_cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -78,4 +79,20 @@ int rdx_cli_parse_dims(const char *cmd, const char *opt, const char *s, uint32_t
             return RDX_EXIT_OK;
         p = comma + 1;
     }
+}
+
+const char *rdx_cli_emu_targets(void)
+{
+    static char list[256]; /* built once: the CLI is single-threaded */
+    if (!list[0]) {
+        size_t at = 0;
+        const char *n;
+        for (uint32_t i = 0; (n = rdx_emudev_target_name(i)) && at < sizeof list; i++) {
+            int w = snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", n);
+            if (w < 0)
+                break;
+            at += (size_t)w;
+        }
+    }
+    return list;
 }

@@ -37,4 +37,8 @@ int rdx_cli_parse_u64(const char *s, uint64_t *out);
  */
 int rdx_cli_parse_dims(const char *cmd, const char *opt, const char *s, uint32_t d[3]);
 
+/* The emulated GPU's targets (rdx_emudev_target_name, in its order) as text:
+ * "gfx1100, gfx1101, ...". */
+const char *rdx_cli_emu_targets(void);
+
 #endif /* RDX_TOOLS_CLI_H */

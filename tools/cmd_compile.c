@@ -32,34 +32,34 @@ static const char *const front_names[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(
-        out,
-        "Usage: rdx compile [options] FILE.uop\n"
-        "Compile the outputs of a tensor-level UOp graph (docs/ir.md text form) through\n"
-        "callify, rangeify, optimize, expand (docs/codegen-frontend.md) and the back end\n"
-        "into code objects, one per kernel of the schedule.\n"
-        "Options:\n"
-        "  -t, --target GFX      gfx1100 (default), gfx1101, gfx1102, gfx1150, gfx1151,\n"
-        "                        gfx1200 or gfx1201\n"
-        "  -o, --output OUT.co   write the code objects (OUT.co for one kernel, else\n"
-        "                        OUT.k<i>.co per kernel)\n"
-        "  -p, --print STAGE     print a stage (repeatable): callify, schedule, rangeify,\n"
-        "                        optimize, expand, isel, linear, regalloc, asm\n"
-        "      --raw             no OptOps (GLOBAL axes only)\n"
-        "      --opts [K=]OPTS   these OptOps instead of the heuristics, for kernel K or\n"
-        "                        (without K=) every kernel; repeatable; the form -p optimize\n"
-        "                        prints, e.g. 'SPLIT(0,4,UPCAST) SPLIT(1,8,LOCAL)' (types by\n"
-        "                        name or letter: g l w L R G u r)\n"
-        "      --beam WIDTH      BEAM search timed on the emulated GPU (the emulator's kernel\n"
-        "                        time estimate) instead of heuristics\n"
-        "      --cache FILE      BEAM result cache file\n"
-        "      --beam-time S     BEAM: stop each kernel's search after S seconds with the\n"
-        "                        best so far (not written to the cache file)\n"
-        "      --beam-budget K   BEAM: stop a candidate's run once it costs more than K x\n"
-        "                        the best so far (default 3; 0: run every one to the end)\n"
-        "  -v, --var NAME=VALUE  value of a DEFINE_VAR (for BEAM timing of symbolic kernels)\n"
-        "  -h, --help            show this help\n"
-        "Without -o and -p, prints one line per kernel: name, buffers, registers, code size.\n");
+    fprintf(out,
+            "Usage: rdx compile [options] FILE.uop\n"
+            "Compile the outputs of a tensor-level UOp graph (docs/ir.md text form) through\n"
+            "callify, rangeify, optimize, expand (docs/codegen-frontend.md) and the back end\n"
+            "into code objects, one per kernel of the schedule.\n"
+            "Options:\n"
+            "  -t, --target GFX      the target (default gfx1100), one of:\n"
+            "                        %s\n"
+            "  -o, --output OUT.co   write the code objects (OUT.co for one kernel, else\n"
+            "                        OUT.k<i>.co per kernel)\n"
+            "  -p, --print STAGE     print a stage (repeatable): callify, schedule, rangeify,\n"
+            "                        optimize, expand, isel, linear, regalloc, asm\n"
+            "      --raw             no OptOps (GLOBAL axes only)\n"
+            "      --opts [K=]OPTS   these OptOps instead of the heuristics, for kernel K or\n"
+            "                        (without K=) every kernel; repeatable; the form -p optimize\n"
+            "                        prints, e.g. 'SPLIT(0,4,UPCAST) SPLIT(1,8,LOCAL)' (types by\n"
+            "                        name or letter: g l w L R G u r)\n"
+            "      --beam WIDTH      BEAM search timed on the emulated GPU (the emulator's kernel\n"
+            "                        time estimate) instead of heuristics\n"
+            "      --cache FILE      BEAM result cache file\n"
+            "      --beam-time S     BEAM: stop each kernel's search after S seconds with the\n"
+            "                        best so far (not written to the cache file)\n"
+            "      --beam-budget K   BEAM: stop a candidate's run once it costs more than K x\n"
+            "                        the best so far (default 3; 0: run every one to the end)\n"
+            "  -v, --var NAME=VALUE  value of a DEFINE_VAR (for BEAM timing of symbolic kernels)\n"
+            "  -h, --help            show this help\n"
+            "Without -o and -p, prints one line per kernel: name, buffers, registers, code size.\n",
+            rdx_codegen_target_list());
 }
 
 static int stage_of(const char *s, unsigned *front, unsigned *back)

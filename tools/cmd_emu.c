@@ -25,9 +25,9 @@ static void help(void)
            "Options:\n"
            "  --gpus N          number of emulated GPUs, 1-8 (default 1; RDX_EMU_GPUS)\n"
            "  --arch GFX[,GFX]  the GPUs' target, one for all or one per GPU (RDX_EMU_ARCH;\n"
-           "                    default gfx1100): gfx1100, gfx1101, gfx1102 (RDNA3), gfx1150,\n"
-           "                    gfx1151 (RDNA3.5), gfx1200, gfx1201 (RDNA4); e.g. --gpus 2\n"
-           "                    --arch gfx1100,gfx1201\n"
+           "                    default gfx1100), of:\n"
+           "                    %s;\n"
+           "                    e.g. --gpus 2 --arch gfx1100,gfx1201\n"
            "  --wave-budget N   instructions a wave may run before its dispatch is reported\n"
            "                    hung (RDX_EMU_WAVE_BUDGET)\n"
            "  -h, --help        show this help\n"
@@ -37,7 +37,8 @@ static void help(void)
            "../lib/rdx/ from it (make install).  It also works set by hand:\n"
            "  LD_PRELOAD=/usr/local/lib/rdx/" LIB_NAME " RDX_EMU_GPUS=2 COMMAND\n"
            "\n"
-           "Exit status: COMMAND's own; 2 bad usage; 126/127 COMMAND could not be run.\n");
+           "Exit status: COMMAND's own; 2 bad usage; 126/127 COMMAND could not be run.\n",
+           rdx_cli_emu_targets());
 }
 
 /* The interposer's path: RDX_EMU_LIB, else beside this binary, else ../lib/rdx/. */

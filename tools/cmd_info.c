@@ -22,11 +22,12 @@ static void help(void)
            "                    else a real card when /dev/kfd has one, else emu)\n"
            "  --gpus N          number of emulated cards (emu only; default 1)\n"
            "  --arch GFX[,GFX]  the emulated cards' target, one for all or one per card\n"
-           "                    (emu only; default RDX_EMU_ARCH, else gfx1100): gfx1100,\n"
-           "                    gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, gfx1201\n"
+           "                    (emu only; default RDX_EMU_ARCH, else gfx1100), of:\n"
+           "                    %s\n"
            "  -h, --help        show this help\n"
            "\n"
-           "Exit status: 0 success, 1 the device could not be opened, 2 bad usage.\n");
+           "Exit status: 0 success, 1 the device could not be opened, 2 bad usage.\n",
+           rdx_cli_emu_targets());
 }
 
 static void print_size(uint64_t bytes)

@@ -12,18 +12,20 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "Usage: rdx kernel [options] FILE.uop\n"
-                 "Compile a kernel-form UOp graph (docs/codegen-kernel-form.md) to a code\n"
-                 "object with the codegen back end.\n"
-                 "Options:\n"
-                 "  -t, --target GFX      gfx1100 (default), gfx1101, gfx1102, gfx1150, gfx1151,\n"
-                 "                        gfx1200 or gfx1201\n"
-                 "  -o, --output OUT.co   write the code object\n"
-                 "  -p, --print STAGE     print a stage: isel, linear, regalloc, asm (repeatable)\n"
-                 "  -n, --name NAME       kernel symbol (default \"kernel\")\n"
-                 "  -w, --wg-size N       workgroup size for idx/GLOBAL dimensions (default 256)\n"
-                 "  -h, --help            show this help\n"
-                 "Without -o and -p, prints the kernel's arguments, launch and register counts.\n");
+    fprintf(out,
+            "Usage: rdx kernel [options] FILE.uop\n"
+            "Compile a kernel-form UOp graph (docs/codegen-kernel-form.md) to a code\n"
+            "object with the codegen back end.\n"
+            "Options:\n"
+            "  -t, --target GFX      the target (default gfx1100), one of:\n"
+            "                        %s\n"
+            "  -o, --output OUT.co   write the code object\n"
+            "  -p, --print STAGE     print a stage: isel, linear, regalloc, asm (repeatable)\n"
+            "  -n, --name NAME       kernel symbol (default \"kernel\")\n"
+            "  -w, --wg-size N       workgroup size for idx/GLOBAL dimensions (default 256)\n"
+            "  -h, --help            show this help\n"
+            "Without -o and -p, prints the kernel's arguments, launch and register counts.\n",
+            rdx_codegen_target_list());
 }
 
 int rdx_cmd_kernel(int argc, char **argv)

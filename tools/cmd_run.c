@@ -45,8 +45,9 @@ static void help(void)
            "                    argument) to FILE\n"
            "  --device emu|kfd  the emulated GPU or a real card (default: RDX_DEVICE,\n"
            "                    else a real card when /dev/kfd has one, else emu)\n"
-           "  --arch GFX        emulated GPU only: its target (gfx1100, gfx1101, gfx1102,\n"
-           "                    gfx1150, gfx1151, gfx1200, gfx1201); default RDX_EMU_ARCH,\n"
+           "  --arch GFX        emulated GPU only: its target, one of:\n"
+           "                    %s;\n"
+           "                    default RDX_EMU_ARCH,\n"
            "                    else the code object's target when the emulated GPU\n"
            "                    models it, else gfx1100\n"
            "  --repeat N        dispatch N times (default 1)\n"
@@ -72,7 +73,8 @@ static void help(void)
            "Exit status: 0 success, 1 the run failed (a GPU fault is printed with its\n"
            "address and program counter; a hang ends in a timeout, or on the emulated\n"
            "GPU in a hang report at a budget; every emulated hang report, a timeout's\n"
-           "included, says where the waves were), 2 bad usage.\n");
+           "included, says where the waves were), 2 bad usage.\n",
+           rdx_cli_emu_targets());
 }
 
 typedef struct cli_out {

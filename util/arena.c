@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/scratch.h"
 
 struct rdx_arena_block {
     rdx_arena_block *next;
@@ -13,7 +14,9 @@ struct rdx_arena_block {
     _Alignas(16) unsigned char data[];
 };
 
-enum { ARENA_BLOCK = 65536 - sizeof(rdx_arena_block), ARENA_BIG = ARENA_BLOCK / 2 };
+/* Blocks come from the thread's scratch memory (util/scratch.h: a warm process reuses
+   them for its next IR context); a standard one is exactly 64 KB with its headers. */
+enum { ARENA_BLOCK = 65536 - 16 - sizeof(rdx_arena_block), ARENA_BIG = ARENA_BLOCK / 2 };
 
 void *rdx_arena_alloc_uninit(rdx_arena *a, size_t n)
 {
@@ -25,7 +28,7 @@ void *rdx_arena_alloc_uninit(rdx_arena *a, size_t n)
     rdx_arena_block *b = a->head;
     if (!b || b->cap - b->used < need) {
         size_t cap = need > ARENA_BIG ? need : ARENA_BLOCK;
-        b = malloc(sizeof *b + cap);
+        b = rdx_scratch_alloc(sizeof *b + cap);
         if (!b) {
             rdx_fail(RDX_ERR_NOMEM, "out of memory allocating %zu bytes", n);
             return NULL;
@@ -85,7 +88,7 @@ void rdx_arena_free(rdx_arena *a)
     rdx_arena_block *b = a->head;
     while (b) {
         rdx_arena_block *next = b->next;
-        free(b);
+        rdx_scratch_free(b);
         b = next;
     }
     a->head = NULL;

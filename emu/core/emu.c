@@ -2,12 +2,28 @@
  * emu/core/emu.c — the public emulator object: creation for a target,
  * memory registration, thread count, descriptors, counters and faults.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu/core/emu_int.h"
 #include "emu/core/exec.h"
 #include "emu/core/pool.h"
 #include "util/error.h"
+
+/* "gfx1100, gfx1101, ... or gfx1201": the targets rdx_isa_target_find knows, in table order. */
+static void known_targets(char *buf, size_t size)
+{
+    size_t n = rdx_isa_target_count(), at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && at < size; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == n ? " or " : ", ";
+        int w = snprintf(buf + at, size - at, "%s%s", sep, rdx_isa_target_at(i)->name);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+}
 
 rdx_status rdx_emu_create(const char *target, rdx_emu **out)
 {
@@ -16,11 +32,12 @@ rdx_status rdx_emu_create(const char *target, rdx_emu **out)
     *out = NULL;
     const char *name = target ? target : "gfx1100";
     const rdx_isa_target *t = rdx_isa_target_find(name);
-    if (!t)
+    if (!t) {
+        char known[512];
+        known_targets(known, sizeof known);
         return rdx_fail(RDX_ERR_UNSUPPORTED,
-                        "emulator target '%s': not a known target (expected gfx1100, gfx1101, "
-                        "gfx1102, gfx1103, gfx1150, gfx1151, gfx1152, gfx1200 or gfx1201)",
-                        name);
+                        "emulator target '%s': not a known target (expected %s)", name, known);
+    }
     rdx_emu *e = calloc(1, sizeof *e);
     if (!e)
         return rdx_fail(RDX_ERR_NOMEM, "rdx_emu_create: out of memory");

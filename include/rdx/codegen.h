@@ -3,9 +3,9 @@
  *
  * The BACK END (this block): a kernel-form graph (docs/codegen-kernel-form.md)
  * goes through instruction selection, linearize, the register plan and render
- * into an AMDGPU code object (one kernel, wave32) for one of RDX_CODEGEN_TARGETS.  The front end
- * (callify, rangeify, optimize, expand) has its own header,
- * rdx/codegen_front.h.  See docs/codegen-backend.md.
+ * into an AMDGPU code object (one kernel, wave32) for one of its targets (rdx_codegen_target_name).
+ * The front end (callify, rangeify, optimize, expand) has its own header, rdx/codegen_front.h.  See
+ * docs/codegen-backend.md.
  *
  *   rdx_codegen_kernel *k;
  *   if (rdx_codegen_compile(ctx, sink, NULL, &k)) puts(rdx_error_message());
@@ -49,13 +49,16 @@ const char *rdx_codegen_stage_name(rdx_codegen_stage s);
 /* Stage by name; -1 when unknown. */
 int rdx_codegen_stage_find(const char *name);
 
-/* The targets the back end compiles for (docs/codegen-backend.md "Targets"): RDNA3,
-   RDNA3.5 and RDNA4. */
-#define RDX_CODEGEN_TARGETS "gfx1100, gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, gfx1201"
+/* The i-th target the back end compiles for ("gfx1100"; codegen/target.def, one row per
+   target; docs/codegen-backend.md "Targets"), NULL past the last. */
+const char *rdx_codegen_target_name(size_t i);
+
+/* Every target the back end compiles for, in table order, as text: "gfx1100, gfx1101, ...". */
+const char *rdx_codegen_target_list(void);
 
 /* Compile options (zero-initialise; every field has a default). */
 typedef struct rdx_codegen_options {
-    const char *target;   /* one of RDX_CODEGEN_TARGETS; NULL = "gfx1100" */
+    const char *target;   /* a rdx_codegen_target_name; NULL = "gfx1100" */
     const char *name;     /* kernel symbol; NULL = "kernel" */
     uint32_t wg_size;     /* workgroup size for idx / GLOBAL dimensions; 0 = 256 */
     unsigned keep_stages; /* bit (1 << RDX_CG_STAGE_*) keeps that stage's text */
@@ -115,9 +118,9 @@ typedef struct rdx_codegen_kernel {
  * Compile the kernel-form graph under `sink` (a SINK, see
  * docs/codegen-kernel-form.md) into a code object.  New helper nodes are
  * built in ctx.  Errors: RDX_ERR_UNSUPPORTED naming the node, op and dtype the
- * back end cannot lower, or a target not in RDX_CODEGEN_TARGETS; RDX_ERR_INVALID for graphs outside
- * the kernel form (message says which rule); RDX_ERR_RANGE when registers run out; RDX_ERR_NOMEM.
- * On success *out is owned by the caller.
+ * back end cannot lower, or a target not among rdx_codegen_target_name's; RDX_ERR_INVALID for
+ * graphs outside the kernel form (message says which rule); RDX_ERR_RANGE when registers run out;
+ * RDX_ERR_NOMEM. On success *out is owned by the caller.
  */
 rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
                                const rdx_codegen_options *opts, rdx_codegen_kernel **out);

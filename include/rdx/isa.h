@@ -507,6 +507,16 @@ bool rdx_isa_rule_llvm(rdx_isa_rule rule);
 rdx_status rdx_isa_check(const rdx_isa_target *t, const rdx_isa_inst *in, unsigned flags,
                          rdx_isa_rule *rule);
 
+/*
+ * rdx_isa_encode and rdx_isa_check(t, in, flags, NULL) in one pass: the same bytes and
+ * the same status and message as the encode followed (when it succeeds) by the check,
+ * with the operand rules run once instead of twice (the encoder's own check of the
+ * llvm-mc rules is this check).  `flags`: RDX_ISA_CHECK_VGPR_NUMBERS, _WAVE64;
+ * RDX_ERR_INVALID for LLVM_ONLY or SILICON.
+ */
+rdx_status rdx_isa_encode_checked(const rdx_isa_target *t, const rdx_isa_inst *in, unsigned flags,
+                                  uint8_t out[RDX_ISA_MAX_BYTES], size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -232,7 +232,7 @@ rdx_status rdx_realize_beam_timer_create(rdx_ir_ctx *ctx, rdx_device *dev, rdx_q
 
 /*
  * The target the candidates are compiled for when the timer runs them on the wave
- * emulator (default gfx1100; realize sets the device's): one of RDX_CODEGEN_TARGETS,
+ * emulator (default gfx1100; realize sets the device's): one of rdx_codegen_target_list(),
  * checked when a candidate compiles (an unknown one fails every candidate with the
  * compiler's message).  RDX_ERR_INVALID for NULL or a name longer than 15 characters.
  * With a device the candidates are always compiled for the device's target.

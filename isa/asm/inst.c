@@ -1914,8 +1914,7 @@ static void emit_inst(rdx_asm_state *st, const rdx_isa_inst *in, const uint8_t *
 static rdx_status encode_checked(const rdx_isa_target *t, const rdx_isa_inst *in, uint8_t *bytes,
                                  size_t *len)
 {
-    rdx_status st = rdx_isa_encode(t, in, bytes, len);
-    return st ? st : rdx_isa_check(t, in, 0, NULL);
+    return rdx_isa_encode_checked(t, in, 0, bytes, len);
 }
 
 void rdx_asm_instruction(rdx_asm_state *st, rdx_lexer *lx)

@@ -8,6 +8,8 @@
  * and a third (writable) PT_LOAD holds .dynamic; PT_DYNAMIC, PT_NOTE and
  * PT_PHDR describe those.  Addresses equal file offsets plus a whole number
  * of pages, so each segment's address and offset agree modulo the page.
+ * libelf writes it into the thread's memfd (isa/codeobj/memfd.h), emptied first and
+ * kept for the next code object, and the image is read back from there.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -20,6 +22,7 @@
 #include <rdx/codeobj.h>
 
 #include "isa/codeobj/elfdefs.h"
+#include "isa/codeobj/memfd.h"
 #include "isa/codeobj/meta.h"
 #include "util/buf.h"
 #include "util/error.h"
@@ -487,21 +490,19 @@ rdx_status rdx_codeobj_write(const rdx_codeobj_image *img, uint8_t **out, size_t
         goto fail;
     if ((st = layout(img, s, name_offs, &shoff)))
         goto fail;
-    fd = memfd_create("rdx-codeobj", MFD_CLOEXEC);
-    if (fd < 0) {
-        st = rdx_fail_errno(RDX_ERR_IO, errno, "memfd_create for a code object");
+    if ((st = rdx_codeobj_memfd(&fd)))
         goto fail;
-    }
     if ((st = emit(img, t, s, shoff, fd)))
         goto fail;
-    off_t size = lseek(fd, 0, SEEK_END);
-    if (size <= 0) {
-        st = rdx_fail_errno(RDX_ERR_IO, errno, "sizing the written code object");
-        goto fail;
-    }
+    /* The file ends at the section headers or at the last section after them. */
+    uint64_t size = shoff + NUM_SECS * sizeof(Elf64_Shdr);
+    for (int i = SEC_NOTE; i < NUM_SECS; i++)
+        if (s[i].offset + s[i].data.len > size)
+            size = s[i].offset + s[i].data.len;
     bytes = malloc((size_t)size);
     if (!bytes) {
-        st = rdx_fail(RDX_ERR_NOMEM, "out of memory for a %lld-byte code object", (long long)size);
+        st = rdx_fail(RDX_ERR_NOMEM, "out of memory for a %llu-byte code object",
+                      (unsigned long long)size);
         goto fail;
     }
     size_t got = 0;
@@ -520,8 +521,6 @@ rdx_status rdx_codeobj_write(const rdx_codeobj_image *img, uint8_t **out, size_t
     bytes = NULL;
 fail:
     free(bytes);
-    if (fd >= 0)
-        close(fd);
     for (int i = 0; i < NUM_SECS; i++)
         rdx_buf_free(&s[i].data);
     free(name_offs);

@@ -6,11 +6,18 @@
  * fields given; llvm-objdump -d disassembles the kernels exactly as it does
  * llvm-mc's object of the same code.  Then write -> read round-trips.
  */
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "isa/codeobj/memfd.h"
 #include "tests/codeobj/co_test.h"
 
 static const char tiny_s[] = ".text\n.p2align 8\ntiny:\n"
@@ -703,6 +710,168 @@ START_TEST(write_no_kernels)
 }
 END_TEST
 
+/* A one-kernel image (s_endpgm) for the descriptor tests; its code and kernel in *code, *k. */
+static rdx_codeobj_image fd_image(uint8_t code[4], rdx_codeobj_kernel *k)
+{
+    static const uint8_t endpgm[4] = { 0x00, 0x00, 0xb0, 0xbf };
+    memcpy(code, endpgm, 4);
+    memset(k, 0, sizeof *k);
+    k->name = "k";
+    k->code_size = 4;
+    rdx_codeobj_kernel_meta_init(&k->meta);
+    return (rdx_codeobj_image){ .target = "gfx1100",
+                                .version = 5,
+                                .code = code,
+                                .code_size = 4,
+                                .kernels = k,
+                                .num_kernels = 1 };
+}
+
+/* Open descriptors below 4096, counted with fcntl (no path read). */
+static int open_fds(void)
+{
+    int n = 0;
+    for (int fd = 0; fd < 4096; fd++)
+        n += fcntl(fd, F_GETFD) >= 0;
+    return n;
+}
+
+/* One code object written and read back: its one kernel is "k". */
+static void write_one(const rdx_codeobj_image *img)
+{
+    uint8_t *out = NULL;
+    size_t len = 0;
+    ck_assert_msg(rdx_codeobj_write(img, &out, &len) == RDX_OK, "%s", rdx_error_message());
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read(out, len, "fd", &co), RDX_OK);
+    ck_assert_uint_eq(co->num_kernels, 1);
+    ck_assert_str_eq(co->kernels[0].name, "k");
+    rdx_codeobj_free(co);
+    free(out);
+}
+
+/* After a thread's first code object, writing more creates no file descriptor (each used
+   to take a memfd_create and a close): with no descriptor left to create, 100 more are
+   written, the same bytes each time, and the number of open descriptors is unchanged. */
+START_TEST(write_warm_creates_no_descriptor)
+{
+    uint8_t code[4];
+    rdx_codeobj_kernel k;
+    rdx_codeobj_image img = fd_image(code, &k);
+    uint8_t *first = NULL;
+    size_t first_len = 0;
+    ck_assert_int_eq(rdx_codeobj_write(&img, &first, &first_len), RDX_OK);
+    int before = open_fds();
+    struct rlimit old, none;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+    int lowest = dup(0); /* the lowest free descriptor: a limit of it allows no new one */
+    ck_assert_int_ge(lowest, 0);
+    close(lowest);
+    none = old;
+    none.rlim_cur = (rlim_t)lowest;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &none), 0);
+    ck_assert_int_lt(dup(0), 0);
+    rdx_status st = RDX_OK;
+    int same = 1;
+    for (int i = 0; i < 100 && !st; i++) {
+        uint8_t *out = NULL;
+        size_t len = 0;
+        st = rdx_codeobj_write(&img, &out, &len);
+        if (!st)
+            same &= len == first_len && memcmp(out, first, len) == 0;
+        free(out);
+    }
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    ck_assert_msg(same, "a warm write gave different bytes");
+    ck_assert_int_eq(open_fds(), before);
+    free(first);
+}
+END_TEST
+
+static void *write_in_thread(void *arg)
+{
+    write_one(arg);
+    return NULL;
+}
+
+/* The descriptor a thread writes its code objects through is closed when it exits. */
+START_TEST(write_descriptor_closed_at_thread_exit)
+{
+    uint8_t code[4];
+    rdx_codeobj_kernel k;
+    rdx_codeobj_image img = fd_image(code, &k);
+    write_one(&img); /* this thread's own descriptor exists before counting */
+    int before = open_fds();
+    for (int i = 0; i < 3; i++) {
+        pthread_t th;
+        ck_assert_int_eq(pthread_create(&th, NULL, write_in_thread, &img), 0);
+        ck_assert_int_eq(pthread_join(th, NULL), 0);
+    }
+    ck_assert_int_eq(open_fds(), before);
+}
+END_TEST
+
+/* A child made by fork() writes through a memfd of its own, not the parent's file (which
+   it inherits: parent and child writing at the same time would mix their images). */
+START_TEST(write_forked_child_has_own_descriptor)
+{
+    uint8_t code[4];
+    rdx_codeobj_kernel k;
+    rdx_codeobj_image img = fd_image(code, &k);
+    write_one(&img);
+    int fd = -1;
+    ck_assert_int_eq(rdx_codeobj_memfd(&fd), RDX_OK);
+    struct stat parent;
+    ck_assert_int_eq(fstat(fd, &parent), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int cfd = -1;
+        struct stat child;
+        if (rdx_codeobj_memfd(&cfd) || fstat(cfd, &child) != 0)
+            _exit(2);
+        _exit(child.st_ino == parent.st_ino ? 1 : 0);
+    }
+    int status = 0;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "the child's memfd is the parent's (status %d)", status);
+}
+END_TEST
+
+/* The memfd is reused: a small code object written after a larger one (whose bytes fill
+   the small one's gaps in the file) is the same, byte for byte, as one written first. */
+START_TEST(write_after_larger_same_bytes)
+{
+    uint8_t code[4];
+    rdx_codeobj_kernel k;
+    rdx_codeobj_image img = fd_image(code, &k);
+    uint8_t *small = NULL, *big = NULL, *again = NULL;
+    size_t small_len = 0, big_len = 0, again_len = 0;
+    ck_assert_int_eq(rdx_codeobj_write(&img, &small, &small_len), RDX_OK);
+    enum { BIG = 1 << 16 };
+    uint8_t *bigcode = malloc(BIG);
+    ck_assert_ptr_nonnull(bigcode);
+    memset(bigcode, 0xa5, BIG);
+    rdx_codeobj_kernel bk = k;
+    bk.code_size = BIG;
+    rdx_codeobj_image bimg = img;
+    bimg.code = bigcode;
+    bimg.code_size = BIG;
+    bimg.kernels = &bk;
+    ck_assert_int_eq(rdx_codeobj_write(&bimg, &big, &big_len), RDX_OK);
+    ck_assert_uint_gt(big_len, small_len);
+    ck_assert_int_eq(rdx_codeobj_write(&img, &again, &again_len), RDX_OK);
+    ck_assert_uint_eq(again_len, small_len);
+    ck_assert_msg(memcmp(again, small, small_len) == 0, "bytes of the larger object left over");
+    free(small);
+    free(big);
+    free(again);
+    free(bigcode);
+}
+END_TEST
+
 TCase *co_tcase_write(void)
 {
     TCase *tc = tcase_create("write");
@@ -710,6 +879,10 @@ TCase *co_tcase_write(void)
     tcase_add_loop_test(tc, write_accepted_by_llvm, 0, sizeof wcfgs / sizeof wcfgs[0]);
     tcase_add_test(tc, write_errors);
     tcase_add_test(tc, write_no_kernels);
+    tcase_add_test(tc, write_warm_creates_no_descriptor);
+    tcase_add_test(tc, write_descriptor_closed_at_thread_exit);
+    tcase_add_test(tc, write_after_larger_same_bytes);
+    tcase_add_test(tc, write_forked_child_has_own_descriptor);
     tcase_add_test(tc, write_custom_metadata);
     tcase_add_test(tc, target_ids);
     tcase_add_test(tc, write_linkable_by_lld);

@@ -203,11 +203,112 @@ START_TEST(random_vopd_roundtrip)
 }
 END_TEST
 
+/* One random instruction of t (a VOPD pair one time in four) in *in; false when none. */
+static bool random_inst(const rdx_isa_target *t, rdx_isa_inst *in)
+{
+    memset(in, 0, sizeof *in);
+    rdx_isa_op op = (rdx_isa_op)(1 + rnd() % (RDX_ISA_OP_COUNT - 1));
+    if (!rdx_isa_op_available(t, op))
+        return false;
+    rdx_isa_form form = (rdx_isa_form)(1 + rnd() % (RDX_ISA_FORM_COUNT - 1));
+    const rdx_isa_form_info *fi, *fy;
+    if (rdx_isa_op_form(t, op, form, &fi) != RDX_OK)
+        return false;
+    in->op = (uint16_t)op;
+    in->form = (uint8_t)form;
+    if (fi->enc == RDX_ISA_ENC_VOPD) {
+        rdx_isa_op y = (rdx_isa_op)(1 + rnd() % (RDX_ISA_OP_COUNT - 1));
+        if (rdx_isa_op_form(t, y, RDX_ISA_FORM_NATIVE, &fy) != RDX_OK ||
+            fy->enc != RDX_ISA_ENC_VOPD)
+            return false;
+        unsigned nx = fi->nopnd / 2, ny = fy->nopnd / 2;
+        in->op_y = (uint16_t)y;
+        in->nx = (uint8_t)nx;
+        in->nopnd = (uint8_t)(nx + ny);
+        for (unsigned i = 0; i < nx; i++)
+            in->opnd[i] = random_opnd(&fi->opnd[i]);
+        for (unsigned i = 0; i < ny; i++)
+            in->opnd[nx + i] = random_opnd(&fy->opnd[fy->nopnd - ny + i]);
+        return true;
+    }
+    in->nopnd = fi->nopnd;
+    bool low = rnd() & 1; /* VGPRs among v0..v31: overlapping ranges (WMMA) are common */
+    for (unsigned i = 0; i < fi->nopnd; i++) {
+        in->opnd[i] = random_opnd(&fi->opnd[i]);
+        if (low && in->opnd[i].kind == RDX_ISA_OPND_VGPR)
+            in->opnd[i].reg %= 24;
+    }
+    for (unsigned m = 0; m < RDX_ISA_MOD_COUNT; m++)
+        if ((rnd() & 3) == 0 && rdx_isa_mod_allowed(t, op, form, (rdx_isa_mod)m))
+            in->mod[m] = m == RDX_ISA_MOD_DPP8 ? (int32_t)(rnd() & 0xffffff)
+                         : (rnd() & 1)         ? (int32_t)(rnd() & 1)
+                                               : (int32_t)(rnd() % 8192) - 4096;
+    return true;
+}
+
+/* rdx_isa_encode_checked runs the operand rules once, in the encoder, and must give what
+   rdx_isa_encode followed by rdx_isa_check gives: the same status, message and bytes, for
+   random instructions (WMMA overlaps, 16-bit VGPRs above v127, constant-bus and VOPD
+   violations, DPP literals among them) with every flag combination the callers use. */
+START_TEST(random_encode_checked_same_as_encode_then_check)
+{
+    static const unsigned flag_sets[] = { 0, RDX_ISA_CHECK_VGPR_NUMBERS, RDX_ISA_CHECK_WAVE64,
+                                          RDX_ISA_CHECK_VGPR_NUMBERS | RDX_ISA_CHECK_WAVE64 };
+    unsigned tried = 0, ok = 0, differ = 0, by_rule[RDX_ISA_RULE_COUNT] = { 0 };
+    for (size_t ti = 0; ti < rdx_isa_target_count(); ti++) {
+        const rdx_isa_target *t = rdx_isa_target_at(ti);
+        for (int iter = 0; iter < 40000; iter++) {
+            rdx_isa_inst in;
+            if (!random_inst(t, &in))
+                continue;
+            unsigned flags = flag_sets[rnd() % 4];
+            uint8_t a[RDX_ISA_MAX_BYTES], b[RDX_ISA_MAX_BYTES];
+            size_t alen = 0, blen = 0;
+            char amsg[512] = "", bmsg[512] = "";
+            rdx_isa_rule rule = RDX_ISA_RULE_NONE;
+            rdx_status sa = rdx_isa_encode(t, &in, a, &alen);
+            if (!sa)
+                sa = rdx_isa_check(t, &in, flags, &rule);
+            if (sa)
+                snprintf(amsg, sizeof amsg, "%s", rdx_error_message());
+            rdx_status sb = rdx_isa_encode_checked(t, &in, flags, b, &blen);
+            if (sb)
+                snprintf(bmsg, sizeof bmsg, "%s", rdx_error_message());
+            tried++;
+            ok += !sa;
+            by_rule[rule]++;
+            bool same = sa == sb && strcmp(amsg, bmsg) == 0 &&
+                        (sa || (alen == blen && memcmp(a, b, alen) == 0));
+            if (!same && differ++ < 10)
+                printf("%s: %s flags %u: encode+check %d '%s', encode_checked %d '%s'\n", t->name,
+                       rdx_isa_op_name((rdx_isa_op)in.op), flags, sa, amsg, sb, bmsg);
+        }
+    }
+    printf("encode_checked: %u tried, %u encoded and checked; after a successful encoding "
+           "broken: constant-bus %u, vopd-bank %u, vgpr16-e32 %u, wmma-overlap %u; %u differ\n",
+           tried, ok, by_rule[RDX_ISA_RULE_CONSTANT_BUS], by_rule[RDX_ISA_RULE_VOPD_BANK],
+           by_rule[RDX_ISA_RULE_VGPR16_E32], by_rule[RDX_ISA_RULE_WMMA_OVERLAP], differ);
+    fflush(stdout);
+    ck_assert_uint_gt(ok, 1000);
+    ck_assert_uint_gt(by_rule[RDX_ISA_RULE_VGPR16_E32], 10);
+    ck_assert_uint_gt(by_rule[RDX_ISA_RULE_WMMA_OVERLAP], 10);
+    ck_assert_uint_eq(differ, 0);
+    uint8_t out[RDX_ISA_MAX_BYTES];
+    size_t len;
+    rdx_isa_inst nop = { .op = (uint16_t)RDX_ISA_OP_S_NOP, .nopnd = 1 };
+    nop.opnd[0] = rdx_isa_imm(0);
+    ck_assert_int_eq(
+        rdx_isa_encode_checked(rdx_isa_target_at(0), &nop, RDX_ISA_CHECK_LLVM_ONLY, out, &len),
+        RDX_ERR_INVALID);
+}
+END_TEST
+
 void isa_add_random_tests(Suite *s)
 {
     TCase *tc = tcase_create("random");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, random_encode_decode_roundtrip);
     tcase_add_test(tc, random_vopd_roundtrip);
+    tcase_add_test(tc, random_encode_checked_same_as_encode_then_check);
     suite_add_tcase(s, tc);
 }

@@ -8,9 +8,11 @@
 #include <rdx/version.h>
 
 #include "tests/harness/harness.h"
+#include "util/arena.h"
 #include "util/buf.h"
 #include "util/error.h"
 #include "util/file.h"
+#include "util/scratch.h"
 
 START_TEST(error_message_roundtrip)
 {
@@ -120,6 +122,60 @@ START_TEST(file_read_write)
 }
 END_TEST
 
+/* Scratch memory: a freed block serves the next request of its size class on the thread
+   (a warm compiler reuses its memory: util/scratch.h), contents survive growth. */
+START_TEST(scratch_reuses_freed_blocks)
+{
+    unsigned char *p = rdx_scratch_alloc(100000);
+    ck_assert_ptr_nonnull(p);
+    memset(p, 7, 100000);
+    rdx_scratch_free(p);
+    void *taken = malloc(99000); /* would take the freed block, were it given back */
+    unsigned char *q = rdx_scratch_alloc(90000);
+    ck_assert_ptr_eq(q, p);
+    ck_assert_ptr_eq(rdx_scratch_realloc(q, 120000), q); /* fits its class: in place */
+    q[0] = 42;
+    unsigned char *r = rdx_scratch_realloc(q, 300000); /* grows into a larger class */
+    ck_assert_ptr_nonnull(r);
+    ck_assert_uint_eq(r[0], 42);
+    ck_assert_uint_eq(r[99999], 7);
+    unsigned char *z = rdx_scratch_calloc(1000, 100);
+    ck_assert_ptr_eq(z, p); /* the block r left */
+    size_t nonzero = 0;
+    for (size_t i = 0; i < 100000; i++)
+        nonzero += z[i] != 0;
+    ck_assert_uint_eq(nonzero, 0);
+    unsigned char *big = rdx_scratch_alloc(5u << 20); /* beyond the classes: plain */
+    ck_assert_ptr_nonnull(big);
+    big[(5u << 20) - 1] = 1;
+    big = rdx_scratch_realloc(big, 6u << 20);
+    ck_assert_ptr_nonnull(big);
+    ck_assert_uint_eq(big[(5u << 20) - 1], 1);
+    rdx_scratch_free(big);
+    rdx_scratch_free(z);
+    rdx_scratch_free(r);
+    rdx_scratch_free(NULL);
+    free(taken);
+}
+END_TEST
+
+/* An arena's blocks outlive it on the thread: the next arena (the next IR context of a
+   compile loop) gets the same memory, not fresh pages from the system. */
+START_TEST(arena_blocks_reused_by_next_arena)
+{
+    rdx_arena a = { 0 };
+    void *p = rdx_arena_alloc(&a, 100);
+    ck_assert_ptr_nonnull(p);
+    rdx_arena_free(&a);
+    void *taken = malloc(65000); /* fits the freed block: plain malloc hands it out */
+    rdx_arena b = { 0 };
+    void *q = rdx_arena_alloc(&b, 100);
+    ck_assert_ptr_eq(q, p);
+    rdx_arena_free(&b);
+    free(taken);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("util");
@@ -131,6 +187,8 @@ int main(void)
     tcase_add_test(tc, buf_appends_little_endian);
     tcase_add_test(tc, buf_printf_grows);
     tcase_add_test(tc, file_read_write);
+    tcase_add_test(tc, scratch_reuses_freed_blocks);
+    tcase_add_test(tc, arena_blocks_reused_by_next_arena);
     suite_add_tcase(s, tc);
     return rdx_test_main(s);
 }
