@@ -2,7 +2,8 @@
  * emu/core/gfx12.c — RDNA4 (gfx12) instructions that have no gfx11 counterpart: the split
  * wait counters (s_wait_loadcnt, ..., s_wait_loadcnt_dscnt), the workgroup barrier as
  * s_barrier_signal / s_barrier_wait, s_sleep_var, the 64-bit SALU adds and multiply,
- * sub-dword and 96-bit scalar loads, and v_permlane16_var / v_permlanex16_var.
+ * sub-dword and 96-bit scalar loads, and v_permlane16_var / v_permlanex16_var (FP8/BF8:
+ * valu_fp8.c).
  * Reference: the pcode in isa/data/rdna4.json; docs/emu.md, Targets.
  */
 #include <math.h>
