@@ -11,6 +11,7 @@
 #include "emu/core/exec.h"
 #include "emu/core/ops.h"
 #include "emu/core/valu.h"
+#include "emu/core/valu_fp8.h"
 
 /* ------------------------------------------------------------ waits */
 
@@ -320,7 +321,9 @@ void emu_v_s_trans(emu_wave *w, const emu_inst *in)
 
 /*
  * gfx12 WMMA, wave32 (v_wmma_f32_16x16x16_f16/bf16, v_wmma_f16_16x16x16_f16,
- * v_wmma_bf16_16x16x16_bf16, v_wmma_i32_16x16x16_iu8; param as emu_v_wmma's 0-4).  Layout
+ * v_wmma_bf16_16x16x16_bf16, v_wmma_i32_16x16x16_iu8; param as emu_v_wmma's 0-4; and
+ * v_wmma_f32_16x16x16_fp8_fp8 / fp8_bf8 / bf8_fp8 / bf8_bf8, params 5-8, whose 8-bit A/B
+ * are laid out as iu8's and decoded as valu_fp8.c's OCP formats).  Layout
  * (as tinygrad's emulator, test/mockgpu/amd/emu.py _compile_wmma, which tinygrad checks
  * against RDNA4 hardware): A row i / B column i element k is in lane i + 16*k[2], element
  * e = k[1:0] | k[3] << 2 of that lane's 8 (two per VGPR for 16-bit types, four for iu8);
@@ -352,10 +355,15 @@ void emu_v_wmma12(emu_wave *w, const emu_inst *in)
                 int bf = p == 1 || p == 3;
                 A[i][k] = bf ? bf16_to_f32(a) : f16_to_f32(a);
                 B[k][i] = bf ? bf16_to_f32(b) : f16_to_f32(b);
-            } else {
+            } else if (p == 4) {
                 uint32_t a = wmma12_elem(w, ar, i, k, 8), b = wmma12_elem(w, br, i, k, 8);
                 IA[i][k] = (in->neg & 1) ? (int8_t)a : (int64_t)a;
                 IB[k][i] = (in->neg & 2) ? (int8_t)b : (int64_t)b;
+            } else { /* FP8 / BF8: A BF8 for params 7, 8; B BF8 for 6, 8 */
+                uint8_t a = (uint8_t)wmma12_elem(w, ar, i, k, 8);
+                uint8_t b = (uint8_t)wmma12_elem(w, br, i, k, 8);
+                A[i][k] = f32_of(emu_f32_of_f8(a, p >= 7));
+                B[k][i] = f32_of(emu_f32_of_f8(b, p == 6 || p == 8));
             }
         }
     uint32_t out[8][32];
@@ -365,9 +373,9 @@ void emu_v_wmma12(emu_wave *w, const emu_inst *in)
             uint32_t c = in->src[2].kind == EMU_K_VGPR ? w->v[(in->src[2].reg + v) & 255][l]
                                                        : (uint32_t)in->src[2].val;
             unsigned col = l % 16;
-            if (p <= 1 || p == 4) {
+            if (p <= 1 || p >= 4) {
                 unsigned row = v + 8 * (l / 16);
-                if (p <= 1) {
+                if (p != 4) {
                     double s = f32_of(c);
                     for (unsigned k = 0; k < 16; k++)
                         s += A[row][k] * B[k][col];

@@ -352,8 +352,9 @@ static rdx_status decode_vinterp_scalar(const rdx_isa_target *t, const uint8_t *
 /*
  * What the emulator lacks on gfx12 although a handler exists for the op's name (gfx11
  * semantics that gfx12 changed): the VIMAGE / VSAMPLE encodings (mimg.c reads gfx11's
- * MIMG fields) and the WMMA ops other than the five whose gfx12 layout emu_v_wmma12 has
- * (f16/bf16 with f32, f16, bf16 accumulators and iu8).  NULL when none; *fn gets gfx12's
+ * MIMG fields) and the WMMA ops other than those whose gfx12 layout emu_v_wmma12 has
+ * (f16/bf16 with f32, f16, bf16 accumulators, iu8, and the FP8/BF8 forms it is the
+ * handler of).  NULL when none; *fn gets gfx12's
  * WMMA handler when it replaces gfx11's.
  */
 static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, const emu_opinfo *oi,
@@ -368,6 +369,8 @@ static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, const emu_op
             *fn = emu_v_wmma12;
             return NULL;
         }
+        if (oi->fn == emu_v_wmma12) /* gfx12-only forms (FP8/BF8) */
+            return NULL;
         return "this gfx12 WMMA form's register layout is not emulated";
     }
     return NULL;

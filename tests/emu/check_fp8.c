@@ -1,6 +1,6 @@
 /*
  * tests/emu/check_fp8.c — RDNA4's FP8 (OCP E4M3FN) and BF8 (OCP E5M2) instructions: the
- * conversions, stochastic rounding and dot products, compiled by clang-19 from its gfx12
+ * conversions, stochastic rounding, dot products and WMMAs, compiled by clang-19 from its gfx12
  * builtins and run on the emulated gfx1201, against a host reference written from the OCP
  * 8-bit floating point specification (a brute-force nearest-code search, independent of
  * the emulator's arithmetic); and the values measured on gfx950 hardware, whose FP8/BF8
@@ -495,6 +495,116 @@ START_TEST(fp8_cvt_pk_hw_values)
 }
 END_TEST
 
+/* ------------------------------------------------------------ WMMA with FP8/BF8 inputs */
+
+static const char wmma_src[] =
+    "typedef int v2i __attribute__((ext_vector_type(2)));\n"
+    "typedef float v8f __attribute__((ext_vector_type(8)));\n"
+    "__kernel void wm(__global const v2i *a, __global const v2i *b, __global const v8f *c,\n"
+    "                 __global v8f *d) {\n"
+    "  uint l = __builtin_amdgcn_workitem_id_x();\n"
+    "  v2i x = a[l], y = b[l];\n"
+    "  v8f z = c[l];\n"
+    "  d[l] = __builtin_amdgcn_wmma_f32_16x16x16_fp8_fp8_w32_gfx12(x, y, z);\n"
+    "  d[32 + l] = __builtin_amdgcn_wmma_f32_16x16x16_fp8_bf8_w32_gfx12(x, y, z);\n"
+    "  d[64 + l] = __builtin_amdgcn_wmma_f32_16x16x16_bf8_fp8_w32_gfx12(x, y, z);\n"
+    "  d[96 + l] = __builtin_amdgcn_wmma_f32_16x16x16_bf8_bf8_w32_gfx12(x, y, z);\n"
+    "}\n";
+
+/*
+ * v_wmma_f32_16x16x16_{fp8,bf8}_{fp8,bf8} (wave32), compiled by clang-19 from its gfx12
+ * builtins: A and B placed in gfx12's 8-bit WMMA layout (iu8's: row / column i, element k
+ * in lane i + 16*k[2], byte k[1:0] | k[3] << 2 of the lane's two VGPRs), C and D in gfx12's
+ * f32 layout (element (m, n) in lane n + 16*m[3], VGPR m[2:0]); every code but the NaNs
+ * and infinities as an element; D against a host matmul of the OCP values in double,
+ * rounded once.
+ */
+START_TEST(fp8_wmma_matmul)
+{
+    static const char *const name[] = { "fp8_fp8", "fp8_bf8", "bf8_fp8", "bf8_bf8" };
+    char *cl = rdx_test_tmp_path("wmma8.cl"), *co = rdx_test_tmp_path("wmma8.co");
+    rdx_test_write_file(cl, wmma_src, sizeof wmma_src - 1);
+    const char *clang = rdx_test_llvm_tool("clang");
+    ck_assert_msg(clang != NULL, "clang-19 not found");
+    const char *argv[] = {
+        clang, "-target", "amdgcn-amd-amdhsa", "-mcpu=gfx1201", "-nogpulib", "-O2", "-o", co,
+        cl,    NULL
+    };
+    rdx_test_proc pr;
+    rdx_test_run(argv, NULL, 0, &pr);
+    ck_assert_msg(pr.status == 0, "clang failed:\n%s", pr.err);
+    rdx_test_proc_free(&pr);
+    size_t len;
+    uint8_t *elf = (uint8_t *)rdx_test_read_file(co, &len);
+    uint32_t seed = 99;
+    for (int round = 0; round < 4; round++) {
+        uint8_t A[16][16], B[16][16];
+        float C[16][16];
+        for (int i = 0; i < 16; i++)
+            for (int k = 0; k < 16; k++) {
+                /* finite in both formats: FP8 0x7f/0xff are NaN, BF8 0x7c-0x7f Inf/NaN */
+                uint8_t x, y;
+                do
+                    x = (uint8_t)(lcg(&seed) >> 24);
+                while ((x & 0x7c) == 0x7c);
+                do
+                    y = (uint8_t)(lcg(&seed) >> 24);
+                while ((y & 0x7c) == 0x7c);
+                A[i][k] = x;
+                B[k][i] = y;
+                C[i][k] = (float)((int)(lcg(&seed) >> 20) - 2048) / 64.0f;
+            }
+        uint32_t a[32][2] = { { 0 } }, b[32][2] = { { 0 } };
+        float c[32][8], d[128][8];
+        for (unsigned i = 0; i < 16; i++)
+            for (unsigned k = 0; k < 16; k++) {
+                unsigned lane = i + 16 * ((k >> 2) & 1), e = (k & 3) | ((k >> 3) & 1) << 2;
+                a[lane][e / 4] |= (uint32_t)A[i][k] << (8 * (e % 4));
+                b[lane][e / 4] |= (uint32_t)B[k][i] << (8 * (e % 4));
+            }
+        for (unsigned m = 0; m < 16; m++)
+            for (unsigned n = 0; n < 16; n++)
+                c[n + 16 * (m >> 3)][m & 7] = C[m][n];
+        memset(d, 0, sizeof d);
+        struct {
+            void *a, *b, *c, *d;
+        } args = { a, b, c, d };
+        rdx_emu_buffer bufs[] = { { a, sizeof a, RDX_EMU_READ },
+                                  { b, sizeof b, RDX_EMU_READ },
+                                  { c, sizeof c, RDX_EMU_READ },
+                                  { d, sizeof d, RDX_EMU_RW } };
+        rdx_emu_launch l;
+        memset(&l, 0, sizeof l);
+        l.grid[0] = l.wg[0] = 32;
+        l.kernarg = &args;
+        l.kernarg_size = sizeof args;
+        l.bufs = bufs;
+        l.nbufs = 4;
+        rdx_emu *e;
+        ck_assert_int_eq(rdx_emu_create("gfx1201", &e), RDX_OK);
+        ck_assert_msg(rdx_emu_run_codeobj(e, elf, len, "wm", &l) == RDX_OK, "%s",
+                      rdx_error_message());
+        rdx_emu_destroy(e);
+        for (int v = 0; v < 4; v++) {
+            int abf = v >= 2, bbf = v & 1;
+            for (unsigned m = 0; m < 16; m++)
+                for (unsigned n = 0; n < 16; n++) {
+                    double sum = C[m][n];
+                    int nan;
+                    for (unsigned k = 0; k < 16; k++)
+                        sum += ocp_value(A[m][k], abf, &nan) * ocp_value(B[k][n], bbf, &nan);
+                    float got = d[32 * v + n + 16 * (m >> 3)][m & 7], want = (float)sum;
+                    ck_assert_msg(got == want, "%s round %d D[%u][%u]: %a, want %a", name[v], round,
+                                  m, n, (double)got, (double)want);
+                }
+        }
+    }
+    free(elf);
+    free(cl);
+    free(co);
+}
+END_TEST
+
 Suite *et_suite_fp8(void)
 {
     Suite *s = suite_create("fp8");
@@ -504,6 +614,7 @@ Suite *et_suite_fp8(void)
     tcase_add_test(tc, f32_to_fp8_rounding);
     tcase_add_test(tc, fp8_overflow_sweep_hw);
     tcase_add_test(tc, fp8_cvt_pk_hw_values);
+    tcase_add_test(tc, fp8_wmma_matmul);
     suite_add_tcase(s, tc);
     return s;
 }
