@@ -31,7 +31,7 @@ uint32_t emu_f32_of_f8(uint8_t c, int bf8)
     return s | (uint32_t)(e + 127 - (unsigned)bias) << 23 | m << (23 - mb);
 }
 
-uint8_t emu_f8_of_f32(uint32_t u, int bf8, int sat)
+static uint8_t f8_round(uint32_t u, int bf8, int sat, int rtz)
 {
     uint8_t s = (uint8_t)((u >> 24) & 0x80);
     uint32_t a = u & 0x7fffffffu;
@@ -58,13 +58,18 @@ uint8_t emu_f8_of_f32(uint32_t u, int bf8, int sat)
     if (sh < 32) {
         uint32_t rem = M & ((1u << sh) - 1), half = 1u << (sh - 1);
         n = M >> sh;
-        if (rem > half || (rem == half && (n & 1))) /* round to nearest, ties to even */
+        if (!rtz && (rem > half || (rem == half && (n & 1)))) /* nearest, ties to even */
             n++;
     }
     uint32_t code = ((uint32_t)((E > emin ? E : emin) - emin) << mb) + n;
     if (code > maxc)
         return (uint8_t)(s | (sat ? maxc : ovf));
     return (uint8_t)(s | code);
+}
+
+uint8_t emu_f8_of_f32(uint32_t u, int bf8, int sat)
+{
+    return f8_round(u, bf8, sat, 0);
 }
 
 /* ------------------------------------------------------------ conversions */
@@ -131,10 +136,14 @@ void emu_v_cvt_pk_f8_f32(emu_wave *w, const emu_inst *in)
 }
 
 /*
- * v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 (param 0 / 1): stochastic rounding as the pcode has
- * it — S1[31:12] (FP8) / S1[31:11] (BF8) added to S0's 23-bit mantissa, wrapping without a
- * carry into the exponent, then converted as v_cvt_pk_* (Inf and NaN unchanged); the
- * byte OPSEL[3:2] of D is written, the others kept.
+ * v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 (param 0 / 1): stochastic rounding — S1[31:12] (FP8) /
+ * S1[31:11] (BF8), the bits below the result's mantissa of a normal result, added to S0's
+ * magnitude (a carry moves into the exponent), then truncated; a finite value beyond the
+ * largest finite one gives NaN (FP8) / Inf (BF8), or it with clamp; Inf and NaN convert as
+ * v_cvt_pk_* does.  The byte OPSEL[3:2] of D is written, the others kept.  The pcode
+ * writes the sum as wrapping in the 23-bit mantissa and converts it to nearest even; AMD's
+ * emulator (rocjitsu) and every stochastic-rounding reading carry and truncate, which this
+ * follows (docs/emu.md, FP8/BF8).
  */
 void emu_v_cvt_sr_f8_f32(emu_wave *w, const emu_inst *in)
 {
@@ -146,11 +155,15 @@ void emu_v_cvt_sr_f8_f32(emu_wave *w, const emu_inst *in)
     unsigned byte = (in->opsel >> 2) & 3, sh = bf8 ? 11 : 12;
     LANES
     {
-        uint32_t x = a[l], m = ((x & 0x7fffffu) + (s1[l] >> sh)) & 0x7fffffu;
-        uint32_t t = (x & 0xff800000u) | m;
-        if ((x & 0x7f800000u) == 0x7f800000u) /* Inf and NaN convert as they are (the */
-            t = x;                            /* pcode's sum would make them other values) */
-        uint32_t f = emu_f8_of_f32(t, bf8, in->clamp);
+        uint32_t x = a[l], mag = x & 0x7fffffffu, f;
+        if (mag >= 0x7f800000u) {
+            f = emu_f8_of_f32(x, bf8, in->clamp);
+        } else {
+            mag += s1[l] >> sh;
+            if (mag >= 0x7f800000u) /* carried past the largest finite f32 */
+                mag = 0x7f7fffffu;
+            f = f8_round((x & 0x80000000u) | mag, bf8, in->clamp, 1);
+        }
         r[l] = (d[l] & ~(0xffu << (8 * byte))) | f << (8 * byte);
     }
     vdst(w, in, r);

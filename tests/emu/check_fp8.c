@@ -80,17 +80,30 @@ static int codes_match(uint8_t got, uint8_t want, int bf8)
     return got == want;
 }
 
-/* v_cvt_sr_*: the pseudocode's sum (S1[31:12] / S1[31:11] added to the mantissa, wrapping
-   in 23 bits), then the conversion; Inf and NaN as they are */
+/* v_cvt_sr_*: S1[31:12] (FP8) / S1[31:11] (BF8) added to the magnitude's bits (carrying),
+   then the largest code not above it (truncation; at or beyond the step past the largest
+   finite value: NaN / Inf); Inf and NaN as v_cvt_pk_* */
 static uint8_t sr_encode(float f, uint32_t r, int bf8)
 {
     uint32_t u;
     memcpy(&u, &f, 4);
-    if ((u & 0x7f800000u) != 0x7f800000u)
-        u = (u & 0xff800000u) | (((u & 0x7fffffu) + (r >> (bf8 ? 11 : 12))) & 0x7fffffu);
+    if ((u & 0x7f800000u) == 0x7f800000u)
+        return ocp_encode(f, bf8, 0);
+    uint32_t mag = (u & 0x7fffffffu) + (r >> (bf8 ? 11 : 12));
+    if (mag >= 0x7f800000u)
+        mag = 0x7f7fffffu;
     float t;
-    memcpy(&t, &u, 4);
-    return ocp_encode(t, bf8, 0);
+    memcpy(&t, &mag, 4);
+    uint8_t s = (u >> 24) & 0x80;
+    unsigned maxc = bf8 ? 0x7b : 0x7e, k = 0;
+    if ((double)t >= (bf8 ? 65536.0 : 480.0))
+        return (uint8_t)(s | (bf8 ? 0x7c : 0x7f));
+    for (unsigned c = 0; c <= maxc; c++) {
+        int nan;
+        if (ocp_value((uint8_t)c, bf8, &nan) <= (double)t)
+            k = c;
+    }
+    return (uint8_t)(s | k);
 }
 
 /* ------------------------------------------------------------ the clang-19 kernel */
