@@ -435,6 +435,7 @@ static int cmp_f32(const void *a, const void *b)
  */
 START_TEST(fp8_overflow_sweep_hw)
 {
+    /* the narrowing: v_cvt_pk_fp8_f32 and v_cvt_pk_bf8_f32 of the cvt kernel (u[0], u[2]) */
     for (int bf8 = 0; bf8 < 2; bf8++) {
         float fin[256];
         unsigned nf = 0;
@@ -477,7 +478,7 @@ END_TEST
 /* gfx950 hardware values of tinygrad test_cdna_vop3.py (test_cvt_pk_fp8_f32_preserves_upper_half,
    test_cvt_pk_bf8_f32_overflow_and_inf), on the emulated gfx1201; and the clamp bit (which
    llvm-mc 19 does not accept on these ops: raw words) saturating a finite overflow */
-START_TEST(fp8_cvt_pk_hw_values)
+START_TEST(fp8_cvt_pk_values_hw)
 {
     et_case c = { 0 };
     c.target = "gfx1201";
@@ -626,7 +627,7 @@ Suite *et_suite_fp8(void)
     tcase_add_test(tc, fp8_to_f32_all_codes);
     tcase_add_test(tc, f32_to_fp8_rounding);
     tcase_add_test(tc, fp8_overflow_sweep_hw);
-    tcase_add_test(tc, fp8_cvt_pk_hw_values);
+    tcase_add_test(tc, fp8_cvt_pk_values_hw);
     tcase_add_test(tc, fp8_wmma_matmul);
     suite_add_tcase(s, tc);
     return s;
