@@ -18,9 +18,9 @@ uint32_t emu_f32_of_f8(uint8_t c, int bf8)
     unsigned mb = bf8 ? 2 : 3, e = (c & 0x7f) >> mb, m = c & ((1u << mb) - 1);
     int bias = bf8 ? 15 : 7;
     if (!bf8 && (c & 0x7f) == 0x7f) /* E4M3FN: the only NaN, no infinity */
-        return s | 0x7fc00000u | m << 20;
-    if (bf8 && e == 31) /* E5M2: infinity, or a NaN (quieted, its payload kept) */
-        return m ? s | 0x7fc00000u | m << 21 : s | 0x7f800000u;
+        return s | 0x7fc00000u;
+    if (bf8 && e == 31) /* E5M2: infinity, or a NaN */
+        return m ? s | 0x7fc00000u : s | 0x7f800000u;
     if (e == 0) { /* zero or denormal: m * 2^(1 - bias - mb), a normal f32 */
         if (!m)
             return s;
@@ -31,7 +31,7 @@ uint32_t emu_f32_of_f8(uint8_t c, int bf8)
     return s | (uint32_t)(e + 127 - (unsigned)bias) << 23 | m << (23 - mb);
 }
 
-static uint8_t f8_round(uint32_t u, int bf8, int sat, int rtz)
+uint8_t emu_f8_of_f32(uint32_t u, int bf8, int sat)
 {
     uint8_t s = (uint8_t)((u >> 24) & 0x80);
     uint32_t a = u & 0x7fffffffu;
@@ -39,8 +39,8 @@ static uint8_t f8_round(uint32_t u, int bf8, int sat, int rtz)
     int emin = bf8 ? -14 : -6;         /* exponent of the smallest normal */
     unsigned maxc = bf8 ? 0x7b : 0x7e; /* the largest finite code */
     uint8_t ovf = bf8 ? 0x7c : 0x7f;   /* +Inf (BF8) / NaN (FP8) */
-    if (a > 0x7f800000u)               /* NaN: FP8's NaN; BF8 keeps 2 payload bits, quiet */
-        return (uint8_t)(s | (bf8 ? 0x7e | ((a >> 21) & 1) : 0x7f));
+    if (a > 0x7f800000u)               /* NaN: 0x7f in both formats */
+        return (uint8_t)(s | 0x7f);
     if (a == 0x7f800000u)
         return (uint8_t)(s | ovf);
     if (a == 0)
@@ -58,18 +58,13 @@ static uint8_t f8_round(uint32_t u, int bf8, int sat, int rtz)
     if (sh < 32) {
         uint32_t rem = M & ((1u << sh) - 1), half = 1u << (sh - 1);
         n = M >> sh;
-        if (!rtz && (rem > half || (rem == half && (n & 1)))) /* nearest, ties to even */
+        if (rem > half || (rem == half && (n & 1))) /* round to nearest, ties to even */
             n++;
     }
     uint32_t code = ((uint32_t)((E > emin ? E : emin) - emin) << mb) + n;
     if (code > maxc)
         return (uint8_t)(s | (sat ? maxc : ovf));
     return (uint8_t)(s | code);
-}
-
-uint8_t emu_f8_of_f32(uint32_t u, int bf8, int sat)
-{
-    return f8_round(u, bf8, sat, 0);
 }
 
 /* ------------------------------------------------------------ conversions */
@@ -119,31 +114,70 @@ static void f32_src(emu_wave *w, const emu_inst *in, int i, uint32_t *out)
     out[l] = (p[l] & clr) ^ flip;
 }
 
+/* MODE.FP16_OVFL (bit 23): a finite overflow saturates to the largest finite value */
+static int f8_sat(const emu_wave *w)
+{
+    return (w->mode >> 23) & 1;
+}
+
 /*
  * v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 (param 0 / 1): { f8(S1), f8(S0) } into D[15:0], or
  * D[31:16] with OPSEL[3]; the other half of D is kept.  Round to nearest even whatever MODE
- * says; clamp saturates a finite overflow to the largest finite value.
+ * says; MODE.FP16_OVFL saturates a finite overflow.  The clamp bit (which llvm-mc 19 does
+ * not accept here) is ignored, as AMD's rocjitsu ignores it on gfx12.
  */
 void emu_v_cvt_pk_f8_f32(emu_wave *w, const emu_inst *in)
 {
     uint32_t a[EMU_MAX_LANES], b[EMU_MAX_LANES], r[EMU_MAX_LANES];
     f32_src(w, in, 0, a);
     f32_src(w, in, 1, b);
-    int bf8 = in->param & 1;
+    int bf8 = in->param & 1, sat = f8_sat(w);
     LANES
-    r[l] = emu_f8_of_f32(a[l], bf8, in->clamp) | (uint32_t)emu_f8_of_f32(b[l], bf8, in->clamp) << 8;
+    r[l] = emu_f8_of_f32(a[l], bf8, sat) | (uint32_t)emu_f8_of_f32(b[l], bf8, sat) << 8;
     emu_vwrite16(w, &in->dst, r, 0); /* OPSEL[3]: the dst is the high half (predecode) */
 }
 
 /*
- * v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 (param 0 / 1): stochastic rounding — S1[31:12] (FP8) /
- * S1[31:11] (BF8), the bits below the result's mantissa of a normal result, added to S0's
- * magnitude (a carry moves into the exponent), then truncated; a finite value beyond the
- * largest finite one gives NaN (FP8) / Inf (BF8), or it with clamp; Inf and NaN convert as
- * v_cvt_pk_* does.  The byte OPSEL[3:2] of D is written, the others kept.  The pcode
- * writes the sum as wrapping in the 23-bit mantissa and converts it to nearest even; AMD's
- * emulator (rocjitsu) and every stochastic-rounding reading carry and truncate, which this
- * follows (docs/emu.md, FP8/BF8).
+ * Stochastic rounding of f32 bits u with the random word r: the significand aligned to the
+ * result's precision (a normal result's 2^-mb steps, or its denormal steps), r's top 20
+ * (FP8) / 21 (BF8) bits added below the kept bits (a carry moves up, into the exponent),
+ * the rest dropped.  Overflow, NaN and Inf as emu_f8_of_f32.
+ */
+static uint8_t f8_sr(uint32_t u, uint32_t r, int bf8, int sat)
+{
+    uint8_t s = (uint8_t)((u >> 24) & 0x80);
+    uint32_t a = u & 0x7fffffffu;
+    unsigned mb = bf8 ? 2 : 3;
+    int emin = bf8 ? -14 : -6, bias = bf8 ? 15 : 7;
+    unsigned maxc = bf8 ? 0x7b : 0x7e;
+    if (a >= 0x7f800000u || a == 0)
+        return emu_f8_of_f32(u, bf8, sat);
+    int E = (int)(a >> 23) - 127;
+    uint32_t m = a & 0x7fffffu;
+    unsigned code;
+    if (E >= emin) {
+        m += r >> (9 + mb);
+        if (m >> 23) {
+            E++;
+            m &= 0x7fffffu;
+        }
+        code = (unsigned)(E + bias) << mb | m >> (23 - mb);
+    } else {
+        unsigned d = (unsigned)(emin - E);
+        m = d >= 32 || !(a >> 23) ? 0 : (m | 0x800000u) >> d; /* f32 denormals: 0 */
+        m += r >> (9 + mb);
+        code = m >> (23 - mb); /* 2^mb: the smallest normal */
+    }
+    if (code > maxc)
+        return (uint8_t)(s | (sat ? maxc : bf8 ? 0x7c : 0x7f));
+    return (uint8_t)(s | code);
+}
+
+/*
+ * v_cvt_sr_fp8_f32 / v_cvt_sr_bf8_f32 (param 0 / 1): f8_sr of S0 with S1 as the random
+ * word, into the byte OPSEL[3:2] of D, the others kept.  The pcode writes the sum as
+ * wrapping in the 23-bit mantissa and rounds it to nearest even; this follows AMD's own
+ * emulator, rocjitsu (docs/emu.md, FP8/BF8).
  */
 void emu_v_cvt_sr_f8_f32(emu_wave *w, const emu_inst *in)
 {
@@ -151,19 +185,11 @@ void emu_v_cvt_sr_f8_f32(emu_wave *w, const emu_inst *in)
     f32_src(w, in, 0, a);
     const uint32_t *s1 = vsrc(w, in, 1, t1);
     const uint32_t *d = w->v[in->dst.reg];
-    int bf8 = in->param & 1;
-    unsigned byte = (in->opsel >> 2) & 3, sh = bf8 ? 11 : 12;
+    int bf8 = in->param & 1, sat = f8_sat(w);
+    unsigned byte = (in->opsel >> 2) & 3;
     LANES
     {
-        uint32_t x = a[l], mag = x & 0x7fffffffu, f;
-        if (mag >= 0x7f800000u) {
-            f = emu_f8_of_f32(x, bf8, in->clamp);
-        } else {
-            mag += s1[l] >> sh;
-            if (mag >= 0x7f800000u) /* carried past the largest finite f32 */
-                mag = 0x7f7fffffu;
-            f = f8_round((x & 0x80000000u) | mag, bf8, in->clamp, 1);
-        }
+        uint32_t f = f8_sr(a[l], s1[l], bf8, sat);
         r[l] = (d[l] & ~(0xffu << (8 * byte))) | f << (8 * byte);
     }
     vdst(w, in, r);

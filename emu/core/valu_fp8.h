@@ -8,12 +8,12 @@
 #include <stdint.h>
 
 /* The f32 bits of FP8 (bf8 = 0) or BF8 (bf8 = 1) code c: exact (denormals kept); a NaN
-   code gives a quiet NaN with the code's sign and mantissa in the top mantissa bits. */
+   code gives the quiet NaN 0x7fc00000 with the code's sign. */
 uint32_t emu_f32_of_f8(uint8_t c, int bf8);
 
 /* f32 bits u as FP8 / BF8, rounded to nearest even.  A finite value that rounds beyond
    the largest finite code gives NaN (FP8) / Inf (BF8), or that largest code when sat;
-   Inf gives NaN / Inf, NaN a NaN; the sign is kept. */
+   Inf gives NaN / Inf, NaN 0x7f (both formats); the sign is kept. */
 uint8_t emu_f8_of_f32(uint32_t u, int bf8, int sat);
 
 #endif /* RDX_EMU_CORE_VALU_FP8_H */

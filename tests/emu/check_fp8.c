@@ -80,30 +80,33 @@ static int codes_match(uint8_t got, uint8_t want, int bf8)
     return got == want;
 }
 
-/* v_cvt_sr_*: S1[31:12] (FP8) / S1[31:11] (BF8) added to the magnitude's bits (carrying),
-   then the largest code not above it (truncation; at or beyond the step past the largest
-   finite value: NaN / Inf); Inf and NaN as v_cvt_pk_* */
+/* v_cvt_sr_* (AMD rocjitsu's stochastic rounding): with q the result's step at |x| (2^(e-3)
+   for FP8 / 2^(e-2) for BF8 with e the exponent of |x|, or the denormal step below the
+   smallest normal) and u = S1[31:12] / 2^20 (FP8) or S1[31:11] / 2^21 (BF8), the result is
+   floor(|x| / q + u) * q, NaN / Inf (or the largest finite code with MODE.FP16_OVFL) at or
+   beyond the step past the largest finite value; Inf and NaN as v_cvt_pk_* */
 static uint8_t sr_encode(float f, uint32_t r, int bf8)
 {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7f800000u) == 0x7f800000u)
+    if (isnan(f) || isinf(f))
         return ocp_encode(f, bf8, 0);
-    uint32_t mag = (u & 0x7fffffffu) + (r >> (bf8 ? 11 : 12));
-    if (mag >= 0x7f800000u)
-        mag = 0x7f7fffffu;
-    float t;
-    memcpy(&t, &mag, 4);
-    uint8_t s = (u >> 24) & 0x80;
-    unsigned maxc = bf8 ? 0x7b : 0x7e, k = 0;
-    if ((double)t >= (bf8 ? 65536.0 : 480.0))
+    uint8_t s = signbit(f) ? 0x80 : 0;
+    int mb = bf8 ? 2 : 3, emin = bf8 ? -14 : -6;
+    double ax = fabs((double)f);
+    if (ax == 0)
+        return s;
+    int e = ilogb(ax);
+    double q = ldexp(1.0, (e > emin ? e : emin) - mb);
+    double u = (double)(r >> (9 + mb)) / (double)(1u << (23 - mb));
+    double t = floor(ax / q + u) * q;
+    if (t >= (bf8 ? 65536.0 : 480.0))
         return (uint8_t)(s | (bf8 ? 0x7c : 0x7f));
-    for (unsigned c = 0; c <= maxc; c++) {
+    for (unsigned c = 0; c <= (bf8 ? 0x7bu : 0x7eu); c++) {
         int nan;
-        if (ocp_value((uint8_t)c, bf8, &nan) <= (double)t)
-            k = c;
+        if (ocp_value((uint8_t)c, bf8, &nan) == t)
+            return (uint8_t)(s | c);
     }
-    return (uint8_t)(s | k);
+    ck_abort_msg("sr reference: %a is no code", t);
+    return 0;
 }
 
 /* ------------------------------------------------------------ the clang-19 kernel */
@@ -476,8 +479,7 @@ START_TEST(fp8_overflow_sweep_hw)
 END_TEST
 
 /* gfx950 hardware values of tinygrad test_cdna_vop3.py (test_cvt_pk_fp8_f32_preserves_upper_half,
-   test_cvt_pk_bf8_f32_overflow_and_inf), on the emulated gfx1201; and the clamp bit (which
-   llvm-mc 19 does not accept on these ops: raw words) saturating a finite overflow */
+   test_cvt_pk_bf8_f32_overflow_and_inf), on the emulated gfx1201 */
 START_TEST(fp8_cvt_pk_values_hw)
 {
     et_case c = { 0 };
@@ -492,10 +494,6 @@ START_TEST(fp8_cvt_pk_values_hw)
              "v_mov_b32 v11, 0xdeadbeef\n v_cvt_pk_bf8_f32 v11, v1, v5\n"
              "v_mov_b32 v12, 0xdeadbeef\n v_cvt_pk_bf8_f32 v12, v2, v5\n"
              "v_mov_b32 v13, 0xdeadbeef\n v_cvt_pk_bf8_f32 v13, v3, v5\n"
-             "v_mov_b32 v14, 0\n"
-             ".long 0xd769800e, 0x00020901\n" /* v_cvt_pk_fp8_f32 v14, v1, v4 clamp */
-             "v_mov_b32 v15, 0\n"
-             ".long 0xd76a800f, 0x00020901\n" /* v_cvt_pk_bf8_f32 v15, v1, v4 clamp */
              "v_mov_b32 v16, 0\n v_cvt_pk_fp8_f32 v16, v1, v4\n";
     c.nout = 7;
     et_ok(&c);
@@ -503,9 +501,42 @@ START_TEST(fp8_cvt_pk_values_hw)
     ck_assert_uint_eq(c.out[0][1], 0xdead3c7cu);
     ck_assert_uint_eq(c.out[0][2], 0xdead3c7cu);
     ck_assert_uint_eq(c.out[0][3], 0xdead3cfcu);
-    ck_assert_uint_eq(c.out[0][4], 0x0000fe7eu); /* 61440 -> 448, -512 -> -448 */
-    ck_assert_uint_eq(c.out[0][5], 0x0000e07bu); /* 61440 -> 57344, -512 exact */
-    ck_assert_uint_eq(c.out[0][6], 0x0000ff7fu); /* NaN, -NaN */
+    ck_assert_uint_eq(c.out[0][6], 0x0000ff7fu); /* 61440, -512 -> NaN, -NaN */
+}
+END_TEST
+
+/* MODE.FP16_OVFL (AMD rocjitsu's reading; hipBLASLt sets it on gfx12 for FP8 saturation):
+   a finite overflow saturates, Inf and NaN do not; the clamp bit (raw: llvm-mc 19 does not
+   accept it here) changes nothing */
+START_TEST(fp8_fp16_ovfl_saturates)
+{
+    et_case c = { 0 };
+    c.target = "gfx1201";
+    c.nin = 4;
+    c.in[0][0] = 0x47700000u; /* 61440 */
+    c.in[0][1] = 0x7f800000u;
+    c.in[0][2] = 0xc4000000u; /* -512 */
+    c.in[0][3] = 0xffc00000u; /* -NaN */
+    c.body = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 23, 1), 1\n"
+             "v_mov_b32 v10, 0\n v_cvt_pk_fp8_f32 v10, v1, v3\n"
+             "v_mov_b32 v11, 0\n v_cvt_pk_bf8_f32 v11, v1, v3\n"
+             "v_mov_b32 v12, 0\n v_cvt_pk_fp8_f32 v12, v2, v4\n"
+             "v_mov_b32 v13, 0\n v_cvt_pk_bf8_f32 v13, v2, v4\n"
+             "v_mov_b32 v14, 0\n v_cvt_sr_fp8_f32 v14, v1, -1\n"
+             "v_mov_b32 v15, 0\n"
+             ".long 0xd769800f, 0x00020701\n" /* v_cvt_pk_fp8_f32 v15, v1, v3 clamp */
+             "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 23, 1), 0\n"
+             "v_mov_b32 v16, 0\n"
+             ".long 0xd7698010, 0x00020701\n"; /* v_cvt_pk_fp8_f32 v16, v1, v3 clamp */
+    c.nout = 7;
+    et_ok(&c);
+    ck_assert_uint_eq(c.out[0][0], 0x0000fe7eu); /* 448, -448 */
+    ck_assert_uint_eq(c.out[0][1], 0x0000e07bu); /* 57344, -512 */
+    ck_assert_uint_eq(c.out[0][2], 0x0000ff7fu); /* Inf -> NaN, -NaN */
+    ck_assert_uint_eq(c.out[0][3], 0x0000ff7cu); /* Inf, -NaN */
+    ck_assert_uint_eq(c.out[0][4], 0x0000007eu); /* 61440 + the largest random: 448 */
+    ck_assert_uint_eq(c.out[0][5], 0x0000fe7eu);
+    ck_assert_uint_eq(c.out[0][6], 0x0000ff7fu);
 }
 END_TEST
 
@@ -628,6 +659,7 @@ Suite *et_suite_fp8(void)
     tcase_add_test(tc, f32_to_fp8_rounding);
     tcase_add_test(tc, fp8_overflow_sweep_hw);
     tcase_add_test(tc, fp8_cvt_pk_values_hw);
+    tcase_add_test(tc, fp8_fp16_ovfl_saturates);
     tcase_add_test(tc, fp8_wmma_matmul);
     suite_add_tcase(s, tc);
     return s;
