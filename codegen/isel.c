@@ -540,6 +540,9 @@ uint64_t cg_const_bits(const rdx_uop *u)
         return f16_bits_of_f32(f32_bits((float)u->arg.f));
     case RDX_BFLOAT16:
         return f32_bits((float)u->arg.f) >> 16;
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
+        return rdx_f64_to_fp8(u->arg.f, (rdx_scalar)u->dtype.scalar);
     case RDX_BOOL:
         return u->arg.i ? 1 : 0;
     default:

@@ -8,6 +8,8 @@
  *   int8/16, uint8/16   one dword, sign-/zero-extended (kept normalised)
  *   int32, uint32, f32  one dword
  *   float16, bfloat16   low 16 bits of a dword (upper bits undefined)
+ *   fp8e4m3, fp8e5m2    the code in the low byte of a dword (upper bits undefined;
+ *                       isel_fp8.c, gfx12 only)
  *   int64, uint64, f64  two dwords (low first)
  *   index               int32 when the node and its index sources fit in
  *                       int32 ("narrow"), else two dwords
@@ -169,6 +171,14 @@ void cg_wmma_acc_step(isel *I, const rdx_uop *red, const cg_val *acc);
 /* ---- isel_alu.c */
 /* Lower an elementwise node (ADD ... WHERE, CAST, BITCAST, RECIP, TRUNC). */
 cg_val cg_alu(isel *I, const rdx_uop *u);
+/* CAST of value a from dtype `from` to `to` (nf / nt: index dtypes narrow). */
+cg_val cg_cast_dt(isel *I, rdx_dtype from, int nf, rdx_dtype to, int nt, const cg_val *a);
+/* A float64 value as float32 rounded to odd (a later rounding to <= 22 bits is exact). */
+cg_val cg_f64_to_f32_odd(isel *I, const cg_val *a);
+/* ---- isel_fp8.c: a CAST or ALU node reading or giving fp8 (not WHERE/BITCAST) */
+int cg_fp8_node(const rdx_uop *u);
+/* The node lowered with sources s (gfx12; elsewhere an error naming node and target). */
+cg_val cg_fp8_alu(isel *I, const rdx_uop *u, const cg_val *s);
 /* acc OP= v for a reduction of dtype d (used by REDUCE); returns the new value. */
 cg_val cg_alu_binary(isel *I, const rdx_uop *where, rdx_op op, rdx_dtype d, int narrow,
                      const cg_val *a, const cg_val *b);

@@ -1084,10 +1084,9 @@ static cg_val int64_to_f64_odd(isel *I, const cg_val *a, mk k)
     return r;
 }
 
-static cg_val cast(isel *I, const rdx_uop *u, const cg_val *a)
+cg_val cg_cast_dt(isel *I, rdx_dtype from, int nf, rdx_dtype to, int nt, const cg_val *a)
 {
-    rdx_dtype from = u->src[0]->dtype, to = u->dtype;
-    mk kf = kind_of(I, from, cg_narrow(I, u->src[0])), kt = kind_of(I, to, cg_narrow(I, u));
+    mk kf = kind_of(I, from, nf), kt = kind_of(I, to, nt);
     if (kt == K_BOOL) {
         switch (kf) {
         case K_BOOL:
@@ -1216,12 +1215,15 @@ cg_val cg_alu(isel *I, const rdx_uop *u)
         s[k] = cg_emit(I, u->src[k]);
     if (I->st)
         return none();
+    if (cg_fp8_node(u)) /* isel_fp8.c */
+        return cg_fp8_alu(I, u, s);
     for (uint32_t k = 0; k < u->nsrc; k++)
         if (u->src[k]->dtype.count != 1)
             return cg_fail(I, RDX_ERR_UNSUPPORTED, u, "vector operand"), none();
     switch ((rdx_op)u->op) {
     case RDX_OP_CAST:
-        return cast(I, u, &s[0]);
+        return cg_cast_dt(I, u->src[0]->dtype, cg_narrow(I, u->src[0]), u->dtype, cg_narrow(I, u),
+                          &s[0]);
     case RDX_OP_BITCAST:
         return bitcast(I, u, &s[0]);
     case RDX_OP_WHERE:
@@ -1250,4 +1252,9 @@ cg_val cg_alu(isel *I, const rdx_uop *u)
         return r;
     }
     }
+}
+
+cg_val cg_f64_to_f32_odd(isel *I, const cg_val *a)
+{
+    return f64_to_f32_odd(I, a);
 }

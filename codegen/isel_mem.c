@@ -230,6 +230,8 @@ static rdx_isa_op gload_op(rdx_dtype d)
     switch ((rdx_scalar)d.scalar) {
     case RDX_BOOL:
     case RDX_UINT8:
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
         return RDX_ISA_OP_GLOBAL_LOAD_U8;
     case RDX_INT8:
         return RDX_ISA_OP_GLOBAL_LOAD_I8;
@@ -251,6 +253,8 @@ static rdx_isa_op lload_op(rdx_dtype d)
     switch ((rdx_scalar)d.scalar) {
     case RDX_BOOL:
     case RDX_UINT8:
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
         return RDX_ISA_OP_DS_LOAD_U8;
     case RDX_INT8:
         return RDX_ISA_OP_DS_LOAD_I8;

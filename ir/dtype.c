@@ -136,7 +136,7 @@ static unsigned lattice_parents(rdx_scalar s)
     case RDX_INT32:
         return B_(INT64);
     case RDX_INT64:
-        return B_(FLOAT16) | B_(BFLOAT16);
+        return B_(FP8E4M3) | B_(FP8E5M2);
     case RDX_UINT8:
         return B_(INT16) | B_(UINT16);
     case RDX_UINT16:
@@ -144,6 +144,9 @@ static unsigned lattice_parents(rdx_scalar s)
     case RDX_UINT32:
         return B_(INT64) | B_(UINT64);
     case RDX_UINT64:
+        return B_(FP8E4M3) | B_(FP8E5M2);
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
         return B_(FLOAT16) | B_(BFLOAT16);
     case RDX_FLOAT16:
     case RDX_BFLOAT16:
@@ -181,6 +184,8 @@ rdx_dtype rdx_dtype_promote(rdx_dtype a, rdx_dtype b)
         r = RDX_VOID;
     } else {
         unsigned common = ancestors(sa) & ancestors(sb);
+        /* tinygrad's weak float sits below the fp8s: two non-fp8 dtypes never meet in one */
+        common &= ~((B_(FP8E4M3) | B_(FP8E5M2)) & ~((1u << sa) | (1u << sb)));
         int best = -1;
         for (int k = 0; k < RDX_SCALAR_COUNT; k++)
             if ((common & (1u << k)) && (best < 0 || scalars[k].prio < scalars[best].prio))
@@ -232,7 +237,8 @@ rdx_status rdx_dtype_parse(const char *s, size_t len, rdx_dtype *out)
     if (found < 0)
         return rdx_fail(RDX_ERR_PARSE,
                         "unknown dtype '%.*s' (expected bool, int8..int64, "
-                        "uint8..uint64, float16, bfloat16, float32, float64, "
+                        "uint8..uint64, fp8e4m3, fp8e5m2, float16, bfloat16, float32, "
+                        "float64, "
                         "index or void)",
                         (int)len, s);
     rdx_dtype d = rdx_dtype_of((rdx_scalar)found);
@@ -318,6 +324,9 @@ double rdx_ir_round_float(rdx_dtype d, double v)
         return round_to_format(v, 7, -126, 127);
     case RDX_FLOAT32:
         return (double)(float)v;
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
+        return rdx_fp8_to_f64(rdx_f64_to_fp8(v, (rdx_scalar)d.scalar), (rdx_scalar)d.scalar);
     default:
         return v;
     }

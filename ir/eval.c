@@ -52,6 +52,9 @@ static uint64_t to_bits(rdx_dtype d, rdx_value v)
         memcpy(&b, &f, 4);
         return b >> 16;
     }
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
+        return rdx_f64_to_fp8(v.f, (rdx_scalar)d.scalar);
     case RDX_FLOAT32: {
         float f = (float)v.f;
         uint32_t b;
@@ -85,6 +88,10 @@ static rdx_value from_bits(rdx_dtype d, uint64_t b)
         r.f = f;
         break;
     }
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
+        r.f = rdx_fp8_to_f64((uint8_t)b, (rdx_scalar)d.scalar);
+        break;
     case RDX_FLOAT32: {
         uint32_t w = (uint32_t)b;
         float f;

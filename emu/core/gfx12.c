@@ -2,7 +2,8 @@
  * emu/core/gfx12.c — RDNA4 (gfx12) instructions that have no gfx11 counterpart: the split
  * wait counters (s_wait_loadcnt, ..., s_wait_loadcnt_dscnt), the workgroup barrier as
  * s_barrier_signal / s_barrier_wait, s_sleep_var, the 64-bit SALU adds and multiply,
- * sub-dword and 96-bit scalar loads, and v_permlane16_var / v_permlanex16_var.
+ * sub-dword and 96-bit scalar loads, and v_permlane16_var / v_permlanex16_var (FP8/BF8:
+ * valu_fp8.c; WMMA and SWMMAC: wmma12.c).
  * Reference: the pcode in isa/data/rdna4.json; docs/emu.md, Targets.
  */
 #include <math.h>
@@ -313,87 +314,4 @@ void emu_v_s_trans(emu_wave *w, const emu_inst *in)
         uint32_t o = u32_of((float)r);
         emu_swrite32(w, &in->sdst, (emu_denorm32(w) & 2) ? o : f32_flush(o));
     }
-}
-
-/* ------------------------------------------------------------ WMMA */
-
-/*
- * gfx12 WMMA, wave32 (v_wmma_f32_16x16x16_f16/bf16, v_wmma_f16_16x16x16_f16,
- * v_wmma_bf16_16x16x16_bf16, v_wmma_i32_16x16x16_iu8; param as emu_v_wmma's 0-4).  Layout
- * (as tinygrad's emulator, test/mockgpu/amd/emu.py _compile_wmma, which tinygrad checks
- * against RDNA4 hardware): A row i / B column i element k is in lane i + 16*k[2], element
- * e = k[1:0] | k[3] << 2 of that lane's 8 (two per VGPR for 16-bit types, four for iu8);
- * C/D element (m, n) is in lane n + 16*m[3], VGPR m[2:0] (f32/i32) or half m[0] of VGPR
- * m[2:1] (f16/bf16: 4 VGPRs).  Sums as gfx11's emu_v_wmma: exact in double, rounded once.
- */
-static uint32_t wmma12_elem(const emu_wave *w, unsigned reg, unsigned i, unsigned k, unsigned bits)
-{
-    unsigned lane = i + 16 * ((k >> 2) & 1), e = (k & 3) | ((k >> 3) & 1) << 2;
-    unsigned per = 32 / bits;
-    return (w->v[(reg + e / per) & 255][lane] >> (bits * (e % per))) & ((1u << bits) - 1);
-}
-
-void emu_v_wmma12(emu_wave *w, const emu_inst *in)
-{
-    unsigned p = in->param, ar = in->src[0].reg, br = in->src[1].reg, dr = in->dst.reg;
-    if (w->nl != 32) {
-        emu_fault(w, in, RDX_EMU_FAULT_UNIMPLEMENTED, 0, 0, 0,
-                  "gfx12 wave64 WMMA layouts are not emulated");
-        return;
-    }
-    double A[16][16], B[16][16];
-    int64_t IA[16][16], IB[16][16];
-    for (unsigned i = 0; i < 16; i++)
-        for (unsigned k = 0; k < 16; k++) {
-            if (p <= 3) {
-                uint16_t a = (uint16_t)wmma12_elem(w, ar, i, k, 16);
-                uint16_t b = (uint16_t)wmma12_elem(w, br, i, k, 16);
-                int bf = p == 1 || p == 3;
-                A[i][k] = bf ? bf16_to_f32(a) : f16_to_f32(a);
-                B[k][i] = bf ? bf16_to_f32(b) : f16_to_f32(b);
-            } else {
-                uint32_t a = wmma12_elem(w, ar, i, k, 8), b = wmma12_elem(w, br, i, k, 8);
-                IA[i][k] = (in->neg & 1) ? (int8_t)a : (int64_t)a;
-                IB[k][i] = (in->neg & 2) ? (int8_t)b : (int64_t)b;
-            }
-        }
-    uint32_t out[8][32];
-    unsigned nd = (p == 2 || p == 3) ? 4 : 8;
-    for (unsigned v = 0; v < nd; v++)
-        for (unsigned l = 0; l < 32; l++) {
-            uint32_t c = in->src[2].kind == EMU_K_VGPR ? w->v[(in->src[2].reg + v) & 255][l]
-                                                       : (uint32_t)in->src[2].val;
-            unsigned col = l % 16;
-            if (p <= 1 || p == 4) {
-                unsigned row = v + 8 * (l / 16);
-                if (p <= 1) {
-                    double s = f32_of(c);
-                    for (unsigned k = 0; k < 16; k++)
-                        s += A[row][k] * B[k][col];
-                    out[v][l] = u32_of((float)s);
-                } else {
-                    int64_t s = (int32_t)c;
-                    for (unsigned k = 0; k < 16; k++)
-                        s += IA[row][k] * IB[k][col];
-                    if (in->clamp)
-                        s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
-                    out[v][l] = (uint32_t)s;
-                }
-            } else {
-                uint32_t r = 0;
-                for (unsigned h = 0; h < 2; h++) {
-                    unsigned row = 2 * v + h + 8 * (l / 16);
-                    uint16_t ch = (uint16_t)(c >> (16 * h));
-                    double s = p == 2 ? f16_to_f32(ch) : bf16_to_f32(ch);
-                    for (unsigned k = 0; k < 16; k++)
-                        s += A[row][k] * B[k][col];
-                    uint16_t q = p == 2 ? f32_to_f16((float)s) : f32_to_bf16((float)s);
-                    r |= (uint32_t)q << (16 * h);
-                }
-                out[v][l] = r;
-            }
-        }
-    for (unsigned v = 0; v < nd; v++)
-        for (unsigned l = 0; l < 32; l++)
-            w->v[(dr + v) & 255][l] = out[v][l];
 }

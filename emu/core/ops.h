@@ -16,7 +16,7 @@ void emu_ds(emu_wave *w, const emu_inst *in);
 void emu_vm_flat(emu_wave *w, const emu_inst *in);
 void emu_vm_buffer(emu_wave *w, const emu_inst *in);
 void emu_vopd(emu_wave *w, const emu_inst *in);
-/* gfx12's layout of the WMMA ops it shares with gfx11 (gfx12.c; predecode picks it) */
+/* gfx12's layout of the WMMA ops it shares with gfx11 (wmma12.c; predecode picks it) */
 void emu_v_wmma12(emu_wave *w, const emu_inst *in);
 
 /* Before every VALU instruction: write mask from EXEC, DPP source select, counters. */

@@ -352,9 +352,8 @@ static rdx_status decode_vinterp_scalar(const rdx_isa_target *t, const uint8_t *
 /*
  * What the emulator lacks on gfx12 although a handler exists for the op's name (gfx11
  * semantics that gfx12 changed): the VIMAGE / VSAMPLE encodings (mimg.c reads gfx11's
- * MIMG fields) and the WMMA ops other than the five whose gfx12 layout emu_v_wmma12 has
- * (f16/bf16 with f32, f16, bf16 accumulators and iu8).  NULL when none; *fn gets gfx12's
- * WMMA handler when it replaces gfx11's.
+ * MIMG fields).  NULL when none; *fn gets gfx12's WMMA handler (wmma12.c) in place of
+ * gfx11's for the WMMAs both have.
  */
 static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, const emu_opinfo *oi,
                              emu_fn *fn)
@@ -363,13 +362,8 @@ static const char *gfx12_gap(const rdx_isa_target *t, unsigned enc, const emu_op
         return NULL;
     if (enc == RDX_ISA_ENC_VIMAGE || enc == RDX_ISA_ENC_VSAMPLE)
         return "gfx12's VIMAGE/VSAMPLE image encodings are not emulated";
-    if (oi->cls == RDX_EMU_CLASS_WMMA) {
-        if (oi->fn == emu_v_wmma && oi->param <= 4) {
-            *fn = emu_v_wmma12;
-            return NULL;
-        }
-        return "this gfx12 WMMA form's register layout is not emulated";
-    }
+    if (oi->fn == emu_v_wmma) /* the same param (wmma12.c) */
+        *fn = emu_v_wmma12;
     return NULL;
 }
 

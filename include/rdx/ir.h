@@ -53,11 +53,13 @@ extern "C" {
     X(UINT32, "uint32", 4, RDX_DK_UINT, 6)       \
     X(INT64, "int64", 8, RDX_DK_SINT, 7)         \
     X(UINT64, "uint64", 8, RDX_DK_UINT, 8)       \
-    X(FLOAT16, "float16", 2, RDX_DK_FLOAT, 9)    \
-    X(BFLOAT16, "bfloat16", 2, RDX_DK_FLOAT, 10) \
-    X(FLOAT32, "float32", 4, RDX_DK_FLOAT, 11)   \
-    X(FLOAT64, "float64", 8, RDX_DK_FLOAT, 12)   \
-    X(INDEX, "index", 8, RDX_DK_INDEX, 13)
+    X(FLOAT16, "float16", 2, RDX_DK_FLOAT, 11)   \
+    X(BFLOAT16, "bfloat16", 2, RDX_DK_FLOAT, 12) \
+    X(FLOAT32, "float32", 4, RDX_DK_FLOAT, 13)   \
+    X(FLOAT64, "float64", 8, RDX_DK_FLOAT, 14)   \
+    X(INDEX, "index", 8, RDX_DK_INDEX, 15)       \
+    X(FP8E4M3, "fp8e4m3", 1, RDX_DK_FLOAT, 9)    \
+    X(FP8E5M2, "fp8e5m2", 1, RDX_DK_FLOAT, 10)
 
 typedef enum rdx_dkind {
     RDX_DK_VOID,
@@ -120,14 +122,26 @@ int rdx_dtype_is_unsigned(rdx_dtype d);
 void rdx_dtype_range(rdx_dtype d, int64_t *imin, int64_t *imax, double *fmin, double *fmax);
 /*
  * Least upper bound in tinygrad's promotion lattice (bool < int8/uint8 < ...
- * < int64/uint64 < float16/bfloat16 < float32 < float64; index absorbs every
- * integer).  Vector counts must agree; the result keeps them.
+ * < int64/uint64 < fp8e4m3/fp8e5m2 < float16/bfloat16 < float32 < float64;
+ * index absorbs every integer).  An fp8 dtype is a result only when it is one
+ * of a or b (tinygrad's weak float: int64 + uint64 is float16, not fp8).
+ * Vector counts must agree; the result keeps them.
  */
 rdx_dtype rdx_dtype_promote(rdx_dtype a, rdx_dtype b);
 /* Text form: "float32", "float32x4", "float32*local" (pointer).  Writes to buf, returns buf. */
 const char *rdx_dtype_str(rdx_dtype d, char *buf, size_t n);
 /* Parse the text form of `len` bytes at s.  RDX_ERR_PARSE with a message on failure. */
 rdx_status rdx_dtype_parse(const char *s, size_t len, rdx_dtype *out);
+/*
+ * fp8 (RDX_FP8E4M3: OCP E4M3FN, bias 7, no infinity, NaN = S.1111.111; RDX_FP8E5M2: OCP
+ * E5M2, bias 15, IEEE-like) with tinygrad's semantics (docs/tensor.md): a double becomes
+ * the nearest code, ties to even; a finite value beyond the largest finite code (448 /
+ * 57344) saturates to it; +-inf is NaN (E4M3, 0x7f/0xff) or +-inf (E5M2, 0x7c/0xfc); NaN
+ * is 0x7f with its sign bit.  `s` must be RDX_FP8E4M3 or RDX_FP8E5M2.
+ */
+uint8_t rdx_f64_to_fp8(double v, rdx_scalar s);
+/* The exact value of fp8 code `c` of scalar `s` (a NaN code gives NaN). */
+double rdx_fp8_to_f64(uint8_t c, rdx_scalar s);
 /* Name of a scalar ("float32"); "?" when out of range. */
 const char *rdx_scalar_name(rdx_scalar s);
 const char *rdx_addrspace_name(rdx_addrspace a);

@@ -103,7 +103,7 @@ void el_store(rdx_dtype d, void *p, ielem e);
 /* CAST semantics between any two scalar dtypes. */
 ielem el_convert(rdx_dtype from, rdx_dtype to, ielem e);
 int dt_isfloat(rdx_dtype d);
-int dt_ishalf(rdx_dtype d); /* float16 or bfloat16 */
+int dt_ishalf(rdx_dtype d); /* float16, bfloat16 or an fp8: computed in float32 */
 
 /* ------------------------------------------------------------- movement */
 

@@ -20,7 +20,8 @@ int dt_isfloat(rdx_dtype d)
 
 int dt_ishalf(rdx_dtype d)
 {
-    return d.scalar == RDX_FLOAT16 || d.scalar == RDX_BFLOAT16;
+    return d.scalar == RDX_FLOAT16 || d.scalar == RDX_BFLOAT16 || d.scalar == RDX_FP8E4M3 ||
+           d.scalar == RDX_FP8E5M2;
 }
 
 _Thread_local iscache *is_cache;
@@ -294,6 +295,10 @@ ielem el_load(rdx_dtype d, const void *p)
         e.f = rdx_bf16_to_f64(h);
         break;
     }
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
+        e.f = rdx_fp8_to_f64(*(const uint8_t *)p, (rdx_scalar)d.scalar);
+        break;
     case RDX_FLOAT32: {
         float f;
         memcpy(&f, p, 4);
@@ -343,6 +348,10 @@ void el_store(rdx_dtype d, void *p, ielem e)
         memcpy(p, &h, 2);
         break;
     }
+    case RDX_FP8E4M3:
+    case RDX_FP8E5M2:
+        *(uint8_t *)p = rdx_f64_to_fp8(e.f, (rdx_scalar)d.scalar);
+        break;
     case RDX_FLOAT32: {
         float f = (float)e.f;
         memcpy(p, &f, 4);

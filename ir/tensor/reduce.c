@@ -107,14 +107,15 @@ static const rdx_tensor *acc_sum(rdx_graph *g, const rdx_tensor *a, uint32_t nax
 
 static int is_half(rdx_dtype d)
 {
-    return d.scalar == RDX_FLOAT16 || d.scalar == RDX_BFLOAT16;
+    return d.scalar == RDX_FLOAT16 || d.scalar == RDX_BFLOAT16 || d.scalar == RDX_FP8E4M3 ||
+           d.scalar == RDX_FP8E5M2;
 }
 
 const rdx_tensor *rdx_tensor_sum(rdx_graph *g, const rdx_tensor *a, uint32_t naxes, const int *axes,
                                  int keepdim)
 {
-    /* as tinygrad's Tensor.sum: small integers and bool give int32/uint32; halves are summed
-       in float32 and rounded back once */
+    /* as tinygrad's Tensor.sum: small integers and bool give int32/uint32; halves and fp8s are
+       summed in float32 and rounded back once */
     const rdx_tensor *s = acc_sum(g, a, naxes, axes, keepdim);
     return s && is_half(a->dtype) ? rdx_tensor_cast(g, s, a->dtype) : s;
 }

@@ -185,7 +185,7 @@ int main(void)
                        et_suite_api(),     et_suite_run(),   et_suite_fpmode(), et_suite_ctrl(),
                        et_suite_mimg(),    et_suite_model(), et_suite_bounds(), et_suite_remu(),
                        et_suite_silicon(), et_suite_stop(),  et_suite_rules(),  et_suite_fidelity(),
-                       et_suite_targets() };
+                       et_suite_targets(), et_suite_fp8(),   et_suite_wmma12() };
     SRunner *sr = srunner_create(s);
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         srunner_add_suite(sr, parts[i]);

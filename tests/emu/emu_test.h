@@ -69,5 +69,7 @@ Suite *et_suite_silicon(void);  /* check_silicon.c: where rdx follows silicon, n
 Suite *et_suite_rules(void);    /* check_rules.c: operand-rule faults at predecode */
 Suite *et_suite_fidelity(void); /* check_fidelity.c: the fidelity table and report */
 Suite *et_suite_targets(void);  /* check_targets.c: RDNA3.5 and RDNA4 semantics */
+Suite *et_suite_fp8(void);      /* check_fp8.c: RDNA4 FP8/BF8 conversions, dot products */
+Suite *et_suite_wmma12(void);   /* check_wmma12.c: RDNA4 iu4 / wave64 WMMA, SWMMAC */
 
 #endif

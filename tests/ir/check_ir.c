@@ -36,5 +36,6 @@ int main(void)
     suite_add_tcase(s, ir_tcase_cli());
     suite_add_tcase(s, ir_tcase_gate());
     suite_add_tcase(s, ir_tcase_spare());
+    suite_add_tcase(s, ir_tcase_fp8());
     return rdx_test_main(s);
 }

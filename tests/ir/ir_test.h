@@ -20,6 +20,7 @@ TCase *ir_tcase_eval(void);
 TCase *ir_tcase_cli(void);
 TCase *ir_tcase_gate(void);
 TCase *ir_tcase_spare(void);
+TCase *ir_tcase_fp8(void); /* fp8_test.c: the fp8 dtypes and conversions */
 
 /* A fresh context (aborts the test on failure). */
 rdx_ir_ctx *ir_ctx(void);

@@ -24,5 +24,6 @@ int main(void)
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
     suite_add_tcase(s, rz_tcase_program());
+    suite_add_tcase(s, rz_tcase_fp8());
     return rdx_test_main(s);
 }

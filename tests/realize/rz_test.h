@@ -73,5 +73,6 @@ TCase *rz_tcase_multi_copy(void);    /* multi_copy_test.c: cross-device LOADs as
 TCase *rz_tcase_fuzz_deadline(void); /* fuzz_deadline_test.c: build/fuzz-realize's time limits */
 TCase *rz_tcase_semantics(void);     /* semantics_test.c: issue 22's cases, device = interpreter */
 TCase *rz_tcase_program(void);       /* program_test.c: a CALL of a hand-written INS kernel */
+TCase *rz_tcase_fp8(void);           /* fp8_test.c: fp8 casts and arithmetic on gfx1201 */
 
 #endif

@@ -155,6 +155,93 @@ START_TEST(pow_of_integers)
 }
 END_TEST
 
+/* An fp8 code's value by the OCP formula: (-1)^s 2^(e - bias) 1.m, e = 0: 2^(1 - bias) 0.m */
+static double ocp_value(unsigned c, int e5m2)
+{
+    unsigned mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, e = (c >> mb) & (e5m2 ? 31 : 15);
+    double m = (double)(c & ((1u << mb) - 1)) / (double)(1u << mb), sg = c & 0x80 ? -1 : 1;
+    if (e5m2 && e == 31)
+        return m ? NAN : sg * INFINITY;
+    if (!e5m2 && (c & 0x7f) == 0x7f)
+        return NAN;
+    return sg * (e ? (1 + m) * pow(2, (double)e - bias) : m * pow(2, 1.0 - bias));
+}
+
+/* CASTs to and from fp8 realized by the interpreter: every code to float32, float32 edges
+   (saturation, inf, NaN, ties, denormals) and other dtypes to fp8, fp8 sums and arithmetic
+   computed in float32 and rounded back once (tinygrad's rules, docs/tensor.md) */
+START_TEST(fp8_casts_follow_tinygrad)
+{
+    rdx_graph *g = tgraph();
+    uint8_t codes[256];
+    for (int k = 0; k < 256; k++)
+        codes[k] = (uint8_t)k;
+    rdx_dtype u8 = rdx_dtype_of(RDX_UINT8), f32 = rdx_dtype_of(RDX_FLOAT32);
+    static const float in[] = { 0.0f,     -0.0f,     1.0f,     1.0625f,    1.1875f,
+                                449.0f,   464.0f,    1e30f,    -1e30f,     61440.0f,
+                                INFINITY, -INFINITY, NAN,      -NAN,       0x1p-10f,
+                                0x3p-10f, 0x1p-17f,  0x3p-17f, 0x1.cp-15f, -0x1p-149f };
+    static const uint8_t want4[] = { 0x00, 0x80, 0x38, 0x38, 0x3a, 0x7e, 0x7e, 0x7e, 0xfe, 0x7e,
+                                     0x7f, 0xff, 0x7f, 0xff, 0x00, 0x02, 0x00, 0x00, 0x00, 0x80 };
+    static const uint8_t want5[] = { 0x00, 0x80, 0x3c, 0x3c, 0x3d, 0x5f, 0x5f, 0x7b, 0xfb, 0x7b,
+                                     0x7c, 0xfc, 0x7f, 0xff, 0x14, 0x1a, 0x00, 0x02, 0x04, 0x80 };
+    int64_t n = (int64_t)(sizeof in / sizeof *in);
+    for (int f = 0; f < 2; f++) {
+        rdx_dtype d = rdx_dtype_of(f ? RDX_FP8E5M2 : RDX_FP8E4M3);
+        const rdx_tensor *c =
+            rdx_tensor_bitcast(g, rdx_tensor_from_data(g, u8, 1, (int64_t[]){ 256 }, codes), d);
+        rdx_array r = treal(g, rdx_tensor_cast(g, c, f32));
+        ck_assert_uint_eq(r.dtype.scalar, RDX_FLOAT32);
+        for (int k = 0; k < 256; k++) {
+            float got = ((const float *)r.data)[k];
+            double want = ocp_value((unsigned)k, f);
+            ck_assert_msg(isnan(want) ? isnan(got)
+                                      : (double)got == want && !signbit(got) == !(k & 0x80),
+                          "%s 0x%02x: %a, want %a", rdx_scalar_name((rdx_scalar)d.scalar), k,
+                          (double)got, want);
+        }
+        const rdx_tensor *x = tf32(g, 1, &n, in);
+        rdx_array e = treal(g, rdx_tensor_bitcast(g, rdx_tensor_cast(g, x, d), u8));
+        const uint8_t *w = f ? want5 : want4;
+        for (int64_t k = 0; k < n; k++)
+            ck_assert_msg(((const uint8_t *)e.data)[k] == w[k], "%s of %a: 0x%02x, want 0x%02x",
+                          rdx_scalar_name((rdx_scalar)d.scalar), (double)in[k],
+                          ((const uint8_t *)e.data)[k], w[k]);
+        /* float64 rounds once (not through float32); int32 and float16 through their values */
+        double dv[] = { 1.0625 + 0x1p-40, 464.0, 0x1.0000001p-10 };
+        rdx_array dr = treal(
+            g, rdx_tensor_bitcast(g,
+                                  rdx_tensor_cast(g,
+                                                  rdx_tensor_from_data(g, rdx_dtype_of(RDX_FLOAT64),
+                                                                       1, (int64_t[]){ 3 }, dv),
+                                                  d),
+                                  u8));
+        const uint8_t dw[2][3] = { { 0x39, 0x7e, 0x01 }, { 0x3c, 0x5f, 0x14 } };
+        for (int k = 0; k < 3; k++)
+            ck_assert_uint_eq(((const uint8_t *)dr.data)[k], dw[f][k]);
+        int32_t iv[] = { 17, 1000, -70000 };
+        rdx_array ir = treal(
+            g, rdx_tensor_bitcast(g, rdx_tensor_cast(g, ti32(g, 1, (int64_t[]){ 3 }, iv), d), u8));
+        const uint8_t iw[2][3] = { { 0x58, 0x7e, 0xfe }, { 0x4c, 0x64, 0xfb } };
+        for (int k = 0; k < 3; k++)
+            ck_assert_uint_eq(((const uint8_t *)ir.data)[k], iw[f][k]);
+        /* sum of 297 ones: float32 297 rounded once (E4M3: 288, E5M2: 320) */
+        const rdx_tensor *s =
+            rdx_tensor_sum(g, rdx_tensor_ones(g, d, 1, (int64_t[]){ 297 }), 0, NULL, 0);
+        ck_assert_uint_eq(s->dtype.scalar, d.scalar);
+        rdx_array sr = treal(g, s);
+        ck_assert_double_eq(rdx_array_get(&sr, 0), f ? 320.0 : 288.0);
+        /* 1 + 1/16 in fp8: float32 1.0625 rounded to even (1.0 in both) */
+        const rdx_tensor *a = rdx_tensor_add(g, rdx_tensor_ones(g, d, 1, (int64_t[]){ 1 }),
+                                             rdx_tensor_full(g, d, 1, (int64_t[]){ 1 }, 0.0625));
+        rdx_array ar = treal(g, a);
+        ck_assert_uint_eq(ar.dtype.scalar, d.scalar);
+        ck_assert_double_eq(rdx_array_get(&ar, 0), 1.0);
+    }
+    rdx_graph_destroy(g);
+}
+END_TEST
+
 TCase *tensor_tcase_semantics(void)
 {
     TCase *tc = tcase_create("semantics");
@@ -162,5 +249,6 @@ TCase *tensor_tcase_semantics(void)
     tcase_add_test(tc, sum_dtypes_follow_tinygrad);
     tcase_add_test(tc, pow_of_negative_bases);
     tcase_add_test(tc, pow_of_integers);
+    tcase_add_test(tc, fp8_casts_follow_tinygrad);
     return tc;
 }
