@@ -16,6 +16,7 @@
 #include <rdx/collective.h>
 #include <rdx/tensor.h>
 
+#include "realize/realize_internal.h"
 #include "util/error.h"
 
 #define COLL_WAIT_MS   600000u
@@ -25,6 +26,7 @@ typedef struct coll {
     uint32_t n;
     rdx_device *const *dev;
     rdx_buffer *const *buf;
+    uint64_t base[RDX_MAX_GPUS]; /* byte offset of each device's data in its buffer */
     uint64_t count;
     unsigned isz;
     rdx_queue *cq[RDX_MAX_GPUS], *xq[RDX_MAX_GPUS]; /* compute, copy */
@@ -62,7 +64,8 @@ uint64_t rdx_collective_chunk(uint64_t count, uint32_t n, uint32_t c, uint64_t *
 }
 
 static rdx_status check_args(const char *what, rdx_device *const *devs, uint32_t n,
-                             rdx_buffer *const *bufs, uint64_t count, rdx_dtype dt)
+                             rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count,
+                             rdx_dtype dt)
 {
     if (!devs || !bufs || n < 1 || n > RDX_MAX_GPUS)
         return rdx_fail(RDX_ERR_INVALID, "%s: %u devices (expected 1..%d)%s", what, n, RDX_MAX_GPUS,
@@ -92,14 +95,14 @@ static rdx_status check_args(const char *what, rdx_device *const *devs, uint32_t
                                 "each other's memory (not GPUs of one machine with peer access)",
                                 what, j, rdx_device_get_info(devs[j])->gpu_index, i, a->gpu_index);
         }
-        uint64_t need = count * rdx_dtype_itemsize(dt);
-        if (rdx_buffer_size(bufs[i]) < need)
+        uint64_t need = count * rdx_dtype_itemsize(dt), off = offs ? offs[i] : 0;
+        if (rdx_buffer_size(bufs[i]) < need || rdx_buffer_size(bufs[i]) - need < off)
             return rdx_fail(RDX_ERR_INVALID,
                             "%s: the buffer of device %u (GPU %u) holds %llu bytes; %llu elements "
-                            "of %s need %llu",
+                            "of %s at offset %llu need %llu",
                             what, i, a->gpu_index, (unsigned long long)rdx_buffer_size(bufs[i]),
                             (unsigned long long)count, rdx_scalar_name((rdx_scalar)dt.scalar),
-                            (unsigned long long)need);
+                            (unsigned long long)off, (unsigned long long)(off + need));
     }
     return RDX_OK;
 }
@@ -175,7 +178,7 @@ static rdx_status reduce(coll *c, uint32_t d, uint64_t off, uint64_t elems)
             args[a] = rdx_arg_buffer(c->recv[d]);
         } else {
             args[a] = rdx_arg_buffer(c->buf[d]);
-            args[a].offset = off * c->isz;
+            args[a].offset = c->base[d] + off * c->isz;
         }
     }
     rdx_launch l;
@@ -210,10 +213,10 @@ static rdx_status send(coll *c, uint32_t s, uint32_t t, uint64_t off, uint64_t e
         st = rdx_queue_wait_queue(c->xq[s], c->cq[t], c->ct[t]);
     uint64_t bytes = elems * c->isz;
     if (!st)
-        st = into_recv ? rdx_queue_copy(c->xq[s], c->recv[t], 0, c->buf[s], off * c->isz, bytes,
-                                        &c->xt[s])
-                       : rdx_queue_copy(c->xq[s], c->buf[t], off * c->isz, c->buf[s], off * c->isz,
-                                        bytes, &c->xt[s]);
+        st = into_recv ? rdx_queue_copy(c->xq[s], c->recv[t], 0, c->buf[s],
+                                        c->base[s] + off * c->isz, bytes, &c->xt[s])
+                       : rdx_queue_copy(c->xq[s], c->buf[t], c->base[t] + off * c->isz, c->buf[s],
+                                        c->base[s] + off * c->isz, bytes, &c->xt[s]);
     if (st)
         return st;
     c->in_q[t] = c->xq[s];
@@ -330,16 +333,16 @@ static rdx_status finish(coll *c)
     return RDX_OK;
 }
 
-enum { DO_RS = 1, DO_AG = 2 };
+enum { DO_RS = RZ_RING_REDUCE_SCATTER, DO_AG = RZ_RING_ALLGATHER };
 
-static rdx_status run(const char *what, int phases, rdx_device *const *devs, uint32_t n,
-                      rdx_buffer *const *bufs, uint64_t count, rdx_dtype dt,
-                      rdx_collective_stats *stats)
+rdx_status rz_ring(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                   rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count, rdx_dtype dt,
+                   rdx_collective_stats *stats)
 {
     rdx_collective_stats local;
     rdx_collective_stats *st_out = stats ? stats : &local;
     memset(st_out, 0, sizeof *st_out);
-    rdx_status st = check_args(what, devs, n, bufs, count, dt);
+    rdx_status st = check_args(what, devs, n, bufs, offs, count, dt);
     if (st)
         return st;
     st_out->ndevices = n;
@@ -351,6 +354,8 @@ static rdx_status run(const char *what, int phases, rdx_device *const *devs, uin
     c->n = n;
     c->dev = devs;
     c->buf = bufs;
+    for (uint32_t i = 0; i < n; i++)
+        c->base[i] = offs ? offs[i] : 0;
     c->count = count;
     c->isz = rdx_dtype_itemsize(dt);
     c->st = st_out;
@@ -411,17 +416,17 @@ static rdx_status run(const char *what, int phases, rdx_device *const *devs, uin
 rdx_status rdx_allreduce(rdx_device *const *devs, uint32_t n, rdx_buffer *const *bufs,
                          uint64_t count, rdx_dtype dtype, rdx_collective_stats *stats)
 {
-    return run("allreduce", DO_RS | DO_AG, devs, n, bufs, count, dtype, stats);
+    return rz_ring("allreduce", DO_RS | DO_AG, devs, n, bufs, NULL, count, dtype, stats);
 }
 
 rdx_status rdx_reduce_scatter(rdx_device *const *devs, uint32_t n, rdx_buffer *const *bufs,
                               uint64_t count, rdx_dtype dtype, rdx_collective_stats *stats)
 {
-    return run("reduce_scatter", DO_RS, devs, n, bufs, count, dtype, stats);
+    return rz_ring("reduce_scatter", DO_RS, devs, n, bufs, NULL, count, dtype, stats);
 }
 
 rdx_status rdx_allgather(rdx_device *const *devs, uint32_t n, rdx_buffer *const *bufs,
                          uint64_t count, rdx_dtype dtype, rdx_collective_stats *stats)
 {
-    return run("allgather", DO_AG, devs, n, bufs, count, dtype, stats);
+    return rz_ring("allgather", DO_AG, devs, n, bufs, NULL, count, dtype, stats);
 }

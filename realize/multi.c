@@ -25,6 +25,9 @@
 #define MAX_COPIES 16
 /* Allreduce roots run as ring collectives in one realization. */
 #define MAX_ALLREDUCES 8
+/* Collectives inside a program run across the devices in one realization (more are computed
+ * whole by each device that reads them). */
+#define MAX_INNER 8
 
 /* Names -> device indexes (see the header). */
 typedef struct names {
@@ -426,6 +429,148 @@ static size_t stage_copies(rdx_ir_ctx *ctx, const names *t, uint32_t ndev,
     return keep;
 }
 
+static int same_names(const rdx_uop_device *a, const rdx_uop_device *b)
+{
+    if (!a || !b || a->n != b->n)
+        return 0;
+    for (uint32_t j = 0; j < a->n; j++)
+        if (strcmp(a->names[j], b->names[j]))
+            return 0;
+    return 1;
+}
+
+/* Whether graphs a and b are the same but for the slots of their BUFFERs (a composition that
+ * copies a computed value to devices stores it into a BUFFER of a new slot each time it is
+ * built). */
+static int same_form(const rdx_uop *a, const rdx_uop *b, int depth)
+{
+    if (a == b)
+        return 1;
+    if (depth > 64 || a->op != b->op || a->nsrc != b->nsrc ||
+        memcmp(&a->dtype, &b->dtype, sizeof a->dtype))
+        return 0;
+    rdx_uop_arg x = a->arg, y = b->arg;
+    if (a->op == RDX_OP_BUFFER)
+        x.i = y.i = 0;
+    if (memcmp(&x, &y, sizeof x))
+        return 0;
+    for (uint32_t k = 0; k < a->nsrc; k++)
+        if (!same_form(a->src[k], b->src[k], depth + 1))
+            return 0;
+    return 1;
+}
+
+/* The node of u at the place of c's LOAD to a device tuple on the path of first sources
+ * (same_form(c, u) holds: the paths are alike); NULL when there is none near the top. */
+static const rdx_uop *load_of(const rdx_uop *c, const rdx_uop *u)
+{
+    for (int depth = 0; depth < 4; depth++) {
+        if (c->op == RDX_OP_LOAD && c->device && c->device->n > 1)
+            return u;
+        if (!c->nsrc || !u->nsrc)
+            return NULL;
+        c = c->src[0], u = u->src[0];
+    }
+    return NULL;
+}
+
+/* Whether u may be a collective's result: 1-D, replicated on a device tuple, a LOAD to the
+ * tuple near the top (the spec's compositions end in replicated(copy(...))). */
+static int replicated_load(const rdx_uop *u)
+{
+    if (!u->device || u->device->n < 2 || u->axis >= 0 || u->ndim != 1 ||
+        u->dtype.scalar == RDX_BOOL || u->dtype.count != 1)
+        return 0;
+    const rdx_uop *v = u;
+    for (int depth = 0; depth < 4 && v->nsrc; depth++) {
+        v = v->src[0];
+        if (v->op == RDX_OP_LOAD && v->device == u->device && v->ndim == 2)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether u is the composition `kind` of x (the tensor API's, built again and compared), its
+ * LOAD into *load. */
+static int composition_of(rdx_graph *g, int kind, const rdx_uop *x, const rdx_uop *u,
+                          const rdx_uop **load)
+{
+    const rdx_uop *c = kind == MC_ALLREDUCE ? rdx_tensor_allreduce(g, x)
+                       : kind == MC_ALLGATHER
+                           ? rdx_tensor_allgather(g, x)
+                           : rdx_tensor_broadcast(g, x, u->device->names, u->device->n);
+    if (!c) {
+        rdx_graph_clear_error(g);
+        rdx_error_clear();
+        return 0;
+    }
+    *load = same_form(c, u, 0) ? load_of(c, u) : NULL;
+    return *load != NULL;
+}
+
+/* The collectives inside the program r[0..n) (allreduce, allgather and broadcast compositions
+ * that are not a root run as a ring, ar[i]): at most max into out, each with the BUFFER that
+ * stands for its LOAD.  Returns how many. */
+static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r, size_t n,
+                         const rdx_uop *const *ar, mc_inner *out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; g && i < n && k < max; i++) {
+        const rdx_uop **list = NULL;
+        size_t m = 0;
+        if (rdx_ir_toposort(r[i], &list, &m)) {
+            rdx_error_clear();
+            continue;
+        }
+        for (size_t a = 0; a < m && k < max; a++) {
+            const rdx_uop *u = list[a], *load = NULL, *x = NULL;
+            int64_t len, want;
+            int kind = 0;
+            if ((ar && ar[i] && u == r[i]) || !replicated_load(u) ||
+                !rdx_uop_const_int(u->shape[0], &want))
+                continue;
+            uint32_t nd = u->device->n;
+            for (size_t b = 0; b < a && !kind; b++) {
+                x = list[b];
+                if (x->ndim != 1 || !rdx_uop_const_int(x->shape[0], &len) ||
+                    x->dtype.scalar != u->dtype.scalar || x->dtype.count != 1 || !x->device)
+                    continue;
+                if (x->axis == 0 && same_names(x->device, u->device) && len % nd == 0) {
+                    if (len == want && composition_of(g, MC_ALLGATHER, x, u, &load))
+                        kind = MC_ALLGATHER;
+                    else if (len == want * nd && want % nd == 0 &&
+                             composition_of(g, MC_ALLREDUCE, x, u, &load))
+                        kind = MC_ALLREDUCE;
+                } else if (x->device->n == 1 && len == want &&
+                           composition_of(g, MC_BROADCAST, x, u, &load)) {
+                    kind = MC_BROADCAST;
+                }
+            }
+            size_t dup;
+            for (dup = 0; dup < k && out[dup].load != load; dup++)
+                ;
+            if (!kind || dup < k)
+                continue;
+            rdx_uop_arg ba = rdx_uop_arg_none();
+            ba.i = ((int64_t)1 << 41) + (int64_t)load->id; /* a slot no tensor API buffer uses */
+            ba.dtype = rdx_dtype_scalar(load->dtype);
+            ba.device = load->device;
+            ba.addrspace = RDX_ADDR_GLOBAL;
+            const rdx_uop *shape = rdx_ir_shape_u(ctx, load->shape, load->ndim);
+            const rdx_uop *buf = shape ? rdx_ir_node(ctx, RDX_OP_BUFFER, &shape, 1, &ba) : NULL;
+            if (!buf) {
+                rdx_error_clear();
+                continue;
+            }
+            out[k++] = (mc_inner){
+                .kind = kind, .x = x, .load = load, .buf = buf, .count = (uint64_t)want
+            };
+        }
+        free(list);
+    }
+    return k;
+}
+
 void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
 {
     if (!r)
@@ -439,10 +584,11 @@ void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
 }
 
 /* rdx_realize_run_multi; ar[i] (ar may be NULL): root i is the spec's allreduce of ar[i],
- * run as the ring collective. */
-static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
-                            uint32_t ndev, const rdx_uop *const *roots, size_t n,
-                            const rdx_realize_options *opt, const rdx_uop *const *ar,
+ * run as the ring collective; g (may be NULL): the tensor graph of the roots, where the
+ * collectives inside the program are looked for (find_inner). */
+static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inputs,
+                            rdx_device *const *devs, uint32_t ndev, const rdx_uop *const *roots,
+                            size_t n, const rdx_realize_options *opt, const rdx_uop *const *ar,
                             rdx_realize_multi_result **out)
 {
     if (!out)
@@ -475,7 +621,7 @@ static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_devic
     }
     /* cross-device copies of computed values: the values computed first, where they live */
     mc_copy cps[MAX_COPIES];
-    part ps1[(MAX_COPIES + MAX_ALLREDUCES) * RDX_MAX_GPUS];
+    part ps1[(MAX_COPIES + MAX_ALLREDUCES + MAX_INNER) * RDX_MAX_GPUS];
     size_t nc = st ? 0 : stage_copies(ctx, &t, ndev, roots, n, cps, ps1, &np1, r2);
     /* allreduce roots: their sharded source computed in the first stage too */
     size_t ar1[MAX_ALLREDUCES], nar = 0, ari[MAX_ALLREDUCES];
@@ -495,11 +641,39 @@ static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_devic
                 rdx_fail_context(st, "realize: root %zu (node #%u), an allreduce", i, roots[i]->id);
         nar++;
     }
+    /* collectives inside the program: their source computed in the first stage, their LOAD
+     * replaced by a BUFFER the collective fills */
+    mc_inner in[MAX_INNER];
+    size_t ni = st ? 0 : find_inner(g, ctx, r2, n, ar, in, MAX_INNER), nik = 0;
+    for (size_t k = 0; k < ni && !st; k++) {
+        size_t before = np1;
+        int bad = place(ctx, &t, ndev, in[k].x, nc + nar + nik, ps1, &np1) != RDX_OK;
+        for (size_t p = before; p < np1; p++)
+            bad |= ps1[p].combine != 0 || (in[k].kind == MC_BROADCAST) != (ps1[p].axis < 0);
+        if (bad) { /* computed whole where it is read, as before */
+            rdx_error_clear();
+            np1 = before;
+            continue;
+        }
+        in[nik] = in[k];
+        in[nik].root = nc + nar + nik;
+        nik++;
+    }
+    if (nik && !st) {
+        const rdx_uop *from[MAX_INNER], *to[MAX_INNER];
+        for (size_t k = 0; k < nik; k++)
+            from[k] = in[k].load, to[k] = in[k].buf;
+        for (size_t i = 0; i < n && !st; i++) {
+            st = rdx_ir_substitute(ctx, r2[i], from, to, nik, &r2[i]);
+            if (st)
+                st = rdx_fail_context(st, "realize: root %zu (node #%u)", i, roots[i]->id);
+        }
+    }
     dev_run runs1[RDX_MAX_GPUS], runs[RDX_MAX_GPUS];
     memset(runs1, 0, sizeof runs1);
     memset(runs, 0, sizeof runs);
     rdx_queue *xq[RDX_MAX_GPUS] = { NULL };
-    if ((nc || nar) && !st) {
+    if ((nc || nar || nik) && !st) {
         st = check_arch(ps1, np1, 1, devs);
         if (!st)
             st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
@@ -522,6 +696,9 @@ static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_devic
         res->allreduces++;
         res->ring_copies += cs.copies;
         res->ring_kernels += cs.kernels;
+        for (size_t p = 0; p < np1; p++)
+            if (ps1[p].root == ar1[k] && ps1[p].shard < RDX_MAX_GPUS)
+                res->ring_bytes_sent[ps1[p].dev] += cs.bytes_sent[ps1[p].shard];
     }
     for (size_t i = 0; i < n && !st; i++)
         if (!ar || !ar[i])
@@ -541,6 +718,20 @@ static rdx_status run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_devic
         res->peer_copies = ms.copies;
         res->host_copies = ms.host_copies;
         res->copied_bytes = ms.bytes;
+    }
+    for (size_t k = 0; k < nik && !st; k++) {
+        mc_inner_stats is;
+        memset(&is, 0, sizeof is);
+        st = mc_inner_run(&in[k], ps1, np1, runs1, runs, devs, ndev, &is);
+        res->inner_collectives++;
+        res->ring_copies += is.ring_copies;
+        res->ring_kernels += is.ring_kernels;
+        res->peer_copies += is.peer_copies;
+        res->host_copies += is.host_copies;
+        res->local_copies += is.local_copies;
+        res->copied_bytes += is.bytes;
+        for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
+            res->ring_bytes_sent[d] += is.ring_bytes_sent[d];
     }
     if (!st)
         st = execute_all(runs, devs, ndev, res, ps, np);
@@ -589,38 +780,7 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
                                  uint32_t ndev, const rdx_uop *const *roots, size_t n,
                                  const rdx_realize_options *opt, rdx_realize_multi_result **out)
 {
-    return run_multi(ctx, inputs, devs, ndev, roots, n, opt, NULL, out);
-}
-
-static int same_names(const rdx_uop_device *a, const rdx_uop_device *b)
-{
-    if (!a || !b || a->n != b->n)
-        return 0;
-    for (uint32_t j = 0; j < a->n; j++)
-        if (strcmp(a->names[j], b->names[j]))
-            return 0;
-    return 1;
-}
-
-/* Whether graphs a and b are the same but for the slots of their BUFFERs (a composition that
- * copies a computed value to devices stores it into a BUFFER of a new slot each time it is
- * built). */
-static int same_form(const rdx_uop *a, const rdx_uop *b, int depth)
-{
-    if (a == b)
-        return 1;
-    if (depth > 64 || a->op != b->op || a->nsrc != b->nsrc ||
-        memcmp(&a->dtype, &b->dtype, sizeof a->dtype))
-        return 0;
-    rdx_uop_arg x = a->arg, y = b->arg;
-    if (a->op == RDX_OP_BUFFER)
-        x.i = y.i = 0;
-    if (memcmp(&x, &y, sizeof x))
-        return 0;
-    for (uint32_t k = 0; k < a->nsrc; k++)
-        if (!same_form(a->src[k], b->src[k], depth + 1))
-            return 0;
-    return 1;
+    return run_multi(NULL, ctx, inputs, devs, ndev, roots, n, opt, NULL, out);
 }
 
 /* The x of a root that is rdx_tensor_allreduce(g, x) (x 1-D, sharded on axis 0 of its device
@@ -674,7 +834,7 @@ rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint3
     rdx_status st =
         rdx_graph_status(g)
             ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
-            : run_multi(rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, ar, &res);
+            : run_multi(g, rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, ar, &res);
     free(ar);
     if (st)
         return st;

@@ -69,4 +69,39 @@ rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run
                         rdx_device *const *devs, const rdx_uop *x, rdx_array *out,
                         rdx_collective_stats *cst);
 
+/* The spec's collectives a program uses inside (their result read by further ops). */
+enum { MC_ALLREDUCE = 1, MC_ALLGATHER, MC_BROADCAST };
+
+/*
+ * A collective inside the program: kind (MC_*) of x (sharded on axis 0 of the device tuple
+ * for an allreduce or allgather, on one device for a broadcast).  Its composition ends in
+ * REPLICATED/INDEX(LOAD(...), 0) of the value every device holds, `load` of shape (n, count)
+ * on the tuple; `load` is replaced by `buf`, a BUFFER of that shape, row 0 of whose slot every
+ * reading run receives from the collective.  x is computed in the first stage as root `root`.
+ */
+typedef struct mc_inner {
+    int kind;
+    const rdx_uop *x, *load, *buf;
+    size_t root;
+    uint64_t count; /* elements of the result (row 0 of buf) */
+} mc_inner;
+
+/* Counts of what mc_inner_run did. */
+typedef struct mc_inner_stats {
+    uint32_t ring_copies, ring_kernels, peer_copies, host_copies, local_copies;
+    uint64_t bytes, ring_bytes_sent[RDX_MAX_GPUS];
+} mc_inner_stats;
+
+/*
+ * Inner collective c, as the first stage's parts ps1[0..np1) computed its x (runs1,
+ * executed), into the input slot of c->buf of every run of the second stage that reads it
+ * (runs2, prepared, not executed): an allreduce or allgather with more than one reader as
+ * the ring between the shards' devices (each shard first copied into its device's slot, or
+ * a buffer of its own where its device does not read the value), an allgather read by one
+ * device as the shards' copies into that device's slot (a gather), a broadcast as a copy
+ * from x's device to each reader.  Waits for everything before returning.
+ */
+rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const dev_run *runs1,
+                        dev_run *runs2, rdx_device *const *devs, uint32_t ndev, mc_inner_stats *st);
+
 #endif

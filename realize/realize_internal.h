@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <rdx/codegen.h>
+#include <rdx/collective.h>
 #include <rdx/realize.h>
 
 /* Default longest wait for one dispatch (a hung wave on the emulator fails sooner, by its budget).
@@ -92,5 +93,15 @@ rdx_queue *rz_queue(const rz_run *r);
 /* Root i's data as rz_execute downloaded it (NULL before). */
 const void *rz_output_host(const rz_run *r, size_t i);
 size_t rz_kernel_count(const rz_run *r);
+
+/*
+ * The rings of rdx/collective.h over bufs[i] at byte offset offs[i] (offs may be NULL: 0) —
+ * e.g. a tensor's slot in a run's arena: phases RZ_RING_REDUCE_SCATTER, RZ_RING_ALLGATHER or
+ * both (the allreduce); `what` names it in messages.  Same checks and stats as rdx_allreduce.
+ */
+enum { RZ_RING_REDUCE_SCATTER = 1, RZ_RING_ALLGATHER = 2 };
+rdx_status rz_ring(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                   rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count, rdx_dtype dt,
+                   rdx_collective_stats *stats);
 
 #endif

@@ -1,0 +1,183 @@
+/*
+ * tests/realize/multi_inner_test.c — collectives inside a multi-device program
+ * (realize/multi_inner.c): an allreduce whose sum further ops read on every
+ * GPU (the data-parallel update), an allgather read by every GPU and by one, a
+ * broadcast read by every GPU — each against the interpreter and one device,
+ * with the copies and the bytes each GPU moved (the ring's 2(N-1)/N of an
+ * allreduce, (N-1)/N of an allgather).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdx/realize_multi.h>
+
+#include "tests/realize/rz_test.h"
+
+static const char *const AMD4[4] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3" };
+
+static void open_gpus(uint32_t n, rdx_device **d)
+{
+    rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = n };
+    rdx_status st = rdx_device_open_all(&o, n, d);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+}
+
+static void close_gpus(uint32_t n, rdx_device **d)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rdx_device_stats s;
+        rdx_device_get_stats(d[i], &s);
+        ck_assert_uint_eq(s.buffers, 0);
+        ck_assert_uint_le(s.queues, 1);
+        ck_assert_int_eq(rdx_device_close(d[i]), RDX_OK);
+    }
+}
+
+/* ts[0..n) realized on the 4 GPUs, compared with the interpreter and with GPU 0 alone (the
+ * graph's devices folded into one); the multi-device result returned. */
+static rdx_realize_multi_result *check3(rdx_graph *g, rdx_device **d, const rdx_tensor *const *ts,
+                                        size_t n)
+{
+    rdx_array got[4], want[4], one[4];
+    rdx_realize_multi_result *res = NULL;
+    rdx_status st = rdx_tensor_realize_multi(g, d, 4, ts, n, NULL, got, &res);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    ck_assert_int_eq(rdx_graph_realize(g, ts, n, want), RDX_OK);
+    st = rdx_tensor_realize_on(g, d[0], ts, n, NULL, one, NULL);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    for (size_t k = 0; k < n; k++) {
+        int64_t first;
+        ck_assert_int_eq(got[k].numel, want[k].numel);
+        ck_assert_msg(rdx_realize_compare(&want[k], &got[k], 1e-5, &first) == 0,
+                      "output %zu element %lld vs the interpreter", k, (long long)first);
+        ck_assert_msg(rdx_realize_compare(&one[k], &got[k], 1e-5, &first) == 0,
+                      "output %zu element %lld vs one device", k, (long long)first);
+    }
+    return res;
+}
+
+static const rdx_tensor *sharded(rdx_graph *g, uint32_t nd, const int64_t *dims, int salt)
+{
+    int64_t n = 1;
+    for (uint32_t k = 0; k < nd; k++)
+        n *= dims[k];
+    float *x = malloc((size_t)n * sizeof *x);
+    for (int64_t i = 0; i < n; i++)
+        x[i] = (float)((i * 7 + salt) % 11) - 5;
+    const rdx_tensor *t = rdx_tensor_from_data_on(g, F32, nd, dims, x, AMD4, 4);
+    free(x);
+    return t;
+}
+
+/* The data-parallel update: a = allreduce(2v) (v sharded, 4 x 32 floats), then every GPU
+ * its rows of relu(X @ a.reshape(32, 1)) and w - 0.5a (w sharded too: each GPU its 8 of
+ * the 32).  The ring runs once between the GPUs: 2N(N-1) = 24 copies, N(N-1) = 12
+ * reduction kernels, each GPU sending 2(N-1)/N x 128 bytes = 192; the shards of 2v are
+ * copied once into each GPU's slot (4 local copies); no GPU computes v whole. */
+START_TEST(allreduce_inside_runs_as_a_ring)
+{
+    rdx_device *d[4];
+    open_gpus(4, d);
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *v = sharded(g, 1, (int64_t[]){ 128 }, 1);
+    const rdx_tensor *x = sharded(g, 2, (int64_t[]){ 32, 32 }, 2);
+    const rdx_tensor *w = sharded(g, 1, (int64_t[]){ 32 }, 3);
+    const rdx_tensor *a = rdx_tensor_allreduce(g, rdx_tensor_muls(g, v, 2));
+    const rdx_tensor *y = rdx_tensor_relu(
+        g, rdx_tensor_matmul(g, x, rdx_tensor_reshape(g, a, 2, (int64_t[]){ 32, 1 })));
+    const rdx_tensor *w2 = rdx_tensor_sub(g, w, rdx_tensor_muls(g, a, 0.5));
+    ck_assert_msg(y && w2, "%s", rdx_graph_error(g));
+    ck_assert_int_eq(y->axis, 0);
+    ck_assert_int_eq(w2->axis, 0);
+    const rdx_tensor *ts[2] = { y, w2 };
+    rdx_realize_multi_result *res = check3(g, d, ts, 2);
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    ck_assert_uint_eq(res->allreduces, 0);
+    ck_assert_uint_eq(res->ring_copies, 2 * 4 * 3);
+    ck_assert_uint_eq(res->ring_kernels, 4 * 3);
+    ck_assert_uint_eq(res->local_copies, 4);
+    ck_assert_uint_eq(res->peer_copies, 0);
+    ck_assert_uint_eq(res->stages, 2);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(res->ring_bytes_sent[i], 2 * 3 * 32 * 4 / 4);
+        /* its shard of 2v, then its rows of y and of w2 */
+        ck_assert_uint_eq(res->parts[i], 3);
+    }
+    rdx_realize_multi_result_free(res);
+    rdx_graph_destroy(g);
+    close_gpus(4, d);
+}
+END_TEST
+
+/* b = allgather(v + 1) (v sharded, 4 x 16) read by every GPU (X + b, X sharded (8, 64)): the
+ * all-gather ring, N(N-1) = 12 copies, each GPU sending (N-1)/N x 256 bytes = 192, no
+ * kernel; and allgather(v + 1) itself as a root, read by GPU 0 only: a gather, 3 peer copies
+ * of 64 bytes into GPU 0's slot and its own shard locally. */
+START_TEST(allgather_inside_ring_and_gather)
+{
+    rdx_device *d[4];
+    open_gpus(4, d);
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *v = sharded(g, 1, (int64_t[]){ 64 }, 4);
+    const rdx_tensor *x = sharded(g, 2, (int64_t[]){ 8, 64 }, 5);
+    const rdx_tensor *b = rdx_tensor_allgather(g, rdx_tensor_adds(g, v, 1));
+    const rdx_tensor *y = rdx_tensor_add(g, x, b);
+    ck_assert_msg(y != NULL, "%s", rdx_graph_error(g));
+    rdx_realize_multi_result *res = check3(g, d, &y, 1);
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    ck_assert_uint_eq(res->ring_copies, 4 * 3);
+    ck_assert_uint_eq(res->ring_kernels, 0);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(res->ring_bytes_sent[i], 3 * 64 * 4 / 4);
+    rdx_realize_multi_result_free(res);
+
+    res = check3(g, d, &b, 1);
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    ck_assert_uint_eq(res->ring_copies, 0);
+    ck_assert_uint_eq(res->peer_copies, 3);
+    ck_assert_uint_eq(res->local_copies, 1);
+    ck_assert_uint_eq(res->copied_bytes, 3 * 16 * 4);
+    rdx_realize_multi_result_free(res);
+    rdx_graph_destroy(g);
+    close_gpus(4, d);
+}
+END_TEST
+
+/* b = broadcast(relu(3u), all 4) (u on GPU 1) read by every GPU (X + b, X sharded): relu(3u)
+ * computed once on GPU 1, copied to the 3 others (3 peer copies of 128 bytes) and into GPU
+ * 1's own slot. */
+START_TEST(broadcast_inside_copies_to_each)
+{
+    rdx_device *d[4];
+    open_gpus(4, d);
+    rdx_graph *g = rz_graph();
+    float uh[32];
+    for (int i = 0; i < 32; i++)
+        uh[i] = (float)(i % 7) - 3;
+    const rdx_tensor *u = rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 32 }, uh, AMD4 + 1, 1);
+    const rdx_tensor *x = sharded(g, 2, (int64_t[]){ 16, 32 }, 6);
+    const rdx_tensor *b =
+        rdx_tensor_broadcast(g, rdx_tensor_relu(g, rdx_tensor_muls(g, u, 3)), AMD4, 4);
+    const rdx_tensor *y = rdx_tensor_mul(g, x, b);
+    ck_assert_msg(y != NULL, "%s", rdx_graph_error(g));
+    rdx_realize_multi_result *res = check3(g, d, &y, 1);
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    ck_assert_uint_eq(res->peer_copies, 3);
+    ck_assert_uint_eq(res->local_copies, 1);
+    ck_assert_uint_eq(res->copied_bytes, 3 * 32 * 4);
+    ck_assert_uint_eq(res->ring_copies, 0);
+    rdx_realize_multi_result_free(res);
+    rdx_graph_destroy(g);
+    close_gpus(4, d);
+}
+END_TEST
+
+TCase *rz_tcase_multi_inner(void)
+{
+    TCase *tc = tcase_create("multi_inner");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, allreduce_inside_runs_as_a_ring);
+    tcase_add_test(tc, allgather_inside_ring_and_gather);
+    tcase_add_test(tc, broadcast_inside_copies_to_each);
+    return tc;
+}
