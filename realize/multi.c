@@ -583,13 +583,13 @@ void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
     free(r);
 }
 
-/* rdx_realize_run_multi; ar[i] (ar may be NULL): root i is the spec's allreduce of ar[i],
- * run as the ring collective; g (may be NULL): the tensor graph of the roots, where the
- * collectives inside the program are looked for (find_inner). */
+/* rdx_realize_run_multi; ar[i] (ar may be NULL): root i is the spec's allreduce of ar[i] (its
+ * reduce_scatter when rs[i]), run as the ring collective; g (may be NULL): the tensor graph of the
+ * roots, where the collectives inside the program are looked for (find_inner). */
 static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inputs,
                             rdx_device *const *devs, uint32_t ndev, const rdx_uop *const *roots,
                             size_t n, const rdx_realize_options *opt, const rdx_uop *const *ar,
-                            rdx_realize_multi_result **out)
+                            const int *rs, rdx_realize_multi_result **out)
 {
     if (!out)
         return rdx_fail(RDX_ERR_INVALID, "realize: no result pointer (NULL)");
@@ -687,13 +687,18 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
     }
     for (size_t k = 0; k < nar && !st; k++) {
         rdx_collective_stats cs;
-        st = mc_allreduce(ps1, np1, ar1[k], runs1, devs, ar[ari[k]], &res->outputs[ari[k]], &cs);
+        int scatter = rs && rs[ari[k]];
+        st = mc_allreduce(ps1, np1, ar1[k], runs1, devs, ar[ari[k]], scatter, &res->outputs[ari[k]],
+                          &cs);
         if (st) {
-            st = rdx_fail_context(st, "realize: root %zu (node #%u), an allreduce", ari[k],
-                                  roots[ari[k]]->id);
+            st = rdx_fail_context(st, "realize: root %zu (node #%u), %s", ari[k], roots[ari[k]]->id,
+                                  scatter ? "a reduce_scatter" : "an allreduce");
             break;
         }
-        res->allreduces++;
+        if (scatter)
+            res->reduce_scatters++;
+        else
+            res->allreduces++;
         res->ring_copies += cs.copies;
         res->ring_kernels += cs.kernels;
         for (size_t p = 0; p < np1; p++)
@@ -780,14 +785,16 @@ rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_
                                  uint32_t ndev, const rdx_uop *const *roots, size_t n,
                                  const rdx_realize_options *opt, rdx_realize_multi_result **out)
 {
-    return run_multi(NULL, ctx, inputs, devs, ndev, roots, n, opt, NULL, out);
+    return run_multi(NULL, ctx, inputs, devs, ndev, roots, n, opt, NULL, NULL, out);
 }
 
-/* The x of a root that is rdx_tensor_allreduce(g, x) (x 1-D, sharded on axis 0 of its device
- * tuple, its rows per device splitting over the devices), found by building the composition
- * of each candidate and comparing it with r (same_form).  NULL when r is none. */
-static const rdx_uop *allreduce_source(rdx_graph *g, const rdx_uop *r)
+/* The x of a root that is rdx_tensor_allreduce(g, x) or rdx_tensor_reduce_scatter(g, x) (*rs
+ * set: x 1-D, sharded on axis 0 of its device tuple, its rows per device splitting over the
+ * devices), found by building the compositions of each candidate and comparing them with r
+ * (same_form).  NULL when r is neither. */
+static const rdx_uop *allreduce_source(rdx_graph *g, const rdx_uop *r, int *rs)
 {
+    *rs = 0;
     if (!r->device || r->device->n < 2 || r->axis >= 0 || r->ndim != 1)
         return NULL;
     const rdx_uop **list = NULL, *found = NULL;
@@ -804,9 +811,16 @@ static const rdx_uop *allreduce_source(rdx_graph *g, const rdx_uop *r)
             !rdx_uop_const_int(x->shape[0], &len) || len % ((int64_t)d * d) ||
             x->dtype.scalar == RDX_BOOL || x->dtype.count != 1)
             continue;
-        const rdx_uop *c = rdx_tensor_allreduce(g, x);
-        if (c && same_form(c, r, 0))
-            found = x;
+        for (int k = 0; k < 2 && !found; k++) {
+            const rdx_uop *c = k ? rdx_tensor_reduce_scatter(g, x) : rdx_tensor_allreduce(g, x);
+            if (!c) {
+                rdx_graph_clear_error(g);
+                rdx_error_clear();
+            } else if (same_form(c, r, 0)) {
+                found = x;
+                *rs = k;
+            }
+        }
     }
     free(list);
     return found;
@@ -827,15 +841,20 @@ rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint3
         return rdx_fail(RDX_ERR_INVALID, "realize: no tensors or no output arrays");
     rdx_realize_multi_result *res = NULL;
     const rdx_uop **ar = calloc(n, sizeof *ar);
-    if (!ar)
+    int *rs = calloc(n, sizeof *rs);
+    if (!ar || !rs) {
+        free(ar);
+        free(rs);
         return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    }
     for (size_t i = 0; i < n; i++)
-        ar[i] = ts[i] ? allreduce_source(g, ts[i]) : NULL;
-    rdx_status st =
-        rdx_graph_status(g)
-            ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
-            : run_multi(g, rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, ar, &res);
+        ar[i] = ts[i] ? allreduce_source(g, ts[i], &rs[i]) : NULL;
+    rdx_status st = rdx_graph_status(g)
+                        ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
+                        : run_multi(g, rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt,
+                                    ar, rs, &res);
     free(ar);
+    free(rs);
     if (st)
         return st;
     /* the data belongs to the graph, as the interpreter's results do: held by new BUFFERs */

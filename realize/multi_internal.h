@@ -63,10 +63,11 @@ rdx_status mc_transfer(const mc_copy *c, size_t nc, const part *ps1, size_t np1,
  * Root i, the spec's allreduce of x (x sharded on axis 0 over its device tuple), as the first
  * stage's parts ps1[0..np1) of root `root1` computed x: each shard copied into a buffer of its
  * own on its device, rdx_allreduce's ring over those devices, the sum downloaded into *out
- * (malloc'd data).  *cst: the ring's counts.
+ * (malloc'd data).  scatter: the spec's reduce_scatter instead — the reduce-scatter ring
+ * only, chunk j of the sum downloaded from the device of shard j.  *cst: the ring's counts.
  */
 rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run *runs1,
-                        rdx_device *const *devs, const rdx_uop *x, rdx_array *out,
+                        rdx_device *const *devs, const rdx_uop *x, int scatter, rdx_array *out,
                         rdx_collective_stats *cst);
 
 /* The spec's collectives a program uses inside (their result read by further ops). */

@@ -32,7 +32,9 @@
  *
  * rdx_tensor_realize_multi runs a root that is rdx_tensor_allreduce of a
  * tensor sharded on axis 0 as the ring collective (rdx_allreduce) over the
- * shards the devices computed.  It also finds the spec's allreduce, allgather
+ * shards the devices computed, and a root that is rdx_tensor_reduce_scatter
+ * of one as the reduce-scatter ring (each device's chunk of the sum read back
+ * from it).  It also finds the spec's allreduce, allgather
  * and broadcast inside the program (their result read by further ops, e.g. a
  * weight update with the summed gradient): the collective's source is
  * computed first where it lives, the collective runs between the devices (a
@@ -103,6 +105,9 @@ typedef struct rdx_realize_multi_result {
      * stage's arena into the second's) — gathers and broadcasts count in peer_copies and
      * copied_bytes */
     uint32_t inner_collectives;
+    /* roots that are the spec's reduce_scatter of a sharded tensor: the reduce-scatter ring
+     * (its copies and kernels in ring_copies, ring_kernels), each device's chunk read back */
+    uint32_t reduce_scatters;
     uint64_t ring_bytes_sent[RDX_MAX_GPUS];
     uint32_t local_copies;
 } rdx_realize_multi_result;

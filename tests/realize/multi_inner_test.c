@@ -172,6 +172,42 @@ START_TEST(broadcast_inside_copies_to_each)
 }
 END_TEST
 
+/* The spec's reduce_scatter of 2v as a root (v sharded, 4 x 32): the reduce-scatter ring
+ * alone, N(N-1) = 12 copies and 12 reduction kernels, each GPU sending (N-1)/N x 128 bytes =
+ * 96, each GPU's chunk of the sum read back from it; and the spec's reduce (gather to GPU 0,
+ * then the sum there): the 4 shards copied into GPU 0's run (4 x 128 bytes), no GPU
+ * computing 2v whole. */
+START_TEST(reduce_scatter_and_reduce_roots)
+{
+    rdx_device *d[4];
+    open_gpus(4, d);
+    rdx_graph *g = rz_graph();
+    const rdx_tensor *v2 = rdx_tensor_muls(g, sharded(g, 1, (int64_t[]){ 128 }, 7), 2);
+    const rdx_tensor *r = rdx_tensor_reduce_scatter(g, v2);
+    ck_assert_msg(r != NULL, "%s", rdx_graph_error(g));
+    rdx_realize_multi_result *res = check3(g, d, &r, 1);
+    ck_assert_uint_eq(res->reduce_scatters, 1);
+    ck_assert_uint_eq(res->ring_copies, 4 * 3);
+    ck_assert_uint_eq(res->ring_kernels, 4 * 3);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(res->ring_bytes_sent[i], 3 * 32 * 4 / 4);
+        ck_assert_uint_eq(res->parts[i], 1); /* its shard of 2v */
+    }
+    rdx_realize_multi_result_free(res);
+
+    const rdx_tensor *s = rdx_tensor_reduce_dev(g, v2);
+    ck_assert_msg(s != NULL, "%s", rdx_graph_error(g));
+    res = check3(g, d, &s, 1);
+    ck_assert_uint_eq(res->stages, 2);
+    ck_assert_uint_eq(res->peer_copies, 4);
+    ck_assert_uint_eq(res->copied_bytes, 4 * 32 * 4);
+    ck_assert_uint_eq(res->ring_copies, 0);
+    rdx_realize_multi_result_free(res);
+    rdx_graph_destroy(g);
+    close_gpus(4, d);
+}
+END_TEST
+
 TCase *rz_tcase_multi_inner(void)
 {
     TCase *tc = tcase_create("multi_inner");
@@ -179,5 +215,6 @@ TCase *rz_tcase_multi_inner(void)
     tcase_add_test(tc, allreduce_inside_runs_as_a_ring);
     tcase_add_test(tc, allgather_inside_ring_and_gather);
     tcase_add_test(tc, broadcast_inside_copies_to_each);
+    tcase_add_test(tc, reduce_scatter_and_reduce_roots);
     return tc;
 }
