@@ -144,7 +144,8 @@ static int place_partial(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const r
                               .shard = j,
                               .nshards = d->n,
                               .combine = 1 + red->arg.sub,
-                              .u = u };
+                              .u = u,
+                              .t = r };
     }
     return 1;
 }
@@ -162,7 +163,7 @@ static rdx_status place(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rd
             return rdx_fail(RDX_ERR_INVALID,
                             "realize: root %zu (node #%u) is on device '%s', device %u of %u given",
                             ri, r->id, d->names[0], k, ndev);
-        ps[(*np)++] = (part){ .root = ri, .dev = k, .axis = -1, .u = r };
+        ps[(*np)++] = (part){ .root = ri, .dev = k, .axis = -1, .u = r, .t = r };
         return RDX_OK;
     }
     if (d->n > ndev)
@@ -200,8 +201,9 @@ static rdx_status place(rdx_ir_ctx *ctx, const names *t, uint32_t ndev, const rd
         if (!u)
             return rdx_fail(RDX_ERR_INVALID, "realize: root %zu shard %u: %s", ri, j,
                             rdx_error_message());
-        ps[(*np)++] =
-            (part){ .root = ri, .dev = k, .axis = r->axis, .shard = j, .nshards = d->n, .u = u };
+        ps[(*np)++] = (part){
+            .root = ri, .dev = k, .axis = r->axis, .shard = j, .nshards = d->n, .u = u, .t = r
+        };
     }
     return RDX_OK;
 }
@@ -305,7 +307,8 @@ static int serial_wanted(void)
  * (lowest device) is returned, naming its device, after every device has ended (the others
  * finish their work: they stay usable). */
 static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t ndev,
-                              rdx_realize_multi_result *res, const part *ps, size_t np)
+                              rdx_realize_multi_result *res, const part *ps, size_t np,
+                              int first_stage)
 {
     pthread_t th[RDX_MAX_GPUS];
     int started[RDX_MAX_GPUS] = { 0 }, serial = serial_wanted();
@@ -335,13 +338,20 @@ static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t n
     for (uint32_t d = 0; d < ndev; d++) {
         if (!runs[d].run || !runs[d].st)
             continue;
-        /* the tensors the device was computing: root index and node of each part */
+        /* the tensors the device was computing: root index and node of each part (in the
+         * first stage, the node of each value computed there) */
         char what[256] = "";
         size_t len = 0;
-        for (size_t k = 0; k < np && len < sizeof what - 1; k++)
-            if (ps[k].dev == d)
+        for (size_t k = 0; k < np && len < sizeof what - 1; k++) {
+            if (ps[k].dev != d)
+                continue;
+            if (first_stage)
+                len += (size_t)snprintf(what + len, sizeof what - len, "%snode #%u",
+                                        len ? ", " : "", ps[k].t->id);
+            else
                 len += (size_t)snprintf(what + len, sizeof what - len, "%sroot %zu (node #%u)",
-                                        len ? ", " : "", ps[k].root, ps[k].u->id);
+                                        len ? ", " : "", ps[k].root, ps[k].t->id);
+        }
         return rdx_fail(runs[d].st, "realize: device %u (GPU %u), computing %s: %s", d,
                         rdx_device_get_info(devs[d])->gpu_index, what, runs[d].msg);
     }
@@ -361,9 +371,9 @@ static rdx_status check_arch(const part *ps, size_t np, int first_stage, rdx_dev
                             "realize: devices of different architectures: %s %zu (node #%u) is "
                             "placed on device %u (GPU %u), a %s, %s %zu (node #%u) on device %u "
                             "(GPU %u), a %s",
-                            first_stage ? "copied value" : "root", ps[k].root, ps[k].u->id,
+                            first_stage ? "copied value" : "root", ps[k].root, ps[k].t->id,
                             ps[k].dev, b->gpu_index, b->target,
-                            first_stage ? "copied value" : "root", ps[0].root, ps[0].u->id,
+                            first_stage ? "copied value" : "root", ps[0].root, ps[0].t->id,
                             ps[0].dev, a->gpu_index, a->target);
     }
     return RDX_OK;
@@ -678,7 +688,7 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
         if (!st)
             st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
         if (!st)
-            st = execute_all(runs1, devs, ndev, res, ps1, np1);
+            st = execute_all(runs1, devs, ndev, res, ps1, np1, 1);
         if (st)
             st = rdx_fail_context(st, "realize: the values copied between devices");
         res->stages = 2;
@@ -705,9 +715,13 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
             if (ps1[p].root == ar1[k] && ps1[p].shard < RDX_MAX_GPUS)
                 res->ring_bytes_sent[ps1[p].dev] += cs.bytes_sent[ps1[p].shard];
     }
-    for (size_t i = 0; i < n && !st; i++)
+    for (size_t i = 0; i < n && !st; i++) {
+        size_t before = np;
         if (!ar || !ar[i])
             st = place(ctx, &t, ndev, r2[i], i, ps, &np);
+        for (size_t k = before; k < np; k++)
+            ps[k].t = roots[i]; /* the root as given (r2[i] may be rewritten) */
+    }
     /* each device its parts: every device's kernels compiled here, one device after another
      * (the IR context is not thread-safe), then the devices run at the same time, each on a
      * thread of its own with its own queue */
@@ -739,7 +753,7 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
             res->ring_bytes_sent[d] += is.ring_bytes_sent[d];
     }
     if (!st)
-        st = execute_all(runs, devs, ndev, res, ps, np);
+        st = execute_all(runs, devs, ndev, res, ps, np, 0);
     for (uint32_t d = 0; d < ndev; d++) {
         rdx_realize_result *rr = NULL;
         rdx_status fst = rz_finish(runs[d].run, st ? st : runs[d].st, &rr);

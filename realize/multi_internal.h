@@ -16,7 +16,9 @@ typedef struct part {
     uint32_t shard, nshards;
     int combine; /* a partial reduction: 1 + the rdx_redop that joins the devices' results */
     const rdx_uop *u;
-    size_t out; /* index among its device's roots */
+    const rdx_uop *t; /* the tensor messages name: the root as given, or the value computed
+                         first (a copied value, a collective's source) */
+    size_t out;       /* index among its device's roots */
 } part;
 
 /* One device's share of a realization, executed on a thread of its own. */

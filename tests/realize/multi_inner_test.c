@@ -6,6 +6,7 @@
  * with the copies and the bytes each GPU moved (the ring's 2(N-1)/N of an
  * allreduce, (N-1)/N of an allgather).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,6 +209,83 @@ START_TEST(reduce_scatter_and_reduce_roots)
 }
 END_TEST
 
+/* A hang on GPU 1 after the ring of an inner allreduce (wave budget 400, which GPU 1's raw
+ * sum of 2^20 elements, a second root, exceeds): the error names GPU 1 and the root; GPU 0
+ * finished its part; nothing is left on either GPU, and both run the program again.  Then a
+ * hang while the GPUs compute the allreduce's source (raw row sums of 2^18 elements) names
+ * the device and the source's node. */
+START_TEST(hang_around_inner_ring_names_the_device)
+{
+    rdx_device *d[2];
+    rdx_device_options o = {
+        .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = 2, .emu_wave_budget = 400
+    };
+    ck_assert_msg(rdx_device_open_all(&o, 2, d) == RDX_OK, "%s", rdx_error_message());
+    rdx_graph *g = rz_graph();
+    float v[32], xs[4 * 16];
+    for (int i = 0; i < 32; i++)
+        v[i] = (float)(i % 5);
+    for (int i = 0; i < 64; i++)
+        xs[i] = (float)(i % 3) - 1;
+    int64_t big = 1 << 20;
+    float *ones = calloc((size_t)big, sizeof *ones);
+    const rdx_tensor *tv = rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 32 }, v, AMD4, 2);
+    const rdx_tensor *tx = rdx_tensor_from_data_on(g, F32, 2, (int64_t[]){ 4, 16 }, xs, AMD4, 2);
+    const rdx_tensor *tb = rdx_tensor_from_data_on(g, F32, 1, &big, ones, AMD4 + 1, 1);
+    const rdx_tensor *a = rdx_tensor_allreduce(g, rdx_tensor_muls(g, tv, 2));
+    int ax = 0;
+    const rdx_tensor *roots[2] = { rdx_tensor_relu(g, rdx_tensor_add(g, tx, a)),
+                                   rdx_tensor_sum(g, tb, 1, &ax, 0) };
+    ck_assert_msg(roots[0] && roots[1], "%s", rdx_graph_error(g));
+    rdx_array out[2];
+    rdx_realize_options raw = { .raw = 1 };
+    rdx_realize_multi_result *res = NULL;
+    rdx_status st = rdx_tensor_realize_multi(g, d, 2, roots, 2, &raw, out, &res);
+    ck_assert_int_ne(st, RDX_OK);
+    ck_assert_ptr_null(res);
+    const char *m = rdx_error_message();
+    ck_assert_msg(strstr(m, "device 1 (GPU 1), computing ") && strstr(m, "root 1 (node #") &&
+                      strstr(m, "hang"),
+                  "%s", m);
+    for (int i = 0; i < 2; i++) {
+        rdx_device_stats s;
+        rdx_device_get_stats(d[i], &s);
+        ck_assert_uint_eq(s.buffers, 0);
+    }
+    st = rdx_tensor_realize_multi(g, d, 2, roots, 1, &raw, out, &res);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    rdx_realize_multi_result_free(res);
+    rdx_array want;
+    ck_assert_int_eq(rdx_graph_realize(g, roots, 1, &want), RDX_OK);
+    int64_t first;
+    ck_assert_msg(rdx_realize_compare(&want, &out[0], 0, &first) == 0, "element %lld",
+                  (long long)first);
+
+    int64_t dims[2] = { 4, 1 << 18 };
+    const rdx_tensor *tr = rdx_tensor_from_data_on(g, F32, 2, dims, ones, AMD4, 2);
+    int ax1 = 1;
+    const rdx_tensor *src = rdx_tensor_sum(g, tr, 1, &ax1, 0);
+    const rdx_tensor *y = rdx_tensor_muls(g, rdx_tensor_allreduce(g, src), 3);
+    ck_assert_msg(y != NULL, "%s", rdx_graph_error(g));
+    char want_node[64];
+    snprintf(want_node, sizeof want_node, "computing node #%u", src->id);
+    st = rdx_tensor_realize_multi(g, d, 2, &y, 1, &raw, out, NULL);
+    ck_assert_int_ne(st, RDX_OK);
+    m = rdx_error_message();
+    ck_assert_msg(strstr(m, "device 0 (GPU 0), ") && strstr(m, want_node) && strstr(m, "hang"),
+                  "%s", m);
+    for (int i = 0; i < 2; i++) {
+        rdx_device_stats s;
+        rdx_device_get_stats(d[i], &s);
+        ck_assert_uint_eq(s.buffers, 0);
+    }
+    free(ones);
+    rdx_graph_destroy(g);
+    close_gpus(2, d);
+}
+END_TEST
+
 TCase *rz_tcase_multi_inner(void)
 {
     TCase *tc = tcase_create("multi_inner");
@@ -216,5 +294,6 @@ TCase *rz_tcase_multi_inner(void)
     tcase_add_test(tc, allgather_inside_ring_and_gather);
     tcase_add_test(tc, broadcast_inside_copies_to_each);
     tcase_add_test(tc, reduce_scatter_and_reduce_roots);
+    tcase_add_test(tc, hang_around_inner_ring_names_the_device);
     return tc;
 }
