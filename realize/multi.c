@@ -545,13 +545,15 @@ static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r,
                 if (x->ndim != 1 || !rdx_uop_const_int(x->shape[0], &len) ||
                     x->dtype.scalar != u->dtype.scalar || x->dtype.count != 1 || !x->device)
                     continue;
+                /* host data (a BUFFER) gathered or broadcast: each reader uploads it */
+                int host = x->op == RDX_OP_BUFFER;
                 if (x->axis == 0 && same_names(x->device, u->device) && len % nd == 0) {
-                    if (len == want && composition_of(g, MC_ALLGATHER, x, u, &load))
+                    if (len == want && !host && composition_of(g, MC_ALLGATHER, x, u, &load))
                         kind = MC_ALLGATHER;
                     else if (len == want * nd && want % nd == 0 &&
                              composition_of(g, MC_ALLREDUCE, x, u, &load))
                         kind = MC_ALLREDUCE;
-                } else if (x->device->n == 1 && len == want &&
+                } else if (x->device->n == 1 && len == want && !host &&
                            composition_of(g, MC_BROADCAST, x, u, &load)) {
                     kind = MC_BROADCAST;
                 }

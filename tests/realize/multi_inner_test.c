@@ -168,6 +168,13 @@ START_TEST(broadcast_inside_copies_to_each)
     ck_assert_uint_eq(res->copied_bytes, 3 * 32 * 4);
     ck_assert_uint_eq(res->ring_copies, 0);
     rdx_realize_multi_result_free(res);
+    /* a broadcast of host data (u itself): each GPU uploads it, no copy */
+    const rdx_tensor *y2 = rdx_tensor_mul(g, x, rdx_tensor_broadcast(g, u, AMD4, 4));
+    ck_assert_msg(y2 != NULL, "%s", rdx_graph_error(g));
+    res = check3(g, d, &y2, 1);
+    ck_assert_uint_eq(res->inner_collectives, 0);
+    ck_assert_uint_eq(res->peer_copies, 0);
+    rdx_realize_multi_result_free(res);
     rdx_graph_destroy(g);
     close_gpus(4, d);
 }
