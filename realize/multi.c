@@ -485,7 +485,8 @@ static const rdx_uop *load_of(const rdx_uop *c, const rdx_uop *u)
 }
 
 /* Whether u may be a collective's result: 1-D, replicated on a device tuple, a LOAD to the
- * tuple near the top (the spec's compositions end in replicated(copy(...))). */
+ * tuple near the top (the spec's compositions end in replicated(copy(...)), reduce_scatter in
+ * copy(...).sum(1).reshape(s)). */
 static int replicated_load(const rdx_uop *u)
 {
     if (!u->device || u->device->n < 2 || u->axis >= 0 || u->ndim != 1 ||
@@ -494,7 +495,7 @@ static int replicated_load(const rdx_uop *u)
     const rdx_uop *v = u;
     for (int depth = 0; depth < 4 && v->nsrc; depth++) {
         v = v->src[0];
-        if (v->op == RDX_OP_LOAD && v->device == u->device && v->ndim == 2)
+        if (v->op == RDX_OP_LOAD && v->device == u->device)
             return 1;
     }
     return 0;
@@ -505,22 +506,25 @@ static int replicated_load(const rdx_uop *u)
 static int composition_of(rdx_graph *g, int kind, const rdx_uop *x, const rdx_uop *u,
                           const rdx_uop **load)
 {
-    const rdx_uop *c = kind == MC_ALLREDUCE ? rdx_tensor_allreduce(g, x)
-                       : kind == MC_ALLGATHER
-                           ? rdx_tensor_allgather(g, x)
+    const rdx_uop *c = kind == MC_ALLREDUCE   ? rdx_tensor_allreduce(g, x)
+                       : kind == MC_ALLGATHER ? rdx_tensor_allgather(g, x)
+                       : kind == MC_REDUCE_SCATTER
+                           ? rdx_tensor_reduce_scatter(g, x)
                            : rdx_tensor_broadcast(g, x, u->device->names, u->device->n);
     if (!c) {
         rdx_graph_clear_error(g);
         rdx_error_clear();
         return 0;
     }
-    *load = same_form(c, u, 0) ? load_of(c, u) : NULL;
+    /* a reduce_scatter is replaced whole (its result is sharded, as the spec has it) */
+    *load = !same_form(c, u, 0) ? NULL : kind == MC_REDUCE_SCATTER ? u : load_of(c, u);
     return *load != NULL;
 }
 
-/* The collectives inside the program r[0..n) (allreduce, allgather and broadcast compositions
- * that are not a root run as a ring, ar[i]): at most max into out, each with the BUFFER that
- * stands for its LOAD.  Returns how many. */
+/* The collectives inside the program r[0..n) (allreduce, allgather, reduce_scatter and
+ * broadcast compositions that are not a root run as a ring, ar[i]): at most max into out, each
+ * with the BUFFER that stands for its LOAD (a reduce_scatter: for its result).  Returns how
+ * many. */
 static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r, size_t n,
                          const rdx_uop *const *ar, mc_inner *out, size_t max)
 {
@@ -528,6 +532,8 @@ static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r,
     for (size_t i = 0; g && i < n && k < max; i++) {
         const rdx_uop **list = NULL;
         size_t m = 0;
+        if (ar && ar[i])
+            continue; /* a root run as a ring: its graph is the collective's */
         if (rdx_ir_toposort(r[i], &list, &m)) {
             rdx_error_clear();
             continue;
@@ -536,8 +542,7 @@ static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r,
             const rdx_uop *u = list[a], *load = NULL, *x = NULL;
             int64_t len, want;
             int kind = 0;
-            if ((ar && ar[i] && u == r[i]) || !replicated_load(u) ||
-                !rdx_uop_const_int(u->shape[0], &want))
+            if (!replicated_load(u) || !rdx_uop_const_int(u->shape[0], &want))
                 continue;
             uint32_t nd = u->device->n;
             for (size_t b = 0; b < a && !kind; b++) {
@@ -553,6 +558,9 @@ static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r,
                     else if (len == want * nd && want % nd == 0 &&
                              composition_of(g, MC_ALLREDUCE, x, u, &load))
                         kind = MC_ALLREDUCE;
+                    else if (len == want * nd && want % nd == 0 &&
+                             composition_of(g, MC_REDUCE_SCATTER, x, u, &load))
+                        kind = MC_REDUCE_SCATTER;
                 } else if (x->device->n == 1 && len == want && !host &&
                            composition_of(g, MC_BROADCAST, x, u, &load)) {
                     kind = MC_BROADCAST;
@@ -580,7 +588,25 @@ static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r,
         }
         free(list);
     }
-    return k;
+    /* a collective under another one's LOAD (the reduce_scatter inside an allreduce's
+     * composition) is not read once the outer one is replaced: dropped */
+    size_t keep = 0;
+    for (size_t a = 0; a < k; a++) {
+        int under = 0;
+        for (size_t b = 0; b < k && !under; b++) {
+            const rdx_uop **list = NULL;
+            size_t m = 0;
+            if (b == a || out[b].load == out[a].load || rdx_ir_toposort(out[b].load, &list, &m))
+                continue;
+            for (size_t q = 0; q < m && !under; q++)
+                under = list[q] == out[a].load;
+            free(list);
+        }
+        if (!under)
+            out[keep++] = out[a];
+    }
+    rdx_error_clear();
+    return keep;
 }
 
 void rdx_realize_multi_result_free(rdx_realize_multi_result *r)

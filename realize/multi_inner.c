@@ -75,7 +75,8 @@ static rdx_status drain(xqs *x, rdx_status st)
 rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const dev_run *runs1,
                         dev_run *runs2, rdx_device *const *devs, uint32_t ndev, mc_inner_stats *st)
 {
-    static const char *const names[] = { "", "allreduce", "allgather", "broadcast" };
+    static const char *const names[] = { "", "allreduce", "allgather", "broadcast",
+                                         "reduce_scatter" };
     const char *what = names[c->kind];
     rdx_dtype dt = rdx_dtype_scalar(c->x->dtype);
     uint64_t isz = rdx_dtype_itemsize(dt), bytes = c->count * isz;
@@ -163,8 +164,8 @@ rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const de
     memset(&cs, 0, sizeof cs);
     if (!s)
         s = rz_ring(what,
-                    c->kind == MC_ALLREDUCE ? RZ_RING_REDUCE_SCATTER | RZ_RING_ALLGATHER
-                                            : RZ_RING_ALLGATHER,
+                    c->kind == MC_ALLGATHER ? RZ_RING_ALLGATHER
+                                            : RZ_RING_REDUCE_SCATTER | RZ_RING_ALLGATHER,
                     dv, n, rbuf, roffs, c->count, dt, &cs);
     if (!s) {
         st->ring_copies += cs.copies;

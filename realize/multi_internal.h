@@ -73,14 +73,17 @@ rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run
                         rdx_collective_stats *cst);
 
 /* The spec's collectives a program uses inside (their result read by further ops). */
-enum { MC_ALLREDUCE = 1, MC_ALLGATHER, MC_BROADCAST };
+enum { MC_ALLREDUCE = 1, MC_ALLGATHER, MC_BROADCAST, MC_REDUCE_SCATTER };
 
 /*
  * A collective inside the program: kind (MC_*) of x (sharded on axis 0 of the device tuple
  * for an allreduce or allgather, on one device for a broadcast).  Its composition ends in
  * REPLICATED/INDEX(LOAD(...), 0) of the value every device holds, `load` of shape (n, count)
  * on the tuple; `load` is replaced by `buf`, a BUFFER of that shape, row 0 of whose slot every
- * reading run receives from the collective.  x is computed in the first stage as root `root`.
+ * reading run receives from the collective.  A reduce_scatter (MC_REDUCE_SCATTER) is replaced
+ * whole: `load` is its result, of shape (count) on the tuple, and `buf` a BUFFER of that shape
+ * (sharded on axis 0, as the spec's result is).  x is computed in the first stage as root
+ * `root`.
  */
 typedef struct mc_inner {
     int kind;
@@ -100,7 +103,9 @@ typedef struct mc_inner_stats {
  * executed), into the input slot of c->buf of every run of the second stage that reads it
  * (runs2, prepared, not executed): an allreduce or allgather with more than one reader as
  * the ring between the shards' devices (each shard first copied into its device's slot, or
- * a buffer of its own where its device does not read the value), an allgather read by one
+ * a buffer of its own where its device does not read the value; a reduce_scatter as the
+ * allreduce's ring, so that every reader holds the whole sum whatever rows its consumers
+ * read), an allgather read by one
  * device as the shards' copies into that device's slot (a gather), a broadcast as a copy
  * from x's device to each reader.  Waits for everything before returning.
  */

@@ -182,9 +182,9 @@ END_TEST
 
 /* The spec's reduce_scatter of 2v as a root (v sharded, 4 x 32): the reduce-scatter ring
  * alone, N(N-1) = 12 copies and 12 reduction kernels, each GPU sending (N-1)/N x 128 bytes =
- * 96, each GPU's chunk of the sum read back from it; and the spec's reduce (gather to GPU 0,
- * then the sum there): the 4 shards copied into GPU 0's run (4 x 128 bytes), no GPU
- * computing 2v whole. */
+ * 96, each GPU's chunk of the sum read back from it; inside a program; and the spec's reduce
+ * (gather to GPU 0, then the sum there): the 4 shards copied into GPU 0's run (4 x 128 bytes), no
+ * GPU computing 2v whole. */
 START_TEST(reduce_scatter_and_reduce_roots)
 {
     rdx_device *d[4];
@@ -200,6 +200,23 @@ START_TEST(reduce_scatter_and_reduce_roots)
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_eq(res->ring_bytes_sent[i], 3 * 32 * 4 / 4);
         ck_assert_uint_eq(res->parts[i], 1); /* its shard of 2v */
+    }
+    rdx_realize_multi_result_free(res);
+
+    /* read by further ops (3r + u, u sharded): each GPU its chunk of the result, the
+     * collective made whole on every GPU by the allreduce's ring (its consumers may read any
+     * row), 24 copies, 12 kernels, 192 bytes sent per GPU */
+    const rdx_tensor *u = sharded(g, 1, (int64_t[]){ 32 }, 8);
+    const rdx_tensor *y = rdx_tensor_add(g, rdx_tensor_muls(g, r, 3), u);
+    ck_assert_msg(y != NULL, "%s", rdx_graph_error(g));
+    res = check3(g, d, &y, 1);
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    ck_assert_uint_eq(res->reduce_scatters, 0);
+    ck_assert_uint_eq(res->ring_copies, 2 * 4 * 3);
+    ck_assert_uint_eq(res->ring_kernels, 4 * 3);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(res->ring_bytes_sent[i], 2 * 3 * 32 * 4 / 4);
+        ck_assert_uint_eq(res->parts[i], 2); /* its shard of 2v, its rows of y */
     }
     rdx_realize_multi_result_free(res);
 
