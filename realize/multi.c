@@ -823,13 +823,6 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
     return RDX_OK;
 }
 
-rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
-                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
-                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
-{
-    return run_multi(NULL, ctx, inputs, devs, ndev, roots, n, opt, NULL, NULL, out);
-}
-
 /* The x of a root that is rdx_tensor_allreduce(g, x) or rdx_tensor_reduce_scatter(g, x) (*rs
  * set: x 1-D, sharded on axis 0 of its device tuple, its rows per device splitting over the
  * devices), found by building the compositions of each candidate and comparing them with r
@@ -868,6 +861,48 @@ static const rdx_uop *allreduce_source(rdx_graph *g, const rdx_uop *r, int *rs)
     return found;
 }
 
+/* run_multi with the collectives of the spec found in roots[0..n) through g (a graph over
+ * ctx): roots that are an allreduce or reduce_scatter run as rings, and the collectives
+ * inside the program. */
+static rdx_status run_found(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inputs,
+                            rdx_device *const *devs, uint32_t ndev, const rdx_uop *const *roots,
+                            size_t n, const rdx_realize_options *opt,
+                            rdx_realize_multi_result **out)
+{
+    const rdx_uop **ar = calloc(n + 1, sizeof *ar);
+    int *rs = calloc(n + 1, sizeof *rs);
+    if (!ar || !rs) {
+        free(ar);
+        free(rs);
+        return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    }
+    for (size_t i = 0; roots && i < n; i++)
+        ar[i] = roots[i] ? allreduce_source(g, roots[i], &rs[i]) : NULL;
+    rdx_status st = rdx_graph_status(g)
+                        ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
+                        : run_multi(g, ctx, inputs, devs, ndev, roots, n, opt, ar, rs, out);
+    free(ar);
+    free(rs);
+    return st;
+}
+
+/* Bare UOps get the tensor API's schedule: a graph over their context (borrowed) builds the
+ * collectives' compositions to compare with them, as rdx_tensor_realize_multi does. */
+rdx_status rdx_realize_run_multi(rdx_ir_ctx *ctx, const rdx_interp *inputs, rdx_device *const *devs,
+                                 uint32_t ndev, const rdx_uop *const *roots, size_t n,
+                                 const rdx_realize_options *opt, rdx_realize_multi_result **out)
+{
+    if (!ctx)
+        return run_multi(NULL, ctx, inputs, devs, ndev, roots, n, opt, NULL, NULL, out);
+    rdx_graph *g = NULL;
+    rdx_status st = rdx_graph_create_in(&g, ctx, NULL);
+    if (st)
+        return st;
+    st = run_found(g, ctx, inputs, devs, ndev, roots, n, opt, out);
+    rdx_graph_destroy(g);
+    return st;
+}
+
 rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint32_t ndev,
                                     const rdx_tensor *const *ts, size_t n,
                                     const rdx_realize_options *opt, rdx_array *out,
@@ -882,21 +917,8 @@ rdx_status rdx_tensor_realize_multi(rdx_graph *g, rdx_device *const *devs, uint3
     if (!ts || !out || !n)
         return rdx_fail(RDX_ERR_INVALID, "realize: no tensors or no output arrays");
     rdx_realize_multi_result *res = NULL;
-    const rdx_uop **ar = calloc(n, sizeof *ar);
-    int *rs = calloc(n, sizeof *rs);
-    if (!ar || !rs) {
-        free(ar);
-        free(rs);
-        return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        ar[i] = ts[i] ? allreduce_source(g, ts[i], &rs[i]) : NULL;
-    rdx_status st = rdx_graph_status(g)
-                        ? rdx_fail(rdx_graph_status(g), "realize: %s", rdx_graph_error(g))
-                        : run_multi(g, rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt,
-                                    ar, rs, &res);
-    free(ar);
-    free(rs);
+    rdx_status st =
+        run_found(g, rdx_graph_ir(g), rdx_graph_interp(g), devs, ndev, ts, n, opt, &res);
     if (st)
         return st;
     /* the data belongs to the graph, as the interpreter's results do: held by new BUFFERs */

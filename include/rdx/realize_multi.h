@@ -30,7 +30,9 @@
  * memory (through the host for GPUs that cannot reach each other); the
  * result counts them (stages, peer_copies, host_copies, copied_bytes).
  *
- * rdx_tensor_realize_multi runs a root that is rdx_tensor_allreduce of a
+ * rdx_tensor_realize_multi (and rdx_realize_run_multi, which builds the
+ * compositions to compare with in a graph over the caller's context,
+ * rdx_graph_create_in) runs a root that is rdx_tensor_allreduce of a
  * tensor sharded on axis 0 as the ring collective (rdx_allreduce) over the
  * shards the devices computed, and a root that is rdx_tensor_reduce_scatter
  * of one as the reduce-scatter ring (each device's chunk of the sum read back
@@ -94,14 +96,15 @@ typedef struct rdx_realize_multi_result {
     uint32_t peer_copies, host_copies;
     uint64_t copied_bytes;
     /* roots that are the spec's allreduce of a sharded tensor (rdx_tensor_realize_multi
-     * recognises rdx_tensor_allreduce's composition) run as rdx_allreduce's ring: how many,
+     * and rdx_realize_run_multi recognise rdx_tensor_allreduce's composition) run as
+     * rdx_allreduce's ring: how many,
      * and the rings' peer copies and reduction kernels */
     uint32_t allreduces, ring_copies, ring_kernels;
     /* roots that are the spec's reduce_scatter of a sharded tensor: the reduce-scatter ring
      * (its copies and kernels in ring_copies, ring_kernels), each device's chunk read back */
     uint32_t reduce_scatters;
     /* collectives inside the program (an allreduce, allgather, reduce_scatter or broadcast of
-     * the spec whose result further ops read; rdx_tensor_realize_multi only) run across the
+     * the spec whose result further ops read, as the tensor API composes it) run across the
      * devices: their source computed where it lives in the first stage, the collective run
      * between the devices into the reading runs' input slots */
     uint32_t inner_collectives;

@@ -310,6 +310,108 @@ START_TEST(hang_around_inner_ring_names_the_device)
 }
 END_TEST
 
+/* The same update as bare UOps (tests/data/realize/inner_allreduce.uop, the tensor API's
+ * composition printed and parsed into a context of its own, no tensor graph):
+ * rdx_realize_run_multi finds the inner allreduce as rdx_tensor_realize_multi does — the
+ * ring between the 4 GPUs (24 copies, 12 kernels, 192 bytes sent per GPU), each GPU its
+ * shard of 2v and its rows of the two results — against the interpreter; the root
+ * allreduce(2v) itself runs as the root ring (it was computed whole on GPU 0). */
+START_TEST(bare_uops_find_the_inner_allreduce)
+{
+    rdx_device *d[4];
+    open_gpus(4, d);
+    size_t len = 0;
+    char *text = rdx_test_read_file("tests/data/realize/inner_allreduce.uop", &len);
+    ck_assert_ptr_nonnull(text);
+    rdx_ir_ctx *ctx;
+    rdx_interp *ip;
+    ck_assert_int_eq(rdx_ir_ctx_create(&ctx), RDX_OK);
+    ck_assert_int_eq(rdx_interp_create(&ip), RDX_OK);
+    const rdx_uop **roots = NULL;
+    size_t n = 0;
+    rdx_status st = rdx_ir_parse(ctx, "inner_allreduce.uop", text, len, &roots, &n);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(n, 2);
+    /* the BUFFERs of slots 0 (v, 128) and 1 (w, 32) bound; the others are the composition's */
+    const rdx_uop **list = NULL;
+    size_t m = 0;
+    ck_assert_int_eq(rdx_ir_toposort(roots[1], &list, &m), RDX_OK);
+    float data[128];
+    for (int i = 0; i < 128; i++)
+        data[i] = (float)((i * 5 + 3) % 13) - 6;
+    const rdx_uop *av = NULL;
+    for (size_t k = 0; k < m; k++) {
+        const rdx_uop *u = list[k];
+        if (u->op == RDX_OP_BUFFER && (u->arg.i == 0 || u->arg.i == 1))
+            ck_assert_int_eq(rdx_interp_bind(ip, u, data, u->arg.i ? 32 * 4 : 128 * 4), RDX_OK);
+        if (u->op == RDX_OP_INDEX)
+            av = u; /* allreduce(2v): the replicated row every GPU holds */
+    }
+    ck_assert_ptr_nonnull(av);
+    rdx_realize_multi_result *res = NULL;
+    st = rdx_realize_run_multi(ctx, ip, d, 4, roots, n, NULL, &res);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    rdx_array want[2];
+    ck_assert_int_eq(rdx_interp_realize(ip, roots, n, want), RDX_OK);
+    for (size_t k = 0; k < n; k++) {
+        int64_t first;
+        ck_assert_msg(rdx_realize_compare(&want[k], &res->outputs[k], 1e-5, &first) == 0,
+                      "output %zu element %lld", k, (long long)first);
+    }
+    ck_assert_uint_eq(res->inner_collectives, 1);
+    ck_assert_uint_eq(res->ring_copies, 2 * 4 * 3);
+    ck_assert_uint_eq(res->ring_kernels, 4 * 3);
+    ck_assert_uint_eq(res->local_copies, 4);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_uint_eq(res->ring_bytes_sent[i], 2 * 3 * 32 * 4 / 4);
+        ck_assert_uint_eq(res->parts[i], 3);
+    }
+    rdx_realize_multi_result_free(res);
+    st = rdx_realize_run_multi(ctx, ip, d, 4, &av, 1, NULL, &res);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(res->allreduces, 1);
+    ck_assert_uint_eq(res->ring_copies, 2 * 4 * 3);
+    rdx_array wa;
+    ck_assert_int_eq(rdx_interp_realize(ip, &av, 1, &wa), RDX_OK);
+    int64_t first;
+    ck_assert_msg(rdx_realize_compare(&wa, &res->outputs[0], 1e-5, &first) == 0, "element %lld",
+                  (long long)first);
+    rdx_realize_multi_result_free(res);
+    free(list);
+    free(roots);
+    free(text);
+    rdx_interp_destroy(ip);
+    rdx_ir_ctx_destroy(ctx);
+    close_gpus(4, d);
+}
+END_TEST
+
+/* rdx realize --gpus 4 --check on that file: the ring's counts printed, 192 bytes per GPU. */
+START_TEST(cli_inner_allreduce)
+{
+    const char *argv[] = { rdx_test_rdx_path(),
+                           "realize",
+                           "--device",
+                           "emu",
+                           "--check",
+                           "--gpus",
+                           "4",
+                           "tests/data/realize/inner_allreduce.uop",
+                           NULL };
+    rdx_test_proc p;
+    rdx_test_run(argv, NULL, 0, &p);
+    ck_assert_msg(p.status == 0, "%s%s", p.out, p.err);
+    ck_assert_msg(strstr(p.out, "-- collectives inside the program run across the GPUs: 1 (4 "
+                                "local copies)") &&
+                      strstr(p.out, "-- rings: 24 peer copies, 12 reduction kernels; bytes sent "
+                                    "per GPU: 192 192 192 192") &&
+                      strstr(p.out, "-- GPU 2: 3 root part(s)") &&
+                      strstr(p.out, "output 1: matches the interpreter (32 elements)"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+}
+END_TEST
+
 TCase *rz_tcase_multi_inner(void)
 {
     TCase *tc = tcase_create("multi_inner");
@@ -319,5 +421,7 @@ TCase *rz_tcase_multi_inner(void)
     tcase_add_test(tc, broadcast_inside_copies_to_each);
     tcase_add_test(tc, reduce_scatter_and_reduce_roots);
     tcase_add_test(tc, hang_around_inner_ring_names_the_device);
+    tcase_add_test(tc, bare_uops_find_the_inner_allreduce);
+    tcase_add_test(tc, cli_inner_allreduce);
     return tc;
 }
