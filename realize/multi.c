@@ -303,27 +303,52 @@ static int serial_wanted(void)
     return e && *e && strcmp(e, "0");
 }
 
+/* Work the host does while the devices run (the end of the collectives the runs wait for on
+ * the GPU): a failure is returned, its message kept in msg. */
+typedef struct during_fn {
+    rdx_status (*fn)(void *arg);
+    void *arg;
+    rdx_status st;
+    char msg[1024];
+} during_fn;
+
+static void run_during(during_fn *w)
+{
+    if (!w || !w->fn)
+        return;
+    w->st = w->fn(w->arg);
+    if (w->st)
+        snprintf(w->msg, sizeof w->msg, "%s", rdx_error_message());
+    w->fn = NULL;
+}
+
 /* Every prepared run executed, at the same time unless RDX_MULTI_SERIAL; the first failure
  * (lowest device) is returned, naming its device, after every device has ended (the others
- * finish their work: they stay usable). */
+ * finish their work: they stay usable).  w (may be NULL): run on this thread once the devices
+ * have started (before them when they run here, one after another); its failure comes first
+ * (the runs waited for it on the GPU). */
 static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t ndev,
                               rdx_realize_multi_result *res, const part *ps, size_t np,
-                              int first_stage)
+                              int first_stage, during_fn *w)
 {
     pthread_t th[RDX_MAX_GPUS];
     int started[RDX_MAX_GPUS] = { 0 }, serial = serial_wanted();
     uint32_t active = 0;
     for (uint32_t d = 0; d < ndev; d++)
         active += runs[d].run != NULL;
+    int threads = !serial && (active > 1 || (active == 1 && w && w->fn));
+    if (!threads)
+        run_during(w);
     double t0 = now_ms();
     for (uint32_t d = 0; d < ndev; d++) {
         if (!runs[d].run)
             continue;
-        if (serial || active < 2 || pthread_create(&th[d], NULL, execute_one, &runs[d]))
+        if (!threads || pthread_create(&th[d], NULL, execute_one, &runs[d]))
             execute_one(&runs[d]); /* here, if no thread could be started */
         else
             started[d] = 1;
     }
+    run_during(w);
     for (uint32_t d = 0; d < ndev; d++)
         if (started[d])
             pthread_join(th[d], NULL);
@@ -335,6 +360,8 @@ static rdx_status execute_all(dev_run *runs, rdx_device *const *devs, uint32_t n
         res->start_ms[d] = runs[d].start_ms - t0;
         res->end_ms[d] = runs[d].end_ms - t0;
     }
+    if (w && w->st)
+        return rdx_fail(w->st, "%s", w->msg);
     for (uint32_t d = 0; d < ndev; d++) {
         if (!runs[d].run || !runs[d].st)
             continue;
@@ -621,6 +648,46 @@ void rdx_realize_multi_result_free(rdx_realize_multi_result *r)
     free(r);
 }
 
+/* The collectives inside a program started for the second stage, ended by end_inner. */
+typedef struct inner_end {
+    size_t n;
+    mc_inner_pending *p[MAX_INNER];
+    mc_inner_stats is[MAX_INNER];
+    rdx_status failed; /* a failure before the second stage ran */
+    rdx_realize_multi_result *res;
+} inner_end;
+
+/* Every started collective ended (the host waiting for its ring and copies), its counts into
+ * the result; the first failure returned.  Only the first call does anything. */
+static rdx_status end_inner(void *arg)
+{
+    inner_end *e = arg;
+    rdx_status first = RDX_OK;
+    char msg[1024] = "";
+    for (size_t k = 0; k < e->n; k++) {
+        if (!e->p[k])
+            continue;
+        rdx_status s = mc_inner_end(e->p[k], e->failed || first, &e->is[k]);
+        if (s && !first) {
+            first = s;
+            snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        }
+        const mc_inner_stats *is = &e->is[k];
+        rdx_realize_multi_result *res = e->res;
+        res->ring_copies += is->ring_copies;
+        res->ring_kernels += is->ring_kernels;
+        res->peer_copies += is->peer_copies;
+        res->host_copies += is->host_copies;
+        res->local_copies += is->local_copies;
+        res->copied_bytes += is->bytes;
+        res->host_waits += is->host_waits;
+        for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
+            res->ring_bytes_sent[d] += is->ring_bytes_sent[d];
+        memset(&e->is[k], 0, sizeof e->is[k]);
+    }
+    return first ? rdx_fail(first, "%s", msg) : RDX_OK;
+}
+
 /* rdx_realize_run_multi; ar[i] (ar may be NULL): root i is the spec's allreduce of ar[i] (its
  * reduce_scatter when rs[i]), run as the ring collective; g (may be NULL): the tensor graph of the
  * roots, where the collectives inside the program are looked for (find_inner). */
@@ -716,7 +783,7 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
         if (!st)
             st = prepare_stage(ctx, inputs, devs, ndev, ps1, np1, opt, dr, runs1, res);
         if (!st)
-            st = execute_all(runs1, devs, ndev, res, ps1, np1, 1);
+            st = execute_all(runs1, devs, ndev, res, ps1, np1, 1, NULL);
         if (st)
             st = rdx_fail_context(st, "realize: the values copied between devices");
         res->stages = 2;
@@ -766,22 +833,20 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
         res->host_copies = ms.host_copies;
         res->copied_bytes = ms.bytes;
     }
+    /* the collectives inside: submitted, the second stage's kernels queued behind them on
+     * the GPUs; the host waits for them while the devices run the second stage */
+    inner_end ie = { .n = 0, .res = res };
     for (size_t k = 0; k < nik && !st; k++) {
-        mc_inner_stats is;
-        memset(&is, 0, sizeof is);
-        st = mc_inner_run(&in[k], ps1, np1, runs1, runs, devs, ndev, &is);
+        memset(&ie.is[k], 0, sizeof ie.is[k]);
+        st = mc_inner_start(&in[k], ps1, np1, runs1, runs, devs, ndev, &ie.is[k], &ie.p[k]);
+        ie.n = k + 1;
         res->inner_collectives++;
-        res->ring_copies += is.ring_copies;
-        res->ring_kernels += is.ring_kernels;
-        res->peer_copies += is.peer_copies;
-        res->host_copies += is.host_copies;
-        res->local_copies += is.local_copies;
-        res->copied_bytes += is.bytes;
-        for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
-            res->ring_bytes_sent[d] += is.ring_bytes_sent[d];
     }
+    during_fn w = { .fn = end_inner, .arg = &ie };
     if (!st)
-        st = execute_all(runs, devs, ndev, res, ps, np, 0);
+        st = execute_all(runs, devs, ndev, res, ps, np, 0, ie.n ? &w : NULL);
+    ie.failed = st;
+    (void)end_inner(&ie); /* after a failure before the second stage: nothing left waiting */
     for (uint32_t d = 0; d < ndev; d++) {
         rdx_realize_result *rr = NULL;
         rdx_status fst = rz_finish(runs[d].run, st ? st : runs[d].st, &rr);
@@ -808,6 +873,8 @@ static rdx_status run_multi(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_interp *inp
         if (!st && qst)
             st = qst;
     }
+    for (size_t k = 0; k < ie.n; k++)
+        mc_inner_free(ie.p[k]);
     for (uint32_t d = 0; d < ndev; d++) {
         rdx_realize_result *rr = NULL;
         rz_finish(runs1[d].run, RDX_ERR_INVALID, &rr); /* its results were copied */

@@ -4,8 +4,10 @@
  * read) run across the devices between the program's two stages: its
  * source, computed in the first stage where it lives, is moved into the
  * input slot that stands for the collective's result in each reading run of
- * the second stage — by the ring (rz_ring) for an allreduce, or an allgather
- * several devices read, by copies for a gather or a broadcast.
+ * the second stage — by the ring (rz_ring_start) for an allreduce, or an
+ * allgather several devices read, by copies for a gather or a broadcast —
+ * and the reading runs' kernels are queued behind it with GPU-side waits
+ * (a fence per reading device), so the host does not wait between the stages.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,7 @@ static rdx_status move(rdx_device *const *devs, uint32_t d, uint32_t a, xqs *x, 
             s = rdx_buffer_upload(db, doff, h, bytes);
         free(h);
         if (!s)
-            st->host_copies++, st->bytes += bytes;
+            st->host_copies++, st->host_waits++, st->bytes += bytes;
         return s;
     }
     rdx_status s = x->q[d] ? RDX_OK : rdx_queue_create(devs[d], RDX_QUEUE_COPY, &x->q[d]);
@@ -55,7 +57,8 @@ static rdx_status move(rdx_device *const *devs, uint32_t d, uint32_t a, xqs *x, 
     return RDX_OK;
 }
 
-/* Wait for every copy submitted (all of them, even after a failure) and destroy the queues. */
+/* Wait for every copy submitted (all of them, even after a failure) and destroy the queues
+ * (st: an earlier failure, kept). */
 static rdx_status drain(xqs *x, rdx_status st)
 {
     for (uint32_t d = 0; d < RDX_MAX_GPUS; d++) {
@@ -72,12 +75,42 @@ static rdx_status drain(xqs *x, rdx_status st)
     return st;
 }
 
-rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const dev_run *runs1,
-                        dev_run *runs2, rdx_device *const *devs, uint32_t ndev, mc_inner_stats *st)
+/* What mc_inner_start leaves running (see the header). */
+struct mc_inner_pending {
+    const mc_inner *c;
+    xqs x;
+    rz_ring_run *ring;
+    /* the ring's members (its arrays must live while it runs): devices, slots */
+    uint32_t n, mdev[RDX_MAX_GPUS];
+    rdx_device *dv[RDX_MAX_GPUS];
+    rdx_buffer *rbuf[RDX_MAX_GPUS], *own[RDX_MAX_GPUS];
+    uint64_t roffs[RDX_MAX_GPUS];
+    rdx_fence *gate[RDX_MAX_GPUS]; /* per reading device: 1 once its slot is filled */
+    int ended;
+};
+
+/* The end of the ring, waited for by the host (counted) before a copy through the host. */
+static rdx_status end_ring(mc_inner_pending *p, mc_inner_stats *st)
+{
+    rdx_collective_stats cs;
+    memset(&cs, 0, sizeof cs);
+    rdx_status s = rz_ring_end(p->ring, &cs);
+    p->ring = NULL;
+    st->ring_copies += cs.copies;
+    st->ring_kernels += cs.kernels;
+    for (uint32_t j = 0; j < p->n; j++)
+        st->ring_bytes_sent[p->mdev[j]] += cs.bytes_sent[j];
+    return s;
+}
+
+rdx_status mc_inner_start(const mc_inner *c, const part *ps1, size_t np1, const dev_run *runs1,
+                          dev_run *runs2, rdx_device *const *devs, uint32_t ndev,
+                          mc_inner_stats *st, mc_inner_pending **out)
 {
     static const char *const names[] = { "", "allreduce", "allgather", "broadcast",
                                          "reduce_scatter" };
     const char *what = names[c->kind];
+    *out = NULL;
     rdx_dtype dt = rdx_dtype_scalar(c->x->dtype);
     uint64_t isz = rdx_dtype_itemsize(dt), bytes = c->count * isz;
     /* the readers: each run of the second stage with a slot for buf, row 0 of it */
@@ -116,15 +149,23 @@ rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const de
         if (!sp[j])
             return rdx_fail(RDX_ERR_INVALID, "realize: %s of node #%u: no shard %u", what, c->x->id,
                             j);
-    xqs x;
-    memset(&x, 0, sizeof x);
-    rdx_status s = RDX_OK;
     uint64_t part_bytes = c->kind == MC_ALLGATHER ? bytes / n : bytes;
     for (uint32_t j = 0; j < n; j++)
         if (ssz[j] != part_bytes)
             return rdx_fail(
                 RDX_ERR_INVALID, "realize: %s of node #%u: part %u has %llu bytes, expected %llu",
                 what, c->x->id, j, (unsigned long long)ssz[j], (unsigned long long)part_bytes);
+    mc_inner_pending *p = calloc(1, sizeof *p);
+    if (!p)
+        return rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
+    *out = p;
+    p->c = c;
+    rdx_status s = RDX_OK;
+    for (uint32_t d = 0; d < ndev && !s; d++)
+        if (rb[d])
+            s = rdx_fence_create(devs[d], 0, &p->gate[d]);
+    if (s)
+        return rdx_fail_context(s, "realize: %s of node #%u", what, c->x->id);
     if (c->kind == MC_BROADCAST || (c->kind == MC_ALLGATHER && nread == 1)) {
         /* a copy to each reader (broadcast), or each shard's copy into the one reader's slot
          * (gather) */
@@ -132,59 +173,137 @@ rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const de
             if (!rb[d])
                 continue;
             for (uint32_t j = 0; j < n && !s; j++)
-                s = move(devs, d, sp[j]->dev, &x, rb[d], roff[d] + j * part_bytes, sb[j], soff[j],
-                         part_bytes, st);
+                s = move(devs, d, sp[j]->dev, &p->x, rb[d], roff[d] + j * part_bytes, sb[j],
+                         soff[j], part_bytes, st);
             if (s)
                 s = rdx_fail_context(s, "realize: %s of node #%u to device %u", what, c->x->id, d);
         }
-        return drain(&x, s);
-    }
-    /* the ring over the shards' devices: each shard copied into its device's slot (or a
-     * buffer of its own where the device reads no such slot), at its chunk for an allgather */
-    rdx_device *dv[RDX_MAX_GPUS];
-    rdx_buffer *rbuf[RDX_MAX_GPUS], *own[RDX_MAX_GPUS] = { NULL };
-    uint64_t roffs[RDX_MAX_GPUS];
-    for (uint32_t j = 0; j < n && !s; j++) {
-        uint32_t d = sp[j]->dev;
-        dv[j] = devs[d];
-        rbuf[j] = rb[d], roffs[j] = roff[d];
-        if (!rbuf[j]) {
-            s = rdx_buffer_alloc(devs[d], bytes, RDX_MEM_DEVICE, &own[j]);
-            rbuf[j] = own[j], roffs[j] = 0;
-        }
-        uint64_t at = c->kind == MC_ALLGATHER ? j * part_bytes : 0;
-        if (!s)
-            s = move(devs, d, d, &x, rbuf[j], roffs[j] + at, sb[j], soff[j], part_bytes, st);
-        if (s)
-            s = rdx_fail_context(s, "realize: %s of node #%u: shard %u on device %u", what,
-                                 c->x->id, j, d);
-    }
-    s = drain(&x, s);
-    rdx_collective_stats cs;
-    memset(&cs, 0, sizeof cs);
-    if (!s)
-        s = rz_ring(what,
-                    c->kind == MC_ALLGATHER ? RZ_RING_ALLGATHER
-                                            : RZ_RING_REDUCE_SCATTER | RZ_RING_ALLGATHER,
-                    dv, n, rbuf, roffs, c->count, dt, &cs);
-    if (!s) {
-        st->ring_copies += cs.copies;
-        st->ring_kernels += cs.kernels;
-        for (uint32_t j = 0; j < n; j++)
-            st->ring_bytes_sent[sp[j]->dev] += cs.bytes_sent[j];
     } else {
-        s = rdx_fail_context(s, "realize: %s of node #%u", what, c->x->id);
+        /* the ring over the shards' devices: each shard copied into its device's slot (or a
+         * buffer of its own where the device reads no such slot), at its chunk for an
+         * allgather; the ring's queues wait on the GPU for those copies */
+        rdx_queue *aq[RDX_MAX_GPUS] = { NULL };
+        uint64_t at[RDX_MAX_GPUS] = { 0 };
+        p->n = n;
+        for (uint32_t j = 0; j < n && !s; j++) {
+            uint32_t d = sp[j]->dev;
+            p->mdev[j] = d;
+            p->dv[j] = devs[d];
+            p->rbuf[j] = rb[d], p->roffs[j] = roff[d];
+            if (!p->rbuf[j]) {
+                s = rdx_buffer_alloc(devs[d], bytes, RDX_MEM_DEVICE, &p->own[j]);
+                p->rbuf[j] = p->own[j], p->roffs[j] = 0;
+            }
+            uint64_t off = c->kind == MC_ALLGATHER ? j * part_bytes : 0;
+            if (!s)
+                s = move(devs, d, d, &p->x, p->rbuf[j], p->roffs[j] + off, sb[j], soff[j],
+                         part_bytes, st);
+            aq[j] = p->x.q[d], at[j] = p->x.t[d];
+            if (s)
+                s = rdx_fail_context(s, "realize: %s of node #%u: shard %u on device %u", what,
+                                     c->x->id, j, d);
+        }
+        if (!s)
+            s = rz_ring_start(what,
+                              c->kind == MC_ALLGATHER ? RZ_RING_ALLGATHER
+                                                      : RZ_RING_REDUCE_SCATTER | RZ_RING_ALLGATHER,
+                              p->dv, n, p->rbuf, p->roffs, c->count, dt, aq, at, &p->ring);
+        /* readers outside the ring: a copy of the result from the first shard's device, queued
+         * behind the ring there (through the host, after waiting for the ring, where the
+         * reader cannot reach that device's memory) */
+        for (uint32_t d = 0; d < ndev && !s; d++) {
+            int member = 0;
+            for (uint32_t j = 0; j < n; j++)
+                member |= p->mdev[j] == d;
+            if (!rb[d] || member)
+                continue;
+            if (!rdx_device_can_access_peer(devs[d], devs[p->mdev[0]])) {
+                if (p->ring)
+                    st->host_waits++;
+                s = end_ring(p, st);
+            } else if (!p->x.q[d]) {
+                s = rdx_queue_create(devs[d], RDX_QUEUE_COPY, &p->x.q[d]);
+            }
+            if (!s)
+                s = rz_ring_gate(p->ring, 0, p->x.q[d]);
+            if (!s)
+                s = move(devs, d, p->mdev[0], &p->x, rb[d], roff[d], p->rbuf[0], p->roffs[0], bytes,
+                         st);
+            if (s)
+                s = rdx_fail_context(s, "realize: %s of node #%u to device %u", what, c->x->id, d);
+        }
+        /* each member that reads: its slot is final once the ring is done with it (and, for
+         * the first, once the copies out of it are) */
+        for (uint32_t j = 0; j < n && !s; j++) {
+            uint32_t d = p->mdev[j];
+            if (!rb[d])
+                continue;
+            s = rz_ring_gate(p->ring, j, p->x.q[d]);
+            for (uint32_t o = 0; o < ndev && !s && j == 0; o++)
+                if (o != d && p->x.q[o] && p->x.t[o])
+                    s = rdx_queue_wait_queue(p->x.q[d], p->x.q[o], p->x.t[o]);
+        }
+        if (s && !strstr(rdx_error_message(), "node #"))
+            s = rdx_fail_context(s, "realize: %s of node #%u", what, c->x->id);
     }
-    /* readers outside the ring: a copy of the result from the first shard's device */
+    /* each reader's gate: set by its copy queue after everything above for it; its run's
+     * kernels wait for it on the GPU (a run without kernels reads its slot from the host: the
+     * host waits for it there) */
     for (uint32_t d = 0; d < ndev && !s; d++) {
-        int member = 0;
-        for (uint32_t j = 0; j < n; j++)
-            member |= sp[j]->dev == d;
-        if (rb[d] && !member)
-            s = move(devs, d, sp[0]->dev, &x, rb[d], roff[d], rbuf[0], roffs[0], bytes, st);
+        if (!rb[d])
+            continue;
+        if (!p->x.q[d])
+            s = rdx_queue_create(devs[d], RDX_QUEUE_COPY, &p->x.q[d]);
+        if (!s)
+            s = rdx_queue_signal(p->x.q[d], p->gate[d], 1, &p->x.t[d]);
+        if (!s && rz_kernel_count(runs2[d].run)) {
+            s = rdx_queue_wait_fence(rz_queue(runs2[d].run), p->gate[d], 1);
+        } else if (!s) {
+            st->host_waits++;
+            s = rdx_fence_wait(p->gate[d], 1, INNER_WAIT_MS);
+        }
+        if (s)
+            s = rdx_fail_context(s, "realize: %s of node #%u, device %u", what, c->x->id, d);
     }
-    s = drain(&x, s);
-    for (uint32_t j = 0; j < n; j++)
-        rdx_buffer_free(own[j]);
     return s;
+}
+
+rdx_status mc_inner_end(mc_inner_pending *p, rdx_status failed, mc_inner_stats *st)
+{
+    if (!p || p->ended)
+        return RDX_OK;
+    p->ended = 1;
+    rdx_status s = p->ring ? end_ring(p, st) : RDX_OK;
+    if (s || failed) {
+        /* abandon the copies (they may wait on the GPU for a ring queue that was reset) */
+        for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
+            if (p->x.q[d] && rdx_queue_completed(p->x.q[d]) < rdx_queue_submitted(p->x.q[d]))
+                (void)rdx_queue_reset(p->x.q[d]);
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        (void)drain(&p->x, RDX_ERR_INVALID);
+        if (s)
+            rdx_fail(s, "%s", msg);
+    } else {
+        s = drain(&p->x, RDX_OK);
+    }
+    /* the readers' kernels go on (with whatever is in their slots after a failure, which is
+     * then reported): never left waiting */
+    for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
+        if (p->gate[d] && rdx_fence_value(p->gate[d]) < 1)
+            (void)rdx_fence_set(p->gate[d], 1);
+    for (uint32_t j = 0; j < RDX_MAX_GPUS; j++) {
+        rdx_buffer_free(p->own[j]);
+        p->own[j] = NULL;
+    }
+    return s;
+}
+
+void mc_inner_free(mc_inner_pending *p)
+{
+    if (!p)
+        return;
+    for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
+        rdx_fence_destroy(p->gate[d]);
+    free(p);
 }

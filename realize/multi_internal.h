@@ -92,9 +92,10 @@ typedef struct mc_inner {
     uint64_t count; /* elements of the result (row 0 of buf) */
 } mc_inner;
 
-/* Counts of what mc_inner_run did. */
+/* Counts of what mc_inner_start and mc_inner_end did (host_waits: times the host blocked on
+ * the GPUs for them before the second stage: copies through the host, a run without kernels). */
 typedef struct mc_inner_stats {
-    uint32_t ring_copies, ring_kernels, peer_copies, host_copies, local_copies;
+    uint32_t ring_copies, ring_kernels, peer_copies, host_copies, local_copies, host_waits;
     uint64_t bytes, ring_bytes_sent[RDX_MAX_GPUS];
 } mc_inner_stats;
 
@@ -105,11 +106,21 @@ typedef struct mc_inner_stats {
  * the ring between the shards' devices (each shard first copied into its device's slot, or
  * a buffer of its own where its device does not read the value; a reduce_scatter as the
  * allreduce's ring, so that every reader holds the whole sum whatever rows its consumers
- * read), an allgather read by one
- * device as the shards' copies into that device's slot (a gather), a broadcast as a copy
- * from x's device to each reader.  Waits for everything before returning.
+ * read), an allgather read by one device as the shards' copies into that device's slot (a
+ * gather), a broadcast as a copy from x's device to each reader.  mc_inner_start submits it
+ * all without waiting: the ring's queues wait on the GPU for the shards' copies, and each
+ * reading run's compute queue waits on the GPU for a fence of its device that the reader's
+ * copy queue sets once its slot is final.  *out (set even on failure, when something was
+ * started) is then ended by mc_inner_end — the host waits for the ring and the copies (while
+ * the second stage runs); after a failure (failed, or its own, naming the device, the queue
+ * and the node) the queues still busy are reset and the fences set so that no run waits
+ * for ever — and freed by mc_inner_free once the second stage's queues are gone.
  */
-rdx_status mc_inner_run(const mc_inner *c, const part *ps1, size_t np1, const dev_run *runs1,
-                        dev_run *runs2, rdx_device *const *devs, uint32_t ndev, mc_inner_stats *st);
+typedef struct mc_inner_pending mc_inner_pending;
+rdx_status mc_inner_start(const mc_inner *c, const part *ps1, size_t np1, const dev_run *runs1,
+                          dev_run *runs2, rdx_device *const *devs, uint32_t ndev,
+                          mc_inner_stats *st, mc_inner_pending **out);
+rdx_status mc_inner_end(mc_inner_pending *p, rdx_status failed, mc_inner_stats *st);
+void mc_inner_free(mc_inner_pending *p);
 
 #endif

@@ -103,5 +103,22 @@ enum { RZ_RING_REDUCE_SCATTER = 1, RZ_RING_ALLGATHER = 2 };
 rdx_status rz_ring(const char *what, int phases, rdx_device *const *devs, uint32_t n,
                    rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count, rdx_dtype dt,
                    rdx_collective_stats *stats);
+/*
+ * rz_ring in two steps, so that later work can queue behind it on the GPUs: rz_ring_start
+ * submits every copy and reduction (each device's ring queues first waiting on the GPU for
+ * after_q[i] to reach after_t[i], where after_q is not NULL and after_q[i] is set: what fills
+ * device i's data) and returns without waiting (on a failure to submit, what was submitted is
+ * drained and freed, and *out is NULL); rz_ring_gate makes queue q (of any device) wait on the
+ * GPU for every ring operation that reads or writes device i's data; rz_ring_end waits for the
+ * ring (after a failure, naming the device and queue, the queues still busy are reset), frees
+ * it and fills *stats (may be NULL).
+ */
+typedef struct rz_ring_run rz_ring_run;
+rdx_status rz_ring_start(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                         rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count,
+                         rdx_dtype dt, rdx_queue *const *after_q, const uint64_t *after_t,
+                         rz_ring_run **out);
+rdx_status rz_ring_gate(rz_ring_run *h, uint32_t i, rdx_queue *q);
+rdx_status rz_ring_end(rz_ring_run *h, rdx_collective_stats *stats);
 
 #endif

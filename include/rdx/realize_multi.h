@@ -115,6 +115,12 @@ typedef struct rdx_realize_multi_result {
      * second's); the gathers' and broadcasts' copies between GPUs count in peer_copies and
      * copied_bytes */
     uint32_t local_copies;
+    /* times the host blocked on the GPUs for the collectives inside the program before the
+     * second stage started: 0 when the second stage's kernels are queued behind the rings and
+     * copies with GPU-side waits (a fence per reading device) and the host waits for them only
+     * while the second stage runs; a copy through the host (devices that cannot reach each
+     * other) or a reading run without kernels counts one */
+    uint32_t host_waits;
 } rdx_realize_multi_result;
 
 /* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's

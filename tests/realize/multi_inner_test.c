@@ -99,6 +99,9 @@ START_TEST(allreduce_inside_runs_as_a_ring)
     ck_assert_uint_eq(res->local_copies, 4);
     ck_assert_uint_eq(res->peer_copies, 0);
     ck_assert_uint_eq(res->stages, 2);
+    /* the shards' copies, the ring and the consumers all queued, GPU-side waits between them:
+     * the host did not wait between the stages */
+    ck_assert_uint_eq(res->host_waits, 0);
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_eq(res->ring_bytes_sent[i], 2 * 3 * 32 * 4 / 4);
         /* its shard of 2v, then its rows of y and of w2 */
@@ -130,6 +133,7 @@ START_TEST(allgather_inside_ring_and_gather)
     ck_assert_uint_eq(res->ring_kernels, 0);
     for (int i = 0; i < 4; i++)
         ck_assert_uint_eq(res->ring_bytes_sent[i], 3 * 64 * 4 / 4);
+    ck_assert_uint_eq(res->host_waits, 0);
     rdx_realize_multi_result_free(res);
 
     res = check3(g, d, &b, 1);
@@ -167,6 +171,7 @@ START_TEST(broadcast_inside_copies_to_each)
     ck_assert_uint_eq(res->local_copies, 1);
     ck_assert_uint_eq(res->copied_bytes, 3 * 32 * 4);
     ck_assert_uint_eq(res->ring_copies, 0);
+    ck_assert_uint_eq(res->host_waits, 0);
     rdx_realize_multi_result_free(res);
     /* a broadcast of host data (u itself): each GPU uploads it, no copy */
     const rdx_tensor *y2 = rdx_tensor_mul(g, x, rdx_tensor_broadcast(g, u, AMD4, 4));
@@ -362,6 +367,7 @@ START_TEST(bare_uops_find_the_inner_allreduce)
     ck_assert_uint_eq(res->ring_copies, 2 * 4 * 3);
     ck_assert_uint_eq(res->ring_kernels, 4 * 3);
     ck_assert_uint_eq(res->local_copies, 4);
+    ck_assert_uint_eq(res->host_waits, 0);
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_eq(res->ring_bytes_sent[i], 2 * 3 * 32 * 4 / 4);
         ck_assert_uint_eq(res->parts[i], 3);
