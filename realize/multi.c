@@ -603,7 +603,11 @@ static size_t find_inner(rdx_graph *g, rdx_ir_ctx *ctx, const rdx_uop *const *r,
             ba.dtype = rdx_dtype_scalar(load->dtype);
             ba.device = load->device;
             ba.addrspace = RDX_ADDR_GLOBAL;
-            const rdx_uop *shape = rdx_ir_shape_u(ctx, load->shape, load->ndim);
+            /* the value every device holds: one row, (1, s), where the LOAD has one per device
+             * (n, s) of which replicated(0) reads row 0 (a reduce_scatter: its whole result) */
+            const rdx_uop *shape = kind == MC_REDUCE_SCATTER || load->ndim != 2
+                                       ? rdx_ir_shape_u(ctx, load->shape, load->ndim)
+                                       : rdx_ir_shape(ctx, (int64_t[]){ 1, want }, 2);
             const rdx_uop *buf = shape ? rdx_ir_node(ctx, RDX_OP_BUFFER, &shape, 1, &ba) : NULL;
             if (!buf) {
                 rdx_error_clear();

@@ -113,7 +113,7 @@ rdx_status mc_inner_start(const mc_inner *c, const part *ps1, size_t np1, const 
     *out = NULL;
     rdx_dtype dt = rdx_dtype_scalar(c->x->dtype);
     uint64_t isz = rdx_dtype_itemsize(dt), bytes = c->count * isz;
-    /* the readers: each run of the second stage with a slot for buf, row 0 of it */
+    /* the readers: each run of the second stage with a slot for buf (its one row) */
     rdx_buffer *rb[RDX_MAX_GPUS] = { NULL };
     uint64_t roff[RDX_MAX_GPUS] = { 0 };
     uint32_t nread = 0;

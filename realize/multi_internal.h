@@ -79,17 +79,17 @@ enum { MC_ALLREDUCE = 1, MC_ALLGATHER, MC_BROADCAST, MC_REDUCE_SCATTER };
  * A collective inside the program: kind (MC_*) of x (sharded on axis 0 of the device tuple
  * for an allreduce or allgather, on one device for a broadcast).  Its composition ends in
  * REPLICATED/INDEX(LOAD(...), 0) of the value every device holds, `load` of shape (n, count)
- * on the tuple; `load` is replaced by `buf`, a BUFFER of that shape, row 0 of whose slot every
- * reading run receives from the collective.  A reduce_scatter (MC_REDUCE_SCATTER) is replaced
- * whole: `load` is its result, of shape (count) on the tuple, and `buf` a BUFFER of that shape
- * (sharded on axis 0, as the spec's result is).  x is computed in the first stage as root
- * `root`.
+ * on the tuple; `load` is replaced by `buf`, a BUFFER of one row, (1, count) on the tuple (the
+ * INDEX reads only row 0), whose slot every reading run receives from the collective.  A
+ * reduce_scatter (MC_REDUCE_SCATTER) is replaced whole: `load` is its result, of shape (count) on
+ * the tuple, and `buf` a BUFFER of that shape (sharded on axis 0, as the spec's result is).  x is
+ * computed in the first stage as root `root`.
  */
 typedef struct mc_inner {
     int kind;
     const rdx_uop *x, *load, *buf;
     size_t root;
-    uint64_t count; /* elements of the result (row 0 of buf) */
+    uint64_t count; /* elements of the result (buf's one row) */
 } mc_inner;
 
 /* Counts of what mc_inner_start and mc_inner_end did (host_waits: times the host blocked on

@@ -371,6 +371,10 @@ START_TEST(bare_uops_find_the_inner_allreduce)
     for (int i = 0; i < 4; i++) {
         ck_assert_uint_eq(res->ring_bytes_sent[i], 2 * 3 * 32 * 4 / 4);
         ck_assert_uint_eq(res->parts[i], 3);
+        /* each GPU's second stage: w (128 bytes), the slot of a — one row of 128 bytes, not
+         * the composition's 4 rows (512) — and its two output shards (32 bytes each), each
+         * buffer 256-byte aligned in the plan */
+        ck_assert_uint_eq(res->reports[i]->memory.no_reuse, 4 * 256);
     }
     rdx_realize_multi_result_free(res);
     st = rdx_realize_run_multi(ctx, ip, d, 4, &av, 1, NULL, &res);
