@@ -273,7 +273,11 @@ rdx_status mc_inner_end(mc_inner_pending *p, rdx_status failed, mc_inner_stats *
     if (!p || p->ended)
         return RDX_OK;
     p->ended = 1;
+    static const char *const names[] = { "", "allreduce", "allgather", "broadcast",
+                                         "reduce_scatter" };
     rdx_status s = p->ring ? end_ring(p, st) : RDX_OK;
+    if (s) /* the tensor: the collective's node (the ring names the device and queue) */
+        s = rdx_fail_context(s, "realize: %s of node #%u", names[p->c->kind], p->c->x->id);
     if (s || failed) {
         /* abandon the copies (they may wait on the GPU for a ring queue that was reset) */
         for (uint32_t d = 0; d < RDX_MAX_GPUS; d++)
@@ -286,6 +290,8 @@ rdx_status mc_inner_end(mc_inner_pending *p, rdx_status failed, mc_inner_stats *
             rdx_fail(s, "%s", msg);
     } else {
         s = drain(&p->x, RDX_OK);
+        if (s)
+            s = rdx_fail_context(s, "realize: %s of node #%u", names[p->c->kind], p->c->x->id);
     }
     /* the readers' kernels go on (with whatever is in their slots after a failure, which is
      * then reported): never left waiting */
