@@ -16,6 +16,7 @@
 #include <rdx/collective.h>
 #include <rdx/tensor.h>
 
+#include "realize/realize_internal.h"
 #include "util/error.h"
 
 #define COLL_WAIT_MS   600000u
@@ -25,6 +26,7 @@ typedef struct coll {
     uint32_t n;
     rdx_device *const *dev;
     rdx_buffer *const *buf;
+    uint64_t base[RDX_MAX_GPUS]; /* byte offset of each device's data in its buffer */
     uint64_t count;
     unsigned isz;
     rdx_queue *cq[RDX_MAX_GPUS], *xq[RDX_MAX_GPUS]; /* compute, copy */
@@ -62,7 +64,8 @@ uint64_t rdx_collective_chunk(uint64_t count, uint32_t n, uint32_t c, uint64_t *
 }
 
 static rdx_status check_args(const char *what, rdx_device *const *devs, uint32_t n,
-                             rdx_buffer *const *bufs, uint64_t count, rdx_dtype dt)
+                             rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count,
+                             rdx_dtype dt)
 {
     if (!devs || !bufs || n < 1 || n > RDX_MAX_GPUS)
         return rdx_fail(RDX_ERR_INVALID, "%s: %u devices (expected 1..%d)%s", what, n, RDX_MAX_GPUS,
@@ -92,14 +95,14 @@ static rdx_status check_args(const char *what, rdx_device *const *devs, uint32_t
                                 "each other's memory (not GPUs of one machine with peer access)",
                                 what, j, rdx_device_get_info(devs[j])->gpu_index, i, a->gpu_index);
         }
-        uint64_t need = count * rdx_dtype_itemsize(dt);
-        if (rdx_buffer_size(bufs[i]) < need)
+        uint64_t need = count * rdx_dtype_itemsize(dt), off = offs ? offs[i] : 0;
+        if (rdx_buffer_size(bufs[i]) < need || rdx_buffer_size(bufs[i]) - need < off)
             return rdx_fail(RDX_ERR_INVALID,
                             "%s: the buffer of device %u (GPU %u) holds %llu bytes; %llu elements "
-                            "of %s need %llu",
+                            "of %s at offset %llu need %llu",
                             what, i, a->gpu_index, (unsigned long long)rdx_buffer_size(bufs[i]),
                             (unsigned long long)count, rdx_scalar_name((rdx_scalar)dt.scalar),
-                            (unsigned long long)need);
+                            (unsigned long long)off, (unsigned long long)(off + need));
     }
     return RDX_OK;
 }
@@ -175,7 +178,7 @@ static rdx_status reduce(coll *c, uint32_t d, uint64_t off, uint64_t elems)
             args[a] = rdx_arg_buffer(c->recv[d]);
         } else {
             args[a] = rdx_arg_buffer(c->buf[d]);
-            args[a].offset = off * c->isz;
+            args[a].offset = c->base[d] + off * c->isz;
         }
     }
     rdx_launch l;
@@ -210,10 +213,10 @@ static rdx_status send(coll *c, uint32_t s, uint32_t t, uint64_t off, uint64_t e
         st = rdx_queue_wait_queue(c->xq[s], c->cq[t], c->ct[t]);
     uint64_t bytes = elems * c->isz;
     if (!st)
-        st = into_recv ? rdx_queue_copy(c->xq[s], c->recv[t], 0, c->buf[s], off * c->isz, bytes,
-                                        &c->xt[s])
-                       : rdx_queue_copy(c->xq[s], c->buf[t], off * c->isz, c->buf[s], off * c->isz,
-                                        bytes, &c->xt[s]);
+        st = into_recv ? rdx_queue_copy(c->xq[s], c->recv[t], 0, c->buf[s],
+                                        c->base[s] + off * c->isz, bytes, &c->xt[s])
+                       : rdx_queue_copy(c->xq[s], c->buf[t], c->base[t] + off * c->isz, c->buf[s],
+                                        c->base[s] + off * c->isz, bytes, &c->xt[s]);
     if (st)
         return st;
     c->in_q[t] = c->xq[s];
@@ -330,70 +333,10 @@ static rdx_status finish(coll *c)
     return RDX_OK;
 }
 
-enum { DO_RS = 1, DO_AG = 2 };
-
-static rdx_status run(const char *what, int phases, rdx_device *const *devs, uint32_t n,
-                      rdx_buffer *const *bufs, uint64_t count, rdx_dtype dt,
-                      rdx_collective_stats *stats)
+/* The ring's resources freed (its queues drained first by finish). */
+static rdx_status teardown(coll *c, rdx_status st)
 {
-    rdx_collective_stats local;
-    rdx_collective_stats *st_out = stats ? stats : &local;
-    memset(st_out, 0, sizeof *st_out);
-    rdx_status st = check_args(what, devs, n, bufs, count, dt);
-    if (st)
-        return st;
-    st_out->ndevices = n;
-    if (n == 1 || count == 0)
-        return RDX_OK;
-    coll *c = calloc(1, sizeof *c);
-    if (!c)
-        return rdx_fail(RDX_ERR_NOMEM, "%s: out of memory", what);
-    c->n = n;
-    c->dev = devs;
-    c->buf = bufs;
-    c->count = count;
-    c->isz = rdx_dtype_itemsize(dt);
-    c->st = st_out;
-    uint64_t max_chunk;
-    (void)rdx_collective_chunk(count, n, 0, &max_chunk);
-    c->size[0] = max_chunk;
-    c->size[1] = count / n;
-    c->nvar = (phases & DO_RS) ? (count % n && count / n ? 2 : 1) : 0;
-    for (uint32_t v = 0; v < c->nvar && !st; v++)
-        st = compile_add(c, dt, v);
-    for (uint32_t i = 0; i < n && !st; i++) {
-        st = rdx_queue_create(devs[i], RDX_QUEUE_COPY, &c->xq[i]);
-        if (!st && (phases & DO_RS))
-            st = rdx_queue_create(devs[i], RDX_QUEUE_COMPUTE, &c->cq[i]);
-        if (!st && (phases & DO_RS))
-            st = rdx_buffer_alloc(devs[i], max_chunk * c->isz, RDX_MEM_DEVICE, &c->recv[i]);
-        for (uint32_t v = 0; v < c->nvar && !st; v++) {
-            st = rdx_program_load(devs[i], c->ck[v]->code_object, c->ck[v]->code_object_size,
-                                  "allreduce_add", &c->prog[i][v]);
-            if (!st)
-                st = rdx_program_find(c->prog[i][v], "allreduce_add", &c->kern[i][v]);
-        }
-        if (st)
-            st = rdx_fail_context(st, "%s: setting up device %u (GPU %u)", what, i,
-                                  rdx_device_get_info(devs[i])->gpu_index);
-    }
-    uint64_t t0 = now_ns();
-    if (!st && (phases & DO_RS))
-        st = ring_reduce_scatter(c);
-    if (!st && (phases & DO_AG))
-        st = ring_allgather(c);
-    if (st)
-        st = rdx_fail_context(st, "%s", what);
-    /* always drain the queues before anything is freed */
-    char msg[1024];
-    snprintf(msg, sizeof msg, "%s", rdx_error_message());
-    rdx_status fst = finish(c);
-    if (!st && fst)
-        st = rdx_fail_context(fst, "%s", what);
-    else if (st)
-        rdx_fail(st, "%s", msg);
-    st_out->wall_ns = now_ns() - t0;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < c->n; i++) {
         rdx_status q1 = rdx_queue_destroy(c->cq[i]), q2 = rdx_queue_destroy(c->xq[i]);
         if (!st && (q1 || q2))
             st = q1 ? q1 : q2;
@@ -408,20 +351,162 @@ static rdx_status run(const char *what, int phases, rdx_device *const *devs, uin
     return st;
 }
 
+struct rz_ring_run {
+    coll *c; /* NULL: nothing to run (one device, no elements) */
+    const char *what;
+    rdx_collective_stats stats;
+    uint64_t t0;
+};
+
+rdx_status rz_ring_start(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                         rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count,
+                         rdx_dtype dt, rdx_queue *const *after_q, const uint64_t *after_t,
+                         rz_ring_run **out)
+{
+    *out = NULL;
+    rz_ring_run *h = calloc(1, sizeof *h);
+    if (!h)
+        return rdx_fail(RDX_ERR_NOMEM, "%s: out of memory", what);
+    h->what = what;
+    rdx_status st = check_args(what, devs, n, bufs, offs, count, dt);
+    if (st) {
+        free(h);
+        return st;
+    }
+    h->stats.ndevices = n;
+    h->t0 = now_ns();
+    if (n == 1 || count == 0) {
+        *out = h;
+        return RDX_OK;
+    }
+    coll *c = calloc(1, sizeof *c);
+    if (!c) {
+        free(h);
+        return rdx_fail(RDX_ERR_NOMEM, "%s: out of memory", what);
+    }
+    c->n = n;
+    c->dev = devs;
+    c->buf = bufs;
+    for (uint32_t i = 0; i < n; i++)
+        c->base[i] = offs ? offs[i] : 0;
+    c->count = count;
+    c->isz = rdx_dtype_itemsize(dt);
+    c->st = &h->stats;
+    uint64_t max_chunk;
+    (void)rdx_collective_chunk(count, n, 0, &max_chunk);
+    c->size[0] = max_chunk;
+    c->size[1] = count / n;
+    c->nvar = (phases & RZ_RING_REDUCE_SCATTER) ? (count % n && count / n ? 2 : 1) : 0;
+    for (uint32_t v = 0; v < c->nvar && !st; v++)
+        st = compile_add(c, dt, v);
+    for (uint32_t i = 0; i < n && !st; i++) {
+        st = rdx_queue_create(devs[i], RDX_QUEUE_COPY, &c->xq[i]);
+        if (!st && (phases & RZ_RING_REDUCE_SCATTER))
+            st = rdx_queue_create(devs[i], RDX_QUEUE_COMPUTE, &c->cq[i]);
+        if (!st && (phases & RZ_RING_REDUCE_SCATTER))
+            st = rdx_buffer_alloc(devs[i], max_chunk * c->isz, RDX_MEM_DEVICE, &c->recv[i]);
+        for (uint32_t v = 0; v < c->nvar && !st; v++) {
+            st = rdx_program_load(devs[i], c->ck[v]->code_object, c->ck[v]->code_object_size,
+                                  "allreduce_add", &c->prog[i][v]);
+            if (!st)
+                st = rdx_program_find(c->prog[i][v], "allreduce_add", &c->kern[i][v]);
+        }
+        /* the ring's queues wait on the GPU for what fills device i's data */
+        if (!st && after_q && after_q[i] && after_t[i]) {
+            st = rdx_queue_wait_queue(c->xq[i], after_q[i], after_t[i]);
+            if (!st && c->cq[i])
+                st = rdx_queue_wait_queue(c->cq[i], after_q[i], after_t[i]);
+        }
+        if (st)
+            st = rdx_fail_context(st, "%s: setting up device %u (GPU %u)", what, i,
+                                  rdx_device_get_info(devs[i])->gpu_index);
+    }
+    h->t0 = now_ns();
+    if (!st && (phases & RZ_RING_REDUCE_SCATTER))
+        st = ring_reduce_scatter(c);
+    if (!st && (phases & RZ_RING_ALLGATHER))
+        st = ring_allgather(c);
+    h->c = c;
+    if (!st) {
+        *out = h;
+        return RDX_OK;
+    }
+    /* drain what was submitted before anything is freed; the submission's error is kept */
+    st = rdx_fail_context(st, "%s", what);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", rdx_error_message());
+    (void)finish(c);
+    (void)teardown(c, st);
+    free(h);
+    return rdx_fail(st, "%s", msg);
+}
+
+rdx_status rz_ring_gate(rz_ring_run *h, uint32_t i, rdx_queue *q)
+{
+    coll *c = h ? h->c : NULL;
+    rdx_status st = RDX_OK;
+    if (!c)
+        return RDX_OK;
+    if (c->cq[i] && c->ct[i])
+        st = rdx_queue_wait_queue(q, c->cq[i], c->ct[i]);
+    if (!st && c->xt[i])
+        st = rdx_queue_wait_queue(q, c->xq[i], c->xt[i]);
+    if (!st && c->in_q[i] && c->in_q[i] != c->xq[i])
+        st = rdx_queue_wait_queue(q, c->in_q[i], c->in_t[i]);
+    return st;
+}
+
+rdx_status rz_ring_end(rz_ring_run *h, rdx_collective_stats *stats)
+{
+    if (!h)
+        return RDX_OK;
+    rdx_status st = RDX_OK;
+    if (h->c) {
+        st = finish(h->c);
+        if (st)
+            st = rdx_fail_context(st, "%s", h->what);
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rdx_error_message());
+        rdx_status tst = teardown(h->c, st);
+        if (st)
+            rdx_fail(st, "%s", msg);
+        else
+            st = tst;
+    }
+    h->stats.wall_ns = now_ns() - h->t0;
+    if (stats)
+        *stats = h->stats;
+    free(h);
+    return st;
+}
+
+rdx_status rz_ring(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                   rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count, rdx_dtype dt,
+                   rdx_collective_stats *stats)
+{
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    rz_ring_run *h = NULL;
+    rdx_status st = rz_ring_start(what, phases, devs, n, bufs, offs, count, dt, NULL, NULL, &h);
+    return st ? st : rz_ring_end(h, stats);
+}
+
 rdx_status rdx_allreduce(rdx_device *const *devs, uint32_t n, rdx_buffer *const *bufs,
                          uint64_t count, rdx_dtype dtype, rdx_collective_stats *stats)
 {
-    return run("allreduce", DO_RS | DO_AG, devs, n, bufs, count, dtype, stats);
+    return rz_ring("allreduce", RZ_RING_REDUCE_SCATTER | RZ_RING_ALLGATHER, devs, n, bufs, NULL,
+                   count, dtype, stats);
 }
 
 rdx_status rdx_reduce_scatter(rdx_device *const *devs, uint32_t n, rdx_buffer *const *bufs,
                               uint64_t count, rdx_dtype dtype, rdx_collective_stats *stats)
 {
-    return run("reduce_scatter", DO_RS, devs, n, bufs, count, dtype, stats);
+    return rz_ring("reduce_scatter", RZ_RING_REDUCE_SCATTER, devs, n, bufs, NULL, count, dtype,
+                   stats);
 }
 
 rdx_status rdx_allgather(rdx_device *const *devs, uint32_t n, rdx_buffer *const *bufs,
                          uint64_t count, rdx_dtype dtype, rdx_collective_stats *stats)
 {
-    return run("allgather", DO_AG, devs, n, bufs, count, dtype, stats);
+    return rz_ring("allgather", RZ_RING_ALLGATHER, devs, n, bufs, NULL, count, dtype, stats);
 }

@@ -3,7 +3,9 @@
  * the spec's allreduce composition of a sharded tensor, run as the ring
  * collective across the devices (rdx_allreduce): each device's shard, as the
  * first stage computed it, copied out of that run's arena into a buffer of
- * its own, reduced by the ring, the sum read back from the first device.
+ * its own, reduced by the ring, the sum read back from the first device; the
+ * spec's reduce_scatter likewise, by the reduce-scatter ring alone, each
+ * device's chunk of the sum read back from it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@
 #include "util/error.h"
 
 rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run *runs1,
-                        rdx_device *const *devs, const rdx_uop *x, rdx_array *out,
+                        rdx_device *const *devs, const rdx_uop *x, int scatter, rdx_array *out,
                         rdx_collective_stats *cst)
 {
     rdx_device *dv[RDX_MAX_GPUS];
@@ -61,7 +63,8 @@ rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run
             st = rdx_fail(RDX_ERR_INVALID, "realize: allreduce of node #%u: no shard %u", x->id, j);
     uint64_t count = isz ? bytes / isz : 0;
     if (!st && n)
-        st = rdx_allreduce(dv, n, b, count, dt, cst);
+        st = scatter ? rdx_reduce_scatter(dv, n, b, count, dt, cst)
+                     : rdx_allreduce(dv, n, b, count, dt, cst);
     if (!st) {
         memset(out, 0, sizeof *out);
         out->dtype = dt;
@@ -70,8 +73,13 @@ rdx_status mc_allreduce(const part *ps1, size_t np1, size_t root1, const dev_run
         out->numel = (int64_t)count;
         if (!(out->data = calloc(1, bytes + 1)))
             st = rdx_fail(RDX_ERR_NOMEM, "realize: out of memory");
-        else if (bytes)
+        else if (bytes && !scatter)
             st = rdx_buffer_download(b[0], 0, out->data, bytes);
+        for (uint32_t j = 0; scatter && j < n && !st; j++) { /* chunk j is on shard j's device */
+            uint64_t elems, at = rdx_collective_chunk(count, n, j, &elems) * isz;
+            if (elems)
+                st = rdx_buffer_download(b[j], at, (char *)out->data + at, elems * isz);
+        }
         if (st) {
             free(out->data);
             out->data = NULL;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include <rdx/codegen.h>
+#include <rdx/collective.h>
 #include <rdx/realize.h>
 
 /* Default longest wait for one dispatch (a hung wave on the emulator fails sooner, by its budget).
@@ -92,5 +93,32 @@ rdx_queue *rz_queue(const rz_run *r);
 /* Root i's data as rz_execute downloaded it (NULL before). */
 const void *rz_output_host(const rz_run *r, size_t i);
 size_t rz_kernel_count(const rz_run *r);
+
+/*
+ * The rings of rdx/collective.h over bufs[i] at byte offset offs[i] (offs may be NULL: 0) —
+ * e.g. a tensor's slot in a run's arena: phases RZ_RING_REDUCE_SCATTER, RZ_RING_ALLGATHER or
+ * both (the allreduce); `what` names it in messages.  Same checks and stats as rdx_allreduce.
+ */
+enum { RZ_RING_REDUCE_SCATTER = 1, RZ_RING_ALLGATHER = 2 };
+rdx_status rz_ring(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                   rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count, rdx_dtype dt,
+                   rdx_collective_stats *stats);
+/*
+ * rz_ring in two steps, so that later work can queue behind it on the GPUs: rz_ring_start
+ * submits every copy and reduction (each device's ring queues first waiting on the GPU for
+ * after_q[i] to reach after_t[i], where after_q is not NULL and after_q[i] is set: what fills
+ * device i's data) and returns without waiting (on a failure to submit, what was submitted is
+ * drained and freed, and *out is NULL); rz_ring_gate makes queue q (of any device) wait on the
+ * GPU for every ring operation that reads or writes device i's data; rz_ring_end waits for the
+ * ring (after a failure, naming the device and queue, the queues still busy are reset), frees
+ * it and fills *stats (may be NULL).
+ */
+typedef struct rz_ring_run rz_ring_run;
+rdx_status rz_ring_start(const char *what, int phases, rdx_device *const *devs, uint32_t n,
+                         rdx_buffer *const *bufs, const uint64_t *offs, uint64_t count,
+                         rdx_dtype dt, rdx_queue *const *after_q, const uint64_t *after_t,
+                         rz_ring_run **out);
+rdx_status rz_ring_gate(rz_ring_run *h, uint32_t i, rdx_queue *q);
+rdx_status rz_ring_end(rz_ring_run *h, rdx_collective_stats *stats);
 
 #endif

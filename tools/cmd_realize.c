@@ -54,8 +54,9 @@ static void usage(FILE *out)
         "      --gpus N           run on GPUs 0..N-1 of one machine (1..8; emulated: a machine\n"
         "                         of N GPUs unless RDX_EMU_GPUS says more): a root sharded over\n"
         "                         a device tuple is computed shard by shard on the devices its\n"
-        "                         names give (AMD:K = GPU K), others on their device\n"
-        "                         (docs/realize.md, \"Several devices\")\n"
+        "                         names give (AMD:K = GPU K), others on their device; the\n"
+        "                         spec's collectives (allreduce, ...) run as rings between\n"
+        "                         the GPUs (docs/realize.md, \"Several devices\")\n"
         "      --check            compare every output with the reference interpreter\n"
         "                         (integers exactly, floats within a relative 1e-3;\n"
         "                         exit 1 on a mismatch)\n"
@@ -286,9 +287,19 @@ static int run_multi(rdx_ir_ctx *ctx, rdx_interp *ip, const rdx_uop *const *root
             printf("-- values copied between GPUs: %u SDMA copies, %u through the host, %llu "
                    "bytes\n",
                    res->peer_copies, res->host_copies, (unsigned long long)res->copied_bytes);
-        if (res->allreduces)
-            printf("-- allreduce roots run as rings: %u (%u peer copies, %u reduction kernels)\n",
-                   res->allreduces, res->ring_copies, res->ring_kernels);
+        if (res->allreduces || res->reduce_scatters)
+            printf("-- allreduce / reduce_scatter roots run as rings: %u / %u\n", res->allreduces,
+                   res->reduce_scatters);
+        if (res->inner_collectives)
+            printf("-- collectives inside the program run across the GPUs: %u (%u local copies)\n",
+                   res->inner_collectives, res->local_copies);
+        if (res->ring_copies) {
+            printf("-- rings: %u peer copies, %u reduction kernels; bytes sent per GPU:",
+                   res->ring_copies, res->ring_kernels);
+            for (uint32_t d = 0; d < gpus; d++)
+                printf(" %llu", (unsigned long long)res->ring_bytes_sent[d]);
+            printf("\n");
+        }
         for (uint32_t d = 0; d < gpus; d++) {
             printf("-- GPU %u: %u root part(s)\n", d, res->parts[d]);
             if (res->reports[d]) {

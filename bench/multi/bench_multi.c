@@ -19,6 +19,10 @@
  * run times and their ratio (the overlap), and the emulated time (each GPU's
  * kernel time estimate; the program's is the largest, the serial one the sum).
  *
+ * Then the data-parallel update w - 0.5 * allreduce(g) as one program (min(MIB, 4) MiB of
+ * gradient per GPU): the allreduce inside it runs as the ring (the bytes GPU 0 sent, checked
+ * against 2(N-1)/N x size), against the same program on one GPU.
+ *
  * Usage: bench_multi [MIB [N...]]   (default 64 MiB over 2 4 8 GPUs)
  */
 #include <stdio.h>
@@ -145,6 +149,75 @@ static void overlap(rdx_device **d, uint32_t n, uint64_t mib, int *rc)
     free(x);
 }
 
+/* The data-parallel update as one program: w - 0.5 * allreduce(g), g of `mib` MiB per GPU
+ * (sharded over the n GPUs: GPU j's gradient is its shard), w sharded too (each GPU updates
+ * its 1/n of the weights): the allreduce inside the program runs as the ring between the
+ * GPUs (rdx_tensor_realize_multi), each GPU then its rows of the update.  Printed: the bytes
+ * GPU 0 sent (must be 2(N-1)/N x size), ring copies and kernels, the local copies, the wall
+ * time, and the same program on one GPU (the devices folded into it). */
+static void update(rdx_device **d, uint32_t n, uint64_t mib, int *rc)
+{
+    static const char *const names[8] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3",
+                                          "AMD:4", "AMD:5", "AMD:6", "AMD:7" };
+    int64_t cnt = (int64_t)(mib << 20) / 4;
+    cnt -= cnt % n;
+    int64_t len = cnt * n;
+    float *gh = malloc((size_t)len * sizeof *gh), *wh = malloc((size_t)cnt * sizeof *wh);
+    if (!gh || !wh)
+        die("out of memory");
+    for (uint32_t j = 0; j < n; j++)
+        for (int64_t k = 0; k < cnt; k++)
+            gh[j * cnt + k] = value(j, (uint64_t)k);
+    for (int64_t k = 0; k < cnt; k++)
+        wh[k] = value(n, (uint64_t)k);
+    rdx_graph *g;
+    if (rdx_graph_create(&g, NULL))
+        die("graph");
+    rdx_dtype f32 = rdx_dtype_of(RDX_FLOAT32);
+    const rdx_tensor *tg = rdx_tensor_from_data_on(g, f32, 1, &len, gh, names, n);
+    const rdx_tensor *tw = rdx_tensor_from_data_on(g, f32, 1, &cnt, wh, names, n);
+    const rdx_tensor *y =
+        tg && tw ? rdx_tensor_sub(g, tw, rdx_tensor_muls(g, rdx_tensor_allreduce(g, tg), 0.5))
+                 : NULL;
+    rdx_array out, one;
+    rdx_realize_multi_result *res;
+    double t0 = now_ms();
+    if (!y || rdx_tensor_realize_multi(g, d, n, &y, 1, NULL, &out, &res))
+        die("the data-parallel update");
+    double wall = now_ms() - t0;
+    t0 = now_ms();
+    if (rdx_tensor_realize_on(g, d[0], &y, 1, NULL, &one, NULL))
+        die("the update on one GPU");
+    double wall1 = now_ms() - t0;
+    for (int64_t k = 0; k < cnt; k += 997) {
+        float sum = 0;
+        for (uint32_t j = 0; j < n; j++)
+            sum += value(j, (uint64_t)k);
+        float want = wh[k] - 0.5f * sum;
+        if (((const float *)out.data)[k] != want || ((const float *)one.data)[k] != want) {
+            fprintf(stderr, "bench multi: update element %lld is %g (one GPU %g), expected %g\n",
+                    (long long)k, (double)((const float *)out.data)[k],
+                    (double)((const float *)one.data)[k], (double)want);
+            *rc = 1;
+            break;
+        }
+    }
+    uint64_t ring = 2 * (uint64_t)(n - 1) * (uint64_t)cnt * 4 / n;
+    for (uint32_t i = 0; i < n; i++)
+        if (res->ring_bytes_sent[i] != ring || res->inner_collectives != 1) {
+            fprintf(stderr, "bench multi: update: GPU %u sent %llu bytes, the ring moves %llu\n", i,
+                    (unsigned long long)res->ring_bytes_sent[i], (unsigned long long)ring);
+            *rc = 1;
+        }
+    printf("%-4u %14llu %14llu %7u %7u %7u %10.1f %12.1f\n", n,
+           (unsigned long long)res->ring_bytes_sent[0], (unsigned long long)ring, res->ring_copies,
+           res->ring_kernels, res->local_copies, wall, wall1);
+    rdx_realize_multi_result_free(res);
+    rdx_graph_destroy(g);
+    free(gh);
+    free(wh);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 64;
@@ -243,6 +316,25 @@ int main(int argc, char **argv)
     printf("wall/sum ms: the devices' runs after compiling (upload, kernels, download), the sum "
            "of each device's; overlap = sum / wall (1 = one at a time); emu us: the largest GPU's "
            "kernel time estimate (a profiled run, 2.5 GHz), emu serial: their sum\n");
+    uint64_t umib = mib < 4 ? mib : 4;
+    printf("\ndata-parallel update w - 0.5 * allreduce(g) as one program, %llu MiB of gradient "
+           "per GPU\n",
+           (unsigned long long)umib);
+    printf("%-4s %14s %14s %7s %7s %7s %10s %12s\n", "GPUs", "sent/GPU", "2(N-1)/N*size", "copies",
+           "kernels", "local", "wall ms", "1-GPU ms");
+    for (uint32_t t = 0; t < nn; t++) {
+        uint32_t n = ns[t];
+        rdx_device *d[RDX_MAX_GPUS];
+        rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = n };
+        if (rdx_device_open_all(&o, n, d))
+            die("opening the GPUs");
+        update(d, n, umib, &rc);
+        for (uint32_t i = 0; i < n; i++)
+            if (rdx_device_close(d[i]))
+                die("closing");
+    }
+    printf("wall ms: compile and run of the program on the N GPUs (the ring between its two "
+           "stages); 1-GPU ms: the same program on GPU 0 alone\n");
     free(host);
     return rc;
 }

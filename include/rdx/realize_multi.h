@@ -30,9 +30,21 @@
  * memory (through the host for GPUs that cannot reach each other); the
  * result counts them (stages, peer_copies, host_copies, copied_bytes).
  *
- * rdx_tensor_realize_multi runs a root that is rdx_tensor_allreduce of a
+ * rdx_tensor_realize_multi (and rdx_realize_run_multi, which builds the
+ * compositions to compare with in a graph over the caller's context,
+ * rdx_graph_create_in) runs a root that is rdx_tensor_allreduce of a
  * tensor sharded on axis 0 as the ring collective (rdx_allreduce) over the
- * shards the devices computed.
+ * shards the devices computed, and a root that is rdx_tensor_reduce_scatter
+ * of one as the reduce-scatter ring (each device's chunk of the sum read back
+ * from it).  It also finds the spec's allreduce, allgather, reduce_scatter
+ * and broadcast inside the program (their result read by further ops, e.g. a
+ * weight update with the summed gradient): the collective's source is
+ * computed first where it lives, the collective runs between the devices (a
+ * ring for an allreduce or a reduce_scatter — whose result becomes sharded,
+ * as the spec has it — and for an allgather several devices read; copies for
+ * a gather to one device or a broadcast) into an input slot of each reading
+ * device's run, and the ops after it run on each device (inner_collectives,
+ * ring_bytes_sent, local_copies).
  *
  * Every device's kernels are compiled first, on the caller's thread; then the
  * devices run at the same time, each on a thread and a queue of its own
@@ -40,9 +52,9 @@
  * called from those threads.  A failure on one device lets the others finish
  * and names the device and the tensors it computed.
  *
- * Not yet: each device uploads the input data it reads from the host, and a
- * value several devices need inside a program is computed by each of them
- * (only LOADs to one device become copies).
+ * Not yet: each device uploads the input data it reads from the host; a value
+ * several devices need inside a program that is not one of those collectives
+ * (a materialised intermediate, a scatter) is computed by each of them.
  *
  * Errors (RDX_ERR_INVALID, naming the tensor by root index and node, and the
  * device): work placed on devices of different architectures, the same device twice, a
@@ -84,9 +96,31 @@ typedef struct rdx_realize_multi_result {
     uint32_t peer_copies, host_copies;
     uint64_t copied_bytes;
     /* roots that are the spec's allreduce of a sharded tensor (rdx_tensor_realize_multi
-     * recognises rdx_tensor_allreduce's composition) run as rdx_allreduce's ring: how many,
+     * and rdx_realize_run_multi recognise rdx_tensor_allreduce's composition) run as
+     * rdx_allreduce's ring: how many,
      * and the rings' peer copies and reduction kernels */
     uint32_t allreduces, ring_copies, ring_kernels;
+    /* roots that are the spec's reduce_scatter of a sharded tensor: the reduce-scatter ring
+     * (its copies and kernels in ring_copies, ring_kernels), each device's chunk read back */
+    uint32_t reduce_scatters;
+    /* collectives inside the program (an allreduce, allgather, reduce_scatter or broadcast of
+     * the spec whose result further ops read, as the tensor API composes it) run across the
+     * devices: their source computed where it lives in the first stage, the collective run
+     * between the devices into the reading runs' input slots */
+    uint32_t inner_collectives;
+    /* the bytes each device (index into devs) sent in the rings, root and inner ones
+     * (2(N-1)/N of an allreduce's size, (N-1)/N of an allgather's or a root reduce_scatter's) */
+    uint64_t ring_bytes_sent[RDX_MAX_GPUS];
+    /* copies within one device's memory (a shard moved from the first stage's arena into the
+     * second's); the gathers' and broadcasts' copies between GPUs count in peer_copies and
+     * copied_bytes */
+    uint32_t local_copies;
+    /* times the host blocked on the GPUs for the collectives inside the program before the
+     * second stage started: 0 when the second stage's kernels are queued behind the rings and
+     * copies with GPU-side waits (a fence per reading device) and the host waits for them only
+     * while the second stage runs; a copy through the host (devices that cannot reach each
+     * other) or a reading run without kernels counts one */
+    uint32_t host_waits;
 } rdx_realize_multi_result;
 
 /* rdx_realize_run on devs[0..ndev) with the placement above; *out the caller's

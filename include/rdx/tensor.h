@@ -48,7 +48,16 @@ typedef rdx_uop rdx_tensor;
 
 /* A graph on device `device` (NULL: "CPU").  RDX_ERR_NOMEM. */
 rdx_status rdx_graph_create(rdx_graph **out, const char *device);
-/* Free the graph: its IR context, every tensor, bound data and realized array.  NULL: no-op. */
+/*
+ * A graph that builds its tensors in an existing IR context ctx (borrowed: rdx_graph_destroy
+ * does not free it), e.g. one a program was parsed into (rdx_ir_parse), so that tensor
+ * operations apply to that program's nodes.  New BUFFERs take slots from 2^40 up, clear of
+ * a parsed program's.  Its interpreter is its own (nothing bound).  device as for
+ * rdx_graph_create.  RDX_ERR_INVALID for a NULL ctx, RDX_ERR_NOMEM.
+ */
+rdx_status rdx_graph_create_in(rdx_graph **out, rdx_ir_ctx *ctx, const char *device);
+/* Free the graph: its IR context (unless borrowed: rdx_graph_create_in), every tensor, bound
+ * data and realized array.  NULL: no-op. */
 void rdx_graph_destroy(rdx_graph *g);
 /* The graph's IR context (to use rdx/ir.h directly on tensors). */
 rdx_ir_ctx *rdx_graph_ir(rdx_graph *g);

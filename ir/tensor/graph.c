@@ -10,12 +10,20 @@
 
 #include "ir/tensor/tensor_internal.h"
 
-rdx_status rdx_graph_create(rdx_graph **out, const char *device)
+/* A graph over ctx (NULL: a context of its own). */
+static rdx_status create(rdx_graph **out, rdx_ir_ctx *ctx, const char *device)
 {
     rdx_graph *g = calloc(1, sizeof *g);
     if (!g)
         return rdx_fail(RDX_ERR_NOMEM, "graph: out of memory");
-    rdx_status st = rdx_ir_ctx_create(&g->ir);
+    rdx_status st = RDX_OK;
+    if (ctx) {
+        g->ir = ctx;
+        g->ir_borrowed = 1;
+        g->next_slot = (int64_t)1 << 40; /* clear of a parsed program's slots */
+    } else {
+        st = rdx_ir_ctx_create(&g->ir);
+    }
     if (!st)
         st = rdx_interp_create(&g->ip);
     if (!st) {
@@ -32,6 +40,18 @@ rdx_status rdx_graph_create(rdx_graph **out, const char *device)
     return RDX_OK;
 }
 
+rdx_status rdx_graph_create(rdx_graph **out, const char *device)
+{
+    return create(out, NULL, device);
+}
+
+rdx_status rdx_graph_create_in(rdx_graph **out, rdx_ir_ctx *ctx, const char *device)
+{
+    if (!ctx)
+        return rdx_fail(RDX_ERR_INVALID, "graph: no IR context (NULL)");
+    return create(out, ctx, device);
+}
+
 void rdx_graph_destroy(rdx_graph *g)
 {
     if (!g)
@@ -43,7 +63,8 @@ void rdx_graph_destroy(rdx_graph *g)
     }
     free(g->fns);
     rdx_interp_destroy(g->ip);
-    rdx_ir_ctx_destroy(g->ir);
+    if (!g->ir_borrowed)
+        rdx_ir_ctx_destroy(g->ir);
     free(g->errmsg);
     free(g);
 }

@@ -61,8 +61,10 @@ const rdx_tensor *rdx_tensor_copy(rdx_graph *g, const rdx_tensor *t, const char 
         int64_t d0 = rdx_tensor_dim(t, 0);
         if (t->ndim == 0 || d0 < 0 || d0 % (int64_t)n) {
             char s[128];
-            return t_fail(g, RDX_ERR_INVALID, "copy: axis 0 of %s does not split over %zu devices",
-                          t_shape_str(t, s, sizeof s), n);
+            return t_fail(g, RDX_ERR_INVALID,
+                          "copy: axis 0 of %s (node #%u) does not split over %zu devices ('%s' .. "
+                          "'%s')",
+                          t_shape_str(t, s, sizeof s), t->id, n, devices[0], devices[n - 1]);
         }
     }
     return copy_dev(g, t, dev);

@@ -25,6 +25,7 @@ struct rdx_function {
 
 struct rdx_graph {
     rdx_ir_ctx *ir;
+    int ir_borrowed; /* rdx_graph_create_in: ir is the caller's */
     rdx_interp *ip;
     const rdx_uop_device *dev;
     int64_t next_slot;

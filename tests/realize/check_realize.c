@@ -21,6 +21,7 @@ int main(void)
     suite_add_tcase(s, rz_tcase_multi_run());
     suite_add_tcase(s, rz_tcase_multi_grad());
     suite_add_tcase(s, rz_tcase_multi_copy());
+    suite_add_tcase(s, rz_tcase_multi_inner());
     suite_add_tcase(s, rz_tcase_fuzz_deadline());
     suite_add_tcase(s, rz_tcase_semantics());
     suite_add_tcase(s, rz_tcase_program());

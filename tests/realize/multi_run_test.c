@@ -5,7 +5,8 @@
  * meet); one after another with RDX_MULTI_SERIAL; a GPU hanging while the
  * other computes: an error naming the device and the tensors it computed, the
  * other device's work done, both devices usable afterwards, nothing left on
- * them; devices of two architectures: an error naming the tensors.
+ * them; devices of two architectures: an error naming the tensors; a memory
+ * fault on one GPU likewise.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -184,6 +185,52 @@ START_TEST(different_architectures_name_the_tensor)
 }
 END_TEST
 
+/* A memory fault on GPU 1 (a called kernel whose loads reach far past its buffer: the
+ * hand-written y = 2x + 1 of tests/data/codegen_front/axpb.uop with the index shifted by 22
+ * instead of 2) while GPU 0 computes an element-wise root: the error names GPU 1, its root
+ * and the fault; GPU 0 finished; nothing is left; both GPUs compute again. */
+START_TEST(fault_on_one_device_names_it)
+{
+    rdx_device *d[2];
+    open_two_arch(0, "gfx1100", d); /* the kernel is gfx1100 code */
+    rdx_graph *g = rz_graph();
+    char *text = rdx_test_read_file("tests/data/codegen_front/axpb.uop", NULL);
+    char *at = strstr(text, "v_lshlrev_b32_e32 v1, 2, v1");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "v_lshlrev_b32_e32 v1,22, v1", 27);
+    const rdx_uop **r = NULL;
+    size_t nr = 0;
+    rdx_status st = rdx_ir_parse(rdx_graph_ir(g), "bad.uop", text, strlen(text), &r, &nr);
+    ck_assert_msg(!st, "%s", rdx_error_message());
+    free(text);
+    float v[256], zero[256] = { 0 };
+    for (int i = 0; i < 256; i++)
+        v[i] = (float)i;
+    const rdx_tensor *a = rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 256 }, v, AMD2, 1);
+    const rdx_tensor *b = rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 256 }, v, AMD2 + 1, 1);
+    const rdx_tensor *args[2] = { rdx_tensor_muls(g, b, 3),
+                                  rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 256 }, zero,
+                                                          AMD2 + 1, 1) };
+    const rdx_tensor *roots[2] = { rdx_tensor_adds(g, a, 1),
+                                   rdx_tensor_call_program(g, r[0], args, 2, 1) };
+    free(r);
+    ck_assert_msg(roots[0] && roots[1], "%s", rdx_graph_error(g));
+    rdx_array out[2];
+    st = rdx_tensor_realize_multi(g, d, 2, roots, 2, NULL, out, NULL);
+    ck_assert_int_eq(st, RDX_ERR_FAULT);
+    const char *m = rdx_error_message();
+    ck_assert_msg(strstr(m, "device 1 (GPU 1), computing root 1 (node #") && strstr(m, "fault"),
+                  "%s", m);
+    const rdx_tensor *c = rdx_tensor_from_data_on(g, F32, 1, (int64_t[]){ 16 }, v, AMD2 + 1, 1);
+    const rdx_tensor *ok[2] = { roots[0], rdx_tensor_muls(g, c, 3) };
+    st = rdx_tensor_realize_multi(g, d, 2, ok, 2, NULL, out, NULL);
+    ck_assert_msg(st == RDX_OK, "%s", rdx_error_message());
+    ck_assert(((const float *)out[0].data)[2] == 3 && ((const float *)out[1].data)[5] == 15);
+    rdx_graph_destroy(g);
+    close_two(d);
+}
+END_TEST
+
 TCase *rz_tcase_multi_run(void)
 {
     TCase *tc = tcase_create("multi_run");
@@ -191,5 +238,6 @@ TCase *rz_tcase_multi_run(void)
     tcase_add_test(tc, devices_run_at_the_same_time);
     tcase_add_test(tc, hang_on_one_device_names_it);
     tcase_add_test(tc, different_architectures_name_the_tensor);
+    tcase_add_test(tc, fault_on_one_device_names_it);
     return tc;
 }

@@ -314,6 +314,17 @@ START_TEST(realize_bad_placement)
     ck_assert_ptr_null(bad);
     ck_assert_msg(strstr(rdx_graph_error(g), "does not split over 4 devices"), "%s",
                   rdx_graph_error(g));
+    /* and where a computed tensor is copied to a device tuple: naming the tensor and devices */
+    rdx_graph_clear_error(g);
+    const rdx_tensor *six =
+        rdx_tensor_adds(g, rdx_tensor_from_data(g, F32, 2, (int64_t[]){ 6, 4 }, data), 1);
+    ck_assert_ptr_null(rdx_tensor_copy(g, six, AMD, 4));
+    char want[160];
+    snprintf(want, sizeof want,
+             "copy: axis 0 of [6,4] (node #%u) does not split over 4 devices ('AMD:0' .. "
+             "'AMD:3')",
+             six->id);
+    ck_assert_msg(strstr(rdx_graph_error(g), want), "%s", rdx_graph_error(g));
     rdx_graph_destroy(g);
     close_gpus(2, d);
 }

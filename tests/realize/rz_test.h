@@ -70,6 +70,7 @@ TCase *rz_tcase_multi(void);         /* multi_test.c: collectives across GPUs */
 TCase *rz_tcase_multi_run(void);     /* multi_run_test.c: devices at the same time, a hang */
 TCase *rz_tcase_multi_grad(void);    /* multi_grad_test.c: gradients through collectives */
 TCase *rz_tcase_multi_copy(void);    /* multi_copy_test.c: cross-device LOADs as copies */
+TCase *rz_tcase_multi_inner(void);   /* multi_inner_test.c: collectives inside a program */
 TCase *rz_tcase_fuzz_deadline(void); /* fuzz_deadline_test.c: build/fuzz-realize's time limits */
 TCase *rz_tcase_semantics(void);     /* semantics_test.c: issue 22's cases, device = interpreter */
 TCase *rz_tcase_program(void);       /* program_test.c: a CALL of a hand-written INS kernel */

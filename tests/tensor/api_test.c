@@ -355,6 +355,44 @@ START_TEST(tensor_graphs_round_trip_through_the_text_form)
 }
 END_TEST
 
+/* rdx_graph_create_in: tensor operations on the nodes of a program parsed into a context of
+ * the caller's — the ops land in that context, new BUFFERs take slots from 2^40 up (clear of
+ * the program's), destroying the graph leaves the context (and its nodes) alive; a NULL
+ * context is refused. */
+START_TEST(graph_over_a_parsed_context)
+{
+    static const char text[] =
+        "%0 = CONST dtype=index value=4\n%1 = STACK %0\n"
+        "%2 = BUFFER %1 slot=0 dtype=float32 device=CPU addr=global\nreturn %2\n";
+    rdx_ir_ctx *c;
+    ck_assert_int_eq(rdx_ir_ctx_create(&c), RDX_OK);
+    const rdx_uop **r = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(rdx_ir_parse(c, "<t>", text, sizeof text - 1, &r, &n), RDX_OK);
+    const rdx_uop *b = r[0];
+    free(r);
+    rdx_graph *g = NULL;
+    ck_assert_int_eq(rdx_graph_create_in(&g, NULL, NULL), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_graph_create_in(&g, c, NULL), RDX_OK);
+    ck_assert_ptr_eq(rdx_graph_ir(g), c);
+    const rdx_tensor *y = rdx_tensor_muls(g, b, 3);
+    const rdx_tensor *e = rdx_tensor_empty(g, rdx_dtype_of(RDX_FLOAT32), 1, (int64_t[]){ 4 });
+    ck_assert_msg(y && e, "%s", rdx_graph_error(g));
+    ck_assert_ptr_eq(y->src[0], b);
+    ck_assert_int_eq(e->arg.i, (int64_t)1 << 40);
+    float x[4] = { 1, 2, 3, -4 };
+    ck_assert_int_eq(rdx_interp_bind(rdx_graph_interp(g), b, x, sizeof x), RDX_OK);
+    rdx_array a = treal(g, y);
+    ck_assert_double_eq(rdx_array_get(&a, 3), -12);
+    rdx_graph_destroy(g);
+    /* the context and the node the graph made are still the caller's */
+    ck_assert_int_eq(rdx_ir_toposort(y, &r, &n), RDX_OK);
+    ck_assert_ptr_eq(r[n - 1], y);
+    free(r);
+    rdx_ir_ctx_destroy(c);
+}
+END_TEST
+
 TCase *tensor_tcase_api(void)
 {
     TCase *tc = tcase_create("api");
@@ -366,5 +404,6 @@ TCase *tensor_tcase_api(void)
     tcase_add_test(tc, reductions_keepdim_and_composites);
     tcase_add_test(tc, threefry_matches_random123_and_mulacc);
     tcase_add_test(tc, tensor_graphs_round_trip_through_the_text_form);
+    tcase_add_test(tc, graph_over_a_parsed_context);
     return tc;
 }
