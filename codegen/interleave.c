@@ -36,17 +36,27 @@
 
 #define INTERLEAVE_DIST   16
 #define INTERLEAVE_WINDOW 64
+#define PLACED            UINT32_MAX
 
-/* May instruction `in` move within a run of VALU instructions? */
-static int movable(const cg_prog *p, const cg_inst *in)
+/* Whether an (op, form) may move at all: a plain VALU encoding (not VOPC, which writes
+   EXEC or VCC, VOPD or VINTERP), not TRANS or WMMA, no implicit VCC operand (e32 carries,
+   cndmask).  A pure function of its key, memoised per thread, direct-mapped. */
+typedef struct op_memo {
+    const rdx_isa_target *t; /* NULL: empty */
+    uint16_t op;
+    uint8_t form, ok;
+} op_memo;
+#define OP_MEMO 256
+static _Thread_local op_memo op_memos[OP_MEMO];
+
+static int op_movable(const rdx_isa_target *t, const cg_inst *in)
 {
-    if (in->flags & (CG_F_BRANCH | CG_F_WAITCNT | CG_F_SPILL | CG_F_EARLY | CG_F_LONGBR |
-                     CG_F_VMEM_LOAD | CG_F_VMEM_STORE | CG_F_LGKM | CG_F_BARRIER))
-        return 0;
-    const rdx_isa_form_info *fi = cg_form(p->tgt, (rdx_isa_op)in->in.op, (rdx_isa_form)in->in.form);
-    if (!fi)
-        return 0;
-    switch (fi->enc) {
+    op_memo *m = &op_memos[(in->in.op * 7u + in->in.form) % OP_MEMO];
+    if (m->t == t && m->op == in->in.op && m->form == in->in.form)
+        return m->ok;
+    const rdx_isa_form_info *fi = cg_form(t, (rdx_isa_op)in->in.op, (rdx_isa_form)in->in.form);
+    int ok = fi != NULL;
+    switch (fi ? fi->enc : -1) {
     case RDX_ISA_ENC_VOP1:
     case RDX_ISA_ENC_VOP2:
     case RDX_ISA_ENC_VOP3:
@@ -54,15 +64,27 @@ static int movable(const cg_prog *p, const cg_inst *in)
     case RDX_ISA_ENC_VOP3P:
         break;
     default:
-        return 0; /* VOPC (EXEC / VCC), VOPD, VINTERP and every non-VALU encoding */
+        ok = 0;
     }
-    cg_hw h;
-    cg_hw_classify(p->tgt, &in->in, &h);
-    if (h.type != CG_HW_VALU || h.wmma)
+    if (ok) {
+        cg_hw h; /* the class: from the op alone (the operands' units are not used) */
+        cg_hw_classify(t, &in->in, &h);
+        ok = h.type == CG_HW_VALU && !h.wmma;
+        for (unsigned k = 0; ok && k < fi->nopnd; k++)
+            ok = fi->opnd[k].role != RDX_ISA_ROLE_VCC;
+    }
+    *m = (op_memo){ t, in->in.op, in->in.form, (uint8_t)ok };
+    return ok;
+}
+
+/* May instruction `in` move within a run of VALU instructions? */
+static int movable(const cg_prog *p, const cg_inst *in)
+{
+    if (in->flags & (CG_F_BRANCH | CG_F_WAITCNT | CG_F_SPILL | CG_F_EARLY | CG_F_LONGBR |
+                     CG_F_VMEM_LOAD | CG_F_VMEM_STORE | CG_F_LGKM | CG_F_BARRIER))
         return 0;
-    for (unsigned k = 0; k < fi->nopnd; k++)
-        if (fi->opnd[k].role == RDX_ISA_ROLE_VCC)
-            return 0; /* an implicit VCC (e32 carries, cndmask) */
+    if (!op_movable(p->tgt, in))
+        return 0;
     for (unsigned k = 0; k < in->in.nopnd; k++) {
         unsigned kind = in->in.opnd[k].kind;
         if (kind == RDX_ISA_OPND_SPECIAL)
@@ -89,10 +111,9 @@ typedef struct il {
     edge *e;
     size_t ne, ecap;
     /* per instruction of the run */
+    /* indeg: predecessors not yet placed; PLACED once placed (one load tells both) */
     uint32_t *ehead, *indeg, *ready_at, *out_pos, *order;
-    uint8_t *done;
     size_t cap;
-    cg_inst *tmp;
 } il;
 
 static int grow(void **a, size_t *cap, size_t need, size_t size)
@@ -135,7 +156,6 @@ static int build(il *s, const cg_inst *insts, size_t n)
     for (size_t i = 0; i < n; i++) {
         s->ehead[i] = UINT32_MAX;
         s->indeg[i] = s->ready_at[i] = 0;
-        s->done[i] = 0;
     }
     for (size_t i = 0; i < n; i++) {
         const cg_inst *in = &insts[i];
@@ -186,7 +206,7 @@ static int place(il *s, size_t n)
         size_t end = first + INTERLEAVE_WINDOW < n ? first + INTERLEAVE_WINDOW : n, best = n;
         uint32_t best_at = UINT32_MAX;
         for (size_t i = first; i < end; i++) {
-            if (s->done[i] || s->indeg[i])
+            if (s->indeg[i]) /* placed, or waiting for a predecessor */
                 continue;
             if (s->ready_at[i] <= pos) {
                 best = i;
@@ -198,7 +218,7 @@ static int place(il *s, size_t n)
         /* the oldest not placed has every predecessor placed: best exists */
         s->order[pos] = (uint32_t)best;
         s->out_pos[best] = (uint32_t)pos;
-        s->done[best] = 1;
+        s->indeg[best] = PLACED;
         moved |= best != pos;
         for (uint32_t e = s->ehead[best]; e != UINT32_MAX; e = s->e[e].next) {
             uint32_t t = s->e[e].to;
@@ -206,10 +226,34 @@ static int place(il *s, size_t n)
             if (s->e[e].raw && s->ready_at[t] < pos + INTERLEAVE_DIST)
                 s->ready_at[t] = (uint32_t)(pos + INTERLEAVE_DIST);
         }
-        while (first < n && s->done[first])
+        while (first < n && s->indeg[first] == PLACED)
             first++;
     }
     return moved;
+}
+
+/* insts[k] = the old insts[order[k]] for k < n, in place, following the permutation's
+   cycles (each instruction moved once); `mark` (n entries) is clobbered. */
+static void permute(cg_inst *insts, const uint32_t *order, uint32_t *mark, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        mark[k] = 0;
+    for (size_t start = 0; start < n; start++) {
+        if (mark[start] || order[start] == start)
+            continue;
+        cg_inst t = insts[start];
+        size_t j = start;
+        for (;;) {
+            mark[j] = 1;
+            size_t src = order[j];
+            if (src == start) {
+                insts[j] = t;
+                break;
+            }
+            insts[j] = insts[src];
+            j = src;
+        }
+    }
 }
 
 static int reserve(il *s, size_t n)
@@ -226,14 +270,6 @@ static int reserve(il *s, size_t n)
             return 0;
         *arr[a] = x;
     }
-    uint8_t *d = realloc(s->done, nc);
-    if (!d)
-        return 0;
-    s->done = d;
-    cg_inst *t = realloc(s->tmp, nc * sizeof *t);
-    if (!t)
-        return 0;
-    s->tmp = t;
     s->cap = nc;
     return 1;
 }
@@ -250,6 +286,13 @@ unsigned cg_interleave(cg_prog *p)
     if (!s.def || !s.rhead || !s.touched)
         goto out; /* no memory: the order stays (a quality pass, not a correctness one) */
     memset(s.rhead, 0xff, nv * sizeof *s.rhead);
+    size_t most = 0;
+    for (size_t bi = 0; bi < p->nblocks; bi++)
+        most = p->blocks[bi].n > most ? p->blocks[bi].n : most;
+    if (!reserve(&s, most) || !grow((void **)&s.e, &s.ecap, 4 * most + 1, sizeof *s.e) ||
+        !grow((void **)&s.rd_inst, &s.rdcap, 2 * most + 1, sizeof *s.rd_inst) ||
+        !grow((void **)&s.rd_next, &s.rdcap2, 2 * most + 1, sizeof *s.rd_next))
+        goto out;
     for (size_t bi = 0; bi < p->nblocks; bi++) {
         cg_block *b = &p->blocks[bi];
         size_t i = 0;
@@ -260,9 +303,7 @@ unsigned cg_interleave(cg_prog *p)
                 j++;
             size_t n = j - i;
             if (n > 2 && reserve(&s, n) && build(&s, b->insts + i, n) && place(&s, n)) {
-                for (size_t k = 0; k < n; k++)
-                    s.tmp[k] = b->insts[i + s.order[k]];
-                memcpy(b->insts + i, s.tmp, n * sizeof *s.tmp);
+                permute(b->insts + i, s.order, s.out_pos, n);
                 runs++;
             }
             i = j > i ? j : i + 1;
@@ -280,7 +321,5 @@ out:
     free(s.ready_at);
     free(s.out_pos);
     free(s.order);
-    free(s.done);
-    free(s.tmp);
     return runs;
 }
