@@ -48,7 +48,7 @@ static int64_t divisor(int64_t size, const int64_t *f, size_t nf)
  * to plain loops).
  */
 #define TILE_MIN_ITEMS 4096  /* 128 waves: register tiles never starve the GPU of waves */
-#define LDS_TILE_DEPTH 8     /* k depth of an LDS-staged tile (the unroll, when it divides) */
+#define LDS_TILE_DEPTH 16    /* k depth of an LDS-staged tile (the unroll, when it divides) */
 #define TILE_BIG_ITEMS 32768 /* 1024 waves */
 static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const int *g,
                                int ng, rdx_opt *opts, size_t cap, size_t *n)
