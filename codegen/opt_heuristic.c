@@ -135,11 +135,13 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
             push(opts, cap, n, RDX_OPTOP_SPLIT, la[q], lf[q], RDX_AXIS_LOCAL);
     /* LDS staging of the tiles the workgroup shares, when it pays (lds_stage.c) */
     int lr = cg_lds_pays(kernel, ax, na, opts, *n);
-    /* staged: a tile LDS_TILE_DEPTH deep (the unroll, up to 256 accumulator updates per
-       iteration), while staging still pays (its LDS reads fit the up-front load budget).
+    /* staged: the tile deepened up to LDS_TILE_DEPTH (the unroll doubled while it divides
+       the reduction, the tile makes at most 256 accumulator updates per iteration and
+       staging still pays: cg_lds_pays, its slot loads within the up-front load budget).
        Each iteration waits once for its global loads (the LDS stores need them) and twice
-       at a barrier; a deeper tile spreads that over more FMAs (an 8x4 tile: k by 4 -> 8,
-       1024^3 f32 matmul 370991 -> 213173 estimated kernel cycles) */
+       at a barrier; a deeper tile spreads that over more FMAs (8x4 tiles: k by 4 -> 8,
+       1024^3 f32 matmul 370991 -> 211251 estimated kernel cycles; 4x4: k by 8 -> 16,
+       512^3 95484 -> 78001) */
     while (lr >= 0 && unroll_at >= 0 && red >= 0 && opts[unroll_at].amount < LDS_TILE_DEPTH &&
            ax[red].size % (2 * opts[unroll_at].amount) == 0 &&
            tile_outs * 2 * opts[unroll_at].amount <= 256) {
