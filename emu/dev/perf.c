@@ -26,10 +26,13 @@
  *   must include CS, bit 6, for compute waves to be traced) per SE, and a
  *   queue's COMPUTE_THREAD_TRACE_ENABLE: each traced dispatch runs with
  *   profiling on and its SQ thread trace (rdx_sqtt_encode_profile: workgroup
- *   0's waves, RDNA3 layout 3) is appended to SE 0's buffer, the layout header
+ *   0's waves in the target's token layout, rdx_sqtt_layout_of: 3 on gfx11, 4 on
+ *   gfx12) is appended to SE 0's buffer, the layout header
  *   only once per trace, followed by at least 8 bytes of NOP nibbles up to a 32-byte
  *   boundary.  Other SEs' buffers
- *   stay empty.  WPTR reads gfx11's form: (buffer address + bytes written) / 32.
+ *   stay empty.  WPTR reads (buffer address + bytes written) / 32 on gfx11.0
+ *   (gfx1100-gfx1102), bytes written / 32 on gfx11.5 and gfx12 (as tinygrad's
+ *   ops_amd.py reads it).
  *   A stream that does not fit is cut at the buffer's end, STATUS2.BUF0_FULL is
  *   set and DROPPED_CNTR counts the bytes dropped; a buffer of size 0 takes
  *   nothing.  STATUS reads 0 (never busy, nothing pending: the stream is
@@ -75,6 +78,8 @@ struct emu_perf {
     uint64_t gl2c_val[PERF_GL2C];
     perf_se se[PERF_SE];
     uint32_t nse;          /* the GPU's shader engines (its target's) */
+    unsigned layout;       /* its thread trace's token layout (rdx_sqtt_layout_of) */
+    int wptr_abs;          /* WPTR counts from address 0 (gfx11.0), else from the buffer */
     int counting, tracing; /* of the running dispatch */
 };
 
@@ -91,6 +96,8 @@ static struct emu_perf *perf_of(rdx_emudev *dev, emu_queue *q)
             g->perf->nse = g->t && g->t->shader_engines ? g->t->shader_engines : 1;
             if (g->perf->nse > PERF_SE)
                 g->perf->nse = PERF_SE;
+            g->perf->layout = rdx_sqtt_layout_of(g->t ? g->t->name : "gfx1100");
+            g->perf->wptr_abs = !g->t || (g->t->gc[0] == 11 && g->t->gc[1] == 0);
         }
     return g->perf;
 }
@@ -186,7 +193,7 @@ static uint64_t tt_size(const perf_se *s)
     return (uint64_t)rdx_pm4_reg_get(s->size, RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_SIZE) << 12;
 }
 
-static uint32_t tt_read(perf_se *s, uint32_t reg)
+static uint32_t tt_read(const struct emu_perf *p, perf_se *s, uint32_t reg)
 {
     if (reg == REG(SQ_THREAD_TRACE_STATUS) && s->finishing) {
         s->finishing = 0; /* the flush is seen in progress once */
@@ -204,7 +211,7 @@ static uint32_t tt_read(perf_se *s, uint32_t reg)
     case REG(SQ_THREAD_TRACE_TOKEN_MASK):
         return s->token_mask;
     case REG(SQ_THREAD_TRACE_WPTR):
-        return (uint32_t)((tt_base(s) + s->written) / TT_UNIT) & 0x1fffffffu;
+        return (uint32_t)(((p->wptr_abs ? tt_base(s) : 0) + s->written) / TT_UNIT) & 0x1fffffffu;
     case REG(SQ_THREAD_TRACE_STATUS2):
         return s->status2;
     case REG(SQ_THREAD_TRACE_DROPPED_CNTR):
@@ -310,7 +317,7 @@ int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val)
     if (is_tt_reg(reg)) {
         uint32_t se = grbm_all_se(p->grbm) ? 0 : grbm_se(p->grbm);
         if (se < p->nse)
-            *val = tt_read(&p->se[se], reg);
+            *val = tt_read(p, &p->se[se], reg);
         return 1;
     }
     return 0;
@@ -437,13 +444,11 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
             p->gl2c_val[n] += e == 42 ? pr->l2_hits : e == 43 ? pr->l2_misses : 0;
         }
     }
-    /* the encoder writes RDNA3's tokens (layout 3): a gfx12 GPU, whose tokens are layout 4,
-       writes no stream rather than one its decoder would misread (docs/prof.md) */
-    const emu_target *tg = dev->gpus[q->gpu].t;
-    if ((p->tracing & 1) && pr && pr->ntrace && (!tg || tg->gc[0] == 11)) {
+    /* the trace in the GPU's own token layout (rdx_sqtt_layout_of: 3 on gfx11, 4 on gfx12) */
+    if ((p->tracing & 1) && pr && pr->ntrace && p->layout) {
         uint8_t *blob = NULL;
         size_t len = 0;
-        if (rdx_sqtt_encode_profile(pr, &blob, &len) == RDX_OK && len >= TT_HEADER)
+        if (rdx_sqtt_encode_profile(pr, p->layout, &blob, &len) == RDX_OK && len >= TT_HEADER)
             r = tt_append(dev, q, &p->se[0], blob, len);
         free(blob); /* r < 0: emu_cp_access raised the memory fault and failed the queue */
     }
