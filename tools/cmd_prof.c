@@ -36,8 +36,8 @@ static void help(void)
            "\n"
            "Profile a kernel on the emulated GPU (of a code object's target, or RDX_EMU_ARCH;\n"
            "gfx1100 by default): every count is exact (the emulator ran it), every time\n"
-           "comes from the emulator's timing model of a gfx1100 (docs/prof.md says which\n"
-           "is which).  INPUT is\n"
+           "comes from the emulator's timing model of that target's chip (docs/prof.md says\n"
+           "which is which).  INPUT is\n"
            "  a code object (clang/hipcc/rdx ELF)  with the launch options of rdx "
            "run:\n" RDX_CLI_LAUNCH_HELP
            "                    --wave-budget N  instructions a wave may run (default 2e8)\n"

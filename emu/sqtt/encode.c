@@ -100,6 +100,8 @@ static void inst_packet(const rdx_emu_prof_inst *t, unsigned layout, uint8_t *ty
     case RDX_EMU_CLASS_VALU:
         if (!strncmp(m, "v_cmpx", 6))
             *op = RDX_SQTT_OP_VALU_WR_EXEC;
+        else if (l4 && !strncmp(m, "v_s_", 4)) /* scalar transcendentals (VALU class) */
+            *op = RDX_SQTT_OP_L4_VALU_SCL_TRANS;
         else if (l4 && (has(m, "_b64") || has(m, "_i64")) &&
                  (has(m, "v_lshl") || has(m, "v_lshr") || has(m, "v_ashr")))
             *op = RDX_SQTT_OP_VALU_B2; /* as the gfx1200 traces show */
@@ -148,6 +150,7 @@ rdx_status rdx_sqtt_encode_profile(const rdx_emu_profile *p, unsigned layout, ui
                         "sqtt: layout %u: the encoder writes layouts 3 (RDNA3) and 4 (RDNA4)",
                         layout);
     int l4 = layout == 4;
+    uint64_t launch = emu_timing_for(l4)->WAVE_LAUNCH; /* the layout's family's */
     if (!p || !p->ntrace)
         return rdx_fail(RDX_ERR_INVALID,
                         "sqtt: the profile has no instruction trace (was the dispatch run with "
@@ -172,8 +175,7 @@ rdx_status rdx_sqtt_encode_profile(const rdx_emu_profile *p, unsigned layout, ui
         uint32_t w = t->wave;
         if (w >= 32)
             continue; /* the wave field has 5 bits */
-        uint64_t t0 = have[w] ? (uint64_t)llround(start[w]) : 0,
-                 at = t0 + EMU_T_WAVE_LAUNCH + t->cycle;
+        uint64_t t0 = have[w] ? (uint64_t)llround(start[w]) : 0, at = t0 + launch + t->cycle;
         uint64_t sd = simd[w] & 3;
         if (!started[w]) {
             started[w] = 1;

@@ -11,6 +11,7 @@
 #include <rdx/isa.h>
 #include <rdx/sqtt.h>
 
+#include "emu/core/timing.h"
 #include "tests/prof/prof_test.h"
 #include "util/file.h"
 
@@ -258,6 +259,12 @@ START_TEST(emulated_trace_layout4)
     }
     ck_assert_uint_eq(j, nm);
     ck_assert_uint_eq(nm, 4 + 3 * 4 + 8); /* the prologue, 3 loop trips, the rest */
+    /* the first instruction comes RDNA4's launch after its WAVESTART */
+    for (size_t i = 0; i < n; i++)
+        if (pk[i].type == RDX_SQTT_WAVESTART && pk[i].simd == 0) {
+            ck_assert_uint_eq(mi[0].time - pk[i].time, EMU_T12_WAVE_LAUNCH);
+            break;
+        }
     free(mi);
     rdx_codeobj_free(co);
     free(pk);
