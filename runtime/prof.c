@@ -164,7 +164,10 @@ rdx_status rdx_queue_profile_begin(rdx_queue *q, const rdx_queue_profile_options
     if (!st && p->n)
         rdx_pm4_perf_start(&cb, &p->perf);
     if (!st && p->nse) {
-        rdx_pm4_sqtt_desc d = { .nse = p->nse, .buf_size = p->sqtt_bytes, .simd = o->sqtt_simd };
+        rdx_pm4_sqtt_desc d = { .nse = p->nse,
+                                .buf_size = p->sqtt_bytes,
+                                .simd = o->sqtt_simd,
+                                .gfx12 = dev->gpu_info->gfx_target_version / 10000 == 12 };
         for (uint32_t se = 0; se < p->nse; se++)
             d.buf[se] = p->trace.addr + se * p->sqtt_bytes;
         rdx_pm4_sqtt_start(&cb, &d);

@@ -21,7 +21,8 @@
  *   GL2C counters 0..3 (GL2C_PERFCOUNTERn_SELECT, _LO/_HI): GL2C_HIT (42) and
  *   GL2C_MISS (43) are the profile's L2 model (docs/prof.md "Cache model"),
  *   all in channel 0 (GRBM instance 0).
- * - SQ_THREAD_TRACE_BUF0_BASE/SIZE (4 KiB units; BASE_HI in SIZE[3:0]),
+ * - SQ_THREAD_TRACE_BUF0_BASE/SIZE (4 KiB units; BASE_HI in SIZE[3:0]; on gfx12
+ *   BUF0_SIZE at 0xd9e6, BASE_LO 0xd9e7, BASE_HI 0xd9e8, as rdx/pm4_prof.h says),
  *   CTRL.MODE (1 = on; turning it on rewinds the buffer), MASK (WTYPE_INCLUDE
  *   must include CS, bit 6, for compute waves to be traced) per SE, and a
  *   queue's COMPUTE_THREAD_TRACE_ENABLE: each traced dispatch runs with
@@ -64,7 +65,9 @@
 #define PERFMON_RUN 1u
 
 typedef struct perf_se {
-    uint32_t base_lo, size, ctrl, mask, token_mask, status2, dropped;
+    uint32_t buf[4]; /* 0xd9e6..0xd9e9 as written: gfx12's BUF0_SIZE, BASE_LO, BASE_HI; gfx11's
+                        BUF0_BASE (0xd9e8) and BUF0_SIZE (0xd9e9) */
+    uint32_t ctrl, mask, token_mask, status2, dropped;
     uint64_t written; /* bytes of the stream in the buffer */
     int started;      /* the layout header is in the buffer */
     int finishing;    /* THREAD_TRACE_FINISH seen, STATUS not read since */
@@ -80,6 +83,7 @@ struct emu_perf {
     uint32_t nse;          /* the GPU's shader engines (its target's) */
     unsigned layout;       /* its thread trace's token layout (rdx_sqtt_layout_of) */
     int wptr_abs;          /* WPTR counts from address 0 (gfx11.0), else from the buffer */
+    int gfx12;             /* gfx12's buffer registers (rdx/pm4_prof.h rdx_pm4_sqtt_desc) */
     int counting, tracing; /* of the running dispatch */
 };
 
@@ -98,6 +102,7 @@ static struct emu_perf *perf_of(rdx_emudev *dev, emu_queue *q)
                 g->perf->nse = PERF_SE;
             g->perf->layout = rdx_sqtt_layout_of(g->t ? g->t->name : "gfx1100");
             g->perf->wptr_abs = !g->t || (g->t->gc[0] == 11 && g->t->gc[1] == 0);
+            g->perf->gfx12 = g->t && g->t->gc[0] == 12;
         }
     return g->perf;
 }
@@ -150,18 +155,16 @@ static int is_gl2c_reg(uint32_t reg)
 
 static int is_tt_reg(uint32_t reg)
 {
-    return reg >= REG(SQ_THREAD_TRACE_BUF0_BASE) && reg <= REG(SQ_THREAD_TRACE_DROPPED_CNTR);
+    return reg >= REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12) && reg <= REG(SQ_THREAD_TRACE_DROPPED_CNTR);
 }
 
 static void tt_write(perf_se *s, uint32_t reg, uint32_t val)
 {
+    if (reg >= REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12) && reg <= REG(SQ_THREAD_TRACE_BUF0_SIZE)) {
+        s->buf[reg - REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12)] = val;
+        return;
+    }
     switch (reg) {
-    case REG(SQ_THREAD_TRACE_BUF0_BASE):
-        s->base_lo = val;
-        break;
-    case REG(SQ_THREAD_TRACE_BUF0_SIZE):
-        s->size = val;
-        break;
     case REG(SQ_THREAD_TRACE_CTRL):
         if ((val & 3) == 1 && (s->ctrl & 3) != 1) { /* turned on: a new trace */
             s->written = 0;
@@ -182,15 +185,21 @@ static void tt_write(perf_se *s, uint32_t reg, uint32_t val)
     }
 }
 
-static uint64_t tt_base(const perf_se *s)
+/* The buffer's address and size from its registers in the GPU's layout. */
+static uint64_t tt_base(const struct emu_perf *p, const perf_se *s)
 {
-    uint64_t hi = rdx_pm4_reg_get(s->size, RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_BASE_HI);
-    return (hi << 32 | s->base_lo) << 12;
+    if (p->gfx12) /* BUF0_BASE_HI (bits 12:0) at 0xd9e8, BUF0_LO_GFX12 */
+        return ((uint64_t)(s->buf[2] & 0x1fffu) << 32 | s->buf[1]) << 12;
+    uint64_t hi = rdx_pm4_reg_get(s->buf[3], RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_BASE_HI);
+    return (hi << 32 | s->buf[2]) << 12;
 }
 
-static uint64_t tt_size(const perf_se *s)
+static uint64_t tt_size(const struct emu_perf *p, const perf_se *s)
 {
-    return (uint64_t)rdx_pm4_reg_get(s->size, RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_SIZE) << 12;
+    if (p->gfx12)
+        return (uint64_t)rdx_pm4_reg_get(s->buf[0], RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_GFX12_SIZE)
+               << 12;
+    return (uint64_t)rdx_pm4_reg_get(s->buf[3], RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_SIZE) << 12;
 }
 
 static uint32_t tt_read(const struct emu_perf *p, perf_se *s, uint32_t reg)
@@ -199,11 +208,9 @@ static uint32_t tt_read(const struct emu_perf *p, perf_se *s, uint32_t reg)
         s->finishing = 0; /* the flush is seen in progress once */
         return RDX_PM4_REG_PUT(SQ_THREAD_TRACE_STATUS, FINISH_PENDING, 1);
     }
+    if (reg >= REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12) && reg <= REG(SQ_THREAD_TRACE_BUF0_SIZE))
+        return s->buf[reg - REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12)];
     switch (reg) {
-    case REG(SQ_THREAD_TRACE_BUF0_BASE):
-        return s->base_lo;
-    case REG(SQ_THREAD_TRACE_BUF0_SIZE):
-        return s->size;
     case REG(SQ_THREAD_TRACE_CTRL):
         return s->ctrl;
     case REG(SQ_THREAD_TRACE_MASK):
@@ -211,7 +218,7 @@ static uint32_t tt_read(const struct emu_perf *p, perf_se *s, uint32_t reg)
     case REG(SQ_THREAD_TRACE_TOKEN_MASK):
         return s->token_mask;
     case REG(SQ_THREAD_TRACE_WPTR):
-        return (uint32_t)(((p->wptr_abs ? tt_base(s) : 0) + s->written) / TT_UNIT) & 0x1fffffffu;
+        return (uint32_t)(((p->wptr_abs ? tt_base(p, s) : 0) + s->written) / TT_UNIT) & 0x1fffffffu;
     case REG(SQ_THREAD_TRACE_STATUS2):
         return s->status2;
     case REG(SQ_THREAD_TRACE_DROPPED_CNTR):
@@ -392,7 +399,8 @@ static uint64_t grbm_event(uint32_t sel, const rdx_emu_counters *c)
 }
 
 /* Append the stream to SE 0's buffer: 1, or -1 when the buffer is not mapped writable. */
-static int tt_append(rdx_emudev *dev, emu_queue *q, perf_se *s, const uint8_t *blob, size_t len)
+static int tt_append(rdx_emudev *dev, emu_queue *q, const struct emu_perf *p, perf_se *s,
+                     const uint8_t *blob, size_t len)
 {
     if (s->started) {
         blob += TT_HEADER; /* one layout header per trace */
@@ -401,14 +409,14 @@ static int tt_append(rdx_emudev *dev, emu_queue *q, perf_se *s, const uint8_t *b
     /* NOP nibbles after the stream: at least 8 bytes (a decoder that reads 64 bits at a time,
        as tinygrad's does, sees the last packet), up to the next 32-byte unit */
     size_t padded = (len + TT_HEADER + TT_UNIT - 1) / TT_UNIT * TT_UNIT;
-    uint64_t cap = tt_size(s), room = cap > s->written ? cap - s->written : 0;
+    uint64_t cap = tt_size(p, s), room = cap > s->written ? cap - s->written : 0;
     size_t n = padded <= room ? padded : (size_t)room;
     if (n < padded) {
         s->status2 |= 1; /* BUF0_FULL */
         s->dropped += (uint32_t)(padded - n);
     }
     if (n) {
-        uint8_t *dst = emu_cp_access(dev, q, tt_base(s) + s->written, n, 1);
+        uint8_t *dst = emu_cp_access(dev, q, tt_base(p, s) + s->written, n, 1);
         if (!dst)
             return -1;
         size_t m = len < n ? len : n;
@@ -449,7 +457,7 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
         uint8_t *blob = NULL;
         size_t len = 0;
         if (rdx_sqtt_encode_profile(pr, p->layout, &blob, &len) == RDX_OK && len >= TT_HEADER)
-            r = tt_append(dev, q, &p->se[0], blob, len);
+            r = tt_append(dev, q, p, &p->se[0], blob, len);
         free(blob); /* r < 0: emu_cp_access raised the memory fault and failed the queue */
     }
     p->counting = p->tracing = 0;

@@ -382,6 +382,8 @@ START_TEST(registers_and_disassembly)
         { RDX_PM4_REG_SQ_PERFCOUNTER0_LO, 0x31c0, 1 },
         { RDX_PM4_REG_GRBM_PERFCOUNTER0_SELECT, 0x3840, 1 },
         { RDX_PM4_REG_GRBM_PERFCOUNTER0_LO, 0x3040, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_SIZE_GFX12, 0x39e6, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_LO_GFX12, 0x39e7, 1 },
         { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, 0x39e8, 1 },
         { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_SIZE, 0x39e9, 1 },
         { RDX_PM4_REG_SQ_THREAD_TRACE_CTRL, 0x39ec, 1 },
@@ -427,6 +429,21 @@ START_TEST(registers_and_disassembly)
                                          "GRBM_GFX_INDEX=" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         ck_assert_msg(strstr(text, names[i]), "no %s in the disassembly", names[i]);
+    free(text);
+    rdx_pm4_cmdbuf_free(&cb);
+    /* gfx12's buffer registers (tinygrad's gc_12_0_0 table): size in BUF0_SIZE_GFX12 (0xd9e6,
+       bits 21:0), the address's low bits in BUF0_LO_GFX12, its high bits at 0xd9e8 */
+    rdx_pm4_cmdbuf_init(&cb);
+    d.gfx12 = 1;
+    d.buf[0] = 0x123400200000ull;
+    rdx_pm4_sqtt_start(&cb, &d);
+    ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
+    ck_assert_int_eq(rdx_pm4_disasm(cb.dw, cb.len, NULL, &text), RDX_OK);
+    ck_assert_msg(strstr(text, "SQ_THREAD_TRACE_BUF0_SIZE_GFX12=0x00000002") &&
+                      strstr(text, "SQ_THREAD_TRACE_BUF0_LO_GFX12=0x23400200") &&
+                      strstr(text, "SQ_THREAD_TRACE_BUF0_BASE=0x00000001") &&
+                      !strstr(text, "SQ_THREAD_TRACE_BUF0_SIZE="),
+                  "%s", text);
     free(text);
     rdx_pm4_cmdbuf_free(&cb);
 }
