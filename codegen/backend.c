@@ -108,6 +108,8 @@ rdx_status rdx_codegen_compile(rdx_ir_ctx *ctx, const rdx_uop *sink,
     if (!st)
         cg_pack_f16(&p);
     if (!st)
+        cg_interleave(&p);
+    if (!st)
         st = cg_linearize(&p);
     if (!st)
         st = keep(&p, k, m, RDX_CG_STAGE_ISEL, 0);

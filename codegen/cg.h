@@ -182,6 +182,10 @@ rdx_status cg_long_branches(cg_prog *p);
 /* Packed f16: lane pairs of 16-bit loads, f16 add/mul/max/min and 16-bit stores as
    VOP3P (pack_f16.c, after isel); returns the number of packed ops. */
 unsigned cg_pack_f16(cg_prog *p);
+/* VALU interleaving (interleave.c, after isel, before linearize): within each run of VALU
+   instructions, readers of a recent result move behind independent instructions (no
+   dependency stall, VOPD partners next to each other); returns the runs reordered. */
+unsigned cg_interleave(cg_prog *p);
 /* linearize: CFG successors, positions, s_waitcnt placement. */
 rdx_status cg_linearize(cg_prog *p);
 /* regalloc: liveness and linear-scan assignment of every virtual register; spills

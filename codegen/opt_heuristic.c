@@ -48,6 +48,7 @@ static int64_t divisor(int64_t size, const int64_t *f, size_t nf)
  * to plain loops).
  */
 #define TILE_MIN_ITEMS 4096  /* 128 waves: register tiles never starve the GPU of waves */
+#define LDS_TILE_DEPTH 16    /* k depth of an LDS-staged tile (the unroll, when it divides) */
 #define TILE_BIG_ITEMS 32768 /* 1024 waves */
 static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_t na, const int *g,
                                int ng, rdx_opt *opts, size_t cap, size_t *n)
@@ -96,7 +97,8 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
     /* unroll the innermost reduction: fully up to 16, else by 8/4/2 with at most 128
        accumulator updates per iteration (an 8x4 tile: by 4; smaller bodies compile faster
        and leave VGPRs for more resident waves) */
-    int red = -1;
+    int red = -1, unroll_at = -1;
+    int64_t tile_outs = ups;
     for (size_t i = 0; i < na; i++)
         if (ax[i].type == RDX_AXIS_REDUCE && ax[i].size > 1)
             red = (int)i;
@@ -108,8 +110,10 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
                 f = un_f[k];
         if (tile <= 1)
             f = ax[red].size <= 16 ? ax[red].size : divisor(ax[red].size, un_f, 3);
-        if (f > 1)
+        if (f > 1 && *n < cap) {
+            unroll_at = (int)*n;
             push(opts, cap, n, RDX_OPTOP_SPLIT, red, f, RDX_AXIS_UNROLL);
+        }
     }
     /* workgroup: up to 16x16 over the two innermost output axes, pushed outer first so
        the innermost (contiguous) axis is the lane-fastest one: a wave's loads then touch
@@ -131,6 +135,22 @@ static rdx_status reduce_tiles(const rdx_uop *kernel, const rdx_kaxis *ax, size_
             push(opts, cap, n, RDX_OPTOP_SPLIT, la[q], lf[q], RDX_AXIS_LOCAL);
     /* LDS staging of the tiles the workgroup shares, when it pays (lds_stage.c) */
     int lr = cg_lds_pays(kernel, ax, na, opts, *n);
+    /* staged: the tile deepened up to LDS_TILE_DEPTH (the unroll doubled while it divides
+       the reduction, the tile makes at most 256 accumulator updates per iteration and
+       staging still pays: cg_lds_pays, its slot loads within the up-front load budget).
+       Each iteration waits once for its global loads (the LDS stores need them) and twice
+       at a barrier; a deeper tile spreads that over more FMAs (8x4 tiles: k by 4 -> 8,
+       1024^3 f32 matmul 370991 -> 211251 estimated kernel cycles; 4x4: k by 8 -> 16,
+       512^3 95484 -> 78001) */
+    while (lr >= 0 && unroll_at >= 0 && red >= 0 && opts[unroll_at].amount < LDS_TILE_DEPTH &&
+           ax[red].size % (2 * opts[unroll_at].amount) == 0 &&
+           tile_outs * 2 * opts[unroll_at].amount <= 256) {
+        opts[unroll_at].amount *= 2;
+        if (cg_lds_pays(kernel, ax, na, opts, *n) < 0) {
+            opts[unroll_at].amount /= 2;
+            break;
+        }
+    }
     if (lr >= 0)
         push(opts, cap, n, RDX_OPTOP_LDS, lr, 0, RDX_AXIS_LOOP);
     return RDX_OK;

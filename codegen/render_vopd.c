@@ -5,7 +5,10 @@
  * instructions of the block (moving it up past VALU instructions it does not
  * depend on and that do not depend on it).  The encoder has the last word on
  * the hardware's rules (even/odd destinations, VGPR banks, one literal): a
- * pair it rejects stays two instructions.
+ * pair it rejects stays two instructions.  v_fma_f32 whose destination is its
+ * addend (an accumulator updated in place) pairs as v_dual_fmac_f32 (the same fused
+ * multiply-add, D = S0 * S1 + D); commutative sources are swapped when that puts the
+ * two halves' sources in different banks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +20,20 @@ typedef struct dual {
     int x_ok;    /* may be the X (first) op */
     int commute; /* sources may be swapped */
     int nsrc;
+    int acc; /* one more source, the destination itself (fma -> fmac) */
 } dual;
 
 static const dual duals[] = {
-    { RDX_ISA_OP_V_ADD_F32, RDX_ISA_OP_V_DUAL_ADD_F32, 1, 1, 2 },
-    { RDX_ISA_OP_V_MUL_F32, RDX_ISA_OP_V_DUAL_MUL_F32, 1, 1, 2 },
-    { RDX_ISA_OP_V_MAX_F32, RDX_ISA_OP_V_DUAL_MAX_F32, 1, 1, 2 },
-    { RDX_ISA_OP_V_MIN_F32, RDX_ISA_OP_V_DUAL_MIN_F32, 1, 1, 2 },
-    { RDX_ISA_OP_V_SUB_F32, RDX_ISA_OP_V_DUAL_SUB_F32, 1, 0, 2 },
-    { RDX_ISA_OP_V_MOV_B32, RDX_ISA_OP_V_DUAL_MOV_B32, 1, 0, 1 },
-    { RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_OP_V_DUAL_ADD_NC_U32, 0, 1, 2 },
-    { RDX_ISA_OP_V_LSHLREV_B32, RDX_ISA_OP_V_DUAL_LSHLREV_B32, 0, 0, 2 },
-    { RDX_ISA_OP_V_AND_B32, RDX_ISA_OP_V_DUAL_AND_B32, 0, 1, 2 },
+    { RDX_ISA_OP_V_ADD_F32, RDX_ISA_OP_V_DUAL_ADD_F32, 1, 1, 2, 0 },
+    { RDX_ISA_OP_V_MUL_F32, RDX_ISA_OP_V_DUAL_MUL_F32, 1, 1, 2, 0 },
+    { RDX_ISA_OP_V_MAX_F32, RDX_ISA_OP_V_DUAL_MAX_F32, 1, 1, 2, 0 },
+    { RDX_ISA_OP_V_MIN_F32, RDX_ISA_OP_V_DUAL_MIN_F32, 1, 1, 2, 0 },
+    { RDX_ISA_OP_V_SUB_F32, RDX_ISA_OP_V_DUAL_SUB_F32, 1, 0, 2, 0 },
+    { RDX_ISA_OP_V_MOV_B32, RDX_ISA_OP_V_DUAL_MOV_B32, 1, 0, 1, 0 },
+    { RDX_ISA_OP_V_ADD_NC_U32, RDX_ISA_OP_V_DUAL_ADD_NC_U32, 0, 1, 2, 0 },
+    { RDX_ISA_OP_V_LSHLREV_B32, RDX_ISA_OP_V_DUAL_LSHLREV_B32, 0, 0, 2, 0 },
+    { RDX_ISA_OP_V_AND_B32, RDX_ISA_OP_V_DUAL_AND_B32, 0, 1, 2, 0 },
+    { RDX_ISA_OP_V_FMA_F32, RDX_ISA_OP_V_DUAL_FMAC_F32, 1, 1, 2, 1 },
 };
 
 static const dual *dual_of(const cg_inst *in)
@@ -46,9 +51,15 @@ static const dual *dual_of(const cg_inst *in)
                 memcmp(md + RDX_ISA_MOD_OP_SEL_HI + 1, zero,
                        (RDX_ISA_MOD_COUNT - RDX_ISA_MOD_OP_SEL_HI - 1) * sizeof *md))
                 return NULL;
-            if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc ||
+            if (in->ndef != 1 || in->in.nopnd != 1 + duals[k].nsrc + duals[k].acc ||
                 in->in.opnd[0].kind != RDX_ISA_OPND_VGPR || in->in.opnd[0].count != 1)
                 return NULL;
+            if (duals[k].acc) { /* the addend is the destination register */
+                const rdx_isa_opnd *d = &in->in.opnd[0], *c = &in->in.opnd[1 + duals[k].nsrc];
+                if (c->kind != RDX_ISA_OPND_VGPR || c->reg != d->reg ||
+                    (c->count ? c->count : 1) != 1)
+                    return NULL;
+            }
             return &duals[k];
         }
     return NULL;
@@ -91,15 +102,18 @@ static int depends(const cg_inst *earlier, const cg_inst *later)
     return 0;
 }
 
-/* The dual form of `in` with src1 a VGPR (swapping commutative sources). */
-static int dual_operands(const cg_inst *in, const dual *d, rdx_isa_opnd *o)
+/* The dual form of `in` with src1 a VGPR (swapping commutative sources; swap: swap them
+   when both are VGPRs, for the bank rules). */
+static int dual_operands(const cg_inst *in, const dual *d, int swap, rdx_isa_opnd *o)
 {
     o[0] = in->in.opnd[0];
     o[1] = in->in.opnd[1];
     if (d->nsrc == 1)
-        return 1;
+        return !swap;
     o[2] = in->in.opnd[2];
-    if (o[2].kind != RDX_ISA_OPND_VGPR) {
+    if (swap && (!d->commute || o[1].kind != RDX_ISA_OPND_VGPR || o[2].kind != RDX_ISA_OPND_VGPR))
+        return 0;
+    if (o[2].kind != RDX_ISA_OPND_VGPR || swap) {
         if (!d->commute || o[1].kind != RDX_ISA_OPND_VGPR)
             return 0;
         rdx_isa_opnd t = o[1];
@@ -125,7 +139,8 @@ static int try_pair(const cg_prog *p, const cg_inst *a, const dual *da, const cg
         raw_ba |= overlap(&b->in.opnd[0], &a->in.opnd[k]);
     if (waw || raw_ab)
         return 0;
-    for (int order = 0; order < 2; order++) {
+    for (int variant = 0; variant < 8; variant++) {
+        int order = variant & 1, sx = variant >> 1 & 1, sy = variant >> 2;
         if (order == 1 && raw_ba)
             continue;
         const cg_inst *x = order ? b : a, *y = order ? a : b;
@@ -133,7 +148,7 @@ static int try_pair(const cg_prog *p, const cg_inst *a, const dual *da, const cg
         if (!dx->x_ok)
             continue;
         rdx_isa_opnd ox[3], oy[3];
-        if (!dual_operands(x, dx, ox) || !dual_operands(y, dy, oy))
+        if (!dual_operands(x, dx, sx, ox) || !dual_operands(y, dy, sy, oy))
             continue;
         /* what the encoder is sure to reject, told apart before it formats its message:
            destinations of one parity, and on RDNA3 sources of one VGPR bank */

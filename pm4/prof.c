@@ -242,10 +242,18 @@ rdx_status rdx_pm4_sqtt_start(rdx_pm4_cmdbuf *cb, const rdx_pm4_sqtt_desc *d)
     for (uint32_t se = 0; se < d->nse; se++) {
         uint64_t page = d->buf[se] >> 12;
         rdx_pm4_grbm_select(cb, (int)se, 0, -1);
-        uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_SIZE),
-                RF(SQ_THREAD_TRACE_BUF0_SIZE, BASE_HI, (uint32_t)(page >> 32)) |
-                    RF(SQ_THREAD_TRACE_BUF0_SIZE, SIZE, (uint32_t)(d->buf_size >> 12)));
-        uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_BASE), (uint32_t)page);
+        if (d->gfx12) { /* gfx12 moved the buffer's registers */
+            uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12),
+                    RF(SQ_THREAD_TRACE_BUF0_SIZE_GFX12, SIZE, (uint32_t)(d->buf_size >> 12)));
+            uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_LO_GFX12), (uint32_t)page);
+            /* BUF0_BASE_HI (bits 12:0) where gfx11 has BUF0_BASE */
+            uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_BASE), (uint32_t)(page >> 32) & 0x1fffu);
+        } else {
+            uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_SIZE),
+                    RF(SQ_THREAD_TRACE_BUF0_SIZE, BASE_HI, (uint32_t)(page >> 32)) |
+                        RF(SQ_THREAD_TRACE_BUF0_SIZE, SIZE, (uint32_t)(d->buf_size >> 12)));
+            uconfig(cb, REG(SQ_THREAD_TRACE_BUF0_BASE), (uint32_t)page);
+        }
         uconfig(cb, REG(SQ_THREAD_TRACE_MASK),
                 RF(SQ_THREAD_TRACE_MASK, WTYPE_INCLUDE, WTYPE_INCLUDE_CS) |
                     RF(SQ_THREAD_TRACE_MASK, SIMD_SEL, d->simd));

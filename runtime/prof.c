@@ -18,6 +18,7 @@ struct rt_qprof {
     rdx_perf_counter which[RDX_QUEUE_PROF_MAX_COUNTERS];
     uint32_t slot[RDX_QUEUE_PROF_MAX_COUNTERS]; /* SQ or GRBM counter index */
     rdx_pm4_gpu_shape shape;
+    int wptr_abs; /* the GPU's SQ_THREAD_TRACE_WPTR counts from address 0 (gfx11.0) */
     uint32_t nse;
     uint64_t sqtt_bytes;
     rdx_alloc_region trace; /* nse x sqtt_bytes, RT_HEAP_HOST */
@@ -142,6 +143,7 @@ rdx_status rdx_queue_profile_begin(rdx_queue *q, const rdx_queue_profile_options
     p->shape.se = g->array_count / per_se;
     p->shape.sa_per_se = per_se;
     p->shape.wgp_per_sa = g->cu_per_simd_array / 2 ? g->cu_per_simd_array / 2 : 1;
+    p->wptr_abs = g->gfx_target_version / 100 == 1100; /* GC 11.0.x */
     if (!st && (p->shape.se < 1 || p->shape.se > RDX_QUEUE_PROF_MAX_SE || per_se > 2))
         st = rdx_fail(RDX_ERR_UNSUPPORTED,
                       "rdx_queue_profile_begin: a GPU of %u shader arrays, %u per engine: "
@@ -162,7 +164,10 @@ rdx_status rdx_queue_profile_begin(rdx_queue *q, const rdx_queue_profile_options
     if (!st && p->n)
         rdx_pm4_perf_start(&cb, &p->perf);
     if (!st && p->nse) {
-        rdx_pm4_sqtt_desc d = { .nse = p->nse, .buf_size = p->sqtt_bytes, .simd = o->sqtt_simd };
+        rdx_pm4_sqtt_desc d = { .nse = p->nse,
+                                .buf_size = p->sqtt_bytes,
+                                .simd = o->sqtt_simd,
+                                .gfx12 = dev->gpu_info->gfx_target_version / 10000 == 12 };
         for (uint32_t se = 0; se < p->nse; se++)
             d.buf[se] = p->trace.addr + se * p->sqtt_bytes;
         rdx_pm4_sqtt_start(&cb, &d);
@@ -224,9 +229,10 @@ static rdx_status collect(const struct rt_qprof *p, rdx_queue_profile *out)
         uint32_t st[3];
         memcpy(st, mem + p->perf_bytes + 12 * se, 12);
         uint64_t buf = p->trace.addr + se * p->sqtt_bytes;
-        /* gfx11's WPTR: (buffer address + bytes written) / 32, 29 bits */
+        /* WPTR: (buffer address + bytes written) / 32, 29 bits, on gfx11.0 (gfx1100-gfx1102);
+           bytes written / 32 on gfx11.5 and gfx12 (as tinygrad's ops_amd.py reads it) */
         uint64_t end = (uint64_t)(st[0] & 0x1fffffffu) * 32;
-        uint64_t start = buf & (0x1fffffffull * 32);
+        uint64_t start = p->wptr_abs ? buf & (0x1fffffffull * 32) : 0;
         uint64_t len = end >= start ? end - start : 0;
         if (len > p->sqtt_bytes)
             return rdx_fail(RDX_ERR_PARSE,

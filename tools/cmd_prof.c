@@ -36,8 +36,8 @@ static void help(void)
            "\n"
            "Profile a kernel on the emulated GPU (of a code object's target, or RDX_EMU_ARCH;\n"
            "gfx1100 by default): every count is exact (the emulator ran it), every time\n"
-           "comes from the emulator's timing model of a gfx1100 (docs/prof.md says which\n"
-           "is which).  INPUT is\n"
+           "comes from the emulator's timing model of that target's chip (docs/prof.md says\n"
+           "which is which).  INPUT is\n"
            "  a code object (clang/hipcc/rdx ELF)  with the launch options of rdx "
            "run:\n" RDX_CLI_LAUNCH_HELP
            "                    --wave-budget N  instructions a wave may run (default 2e8)\n"
@@ -200,15 +200,9 @@ static int prof_codeobj(const prof_cli *pc, const char *path, int argc, char **a
     const rdx_kernel *k = NULL;
     rdx_device_options dopts = { .kind = RDX_DEVICE_EMU };
     /* the emulated GPU of the code object's target (RDX_EMU_ARCH when set) */
-    rdx_codeobj *co = NULL;
     char arch[16] = "";
-    const char *env = getenv("RDX_EMU_ARCH");
-    if (rc == RDX_EXIT_OK && !(env && *env) && rdx_codeobj_read(elf, len, path, &co) == RDX_OK &&
-        co->target)
-        snprintf(arch, sizeof arch, "%s", co->target->name);
-    rdx_codeobj_free(co);
-    rdx_error_clear();
-    dopts.emu_arch = arch[0] ? arch : NULL;
+    dopts.emu_arch =
+        rc == RDX_EXIT_OK ? rdx_cli_codeobj_arch_of(elf, len, arch, sizeof arch) : NULL;
     if (rc == RDX_EXIT_OK &&
         (rdx_device_open(&dopts, &dev) || rdx_program_load(dev, elf, len, path, &prog)))
         rc = rdx_cli_fail(CMD);
@@ -373,14 +367,16 @@ static int write_sqtt(const char *path, const prof_run *r, int quiet)
 {
     uint8_t *blob = NULL;
     size_t len = 0;
-    if (!r->n || rdx_sqtt_encode_profile(&r->d[0].p, &blob, &len) ||
+    unsigned layout = r->n ? rdx_sqtt_layout_of(r->d[0].target) : 0;
+    if (!r->n || rdx_sqtt_encode_profile(&r->d[0].p, layout, &blob, &len) ||
         rdx_file_write(path, blob, len)) {
         free(blob);
         return rdx_cli_fail(CMD);
     }
     free(blob);
     if (!quiet)
-        printf("sqtt: %s (%zu bytes, RDNA3 layout 3, workgroup 0 of dispatch 0)\n", path, len);
+        printf("sqtt: %s (%zu bytes, %s layout %u, workgroup 0 of dispatch 0)\n", path, len,
+               layout == 4 ? "RDNA4" : "RDNA3", layout);
     return RDX_EXIT_OK;
 }
 

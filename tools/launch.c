@@ -204,13 +204,18 @@ int rdx_cli_pick_kernel(const char *cmd, const rdx_program *prog, const char *pa
                                rdx_program_kernel_count(prog), rdx_error_message());
 }
 
-/* The emulated GPU's target when neither --arch nor RDX_EMU_ARCH chose one: the code
- * object's, when the emulated GPU models it (else NULL: gfx1100). */
-const char *rdx_cli_codeobj_arch(const char *path, char *buf, size_t size)
+/* Whether RDX_EMU_ARCH chose the emulated GPU's target. */
+static int env_arch_set(void)
 {
     const char *env = getenv("RDX_EMU_ARCH");
-    rdx_codeobj *co = NULL;
-    if ((env && *env) || rdx_codeobj_read_file(path, &co) != RDX_OK || !co->target) {
+    return env && *env;
+}
+
+/* The emulated target of an opened code object (co may be NULL; freed here), into buf; NULL
+   when none. */
+static const char *arch_of(rdx_codeobj *co, char *buf, size_t size)
+{
+    if (!co || !co->target) {
         rdx_codeobj_free(co);
         rdx_error_clear();
         return NULL;
@@ -221,4 +226,28 @@ const char *rdx_cli_codeobj_arch(const char *path, char *buf, size_t size)
         if (!strcmp(rdx_emudev_target_name(i), buf))
             return buf;
     return NULL;
+}
+
+const char *rdx_cli_codeobj_arch(const char *path, char *buf, size_t size)
+{
+    rdx_codeobj *co = NULL;
+    if (env_arch_set())
+        return NULL;
+    if (rdx_codeobj_read_file(path, &co) != RDX_OK) {
+        rdx_codeobj_free(co);
+        co = NULL;
+    }
+    return arch_of(co, buf, size);
+}
+
+const char *rdx_cli_codeobj_arch_of(const void *elf, size_t len, char *buf, size_t size)
+{
+    rdx_codeobj *co = NULL;
+    if (env_arch_set())
+        return NULL;
+    if (rdx_codeobj_read(elf, len, NULL, &co) != RDX_OK) {
+        rdx_codeobj_free(co);
+        co = NULL;
+    }
+    return arch_of(co, buf, size);
 }

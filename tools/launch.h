@@ -79,5 +79,8 @@ rdx_status rdx_cli_emu_launch(rdx_emu *emu, const rdx_cli_launch *L, const uint8
  * file gives NULL and leaves no error set (the caller's own load reports it).
  */
 const char *rdx_cli_codeobj_arch(const char *path, char *buf, size_t size);
+/* The same from a code object already in memory (elf, len bytes: a file's, or an assembly
+   file's as assembled), so its file is not read twice. */
+const char *rdx_cli_codeobj_arch_of(const void *elf, size_t len, char *buf, size_t size);
 
 #endif /* RDX_TOOLS_LAUNCH_H */

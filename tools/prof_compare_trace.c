@@ -152,7 +152,7 @@ static ct_wave *wave_of(ct_side *s, uint32_t cu, uint32_t simd, uint32_t slot, u
 
 /* Decode and map one trace of the kernel `code` into per-wave and per-class figures. */
 static rdx_status side_of(const uint8_t *blob, size_t len, const uint8_t *code, size_t csize,
-                          unsigned wave_size, ct_side *s)
+                          unsigned wave_size, const char *target, ct_side *s)
 {
     rdx_sqtt_packet *p = NULL;
     rdx_sqtt_inst *mi = NULL;
@@ -161,6 +161,12 @@ static rdx_status side_of(const uint8_t *blob, size_t len, const uint8_t *code, 
     rdx_status st = rdx_sqtt_decode(blob, len, &p, &np);
     if (!st && !np)
         st = rdx_fail(RDX_ERR_PARSE, "sqtt: the trace holds no packets");
+    if (!st && p[np - 1].layout != rdx_sqtt_layout_of(target)) /* another GPU's trace */
+        st = rdx_fail(RDX_ERR_UNSUPPORTED,
+                      "a layout %u trace (%s), but the kernel's target %s writes layout %u "
+                      "traces: compare a trace of the same target",
+                      p[np - 1].layout, p[np - 1].layout == 4 ? "RDNA4" : "RDNA3", target,
+                      rdx_sqtt_layout_of(target));
     if (!st)
         st = rdx_sqtt_map(p, np, code, csize, 0, wave_size, &mi, &nm);
     if (st)
@@ -251,26 +257,21 @@ int prof_compare_trace(FILE *f, const char *path, const prof_run *run)
     }
     const prof_disp *d = &run->d[0];
     unsigned ws = d->p.wave_size ? d->p.wave_size : 32;
-    if (rdx_file_read(path, &blob, &len) || rdx_sqtt_encode_profile(&d->p, &emu_blob, &elen) ||
-        side_of(emu_blob, elen, d->code, d->code_size, ws, &emu)) {
+    /* the model's trace in the token layout of the kernel's target (4 on gfx12) */
+    unsigned layout = rdx_sqtt_layout_of(d->target);
+    if (rdx_file_read(path, &blob, &len) ||
+        rdx_sqtt_encode_profile(&d->p, layout, &emu_blob, &elen) ||
+        side_of(emu_blob, elen, d->code, d->code_size, ws, d->target, &emu)) {
         rc = rdx_cli_fail("prof");
         goto out;
     }
-    if (side_of(blob, len, d->code, d->code_size, ws, &sil)) {
+    if (side_of(blob, len, d->code, d->code_size, ws, d->target, &sil)) {
         fprintf(stderr, "rdx prof: %s: %s\n", path, rdx_error_message());
         rc = RDX_EXIT_FAIL;
         goto out;
     }
-    if (sil.layout != 3) { /* rdx prof runs the gfx1100 model */
-        fprintf(stderr,
-                "rdx prof: %s: a layout %u trace (RDNA4); --compare-trace compares RDNA3 "
-                "(layout 3) traces with the emulated gfx1100\n",
-                path, sil.layout);
-        rc = RDX_EXIT_FAIL;
-        goto out;
-    }
-    fprintf(f, "compare-trace: %s (layout %u) against the emulator's timing model\n", path,
-            sil.layout);
+    fprintf(f, "compare-trace: %s (layout %u) against the emulator's timing model (%s)\n", path,
+            sil.layout, d->target);
     fprintf(f, "kernel %s, grid %u,%u,%u work-items, workgroup %u,%u,%u\n", d->name, d->grid[0],
             d->grid[1], d->grid[2], d->wg[0], d->wg[1], d->wg[2]);
     fprintf(f, "traced waves (CU 0, the traced SIMD): trace %zu, model %zu (workgroup 0)\n", sil.nw,

@@ -226,10 +226,7 @@ static void print_text(const hw_run *r, const prof_hw_opts *o, const char *path)
         printf(" SE %u %zu bytes%s%s", se, r->prof.sqtt_len[se],
                r->prof.sqtt_full[se] ? " (FULL: cut)" : "", se + 1 < r->prof.nse ? "," : "");
     printf("\n  %zu waves traced, clock 0..%llu\n", r->nwaves, (unsigned long long)r->trace_end);
-    if (!r->nwaves && strstr(r->device, ", emu)") && r->target &&
-        r->target->family != RDX_ISA_FAMILY_RDNA3)
-        printf("  (the emulated GPU writes thread traces in RDNA3's token format only: an RDNA4\n"
-               "  GPU gives counters and GPU time but no trace; docs/prof.md)\n");
+
     if (o->no_disasm)
         return;
     printf("traced instructions (cycles: clocks from the instruction's issue to its wave's next "
@@ -417,11 +414,12 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
     if (rc == RDX_EXIT_OK)
         rc = prof_load_elf(path, &elf, &len);
     /* the emulated GPU is the code object's target unless --arch or RDX_EMU_ARCH says */
-    rdx_device_options dopts = {
-        .kind = kind,
-        .quiet = true,
-        .emu_arch = arch ? arch : rdx_cli_codeobj_arch(path, co_arch, sizeof co_arch)
-    };
+    rdx_device_options dopts = { .kind = kind,
+                                 .quiet = true,
+                                 .emu_arch = arch  ? arch
+                                             : elf ? rdx_cli_codeobj_arch_of(elf, len, co_arch,
+                                                                             sizeof co_arch)
+                                                   : NULL };
     if (rc == RDX_EXIT_OK &&
         (rdx_device_open(&dopts, &dev) || rdx_program_load(dev, elf, len, path, &prog) ||
          rdx_codeobj_read(elf, len, path, &co)))

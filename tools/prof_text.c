@@ -28,8 +28,8 @@ static void print_dispatch(FILE *f, size_t i, const prof_disp *d)
     fprintf(f, "   %llu workgroups, %llu waves, %llu wave-instructions (emulated in %.1f ms)\n",
             (unsigned long long)c->workgroups, (unsigned long long)c->waves,
             (unsigned long long)c->wave_insts, d->emu_ms);
-    fprintf(f, "kernel time (model of a gfx1100 at 2.5 GHz): %llu cycles = %.3f us, %s-bound\n",
-            (unsigned long long)c->est_kernel_cycles,
+    fprintf(f, "kernel time (model of a %s; us at 2.5 GHz): %llu cycles = %.3f us, %s-bound\n",
+            p->target[0] ? p->target : "gfx1100", (unsigned long long)c->est_kernel_cycles,
             (double)c->est_kernel_cycles / (CLOCK_GHZ * 1000), rdx_emu_bound_name(c->est_bound));
     fprintf(f, "   compute (waves replayed on the busiest WGP) %12.0f cycles\n", p->model_compute);
     fprintf(f, "     issue (busiest SIMD's issue cycles)        %12.0f cycles\n", p->model_issue);

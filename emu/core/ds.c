@@ -313,7 +313,7 @@ void emu_ds(emu_wave *w, const emu_inst *in)
     w->wk->c.lane_ops += (uint64_t)emu_popcount(exec);
     w->wk->c.vector_insts++;
     emu_timing_fwd(w, EMU_T_ISSUE_LDS); /* the address / data from a VALU */
-    emu_cycle_lgkm(w, EMU_T_LAT_LDS);
+    emu_cycle_lgkm(w, EMU_TM(w)->LAT_LDS);
     if (k == DS_NOP)
         return;
     if (w->wk->prof && k != DS_SWIZZLE && k != DS_PERMUTE && k != DS_BPERMUTE && k != DS_APPEND &&

@@ -42,6 +42,8 @@ rdx_status rdx_emu_create(const char *target, rdx_emu **out)
     if (!e)
         return rdx_fail(RDX_ERR_NOMEM, "rdx_emu_create: out of memory");
     e->target = t;
+    emu_chip_of(name, &e->chip);
+    e->tm = emu_timing_for(t->family == RDX_ISA_FAMILY_RDNA4);
     *out = e;
     return RDX_OK;
 }

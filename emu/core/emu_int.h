@@ -15,6 +15,7 @@
 #include <rdx/isa.h>
 
 #include "emu/core/model.h"
+#include "emu/core/timing.h"
 #include "emu/core/prof.h"
 
 #define EMU_MAX_LANES 64
@@ -172,10 +173,11 @@ typedef struct emu_wave {
     uint64_t vm_done[64], lgkm_done[64]; /* completion times, ring */
     unsigned vm_n, vm_head, lgkm_n, lgkm_head;
     int last_vopd;
-    uint64_t vt[4];            /* issue clocks of the last 4 VALU/trans/WMMA (ring, vn of them) */
-    unsigned vn;               /* VALU-class instructions issued */
-    unsigned dly_left, dly_id; /* a pending s_delay_alu instid1: instructions to go, its id */
-    unsigned bar_passed;       /* gfx12 s_barrier_wait's this wave passed (gfx12.c) */
+    uint64_t vt[4];             /* issue clocks of the last 4 VALU/trans/WMMA (ring, vn of them) */
+    unsigned vn;                /* VALU-class instructions issued */
+    unsigned dly_left, dly_id;  /* a pending s_delay_alu instid1: instructions to go, its id */
+    unsigned bar_passed;        /* gfx12 s_barrier_wait's this wave passed (gfx12.c) */
+    uint64_t smem_t, smem_next; /* the last SMEM's issue clock and the PC after it (0: none) */
 } emu_wave;
 
 typedef struct emu_wg {
@@ -260,6 +262,8 @@ typedef struct emu_dispatch_ctx {
 
 struct rdx_emu {
     const rdx_isa_target *target;
+    emu_chip chip;        /* the target's shape, for the kernel estimate (model.h) */
+    const emu_timing *tm; /* the target family's timing constants (timing.def) */
     emu_memmap mem;
     unsigned threads;
     rdx_emu_counters counters;

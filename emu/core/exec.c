@@ -636,6 +636,7 @@ static void init_wave(emu_worker *wk, emu_wg *wg, emu_wave *w, unsigned idx, con
     w->last_vopd = 0;
     w->vn = w->dly_left = w->dly_id = 0;
     w->bar_passed = 0;
+    w->smem_next = 0;
 
     /* User SGPRs (AMDGPUUsage "Initial Kernel Execution State"). */
     unsigned s = 0;
@@ -881,6 +882,7 @@ static void estimate(const emu_dispatch_ctx *ctx, emu_worker *wks, unsigned n, r
     emu_model_in mi;
     memset(&mi, 0, sizeof mi);
     const rdx_emu_dispatch *d = ctx->d;
+    mi.chip = &ctx->emu->chip;
     mi.nl = ctx->nl;
     mi.vgprs = ((d->rsrc1 & 63) + 1) * (ctx->nl == 32 ? 8 : 4);
     mi.lds = ctx->lds_size;
@@ -1099,6 +1101,7 @@ rdx_status rdx_emu_run(rdx_emu *emu, const rdx_emu_dispatch *d)
     if (!st && !cs && ctx.prof) {
         rdx_emu_profile shape;
         memset(&shape, 0, sizeof shape);
+        strncpy(shape.target, emu->target->name, sizeof shape.target - 1);
         shape.wave_size = ctx.nl;
         shape.vgprs = ((d->rsrc1 & 63) + 1) * (ctx.nl == 32 ? 8 : 4);
         shape.sgprs = (((d->rsrc1 >> 6) & 15) + 1) * 8;

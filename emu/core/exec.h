@@ -5,6 +5,9 @@
 #include "emu/core/emu_int.h"
 #include "emu/core/timing.h"
 
+/* The wave's family's timing constants (emu/core/timing.def): EMU_TM(w)->LAT_SMEM. */
+#define EMU_TM(w) ((w)->wk->ctx->emu->tm)
+
 /*
  * Decode the instruction at host address pc (avail readable bytes) into *in
  * (handler, operands, modifiers).  Returns RDX_EMU_FAULT_NONE, or
@@ -34,6 +37,19 @@ static inline void emu_timing_fwd(emu_wave *w, unsigned icyc)
     uint64_t need = w->vt[(w->vn - 1) & 3] + EMU_T_VALU_FWD + icyc;
     if (w->cycles < need)
         w->cycles = need;
+}
+
+/* An SMEM instruction issues no earlier than SMEM_GAP after the wave's previous SMEM unless
+   it directly follows it (s_clause); called by the scalar loads after their issue cycles. */
+static inline void emu_smem_gap(emu_wave *w, const emu_inst *in)
+{
+    if (w->smem_next && in->pc != w->smem_next) {
+        uint64_t need = w->smem_t + EMU_TM(w)->SMEM_GAP + in->icyc;
+        if (w->cycles < need)
+            w->cycles = need;
+    }
+    w->smem_t = w->cycles - in->icyc;
+    w->smem_next = in->pc + in->size;
 }
 
 /* Cycle model: stall until at most vm / lgkm memory operations are outstanding. */

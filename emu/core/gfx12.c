@@ -126,7 +126,8 @@ void emu_s_load_sub(emu_wave *w, const emu_inst *in)
         off += emu_s32(w, &in->soffset);
     uint64_t a;
     int in_range = 1;
-    emu_cycle_lgkm(w, EMU_T_LAT_SMEM);
+    emu_smem_gap(w, in);
+    emu_cycle_lgkm(w, EMU_TM(w)->LAT_SMEM);
     emu_touch_begin(w);
     if (in->param & 0x100) {
         unsigned r = in->sbase.reg;

@@ -371,7 +371,7 @@ void emu_mimg(emu_wave *w, const emu_inst *in)
         return;
     w->wk->c.lane_ops += emu_popcount(exec);
     w->wk->c.vector_insts++;
-    emu_cycle_vm(w, kind == MI_STORE ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
+    emu_cycle_vm(w, kind == MI_STORE ? EMU_TM(w)->LAT_VMEM_STORE : EMU_TM(w)->LAT_VMEM_LOAD);
     emu_touch_begin(w);
     if (kind == MI_SAMPLE) {
         do_sample(w, in, &m, &t, exec);

@@ -125,16 +125,87 @@ void emu_lines_count(emu_lines *const *sets, unsigned n, uint64_t *rd, uint64_t 
 
 /* ------------------------------------------------------------ occupancy */
 
-unsigned emu_model_waves_per_simd(unsigned nl, unsigned vgprs)
+static const emu_chip *chip_or_default(const emu_chip *c)
 {
-    unsigned gran = nl == 32 ? 24 : 12, total = nl == 32 ? 1536 : 768;
+    static emu_chip def;
+    if (c)
+        return c;
+    if (!def.cus)
+        emu_chip_of("gfx1100", &def);
+    return &def;
+}
+
+unsigned emu_model_waves_per_simd(const emu_chip *c, unsigned nl, unsigned vgprs)
+{
+    c = chip_or_default(c);
+    unsigned total = nl == 32 ? c->vgprs_per_simd : c->vgprs_per_simd / 2;
+    unsigned gran = total / 64, wmax = c->waves_per_simd;
     if (vgprs < gran)
-        return EMU_DEV_WAVES_PER_SIMD;
+        return wmax;
     unsigned rounded = (vgprs + gran - 1) / gran * gran;
     unsigned w = total / rounded;
     if (w < 1)
         w = 1;
-    return w < EMU_DEV_WAVES_PER_SIMD ? w : EMU_DEV_WAVES_PER_SIMD;
+    return w < wmax ? w : wmax;
+}
+
+/* Waves per SIMD that g resident groups of k waves give on s SIMDs (at most wmax). */
+static uint32_t per_simd(uint64_t groups, unsigned k, unsigned s, unsigned wmax)
+{
+    uint64_t w = groups * k / s;
+    return w > wmax ? wmax : (uint32_t)w;
+}
+
+void emu_model_occupancy(const emu_chip *c, unsigned nl, unsigned vgprs, unsigned lds, int wgp_mode,
+                         unsigned k, rdx_emu_occupancy *o)
+{
+    c = chip_or_default(c);
+    memset(o, 0, sizeof *o);
+    unsigned cus = wgp_mode ? 2 : 1, simds = c->simds_per_cu * cus, wmax = c->waves_per_simd;
+    if (!k)
+        k = 1;
+    nl = nl == 64 ? 64 : 32;
+    unsigned lds_unit = c->lds_per_cu * cus, bars = EMU_DEV_BARRIERS_CU * cus;
+    unsigned lds_alloc =
+        (lds + EMU_DEV_LDS_GRANULE - 1) / EMU_DEV_LDS_GRANULE * EMU_DEV_LDS_GRANULE;
+    unsigned wv = emu_model_waves_per_simd(c, nl, vgprs);
+    /* groups per unit each resource allows */
+    uint64_t g_slots = (uint64_t)simds * wmax / k;
+    uint64_t g_vgpr = (uint64_t)simds * wv / k;
+    uint64_t g_lds = lds_alloc ? lds_unit / lds_alloc : UINT32_MAX;
+    uint64_t g_bar = k > 1 ? bars : UINT32_MAX;
+    o->by_slots = per_simd(g_slots ? g_slots : 1, k, simds, wmax);
+    o->by_vgprs = wv < o->by_slots ? wv : per_simd(g_vgpr ? g_vgpr : 1, k, simds, wmax);
+    o->by_lds = g_lds >= g_slots ? wmax : per_simd(g_lds, k, simds, wmax);
+    o->by_barriers = g_bar >= g_slots ? wmax : per_simd(g_bar, k, simds, wmax);
+    uint64_t g = g_slots;
+    o->limit = o->by_slots < wmax ? RDX_EMU_OCC_GROUP_SIZE : RDX_EMU_OCC_WAVE_SLOTS;
+    if (g_vgpr < g) {
+        g = g_vgpr;
+        o->limit = RDX_EMU_OCC_VGPRS;
+    }
+    if (g_lds < g) {
+        g = g_lds;
+        o->limit = RDX_EMU_OCC_LDS;
+    }
+    if (g_bar < g) {
+        g = g_bar;
+        o->limit = RDX_EMU_OCC_BARRIERS;
+    }
+    if (g == 0)
+        g = 1; /* an oversized group is admitted alone */
+    o->groups_per_unit = (uint32_t)g;
+    o->waves_per_simd = per_simd(g, k, simds, wmax);
+    if (o->waves_per_simd == 0)
+        o->waves_per_simd = 1;
+    /* one more wave per SIMD: the VGPRs that allow wv + 1 waves, the LDS that allows
+       enough groups for waves_per_simd + 1 */
+    unsigned total = nl == 32 ? c->vgprs_per_simd : c->vgprs_per_simd / 2, gran = total / 64;
+    if (wv < wmax)
+        o->vgprs_for_more = total / (wv + 1) / gran * gran;
+    uint64_t want = ((uint64_t)(o->waves_per_simd + 1) * simds + k - 1) / k; /* groups */
+    if (lds_alloc && want * k <= (uint64_t)simds * wmax)
+        o->lds_for_more = (uint32_t)(lds_unit / want / EMU_DEV_LDS_GRANULE * EMU_DEV_LDS_GRANULE);
 }
 
 /* ------------------------------------------------- the replay of a unit */
@@ -167,6 +238,7 @@ typedef struct unit_res {
 typedef struct model_ctx {
     const emu_model_in *in;
     unsigned nunits, simds, wps; /* units, SIMDs per unit, waves per SIMD */
+    double launch;               /* a wave's launch (emu/core/timing.def WAVE_LAUNCH) */
     int lds_unit, bars_unit, lds_alloc;
     simd_st s[4];
     unit_res r;
@@ -225,7 +297,7 @@ static int admit(model_ctx *m, uint64_t g, int force)
         simd_st *s = &m->s[(m->r.rot + i) % m->simds];
         res_wave *x = &s->w[s->n++];
         /* the wave's time on the SIMD: its launch, then its cycles */
-        double life = (double)wr[i].cycles + EMU_T_WAVE_LAUNCH;
+        double life = (double)wr[i].cycles + m->launch;
         x->fin = s->v + life;
         x->rate = (double)wr[i].issue / life;
         x->grp = slot;
@@ -356,25 +428,29 @@ const char *rdx_emu_bound_name(rdx_emu_bound b)
 void emu_model_run(const emu_model_in *in, rdx_emu_counters *C)
 {
     model_ctx *m = calloc(1, sizeof *m);
+    const emu_chip *chip = chip_or_default(in->chip);
     unsigned cus = in->wgp_mode ? 2 : 1; /* CUs per unit */
-    unsigned wps = emu_model_waves_per_simd(in->nl, in->vgprs);
+    unsigned k = in->maxwaves ? in->maxwaves : 1;
+    rdx_emu_occupancy occ;
+    emu_model_occupancy(chip, in->nl, in->vgprs, in->lds, in->wgp_mode, k, &occ);
+    unsigned wps = emu_model_waves_per_simd(chip, in->nl, in->vgprs);
     int lds_alloc =
         (int)((in->lds + EMU_DEV_LDS_GRANULE - 1) / EMU_DEV_LDS_GRANULE * EMU_DEV_LDS_GRANULE);
-    int lds_unit = (int)(EMU_DEV_LDS_PER_CU * cus), bars = (int)(EMU_DEV_BARRIERS_CU * cus);
-    unsigned simds = EMU_DEV_SIMDS_PER_CU * cus, nunits = EMU_DEV_CUS / cus;
-    /* resident groups per unit with every resource free (reported) */
-    unsigned k = in->maxwaves ? in->maxwaves : 1;
-    unsigned per = simds * wps / k;
-    if (lds_alloc && (unsigned)(lds_unit / lds_alloc) < per)
-        per = (unsigned)(lds_unit / lds_alloc);
-    if (k > 1 && (unsigned)bars < per)
-        per = (unsigned)bars;
+    int lds_unit = (int)(chip->lds_per_cu * cus), bars = (int)(EMU_DEV_BARRIERS_CU * cus);
+    unsigned simds = chip->simds_per_cu * cus, nunits = chip->cus / cus;
+    if (simds > 4) /* the replay's units hold at most 4 SIMDs (RDNA's WGP) */
+        simds = 4;
+    if (!nunits)
+        nunits = 1;
+    double launch = emu_timing_for(chip->gfx12)->WAVE_LAUNCH;
+    /* resident waves per SIMD and groups per unit with every resource free (reported) */
     C->est_waves_per_simd = wps;
-    C->est_groups_per_wgp = per ? per : 1;
+    C->est_groups_per_wgp = occ.groups_per_unit;
 
     double compute = 0, issue = 0, l0 = 0, lds = 0;
     if (in->w && in->g && m) {
         m->in = in;
+        m->launch = launch;
         m->nunits = nunits;
         m->simds = simds;
         m->wps = wps;
@@ -403,16 +479,16 @@ void emu_model_run(const emu_model_in *in, rdx_emu_counters *C)
         }
     } else {
         /* fallback (no records): work spread evenly over every SIMD / CU */
-        double nsimd = (double)EMU_DEV_CUS * EMU_DEV_SIMDS_PER_CU;
+        double nsimd = (double)chip->cus * chip->simds_per_cu;
         issue = (double)in->issue / nsimd;
-        double lat = ((double)in->total + (double)in->waves * EMU_T_WAVE_LAUNCH) / (nsimd * wps);
+        double lat = ((double)in->total + (double)in->waves * launch) / (nsimd * wps);
         compute = issue > lat ? issue : lat;
-        l0 = (double)in->l0_lines * EMU_DEV_LINE / ((double)EMU_DEV_L0_BPC * EMU_DEV_CUS);
-        lds = (double)in->lds_bytes / ((double)EMU_DEV_LDS_BPC * EMU_DEV_CUS);
+        l0 = (double)in->l0_lines * EMU_DEV_LINE / ((double)EMU_DEV_L0_BPC * chip->cus);
+        lds = (double)in->lds_bytes / ((double)EMU_DEV_LDS_BPC * chip->cus);
     }
     free(m);
     C->est_dram_bytes = (in->dram_rd_lines + in->dram_wr_lines) * EMU_DEV_LINE;
-    double dram = (double)C->est_dram_bytes / EMU_DEV_DRAM_BPC;
+    double dram = (double)C->est_dram_bytes / chip->dram_bpc;
     if (in->terms) {
         in->terms[0] = compute;
         in->terms[1] = issue;

@@ -1,6 +1,6 @@
 /*
  * emu/core/model.h — the kernel-level time estimate of a dispatch
- * (rdx_emu_counters.est_*): the emulated gfx1100's topology, the per-wave
+ * (rdx_emu_counters.est_*): the emulated target's topology, the per-wave
  * and per-workgroup records the wave loop leaves, the set of 128-byte
  * memory lines a dispatch touched, and the model that turns them into one
  * figure (docs/emu.md "Kernel time estimate" describes it exactly).
@@ -12,31 +12,41 @@
 #include <stdint.h>
 
 #include <rdx/emu.h>
+#include <rdx/emu_prof.h>
 
 /*
- * gfx1100 (Navi 31, RX 7900 XTX) as the model sees it.  Sources: AMD's
- * Navi 31 configuration (96 CUs = 48 WGPs in 6 shader engines, 960 GB/s
- * GDDR6, 2.5 GHz engine clock); LLVM AMDGPUBaseInfo.cpp for the occupancy
- * rules (getMaxWavesPerEU = 16 on GFX10.3+, getTotalNumVGPRs = 1536/768
- * and getVGPRAllocGranule = 24/12 for wave32/wave64 with 1.5x VGPRs,
- * getEUsPerCU = 4 SIMDs per WGP in WGP mode / 2 in CU mode,
- * getLocalMemorySize = 64 KiB per CU doubled in WGP mode,
- * getMaxWorkGroupsPerCU: 16 barriers per CU, 32 in WGP mode, none used by
- * single-wave groups); AMDGPUUsage (LDS allocated in 128-dword blocks).
+ * The chip the model runs on: the emulated target's own shape, from emu/dev/target.c's
+ * per-chip table (the one source: the emulated sysfs topology reads it too): CUs, SIMD32s
+ * per CU, wave slots per SIMD, the VGPR file per SIMD lane (1536 or 1024 entries in
+ * wave32), LDS per CU, the engine clock and the DRAM bandwidth (GDDR6: 16 transfers per
+ * memory clock; LPDDR5X of the APUs: 2) per engine clock.  Occupancy rules: LLVM
+ * AMDGPUBaseInfo.cpp (getMaxWavesPerEU 16 on GFX10.3+, getTotalNumVGPRs, the allocation
+ * granule getVGPRAllocGranule = total / 64 in wave32: 24 of 1536, 16 of 1024, half of both
+ * in wave64, getEUsPerCU = 4 SIMDs per WGP in WGP mode / 2 in CU mode,
+ * getLocalMemorySize = the CU's LDS doubled in WGP mode, getMaxWorkGroupsPerCU: 16
+ * barriers per CU, 32 in WGP mode, none used by single-wave groups); AMDGPUUsage (LDS in
+ * 128-dword blocks).
  */
-#define EMU_DEV_CUS            96u
-#define EMU_DEV_SIMDS_PER_CU   2u
-#define EMU_DEV_WAVES_PER_SIMD 16u
-#define EMU_DEV_LDS_PER_CU     65536u
-#define EMU_DEV_LDS_GRANULE    512u
-#define EMU_DEV_BARRIERS_CU    16u
-#define EMU_DEV_LINE           128u /* L2 / memory line bytes */
-/* Bandwidths in bytes per engine clock: 960e9 B/s / 2.5e9 clk/s = 384 for
- * DRAM; the vector L0 cache returns one 128-byte line and the LDS 32 banks x
- * 4 bytes per clock per CU (RDNA whitepaper). */
-#define EMU_DEV_DRAM_BPC 384u
-#define EMU_DEV_L0_BPC   128u
-#define EMU_DEV_LDS_BPC  128u
+typedef struct emu_chip {
+    char name[16];
+    unsigned cus, simds_per_cu, waves_per_simd;
+    unsigned vgprs_per_simd; /* wave32 entries per lane: 1536 or 1024 */
+    unsigned lds_per_cu;     /* bytes */
+    unsigned clock_mhz;      /* engine clock (the model counts its clocks) */
+    double dram_bpc;         /* DRAM bytes per engine clock */
+    int gfx12;               /* RDNA4: its timing constants (emu/core/timing.def) */
+} emu_chip;
+
+/* The chip of a target (emu/dev/target.c); gfx1100's for a name the table has not. */
+void emu_chip_of(const char *target, emu_chip *out);
+
+#define EMU_DEV_LDS_GRANULE 512u
+#define EMU_DEV_BARRIERS_CU 16u
+#define EMU_DEV_LINE        128u /* L2 / memory line bytes */
+/* Per CU and engine clock, on every RDNA3/RDNA4 chip: the vector L0 cache returns one
+ * 128-byte line and the LDS 32 banks x 4 bytes (RDNA whitepaper). */
+#define EMU_DEV_L0_BPC  128u
+#define EMU_DEV_LDS_BPC 128u
 
 /* Above this many waves in one dispatch no per-wave records are kept and the
  * closed-form fallback of the model is used (docs/emu.md). */
@@ -107,6 +117,7 @@ void emu_lines_count(emu_lines *const *sets, unsigned n, uint64_t *rd, uint64_t 
 /* ------------------------------------------------------------ the model */
 
 typedef struct emu_model_in {
+    const emu_chip *chip;  /* the target's (NULL: gfx1100's) */
     unsigned nl;           /* wave size */
     unsigned vgprs;        /* VGPRs per wave from rsrc1 (granules x 8 or x 4) */
     unsigned lds;          /* LDS bytes per workgroup */
@@ -125,7 +136,13 @@ typedef struct emu_model_in {
 /* Fill C->est_* from `in`.  Deterministic: a function of `in` only. */
 void emu_model_run(const emu_model_in *in, rdx_emu_counters *C);
 
-/* Waves per SIMD the VGPR budget allows (LLVM getNumWavesPerEUWithNumVGPRs). */
-unsigned emu_model_waves_per_simd(unsigned nl, unsigned vgprs);
+/* Waves per SIMD the VGPR budget allows on chip c (LLVM getNumWavesPerEUWithNumVGPRs). */
+unsigned emu_model_waves_per_simd(const emu_chip *c, unsigned nl, unsigned vgprs);
+
+/* The occupancy of a dispatch on chip c (rdx/emu_prof.h, docs/prof.md "Occupancy"): the one
+   computation of it, which the replay (est_waves_per_simd, est_groups_per_wgp) and the
+   profile's report both use.  k = waves of a full workgroup. */
+void emu_model_occupancy(const emu_chip *c, unsigned nl, unsigned vgprs, unsigned lds, int wgp_mode,
+                         unsigned k, rdx_emu_occupancy *o);
 
 #endif /* RDX_EMU_CORE_MODEL_H */

@@ -16,7 +16,8 @@ void emu_s_load(emu_wave *w, const emu_inst *in)
     if (in->soffset.kind != EMU_K_NONE)
         off += emu_s32(w, &in->soffset);
     unsigned d = in->dst.reg;
-    emu_cycle_lgkm(w, EMU_T_LAT_SMEM);
+    emu_smem_gap(w, in);
+    emu_cycle_lgkm(w, EMU_TM(w)->LAT_SMEM);
     emu_touch_begin(w);
     if (in->param & 0x100) {
         unsigned r = in->sbase.reg;

@@ -1,9 +1,27 @@
 /*
  * emu/core/timing.c — the timing model's dependency waits: s_delay_alu (the compiler's
  * statement that an instruction reads a recent VALU, trans or SALU result) makes it wait
- * for that result as a card does (emu/core/timing.def, docs/emu.md).
+ * for that result as a card does (emu/core/timing.def, docs/emu.md); the per-family tables
+ * of the constants.
  */
 #include "emu/core/exec.h"
+
+static const emu_timing timing11 = {
+#define EMU_TIMING(n, v11, v12, e) .n = (v11),
+#include "emu/core/timing.def"
+#undef EMU_TIMING
+};
+
+static const emu_timing timing12 = {
+#define EMU_TIMING(n, v11, v12, e) .n = (v12),
+#include "emu/core/timing.def"
+#undef EMU_TIMING
+};
+
+const emu_timing *emu_timing_for(int gfx12)
+{
+    return gfx12 ? &timing12 : &timing11;
+}
 
 /* Wait for the result delay id `id` names; `later` when applied at the instruction
    itself (instid1), not at the s_delay_alu before it. */

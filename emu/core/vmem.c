@@ -506,7 +506,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
             unsigned cnt = emu_popcount(exec);
             w->wk->c.lane_ops += cnt;
             w->wk->c.vector_insts++;
-            emu_cycle_vm(w, dir == 1 ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
+            emu_cycle_vm(w, dir == 1 ? EMU_TM(w)->LAT_VMEM_STORE : EMU_TM(w)->LAT_VMEM_LOAD);
             if (write)
                 w->wk->c.bytes_written += (uint64_t)cnt * n;
             else
@@ -550,7 +550,7 @@ static void vm_exec(emu_wave *w, const emu_inst *in, const uint64_t *a, const ui
     }
     w->wk->c.lane_ops += (uint64_t)emu_popcount(exec);
     w->wk->c.vector_insts++;
-    emu_cycle_vm(w, dir == 1 ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
+    emu_cycle_vm(w, dir == 1 ? EMU_TM(w)->LAT_VMEM_STORE : EMU_TM(w)->LAT_VMEM_LOAD);
     if (dir == 0) {
         for (unsigned l = 0; l < w->nl; l++) {
             if (ptr[l])
@@ -665,7 +665,7 @@ static inline __attribute__((always_inline)) bool vm_fast_n(emu_wave *w, const e
     emu_worker *wk = w->wk;
     wk->c.lane_ops += nl;
     wk->c.vector_insts++;
-    emu_cycle_vm(w, dir == 1 ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
+    emu_cycle_vm(w, dir == 1 ? EMU_TM(w)->LAT_VMEM_STORE : EMU_TM(w)->LAT_VMEM_LOAD);
     if (write)
         wk->c.bytes_written += (uint64_t)nl * n;
     else

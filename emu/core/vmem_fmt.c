@@ -183,7 +183,7 @@ void emu_vm_buffer_fmt(emu_wave *w, const emu_inst *in)
     }
     w->wk->c.lane_ops += emu_popcount(exec);
     w->wk->c.vector_insts++;
-    emu_cycle_vm(w, store ? EMU_T_LAT_VMEM_STORE : EMU_T_LAT_VMEM_LOAD);
+    emu_cycle_vm(w, store ? EMU_TM(w)->LAT_VMEM_STORE : EMU_TM(w)->LAT_VMEM_LOAD);
     unsigned d = in->dst.reg;
     for (unsigned l = 0; l < w->nl; l++) {
         if (!((exec >> l) & 1))

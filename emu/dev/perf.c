@@ -21,15 +21,19 @@
  *   GL2C counters 0..3 (GL2C_PERFCOUNTERn_SELECT, _LO/_HI): GL2C_HIT (42) and
  *   GL2C_MISS (43) are the profile's L2 model (docs/prof.md "Cache model"),
  *   all in channel 0 (GRBM instance 0).
- * - SQ_THREAD_TRACE_BUF0_BASE/SIZE (4 KiB units; BASE_HI in SIZE[3:0]),
+ * - SQ_THREAD_TRACE_BUF0_BASE/SIZE (4 KiB units; BASE_HI in SIZE[3:0]; on gfx12
+ *   BUF0_SIZE at 0xd9e6, BASE_LO 0xd9e7, BASE_HI 0xd9e8, as rdx/pm4_prof.h says),
  *   CTRL.MODE (1 = on; turning it on rewinds the buffer), MASK (WTYPE_INCLUDE
  *   must include CS, bit 6, for compute waves to be traced) per SE, and a
  *   queue's COMPUTE_THREAD_TRACE_ENABLE: each traced dispatch runs with
  *   profiling on and its SQ thread trace (rdx_sqtt_encode_profile: workgroup
- *   0's waves, RDNA3 layout 3) is appended to SE 0's buffer, the layout header
+ *   0's waves in the target's token layout, rdx_sqtt_layout_of: 3 on gfx11, 4 on
+ *   gfx12) is appended to SE 0's buffer, the layout header
  *   only once per trace, followed by at least 8 bytes of NOP nibbles up to a 32-byte
  *   boundary.  Other SEs' buffers
- *   stay empty.  WPTR reads gfx11's form: (buffer address + bytes written) / 32.
+ *   stay empty.  WPTR reads (buffer address + bytes written) / 32 on gfx11.0
+ *   (gfx1100-gfx1102), bytes written / 32 on gfx11.5 and gfx12 (as tinygrad's
+ *   ops_amd.py reads it).
  *   A stream that does not fit is cut at the buffer's end, STATUS2.BUF0_FULL is
  *   set and DROPPED_CNTR counts the bytes dropped; a buffer of size 0 takes
  *   nothing.  STATUS reads 0 (never busy, nothing pending: the stream is
@@ -61,7 +65,9 @@
 #define PERFMON_RUN 1u
 
 typedef struct perf_se {
-    uint32_t base_lo, size, ctrl, mask, token_mask, status2, dropped;
+    uint32_t buf[4]; /* 0xd9e6..0xd9e9 as written: gfx12's BUF0_SIZE, BASE_LO, BASE_HI; gfx11's
+                        BUF0_BASE (0xd9e8) and BUF0_SIZE (0xd9e9) */
+    uint32_t ctrl, mask, token_mask, status2, dropped;
     uint64_t written; /* bytes of the stream in the buffer */
     int started;      /* the layout header is in the buffer */
     int finishing;    /* THREAD_TRACE_FINISH seen, STATUS not read since */
@@ -75,6 +81,9 @@ struct emu_perf {
     uint64_t gl2c_val[PERF_GL2C];
     perf_se se[PERF_SE];
     uint32_t nse;          /* the GPU's shader engines (its target's) */
+    unsigned layout;       /* its thread trace's token layout (rdx_sqtt_layout_of) */
+    int wptr_abs;          /* WPTR counts from address 0 (gfx11.0), else from the buffer */
+    int gfx12;             /* gfx12's buffer registers (rdx/pm4_prof.h rdx_pm4_sqtt_desc) */
     int counting, tracing; /* of the running dispatch */
 };
 
@@ -91,6 +100,9 @@ static struct emu_perf *perf_of(rdx_emudev *dev, emu_queue *q)
             g->perf->nse = g->t && g->t->shader_engines ? g->t->shader_engines : 1;
             if (g->perf->nse > PERF_SE)
                 g->perf->nse = PERF_SE;
+            g->perf->layout = rdx_sqtt_layout_of(g->t ? g->t->name : "gfx1100");
+            g->perf->wptr_abs = !g->t || (g->t->gc[0] == 11 && g->t->gc[1] == 0);
+            g->perf->gfx12 = g->t && g->t->gc[0] == 12;
         }
     return g->perf;
 }
@@ -143,18 +155,16 @@ static int is_gl2c_reg(uint32_t reg)
 
 static int is_tt_reg(uint32_t reg)
 {
-    return reg >= REG(SQ_THREAD_TRACE_BUF0_BASE) && reg <= REG(SQ_THREAD_TRACE_DROPPED_CNTR);
+    return reg >= REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12) && reg <= REG(SQ_THREAD_TRACE_DROPPED_CNTR);
 }
 
 static void tt_write(perf_se *s, uint32_t reg, uint32_t val)
 {
+    if (reg >= REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12) && reg <= REG(SQ_THREAD_TRACE_BUF0_SIZE)) {
+        s->buf[reg - REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12)] = val;
+        return;
+    }
     switch (reg) {
-    case REG(SQ_THREAD_TRACE_BUF0_BASE):
-        s->base_lo = val;
-        break;
-    case REG(SQ_THREAD_TRACE_BUF0_SIZE):
-        s->size = val;
-        break;
     case REG(SQ_THREAD_TRACE_CTRL):
         if ((val & 3) == 1 && (s->ctrl & 3) != 1) { /* turned on: a new trace */
             s->written = 0;
@@ -175,28 +185,32 @@ static void tt_write(perf_se *s, uint32_t reg, uint32_t val)
     }
 }
 
-static uint64_t tt_base(const perf_se *s)
+/* The buffer's address and size from its registers in the GPU's layout. */
+static uint64_t tt_base(const struct emu_perf *p, const perf_se *s)
 {
-    uint64_t hi = rdx_pm4_reg_get(s->size, RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_BASE_HI);
-    return (hi << 32 | s->base_lo) << 12;
+    if (p->gfx12) /* BUF0_BASE_HI (bits 12:0) at 0xd9e8, BUF0_LO_GFX12 */
+        return ((uint64_t)(s->buf[2] & 0x1fffu) << 32 | s->buf[1]) << 12;
+    uint64_t hi = rdx_pm4_reg_get(s->buf[3], RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_BASE_HI);
+    return (hi << 32 | s->buf[2]) << 12;
 }
 
-static uint64_t tt_size(const perf_se *s)
+static uint64_t tt_size(const struct emu_perf *p, const perf_se *s)
 {
-    return (uint64_t)rdx_pm4_reg_get(s->size, RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_SIZE) << 12;
+    if (p->gfx12)
+        return (uint64_t)rdx_pm4_reg_get(s->buf[0], RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_GFX12_SIZE)
+               << 12;
+    return (uint64_t)rdx_pm4_reg_get(s->buf[3], RDX_PM4_RF_SQ_THREAD_TRACE_BUF0_SIZE_SIZE) << 12;
 }
 
-static uint32_t tt_read(perf_se *s, uint32_t reg)
+static uint32_t tt_read(const struct emu_perf *p, perf_se *s, uint32_t reg)
 {
     if (reg == REG(SQ_THREAD_TRACE_STATUS) && s->finishing) {
         s->finishing = 0; /* the flush is seen in progress once */
         return RDX_PM4_REG_PUT(SQ_THREAD_TRACE_STATUS, FINISH_PENDING, 1);
     }
+    if (reg >= REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12) && reg <= REG(SQ_THREAD_TRACE_BUF0_SIZE))
+        return s->buf[reg - REG(SQ_THREAD_TRACE_BUF0_SIZE_GFX12)];
     switch (reg) {
-    case REG(SQ_THREAD_TRACE_BUF0_BASE):
-        return s->base_lo;
-    case REG(SQ_THREAD_TRACE_BUF0_SIZE):
-        return s->size;
     case REG(SQ_THREAD_TRACE_CTRL):
         return s->ctrl;
     case REG(SQ_THREAD_TRACE_MASK):
@@ -204,7 +218,7 @@ static uint32_t tt_read(perf_se *s, uint32_t reg)
     case REG(SQ_THREAD_TRACE_TOKEN_MASK):
         return s->token_mask;
     case REG(SQ_THREAD_TRACE_WPTR):
-        return (uint32_t)((tt_base(s) + s->written) / TT_UNIT) & 0x1fffffffu;
+        return (uint32_t)(((p->wptr_abs ? tt_base(p, s) : 0) + s->written) / TT_UNIT) & 0x1fffffffu;
     case REG(SQ_THREAD_TRACE_STATUS2):
         return s->status2;
     case REG(SQ_THREAD_TRACE_DROPPED_CNTR):
@@ -310,7 +324,7 @@ int emu_perf_read(rdx_emudev *dev, emu_queue *q, uint32_t reg, uint32_t *val)
     if (is_tt_reg(reg)) {
         uint32_t se = grbm_all_se(p->grbm) ? 0 : grbm_se(p->grbm);
         if (se < p->nse)
-            *val = tt_read(&p->se[se], reg);
+            *val = tt_read(p, &p->se[se], reg);
         return 1;
     }
     return 0;
@@ -385,7 +399,8 @@ static uint64_t grbm_event(uint32_t sel, const rdx_emu_counters *c)
 }
 
 /* Append the stream to SE 0's buffer: 1, or -1 when the buffer is not mapped writable. */
-static int tt_append(rdx_emudev *dev, emu_queue *q, perf_se *s, const uint8_t *blob, size_t len)
+static int tt_append(rdx_emudev *dev, emu_queue *q, const struct emu_perf *p, perf_se *s,
+                     const uint8_t *blob, size_t len)
 {
     if (s->started) {
         blob += TT_HEADER; /* one layout header per trace */
@@ -394,14 +409,14 @@ static int tt_append(rdx_emudev *dev, emu_queue *q, perf_se *s, const uint8_t *b
     /* NOP nibbles after the stream: at least 8 bytes (a decoder that reads 64 bits at a time,
        as tinygrad's does, sees the last packet), up to the next 32-byte unit */
     size_t padded = (len + TT_HEADER + TT_UNIT - 1) / TT_UNIT * TT_UNIT;
-    uint64_t cap = tt_size(s), room = cap > s->written ? cap - s->written : 0;
+    uint64_t cap = tt_size(p, s), room = cap > s->written ? cap - s->written : 0;
     size_t n = padded <= room ? padded : (size_t)room;
     if (n < padded) {
         s->status2 |= 1; /* BUF0_FULL */
         s->dropped += (uint32_t)(padded - n);
     }
     if (n) {
-        uint8_t *dst = emu_cp_access(dev, q, tt_base(s) + s->written, n, 1);
+        uint8_t *dst = emu_cp_access(dev, q, tt_base(p, s) + s->written, n, 1);
         if (!dst)
             return -1;
         size_t m = len < n ? len : n;
@@ -437,14 +452,12 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
             p->gl2c_val[n] += e == 42 ? pr->l2_hits : e == 43 ? pr->l2_misses : 0;
         }
     }
-    /* the encoder writes RDNA3's tokens (layout 3): a gfx12 GPU, whose tokens are layout 4,
-       writes no stream rather than one its decoder would misread (docs/prof.md) */
-    const emu_target *tg = dev->gpus[q->gpu].t;
-    if ((p->tracing & 1) && pr && pr->ntrace && (!tg || tg->gc[0] == 11)) {
+    /* the trace in the GPU's own token layout (rdx_sqtt_layout_of: 3 on gfx11, 4 on gfx12) */
+    if ((p->tracing & 1) && pr && pr->ntrace && p->layout) {
         uint8_t *blob = NULL;
         size_t len = 0;
-        if (rdx_sqtt_encode_profile(pr, &blob, &len) == RDX_OK && len >= TT_HEADER)
-            r = tt_append(dev, q, &p->se[0], blob, len);
+        if (rdx_sqtt_encode_profile(pr, p->layout, &blob, &len) == RDX_OK && len >= TT_HEADER)
+            r = tt_append(dev, q, p, &p->se[0], blob, len);
         free(blob); /* r < 0: emu_cp_access raised the memory fault and failed the queue */
     }
     p->counting = p->tracing = 0;

@@ -23,6 +23,8 @@
  */
 #include "emu/dev/emudev.h"
 
+#include "emu/core/model.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -220,6 +222,26 @@ const emu_target *emu_target_at(uint32_t i)
 const char *rdx_emudev_target_name(uint32_t i)
 {
     return i < NTARGETS ? targets[i].name : NULL;
+}
+
+void emu_chip_of(const char *target, emu_chip *out)
+{
+    const emu_target *t = target ? emu_target_find(target) : NULL;
+    if (!t)
+        t = &targets[0];
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", t->name);
+    out->cus = emu_target_cus(t);
+    out->simds_per_cu = EMU_SIMD_PER_CU;
+    out->waves_per_simd = t->waves_per_simd;
+    out->vgprs_per_simd = t->vgprs_per_simd;
+    out->lds_per_cu = t->lds_kb * 1024;
+    out->clock_mhz = t->max_clk_mhz;
+    /* DRAM bytes per second: the memory clock x transfers per clock (GDDR6 16, the APUs'
+       LPDDR5X 2) x the bus width in bytes; per engine clock */
+    double bps = (double)t->mem_clk_mhz * 1e6 * (t->apu ? 2 : 16) * (t->mem_width / 8);
+    out->dram_bpc = bps / ((double)t->max_clk_mhz * 1e6);
+    out->gfx12 = t->gc[0] == 12;
 }
 
 uint32_t emu_target_cus(const emu_target *t)

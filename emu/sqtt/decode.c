@@ -14,7 +14,16 @@
 #include <rdx/isa.h>
 #include <rdx/sqtt.h>
 
+#include "emu/sqtt/sqtt_int.h"
 #include "util/error.h"
+
+unsigned rdx_sqtt_layout_of(const char *target)
+{
+    const rdx_isa_target *t = target ? rdx_isa_target_find(target) : NULL;
+    if (!t)
+        return 0;
+    return t->family == RDX_ISA_FAMILY_RDNA4 ? 4 : 3;
+}
 
 const char *rdx_sqtt_type_name(int type)
 {
@@ -195,12 +204,6 @@ static int other_simd(const rdx_sqtt_packet *p)
     return p->layout == 4 && p->op >= 0xbc && p->op <= 0xdd;
 }
 
-/* Instructions that issue no packet: stepped over. */
-static int silent(const char *m)
-{
-    return !strcmp(m, "s_delay_alu") || !strcmp(m, "s_wait_alu") || !strcmp(m, "s_barrier_wait");
-}
-
 /* A wave being followed by rdx_sqtt_map. */
 typedef struct mwave {
     uint32_t cu, simd, wave;
@@ -301,7 +304,7 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
                                   (unsigned long long)w->off);
                     break;
                 }
-                if (!silent(rdx_isa_op_name(ii.op)))
+                if (!sqtt_silent(rdx_isa_op_name(ii.op)))
                     break;
                 w->off += len;
             }

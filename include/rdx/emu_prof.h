@@ -83,6 +83,7 @@ typedef struct rdx_emu_prof_inst {
 
 /* The profile of the last dispatch run with profiling on. */
 typedef struct rdx_emu_profile {
+    char target[16];      /* the emulator's target ("gfx1100"): the chip of the estimate */
     uint64_t code;        /* address of the dispatch's first instruction */
     uint32_t wave_size;   /* 32 or 64 */
     uint32_t vgprs;       /* VGPRs per wave (rsrc1 granules) */
@@ -142,7 +143,8 @@ typedef struct rdx_emu_occupancy {
 /* Name of an occupancy limit ("wave slots", "VGPRs", "LDS", "barriers", "workgroup size"). */
 const char *rdx_emu_occ_limit_name(rdx_emu_occ_limit l);
 
-/* The occupancy of profile p's dispatch (the kernel time model's rules, docs/emu.md). */
+/* The occupancy of profile p's dispatch on its target's chip (the kernel time model's rules
+   and computation, docs/emu.md). */
 void rdx_emu_occupancy_of(const rdx_emu_profile *p, rdx_emu_occupancy *out);
 
 #ifdef __cplusplus

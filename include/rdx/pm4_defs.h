@@ -531,6 +531,8 @@
     X(SQ_PERFCOUNTER15_SELECT, 0xd9cf)          \
     X(SQ_PERFCOUNTER_CTRL, 0xd9e0)              \
     X(SQ_PERFCOUNTER_CTRL2, 0xd9e2)             \
+    X(SQ_THREAD_TRACE_BUF0_SIZE_GFX12, 0xd9e6)  \
+    X(SQ_THREAD_TRACE_BUF0_LO_GFX12, 0xd9e7)    \
     X(SQ_THREAD_TRACE_BUF0_BASE, 0xd9e8)        \
     X(SQ_THREAD_TRACE_BUF0_SIZE, 0xd9e9)        \
     X(SQ_THREAD_TRACE_CTRL, 0xd9ec)             \
@@ -659,6 +661,7 @@
     X(SQ_PERFCOUNTER_CTRL, CS_EN, 6, 1)                            \
     X(SQ_PERFCOUNTER_CTRL2, FORCE_EN, 0, 1)                        \
     X(SQ_PERFCOUNTER_CTRL2, VMID_EN, 1, 16)                        \
+    X(SQ_THREAD_TRACE_BUF0_SIZE_GFX12, SIZE, 0, 22)                \
     X(SQ_THREAD_TRACE_BUF0_SIZE, BASE_HI, 0, 4)                    \
     X(SQ_THREAD_TRACE_BUF0_SIZE, SIZE, 8, 22)                      \
     X(SQ_THREAD_TRACE_CTRL, MODE, 0, 2)                            \

@@ -88,17 +88,20 @@ typedef struct rdx_pm4_sqtt_desc {
     uint64_t buf[RDX_PM4_MAX_SE]; /* each 4 KiB aligned, below 2^48 */
     uint64_t buf_size;            /* bytes per SE: a multiple of 4 KiB, 4 KiB .. 16 GiB */
     uint32_t simd;                /* the SIMD whose instructions are traced, 0..3 */
+    int gfx12; /* RDNA4's buffer registers: BUF0_SIZE_GFX12 (0xd9e6, size >> 12 in 21:0),
+                  BUF0_LO_GFX12 (0xd9e7), BUF0_BASE_HI at gfx11's BUF0_BASE (0xd9e8) */
 } rdx_pm4_sqtt_desc;
 
 /*
  * Start the trace: SPI_CONFIG_CNTL with the SQG top/bottom-of-pipe events, then per SE
  * (GRBM_GFX_INDEX se, SA 0): SQ_THREAD_TRACE_BUF0_SIZE (size >> 12, BASE_HI) and
- * BUF0_BASE (address >> 12), MASK (compute waves, `simd`, WGP 0 of SA 0), TOKEN_MASK
- * (registers of the SQ, shader, compute and context; bottom-of-pipe events), CTRL
- * (MODE 1, stalls enabled, high-water 1, utilisation timer, RT_FREQ 4096 clocks); then
- * GRBM broadcast and COMPUTE_THREAD_TRACE_ENABLE = 1 (SH: this queue's dispatches are
- * traced).  RDX_ERR_INVALID names the SE whose buffer is not 4 KiB aligned, a size that
- * is not a multiple of 4 KiB (or 0, or too big), nse or simd out of range.
+ * BUF0_BASE (address >> 12) — on gfx12 (`gfx12`) BUF0_SIZE_GFX12, BUF0_LO_GFX12 and
+ * BUF0_BASE_HI, gfx12's own layout (tinygrad's gc_12_0_0 register table) — MASK (compute waves,
+ * `simd`, WGP 0 of SA 0), TOKEN_MASK (registers of the SQ, shader, compute and context;
+ * bottom-of-pipe events), CTRL (MODE 1, stalls enabled, high-water 1, utilisation timer, RT_FREQ
+ * 4096 clocks); then GRBM broadcast and COMPUTE_THREAD_TRACE_ENABLE = 1 (SH: this queue's
+ * dispatches are traced).  RDX_ERR_INVALID names the SE whose buffer is not 4 KiB aligned, a size
+ * that is not a multiple of 4 KiB (or 0, or too big), nse or simd out of range.
  */
 rdx_status rdx_pm4_sqtt_start(rdx_pm4_cmdbuf *cb, const rdx_pm4_sqtt_desc *d);
 

@@ -3,7 +3,7 @@
  * and RDNA4 (layout 4) GPUs: a decoder of the nibble-packed packet stream a
  * card's thread trace writes, the mapping of its instruction packets to the
  * PCs of the traced code, and an encoder that writes the emulator's
- * instruction trace (rdx/emu_prof.h) in the same format, so the decoder and
+ * instruction trace (rdx/emu_prof.h) in the same formats, so the decoder and
  * everything after it run in CI on traces of the emulated GPU.  docs/prof.md
  * "SQ thread traces" describes the format as rdx reads it.
  */
@@ -56,7 +56,10 @@ typedef enum rdx_sqtt_type {
 /* Name of a packet type ("INST", ...); "?" when unknown. */
 const char *rdx_sqtt_type_name(int type);
 
-/* INST packet operation codes rdx writes (RDNA3 layout 3). */
+/* INST packet operation codes rdx writes: layout 3 (RDNA3) and, where RDNA4 numbers them
+   differently or has its own, layout 4 (_L4).  The numbers are the ones tinygrad's open
+   decoder names (tinygrad/renderer/amd/sqtt.py InstOp, InstOpRDNA4) and that the cards'
+   traces of tinygrad's examples show for these instructions. */
 enum {
     RDX_SQTT_OP_SALU = 0x00,
     RDX_SQTT_OP_SMEM_RD = 0x01,
@@ -64,6 +67,9 @@ enum {
     RDX_SQTT_OP_JUMP_NO = 0x04, /* branch not taken */
     RDX_SQTT_OP_MESSAGE = 0x09,
     RDX_SQTT_OP_VALU_TRANS = 0x0b,
+    RDX_SQTT_OP_VALU_B2 = 0x0d,  /* 64-bit shifts */
+    RDX_SQTT_OP_VALU_B4 = 0x0e,  /* 64-bit multiply-add */
+    RDX_SQTT_OP_VALU_B16 = 0x0f, /* double precision */
     RDX_SQTT_OP_BARRIER = 0x13,
     RDX_SQTT_OP_FLAT_RD = 0x1c,
     RDX_SQTT_OP_FLAT_WR = 0x1d,
@@ -73,7 +79,18 @@ enum {
     RDX_SQTT_OP_LDS_WR = 0x2b,
     RDX_SQTT_OP_SALU_WR_EXEC = 0x72,
     RDX_SQTT_OP_VALU_WR_EXEC = 0x73,
+    RDX_SQTT_OP_L4_BARRIER_SIGNAL = 0x7a,
+    RDX_SQTT_OP_L4_WMMA_8 = 0x8c,         /* v_wmma_*_iu8 / _iu4 (16x16x16) */
+    RDX_SQTT_OP_L4_WMMA_16 = 0x8d,        /* v_wmma_* of 16-bit floats (16x16x16) */
+    RDX_SQTT_OP_L4_SALU_2 = 0x9b,         /* s_mul_* */
+    RDX_SQTT_OP_L4_VALU_SCL_TRANS = 0x99, /* v_s_exp_f32 and the other scalar trans */
 };
+
+/* The token layout of the thread traces of a target's GPU: 3 for RDNA3 and RDNA3.5
+   (gfx11xx; RDNA3.5's is assumed to be RDNA3's, no trace of such a card was seen), 4 for
+   RDNA4 (gfx12xx); 0 for a name rdx does not know.  The one place that decides which
+   format the emulated GPU writes and which rdx expects of a card. */
+unsigned rdx_sqtt_layout_of(const char *target);
 
 /* One decoded packet. */
 typedef struct rdx_sqtt_packet {
@@ -123,18 +140,20 @@ rdx_status rdx_sqtt_map(const rdx_sqtt_packet *pk, size_t n, const uint8_t *code
                         uint64_t code_pc, unsigned wave_size, rdx_sqtt_inst **out, size_t *nout);
 
 /*
- * The emulated GPU's thread trace of a profiled dispatch in the RDNA3 token
- * format (layout 3): a layout header, then workgroup 0's waves — WAVESTART on the
- * SIMD the time model placed each on (CU 0), one packet per instruction
- * (VALUINST for VALU, IMMEDIATE for s_waitcnt / s_nop and the like, INST with
- * the op codes above for the rest, none for s_delay_alu), WAVEEND at s_endpgm —
- * in time order, each at the wave's start plus its launch (emu/core/timing.def) plus its
- * wave-model clock at issue (after the wait, for one that waited), with
- * TS_DELTA_SHORT / TS_DELTA_OR_MARK packets for gaps the packets' own delta
- * fields cannot hold.  *out is malloc'd.  Errors: RDX_ERR_INVALID when the
- * profile has no instruction trace, RDX_ERR_NOMEM.
+ * The emulated GPU's thread trace of a profiled dispatch in the token format of
+ * `layout` (3: RDNA3, 4: RDNA4; rdx_sqtt_layout_of gives a target's): a layout
+ * header, then workgroup 0's waves — WAVESTART on the SIMD the time model placed each
+ * on (CU 0), one packet per instruction (VALUINST for VALU, IMMEDIATE for s_waitcnt /
+ * s_wait_* / s_nop and the like, INST with the op codes above for the rest, none for
+ * s_delay_alu, s_wait_alu and s_barrier_wait), WAVEEND at s_endpgm — in time order,
+ * each at the wave's start plus its launch (emu/core/timing.def) plus its wave-model
+ * clock at issue (after the wait, for one that waited), with TS_DELTA_SHORT /
+ * TS_DELTA_OR_MARK packets for gaps the packets' own delta fields cannot hold.  *out is
+ * malloc'd.  Errors: RDX_ERR_INVALID when the profile has no instruction trace or the
+ * layout is not 3 or 4, RDX_ERR_NOMEM.
  */
-rdx_status rdx_sqtt_encode_profile(const rdx_emu_profile *p, uint8_t **out, size_t *len);
+rdx_status rdx_sqtt_encode_profile(const rdx_emu_profile *p, unsigned layout, uint8_t **out,
+                                   size_t *len);
 
 #ifdef __cplusplus
 }

@@ -107,8 +107,9 @@ TCase *cgf_tcase_split_reduce(void); /* split_reduce_test.c: split and grouped r
 TCase *cgf_tcase_opt_text(void);     /* opt_text_test.c: OptOp sequences as text */
 TCase *cgf_tcase_rowfuse(void);      /* rowfuse_test.c: row fusion, grouped reductions with LOCAL */
 TCase *cgf_tcase_group_tree(void);   /* group_tree_test.c: GROUP_REDUCE lowering, argmax */
-TCase *cgf_tcase_beam(void);    /* beam_test.c: BEAM with a fake timer, row actions, bad input */
-TCase *cgf_tcase_gpudims(void); /* gpudims_test.c: more GLOBAL axes than grid dimensions */
-TCase *cgf_tcase_program(void); /* program_test.c: PROGRAM of INS as a kernel */
+TCase *cgf_tcase_beam(void);       /* beam_test.c: BEAM with a fake timer, row actions, bad input */
+TCase *cgf_tcase_gpudims(void);    /* gpudims_test.c: more GLOBAL axes than grid dimensions */
+TCase *cgf_tcase_program(void);    /* program_test.c: PROGRAM of INS as a kernel */
+TCase *cgf_tcase_interleave(void); /* interleave_test.c: a matmul's FMAs interleaved, paired */
 
 #endif

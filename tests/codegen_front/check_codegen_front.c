@@ -24,5 +24,6 @@ int main(void)
     suite_add_tcase(s, cgf_tcase_beam());
     suite_add_tcase(s, cgf_tcase_gpudims());
     suite_add_tcase(s, cgf_tcase_program());
+    suite_add_tcase(s, cgf_tcase_interleave());
     return rdx_test_main(s);
 }

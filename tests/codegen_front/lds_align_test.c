@@ -137,7 +137,8 @@ static const rdx_tensor *mm(rdx_graph *g, int64_t m, int64_t k, int64_t n, uint6
 START_TEST(lds_align_matmul)
 {
     uint64_t seed = 5;
-    /* the heuristics' large-matmul tiles (8 x 4 per work-item, k by 4, 16 x 16) staged: rows of
+    /* large-matmul tiles (8 x 4 per work-item, k by 4, 16 x 16; the heuristics now stage them
+       8 deep) staged: rows of
        4 and 128 dwords, no padding; the reads are b128, B's slot stores (2 dwords each, from
        one global_load_b64) one ds_store_b64 */
     rdx_graph *g = cgf_graph();

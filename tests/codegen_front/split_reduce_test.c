@@ -247,9 +247,11 @@ static int split_at(const rdx_opt *h, size_t n, int axis, int64_t amount, rdx_ax
 }
 
 /* Register tiles sized for occupancy: a 1024^3 matmul (axes 0 = m, 1 = n, 2 = k) gets 8
-   (n) x 4 (m) outputs per work-item, k unrolled by 4 (128 updates per iteration), a
-   16x16 workgroup with n (contiguous) lane-fastest, i.e. its LOCAL split last; a 64^3
-   matmul (4096 outputs) gets no upcast (it would leave fewer than 4096 work-items). */
+   (n) x 4 (m) outputs per work-item, a 16x16 workgroup with n (contiguous) lane-fastest,
+   i.e. its LOCAL split last, and its tiles staged through LDS 8 deep: k unrolled by 8
+   (256 updates per iteration; 4 before the staged tiles were deepened, which left the
+   kernel waiting for a global load every 4 k steps); a 64^3 matmul (4096 outputs) gets no
+   upcast (it would leave fewer than 4096 work-items). */
 START_TEST(tile_occupancy_choice)
 {
     uint64_t seed = 306;
@@ -259,9 +261,10 @@ START_TEST(tile_occupancy_choice)
     size_t nh = heuristic_of(g, rdx_tensor_matmul(g, a, a), 0, 1, h);
     ck_assert_int_ge(split_at(h, nh, 1, 8, RDX_AXIS_UPCAST), 0);
     ck_assert_int_ge(split_at(h, nh, 0, 4, RDX_AXIS_UPCAST), 0);
-    ck_assert_int_ge(split_at(h, nh, 2, 4, RDX_AXIS_UNROLL), 0);
+    ck_assert_int_ge(split_at(h, nh, 2, 8, RDX_AXIS_UNROLL), 0);
     int lm = split_at(h, nh, 0, 16, RDX_AXIS_LOCAL), ln = split_at(h, nh, 1, 16, RDX_AXIS_LOCAL);
     ck_assert(lm >= 0 && ln > lm);
+    ck_assert(nh > 0 && h[nh - 1].op == RDX_OPTOP_LDS && h[nh - 1].axis == 2);
     const rdx_tensor *b = cgf_random(g, F32, 2, (int64_t[]){ 64, 64 }, &seed);
     nh = heuristic_of(g, rdx_tensor_matmul(g, b, b), 0, 1, h);
     for (size_t i = 0; i < nh; i++)

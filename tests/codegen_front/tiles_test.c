@@ -127,11 +127,14 @@ START_TEST(tiles_choice)
     rdx_opt h[16];
     const rdx_uop *k;
     /* matmul: axes 0 = m, 1 = n (GLOBAL), 2 = k (REDUCE): 4x4 outputs per work-item,
-       k unrolled by 8, a 16x16 workgroup (256^2 outputs: 4096 work-items remain) */
+       a 16x16 workgroup (256^2 outputs: 4096 work-items remain), the tiles staged through
+       LDS 16 deep: k unrolled by 16 (8 for the register tiles alone; the staged tile's
+       depth doubled while 16 x k <= 256 updates and staging still pays) */
     size_t nh = heuristic_of(g, mm(g, 256, 64, 256, &seed), h, &k);
     ck_assert(has(h, nh, 1, 4, RDX_AXIS_UPCAST));
     ck_assert(has(h, nh, 0, 4, RDX_AXIS_UPCAST));
-    ck_assert(has(h, nh, 2, 8, RDX_AXIS_UNROLL));
+    ck_assert(has(h, nh, 2, 16, RDX_AXIS_UNROLL));
+    ck_assert(nh > 0 && h[nh - 1].op == RDX_OPTOP_LDS);
     ck_assert(has(h, nh, 1, 16, RDX_AXIS_LOCAL));
     ck_assert(has(h, nh, 0, 16, RDX_AXIS_LOCAL));
     /* they apply */

@@ -30,6 +30,7 @@ typedef struct mk {
     unsigned groups; /* 1-D grid of single-wave (32 work-item) workgroups */
     uint32_t rsrc1, lds;
     unsigned threads;
+    const char *target; /* NULL: gfx1100 */
 } mk;
 
 static uint32_t *g_in, *g_out; /* 6144 x 32 words each, page-aligned (see setup) */
@@ -47,7 +48,7 @@ static rdx_emu_counters run_mk(const mk *k)
     free(bytes);
     size_t n = (size_t)k->groups * 32 * 4;
     rdx_emu *e;
-    ck_assert_int_eq(rdx_emu_create(NULL, &e), RDX_OK);
+    ck_assert_int_eq(rdx_emu_create(k->target, &e), RDX_OK);
     rdx_emu_set_threads(e, k->threads ? k->threads : 1);
     rdx_emu_dispatch d;
     memset(&d, 0, sizeof d);
@@ -112,7 +113,7 @@ static const char *lat_kernel = "global_load_b32 v1, v2, s[0:1]\n"
 START_TEST(latency_waves_overlap)
 {
     /* 192 groups over 48 WGPs: 4 per WGP, one wave on each of its 4 SIMDs -> 1705 */
-    mk k = { lat_kernel, 192, rsrc1_of(1, 1), 0, 1 };
+    mk k = { lat_kernel, 192, rsrc1_of(1, 1), 0, 1, NULL };
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.max_wave_cycles, LAT_T);
     ck_assert_uint_eq(c.cycles, 192 * LAT_T);
@@ -156,7 +157,11 @@ START_TEST(issue_bound_waves_serialize)
              "s_cmp_lg_u32 s5, 0\n"
              "s_cbranch_scc1 loop\n"
              "s_endpgm\n",
-             3072, rsrc1_of(1, 1), 0, 1 };
+             3072,
+             rsrc1_of(1, 1),
+             0,
+             1,
+             NULL };
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.max_wave_cycles, LOOP_I);
     ck_assert_uint_eq(c.est_kernel_cycles, 16 * LOOP_I);
@@ -173,8 +178,10 @@ END_TEST
  * and is done at 20 + 1118 = 1138, s_waitcnt, the store at 1138 (done 1139 +
  * 315), s_endpgm waits for it: 1454 cycles (COPY_T), issue 7; 16 resident per
  * SIMD -> 1454 + 585 = 2039; L0: 64 waves x 2 lines x 128 B / (2 CUs x
- * 128 B/clk) = 64; DRAM: (3072 + 3072) lines x 128 B / 384 B/clk = 2048 — the
- * estimate.
+ * 128 B/clk) = 64.  On a gfx1102 (32 CUs: 3 rounds of 2039 = 6117) DRAM: (3072 + 3072)
+ * lines x 128 B / 108.5 B/clk = 7250 — the estimate (1125 MHz GDDR6 x 16 x 16 bytes per
+ * second over a 2655 MHz engine clock, emu/dev/target.c's row; gfx1100's 386.5 B/clk would
+ * give 2035, just under the waves' 2039).
  */
 enum {
     COPY_T = 2 * EMU_T_ISSUE_VALU + EMU_T_VALU_FWD + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_LOAD +
@@ -190,13 +197,16 @@ static const char *copy_kernel = "v_lshlrev_b32 v1, 2, v0\n"
 
 START_TEST(streaming_hits_dram_bound)
 {
-    mk k = { copy_kernel, 3072, rsrc1_of(1, 1), 0, 1 };
+    mk k = { copy_kernel, 3072, rsrc1_of(1, 1), 0, 1, "gfx1102" };
     rdx_emu_counters c = run_mk(&k);
     for (size_t i = 0; i < 3072 * 32; i++)
         ck_assert_uint_eq(g_out[i], (uint32_t)i);
     ck_assert_uint_eq(c.max_wave_cycles, COPY_T);
     ck_assert_uint_eq(c.est_dram_bytes, 2 * 3072 * 128);
-    ck_assert_uint_eq(c.est_kernel_cycles, 2048);
+    emu_chip chip;
+    emu_chip_of("gfx1102", &chip);
+    ck_assert_uint_eq(c.est_kernel_cycles, (uint64_t)ceil(2.0 * 3072 * 128 / chip.dram_bpc));
+    ck_assert_uint_eq(c.est_kernel_cycles, 7250);
     ck_assert_int_eq(c.est_bound, RDX_EMU_BOUND_DRAM);
     /* a tenth of the data: DRAM 205 (204.8 rounded up) < the 2039 of one wave */
     k.groups = 307;
@@ -217,7 +227,7 @@ END_TEST
  */
 START_TEST(occupancy_limits)
 {
-    mk k = { lat_kernel, 3072, rsrc1_of(32, 1), 0, 1 };
+    mk k = { lat_kernel, 3072, rsrc1_of(32, 1), 0, 1, NULL };
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.est_waves_per_simd, 5);
     ck_assert_uint_eq(c.est_groups_per_wgp, 20);
@@ -263,7 +273,11 @@ START_TEST(partial_overlap_event_model)
              "s_cmp_lg_u32 s5, 0\n"
              "s_cbranch_scc1 loop\n"
              "s_endpgm\n",
-             385, rsrc1_of(1, 1), 0, 1 };
+             385,
+             rsrc1_of(1, 1),
+             0,
+             1,
+             NULL };
     rdx_emu_counters c = run_mk(&k);
     /* the figures of the comment from the constants */
     const uint64_t tl = 5 + EMU_T_ISSUE_VMEM + EMU_T_LAT_VMEM_LOAD + EMU_T_ISSUE_OTHER;
@@ -294,7 +308,11 @@ START_TEST(lds_bandwidth_bound)
              "s_cbranch_scc1 loop\n"
              "s_waitcnt lgkmcnt(0)\n"
              "s_endpgm\n",
-             3072, rsrc1_of(1, 1), 512, 1 };
+             3072,
+             rsrc1_of(1, 1),
+             512,
+             1,
+             NULL };
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.lds_bytes, 3072ull * 5120);
     ck_assert_uint_eq(c.est_issue_cycles, 16 * 63);
@@ -321,7 +339,7 @@ START_TEST(l0_requests_bound)
                       "s_endpgm\n";
     char text[512];
     snprintf(text, sizeof text, fmt, 7u);
-    mk k = { text, 3072, rsrc1_of(1, 1), 0, 1 };
+    mk k = { text, 3072, rsrc1_of(1, 1), 0, 1, NULL };
     rdx_emu_counters c = run_mk(&k);
     ck_assert_uint_eq(c.est_dram_bytes, 32 * 128);
     ck_assert_uint_eq(c.est_kernel_cycles, 4096);
@@ -340,17 +358,60 @@ START_TEST(l0_requests_bound)
 }
 END_TEST
 
-/* LLVM's getNumWavesPerEUWithNumVGPRs for gfx1100 (granule 24 / 12, 1536 / 768 VGPRs). */
+/* LLVM's getNumWavesPerEUWithNumVGPRs for gfx1100 (granule 24 / 12, 1536 / 768 VGPRs) and
+   gfx1102 (16 / 8, 1024 / 512). */
 START_TEST(waves_per_simd_table)
 {
-    ck_assert_uint_eq(emu_model_waves_per_simd(32, 8), 16);
-    ck_assert_uint_eq(emu_model_waves_per_simd(32, 96), 16);  /* 1536 / 96 */
-    ck_assert_uint_eq(emu_model_waves_per_simd(32, 104), 12); /* 1536 / 120 */
-    ck_assert_uint_eq(emu_model_waves_per_simd(32, 128), 10); /* 1536 / 144 */
-    ck_assert_uint_eq(emu_model_waves_per_simd(32, 256), 5);  /* 1536 / 264 */
-    ck_assert_uint_eq(emu_model_waves_per_simd(64, 48), 16);  /* 768 / 48 */
-    ck_assert_uint_eq(emu_model_waves_per_simd(64, 128), 5);  /* 768 / 132 */
-    ck_assert_uint_eq(emu_model_waves_per_simd(64, 256), 2);  /* 768 / 264 */
+    emu_chip c;
+    emu_chip_of("gfx1100", &c);
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 8), 16);
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 96), 16);  /* 1536 / 96 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 104), 12); /* 1536 / 120 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 128), 10); /* 1536 / 144 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 256), 5);  /* 1536 / 264 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 64, 48), 16);  /* 768 / 48 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 64, 128), 5);  /* 768 / 132 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 64, 256), 2);  /* 768 / 264 */
+    /* a 1024-entry VGPR file (gfx1102, gfx1150): granule 16, 256 VGPRs give 4 waves */
+    emu_chip_of("gfx1102", &c);
+    ck_assert_uint_eq(c.vgprs_per_simd, 1024);
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 256), 4);
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 32, 104), 9); /* 1024 / 112 */
+    ck_assert_uint_eq(emu_model_waves_per_simd(&c, 64, 48), 10); /* 512 / 48 */
+}
+END_TEST
+
+/* The model runs on the target's own chip (emu/dev/target.c): 3072 single-wave groups of
+   the latency kernel fill gfx1100's 192 SIMDs x 16 slots in one round (LAT_E), gfx1102's 64
+   SIMDs in three, gfx1151's 80 SIMDs in three (2 x 1280 + 512); an RDNA4 chip launches its
+   waves in WAVE_LAUNCH's gfx12 value.  A gfx1102 wave of 256 VGPRs gets 4 slots, a gfx1100
+   one 5; the DRAM term uses the chip's bandwidth per engine clock. */
+START_TEST(model_takes_the_targets_chip)
+{
+    mk k = { lat_kernel, 3072, rsrc1_of(1, 1), 0, 1, "gfx1102" };
+    rdx_emu_counters c = run_mk(&k);
+    ck_assert_uint_eq(c.max_wave_cycles, LAT_T);
+    ck_assert_uint_eq(c.est_kernel_cycles, 3 * LAT_E);
+    k.target = "gfx1151";
+    c = run_mk(&k);
+    ck_assert_uint_eq(c.est_kernel_cycles, 3 * LAT_E);
+    k.target = "gfx1102";
+    k.rsrc1 = rsrc1_of(32, 1); /* 256 VGPRs */
+    k.groups = 64;
+    c = run_mk(&k);
+    ck_assert_uint_eq(c.est_waves_per_simd, 4);
+    k.target = NULL;
+    c = run_mk(&k);
+    ck_assert_uint_eq(c.est_waves_per_simd, 5);
+    emu_chip a, b;
+    emu_chip_of("gfx1201", &a);
+    emu_chip_of("gfx1200", &b);
+    ck_assert_uint_eq(a.cus, 64);
+    ck_assert_uint_eq(b.cus, 32);
+    ck_assert(a.gfx12 && b.gfx12);
+    ck_assert(fabs(a.dram_bpc - 640e9 / 2.97e9) < 0.5); /* RX 9070 XT: 640 GB/s */
+    ck_assert(fabs(b.dram_bpc - 320e9 / 3.13e9) < 0.5); /* RX 9060 XT: 320 GB/s */
+    ck_assert_uint_eq(emu_timing_for(1)->WAVE_LAUNCH, EMU_T12_WAVE_LAUNCH);
 }
 END_TEST
 
@@ -375,7 +436,7 @@ START_TEST(thread_determinism)
                         "s_waitcnt vmcnt(0)\n"
                         "global_store_b32 v1, v2, s[2:3]\n"
                         "s_endpgm\n";
-    mk k = { mixed, 1000, rsrc1_of(12, 1), 3000, 1 };
+    mk k = { mixed, 1000, rsrc1_of(12, 1), 3000, 1, NULL };
     rdx_emu_counters a = run_mk(&k);
     k.threads = 4;
     rdx_emu_counters b = run_mk(&k);
@@ -418,6 +479,7 @@ Suite *et_suite_model(void)
     tcase_add_test(tc, lds_bandwidth_bound);
     tcase_add_test(tc, l0_requests_bound);
     tcase_add_test(tc, waves_per_simd_table);
+    tcase_add_test(tc, model_takes_the_targets_chip);
     tcase_add_test(tc, thread_determinism);
     tcase_add_test(tc, bound_names);
     suite_add_tcase(s, tc);

@@ -156,9 +156,9 @@ START_TEST(constants_documented)
 {
     static const struct {
         const char *name;
-        unsigned value;
+        unsigned v11, v12;
     } defs[] = {
-#define EMU_TIMING(n, v, e) { #n, v },
+#define EMU_TIMING(n, v11, v12, e) { #n, v11, v12 },
 #include "emu/core/timing.def"
 #undef EMU_TIMING
     };
@@ -176,7 +176,7 @@ START_TEST(constants_documented)
     size_t nd = sizeof defs / sizeof *defs, rows = 0;
     for (size_t i = 0; i < nd; i++) {
         char want[96];
-        snprintf(want, sizeof want, "\n| `%s` | %u |", defs[i].name, defs[i].value);
+        snprintf(want, sizeof want, "\n| `%s` | %u | %u |", defs[i].name, defs[i].v11, defs[i].v12);
         ck_assert_msg(strstr(sec, want), "docs/emu.md's calibration table lacks '%s'", want + 1);
     }
     for (const char *l = strstr(sec, "\n| `"); l; l = strstr(l + 1, "\n| `"))
@@ -186,11 +186,44 @@ START_TEST(constants_documented)
 }
 END_TEST
 
+/* On gfx12 the model's own trace is layout 4 (the kernel's target's) and compares with zero
+   error; a gfx1100 kernel's trace against it is refused, naming both layouts. */
+START_TEST(gfx12_own_trace)
+{
+    char *src = rdx_test_tmp_path("k12.s"), *path = rdx_test_tmp_path("own12.sqtt");
+    ck_assert_int_eq(rdx_file_write(src, pt_gfx12_src, strlen(pt_gfx12_src)), RDX_OK);
+    rdx_test_proc p;
+    const char *w[] = { "--sqtt",  path, "--no-disasm", src,         "--grid", "1",
+                        "--block", "64", "--arg",       "zeros:256", NULL };
+    ck_assert_msg(pt_prof(w, &p) == 0, "%s", p.err);
+    ck_assert_msg(strstr(p.out, "RDNA4 layout 4"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    const char *c[] = { "--compare-trace", path, src,     "--grid",    "1",
+                        "--block",         "64", "--arg", "zeros:256", NULL };
+    ck_assert_msg(pt_prof(c, &p) == 0, "%s", p.err);
+    ck_assert_msg(strstr(p.out, "(layout 4) against the emulator's timing model (gfx1200)") &&
+                      strstr(p.out, "s_barrier_signal") &&
+                      strstr(p.out, "(max error 0.0%): within the goal"),
+                  "%s", p.out);
+    rdx_test_proc_free(&p);
+    char *t11 = emulated_trace("own11.sqtt", "u32:7");
+    const char *m[] = { "--compare-trace", t11,  src,     "--grid",    "1",
+                        "--block",         "64", "--arg", "zeros:256", NULL };
+    ck_assert_int_ne(pt_prof(m, &p), 0);
+    ck_assert_msg(strstr(p.err, "layout 3") && strstr(p.err, "gfx1200"), "%s", p.err);
+    rdx_test_proc_free(&p);
+    free(t11);
+    free(src);
+    free(path);
+}
+END_TEST
+
 TCase *pt_tcase_compare(void)
 {
     TCase *tc = tcase_create("compare");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, own_trace_zero_error);
+    tcase_add_test(tc, gfx12_own_trace);
     tcase_add_test(tc, other_trace_differs);
     tcase_add_test(tc, compare_trace_errors);
     tcase_add_test(tc, constants_documented);

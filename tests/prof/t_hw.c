@@ -382,6 +382,8 @@ START_TEST(registers_and_disassembly)
         { RDX_PM4_REG_SQ_PERFCOUNTER0_LO, 0x31c0, 1 },
         { RDX_PM4_REG_GRBM_PERFCOUNTER0_SELECT, 0x3840, 1 },
         { RDX_PM4_REG_GRBM_PERFCOUNTER0_LO, 0x3040, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_SIZE_GFX12, 0x39e6, 1 },
+        { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_LO_GFX12, 0x39e7, 1 },
         { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_BASE, 0x39e8, 1 },
         { RDX_PM4_REG_SQ_THREAD_TRACE_BUF0_SIZE, 0x39e9, 1 },
         { RDX_PM4_REG_SQ_THREAD_TRACE_CTRL, 0x39ec, 1 },
@@ -427,6 +429,21 @@ START_TEST(registers_and_disassembly)
                                          "GRBM_GFX_INDEX=" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         ck_assert_msg(strstr(text, names[i]), "no %s in the disassembly", names[i]);
+    free(text);
+    rdx_pm4_cmdbuf_free(&cb);
+    /* gfx12's buffer registers (tinygrad's gc_12_0_0 table): size in BUF0_SIZE_GFX12 (0xd9e6,
+       bits 21:0), the address's low bits in BUF0_LO_GFX12, its high bits at 0xd9e8 */
+    rdx_pm4_cmdbuf_init(&cb);
+    d.gfx12 = 1;
+    d.buf[0] = 0x123400200000ull;
+    rdx_pm4_sqtt_start(&cb, &d);
+    ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
+    ck_assert_int_eq(rdx_pm4_disasm(cb.dw, cb.len, NULL, &text), RDX_OK);
+    ck_assert_msg(strstr(text, "SQ_THREAD_TRACE_BUF0_SIZE_GFX12=0x00000002") &&
+                      strstr(text, "SQ_THREAD_TRACE_BUF0_LO_GFX12=0x23400200") &&
+                      strstr(text, "SQ_THREAD_TRACE_BUF0_BASE=0x00000001") &&
+                      !strstr(text, "SQ_THREAD_TRACE_BUF0_SIZE="),
+                  "%s", text);
     free(text);
     rdx_pm4_cmdbuf_free(&cb);
 }
@@ -759,7 +776,9 @@ static char *saxpy_for(const char *target)
         "--arg", "u32:64"
 
 /* --source hw and run --profile put the code object on an emulated GPU of its own target (or
-   --arch's), as rdx run does; an RDNA4 GPU says that it writes no thread trace. */
+   --arch's), as rdx run does — an assembly file's too (its .amdgcn_target, read from the bytes
+   assembled, not from the file again); an RDNA4 GPU writes its thread trace in layout 4, which
+   decodes and maps to the kernel's gfx12 instructions. */
 START_TEST(source_hw_follows_the_target)
 {
     unsetenv("RDX_EMU_ARCH");
@@ -773,10 +792,16 @@ START_TEST(source_hw_follows_the_target)
     rdx_test_proc_free(&p);
     const char *b[] = { "--source", "hw", co1201, SAXPY_LAUNCH, NULL };
     ck_assert_msg(pt_prof(b, &p) == 0, "%s%s", p.out, p.err);
-    ck_assert_msg(strstr(p.out, "(gfx1201, emu)") && strstr(p.out, "0 waves traced") &&
-                      strstr(p.out, "RDNA3's token format only"),
+    ck_assert_msg(strstr(p.out, "(gfx1201, emu)") && strstr(p.out, "2 waves traced") &&
+                      strstr(p.out, "v_fmac_f32") && strstr(p.out, "global_store_b32"),
                   "%s", p.out);
     rdx_test_proc_free(&p);
+    char *s1201 = rdx_test_tmp_path("saxpy-gfx1201.s");
+    const char *c[] = { "--source", "hw", s1201, SAXPY_LAUNCH, NULL };
+    ck_assert_msg(pt_prof(c, &p) == 0, "%s%s", p.out, p.err);
+    ck_assert_msg(strstr(p.out, "(gfx1201, emu)") && strstr(p.out, "2 waves traced"), "%s", p.out);
+    rdx_test_proc_free(&p);
+    free(s1201);
     const char *run[] = { rdx_test_rdx_path(), "run",  "--profile",  "--arch",
                           "gfx1151",           co1151, SAXPY_LAUNCH, NULL };
     ck_assert_msg(rdx_test_run(run, NULL, 0, &p) == 0, "%s%s", p.out, p.err);

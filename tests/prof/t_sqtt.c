@@ -11,6 +11,7 @@
 #include <rdx/isa.h>
 #include <rdx/sqtt.h>
 
+#include "emu/core/timing.h"
 #include "tests/prof/prof_test.h"
 #include "util/file.h"
 
@@ -113,7 +114,7 @@ START_TEST(emulated_trace_round_trip)
     ck_assert_uint_gt(p->ntrace, 0);
     uint8_t *blob;
     size_t blen;
-    ck_assert_int_eq(rdx_sqtt_encode_profile(p, &blob, &blen), RDX_OK);
+    ck_assert_int_eq(rdx_sqtt_encode_profile(p, 3, &blob, &blen), RDX_OK);
     rdx_sqtt_packet *pk;
     size_t n;
     ck_assert_int_eq(rdx_sqtt_decode(blob, blen, &pk, &n), RDX_OK);
@@ -166,10 +167,120 @@ START_TEST(emulated_trace_round_trip)
 }
 END_TEST
 
+/* The layout of a target's traces, decided in one place: 3 on gfx11 (RDNA3, RDNA3.5), 4 on
+   gfx12, 0 for a name rdx does not know. */
+START_TEST(layout_of_target)
+{
+    ck_assert_uint_eq(rdx_sqtt_layout_of("gfx1100"), 3);
+    ck_assert_uint_eq(rdx_sqtt_layout_of("gfx1151"), 3);
+    ck_assert_uint_eq(rdx_sqtt_layout_of("gfx1200"), 4);
+    ck_assert_uint_eq(rdx_sqtt_layout_of("gfx1201"), 4);
+    ck_assert_uint_eq(rdx_sqtt_layout_of("gfx906"), 0);
+    ck_assert_uint_eq(rdx_sqtt_layout_of(NULL), 0);
+}
+END_TEST
+
+/* The emulated gfx1200's trace in layout 4: every packet decodes as layout 4 (wave slots of
+   WAVESTART at bit 15, INST ops at bit 12), the clock never goes back, and the instruction
+   packets map back (with gfx12's instruction table) to exactly the PCs the traced wave ran,
+   the silent s_barrier_wait excepted; the barrier is INST BARRIER_SIGNAL, the loop's branch
+   JUMP twice and JUMP_NO once, as the gfx1200 cards' traces show them. */
+START_TEST(emulated_trace_layout4)
+{
+    size_t len;
+    uint8_t *elf = pt_assemble_for(pt_gfx12_src, "gfx1200", &len);
+    uint32_t *out = aligned_alloc(128, 256);
+    memset(out, 0, 256);
+    rdx_emu_buffer b = { out, 256, RDX_EMU_RW };
+    void *ka = out;
+    rdx_emu_launch l = {
+        .grid = { 64 }, .wg = { 64 }, .kernarg = &ka, .kernarg_size = 8, .bufs = &b, .nbufs = 1
+    };
+    rdx_emu *emu;
+    ck_assert_int_eq(rdx_emu_create("gfx1200", &emu), RDX_OK);
+    rdx_emu_set_profiling(emu, 1);
+    ck_assert_msg(rdx_emu_run_codeobj(emu, elf, len, "k", &l) == RDX_OK, "%s", rdx_error_message());
+    const rdx_emu_profile *p = rdx_emu_get_profile(emu);
+    uint8_t *blob;
+    size_t blen;
+    ck_assert_int_eq(rdx_sqtt_encode_profile(p, 5, &blob, &blen), RDX_ERR_INVALID);
+    ck_assert_int_eq(rdx_sqtt_encode_profile(p, rdx_sqtt_layout_of("gfx1200"), &blob, &blen),
+                     RDX_OK);
+    rdx_sqtt_packet *pk;
+    size_t n;
+    ck_assert_int_eq(rdx_sqtt_decode(blob, blen, &pk, &n), RDX_OK);
+    ck_assert_int_eq(pk[0].type, RDX_SQTT_LAYOUT_HEADER);
+    unsigned starts = 0, ends = 0, jump = 0, jump_no = 0, bar = 0;
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_eq(pk[i].layout, 4);
+        ck_assert(i == 0 || pk[i].time >= pk[i - 1].time);
+        starts += pk[i].type == RDX_SQTT_WAVESTART;
+        ends += pk[i].type == RDX_SQTT_WAVEEND;
+        if (pk[i].type == RDX_SQTT_WAVESTART || pk[i].type == RDX_SQTT_WAVEEND)
+            ck_assert_uint_lt(pk[i].wave, 2);
+        if (pk[i].type == RDX_SQTT_INST) {
+            jump += pk[i].op == RDX_SQTT_OP_JUMP;
+            jump_no += pk[i].op == RDX_SQTT_OP_JUMP_NO;
+            bar += pk[i].op == RDX_SQTT_OP_L4_BARRIER_SIGNAL;
+        }
+    }
+    ck_assert_uint_eq(starts, 2);
+    ck_assert_uint_eq(ends, 2);
+    rdx_codeobj *co;
+    ck_assert_int_eq(rdx_codeobj_read(elf, len, NULL, &co), RDX_OK);
+    const rdx_codeobj_kernel *k = &co->kernels[0];
+    rdx_sqtt_inst *mi;
+    size_t nm;
+    ck_assert_msg(rdx_sqtt_map(pk, n, co->text + k->code_offset, co->text_size - k->code_offset,
+                               p->code, 32, &mi, &nm) == RDX_OK,
+                  "%s", rdx_error_message());
+    uint32_t traced = UINT32_MAX;
+    size_t on_simd0 = 0;
+    for (size_t w = 0; w < p->nwaves && p->waves[w].group == 0; w++)
+        if (p->waves[w].simd == 0) {
+            traced = p->waves[w].wave;
+            on_simd0++;
+        }
+    ck_assert_uint_eq(on_simd0, 1);
+    ck_assert_uint_eq(jump, 2);
+    ck_assert_uint_eq(jump_no, 1);
+    ck_assert_uint_eq(bar, 1);
+    size_t j = 0;
+    for (size_t i = 0; i < p->ntrace; i++) {
+        const rdx_emu_prof_inst *t = &p->trace[i];
+        const char *m = rdx_isa_op_name((rdx_isa_op)t->op);
+        if (t->wave != traced || !strcmp(m, "s_barrier_wait"))
+            continue;
+        ck_assert_msg(j < nm, "trace has more instructions than the decoded %zu", nm);
+        ck_assert_msg(mi[j].pc == t->pc, "instruction %zu (%s): pc code+0x%llx, want code+0x%llx",
+                      j, m, (unsigned long long)(mi[j].pc - p->code),
+                      (unsigned long long)(t->pc - p->code));
+        j++;
+    }
+    ck_assert_uint_eq(j, nm);
+    ck_assert_uint_eq(nm, 4 + 3 * 4 + 8); /* the prologue, 3 loop trips, the rest */
+    /* the first instruction comes RDNA4's launch after its WAVESTART */
+    for (size_t i = 0; i < n; i++)
+        if (pk[i].type == RDX_SQTT_WAVESTART && pk[i].simd == 0) {
+            ck_assert_uint_eq(mi[0].time - pk[i].time, EMU_T12_WAVE_LAUNCH);
+            break;
+        }
+    free(mi);
+    rdx_codeobj_free(co);
+    free(pk);
+    free(blob);
+    rdx_emu_destroy(emu);
+    free(out);
+    free(elf);
+}
+END_TEST
+
 TCase *pt_tcase_sqtt(void)
 {
     TCase *tc = tcase_create("sqtt");
     tcase_add_test(tc, decode_hand_packed);
     tcase_add_test(tc, emulated_trace_round_trip);
+    tcase_add_test(tc, layout_of_target);
+    tcase_add_test(tc, emulated_trace_layout4);
     return tc;
 }
