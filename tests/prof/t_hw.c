@@ -11,6 +11,7 @@
  * --source hw`: its JSON and its Chrome trace (the queue's copies, register
  * programming, dispatch and waits; the traced waves).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -817,6 +818,63 @@ START_TEST(source_hw_follows_the_target)
 }
 END_TEST
 
+/* The kernel time estimate in microseconds is its cycles at the engine clock of the chip the
+   model ran (emu/dev/target.c: gfx1100 2482 MHz, gfx1151 2900 MHz): rdx prof's report, its
+   JSON and rdx run's estimate line, on a gfx1151 and a gfx1100. */
+START_TEST(estimate_us_at_the_target_clock)
+{
+    unsetenv("RDX_EMU_ARCH");
+    static const char *const targets[] = { "gfx1100", "gfx1151" };
+    static const unsigned mhz[] = { 2482, 2900 };
+    double us[2];
+    for (int t = 0; t < 2; t++) {
+        char *co = saxpy_for(targets[t]);
+        ck_assert_uint_eq(rdx_emu_clock_mhz(targets[t]), mhz[t]);
+        rdx_test_proc p;
+        const char *a[] = { co, SAXPY_LAUNCH, NULL };
+        ck_assert_msg(pt_prof(a, &p) == 0, "%s%s", p.out, p.err);
+        const char *l = strstr(p.out, "kernel time (model of a ");
+        ck_assert_msg(l, "%s", p.out);
+        char chip[16];
+        unsigned m = 0;
+        unsigned long long cyc = 0;
+        ck_assert_msg(sscanf(l, "kernel time (model of a %15[^;]; us at %u MHz): %llu cycles = %lf",
+                             chip, &m, &cyc, &us[t]) == 4,
+                      "%s", l);
+        ck_assert_str_eq(chip, targets[t]);
+        ck_assert_uint_eq(m, mhz[t]);
+        ck_assert_msg(cyc > 0 && fabs(us[t] - (double)cyc / mhz[t]) < 0.001, "%s", l);
+        rdx_test_proc_free(&p);
+        const char *j[] = { "--json", co, SAXPY_LAUNCH, NULL };
+        ck_assert_msg(pt_prof(j, &p) == 0, "%s%s", p.out, p.err);
+        jval *v = json_parse(p.out, NULL);
+        ck_assert_msg(v, "%s", p.out);
+        const jval *d = json_get(v, "dispatches")->items[0];
+        ck_assert(json_get(d, "clock_mhz")->num == mhz[t]);
+        ck_assert(json_get(d, "kernel_cycles")->num == (double)cyc);
+        ck_assert(fabs(json_get(d, "kernel_us")->num - (double)cyc / mhz[t]) < 1e-3);
+        ck_assert(fabs(json_get(v, "clock_ghz")->num - mhz[t] / 1000.0) < 1e-3);
+        json_free(v);
+        rdx_test_proc_free(&p);
+        const char *run[] = { rdx_test_rdx_path(), "run", co, SAXPY_LAUNCH, NULL };
+        ck_assert_msg(rdx_test_run(run, NULL, 0, &p) == 0, "%s%s", p.out, p.err);
+        l = strstr(p.out, "kernel time estimate: ");
+        ck_assert_msg(l, "%s", p.out);
+        double rus = 0;
+        unsigned long long rcyc = 0;
+        ck_assert_msg(
+            sscanf(l, "kernel time estimate: %lf us (%llu cycles at %u MHz", &rus, &rcyc, &m) == 3,
+            "%s", l);
+        ck_assert_uint_eq(m, mhz[t]);
+        ck_assert_msg(strstr(l, targets[t]), "%s", l);
+        ck_assert_msg(fabs(rus - (double)rcyc / mhz[t]) < 0.001, "%s", l);
+        rdx_test_proc_free(&p);
+        free(co);
+    }
+    ck_assert(us[0] != us[1]);
+}
+END_TEST
+
 TCase *pt_tcase_hw(void)
 {
     TCase *tc = tcase_create("hw");
@@ -831,5 +889,6 @@ TCase *pt_tcase_hw(void)
     tcase_add_test(tc, cli_source_hw);
     tcase_add_test(tc, run_and_realize_profile);
     tcase_add_test(tc, source_hw_follows_the_target);
+    tcase_add_test(tc, estimate_us_at_the_target_clock);
     return tc;
 }
