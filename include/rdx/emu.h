@@ -109,10 +109,11 @@ typedef struct rdx_emu_dispatch {
     const int *cancel;
     /* Cycle limit (0 = none), the device-side watchdog BEAM's timer uses: once
        a lower bound of the dispatch's kernel time estimate (est_kernel_cycles)
-       exceeds it — one wave's cycles, all waves' cycles / (192 SIMDs x 16
-       wave slots), or all waves' issue cycles / 192 — the dispatch stops as
-       if cancelled: a HANG report naming the limit, RDX_ERR_TIMEOUT.  Checked
-       after every slice of 4096 wave-instructions of each wave. */
+       exceeds it — one wave's cycles, all waves' cycles / (the target's
+       SIMDs, 192 on a gfx1100, x 16 wave slots), or all waves' issue cycles /
+       its SIMDs — the dispatch stops as if cancelled: a HANG report naming
+       the limit, RDX_ERR_TIMEOUT.  Checked after every slice of 4096
+       wave-instructions of each wave. */
     uint64_t cycle_limit;
     /* Dispatch budget (0 = none): wave-instructions all waves of the dispatch
        together may run.  A dispatch whose total exceeds it fails with a
