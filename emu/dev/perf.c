@@ -471,9 +471,11 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
                                      c, pr, wave32);
         for (int n = 0; n < PERF_GRBM; n++)
             p->grbm_val[n] += grbm_event(p->grbm_sel[n] & 0x3f, c);
-        for (int n = 0; n < PERF_GL2C && pr; n++) { /* GL2C_HIT (42), GL2C_MISS (43) */
+        /* GL2C_HIT (42), GL2C_MISS (43); gfx12's are 41 and 42 (rocprofiler's gfx12 table) */
+        uint32_t hit = p->gfx12 ? 41 : 42, miss = hit + 1;
+        for (int n = 0; n < PERF_GL2C && pr; n++) {
             uint32_t e = p->gl2c_sel[n] & 0x3ff;
-            p->gl2c_val[n] += e == 42 ? pr->l2_hits : e == 43 ? pr->l2_misses : 0;
+            p->gl2c_val[n] += e == hit ? pr->l2_hits : e == miss ? pr->l2_misses : 0;
         }
     }
     /* the trace in the GPU's own token layout (rdx_sqtt_layout_of: 3 on gfx11, 4 on gfx12) */

@@ -579,8 +579,10 @@ END_TEST
 /* tinygrad's gfx12 counter programming (ops_amd.py pmc_start on a gc 12 GPU): CP_PERFMON_CNTL_1
    (0x3808, CP_PERFMON_CNTL's address), SQ_PERFCOUNTER_CTRL/CTRL2, the even SQ selects with
    gfx12's event numbers (rocprofiler's gfx12 table: SQ_INSTS_SALU 46, SQ_INSTS_VALU 50,
-   SQ_WAVE32_INSTS 70; gfx11's are 58, 62, 82), a one-wave kernel, COPY_DATA of the counters.
-   The emulated gfx1201 counts them (it read 0 before: it knew only gfx11's numbers). */
+   SQ_WAVE32_INSTS 70; gfx11's are 58, 62, 82; GL2C_HIT 41 and GL2C_MISS 42, gfx11's 42 and
+   43), a one-wave kernel with one scalar load of a line nothing else touches, COPY_DATA of
+   the counters.  The emulated gfx1201 counts them (the SQ ones read 0 before, and GL2C_MISS's
+   42 counted hits: it knew only gfx11's numbers). */
 START_TEST(gfx12_counter_selects)
 {
     rdx_emudev_config cfg = { .num_gpus = 1, .arch = "gfx1201" };
@@ -601,8 +603,10 @@ START_TEST(gfx12_counter_selects)
     size_t klen;
     uint8_t *kelf = pt_assemble_for(
         "  .amdgcn_target \"amdgcn-amd-amdhsa--gfx1201\"\n  .text\n  .globl k\n  .p2align 8\n"
-        "k:\n  s_mov_b32 s2, 1\n  s_mov_b32 s3, 2\n  s_mov_b32 s4, 3\n  v_mov_b32_e32 v0, 0\n"
+        "k:\n  s_load_b32 s5, s[0:1], 0x0\n  s_wait_kmcnt 0x0\n"
+        "  s_mov_b32 s2, 1\n  s_mov_b32 s3, 2\n  s_mov_b32 s4, 3\n  v_mov_b32_e32 v0, 0\n"
         "  v_mov_b32_e32 v1, 1\n  s_endpgm\n  .rodata\n  .p2align 6\n  .amdhsa_kernel k\n"
+        "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
         "  .amdhsa_next_free_vgpr 2\n  .amdhsa_next_free_sgpr 8\n"
         "  .amdhsa_wavefront_size32 1\n  .end_amdhsa_kernel\n",
         "gfx1201", &klen);
@@ -615,16 +619,27 @@ START_TEST(gfx12_counter_selects)
     free(kelf);
     rdx_pm4_cmdbuf cb;
     rdx_pm4_cmdbuf_init(&cb);
+    uint32_t gsel[2] = { 41, 42 }; /* gfx12's GL2C_HIT, GL2C_MISS */
+    rdx_pm4_set_uconfig_reg(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER0_SELECT, &gsel[0], 1);
+    rdx_pm4_set_uconfig_reg(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER1_SELECT, &gsel[1], 1);
     rdx_pm4_perf_desc pd = { .nsq = 3, .sq_sel = { 46, 50, 70 } };
     rdx_pm4_perf_start(&cb, &pd);
-    rdx_pm4_dispatch_desc dd = {
-        .code_addr = gpu + 0x8000, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .wave32 = true
-    };
+    rdx_pm4_dispatch_desc dd = { .code_addr = gpu + 0x8000,
+                                 .rsrc2 = 2u << 1, /* USER_SGPR 2: the address to load */
+                                 .user_sgpr = { (uint32_t)(gpu + 0x9000),
+                                                (uint32_t)((gpu + 0x9000) >> 32) },
+                                 .user_sgpr_count = 2,
+                                 .grid = { 1, 1, 1 },
+                                 .block = { 32, 1, 1 },
+                                 .wave32 = true };
     rdx_pm4_dispatch(&cb, &dd);
     rdx_pm4_cs_partial_flush(&cb);
     rdx_pm4_grbm_select(&cb, 0, 0, 0);
     for (uint32_t i = 0; i < 3; i++)
         rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_PERFCOUNTER0_LO + 2 * i, gpu + 4 * i);
+    rdx_pm4_grbm_select(&cb, -1, -1, 0);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER0_LO, gpu + 12);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER1_LO, gpu + 16);
     rdx_pm4_grbm_select(&cb, -1, -1, -1);
     rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(ev), rdx_kfd_event_id(ev), true,
                    rdx_kfd_event_id(ev));
@@ -634,11 +649,13 @@ START_TEST(gfx12_counter_selects)
     rdx_status wst = rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000);
     rdx_emudev_last_error(ed, why, sizeof why);
     ck_assert_msg(wst == RDX_OK, "the queue did not finish: %s", why);
-    uint32_t v[3];
+    uint32_t v[5];
     memcpy(v, cpu, sizeof v);
     ck_assert_msg(v[0] == 3, "SQ_INSTS_SALU (46) %u", v[0]); /* the 3 s_mov (s_endpgm: not SALU) */
     ck_assert_uint_eq(v[1], 2);                              /* SQ_INSTS_VALU (50) */
-    ck_assert_uint_eq(v[2], 6); /* SQ_WAVE32_INSTS (70): every instruction */
+    ck_assert_uint_eq(v[2], 8); /* SQ_WAVE32_INSTS (70): every instruction */
+    ck_assert_uint_eq(v[3], 0); /* GL2C_HIT (41) */
+    ck_assert_uint_eq(v[4], 1); /* GL2C_MISS (42): the load's compulsory miss */
     rdx_pm4_cmdbuf_free(&cb);
     ck_assert_int_eq(rdx_kfd_mem_free(kfd, m), RDX_OK);
     ck_assert_int_eq(rdx_kfd_event_destroy(kfd, ev), RDX_OK);
