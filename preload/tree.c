@@ -206,7 +206,8 @@ static int write_pci(const rdx_os *os, const char *root, unsigned node)
         r = write_text(root, rel, text);
     }
     if (!r) { /* amdgpu's DPM level: the emulated GPU's clocks never change (its timing
-                 model runs at a fixed 2.5 GHz), the stable state profilers ask for */
+                 model counts the fixed engine clock of its target), the stable state profilers ask
+                 for */
         snprintf(rel, sizeof rel, "%s/power_dpm_force_performance_level", dev);
         r = write_text(root, rel, "profile_standard\n");
     }

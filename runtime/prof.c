@@ -29,9 +29,9 @@ struct rt_qprof {
 static const struct {
     const char *name;
     int sq;
-    uint32_t event;
+    uint32_t event, event_gfx12;
 } counters[] = {
-#define RDX_PERF_ROW_(n, b, e) { #n, !strcmp(#b, "SQ"), e },
+#define RDX_PERF_ROW_(n, b, e, e12) { #n, !strcmp(#b, "SQ"), e, e12 },
     RDX_PERF_COUNTER_LIST(RDX_PERF_ROW_)
 #undef RDX_PERF_ROW_
 };
@@ -73,8 +73,9 @@ void rt_queue_prof_release(rdx_queue *q)
     q->prof = NULL;
 }
 
-/* The descriptor of o's counters into p; an error naming the problem. */
-static rdx_status plan(struct rt_qprof *p, const rdx_queue_profile_options *o)
+/* The descriptor of o's counters into p (gfx12's event numbers on a gfx12); an error naming
+   the problem. */
+static rdx_status plan(struct rt_qprof *p, const rdx_queue_profile_options *o, int gfx12)
 {
     if (o->ncounters > RDX_QUEUE_PROF_MAX_COUNTERS || (o->ncounters && !o->counters))
         return rdx_fail(RDX_ERR_INVALID,
@@ -99,7 +100,7 @@ static rdx_status plan(struct rt_qprof *p, const rdx_queue_profile_options *o)
                                 "counters",
                                 i, counters[c].name, RDX_PM4_PERF_SQ_MAX);
             p->slot[i] = p->perf.nsq;
-            p->perf.sq_sel[p->perf.nsq++] = counters[c].event;
+            p->perf.sq_sel[p->perf.nsq++] = gfx12 ? counters[c].event_gfx12 : counters[c].event;
         } else {
             if (p->perf.ngrbm == RDX_PM4_PERF_GRBM_MAX)
                 return rdx_fail(RDX_ERR_INVALID,
@@ -107,7 +108,7 @@ static rdx_status plan(struct rt_qprof *p, const rdx_queue_profile_options *o)
                                 "counters",
                                 i, counters[c].name, RDX_PM4_PERF_GRBM_MAX);
             p->slot[i] = p->perf.ngrbm;
-            p->perf.grbm_sel[p->perf.ngrbm++] = counters[c].event;
+            p->perf.grbm_sel[p->perf.ngrbm++] = gfx12 ? counters[c].event_gfx12 : counters[c].event;
         }
         p->which[i] = c;
     }
@@ -137,7 +138,7 @@ rdx_status rdx_queue_profile_begin(rdx_queue *q, const rdx_queue_profile_options
     struct rt_qprof *p = calloc(1, sizeof *p);
     if (!p)
         return rdx_fail(RDX_ERR_NOMEM, "rdx_queue_profile_begin: out of memory");
-    rdx_status st = plan(p, o);
+    rdx_status st = plan(p, o, dev->gpu_info->gfx_target_version / 10000 == 12);
     const rdx_kfd_gpu_info *g = dev->gpu_info;
     uint32_t per_se = g->simd_arrays_per_engine ? g->simd_arrays_per_engine : 1;
     p->shape.se = g->array_count / per_se;

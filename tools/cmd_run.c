@@ -14,6 +14,7 @@
 
 #include <rdx/codeobj.h>
 #include <rdx/emu.h>
+#include <rdx/emu_prof.h>
 #include <rdx/emudev.h>
 #include <rdx/runtime.h>
 
@@ -164,7 +165,7 @@ static int check_outs(const run_state *s, const rdx_kernel *k, const cli_out *ou
 }
 
 /* The emulator's kernel time estimate (rdx_emu_counters.est_kernel_cycles,
- * engine clocks at 2.5 GHz; docs/emu.md "Kernel time estimate") of one
+ * engine clocks of the target's chip; docs/emu.md "Kernel time estimate") of one
  * dispatch: the kernel run once more on a private wave emulator
  * (rdx_cli_emu_launch).  RDX_OK with *c filled, or the reason there is no
  * estimate (recorded). */
@@ -200,13 +201,13 @@ static void estimate_line(const run_state *s, const char *path, const rdx_kernel
         printf("kernel time estimate: none (%s)\n", rdx_error_message());
         return;
     }
-    double us = (double)c.est_kernel_cycles / 2500.0;
     const char *target = rdx_device_get_info(s->dev)->target;
-    printf("kernel time estimate: %.3f us (%llu cycles at 2.5 GHz, %s-bound; the emulator's "
-           "timing model of a gfx1100%s%s)\n",
-           us, (unsigned long long)c.est_kernel_cycles, rdx_emu_bound_name(c.est_bound),
-           strcmp(target, "gfx1100") ? ", running the code of a " : "",
-           strcmp(target, "gfx1100") ? target : "");
+    unsigned mhz = rdx_emu_clock_mhz(target); /* the clock of the chip the model ran */
+    double us = (double)c.est_kernel_cycles / mhz;
+    printf("kernel time estimate: %.3f us (%llu cycles at %u MHz, %s-bound; the emulator's "
+           "timing model of a %s)\n",
+           us, (unsigned long long)c.est_kernel_cycles, mhz, rdx_emu_bound_name(c.est_bound),
+           target);
     snprintf(est, size, "; timing model estimate %.3f us", us);
 }
 

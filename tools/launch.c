@@ -95,7 +95,7 @@ void rdx_cli_signature(const rdx_kernel *k, char *buf, size_t size)
 }
 
 /* The emulator's kernel time estimate (rdx_emu_counters.est_kernel_cycles,
- * engine clocks at 2.5 GHz; docs/emu.md "Kernel time estimate") of one
+ * engine clocks of the emulator's target; docs/emu.md "Kernel time estimate") of one
  * dispatch of `l`: the kernel run once more on a private wave emulator, on
  * host copies of the buffers' initial contents (so the device's buffers and
  * the outputs are untouched).  RDX_OK with *c filled, or the reason there is

@@ -55,6 +55,18 @@ static inline const char *prof_run_target(const prof_run *r)
     return r->n ? r->d[0].target : "gfx1100";
 }
 
+/* The chip whose model timed dispatch d: the emulator's target, else the code object's. */
+static inline const char *prof_disp_chip(const prof_disp *d)
+{
+    return d->p.target[0] ? d->p.target : d->target[0] ? d->target : "gfx1100";
+}
+
+/* Microseconds of `cycles` model clocks of dispatch d, at its chip's engine clock. */
+static inline double prof_disp_us(const prof_disp *d, double cycles)
+{
+    return cycles / rdx_emu_clock_mhz(prof_disp_chip(d));
+}
+
 typedef struct prof_opts {
     int sort;      /* annotated disassembly hottest first */
     int no_disasm; /* only the per-dispatch report */

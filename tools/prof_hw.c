@@ -71,6 +71,7 @@ typedef struct hw_run {
     const uint8_t *code;
     size_t code_size;
     const rdx_isa_target *target; /* the code object's (disassembly) */
+    unsigned clock_mhz;           /* the device's engine clock (the trace's clock) */
     qevent q[HW_MAX_QEVENTS];
     size_t nq;
 } hw_run;
@@ -299,7 +300,7 @@ static void print_json(const hw_run *r, const char *path)
 
 /* The Chrome trace: the queue's copies, programming, dispatch and waits (host clock; the
    dispatch's length from its GPU timestamps) and each traced wave on its SE/SIMD track
-   (the trace's clock at 2.5 GHz, placed at the dispatch's start). */
+   (the trace's clock, the device target's engine clock, placed at the dispatch's start). */
 static int write_trace(const char *file, const hw_run *r)
 {
     FILE *f = fopen(file, "w");
@@ -339,8 +340,8 @@ static int write_trace(const char *file, const hw_run *r)
         fprintf(f,
                 ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.4f,\"dur\":%.4f,\"name\":\"wave "
                 "%u\",\"args\":{\"simd\":%u,\"insts\":%llu}}",
-                1 + w->se, w->simd * 16 + w->slot, dstart + (double)w->start / 2500.0,
-                (double)(w->end - w->start) / 2500.0, w->slot, w->simd,
+                1 + w->se, w->simd * 16 + w->slot, dstart + (double)w->start / r->clock_mhz,
+                (double)(w->end - w->start) / r->clock_mhz, w->slot, w->simd,
                 (unsigned long long)w->insts);
     }
     fprintf(f, "\n]}\n");
@@ -429,6 +430,7 @@ int prof_hw(const prof_hw_opts *o, const char *path, int argc, char **argv)
     if (rc == RDX_EXIT_OK) {
         const rdx_device_info *di = rdx_device_get_info(dev);
         snprintf(r.device, sizeof r.device, "%s (%s, %s)", di->name, di->target, di->os_name);
+        r.clock_mhz = rdx_emu_clock_mhz(di->target);
         snprintf(r.kname, sizeof r.kname, "%s", rdx_kernel_name(k));
         r.target = rdx_isa_target_find(co->target ? co->target->name : "gfx1100");
         for (size_t i = 0; i < co->num_kernels; i++)

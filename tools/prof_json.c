@@ -10,7 +10,6 @@
 
 #include "tools/prof.h"
 
-#define CLK_PER_US      2500.0 /* 2.5 GHz */
 #define TRACE_MAX_WAVES 200000u
 
 static void jstr(FILE *f, const char *s)
@@ -40,15 +39,16 @@ static void json_dispatch(FILE *f, const prof_disp *d)
             d->grid[0], d->grid[1], d->grid[2], d->wg[0], d->wg[1], d->wg[2], p->wave_size,
             (unsigned long long)c->workgroups, (unsigned long long)c->waves,
             (unsigned long long)c->wave_insts, d->emu_ms);
-    fprintf(
-        f,
-        ",\"kernel_cycles\":%llu,\"kernel_us\":%.4f,\"bound\":\"%s\",\"model\":{\"compute\":%.1f,"
-        "\"issue\":%.1f,\"latency\":%.1f,\"l0\":%.1f,\"lds\":%.1f,\"dram\":%.1f,"
-        "\"dram_bytes\":%llu}",
-        (unsigned long long)c->est_kernel_cycles, (double)c->est_kernel_cycles / CLK_PER_US,
-        rdx_emu_bound_name(c->est_bound), p->model_compute, p->model_issue,
-        p->model_compute > p->model_issue ? p->model_compute - p->model_issue : 0.0, p->model_l0,
-        p->model_lds, p->model_dram, (unsigned long long)c->est_dram_bytes);
+    fprintf(f,
+            ",\"clock_mhz\":%u,\"kernel_cycles\":%llu,\"kernel_us\":%.4f,\"bound\":\"%s\","
+            "\"model\":{\"compute\":%.1f,"
+            "\"issue\":%.1f,\"latency\":%.1f,\"l0\":%.1f,\"lds\":%.1f,\"dram\":%.1f,"
+            "\"dram_bytes\":%llu}",
+            rdx_emu_clock_mhz(prof_disp_chip(d)), (unsigned long long)c->est_kernel_cycles,
+            prof_disp_us(d, (double)c->est_kernel_cycles), rdx_emu_bound_name(c->est_bound),
+            p->model_compute, p->model_issue,
+            p->model_compute > p->model_issue ? p->model_compute - p->model_issue : 0.0,
+            p->model_l0, p->model_lds, p->model_dram, (unsigned long long)c->est_dram_bytes);
     const rdx_emu_occupancy *o = &d->occ;
     fprintf(f,
             ",\"occupancy\":{\"waves_per_simd\":%u,\"groups_per_unit\":%u,\"limit\":\"%s\","
@@ -111,7 +111,8 @@ void prof_print_json(FILE *f, const prof_run *r, const prof_opts *o)
     (void)o;
     fprintf(f, "{\"input\":");
     jstr(f, r->label);
-    fprintf(f, ",\"target\":\"%s\",\"clock_ghz\":2.5,\"dispatches\":[", prof_run_target(r));
+    fprintf(f, ",\"target\":\"%s\",\"clock_ghz\":%.3f,\"dispatches\":[", prof_run_target(r),
+            rdx_emu_clock_mhz(r->n ? prof_disp_chip(&r->d[0]) : NULL) / 1000.0);
     for (size_t i = 0; i < r->n; i++) {
         if (i)
             fputc(',', f);
@@ -140,8 +141,8 @@ int prof_write_trace(const char *path, const prof_run *r)
         return -1;
     fprintf(f,
             "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"rdx prof: emulated %s, "
-            "times from the kernel time model at 2.5 GHz\"},\"traceEvents\":[\n",
-            prof_run_target(r));
+            "times from the kernel time model at %u MHz\"},\"traceEvents\":[\n",
+            prof_run_target(r), rdx_emu_clock_mhz(r->n ? prof_disp_chip(&r->d[0]) : NULL));
     fprintf(f,
             "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"queue\"}},\n");
     fprintf(f, "{\"ph\":\"M\",\"pid\":0,\"tid\":0,\"name\":\"thread_name\",\"args\":{\"name\":"
@@ -151,7 +152,7 @@ int prof_write_trace(const char *path, const prof_run *r)
     size_t waves_out = 0;
     for (size_t i = 0; i < r->n; i++) {
         const prof_disp *d = &r->d[i];
-        double dur = (double)d->c.est_kernel_cycles / CLK_PER_US;
+        double dur = prof_disp_us(d, (double)d->c.est_kernel_cycles);
         fprintf(f, ",\n{\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":%.4f,\"dur\":%.4f,\"name\":", t0,
                 dur);
         jstr(f, d->name);
@@ -176,8 +177,8 @@ int prof_write_trace(const char *path, const prof_run *r)
                             pid, s, s);
             }
             if (ev) {
-                ev[nev++] = (tevent){ t0 + x->start / CLK_PER_US, 1 };
-                ev[nev++] = (tevent){ t0 + x->end / CLK_PER_US, -1 };
+                ev[nev++] = (tevent){ t0 + prof_disp_us(d, (double)x->start), 1 };
+                ev[nev++] = (tevent){ t0 + prof_disp_us(d, (double)x->end), -1 };
             }
             if (waves_out >= TRACE_MAX_WAVES)
                 continue;
@@ -185,9 +186,9 @@ int prof_write_trace(const char *path, const prof_run *r)
             fprintf(f,
                     ",\n{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":%.4f,\"dur\":%.4f,\"name\":\"wg "
                     "%llu wave %u\",\"args\":{\"dispatch\":%zu,\"issue\":%llu,\"cycles\":%llu",
-                    pid, x->simd, t0 + x->start / CLK_PER_US, (x->end - x->start) / CLK_PER_US,
-                    (unsigned long long)x->group, x->wave, i, (unsigned long long)x->issue,
-                    (unsigned long long)x->cycles);
+                    pid, x->simd, t0 + prof_disp_us(d, (double)x->start),
+                    prof_disp_us(d, (double)(x->end - x->start)), (unsigned long long)x->group,
+                    x->wave, i, (unsigned long long)x->issue, (unsigned long long)x->cycles);
             for (int s = 0; s < RDX_EMU_STALL_COUNT; s++)
                 if (x->stall[s])
                     fprintf(f, ",\"%s\":%llu", rdx_emu_stall_name((rdx_emu_stall)s),

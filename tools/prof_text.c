@@ -11,8 +11,6 @@
 
 #include "tools/prof.h"
 
-#define CLOCK_GHZ 2.5
-
 static double pct(uint64_t a, uint64_t b)
 {
     return b ? 100.0 * (double)a / (double)b : 0.0;
@@ -28,9 +26,11 @@ static void print_dispatch(FILE *f, size_t i, const prof_disp *d)
     fprintf(f, "   %llu workgroups, %llu waves, %llu wave-instructions (emulated in %.1f ms)\n",
             (unsigned long long)c->workgroups, (unsigned long long)c->waves,
             (unsigned long long)c->wave_insts, d->emu_ms);
-    fprintf(f, "kernel time (model of a %s; us at 2.5 GHz): %llu cycles = %.3f us, %s-bound\n",
-            p->target[0] ? p->target : "gfx1100", (unsigned long long)c->est_kernel_cycles,
-            (double)c->est_kernel_cycles / (CLOCK_GHZ * 1000), rdx_emu_bound_name(c->est_bound));
+    const char *chip = prof_disp_chip(d);
+    unsigned mhz = rdx_emu_clock_mhz(chip);
+    fprintf(f, "kernel time (model of a %s; us at %u MHz): %llu cycles = %.3f us, %s-bound\n", chip,
+            mhz, (unsigned long long)c->est_kernel_cycles, (double)c->est_kernel_cycles / mhz,
+            rdx_emu_bound_name(c->est_bound));
     fprintf(f, "   compute (waves replayed on the busiest WGP) %12.0f cycles\n", p->model_compute);
     fprintf(f, "     issue (busiest SIMD's issue cycles)        %12.0f cycles\n", p->model_issue);
     fprintf(f, "     latency (compute beyond issue)             %12.0f cycles\n",
@@ -159,15 +159,17 @@ void prof_print_text(FILE *f, const prof_run *r, const prof_opts *o)
     fprintf(f, "rdx prof: %s (emulated %s; every count exact, every time a model: docs/prof.md)\n",
             r->label, prof_run_target(r));
     uint64_t sum = 0;
+    double us = 0; /* each dispatch at its own chip's clock */
     for (size_t i = 0; i < r->n; i++) {
         print_dispatch(f, i, &r->d[i]);
         if (!o->no_disasm)
             print_disasm(f, &r->d[i], o);
         sum += r->d[i].c.est_kernel_cycles;
+        us += prof_disp_us(&r->d[i], r->d[i].c.est_kernel_cycles);
     }
     if (r->n > 1)
         fprintf(f, "total: %zu dispatches, %llu model cycles = %.3f us\n", r->n,
-                (unsigned long long)sum, (double)sum / (CLOCK_GHZ * 1000));
+                (unsigned long long)sum, us);
 }
 
 /* Cycles per op name in run r (all dispatches). */

@@ -89,8 +89,9 @@ static double one_device_ms(rdx_device *dev, uint32_t n, uint64_t count, float *
  * GPUs), realized with the devices at the same time and then one after another
  * (RDX_MULTI_SERIAL): the wall time of the devices' runs, the sum of each device's run (the
  * overlap is that sum over the wall time), and in a third, profiled run the emulated time —
- * each GPU's kernel time estimate (est. kernel cycles at 2.5 GHz; the GPUs are independent, so the
- * program's emulated time is the largest, against the sum when they take turns). */
+ * each GPU's kernel time estimate (est. kernel cycles at its target's engine clock; the GPUs are
+ * independent, so the program's emulated time is the largest, against the sum when they take
+ * turns). */
 static void overlap(rdx_device **d, uint32_t n, uint64_t mib, int *rc)
 {
     static const char *const names[8] = { "AMD:0", "AMD:1", "AMD:2", "AMD:3",
@@ -135,7 +136,8 @@ static void overlap(rdx_device **d, uint32_t n, uint64_t mib, int *rc)
             if (keep)
                 busy[serial] += res->end_ms[i] - res->start_ms[i];
             else if (res->reports[i]) {
-                double ms = (double)res->reports[i]->total_kernel_cycles / 2.5e3; /* us */
+                double ms = (double)res->reports[i]->total_kernel_cycles /
+                            rdx_emu_clock_mhz(rdx_device_get_info(d[i])->target); /* us */
                 emu_sum += ms;
                 emu_max = ms > emu_max ? ms : emu_max;
             }
@@ -315,7 +317,7 @@ int main(int argc, char **argv)
     }
     printf("wall/sum ms: the devices' runs after compiling (upload, kernels, download), the sum "
            "of each device's; overlap = sum / wall (1 = one at a time); emu us: the largest GPU's "
-           "kernel time estimate (a profiled run, 2.5 GHz), emu serial: their sum\n");
+           "kernel time estimate (a profiled run, at its engine clock), emu serial: their sum\n");
     uint64_t umib = mib < 4 ? mib : 4;
     printf("\ndata-parallel update w - 0.5 * allreduce(g) as one program, %llu MiB of gradient "
            "per GPU\n",

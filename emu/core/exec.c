@@ -494,13 +494,14 @@ static void finish_report(emu_dispatch_ctx *ctx)
 
 /* The cycle limit (rdx_emu_dispatch.cycle_limit), after a slice of wave w: its cycles and
    the dispatch's sums against the limit (each a lower bound of est_kernel_cycles: a wave
-   progresses at most one cycle per clock, a SIMD holds at most 16 waves and issues at most
-   one cycle per clock, and the device has 192 SIMDs; docs/emu.md).  Then the dispatch
-   budget: all waves' instructions so far against rdx_emu_dispatch.dispatch_budget. */
-#define EMU_LIMIT_SIMDS 192u
-#define EMU_LIMIT_SLOTS 16u
+   progresses at most one cycle per clock, a SIMD holds at most its chip's wave slots (16)
+   and issues at most one cycle per clock, and the chip has cus x 2 SIMDs, 192 on a
+   gfx1100, 32 on a gfx1150; docs/emu.md).  Then the dispatch budget: all waves'
+   instructions so far against rdx_emu_dispatch.dispatch_budget. */
 static void check_limits(emu_dispatch_ctx *ctx, emu_wave *w)
 {
+    const emu_chip *chip = &ctx->emu->chip;
+    uint64_t simds = (uint64_t)chip->cus * chip->simds_per_cu;
     uint64_t db = ctx->d->dispatch_budget;
     if (db) {
         uint64_t n =
@@ -517,8 +518,7 @@ static void check_limits(emu_dispatch_ctx *ctx, emu_wave *w)
              si = __atomic_add_fetch(&ctx->sum_issue, w->issue - w->seen_issue, __ATOMIC_RELAXED);
     w->seen_cycles = w->cycles;
     w->seen_issue = w->issue;
-    if (w->cycles > lim || sc / (EMU_LIMIT_SIMDS * EMU_LIMIT_SLOTS) > lim ||
-        si / EMU_LIMIT_SIMDS > lim)
+    if (w->cycles > lim || sc / (simds * chip->waves_per_simd) > lim || si / simds > lim)
         __atomic_store_n(&ctx->over_limit, 1, __ATOMIC_RELEASE);
 }
 

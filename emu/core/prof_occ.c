@@ -3,7 +3,8 @@
  * turning profiling on, reading the last profile, and the occupancy of a
  * dispatch with its limiter on the profile's target, computed by the kernel
  * time model (emu/core/model.c emu_model_occupancy; docs/emu.md "Kernel time
- * estimate", docs/prof.md "Occupancy").
+ * estimate", docs/prof.md "Occupancy"), and the engine clock the model of a
+ * target counts.
  */
 #include "emu/core/emu_int.h"
 #include "emu/core/prof.h"
@@ -41,4 +42,11 @@ void rdx_emu_occupancy_of(const rdx_emu_profile *p, rdx_emu_occupancy *o)
     emu_chip c;
     emu_chip_of(p->target[0] ? p->target : "gfx1100", &c);
     emu_model_occupancy(&c, p->wave_size, p->vgprs, p->lds_bytes, p->wgp_mode, p->group_waves, o);
+}
+
+unsigned rdx_emu_clock_mhz(const char *target)
+{
+    emu_chip c;
+    emu_chip_of(target, &c);
+    return c.clock_mhz;
 }

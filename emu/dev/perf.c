@@ -53,6 +53,7 @@
 #include <rdx/emu.h>
 #include <rdx/emu_prof.h>
 #include <rdx/pm4.h>
+#include <rdx/queue_prof.h>
 #include <rdx/sqtt.h>
 
 #define PERF_SE     8 /* shader engines there is room for (the most of a modelled chip: 6) */
@@ -360,8 +361,29 @@ int emu_perf_dispatch_begin(rdx_emudev *dev, emu_queue *q)
     return on;
 }
 
+/* gfx11's number of gfx12 SQ event `sel` (rdx/queue_prof.h's table: gfx12 renumbered the
+ * SQ_INSTS_* events and SQC_LDS_BANK_CONFLICT), or ~0u for an event the table has not. */
+static uint32_t sq_sel_gfx11(uint32_t sel)
+{
+    static const struct {
+        uint16_t gfx12, gfx11, sq;
+    } map[] = {
+#define ROW_(n, b, e, e12) { e12, e, b##_BLOCK_ },
+#define SQ_BLOCK_          1
+#define GRBM_BLOCK_        0
+        RDX_PERF_COUNTER_LIST(ROW_)
+#undef ROW_
+#undef SQ_BLOCK_
+#undef GRBM_BLOCK_
+    };
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (map[i].sq && map[i].gfx12 == sel)
+            return map[i].gfx11;
+    return ~0u;
+}
+
 /* The value of SQ event `sel` over the dispatch (gfx11 SQ_PERF_SEL numbers, as AMD's
- * rocprofiler counter definitions give them). */
+ * rocprofiler counter definitions give them; a gfx12 GPU's selects are translated). */
 static uint64_t sq_event(uint32_t sel, const rdx_emu_counters *c, const rdx_emu_profile *pr,
                          int wave32)
 {
@@ -444,12 +466,16 @@ int emu_perf_dispatch_end(rdx_emudev *dev, emu_queue *q, uint32_t initiator)
                   rdx_pm4_reg_get(p->sq_ctrl2, RDX_PM4_RF_SQ_PERFCOUNTER_CTRL2_FORCE_EN)) &&
                  rdx_pm4_reg_get(p->sq_ctrl, RDX_PM4_RF_SQ_PERFCOUNTER_CTRL_CS_EN);
         for (int n = 0; sq && n < PERF_SQ; n++)
-            p->sq_val[n] += sq_event(p->sq_sel[2 * n] & 0x1ff, c, pr, wave32);
+            p->sq_val[n] += sq_event(p->gfx12 ? sq_sel_gfx11(p->sq_sel[2 * n] & 0x1ff)
+                                              : p->sq_sel[2 * n] & 0x1ff,
+                                     c, pr, wave32);
         for (int n = 0; n < PERF_GRBM; n++)
             p->grbm_val[n] += grbm_event(p->grbm_sel[n] & 0x3f, c);
-        for (int n = 0; n < PERF_GL2C && pr; n++) { /* GL2C_HIT (42), GL2C_MISS (43) */
+        /* GL2C_HIT (42), GL2C_MISS (43); gfx12's are 41 and 42 (rocprofiler's gfx12 table) */
+        uint32_t hit = p->gfx12 ? 41 : 42, miss = hit + 1;
+        for (int n = 0; n < PERF_GL2C && pr; n++) {
             uint32_t e = p->gl2c_sel[n] & 0x3ff;
-            p->gl2c_val[n] += e == 42 ? pr->l2_hits : e == 43 ? pr->l2_misses : 0;
+            p->gl2c_val[n] += e == hit ? pr->l2_hits : e == miss ? pr->l2_misses : 0;
         }
     }
     /* the trace in the GPU's own token layout (rdx_sqtt_layout_of: 3 on gfx11, 4 on gfx12) */

@@ -110,10 +110,11 @@ typedef struct rdx_emu_dispatch {
     const int *cancel;
     /* Cycle limit (0 = none), the device-side watchdog BEAM's timer uses: once
        a lower bound of the dispatch's kernel time estimate (est_kernel_cycles)
-       exceeds it — one wave's cycles, all waves' cycles / (192 SIMDs x 16
-       wave slots), or all waves' issue cycles / 192 — the dispatch stops as
-       if cancelled: a HANG report naming the limit, RDX_ERR_TIMEOUT.  Checked
-       after every slice of 4096 wave-instructions of each wave. */
+       exceeds it — one wave's cycles, all waves' cycles / (the target's
+       SIMDs, 192 on a gfx1100, x 16 wave slots), or all waves' issue cycles /
+       its SIMDs — the dispatch stops as if cancelled: a HANG report naming
+       the limit, RDX_ERR_TIMEOUT.  Checked after every slice of 4096
+       wave-instructions of each wave. */
     uint64_t cycle_limit;
     /* Dispatch budget (0 = none): wave-instructions all waves of the dispatch
        together may run.  A dispatch whose total exceeds it fails with a
@@ -197,13 +198,13 @@ typedef struct rdx_emu_counters {
     uint64_t vopd;            /* dual-issued VOPD instructions */
     uint64_t cycles;          /* estimated cycles (sum over waves; see docs/emu.md) */
     uint64_t max_wave_cycles; /* estimate of the longest wave */
-    /* Kernel-level time estimate on a whole gfx1100 (docs/emu.md "Kernel time
-       estimate"): the waves' issue and wait cycles replayed on 48 WGPs x 4
-       SIMD32s with the dispatch's occupancy (VGPRs, LDS, barriers, wave
+    /* Kernel-level time estimate on the emulator's target's whole chip (docs/emu.md
+       "Kernel time estimate"): the waves' issue and wait cycles replayed on its WGPs x 4
+       SIMD32s (gfx1100: 48 WGPs) with the dispatch's occupancy (VGPRs, LDS, barriers, wave
        slots) — waves resident on a SIMD overlap their waits and share its
        issue slots — bounded below by the L0, LDS and DRAM bandwidths.
        Identical for any host thread count.  `cycles` keeps its meaning. */
-    uint64_t est_kernel_cycles;  /* the estimate (engine clocks, 2.5 GHz) */
+    uint64_t est_kernel_cycles;  /* the estimate (engine clocks: rdx_emu_clock_mhz) */
     uint64_t est_issue_cycles;   /* issue cycles of the busiest SIMD (a lower bound) */
     uint64_t est_dram_bytes;     /* 128 x (unique lines read + unique lines written) */
     uint32_t est_waves_per_simd; /* occupancy: resident waves per SIMD the VGPRs allow */

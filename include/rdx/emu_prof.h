@@ -147,6 +147,12 @@ const char *rdx_emu_occ_limit_name(rdx_emu_occ_limit l);
    and computation, docs/emu.md). */
 void rdx_emu_occupancy_of(const rdx_emu_profile *p, rdx_emu_occupancy *out);
 
+/* The engine clock in MHz of `target`'s chip (emu/dev/target.c's max_clk_mhz: 2482 on
+   gfx1100, 2900 on gfx1151, ...), the clock the kernel time model of that target counts:
+   est_kernel_cycles / this = microseconds.  gfx1100's for NULL or a target the emulator
+   does not know. */
+unsigned rdx_emu_clock_mhz(const char *target);
+
 #ifdef __cplusplus
 }
 #endif

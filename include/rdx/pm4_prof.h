@@ -40,8 +40,9 @@ rdx_status rdx_pm4_wait_reg32(rdx_pm4_cmdbuf *cb, uint32_t reg, uint32_t ref, ui
  * (4-aligned), with write confirmation. */
 rdx_status rdx_pm4_copy_reg_to_mem(rdx_pm4_cmdbuf *cb, uint32_t reg, uint64_t addr);
 
-/* The counters to program: SQ_PERF_SEL / GRBM_PERF_SEL event numbers (rocprofiler's gfx11
- * tables, e.g. SQ_WAVES 4, SQ_INSTS_VALU 62; GRBM_GUI_ACTIVE 2). */
+/* The counters to program: SQ_PERF_SEL / GRBM_PERF_SEL event numbers of the GPU's family
+ * (rocprofiler's tables, e.g. SQ_WAVES 4, SQ_INSTS_VALU 62 on gfx11 and 50 on gfx12;
+ * GRBM_GUI_ACTIVE 2; rdx/queue_prof.h RDX_PERF_COUNTER_LIST has both columns). */
 typedef struct rdx_pm4_perf_desc {
     uint32_t sq_sel[RDX_PM4_PERF_SQ_MAX];
     uint32_t nsq; /* 0..8: SQ counters 0..nsq-1 */

@@ -33,24 +33,25 @@
 extern "C" {
 #endif
 
-/* The counters: X(NAME, BLOCK, EVENT) with gfx11's event numbers (AMD rocprofiler's
- * counter definitions).  What each means on the emulated GPU: docs/prof.md. */
-#define RDX_PERF_COUNTER_LIST(X)      \
-    X(SQ_WAVES, SQ, 4)                \
-    X(SQ_BUSY_CYCLES, SQ, 3)          \
-    X(SQ_WAVE_CYCLES, SQ, 24)         \
-    X(SQ_INSTS_VALU, SQ, 62)          \
-    X(SQ_INSTS_SALU, SQ, 58)          \
-    X(SQ_INSTS_SMEM, SQ, 59)          \
-    X(SQ_INSTS_LDS, SQ, 57)           \
-    X(SQ_WAVE32_INSTS, SQ, 82)        \
-    X(SQ_WAVE64_INSTS, SQ, 83)        \
-    X(SQC_LDS_BANK_CONFLICT, SQ, 256) \
-    X(GRBM_COUNT, GRBM, 0)            \
-    X(GRBM_GUI_ACTIVE, GRBM, 2)
+/* The counters: X(NAME, BLOCK, EVENT, EVENT_GFX12) with gfx11's and gfx12's event numbers
+ * (AMD rocprofiler's counter definitions: gfx12 renumbered the SQ_INSTS_* events and
+ * SQC_LDS_BANK_CONFLICT).  What each means on the emulated GPU: docs/prof.md. */
+#define RDX_PERF_COUNTER_LIST(X)           \
+    X(SQ_WAVES, SQ, 4, 4)                  \
+    X(SQ_BUSY_CYCLES, SQ, 3, 3)            \
+    X(SQ_WAVE_CYCLES, SQ, 24, 24)          \
+    X(SQ_INSTS_VALU, SQ, 62, 50)           \
+    X(SQ_INSTS_SALU, SQ, 58, 46)           \
+    X(SQ_INSTS_SMEM, SQ, 59, 47)           \
+    X(SQ_INSTS_LDS, SQ, 57, 45)            \
+    X(SQ_WAVE32_INSTS, SQ, 82, 70)         \
+    X(SQ_WAVE64_INSTS, SQ, 83, 71)         \
+    X(SQC_LDS_BANK_CONFLICT, SQ, 256, 288) \
+    X(GRBM_COUNT, GRBM, 0, 0)              \
+    X(GRBM_GUI_ACTIVE, GRBM, 2, 2)
 
 typedef enum rdx_perf_counter {
-#define RDX_PERF_ENUM_(n, b, e) RDX_PERF_##n,
+#define RDX_PERF_ENUM_(n, b, e, e12) RDX_PERF_##n,
     RDX_PERF_COUNTER_LIST(RDX_PERF_ENUM_)
 #undef RDX_PERF_ENUM_
         RDX_PERF_COUNT

@@ -299,6 +299,26 @@ START_TEST(cycle_limit_stops_dispatch)
 }
 END_TEST
 
+/* The sums' bound counts the target's own SIMDs: a gfx1150 has 32 (16 CUs), so the 400
+   waves' ~480000 issue cycles are ~15000 cycles at least there — a limit of 5000 stops the
+   dispatch (over gfx1100's 192 SIMDs the bound, ~2500, would let it run to its end) — and
+   a limit at its estimate still never does. */
+START_TEST(cycle_limit_counts_the_chips_simds)
+{
+    rdx_emu *e;
+    ck_assert_int_eq(rdx_emu_create("gfx1150", &e), RDX_OK);
+    ck_assert_int_eq(run_loop_groups(e, 400, 300, 0), RDX_OK);
+    uint64_t est = rdx_emu_get_counters(e)->est_kernel_cycles;
+    ck_assert_uint_gt(est, 12000);
+    ck_assert_uint_lt(rdx_emu_get_counters(e)->max_wave_cycles, 5000);
+    ck_assert_int_eq(run_loop_groups(e, 400, 300, 5000), RDX_ERR_TIMEOUT);
+    ck_assert_msg(strstr(rdx_emu_last_fault(e)->message, "cycle limit 5000"), "%s",
+                  rdx_emu_last_fault(e)->message);
+    ck_assert_int_eq(run_loop_groups(e, 400, 300, est), RDX_OK);
+    rdx_emu_destroy(e);
+}
+END_TEST
+
 Suite *et_suite_faults(void)
 {
     Suite *s = suite_create("emu_faults");
@@ -313,6 +333,7 @@ Suite *et_suite_faults(void)
     tcase_add_test(t, run_asm_compat);
     tcase_add_test(t, random_code_is_contained);
     tcase_add_test(t, cycle_limit_stops_dispatch);
+    tcase_add_test(t, cycle_limit_counts_the_chips_simds);
     suite_add_tcase(s, t);
     return s;
 }

@@ -11,6 +11,7 @@
  * --source hw`: its JSON and its Chrome trace (the queue's copies, register
  * programming, dispatch and waits; the traced waves).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,6 +576,95 @@ START_TEST(registers_defined_without_work)
 }
 END_TEST
 
+/* tinygrad's gfx12 counter programming (ops_amd.py pmc_start on a gc 12 GPU): CP_PERFMON_CNTL_1
+   (0x3808, CP_PERFMON_CNTL's address), SQ_PERFCOUNTER_CTRL/CTRL2, the even SQ selects with
+   gfx12's event numbers (rocprofiler's gfx12 table: SQ_INSTS_SALU 46, SQ_INSTS_VALU 50,
+   SQ_WAVE32_INSTS 70; gfx11's are 58, 62, 82; GL2C_HIT 41 and GL2C_MISS 42, gfx11's 42 and
+   43), a one-wave kernel with one scalar load of a line nothing else touches, COPY_DATA of
+   the counters.  The emulated gfx1201 counts them (the SQ ones read 0 before, and GL2C_MISS's
+   42 counted hits: it knew only gfx11's numbers). */
+START_TEST(gfx12_counter_selects)
+{
+    rdx_emudev_config cfg = { .num_gpus = 1, .arch = "gfx1201" };
+    rdx_emudev *ed;
+    rdx_kfd *kfd;
+    ck_assert_int_eq(rdx_emudev_create(&cfg, &ed), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_open(rdx_emudev_os(ed), &kfd), RDX_OK);
+    rdx_kfd_queue *q;
+    ck_assert_int_eq(rdx_kfd_queue_create(kfd, 0, RDX_KFD_QUEUE_COMPUTE, 65536, &q), RDX_OK);
+    rdx_kfd_event *ev;
+    ck_assert_int_eq(rdx_kfd_event_create(kfd, RDX_KFD_EVENT_SIGNAL, 1, &ev), RDX_OK);
+    rdx_kfd_mem_desc md = { .kind = RDX_KFD_MEM_GTT, .size = 65536 };
+    rdx_kfd_mem *m;
+    ck_assert_int_eq(rdx_kfd_mem_alloc(kfd, 0, &md, &m), RDX_OK);
+    uint8_t *cpu = rdx_kfd_mem_cpu(m);
+    uint64_t gpu = rdx_kfd_mem_gpu_addr(m);
+    memset(cpu, 0xab, 64);
+    size_t klen;
+    uint8_t *kelf = pt_assemble_for(
+        "  .amdgcn_target \"amdgcn-amd-amdhsa--gfx1201\"\n  .text\n  .globl k\n  .p2align 8\n"
+        "k:\n  s_load_b32 s5, s[0:1], 0x0\n  s_wait_kmcnt 0x0\n"
+        "  s_mov_b32 s2, 1\n  s_mov_b32 s3, 2\n  s_mov_b32 s4, 3\n  v_mov_b32_e32 v0, 0\n"
+        "  v_mov_b32_e32 v1, 1\n  s_endpgm\n  .rodata\n  .p2align 6\n  .amdhsa_kernel k\n"
+        "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n"
+        "  .amdhsa_next_free_vgpr 2\n  .amdhsa_next_free_sgpr 8\n"
+        "  .amdhsa_wavefront_size32 1\n  .end_amdhsa_kernel\n",
+        "gfx1201", &klen);
+    rdx_codeobj *kco;
+    ck_assert_int_eq(rdx_codeobj_read(kelf, klen, NULL, &kco), RDX_OK);
+    size_t code = kco->text_size - kco->kernels[0].code_offset;
+    ck_assert_uint_le(code, 0x1000);
+    memcpy(cpu + 0x8000, kco->text + kco->kernels[0].code_offset, code);
+    rdx_codeobj_free(kco);
+    free(kelf);
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    uint32_t gsel[2] = { 41, 42 }; /* gfx12's GL2C_HIT, GL2C_MISS */
+    rdx_pm4_set_uconfig_reg(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER0_SELECT, &gsel[0], 1);
+    rdx_pm4_set_uconfig_reg(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER1_SELECT, &gsel[1], 1);
+    rdx_pm4_perf_desc pd = { .nsq = 3, .sq_sel = { 46, 50, 70 } };
+    rdx_pm4_perf_start(&cb, &pd);
+    rdx_pm4_dispatch_desc dd = { .code_addr = gpu + 0x8000,
+                                 .rsrc2 = 2u << 1, /* USER_SGPR 2: the address to load */
+                                 .user_sgpr = { (uint32_t)(gpu + 0x9000),
+                                                (uint32_t)((gpu + 0x9000) >> 32) },
+                                 .user_sgpr_count = 2,
+                                 .grid = { 1, 1, 1 },
+                                 .block = { 32, 1, 1 },
+                                 .wave32 = true };
+    rdx_pm4_dispatch(&cb, &dd);
+    rdx_pm4_cs_partial_flush(&cb);
+    rdx_pm4_grbm_select(&cb, 0, 0, 0);
+    for (uint32_t i = 0; i < 3; i++)
+        rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_SQ_PERFCOUNTER0_LO + 2 * i, gpu + 4 * i);
+    rdx_pm4_grbm_select(&cb, -1, -1, 0);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER0_LO, gpu + 12);
+    rdx_pm4_copy_reg_to_mem(&cb, RDX_PM4_REG_GL2C_PERFCOUNTER1_LO, gpu + 16);
+    rdx_pm4_grbm_select(&cb, -1, -1, -1);
+    rdx_pm4_signal(&cb, rdx_kfd_event_mailbox(ev), rdx_kfd_event_id(ev), true,
+                   rdx_kfd_event_id(ev));
+    ck_assert_int_eq(rdx_pm4_cmdbuf_status(&cb), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_queue_submit(q, cb.dw, cb.len), RDX_OK);
+    char why[512] = "";
+    rdx_status wst = rdx_kfd_event_wait(kfd, &ev, 1, 0, 5000);
+    rdx_emudev_last_error(ed, why, sizeof why);
+    ck_assert_msg(wst == RDX_OK, "the queue did not finish: %s", why);
+    uint32_t v[5];
+    memcpy(v, cpu, sizeof v);
+    ck_assert_msg(v[0] == 3, "SQ_INSTS_SALU (46) %u", v[0]); /* the 3 s_mov (s_endpgm: not SALU) */
+    ck_assert_uint_eq(v[1], 2);                              /* SQ_INSTS_VALU (50) */
+    ck_assert_uint_eq(v[2], 8); /* SQ_WAVE32_INSTS (70): every instruction */
+    ck_assert_uint_eq(v[3], 0); /* GL2C_HIT (41) */
+    ck_assert_uint_eq(v[4], 1); /* GL2C_MISS (42): the load's compulsory miss */
+    rdx_pm4_cmdbuf_free(&cb);
+    ck_assert_int_eq(rdx_kfd_mem_free(kfd, m), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_event_destroy(kfd, ev), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_queue_destroy(kfd, q), RDX_OK);
+    rdx_kfd_close(kfd);
+    rdx_emudev_destroy(ed);
+}
+END_TEST
+
 #define LAUNCH "--grid", "8", "--block", "64", "--arg", filearg, "--arg", "u32:7"
 
 static jval *parse_ok(const char *text)
@@ -817,6 +907,63 @@ START_TEST(source_hw_follows_the_target)
 }
 END_TEST
 
+/* The kernel time estimate in microseconds is its cycles at the engine clock of the chip the
+   model ran (emu/dev/target.c: gfx1100 2482 MHz, gfx1151 2900 MHz): rdx prof's report, its
+   JSON and rdx run's estimate line, on a gfx1151 and a gfx1100. */
+START_TEST(estimate_us_at_the_target_clock)
+{
+    unsetenv("RDX_EMU_ARCH");
+    static const char *const targets[] = { "gfx1100", "gfx1151" };
+    static const unsigned mhz[] = { 2482, 2900 };
+    double us[2];
+    for (int t = 0; t < 2; t++) {
+        char *co = saxpy_for(targets[t]);
+        ck_assert_uint_eq(rdx_emu_clock_mhz(targets[t]), mhz[t]);
+        rdx_test_proc p;
+        const char *a[] = { co, SAXPY_LAUNCH, NULL };
+        ck_assert_msg(pt_prof(a, &p) == 0, "%s%s", p.out, p.err);
+        const char *l = strstr(p.out, "kernel time (model of a ");
+        ck_assert_msg(l, "%s", p.out);
+        char chip[16];
+        unsigned m = 0;
+        unsigned long long cyc = 0;
+        ck_assert_msg(sscanf(l, "kernel time (model of a %15[^;]; us at %u MHz): %llu cycles = %lf",
+                             chip, &m, &cyc, &us[t]) == 4,
+                      "%s", l);
+        ck_assert_str_eq(chip, targets[t]);
+        ck_assert_uint_eq(m, mhz[t]);
+        ck_assert_msg(cyc > 0 && fabs(us[t] - (double)cyc / mhz[t]) < 0.001, "%s", l);
+        rdx_test_proc_free(&p);
+        const char *j[] = { "--json", co, SAXPY_LAUNCH, NULL };
+        ck_assert_msg(pt_prof(j, &p) == 0, "%s%s", p.out, p.err);
+        jval *v = json_parse(p.out, NULL);
+        ck_assert_msg(v, "%s", p.out);
+        const jval *d = json_get(v, "dispatches")->items[0];
+        ck_assert(json_get(d, "clock_mhz")->num == mhz[t]);
+        ck_assert(json_get(d, "kernel_cycles")->num == (double)cyc);
+        ck_assert(fabs(json_get(d, "kernel_us")->num - (double)cyc / mhz[t]) < 1e-3);
+        ck_assert(fabs(json_get(v, "clock_ghz")->num - mhz[t] / 1000.0) < 1e-3);
+        json_free(v);
+        rdx_test_proc_free(&p);
+        const char *run[] = { rdx_test_rdx_path(), "run", co, SAXPY_LAUNCH, NULL };
+        ck_assert_msg(rdx_test_run(run, NULL, 0, &p) == 0, "%s%s", p.out, p.err);
+        l = strstr(p.out, "kernel time estimate: ");
+        ck_assert_msg(l, "%s", p.out);
+        double rus = 0;
+        unsigned long long rcyc = 0;
+        ck_assert_msg(
+            sscanf(l, "kernel time estimate: %lf us (%llu cycles at %u MHz", &rus, &rcyc, &m) == 3,
+            "%s", l);
+        ck_assert_uint_eq(m, mhz[t]);
+        ck_assert_msg(strstr(l, targets[t]), "%s", l);
+        ck_assert_msg(fabs(rus - (double)rcyc / mhz[t]) < 0.001, "%s", l);
+        rdx_test_proc_free(&p);
+        free(co);
+    }
+    ck_assert(us[0] != us[1]);
+}
+END_TEST
+
 TCase *pt_tcase_hw(void)
 {
     TCase *tc = tcase_create("hw");
@@ -827,9 +974,11 @@ TCase *pt_tcase_hw(void)
     tcase_add_test(tc, sqtt_buffer_too_small);
     tcase_add_test(tc, bad_programming_refused);
     tcase_add_test(tc, registers_defined_without_work);
+    tcase_add_test(tc, gfx12_counter_selects);
     tcase_add_test(tc, registers_and_disassembly);
     tcase_add_test(tc, cli_source_hw);
     tcase_add_test(tc, run_and_realize_profile);
     tcase_add_test(tc, source_hw_follows_the_target);
+    tcase_add_test(tc, estimate_us_at_the_target_clock);
     return tc;
 }
