@@ -111,7 +111,7 @@ static int map_at_va(rdx_emudev *dev, emu_bo *b)
     b->backed = 1;
     b->released = 0;
     if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL)
-        emu_cp_watch_doorbells(dev, b->va, b->size);
+        emu_cp_watch_doorbells(dev, b->gpu, b->va, b->size);
     return 0;
 }
 
@@ -371,6 +371,35 @@ int emu_ioctl_mem(rdx_emudev *dev, unsigned long request, void *arg)
     return map_bo(dev, arg, request == AMDKFD_IOC_MAP_MEMORY_TO_GPU);
 }
 
+uint32_t emu_mem_ioctl_gpus(rdx_emudev *dev, unsigned long request, const void *arg)
+{
+    /* A new buffer is on no GPU yet, and only a buffer no GPU maps can be freed: neither
+     * changes what a running dispatch sees. */
+    if (request == AMDKFD_IOC_ALLOC_MEMORY_OF_GPU || request == AMDKFD_IOC_FREE_MEMORY_OF_GPU)
+        return 0;
+    const struct kfd_ioctl_map_memory_to_gpu_args *a = arg; /* unmap's has the same layout */
+    uint32_t ids[EMU_MAX_GPUS + 1], mask = 0;
+    uint32_t n = a->n_devices < EMU_MAX_GPUS + 1 ? a->n_devices : EMU_MAX_GPUS + 1;
+    if (n == 0 || emu_copy_from_user(ids, a->device_ids_array_ptr, n * sizeof ids[0]))
+        return EMU_ALL_GPUS;
+    for (uint32_t i = 0; i < n; i++) {
+        int g = emu_gpu_by_id(dev, ids[i]);
+        if (g < 0)
+            return EMU_ALL_GPUS;
+        mask |= 1u << g;
+    }
+    return mask;
+}
+
+uint32_t emu_range_gpus(rdx_emudev *dev, uint64_t start, uint64_t len)
+{
+    uint32_t mask = 0;
+    for (emu_bo *b = dev->bos; b; b = b->next)
+        if (b->backed && b->va < start + len && start < b->va + b->size)
+            mask |= (uint32_t)b->gpu_mapped;
+    return mask;
+}
+
 static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len)
 {
     for (emu_bo *b = dev->bos; b; b = b->next)
@@ -439,17 +468,19 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
         *out = p;
         return 0;
     }
-    uint32_t fgpu;
+    uint32_t fgpu = 0;
     int kind = emu_fd_kind_of(dev, fd, &fgpu);
     if (kind == EMU_FD_FREE)
         return -EBADF;
     emu_bo *bo = NULL;
     uint64_t pool_off;
     int doorbell = kind == EMU_FD_KFD;
+    uint32_t dgpu = fgpu; /* the GPU whose doorbells a doorbell mapping shows */
     if (kind == EMU_FD_KFD) {
         /* kfd_mmap: the type and gpu id in the offset; a gpu id naming no device is ENODEV */
         uint32_t id = EMU_MMAP_GET_GPU_ID(off);
         int g = id ? emu_gpu_by_id(dev, id) : -1;
+        dgpu = g < 0 ? 0 : (uint32_t)g;
         uint64_t type = off & EMU_MMAP_TYPE_MASK;
         if (type == EMU_MMAP_TYPE_EVENTS)
             return emu_event_mmap(dev, addr, len, prot, flags, out);
@@ -502,7 +533,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
     if (flags & MAP_FIXED)
         forget_range(dev, va, len);
     if (doorbell)
-        emu_cp_watch_doorbells(dev, (uint64_t)(uintptr_t)p, page_align(len));
+        emu_cp_watch_doorbells(dev, dgpu, (uint64_t)(uintptr_t)p, page_align(len));
     *out = p;
     return 0;
 }
