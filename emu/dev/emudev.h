@@ -378,6 +378,16 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
              void **out);
 int emu_munmap(rdx_emudev *dev, void *addr, size_t len);
 emu_bo *emu_bo_by_handle(rdx_emudev *dev, uint64_t handle);
+/* mem.c, for KFD's buffers and the DRM path's GEM objects alike: a new buffer object of gpu g
+ * in `domain` (one KFD_IOC_ALLOC_MEM_FLAGS_* domain bit: pool memory, its mmap offset, VRAM
+ * accounted) or NULL (out of memory); making the pool pages present at b->va exactly while a
+ * GPU or the client maps it there (0 or -errno; -EINVAL: the VA is not the client's
+ * reservation); freeing one (its mappings, backing, pool pages); whether [va, va+len) is VA
+ * the client reserved. */
+emu_bo *emu_bo_new(rdx_emudev *dev, uint32_t g, uint64_t size, uint32_t domain);
+int emu_bo_update_backing(rdx_emudev *dev, emu_bo *b);
+void emu_bo_free(rdx_emudev *dev, emu_bo *b);
+int emu_reserved(rdx_emudev *dev, uint64_t va, uint64_t len);
 /* The GPU-mapped buffer of gpu `gpu` holding [va, va+len), or NULL. */
 emu_bo *emu_bo_find(rdx_emudev *dev, uint32_t gpu, uint64_t va, uint64_t len);
 /* Whether va is a byte gpu's wave emulator may read but not write (of a
