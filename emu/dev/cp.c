@@ -378,6 +378,16 @@ static int pending(rdx_emudev *dev, const emu_cp *cp)
     return 0;
 }
 
+/* Whether the command processor's GPU has a queue (a GPU without one has nothing to poll:
+ * creating a queue kicks its command processor). */
+static int has_queues(rdx_emudev *dev, const emu_cp *cp)
+{
+    for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)
+        if (dev->queues[i] && dev->queues[i]->gpu == cp->gpu)
+            return 1;
+    return 0;
+}
+
 /* Sleep (lock held, dropped meanwhile) until a doorbell store, a kick or, when a queue
  * waits on memory or nothing can announce work, the backoff's timeout. */
 static void cp_sleep(rdx_emudev *dev, emu_cp *cp, unsigned *sleeps)
@@ -403,10 +413,11 @@ static void cp_sleep(rdx_emudev *dev, emu_cp *cp, unsigned *sleeps)
         ++*sleeps;
     struct pollfd pf[2] = { { .fd = cp->evfd, .events = POLLIN },
                             { .fd = watch ? cp->uffd : -1, .events = POLLIN } };
+    int forever = watch || !has_queues(dev, cp);
     cp->sleeping = cp->evfd >= 0;
     pthread_mutex_unlock(&dev->lock);
     if (cp->evfd >= 0)
-        ppoll(pf, 2, watch ? NULL : &ts, NULL);
+        ppoll(pf, 2, forever ? NULL : &ts, NULL);
     else
         nanosleep(&ts, NULL);
     pthread_mutex_lock(&dev->lock);

@@ -168,6 +168,7 @@ static int create_queue(rdx_emudev *dev, struct emu_create_queue_args *ext)
     *(volatile uint64_t *)(uintptr_t)q->rptr_addr = 0;
     dev->queues[id] = q;
     dev->stats.queues++;
+    emu_cp_kick(dev, (uint32_t)g); /* its command processor may sleep without a timeout */
     a->queue_id = id;
     a->doorbell_offset =
         EMU_MMAP_TYPE_DOORBELL | EMU_MMAP_GPU_ID(a->gpu_id) | (uint64_t)id * sizeof(uint64_t);
