@@ -40,9 +40,13 @@ static int owned(void)
 {
     return getpid() == owner;
 }
-/* In a forked child: the /dev/kfd fds it inherited (their driver stayed with the parent),
- * until it closes them.  Only the child's own thread runs when it is filled. */
-static int inherited[MAX_FDS];
+/* In a forked child: the device fds it inherited (their driver stayed with the parent),
+ * until it closes them or, for a render node, uses it.  Only the child's own thread runs when
+ * it is filled. */
+static struct {
+    int fd;
+    dev_t rdev;
+} inherited[MAX_FDS];
 static int ninherited;
 
 static int parse_render(const char *path, unsigned *minor)
@@ -120,29 +124,69 @@ static int find(int real)
 void pl_device_mark_inherited(void)
 {
     ninherited = 0;
-    for (int i = 0; i < nfds; i++)
-        if (major(fds[i].rdev) == KFD_MAJOR)
-            inherited[ninherited++] = fds[i].real;
+    for (int i = 0; i < nfds; i++) {
+        inherited[ninherited].fd = fds[i].real;
+        inherited[ninherited++].rdev = fds[i].rdev;
+    }
+}
+
+/* The inherited device fd `fd` of major `major_` that is still the /dev/null it was (dup2 may
+ * have put another file there): its index, or -1. */
+static int inherited_index(int fd, unsigned major_)
+{
+    for (int i = 0; i < __atomic_load_n(&ninherited, __ATOMIC_RELAXED); i++)
+        if (inherited[i].fd == fd && major(inherited[i].rdev) == major_) {
+            struct stat st;
+            return pl_libc.fstat && !pl_libc.fstat(fd, &st) && S_ISCHR(st.st_mode) &&
+                           st.st_rdev == makedev(1, 3)
+                       ? i
+                       : -1;
+        }
+    return -1;
 }
 
 int pl_device_inherited_kfd(int fd)
 {
-    for (int i = 0; i < __atomic_load_n(&ninherited, __ATOMIC_RELAXED); i++)
-        if (inherited[i] == fd) {
-            /* still the /dev/null it was (dup2 may have put another file there) */
-            struct stat st;
-            return pl_libc.fstat && !pl_libc.fstat(fd, &st) && S_ISCHR(st.st_mode) &&
-                   st.st_rdev == makedev(1, 3);
-        }
-    return 0;
+    return inherited_index(fd, KFD_MAJOR) >= 0;
 }
 
-/* fd is closed (or replaced by dup2): it no longer names an inherited /dev/kfd fd. */
+/* fd is closed (or replaced by dup2): it no longer names an inherited device fd. */
 static void forget_inherited(int fd)
 {
     for (int i = 0; i < ninherited; i++)
-        if (inherited[i] == fd)
+        if (inherited[i].fd == fd)
             inherited[i--] = inherited[--ninherited];
+}
+
+/* An inherited render-node fd the child uses becomes a file of the child's own device: a
+ * fresh open of the same render node (its queries answer as the parent's did; the parent's
+ * GEM handles, contexts, BO lists and sync objects are not in it).  Its driver fd, or -1. */
+static int adopt_render(int fd)
+{
+    int i = inherited_index(fd, DRM_MAJOR);
+    if (i < 0)
+        return -1;
+    char path[48];
+    snprintf(path, sizeof path, "/dev/dri/renderD%u", minor(inherited[i].rdev));
+    dev_t rdev = inherited[i].rdev;
+    forget_inherited(fd);
+    if (pl_start())
+        return -1;
+    const rdx_os *os = pl_os();
+    int efd = os->open(os->ctx, path, O_RDWR);
+    if (efd < 0)
+        return -1;
+    pthread_mutex_lock(&lock);
+    if (nfds == MAX_FDS) {
+        pthread_mutex_unlock(&lock);
+        os->close(os->ctx, efd);
+        return -1;
+    }
+    if (!nfds)
+        owner = getpid();
+    fds[nfds++] = (dev_fd){ .real = fd, .emu = efd, .rdev = rdev };
+    pthread_mutex_unlock(&lock);
+    return efd;
 }
 
 void pl_device_forget_all(void)
@@ -154,12 +198,17 @@ void pl_device_forget_all(void)
 
 int pl_device_fd(int fd)
 {
-    if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
+    if (fd < 0)
         return -1;
-    pthread_mutex_lock(&lock);
-    int i = find(fd);
-    int efd = i < 0 ? -1 : fds[i].emu;
-    pthread_mutex_unlock(&lock);
+    int efd = -1;
+    if (__atomic_load_n(&nfds, __ATOMIC_RELAXED)) {
+        pthread_mutex_lock(&lock);
+        int i = find(fd);
+        efd = i < 0 ? -1 : fds[i].emu;
+        pthread_mutex_unlock(&lock);
+    }
+    if (efd < 0 && __atomic_load_n(&ninherited, __ATOMIC_RELAXED))
+        efd = adopt_render(fd);
     return efd;
 }
 
@@ -176,6 +225,11 @@ int pl_device_real_fd(int efd)
 
 int pl_device_rdev(int fd, dev_t *rdev)
 {
+    int k = fd < 0 ? -1 : inherited_index(fd, DRM_MAJOR);
+    if (k >= 0) { /* an inherited render node is still that file */
+        *rdev = inherited[k].rdev;
+        return 1;
+    }
     if (fd < 0 || !__atomic_load_n(&nfds, __ATOMIC_RELAXED))
         return 0;
     pthread_mutex_lock(&lock);

@@ -91,7 +91,9 @@ int pl_device_close(int fd);
 /* In a forked child: forget every device fd without closing anything (the parent's driver
  * is not the child's; the fds stay open as the /dev/null they are). */
 void pl_device_forget_all(void);
-/* In a forked child, before pl_device_forget_all: remember the /dev/kfd fds it inherited. */
+/* In a forked child, before pl_device_forget_all: remember the device fds it inherited.  A
+ * render-node fd among them becomes, when the child first uses it (pl_device_fd), a fresh
+ * open of that render node on the child's own emulated device. */
 void pl_device_mark_inherited(void);
 /* Whether fd is a /dev/kfd fd the process inherited across fork and has not closed (its
  * driver stayed with the parent): an ioctl on it is EBADF, as kfd_ioctl answers a process that

@@ -113,7 +113,7 @@ static void forked_child(void)
     emu_dev = NULL;
     __atomic_store_n(&emu_os, NULL, __ATOMIC_RELEASE);
     start_err = 0;
-    pl_device_mark_inherited(); /* an ioctl on one is EBADF, as in Linux */
+    pl_device_mark_inherited(); /* on /dev/kfd an ioctl is EBADF, as in Linux */
     pl_device_forget_all();
 }
 

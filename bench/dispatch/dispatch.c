@@ -13,15 +13,25 @@
  * plain (non-inlined) function call, and for the round trip a ping-pong
  * between two threads that hand a token over and back (spinning briefly,
  * then sleeping on a futex: what any completion that crosses to another
- * thread and back at least costs on this machine).  The kernel is encoded by
+ * thread and back at least costs on this machine), and the doorbell watch's
+ * own cost from idle, split into its steps: a thread sleeping in poll on a
+ * userfaultfd that write-protects a shared page, another thread's store to
+ * the page, the watcher awake, the protection lifted (UFFDIO_WRITEPROTECT),
+ * the store returning — the mechanism that wakes an idle emulated command
+ * processor (docs/kfd.md), without the emulator.  The kernel is encoded by
  * rdx's own encoder and wrapped in a code object by rdx's writer.
  */
+#include <fcntl.h>
 #include <linux/futex.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -154,6 +164,88 @@ static double ping_pong_ns(void)
     return median(lat, PINGS);
 }
 
+/* The doorbell watch from idle, step by step (see the top of the file). */
+enum { WATCH_TRIPS = 40 }; /* token: 4i+1 arm, 4i+2 armed, 4i+3 times written */
+static int wuffd;
+static volatile uint64_t *wpage;
+static double w_store, w_awake, w_lifted;
+
+static int wprotect(int on)
+{
+    struct uffdio_writeprotect w = { .range = { (uint64_t)(uintptr_t)wpage, 4096 },
+                                     .mode = on ? UFFDIO_WRITEPROTECT_MODE_WP : 0 };
+    return ioctl(wuffd, UFFDIO_WRITEPROTECT, &w);
+}
+
+static void *watcher(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < WATCH_TRIPS; i++) {
+        token_wait(4 * (uint32_t)i + 1);
+        if (wprotect(1))
+            die("UFFDIO_WRITEPROTECT");
+        token_pass(4 * (uint32_t)i + 2);
+        struct pollfd pf = { .fd = wuffd, .events = POLLIN };
+        poll(&pf, 1, -1);
+        w_awake = now();
+        wprotect(0);
+        w_lifted = now();
+        struct uffd_msg m;
+        while (read(wuffd, &m, sizeof m) > 0) {
+        }
+        token_pass(4 * (uint32_t)i + 3); /* the times are written */
+    }
+    return NULL;
+}
+
+/* Medians in ns of: store -> watcher awake, lifting the protection, lifted -> store returns,
+ * and the whole store; 0 where userfaultfd write protection is unavailable. */
+static int watch_steps(double out[4])
+{
+    memset(out, 0, 4 * sizeof out[0]);
+    wuffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+    struct uffdio_api api = { .api = UFFD_API,
+                              .features = UFFD_FEATURE_PAGEFAULT_FLAG_WP |
+                                          UFFD_FEATURE_WP_HUGETLBFS_SHMEM };
+    int mfd = memfd_create("bench-doorbell", MFD_CLOEXEC);
+    if (wuffd < 0 || ioctl(wuffd, UFFDIO_API, &api) || mfd < 0 || ftruncate(mfd, 4096))
+        return -1;
+    wpage = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+    if (wpage == MAP_FAILED)
+        return -1;
+    wpage[0] = 0;
+    struct uffdio_register r = { .range = { (uint64_t)(uintptr_t)wpage, 4096 },
+                                 .mode = UFFDIO_REGISTER_MODE_WP };
+    if (ioctl(wuffd, UFFDIO_REGISTER, &r))
+        return -1;
+    static double v[4][WATCH_TRIPS];
+    pthread_t t;
+    token = 0;
+    if (pthread_create(&t, NULL, watcher, NULL))
+        die("starting the watcher");
+    for (int i = 0; i < WATCH_TRIPS; i++) {
+        token_pass(4 * (uint32_t)i + 1);
+        token_wait(4 * (uint32_t)i + 2);
+        struct timespec pause = { 0, 3000000 }; /* the watcher sleeps, its CPU goes idle */
+        nanosleep(&pause, NULL);
+        w_store = now();
+        wpage[0] = (uint64_t)i; /* stops on the protection until the watcher lifts it */
+        double back = now();
+        token_wait(4 * (uint32_t)i + 3);
+        v[0][i] = w_awake - w_store;
+        v[1][i] = w_lifted - w_awake;
+        v[2][i] = back - w_lifted;
+        v[3][i] = back - w_store;
+    }
+    pthread_join(t, NULL);
+    for (int k = 0; k < 4; k++)
+        out[k] = median(v[k], WATCH_TRIPS);
+    munmap((void *)wpage, 4096);
+    close(mfd);
+    close(wuffd);
+    return 0;
+}
+
 /* Host cost and round trip of empty dispatches on `o`'s device, printed under `label`. */
 static void measure(const rdx_device_options *o, const char *label, double memcpy_ns,
                     double call_ns, double pp_ns)
@@ -270,6 +362,14 @@ int main(int argc, char **argv)
 
     rdx_device_options o = { .kind = RDX_DEVICE_EMU };
     measure(&o, "in process, KFD queues", memcpy_ns, call_ns, ping_pong_ns());
+    double w[4];
+    if (watch_steps(w) == 0)
+        printf("doorbell watch alone, from idle (userfaultfd, no emulator):\n"
+               "  store -> watcher awake %.1f us, lifting the protection %.1f us, "
+               "-> store returns %.1f us: the store %.1f us\n",
+               w[0] / 1e3, w[1] / 1e3, w[2] / 1e3, w[3] / 1e3);
+    else
+        printf("doorbell watch alone: userfaultfd write protection unavailable here\n");
 
     /* Both submission paths through `rdx emu`'s interposer, side by side. */
     const char *build = getenv("RDX_BUILD");

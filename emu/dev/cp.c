@@ -1,18 +1,21 @@
 /*
- * emu/dev/cp.c — the command processor thread and the GPU's view of memory.
+ * emu/dev/cp.c — the command processors and the GPU's view of memory.
  *
- * One thread per emulated device serves every queue: it reads each queue's
- * doorbell (the 64-bit write pointer the client stored), runs the queue's
- * packets up to it (PM4 for compute queues, SDMA for copy queues), and
- * publishes the read pointer.  A queue that faults is stopped (error state)
- * and raises memory-fault / hardware-exception events.
+ * Each emulated GPU has its own command processor thread, which serves that
+ * GPU's queues (compute and SDMA): it reads each queue's doorbell (the 64-bit
+ * write pointer the client stored), runs the queue's packets up to it (PM4
+ * for compute queues, SDMA for copy queues), and publishes the read pointer.
+ * So the GPUs of one machine run their dispatches at the same time; all
+ * share the device model and its lock, which a dispatch drops while it runs.
+ * A queue that faults is stopped (error state) and raises memory-fault /
+ * hardware-exception events of its GPU.
  *
  * Waking (docs/kfd.md, "Waking the command processor"): after the last work
- * the thread busy-polls the doorbells (dropping the lock between passes) for
+ * the thread busy-polls its GPU's doorbells (dropping the lock between passes) for
  * twice the recent gaps between work, 50 to 250 µs, so back-to-back
  * submissions cost no wake-up.  Then, with no queue waiting on memory, it
- * write-protects every client mapping of the doorbell pages with a
- * userfaultfd and sleeps without a timeout in ppoll on that userfaultfd and
+ * write-protects every client mapping of its GPU's doorbell page with a
+ * userfaultfd of its own and sleeps without a timeout in ppoll on that userfaultfd and
  * an eventfd: a client's doorbell store (a plain store, no system call)
  * stops on the protection and wakes the thread, which lifts the protection
  * (letting the store complete) and serves the queues; WAIT_EVENTS and device
@@ -25,6 +28,7 @@
 #include "emu/dev/emudev.h"
 #include "kfd/compat/kfd_ioctl_flags.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -249,8 +253,9 @@ static int probe(int uffd)
     return ok;
 }
 
-/* Open the device's userfaultfd (first doorbell mapping): 1 usable, -1 not. */
-static int watch_open(rdx_emudev *dev)
+/* Open the command processor's userfaultfd (first doorbell mapping of its GPU): 1 usable,
+ * -1 not. */
+static int watch_open(emu_cp *cp)
 {
     const char *env = getenv("RDX_EMU_DOORBELL_WATCH");
     if (env && !strcmp(env, "0"))
@@ -269,89 +274,103 @@ static int watch_open(rdx_emudev *dev)
         close(fd);
         return -1;
     }
-    dev->cp_uffd = fd;
+    cp->uffd = fd;
     return 1;
 #else
-    (void)dev;
+    (void)cp;
     return -1;
 #endif
 }
 
 /* Give up on the watch: the command processor polls from now on (it closes the fd). */
-static void watch_fail(rdx_emudev *dev)
+static void watch_fail(rdx_emudev *dev, emu_cp *cp)
 {
-    dev->cp_watch = -2;
+    cp->watch = -2;
     dev->stats.doorbell_watch = 0;
-    emu_cp_kick(dev);
+    emu_cp_kick(dev, cp->gpu);
 }
 
-void emu_cp_watch_doorbells(rdx_emudev *dev, uint64_t va, uint64_t len)
+void emu_cp_watch_doorbells(rdx_emudev *dev, uint32_t g, uint64_t va, uint64_t len)
 {
-    if (dev->cp_watch == 0) {
-        dev->cp_watch = watch_open(dev);
-        dev->stats.doorbell_watch = dev->cp_watch == 1;
+    assert(g < dev->num_gpus);
+    emu_cp *cp = &dev->gpus[g].cp;
+    if (cp->watch == 0) {
+        cp->watch = watch_open(cp);
+        dev->stats.doorbell_watch = cp->watch == 1;
     }
-    if (dev->cp_watch != 1)
+    if (cp->watch != 1)
         return;
     struct uffdio_register r = { .range = { .start = va, .len = len },
                                  .mode = UFFDIO_REGISTER_MODE_WP };
-    if (ioctl(dev->cp_uffd, UFFDIO_REGISTER, &r) < 0) {
-        watch_fail(dev);
+    if (ioctl(cp->uffd, UFFDIO_REGISTER, &r) < 0) {
+        watch_fail(dev, cp);
         return;
     }
     uint32_t slot = EMU_MAX_WATCH;
     for (uint32_t i = 0; i < EMU_MAX_WATCH; i++) {
-        if (dev->cp_watched[i].len && dev->cp_watched[i].va == va) {
+        if (cp->watched[i].len && cp->watched[i].va == va) {
             slot = i;
             break;
         }
-        if (!dev->cp_watched[i].len && slot == EMU_MAX_WATCH)
+        if (!cp->watched[i].len && slot == EMU_MAX_WATCH)
             slot = i;
     }
     if (slot == EMU_MAX_WATCH) {
-        watch_fail(dev);
+        watch_fail(dev, cp);
         return;
     }
-    dev->cp_watched[slot].va = va;
-    dev->cp_watched[slot].len = len;
-    emu_cp_kick(dev); /* a sleeping command processor protects the new mapping too */
+    cp->watched[slot].va = va;
+    cp->watched[slot].len = len;
+    emu_cp_kick(dev, g); /* a sleeping command processor protects the new mapping too */
 }
 
 /* Protect (on) or release every watched range; a range the client unmapped is dropped.
  * Returns 0, or -1 when a live range could not be protected (sleep with a timeout). */
-static int watch_arm(rdx_emudev *dev, int on)
+static int watch_arm(emu_cp *cp, int on)
 {
     int r = 0;
     for (uint32_t i = 0; i < EMU_MAX_WATCH; i++) {
-        if (!dev->cp_watched[i].len)
+        if (!cp->watched[i].len)
             continue;
-        int e = wp_range(dev->cp_uffd, dev->cp_watched[i].va, dev->cp_watched[i].len, on);
+        int e = wp_range(cp->uffd, cp->watched[i].va, cp->watched[i].len, on);
         if (e == -ENOENT || e == -EINVAL)
-            dev->cp_watched[i].len = 0; /* no longer a registered mapping */
+            cp->watched[i].len = 0; /* no longer a registered mapping */
         else if (e)
             r = -1;
     }
     return r;
 }
 
-void emu_cp_kick(rdx_emudev *dev)
+static void kick_one(emu_cp *cp)
 {
-    dev->kick = 1;
-    if (dev->cp_sleeping) {
+    cp->kick = 1;
+    if (cp->sleeping) {
         uint64_t one = 1;
-        if (write(dev->cp_evfd, &one, sizeof one) < 0) {
+        if (write(cp->evfd, &one, sizeof one) < 0) {
             /* EAGAIN: the counter is already non-zero, the thread wakes anyway */
         }
-        dev->cp_sleeping = 0;
+        cp->sleeping = 0;
     }
 }
 
-/* Whether a queue has work it cannot run yet (its doorbell is ahead of its read pointer). */
-static int pending(rdx_emudev *dev)
+void emu_cp_kick(rdx_emudev *dev, uint32_t g)
+{
+    if (g != EMU_ALL_GPUS) {
+        assert(g < dev->num_gpus);
+        kick_one(&dev->gpus[g].cp);
+        return;
+    }
+    for (uint32_t i = 0; i < dev->num_gpus; i++)
+        kick_one(&dev->gpus[i].cp);
+}
+
+/* Whether a queue of the command processor's GPU has work it cannot run yet (its doorbell
+ * is ahead of its read pointer). */
+static int pending(rdx_emudev *dev, const emu_cp *cp)
 {
     for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++) {
         emu_queue *q = dev->queues[i];
-        if (q && !q->error &&
+        if (q && q->gpu == cp->gpu && !q->error &&
             __atomic_load_n(&dev->gpus[q->gpu].doorbell[q->doorbell_index], __ATOMIC_ACQUIRE) !=
                 q->rptr)
             return 1;
@@ -359,21 +378,31 @@ static int pending(rdx_emudev *dev)
     return 0;
 }
 
+/* Whether the command processor's GPU has a queue (a GPU without one has nothing to poll:
+ * creating a queue kicks its command processor). */
+static int has_queues(rdx_emudev *dev, const emu_cp *cp)
+{
+    for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)
+        if (dev->queues[i] && dev->queues[i]->gpu == cp->gpu)
+            return 1;
+    return 0;
+}
+
 /* Sleep (lock held, dropped meanwhile) until a doorbell store, a kick or, when a queue
  * waits on memory or nothing can announce work, the backoff's timeout. */
-static void cp_sleep(rdx_emudev *dev, unsigned *sleeps)
+static void cp_sleep(rdx_emudev *dev, emu_cp *cp, unsigned *sleeps)
 {
-    if (dev->cp_watch == -2) {
-        close(dev->cp_uffd);
-        dev->cp_watch = -1;
+    if (cp->watch == -2) {
+        close(cp->uffd);
+        cp->watch = -1;
     }
-    int watch = dev->cp_watch == 1 && dev->cp_evfd >= 0 && !pending(dev);
-    if (watch && watch_arm(dev, 1) < 0) {
-        watch_arm(dev, 0);
+    int watch = cp->watch == 1 && cp->evfd >= 0 && !pending(dev, cp);
+    if (watch && watch_arm(cp, 1) < 0) {
+        watch_arm(cp, 0);
         watch = 0;
     }
-    if (watch && pending(dev)) { /* a store landed before the protection */
-        watch_arm(dev, 0);
+    if (watch && pending(dev, cp)) { /* a store landed before the protection */
+        watch_arm(cp, 0);
         return;
     }
     long ns = (long)SLEEP_MIN_NS << (*sleeps < 6 ? *sleeps : 6);
@@ -382,28 +411,32 @@ static void cp_sleep(rdx_emudev *dev, unsigned *sleeps)
     struct timespec ts = { 0, ns };
     if (!watch)
         ++*sleeps;
-    struct pollfd pf[2] = { { .fd = dev->cp_evfd, .events = POLLIN },
-                            { .fd = watch ? dev->cp_uffd : -1, .events = POLLIN } };
-    dev->cp_sleeping = dev->cp_evfd >= 0;
+    struct pollfd pf[2] = { { .fd = cp->evfd, .events = POLLIN },
+                            { .fd = watch ? cp->uffd : -1, .events = POLLIN } };
+    int forever = watch || !has_queues(dev, cp);
+    cp->sleeping = cp->evfd >= 0;
     pthread_mutex_unlock(&dev->lock);
-    if (dev->cp_evfd >= 0)
-        ppoll(pf, 2, watch ? NULL : &ts, NULL);
+    if (cp->evfd >= 0)
+        ppoll(pf, 2, forever ? NULL : &ts, NULL);
     else
         nanosleep(&ts, NULL);
     pthread_mutex_lock(&dev->lock);
-    dev->cp_sleeping = 0;
+    cp->sleeping = 0;
     dev->stats.cp_wakeups++;
-    uint64_t n;
-    if (dev->cp_evfd >= 0 && read(dev->cp_evfd, &n, sizeof n) < 0) {
-        /* EAGAIN: not kicked */
-    }
     if (watch) {
-        watch_arm(dev, 0); /* wakes every store waiting on the protection */
-        struct uffd_msg m;
-        while (read(dev->cp_uffd, &m, sizeof m) > 0) {
-            /* the faults the release just resolved */
+        /* First lift the protection: that completes the store waiting on it and wakes its
+         * thread, which then runs while this one serves the queue. */
+        watch_arm(cp, 0);
+        if (pf[1].revents & POLLIN) {
+            struct uffd_msg m[8]; /* the faults the release just resolved, in one read */
+            while (read(cp->uffd, m, sizeof m) == (ssize_t)sizeof m) {
+            }
         }
-        dev->kick = 1; /* spin while the woken store completes */
+        cp->kick = 1; /* spin while the woken store completes */
+    }
+    uint64_t n;
+    if ((pf[0].revents & POLLIN) && read(cp->evfd, &n, sizeof n) < 0) {
+        /* EAGAIN: another kick consumed it */
     }
 }
 
@@ -424,27 +457,27 @@ static void *arena_pin(void)
     return blocks[N - 1];
 }
 
-void *emu_cp_main(void *arg)
+/* GPU cp->gpu's command processor: serves the queues of that GPU until dev->stop. */
+static void *cp_main(void *arg)
 {
-    rdx_emudev *dev = arg;
+    emu_cp *cp = arg;
+    rdx_emudev *dev = cp->dev;
     void *pin = arena_pin();
     /* The host thread count once: the wave emulator would otherwise ask the system
      * (sysconf, reading /sys) on every dispatch. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    for (uint32_t g = 0; g < dev->num_gpus; g++)
-        if (dev->gpus[g].emu)
-            rdx_emu_set_threads(dev->gpus[g].emu, cores > 0 ? (unsigned)cores : 1);
+    if (dev->gpus[cp->gpu].emu)
+        rdx_emu_set_threads(dev->gpus[cp->gpu].emu, cores > 0 ? (unsigned)cores : 1);
     unsigned sleeps = 0;
     uint64_t last_progress = mono_ns(), spin = SPIN_MIN_NS;
     int idle_pass = 0; /* a pass without progress since the last work */
     pthread_mutex_lock(&dev->lock);
-    dev->cp_evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     while (!dev->stop) {
         int progress = 0;
         for (uint32_t i = 0; i < EMU_MAX_QUEUES; i++)
-            if (dev->queues[i])
+            if (dev->queues[i] && dev->queues[i]->gpu == cp->gpu)
                 progress |= serve(dev, dev->queues[i]);
-        if (progress || dev->kick) {
+        if (progress || cp->kick) {
             uint64_t t = mono_ns();
             if (progress && idle_pass) {
                 /* Adapt the spin to the gaps between work: twice the last gap (slowly
@@ -456,7 +489,7 @@ void *emu_cp_main(void *arg)
                 if (spin < SPIN_MIN_NS)
                     spin = SPIN_MIN_NS;
             }
-            dev->kick = 0;
+            cp->kick = 0;
             sleeps = 0;
             idle_pass = 0;
             last_progress = t;
@@ -474,16 +507,47 @@ void *emu_cp_main(void *arg)
             pthread_mutex_lock(&dev->lock);
             continue;
         }
-        cp_sleep(dev, &sleeps);
+        cp_sleep(dev, cp, &sleeps);
     }
-    if (dev->cp_watch == 1 || dev->cp_watch == -2)
-        close(dev->cp_uffd); /* also releases any store still waiting */
-    dev->cp_watch = -1;
+    if (cp->watch == 1 || cp->watch == -2)
+        close(cp->uffd); /* also releases any store still waiting */
+    cp->watch = -1;
     dev->stats.doorbell_watch = 0;
-    if (dev->cp_evfd >= 0)
-        close(dev->cp_evfd);
-    dev->cp_evfd = -1;
     pthread_mutex_unlock(&dev->lock);
     free(pin);
     return NULL;
+}
+
+int emu_cp_start(rdx_emudev *dev)
+{
+    for (uint32_t g = 0; g < dev->num_gpus; g++) {
+        emu_cp *cp = &dev->gpus[g].cp;
+        cp->dev = dev;
+        cp->gpu = g;
+        cp->uffd = cp->evfd = -1;
+    }
+    for (uint32_t g = 0; g < dev->num_gpus; g++) {
+        emu_cp *cp = &dev->gpus[g].cp;
+        cp->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+        if (cp->evfd < 0)
+            return errno;
+        int e = pthread_create(&cp->thread, NULL, cp_main, cp);
+        if (e)
+            return e;
+        cp->started = 1;
+    }
+    return 0;
+}
+
+void emu_cp_join(rdx_emudev *dev)
+{
+    for (uint32_t g = 0; g < dev->num_gpus; g++) {
+        emu_cp *cp = &dev->gpus[g].cp;
+        if (cp->started)
+            pthread_join(cp->thread, NULL);
+        cp->started = 0;
+        if (cp->dev && cp->evfd >= 0)
+            close(cp->evfd);
+        cp->evfd = -1;
+    }
 }

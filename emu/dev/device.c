@@ -26,10 +26,25 @@ void emu_set_error(rdx_emudev *dev, const char *fmt, ...)
     va_end(ap);
 }
 
+void emu_wait_gpus_idle(rdx_emudev *dev, uint32_t mask)
+{
+    /* The command processors concerned start no dispatch while a thread waits here
+     * (dispatch.c), so that dispatches on several GPUs cannot keep it waiting for ever. */
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        if (mask & (1u << g))
+            dev->gpus[g].idle_waiters++;
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        while ((mask & (1u << g)) && dev->gpus[g].dispatching)
+            pthread_cond_wait(&dev->idle, &dev->lock);
+    for (uint32_t g = 0; g < dev->num_gpus; g++)
+        if (mask & (1u << g))
+            dev->gpus[g].idle_waiters--;
+    pthread_cond_broadcast(&dev->idle);
+}
+
 void emu_wait_idle(rdx_emudev *dev)
 {
-    while (dev->dispatching)
-        pthread_cond_wait(&dev->idle, &dev->lock);
+    emu_wait_gpus_idle(dev, EMU_ALL_GPUS);
 }
 
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id)
@@ -210,7 +225,7 @@ static int os_munmap(void *ctx, void *addr, size_t len)
 {
     rdx_emudev *dev = ctx;
     pthread_mutex_lock(&dev->lock);
-    emu_wait_idle(dev);
+    emu_wait_gpus_idle(dev, emu_range_gpus(dev, (uint64_t)(uintptr_t)addr, len));
     int r = emu_munmap(dev, addr, len);
     pthread_mutex_unlock(&dev->lock);
     return r;
@@ -383,9 +398,8 @@ rdx_status rdx_emudev_create(const rdx_emudev_config *cfg, rdx_emudev **out)
     pthread_cond_init(&dev->ev_cond, &ca);
     pthread_cond_init(&dev->idle, &ca);
     pthread_condattr_destroy(&ca);
-    int e = pthread_create(&dev->cp_thread, NULL, emu_cp_main, dev);
+    int e = emu_cp_start(dev);
     if (e) {
-        dev->cp_thread = 0;
         rdx_emudev_destroy(dev);
         return rdx_fail_errno(RDX_ERR_DEVICE, e, "emulated device: starting the command processor");
     }
@@ -400,11 +414,10 @@ void rdx_emudev_destroy(rdx_emudev *dev)
     if (dev->os.ctx) {
         pthread_mutex_lock(&dev->lock);
         dev->stop = 1;
-        emu_queue_cancel_all(dev); /* a running dispatch ends promptly */
-        emu_cp_kick(dev);
+        emu_queue_cancel_all(dev); /* running dispatches end promptly */
+        emu_cp_kick(dev, EMU_ALL_GPUS);
         pthread_mutex_unlock(&dev->lock);
-        if (dev->cp_thread)
-            pthread_join(dev->cp_thread, NULL);
+        emu_cp_join(dev);
         pthread_cond_destroy(&dev->ev_cond);
         pthread_cond_destroy(&dev->idle);
         pthread_mutex_destroy(&dev->lock);
@@ -471,6 +484,7 @@ void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out)
 {
     pthread_mutex_lock(&dev->lock);
     *out = dev->stats;
+    out->dispatches_running = (uint32_t)dev->dispatching;
     out->reservations = 0;
     for (emu_reservation *r = dev->reservations; r; r = r->next)
         out->reservations++;

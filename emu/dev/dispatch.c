@@ -102,12 +102,19 @@ int emu_dispatch(rdx_emudev *dev, emu_queue *q, uint32_t x, uint32_t y, uint32_t
     d.cancel = &q->destroying; /* DESTROY_QUEUE stops a hung dispatch (emu_queue_mark_destroying) */
     /* Run with the lock dropped so WAIT_EVENTS (with its timeout) and event
      * calls proceed; calls that change mappings or queues wait (emu_wait_idle). */
+    emu_gpu *gpu = &dev->gpus[q->gpu];
+    while (gpu->idle_waiters) /* a thread waits for this GPU to be idle (emu_wait_gpus_idle) */
+        pthread_cond_wait(&dev->idle, &dev->lock);
     emu_perf_dispatch_begin(dev, q); /* counted or traced: profiling on (perf.c) */
     dev->dispatching++;
+    gpu->dispatching++;
+    if ((uint32_t)dev->dispatching > dev->stats.dispatches_max)
+        dev->stats.dispatches_max = (uint32_t)dev->dispatching;
     pthread_mutex_unlock(&dev->lock);
     rdx_status st = rdx_emu_run(emu, &d);
     pthread_mutex_lock(&dev->lock);
     dev->dispatching--;
+    gpu->dispatching--;
     pthread_cond_broadcast(&dev->idle);
     if (st == RDX_OK)
         return emu_perf_dispatch_end(dev, q, initiator);

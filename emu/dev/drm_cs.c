@@ -239,8 +239,7 @@ static void kring_emit(rdx_emudev *dev, emu_kring *kr, emu_drm_job *j)
     __atomic_store_n((uint64_t *)(uintptr_t)kr->q->wptr_addr, kr->wptr, __ATOMIC_RELEASE);
     __atomic_store_n(&dev->gpus[kr->q->gpu].doorbell[kr->q->doorbell_index], kr->wptr,
                      __ATOMIC_RELEASE);
-    dev->kick = 1;
-    emu_cp_kick(dev);
+    emu_cp_kick(dev, kr->q->gpu);
 }
 
 static void job_done(rdx_emudev *dev, emu_drm_job *j)
@@ -328,7 +327,7 @@ static void kring_update(rdx_emudev *dev, emu_kring *kr)
     if (now_ns() - kr->head_since_ns > job_timeout(dev, kr)) {
         /* amdgpu_job_timedout: stop what runs (a dispatch is cancelled), reset the ring */
         __atomic_store_n(&kr->q->destroying, 1, __ATOMIC_RELEASE);
-        emu_wait_idle(dev);
+        emu_wait_gpus_idle(dev, 1u << kr->q->gpu);
         emu_set_error(dev, "gpu %u ring %u: job %llu of context %u timed out",
                       dev->gpus[kr->q->gpu].gpu_id, kr->q->id, (unsigned long long)head->seq,
                       head->ctx);
@@ -368,8 +367,7 @@ static void wait_a_while(rdx_emudev *dev, uint64_t deadline)
         t = deadline;
     struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u),
                            .tv_nsec = (long)(t % 1000000000u) };
-    dev->kick = 1;
-    emu_cp_kick(dev);
+    emu_cp_kick(dev, EMU_ALL_GPUS);
     pthread_cond_timedwait(&dev->ev_cond, &dev->lock, &ts);
 }
 
@@ -431,7 +429,7 @@ static void ctx_drop_jobs(rdx_emudev *dev, emu_drm_ctx *c)
             if (!head || head->fd != c->fd || head->ctx != c->id)
                 continue;
             __atomic_store_n(&kr->q->destroying, 1, __ATOMIC_RELEASE);
-            emu_wait_idle(dev);
+            emu_wait_gpus_idle(dev, 1u << kr->q->gpu);
             kring_retire(dev, kr);
             if (kr->jobs == head)
                 kring_reset(dev, kr, c->fd, c->id, 0);
@@ -907,7 +905,7 @@ void emu_drm_cs_release(rdx_emudev *dev, int fd)
                 emu_kring *kr = &dev->drm.rings[g][k][r];
                 if (kr->q) {
                     __atomic_store_n(&kr->q->destroying, 1, __ATOMIC_RELEASE);
-                    emu_wait_idle(dev);
+                    emu_wait_gpus_idle(dev, 1u << kr->q->gpu);
                     kring_free(dev, kr);
                 }
             }

@@ -4,7 +4,8 @@
  * amdgpu_gem_create_ioctl, amdgpu_mode_dumb_mmap, amdgpu_gem_va_ioctl / amdgpu_vm_bo_map,
  * drm_gem_close_ioctl and amdgpu_bo_list_ioctl check them (Linux 6.x).
  *
- * A GEM object is an emu_bo of the same memory model as KFD's (docs/kfd.md): pool memory,
+ * A GEM object is an emu_bo of the same memory model as KFD's (docs/kfd.md), made, backed and
+ * freed by mem.c's code (emu_bo_new, emu_bo_update_backing, emu_bo_free): pool memory,
  * GPU address == host address.  It has no GPU address until GEM_VA maps it; the emulator then
  * maps its pool pages at that address, which must be VA the client reserved (an anonymous
  * PROT_NONE mapping, as for KFD; rdx's DRM backend reserves it and passes it to
@@ -54,14 +55,6 @@ emu_bo *emu_drm_gem_lookup(rdx_emudev *dev, int fd, uint32_t handle)
     return NULL;
 }
 
-static int reserved(rdx_emudev *dev, uint64_t va, uint64_t len)
-{
-    for (emu_reservation *r = dev->reservations; r; r = r->next)
-        if (va >= r->start && len <= r->len && va - r->start <= r->len - len)
-            return 1;
-    return 0;
-}
-
 static int gem_create(rdx_emudev *dev, int fd, uint32_t gpu, union drm_amdgpu_gem_create *a)
 {
     uint64_t flags = a->in.domain_flags, domains = a->in.domains;
@@ -86,54 +79,17 @@ static int gem_create(rdx_emudev *dev, int fd, uint32_t gpu, union drm_amdgpu_ge
             return -ENOMEM;
         vram = 0; /* placed in the other domain asked for */
     }
-    if (size > EMU_POOL_SIZE - dev->pool_next)
-        return -ENOMEM;
-    emu_bo *b = calloc(1, sizeof *b);
+    emu_bo *b = emu_bo_new(dev, gpu, size,
+                           vram ? KFD_IOC_ALLOC_MEM_FLAGS_VRAM : KFD_IOC_ALLOC_MEM_FLAGS_GTT);
     if (!b)
         return -ENOMEM;
-    b->gpu = gpu;
-    b->size = size;
-    b->flags = vram ? KFD_IOC_ALLOC_MEM_FLAGS_VRAM : KFD_IOC_ALLOC_MEM_FLAGS_GTT;
-    b->pool_off = dev->pool_next;
-    dev->pool_next += size;
-    b->mmap_offset = dev->next_mmap_offset;
-    dev->next_mmap_offset += size;
     b->gem = ++dev->drm.next_gem;
     b->gem_fd = fd;
     b->gem_flags = (uint32_t)flags;
     b->handle = EMU_DRM_HANDLE_TAG | b->gem;
-    if (vram)
-        dev->gpus[gpu].vram_used += size;
-    b->next = dev->bos;
-    dev->bos = b;
-    dev->stats.bos++;
     memset(a, 0, sizeof *a);
     a->out.handle = b->gem;
     return 0;
-}
-
-/* The pool pages leave b's address: the client's reservation comes back, or, when the client
- * unmapped the range while the GPU used it (emu_munmap's `released`), the range goes. */
-static void drop_backing(rdx_emudev *dev, emu_bo *b)
-{
-    b->backed = 0;
-    if (b->released) {
-        b->released = 0;
-        munmap((void *)(uintptr_t)b->va, b->size);
-        for (emu_reservation **pp = &dev->reservations; *pp;) {
-            emu_reservation *r = *pp;
-            if (r->start < b->va + b->size && b->va < r->start + r->len) {
-                *pp = r->next;
-                free(r);
-            } else {
-                pp = &r->next;
-            }
-        }
-        return;
-    }
-    if (reserved(dev, b->va, b->size))
-        (void)mmap((void *)(uintptr_t)b->va, b->size, PROT_NONE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 }
 
 /* Unmap b from the GPU: the pool pages leave its address unless the client maps them there. */
@@ -144,27 +100,7 @@ static void gem_unmap(rdx_emudev *dev, emu_bo *b)
     emu_gpu_map_notify(dev, b, b->gpu, 0);
     b->gpu_mapped = 0;
     dev->stats.gpu_mapped--;
-    if (b->cpu_at_va || !b->backed)
-        return;
-    drop_backing(dev, b);
-}
-
-static void gem_free(rdx_emudev *dev, emu_bo *b)
-{
-    gem_unmap(dev, b);
-    if (b->backed) /* the client's CPU view at the GPU address: put the reservation back */
-        drop_backing(dev, b);
-    fallocate(dev->pool_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)b->pool_off,
-              (off_t)b->size);
-    if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
-        dev->gpus[b->gpu].vram_used -= b->size;
-    for (emu_bo **pp = &dev->bos; *pp; pp = &(*pp)->next)
-        if (*pp == b) {
-            *pp = b->next;
-            break;
-        }
-    dev->stats.bos--;
-    free(b);
+    (void)emu_bo_update_backing(dev, b);
 }
 
 static int gem_va(rdx_emudev *dev, int fd, struct drm_amdgpu_gem_va *a)
@@ -205,23 +141,23 @@ static int gem_va(rdx_emudev *dev, int fd, struct drm_amdgpu_gem_va *a)
             return -EINVAL; /* conflicts with an existing mapping */
     if (b->gpu_mapped || a->offset_in_bo || a->map_size != b->size)
         return -EOPNOTSUPP; /* emulator: one mapping of the whole object */
-    /* emulator: the pool pages go at the GPU address, which the client must have reserved */
-    if (!b->backed || b->va != va) {
-        if (!reserved(dev, va, b->size))
-            return -EINVAL;
-        void *p = mmap((void *)(uintptr_t)va, b->size, PROT_READ | PROT_WRITE,
-                       MAP_SHARED | MAP_FIXED, dev->pool_fd, (off_t)b->pool_off);
-        if (p == MAP_FAILED)
-            return -ENOMEM;
-        b->backed = 1;
-        b->cpu_at_va = 0;
-    }
+    /* emulator: the pool pages go at the GPU address, which the client must have reserved
+     * (mem.c's backing, as for KFD buffers); one address per object */
+    if (b->backed && b->va != va)
+        return -EOPNOTSUPP; /* the client still maps it at an earlier GPU address */
+    if (!b->backed && !emu_reserved(dev, va, b->size))
+        return -EINVAL;
     b->va = va;
+    b->gpu_mapped = 1 << b->gpu;
+    int r = emu_bo_update_backing(dev, b);
+    if (r) {
+        b->gpu_mapped = 0;
+        return r == -EINVAL ? -EINVAL : -ENOMEM;
+    }
     b->gem_va_flags = a->flags;
     uint32_t keep = b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT);
     b->flags = keep | (a->flags & AMDGPU_VM_PAGE_WRITEABLE ? RDX_KFD_ALLOC_WRITABLE : 0) |
                (a->flags & AMDGPU_VM_PAGE_EXECUTABLE ? KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE : 0);
-    b->gpu_mapped = 1 << b->gpu;
     dev->stats.gpu_mapped++;
     emu_gpu_map_notify(dev, b, b->gpu, 1);
     return 0;
@@ -331,7 +267,7 @@ int emu_drm_gem_ioctl(rdx_emudev *dev, int fd, uint32_t gpu, unsigned long reque
         if (!b)
             return -EINVAL; /* drm_gem_handle_delete */
         emu_wait_idle(dev);
-        gem_free(dev, b);
+        emu_bo_free(dev, b);
         return 0;
     }
     }
@@ -348,6 +284,6 @@ void emu_drm_gem_release(rdx_emudev *dev, int fd)
     for (emu_bo *b = dev->bos, *n; b; b = n) {
         n = b->next;
         if (b->gem && (fd < 0 || b->gem_fd == fd))
-            gem_free(dev, b);
+            emu_bo_free(dev, b);
     }
 }

@@ -1,8 +1,8 @@
 /*
  * emu/dev/emudev.h — internals of the emulated GPU's kernel-driver model.
  *
- * One mutex (dev->lock) guards all state; the command processor thread holds
- * it while it executes packets and drops it between passes.
+ * One mutex (dev->lock) guards all state; each GPU's command processor thread holds
+ * it while it executes packets and drops it between passes and while a dispatch runs.
  */
 #ifndef RDX_EMU_DEV_EMUDEV_H
 #define RDX_EMU_DEV_EMUDEV_H
@@ -171,6 +171,22 @@ typedef struct emu_event {
     struct kfd_hsa_hw_exception_data hw;
 } emu_event;
 
+/* A GPU's command processor (cp.c): the thread that serves the GPU's queues, and its sleep:
+ * an eventfd that kicks it, and a userfaultfd that write-protects the client's mappings of
+ * the GPU's doorbell page while it sleeps (watch: 0 not opened yet, 1 in use, -1
+ * unavailable, -2 failed and still to be closed by the thread).  Guarded by dev->lock. */
+typedef struct emu_cp {
+    struct rdx_emudev *dev;
+    uint32_t gpu; /* the index of the GPU it serves */
+    pthread_t thread;
+    int started;
+    int kick, sleeping;
+    int evfd, uffd, watch;
+    struct {
+        uint64_t va, len; /* len 0: free */
+    } watched[EMU_MAX_WATCH];
+} emu_cp;
+
 typedef struct emu_gpu {
     uint32_t gpu_id, render_minor;
     uint64_t vram_size; /* the configuration's, else the target's local memory */
@@ -184,6 +200,9 @@ typedef struct emu_gpu {
     const emu_target *t;         /* the chip it is */
     char emu_error[160];         /* why there is no wave emulator */
     struct emu_perf *perf;       /* perf counters and thread trace (perf.c), lazily */
+    emu_cp cp;                   /* its command processor */
+    int dispatching;             /* its dispatch runs with the lock dropped (0 or 1) */
+    int idle_waiters;            /* threads waiting for it to be idle (emu_wait_gpus_idle) */
 } emu_gpu;
 
 /* ---- the amdgpu DRM submission path (emu/dev/drm_gem.c, drm_cs.c) ---- */
@@ -269,20 +288,12 @@ struct rdx_emudev {
 
     pthread_mutex_t lock;
     pthread_cond_t ev_cond;   /* an event was set */
-    pthread_cond_t idle;      /* a dispatch finished */
-    int dispatching;          /* a dispatch runs with the lock dropped */
+    pthread_cond_t idle;      /* a dispatch finished, or no thread waits for idle any more */
+    int dispatching;          /* dispatches running with the lock dropped (one per GPU at most) */
     uint64_t wave_budget;     /* per-wave instruction budget (0: the emulator's default) */
     uint64_t dispatch_budget; /* per-dispatch wave-instruction budget (0: none) */
     int bounds_exact;         /* the wave emulator sees a pool's extents, not the whole BO */
-    pthread_t cp_thread;
-    int stop, kick;
-    /* cp.c's sleep: an eventfd that kicks it, and a userfaultfd that write-protects the
-     * client's doorbell mappings while it sleeps (cp_watch: 0 not opened yet, 1 in use,
-     * -1 unavailable, -2 failed and still to be closed by the command processor). */
-    int cp_evfd, cp_uffd, cp_watch, cp_sleeping;
-    struct {
-        uint64_t va, len; /* len 0: free */
-    } cp_watched[EMU_MAX_WATCH];
+    int stop;                 /* the command processors end (teardown) */
 
     int pool_fd;
     uint64_t pool_next;
@@ -318,6 +329,10 @@ struct rdx_emudev {
 /* Wait (lock held) until no dispatch runs: before anything that changes
  * mappings or queues the wave emulator may be using. */
 void emu_wait_idle(rdx_emudev *dev);
+/* The same for the dispatches of the GPUs in `mask` only (bit g: GPU g; EMU_ALL_GPUS: every
+ * GPU), before a change that only their command processors could be using (their queues,
+ * their GPU mappings). */
+void emu_wait_gpus_idle(rdx_emudev *dev, uint32_t mask);
 int emu_fd_kind_of(rdx_emudev *dev, int fd, uint32_t *gpu);
 int emu_gpu_by_id(rdx_emudev *dev, uint32_t gpu_id); /* index or -1 */
 void emu_set_error(rdx_emudev *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -344,6 +359,12 @@ uint32_t emu_cwsr_size(const emu_target *t);
 uint32_t emu_debug_memory_size(const emu_target *t);
 #define EMU_EOP_BUFFER_SIZE 4096u
 
+/* queue.c, mem.c: the GPUs (a mask, as emu_wait_gpus_idle's) whose dispatches a queue or
+ * memory ioctl must wait for (EMU_ALL_GPUS when its arguments cannot be read). */
+uint32_t emu_queue_ioctl_gpus(rdx_emudev *dev, unsigned long request, const void *arg);
+uint32_t emu_mem_ioctl_gpus(rdx_emudev *dev, unsigned long request, const void *arg);
+/* mem.c: the GPUs that map memory in [start, start+len) (a munmap there changes what they see). */
+uint32_t emu_range_gpus(rdx_emudev *dev, uint64_t start, uint64_t len);
 /* ioctl.c: a KFD ioctl on a /dev/kfd fd, as kfd_ioctl dispatches it (lock held). */
 int emu_kfd_ioctl(rdx_emudev *dev, unsigned long request, void *user_arg);
 /* Whether the process has a VM on gpu index g (ACQUIRE_VM done). */
@@ -357,6 +378,16 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
              void **out);
 int emu_munmap(rdx_emudev *dev, void *addr, size_t len);
 emu_bo *emu_bo_by_handle(rdx_emudev *dev, uint64_t handle);
+/* mem.c, for KFD's buffers and the DRM path's GEM objects alike: a new buffer object of gpu g
+ * in `domain` (one KFD_IOC_ALLOC_MEM_FLAGS_* domain bit: pool memory, its mmap offset, VRAM
+ * accounted) or NULL (out of memory); making the pool pages present at b->va exactly while a
+ * GPU or the client maps it there (0 or -errno; -EINVAL: the VA is not the client's
+ * reservation); freeing one (its mappings, backing, pool pages); whether [va, va+len) is VA
+ * the client reserved. */
+emu_bo *emu_bo_new(rdx_emudev *dev, uint32_t g, uint64_t size, uint32_t domain);
+int emu_bo_update_backing(rdx_emudev *dev, emu_bo *b);
+void emu_bo_free(rdx_emudev *dev, emu_bo *b);
+int emu_reserved(rdx_emudev *dev, uint64_t va, uint64_t len);
 /* The GPU-mapped buffer of gpu `gpu` holding [va, va+len), or NULL. */
 emu_bo *emu_bo_find(rdx_emudev *dev, uint32_t gpu, uint64_t va, uint64_t len);
 /* Whether va is a byte gpu's wave emulator may read but not write (of a
@@ -412,12 +443,16 @@ void emu_drm_cs_release(rdx_emudev *dev, int fd);
 void emu_drm_release_all(rdx_emudev *dev);
 
 /* cp.c */
-void *emu_cp_main(void *arg);
-/* Wake the command processor for a pass over the queues (lock held). */
-void emu_cp_kick(rdx_emudev *dev);
-/* The client mapped doorbell pages at [va, va+len) (lock held): a store there wakes the
- * sleeping command processor. */
-void emu_cp_watch_doorbells(rdx_emudev *dev, uint64_t va, uint64_t len);
+/* Start (lock not held) and stop (lock not held; dev->stop set) every GPU's command processor. */
+int emu_cp_start(rdx_emudev *dev);
+void emu_cp_join(rdx_emudev *dev);
+#define EMU_ALL_GPUS UINT32_MAX
+/* Wake GPU g's command processor (every GPU's: EMU_ALL_GPUS) for a pass over its queues
+ * (lock held). */
+void emu_cp_kick(rdx_emudev *dev, uint32_t g);
+/* The client mapped GPU g's doorbell pages at [va, va+len) (lock held): a store there wakes
+ * that GPU's sleeping command processor. */
+void emu_cp_watch_doorbells(rdx_emudev *dev, uint32_t g, uint64_t va, uint64_t len);
 /* Pointer to [va, va+len) of gpu `gpu` if mapped (and writable when `write`),
  * else NULL after raising a memory fault and failing the queue. */
 void *emu_cp_access(rdx_emudev *dev, emu_queue *q, uint64_t va, uint64_t len, int write);

@@ -214,7 +214,7 @@ static int wait_events(rdx_emudev *dev, struct kfd_ioctl_wait_events_args *a)
         }
         /* Kick the command processor (a client that rang a doorbell and waits always
          * comes here), then sleep until an event is set: set_event wakes this thread. */
-        emu_cp_kick(dev);
+        emu_cp_kick(dev, EMU_ALL_GPUS);
         if (infinite) {
             pthread_cond_wait(&dev->ev_cond, &dev->lock);
         } else {

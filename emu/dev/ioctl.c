@@ -321,13 +321,13 @@ int emu_kfd_ioctl(rdx_emudev *dev, unsigned long request, void *user_arg)
         /* handled */
     } else if (cmd == AMDKFD_IOC_ALLOC_MEMORY_OF_GPU || cmd == AMDKFD_IOC_FREE_MEMORY_OF_GPU ||
                cmd == AMDKFD_IOC_MAP_MEMORY_TO_GPU || cmd == AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU) {
-        emu_wait_idle(dev);
+        emu_wait_gpus_idle(dev, emu_mem_ioctl_gpus(dev, cmd, arg));
         r = emu_ioctl_mem(dev, cmd, arg);
     } else if (cmd == EMU_IOC_CREATE_QUEUE || cmd == AMDKFD_IOC_CREATE_QUEUE ||
                cmd == AMDKFD_IOC_DESTROY_QUEUE || cmd == AMDKFD_IOC_UPDATE_QUEUE) {
         if (cmd == AMDKFD_IOC_DESTROY_QUEUE)
             emu_queue_mark_destroying(dev, arg);
-        emu_wait_idle(dev);
+        emu_wait_gpus_idle(dev, emu_queue_ioctl_gpus(dev, cmd, arg)); /* not the other GPUs' */
         r = emu_ioctl_queue(dev, cmd == EMU_IOC_CREATE_QUEUE ? AMDKFD_IOC_CREATE_QUEUE : cmd, arg);
     } else {
         r = emu_ioctl_event(dev, cmd, arg); /* WAIT_EVENTS may drop the lock */

@@ -90,7 +90,7 @@ static int bo_visible(const emu_bo *b, uint32_t g)
            ((b->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) || b->backed);
 }
 
-static int reserved(rdx_emudev *dev, uint64_t va, uint64_t len)
+int emu_reserved(rdx_emudev *dev, uint64_t va, uint64_t len)
 {
     for (emu_reservation *r = dev->reservations; r; r = r->next)
         if (va >= r->start && len <= r->len && va - r->start <= r->len - len)
@@ -111,24 +111,24 @@ static int map_at_va(rdx_emudev *dev, emu_bo *b)
     b->backed = 1;
     b->released = 0;
     if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL)
-        emu_cp_watch_doorbells(dev, b->va, b->size);
+        emu_cp_watch_doorbells(dev, b->gpu, b->va, b->size);
     return 0;
 }
 
 /* Make the pool pages present at bo->va exactly while the GPU or the client needs them. */
-static int update_backing(rdx_emudev *dev, emu_bo *b)
+int emu_bo_update_backing(rdx_emudev *dev, emu_bo *b)
 {
     if (b->flags & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
         return 0;
     int want = b->gpu_mapped || b->cpu_at_va;
     if (want && !b->backed) {
-        if (!reserved(dev, b->va, b->size))
+        if (!emu_reserved(dev, b->va, b->size))
             return -EINVAL; /* the client no longer reserves this VA */
         return map_at_va(dev, b);
     }
     if (!want && b->backed) {
         b->backed = 0;
-        if (b->released || !reserved(dev, b->va, b->size)) {
+        if (b->released || !emu_reserved(dev, b->va, b->size)) {
             /* The client unmapped the range while the GPU used it: finish that now. */
             munmap((void *)(uintptr_t)b->va, b->size);
             forget_range(dev, b->va, b->size);
@@ -155,7 +155,7 @@ static int user_range_ok(uint64_t va, uint64_t len)
     return 1;
 }
 
-static void bo_free(rdx_emudev *dev, emu_bo *b)
+void emu_bo_free(rdx_emudev *dev, emu_bo *b)
 {
     if (b->gpu_mapped)
         dev->stats.gpu_mapped--;
@@ -170,7 +170,7 @@ static void bo_free(rdx_emudev *dev, emu_bo *b)
     }
     b->gpu_mapped = 0;
     b->cpu_at_va = 0;
-    update_backing(dev, b);
+    emu_bo_update_backing(dev, b);
     if (!(b->flags & (KFD_IOC_ALLOC_MEM_FLAGS_USERPTR | KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL)))
         fallocate(dev->pool_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)b->pool_off,
                   (off_t)b->size);
@@ -201,6 +201,37 @@ static uint32_t domain_of(uint32_t flags)
         if (flags & order[i])
             return order[i];
     return 0;
+}
+
+emu_bo *emu_bo_new(rdx_emudev *dev, uint32_t g, uint64_t size, uint32_t domain)
+{
+    int pooled = domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM || domain == KFD_IOC_ALLOC_MEM_FLAGS_GTT;
+    if (pooled && size > EMU_POOL_SIZE - dev->pool_next)
+        return NULL;
+    emu_bo *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->gpu = g;
+    b->size = size;
+    b->flags = domain;
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) {
+        b->pool_off = dev->gpus[g].doorbell_off;
+    } else if (domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
+        b->pool_off = dev->gpus[g].mmio_off;
+    } else if (pooled) {
+        b->pool_off = dev->pool_next;
+        dev->pool_next += size;
+    }
+    if (domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR && domain != KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
+        b->mmap_offset = dev->next_mmap_offset;
+        dev->next_mmap_offset += size;
+    }
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+        dev->gpus[g].vram_used += size;
+    b->next = dev->bos;
+    dev->bos = b;
+    dev->stats.bos++;
+    return b;
 }
 
 static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *a)
@@ -235,47 +266,25 @@ static int alloc_bo(rdx_emudev *dev, struct kfd_ioctl_alloc_memory_of_gpu_args *
         if (!user_range_ok(a->mmap_offset, size))
             return -EFAULT;
     } else if (!(domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM && a->va_addr == 0) &&
-               !reserved(dev, a->va_addr, size)) {
+               !emu_reserved(dev, a->va_addr, size)) {
         return -EINVAL; /* emulator: the GPU address must be reserved VA of the client */
     }
-    uint64_t pool_off = 0;
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_DOORBELL) {
-        pool_off = dev->gpus[g].doorbell_off;
-    } else if (domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
-        pool_off = dev->gpus[g].mmio_off;
-    } else if (domain != KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
-        if (size > EMU_POOL_SIZE - dev->pool_next)
-            return -ENOMEM;
-        pool_off = dev->pool_next;
-    }
-    emu_bo *b = calloc(1, sizeof *b);
+    if ((domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM || domain == KFD_IOC_ALLOC_MEM_FLAGS_GTT) &&
+        size > EMU_POOL_SIZE - dev->pool_next)
+        return -ENOMEM;
+    emu_bo *b = emu_bo_new(dev, (uint32_t)g, size, domain);
     if (!b)
         return -ENOMEM;
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM || domain == KFD_IOC_ALLOC_MEM_FLAGS_GTT)
-        dev->pool_next += size;
-    b->gpu = (uint32_t)g;
     b->va = a->va_addr;
-    b->size = size;
     /* the kind the driver made of it, whatever other domain bits were set */
     b->flags = (a->flags & ~DOMAIN_MASK) | domain;
-    b->pool_off = pool_off;
     b->handle = ((uint64_t)a->gpu_id << 32) | dev->next_idr++;
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
-        b->mmap_offset = 0;
+    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)
         a->mmap_offset = a->va_addr;
-    } else if (domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP) {
-        b->mmap_offset = 0;
+    else if (domain == KFD_IOC_ALLOC_MEM_FLAGS_MMIO_REMAP)
         a->mmap_offset = EMU_MMAP_TYPE_MMIO | EMU_MMAP_GPU_ID(a->gpu_id); /* mapped via /dev/kfd */
-    } else {
-        b->mmap_offset = dev->next_mmap_offset;
-        dev->next_mmap_offset += size;
+    else
         a->mmap_offset = b->mmap_offset;
-    }
-    if (domain == KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
-        dev->gpus[g].vram_used += size;
-    b->next = dev->bos;
-    dev->bos = b;
-    dev->stats.bos++;
     a->handle = b->handle;
     return 0;
 }
@@ -337,7 +346,7 @@ static int map_bo(rdx_emudev *dev, void *arg, int map)
                 return -EBUSY; /* a live queue uses it (unmap_bo_from_gpuvm) */
             b->gpu_mapped &= ~(int)bit;
         }
-        int r = update_backing(dev, b);
+        int r = emu_bo_update_backing(dev, b);
         if (r) {
             b->gpu_mapped ^= (int)bit;
             return r;
@@ -365,10 +374,39 @@ int emu_ioctl_mem(rdx_emudev *dev, unsigned long request, void *arg)
             return -EINVAL;
         if (b->gpu_mapped)
             return -EBUSY;
-        bo_free(dev, b);
+        emu_bo_free(dev, b);
         return 0;
     }
     return map_bo(dev, arg, request == AMDKFD_IOC_MAP_MEMORY_TO_GPU);
+}
+
+uint32_t emu_mem_ioctl_gpus(rdx_emudev *dev, unsigned long request, const void *arg)
+{
+    /* A new buffer is on no GPU yet, and only a buffer no GPU maps can be freed: neither
+     * changes what a running dispatch sees. */
+    if (request == AMDKFD_IOC_ALLOC_MEMORY_OF_GPU || request == AMDKFD_IOC_FREE_MEMORY_OF_GPU)
+        return 0;
+    const struct kfd_ioctl_map_memory_to_gpu_args *a = arg; /* unmap's has the same layout */
+    uint32_t ids[EMU_MAX_GPUS + 1], mask = 0;
+    uint32_t n = a->n_devices < EMU_MAX_GPUS + 1 ? a->n_devices : EMU_MAX_GPUS + 1;
+    if (n == 0 || emu_copy_from_user(ids, a->device_ids_array_ptr, n * sizeof ids[0]))
+        return EMU_ALL_GPUS;
+    for (uint32_t i = 0; i < n; i++) {
+        int g = emu_gpu_by_id(dev, ids[i]);
+        if (g < 0)
+            return EMU_ALL_GPUS;
+        mask |= 1u << g;
+    }
+    return mask;
+}
+
+uint32_t emu_range_gpus(rdx_emudev *dev, uint64_t start, uint64_t len)
+{
+    uint32_t mask = 0;
+    for (emu_bo *b = dev->bos; b; b = b->next)
+        if (b->backed && b->va < start + len && start < b->va + b->size)
+            mask |= (uint32_t)b->gpu_mapped;
+    return mask;
 }
 
 static void forget_range(rdx_emudev *dev, uint64_t start, uint64_t len)
@@ -439,17 +477,19 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
         *out = p;
         return 0;
     }
-    uint32_t fgpu;
+    uint32_t fgpu = 0;
     int kind = emu_fd_kind_of(dev, fd, &fgpu);
     if (kind == EMU_FD_FREE)
         return -EBADF;
     emu_bo *bo = NULL;
     uint64_t pool_off;
     int doorbell = kind == EMU_FD_KFD;
+    uint32_t dgpu = fgpu; /* the GPU whose doorbells a doorbell mapping shows */
     if (kind == EMU_FD_KFD) {
         /* kfd_mmap: the type and gpu id in the offset; a gpu id naming no device is ENODEV */
         uint32_t id = EMU_MMAP_GET_GPU_ID(off);
         int g = id ? emu_gpu_by_id(dev, id) : -1;
+        dgpu = g < 0 ? 0 : (uint32_t)g;
         uint64_t type = off & EMU_MMAP_TYPE_MASK;
         if (type == EMU_MMAP_TYPE_EVENTS)
             return emu_event_mmap(dev, addr, len, prot, flags, out);
@@ -502,7 +542,7 @@ int emu_mmap(rdx_emudev *dev, void *addr, size_t len, int prot, int flags, int f
     if (flags & MAP_FIXED)
         forget_range(dev, va, len);
     if (doorbell)
-        emu_cp_watch_doorbells(dev, (uint64_t)(uintptr_t)p, page_align(len));
+        emu_cp_watch_doorbells(dev, dgpu, (uint64_t)(uintptr_t)p, page_align(len));
     *out = p;
     return 0;
 }
@@ -531,7 +571,7 @@ void emu_mem_release_all(rdx_emudev *dev, int reservations_too)
 {
     emu_event_page_release(dev); /* the process is going away: the event page too */
     while (dev->bos)
-        bo_free(dev, dev->bos);
+        emu_bo_free(dev, dev->bos);
     while (reservations_too && dev->reservations) {
         emu_reservation *r = dev->reservations;
         dev->reservations = r->next;

@@ -168,6 +168,7 @@ static int create_queue(rdx_emudev *dev, struct emu_create_queue_args *ext)
     *(volatile uint64_t *)(uintptr_t)q->rptr_addr = 0;
     dev->queues[id] = q;
     dev->stats.queues++;
+    emu_cp_kick(dev, (uint32_t)g); /* its command processor may sleep without a timeout */
     a->queue_id = id;
     a->doorbell_offset =
         EMU_MMAP_TYPE_DOORBELL | EMU_MMAP_GPU_ID(a->gpu_id) | (uint64_t)id * sizeof(uint64_t);
@@ -206,8 +207,7 @@ static int update_queue(rdx_emudev *dev, struct kfd_ioctl_update_queue_args *a)
     int was_inactive = q->inactive;
     q->inactive = !a->ring_base_address || q->percent == 0;
     if (was_inactive && !q->inactive) { /* work written meanwhile runs now, as after a remap */
-        dev->kick = 1;
-        emu_cp_kick(dev);
+        emu_cp_kick(dev, q->gpu);
     }
     if (a->ring_base_address && (a->ring_base_address != q->ring || ring_size != q->ring_size)) {
         /* the read and write pointers carry on (the MQD keeps them) */
@@ -231,6 +231,19 @@ int emu_ioctl_queue(rdx_emudev *dev, unsigned long request, void *arg)
         return -EINVAL;
     queue_free(dev, q);
     return 0;
+}
+
+uint32_t emu_queue_ioctl_gpus(rdx_emudev *dev, unsigned long request, const void *arg)
+{
+    if (request == AMDKFD_IOC_CREATE_QUEUE || request == EMU_IOC_CREATE_QUEUE) {
+        int g = emu_gpu_by_id(dev, ((const struct kfd_ioctl_create_queue_args *)arg)->gpu_id);
+        return g < 0 ? EMU_ALL_GPUS : 1u << g;
+    }
+    uint32_t id = request == AMDKFD_IOC_UPDATE_QUEUE
+                      ? ((const struct kfd_ioctl_update_queue_args *)arg)->queue_id
+                      : ((const struct kfd_ioctl_destroy_queue_args *)arg)->queue_id;
+    const emu_queue *q = process_queue(dev, id);
+    return q ? 1u << q->gpu : EMU_ALL_GPUS;
 }
 
 void emu_queue_mark_destroying(rdx_emudev *dev, const void *arg)

@@ -21,8 +21,8 @@
  * the same table (an anonymous PROT_NONE mmap), and USERPTR memory has GPU
  * address == CPU address.
  *
- * A command processor thread per device polls the doorbells (short spin,
- * then sleeping backoff; WAIT_EVENTS also kicks it) and executes PM4 compute
+ * A command processor thread per GPU serves that GPU's queues (a doorbell
+ * store or WAIT_EVENTS wakes it; docs/kfd.md) and executes PM4 compute
  * rings and SDMA rings; RELEASE_MEM/SDMA TRAP interrupts set KFD events;
  * faults put the queue in an error state and set memory-fault or
  * hardware-exception events.  Never crashes the host on bad packets.
@@ -136,6 +136,10 @@ typedef struct rdx_emudev_stats {
      * mapped yet, or unavailable, and the idle thread polls every 20 µs to 1 ms). */
     uint64_t cp_wakeups;
     uint32_t doorbell_watch;
+    /* Dispatches running now, and the most that ever ran at once (each GPU has its own
+     * command processor thread, which runs one dispatch at a time). */
+    uint32_t dispatches_running;
+    uint32_t dispatches_max;
 } rdx_emudev_stats;
 
 void rdx_emudev_get_stats(rdx_emudev *dev, rdx_emudev_stats *out);

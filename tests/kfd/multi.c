@@ -2,7 +2,8 @@
  * tests/kfd/multi.c — a box of several emulated GPUs through the kfd layer:
  * the topology's links, distinct ids, render nodes and doorbells, one
  * allocation mapped into several GPUs' VMs, SDMA copies between GPUs'
- * memory, and which GPU a fault belongs to.
+ * memory, which GPU a fault belongs to, and the GPUs' command processors
+ * running dispatches at the same time.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include <linux/kfd_ioctl.h>
 
+#include <rdx/isa.h>
 #include <rdx/pm4.h>
 
 #include "kfd/compat/kfd_ioctl_flags.h"
@@ -250,6 +253,81 @@ START_TEST(vm_outlives_the_render_fd)
 }
 END_TEST
 
+/* Each GPU has its own command processor: a kernel that never ends on GPU 0 does not keep
+ * GPU 1's from starting, both dispatches run at once (structural: the device counts the
+ * dispatches running, no timing), and destroying the queues stops both promptly. */
+START_TEST(gpus_dispatch_at_the_same_time)
+{
+    /* No hang report ends the kernels: they run until their queues go. */
+    rdx_emudev_config cfg = { .num_gpus = 2, .wave_budget = UINT64_MAX / 2 };
+    kfd_fixture f;
+    ck_assert_int_eq(rdx_emudev_create(&cfg, &f.dev), RDX_OK);
+    ck_assert_int_eq(rdx_kfd_open(rdx_emudev_os(f.dev), &f.kfd), RDX_OK);
+    const rdx_isa_target *t = rdx_isa_target_find("gfx1100");
+    rdx_isa_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = RDX_ISA_OP_S_BRANCH; /* s_branch -1: to itself, for ever */
+    in.nopnd = 1;
+    in.opnd[0] = (rdx_isa_opnd){ RDX_ISA_OPND_BRANCH, 0, 0, -1 };
+    uint8_t code[32];
+    size_t n;
+    rdx_status est = rdx_isa_encode(t, &in, code, &n);
+    ck_assert_msg(est == RDX_OK, "%s", rdx_error_message());
+    ck_assert_uint_eq(n, 4);
+    rdx_kfd_mem *codem[2];
+    rdx_kfd_queue *q[2];
+    rdx_pm4_cmdbuf cb;
+    rdx_pm4_cmdbuf_init(&cb);
+    for (uint32_t g = 0; g < 2; g++) {
+        rdx_kfd_mem_desc d = { .kind = RDX_KFD_MEM_GTT,
+                               .size = 4096,
+                               .flags = RDX_KFD_MEM_EXECUTABLE | RDX_KFD_MEM_READONLY,
+                               .userptr = NULL };
+        ck_assert_int_eq(rdx_kfd_mem_alloc(f.kfd, g, &d, &codem[g]), RDX_OK);
+        memcpy(rdx_kfd_mem_cpu(codem[g]), code, n);
+        ck_assert_int_eq(rdx_kfd_queue_create(f.kfd, g, RDX_KFD_QUEUE_COMPUTE, 4096, &q[g]),
+                         RDX_OK);
+    }
+    for (uint32_t g = 0; g < 2; g++) { /* (memory calls would wait for a running kernel) */
+        rdx_pm4_dispatch_desc dd;
+        memset(&dd, 0, sizeof dd);
+        dd.code_addr = rdx_kfd_mem_gpu_addr(codem[g]);
+        dd.grid[0] = dd.grid[1] = dd.grid[2] = 1;
+        dd.block[0] = 32;
+        dd.block[1] = dd.block[2] = 1;
+        dd.wave32 = true;
+        ck_assert_int_eq(rdx_pm4_dispatch(&cb, &dd), RDX_OK);
+        ck_assert_int_eq(rdx_kfd_queue_submit(q[g], cb.dw, cb.len), RDX_OK);
+        rdx_pm4_cmdbuf_reset(&cb);
+    }
+    rdx_emudev_stats s;
+    for (int i = 0; i < 3000; i++) { /* up to 30 s for both threads to get a CPU */
+        rdx_emudev_get_stats(f.dev, &s);
+        if (s.dispatches_running == 2)
+            break;
+        struct timespec ts = { 0, 10000000 };
+        nanosleep(&ts, NULL);
+    }
+    char err[512];
+    rdx_emudev_last_error(f.dev, err, sizeof err);
+    ck_assert_msg(s.dispatches_running == 2, "%u dispatches running (%s; code %02x%02x%02x%02x)",
+                  s.dispatches_running, err, code[3], code[2], code[1], code[0]);
+    ck_assert_uint_eq(s.dispatches_max, 2);
+    /* Destroying GPU 0's queue stops its kernel and waits for GPU 0 alone (GPU 1's kernel
+     * still runs); memory calls wait for every GPU, so they come last. */
+    ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q[0]), RDX_OK);
+    rdx_emudev_get_stats(f.dev, &s);
+    ck_assert_uint_eq(s.dispatches_running, 1);
+    ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q[1]), RDX_OK);
+    rdx_emudev_get_stats(f.dev, &s);
+    ck_assert_uint_eq(s.dispatches_running, 0);
+    for (uint32_t g = 0; g < 2; g++)
+        ck_assert_int_eq(rdx_kfd_mem_free(f.kfd, codem[g]), RDX_OK);
+    rdx_pm4_cmdbuf_free(&cb);
+    fixture_close(&f);
+}
+END_TEST
+
 TCase *kfd_tcase_multi(void)
 {
     TCase *tc = tcase_create("multi");
@@ -258,5 +336,6 @@ TCase *kfd_tcase_multi(void)
     tcase_add_test(tc, eight_gpus_distinct);
     tcase_add_test(tc, sdma_copies_between_gpus);
     tcase_add_test(tc, vm_outlives_the_render_fd);
+    tcase_add_test(tc, gpus_dispatch_at_the_same_time);
     return tc;
 }

@@ -324,6 +324,68 @@ static void destroy_queue(rig *r, uint32_t id)
     ck_assert_int_eq(io(r, AMDKFD_IOC_DESTROY_QUEUE, &d), 0);
 }
 
+/* create_queue_rules' table: a rule of docs/kfd.md, how it breaks good arguments (for ring
+ * buffers of 8192 bytes), and the errno. */
+typedef struct create_rule {
+    const char *what;
+    void (*bad)(struct kfd_ioctl_create_queue_args *q, const rig *r, const qbufs *b);
+    int err;
+} create_rule;
+
+#define BAD(name, body)                                                                         \
+    static void bad_##name(struct kfd_ioctl_create_queue_args *q, const rig *r, const qbufs *b) \
+    {                                                                                           \
+        (void)r, (void)b;                                                                       \
+        body;                                                                                   \
+    }
+/* Q1, Q2 (the percentage's upper bits are the PM4 target XCC) */
+BAD(percentage, q->queue_percentage = 0x165)
+BAD(priority, q->queue_priority = 16)
+/* Q3: addresses above the user address space */
+BAD(rptr_kernel, q->read_pointer_address = 0xffff800000000000ull)
+BAD(ctx_kernel, q->ctx_save_restore_address = 0xffffffffffff0000ull)
+/* Q4 */
+BAD(ring_not_pow2, q->ring_size = 8192 + 4096)
+/* Q5: an unknown type is ENOTSUPP (524), before the gpu is looked up */
+BAD(type, (q->queue_type = 7, q->gpu_id = 1))
+/* Q6 */
+BAD(gpu, q->gpu_id = 1)
+/* Q9: write and read pointers at the start of a one-page buffer */
+BAD(wptr_inside, q->write_pointer_address = b->ring_va + 4096)
+BAD(wptr_two_pages, q->write_pointer_address = b->ring_va)
+BAD(rptr_unmapped, q->read_pointer_address = r->next)
+/* Q10: the ring's buffer is exactly ring_size */
+BAD(ring_size, q->ring_size = 4096)
+BAD(ring_inside, q->ring_base_address = b->ring_va + 4096)
+/* Q11 */
+BAD(eop_size, q->eop_buffer_size = 2048)
+/* Q12, Q13 */
+BAD(ctl_stack, q->ctl_stack_size += 4096)
+/* libhsakmt 5.2.3's gfx11 size (VGPR 0x40000 per CU instead of 0x60000) */
+BAD(cwsr_hsakmt, q->ctx_save_restore_size = r->info.ctl_stack_size + 96 * 0x55000)
+/* Q14: the context-save buffer is exactly ALIGN(cwsr + debug, page) */
+BAD(ctx_buffer, q->ctx_save_restore_address = b->eop_va)
+#undef BAD
+
+static const create_rule create_rules[] = {
+    { "Q1 percentage", bad_percentage, -EINVAL },
+    { "Q2 priority", bad_priority, -EINVAL },
+    { "Q3 read pointer", bad_rptr_kernel, -EFAULT },
+    { "Q3 context save", bad_ctx_kernel, -EFAULT },
+    { "Q4 ring size", bad_ring_not_pow2, -EINVAL },
+    { "Q5 type", bad_type, -524 },
+    { "Q6 gpu id", bad_gpu, -EINVAL },
+    { "Q9 write pointer inside a buffer", bad_wptr_inside, -EINVAL },
+    { "Q9 write pointer in a two-page buffer", bad_wptr_two_pages, -EINVAL },
+    { "Q9 read pointer unmapped", bad_rptr_unmapped, -EINVAL },
+    { "Q10 ring buffer size", bad_ring_size, -EINVAL },
+    { "Q10 ring inside a buffer", bad_ring_inside, -EINVAL },
+    { "Q11 EOP size", bad_eop_size, -EINVAL },
+    { "Q12 control stack size", bad_ctl_stack, -EINVAL },
+    { "Q13 context-save size", bad_cwsr_hsakmt, -EINVAL },
+    { "Q14 context-save buffer", bad_ctx_buffer, -EINVAL },
+};
+
 START_TEST(create_queue_rules)
 {
     rig r;
@@ -331,64 +393,15 @@ START_TEST(create_queue_rules)
     qbufs b;
     qbufs_make(&r, &b, 8192);
     struct kfd_ioctl_create_queue_args q = queue_args(&r, &b, 8192);
-    /* Q1, Q2 (the percentage's upper bits are the PM4 target XCC) */
-    q.queue_percentage = 0x165;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.queue_percentage = 0x164;
-    q.queue_priority = 16;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.queue_priority = 15;
-    /* Q3: addresses above the user address space */
-    q.read_pointer_address = 0xffff800000000000ull;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EFAULT);
-    q.read_pointer_address = b.ptrs_va;
-    q.ctx_save_restore_address = 0xffffffffffff0000ull;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EFAULT);
-    q.ctx_save_restore_address = b.ctx_va;
-    /* Q4 */
-    q.ring_size = 8192 + 4096;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.ring_size = 8192;
-    /* Q5: an unknown type is ENOTSUPP (524), before the gpu is looked up */
-    q.queue_type = 7;
-    q.gpu_id = 1;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -524);
-    q.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE;
-    /* Q6 */
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.gpu_id = r.gpu_id;
-    /* Q9: write and read pointers at the start of a one-page buffer */
-    q.write_pointer_address = b.ring_va + 4096; /* inside the ring, not its start */
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.write_pointer_address = b.ring_va; /* the start of a two-page buffer */
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.write_pointer_address = b.ptrs_va + 8;
-    q.read_pointer_address = r.next; /* not mapped */
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.read_pointer_address = b.ptrs_va;
-    /* Q10: the ring's buffer is exactly ring_size */
-    q.ring_size = 4096;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.ring_size = 8192;
-    q.ring_base_address = b.ring_va + 4096;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.ring_base_address = b.ring_va;
-    /* Q11 */
-    q.eop_buffer_size = 2048;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.eop_buffer_size = r.info.eop_buffer_size;
-    /* Q12, Q13 */
-    q.ctl_stack_size += 4096;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.ctl_stack_size = r.info.ctl_stack_size;
-    /* libhsakmt 5.2.3's gfx11 size (VGPR 0x40000 per CU instead of 0x60000) */
-    q.ctx_save_restore_size = r.info.ctl_stack_size + 96 * 0x55000;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.ctx_save_restore_size = r.info.cwsr_size;
-    /* Q14: the context-save buffer is exactly ALIGN(cwsr + debug, page) */
-    q.ctx_save_restore_address = b.eop_va;
-    ck_assert_int_eq(io(&r, AMDKFD_IOC_CREATE_QUEUE, &q), -EINVAL);
-    q.ctx_save_restore_address = b.ctx_va;
+    q.queue_percentage = 0x164; /* Q1: 100%, the upper bits (the PM4 target XCC) ignored */
+    q.queue_priority = 15;      /* Q2: the highest */
+    /* Each row breaks one argument of good ones; the others stay good. */
+    for (size_t i = 0; i < sizeof create_rules / sizeof create_rules[0]; i++) {
+        struct kfd_ioctl_create_queue_args bad = q;
+        create_rules[i].bad(&bad, &r, &b);
+        ck_assert_msg(io(&r, AMDKFD_IOC_CREATE_QUEUE, &bad) == create_rules[i].err,
+                      "%s: expected %d", create_rules[i].what, create_rules[i].err);
+    }
     /* all good; an EOP buffer is optional */
     q.eop_buffer_address = 0;
     q.eop_buffer_size = 0;

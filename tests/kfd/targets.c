@@ -290,13 +290,16 @@ END_TEST
 /* GC IP → gfx_target_version as kgd2kfd_probe maps it (the DRM path names GPUs with it). */
 START_TEST(gc_ip_to_target_version)
 {
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(11, 0, 0), 110000);
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(11, 0, 3), 110001);
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(11, 0, 2), 110002);
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(11, 0, 1), 110003);
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(11, 0, 4), 110003);
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(11, 5, 1), 110501);
-    ck_assert_uint_eq(rdx_kfd_gc_target_version(12, 0, 1), 120001);
+    static const struct {
+        uint32_t major, minor, rev, version;
+    } rows[] = {
+        { 11, 0, 0, 110000 }, { 11, 0, 3, 110001 }, { 11, 0, 2, 110002 }, { 11, 0, 1, 110003 },
+        { 11, 0, 4, 110003 }, { 11, 5, 1, 110501 }, { 12, 0, 1, 120001 },
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        ck_assert_msg(
+            rdx_kfd_gc_target_version(rows[i].major, rows[i].minor, rows[i].rev) == rows[i].version,
+            "GC %u.%u.%u: expected %u", rows[i].major, rows[i].minor, rows[i].rev, rows[i].version);
 }
 END_TEST
 
@@ -318,18 +321,23 @@ START_TEST(arch_errors)
 {
     const char *valid = "valid targets: gfx1100, gfx1101, gfx1102, gfx1150, gfx1151, gfx1200, "
                         "gfx1201";
-    expect_bad("gfx1300", 1,
-               "target 1 ('gfx1300' at offset 0) is not one the emulated GPU "
-               "models; ");
-    expect_bad("gfx1300", 1, valid);
-    expect_bad("gfx1100,gfx90a", 2, "target 2 ('gfx90a' at offset 8)");
-    expect_bad("gfx1100,", 2, "target 2 ('' at offset 8)");
-    expect_bad("GFX1100", 1, valid); /* names are case-sensitive, as LLVM's */
-    expect_bad("gfx1100,gfx1201", 3,
-               "2 targets for 3 GPUs; expected one target for every GPU "
-               "or one per GPU");
-    expect_bad("gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100", 8,
-               "more than 8 targets");
+    static const struct {
+        const char *arch;
+        uint32_t gpus;
+        const char *needle; /* NULL: the list of valid targets */
+    } bad[] = {
+        { "gfx1300", 1, "target 1 ('gfx1300' at offset 0) is not one the emulated GPU models; " },
+        { "gfx1300", 1, NULL },
+        { "gfx1100,gfx90a", 2, "target 2 ('gfx90a' at offset 8)" },
+        { "gfx1100,", 2, "target 2 ('' at offset 8)" },
+        { "GFX1100", 1, NULL }, /* names are case-sensitive, as LLVM's */
+        { "gfx1100,gfx1201", 3,
+          "2 targets for 3 GPUs; expected one target for every GPU or one per GPU" },
+        { "gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100,gfx1100", 8,
+          "more than 8 targets" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_bad(bad[i].arch, bad[i].gpus, bad[i].needle ? bad[i].needle : valid);
     ck_assert_int_eq(rdx_emudev_check_arch(NULL, "gfx1100,gfx1201", 2), RDX_OK);
     ck_assert_int_eq(rdx_emudev_check_arch(NULL, NULL, 2), RDX_OK);
     ck_assert_int_eq(rdx_emudev_check_arch(NULL, "gfx1201", 0), RDX_ERR_RANGE);

@@ -145,6 +145,31 @@ END_TEST
 
 /* Without the watch (RDX_EMU_DOORBELL_WATCH=0) the command processor polls: a pure poller
  * still progresses, and WAIT_EVENTS still kicks it. */
+/* On a machine of 4 GPUs used through GPU 0 only, the other GPUs' command processors (no
+ * queue, no doorbell mapped) sleep without a timeout too, and GPU 0's serves its queue. */
+START_TEST(unused_gpus_command_processors_sleep)
+{
+    kfd_fixture f;
+    fixture_open(&f, 4);
+    rdx_kfd_queue *q;
+    ck_assert_int_eq(rdx_kfd_queue_create(f.kfd, 0, RDX_KFD_QUEUE_COMPUTE, 4096, &q), RDX_OK);
+    sleep_ms(50);
+    rdx_emudev_stats s;
+    rdx_emudev_get_stats(f.dev, &s);
+    uint64_t before = s.cp_wakeups;
+    sleep_ms(250);
+    rdx_emudev_get_stats(f.dev, &s);
+    /* with GPU 0's doorbells watched, none of the 4 threads needs to wake (without
+     * userfaultfd, GPU 0's polls: at most 250 ms / 1 ms) */
+    uint64_t limit = s.doorbell_watch ? 0 : 260;
+    ck_assert_msg(s.cp_wakeups - before <= limit,
+                  "the command processors woke %llu times in 250 ms",
+                  (unsigned long long)(s.cp_wakeups - before));
+    ck_assert_int_eq(rdx_kfd_queue_destroy(f.kfd, q), RDX_OK);
+    fixture_close(&f);
+}
+END_TEST
+
 START_TEST(polling_fallback_still_progresses)
 {
     wake_fixture w;
@@ -241,6 +266,7 @@ TCase *kfd_tcase_wake(void)
 {
     TCase *tc = tcase_create("wake");
     tcase_add_test(tc, idle_cp_sleeps_until_a_doorbell_store);
+    tcase_add_test(tc, unused_gpus_command_processors_sleep);
     tcase_add_test(tc, polling_fallback_still_progresses);
     tcase_add_test(tc, queue_parked_on_memory_progresses_on_a_plain_store);
     tcase_add_test(tc, waiter_in_wait_events_is_woken_by_completion);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <linux/kfd_ioctl.h>
+#include <libdrm/amdgpu_drm.h>
 
 #define CHECK(cond, ...)                           \
     do {                                           \
@@ -148,6 +149,22 @@ int main(int argc, char **argv)
             _exit(2);
         if (errno != EBADF)
             _exit(4);
+        /* an inherited render node stays usable (Linux shares the DRM file): here it is a
+         * fresh open of the same node on the child's own device — its queries answer, the
+         * parent's GEM handles are not in it (an unknown handle: EINVAL) */
+        struct drm_amdgpu_info_device di;
+        memset(&di, 0, sizeof di);
+        struct drm_amdgpu_info rq = { .return_pointer = (uint64_t)(uintptr_t)&di,
+                                      .return_size = sizeof di,
+                                      .query = AMDGPU_INFO_DEV_INFO };
+        if (ioctl(drm, DRM_IOCTL_AMDGPU_INFO, &rq) != 0 || !di.device_id)
+            _exit(5);
+        struct stat dst;
+        if (fstat(drm, &dst) != 0 || major(dst.st_rdev) != 226 || minor(dst.st_rdev) != 128)
+            _exit(6);
+        struct drm_gem_close gc = { .handle = 1, .pad = 0 };
+        if (ioctl(drm, DRM_IOCTL_GEM_CLOSE, &gc) == 0 || errno != EINVAL)
+            _exit(7);
         int k = open("/dev/kfd", O_RDWR | O_CLOEXEC);
         if (k < 0 || ioctl(k, AMDKFD_IOC_GET_VERSION, &cv) != 0 || cv.major_version != 1)
             _exit(3);
