@@ -352,9 +352,6 @@ static void fill_info(rdx_device *dev)
     i->gpu_count = rdx_kfd_gpu_count(dev->kfd);
 }
 
-static void register_device(rdx_device *dev);
-static void unregister_device(rdx_device *dev);
-
 rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
 {
     static const rdx_device_options defaults = { 0 };
@@ -413,7 +410,6 @@ rdx_status rdx_device_open(const rdx_device_options *opts, rdx_device **out)
         rdx_device_close(dev);
         return rdx_fail(st, "%s", msg);
     }
-    register_device(dev);
     *out = dev;
     return RDX_OK;
 }
@@ -432,7 +428,6 @@ rdx_status rdx_device_close(rdx_device *dev)
 {
     if (!dev)
         return RDX_OK;
-    unregister_device(dev); /* before its queues go */
     rdx_status first = RDX_OK;
     char msg[1024] = "";
     /* The device's own copy queue and staging buffer first. */
@@ -502,32 +497,14 @@ void rdx_device_get_stats(rdx_device *dev, rdx_device_stats *out)
     out->bytes_backing = s.backing;
 }
 
-/* The process's open devices, so that a fault event naming one GPU, consumed by a
- * waiter of another, is recorded on the faulting GPU's device.  Order: open_lock, then a
- * device's lock. */
-static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
-static rt_list open_devices = { &open_devices, &open_devices };
-
-static void register_device(rdx_device *dev)
+bool rt_device_record_fault(rdx_device *dev)
 {
-    pthread_mutex_lock(&open_lock);
-    rt_list_add(&open_devices, &dev->open_link);
-    dev->registered = true;
-    pthread_mutex_unlock(&open_lock);
-}
-
-static void unregister_device(rdx_device *dev)
-{
-    pthread_mutex_lock(&open_lock);
-    if (dev->registered)
-        rt_list_del(&dev->open_link);
-    dev->registered = false;
-    pthread_mutex_unlock(&open_lock);
-}
-
-/* Mark dev's queues with work in flight as faulted with `msg`. */
-static void mark_faulted(rdx_device *dev, const char *msg)
-{
+    /* KFD's fault events belong to the process: a fault of another GPU is not ours. */
+    uint32_t gpu_id = rdx_kfd_last_fault_gpu();
+    if (gpu_id && gpu_id != dev->gpu_info->gpu_id)
+        return false;
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s", rdx_error_message());
     char detail[RT_DETAIL_BYTES] = "";
     if (dev->fault_detail)
         dev->fault_detail(dev->fault_detail_user, detail, sizeof detail);
@@ -547,27 +524,5 @@ static void mark_faulted(rdx_device *dev, const char *msg)
         }
     }
     pthread_mutex_unlock(&dev->lock);
-}
-
-bool rt_device_record_fault(rdx_device *dev)
-{
-    uint32_t gpu_id = rdx_kfd_last_fault_gpu();
-    char msg[400];
-    snprintf(msg, sizeof msg, "%s", rdx_error_message());
-    if (!gpu_id || gpu_id == dev->gpu_info->gpu_id) {
-        mark_faulted(dev, msg);
-        return true;
-    }
-    /* KFD's fault events belong to the process: the fault of another GPU is that GPU's
-     * device's, whose own event may already have been consumed (or overwritten). */
-    pthread_mutex_lock(&open_lock);
-    for (rt_list *l = open_devices.next; l != &open_devices; l = l->next) {
-        rdx_device *d = (rdx_device *)(void *)((char *)l - offsetof(rdx_device, open_link));
-        if (d != dev && d->kfd == dev->kfd && d->gpu_info->gpu_id == gpu_id) {
-            mark_faulted(d, msg);
-            break;
-        }
-    }
-    pthread_mutex_unlock(&open_lock);
-    return false;
+    return true;
 }

@@ -82,10 +82,6 @@ struct rdx_device {
      * every queue with work in flight as faulted. */
     rdx_kfd_event *ev_memory, *ev_hw;
     uint64_t fault_epoch;
-    /* In the process's registry of open devices (a fault event naming this GPU,
-     * consumed by a waiter of another device, is recorded here). */
-    rt_list open_link;
-    bool registered;
 
     /* Uploads/downloads of device buffers: a copy queue and a staging buffer
      * (created on first use, serialised by staging_lock). */
@@ -197,10 +193,7 @@ rdx_status rt_heap_free(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
  * functions of the API): a failure is printed on stderr. */
 void rt_heap_free_or_warn(rdx_device *dev, uint32_t heap, rdx_alloc_region *r);
 /* Record a fault reported by WAIT_EVENTS (the message is the current error
- * message): marks every queue with work in flight on the faulting GPU as
- * faulted — dev's, or another open device's of the same KFD process when the
- * event names that GPU (KFD's fault events fire for every device of the
- * process).  True when the fault is dev's own (or names no GPU). */
+ * message): marks every queue with work in flight as faulted. */
 bool rt_device_record_fault(rdx_device *dev);
 /* runtime/prof.c: free the queue's unfinished profile (its memory) when the queue goes. */
 void rt_queue_prof_release(rdx_queue *q);
