@@ -279,7 +279,10 @@ START_TEST(threads_kept_between_dispatches)
                            "v_add_nc_u32 v4, 7, v1\n v_lshlrev_b32 v5, 2, v1\n"
                            "global_store_b32 v5, v4, s[0:1]\n s_endpgm\n" };
     uint8_t *code = aligned_alloc(4096, 4096);
-    static uint32_t out[64 * 200], ref[2][64 * 200];
+    /* the same alignment for all three: the DRAM-bytes estimate counts 128-byte lines, and a
+       buffer that starts mid-line touches one more (ASan's layout of statics showed it) */
+    static _Alignas(4096) uint32_t out[64 * 200];
+    static _Alignas(4096) uint32_t ref[2][64 * 200];
     uint64_t ref_hash[2];
     for (int k = 0; k < 2; k++) { /* references: a fresh emulator on 1 thread */
         size_t len;
