@@ -220,6 +220,24 @@ static void update(rdx_device **d, uint32_t n, uint64_t mib, int *rc)
     free(wh);
 }
 
+/* section(d, n, mib, rc) on n freshly opened emulated GPUs, for each n of ns[0..nn). */
+static void on_gpus(const uint32_t *ns, uint32_t nn,
+                    void (*section)(rdx_device **, uint32_t, uint64_t, int *), uint64_t mib,
+                    int *rc)
+{
+    for (uint32_t t = 0; t < nn; t++) {
+        uint32_t n = ns[t];
+        rdx_device *d[RDX_MAX_GPUS];
+        rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = n };
+        if (rdx_device_open_all(&o, n, d))
+            die("opening the GPUs");
+        section(d, n, mib, rc);
+        for (uint32_t i = 0; i < n; i++)
+            if (rdx_device_close(d[i]))
+                die("closing");
+    }
+}
+
 int main(int argc, char **argv)
 {
     uint64_t mib = argc > 1 ? strtoull(argv[1], NULL, 10) : 64;
@@ -304,17 +322,7 @@ int main(int argc, char **argv)
         (unsigned long long)omib);
     printf("%-4s %12s %12s %9s %12s %12s %9s %12s %12s\n", "GPUs", "wall ms", "sum ms", "overlap",
            "serial wall", "serial sum", "overlap", "emu us", "emu serial");
-    for (uint32_t t = 0; t < nn; t++) {
-        uint32_t n = ns[t];
-        rdx_device *d[RDX_MAX_GPUS];
-        rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = n };
-        if (rdx_device_open_all(&o, n, d))
-            die("opening the GPUs");
-        overlap(d, n, omib, &rc);
-        for (uint32_t i = 0; i < n; i++)
-            if (rdx_device_close(d[i]))
-                die("closing");
-    }
+    on_gpus(ns, nn, overlap, omib, &rc);
     printf("wall/sum ms: the devices' runs after compiling (upload, kernels, download), the sum "
            "of each device's; overlap = sum / wall (1 = one at a time); emu us: the largest GPU's "
            "kernel time estimate (a profiled run, at its engine clock), emu serial: their sum\n");
@@ -324,17 +332,7 @@ int main(int argc, char **argv)
            (unsigned long long)umib);
     printf("%-4s %14s %14s %7s %7s %7s %10s %12s\n", "GPUs", "sent/GPU", "2(N-1)/N*size", "copies",
            "kernels", "local", "wall ms", "1-GPU ms");
-    for (uint32_t t = 0; t < nn; t++) {
-        uint32_t n = ns[t];
-        rdx_device *d[RDX_MAX_GPUS];
-        rdx_device_options o = { .kind = RDX_DEVICE_EMU, .quiet = true, .emu_gpus = n };
-        if (rdx_device_open_all(&o, n, d))
-            die("opening the GPUs");
-        update(d, n, umib, &rc);
-        for (uint32_t i = 0; i < n; i++)
-            if (rdx_device_close(d[i]))
-                die("closing");
-    }
+    on_gpus(ns, nn, update, umib, &rc);
     printf("wall ms: compile and run of the program on the N GPUs (the ring between its two "
            "stages); 1-GPU ms: the same program on GPU 0 alone\n");
     free(host);

@@ -144,18 +144,11 @@ static wm_loc sparse_b_loc(unsigned nl, unsigned K, unsigned bits, unsigned i, u
 /* SWMMAC index: the lane and entry (2 bits each) of compressed element ck of row i. */
 static wm_loc sparse_index_loc(unsigned nl, unsigned K, unsigned bits, unsigned i, unsigned ck)
 {
+    if (bits == 4) /* the 2-bit entries sit where A's 4-bit elements do */
+        return sparse_a_loc(nl, K, bits, i, ck);
     wm_loc r;
     unsigned g = ck / 2, s = ck & 1;
-    if (bits == 4) {
-        unsigned b = ck / 8;
-        if (nl == 32) {
-            r.lane = i + 16 * (K == 32 ? b : b & 1);
-            r.slot = K == 32 ? ck % 8 : 8 * (ck / 16) + ck % 8;
-        } else {
-            r.lane = i + 16 * (K == 32 ? b : swap2(b));
-            r.slot = ck & 7;
-        }
-    } else if (nl == 32) {
+    if (nl == 32) {
         if (bits == 8) {
             r.lane = i + 16 * (ck / 8);
             r.slot = ck % 8;
